@@ -1,0 +1,126 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { RESET_SENT } from "../lib/account-messages";
+import type { ModalScreen } from "../lib/modal-screens";
+import { ForgotPasswordForm, type action as forgotPasswordAction } from "../routes/forgot-password";
+import { ProfileForm, type action as profileAction, type loader as profileLoader } from "../routes/my-account";
+import { RegistrationForm, type action as registerAction, type loader as registerLoader } from "../routes/register";
+import { SignInForm, type action as signInAction } from "../routes/sign-in";
+import * as css from "./AuthModal.css";
+import * as forms from "./forms/forms.css";
+
+/** Spec: after a reset link is sent the modal shows the message, then closes itself. */
+const RESET_SENT_CLOSE_MS = 5000;
+
+export interface ScreenProps {
+  screen: ModalScreen;
+  redirectTo: string;
+  /** Registration succeeded: move on to profile settings. */
+  onRegistered: () => void;
+  /** The reset link was sent: the form is gone, focus goes back to the title. */
+  onSent: () => void;
+  /** The work of the screen is done: close the modal. */
+  onDone: () => void;
+}
+
+/**
+ * The modal's screens: the account pages' forms, posted with fetchers to the same route
+ * actions. Loaded on the first opening, so pages that never open the modal do not carry the
+ * forms' code.
+ */
+export default function AuthModalScreen({ screen, redirectTo, onRegistered, onSent, onDone }: ScreenProps) {
+  switch (screen) {
+    case "sign-in":
+      return <SignInScreen redirectTo={redirectTo} />;
+    case "registration":
+      return <RegistrationScreen redirectTo={redirectTo} onRegistered={onRegistered} />;
+    case "forgot-password":
+      return <ForgotPasswordScreen onSent={onSent} onDone={onDone} />;
+    case "profile_settings":
+      return <ProfileScreen onSaved={onDone} />;
+  }
+}
+
+function SignInScreen({ redirectTo }: { redirectTo: string }) {
+  // Success redirects to redirectTo (this page): Remix navigates there and loaders revalidate.
+  const fetcher = useFetcher<typeof signInAction>();
+  const data = fetcher.data;
+  return <SignInForm redirectTo={redirectTo} result={data?.result} credentials={Boolean(data && "credentials" in data)} fetcher={fetcher} />;
+}
+
+function RegistrationScreen({ redirectTo, onRegistered }: { redirectTo: string; onRegistered: () => void }) {
+  const [domestic, setDomestic] = useState<boolean>();
+  const fetcher = useFetcher<typeof registerAction>();
+  const registered = Boolean(fetcher.data && "registered" in fetcher.data);
+  useEffect(() => {
+    if (registered) onRegistered();
+  }, [registered, onRegistered]);
+  const data = fetcher.data;
+  return (
+    <>
+      <p>
+        Registration is free. Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>Sign in</Link>.
+      </p>
+      {domestic === undefined ? (
+        <DomesticLookup redirectTo={redirectTo} onResult={setDomestic} />
+      ) : (
+        <RegistrationForm redirectTo={redirectTo} domestic={domestic} result={data && "result" in data ? data.result : undefined} fetcher={fetcher} />
+      )}
+    </>
+  );
+}
+
+/**
+ * Asks the registration page's loader whether the reader is domestic (the opt-in's wording and
+ * default), then goes away, taking its fetcher with it: a fetcher still holding that loader's
+ * data would be revalidated after registering, and the loader sends signed-in readers away.
+ */
+function DomesticLookup({ redirectTo, onResult }: { redirectTo: string; onResult: (domestic: boolean) => void }) {
+  const page = useFetcher<typeof registerLoader>();
+  const { load } = page;
+  const source = `/register?redirectTo=${encodeURIComponent(redirectTo)}`;
+  useEffect(() => {
+    load(source);
+  }, [load, source]);
+  const domestic = page.data?.domestic;
+  useEffect(() => {
+    if (domestic !== undefined) onResult(domestic);
+  }, [domestic, onResult]);
+  return <p className={css.loading}>Loading…</p>;
+}
+
+function ForgotPasswordScreen({ onSent, onDone }: { onSent: () => void; onDone: () => void }) {
+  const fetcher = useFetcher<typeof forgotPasswordAction>();
+  const data = fetcher.data;
+  const sent = Boolean(data && "sent" in data);
+  useEffect(() => {
+    if (!sent) return;
+    // The form (and the focused button) is gone: focus goes back to the title.
+    onSent();
+    const timer = window.setTimeout(onDone, RESET_SENT_CLOSE_MS);
+    return () => window.clearTimeout(timer);
+  }, [sent, onSent, onDone]);
+  return (
+    <>
+      <div role="status">{sent ? <p className={forms.success}>{RESET_SENT}</p> : null}</div>
+      {sent ? null : <ForgotPasswordForm result={data && "result" in data ? data.result : undefined} fetcher={fetcher} />}
+    </>
+  );
+}
+
+function ProfileScreen({ onSaved }: { onSaved: () => void }) {
+  // The account page's loader gives the saved answers (and, for a guest, redirects to sign in).
+  const account = useFetcher<typeof profileLoader>();
+  const fetcher = useFetcher<typeof profileAction>();
+  const { load } = account;
+  useEffect(() => {
+    load("/my-account");
+  }, [load]);
+  const saved = Boolean(fetcher.data && "saved" in fetcher.data);
+  useEffect(() => {
+    if (saved) onSaved();
+  }, [saved, onSaved]);
+  const data = fetcher.data;
+  if (!account.data) return <p className={css.loading}>Loading…</p>;
+  return <ProfileForm profile={account.data.profile} result={data && "result" in data ? data.result : undefined} fetcher={fetcher} />;
+}

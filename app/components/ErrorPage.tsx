@@ -1,0 +1,31 @@
+import { Link } from "@remix-run/react";
+import { CUSTOMER_SERVICE, GENERIC_ERROR } from "../lib/site";
+import * as css from "./prose.css";
+
+const COPY: Record<number, { heading: string; body: string }> = {
+  400: { heading: "Bad request", body: "The address or form you sent could not be understood." },
+  403: { heading: "Access denied", body: "You do not have permission to see this page." },
+  404: { heading: "Page not found", body: "We could not find the page you asked for. It may have moved, or the address may be mistyped." },
+  405: { heading: "Method not allowed", body: "This page cannot be used that way." },
+};
+
+export function errorTitle(status: number): string {
+  return COPY[status]?.heading ?? "Something went wrong";
+}
+
+export function ErrorPage({ status }: { status: number }) {
+  const copy = COPY[status];
+  return (
+    <div className={css.narrow}>
+      <h1>{errorTitle(status)}</h1>
+      {copy ? <p>{copy.body}</p> : <p>{GENERIC_ERROR}</p>}
+      <p>
+        Customer Service: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
+        (international), <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
+      </p>
+      <p>
+        <Link to="/">Go to the home page</Link> or browse <Link to="/the-latest">The Latest</Link>.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { REGISTRATION_SUCCESS } from "../lib/account-messages";
+import type { RootData } from "../root";
+import * as css from "./layout.css";
+
+const CLOSE_AFTER_SCROLL = 250;
+
+/**
+ * The confirmation after registering (registration=success in the address). Its close control
+ * is a link to the same page without the flag, so it works without JS; with JS it also
+ * closes once the reader scrolls more than 250 px.
+ */
+export function RegistrationBanner() {
+  const root = useRouteLoaderData<RootData>("root");
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const flagged = params.get("registration") === "success" && Boolean(root?.user);
+  const [open, setOpen] = useState(true);
+  useEffect(() => {
+    if (!flagged) return;
+    setOpen(true);
+    const onScroll = () => {
+      if (window.scrollY > CLOSE_AFTER_SCROLL) setOpen(false);
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, [flagged, location.key]);
+  if (!flagged || !open) return null;
+  params.delete("registration");
+  const rest = params.toString();
+  return (
+    <div className={css.banner} role="status">
+      <p>
+        {REGISTRATION_SUCCESS} Welcome, {root?.user?.firstName}.
+      </p>
+      <Link
+        to={`${location.pathname}${rest ? `?${rest}` : ""}`}
+        preventScrollReset
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(false);
+        }}
+      >
+        Close<span className="visually-hidden"> the registration message</span>
+      </Link>
+    </div>
+  );
+}

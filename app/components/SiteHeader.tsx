@@ -1,0 +1,104 @@
+import { Form, NavLink, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
+import { SITE_NAME } from "../lib/site";
+import type { RootData } from "../root";
+import * as css from "./layout.css";
+
+export const SECTIONS = [
+  { to: "/the-latest", label: "The Latest" },
+  { to: "/topics", label: "Topics" },
+  { to: "/magazine", label: "Magazine" },
+  { to: "/big-ideas", label: "Big Ideas" },
+  { to: "/ascend", label: "Ascend" },
+  { to: "/visual-library", label: "Visual Library" },
+  { to: "/webinars", label: "Webinars" },
+  { to: "/hbr-analytic-services", label: "Analytic Services" },
+] as const;
+
+// Spec: small logo after scrolling; thresholds 100/250 px on desktop, 90/200 px on mobile.
+function useScrollFlags() {
+  useEffect(() => {
+    const root = document.documentElement;
+    let pending = false;
+    const update = () => {
+      pending = false;
+      const desktop = window.matchMedia("(min-width: 1025px)").matches;
+      const [near, far] = desktop ? [100, 250] : [90, 200];
+      root.toggleAttribute("data-scrolled", window.scrollY > near);
+      root.toggleAttribute("data-scrolled-far", window.scrollY > far);
+    };
+    const onScroll = () => {
+      if (!pending) {
+        pending = true;
+        window.setTimeout(update, 125);
+      }
+    };
+    update();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, []);
+}
+
+/** Sign-in and registration links for guests; the reader's name, account and "Log out" once signed in. */
+function UserMenu() {
+  const root = useRouteLoaderData<RootData>("root");
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  const back = encodeURIComponent(here);
+  if (!root?.user) {
+    return (
+      <>
+        <Link to="/subscriptions">Subscribe</Link>
+        <Link to={`/sign-in?redirectTo=${back}`} rel="nofollow" data-modal="sign-in">
+          Sign In
+        </Link>
+        <Link to={`/register?redirectTo=${back}`} rel="nofollow" data-modal="registration">
+          Register
+        </Link>
+      </>
+    );
+  }
+  const caption = root.subscriber?.caption;
+  return (
+    <>
+      {root.subscriber ? null : <Link to="/subscriptions">Subscribe</Link>}
+      <Link to="/my-account" aria-label={`My account: ${root.user.name}${caption ? `, ${caption} subscriber` : ""}`}>
+        {root.user.name}
+        {caption ? <span className={css.caption}> {caption}</span> : null}
+      </Link>
+      <Form method="post" action={`/logout?return=${back}`} className={css.inlineForm}>
+        <button type="submit" className={css.linkButton}>
+          Log out
+        </button>
+      </Form>
+    </>
+  );
+}
+
+export function SiteHeader() {
+  useScrollFlags();
+  return (
+    <header className={css.header} data-site-header="">
+      <div className={`${css.page} ${css.headerBar}`}>
+        <Link to="/" className={css.logo}>
+          {SITE_NAME}
+        </Link>
+        <div className={css.headerTools}>
+          <Link to="/search">Search</Link>
+          <UserMenu />
+        </div>
+      </div>
+      <nav aria-label="Sections" className={css.nav}>
+        <ul className={`${css.page} ${css.navList}`}>
+          {SECTIONS.map((s) => (
+            <li key={s.to}>
+              <NavLink to={s.to} className={css.navLink} prefetch="intent">
+                {s.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+import { Link, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { MAX_STREAM_LOADS } from "../../server/pagination";
+import type { StreamPage } from "../../server/streams";
+import { ArticleCard } from "./ArticleCard";
+import { Pagination } from "./Pagination";
+import * as cards from "./cards.css";
+import * as css from "./stream.css";
+
+interface Props {
+  stream: StreamPage;
+  /** Whether "Load more items" may go on past the spec's two loads. */
+  unlimited: boolean;
+  emptyText: string;
+}
+
+function withParams(search: string, changes: Record<string, number | null>): string {
+  const params = new URLSearchParams(search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === 1) params.delete(key);
+    else params.set(key, String(value));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "?";
+}
+
+/**
+ * A stream of cards with "Load more items" (a real link to ?loaded=N that renders the pages
+ * on the server; with JS the router fetches it in place) and numbered pagination.
+ */
+export function StreamList({ stream, unlimited, emptyText }: Props) {
+  const { search } = useLocation();
+  const navigation = useNavigation();
+  const { number, loaded, last, size, total } = stream.page;
+  const lastShown = number + loaded - 1;
+  const canLoadMore = lastShown < last && (unlimited || loaded < MAX_STREAM_LOADS);
+  const firstNew = useRef(loaded);
+
+  // After an in-place load, move focus to the first new entry so keyboard and screen-reader users continue there.
+  useEffect(() => {
+    if (loaded > firstNew.current) {
+      const target = document.querySelector<HTMLElement>(`[data-stream-index="${(loaded - 1) * size}"] article`);
+      target?.focus();
+    }
+    firstNew.current = loaded;
+  }, [loaded, size]);
+
+  if (stream.entries.length === 0) return <p>{emptyText}</p>;
+  return (
+    <>
+      <p className={css.count}>
+        Showing {(number - 1) * size + 1}–{(number - 1) * size + stream.entries.length} of {total}
+      </p>
+      <ol className={cards.list} aria-busy={navigation.state === "loading" ? true : undefined}>
+        {stream.entries.map((entry, i) => (
+          <li key={entry.id} data-stream-index={i}>
+            <ArticleCard card={entry} focusTarget />
+          </li>
+        ))}
+      </ol>
+      {canLoadMore ? (
+        <Link className={css.loadMore} to={withParams(search, { loaded: loaded + 1 })} preventScrollReset replace rel="nofollow">
+          Load more items
+        </Link>
+      ) : null}
+      <Pagination current={lastShown} last={last} href={(page) => withParams(search, { page, loaded: null })} />
+    </>
+  );
+}

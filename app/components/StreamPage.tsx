@@ -1,0 +1,43 @@
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import type { loadStreamPage } from "../lib/stream-page.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+import { MaintenanceNotice } from "./MaintenanceNotice";
+import { StreamList } from "./StreamList";
+import * as css from "./prose.css";
+
+type StreamData = Awaited<ReturnType<typeof loadStreamPage>>["data"];
+
+/** Page number suffix keeps titles unique across a stream's pages. */
+export const streamMeta: MetaFunction = ({ data, matches, location }) => {
+  const d = data as StreamData | undefined;
+  if (!d) return [];
+  const page = d.stream?.page.number ?? 1;
+  const suffix = page > 1 ? ` (page ${page})` : "";
+  const path = `/${d.slug}${page > 1 ? `?page=${page}` : ""}`;
+  const tags = seo({ title: `${d.title}${suffix}`, description: d.description, path, siteUrl: siteUrlFrom(matches) });
+  return new URLSearchParams(location.search).has("loaded") ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
+};
+
+export function StreamPage() {
+  const d = useLoaderData<StreamData>();
+  const listHeadingId = `${d.listId ?? "stream"}-heading`;
+  return (
+    <>
+      <header className={css.pageHeading}>
+        <h1>{d.title}</h1>
+        <p className={css.lede}>{d.description}</p>
+      </header>
+      <section id={d.listId ?? undefined} aria-labelledby={listHeadingId}>
+        <h2 id={listHeadingId} className="visually-hidden">
+          {d.listId ? "Browse reports" : `${d.title}: all items`}
+        </h2>
+        {d.maintenance ? (
+          <MaintenanceNotice />
+        ) : (
+          <StreamList stream={d.stream} unlimited={d.unlimited} emptyText="Nothing has been published here yet." />
+        )}
+      </section>
+    </>
+  );
+}

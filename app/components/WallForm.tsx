@@ -1,0 +1,14 @@
+import { ForgotPasswordForm } from "../routes/forgot-password";
+import { RegistrationForm } from "../routes/register";
+import { SignInForm } from "../routes/sign-in";
+import type { WallScreen } from "./Paywall";
+
+/**
+ * The registration wall's form for its current screen. A chunk of its own (the forms bring the
+ * form libraries), loaded only where a wall stands.
+ */
+export default function WallForm({ screen, articleUrl, domestic }: { screen: WallScreen; articleUrl: string; domestic: boolean }) {
+  if (screen === "sign-in") return <SignInForm redirectTo={articleUrl} result={undefined} credentials={false} />;
+  if (screen === "forgot-password") return <ForgotPasswordForm result={undefined} />;
+  return <RegistrationForm redirectTo={articleUrl} domestic={domestic} result={undefined} />;
+}

@@ -1,0 +1,92 @@
+import { globalStyle, style } from "@vanilla-extract/css";
+import { media, vars } from "../styles/theme.css";
+
+export const layout = style({
+  display: "grid",
+  gap: vars.space.xl,
+  "@media": { [media.desktop]: { gridTemplateColumns: `minmax(0, ${vars.measure.text}) 18rem`, justifyContent: "space-between" } },
+});
+
+export const header = style({ marginBottom: vars.space.lg });
+
+export const title = style({ fontSize: vars.size.xxl, "@media": { [media.desktop]: { fontSize: vars.size.display } } });
+
+export const dek = style({ fontFamily: vars.font.body, fontSize: vars.size.lg, color: vars.color.ink, margin: `0 0 ${vars.space.xs}` });
+
+export const subDek = style({ color: vars.color.muted, margin: `0 0 ${vars.space.md}` });
+
+export const meta = style({ fontSize: vars.size.sm, color: vars.color.muted });
+
+export const hero = style({ width: "100%", height: "auto", aspectRatio: "16 / 9", margin: `${vars.space.md} 0` });
+
+export const tools = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, margin: `${vars.space.md} 0` });
+
+export const summaryBox = style({ background: vars.color.wash, padding: vars.space.md, borderRadius: vars.radius.md, margin: `${vars.space.md} 0` });
+
+export const summaryToggle = style({ cursor: "pointer", fontWeight: 700 });
+
+export const body = style({
+  fontFamily: vars.font.body,
+  fontSize: "1.1875rem",
+  lineHeight: 1.65,
+  selectors: { 'html[data-text-size="large"] &': { fontSize: "1.4375rem" } },
+});
+
+globalStyle(`${body} h2`, { fontSize: vars.size.xl, marginTop: vars.space.xl });
+globalStyle(`${body} li`, { marginBottom: vars.space.xs });
+
+export const pullQuote = style({
+  margin: `${vars.space.lg} 0`,
+  padding: `0 0 0 ${vars.space.md}`,
+  borderLeft: `4px solid ${vars.color.accent}`,
+  fontSize: "1.3em",
+  fontStyle: "italic",
+});
+
+export const promo = style({
+  display: "grid",
+  gridTemplateColumns: "5rem 1fr",
+  gap: vars.space.md,
+  alignItems: "center",
+  margin: `${vars.space.xl} 0`,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.rule}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
+
+export const aside = style({ display: "grid", gap: vars.space.lg, alignContent: "start" });
+
+export const asideBlock = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm, fontSize: vars.size.sm });
+
+export const asideList = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
+
+export const seriesNav = style({ background: vars.color.wash, padding: vars.space.md, margin: `${vars.space.lg} 0`, fontSize: vars.size.sm });
+
+export const titleBar = style({
+  position: "fixed",
+  top: 0,
+  left: 0,
+  right: 0,
+  zIndex: 15,
+  background: vars.color.ink,
+  color: vars.color.paper,
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  fontWeight: 700,
+  transform: "translateY(-110%)",
+  transition: "transform 200ms ease",
+  selectors: { "&[data-visible]": { transform: "none" } },
+  "@media": { print: { display: "none" } },
+});
+
+export const textSizeButton = style({
+  border: `1px solid ${vars.color.ink}`,
+  background: vars.color.paper,
+  color: vars.color.ink,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  cursor: "pointer",
+  borderRadius: vars.radius.sm,
+});
+
+/** Wraps a run of the body's HTML without a box of its own, so its blocks lay out as the body's children. */
+export const bodyPart = style({ display: "contents" });

@@ -1,0 +1,116 @@
+import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { useEffect, useState, type ReactNode } from "react";
+import { HONEYPOT_FIELD } from "../../lib/forms/honeypot";
+import * as css from "./forms.css";
+
+interface FieldShell {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}
+
+/** Label, hint and inline error around a control (GOV.UK pattern: the error sits above the control). */
+function Shell({ meta, label, hint, children }: FieldShell) {
+  const error = meta.errors?.[0];
+  return (
+    <div className={error ? `${css.field} ${css.withError}` : css.field}>
+      <label className={css.label} htmlFor={meta.id}>
+        {label}
+      </label>
+      {hint ? (
+        <div id={meta.descriptionId} className={css.hint}>
+          {hint}
+        </div>
+      ) : null}
+      {error ? (
+        <p id={meta.errorId} className={css.fieldError}>
+          {error}
+        </p>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+interface TextFieldProps {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  type?: "text" | "email";
+  hint?: ReactNode;
+  autoComplete?: string;
+  /** Mark the control invalid without a message of its own (the message is the form's). */
+  flagged?: boolean;
+}
+
+export function TextField({ meta, label, type = "text", hint, autoComplete, flagged }: TextFieldProps) {
+  const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  return (
+    <Shell meta={meta} label={label} hint={hint}>
+      <input key={key} {...props} aria-invalid={props["aria-invalid"] || flagged || undefined} className={css.input} autoComplete={autoComplete} spellCheck={false} />
+    </Shell>
+  );
+}
+
+/** A password input; with JS a Show / Hide button beside it (spec: show/hide toggle). */
+export function PasswordField({ meta, label, hint, autoComplete, autoFocus }: Omit<TextFieldProps, "type" | "flagged"> & { autoFocus?: boolean }) {
+  const [visible, setVisible] = useState(false);
+  const hydrated = useHydrated();
+  const { key, ...props } = getInputProps(meta, { type: "password", value: false, ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  return (
+    <Shell meta={meta} label={label} hint={hint}>
+      <div className={css.passwordRow}>
+        <input key={key} {...props} type={visible ? "text" : "password"} className={css.input} autoComplete={autoComplete} spellCheck={false} autoFocus={autoFocus} />
+        {hydrated ? (
+          <button type="button" className={css.secondaryButton} aria-controls={meta.id} aria-pressed={visible} onClick={() => setVisible((v) => !v)}>
+            {visible ? "Hide" : "Show"}
+            <span className="visually-hidden"> password</span>
+          </button>
+        ) : null}
+      </div>
+    </Shell>
+  );
+}
+
+export function SelectField({ meta, label, options }: { meta: FieldMetadata<string | undefined>; label: string; options: readonly string[] }) {
+  const { key, ...props } = getSelectProps(meta);
+  return (
+    <Shell meta={meta} label={label}>
+      <select key={key} {...props} className={css.input}>
+        <option value="">Select</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </Shell>
+  );
+}
+
+export function Checkbox({ meta, children, defaultChecked }: { meta: FieldMetadata<string | undefined>; children: ReactNode; defaultChecked: boolean }) {
+  const { key, ...props } = getInputProps(meta, { type: "checkbox" });
+  return (
+    <div className={css.checkbox}>
+      <input key={key} {...props} defaultChecked={meta.initialValue === undefined ? defaultChecked : props.defaultChecked} />
+      <label htmlFor={meta.id}>{children}</label>
+    </div>
+  );
+}
+
+/** The field bots fill in and people never see. */
+export function Honeypot() {
+  return (
+    <div className={css.honeypot} aria-hidden="true">
+      <label htmlFor="hp-website">Leave this empty</label>
+      <input id="hp-website" type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
+
+/** False on the server and in the first client render; true once React runs in the browser. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}

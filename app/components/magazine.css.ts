@@ -1,0 +1,61 @@
+import { globalStyle, style } from "@vanilla-extract/css";
+import { media, vars } from "../styles/theme.css";
+
+export const issueList = style({
+  listStyle: "none",
+  padding: 0,
+  display: "grid",
+  gap: vars.space.xl,
+  "@media": { [media.desktop]: { gridTemplateColumns: "repeat(2, 1fr)" } },
+});
+
+export const issueCard = style({ display: "grid", gridTemplateColumns: "150px 1fr", gap: vars.space.md, alignItems: "start" });
+
+export const issueTitle = style({ margin: 0 });
+
+export const issueDate = style({ fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
+
+export const issueSummary = style({ fontFamily: vars.font.body, fontSize: vars.size.sm });
+
+export const featuringLabel = style({ fontWeight: 700, fontSize: vars.size.xs, textTransform: "uppercase", margin: 0 });
+
+export const featuring = style({ margin: `${vars.space.xs} 0 0`, paddingLeft: vars.space.lg, fontSize: vars.size.sm });
+
+// Keeps each link a comfortable 24 px touch target (WCAG 2.2 target size).
+globalStyle(`${featuring} li`, { marginBottom: vars.space.xs });
+globalStyle(`${featuring} a`, { display: "inline-block", minHeight: "24px" });
+
+export const finder = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  alignItems: "end",
+  background: vars.color.wash,
+  padding: vars.space.md,
+  margin: `${vars.space.md} 0 ${vars.space.lg}`,
+});
+
+export const field = style({ display: "grid", gap: vars.space.xs, fontWeight: 600, fontSize: vars.size.sm });
+
+export const select = style({ minHeight: "2.75rem", padding: `0 ${vars.space.sm}`, border: `1px solid ${vars.color.ink}`, background: vars.color.paper });
+
+
+export const years = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, fontSize: vars.size.sm });
+
+export const yearLink = style({
+  display: "inline-block",
+  minWidth: "3.5rem",
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  textAlign: "center",
+  border: `1px solid ${vars.color.rule}`,
+  textDecoration: "none",
+  selectors: { '&[aria-current="page"]': { background: vars.color.ink, color: vars.color.paper } },
+});
+
+export const cover = style({ width: "100%", maxWidth: 360, height: "auto" });
+
+export const tocLayout = style({
+  display: "grid",
+  gap: vars.space.xl,
+  "@media": { [media.tablet]: { gridTemplateColumns: "minmax(0, 360px) 1fr" } },
+});

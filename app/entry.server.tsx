@@ -1,0 +1,128 @@
+import { EventEmitter } from "node:events";
+import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { renderToPipeableStream } from "react-dom/server";
+import { config } from "./lib/db.server";
+import { NonceProvider } from "./lib/nonce";
+import { applySecurityHeaders, createNonce } from "./lib/security.server";
+
+export const streamTimeout = 5_000;
+
+// Validate the environment when the server loads the build, so a bad setting stops the
+// start with a message naming the variable instead of failing every request later.
+config();
+
+const production = process.env.NODE_ENV === "production";
+
+/**
+ * Where React writes the document: it hands on what React wrote as one chunk each time React
+ * flushes (the shell, then each part streamed after it) rather than one per 2 KB piece, and
+ * straight into the response body, without a Node stream in between. Everything React writes
+ * is already rendered and held in memory, so it does not wait for the reader (no backpressure);
+ * if the reader goes away, React is told the destination closed and stops.
+ */
+class DocumentBody extends EventEmitter {
+  readonly stream: ReadableStream<Uint8Array>;
+  readonly writable = true;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  private done = false;
+
+  constructor() {
+    super();
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+      cancel: () => {
+        this.done = true;
+        this.emit("close");
+      },
+    });
+  }
+
+  write(chunk: Uint8Array | string): boolean {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    this.parts.push(bytes);
+    this.size += bytes.byteLength;
+    return true;
+  }
+
+  /** Called by React when it has written all it can for now. */
+  flush(): void {
+    if (this.size === 0 || this.done) return;
+    const chunk = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    this.controller.enqueue(chunk);
+  }
+
+  end(): this {
+    this.flush();
+    if (!this.done) {
+      this.done = true;
+      this.controller.close();
+    }
+    return this;
+  }
+
+  destroy(error?: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    this.controller.error(error);
+  }
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
+  const nonce = createNonce();
+  // Every reader gets the whole document at once. Loaders fetch everything a page shows, so the
+  // only parts that can suspend are components loaded as chunks of their own (the paywall's and
+  // subscribers' forms); streamed, they would arrive hidden behind a script, which a reader
+  // without JS never runs.
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    const ready = () => {
+      shellRendered = true;
+      const body = new DocumentBody();
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      if (production) applySecurityHeaders(responseHeaders, nonce);
+      resolve(new Response(body.stream, { headers: responseHeaders, status: responseStatusCode }));
+      pipe(body);
+    };
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        onAllReady() {
+          // The render is done: drop the timer, which would otherwise keep the whole render
+          // (and its output) in memory for seconds after the response has been sent.
+          clearTimeout(timeout);
+          ready();
+        },
+        onShellError(error: unknown) {
+          clearTimeout(timeout);
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    timeout = setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+export const handleDataRequest: HandleDataRequestFunction = (response) => {
+  if (production) applySecurityHeaders(response.headers);
+  return response;
+};

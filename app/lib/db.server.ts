@@ -1,0 +1,2 @@
+export { db } from "../../server/db";
+export { config } from "../../server/config";

@@ -1,0 +1,44 @@
+import { config } from "./db.server";
+import { HONEYPOT_FIELD } from "./forms/honeypot";
+
+const MAX_FORM_BYTES = 64 * 1024;
+
+function refuse(status: number, message: string): never {
+  throw new Response(message, { status, statusText: message });
+}
+
+/**
+ * Refuses a state-changing request that another site started: the browser's Sec-Fetch-Site
+ * when it sends one, else the Origin header. (Requests with neither come from non-browser
+ * clients, which carry no reader's cookies.)
+ */
+export function refuseCrossSite(request: Request): void {
+  const fetchSite = request.headers.get("Sec-Fetch-Site");
+  if (fetchSite) {
+    if (fetchSite !== "same-origin" && fetchSite !== "none") refuse(403, "Cross-site request refused");
+    return;
+  }
+  const origin = request.headers.get("Origin");
+  if (!origin) return;
+  const allowed = new Set([new URL(config().siteUrl).origin, new URL(request.url).origin]);
+  if (!allowed.has(origin)) refuse(403, "Cross-site request refused");
+}
+
+/**
+ * Every action's way in: refuses cross-site posts and oversized bodies, reads the form, and
+ * drops what a bot filled into the honeypot with a 400.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  refuseCrossSite(request);
+  const length = Number(request.headers.get("Content-Length") ?? 0);
+  if (length > MAX_FORM_BYTES) refuse(413, "Form too large");
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    refuse(400, "Form could not be read");
+  }
+  const honey = form.get(HONEYPOT_FIELD);
+  if (typeof honey === "string" && honey.length > 0) refuse(400, "Form could not be read");
+  return form;
+}

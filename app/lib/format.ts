@@ -1,0 +1,26 @@
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** Publication date in the spec's "MMMM DD, YYYY" format, from an ISO date. */
+export function formatPublished(isoDate: string): string {
+  const [y, m, d] = isoDate.slice(0, 10).split("-");
+  return `${MONTHS[Number(m) - 1]} ${d}, ${y}`;
+}
+
+/** Duration as h:mm:ss (spec), or m:ss under an hour. */
+export function formatDuration(totalSeconds: number): string {
+  const h = Math.floor(totalSeconds / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = String(totalSeconds % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+export function formatAuthors(authors: { name: string }[]): string {
+  const names = authors.map((a) => a.name);
+  if (names.length <= 2) return names.join(" and ");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** An amount in cents as US dollars, e.g. $1,234.50 (spec: cart amounts as US dollars). */
+export function formatUsd(cents: number): string {
+  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import {
+  anyPassword,
+  email,
+  newPassword,
+  optionalChoice,
+  personName,
+  REGISTRATION_EMAIL_INVALID,
+  REQUIRED,
+  requiredText,
+} from "./validation";
+
+// Field names follow the spec's payloads (sign-in, registration, forgot password, profile).
+
+export const JOB_TITLES = [
+  "Administrative",
+  "Analyst",
+  "Consultant",
+  "Executive/C-Level",
+  "Manager/Senior Manager",
+  "Other",
+  "Owner/Partner",
+  "Retired",
+  "Sales/Account Management",
+  "Student/Researcher",
+  "Teacher/Lecturer",
+  "Technical Specialist",
+  "Vice President/Director/General Manager",
+] as const;
+
+export const COMPANY_SIZES = ["Self-Employed", "1 to 4", "5 to 99", "100 to 499", "500 to 999", "1000 to 4999", "5000 to 9999", "10000+"] as const;
+
+export const INDUSTRIES = [
+  "Advertising/Marketing/Public Relations",
+  "Agriculture",
+  "Automotive",
+  "Consultant",
+  "Education",
+  "Energy/Natural Resources",
+  "Engineering/Construction",
+  "Environmental",
+  "Financial Services",
+  "Food & Beverage",
+  "Government",
+  "Healthcare",
+  "Human Resources",
+  "IT/Technology",
+  "Life Sciences/Pharmaceuticals",
+  "Manufacturing & Materials",
+  "Media",
+  "Other",
+  "Professional Services",
+  "Real Estate",
+  "Retail/Consumer Goods",
+  "Telecommunications",
+  "Transportation",
+  "Travel/Entertainment",
+] as const;
+
+const captchaToken = z.string().max(4096).optional();
+
+export const signInSchema = z.object({
+  // Spec: the sign-in e-mail must match the pattern, else "This field is required."
+  username: email(REQUIRED),
+  password: anyPassword,
+  reCaptchaToken: captchaToken,
+});
+
+export const registrationSchema = z.object({
+  firstName: personName("Please enter a valid first name."),
+  lastName: personName("Please enter a valid last name."),
+  emailAddress: email(REGISTRATION_EMAIL_INVALID),
+  password: newPassword,
+  optIn: z.literal("on").optional(),
+  reCaptchaToken: captchaToken,
+});
+
+export const forgotPasswordSchema = z.object({
+  emailAddress: email(),
+  reCaptchaToken: captchaToken,
+});
+
+export const resetPasswordSchema = z
+  .object({
+    token: requiredText(200),
+    newPassword,
+    confirmPassword: z.string({ required_error: REQUIRED }).min(1, REQUIRED),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ["confirmPassword"],
+    message: "New Password and Confirm Password do not match",
+  });
+
+export const profileSchema = z.object({
+  displayName: z
+    .string()
+    .trim()
+    .max(59, "This field must be less than 60 characters.")
+    .optional()
+    .transform((v) => v ?? ""),
+  emailAddress: email(),
+  industry: optionalChoice(INDUSTRIES),
+  jobTitle: optionalChoice(JOB_TITLES),
+  companySize: optionalChoice(COMPANY_SIZES),
+});
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string({ required_error: "Current Password is required" }).min(1, "Current Password is required").max(1023),
+    newPassword: z
+      .string({ required_error: "New Password is required" })
+      .min(1, "New Password is required")
+      .pipe(newPassword),
+    confirmPassword: z.string().optional(),
+  })
+  .refine((v) => v.newPassword === (v.confirmPassword ?? ""), {
+    path: ["confirmPassword"],
+    message: "New Password and Confirm Password do not match",
+  });
+
+const accountNumber = requiredText(21).pipe(z.string().regex(/^[A-Za-z0-9-]+$/, "Please enter a valid value into this field."));
+
+/** A signed-in reader connecting their print subscription. */
+export const linkPrintSubscriptionSchema = z.object({ accountNumber });
+
+export const subscriberRegistrationSchema = z.object({
+  emailAddress: email(),
+  accountNumber,
+  password: newPassword,
+  optIn: z.literal("on").optional(),
+});

@@ -1,0 +1,62 @@
+import { createCookie } from "@remix-run/node";
+import { paymentProvider, sandboxProvider } from "../../server/payments";
+import type { PaymentProvider } from "../../server/payments/provider";
+import type { SandboxProvider } from "../../server/payments/sandbox";
+import { secrets } from "../../server/secrets";
+import { handlePaymentEvent, settleCheckout } from "../../server/subscriptions/checkout";
+import { config, db } from "./db.server";
+
+export async function payments(): Promise<PaymentProvider> {
+  return paymentProvider(await db(), config(), secrets().paymentWebhookSecret);
+}
+
+export async function sandbox(): Promise<SandboxProvider> {
+  return sandboxProvider(await db(), config(), secrets().paymentWebhookSecret);
+}
+
+/**
+ * A provider's signed completion callback, as it arrives at /api/payments/webhook (or from the
+ * sandbox's own checkout page): verified over the raw body, then acted on once.
+ */
+export async function receivePaymentCallback(rawBody: string, signature: string | null) {
+  const event = (await payments()).parseWebhook(rawBody, signature);
+  return handlePaymentEvent(await db(), event);
+}
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+
+/**
+ * Written when the reader comes back from paying (spec "Subscription checkout"): on the next
+ * page load the subscription is activated and the cookie deleted.
+ */
+export function checkoutCompleteCookie() {
+  cookie ??= createCookie("mr_checkout_complete", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config().siteUrl.startsWith("https:"),
+    secrets: [secrets().sessionSecret],
+    maxAge: 86_400,
+  });
+  return cookie;
+}
+
+/**
+ * Finishes a checkout the reader has returned from, if the request carries the completion
+ * cookie. Returns the Set-Cookie that deletes it. A failed activation is logged, never shown as
+ * success.
+ */
+export async function completePendingCheckout(request: Request, userId: string | undefined): Promise<string | undefined> {
+  const c = checkoutCompleteCookie();
+  const id = await c.parse(request.headers.get("Cookie"));
+  if (!id) return undefined;
+  if (typeof id === "string" && userId) {
+    try {
+      const outcome = await settleCheckout(await db(), await payments(), id, userId);
+      if (outcome !== "activated") console.error(`subscription activation: checkout ${id} is ${outcome}`);
+    } catch (error) {
+      console.error(`subscription activation failed for checkout ${id}:`, error);
+    }
+  }
+  return c.serialize("", { maxAge: 0 });
+}

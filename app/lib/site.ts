@@ -1,0 +1,9 @@
+export const SITE_NAME = "Meridian Review";
+
+export const CUSTOMER_SERVICE = {
+  phoneUsCanada: "+1 800 555 0142",
+  phoneInternational: "+1 617 555 0199",
+  email: "customerservice@meridianreview.example",
+} as const;
+
+export const GENERIC_ERROR = "We are sorry. We are unable to process your request at this time. Customer Service is available 24/7.";

@@ -1,0 +1,38 @@
+import crypto from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import { secrets } from "../../server/secrets";
+import { config } from "./db.server";
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+
+/**
+ * The visitor cookie: a random id that keys a guest's meter and dismissals on the server. It is
+ * signed, so an edited id is simply not recognised (the reader is a fresh visitor again).
+ */
+function visitorCookie() {
+  cookie ??= createCookie("mr_visitor", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config().siteUrl.startsWith("https:"),
+    secrets: [secrets().sessionSecret],
+    maxAge: 2 * 365 * 86_400,
+  });
+  return cookie;
+}
+
+const ID = /^[A-Za-z0-9_-]{22}$/;
+
+/** The visitor's id, if the request carries a valid visitor cookie. */
+export async function knownVisitorId(request: Request): Promise<string | undefined> {
+  const value = await visitorCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && ID.test(value) ? value : undefined;
+}
+
+/** The visitor's id, making a new one (and the Set-Cookie that keeps it) for a new visitor. */
+export async function visitorId(request: Request): Promise<{ id: string; setCookie?: string }> {
+  const known = await knownVisitorId(request);
+  if (known) return { id: known };
+  const id = crypto.randomBytes(16).toString("base64url");
+  return { id, setCookie: await visitorCookie().serialize(id) };
+}

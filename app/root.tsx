@@ -1,0 +1,120 @@
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Links,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import "./styles/global.css";
+import { captcha } from "../server/adapters/captcha";
+import { AuthModal } from "./components/AuthModal";
+import { OnboardingOverlay } from "./components/OnboardingOverlay";
+import { PersistentBanner } from "./components/PersistentBanner";
+import { DocumentMeta } from "./components/DocumentMeta";
+import { ErrorPage, errorTitle } from "./components/ErrorPage";
+import { RegistrationBanner } from "./components/RegistrationBanner";
+import { SiteFooter } from "./components/SiteFooter";
+import { SiteHeader } from "./components/SiteHeader";
+import { useTextSize } from "./components/TextSizeToggle";
+import * as css from "./components/layout.css";
+import { dismissedItems, type Dismissible } from "../server/dismissals";
+import { userKey, visitorKey } from "../server/reader-keys";
+import { subscriberStatus } from "../server/subscriptions/entitlements";
+import { config, db } from "./lib/db.server";
+import { completePendingCheckout } from "./lib/payments.server";
+import { knownVisitorId } from "./lib/visitor.server";
+import { useNonce } from "./lib/nonce";
+import { readTextSize } from "./lib/preferences.server";
+import { currentUser } from "./lib/session.server";
+import { SITE_NAME } from "./lib/site";
+
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export const meta: MetaFunction = ({ error }) => {
+  if (!error) return [];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return [{ title: `${errorTitle(status)} | ${SITE_NAME}` }, { name: "robots", content: "noindex" }];
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const c = config();
+  const [textSize, user] = await Promise.all([readTextSize(request), currentUser(request)]);
+  // Back from paying for a subscription: activate it before anything reads the reader's status.
+  const clearCheckout = await completePendingCheckout(request, user?.id);
+  const database = await db();
+  const visitor = user ? undefined : await knownVisitorId(request);
+  const owner = user ? userKey(user.id) : visitor && visitorKey(visitor);
+  const [subscriber, dismissed] = await Promise.all([
+    user ? subscriberStatus(database, user.id) : null,
+    owner ? dismissedItems(database, owner) : ([] as Dismissible[]),
+  ]);
+  const recaptcha = captcha();
+  return data(
+    {
+      siteUrl: c.siteUrl,
+      textSize,
+      maintenance: c.MAINTENANCE_MODE,
+      user: user ? { name: user.displayName || `${user.firstName} ${user.lastName}`, firstName: user.firstName } : null,
+      subscriber: subscriber ? { tier: subscriber.tier.name, caption: subscriber.tier.caption } : null,
+      dismissed,
+      captcha: recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl } : null,
+    },
+    clearCheckout ? { headers: { "Set-Cookie": clearCheckout } } : undefined,
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const textSize = useTextSize();
+  return (
+    <html lang="en" data-text-size={textSize}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <DocumentMeta />
+        <Links />
+        <link rel="alternate" type="application/rss+xml" title="The Latest" href="/feeds/latest.xml" />
+      </head>
+      <body>
+        <a href="#main" className={css.skipLink}>
+          Skip to main content
+        </a>
+        <SiteHeader />
+        <RegistrationBanner />
+        {data?.maintenance ? (
+          <p className={css.banner} role="status">
+            Ordering and order history are unavailable from 7:30am to 10am EST for scheduled maintenance.
+          </p>
+        ) : null}
+        <main id="main" className={`${css.page} ${css.main}`} tabIndex={-1}>
+          <OnboardingOverlay />
+          {children}
+        </main>
+        <PersistentBanner />
+        <SiteFooter />
+        <AuthModal />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} />;
+  if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage status={error.status} />;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <ErrorPage status={500} />;
+}

@@ -1,0 +1,361 @@
+import { parseWithZod } from "@conform-to/zod";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type HeadersFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { lazy, Suspense } from "react";
+import { z } from "zod";
+import { addAnnotation, deleteAnnotation } from "../../server/annotations";
+import { ARTICLE_ART_SIZE } from "../../server/art";
+import { articlePage, type ArticlePageData, type ArticlePageLookup } from "../../server/articles";
+import { blocksToHtml } from "../../server/content/markdown";
+import { resolveGift } from "../../server/gifts";
+import { decideOffer } from "../../server/paywall/offers";
+import { readingListForArticle } from "../../server/reading-lists";
+import { ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
+import { RegistrationWall, SubscribeWall, type WallScreen } from "../components/Paywall";
+import { ReadingListOverlay } from "../components/ReadingListOverlay";
+import { SubscriptionCounter } from "../components/SubscriptionCounter";
+import { Carousel } from "../components/Carousel";
+import { TextSizeToggle } from "../components/TextSizeToggle";
+import { TitleBar } from "../components/TitleBar";
+import * as css from "../components/article.css";
+import * as cards from "../components/cards.css";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { noteErrorField, noteSchema } from "../lib/forms/notes";
+import { rejectForm } from "../lib/forms/reply.server";
+import { formatAuthors, formatPublished } from "../lib/format";
+import { useNonce } from "../lib/nonce";
+import { isDomesticVisitor } from "../lib/geo.server";
+import { offerRules, readerContext } from "../lib/reader.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+import { SITE_NAME } from "../lib/site";
+import { currentSubscriber } from "../lib/subscriber.server";
+import { subscriberTools } from "../lib/subscriber-tools.server";
+
+// Subscribers' tools come in a chunk of their own: other readers' pages do not load it.
+const SubscriberTools = lazy(() => import("../components/SubscriberTools"));
+
+const NOTE_NOTICES: Record<string, string> = { added: "Your note has been saved.", deleted: "Your note has been deleted." };
+
+/** The article a URL names; 404 for an address no article could have. */
+async function lookUp({ year, month, slug = "" }: LoaderFunctionArgs["params"]): Promise<ArticlePageLookup> {
+  if (!/^\d{4}$/.test(year ?? "") || !/^\d{1,2}$/.test(month ?? "") || !/^[a-z0-9-]{1,120}$/.test(slug)) {
+    throw new Response(null, { status: 404 });
+  }
+  return articlePage(await db(), Number(year), Number(month), slug);
+}
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const database = await db();
+  const found = await lookUp(params);
+  if (found.kind === "missing") throw new Response(null, { status: 404 });
+  if (found.kind === "moved") throw redirect(found.url, 301);
+  const { article } = found.page;
+
+  const url = new URL(request.url);
+  const listSlug = url.searchParams.get("list") ?? "";
+  const giftToken = url.searchParams.get("gift") ?? "";
+  const [context, readingList, gift] = await Promise.all([
+    readerContext(request),
+    /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id) : undefined,
+    giftToken ? resolveGift(database, giftToken, article.id) : undefined,
+  ]);
+  const offer = await decideOffer(database, offerRules(), {
+    reader: context.reader,
+    article: { id: article.id, tier: article.tier, ascend: article.ascend },
+    readingList: Boolean(readingList),
+    gift: Boolean(gift),
+  });
+  const screen = wallScreen(url.searchParams.get("paywall"));
+  const domestic = offer.wall === "registration" && screen === "registration" ? await isDomesticVisitor(request) : false;
+  // Gifting, downloads and notes: only for a subscriber, and only beside the full text.
+  const tools = context.user && context.subscriber && offer.fullContent ? await subscriberTools(request, database, context.user, article) : null;
+
+  // What a page shows depends on who reads it: never kept by a shared cache. A gift link is kept
+  // by no cache at all, and out of search engines.
+  const headers = new Headers({ "Cache-Control": gift ? "no-store" : "private, no-cache" });
+  if (gift) headers.set("X-Robots-Tag", "noindex");
+  if (context.setCookie) headers.append("Set-Cookie", context.setCookie);
+  if (tools?.setCookie) headers.append("Set-Cookie", tools.setCookie);
+  return data(
+    {
+      ...articleView(found.page, offer.fullContent),
+      siteUrl: config().siteUrl,
+      offer: { experience: offer.experience, wall: offer.wall, quota: offer.quota, abTag: offer.abTag, screen, domestic },
+      viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null },
+      readingList: readingList ?? null,
+      gift: Boolean(gift),
+      subscriber: tools && { ...tools.tools, notice: NOTE_NOTICES[url.searchParams.get("note") ?? ""] ?? null },
+    },
+    { headers },
+  );
+}
+
+/** A subscriber adds or deletes a note on this article; anyone else is refused before anything is stored. */
+export async function action({ params, request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const user = await currentSubscriber(request);
+  if (!user) throw new Response("Notes are for subscribers.", { status: 403 });
+  const found = await lookUp(params);
+  if (found.kind !== "found") throw new Response(null, { status: 404 });
+  const { article } = found.page;
+  const database = await db();
+
+  const intent = form.get("intent");
+  if (intent === "delete-note") {
+    const id = z.string().uuid().safeParse(form.get("noteId"));
+    if (!id.success || !(await deleteAnnotation(database, user.id, id.data))) throw new Response("No such note", { status: 404 });
+    return redirect(`${article.url}?note=deleted#notes`, 303);
+  }
+  if (intent !== "add-note") throw new Response("Unknown action", { status: 400 });
+  const submission = parseWithZod(form, { schema: noteSchema(article.blocks.length) });
+  if (submission.status !== "success") return rejectForm(submission);
+  const added = await addAnnotation(database, { userId: user.id, articleId: article.id, ...submission.value });
+  if (!added.ok) {
+    const field = noteErrorField(added.error);
+    return rejectForm(submission, field ? { fieldErrors: { [field]: [added.error] } } : { formErrors: [added.error] });
+  }
+  return redirect(`${article.url}?note=added#notes`, 303);
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const out = new Headers();
+  for (const name of ["Cache-Control", "X-Robots-Tag"]) {
+    const value = loaderHeaders.get(name);
+    if (value) out.set(name, value);
+  }
+  return out;
+};
+
+function wallScreen(value: string | null): WallScreen {
+  return value === "sign-in" || value === "forgot-password" ? value : "registration";
+}
+
+const views = new WeakMap<ArticlePageData, { full: ArticleView; walled: ArticleView }>();
+
+/** The page's data as the component shows it, made once per cached page (see articlePage). */
+function articleView(page: ArticlePageData, fullContent: boolean): ArticleView {
+  let made = views.get(page);
+  if (!made) views.set(page, (made = { full: toView(page, true), walled: toView(page, false) }));
+  return fullContent ? made.full : made.walled;
+}
+
+type ArticleView = ReturnType<typeof toView>;
+
+/**
+ * The body goes to the page as HTML made on the server from the seed content's Markdown,
+ * every text escaped (see blocksToHtml): the free preview, then, only for a reader entitled to
+ * it, the rest either side of the magazine promo. A walled reader's data holds no more of the
+ * text than the preview.
+ */
+function toView({ article, promoAt, ...rest }: ArticlePageData, fullContent: boolean) {
+  const { blocks, ...shown } = article;
+  const options = { quoteClass: css.pullQuote };
+  const previewEnd = Math.min(config().PAYWALL_PREVIEW_PARAGRAPHS, blocks.length);
+  const promoIndex = Math.max(promoAt, previewEnd);
+  const body: ArticleBodyHtml = {
+    preview: blocksToHtml(blocks.slice(0, previewEnd), options),
+    gated: fullContent
+      ? {
+          beforePromo: blocksToHtml(blocks.slice(previewEnd, promoIndex), options),
+          afterPromo: blocksToHtml(blocks.slice(promoIndex), options),
+        }
+      : null,
+  };
+  return { ...rest, article: shown, body };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  if (!data) return [];
+  const { article } = data;
+  return [
+    ...seo({
+      title: article.title,
+      description: article.summary,
+      path: article.url,
+      siteUrl: siteUrlFrom(matches),
+      type: "article",
+      image: { path: article.image, alt: "", ...ARTICLE_ART_SIZE },
+    }),
+    { property: "article:published_time", content: article.published },
+    { property: "article:section", content: article.topics[0]?.name ?? "" },
+    ...article.authors.map((a) => ({ name: "author", content: a.name })),
+    ...(data.gift ? [{ name: "robots", content: "noindex, nofollow" }] : []),
+  ];
+};
+
+function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
+  const { article, siteUrl } = data;
+  const doc = {
+    "@context": "https://schema.org",
+    "@type": "NewsArticle",
+    headline: article.title,
+    description: article.summary,
+    datePublished: article.published,
+    image: [`${siteUrl}${article.image}`],
+    author: article.authors.map((a) => ({ "@type": "Person", name: a.name })),
+    publisher: { "@type": "Organization", name: SITE_NAME, logo: { "@type": "ImageObject", url: `${siteUrl}/favicon.svg` } },
+    mainEntityOfPage: `${siteUrl}${article.url}`,
+    articleSection: article.topics.map((t) => t.name),
+    wordCount: article.wordCount,
+    // Metered: the part after the preview is for subscribers and readers with free reads left.
+    isAccessibleForFree: false,
+    hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: `.${GATED_CLASS}` },
+  };
+  return JSON.stringify(doc).replace(/</g, "\\u003c");
+}
+
+export default function ArticleRoute() {
+  const data = useLoaderData<typeof loader>();
+  const { article, related, latest, issue, body, offer, viewer, readingList, subscriber } = data;
+  const noteResult = useActionData<typeof action>()?.result;
+  const nonce = useNonce();
+  const primary = article.topics[0];
+  return (
+    <>
+      <TitleBar title={article.title} />
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(data) }} />
+      <div className={css.layout}>
+        <article>
+          <header className={css.header}>
+            {primary ? (
+              <p className={cards.eyebrow}>
+                <Link className={cards.eyebrowLink} to={primary.headlineUrl}>
+                  {primary.name}
+                </Link>
+                {article.contentType !== "Article" ? ` · ${article.contentType}` : null}
+              </p>
+            ) : null}
+            <h1 className={css.title}>{article.title}</h1>
+            <p className={css.dek}>{article.dek}</p>
+            {article.subDek ? <p className={css.subDek}>{article.subDek}</p> : null}
+            <p className={css.meta}>
+              by {formatAuthors(article.authors)} · <time dateTime={article.published}>{formatPublished(article.published)}</time> ·{" "}
+              {Math.max(1, Math.round(article.wordCount / 230))} min read
+            </p>
+            <img
+              className={css.hero}
+              src={article.image}
+              width={ARTICLE_ART_SIZE.width}
+              height={ARTICLE_ART_SIZE.height}
+              alt={`Abstract illustration accompanying “${article.title}”`}
+            />
+            <div className={css.tools}>
+              <TextSizeToggle />
+            </div>
+            <details className={css.summaryBox} open>
+              <summary className={css.summaryToggle}>Summary</summary>
+              <p>{article.summary}</p>
+            </details>
+          </header>
+
+          {article.series ? (
+            <nav className={css.seriesNav} aria-label="Series">
+              <p>
+                <strong>{article.series.title}</strong>: part {article.series.part} of {article.series.parts.length}
+              </p>
+              <ol>
+                {article.series.parts.map((p) => (
+                  <li key={p.part}>
+                    {p.part === article.series!.part ? (
+                      <span aria-current="page">{p.title}</span>
+                    ) : (
+                      <Link to={p.url}>{p.title}</Link>
+                    )}
+                  </li>
+                ))}
+              </ol>
+            </nav>
+          ) : null}
+
+          {readingList ? <ReadingListOverlay list={readingList} open={offer.wall !== null} /> : null}
+          {offer.quota && offer.wall === null && viewer.kind !== "subscriber" ? (
+            <SubscriptionCounter remaining={offer.quota.remaining} abTag={offer.abTag} />
+          ) : null}
+
+          <ArticleBody
+            html={body}
+            wall={
+              offer.wall === "subscribe" ? (
+                <SubscribeWall firstName={viewer.firstName} abTag={offer.abTag} />
+              ) : offer.wall === "registration" ? (
+                <RegistrationWall articleUrl={article.url} screen={offer.screen} domestic={offer.domestic} />
+              ) : null
+            }
+            promo={
+              issue ? (
+                <aside className={css.promo} aria-label="From the magazine" data-no-print="">
+                  <img src={issue.cover} alt="" width={80} height={107} />
+                  <p>
+                    <strong>In the magazine:</strong> <Link to={issue.url}>{issue.title}</Link>, the {issue.monthLabel} {issue.year} issue.{" "}
+                    <Link to="/magazine">Browse the archive</Link>
+                  </p>
+                </aside>
+              ) : null
+            }
+          />
+
+          {subscriber ? (
+            <Suspense fallback={null}>
+              <SubscriberTools articleUrl={article.url} tools={subscriber} notice={subscriber.notice} noteResult={noteResult} />
+            </Suspense>
+          ) : null}
+
+          <section aria-labelledby="about-authors">
+            <h2 id="about-authors" className={css.asideBlock}>
+              About the {article.authors.length > 1 ? "authors" : "author"}
+            </h2>
+            {article.authors.map((a) => (
+              <p key={a.name}>
+                <strong>{a.name}</strong> is {a.role.charAt(0).toLowerCase() + a.role.slice(1)}. {a.bio}
+              </p>
+            ))}
+          </section>
+        </article>
+
+        <aside className={css.aside} aria-label="Related">
+          {article.readingLists.length > 0 ? (
+            <section className={css.asideBlock}>
+              <h2 className={cards.eyebrow}>THIS ARTICLE APPEARS IN</h2>
+              <ul className={css.asideList}>
+                {article.readingLists.map((l) => (
+                  <li key={l.slug}>{l.name}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {related.length > 0 && primary ? (
+            <section className={css.asideBlock}>
+              <h2 className={cards.eyebrow}>More in {primary.name}</h2>
+              <ul className={css.asideList}>
+                {related.map((r) => (
+                  <li key={r.id}>
+                    <Link to={r.url}>{r.title}</Link>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <section className={css.asideBlock}>
+            <h2 className={cards.eyebrow}>Topics</h2>
+            <ul className={css.asideList}>
+              {article.topics.map((t) => (
+                <li key={t.url}>
+                  <Link to={t.url}>{t.name}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </aside>
+      </div>
+      <Carousel title="The Latest" cards={latest} />
+    </>
+  );
+}

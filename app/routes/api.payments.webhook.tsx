@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { WebhookSignatureError } from "../../server/payments/provider";
+import { SANDBOX_SIGNATURE_HEADER } from "../../server/payments/sandbox";
+import { payments, receivePaymentCallback } from "../lib/payments.server";
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+const json = (body: object, status: number) => Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+
+/**
+ * The payment provider's signed callbacks (Stripe's webhooks, or the sandbox's). The signature
+ * is checked over the raw body; a replayed callback activates nothing twice.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return json({ error: "Method not allowed" }, 405);
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) return json({ error: "Payload too large" }, 413);
+  const raw = await request.text();
+  if (raw.length > MAX_BODY_BYTES) return json({ error: "Payload too large" }, 413);
+  const header = (await payments()).name === "stripe" ? "Stripe-Signature" : SANDBOX_SIGNATURE_HEADER;
+  try {
+    const outcome = await receivePaymentCallback(raw, request.headers.get(header));
+    return json({ received: true, outcome }, 200);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) return json({ error: error.message }, 400);
+    if (error instanceof SyntaxError) return json({ error: "Body is not JSON" }, 400);
+    throw error;
+  }
+}
+
+export function loader() {
+  return json({ error: "Method not allowed" }, 405);
+}

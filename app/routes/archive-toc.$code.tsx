@@ -1,0 +1,67 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { issueByCode } from "../../server/archive";
+import { ISSUE_COVER_SIZE } from "../../server/art";
+import { isIssueCode } from "../../server/content/archive-calendar";
+import { coverAlt } from "../components/IssueCard";
+import * as css from "../components/magazine.css";
+import * as prose from "../components/prose.css";
+import { db } from "../lib/db.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const code = params.code ?? "";
+  const issue = isIssueCode(code) ? await issueByCode(await db(), code) : undefined;
+  if (!issue) throw new Response(null, { status: 404 });
+  return { issue };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  if (!data) return [];
+  const { issue } = data;
+  return seo({
+    title: `${issue.monthLabel} ${issue.year}: ${issue.title}`,
+    description: issue.summary,
+    path: issue.url,
+    siteUrl: siteUrlFrom(matches),
+    image: { path: issue.cover, alt: coverAlt(issue), ...ISSUE_COVER_SIZE },
+  });
+};
+
+export default function IssueContents() {
+  const { issue } = useLoaderData<typeof loader>();
+  return (
+    <div className={css.tocLayout}>
+      <img className={css.cover} src={issue.cover} alt={coverAlt(issue)} width={ISSUE_COVER_SIZE.width} height={ISSUE_COVER_SIZE.height} />
+      <div>
+        <p className={prose.lede}>
+          <Link to={`/magazine?year=${issue.year}`}>
+            {issue.monthLabel} {issue.year}
+          </Link>{" "}
+          · Issue {issue.code}
+        </p>
+        <h1>{issue.title}</h1>
+        <p className={prose.lede}>{issue.summary}</p>
+        <h2 className={prose.sectionHeading}>Featuring</h2>
+        <ol>
+          {issue.featuring.map((f) => (
+            <li key={f.title}>{f.url ? <Link to={f.url}>{f.title}</Link> : f.title}</li>
+          ))}
+        </ol>
+        <nav aria-label="Other issues" className={css.finder}>
+          {issue.previous ? (
+            <Link to={issue.previous.url} rel="prev">
+              Previous issue: {issue.previous.monthLabel} {issue.previous.year}
+            </Link>
+          ) : null}
+          {issue.next ? (
+            <Link to={issue.next.url} rel="next">
+              Next issue: {issue.next.monthLabel} {issue.next.year}
+            </Link>
+          ) : null}
+          <Link to="/magazine">All issues</Link>
+        </nav>
+      </div>
+    </div>
+  );
+}

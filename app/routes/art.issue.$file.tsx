@@ -1,0 +1,13 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { issueByCode } from "../../server/archive";
+import { issueCover } from "../../server/art";
+import { isIssueCode } from "../../server/content/archive-calendar";
+import { db } from "../lib/db.server";
+import { svgResponse } from "../lib/responses.server";
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const code = (params.file ?? "").replace(/\.svg$/, "");
+  const issue = isIssueCode(code) ? await issueByCode(await db(), code) : undefined;
+  if (!issue) throw new Response("Not found", { status: 404 });
+  return svgResponse(issueCover(issue));
+}

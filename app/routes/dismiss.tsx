@@ -1,0 +1,36 @@
+import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { dismiss, isDismissible } from "../../server/dismissals";
+import { userKey, visitorKey } from "../../server/reader-keys";
+import { db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { safeRedirectPath } from "../lib/redirects";
+import { currentUser } from "../lib/session.server";
+import { visitorId } from "../lib/visitor.server";
+
+/**
+ * Closes a help box, the onboarding overlay or the persistent banner for good: remembered for
+ * the account, or for a guest's visitor id. A plain form post that comes back to the page; with
+ * JS the same form posts through a fetcher.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const item = form.get("item");
+  if (!isDismissible(item)) throw new Response("Unknown message", { status: 400 });
+  const user = await currentUser(request);
+  const headers = new Headers();
+  let owner: string;
+  if (user) {
+    owner = userKey(user.id);
+  } else {
+    const visitor = await visitorId(request);
+    if (visitor.setCookie) headers.append("Set-Cookie", visitor.setCookie);
+    owner = visitorKey(visitor.id);
+  }
+  await dismiss(await db(), owner, item);
+  if (form.get("via") === "fetcher") return data({ dismissed: item }, { headers });
+  return redirect(safeRedirectPath(form.get("redirectTo")), { status: 303, headers });
+}
+
+export function loader() {
+  throw new Response(null, { status: 405, headers: { Allow: "POST" } });
+}

@@ -1,0 +1,32 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { renderReprintPdf } from "../../server/reprints/pdf";
+import { config, db } from "../lib/db.server";
+import { articleIdFromReprint } from "../lib/downloads";
+import { articleById, attachment } from "../lib/downloads.server";
+import { formatPublished } from "../lib/format";
+import { requireUser } from "../lib/session.server";
+import { SITE_NAME } from "../lib/site";
+import { requireSubscription } from "../lib/subscriber.server";
+
+/** A subscriber's PDF reprint of an article (product id "R" + article id), licensed to them. */
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const articleId = articleIdFromReprint(params.id ?? "");
+  const article = articleId === undefined ? undefined : await articleById(await db(), articleId);
+  if (!article) throw new Response("No such reprint", { status: 404 });
+  await requireSubscription(user, "reprint", article.url);
+
+  const now = new Date();
+  const pdf = renderReprintPdf({
+    title: article.title,
+    dek: article.dek,
+    authors: article.authors.map((a) => a.name),
+    published: formatPublished(article.published),
+    blocks: article.blocks,
+    sourceUrl: `${config().siteUrl}${article.url}`,
+    licensee: `Licensed to ${user.firstName} ${user.lastName} (${user.email}) on ${formatPublished(now.toISOString())}`,
+    siteName: SITE_NAME,
+    now,
+  });
+  return attachment(new Uint8Array(pdf), "application/pdf", `${article.slug}.pdf`);
+}

@@ -1,0 +1,122 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { requestPasswordReset, RESET_LINK_MINUTES } from "../../server/accounts/password-reset";
+import { mailer } from "../../server/adapters/mail";
+import { primaryButton } from "../components/controls.css";
+import { CaptchaToken } from "../components/forms/CaptchaToken";
+import { ErrorSummary } from "../components/forms/ErrorSummary";
+import { fromModal, useFormHost, type FormFetcher } from "../components/forms/form-host";
+import { Honeypot, TextField } from "../components/forms/fields";
+import * as css from "../components/forms/forms.css";
+import { useSpecForm } from "../components/forms/useSpecForm";
+import * as prose from "../components/prose.css";
+import { CAPTCHA_REQUIRED, RESET_LOCKED, RESET_SENT, RESTRICTED_USER, tooManyAttempts } from "../lib/account-messages";
+import { checkCaptcha, rateLimit } from "../lib/auth.server";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { forgotPasswordSchema } from "../lib/forms/account";
+import { rejectForm } from "../lib/forms/reply.server";
+import { formPageMeta } from "../lib/form-meta";
+import { GENERIC_ERROR, SITE_NAME } from "../lib/site";
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: forgotPasswordSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const { emailAddress, reCaptchaToken } = submission.value;
+
+  const limited = await rateLimit(request, "forgot-password", emailAddress);
+  if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
+  const human = await checkCaptcha(request, reCaptchaToken, "forgot-password");
+  if (!human.ok) return rejectForm(submission, { formErrors: [human.reason === "missing" ? CAPTCHA_REQUIRED : GENERIC_ERROR] }, 400);
+
+  const outcome = await requestPasswordReset(await db(), emailAddress);
+  if (outcome.outcome === "hard-locked") return rejectForm(submission, { formErrors: [RESET_LOCKED] }, 423);
+  if (outcome.outcome === "restricted") return rejectForm(submission, { formErrors: [RESTRICTED_USER] }, 403);
+  if (outcome.outcome === "sent") {
+    const link = `${config().siteUrl}/reset-password?token=${encodeURIComponent(outcome.token)}`;
+    // Not awaited: an address with an account must not answer slower than one without.
+    mailer()
+      .send({
+        to: outcome.user.email,
+        subject: `Reset your ${SITE_NAME} password`,
+        text: [
+          `Hello ${outcome.user.firstName},`,
+          "",
+          `Someone (we hope you) asked to reset the password of your ${SITE_NAME} account. Open this link to choose a new one:`,
+          "",
+          link,
+          "",
+          `The link works once and expires in ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this message: your password stays as it is.`,
+        ].join("\n"),
+      })
+      .catch((error: unknown) => console.error("password reset mail failed", error));
+  }
+  // From the sign-in modal: the modal shows the message itself.
+  if (fromModal(form)) return { sent: true as const };
+  return redirect("/forgot-password?sent=1", 303);
+}
+
+export const meta: MetaFunction = (args) =>
+  formPageMeta(args, {
+    title: "Reset your password",
+    description: "Forgot your password? Ask for a link to choose a new one.",
+    path: "/forgot-password",
+  });
+
+export default function ForgotPassword() {
+  const { sent } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className={prose.narrow}>
+      <h1>Reset your password</h1>
+      {sent ? (
+        <>
+          <p className={css.success} role="status">
+            {RESET_SENT}
+          </p>
+          <p>
+            <Link to="/sign-in">Back to sign in</Link>
+          </p>
+        </>
+      ) : (
+        <ForgotPasswordForm result={actionData && "result" in actionData ? actionData.result : undefined} />
+      )}
+    </div>
+  );
+}
+
+/** The forgot-password form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
+export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {
+  const { form, fields, summary, submitDisabled } = useSpecForm("forgot-password", forgotPasswordSchema, result);
+  const { FormElement, viaField } = useFormHost(fetcher, "/forgot-password");
+  return (
+    <>
+      <ErrorSummary items={summary} />
+      <p>Enter the email address of your account and we will send you a link to choose a new password.</p>
+      <FormElement method="post" action="/forgot-password" {...getFormProps(form)} noValidate className={css.form}>
+        {viaField}
+        <Honeypot />
+        <CaptchaToken action="forgot_password" />
+        {form.errors?.[0] ? (
+          <p className={css.formMessage} id={form.errorId}>
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />
+        <div className={css.actions}>
+          <button type="submit" className={primaryButton} disabled={submitDisabled}>
+            Send Reset Link
+          </button>
+          <Link to="/sign-in">Back to sign in</Link>
+        </div>
+      </FormElement>
+    </>
+  );
+}

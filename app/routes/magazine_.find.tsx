@@ -1,0 +1,17 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { archiveYears } from "../../server/archive";
+import { db } from "../lib/db.server";
+import { pickMonthIndex, pickYear } from "../lib/issue-finder";
+
+// The issue finder's no-JS answer: go to the chosen issue of the chosen year.
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const archive = await archiveYears(await db());
+  const year = pickYear(
+    archive.map((y) => y.yearId),
+    params.get("year"),
+  );
+  const issues = archive.find((y) => y.yearId === year)?.issues;
+  if (!issues || issues.length === 0) throw new Response(null, { status: 404 });
+  return redirect(issues[pickMonthIndex(issues.length, params.get("month"))]!.issueURL);
+}

@@ -1,0 +1,74 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { resetPassword, userForResetToken } from "../../server/accounts/password-reset";
+import { primaryButton } from "../components/controls.css";
+import { ErrorSummary } from "../components/forms/ErrorSummary";
+import { PasswordField } from "../components/forms/fields";
+import * as css from "../components/forms/forms.css";
+import { useSpecForm } from "../components/forms/useSpecForm";
+import * as prose from "../components/prose.css";
+import { PASSWORD_RULE } from "../lib/forms/validation";
+import { db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { resetPasswordSchema } from "../lib/forms/account";
+import { rejectForm } from "../lib/forms/reply.server";
+import { formPageMeta } from "../lib/form-meta";
+import { endCurrentSession } from "../lib/session.server";
+
+const LINK_DEAD = "This password reset link has expired or has already been used.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const valid = token.length > 0 && token.length < 200 && Boolean(await userForResetToken(await db(), token));
+  return { token: valid ? token : null };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: resetPasswordSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const user = await resetPassword(await db(), submission.value.token, submission.value.newPassword);
+  if (!user) return rejectForm(submission, { formErrors: [LINK_DEAD] }, 410);
+  // Every session of the account has ended, this browser's included: sign in afresh.
+  return redirect("/sign-in?reset=success", { status: 303, headers: { "Set-Cookie": await endCurrentSession(request) } });
+}
+
+export const meta: MetaFunction = (args) =>
+  formPageMeta(args, { title: "Choose a new password", description: "Choose a new password for your account.", path: "/reset-password" });
+
+export default function ResetPassword() {
+  const { token } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { form, fields, summary, submitDisabled } = useSpecForm("reset-password", resetPasswordSchema, actionData?.result);
+  return (
+    <div className={prose.narrow}>
+      <h1>Choose a new password</h1>
+      {token ? (
+        <>
+          <ErrorSummary items={summary} />
+          <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
+            <input type="hidden" name="token" value={token} />
+            {form.errors?.[0] ? (
+              <p className={css.formMessage} id={form.errorId}>
+                {form.errors[0]} <Link to="/forgot-password">Ask for a new link</Link>.
+              </p>
+            ) : null}
+            <PasswordField meta={fields.newPassword} label="New password" autoComplete="new-password" hint={PASSWORD_RULE} />
+            <PasswordField meta={fields.confirmPassword} label="Confirm new password" autoComplete="new-password" />
+            <div className={css.actions}>
+              <button type="submit" className={primaryButton} disabled={submitDisabled}>
+                Save Password
+              </button>
+            </div>
+          </Form>
+        </>
+      ) : (
+        <p>
+          {LINK_DEAD} <Link to="/forgot-password">Ask for a new link</Link>.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { PLANS } from "../../server/subscriptions/plans";
+import { primaryButton } from "../components/controls.css";
+import * as css from "../components/subscriptions.css";
+import { db } from "../lib/db.server";
+import { formatUsd } from "../lib/format";
+import { currentUser } from "../lib/session.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+
+/** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
+export function abTagFrom(url: URL): string {
+  const tag = url.searchParams.get("ab") ?? "";
+  return /^[A-Za-z0-9_-]{1,40}$/.test(tag) ? tag : "direct";
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await currentUser(request);
+  const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
+  return {
+    ab: abTagFrom(new URL(request.url)),
+    plans: PLANS.map((p) => ({ id: p.id, name: p.name, price: formatUsd(p.priceCents), period: p.period, summary: p.summary, benefits: p.benefits, terms: p.terms })),
+    current: subscriber ? { tier: subscriber.tier.name, accessEnd: subscriber.entitlements[0]!.accessEnd } : null,
+  };
+}
+
+export const meta: MetaFunction = ({ matches }) =>
+  seo({
+    title: "Subscribe",
+    description: "Unlimited access to every article, video and podcast, the magazine archive since 1956, and subscriber features. Plans from $12.00 a month.",
+    path: "/subscriptions",
+    siteUrl: siteUrlFrom(matches),
+  });
+
+export default function Subscriptions() {
+  const { ab, plans, current } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      <h1>Subscribe to Meridian Review</h1>
+      <p>Read without limits, on any device. Each payment covers one month or one year, and nothing renews by itself.</p>
+      {current ? (
+        <p className={css.summary} role="status">
+          You subscribe to {current.tier}, with access until {current.accessEnd.slice(0, 10)}. Choosing another plan adds it to your account.
+        </p>
+      ) : null}
+      <ul className={css.plans}>
+        {plans.map((plan) => (
+          <li key={plan.id} className={css.plan} aria-labelledby={`plan-${plan.id}`}>
+            <h2 id={`plan-${plan.id}`} className={css.planName}>
+              {plan.name}
+            </h2>
+            <p className={css.price}>
+              {plan.price} <span>a {plan.period}</span>
+            </p>
+            <p>{plan.summary}</p>
+            <ul>
+              {plan.benefits.map((b) => (
+                <li key={b}>{b}</li>
+              ))}
+            </ul>
+            <p className={css.terms}>{plan.terms}</p>
+            <Link className={primaryButton} to={`/subscriptions/checkout?plan=${plan.id}&ab=${encodeURIComponent(ab)}`} aria-describedby={`plan-${plan.id}`}>
+              Choose {plan.name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <p>
+        Already subscribe to the print edition? <Link to="/subscriber-registration">Link your print subscription</Link> to read online at no extra cost.
+      </p>
+    </div>
+  );
+}

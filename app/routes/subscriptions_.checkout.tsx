@@ -1,0 +1,122 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { findPlan } from "../../server/subscriptions/plans";
+import { startCheckout } from "../../server/subscriptions/checkout";
+import { primaryButton } from "../components/controls.css";
+import * as css from "../components/subscriptions.css";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { formatUsd } from "../lib/format";
+import { isDomesticVisitor } from "../lib/geo.server";
+import { payments } from "../lib/payments.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+import { currentUser, requireUser } from "../lib/session.server";
+import { GENERIC_ERROR } from "../lib/site";
+import { RegistrationForm } from "./register";
+import { abTagFrom } from "./subscriptions";
+
+/** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */
+type CheckoutState = "INITIAL" | "CHECKOUT";
+
+function planFrom(url: URL) {
+  const plan = findPlan(url.searchParams.get("plan") ?? "");
+  if (!plan) throw new Response("No such plan", { status: 404 });
+  return plan;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const plan = planFrom(url);
+  const user = await currentUser(request);
+  const state: CheckoutState = user ? "CHECKOUT" : "INITIAL";
+  return {
+    state,
+    here: `${url.pathname}${url.search}`,
+    email: user?.email ?? null,
+    domestic: user ? false : await isDomesticVisitor(request),
+    plan: { id: plan.id, name: plan.name, price: formatUsd(plan.priceCents), period: plan.period, terms: plan.terms },
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await readForm(request);
+  const url = new URL(request.url);
+  const plan = planFrom(url);
+  const user = await requireUser(request);
+  try {
+    const { url: paymentUrl } = await startCheckout(await db(), await payments(), {
+      userId: user.id,
+      email: user.email,
+      plan,
+      abTag: abTagFrom(url),
+      siteUrl: config().siteUrl,
+    });
+    return redirect(paymentUrl, 303);
+  } catch (error) {
+    console.error("subscription checkout could not start:", error);
+    return data({ error: GENERIC_ERROR }, { status: 502 });
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
+  ...seo({
+    title: page ? `Subscribe: ${page.plan.name}` : "Subscribe",
+    description: "Complete your subscription.",
+    path: "/subscriptions/checkout",
+    siteUrl: siteUrlFrom(matches),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function SubscriptionCheckout() {
+  const { state, here, email, domestic, plan } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  return (
+    <div>
+      <h1>Subscribe: {plan.name}</h1>
+      <ol className={css.steps} aria-label="Steps">
+        <li className={state === "INITIAL" ? css.currentStep : undefined} aria-current={state === "INITIAL" ? "step" : undefined}>
+          1. Your account
+        </li>
+        <li className={state === "CHECKOUT" ? css.currentStep : undefined} aria-current={state === "CHECKOUT" ? "step" : undefined}>
+          2. Payment
+        </li>
+        <li>3. Receipt</li>
+      </ol>
+      <div className={css.summary}>
+        <p>
+          <strong>{plan.name}</strong>: {plan.price} a {plan.period}
+        </p>
+        <p className={css.terms}>{plan.terms}</p>
+        <p>
+          <Link to="/subscriptions">Choose another plan</Link>
+        </p>
+      </div>
+      {state === "INITIAL" ? (
+        <>
+          <h2>Create your account</h2>
+          <p>
+            Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(here)}`}>Sign in</Link> to continue.
+          </p>
+          <RegistrationForm redirectTo={here} domestic={domestic} result={undefined} />
+        </>
+      ) : (
+        <>
+          <h2>Payment</h2>
+          <p>Signed in as {email}. You will pay on our payment provider&apos;s secure page and come back here for your receipt.</p>
+          {failed?.error ? (
+            <p role="alert" id="checkout-error">
+              {failed.error}
+            </p>
+          ) : null}
+          <Form method="post">
+            <button type="submit" className={primaryButton} disabled={busy}>
+              Continue to payment
+            </button>
+          </Form>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { findCheckout } from "../../server/subscriptions/checkout";
+import { db } from "../lib/db.server";
+import { checkoutCompleteCookie } from "../lib/payments.server";
+import { requireUser } from "../lib/session.server";
+
+/**
+ * Where the payment provider sends the reader back. It writes the completion cookie (the next
+ * page load activates the subscription, spec "Subscription checkout") and goes on to the receipt.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = new URL(request.url).searchParams.get("checkout") ?? "";
+  const checkout = await findCheckout(await db(), id, user.id);
+  if (!checkout) throw new Response("No such checkout", { status: 404 });
+  return redirect(`/subscriptions/receipt?checkout=${checkout.id}`, {
+    headers: { "Set-Cookie": await checkoutCompleteCookie().serialize(checkout.id) },
+  });
+}

@@ -1,0 +1,93 @@
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { findCheckout, settleCheckout } from "../../server/subscriptions/checkout";
+import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { primaryButton } from "../components/controls.css";
+import * as css from "../components/subscriptions.css";
+import { db } from "../lib/db.server";
+import { formatPublished, formatUsd } from "../lib/format";
+import { payments } from "../lib/payments.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+import { requireUser } from "../lib/session.server";
+import { CUSTOMER_SERVICE } from "../lib/site";
+
+/**
+ * The receipt (spec: closing it goes to the home page). It shows success only once the
+ * subscription is active; until the provider confirms the payment it says so.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const database = await db();
+  const id = new URL(request.url).searchParams.get("checkout") ?? "";
+  let checkout = await findCheckout(database, id, user.id);
+  if (!checkout) throw new Response("No such checkout", { status: 404 });
+  if (checkout.status !== "activated") {
+    try {
+      await settleCheckout(database, await payments(), checkout.id, user.id);
+    } catch (error) {
+      console.error(`subscription activation failed for checkout ${checkout.id}:`, error);
+    }
+    checkout = (await findCheckout(database, id, user.id))!;
+  }
+  const status = checkout.status === "activated" ? await subscriberStatus(database, user.id) : null;
+  return {
+    activated: checkout.status === "activated",
+    checkoutId: checkout.id,
+    plan: checkout.plan.name,
+    amount: formatUsd(checkout.amountCents),
+    period: checkout.plan.period,
+    paidOn: checkout.activatedAt ? formatPublished(checkout.activatedAt) : null,
+    accessEnd: status?.entitlements.find((e) => e.source === "web")?.accessEnd ?? null,
+    email: user.email,
+  };
+}
+
+export const meta: MetaFunction = ({ matches }) => [
+  ...seo({ title: "Your receipt", description: "Your subscription receipt.", path: "/subscriptions/receipt", siteUrl: siteUrlFrom(matches) }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function Receipt() {
+  const r = useLoaderData<typeof loader>();
+  if (!r.activated) {
+    return (
+      <div>
+        <h1>We are confirming your payment</h1>
+        <p role="status">
+          Your payment has not been confirmed yet, so your subscription is not active. This usually takes a few seconds:{" "}
+          <Link to={`/subscriptions/receipt?checkout=${r.checkoutId}`}>check again</Link>. If it has not arrived within an hour, contact Customer Service at{" "}
+          {CUSTOMER_SERVICE.phoneUsCanada} or <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a> and quote {r.checkoutId}.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <h1>Thank you for subscribing</h1>
+      <p role="status">Your {r.plan} subscription is active. You can now read everything on Meridian Review.</p>
+      <dl className={css.summary}>
+        <dt>Plan</dt>
+        <dd>{r.plan}</dd>
+        <dt>Amount paid</dt>
+        <dd>
+          {r.amount} for one {r.period}
+        </dd>
+        <dt>Date</dt>
+        <dd>{r.paidOn}</dd>
+        {r.accessEnd ? (
+          <>
+            <dt>Access until</dt>
+            <dd>{formatPublished(r.accessEnd)}</dd>
+          </>
+        ) : null}
+        <dt>Account</dt>
+        <dd>{r.email}</dd>
+        <dt>Reference</dt>
+        <dd>{r.checkoutId}</dd>
+      </dl>
+      <Link className={primaryButton} to="/">
+        Close
+      </Link>
+    </div>
+  );
+}

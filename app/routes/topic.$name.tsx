@@ -1,0 +1,15 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { topicByHeadlineSegment } from "../../server/topics";
+import { db } from "../lib/db.server";
+
+// Headline topic links (/topic/{name lowercased and hyphenated}) lead to the topic page.
+export async function loader({ params }: LoaderFunctionArgs) {
+  const topic = await topicByHeadlineSegment(await db(), params.name ?? "");
+  if (!topic) throw new Response(null, { status: 404 });
+  return redirect(topic.url, 301);
+}
+
+// A UI route (not a resource route) so an unknown name gets the 404 page inside the site chrome.
+export default function TopicRedirect() {
+  return null;
+}

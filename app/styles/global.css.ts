@@ -1,0 +1,42 @@
+import { globalStyle } from "@vanilla-extract/css";
+import { vars } from "./theme.css";
+
+globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
+globalStyle("html", { WebkitTextSizeAdjust: "100%", scrollPaddingTop: "4rem" });
+globalStyle("body", {
+  margin: 0,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.md,
+  lineHeight: 1.5,
+  color: vars.color.ink,
+  background: vars.color.paper,
+});
+globalStyle("img, svg", { maxWidth: "100%", height: "auto", display: "block" });
+globalStyle("a", { color: vars.color.link, textUnderlineOffset: "0.15em" });
+globalStyle("a:hover", { color: vars.color.accent });
+globalStyle(":focus-visible", { outline: `3px solid ${vars.color.focus}`, outlineOffset: "2px", boxShadow: `0 0 0 5px ${vars.color.ink}` });
+globalStyle("h1, h2, h3", { fontFamily: vars.font.body, lineHeight: 1.2, margin: `0 0 ${vars.space.sm}` });
+globalStyle("h1", { fontSize: vars.size.xxl });
+globalStyle("h2", { fontSize: vars.size.xl });
+globalStyle("h3", { fontSize: vars.size.lg });
+globalStyle("p", { margin: `0 0 ${vars.space.md}` });
+globalStyle("button, input, select", { font: "inherit" });
+
+globalStyle(".visually-hidden", {
+  position: "absolute",
+  width: 1,
+  height: 1,
+  padding: 0,
+  margin: -1,
+  overflow: "hidden",
+  clip: "rect(0 0 0 0)",
+  whiteSpace: "nowrap",
+  border: 0,
+});
+
+// Print: the article and its metadata only, links spelled out, no chrome.
+globalStyle("header[data-site-header], footer[data-site-footer], nav, [data-no-print], form", {
+  "@media": { print: { display: "none !important" } },
+});
+globalStyle("body", { "@media": { print: { fontFamily: vars.font.body, fontSize: "11pt", color: "#000" } } });
+globalStyle("main a[href^='/']::after", { "@media": { print: { content: '" (" attr(href) ")"', fontSize: "90%" } } });

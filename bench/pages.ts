@@ -1,0 +1,122 @@
+// Server-rendering benchmark: npm run build && npm run bench
+// Starts the production build on a fresh database, then for the home page, an article and a
+// stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
+// node:http server sending identical bytes (the ceiling), their ratio, server CPU per request,
+// and page weight (HTML, CSS, JS; gzip).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+const SYNTHETIC = Number(process.env.BENCH_ARTICLES ?? 0);
+
+const gz = (b: Buffer | string) => zlib.gzipSync(b).length;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+}
+
+async function load(url: string, headers: Record<string, string> = {}) {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx };
+}
+
+async function start(dataDir: string, port: number) {
+  if (SYNTHETIC > 0) {
+    await new Promise<void>((resolve, reject) => {
+      const seed = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/seed/cli.ts", "--articles", String(SYNTHETIC)], {
+        env: { ...process.env, DATA_DIR: dataDir },
+        stdio: ["ignore", "inherit", "ignore"],
+      });
+      seed.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seed exited ${code}`))));
+    });
+  }
+  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return child;
+    } catch {
+      // starting
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not start");
+}
+
+async function weight(base: string, html: string) {
+  const css = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+  const js = new Set([...html.matchAll(/<(?:script[^>]+src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!));
+  const inline = [...html.matchAll(/<script(?![^>]*src)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join("");
+  let cssBytes = 0;
+  for (const href of css) cssBytes += gz(Buffer.from(await (await fetch(base + href)).arrayBuffer()));
+  let jsBytes = gz(inline);
+  for (const src of js) jsBytes += gz(Buffer.from(await (await fetch(base + src)).arrayBuffer()));
+  return { html: gz(html), css: cssBytes, js: jsBytes };
+}
+
+async function main() {
+  if (!fs.existsSync("build/server/index.js")) throw new Error("run `npm run build` first");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  const port = 3900;
+  const base = `http://127.0.0.1:${port}`;
+  const server = await start(dataDir, port);
+  try {
+    const latestHtml = await (await fetch(`${base}/the-latest`)).text();
+    const article = /<h3[^>]*><a[^>]+href="(\/\d{4}\/\d{2}\/[^"]+)"/.exec(latestHtml)?.[1];
+    if (!article) throw new Error("no article found on /the-latest");
+    // A returning guest who has this article on their meter already (a read, no write), and a
+    // new visitor on every request (a meter write and a new visitor cookie each time).
+    const first = await fetch(base + article);
+    const visitor = first.headers.getSetCookie().find((c) => c.startsWith("mr_visitor="))?.split(";")[0] ?? "";
+    const pages: [name: string, route: string, headers: Record<string, string>][] = [
+      ["home", "/", {}],
+      ["article, returning reader", article, { cookie: visitor }],
+      ["article, new visitor each time", article, {}],
+      ["stream", "/the-latest", {}],
+    ];
+    console.log(`${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`);
+    for (const [name, route, headers] of pages) {
+      const res = await fetch(base + route, { headers });
+      const html = await res.text();
+      const type = res.headers.get("content-type") ?? "text/html";
+      const before = cpuMs(server.pid!);
+      const app = await load(base + route, headers);
+      const cpuPerRequest = (cpuMs(server.pid!) - before) / app.total;
+
+      const bytes = Buffer.from(html);
+      const bare = http.createServer((_, out) => {
+        out.writeHead(200, { "content-type": type, "content-length": bytes.length });
+        out.end(bytes);
+      });
+      await new Promise<void>((r) => bare.listen(3901, "127.0.0.1", () => r()));
+      const ceiling = await load("http://127.0.0.1:3901/");
+      await new Promise((r) => bare.close(r));
+
+      const w = await weight(base, html);
+      console.log(`${name} (${route})`);
+      console.log(`  app:     ${app.rps.toFixed(0)} req/s, p50 ${app.p50} ms, p99 ${app.p99} ms, non-2xx ${app.non2xx}, server CPU ${cpuPerRequest.toFixed(2)} ms/request`);
+      console.log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms (bare node:http, same ${kb(bytes.length)})`);
+      console.log(`  ratio:   ${((app.rps / ceiling.rps) * 100).toFixed(1)}% of the ceiling`);
+      console.log(`  weight:  HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)} (gzip)\n`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

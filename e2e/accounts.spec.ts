@@ -1,0 +1,198 @@
+import { expect, PASSWORD, registerReader, resetLinkFor, test, uniqueEmail } from "./fixtures";
+
+const header = (page: import("@playwright/test").Page) => page.locator("header[data-site-header]");
+
+test("a reader registers, lands back where they were with the confirmation, and logs out", async ({ page }) => {
+  const email = uniqueEmail("register");
+  await registerReader(page, email, "/the-latest");
+  await expect(page).toHaveURL(/\/the-latest\?registration=success$/);
+  await expect(page.getByRole("status").filter({ hasText: "Thank you for registering" })).toBeVisible();
+  await expect(header(page).getByRole("link", { name: "My account: Grace Hopper" })).toBeVisible();
+  await page.getByRole("link", { name: "Close the registration message" }).click();
+  await expect(page.getByText("Thank you for registering")).toBeHidden();
+  await header(page).getByRole("button", { name: "Log out" }).click();
+  await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
+  await expect(page).toHaveURL(/\/the-latest/);
+});
+
+test("registration explains every problem: summary, inline messages and an Error: title", async ({ page, js, axe }) => {
+  await page.goto("/register");
+  if (js) {
+    // With JS the button waits for a valid form, and each field is checked as it is left.
+    await expect(page.getByRole("button", { name: "Create Account" })).toBeDisabled();
+    await page.getByLabel("Email address").fill("not-an-address");
+    await page.getByLabel("First name").focus();
+    await expect(page.getByText("This email address is not valid.")).toBeVisible();
+    await page.getByLabel("First name").fill("Ada (admin)");
+    await page.getByLabel("Last name").focus();
+    await expect(page.getByText("Please enter a valid first name.")).toBeVisible();
+    await page.getByLabel("First name").fill("Ada");
+    await expect(page.getByText("Please enter a valid first name.")).toBeHidden();
+  } else {
+    await page.getByLabel("Email address").fill("not-an-address");
+    await page.getByLabel("Password", { exact: true }).fill("short");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveTitle(/^Error: Create an account/);
+    const summary = page.getByRole("alert");
+    await expect(summary.getByRole("heading", { name: "There is a problem" })).toBeVisible();
+    await expect(summary.getByRole("link", { name: "This field is required." })).toHaveCount(2);
+    await expect(summary.getByRole("link", { name: "This email address is not valid." })).toHaveAttribute("href", "#register-emailAddress");
+    await expect(summary.getByRole("link", { name: /^Passwords must meet the following criteria/ })).toBeVisible();
+    await expect(page.getByLabel("Email address")).toHaveValue("not-an-address");
+    await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+    await axe(page);
+  }
+});
+
+test("an address that already has an account is unavailable", async ({ page, browser }) => {
+  const email = uniqueEmail("taken");
+  const other = await browser.newContext();
+  await registerReader(await other.newPage(), email);
+  await other.close();
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Another");
+  await page.getByLabel("Last name").fill("Person");
+  await page.getByLabel("Email address").fill(email.toUpperCase());
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.locator("#register-emailAddress-error")).toHaveText("That username is unavailable. Sign in or choose another email address.");
+});
+
+test("a blocked address is sent to the restricted-user page", async ({ page }) => {
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Blocked");
+  await page.getByLabel("Last name").fill("Reader");
+  await page.getByLabel("Email address").fill(uniqueEmail("x").replace("example.org", "blocked-domain.example"));
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/restricted-user$/);
+  await expect(page.getByText("We're having trouble verifying your account. Please contact our Customer Service team for assistance.")).toBeVisible();
+});
+
+test("a print subscriber is sent to subscriber registration and links the subscription", async ({ page, js }) => {
+  // One seeded print subscriber per project, since both share the database.
+  const [email, account] = js ? ["anders.lindqvist@example.co.uk", "MR20077310"] : ["ruth.okafor@example.com", "MR10045521"];
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Print");
+  await page.getByLabel("Last name").fill("Subscriber");
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page).toHaveURL(/\/subscriber-registration\?emailAddress=/);
+  expect(Buffer.from(decodeURIComponent(new URL(page.url()).searchParams.get("emailAddress")!), "base64").toString()).toBe(email);
+  await expect(page.getByLabel("Email address")).toHaveValue(email);
+  await page.getByLabel("Subscriber account number").fill("MR00000000");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Activate Account" }).click();
+  await expect(page.getByText("No Active Subscriptions Found", { exact: false }).first()).toBeVisible();
+  await page.getByLabel("Subscriber account number").fill(account);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Activate Account" }).click();
+  await expect(page).toHaveURL(/registration=success/);
+  await expect(header(page).getByRole("button", { name: "Log out" })).toBeVisible();
+  // The account carries the name on the print record, and the print tier (PRINT-BEST, PRINT-BETTER).
+  const label = js ? "Anders Lindqvist, Premium" : "Ruth Okafor, Digital + Print";
+  await expect(header(page).getByRole("link", { name: `My account: ${label} subscriber` })).toBeVisible();
+});
+
+test("sign-in failures count down, then block the address", async ({ page }) => {
+  const email = uniqueEmail("locked");
+  await page.goto("/sign-in");
+  const attempt = async () => {
+    await page.getByLabel("Email address").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("Wrong1!password");
+    await page.getByRole("button", { name: "Sign In" }).click();
+  };
+  await attempt();
+  const message = page.locator("#sign-in-error");
+  await expect(message.getByText("You have entered an invalid email and password combination. Please try again.", { exact: true })).toBeVisible();
+  await expect(message.getByRole("link", { name: "Reset your password" })).toBeVisible();
+  await expect(message.getByRole("link", { name: "create an account" })).toBeVisible();
+  await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
+  await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
+  await attempt();
+  await expect(message.getByText(/Please try again\. You have 3 tries left\.$/)).toBeVisible();
+  await attempt();
+  await attempt();
+  await expect(message.getByText(/You have 1 try left\.$/)).toBeVisible();
+  await attempt();
+  await expect(
+    message.getByText("Your account is blocked, please wait 15 minutes to unlock and try again. For immediate assistance, please contact Customer Service."),
+  ).toBeVisible();
+});
+
+test("a reader signs in and is returned to the page they came from", async ({ page, browser }) => {
+  const email = uniqueEmail("signin");
+  const other = await browser.newContext();
+  await registerReader(await other.newPage(), email);
+  await other.close();
+  await page.goto("/topics");
+  await header(page).getByRole("link", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to your account" })).toBeVisible();
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/topics$/);
+  await expect(header(page).getByRole("link", { name: "My account: Grace Hopper" })).toBeVisible();
+});
+
+test("forgot password mails a single-use link that sets a new password", async ({ page, browser }) => {
+  const email = uniqueEmail("forgot");
+  const other = await browser.newContext();
+  await registerReader(await other.newPage(), email);
+  await other.close();
+  await page.goto("/sign-in");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+  await page.getByLabel("Email address").fill(email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByText("If your email is registered with us, you will receive an email with a link to reset your password.")).toBeVisible();
+
+  const link = await resetLinkFor(email);
+  await page.goto(link);
+  await page.getByLabel("New password", { exact: true }).fill("Fresh9!harbour");
+  await page.getByLabel("Confirm new password").fill("Fresh9!harbour");
+  await page.getByRole("button", { name: "Save Password" }).click();
+  await expect(page.getByText("Password successfully changed. Sign in with your new password.")).toBeVisible();
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("Fresh9!harbour");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(header(page).getByRole("button", { name: "Log out" })).toBeVisible();
+
+  await page.goto(link);
+  await expect(page.getByText("This password reset link has expired or has already been used.")).toBeVisible();
+});
+
+test("my account saves the profile and changes the password with the spec's messages", async ({ page, axe }) => {
+  await registerReader(page, uniqueEmail("account"));
+  await page.goto("/my-account");
+  await page.getByLabel("Display name").fill("G. Hopper");
+  await page.getByLabel("Industry").selectOption("IT/Technology");
+  await page.getByLabel("Job title").selectOption("Executive/C-Level");
+  await page.getByLabel("Company size").selectOption("10000+");
+  await page.getByRole("button", { name: "Save Profile" }).click();
+  await expect(page.getByText("Your profile has been saved.")).toBeVisible();
+  await expect(page.getByLabel("Industry")).toHaveValue("IT/Technology");
+  await expect(header(page).getByRole("link", { name: "My account: G. Hopper" })).toBeVisible();
+
+  await page.getByLabel("Current password").fill("Not7!thepassword");
+  await page.getByLabel("New password", { exact: true }).fill("Newer8!harbour");
+  await page.getByLabel("Confirm new password").fill("Newer8!harbour");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.locator("#change-password-currentPassword-error")).toHaveText("Current Password is invalid");
+  await axe(page);
+
+  await page.getByLabel("Current password").fill(PASSWORD);
+  await page.getByLabel("New password", { exact: true }).fill("Newer8!harbour");
+  await page.getByLabel("Confirm new password").fill("Newer8!harbour");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText("Password successfully changed.")).toBeVisible();
+});
+
+test("account pages have no WCAG 2.2 AA violations", async ({ page, axe }) => {
+  for (const path of ["/sign-in", "/register", "/forgot-password", "/subscriber-help", "/privacy-policy", "/restricted-user"]) {
+    await page.goto(path);
+    await axe(page);
+  }
+});

@@ -1,0 +1,71 @@
+import { expect, firstArticlePath, test } from "./fixtures";
+
+test("the text-size toggle enlarges the article text and is remembered", async ({ page }) => {
+  const path = await firstArticlePath(page);
+  await page.goto(path);
+  const body = page.locator("#article-body p").nth(1);
+  const before = await body.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  const toggle = page.getByRole("button", { name: "Larger text" });
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  // With JS the button shows the new size while the preference is still being saved: reload only once it is.
+  const saved = page.waitForResponse((r) => r.url().includes("/preferences/text-size") && r.request().method() === "POST");
+  await toggle.click();
+  await saved;
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  const after = await body.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  expect(after).toBeGreaterThan(before);
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Larger text" })).toHaveAttribute("aria-pressed", "true");
+  await page.getByRole("button", { name: "Larger text" }).click();
+  await expect(page.getByRole("button", { name: "Larger text" })).toHaveAttribute("aria-pressed", "false");
+});
+
+test("the summary collapses and expands", async ({ page }) => {
+  await page.goto(await firstArticlePath(page));
+  const summaryText = page.locator("details p");
+  await expect(summaryText).toBeVisible();
+  await page.getByText("Summary", { exact: true }).click();
+  await expect(summaryText).toBeHidden();
+  await page.getByText("Summary", { exact: true }).click();
+  await expect(summaryText).toBeVisible();
+});
+
+test("series navigation links the parts of a series", async ({ page }) => {
+  await page.goto("/topic/subject/technology");
+  await page.getByRole("link", { name: "Start With the Work, Not the Model" }).first().click();
+  const series = page.getByRole("navigation", { name: "Series" });
+  await expect(series).toContainText("part 1 of 3");
+  await series.getByRole("link").nth(1).click();
+  await expect(page.getByRole("navigation", { name: "Series" })).toContainText("part 3 of 3");
+});
+
+test("the promo sits about half way through the body", async ({ page }) => {
+  await page.goto(await firstArticlePath(page));
+  const position = await page.evaluate(() => {
+    const body = document.getElementById("article-body")!;
+    const promo = body.querySelector("aside[aria-label='From the magazine']")!;
+    const rect = body.getBoundingClientRect();
+    return (promo.getBoundingClientRect().top - rect.top) / rect.height;
+  });
+  expect(position).toBeGreaterThan(0.3);
+  expect(position).toBeLessThan(0.7);
+});
+
+test("the title bar appears after 300 px of scrolling with JS, and stays out of the way without", async ({ page, js }) => {
+  await page.goto(await firstArticlePath(page));
+  const bar = page.locator("[aria-hidden=true]", { hasText: (await page.locator("h1").textContent())! });
+  await expect(bar).not.toHaveAttribute("data-visible");
+  await page.mouse.wheel(0, 1200);
+  await expect(page.locator("h1")).not.toBeInViewport();
+  if (js) await expect(bar).toHaveAttribute("data-visible", "");
+  else await expect(bar).not.toBeInViewport();
+});
+
+test("a series article lists the reading lists it appears in", async ({ page }) => {
+  await page.goto("/topic/subject/technology");
+  await page.getByRole("link", { name: "Start With the Work, Not the Model" }).first().click();
+  const related = page.getByRole("complementary", { name: "Related" });
+  await expect(related.getByRole("heading", { name: "THIS ARTICLE APPEARS IN" })).toBeVisible();
+  await expect(related.getByText("Building the AI-Ready Company")).toBeVisible();
+});

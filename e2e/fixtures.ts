@@ -1,0 +1,89 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type Locator, type Page } from "@playwright/test";
+
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+async function assertNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(summary).toEqual([]);
+}
+
+export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolean }>({
+  js: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
+  axe: async ({ browser, javaScriptEnabled }, use) => {
+    await use(async (page: Page) => {
+      if (javaScriptEnabled !== false) return assertNoViolations(page);
+      // axe runs as a script, which a no-JS page cannot; check the same server-rendered
+      // document in a page whose own scripts are all blocked, so nothing hydrates.
+      const context = await browser.newContext({ javaScriptEnabled: true });
+      await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
+      const twin = await context.newPage();
+      await context.addCookies(await page.context().cookies());
+      await twin.goto(page.url());
+      await twin.evaluate(() => document.querySelectorAll("script").forEach((s) => s.remove()));
+      try {
+        await assertNoViolations(twin);
+      } finally {
+        await context.close();
+      }
+    });
+  },
+});
+
+export { expect };
+
+/** The first article link on the latest stream. */
+export async function firstArticlePath(page: Page): Promise<string> {
+  await page.goto("/the-latest");
+  const href = await page.locator("main ol article h3 a").first().getAttribute("href");
+  if (!href) throw new Error("no article on /the-latest");
+  return href;
+}
+
+let counter = 0;
+
+/** An address no other test uses, in either project or on a rerun. */
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}.${Date.now().toString(36)}${process.pid}${counter}@example.org`;
+}
+
+export const PASSWORD = "Harbour7!lights";
+
+/** Registers through the page (works with and without JS) and leaves the reader signed in. */
+export async function registerReader(page: Page, email: string, from = "/the-latest"): Promise<void> {
+  await page.goto(`/register?redirectTo=${encodeURIComponent(from)}`);
+  await page.getByLabel("First name").fill("Grace");
+  await page.getByLabel("Last name").fill("Hopper");
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL(/registration=success/);
+}
+
+/** The last password-reset link mailed to an address, read from the server's .eml outbox. */
+export async function resetLinkFor(email: string): Promise<string> {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+    for (const file of files) {
+      // Quoted-printable: soft line breaks and "=3D" for "=".
+      const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      if (!text.toLowerCase().includes(`to: ${email.toLowerCase()}`)) continue;
+      const link = text.match(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/);
+      if (link) return new URL(link[0]).pathname + new URL(link[0]).search;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no reset mail for ${email}`);
+}
+
+/** Clicks a message's close button; with JS the dismissal posts in the background, so wait for it. */
+export async function dismissMessage(page: Page, button: Locator): Promise<void> {
+  const posted = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith("/dismiss") && r.request().method() === "POST");
+  await button.click();
+  await posted;
+}

@@ -1,0 +1,85 @@
+import type { Database } from "../db/connection";
+import { grantSubscription } from "../subscriptions/entitlements";
+import { roleCodeFor, roleCodeForPrintCode } from "../subscriptions/tiers";
+import { insertUser, normalizeEmail, type User } from "./users";
+
+/** Spec: only subscriptions from these sources count when linking a print subscriber. */
+export const LINKABLE_SOURCES = ["CDS_US", "CDS_UK"] as const;
+
+export interface PrintSubscription {
+  accountNumber: string;
+  firstName: string;
+  lastName: string;
+  subscriptionCode: string;
+  accessStart: string;
+  accessEnd: string;
+}
+
+/** The active, unexpired print subscription with this address and account number, if any. */
+export async function findActivePrintSubscription(db: Database, email: string, accountNumber: string, now = new Date()): Promise<PrintSubscription | undefined> {
+  const today = now.toISOString().slice(0, 10);
+  const row = await db
+    .selectFrom("print_subscriber")
+    .select(["account_number", "first_name", "last_name", "subscription_code", "access_start", "access_end"])
+    .where("email", "=", normalizeEmail(email))
+    .where("account_number", "=", accountNumber.trim().toUpperCase())
+    .where("active", "=", 1)
+    .where("source", "in", [...LINKABLE_SOURCES])
+    .where("access_end", ">=", today)
+    .executeTakeFirst();
+  return (
+    row && {
+      accountNumber: row.account_number,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      subscriptionCode: row.subscription_code,
+      accessStart: row.access_start,
+      accessEnd: row.access_end,
+    }
+  );
+}
+
+export type LinkResult = { ok: true; user: User } | { ok: false; reason: "no-active-subscription" | "taken" };
+
+/** Opens a web account for a print subscriber, named as on their subscription record. */
+export async function registerPrintSubscriber(
+  db: Database,
+  input: { email: string; accountNumber: string; password: string; optIn: boolean },
+  now = new Date(),
+): Promise<LinkResult> {
+  const subscription = await findActivePrintSubscription(db, input.email, input.accountNumber, now);
+  if (!subscription) return { ok: false, reason: "no-active-subscription" };
+  const user = await insertUser(
+    db,
+    { firstName: subscription.firstName, lastName: subscription.lastName, email: input.email, password: input.password, optIn: input.optIn },
+    now,
+  );
+  if (!user) return { ok: false, reason: "taken" };
+  await grantPrintSubscription(db, user.id, subscription);
+  return { ok: true, user };
+}
+
+/**
+ * Connects a print subscription to an existing account: the subscription must be active and be
+ * recorded under the account's own address, so nobody can claim another reader's subscription
+ * with an account number alone.
+ */
+export async function linkPrintSubscription(db: Database, user: User, accountNumber: string, now = new Date()): Promise<boolean> {
+  const subscription = await findActivePrintSubscription(db, user.email, accountNumber, now);
+  if (!subscription) return false;
+  await grantPrintSubscription(db, user.id, subscription);
+  return true;
+}
+
+/** The web access a print subscription brings: its tier, until the print access ends. */
+async function grantPrintSubscription(db: Database, userId: string, subscription: PrintSubscription): Promise<void> {
+  await grantSubscription(db, {
+    userId,
+    roleCode: roleCodeForPrintCode(subscription.subscriptionCode) ?? roleCodeFor("GOOD"),
+    source: "print",
+    reference: `print:${subscription.accountNumber}`,
+    accessStart: new Date(`${subscription.accessStart}T00:00:00Z`),
+    // Access lasts through the last day of the print term.
+    accessEnd: new Date(`${subscription.accessEnd}T23:59:59.999Z`),
+  });
+}

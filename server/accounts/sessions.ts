@@ -1,0 +1,46 @@
+import type { Database } from "../db/connection";
+import { hashToken, newToken } from "./tokens";
+import { findUserById, type User } from "./users";
+
+/** Starts a session; the token goes into the cookie and only its hash into the database. */
+export async function createSession(db: Database, userId: string, days: number, now = new Date()): Promise<string> {
+  const token = newToken();
+  await db
+    .insertInto("user_session")
+    .values({
+      id_hash: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + days * 86_400_000).toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+/** The signed-in user behind a session token, if the session exists, has not expired and the account is open. */
+export async function userForSession(db: Database, token: string, now = new Date()): Promise<User | undefined> {
+  const row = await db
+    .selectFrom("user_session")
+    .select("user_id")
+    .where("id_hash", "=", hashToken(token))
+    .where("expires_at", ">", now.toISOString())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const user = await findUserById(db, row.user_id);
+  return user?.status === "active" ? user : undefined;
+}
+
+export async function endSession(db: Database, token: string): Promise<void> {
+  await db.deleteFrom("user_session").where("id_hash", "=", hashToken(token)).execute();
+}
+
+/** Ends every session of the user except the one given (the reader's current one, if any). */
+export async function endOtherSessions(db: Database, userId: string, keepToken?: string): Promise<void> {
+  let query = db.deleteFrom("user_session").where("user_id", "=", userId);
+  if (keepToken) query = query.where("id_hash", "!=", hashToken(keepToken));
+  await query.execute();
+}
+
+export async function purgeExpiredSessions(db: Database, now = new Date()): Promise<void> {
+  await db.deleteFrom("user_session").where("expires_at", "<=", now.toISOString()).execute();
+}

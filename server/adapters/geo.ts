@@ -1,0 +1,139 @@
+import { isIP } from "node:net";
+import { config } from "../config";
+
+const DOMESTIC = new Set(["US", "CA"]);
+
+/** Visitors from the US and Canada get the registration opt-in ticked by default. */
+export function isDomestic(country: string | null): boolean {
+  return country !== null && DOMESTIC.has(country.toUpperCase());
+}
+
+export interface Geo {
+  countryOf(request: Request, clientIp: string | null): Promise<string | null>;
+}
+
+export interface GeoIpOptions {
+  accountId: string;
+  licenseKey: string;
+  /** The GeoIP2 Country endpoint; the address is appended as the last path segment. */
+  url: string;
+  timeoutMs: number;
+}
+
+export interface GeoOptions extends Partial<Pick<GeoIpOptions, "accountId" | "licenseKey">> {
+  /** A country header set by a trusted CDN (e.g. cf-ipcountry); consulted before GeoIP2. */
+  countryHeader?: string;
+  url: string;
+  timeoutMs: number;
+}
+
+export class GeoIpError extends Error {
+  constructor(
+    readonly code: "HTTP_TIMEOUT" | "HTTP_ERROR",
+    message: string,
+    /** HTTP status and the service's own error code (e.g. IP_ADDRESS_NOT_FOUND), when it answered. */
+    readonly status?: number,
+    readonly serviceCode?: string
+  ) {
+    super(message);
+    this.name = "GeoIpError";
+  }
+}
+
+const TWO_LETTERS = /^[A-Za-z]{2}$/;
+
+export function createGeo(options: GeoOptions): Geo {
+  const { countryHeader, accountId, licenseKey } = options;
+  return {
+    async countryOf(request, clientIp) {
+      const fromHeader = countryHeader ? request.headers.get(countryHeader)?.trim() : undefined;
+      if (fromHeader && TWO_LETTERS.test(fromHeader)) return fromHeader.toUpperCase();
+
+      if (!accountId || !licenseKey || !clientIp || !isIP(clientIp)) return null;
+      try {
+        return await lookupCountry(clientIp, { accountId, licenseKey, url: options.url, timeoutMs: options.timeoutMs });
+      } catch (error) {
+        if (!(error instanceof GeoIpError)) throw error;
+        const codes = error.serviceCode ? `${error.code} ${error.serviceCode}` : error.code;
+        console.warn(`geo: GeoIP2 lookup failed (${codes}): ${error.message}`);
+        return null;
+      }
+    },
+  };
+}
+
+/** Asks the GeoIP2 Country web service for the ISO code of `ip`; null when it knows none. */
+export async function lookupCountry(ip: string, options: GeoIpOptions): Promise<string | null> {
+  if (!isIP(ip)) throw new TypeError(`Not an IP address: ${JSON.stringify(ip)}`);
+  const credentials = Buffer.from(`${options.accountId}:${options.licenseKey}`).toString("base64");
+
+  let status: number;
+  let body: string;
+  try {
+    const res = await fetch(`${options.url.replace(/\/+$/, "")}/${ip}`, {
+      headers: { authorization: `Basic ${credentials}`, accept: "application/json" },
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+    status = res.status;
+    body = await res.text();
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError") {
+      throw new GeoIpError("HTTP_TIMEOUT", "The request to the GeoIP2 web service timed out.");
+    }
+    throw new GeoIpError("HTTP_ERROR", `The request to the GeoIP2 web service failed: ${causeOf(error)}`);
+  }
+
+  if (status !== 200) throw serviceError(status, body);
+
+  let parsed: { country?: { iso_code?: unknown } };
+  try {
+    parsed = JSON.parse(body) as typeof parsed;
+  } catch {
+    throw new GeoIpError(
+      "HTTP_ERROR",
+      "Received a 200 response from the GeoIP2 web service but could not parse the body",
+      status
+    );
+  }
+  const code = parsed?.country?.iso_code;
+  return typeof code === "string" && TWO_LETTERS.test(code) ? code.toUpperCase() : null;
+}
+
+function serviceError(status: number, body: string): GeoIpError {
+  if (!body.trim()) {
+    return new GeoIpError("HTTP_ERROR", `Received a ${status} error from the GeoIP2 web service with no body`, status);
+  }
+  try {
+    const { code, error } = JSON.parse(body) as { code?: unknown; error?: unknown };
+    if (typeof code === "string" && typeof error === "string") return new GeoIpError("HTTP_ERROR", error, status, code);
+  } catch {
+    // Not JSON: fall through to the generic message below.
+  }
+  return new GeoIpError(
+    "HTTP_ERROR",
+    `Received a ${status} error from the GeoIP2 web service with an unexpected body`,
+    status
+  );
+}
+
+function causeOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // undici reports every network failure as "fetch failed"; the reason is in `cause`.
+  return error.cause instanceof Error ? error.cause.message : error.message;
+}
+
+let current: Geo | undefined;
+
+export function geo(): Geo {
+  if (!current) {
+    const c = config();
+    current = createGeo({
+      countryHeader: c.GEO_COUNTRY_HEADER,
+      accountId: c.GEOIP_ACCOUNT_ID,
+      licenseKey: c.GEOIP_LICENSE_KEY,
+      url: c.GEOIP_URL,
+      timeoutMs: c.GEOIP_TIMEOUT_MS,
+    });
+  }
+  return current;
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { config } from "../config";
+
+export interface MailMessage {
+  to: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<{ messageId: string; file?: string }>;
+}
+
+export interface MailerOptions {
+  /** smtp:// or smtps:// URL, credentials included; without it mail goes to `outbox`. */
+  smtpUrl?: string;
+  from: string;
+  /** Folder that receives one .eml file per message when no SMTP server is configured. */
+  outbox: string;
+}
+
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl ? smtpMailer(options.smtpUrl, options.from) : outboxMailer(options.outbox, options.from);
+}
+
+function smtpMailer(smtpUrl: string, from: string): Mailer {
+  // nodemailer's defaults wait minutes for a dead server; a visitor's request should not.
+  const transport = nodemailer.createTransport(
+    { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+    { from }
+  );
+  return {
+    async send(message) {
+      const info = await transport.sendMail(message);
+      return { messageId: info.messageId };
+    },
+  };
+}
+
+function outboxMailer(outbox: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, { from });
+  return {
+    async send(message) {
+      const info = await transport.sendMail(message);
+      await mkdir(outbox, { recursive: true });
+      const file = path.join(outbox, outboxFileName());
+      await writeFile(file, info.message as Buffer, { flag: "wx" });
+      console.info(`mail: wrote ${file}`);
+      return { messageId: info.messageId, file };
+    },
+  };
+}
+
+let sequence = 0;
+
+/**
+ * Time first so a plain `ls` lists messages in the order they were sent; the counter keeps
+ * that order within one millisecond, the random tail keeps processes sharing a folder apart.
+ */
+function outboxFileName(now = new Date()): string {
+  sequence = (sequence + 1) % 1_000_000;
+  const stamp = now.toISOString().replace(/:/g, "-");
+  return `${stamp}-${String(sequence).padStart(6, "0")}-${randomBytes(3).toString("hex")}.eml`;
+}
+
+let current: Mailer | undefined;
+
+export function mailer(): Mailer {
+  if (!current) {
+    const c = config();
+    current = createMailer({ smtpUrl: c.SMTP_URL, from: c.MAIL_FROM, outbox: path.join(c.dataDir, "mail") });
+  }
+  return current;
+}

@@ -1,0 +1,49 @@
+import { hashString, seededRandom } from "./content/random";
+
+// Deterministic cover art drawn from a key, so the site ships no binary images and
+// loads none from elsewhere. Colours are dark enough for white text (contrast > 4.5:1).
+
+const PALETTE = ["#1f3a5f", "#7a2e2e", "#2f5233", "#4b3869", "#8a4b08", "#22495c", "#5c2a4d", "#3d4a1f"];
+
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function shapes(random: () => number, width: number, height: number, count: number): string {
+  let out = "";
+  for (let i = 0; i < count; i++) {
+    const x = Math.round(random() * width);
+    const y = Math.round(random() * height);
+    const r = Math.round(20 + random() * width * 0.3);
+    const opacity = (0.08 + random() * 0.2).toFixed(2);
+    out += random() > 0.5
+      ? `<circle cx="${x}" cy="${y}" r="${r}" fill="#fff" fill-opacity="${opacity}"/>`
+      : `<rect x="${x - r}" y="${y - r / 3}" width="${r * 2}" height="${Math.round(r / 1.5)}" fill="#fff" fill-opacity="${opacity}" transform="rotate(${Math.round(random() * 60 - 30)} ${x} ${y})"/>`;
+  }
+  return out;
+}
+
+export const ARTICLE_ART_SIZE = { width: 1200, height: 675 } as const;
+export const ISSUE_COVER_SIZE = { width: 600, height: 800 } as const;
+
+export function articleArt(key: string): string {
+  const { width, height } = ARTICLE_ART_SIZE;
+  const random = seededRandom(hashString(key));
+  const colour = PALETTE[hashString(key) % PALETTE.length];
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 9)}</svg>`;
+}
+
+export function issueCover(issue: { code: string; title: string; monthLabel: string; year: number }): string {
+  const { width, height } = ISSUE_COVER_SIZE;
+  const random = seededRandom(hashString(issue.code));
+  const colour = PALETTE[hashString(issue.code) % PALETTE.length];
+  const words = issue.title.split(" ");
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= 16) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  const title = lines
+    .map((line, i) => `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
+    .join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeXml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
+}

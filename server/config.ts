@@ -1,0 +1,114 @@
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["1", "0", "true", "false", "on", "off", "yes", "no", ""])
+  .default("")
+  .transform((v) => ["1", "true", "on", "yes"].includes(v));
+
+function positiveInt(fallback: number) {
+  return z.coerce.number().int().positive().max(1_000_000_000).default(fallback);
+}
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  DATA_DIR: z.string().min(1).default("data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "DATABASE_SCHEMA must be a lowercase SQL identifier")
+    .optional(),
+  SITE_URL: z.string().url().default("http://localhost:3000"),
+  MAINTENANCE_MODE: flag,
+  STREAM_UNLIMITED_LOADING: flag,
+  SEED_ARTICLES: z.coerce.number().int().min(0).max(1_000_000).default(0),
+
+  // Secrets: generated into DATA_DIR on first start when not given (see server/secrets.ts).
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
+  PAYMENT_WEBHOOK_SECRET: z.string().min(32, "PAYMENT_WEBHOOK_SECRET must be at least 32 characters").optional(),
+
+  // Accounts: sign-in lockout, rate limits (per client address and per account), sessions.
+  LOGIN_MAX_FAILURES: positiveInt(5),
+  LOGIN_LOCKOUT_SECONDS: positiveInt(15 * 60),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
+  RATE_LIMIT_PER_IP: positiveInt(50),
+  RATE_LIMIT_PER_ACCOUNT: positiveInt(10),
+  SESSION_DAYS: positiveInt(30),
+  /** Header that carries the client address when behind a proxy (e.g. x-forwarded-for). */
+  CLIENT_IP_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+
+  // Mail: .eml files under DATA_DIR/mail unless SMTP_URL is given.
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().default("Meridian Review <no-reply@meridian-review.example>"),
+
+  // Captcha (reCAPTCHA v3): off unless a secret is given.
+  CAPTCHA_SECRET: z.string().optional(),
+  CAPTCHA_SITE_KEY: z.string().optional(),
+  CAPTCHA_SCRIPT_URL: z.string().url().optional(),
+  CAPTCHA_VERIFY_URL: z.string().url().default("https://www.google.com/recaptcha/api/siteverify"),
+  CAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
+
+  // Geo: a trusted CDN country header, else the GeoIP2 web service when an account is given.
+  GEO_COUNTRY_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+  GEOIP_ACCOUNT_ID: z.string().optional(),
+  GEOIP_LICENSE_KEY: z.string().optional(),
+  GEOIP_URL: z.string().url().default("https://geoip.maxmind.com/geoip/v2.1/country"),
+  GEOIP_TIMEOUT_MS: positiveInt(1500),
+
+  // Metered paywall and offers (see docs/decisions/011-metered-paywall.md).
+  METER_GUEST_LIMIT: positiveInt(4),
+  METER_ASCEND_LIMIT: positiveInt(3),
+  METER_REGISTERED_LIMIT: positiveInt(8),
+  PAYWALL_PREVIEW_PARAGRAPHS: positiveInt(3),
+  /** The A/B tag on the subscribe call to action, per content tier: tier=tag pairs. */
+  PAYWALL_TAGS: z
+    .string()
+    .default("article=paywall-article,top50=paywall-top50,cases=paywall-cases,visual-library=paywall-visual-library")
+    .transform((value, ctx) => {
+      const pairs = Object.fromEntries(value.split(",").map((pair) => pair.split("=").map((p) => p.trim())));
+      const tiers = ["article", "top50", "cases", "visual-library"] as const;
+      for (const tier of tiers) {
+        if (!/^[A-Za-z0-9_-]{1,40}$/.test(pairs[tier] ?? "")) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `PAYWALL_TAGS needs a tag (letters, digits, - or _) for ${tier}` });
+          return z.NEVER;
+        }
+      }
+      return { article: pairs.article!, top50: pairs.top50!, cases: pairs.cases!, "visual-library": pairs["visual-library"]! };
+    }),
+  GIFTS_PER_MONTH: z.coerce.number().int().min(0).max(1000).default(5),
+
+  // Payments: the built-in sandbox provider, or Stripe Checkout.
+  PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
+  STRIPE_SECRET_KEY: z.string().regex(/^sk_/, "STRIPE_SECRET_KEY must start with sk_").optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "STRIPE_WEBHOOK_SECRET must start with whsec_").optional(),
+  STRIPE_API_URL: z.string().url().optional(),
+});
+
+export type Config = z.infer<typeof envSchema> & { dataDir: string; siteUrl: string };
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  if (result.data.PAYMENT_PROVIDER === "stripe" && !(result.data.STRIPE_SECRET_KEY && result.data.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error("Invalid configuration:\n  PAYMENT_PROVIDER: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
+  }
+  return {
+    ...result.data,
+    dataDir: path.resolve(result.data.DATA_DIR),
+    siteUrl: result.data.SITE_URL.replace(/\/$/, ""),
+  };
+}
+
+let current: Config | undefined;
+
+export function config(): Config {
+  current ??= parseConfig(process.env);
+  return current;
+}

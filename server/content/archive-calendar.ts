@@ -1,0 +1,54 @@
+// The magazine's publishing calendar, 1956–2025: which issues exist and what they are called.
+
+export const FIRST_ARCHIVE_YEAR = 1956;
+export const LAST_ARCHIVE_YEAR = 2025;
+
+export const MONTHS = [
+  "January", "February", "March", "April", "May", "June",
+  "July", "August", "September", "October", "November", "December",
+] as const;
+
+export interface IssueSlot {
+  code: string;
+  year: number;
+  /** First calendar month the issue covers, 1–12. */
+  month: number;
+  monthLabel: string;
+}
+
+const BIMONTHLY: number[][] = [[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12]];
+// The monthly years still combined the summer and year-end issues.
+const MONTHLY: number[][] = [[1], [2], [3], [4], [5], [6], [7, 8], [9], [10], [11, 12]];
+
+// Issues that were never published (a strike, a paper shortage, a redesign gap).
+const NEVER_PUBLISHED = new Set(["5809", "7403", "9106", "0310", "BR1707"]);
+
+export function issuesPerYear(year: number): number[][] {
+  return year >= 1990 && year <= 2019 ? MONTHLY : BIMONTHLY;
+}
+
+/** Codes are BR + yymm from 2010 on, and four-digit yymm numbers for older issues. */
+export function issueCode(year: number, month: number): string {
+  const yymm = `${String(year % 100).padStart(2, "0")}${String(month).padStart(2, "0")}`;
+  return year >= 2010 ? `BR${yymm}` : yymm;
+}
+
+export function monthLabel(months: number[]): string {
+  return months.map((m) => MONTHS[m - 1]).join("–");
+}
+
+export function archiveCalendar(): IssueSlot[] {
+  const slots: IssueSlot[] = [];
+  for (let year = FIRST_ARCHIVE_YEAR; year <= LAST_ARCHIVE_YEAR; year++) {
+    for (const months of issuesPerYear(year)) {
+      const code = issueCode(year, months[0]!);
+      if (NEVER_PUBLISHED.has(code)) continue;
+      slots.push({ code, year, month: months[0]!, monthLabel: monthLabel(months) });
+    }
+  }
+  return slots;
+}
+
+export function isIssueCode(value: string): boolean {
+  return /^(BR\d{4}|\d{4})$/.test(value);
+}

@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import pg from "pg";
+import type { DB } from "./schema";
+import { migrationProvider } from "./migrations";
+
+export type Database = Kysely<DB>;
+
+export interface ConnectionOptions {
+  /** postgres:// URL; when absent an SQLite file in dataDir is used. */
+  databaseUrl?: string;
+  /** PostgreSQL schema to use (created if missing); lets tests isolate themselves. */
+  schema?: string;
+  dataDir: string;
+}
+
+export function connect(options: ConnectionOptions): Database {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const file = new SQLite(path.join(options.dataDir, "site.db"));
+  file.pragma("journal_mode = WAL");
+  file.pragma("synchronous = NORMAL");
+  file.pragma("foreign_keys = ON");
+  file.pragma("busy_timeout = 5000");
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+}
+
+/**
+ * Kysely prepares every query afresh; compiling SQL in SQLite costs more than running these
+ * small queries, so prepared statements are kept per SQL text (queries are parameterised,
+ * so the set of texts is small and bounded by the code).
+ */
+function withStatementCache(file: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => file.close(),
+    prepare(sqlText: string) {
+      let statement = cache.get(sqlText);
+      if (!statement) {
+        statement = file.prepare(sqlText) as unknown as SqliteStatement;
+        if (cache.size >= 500) cache.clear();
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+export async function ensureSchema(options: ConnectionOptions): Promise<void> {
+  if (!options.databaseUrl || !options.schema) return;
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+  } catch (error) {
+    // Another instance created it at the same moment (IF NOT EXISTS is not race-free).
+    if ((error as { code?: string }).code !== "23505") throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Applies pending migrations. PostgreSQL serialises concurrent migrators with an advisory
+ * lock; SQLite has no such lock, so a start that loses the race to another process sees its
+ * migration fail, waits, and finds the work done on a second look.
+ */
+export async function migrate(db: Database, schema?: string, attempts = 5): Promise<void> {
+  // With a schema, Kysely must be told it: its existence check for the migration tables
+  // looks across all schemas and would otherwise find another schema's tables.
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === "Error");
+    if (!error && !failed) return;
+    if (attempt >= attempts) throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+}

@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from "kysely";
+import * as m001 from "./001-content";
+import * as m002 from "./002-accounts";
+import * as m003 from "./003-paywall-and-subscriptions";
+
+// Migrations are listed here (not read from disk) so they are bundled with the server build.
+const migrations: Record<string, Migration> = {
+  "001-content": m001,
+  "002-accounts": m002,
+  "003-paywall-and-subscriptions": m003,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,378 @@
+import type { Generated } from "kysely";
+
+// Table types shared by both dialects. Flags are stored as 0/1 integers and dates as
+// ISO-8601 text so that SQLite and PostgreSQL sort and compare them the same way.
+export type Flag = 0 | 1;
+
+export interface TopicTable {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  subscriber_only: Flag;
+  executive_only: Flag;
+}
+
+export interface AuthorTable {
+  id: number;
+  slug: string;
+  name: string;
+  role: string;
+  bio: string;
+}
+
+export interface SeriesTable {
+  id: number;
+  slug: string;
+  title: string;
+}
+
+export type ContentTier = "article" | "top50" | "cases" | "visual-library";
+
+export interface ArticleTable {
+  id: number;
+  slug: string;
+  year: number;
+  month: number;
+  title: string;
+  dek: string;
+  sub_dek: string;
+  summary: string;
+  body: string;
+  content_type: string;
+  published: string;
+  tier: ContentTier;
+  primary_topic_id: number;
+  series_id: number | null;
+  series_part: number | null;
+  word_count: number;
+}
+
+export interface ArticleAuthorTable {
+  article_id: number;
+  author_id: number;
+  position: number;
+}
+
+export interface ArticleTopicTable {
+  article_id: number;
+  topic_id: number;
+  position: number;
+}
+
+export interface StreamEntryTable {
+  stream: string;
+  article_id: number;
+  published: string;
+}
+
+export interface MagazineIssueTable {
+  id: number;
+  code: string;
+  year: number;
+  month: number;
+  month_label: string;
+  title: string;
+  summary: string;
+}
+
+export interface IssueFeatureTable {
+  issue_id: number;
+  position: number;
+  title: string;
+  article_id: number | null;
+}
+
+export interface ProductTable {
+  id: number;
+  slug: string;
+  title: string;
+  product_type: string;
+  topic_id: number;
+  authors: string;
+  summary: string;
+  description: string;
+  published: string;
+  pages: number;
+}
+
+export type LineType = "SHIP" | "EBOOK" | "BUNDLE" | "DIGITAL";
+
+export interface ProductAvailabilityTable {
+  id: number;
+  product_id: number;
+  format: string;
+  code: string;
+  language: string;
+  list_price_cents: number;
+  line_type: LineType;
+  status: "A" | "F";
+  available_date: string | null;
+  permissions_available: Flag;
+  volume_pricing: Flag;
+}
+
+export interface VideoTable {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  duration_seconds: number;
+  published: string;
+  topic_id: number;
+  tags: string;
+  subscriber_only: Flag;
+}
+
+export interface PlaylistTable {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+export interface PlaylistVideoTable {
+  playlist_id: number;
+  video_id: number;
+  position: number;
+}
+
+export interface PodcastSeriesTable {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  feed_type: "serial" | "episodic";
+  hosts: string;
+}
+
+export interface PodcastEpisodeTable {
+  id: number;
+  series_id: number;
+  title: string;
+  description: string;
+  pub_date: string;
+  season: number;
+  episode: number;
+  episode_type: "full" | "bonus" | "trailer";
+  duration_seconds: number;
+}
+
+export interface NewsletterTable {
+  id: number;
+  slug: string;
+  name: string;
+  frequency: string;
+  description: string;
+  subscriber_only: Flag;
+}
+
+export interface MarketingCampaignTable {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface ReadingListTable {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+}
+
+export interface ReadingListItemTable {
+  list_id: number;
+  article_id: number;
+  position: number;
+}
+
+export interface SeedStateTable {
+  name: string;
+  completed_at: string;
+}
+
+export type UserStatus = "active" | "restricted";
+
+export interface AppUserTable {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  display_name: Generated<string>;
+  password_hash: string;
+  opt_in: Generated<Flag>;
+  industry: Generated<string>;
+  job_title: Generated<string>;
+  company_size: Generated<string>;
+  status: Generated<UserStatus>;
+  created_at: string;
+  updated_at: string;
+  last_visit_at: string | null;
+}
+
+export interface UserSessionTable {
+  id_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface LoginFailureTable {
+  email: string;
+  failures: number;
+  lockouts: Generated<number>;
+  first_lockout_at: string | null;
+  locked_until: string | null;
+  hard_locked: Generated<Flag>;
+}
+
+export interface RateLimitTable {
+  key: string;
+  window_start: string;
+  hits: number;
+}
+
+export interface PasswordResetTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface PrintSubscriberTable {
+  account_number: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  source: string;
+  subscription_code: string;
+  active: Flag;
+  access_start: string;
+  access_end: string;
+}
+
+export interface RestrictedAddressTable {
+  pattern: string;
+  reason: string;
+}
+
+export interface MeterReadTable {
+  meter_key: string;
+  period: string;
+  meter: "article" | "ascend";
+  article_id: number;
+  read_at: string;
+}
+
+export type SubscriptionStatus = "active" | "cancelled" | "restricted";
+
+export interface SubscriptionTable {
+  id: string;
+  user_id: string;
+  role_code: string;
+  source: "web" | "print";
+  reference: string;
+  status: SubscriptionStatus;
+  access_start: string;
+  access_end: string;
+  created_at: string;
+}
+
+export type CheckoutStatus = "created" | "activated" | "failed";
+
+export interface SubscriptionCheckoutTable {
+  id: string;
+  user_id: string;
+  plan_id: string;
+  ab_tag: string;
+  amount_cents: number;
+  provider: string;
+  provider_session_id: string | null;
+  status: CheckoutStatus;
+  created_at: string;
+  activated_at: string | null;
+}
+
+export interface SandboxPaymentTable {
+  id: string;
+  reference: string;
+  description: string;
+  amount_cents: number;
+  customer_email: string;
+  success_url: string;
+  cancel_url: string;
+  status: "open" | "paid" | "declined";
+  card_last4: string | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface GiftAllowanceTable {
+  user_id: string;
+  period: string;
+  used: number;
+}
+
+export interface GiftLinkTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  article_id: number;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface AnnotationTable {
+  id: string;
+  user_id: string;
+  article_id: number;
+  paragraph: number;
+  quote: string;
+  note: string;
+  created_at: string;
+}
+
+export interface DismissalTable {
+  owner_key: string;
+  item: string;
+  dismissed_at: string;
+}
+
+export interface DB {
+  topic: TopicTable;
+  author: AuthorTable;
+  series: SeriesTable;
+  article: ArticleTable;
+  article_author: ArticleAuthorTable;
+  article_topic: ArticleTopicTable;
+  stream_entry: StreamEntryTable;
+  magazine_issue: MagazineIssueTable;
+  issue_feature: IssueFeatureTable;
+  product: ProductTable;
+  product_availability: ProductAvailabilityTable;
+  video: VideoTable;
+  playlist: PlaylistTable;
+  playlist_video: PlaylistVideoTable;
+  podcast_series: PodcastSeriesTable;
+  podcast_episode: PodcastEpisodeTable;
+  newsletter: NewsletterTable;
+  marketing_campaign: MarketingCampaignTable;
+  reading_list: ReadingListTable;
+  reading_list_item: ReadingListItemTable;
+  seed_state: SeedStateTable;
+  app_user: AppUserTable;
+  user_session: UserSessionTable;
+  login_failure: LoginFailureTable;
+  rate_limit: RateLimitTable;
+  password_reset: PasswordResetTable;
+  print_subscriber: PrintSubscriberTable;
+  restricted_address: RestrictedAddressTable;
+  meter_read: MeterReadTable;
+  subscription: SubscriptionTable;
+  subscription_checkout: SubscriptionCheckoutTable;
+  sandbox_payment: SandboxPaymentTable;
+  gift_allowance: GiftAllowanceTable;
+  gift_link: GiftLinkTable;
+  annotation: AnnotationTable;
+  dismissal: DismissalTable;
+}

@@ -1,0 +1,27 @@
+import type { Config } from "../config";
+import type { Database } from "../db/connection";
+import type { PaymentProvider } from "./provider";
+import { createSandboxProvider, type SandboxProvider } from "./sandbox";
+import { createStripeProvider } from "./stripe";
+
+let stripe: PaymentProvider | undefined;
+const sandboxes = new WeakMap<Database, SandboxProvider>();
+
+/** The configured payment provider: the sandbox (default) or Stripe Checkout. */
+export function paymentProvider(db: Database, config: Config, webhookSecret: string): PaymentProvider {
+  if (config.PAYMENT_PROVIDER === "stripe") {
+    stripe ??= createStripeProvider({
+      secretKey: config.STRIPE_SECRET_KEY!,
+      webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+      apiUrl: config.STRIPE_API_URL,
+    });
+    return stripe;
+  }
+  return sandboxProvider(db, config, webhookSecret);
+}
+
+export function sandboxProvider(db: Database, config: Config, webhookSecret: string): SandboxProvider {
+  let sandbox = sandboxes.get(db);
+  if (!sandbox) sandboxes.set(db, (sandbox = createSandboxProvider(db, { siteUrl: config.siteUrl, webhookSecret })));
+  return sandbox;
+}

@@ -1,0 +1,156 @@
+import crypto from "node:crypto";
+import type { Database } from "../db/connection";
+import {
+  WebhookSignatureError,
+  type CheckoutRequest,
+  type CheckoutSession,
+  type CheckoutState,
+  type PaymentEvent,
+  type PaymentProvider,
+} from "./provider";
+
+/**
+ * The built-in sandbox provider: a hosted checkout of our own (its pages live under
+ * /sandbox-checkout/{id}), test card numbers that succeed or are declined, and a completion
+ * callback signed like a real provider's. It moves no money; it is the default so that the
+ * whole subscription flow works on a fresh machine.
+ */
+export const SANDBOX_CARDS = { succeeds: "4242424242424242", declined: "4000000000000002" } as const;
+
+export const SANDBOX_SIGNATURE_HEADER = "X-Sandbox-Signature";
+
+/** How old a signed callback may be (seconds). */
+const TOLERANCE_SECONDS = 300;
+
+export interface SandboxPayment {
+  id: string;
+  reference: string;
+  description: string;
+  amountCents: number;
+  customerEmail: string;
+  cancelUrl: string;
+  status: "open" | "paid" | "declined";
+}
+
+export type PayOutcome =
+  | { ok: true; redirectUrl: string; callback: { body: string; signature: string } }
+  | { ok: false; error: string };
+
+export interface SandboxProvider extends PaymentProvider {
+  payment(id: string): Promise<SandboxPayment | undefined>;
+  pay(id: string, cardNumber: string, now?: Date): Promise<PayOutcome>;
+}
+
+export const CARD_DECLINED = "Your card was declined. No payment was taken.";
+export const NOT_A_TEST_CARD = "This is a sandbox checkout: use the test card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).";
+
+export function signSandboxPayload(secret: string, body: string, now = new Date()): string {
+  const t = Math.floor(now.getTime() / 1000);
+  const v1 = crypto.createHmac("sha256", secret).update(`${t}.${body}`).digest("hex");
+  return `t=${t},v1=${v1}`;
+}
+
+function verifySignature(secret: string, body: string, header: string | null, now = new Date()): void {
+  if (!header) throw new WebhookSignatureError("Sandbox signature missing");
+  const parts = Object.fromEntries(header.split(",").map((p) => p.split("=", 2) as [string, string]));
+  const t = Number(parts.t);
+  if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/.test(parts.v1 ?? "")) throw new WebhookSignatureError("Sandbox signature malformed");
+  if (Math.abs(now.getTime() / 1000 - t) > TOLERANCE_SECONDS) throw new WebhookSignatureError("Sandbox signature too old");
+  const expected = crypto.createHmac("sha256", secret).update(`${t}.${body}`).digest();
+  if (!crypto.timingSafeEqual(expected, Buffer.from(parts.v1!, "hex"))) throw new WebhookSignatureError("Sandbox signature does not match");
+}
+
+function withSessionId(url: string, id: string): string {
+  const target = new URL(url);
+  target.searchParams.set("session_id", id);
+  return target.toString();
+}
+
+export function createSandboxProvider(db: Database, options: { siteUrl: string; webhookSecret: string }): SandboxProvider {
+  const load = (id: string) =>
+    /^sbx_[A-Za-z0-9_-]{22}$/.test(id) ? db.selectFrom("sandbox_payment").selectAll().where("id", "=", id).executeTakeFirst() : Promise.resolve(undefined);
+
+  return {
+    name: "sandbox",
+
+    async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
+      const id = `sbx_${crypto.randomBytes(16).toString("base64url")}`;
+      await db
+        .insertInto("sandbox_payment")
+        .values({
+          id,
+          reference: request.reference,
+          description: request.description,
+          amount_cents: request.amountCents,
+          customer_email: request.customerEmail,
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+          status: "open",
+          card_last4: null,
+          created_at: new Date().toISOString(),
+          paid_at: null,
+        })
+        .execute();
+      return { id, url: `${options.siteUrl}/sandbox-checkout/${id}` };
+    },
+
+    async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
+      const row = await load(sessionId);
+      if (!row) throw new Error(`Sandbox: no checkout session ${sessionId}`);
+      return { id: row.id, reference: row.reference, paid: row.status === "paid" };
+    },
+
+    parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {
+      verifySignature(options.webhookSecret, rawBody, signatureHeader);
+      const event = JSON.parse(rawBody) as { id: string; type: string; data?: { sessionId: string; reference: string; paid: boolean } };
+      if (event.type !== "checkout.completed" || !event.data) return { type: "other", eventId: event.id };
+      return { type: "checkout.completed", eventId: event.id, ...event.data };
+    },
+
+    async payment(id: string): Promise<SandboxPayment | undefined> {
+      const row = await load(id);
+      return (
+        row && {
+          id: row.id,
+          reference: row.reference,
+          description: row.description,
+          amountCents: row.amount_cents,
+          customerEmail: row.customer_email,
+          cancelUrl: row.cancel_url,
+          status: row.status,
+        }
+      );
+    },
+
+    async pay(id: string, cardNumber: string, now = new Date()): Promise<PayOutcome> {
+      const row = await load(id);
+      if (!row) return { ok: false, error: "This checkout session does not exist." };
+      const digits = cardNumber.replace(/[\s-]/g, "");
+      if (digits !== SANDBOX_CARDS.succeeds && digits !== SANDBOX_CARDS.declined) return { ok: false, error: NOT_A_TEST_CARD };
+      if (row.status === "paid") return { ok: false, error: "This checkout has already been paid." };
+      if (digits === SANDBOX_CARDS.declined) {
+        await db.updateTable("sandbox_payment").set({ status: "declined", card_last4: digits.slice(-4) }).where("id", "=", id).where("status", "!=", "paid").execute();
+        return { ok: false, error: CARD_DECLINED };
+      }
+      // Only one of two racing payments of the same session gets through.
+      const paid = await db
+        .updateTable("sandbox_payment")
+        .set({ status: "paid", card_last4: digits.slice(-4), paid_at: now.toISOString() })
+        .where("id", "=", id)
+        .where("status", "!=", "paid")
+        .executeTakeFirst();
+      if (Number(paid.numUpdatedRows) !== 1) return { ok: false, error: "This checkout has already been paid." };
+      const body = JSON.stringify({
+        id: `evt_${crypto.randomBytes(12).toString("base64url")}`,
+        type: "checkout.completed",
+        created: Math.floor(now.getTime() / 1000),
+        data: { sessionId: id, reference: row.reference, paid: true },
+      });
+      return {
+        ok: true,
+        redirectUrl: withSessionId(row.success_url, id),
+        callback: { body, signature: signSandboxPayload(options.webhookSecret, body, now) },
+      };
+    },
+  };
+}

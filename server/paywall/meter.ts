@@ -1,0 +1,95 @@
+import type { Database } from "../db/connection";
+import { userKey, visitorKey } from "../reader-keys";
+
+/** Guests have two meters (spec: articles 4, Ascend pages 3); registered readers use "article". */
+export type MeterName = "article" | "ascend";
+
+export interface Quota {
+  limit: number;
+  count: number;
+  remaining: number;
+}
+
+
+/** Meters run per calendar month (UTC). */
+export function meterPeriod(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+function quota(limit: number, count: number): Quota {
+  return { limit, count, remaining: Math.max(0, limit - count) };
+}
+
+/** One reader's reads on one meter in one month. */
+interface Scope {
+  key: string;
+  period: string;
+  meter: MeterName;
+}
+
+const columns = (scope: Scope) => ({ meter_key: scope.key, period: scope.period, meter: scope.meter });
+
+async function countReads(db: Database, scope: Scope): Promise<number> {
+  const row = await db
+    .selectFrom("meter_read")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where((eb) => eb.and(columns(scope)))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function readQuota(db: Database, key: string, meter: MeterName, limit: number, now = new Date()): Promise<Quota> {
+  return quota(limit, await countReads(db, { key, meter, period: meterPeriod(now) }));
+}
+
+export type ReadOutcome = { allowed: boolean; quota: Quota };
+
+/**
+ * Opens an article on a meter. An article already counted this month opens again for free; a
+ * new one is counted while reads remain; otherwise it is refused. Two new reads racing for the
+ * last free place can both be refused, never both allowed.
+ */
+export async function openOnMeter(
+  db: Database,
+  input: { key: string; meter: MeterName; articleId: number; limit: number },
+  now = new Date(),
+): Promise<ReadOutcome> {
+  const scope: Scope = { key: input.key, meter: input.meter, period: meterPeriod(now) };
+  const thisRead = { ...columns(scope), article_id: input.articleId };
+  const already = await db.selectFrom("meter_read").select("article_id").where((eb) => eb.and(thisRead)).executeTakeFirst();
+  const before = await countReads(db, scope);
+  if (already) return { allowed: true, quota: quota(input.limit, before) };
+  if (before >= input.limit) return { allowed: false, quota: quota(input.limit, before) };
+
+  await db
+    .insertInto("meter_read")
+    .values({ ...thisRead, read_at: now.toISOString() })
+    .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
+    .execute();
+  const after = await countReads(db, scope);
+  if (after > input.limit) {
+    await db.deleteFrom("meter_read").where((eb) => eb.and(thisRead)).execute();
+    return { allowed: false, quota: quota(input.limit, after - 1) };
+  }
+  return { allowed: true, quota: quota(input.limit, after) };
+}
+
+/**
+ * A guest who registers keeps what they read this month: their reads are copied to the new
+ * account's meter (Ascend reads too).
+ */
+export async function carryOverReads(db: Database, visitorId: string, userId: string, now = new Date()): Promise<void> {
+  const period = meterPeriod(now);
+  const reads = await db
+    .selectFrom("meter_read")
+    .select(["meter", "article_id", "read_at"])
+    .where("meter_key", "=", visitorKey(visitorId))
+    .where("period", "=", period)
+    .execute();
+  if (reads.length === 0) return;
+  await db
+    .insertInto("meter_read")
+    .values(reads.map((r) => ({ meter_key: userKey(userId), period, meter: "article" as const, article_id: r.article_id, read_at: r.read_at })))
+    .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
+    .execute();
+}

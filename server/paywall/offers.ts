@@ -1,0 +1,74 @@
+import type { Database } from "../db/connection";
+import type { ContentTier } from "../db/schema";
+import { userKey, visitorKey } from "../reader-keys";
+import { openOnMeter, type MeterName, type Quota } from "./meter";
+
+/**
+ * The offer service (spec "Paywall"): decides, for one reader and one article, which
+ * experience the page gets. It runs on the server for every article request; the page shows
+ * what it decides and nothing more.
+ */
+export type Experience =
+  | "full-content"
+  | "ascend-full-content"
+  | "full-content-reading-list"
+  | "enable-paywall"
+  | "enable-anonymous-paywall"
+  | "reading-list-paywall"
+  | "waiver-reading-list";
+
+/** The rules, from configuration (server/config.ts). */
+export interface OfferRules {
+  guestLimit: number;
+  ascendLimit: number;
+  registeredLimit: number;
+  /** The A/B tag on the subscribe call to action, per content tier. */
+  tags: Record<ContentTier, string>;
+}
+
+export type Reader =
+  | { kind: "guest"; visitorId: string }
+  | { kind: "registered"; userId: string }
+  | { kind: "subscriber"; userId: string };
+
+export interface OfferRequest {
+  reader: Reader;
+  article: { id: number; tier: ContentTier; ascend: boolean };
+  /** The reader came to the article from one of its reading lists. */
+  readingList: boolean;
+  /** The request carries a valid gift link for this article. */
+  gift: boolean;
+}
+
+export interface Offer {
+  experience: Experience;
+  fullContent: boolean;
+  /** Which wall stands in front of the rest of the article, if any. */
+  wall: "registration" | "subscribe" | null;
+  /** The meter this read was counted on, after counting; null when nothing was metered. */
+  quota: Quota | null;
+  meter: MeterName | null;
+  abTag: string;
+}
+
+export async function decideOffer(db: Database, rules: OfferRules, request: OfferRequest, now = new Date()): Promise<Offer> {
+  const { reader, article, readingList, gift } = request;
+  const abTag = rules.tags[article.tier];
+  if (reader.kind === "subscriber" || gift) {
+    const experience = article.ascend ? "ascend-full-content" : readingList ? "full-content-reading-list" : "full-content";
+    return { experience, fullContent: true, wall: null, quota: null, meter: null, abTag };
+  }
+
+  const guest = reader.kind === "guest";
+  const meter: MeterName = guest && article.ascend ? "ascend" : "article";
+  const limit = !guest ? rules.registeredLimit : meter === "ascend" ? rules.ascendLimit : rules.guestLimit;
+  const key = guest ? visitorKey(reader.visitorId) : userKey(reader.userId);
+  const { allowed, quota } = await openOnMeter(db, { key, meter, articleId: article.id, limit }, now);
+
+  if (allowed) {
+    const experience = readingList ? "waiver-reading-list" : article.ascend ? "ascend-full-content" : "full-content";
+    return { experience, fullContent: true, wall: null, quota, meter, abTag };
+  }
+  const experience = readingList ? "reading-list-paywall" : guest ? "enable-anonymous-paywall" : "enable-paywall";
+  return { experience, fullContent: false, wall: guest ? "registration" : "subscribe", quota, meter, abTag };
+}

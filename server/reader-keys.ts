@@ -1,0 +1,6 @@
+/**
+ * How a reader's server-side records (meter reads, dismissed messages) are keyed: an account by
+ * its user id, a guest by the id in their visitor cookie.
+ */
+export const userKey = (userId: string) => `u:${userId}`;
+export const visitorKey = (visitorId: string) => `v:${visitorId}`;

@@ -1,0 +1,35 @@
+import { sql } from "kysely";
+import { cardQuery, toCards } from "./article-cards";
+import type { Database } from "./db/connection";
+import type { Paging } from "./pagination";
+import { pageOfCards, type StreamPage } from "./streams";
+
+export const SEARCH_PAGE_SIZE = 10;
+export const MAX_QUERY_LENGTH = 200;
+
+/** Normalises a search box value: trimmed, inner whitespace folded, bounded in length. */
+export function normaliseQuery(raw: string | null): string {
+  return (raw ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_QUERY_LENGTH);
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Articles whose title, dek or summary contain every word of the query (case-insensitive). */
+export async function searchArticles(db: Database, query: string, paging: Paging): Promise<StreamPage> {
+  const words = query.toLowerCase().split(" ").filter(Boolean).slice(0, 8);
+  const filter = <Q extends ReturnType<typeof cardQuery>>(q: Q): Q => {
+    let out = q;
+    for (const word of words) {
+      const pattern = `%${escapeLike(word)}%`;
+      out = out.where(
+        sql<boolean>`(lower(article.title) like ${pattern} escape '\\' or lower(article.dek) like ${pattern} escape '\\' or lower(article.summary) like ${pattern} escape '\\')`,
+      ) as Q;
+    }
+    return out;
+  };
+  const countRow = await filter(cardQuery(db))
+    .clearSelect()
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return pageOfCards(db, filter(cardQuery(db)), Number(countRow.n), SEARCH_PAGE_SIZE, paging);
+}

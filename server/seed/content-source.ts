@@ -1,0 +1,224 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+// Reads and validates the original seed content under content/ (see content/README.md).
+
+const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const slugString = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+const list = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const topicSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().min(1),
+  subscriberOnly: z.boolean().default(false),
+  executiveOnly: z.boolean().default(false),
+});
+
+const authorSchema = z.object({ name: z.string().min(1), role: z.string().min(1) });
+
+export const TIERS = ["article", "top50", "cases", "visual-library"] as const;
+export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", "webinars", "visual-library"] as const;
+
+const articleSchema = z
+  .object({
+    title: z.string().min(1),
+    dek: z.string().min(1),
+    subDek: z.string().default(""),
+    summary: z.string().min(1),
+    authors: list.pipe(z.array(slugString).min(1)),
+    topics: list.pipe(z.array(z.string()).min(1)),
+    contentType: z.string().min(1),
+    published: dateString,
+    tier: z.enum(TIERS),
+    series: slugString.optional(),
+    seriesTitle: z.string().optional(),
+    seriesPart: z.coerce.number().int().positive().optional(),
+    streams: list.pipe(z.array(z.enum(CURATED_STREAMS))).default(""),
+  })
+  .refine((a) => !a.series || (a.seriesTitle && a.seriesPart), "a series needs seriesTitle and seriesPart");
+
+const mediaSchema = z.object({
+  videos: z.array(
+    z.object({
+      slug: slugString,
+      title: z.string(),
+      description: z.string(),
+      durationSeconds: z.number().int().positive(),
+      published: dateString,
+      topic: z.string(),
+      tags: z.array(z.string()),
+      subscriberOnly: z.boolean(),
+    }),
+  ),
+  playlists: z.array(
+    z.object({ slug: z.string().regex(/^[A-Za-z0-9-]+$/), name: z.string(), videos: z.array(slugString).min(1) }),
+  ),
+  podcasts: z.array(
+    z.object({
+      slug: slugString,
+      title: z.string(),
+      description: z.string(),
+      feedType: z.enum(["serial", "episodic"]),
+      hosts: z.array(z.string()),
+      episodes: z.array(
+        z.object({
+          title: z.string(),
+          description: z.string(),
+          pubDate: dateString,
+          season: z.number().int().positive(),
+          episode: z.number().int().positive(),
+          episodeType: z.enum(["full", "bonus", "trailer"]),
+          durationSeconds: z.number().int().positive(),
+        }),
+      ),
+    }),
+  ),
+  newsletters: z.array(
+    z.object({
+      slug: slugString,
+      name: z.string(),
+      frequency: z.string(),
+      description: z.string(),
+      subscriberOnly: z.boolean(),
+    }),
+  ),
+  marketingCampaigns: z.array(z.object({ id: slugString, name: z.string(), description: z.string() })),
+});
+
+const storeSchema = z.object({
+  products: z.array(
+    z.object({
+      slug: slugString,
+      title: z.string(),
+      productType: z.string(),
+      topic: z.string(),
+      authors: z.array(z.string()),
+      summary: z.string(),
+      description: z.string(),
+      published: dateString,
+      pages: z.number().int().positive(),
+      availabilities: z
+        .array(
+          z.object({
+            format: z.string(),
+            code: z.string().regex(/^[A-Z]{3}$/),
+            language: z.string(),
+            listPrice: z.number().positive(),
+            lineType: z.enum(["SHIP", "EBOOK", "BUNDLE", "DIGITAL"]),
+            status: z.enum(["A", "F"]),
+            availableDate: dateString.optional(),
+            permissionsAvailable: z.boolean(),
+            volumePricing: z.boolean(),
+          }),
+        )
+        .min(1),
+    }),
+  ),
+});
+
+const eraSchema = z.enum(["1956-1979", "1980-1999", "2000-2025"]);
+const magazineSchema = z.object({
+  themes: z.array(z.object({ title: z.string(), summary: z.string(), era: eraSchema })),
+  features: z.array(z.object({ title: z.string(), era: eraSchema })),
+});
+
+const readingListSchema = z
+  .object({
+    slug: slugString,
+    name: z.string().min(1),
+    description: z.string().min(1),
+    series: slugString.optional(),
+    topics: z.array(z.string()).optional(),
+  })
+  .refine((l) => Boolean(l.series) !== Boolean(l.topics), "a reading list takes either series or topics");
+
+export type Era = z.infer<typeof eraSchema>;
+export type SeedArticle = z.infer<typeof articleSchema> & { slug: string; body: string };
+export type SeedAuthor = z.infer<typeof authorSchema> & { slug: string; bio: string };
+export type SeedTopic = z.infer<typeof topicSchema>;
+export type SeedMedia = z.infer<typeof mediaSchema>;
+export type SeedStore = z.infer<typeof storeSchema>;
+export type SeedMagazine = z.infer<typeof magazineSchema>;
+export type SeedReadingList = z.infer<typeof readingListSchema>;
+
+export interface SeedContent {
+  topics: SeedTopic[];
+  authors: SeedAuthor[];
+  articles: SeedArticle[];
+  media: SeedMedia;
+  store: SeedStore;
+  magazine: SeedMagazine;
+  readingLists: SeedReadingList[];
+}
+
+/** Splits a "---" front-matter block (one `key: value` per line) from the body. */
+export function splitFrontMatter(text: string): { fields: Record<string, string>; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  if (!match) throw new Error("missing front matter");
+  const fields: Record<string, string> = {};
+  for (const line of match[1]!.split(/\r?\n/)) {
+    if (!line.trim()) continue;
+    const at = line.indexOf(":");
+    if (at < 0) throw new Error(`front matter line without a key: ${line}`);
+    const value = line.slice(at + 1).trim();
+    if (value !== "") fields[line.slice(0, at).trim()] = value;
+  }
+  return { fields, body: match[2]!.trim() };
+}
+
+function readJson<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T {
+  const parsed = schema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
+  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+function readMarkdownDir<T>(dir: string, parse: (slug: string, fields: Record<string, string>, body: string) => T): T[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => {
+      const file = path.join(dir, f);
+      try {
+        const { fields, body } = splitFrontMatter(fs.readFileSync(file, "utf8"));
+        return parse(f.slice(0, -3), fields, body);
+      } catch (error) {
+        throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+}
+
+function parseWith<S extends z.ZodTypeAny>(schema: S, fields: Record<string, string>): z.infer<S> {
+  const parsed = schema.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${issue.path.join(".") || "front matter"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export function loadSeedContent(dir: string): SeedContent {
+  return {
+    topics: readJson(path.join(dir, "topics.json"), z.array(topicSchema)),
+    authors: readMarkdownDir(path.join(dir, "authors"), (slug, fields, bio) => ({
+      ...parseWith(authorSchema, fields),
+      slug,
+      bio,
+    })),
+    articles: readMarkdownDir(path.join(dir, "articles"), (slug, fields, body) => ({
+      ...parseWith(articleSchema, fields),
+      slug,
+      body,
+    })),
+    media: readJson(path.join(dir, "media.json"), mediaSchema),
+    store: readJson(path.join(dir, "store.json"), storeSchema),
+    magazine: readJson(path.join(dir, "magazine.json"), magazineSchema),
+    readingLists: readJson(path.join(dir, "reading-lists.json"), z.array(readingListSchema)),
+  };
+}

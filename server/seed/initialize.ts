@@ -1,0 +1,38 @@
+import path from "node:path";
+import type { Transaction } from "kysely";
+import type { DB } from "../db/schema";
+import { connect, ensureSchema, migrate, type ConnectionOptions, type Database } from "../db/connection";
+import { loadSeedContent } from "./content-source";
+import { loadAccountRecords, seedAccountRecords } from "./account-records";
+import { seedContent } from "./seed-content";
+
+export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
+
+/**
+ * Opens the database, applies migrations and runs each seed step that has not run yet (the
+ * content, then the publisher's account records). Safe to run from several instances at once:
+ * a step's marker is written in the same transaction as its data, so a second instance's
+ * insert fails and it goes on with the data the first one committed.
+ */
+export async function openDatabase(options: ConnectionOptions): Promise<Database> {
+  await ensureSchema(options);
+  const db = connect(options);
+  await migrate(db, options.schema);
+  await seedOnce(db, "content", (tx) => seedContent(tx, loadSeedContent(CONTENT_DIR)));
+  await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(CONTENT_DIR)));
+  return db;
+}
+
+/** Runs a seed step unless its marker says it ran; the marker commits with the data. */
+async function seedOnce(db: Database, name: string, seed: (tx: Transaction<DB>) => Promise<unknown>): Promise<void> {
+  const done = () => db.selectFrom("seed_state").select("name").where("name", "=", name).executeTakeFirst();
+  if (await done()) return;
+  try {
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto("seed_state").values({ name, completed_at: new Date().toISOString() }).execute();
+      await seed(tx);
+    });
+  } catch (error) {
+    if (!(await done())) throw error;
+  }
+}

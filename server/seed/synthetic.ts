@@ -1,0 +1,77 @@
+import type { Insertable } from "kysely";
+import type { Database } from "../db/connection";
+import type { DB } from "../db/schema";
+import { countWords } from "../content/markdown";
+import { seededRandom } from "../content/random";
+import { slugify } from "../content/slugs";
+import { insertChunked } from "./seed-content";
+
+const BATCH = 500;
+const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Interview"];
+
+/**
+ * Adds `count` synthetic articles for scale tests: titles from the archive's feature pool,
+ * bodies recombined from the seeded articles' paragraphs, dates spread over 2000–2024.
+ * Calls onProgress after every batch.
+ */
+export async function addSyntheticArticles(
+  db: Database,
+  count: number,
+  onProgress: (done: number) => void = () => undefined,
+): Promise<number> {
+  const source = await db.selectFrom("article").select(["body", "dek", "summary"]).where("slug", "not like", "synthetic-%").execute();
+  const paragraphs = source.flatMap((a) => a.body.split(/\n\s*\n/).filter((p) => !p.startsWith("#") && p.length > 200));
+  const features = await db.selectFrom("issue_feature").select("title").distinct().execute();
+  const topics = await db.selectFrom("topic").select("id").where("executive_only", "=", 0).execute();
+  const authors = await db.selectFrom("author").select("id").execute();
+  if (paragraphs.length === 0 || features.length === 0) throw new Error("seed the original content first");
+  const maxRow = await db.selectFrom("article").select((eb) => eb.fn.max("id").as("id")).executeTakeFirstOrThrow();
+  let nextId = Number(maxRow.id ?? 0) + 1;
+  const random = seededRandom(nextId);
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+
+  for (let done = 0; done < count; ) {
+    const size = Math.min(BATCH, count - done);
+    const articles: Insertable<DB["article"]>[] = [];
+    const articleAuthors: Insertable<DB["article_author"]>[] = [];
+    const articleTopics: Insertable<DB["article_topic"]>[] = [];
+    for (let i = 0; i < size; i++) {
+      const id = nextId++;
+      const year = 2000 + Math.floor(random() * 25);
+      const month = 1 + Math.floor(random() * 12);
+      const day = 1 + Math.floor(random() * 28);
+      const body = Array.from({ length: 4 + Math.floor(random() * 3) }, () => pick(paragraphs)).join("\n\n");
+      const from = pick(source);
+      const title = pick(features).title;
+      const topicId = pick(topics).id;
+      articles.push({
+        id,
+        slug: `synthetic-${id}-${slugify(title)}`.slice(0, 110),
+        year,
+        month,
+        title,
+        dek: from.dek,
+        sub_dek: "",
+        summary: from.summary,
+        body,
+        content_type: pick(CONTENT_TYPES),
+        published: `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`,
+        tier: random() < 0.05 ? "top50" : "article",
+        primary_topic_id: topicId,
+        series_id: null,
+        series_part: null,
+        word_count: countWords(body),
+      });
+      articleAuthors.push({ article_id: id, author_id: pick(authors).id, position: 0 });
+      articleTopics.push({ article_id: id, topic_id: topicId, position: 0 });
+    }
+    await db.transaction().execute(async (tx) => {
+      await insertChunked(tx, "article", articles);
+      await insertChunked(tx, "article_author", articleAuthors);
+      await insertChunked(tx, "article_topic", articleTopics);
+    });
+    done += size;
+    onProgress(done);
+  }
+  return count;
+}

@@ -1,0 +1,152 @@
+import { cardQuery, toCards, type ArticleCard } from "./article-cards";
+import type { Database } from "./db/connection";
+import { lastPage, type Paging } from "./pagination";
+
+export type StreamSource = { kind: "all" } | { kind: "curated"; stream: string } | { kind: "topic"; topicId: number };
+
+export interface StreamDefinition {
+  /** Path of the stream's page, also the key of curated entries. */
+  slug: string;
+  title: string;
+  description: string;
+  /** Spec: 10 when the list has a page-size attribute, else 8. */
+  hasPageSizeAttribute: boolean;
+  referral: string | null;
+  source: StreamSource;
+  /** Fragment id of the list, where other pages link into it. */
+  listId?: string;
+}
+
+/** Referral codes from the spec: topic streams and home pages, search more-results, else none. */
+export const REFERRAL_TOPICS_AND_HOME = "03069";
+export const REFERRAL_SEARCH_MORE_RESULTS = "02749";
+
+export const STREAM_PAGES: Record<string, StreamDefinition> = {
+  "the-latest": {
+    slug: "the-latest",
+    title: "The Latest",
+    description: "Every new article, case, research summary and data visual, most recent first.",
+    hasPageSizeAttribute: true,
+    referral: null,
+    source: { kind: "all" },
+  },
+  "big-ideas": {
+    slug: "big-ideas",
+    title: "Big Ideas",
+    description: "Long-form arguments that challenge how companies compete, organize and grow.",
+    hasPageSizeAttribute: false,
+    referral: null,
+    source: { kind: "curated", stream: "big-ideas" },
+  },
+  ascend: {
+    slug: "ascend",
+    title: "Ascend",
+    description: "Practical career advice for early-career professionals: first jobs, first teams, first raises.",
+    hasPageSizeAttribute: false,
+    referral: null,
+    source: { kind: "curated", stream: "ascend" },
+  },
+  "hbr-analytic-services": {
+    slug: "hbr-analytic-services",
+    title: "Analytic Services",
+    description: "Research reports from our sponsored-research unit: surveys of executives on the questions shaping their industries.",
+    hasPageSizeAttribute: false,
+    referral: null,
+    source: { kind: "curated", stream: "hbr-analytic-services" },
+    listId: "browse-reports-filter",
+  },
+  webinars: {
+    slug: "webinars",
+    title: "Webinars",
+    description: "Companion write-ups of our recorded webinars with authors and practitioners.",
+    hasPageSizeAttribute: false,
+    referral: null,
+    source: { kind: "curated", stream: "webinars" },
+  },
+  "visual-library": {
+    slug: "visual-library",
+    title: "Visual Library",
+    description: "Charts and data visuals that explain the numbers behind the economy and the firm.",
+    hasPageSizeAttribute: false,
+    referral: null,
+    source: { kind: "curated", stream: "visual-library" },
+  },
+};
+
+export function topicStream(topic: { id: number; slug: string; name: string; description: string }): StreamDefinition {
+  return {
+    slug: `topic/subject/${topic.slug}`,
+    title: topic.name,
+    description: topic.description,
+    hasPageSizeAttribute: true,
+    referral: REFERRAL_TOPICS_AND_HOME,
+    source: { kind: "topic", topicId: topic.id },
+  };
+}
+
+export function pageSize(stream: StreamDefinition): number {
+  return stream.hasPageSizeAttribute ? 10 : 8;
+}
+
+export interface StreamPage {
+  entries: ArticleCard[];
+  page: { number: number; loaded: number; last: number; size: number; total: number };
+}
+
+function filtered(db: Database, source: StreamSource) {
+  const q = cardQuery(db);
+  switch (source.kind) {
+    case "all":
+      return q;
+    case "curated":
+      return q.innerJoin("stream_entry", "stream_entry.article_id", "article.id").where("stream_entry.stream", "=", source.stream);
+    case "topic":
+      return q
+        .innerJoin("article_topic", "article_topic.article_id", "article.id")
+        .where("article_topic.topic_id", "=", source.topicId);
+  }
+}
+
+async function countEntries(db: Database, source: StreamSource): Promise<number> {
+  const row = await (source.kind === "all"
+    ? db.selectFrom("article").select((eb) => eb.fn.countAll().as("n"))
+    : source.kind === "curated"
+      ? db.selectFrom("stream_entry").where("stream", "=", source.stream).select((eb) => eb.fn.countAll().as("n"))
+      : db.selectFrom("article_topic").where("topic_id", "=", source.topicId).select((eb) => eb.fn.countAll().as("n"))
+  ).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Pages page..page+loaded-1 of a list of cards, newest first. A page past the end is empty. */
+export async function pageOfCards(
+  db: Database,
+  query: ReturnType<typeof cardQuery>,
+  total: number,
+  size: number,
+  paging: Paging,
+): Promise<StreamPage> {
+  const rows = await query
+    .orderBy("article.published", "desc")
+    .orderBy("article.id", "desc")
+    .limit(size * paging.loaded)
+    .offset((paging.page - 1) * size)
+    .execute();
+  return {
+    entries: await toCards(db, rows),
+    page: { number: paging.page, loaded: paging.loaded, last: lastPage(total, size), size, total },
+  };
+}
+
+export async function loadStream(db: Database, stream: StreamDefinition, paging: Paging): Promise<StreamPage> {
+  const total = await countEntries(db, stream.source);
+  return pageOfCards(db, filtered(db, stream.source), total, pageSize(stream), paging);
+}
+
+/** Adds the stream's referral code to a product link (`referral` query value). */
+export function withReferral(link: string, referral: string | null): string {
+  if (!referral || !link.startsWith("/product/")) return link;
+  const [pathPart, query = ""] = link.split("?", 2);
+  const params = new URLSearchParams(query);
+  params.set("referral", referral);
+  return `${pathPart}?${params.toString()}`;
+}

@@ -1,0 +1,125 @@
+import crypto from "node:crypto";
+import type { Database } from "../db/connection";
+import type { CheckoutStatus } from "../db/schema";
+import type { PaymentEvent, PaymentProvider } from "../payments/provider";
+import { addMonths, grantSubscription } from "./entitlements";
+import { findPlan, type Plan } from "./plans";
+
+export interface SubscriptionCheckout {
+  id: string;
+  userId: string;
+  plan: Plan;
+  abTag: string;
+  amountCents: number;
+  status: CheckoutStatus;
+  createdAt: string;
+  activatedAt: string | null;
+}
+
+const ID = /^chk_[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Starts paying for a plan: records the checkout, then opens the provider's hosted checkout for
+ * it. Returns where to send the reader.
+ */
+export async function startCheckout(
+  db: Database,
+  provider: PaymentProvider,
+  input: { userId: string; email: string; plan: Plan; abTag: string; siteUrl: string },
+  now = new Date(),
+): Promise<{ checkoutId: string; url: string }> {
+  const id = `chk_${crypto.randomBytes(16).toString("base64url")}`;
+  await db
+    .insertInto("subscription_checkout")
+    .values({
+      id,
+      user_id: input.userId,
+      plan_id: input.plan.id,
+      ab_tag: input.abTag,
+      amount_cents: input.plan.priceCents,
+      provider: provider.name,
+      provider_session_id: null,
+      status: "created",
+      created_at: now.toISOString(),
+      activated_at: null,
+    })
+    .execute();
+  const session = await provider.createCheckout({
+    reference: id,
+    description: `${input.plan.name} subscription, ${input.plan.period === "year" ? "yearly" : "monthly"}`,
+    amountCents: input.plan.priceCents,
+    currency: "usd",
+    customerEmail: input.email,
+    successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
+    cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
+  });
+  await db.updateTable("subscription_checkout").set({ provider_session_id: session.id }).where("id", "=", id).execute();
+  return { checkoutId: id, url: session.url };
+}
+
+/** The reader's own checkout by id (someone else's, or an unknown id, is undefined). */
+export async function findCheckout(db: Database, id: string, userId: string): Promise<SubscriptionCheckout | undefined> {
+  if (!ID.test(id)) return undefined;
+  const row = await db.selectFrom("subscription_checkout").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  const plan = row && findPlan(row.plan_id);
+  if (!row || !plan) return undefined;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    plan,
+    abTag: row.ab_tag,
+    amountCents: row.amount_cents,
+    status: row.status,
+    createdAt: row.created_at,
+    activatedAt: row.activated_at,
+  };
+}
+
+/**
+ * Grants the subscription a paid checkout bought. Safe to call any number of times, at once
+ * from several places (the completion cookie, the receipt, a replayed webhook): only the call
+ * that moves the checkout to "activated" grants, and the grant itself is unique per checkout.
+ */
+export async function activateCheckout(db: Database, id: string, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const row = await tx.selectFrom("subscription_checkout").select(["user_id", "plan_id"]).where("id", "=", id).executeTakeFirst();
+    const plan = row && findPlan(row.plan_id);
+    if (!row || !plan) return false;
+    const moved = await tx
+      .updateTable("subscription_checkout")
+      .set({ status: "activated", activated_at: now.toISOString() })
+      .where("id", "=", id)
+      .where("status", "!=", "activated")
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    return grantSubscription(
+      tx,
+      { userId: row.user_id, roleCode: plan.roleCode, source: "web", reference: id, accessStart: now, accessEnd: addMonths(now, plan.months) },
+      now,
+    );
+  });
+}
+
+export type Settlement = "activated" | "pending" | "unknown";
+
+/**
+ * Completes a checkout the reader has come back from: asks the provider whether it was paid
+ * and, if so, activates it. "pending" means the provider does not report it paid (yet).
+ */
+export async function settleCheckout(db: Database, provider: PaymentProvider, id: string, userId: string, now = new Date()): Promise<Settlement> {
+  const checkout = await findCheckout(db, id, userId);
+  if (!checkout) return "unknown";
+  if (checkout.status === "activated") return "activated";
+  const row = await db.selectFrom("subscription_checkout").select("provider_session_id").where("id", "=", id).executeTakeFirstOrThrow();
+  if (!row.provider_session_id) return "pending";
+  const state = await provider.retrieveCheckout(row.provider_session_id);
+  if (!state.paid || state.reference !== id) return "pending";
+  await activateCheckout(db, id, now);
+  return "activated";
+}
+
+/** A provider's signed callback: activates the checkout a completed payment was for. */
+export async function handlePaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"activated" | "ignored"> {
+  if (event.type !== "checkout.completed" || !event.paid || !ID.test(event.reference)) return "ignored";
+  return (await activateCheckout(db, event.reference, now)) ? "activated" : "ignored";
+}

@@ -1,0 +1,50 @@
+import type { Database } from "./db/connection";
+import { topicKey } from "./content/slugs";
+import { topicPath } from "./urls";
+
+export interface Topic {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  url: string;
+  subscriberOnly: boolean;
+  executiveOnly: boolean;
+}
+
+function toTopic(r: { id: number; slug: string; name: string; description: string; subscriber_only: number; executive_only: number }): Topic {
+  return {
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    description: r.description,
+    url: topicPath(r.slug),
+    subscriberOnly: r.subscriber_only === 1,
+    executiveOnly: r.executive_only === 1,
+  };
+}
+
+export async function listTopics(db: Database): Promise<Topic[]> {
+  const rows = await db.selectFrom("topic").selectAll().orderBy("name").execute();
+  return rows.map(toTopic);
+}
+
+export async function topicBySlug(db: Database, slug: string): Promise<Topic | undefined> {
+  const row = await db.selectFrom("topic").selectAll().where("slug", "=", slug).executeTakeFirst();
+  return row && toTopic(row);
+}
+
+/** Resolves a headline topic link segment ("leadership-&-managing-people") to its topic. */
+export async function topicByHeadlineSegment(db: Database, segment: string): Promise<Topic | undefined> {
+  const key = topicKey(segment);
+  return (await listTopics(db)).find((t) => topicKey(t.name) === key);
+}
+
+export async function topicArticleCounts(db: Database): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom("article_topic")
+    .select(["topic_id", (eb) => eb.fn.countAll().as("n")])
+    .groupBy("topic_id")
+    .execute();
+  return new Map(rows.map((r) => [r.topic_id, Number(r.n)]));
+}

@@ -1,0 +1,297 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { WebhookSignatureError, type CheckoutRequest } from "../../server/payments/provider";
+import { createStripeProvider } from "../../server/payments/stripe";
+import { startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
+
+const SECRET_KEY = "sk_test_51MeridianLoopbackKey0000000000";
+const WEBHOOK_SECRET = "whsec_loopbackSigningSecret";
+
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+const subscription: CheckoutRequest = {
+  reference: "sub_chk_01HZX4",
+  description: "Digital subscription, monthly",
+  amountCents: 1299,
+  currency: "usd",
+  customerEmail: "reader@example.com",
+  successUrl: "https://meridian.example/subscribe/done",
+  cancelUrl: "https://meridian.example/subscribe",
+};
+
+describe("Stripe provider against a loopback Stripe API", () => {
+  let api: FakeStripe;
+
+  beforeAll(async () => {
+    api = await startFakeStripe(SECRET_KEY);
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  beforeEach(() => {
+    api.requests.length = 0;
+  });
+
+  const provider = (overrides: { secretKey?: string; apiUrl?: string; timeoutMs?: number } = {}) =>
+    createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: api.url, ...overrides });
+
+  describe("createCheckout", () => {
+    it("creates a one-item payment session for the amount, description, e-mail and reference", async () => {
+      const session = await provider().createCheckout(subscription);
+
+      expect(session.id).toMatch(/^cs_test_/);
+      expect(session.url).toBe(`https://checkout.stripe.com/c/pay/${session.id}#fidkdWxOYHwnPyd1blpxYHZxWjA0`);
+      expect(api.requests).toHaveLength(1);
+      const request = api.requests[0]!;
+      expect(request.method).toBe("POST");
+      expect(request.path).toBe("/v1/checkout/sessions");
+      expect(request.authorization).toBe(`Bearer ${SECRET_KEY}`);
+      expect(request.contentType).toMatch(/^application\/x-www-form-urlencoded/);
+      expect(Object.fromEntries(request.form)).toEqual({
+        mode: "payment",
+        "line_items[0][price_data][currency]": "usd",
+        "line_items[0][price_data][unit_amount]": "1299",
+        "line_items[0][price_data][product_data][name]": "Digital subscription, monthly",
+        "line_items[0][quantity]": "1",
+        customer_email: "reader@example.com",
+        client_reference_id: "sub_chk_01HZX4",
+        "metadata[reference]": "sub_chk_01HZX4",
+        success_url: "https://meridian.example/subscribe/done?session_id={CHECKOUT_SESSION_ID}",
+        cancel_url: "https://meridian.example/subscribe",
+      });
+      expect(api.sessions.get(session.id)).toMatchObject({ amount_total: 1299, currency: "usd" });
+    });
+
+    it("keeps an existing query and fragment on the success URL, with the placeholder left for Stripe", async () => {
+      await provider().createCheckout({
+        ...subscription,
+        reference: "sub_chk_query",
+        successUrl: "https://meridian.example/subscribe/done?plan=monthly&src=paywall#welcome",
+      });
+      expect(api.requests[0]!.form.get("success_url")).toBe(
+        "https://meridian.example/subscribe/done?plan=monthly&src=paywall&session_id={CHECKOUT_SESSION_ID}#welcome"
+      );
+    });
+
+    it("sends an idempotency key from the reference, so a retried create returns the same session", async () => {
+      const stripe = provider();
+      const first = await stripe.createCheckout({ ...subscription, reference: "sub_chk_retry" });
+      const retried = await stripe.createCheckout({ ...subscription, reference: "sub_chk_retry" });
+      const other = await stripe.createCheckout({ ...subscription, reference: "sub_chk_other" });
+
+      expect(retried).toEqual(first);
+      expect(other.id).not.toBe(first.id);
+      const [key1, key2, key3] = api.requests.map((r) => r.idempotencyKey);
+      expect(key1).toContain("sub_chk_retry");
+      expect(key2).toBe(key1);
+      expect(key3).not.toBe(key1);
+    });
+
+    it("rejects with Stripe's status and message when Stripe refuses the session", async () => {
+      await expect(provider().createCheckout({ ...subscription, reference: "sub_chk_tiny", amountCents: 10 })).rejects.toThrow(
+        "Stripe: create checkout session failed (status 400): The Checkout Session's total amount due must add up to at least $0.50 usd"
+      );
+    });
+
+    it("rejects on a wrong key without putting the key in the error", async () => {
+      const wrongKey = "sk_test_51WrongKeyForMeridian99999999";
+      const failure = await provider({ secretKey: wrongKey })
+        .createCheckout({ ...subscription, reference: "sub_chk_wrongkey" })
+        .then(
+          () => {
+            throw new Error("expected the create to be rejected");
+          },
+          (error: unknown) => error as Error
+        );
+
+      expect(failure.message).toMatch(/^Stripe: create checkout session failed \(status 401\): Invalid API Key/);
+      expect(failure.message).not.toContain(wrongKey);
+      expect(failure.message).not.toContain(SECRET_KEY);
+    });
+
+    it("rejects, naming Stripe, when nothing listens at the API address", async () => {
+      const unreachable = provider({ apiUrl: await closedPortUrl() });
+      await expect(unreachable.createCheckout(subscription)).rejects.toThrow(
+        /^Stripe: create checkout session failed \(StripeConnectionError\)/
+      );
+    });
+  });
+
+  describe("retrieveCheckout", () => {
+    async function sessionIn(state: Pick<FakeCheckoutSession, "status" | "payment_status">, reference: string) {
+      const { id } = await provider().createCheckout({ ...subscription, reference });
+      Object.assign(api.sessions.get(id)!, state);
+      return id;
+    }
+
+    it("reports an open, unpaid session as not paid", async () => {
+      const id = await sessionIn({ status: "open", payment_status: "unpaid" }, "sub_chk_open");
+      await expect(provider().retrieveCheckout(id)).resolves.toEqual({ id, reference: "sub_chk_open", paid: false });
+      expect(api.requests.at(-1)).toMatchObject({ method: "GET", path: `/v1/checkout/sessions/${id}` });
+    });
+
+    it("reports a completed, paid session as paid", async () => {
+      const id = await sessionIn({ status: "complete", payment_status: "paid" }, "sub_chk_paid");
+      await expect(provider().retrieveCheckout(id)).resolves.toEqual({ id, reference: "sub_chk_paid", paid: true });
+    });
+
+    it("reports a completed session with nothing to pay as paid", async () => {
+      const id = await sessionIn({ status: "complete", payment_status: "no_payment_required" }, "sub_chk_free");
+      await expect(provider().retrieveCheckout(id)).resolves.toMatchObject({ paid: true });
+    });
+
+    it("reports a completed session whose delayed payment has not cleared as not paid", async () => {
+      const id = await sessionIn({ status: "complete", payment_status: "unpaid" }, "sub_chk_pending");
+      await expect(provider().retrieveCheckout(id)).resolves.toMatchObject({ paid: false });
+    });
+
+    it("reports an expired session as not paid", async () => {
+      const id = await sessionIn({ status: "expired", payment_status: "unpaid" }, "sub_chk_expired");
+      await expect(provider().retrieveCheckout(id)).resolves.toMatchObject({ paid: false });
+    });
+
+    it("falls back to the metadata reference when the session has no client reference", async () => {
+      const id = await sessionIn({ status: "complete", payment_status: "paid" }, "sub_chk_meta");
+      api.sessions.get(id)!.client_reference_id = null;
+      await expect(provider().retrieveCheckout(id)).resolves.toEqual({ id, reference: "sub_chk_meta", paid: true });
+    });
+
+    it("rejects with the status for an unknown session", async () => {
+      await expect(provider().retrieveCheckout("cs_test_missing")).rejects.toThrow(
+        "Stripe: retrieve checkout session failed (status 404): No such checkout.session: 'cs_test_missing'"
+      );
+    });
+
+    it("rejects with the status when Stripe has an outage", async () => {
+      await expect(provider().retrieveCheckout("cs_test_outage")).rejects.toThrow(
+        "Stripe: retrieve checkout session failed (status 500): An unknown error occurred"
+      );
+      expect(api.requests).toHaveLength(1);
+    });
+
+    it("gives up on a slow answer after the timeout", async () => {
+      const started = Date.now();
+      await expect(provider({ timeoutMs: 200 }).retrieveCheckout("cs_test_slow")).rejects.toThrow(
+        /^Stripe: retrieve checkout session failed \(StripeConnectionError\): Request aborted due to timeout/
+      );
+      expect(Date.now() - started).toBeLessThan(1500);
+    });
+
+    it("refuses an empty session id without asking Stripe", async () => {
+      await expect(provider().retrieveCheckout("")).rejects.toThrow(/session id/);
+      expect(api.requests).toHaveLength(0);
+    });
+  });
+
+  describe("parseWebhook", () => {
+    const completedSession = {
+      id: "cs_test_a1hook01",
+      object: "checkout.session",
+      mode: "payment",
+      status: "complete",
+      payment_status: "paid",
+      amount_total: 1299,
+      currency: "usd",
+      customer_email: "reader@example.com",
+      client_reference_id: "sub_chk_hook",
+      metadata: { reference: "sub_chk_hook" },
+      url: null,
+      livemode: false,
+    };
+
+    const eventBody = (type: string, object: object, id = "evt_1PqHook") => stripeEventBody(type, object, id);
+
+    const sign = (payload: string, options: { secret?: string; timestamp?: number } = {}) =>
+      Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: options.secret ?? WEBHOOK_SECRET,
+        ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+      });
+
+    it("reads a correctly signed checkout.session.completed event", () => {
+      const body = eventBody("checkout.session.completed", completedSession);
+      expect(provider().parseWebhook(body, sign(body))).toEqual({
+        type: "checkout.completed",
+        eventId: "evt_1PqHook",
+        sessionId: "cs_test_a1hook01",
+        reference: "sub_chk_hook",
+        paid: true,
+      });
+    });
+
+    it("reports a completed checkout whose delayed payment has not cleared as unpaid", () => {
+      const body = eventBody("checkout.session.completed", { ...completedSession, payment_status: "unpaid" });
+      expect(provider().parseWebhook(body, sign(body))).toMatchObject({ type: "checkout.completed", paid: false });
+    });
+
+    it("reads the later async_payment_succeeded event as a paid completion", () => {
+      const body = eventBody("checkout.session.async_payment_succeeded", completedSession, "evt_1PqAsync");
+      expect(provider().parseWebhook(body, sign(body))).toEqual({
+        type: "checkout.completed",
+        eventId: "evt_1PqAsync",
+        sessionId: "cs_test_a1hook01",
+        reference: "sub_chk_hook",
+        paid: true,
+      });
+    });
+
+    it("acknowledges an unrelated event as other", () => {
+      const body = eventBody("payment_intent.succeeded", { id: "pi_3PqHook", object: "payment_intent" }, "evt_1PqOther");
+      expect(provider().parseWebhook(body, sign(body))).toEqual({ type: "other", eventId: "evt_1PqOther" });
+    });
+
+    it("rejects a body altered after signing", () => {
+      const body = eventBody("checkout.session.completed", { ...completedSession, payment_status: "unpaid" });
+      const header = sign(body);
+      const tampered = body.replace('"payment_status": "unpaid"', '"payment_status": "paid"');
+      expect(tampered).not.toBe(body);
+      expect(() => provider().parseWebhook(tampered, header)).toThrow(WebhookSignatureError);
+    });
+
+    it("rejects a signature made with another secret", () => {
+      const body = eventBody("checkout.session.completed", completedSession);
+      expect(() => provider().parseWebhook(body, sign(body, { secret: "whsec_someoneElse" }))).toThrow(
+        WebhookSignatureError
+      );
+    });
+
+    it("rejects a missing, blank or malformed signature header", () => {
+      const body = eventBody("checkout.session.completed", completedSession);
+      expect(() => provider().parseWebhook(body, null)).toThrow(WebhookSignatureError);
+      expect(() => provider().parseWebhook(body, "")).toThrow(WebhookSignatureError);
+      expect(() => provider().parseWebhook(body, "not-a-signature")).toThrow(WebhookSignatureError);
+    });
+
+    it("rejects a correctly signed event whose timestamp is too old to trust", () => {
+      const body = eventBody("checkout.session.completed", completedSession);
+      const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+      expect(() => provider().parseWebhook(body, sign(body, { timestamp: tenMinutesAgo }))).toThrow(
+        WebhookSignatureError
+      );
+    });
+
+    it("keeps the rejection message to one short line", () => {
+      const body = eventBody("checkout.session.completed", completedSession);
+      const failure = (() => {
+        try {
+          provider().parseWebhook(body, sign(body, { secret: "whsec_someoneElse" }));
+        } catch (error) {
+          return error as Error;
+        }
+      })();
+      expect(failure?.message).toBe(
+        "Stripe signature rejected: No signatures found matching the expected signature for payload"
+      );
+    });
+  });
+});

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findArticle, latestArticles } from "../../server/articles";
+import { archiveYears, issueByCode, issuesOfYear } from "../../server/archive";
+import type { Database } from "../../server/db/connection";
+import { searchArticles } from "../../server/search";
+import { loadStream, STREAM_PAGES, topicStream } from "../../server/streams";
+import { topicByHeadlineSegment, topicBySlug } from "../../server/topics";
+import { dialectName, seededTestDatabase } from "../helpers/test-db";
+
+let db: Database;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, close } = await seededTestDatabase());
+});
+afterAll(() => close());
+
+describe(`seeded content (${dialectName})`, () => {
+  it("has at least 30 articles of 600 to 1,200 words across at least 12 topics", async () => {
+    const articles = await db.selectFrom("article").select(["word_count"]).execute();
+    expect(articles.length).toBeGreaterThanOrEqual(30);
+    for (const a of articles) {
+      expect(a.word_count).toBeGreaterThanOrEqual(600);
+      expect(a.word_count).toBeLessThanOrEqual(1250);
+    }
+    const topics = await db.selectFrom("article_topic").select("topic_id").distinct().execute();
+    expect(topics.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it("has a magazine archive from 1956 to 2025 with covers' titles and features", async () => {
+    const years = await archiveYears(db);
+    expect(years[0]!.yearId).toBe(2025);
+    expect(years.at(-1)!.yearId).toBe(1956);
+    expect(years).toHaveLength(70);
+    const issue = await issueByCode(db, "5601");
+    expect(issue?.title).toBeTruthy();
+    expect(issue?.featuring.length).toBe(5);
+    expect(issue?.previous).toBeNull();
+    expect(issue?.next?.code).toBe("5603");
+  });
+
+  it("features the month's own articles in recent issues", async () => {
+    const issues = await issuesOfYear(db, 2025);
+    const linked = issues.flatMap((i) => i.featuring.filter((f) => f.url !== null));
+    expect(linked.length).toBeGreaterThan(0);
+    expect(linked[0]!.url).toMatch(/^\/2025\/\d{2}\/[a-z0-9-]+$/);
+  });
+
+  it("has products with availabilities, videos in playlists, podcasts, newsletters and reading lists", async () => {
+    const count = async (t: "product_availability" | "playlist_video" | "podcast_episode" | "newsletter" | "reading_list_item") =>
+      Number((await db.selectFrom(t).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    expect(await count("product_availability")).toBeGreaterThan(18);
+    expect(await count("playlist_video")).toBeGreaterThan(10);
+    expect(await count("podcast_episode")).toBeGreaterThan(20);
+    expect(await count("newsletter")).toBeGreaterThanOrEqual(6);
+    expect(await count("reading_list_item")).toBeGreaterThan(10);
+    const comingSoon = await db.selectFrom("product_availability").select("available_date").where("status", "=", "F").execute();
+    expect(comingSoon.length).toBeGreaterThan(0);
+    expect(comingSoon.every((a) => /^\d{4}-\d{2}-\d{2}$/.test(a.available_date ?? ""))).toBe(true);
+  });
+});
+
+describe(`articles (${dialectName})`, () => {
+  it("finds an article and reports the canonical URL for a wrong year or month", async () => {
+    const [latest] = await latestArticles(db, 1);
+    const [, year, month, slug] = latest!.url.split("/");
+    const found = await findArticle(db, Number(year), Number(month), slug!);
+    expect(found.kind).toBe("found");
+    const moved = await findArticle(db, Number(year) - 1, Number(month), slug!);
+    expect(moved).toEqual({ kind: "moved", url: latest!.url });
+    expect((await findArticle(db, 2025, 1, "no-such-article")).kind).toBe("missing");
+  });
+
+  it("gives series articles their parts in order", async () => {
+    const part = await db.selectFrom("article").selectAll().where("series_part", "=", 2).executeTakeFirstOrThrow();
+    const found = await findArticle(db, part.year, part.month, part.slug);
+    if (found.kind !== "found") throw new Error("series article not found");
+    expect(found.article.series?.parts.map((p) => p.part)).toEqual([1, 2, 3]);
+  });
+});
+
+describe(`streams (${dialectName})`, () => {
+  it("pages The Latest ten at a time, newest first, and renders loaded pages together", async () => {
+    const latest = STREAM_PAGES["the-latest"]!;
+    const first = await loadStream(db, latest, { page: 1, loaded: 1 });
+    expect(first.page.size).toBe(10);
+    expect(first.entries).toHaveLength(10);
+    const dates = first.entries.map((e) => e.published);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const two = await loadStream(db, latest, { page: 1, loaded: 2 });
+    expect(two.entries.map((e) => e.id).slice(0, 10)).toEqual(first.entries.map((e) => e.id));
+    const second = await loadStream(db, latest, { page: 2, loaded: 1 });
+    expect(two.entries.slice(10).map((e) => e.id)).toEqual(second.entries.map((e) => e.id));
+  });
+
+  it("uses page size 8 for lists without a page-size attribute", async () => {
+    const stream = await loadStream(db, STREAM_PAGES["ascend"]!, { page: 1, loaded: 1 });
+    expect(stream.page.size).toBe(8);
+    expect(stream.entries.length).toBeGreaterThan(0);
+  });
+
+  it("lists a topic's articles, including those where it is a secondary topic", async () => {
+    const topic = (await topicBySlug(db, "leadership-and-managing-people"))!;
+    const stream = await loadStream(db, topicStream(topic), { page: 1, loaded: 1 });
+    expect(stream.page.total).toBeGreaterThan(stream.entries.filter((e) => e.topic.name === topic.name).length);
+  });
+
+  it("resolves headline topic links", async () => {
+    expect((await topicByHeadlineSegment(db, "leadership-&-managing-people"))?.slug).toBe("leadership-and-managing-people");
+    expect(await topicByHeadlineSegment(db, "not-a-topic")).toBeUndefined();
+  });
+});
+
+describe(`search (${dialectName})`, () => {
+  it("matches every word, case-insensitively, in the title, dek or summary", async () => {
+    const results = await searchArticles(db, "BOARD Succession", { page: 1, loaded: 1 });
+    expect(results.page.total).toBeGreaterThan(0);
+    const texts = await db
+      .selectFrom("article")
+      .select(["title", "dek", "summary"])
+      .where(
+        "id",
+        "in",
+        results.entries.map((e) => e.id),
+      )
+      .execute();
+    for (const t of texts) {
+      const text = `${t.title} ${t.dek} ${t.summary}`.toLowerCase();
+      expect(text).toContain("board");
+      expect(text).toContain("succession");
+    }
+    const one = await searchArticles(db, "board", { page: 1, loaded: 1 });
+    expect(one.page.total).toBeGreaterThan(results.page.total);
+  });
+
+  it("treats % and _ as plain characters", async () => {
+    expect((await searchArticles(db, "%", { page: 1, loaded: 1 })).page.total).toBeLessThan(5);
+    expect((await searchArticles(db, "_", { page: 1, loaded: 1 })).page.total).toBe(0);
+  });
+});

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../server/db/connection";
+import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "../../server/feeds";
+import { loadStream, STREAM_PAGES } from "../../server/streams";
+import { addSyntheticArticles } from "../../server/seed/synthetic";
+import { dialectName, seededTestDatabase } from "../helpers/test-db";
+
+let db: Database;
+let close: () => Promise<void>;
+const progress: number[] = [];
+
+beforeAll(async () => {
+  ({ db, close } = await seededTestDatabase());
+  await addSyntheticArticles(db, ARTICLES_PER_SITEMAP + 4, (done) => progress.push(done));
+}, 120_000);
+afterAll(() => close());
+
+describe(`synthetic volume (${dialectName})`, () => {
+  it("adds the requested number of articles and reports progress per batch", async () => {
+    const row = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const seeded = await db.selectFrom("article").select("id").where("slug", "not like", "synthetic-%").execute();
+    expect(Number(row.n)).toBe(seeded.length + ARTICLES_PER_SITEMAP + 4);
+    expect(progress.at(-1)).toBe(ARTICLES_PER_SITEMAP + 4);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it("splits the sitemap's articles into files of 10,000, with every article in one of them", async () => {
+    const index = await sitemapIndex(db, "https://example.test");
+    expect(index).toContain("https://example.test/sitemaps/articles-2.xml");
+    expect(index).not.toContain("articles-3.xml");
+    const first = (await articlesSitemap(db, "https://example.test", 1))!;
+    const second = (await articlesSitemap(db, "https://example.test", 2))!;
+    const count = (xml: string) => xml.split("<url>").length - 1;
+    const total = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    expect(count(first)).toBe(ARTICLES_PER_SITEMAP);
+    expect(count(first) + count(second)).toBe(Number(total.n));
+    expect(await articlesSitemap(db, "https://example.test", 3)).toBeUndefined();
+  });
+
+  it("still pages The Latest newest first", async () => {
+    const page = await loadStream(db, STREAM_PAGES["the-latest"]!, { page: 3, loaded: 1 });
+    expect(page.page.last).toBeGreaterThan(1000);
+    const dates = page.entries.map((e) => e.published);
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+});

@@ -1,0 +1,267 @@
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+let server: RunningServer;
+
+interface Crawled {
+  path: string;
+  status: number;
+  title: string;
+  description: string | undefined;
+  canonical: string | undefined;
+  h1Count: number;
+  noindex: boolean;
+}
+
+const crawled = new Map<string, Crawled>();
+const brokenLinks: string[] = [];
+const MAX_PAGES = 2000;
+
+async function crawl(start: string) {
+  const queue = [start];
+  const seen = new Set(queue);
+  while (queue.length > 0 && crawled.size < MAX_PAGES) {
+    const path = queue.shift()!;
+    const res = await fetch(server.url + path);
+    const type = res.headers.get("content-type") ?? "";
+    if (res.status !== 200) {
+      brokenLinks.push(`${path} -> ${res.status}`);
+      continue;
+    }
+    if (!type.startsWith("text/html")) continue;
+    // A redirect (headline topic links, say) lands on a page that is crawled under its own address.
+    const landed = new URL(res.url);
+    const finalPath = landed.pathname + landed.search;
+    if (finalPath !== path && crawled.has(finalPath)) continue;
+    const $ = cheerio.load(await res.text());
+    crawled.set(finalPath, {
+      path: finalPath,
+      status: res.status,
+      title: $("title").text(),
+      description: $('meta[name="description"]').attr("content"),
+      canonical: $('link[rel="canonical"]').attr("href"),
+      h1Count: $("h1").length,
+      noindex: ($('meta[name="robots"]').attr("content") ?? "").includes("noindex"),
+    });
+    $("a[href]").each((_, a) => {
+      const href = $(a).attr("href")!;
+      if (href.startsWith("mailto:") || href.startsWith("#")) return;
+      const url = new URL(href, server.url + path);
+      if (url.origin !== server.url) return;
+      // Like a search engine, do not crawl every variant of a nofollow link (the sign-in link
+      // carries the page it returns to): check that its page answers, once.
+      const target = ($(a).attr("rel") ?? "").includes("nofollow") ? url.pathname : url.pathname + url.search;
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    });
+  }
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  await crawl("/");
+}, 300_000);
+
+afterAll(() => server?.stop());
+
+describe("crawling every public page from the home page", () => {
+  it("reaches the page types of the site", () => {
+    const paths = [...crawled.keys()];
+    expect(crawled.size).toBeGreaterThan(300);
+    for (const pattern of [/^\/$/, /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/, /^\/topic\/subject\//, /^\/topics$/, /^\/the-latest/, /^\/big-ideas/, /^\/ascend/, /^\/webinars/, /^\/visual-library/, /^\/hbr-analytic-services/, /^\/magazine\?year=\d{4}$/, /^\/archive-toc\/(BR)?\d{4}$/, /^\/search/]) {
+      expect(paths.some((p) => pattern.test(p)), String(pattern)).toBe(true);
+    }
+  });
+
+  it("finds no broken internal links", () => {
+    expect(brokenLinks).toEqual([]);
+  });
+
+  it("gives every indexable page a unique title, a description, a canonical link and one h1", () => {
+    const indexable = [...crawled.values()].filter((p) => !p.noindex);
+    const titles = new Map<string, { path: string; canonical: string | undefined }>();
+    for (const page of indexable) {
+      expect(page.description, page.path).toBeTruthy();
+      expect(page.canonical, page.path).toMatch(new RegExp(`^${server.url}/`));
+      expect(page.h1Count, page.path).toBe(1);
+      // Variants of one page (e.g. /subscriptions?ab=…) share its title and name it canonical.
+      const other = titles.get(page.title);
+      if (other?.canonical !== page.canonical) expect(other?.path, `${page.path} has the same title as ${other?.path}`).toBeUndefined();
+      titles.set(page.title, { path: page.path, canonical: page.canonical });
+    }
+  });
+});
+
+describe("statuses and redirects", () => {
+  it("redirects an article with the wrong year or month to its canonical URL with 301", async () => {
+    const article = [...crawled.keys()].find((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p))!;
+    const [, year, month, slug] = article.split("/");
+    const res = await fetch(`${server.url}/${Number(year) - 3}/${month}/${slug}`, { redirect: "manual" });
+    expect(res.status).toBe(301);
+    expect(new URL(res.headers.get("location")!, server.url).pathname).toBe(article);
+  });
+
+  it("answers 404 inside the site chrome for unknown articles, issues, topics and addresses", async () => {
+    for (const path of ["/2025/01/no-such-article", "/archive-toc/BR9999", "/archive-toc/not-a-code", "/topic/subject/no-such-topic", "/topic/no-such-topic", "/no/such/page", "/the-latest?page=999"]) {
+      const res = await fetch(server.url + path);
+      expect(res.status, path).toBe(404);
+      const $ = cheerio.load(await res.text());
+      expect($("h1").text(), path).toBe("Page not found");
+      expect($("nav[aria-label=Sections] a").length, path).toBeGreaterThan(5);
+    }
+  });
+
+  it("redirects headline topic links to the topic page", async () => {
+    const res = await fetch(`${server.url}/topic/leadership-%26-managing-people`, { redirect: "manual" });
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toMatch(/\/topic\/subject\/leadership-and-managing-people$/);
+  });
+
+  it("sends the issue finder's no-JS form to the chosen issue, or the first issue of the year", async () => {
+    const chosen = await fetch(`${server.url}/magazine/find?year=1987&month=2`, { redirect: "manual" });
+    expect(chosen.headers.get("location")).toMatch(/\/archive-toc\/8705$/);
+    const fallback = await fetch(`${server.url}/magazine/find?year=1987&month=42`, { redirect: "manual" });
+    expect(fallback.headers.get("location")).toMatch(/\/archive-toc\/8701$/);
+    expect((await fetch(`${server.url}/magazine/find?year=1850`, { redirect: "manual" })).status).toBe(404);
+  });
+
+  it("treats malformed paging and search input as a reader would expect, never a 500", async () => {
+    expect((await fetch(`${server.url}/the-latest?page=abc&loaded=-4`)).status).toBe(200);
+    expect((await fetch(`${server.url}/search?q=${"x".repeat(5000)}`)).status).toBe(200);
+    expect((await fetch(`${server.url}/search?q=%25%27%22%3Cscript%3E`)).status).toBe(200);
+    expect((await fetch(`${server.url}/magazine?year=1900`)).status).toBe(404);
+    expect((await fetch(`${server.url}/art/article/..%2F..%2Fetc.svg`)).status).toBe(404);
+    expect((await fetch(`${server.url}/preferences/text-size`)).status).toBe(405);
+  });
+
+  it("keeps the text-size preference and refuses to redirect off-site", async () => {
+    const res = await fetch(`${server.url}/preferences/text-size`, {
+      method: "POST",
+      body: new URLSearchParams({ size: "large", redirectTo: "//evil.example/" }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/");
+    const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+    const page = await fetch(`${server.url}/topics`, { headers: { cookie } });
+    expect(cheerio.load(await page.text())("html").attr("data-text-size")).toBe("large");
+  });
+});
+
+describe("crawlers and feeds", () => {
+  it("lists every article and canonical page in the sitemap files, and they answer 200", async () => {
+    const xml = async (url: string) => cheerio.load(await (await fetch(url)).text(), { xml: true });
+    const index = await xml(`${server.url}/sitemap.xml`);
+    const files = index("sitemap loc")
+      .map((_, el) => index(el).text())
+      .get();
+    expect(files).toEqual([`${server.url}/sitemaps/pages.xml`, `${server.url}/sitemaps/articles-1.xml`]);
+    const locs: string[] = [];
+    for (const file of files) {
+      const $ = await xml(file);
+      locs.push(...$("loc").map((_, el) => $(el).text()).get());
+    }
+    const articlesInCrawl = [...crawled.keys()].filter((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p));
+    for (const article of articlesInCrawl) expect(locs).toContain(server.url + article);
+    expect(locs.length).toBeGreaterThan(500);
+    for (const loc of locs.filter((_, i) => i % 25 === 0)) {
+      expect((await fetch(loc)).status, loc).toBe(200);
+    }
+    expect((await fetch(`${server.url}/sitemaps/articles-2.xml`)).status).toBe(404);
+    expect((await fetch(`${server.url}/sitemaps/articles-0.xml`)).status).toBe(404);
+    expect((await fetch(`${server.url}/sitemaps/other.xml`)).status).toBe(404);
+  });
+
+  it("points robots.txt at the sitemap", async () => {
+    expect(await (await fetch(`${server.url}/robots.txt`)).text()).toContain(`Sitemap: ${server.url}/sitemap.xml`);
+  });
+
+  it("serves an RSS feed of the latest articles with summaries, not full text", async () => {
+    const res = await fetch(`${server.url}/feeds/latest.xml`);
+    expect(res.headers.get("content-type")).toContain("application/rss+xml");
+    const $ = cheerio.load(await res.text(), { xml: true });
+    expect($("item").length).toBeGreaterThanOrEqual(30);
+    const description = $("item description").first().text();
+    expect(description.length).toBeLessThan(800);
+  });
+
+  it("describes articles with JSON-LD NewsArticle and Open Graph tags", async () => {
+    const article = [...crawled.keys()].find((p) => /^\/\d{4}\/\d{2}\//.test(p))!;
+    const $ = cheerio.load(await (await fetch(server.url + article)).text());
+    const ld = JSON.parse($('script[type="application/ld+json"]').text());
+    expect(ld["@type"]).toBe("NewsArticle");
+    expect(ld.headline).toBe($("h1").text());
+    expect($('meta[property="og:title"]').attr("content")).toBe(ld.headline);
+    expect($('meta[property="og:image"]').attr("content")).toMatch(/^http.*\.svg$/);
+  });
+});
+
+describe("security headers", () => {
+  it("sends CSP with a per-response nonce that every script carries", async () => {
+    const res = await fetch(server.url + "/");
+    const csp = res.headers.get("content-security-policy")!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    const $ = cheerio.load(await res.text());
+    $("script").each((_, s) => {
+      if ($(s).attr("src") || $(s).attr("type") === "application/ld+json") return;
+      expect($(s).attr("nonce")).toBe(nonce);
+    });
+    const again = (await fetch(server.url + "/")).headers.get("content-security-policy")!;
+    expect(again).not.toBe(csp);
+  });
+
+  it("sends the basic headers on pages, data requests and resource routes", async () => {
+    for (const path of ["/", "/the-latest.data", "/sitemap.xml", "/art/article/x.svg", "/no-such-page"]) {
+      const res = await fetch(server.url + path);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("content-security-policy"), path).toContain("frame-ancestors");
+    }
+  });
+});
+
+describe("maintenance mode", () => {
+  it("renders the maintenance view for streams when the switch is on", async () => {
+    const maintenance = await startBuiltServer({ MAINTENANCE_MODE: "1" });
+    try {
+      const res = await fetch(`${maintenance.url}/the-latest`);
+      expect(res.status).toBe(503);
+      const $ = cheerio.load(await res.text());
+      expect($("[role=status]").text()).toContain("Ordering and order history are unavailable from 7:30am to 10am EST");
+      expect($("ol li article").length).toBe(0);
+      expect((await fetch(`${maintenance.url}/topics`)).status, maintenance.errors()).toBe(200);
+    } finally {
+      await maintenance.stop();
+    }
+  }, 120_000);
+});
+
+describe("when the database cannot be reached", () => {
+  it("answers 500 inside the site chrome with the customer-service message, and keeps serving what needs no database", async () => {
+    const broken = await startBuiltServer({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/unreachable" });
+    try {
+      const res = await fetch(`${broken.url}/the-latest`);
+      expect(res.status).toBe(500);
+      const $ = cheerio.load(await res.text());
+      expect($("h1").text()).toBe("Something went wrong");
+      expect($("main").text()).toContain("We are sorry. We are unable to process your request at this time. Customer Service is available 24/7.");
+      expect($("nav[aria-label=Sections] a").length).toBeGreaterThan(5);
+      expect($("title").text()).toContain("Something went wrong");
+      expect((await fetch(`${broken.url}/robots.txt`)).status).toBe(200);
+    } finally {
+      await broken.stop();
+    }
+  }, 120_000);
+});
+
+describe("configuration", () => {
+  it("refuses to start with an invalid setting and names the variable", async () => {
+    await expect(startBuiltServer({ MAINTENANCE_MODE: "sometimes" })).rejects.toThrow(/MAINTENANCE_MODE/);
+  }, 120_000);
+});

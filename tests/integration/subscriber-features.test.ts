@@ -1,0 +1,335 @@
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+// Gifting, notes and subscriber downloads against the production build, as a browser, a script
+// or a forger meets them: who may do what, what bad input gets, and that a refused request
+// changes nothing.
+
+const PASSWORD = "Lantern5!quay";
+const GIFTS_PER_MONTH = 5;
+let server: RunningServer;
+let counter = 0;
+
+beforeAll(async () => {
+  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", GIFTS_PER_MONTH: String(GIFTS_PER_MONTH) });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** A browser's cookie jar, reduced to what these tests need. */
+class Reader {
+  private readonly cookies = new Map<string, string>();
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
+  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers };
+    if (init.form) {
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+      headers.Origin ??= server.url;
+    }
+    const res = await fetch(server.url + path, {
+      method: init.method ?? (init.form ? "POST" : "GET"),
+      headers,
+      body: init.form ? new URLSearchParams(init.form) : undefined,
+      redirect: "manual",
+    });
+    for (const header of res.headers.getSetCookie()) {
+      const [pair] = header.split(";");
+      const at = pair!.indexOf("=");
+      const name = pair!.slice(0, at);
+      if (/Max-Age=0/i.test(header)) this.cookies.delete(name);
+      else this.cookies.set(name, pair!.slice(at + 1));
+    }
+    return res;
+  }
+
+  async page(path: string): Promise<cheerio.CheerioAPI> {
+    const res = await this.request(path);
+    expect(res.status, path).toBe(200);
+    return cheerio.load(await res.text());
+  }
+
+  giftJson(url: string) {
+    return this.request("/api/article-gift/give-gift", { form: { url, _format: "json" } });
+  }
+}
+
+async function registered(): Promise<Reader> {
+  const reader = new Reader();
+  counter += 1;
+  const res = await reader.request("/register", {
+    form: { firstName: "Nell", lastName: "Ransome", emailAddress: `gifts${counter}.${Date.now()}@example.org`, password: PASSWORD },
+  });
+  expect(res.status).toBe(303);
+  return reader;
+}
+
+/** Pays for Digital in the sandbox checkout, as the browser would. */
+async function subscribe(reader: Reader): Promise<Reader> {
+  const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: {} });
+  expect(checkout.status).toBe(303);
+  const pay = await reader.request(new URL(checkout.headers.get("location")!, server.url).pathname, { form: { cardNumber: "4242 4242 4242 4242" } });
+  expect(pay.status).toBe(303);
+  const back = new URL(pay.headers.get("location")!, server.url);
+  await reader.request(back.pathname + back.search);
+  return reader;
+}
+
+const subscriber = async () => subscribe(await registered());
+
+let articles: string[] = [];
+
+async function articlePaths(): Promise<string[]> {
+  if (articles.length === 0) {
+    const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
+    articles = $("main ol article h3 a")
+      .map((_, a) => $(a).attr("href")!)
+      .get();
+  }
+  return articles;
+}
+
+async function anArticle(index = 0): Promise<string> {
+  return (await articlePaths())[index]!;
+}
+
+const giftsLeftText = ($: cheerio.CheerioAPI) => $("#gift [role=status]").text();
+
+describe("gifting an article", () => {
+  it("answers a script (Accept: application/json) with the link and the gifts left; the link opens the article for anyone, unindexed", async () => {
+    const reader = await subscriber();
+    const path = await anArticle();
+    const res = await reader.request("/api/article-gift/give-gift", { form: { url: `${server.url}${path}` }, headers: { Accept: "application/json" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = (await res.json()) as { articleGiftURL: string; articleGiftsLeft: number };
+    expect(body.articleGiftsLeft).toBe(GIFTS_PER_MONTH - 1);
+    expect(body.articleGiftURL).toMatch(new RegExp(`^${server.url}${path}\\?gift=[A-Za-z0-9_-]{43}$`));
+
+    const opened = await fetch(body.articleGiftURL);
+    expect(opened.headers.get("cache-control")).toBe("no-store");
+    expect(opened.headers.get("x-robots-tag")).toBe("noindex");
+    const $ = cheerio.load(await opened.text());
+    expect($("#article-body .paywalled-content")).toHaveLength(1);
+    expect($('meta[name="robots"]').attr("content")).toContain("noindex");
+    expect($("#gift")).toHaveLength(0);
+  });
+
+  it("hands a page form's link back once, in a cookie only that article's page receives", async () => {
+    const reader = await subscriber();
+    const path = await anArticle(1);
+    const res = await reader.request("/api/article-gift/give-gift", { form: { url: path } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`${path}#gift`);
+    const flash = res.headers.getSetCookie().find((c) => c.startsWith("mr_gift="))!;
+    expect(flash).toContain(`Path=${path}`);
+    expect(flash).toMatch(/HttpOnly/i);
+
+    const $ = await reader.page(path);
+    expect($("#gift-url").attr("value")).toMatch(new RegExp(`^${server.url}${path}\\?gift=`));
+    expect($("#gift-url").attr("readonly")).toBeDefined();
+    expect(giftsLeftText($)).toContain(`${GIFTS_PER_MONTH - 1} gifts left this month`);
+    expect(reader.cookie("mr_gift")).toBeUndefined();
+    expect((await reader.page(path))("#gift-url")).toHaveLength(0);
+  });
+
+  it("shows a link handed to one reader to no one else, even with the cookie copied", async () => {
+    const giver = await subscriber();
+    const path = await anArticle(2);
+    await giver.request("/api/article-gift/give-gift", { form: { url: path } });
+    const stolen = giver.cookie("mr_gift")!;
+    const other = await subscriber();
+    other.setCookie("mr_gift", stolen);
+    const $ = await other.page(path);
+    expect($("#gift-url")).toHaveLength(0);
+    expect(giftsLeftText($)).toContain(`${GIFTS_PER_MONTH} gifts left this month`);
+  });
+
+  it("refuses guests and readers without a subscription with 403, and takes nothing from their allowance", async () => {
+    const path = await anArticle();
+    const guest = new Reader();
+    expect((await guest.giftJson(path)).status).toBe(403);
+    const reader = await registered();
+    const json = await reader.giftJson(path);
+    expect(json.status).toBe(403);
+    expect(await json.json()).toEqual({ error: "Gifting articles is for subscribers." });
+    const page = await reader.request("/api/article-gift/give-gift", { form: { url: path } });
+    expect(page.status).toBe(403);
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("mr_gift="))).toBe(false);
+
+    await subscribe(reader);
+    expect(giftsLeftText(await reader.page(path))).toContain(`${GIFTS_PER_MONTH} gifts left this month`);
+  });
+
+  it("answers bad input with 4xx and takes no gift", async () => {
+    const reader = await subscriber();
+    const path = await anArticle();
+    for (const url of [undefined, "", "/2020/01/no-such-article", "https://evil.example" + path, "/the-latest", `${path}/../x`, "x".repeat(5000)]) {
+      const res = await reader.request("/api/article-gift/give-gift", { form: url === undefined ? { _format: "json" } : { url, _format: "json" } });
+      expect(res.status, String(url).slice(0, 40)).toBe(404);
+    }
+    expect((await reader.request("/api/article-gift/give-gift", { form: { url: path }, headers: { Origin: "https://evil.example" } })).status).toBe(403);
+    expect((await reader.request("/api/article-gift/give-gift")).status).toBe(405);
+    expect(giftsLeftText(await reader.page(path))).toContain(`${GIFTS_PER_MONTH} gifts left this month`);
+  });
+
+  it("gives at most the month's allowance, however many posts arrive at once", async () => {
+    const reader = await subscriber();
+    const path = await anArticle();
+    const results = await Promise.all(Array.from({ length: GIFTS_PER_MONTH + 3 }, () => reader.giftJson(path)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(GIFTS_PER_MONTH).fill(200), 409, 409, 409]);
+    const $ = await reader.page(path);
+    expect(giftsLeftText($)).toContain("You have no gifts left this month.");
+    expect($('#gift button[type="submit"]')).toHaveLength(0);
+  });
+
+  it("revokes only the reader's own links", async () => {
+    const giver = await subscriber();
+    const path = await anArticle();
+    const { articleGiftURL } = (await (await giver.giftJson(path)).json()) as { articleGiftURL: string };
+    const giftId = (await giver.page("/my-account/gifts"))('input[name="giftId"]').attr("value")!;
+
+    const other = await subscriber();
+    expect((await other.request("/my-account/gifts", { form: { giftId } })).status).toBe(404);
+    expect((await other.request("/my-account/gifts", { form: { giftId: "not-an-id" } })).status).toBe(404);
+    expect((await new Reader().request("/my-account/gifts", { form: { giftId } })).status).toBe(403);
+    // A gift opens the article unmetered, and marks the page so (a fresh guest would read it on the meter anyway).
+    const giftApplies = async () => (await fetch(articleGiftURL)).headers.get("x-robots-tag") === "noindex";
+    expect(await giftApplies()).toBe(true);
+
+    const revoked = await giver.request("/my-account/gifts", { form: { giftId } });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("location")).toBe("/my-account/gifts?revoked=1");
+    expect((await giver.page("/my-account/gifts?revoked=1"))('[role="status"]').text()).toBe("Gift link revoked.");
+    // A replayed revoke changes nothing more.
+    expect((await giver.request("/my-account/gifts", { form: { giftId } })).status).toBe(303);
+    expect(await giftApplies()).toBe(false);
+  });
+});
+
+describe("notes", () => {
+  it("stores nothing for a reader without a subscription", async () => {
+    const path = await anArticle();
+    const reader = await registered();
+    expect((await reader.request(path, { form: { intent: "add-note", paragraph: "0", note: "Mine" } })).status).toBe(403);
+    expect((await new Reader().request(path, { form: { intent: "add-note", paragraph: "0", note: "Mine" } })).status).toBe(403);
+    expect((await reader.page("/my-account/notes"))("main").text()).toContain("You have no notes yet.");
+  });
+
+  it("shows the annotations module's messages beside the field, and the form's own for a bad paragraph", async () => {
+    const reader = await subscriber();
+    const path = await anArticle();
+    const cases: [Record<string, string>, string, string][] = [
+      [{ paragraph: "0", note: "   " }, "#add-note-note-error", "Write a note before saving."],
+      [{ paragraph: "0", note: "x".repeat(2001) }, "#add-note-note-error", "The note is too long: at most 2,000 characters."],
+      [{ paragraph: "0", quote: "q".repeat(501), note: "ok" }, "#add-note-quote-error", "The quoted passage is too long: at most 500 characters."],
+      [{ paragraph: "abc", note: "ok" }, "#add-note-paragraph-error", "Choose one of the article's paragraphs."],
+      [{ paragraph: "100000", note: "ok" }, "#add-note-paragraph-error", "Choose one of the article's paragraphs."],
+      [{ paragraph: "-1", note: "ok" }, "#add-note-paragraph-error", "Choose one of the article's paragraphs."],
+    ];
+    for (const [fields, errorId, message] of cases) {
+      const res = await reader.request(path, { form: { intent: "add-note", ...fields } });
+      expect(res.status, message).toBe(400);
+      const $ = cheerio.load(await res.text());
+      expect($(errorId).text()).toBe(message);
+      expect($('[role="alert"] a').text()).toBe(message);
+    }
+    expect((await reader.request(path, { form: { intent: "something-else" } })).status).toBe(400);
+    expect((await reader.page("/my-account/notes"))("main").text()).toContain("You have no notes yet.");
+  });
+
+  it("lets only the reader who wrote a note delete it", async () => {
+    const writer = await subscriber();
+    const path = await anArticle();
+    const saved = await writer.request(path, { form: { intent: "add-note", paragraph: "2", quote: "a passage", note: "<b>Bold</b> claim" } });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("location")).toBe(`${path}?note=added#notes`);
+    const $ = await writer.page(`${path}?note=added`);
+    expect($("#notes [role=status]").text()).toBe("Your note has been saved.");
+    expect($("#notes li").text()).toContain("<b>Bold</b> claim");
+    const noteId = $('input[name="noteId"]').attr("value")!;
+
+    const other = await subscriber();
+    expect((await other.request(path, { form: { intent: "delete-note", noteId } })).status).toBe(404);
+    expect((await other.request(path, { form: { intent: "delete-note", noteId: "nope" } })).status).toBe(404);
+    expect((await writer.page("/my-account/notes"))("main li").text()).toContain("<b>Bold</b> claim");
+
+    expect((await writer.request(path, { form: { intent: "delete-note", noteId } })).status).toBe(303);
+    expect((await writer.request(path, { form: { intent: "delete-note", noteId } })).status).toBe(404);
+  });
+
+  it("pages the notes list with plain links, and answers a page past the end with 404", async () => {
+    const reader = await subscriber();
+    const path = await anArticle();
+    for (let i = 0; i < 21; i++) await reader.request(path, { form: { intent: "add-note", paragraph: "0", note: `Note ${i}` } });
+    const first = await reader.page("/my-account/notes");
+    expect(first("main ol > li")).toHaveLength(20);
+    expect(first('nav[aria-label="Pages of notes"] a[rel="next"]').attr("href")).toBe("/my-account/notes?page=2");
+    expect((await reader.page("/my-account/notes?page=2"))("main ol > li")).toHaveLength(1);
+    for (const page of ["3", "0", "abc", "9999999"]) expect((await reader.request(`/my-account/notes?page=${page}`)).status, page).toBe(404);
+  });
+});
+
+describe("downloads", () => {
+  it("sends guests to sign in, readers without a subscription to a 403 page, and unknown reprints to 404", async () => {
+    const guest = await new Reader().request("/download/subscriber/reprint/R1");
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("location")).toBe(`/sign-in?redirectTo=${encodeURIComponent("/download/subscriber/reprint/R1")}`);
+
+    const reader = await registered();
+    const refused = await reader.request("/download/subscriber/reprint/R1");
+    expect(refused.status).toBe(302);
+    const offer = await reader.request(refused.headers.get("location")!);
+    expect(offer.status).toBe(403);
+    const $ = cheerio.load(await offer.text());
+    expect($("h1").text()).toBe("Subscribers only");
+    expect($('main a[href="/subscriptions"]')).toHaveLength(1);
+
+    const sub = await subscriber();
+    for (const id of ["R999999", "R0", "1", "R1x", "R01"]) expect((await sub.request(`/download/subscriber/reprint/${id}`)).status, id).toBe(404);
+  });
+
+  it("gives a subscriber the reprint as a private PDF attachment", async () => {
+    const reader = await subscriber();
+    const path = await anArticle();
+    const link = (await reader.page(path))('a:contains("Download PDF reprint")').attr("href")!;
+    expect(link).toMatch(/^\/download\/subscriber\/reprint\/R\d+$/);
+    const res = await reader.request(link);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${path.split("/").pop()}.pdf"`);
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  });
+
+  it("gives a visual-library chart only at the subscriber's own address, and only for visual-library articles", async () => {
+    const reader = await subscriber();
+    const $list = cheerio.load(await (await fetch(`${server.url}/visual-library`)).text());
+    const path = $list("main article h3 a").first().attr("href")!;
+    const link = (await reader.page(path))('a:contains("Download this chart")').attr("href")!;
+    const res = await reader.request(link);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${path.split("/").pop()}.svg"`);
+
+    const other = await subscriber();
+    expect((await other.request(link)).status).toBe(403);
+    const charts = new Set($list("main article h3 a").map((_, a) => $list(a).attr("href")!).get());
+    const plain = (await articlePaths()).find((p) => !charts.has(p))!;
+    const ownId = link.split("/")[3];
+    expect((await reader.request(`/visual-library/download/${ownId}/${plain.split("/").pop()}`)).status).toBe(404);
+    expect((await reader.request(`/visual-library/download/${ownId}/..%2F..%2Fetc`)).status).toBe(404);
+    expect((await reader.page(plain))('a:contains("Download this chart")')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,19 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
+import { defineConfig } from "vite";
+import remixConfig from "./remix.config";
+
+export default defineConfig({
+  plugins: [vanillaExtractPlugin(), !process.env.VITEST && remix(remixConfig)],
+  server: { port: 3000 },
+  build: { target: "es2022" },
+  ssr: { external: ["better-sqlite3", "pg"] },
+  test: {
+    include: ["tests/**/*.test.{ts,tsx}"],
+    environment: "node",
+    pool: "forks",
+    testTimeout: 30_000,
+    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
+    hookTimeout: 120_000,
+  },
+});
