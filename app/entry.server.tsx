@@ -4,7 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
 import { NonceProvider } from "./lib/nonce";
-import { applySecurityHeaders, createNonce } from "./lib/security.server";
+import { applySecurityHeaders, createNonce, isEmbeddable } from "./lib/security.server";
 
 export const streamTimeout = 5_000;
 
@@ -92,7 +92,7 @@ export default function handleRequest(
       shellRendered = true;
       const body = new DocumentBody();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      if (production) applySecurityHeaders(responseHeaders, nonce);
+      if (production) applySecurityHeaders(responseHeaders, nonce, isEmbeddable(new URL(request.url).pathname));
       resolve(new Response(body.stream, { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     };

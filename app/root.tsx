@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -69,10 +70,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
+/** A route whose handle says `bare` (a video embed) is shown without the site around it. */
+export interface RouteHandle {
+  bare?: boolean;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const textSize = useTextSize();
+  const bare = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.bare);
+  if (bare) {
+    return (
+      <html lang="en">
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <DocumentMeta />
+          <Links />
+        </head>
+        <body>
+          <main>{children}</main>
+          <Scripts nonce={nonce} />
+        </body>
+      </html>
+    );
+  }
   return (
     <html lang="en" data-text-size={textSize}>
       <head>

@@ -64,6 +64,17 @@ export async function registerReader(page: Page, email: string, from = "/the-lat
   await page.waitForURL(/registration=success/);
 }
 
+/** Registers and pays for Digital in the sandbox checkout, leaving the reader on the receipt. */
+export async function subscribeReader(page: Page, label: string): Promise<void> {
+  await registerReader(page, uniqueEmail(label));
+  await page.goto("/subscriptions");
+  await page.getByRole("link", { name: "Choose Digital", exact: true }).click();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $12.00" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();
+}
+
 /** The last password-reset link mailed to an address, read from the server's .eml outbox. */
 export async function resetLinkFor(email: string): Promise<string> {
   const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");

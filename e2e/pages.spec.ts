@@ -11,6 +11,7 @@ const PAGES: [string, string | RegExp][] = [
   ["/webinars", "Webinars"],
   ["/visual-library", "Visual Library"],
   ["/magazine", "Magazine Archive"],
+  ["/video", "Video"],
   ["/archive-toc/BR2501", /./],
   ["/archive-toc/5601", /./],
   ["/search?q=strategy", "Search"],

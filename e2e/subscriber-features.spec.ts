@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Download, Page } from "@playwright/test";
-import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, registerReader, subscribeReader, test, uniqueEmail } from "./fixtures";
 
 // What a subscription adds to an article page, with and without JavaScript: gift links (and
 // what they open for a guest), the PDF reprint, visual-library charts and notes; and that a
@@ -9,17 +9,6 @@ import { expect, registerReader, test, uniqueEmail } from "./fixtures";
 const gated = (page: Page) => page.locator("#article-body .paywalled-content");
 const giftSection = (page: Page) => page.locator("section#gift");
 const notesSection = (page: Page) => page.locator("section#notes");
-
-/** Registers and pays for Digital in the sandbox checkout, as in paywall.spec.ts. */
-async function subscribe(page: Page, label: string): Promise<void> {
-  await registerReader(page, uniqueEmail(label));
-  await page.goto("/subscriptions");
-  await page.getByRole("link", { name: "Choose Digital", exact: true }).click();
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay $12.00" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();
-}
 
 /** Article paths from the latest stream, leaving out Ascend pages (they have a meter of their own). */
 async function meteredArticlePaths(page: Page, count: number): Promise<string[]> {
@@ -38,7 +27,7 @@ async function downloaded(download: Download): Promise<Buffer> {
 
 test("a subscriber gifts an article; the link opens it for a metered-out guest until it is revoked", async ({ page, browser, js, axe }) => {
   test.setTimeout(90_000);
-  await subscribe(page, "giver");
+  await subscribeReader(page, "giver");
   const articles = await meteredArticlePaths(page, 5);
   const gifted = articles[4]!;
 
@@ -97,7 +86,7 @@ test("a subscriber gifts an article; the link opens it for a metered-out guest u
 });
 
 test("the last gift of the month leaves the link shown, the copy button hidden and the form gone", async ({ page }) => {
-  await subscribe(page, "allowance");
+  await subscribeReader(page, "allowance");
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   for (const left of [4, 3, 2, 1]) {
@@ -122,7 +111,7 @@ test("the last gift of the month leaves the link shown, the copy button hidden a
 });
 
 test("a subscriber downloads a PDF reprint and a visual-library chart; another reader's chart address is refused", async ({ page }) => {
-  await subscribe(page, "downloads");
+  await subscribeReader(page, "downloads");
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   await expect(page.getByRole("link", { name: "Download this chart" })).toHaveCount(0);
@@ -175,7 +164,7 @@ test("a registered reader without a subscription gets no subscriber controls, an
 });
 
 test("a subscriber adds a note, finds it on the article and in their notes, and deletes it", async ({ page, js, axe }) => {
-  await subscribe(page, "notes");
+  await subscribeReader(page, "notes");
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   const notes = notesSection(page);

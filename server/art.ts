@@ -23,6 +23,7 @@ function shapes(random: () => number, width: number, height: number, count: numb
 
 export const ARTICLE_ART_SIZE = { width: 1200, height: 675 } as const;
 export const ISSUE_COVER_SIZE = { width: 600, height: 800 } as const;
+export const VIDEO_POSTER_SIZE = { width: 1280, height: 720 } as const;
 
 export function articleArt(key: string): string {
   const { width, height } = ARTICLE_ART_SIZE;
@@ -46,4 +47,23 @@ export function issueCover(issue: { code: string; title: string; monthLabel: str
     .map((line, i) => `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeXml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
+}
+
+/** A video's poster: its title slide, as the video's first frame shows it. */
+export function videoPoster(video: { slug: string; title: string; topic: string }): string {
+  const { width, height } = VIDEO_POSTER_SIZE;
+  const random = seededRandom(hashString(video.slug));
+  const colour = PALETTE[hashString(video.slug) % PALETTE.length];
+  const lines: string[] = [];
+  for (const word of video.title.split(" ")) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= 26) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  const top = Math.round(height / 2 - (lines.length * 84) / 2 + 60);
+  const title = lines
+    .map((line, i) => `<text x="80" y="${top + i * 84}" font-size="68" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
+    .join("");
+  const sans = `fill="#fff" font-size="32" font-family="Helvetica, Arial, sans-serif"`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 5)}<text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeXml(video.topic.toUpperCase())}</text></svg>`;
 }

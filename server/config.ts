@@ -79,6 +79,8 @@ const envSchema = z.object({
       }
       return { article: pairs.article!, top50: pairs.top50!, cases: pairs.cases!, "visual-library": pairs["visual-library"]! };
     }),
+  /** The A/B tag on the subscribe call to action in front of a subscriber-only video. */
+  PAYWALL_VIDEO_TAG: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "PAYWALL_VIDEO_TAG: letters, digits, - or _").default("paywall-video"),
   GIFTS_PER_MONTH: z.coerce.number().int().min(0).max(1000).default(5),
 
   // Payments: the built-in sandbox provider, or Stripe Checkout.

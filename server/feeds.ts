@@ -1,7 +1,7 @@
 import type { Database } from "./db/connection";
 import { latestArticles } from "./articles";
 import { STREAM_PAGES } from "./streams";
-import { articlePath, issuePath, topicPath } from "./urls";
+import { articlePath, issuePath, topicPath, videoPath } from "./urls";
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -33,13 +33,15 @@ export async function sitemapIndex(db: Database, siteUrl: string): Promise<strin
 }
 
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
-  const fixed = ["/", "/topics", "/magazine", "/subscriptions", ...Object.keys(STREAM_PAGES).map((s) => `/${s}`)];
-  const [topics, issues] = await Promise.all([
+  const fixed = ["/", "/topics", "/magazine", "/video", "/subscriptions", ...Object.keys(STREAM_PAGES).map((s) => `/${s}`)];
+  const [topics, issues, videos] = await Promise.all([
     db.selectFrom("topic").select("slug").orderBy("slug").execute(),
     db.selectFrom("magazine_issue").select("code").orderBy("id", "desc").execute(),
+    db.selectFrom("video").select(["id", "slug", "published"]).orderBy("id").execute(),
   ]);
   return urlSet([
     ...fixed.map((p) => urlEntry(siteUrl, p)),
+    ...videos.map((v) => urlEntry(siteUrl, videoPath(v), v.published)),
     ...topics.map((t) => urlEntry(siteUrl, topicPath(t.slug))),
     ...issues.map((i) => urlEntry(siteUrl, issuePath(i.code))),
   ]);
@@ -59,5 +61,5 @@ export async function articlesSitemap(db: Database, siteUrl: string, n: number):
 }
 
 export function robotsTxt(siteUrl: string): string {
-  return ["User-agent: *", "Disallow: /preferences/", "Disallow: /magazine/find", "Disallow: /search", "Disallow: /subscriptions/", "Disallow: /sandbox-checkout/", "Disallow: /service/", "Disallow: /api/", "", `Sitemap: ${siteUrl}/sitemap.xml`, ""].join("\n");
+  return ["User-agent: *", "Disallow: /preferences/", "Disallow: /magazine/find", "Disallow: /search", "Disallow: /subscriptions/", "Disallow: /sandbox-checkout/", "Disallow: /service/", "Disallow: /api/", "Disallow: /video/embed/", "", `Sitemap: ${siteUrl}/sitemap.xml`, ""].join("\n");
 }

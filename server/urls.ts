@@ -9,3 +9,7 @@ export const issuePath = (code: string) => `/archive-toc/${code}`;
 export const articleArtPath = (slug: string) => `/art/article/${slug}.svg`;
 export const issueCoverPath = (code: string) => `/art/issue/${code}.svg`;
 export const productPath = (p: { slug: string; availabilityId: number }) => `/product/${p.slug}/${p.availabilityId}`;
+export const videoPath = (v: { id: number; slug: string }) => `/video/${v.id}/${v.slug}`;
+export const videoEmbedPath = (v: { id: number; slug: string }) => `/video/embed/${v.id}/${v.slug}`;
+export const videoPosterPath = (slug: string) => `/art/video/${slug}.svg`;
+export const videoMediaPath = (id: number, kind: "webm" | "vtt") => `/media/video/${id}.${kind}`;

@@ -8,6 +8,7 @@ export const SECTIONS = [
   { to: "/the-latest", label: "The Latest" },
   { to: "/topics", label: "Topics" },
   { to: "/magazine", label: "Magazine" },
+  { to: "/video", label: "Video" },
   { to: "/big-ideas", label: "Big Ideas" },
   { to: "/ascend", label: "Ascend" },
   { to: "/visual-library", label: "Visual Library" },

@@ -11,8 +11,14 @@ function captchaOrigin(): string {
   return url ? ` ${new URL(url).origin}` : "";
 }
 
-/** Headers every response carries. The CSP allows scripts only from this origin or with the page's nonce. */
-export function applySecurityHeaders(headers: Headers, nonce?: string): void {
+/** Pages other sites may show in a frame: the video embeds. */
+export const isEmbeddable = (pathname: string) => pathname.startsWith("/video/embed/");
+
+/**
+ * Headers every response carries. The CSP allows scripts only from this origin or with the
+ * page's nonce; only an embeddable page may be framed by another site.
+ */
+export function applySecurityHeaders(headers: Headers, nonce?: string, embeddable = false): void {
   const extra = captchaOrigin();
   const script = (nonce ? `'self' 'nonce-${nonce}'` : "'self'") + extra;
   headers.set(
@@ -28,11 +34,12 @@ export function applySecurityHeaders(headers: Headers, nonce?: string): void {
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self'",
-      "frame-ancestors 'self'",
+      `frame-ancestors ${embeddable ? "*" : "'self'"}`,
     ].join("; "),
   );
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "SAMEORIGIN");
+  if (embeddable) headers.delete("X-Frame-Options");
+  else headers.set("X-Frame-Options", "SAMEORIGIN");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
 }

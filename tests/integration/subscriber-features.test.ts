@@ -1,15 +1,14 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Reader, registeredReader, subscribe } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
 // Gifting, notes and subscriber downloads against the production build, as a browser, a script
 // or a forger meets them: who may do what, what bad input gets, and that a refused request
 // changes nothing.
 
-const PASSWORD = "Lantern5!quay";
 const GIFTS_PER_MONTH = 5;
 let server: RunningServer;
-let counter = 0;
 
 beforeAll(async () => {
   server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", GIFTS_PER_MONTH: String(GIFTS_PER_MONTH) });
@@ -19,72 +18,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A browser's cookie jar, reduced to what these tests need. */
-class Reader {
-  private readonly cookies = new Map<string, string>();
-
-  cookie(name: string): string | undefined {
-    return this.cookies.get(name);
-  }
-
-  setCookie(name: string, value: string): void {
-    this.cookies.set(name, value);
-  }
-
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers };
-    if (init.form) {
-      headers["Content-Type"] = "application/x-www-form-urlencoded";
-      headers.Origin ??= server.url;
-    }
-    const res = await fetch(server.url + path, {
-      method: init.method ?? (init.form ? "POST" : "GET"),
-      headers,
-      body: init.form ? new URLSearchParams(init.form) : undefined,
-      redirect: "manual",
-    });
-    for (const header of res.headers.getSetCookie()) {
-      const [pair] = header.split(";");
-      const at = pair!.indexOf("=");
-      const name = pair!.slice(0, at);
-      if (/Max-Age=0/i.test(header)) this.cookies.delete(name);
-      else this.cookies.set(name, pair!.slice(at + 1));
-    }
-    return res;
-  }
-
-  async page(path: string): Promise<cheerio.CheerioAPI> {
-    const res = await this.request(path);
-    expect(res.status, path).toBe(200);
-    return cheerio.load(await res.text());
-  }
-
-  giftJson(url: string) {
-    return this.request("/api/article-gift/give-gift", { form: { url, _format: "json" } });
-  }
-}
-
-async function registered(): Promise<Reader> {
-  const reader = new Reader();
-  counter += 1;
-  const res = await reader.request("/register", {
-    form: { firstName: "Nell", lastName: "Ransome", emailAddress: `gifts${counter}.${Date.now()}@example.org`, password: PASSWORD },
-  });
-  expect(res.status).toBe(303);
-  return reader;
-}
-
-/** Pays for Digital in the sandbox checkout, as the browser would. */
-async function subscribe(reader: Reader): Promise<Reader> {
-  const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: {} });
-  expect(checkout.status).toBe(303);
-  const pay = await reader.request(new URL(checkout.headers.get("location")!, server.url).pathname, { form: { cardNumber: "4242 4242 4242 4242" } });
-  expect(pay.status).toBe(303);
-  const back = new URL(pay.headers.get("location")!, server.url);
-  await reader.request(back.pathname + back.search);
-  return reader;
-}
-
+const giftJson = (reader: Reader, url: string) => reader.request("/api/article-gift/give-gift", { form: { url, _format: "json" } });
+const registered = () => registeredReader(server.url);
+const guestReader = () => new Reader(server.url);
 const subscriber = async () => subscribe(await registered());
 
 let articles: string[] = [];
@@ -157,10 +93,10 @@ describe("gifting an article", () => {
 
   it("refuses guests and readers without a subscription with 403, and takes nothing from their allowance", async () => {
     const path = await anArticle();
-    const guest = new Reader();
-    expect((await guest.giftJson(path)).status).toBe(403);
+    const guest = guestReader();
+    expect((await giftJson(guest, path)).status).toBe(403);
     const reader = await registered();
-    const json = await reader.giftJson(path);
+    const json = await giftJson(reader, path);
     expect(json.status).toBe(403);
     expect(await json.json()).toEqual({ error: "Gifting articles is for subscribers." });
     const page = await reader.request("/api/article-gift/give-gift", { form: { url: path } });
@@ -186,7 +122,7 @@ describe("gifting an article", () => {
   it("gives at most the month's allowance, however many posts arrive at once", async () => {
     const reader = await subscriber();
     const path = await anArticle();
-    const results = await Promise.all(Array.from({ length: GIFTS_PER_MONTH + 3 }, () => reader.giftJson(path)));
+    const results = await Promise.all(Array.from({ length: GIFTS_PER_MONTH + 3 }, () => giftJson(reader, path)));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([...Array(GIFTS_PER_MONTH).fill(200), 409, 409, 409]);
     const $ = await reader.page(path);
@@ -197,13 +133,13 @@ describe("gifting an article", () => {
   it("revokes only the reader's own links", async () => {
     const giver = await subscriber();
     const path = await anArticle();
-    const { articleGiftURL } = (await (await giver.giftJson(path)).json()) as { articleGiftURL: string };
+    const { articleGiftURL } = (await (await giftJson(giver, path)).json()) as { articleGiftURL: string };
     const giftId = (await giver.page("/my-account/gifts"))('input[name="giftId"]').attr("value")!;
 
     const other = await subscriber();
     expect((await other.request("/my-account/gifts", { form: { giftId } })).status).toBe(404);
     expect((await other.request("/my-account/gifts", { form: { giftId: "not-an-id" } })).status).toBe(404);
-    expect((await new Reader().request("/my-account/gifts", { form: { giftId } })).status).toBe(403);
+    expect((await guestReader().request("/my-account/gifts", { form: { giftId } })).status).toBe(403);
     // A gift opens the article unmetered, and marks the page so (a fresh guest would read it on the meter anyway).
     const giftApplies = async () => (await fetch(articleGiftURL)).headers.get("x-robots-tag") === "noindex";
     expect(await giftApplies()).toBe(true);
@@ -223,7 +159,7 @@ describe("notes", () => {
     const path = await anArticle();
     const reader = await registered();
     expect((await reader.request(path, { form: { intent: "add-note", paragraph: "0", note: "Mine" } })).status).toBe(403);
-    expect((await new Reader().request(path, { form: { intent: "add-note", paragraph: "0", note: "Mine" } })).status).toBe(403);
+    expect((await guestReader().request(path, { form: { intent: "add-note", paragraph: "0", note: "Mine" } })).status).toBe(403);
     expect((await reader.page("/my-account/notes"))("main").text()).toContain("You have no notes yet.");
   });
 
@@ -283,7 +219,7 @@ describe("notes", () => {
 
 describe("downloads", () => {
   it("sends guests to sign in, readers without a subscription to a 403 page, and unknown reprints to 404", async () => {
-    const guest = await new Reader().request("/download/subscriber/reprint/R1");
+    const guest = await guestReader().request("/download/subscriber/reprint/R1");
     expect(guest.status).toBe(302);
     expect(guest.headers.get("location")).toBe(`/sign-in?redirectTo=${encodeURIComponent("/download/subscriber/reprint/R1")}`);
 

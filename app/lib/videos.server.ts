@@ -1,0 +1,28 @@
+import { redirect } from "@remix-run/node";
+import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { mayWatch, videoById, type Video } from "../../server/videos";
+import { videoMediaPath } from "../../server/urls";
+import { db } from "./db.server";
+import { currentUser } from "./session.server";
+
+/**
+ * The video an address names, with what this reader may do with it. A wrong or missing slug
+ * moves to the video's own address (`canonical` builds it); an id no video has is a 404.
+ */
+export async function videoForRequest(
+  request: Request,
+  params: { id?: string; slug?: string },
+  canonical: (video: Video) => string,
+): Promise<{ video: Video; canWatch: boolean; signedIn: boolean }> {
+  const video = /^\d{1,9}$/.test(params.id ?? "") ? await videoById(await db(), Number(params.id)) : undefined;
+  if (!video) throw new Response(null, { status: 404 });
+  if (params.slug !== video.slug) throw redirect(`${canonical(video)}${new URL(request.url).search}`, 301);
+  const user = await currentUser(request);
+  const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
+  return { video, canWatch: mayWatch(video, subscriber !== null), signedIn: user !== undefined };
+}
+
+/** What the player needs; only for a reader who may watch. */
+export function playable(video: Video) {
+  return { title: video.title, poster: video.poster, src: videoMediaPath(video.id, "webm"), captions: videoMediaPath(video.id, "vtt") };
+}
