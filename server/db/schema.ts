@@ -338,6 +338,64 @@ export interface DismissalTable {
   dismissed_at: string;
 }
 
+/** What a library item, history entry or share points at. */
+export type LibraryContentType = "article" | "video" | "podcast";
+
+export interface LibraryFolderTable {
+  id: string;
+  user_id: string;
+  name: string;
+  name_key: string;
+  slug: string;
+  description: string;
+  read_only: Flag;
+  created_at: string;
+}
+
+export interface LibraryItemTable {
+  id: string;
+  user_id: string;
+  content_type: LibraryContentType;
+  content_id: number;
+  read_only: Flag;
+  saved_at: string;
+}
+
+export interface LibraryItemFolderTable {
+  item_id: string;
+  folder_id: string;
+  added_at: string;
+}
+
+export interface ViewHistoryTable {
+  user_id: string;
+  content_type: LibraryContentType;
+  content_id: number;
+  viewed_at: string;
+}
+
+export interface ShareHistoryTable {
+  id: string;
+  user_id: string;
+  content_type: LibraryContentType;
+  content_id: number;
+  provider: "facebook" | "twitter" | "linkedin" | "email";
+  recipients: number;
+  shared_at: string;
+}
+
+export interface FollowTable {
+  user_id: string;
+  kind: "topic" | "newsletter" | "campaign";
+  target: string;
+  created_at: string;
+}
+
+export interface FollowingSeenTable {
+  user_id: string;
+  seen_at: string;
+}
+
 export interface DB {
   topic: TopicTable;
   author: AuthorTable;
@@ -375,4 +433,11 @@ export interface DB {
   gift_link: GiftLinkTable;
   annotation: AnnotationTable;
   dismissal: DismissalTable;
+  library_folder: LibraryFolderTable;
+  library_item: LibraryItemTable;
+  library_item_folder: LibraryItemFolderTable;
+  view_history: ViewHistoryTable;
+  share_history: ShareHistoryTable;
+  follow: FollowTable;
+  following_seen: FollowingSeenTable;
 }

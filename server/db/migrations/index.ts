@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from "kysely";
 import * as m001 from "./001-content";
 import * as m002 from "./002-accounts";
 import * as m003 from "./003-paywall-and-subscriptions";
+import * as m004 from "./004-library-and-follows";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
   "001-content": m001,
   "002-accounts": m002,
   "003-paywall-and-subscriptions": m003,
+  "004-library-and-follows": m004,
 };
 
 export const migrationProvider: MigrationProvider = {
