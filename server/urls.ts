@@ -13,3 +13,4 @@ export const videoPath = (v: { id: number; slug: string }) => `/video/${v.id}/${
 export const videoEmbedPath = (v: { id: number; slug: string }) => `/video/embed/${v.id}/${v.slug}`;
 export const videoPosterPath = (slug: string) => `/art/video/${slug}.svg`;
 export const videoMediaPath = (id: number, kind: "webm" | "vtt") => `/media/video/${id}.${kind}`;
+export const libraryFolderPath = (slug: string) => `/my-library/library/${slug}`;

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ArticleCard as Card } from "../../server/article-cards";
 import { formatAuthors, formatPublished } from "../lib/format";
 import * as css from "./cards.css";
+import { SaveControl } from "./library/SaveControl";
 
 export type { Card };
 
@@ -34,6 +35,7 @@ export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarge
           {card.authors.length > 0 ? `${formatAuthors(card.authors)} · ` : null}
           <time dateTime={card.published}>{formatPublished(card.published)}</time>
         </p>
+        <SaveControl type="article" id={card.id} title={card.title} />
       </div>
     </article>
   );

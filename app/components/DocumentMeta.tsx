@@ -3,9 +3,10 @@ import { useContext } from "react";
 import { UNSAFE_DataRouterStateContext as RouterStateContext } from "react-router-dom";
 import { FORM_FAILED } from "../lib/form-meta";
 
+/** A conform submission that failed, or an action's own `failed: true`. */
 function failed(actionData: unknown): boolean {
-  const result = (actionData as { result?: { status?: string } } | undefined)?.result;
-  return result?.status === "error";
+  const data = actionData as { result?: { status?: string }; failed?: boolean } | undefined;
+  return data?.result?.status === "error" || data?.failed === true;
 }
 
 /**

@@ -63,6 +63,7 @@ function UserMenu() {
   return (
     <>
       {root.subscriber ? null : <Link to="/subscriptions">Subscribe</Link>}
+      <Link to="/my-library">My Library</Link>
       <Link to="/my-account" aria-label={`My account: ${root.user.name}${caption ? `, ${caption} subscriber` : ""}`}>
         {root.user.name}
         {caption ? <span className={css.caption}> {caption}</span> : null}

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { VideoCard as Card } from "../../server/videos";
 import { formatDuration, formatPublished } from "../lib/format";
 import * as css from "./cards.css";
+import { SaveControl } from "./library/SaveControl";
 
 export function VideoCard({ card, href = card.url }: { card: Card; href?: string }) {
   return (
@@ -17,6 +18,7 @@ export function VideoCard({ card, href = card.url }: { card: Card; href?: string
         <p className={css.byline}>
           {formatDuration(card.durationSeconds)} · <time dateTime={card.published}>{formatPublished(card.published)}</time>
         </p>
+        <SaveControl type="video" id={card.id} title={card.title} />
       </div>
     </article>
   );

@@ -1,4 +1,5 @@
 import { redirect } from "@remix-run/node";
+import type { User } from "../../server/accounts/users";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { mayWatch, videoById, type Video } from "../../server/videos";
 import { videoMediaPath } from "../../server/urls";
@@ -13,13 +14,13 @@ export async function videoForRequest(
   request: Request,
   params: { id?: string; slug?: string },
   canonical: (video: Video) => string,
-): Promise<{ video: Video; canWatch: boolean; signedIn: boolean }> {
+): Promise<{ video: Video; canWatch: boolean; user: User | undefined }> {
   const video = /^\d{1,9}$/.test(params.id ?? "") ? await videoById(await db(), Number(params.id)) : undefined;
   if (!video) throw new Response(null, { status: 404 });
   if (params.slug !== video.slug) throw redirect(`${canonical(video)}${new URL(request.url).search}`, 301);
   const user = await currentUser(request);
   const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
-  return { video, canWatch: mayWatch(video, subscriber !== null), signedIn: user !== undefined };
+  return { video, canWatch: mayWatch(video, subscriber !== null), user };
 }
 
 /** What the player needs; only for a reader who may watch. */

@@ -15,6 +15,8 @@ import { ARTICLE_ART_SIZE } from "../../server/art";
 import { articlePage, type ArticlePageData, type ArticlePageLookup } from "../../server/articles";
 import { blocksToHtml } from "../../server/content/markdown";
 import { resolveGift } from "../../server/gifts";
+import { recordView } from "../../server/library/history";
+import { keepGift } from "../../server/library/items";
 import { decideOffer } from "../../server/paywall/offers";
 import { readingListForArticle } from "../../server/reading-lists";
 import { ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
@@ -23,6 +25,7 @@ import { ReadingListOverlay } from "../components/ReadingListOverlay";
 import { SubscriptionCounter } from "../components/SubscriptionCounter";
 import { Carousel } from "../components/Carousel";
 import { TextSizeToggle } from "../components/TextSizeToggle";
+import { SaveControl } from "../components/library/SaveControl";
 import { TitleBar } from "../components/TitleBar";
 import * as css from "../components/article.css";
 import * as cards from "../components/cards.css";
@@ -73,6 +76,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     readingList: Boolean(readingList),
     gift: Boolean(gift),
   });
+  if (context.user) {
+    await recordView(database, context.user.id, { type: "article", id: article.id });
+    if (gift) await keepGift(database, context.user.id, article.id);
+  }
   const screen = wallScreen(url.searchParams.get("paywall"));
   const domestic = offer.wall === "registration" && screen === "registration" ? await isDomesticVisitor(request) : false;
   // Gifting, downloads and notes: only for a subscriber, and only beside the full text.
@@ -248,6 +255,7 @@ export default function ArticleRoute() {
               alt={`Abstract illustration accompanying “${article.title}”`}
             />
             <div className={css.tools}>
+              <SaveControl type="article" id={article.id} title={article.title} />
               <TextSizeToggle />
             </div>
             <details className={css.summaryBox} open>

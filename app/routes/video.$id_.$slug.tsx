@@ -1,8 +1,10 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { VIDEO_POSTER_SIZE } from "../../server/art";
+import { recordView } from "../../server/library/history";
 import { nextInPlaylist, nextVideo, playlistBySlug, PLAYLIST_STEP, videoList, type Playlist, type VideoCard } from "../../server/videos";
 import { ShareLinks } from "../components/ShareLinks";
+import { SaveControl } from "../components/library/SaveControl";
 import { VideoPlayer } from "../components/VideoPlayer";
 import { VideoWall } from "../components/VideoWall";
 import * as cards from "../components/cards.css";
@@ -17,8 +19,10 @@ import { playable, videoForRequest } from "../lib/videos.server";
 const MAX_SHOWN = 600;
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
-  const { video, canWatch, signedIn } = await videoForRequest(request, params, (v) => v.url);
+  const { video, canWatch, user } = await videoForRequest(request, params, (v) => v.url);
+  const signedIn = user !== undefined;
   const database = await db();
+  if (user && canWatch) await recordView(database, user.id, { type: "video", id: video.id });
   const url = new URL(request.url);
 
   const playlistSlug = url.searchParams.get("playlist");
@@ -118,7 +122,8 @@ export default function VideoRoute() {
         <h1>{video.title}</h1>
         <p className={css.meta}>
           {formatDuration(video.durationSeconds)} ·{" "}
-          <time dateTime={video.published}>{formatPublished(video.published)}</time>
+          <time dateTime={video.published}>{formatPublished(video.published)}</time> ·{" "}
+          <SaveControl type="video" id={video.id} title={video.title} />
         </p>
         {player ? (
           <VideoPlayer key={video.id} video={player} next={next} />

@@ -1,20 +1,12 @@
 import crypto from "node:crypto";
 import type { Database } from "../db/connection";
+import { folderNameKey } from "./folder-names";
 
-export const FOLDER_NAME_MESSAGE = "Folder title must be 30 characters or less and consisting of English letters, numbers or spaces.";
-export const FOLDER_EXISTS_MESSAGE = "A folder with this title already exists.";
-export const FOLDER_DESCRIPTION_MAX = 200;
 /** A reader's folders, at most; enough for any real library, and a bound on what one account can store. */
 export const MAX_FOLDERS = 100;
 
 /** The read-only folder gift links land in (shown with a gift icon). */
 export const GIFT_FOLDER = { name: "Gifted Articles", slug: "gifted-articles", description: "Articles subscribers have gifted you." } as const;
-
-/** Spec: 1 to 30 letters, digits or spaces, and not only spaces. */
-export const isValidFolderName = (name: string) => /^[A-Za-z0-9 ]{1,30}$/.test(name) && name.trim() !== "";
-
-/** Names are unique ignoring case and spaces. */
-export const folderNameKey = (name: string) => name.toLowerCase().replace(/\s+/g, "");
 
 const folderSlug = (name: string) => name.trim().toLowerCase().split(/\s+/).join("-");
 

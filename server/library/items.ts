@@ -99,21 +99,46 @@ export async function setItemFolders(db: Database, userId: string, itemId: strin
   return true;
 }
 
-/** Adds the reader's items to the reader's writable folders; answers how many items were added. */
-export async function addItemsToFolders(db: Database, userId: string, itemIds: string[], folderIds: string[], now = new Date()): Promise<number> {
-  const items = await ownItemIds(db, userId, itemIds.slice(0, MAX_BULK_ITEMS));
-  const folders = await ownFolderIds(db, userId, folderIds);
-  if (folders.length === 0) return 0;
-  await addToFolders(db, items.map((i) => i.id), folders, now);
-  return items.length;
+/**
+ * Adds items to folders; answers how many items were added, or undefined (and changes nothing)
+ * when any id is not one of the reader's own items or writable folders.
+ */
+export async function addItemsToFolders(db: Database, userId: string, itemIds: string[], folderIds: string[], now = new Date()): Promise<number | undefined> {
+  const wanted = [...new Set(itemIds)].slice(0, MAX_BULK_ITEMS);
+  const folders = [...new Set(folderIds)];
+  const items = await ownItemIds(db, userId, wanted);
+  const writable = await ownFolderIds(db, userId, folders);
+  if (items.length !== wanted.length || writable.length !== folders.length) return undefined;
+  await addToFolders(db, wanted, writable, now);
+  return wanted.length;
 }
 
-/** Removes the reader's items from the library (read-only ones stay); answers how many went. */
-export async function discardItems(db: Database, userId: string, itemIds: string[]): Promise<number> {
-  const items = (await ownItemIds(db, userId, itemIds.slice(0, MAX_BULK_ITEMS))).filter((i) => i.read_only === 0);
-  if (items.length === 0) return 0;
-  await db.deleteFrom("library_item").where("user_id", "=", userId).where("id", "in", items.map((i) => i.id)).execute();
-  return items.length;
+/**
+ * Removes items from the library (read-only ones stay); answers how many went, or undefined
+ * (and removes nothing) when any id is not one of the reader's own items.
+ */
+export async function discardItems(db: Database, userId: string, itemIds: string[]): Promise<number | undefined> {
+  const wanted = [...new Set(itemIds)].slice(0, MAX_BULK_ITEMS);
+  const items = await ownItemIds(db, userId, wanted);
+  if (items.length !== wanted.length) return undefined;
+  const removable = items.filter((i) => i.read_only === 0).map((i) => i.id);
+  if (removable.length === 0) return 0;
+  await db.deleteFrom("library_item").where("user_id", "=", userId).where("id", "in", removable).execute();
+  return removable.length;
+}
+
+/** One of the reader's own items with its content and folders; someone else's id finds nothing. */
+export async function ownLibraryItem(db: Database, userId: string, itemId: string): Promise<LibraryItem | undefined> {
+  const row = await db
+    .selectFrom("library_item")
+    .select(["id", "content_type", "content_id", "read_only", "saved_at"])
+    .where("user_id", "=", userId)
+    .where("id", "=", itemId)
+    .executeTakeFirst();
+  const [found] = row ? await withContent(db, [row]) : [];
+  if (!found) return undefined;
+  const folders = await db.selectFrom("library_item_folder").select("folder_id").where("item_id", "=", found.id).execute();
+  return { id: found.id, savedAt: found.saved_at, readOnly: found.read_only === 1, folderIds: folders.map((f) => f.folder_id), item: found.item };
 }
 
 /** A page of the library, newest first: everything, or one folder's items. */

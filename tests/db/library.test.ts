@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
-import { createFolder, deleteFolder, folderNameKey, isValidFolderName, listFolders, MAX_FOLDERS, updateFolder } from "../../server/library/folders";
+import { folderNameKey, isValidFolderName } from "../../server/library/folder-names";
+import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "../../server/library/folders";
 import { activityFeed, recordShare, recordView, shareHistory, viewHistory } from "../../server/library/history";
 import { addItemsToFolders, discardItems, keepGift, libraryItems, saveItem, savedItem, setItemFolders } from "../../server/library/items";
 import { seededTestDatabase } from "../helpers/test-db";
@@ -105,10 +106,18 @@ describe("saving and organising", () => {
     expect((await savedItem(db, reader.id, { type: "article", id: articleIds[0]! }))?.folderIds).toEqual([b.id]);
     expect(await setItemFolders(db, reader.id, theirs, [a.id])).toBe(false);
 
-    expect(await addItemsToFolders(db, reader.id, [...mine, theirs, "not-an-id"], [b.id])).toBe(3);
+    // One foreign or unknown id and nothing changes.
+    expect(await addItemsToFolders(db, reader.id, [...mine, theirs], [b.id])).toBeUndefined();
+    expect(await addItemsToFolders(db, reader.id, [...mine, "not-an-id"], [b.id])).toBeUndefined();
+    expect(await addItemsToFolders(db, other.id, [theirs], [a.id])).toBeUndefined();
     expect((await libraryItems(db, other.id, null, 1)).items[0]!.folderIds).toEqual([]);
+    expect((await libraryItems(db, reader.id, b.id, 1)).total).toBe(1);
+    expect(await addItemsToFolders(db, reader.id, [...mine, mine[0]!], [b.id])).toBe(3);
+    expect((await libraryItems(db, reader.id, b.id, 1)).total).toBe(3);
 
-    expect(await discardItems(db, reader.id, [mine[1]!, theirs])).toBe(1);
+    expect(await discardItems(db, reader.id, [mine[1]!, theirs])).toBeUndefined();
+    expect((await libraryItems(db, reader.id, null, 1)).total).toBe(3);
+    expect(await discardItems(db, reader.id, [mine[1]!])).toBe(1);
     expect((await libraryItems(db, reader.id, null, 1)).total).toBe(2);
     expect((await libraryItems(db, other.id, null, 1)).total).toBe(1);
   });

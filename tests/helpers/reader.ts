@@ -18,7 +18,8 @@ export class Reader {
     this.cookies.set(name, value);
   }
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  /** A form may repeat a name (checkboxes): pass URLSearchParams for that. */
+  async request(path: string, init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers };
     if (init.form) {
       headers["Content-Type"] = "application/x-www-form-urlencoded";

@@ -1,0 +1,31 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { activityFeed, HISTORY_PAGE_SIZE } from "../../server/library/history";
+import { lastPage, parsePaging } from "../../server/pagination";
+import { HistoryList } from "../components/library/HistoryList";
+import * as css from "../components/library/library.css";
+import { Pagination } from "../components/Pagination";
+import { db } from "../lib/db.server";
+import { requireUser } from "../lib/session.server";
+
+export const EMPTY_ACTIVITY = "Welcome to your activity feed. What you save, read, watch and share on Meridian Review will show up here.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const { page } = parsePaging(new URL(request.url).searchParams, false);
+  const { entries, total } = await activityFeed(await db(), user.id, page);
+  const last = lastPage(total, HISTORY_PAGE_SIZE);
+  if (page > last) throw new Response(null, { status: 404 });
+  return { entries, page, last };
+}
+
+export default function Activity() {
+  const { entries, page, last } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="activity-title">
+      <h2 id="activity-title">Activity</h2>
+      {entries.length === 0 ? <p className={css.emptyState}>{EMPTY_ACTIVITY}</p> : <HistoryList entries={entries} />}
+      <Pagination current={page} last={last} href={(n) => (n === 1 ? "/my-library/activity" : `/my-library/activity?page=${n}`)} label="Activity pages" />
+    </section>
+  );
+}

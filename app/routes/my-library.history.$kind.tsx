@@ -1,0 +1,63 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { HISTORY_PAGE_SIZE, shareHistory, viewHistory } from "../../server/library/history";
+import { lastPage, parsePaging } from "../../server/pagination";
+import { HistoryList } from "../components/library/HistoryList";
+import * as css from "../components/library/library.css";
+import { Pagination } from "../components/Pagination";
+import { db } from "../lib/db.server";
+import { requireUser } from "../lib/session.server";
+
+const HISTORIES = {
+  reading: {
+    title: "Reading history",
+    empty: "Welcome to your reading history. The articles you open while signed in will be listed here, the latest first.",
+  },
+  watched: {
+    title: "Watched history",
+    empty: "Welcome to your watched history. The videos you open while signed in will be listed here, the latest first.",
+  },
+  sharing: {
+    title: "Sharing history",
+    empty: "Welcome to your sharing history. When you share an article or video by e-mail or on a social network, you will find it here.",
+  },
+  purchases: {
+    title: "Purchase history",
+    empty: "Welcome to your purchase history. The orders you place in our store will be listed here.",
+  },
+} as const;
+
+type Kind = keyof typeof HISTORIES;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const kind = params.kind as Kind;
+  if (!Object.hasOwn(HISTORIES, kind)) throw new Response(null, { status: 404 });
+  const user = await requireUser(request);
+  const { page } = parsePaging(new URL(request.url).searchParams, false);
+  const database = await db();
+  // Purchases come with the store; until then the history is empty.
+  const { entries, total } =
+    kind === "reading"
+      ? await viewHistory(database, user.id, "article", page)
+      : kind === "watched"
+        ? await viewHistory(database, user.id, "video", page)
+        : kind === "sharing"
+          ? await shareHistory(database, user.id, page)
+          : { entries: [], total: 0 };
+  const last = lastPage(total, HISTORY_PAGE_SIZE);
+  if (page > last) throw new Response(null, { status: 404 });
+  return { kind, entries, page, last };
+}
+
+export default function History() {
+  const { kind, entries, page, last } = useLoaderData<typeof loader>();
+  const { title, empty } = HISTORIES[kind];
+  const path = `/my-library/history/${kind}`;
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">{title}</h2>
+      {entries.length === 0 ? <p className={css.emptyState}>{empty}</p> : <HistoryList entries={entries} />}
+      <Pagination current={page} last={last} href={(n) => (n === 1 ? path : `${path}?page=${n}`)} label={`${title} pages`} />
+    </section>
+  );
+}
