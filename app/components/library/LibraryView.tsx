@@ -1,5 +1,5 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { Folder } from "../../../server/library/folders";
 import type { LibraryItem } from "../../../server/library/items";
 import { libraryFolderPath } from "../../../server/urls";
@@ -23,6 +23,7 @@ export const EMPTY_FOLDER = "Your new folder is ready. Add items to it from All 
 export function LibraryView() {
   const data = useLoaderData<LibraryData>();
   const action = useActionData<ActionData>();
+  const location = useLocation();
   const { folders, active, items, total, page, last, notice } = data;
   // A failed folder form comes back open, with its errors.
   const edit = action?.intent === "create-folder" ? "new" : action?.intent === "update-folder" ? "folder" : data.edit;
@@ -95,7 +96,8 @@ export function LibraryView() {
         {items.length === 0 ? (
           <p className={css.emptyState}>{active ? EMPTY_FOLDER : EMPTY_LIBRARY}</p>
         ) : (
-          <ItemsForm items={items} total={total} folders={folders} action={formAction} back={here} error={action?.bulkError} />
+          // A fresh form after each action: with JS the page is not reloaded, and ticks would linger.
+          <ItemsForm key={location.key} items={items} total={total} folders={folders} action={formAction} back={here} error={action?.bulkError} />
         )}
         <Pagination current={page} last={last} href={(n) => (n === 1 ? here : `${here}?page=${n}`)} label="Library pages" />
       </section>
