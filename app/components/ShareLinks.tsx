@@ -1,46 +1,67 @@
-import type { MouseEvent } from "react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
+import { useState, type FormEvent, type MouseEvent } from "react";
+import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
+import type { RootData } from "../root";
 import * as css from "./video.css";
+import { linkButton, notice } from "./library/library.css";
 
-/** Where a page can be shared: the spec's networks (Facebook first, the default) and e-mail. */
-export function shareTargets(url: string, title: string): { network: string; href: string; popup: boolean }[] {
-  const u = encodeURIComponent(url);
-  const t = encodeURIComponent(title);
-  return [
-    { network: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${u}`, popup: true },
-    { network: "X", href: `https://x.com/intent/post?url=${u}&text=${t}`, popup: true },
-    { network: "LinkedIn", href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}`, popup: true },
-    { network: "Email", href: `mailto:?subject=${t}&body=${u}`, popup: false },
-  ];
-}
+const POPUP = "share-window";
+// Spec: with JS a network's share page opens in a 700 by 450 window.
+const POPUP_FEATURES = "width=700,height=450";
+const SHARED_LABEL: Record<SocialNetwork, string> = { facebook: "Facebook", twitter: "Twitter", linkedin: "LinkedIn" };
 
-// With JS, a network's share page opens in a 700 by 450 window (spec); without, in a new tab.
-function openPopup(event: MouseEvent<HTMLAnchorElement>) {
-  const opened = window.open(event.currentTarget.href, "share", "width=700,height=450");
-  if (!opened) return;
-  opened.opener = null;
-  event.preventDefault();
-}
-
-export function ShareLinks({ url, title, heading }: { url: string; title: string; heading: string }) {
+/**
+ * Share buttons. A signed-in reader's post through our share action, which records the share in
+ * their sharing history and goes on to the network's page (in a new window; with JS a popup);
+ * a guest gets "Connect with" links straight to the networks. E-mail is the share page's tab.
+ */
+export function ShareLinks({ type, id, url, title, heading }: { type: "article" | "video"; id: number; url: string; title: string; heading: string }) {
+  const root = useRouteLoaderData<RootData>("root");
+  const [shared, setShared] = useState<SocialNetwork | null>(null);
+  const sharePage = (tab: string) => `/share?type=${type}&id=${id}&tab=${tab}`;
+  const openPopup = (event: FormEvent<HTMLFormElement> | MouseEvent<HTMLAnchorElement>, network: SocialNetwork) => {
+    const opened = window.open(event.currentTarget instanceof HTMLAnchorElement ? event.currentTarget.href : "", POPUP, POPUP_FEATURES);
+    if (!opened) return;
+    opened.opener = null;
+    if (event.currentTarget instanceof HTMLAnchorElement) event.preventDefault();
+    else setShared(network);
+  };
   return (
     <section aria-labelledby="share-heading">
       <h2 id="share-heading" className={css.toolHeading}>
         {heading}
       </h2>
       <ul className={css.shareList}>
-        {shareTargets(url, title).map((t) => (
-          <li key={t.network}>
-            {t.popup ? (
-              <a href={t.href} target="_blank" rel="noopener noreferrer" onClick={openPopup}>
-                {t.network}
+        {SOCIAL_NETWORKS.map((network) => (
+          <li key={network}>
+            {root?.user ? (
+              <form method="post" action={sharePage(network)} target={POPUP} onSubmit={(e) => openPopup(e, network)}>
+                <input type="hidden" name="intent" value="social" />
+                <input type="hidden" name="provider" value={network} />
+                <input type="hidden" name="type" value={type} />
+                <input type="hidden" name="id" value={id} />
+                <button type="submit" className={linkButton}>
+                  Share on {NETWORK_NAMES[network]}
+                  <span className="visually-hidden"> (opens in a new window)</span>
+                </button>
+              </form>
+            ) : (
+              <a href={networkShareUrl(network, url, title)} target={POPUP} rel="noopener noreferrer" onClick={(e) => openPopup(e, network)}>
+                Connect with {NETWORK_NAMES[network]}
                 <span className="visually-hidden"> (opens in a new window)</span>
               </a>
-            ) : (
-              <a href={t.href}>{t.network}</a>
             )}
           </li>
         ))}
+        <li>
+          <Link to={sharePage("email")}>E-mail</Link>
+        </li>
       </ul>
+      {shared ? (
+        <p role="status" className={notice}>
+          Shared via {SHARED_LABEL[shared]}
+        </p>
+      ) : null}
     </section>
   );
 }

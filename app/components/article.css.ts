@@ -90,3 +90,5 @@ export const textSizeButton = style({
 
 /** Wraps a run of the body's HTML without a box of its own, so its blocks lay out as the body's children. */
 export const bodyPart = style({ display: "contents" });
+
+export const share = style({ borderTop: `1px solid ${vars.color.rule}`, margin: `${vars.space.lg} 0`, paddingTop: vars.space.md, fontFamily: vars.font.ui });

@@ -33,7 +33,8 @@ export function applySecurityHeaders(headers: Headers, nonce?: string, embeddabl
       `frame-src 'self'${extra}`,
       "object-src 'none'",
       "base-uri 'self'",
-      "form-action 'self'",
+      // The share action answers with a redirect to the network's own share page.
+      "form-action 'self' https://www.facebook.com https://x.com https://www.linkedin.com",
       `frame-ancestors ${embeddable ? "*" : "'self'"}`,
     ].join("; "),
   );

@@ -26,6 +26,7 @@ import { SubscriptionCounter } from "../components/SubscriptionCounter";
 import { Carousel } from "../components/Carousel";
 import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
+import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
 import * as css from "../components/article.css";
 import * as cards from "../components/cards.css";
@@ -315,6 +316,10 @@ export default function ArticleRoute() {
               <SubscriberTools articleUrl={article.url} tools={subscriber} notice={subscriber.notice} noteResult={noteResult} />
             </Suspense>
           ) : null}
+
+          <div className={css.share} data-no-print="">
+            <ShareLinks type="article" id={article.id} url={`${data.siteUrl}${article.url}`} title={article.title} heading="Share this article" />
+          </div>
 
           <section aria-labelledby="about-authors">
             <h2 id="about-authors" className={css.asideBlock}>

@@ -141,7 +141,7 @@ export default function VideoRoute() {
         {/* Sharing and embedding pass the video on: for a subscriber-only video, only its subscribers may. */}
         {canWatch ? (
           <div className={css.tools}>
-            <ShareLinks url={pageUrl} title={video.title} heading="Share this video" />
+            <ShareLinks type="video" id={video.id} url={pageUrl} title={video.title} heading="Share this video" />
             <details>
               <summary>Embed this video</summary>
               <label htmlFor="embed-code">Copy this code into your page</label>

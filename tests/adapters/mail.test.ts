@@ -1,89 +1,25 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMailer } from "../../server/adapters/mail";
+import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "../helpers/smtp";
 
 const FROM = "Meridian Review <no-reply@meridian-review.example>";
 const RESET_LINK = "http://localhost:3000/reset-password?token=3f9a1c7e0b";
 
-interface Received {
-  mailFrom: string | undefined;
-  rcptTo: string[];
-  raw: string;
-}
-
-/** Splits a raw message into its headers (unfolded) and its body. */
-function parseMessage(raw: string): { header(name: string): string | undefined; body: string } {
-  const split = raw.indexOf("\r\n\r\n");
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
-  const headers = new Map<string, string>();
-  for (const line of head.split("\r\n")) {
-    const colon = line.indexOf(":");
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-  }
-  return { header: (name) => headers.get(name.toLowerCase()), body: raw.slice(split + 4) };
-}
-
-function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-/** The decoded text/plain part, whether the message is single-part or multipart. */
-function plainText(raw: string): string {
-  const message = parseMessage(raw);
-  const boundary = /boundary="?([^";]+)"?/i.exec(message.header("content-type") ?? "")?.[1];
-  const parts = boundary ? message.body.split(`--${boundary}`).map((p) => p.replace(/^\r\n/, "")) : [raw];
-  for (const part of parts) {
-    const parsed = parseMessage(part);
-    if (!/^text\/plain/i.test(parsed.header("content-type") ?? "")) continue;
-    const encoding = (parsed.header("content-transfer-encoding") ?? "7bit").toLowerCase();
-    if (encoding === "quoted-printable") return decodeQuotedPrintable(parsed.body);
-    if (encoding === "base64") return Buffer.from(parsed.body, "base64").toString("utf8");
-    return parsed.body;
-  }
-  throw new Error("message has no text/plain part");
-}
-
 describe("mail over SMTP", () => {
-  const received: Received[] = [];
-  let server: SMTPServer;
+  let smtp: LoopbackSmtp;
+  let received: Received[];
   let port: number;
 
   beforeAll(async () => {
-    server = new SMTPServer({
-      secure: false,
-      disabledCommands: ["STARTTLS"],
-      authOptional: true,
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          const mailFrom = session.envelope.mailFrom;
-          received.push({
-            mailFrom: mailFrom ? mailFrom.address : undefined,
-            rcptTo: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString("utf8"),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
-    });
-    port = (server.server.address() as AddressInfo).port;
+    smtp = await startLoopbackSmtp();
+    received = smtp.received;
+    port = smtp.port;
   });
 
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => smtp.stop());
 
   it("delivers the message, with its link intact, to the SMTP server named by the URL", async () => {
     const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: FROM, outbox: "/nonexistent" });

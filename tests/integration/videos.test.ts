@@ -31,7 +31,7 @@ beforeAll(async () => {
     const res = await fetch(`${server.url}/video${page > 1 ? `?page=${page}` : ""}`);
     if (res.status === 404) break;
     const $ = cheerio.load(await res.text());
-    $("#all-videos + ul a").each((_, a) => {
+    $("#all-videos + ul h3 a").each((_, a) => {
       const href = $(a).attr("href")!;
       urls.set(href.split("/").pop()!, href);
     });
@@ -51,8 +51,8 @@ function sharing($: cheerio.CheerioAPI) {
     player: $("main video source").attr("src"),
     captions: $("main video track[kind=captions]").attr("src"),
     share: $("#share-heading").text(),
-    networks: $("section[aria-labelledby=share-heading] a")
-      .map((_, a) => $(a).text().replace(" (opens in a new window)", ""))
+    networks: $("section[aria-labelledby=share-heading] li")
+      .map((_, li) => $(li).text().replace(" (opens in a new window)", ""))
       .get(),
     embed: $("#embed-code").text(),
     wall: $("[data-wall=video]").text(),
@@ -104,7 +104,7 @@ describe("a video page", () => {
     expect(seen.player).toBe(`/media/video/${idOf(freeVideo)}.webm`);
     expect(seen.captions).toBe(`/media/video/${idOf(freeVideo)}.vtt`);
     expect(seen.share).toBe("Share this video");
-    expect(seen.networks).toEqual(["Facebook", "X", "LinkedIn", "Email"]);
+    expect(seen.networks).toEqual(["Connect with Facebook", "Connect with X", "Connect with LinkedIn", "E-mail"]);
     expect(seen.embed).toContain(`<iframe src="${server.url}/video/embed/${idOf(freeVideo)}/${freeVideo.slug}"`);
     expect(seen.wall).toBe("");
     const ld = JSON.parse($('script[type="application/ld+json"]').text()) as Record<string, unknown>;
@@ -133,7 +133,7 @@ describe("a video page", () => {
     const reader = await subscribe(await registeredReader(server.url));
     const seen = sharing(await reader.page(urlOf(lockedVideo)));
     expect(seen.player).toBe(`/media/video/${idOf(lockedVideo)}.webm`);
-    expect(seen.networks).toEqual(["Facebook", "X", "LinkedIn", "Email"]);
+    expect(seen.networks).toEqual(["Share on Facebook", "Share on X", "Share on LinkedIn", "E-mail"]);
     expect(seen.embed).toContain("<iframe");
     expect(seen.wall).toBe("");
     const file = await reader.request(`/media/video/${idOf(lockedVideo)}.webm`);

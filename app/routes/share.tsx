@@ -1,0 +1,182 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { mailer } from "../../server/adapters/mail";
+import { contentItem, type ContentRef } from "../../server/library/content";
+import { recordShare } from "../../server/library/history";
+import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
+import { shareByEmail } from "../../server/sharing";
+import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { mayWatch, videoById } from "../../server/videos";
+import { primaryButton } from "../components/controls.css";
+import { ErrorSummary } from "../components/forms/ErrorSummary";
+import { TextField } from "../components/forms/fields";
+import * as forms from "../components/forms/forms.css";
+import { useSpecForm } from "../components/forms/useSpecForm";
+import * as css from "../components/library/library.css";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { formPageMeta } from "../lib/form-meta";
+import { emailShareSchema } from "../lib/forms/share";
+import { rejectForm } from "../lib/forms/reply.server";
+import { currentUser } from "../lib/session.server";
+
+const TABS = [...SOCIAL_NETWORKS, "email"] as const;
+type Tab = (typeof TABS)[number];
+
+const refSchema = z.object({ type: z.enum(["article", "video"]), id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** What is being shared; a subscriber-only video only by its subscribers (spec 6). */
+async function shareable(request: Request, values: { type: unknown; id: unknown }) {
+  const ref = refSchema.safeParse(values);
+  const item = ref.success ? await contentItem(await db(), ref.data as ContentRef) : undefined;
+  if (!ref.success || !item) throw new Response("Nothing to share here", { status: 404 });
+  const user = await currentUser(request);
+  if (item.type === "video") {
+    const video = await videoById(await db(), item.id);
+    const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
+    if (!video || !mayWatch(video, subscriber !== null)) throw new Response("Only subscribers may share this video", { status: 403 });
+  }
+  return { item, user };
+}
+
+const sharePath = (item: { type: string; id: number }, tab: Tab, extra: Record<string, string> = {}) =>
+  `/share?${new URLSearchParams({ type: item.type, id: String(item.id), tab, ...extra })}`;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const { item, user } = await shareable(request, { type: params.get("type"), id: params.get("id") });
+  const tab = (TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "facebook";
+  return {
+    item: { type: item.type, id: item.id, title: item.title, url: item.url, contentType: item.contentType },
+    pageUrl: `${config().siteUrl}${item.url}`,
+    tab,
+    signedIn: user !== undefined,
+    from: user?.email ?? "",
+    sent: params.get("done") === "email",
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = (args) =>
+  formPageMeta(args, { title: args.data ? `Share “${args.data.item.title}”` : "Share", description: "Share an article or video.", path: "/share" });
+
+/**
+ * A signed-in reader shares: to a network (recorded in their sharing history, then on to the
+ * network's own share page) or by e-mail through the site's mail service.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const { item, user } = await shareable(request, { type: form.get("type"), id: form.get("id") });
+  if (!user) {
+    const back = sharePath(item, form.get("intent") === "email" ? "email" : "facebook");
+    throw redirect(`/sign-in?redirectTo=${encodeURIComponent(back)}`, 303);
+  }
+  const database = await db();
+  if (form.get("intent") === "social") {
+    const network = form.get("provider");
+    if (!SOCIAL_NETWORKS.includes(network as SocialNetwork)) throw new Response("Unknown network", { status: 400 });
+    await recordShare(database, user.id, { type: item.type, id: item.id }, network as SocialNetwork, 0);
+    return redirect(networkShareUrl(network as SocialNetwork, `${config().siteUrl}${item.url}`, item.title), 303);
+  }
+  if (form.get("intent") !== "email") throw new Response("Unknown action", { status: 400 });
+  const submission = parseWithZod(form, { schema: emailShareSchema });
+  if (submission.status !== "success") return rejectForm(submission);
+  const sent = await shareByEmail(database, mailer(), {
+    userId: user.id,
+    senderName: `${user.firstName} ${user.lastName}`,
+    from: submission.value.from,
+    to: submission.value.sharedWith,
+    message: submission.value.description,
+    item,
+    siteUrl: config().siteUrl,
+  });
+  if (!sent.ok) {
+    return rejectForm(submission, { formErrors: ["You have shared as many e-mails as we allow in a day. Please try again tomorrow."] }, 429);
+  }
+  return redirect(sharePath(item, "email", { done: "email" }), 303);
+}
+
+export default function SharePage() {
+  const { item, tab, signedIn, pageUrl, sent } = useLoaderData<typeof loader>();
+  return (
+    <section aria-labelledby="share-title">
+      <h1 id="share-title">Share “{item.title}”</h1>
+      <p>
+        <Link to={item.url}>Back to the {item.type === "video" ? "video" : "article"}</Link>
+      </p>
+      <nav aria-label="Share with">
+        <ul className={css.tabs}>
+          {TABS.map((t) => (
+            <li key={t}>
+              <Link to={sharePath(item, t)} className={css.tab} aria-current={t === tab ? "page" : undefined} preventScrollReset replace>
+                {NETWORK_NAMES[t]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {tab === "email" ? (
+        <EmailPanel sent={sent} />
+      ) : signedIn ? (
+        <Form method="post" action={sharePath(item, tab)}>
+          <input type="hidden" name="intent" value="social" />
+          <input type="hidden" name="provider" value={tab} />
+          <input type="hidden" name="type" value={item.type} />
+          <input type="hidden" name="id" value={item.id} />
+          <p>It opens {NETWORK_NAMES[tab]}'s own page to write your post; we keep the share in your sharing history.</p>
+          <button type="submit" className={primaryButton}>
+            Share on {NETWORK_NAMES[tab]}
+          </button>
+        </Form>
+      ) : (
+        <>
+          <p>Post a link to this {item.type} on {NETWORK_NAMES[tab]} from your own account there.</p>
+          <a className={primaryButton} href={networkShareUrl(tab, pageUrl, item.title)} target="_blank" rel="noopener noreferrer">
+            Connect with {NETWORK_NAMES[tab]}
+            <span className="visually-hidden"> (opens in a new window)</span>
+          </a>
+        </>
+      )}
+    </section>
+  );
+}
+
+function EmailPanel({ sent }: { sent: boolean }) {
+  const { item, signedIn, from } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>()?.result;
+  const { form, fields, summary, submitDisabled } = useSpecForm("email-share", emailShareSchema, result, { from });
+  if (!signedIn) {
+    return (
+      <p>
+        To access this feature, please <Link to={`/sign-in?redirectTo=${encodeURIComponent(sharePath(item, "email"))}`}>SIGN IN</Link> or{" "}
+        <Link to={`/register?redirectTo=${encodeURIComponent(sharePath(item, "email"))}`}>REGISTER</Link>
+      </p>
+    );
+  }
+  return (
+    <>
+      {sent ? (
+        <p className={css.notice} role="status">
+          Shared via e-mail
+        </p>
+      ) : null}
+      <ErrorSummary items={summary} />
+      <Form method="post" action={sharePath(item, "email")} {...getFormProps(form)} noValidate className={forms.form}>
+        <input type="hidden" name="intent" value="email" />
+        <input type="hidden" name="type" value={item.type} />
+        <input type="hidden" name="id" value={item.id} />
+        <TextField meta={fields.from} label="Your email address" type="email" autoComplete="email" />
+        <TextField meta={fields.sharedWith} label="Send to" hint="Email addresses, separated by commas (up to 10)" />
+        <TextField meta={fields.description} label="Message (optional)" />
+        <p className={forms.hint}>We send the title, summary and a link. Recipients are not added to any list.</p>
+        <div className={forms.actions}>
+          <button type="submit" className={primaryButton} disabled={submitDisabled}>
+            Send
+          </button>
+        </div>
+      </Form>
+    </>
+  );
+}
