@@ -94,7 +94,7 @@ test("a subscriber-only video shows others a way to subscribe, and its subscribe
   await page.goto("/video");
   const locked = page.getByRole("region", { name: "All videos" }).getByRole("article").filter({ hasText: "For subscribers" }).first();
   const title = await locked.getByRole("heading").innerText();
-  await locked.getByRole("link", { name: title }).click();
+  await locked.getByRole("link", { name: title, exact: true }).click();
   await expect(page.locator("h1")).toHaveText(title);
   const url = page.url();
   await expect(page.getByRole("heading", { name: "This video is for subscribers" })).toBeVisible();

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, firstArticlePath, registerReader, test, uniqueEmail } from "./fixtures";
+
+// Sharing with and without JavaScript: by e-mail from the share page, and to a network from an
+// article (the network's page is answered locally: nothing here reaches the internet).
+
+/** The text of the last .eml in the server's outbox sent to `address`. */
+async function mailTo(address: string): Promise<string> {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      if (text.includes(address)) return text;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${address}`);
+}
+
+test("a reader shares an article by e-mail; the message is checked first", async ({ page, js, axe }) => {
+  await registerReader(page, uniqueEmail("share-mail"));
+  const article = await firstArticlePath(page);
+  await page.goto(article);
+  const title = await page.locator("h1").innerText();
+  await page.getByRole("region", { name: "Share this article" }).getByRole("link", { name: "E-mail" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Share “${title}”` })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "E-mail" })).toHaveAttribute("aria-current", "page");
+
+  const recipient = uniqueEmail("colleague");
+  await page.getByLabel("Send to").fill(`${recipient}, not an address`);
+  await page.getByLabel("Send to").blur();
+  const send = page.getByRole("button", { name: "Send" });
+  if (js) {
+    await expect(page.getByText("Please enter valid email addresses, separated by commas.")).toBeVisible();
+    await expect(send).toBeDisabled();
+  } else {
+    await send.click();
+    await expect(page.getByRole("alert").getByRole("link", { name: "Please enter valid email addresses, separated by commas." })).toBeVisible();
+  }
+  await axe(page);
+  await page.getByLabel("Send to").fill(recipient);
+  await page.getByLabel("Message (optional)").fill("This one is for the Monday meeting.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("status")).toHaveText("Shared via e-mail");
+
+  const mail = await mailTo(recipient);
+  expect(mail).toContain(article);
+  expect(mail).toContain("This one is for the Monday meeting.");
+  await page.goto("/my-library/history/sharing");
+  await expect(page.locator("main ol li").first()).toContainText("Shared via e-mail");
+});
+
+test("a reader shares an article on a network; it goes to their sharing history", async ({ page, context, js }) => {
+  await registerReader(page, uniqueEmail("share-social"));
+  const article = await firstArticlePath(page);
+  await page.goto(article);
+  const share = page.getByRole("region", { name: "Share this article" });
+  // The share opens in a window of its own, sent on to X's share page (which this machine cannot reach).
+  const posted = context.waitForEvent("response", (r) => new URL(r.url()).pathname === "/share" && r.request().method() === "POST");
+  await share.getByRole("button", { name: "Share on X (opens in a new window)" }).click();
+  const response = await posted;
+  expect(response.status()).toBe(303);
+  const target = new URL(response.headers()["location"]!);
+  expect(target.origin + target.pathname).toBe("https://x.com/intent/post");
+  expect(target.searchParams.get("url")).toMatch(new RegExp(`${article}$`));
+  await expect(page).toHaveURL(new RegExp(`${article}$`));
+  if (js) await expect(share.getByRole("status")).toHaveText("Shared via Twitter");
+  await page.goto("/my-library/history/sharing");
+  await expect(page.locator("main ol li").first()).toContainText("Shared via Twitter");
+});
+
+test("a guest gets Connect with links to the networks", async ({ page }) => {
+  await page.goto(await firstArticlePath(page));
+  const share = page.getByRole("region", { name: "Share this article" });
+  await expect(share.getByRole("link", { name: "Connect with Facebook (opens in a new window)" })).toHaveAttribute("href", /^https:\/\/www\.facebook\.com\/sharer/);
+  await expect(share.getByRole("button")).toHaveCount(0);
+});
