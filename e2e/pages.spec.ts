@@ -12,6 +12,7 @@ const PAGES: [string, string | RegExp][] = [
   ["/visual-library", "Visual Library"],
   ["/magazine", "Magazine Archive"],
   ["/video", "Video"],
+  ["/reading-lists", "Reading lists"],
   ["/archive-toc/BR2501", /./],
   ["/archive-toc/5601", /./],
   ["/search?q=strategy", "Search"],

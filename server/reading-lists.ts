@@ -38,3 +38,30 @@ export async function readingListForArticle(db: Database, slug: string, articleI
     others,
   };
 }
+
+export interface ReadingList {
+  name: string;
+  slug: string;
+  description: string;
+  items: { title: string; summary: string; url: string }[];
+}
+
+/** Every reading list with its articles in order; each link opens the article inside its list. */
+export async function allReadingLists(db: Database): Promise<ReadingList[]> {
+  const [lists, items] = await Promise.all([
+    db.selectFrom("reading_list").select(["id", "name", "slug", "description"]).orderBy("name").execute(),
+    db
+      .selectFrom("reading_list_item")
+      .innerJoin("article", "article.id", "reading_list_item.article_id")
+      .select(["reading_list_item.list_id", "article.slug", "article.year", "article.month", "article.title", "article.summary"])
+      .orderBy("reading_list_item.list_id")
+      .orderBy("reading_list_item.position")
+      .execute(),
+  ]);
+  return lists.map((l) => ({
+    name: l.name,
+    slug: l.slug,
+    description: l.description,
+    items: items.filter((i) => i.list_id === l.id).map((i) => ({ title: i.title, summary: i.summary, url: `${articlePath(i)}?list=${l.slug}` })),
+  }));
+}

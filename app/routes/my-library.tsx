@@ -13,6 +13,7 @@ const LIBRARY_TABS = [
   { to: "/my-library/history/sharing", label: "Sharing history" },
   { to: "/my-library/history/purchases", label: "Purchase history" },
   { to: "/my-library/activity", label: "Activity" },
+  { to: "/reading-lists", label: "Reading lists" },
 ] as const;
 
 /** The tab a path belongs to: folders, saving and organising are all the Library tab. */

@@ -1,0 +1,47 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { allReadingLists } from "../../server/reading-lists";
+import * as css from "../components/library/library.css";
+import * as prose from "../components/prose.css";
+import { db } from "../lib/db.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+
+export async function loader() {
+  return { lists: await allReadingLists(await db()) };
+}
+
+export const meta: MetaFunction = ({ matches }) =>
+  seo({
+    title: "Reading lists",
+    description: "Articles our editors put together to read in order, on the subjects managers ask us about most.",
+    path: "/reading-lists",
+    siteUrl: siteUrlFrom(matches),
+  });
+
+export default function ReadingLists() {
+  const { lists } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <header className={prose.pageHeading}>
+        <h1>Reading lists</h1>
+        <p className={prose.lede}>Articles our editors chose to be read together, in order.</p>
+      </header>
+      {lists.map((list) => (
+        <section key={list.slug} aria-labelledby={`list-${list.slug}`}>
+          <h2 id={`list-${list.slug}`}>{list.name}</h2>
+          <p>{list.description}</p>
+          <ol className={css.items}>
+            {list.items.map((item) => (
+              <li key={item.url}>
+                <h3 className={css.itemTitle}>
+                  <Link to={item.url}>{item.title}</Link>
+                </h3>
+                <p className={css.itemMeta}>{item.summary}</p>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ))}
+    </>
+  );
+}
