@@ -79,7 +79,7 @@ describe("saving and organising", () => {
     expect(all.items.map((i) => i.item.type)).toEqual(["video", "article"]);
     expect((await savedItem(db, reader.id, { type: "article", id: articleIds[0]! }))?.folderIds.sort()).toEqual([work.id, later.id].sort());
     expect((await libraryItems(db, reader.id, work.id, 1)).items.map((i) => i.id)).toEqual([first]);
-    expect((await listFolders(db, reader.id)).map((f) => [f.name, f.itemCount])).toEqual([["Work", 1], ["Later", 1]]);
+    expect((await listFolders(db, reader.id)).map((f) => [f.name, f.itemCount]).sort()).toEqual([["Later", 1], ["Work", 1]]);
   });
 
   it("refuses content that does not exist, and ignores other readers' folders", async () => {
