@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isFollowing, unfollow } from "../../server/follows";
 import { newsletterBySlug } from "../../server/newsletters/catalog";
 import { readUnsubscribeToken } from "../../server/newsletters/unsubscribe-token";
@@ -57,18 +57,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? form.get("token");
   const found = await resolve(typeof token === "string" ? token : null);
   if (found.state === "invalid") {
-    if (oneClick) return new Response(INVALID_LINK, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    return data({ state: "invalid" as const }, { status: 400 });
+    return data({ unsubscribed: null }, { status: 400 });
   }
   await unfollow(await db(), found.userId, "newsletter", found.slug);
-  if (oneClick) return new Response(`Unsubscribed from ${found.name}.`, { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  // A mail client gets its answer here; a reader's browser goes on to the confirmation page.
+  if (oneClick) return data({ unsubscribed: found.name });
   return redirect(`/newsletters/unsubscribe?${new URLSearchParams({ token: found.token, done: "1" })}`, 303);
 }
 
 export const meta: MetaFunction = () => [{ title: "Unsubscribe | Meridian Review" }, { name: "robots", content: "noindex" }];
 
 export default function Unsubscribe() {
-  const d = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const done = useActionData<typeof action>()?.unsubscribed;
+  const d = done ? { state: "done" as const, name: done } : loaded;
   return (
     <div className={prose.narrow}>
       {d.state === "invalid" ? (
