@@ -27,9 +27,8 @@ export function FollowButton({ kind, target, following, labels, hiddenName, redi
   const posting = fetcher.state !== "idle";
   const pendingIntent = fetcher.formData?.get("intent");
   const result = fetcher.state === "idle" ? fetcher.data : undefined;
-  let shown = following;
-  if (pendingIntent) shown = pendingIntent === "follow";
-  else if (result && result.ok) shown = result.following;
+  // A fetcher turns idle only once the page's data is reloaded, so `following` is current then.
+  const shown = pendingIntent ? pendingIntent === "follow" : following;
   return (
     <div className={css.followRow}>
       <fetcher.Form
