@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { expect, registerReader, test, uniqueEmail } from "./fixtures";
 
 // Following topics and the following stream, the guests' sign-in prompt, and newsletters,
@@ -113,4 +116,48 @@ test("a reader subscribes to newsletters and campaigns, unsubscribes from one, t
   // Marketing e-mail is not a newsletter: it stays until unsubscribed by itself.
   await page.getByRole("button", { name: "Unsubscribe from Event Invitations" }).click();
   await expect(page.getByRole("button", { name: "Subscribe to Event Invitations" })).toBeVisible();
+});
+
+/** Runs `npm run newsletter:send` against the e2e server's database and returns the unsubscribe link mailed to `email`. */
+async function sendAndFindUnsubscribeLink(email: string, baseURL: string): Promise<string> {
+  const env = {
+    ...process.env,
+    DATA_DIR: process.env.E2E_DATA_DIR!,
+    SITE_URL: baseURL,
+    ...(process.env.E2E_SCHEMA ? { DATABASE_SCHEMA: process.env.E2E_SCHEMA } : {}),
+  };
+  execFileSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/newsletters/cli.ts", "the-daily-brief"], { env, stdio: "pipe" });
+  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
+  for (const file of fs.readdirSync(outbox).sort().reverse()) {
+    // Quoted-printable: soft line breaks and "=3D" for "=".
+    const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    if (!text.toLowerCase().includes(`to: ${email.toLowerCase()}`)) continue;
+    const link = /^List-Unsubscribe: <([^>]+)>/m.exec(text.replace(/\r?\n[ \t]+/g, " "));
+    if (link) return new URL(link[1]!).pathname + new URL(link[1]!).search;
+  }
+  throw new Error(`no newsletter mail for ${email}`);
+}
+
+test("the newsletter e-mail's unsubscribe link works without signing in", async ({ page, browser, js, axe, baseURL }) => {
+  const email = uniqueEmail("letter");
+  await registerReader(page, email, "/email-newsletters");
+  await page.goto("/email-newsletters");
+  await page.getByRole("button", { name: "Subscribe to The Daily Brief" }).click();
+  await expect(page.getByRole("button", { name: "Unsubscribe from The Daily Brief" })).toBeVisible();
+  const link = await sendAndFindUnsubscribeLink(email, baseURL!);
+
+  const stranger = await browser.newContext({ javaScriptEnabled: js });
+  const mailPage = await stranger.newPage();
+  await mailPage.goto(link);
+  await expect(mailPage.getByRole("heading", { level: 1, name: "Unsubscribe from The Daily Brief?" })).toBeVisible();
+  await axe(mailPage);
+  await mailPage.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(mailPage.getByRole("status")).toHaveText("You have been unsubscribed from The Daily Brief.");
+  await axe(mailPage);
+  await stranger.close();
+
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Subscribe to The Daily Brief" })).toBeVisible();
+  await page.goto(`${link.slice(0, -3)}xyz`);
+  await expect(page.getByRole("alert")).toContainText("This unsubscribe link is not valid.");
 });
