@@ -35,14 +35,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = input.safeParse(Object.fromEntries(["intent", "kind", "target"].map((k) => [k, form.get(k) ?? undefined])));
   if (!parsed.success) return refuse(400, "That request could not be understood.");
   const database = await db();
-  const request_ = parsed.data;
+  const wanted = parsed.data;
   let following = false;
-  if (request_.intent === "unfollow-all-newsletters") {
+  if (wanted.intent === "unfollow-all-newsletters") {
     await unfollowAllNewsletters(database, user.id);
   } else {
-    const target = await findFollowTarget(database, request_.kind, request_.target);
+    const target = await findFollowTarget(database, wanted.kind, wanted.target);
     if (!target) return refuse(404, UNKNOWN_TARGET);
-    if (request_.intent === "follow") {
+    if (wanted.intent === "follow") {
       const refusal = followRefusal(target, await subscriberStatus(database, user.id));
       if (refusal) return refuse(403, refusal);
       await follow(database, user.id, target.kind, target.target);
