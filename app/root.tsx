@@ -23,6 +23,7 @@ import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
 import * as css from "./components/layout.css";
 import { dismissedItems, type Dismissible } from "../server/dismissals";
+import { unreadFollowingCount } from "../server/follows";
 import { userKey, visitorKey } from "../server/reader-keys";
 import { subscriberStatus } from "../server/subscriptions/entitlements";
 import { config, db } from "./lib/db.server";
@@ -49,9 +50,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const database = await db();
   const visitor = user ? undefined : await knownVisitorId(request);
   const owner = user ? userKey(user.id) : visitor && visitorKey(visitor);
-  const [subscriber, dismissed] = await Promise.all([
+  // The following stream marks everything seen as it renders, so its own page shows none unread.
+  const onFollowingStream = new URL(request.url).pathname === "/my-library/topics";
+  const [subscriber, dismissed, unreadFollowing] = await Promise.all([
     user ? subscriberStatus(database, user.id) : null,
     owner ? dismissedItems(database, owner) : ([] as Dismissible[]),
+    user && !onFollowingStream ? unreadFollowingCount(database, user.id) : 0,
   ]);
   const recaptcha = captcha();
   return data(
@@ -59,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       siteUrl: c.siteUrl,
       textSize,
       maintenance: c.MAINTENANCE_MODE,
-      user: user ? { name: user.displayName || `${user.firstName} ${user.lastName}`, firstName: user.firstName } : null,
+      user: user ? { name: user.displayName || `${user.firstName} ${user.lastName}`, firstName: user.firstName, unreadFollowing } : null,
       subscriber: subscriber ? { tier: subscriber.tier.name, caption: subscriber.tier.caption } : null,
       dismissed,
       captcha: recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl } : null,

@@ -27,6 +27,11 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
+              <Link className={css.footerLink} to="/email-newsletters">
+                Email Newsletters
+              </Link>
+            </li>
+            <li>
               <a className={css.footerLink} href="/feeds/latest.xml">
                 RSS feed
               </a>

@@ -64,6 +64,7 @@ function UserMenu() {
     <>
       {root.subscriber ? null : <Link to="/subscriptions">Subscribe</Link>}
       <Link to="/my-library">My Library</Link>
+      <FollowingLink unread={root.user.unreadFollowing} />
       <Link to="/my-account" aria-label={`My account: ${root.user.name}${caption ? `, ${caption} subscriber` : ""}`}>
         {root.user.name}
         {caption ? <span className={css.caption}> {caption}</span> : null}
@@ -74,6 +75,22 @@ function UserMenu() {
         </button>
       </Form>
     </>
+  );
+}
+
+/** The following stream, with the number of new articles in followed topics. */
+function FollowingLink({ unread }: { unread: number }) {
+  return (
+    <Link to="/my-library/topics" data-unread-following={unread}>
+      Following
+      {unread > 0 ? (
+        <span className={css.caption}>
+          {" "}
+          {unread}
+          <span className="visually-hidden"> new</span>
+        </span>
+      ) : null}
+    </Link>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { loadStreamPage } from "../lib/stream-page.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { MaintenanceNotice } from "./MaintenanceNotice";
@@ -19,7 +20,8 @@ export const streamMeta: MetaFunction = ({ data, matches, location }) => {
   return new URLSearchParams(location.search).has("loaded") ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };
 
-export function StreamPage() {
+/** `headerExtra` goes under the page's heading and description (a topic's follow button). */
+export function StreamPage({ headerExtra }: { headerExtra?: ReactNode } = {}) {
   const d = useLoaderData<StreamData>();
   const listHeadingId = `${d.listId ?? "stream"}-heading`;
   return (
@@ -27,6 +29,7 @@ export function StreamPage() {
       <header className={css.pageHeading}>
         <h1>{d.title}</h1>
         <p className={css.lede}>{d.description}</p>
+        {headerExtra}
       </header>
       <section id={d.listId ?? undefined} aria-labelledby={listHeadingId}>
         <h2 id={listHeadingId} className="visually-hidden">

@@ -1,0 +1,98 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { findFollowTarget, follow, FOLLOW_KINDS, followRefusal, unfollow, unfollowAllNewsletters } from "../../server/follows";
+import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { SignInPrompt } from "../components/SignInPrompt";
+import * as prose from "../components/prose.css";
+import { db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { safeRedirectPath } from "../lib/redirects";
+import { currentUser } from "../lib/session.server";
+
+// POST /follow: follow or unfollow a topic, newsletter or marketing campaign, or unsubscribe
+// from every newsletter. A page form gets Post/Redirect/Get back to `redirectTo`; a fetcher
+// (`via=fetcher`) gets JSON. Refusals answer 4xx with a message this route's page shows.
+
+export const UNKNOWN_TARGET = "We could not find what you asked to follow.";
+
+const input = z.discriminatedUnion("intent", [
+  z.object({ intent: z.enum(["follow", "unfollow"]), kind: z.enum(FOLLOW_KINDS), target: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("unfollow-all-newsletters") }),
+]);
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const viaFetcher = form.get("via") === "fetcher";
+  const redirectTo = safeRedirectPath(form.get("redirectTo"));
+  const refuse = (status: number, message: string) => data({ ok: false as const, message, redirectTo }, { status });
+
+  const user = await currentUser(request);
+  if (!user) {
+    if (viaFetcher) return data({ ok: false as const, signIn: true as const, redirectTo }, { status: 401 });
+    return redirect(`/follow?redirectTo=${encodeURIComponent(redirectTo)}`, 303);
+  }
+  const parsed = input.safeParse(Object.fromEntries(["intent", "kind", "target"].map((k) => [k, form.get(k) ?? undefined])));
+  if (!parsed.success) return refuse(400, "That request could not be understood.");
+  const database = await db();
+  const wanted = parsed.data;
+  let following = false;
+  if (wanted.intent === "unfollow-all-newsletters") {
+    await unfollowAllNewsletters(database, user.id);
+  } else {
+    const target = await findFollowTarget(database, wanted.kind, wanted.target);
+    if (!target) return refuse(404, UNKNOWN_TARGET);
+    if (wanted.intent === "follow") {
+      const refusal = followRefusal(target, await subscriberStatus(database, user.id));
+      if (refusal) return refuse(403, refusal);
+      await follow(database, user.id, target.kind, target.target);
+      following = true;
+    } else {
+      await unfollow(database, user.id, target.kind, target.target);
+    }
+  }
+  if (viaFetcher) return data({ ok: true as const, following, redirectTo });
+  return redirect(redirectTo, 303);
+}
+
+/**
+ * Where a guest's follow post lands without JS: the sign-in prompt. (No redirect for signed-in
+ * readers here: the loader also runs under a refused post's page.)
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  return { redirectTo, signedIn: Boolean(await currentUser(request)) };
+}
+
+export const meta: MetaFunction = () => [{ title: "Sign in to follow | Meridian Review" }, { name: "robots", content: "noindex" }];
+
+export default function FollowPage() {
+  const loaded = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const back = result?.redirectTo ?? loaded.redirectTo ?? "/";
+  return (
+    <div className={prose.narrow}>
+      {result && "message" in result ? (
+        <>
+          <h1>We could not do that</h1>
+          <p role="alert">{result.message}</p>
+          {/^This (topic|newsletter) is for/.test(result.message) ? (
+            <p>
+              <Link to="/subscriptions">See subscription offers</Link>
+            </p>
+          ) : null}
+        </>
+      ) : loaded.signedIn ? (
+        <h1>You are signed in</h1>
+      ) : (
+        <>
+          <h1>Sign in to follow</h1>
+          <SignInPrompt redirectTo={back} />
+        </>
+      )}
+      <p>
+        <Link to={back}>Go back</Link>
+      </p>
+    </div>
+  );
+}
