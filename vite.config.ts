@@ -15,5 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
     hookTimeout: 120_000,
+    // Hundreds of test passwords: hashed at scrypt N = 2^14 instead of production's 2^17.
+    env: { PASSWORD_SCRYPT_LOG2N: "14" },
   },
 });

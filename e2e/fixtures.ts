@@ -13,6 +13,26 @@ async function assertNoViolations(page: Page) {
 
 export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolean }>({
   js: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
+  // With JS, a page is only ready once React has hydrated it: a click before that is a plain
+  // link or form, not what the test means to try.
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const hydrated = () => page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args) => {
+        const response = await goto(...args);
+        await hydrated();
+        return response;
+      };
+      page.reload = async (...args) => {
+        const response = await reload(...args);
+        await hydrated();
+        return response;
+      };
+    }
+    await use(page);
+  },
   axe: async ({ browser, javaScriptEnabled }, use) => {
     await use(async (page: Page) => {
       if (javaScriptEnabled !== false) return assertNoViolations(page);

@@ -1,14 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { LibraryView } from "../components/library/LibraryView";
-import { formPageMeta } from "../lib/form-meta";
+import { libraryMeta } from "../lib/library-meta";
 import { libraryAction, loadLibrary } from "../lib/library-page.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadLibrary(request, null);
 export const action = ({ request }: ActionFunctionArgs) => libraryAction(request);
-export const meta: MetaFunction<typeof loader> = (args) =>
-  formPageMeta(args, {
-    title: args.data?.active ? `${args.data.active.name}: My Library` : "My Library",
-    description: "Your saved articles and videos, in folders of your own.",
-    path: "/my-library",
-  });
+export const meta: MetaFunction<typeof loader> = libraryMeta;
 export default LibraryView;

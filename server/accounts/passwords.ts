@@ -1,18 +1,21 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import { config } from "../config";
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 
-// OWASP's minimum for scrypt: N = 2^17, r = 8, p = 1 (128 MiB per hash).
-const COST = { N: 2 ** 17, r: 8, p: 1 };
+// OWASP's minimum for scrypt is N = 2^17, r = 8, p = 1 (128 MiB per hash): the default of
+// PASSWORD_SCRYPT_LOG2N. Each hash records its own parameters, so any cost verifies.
+const cost = () => ({ N: 2 ** config().PASSWORD_SCRYPT_LOG2N, r: 8, p: 1 });
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 256 * 1024 * 1024;
 
 /** "scrypt$N$r$p$salt$key", so the parameters can be raised later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16);
-  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...COST, maxmem: MAX_MEMORY });
-  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const { N, r, p } = cost();
+  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N, r, p, maxmem: MAX_MEMORY });
+  return ["scrypt", N, r, p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -1,15 +1,14 @@
-import { SMTPServer } from "smtp-server";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startBuiltServer, type RunningServer } from "../helpers/server";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp, type Received } from "../helpers/smtp";
 
 // Sessions, cross-site refusal, honeypot, rate limits and the mailed reset link, checked
 // against the production build as a browser (or a forger) would meet them.
 
 const PASSWORD = "Lantern5!quay";
 let server: RunningServer;
-let smtp: SMTPServer;
-const mails: { to: string[]; raw: string }[] = [];
+let smtp: LoopbackSmtp;
 let ipCounter = 10;
 
 /** Each test posts from its own client address (CLIENT_IP_HEADER), so only the rate-limit test meets the limit. */
@@ -49,23 +48,9 @@ async function signIn(email: string, password: string, ip: string, cookie?: stri
 }
 
 beforeAll(async () => {
-  const smtpPort = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  smtp = await startLoopbackSmtp();
   server = await startBuiltServer({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     CLIENT_IP_HEADER: "x-forwarded-for",
     RATE_LIMIT_PER_IP: "4",
     RATE_LIMIT_PER_ACCOUNT: "100",
@@ -76,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.stop();
 });
 
 describe("sessions", () => {
@@ -193,9 +178,9 @@ describe("password reset by mail", () => {
     const cookie = await registerReader("mailed@example.org", ip);
     const res = await post("/forgot-password", { emailAddress: "mailed@example.org" }, { ip });
     expect(res.headers.get("location")).toBe("/forgot-password?sent=1");
-    let mail: (typeof mails)[number] | undefined;
+    let mail: Received | undefined;
     for (let i = 0; i < 50 && !mail; i++) {
-      mail = mails.find((m) => m.to.includes("mailed@example.org"));
+      mail = smtp.received.find((m) => m.rcptTo.includes("mailed@example.org"));
       if (!mail) await new Promise((r) => setTimeout(r, 100));
     }
     expect(mail, "no mail reached the SMTP server").toBeDefined();
@@ -217,10 +202,10 @@ describe("password reset by mail", () => {
 
   it("sends no mail for an address without an account, and answers the same", async () => {
     const ip = newClientIp();
-    const before = mails.length;
+    const before = smtp.received.length;
     const res = await post("/forgot-password", { emailAddress: "stranger@example.org" }, { ip });
     expect(res.headers.get("location")).toBe("/forgot-password?sent=1");
     await new Promise((r) => setTimeout(r, 300));
-    expect(mails.slice(before).some((m) => m.to.includes("stranger@example.org"))).toBe(false);
+    expect(smtp.received.slice(before).some((m) => m.rcptTo.includes("stranger@example.org"))).toBe(false);
   });
 });

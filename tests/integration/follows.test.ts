@@ -1,11 +1,11 @@
 import * as cheerio from "cheerio";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMailer } from "../../server/adapters/mail";
 import { connect, type Database } from "../../server/db/connection";
 import { sendLatestIssue } from "../../server/newsletters/send";
 import { Reader, registeredReader } from "../helpers/reader";
-import { freePort, startBuiltServer, type RunningServer } from "../helpers/server";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
 import { isolatedConnection } from "../helpers/test-db";
 
 // Following topics, newsletters and campaigns, the following stream and its unread count, and the
@@ -21,28 +21,12 @@ const INVALID_LINK = "This unsubscribe link is not valid.";
 const GATED_MARKER = "Gated paragraph QX7 that only readers of the article page may see.";
 
 let server: RunningServer;
-let smtp: SMTPServer;
-let smtpPort: number;
+let smtp: LoopbackSmtp;
 let database: Database;
 const connection = isolatedConnection("follow");
-const mails: { to: string[]; raw: string }[] = [];
 
 beforeAll(async () => {
-  smtpPort = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  smtp = await startLoopbackSmtp();
   server = await startBuiltServer({
     DATA_DIR: connection.dataDir,
     ...(connection.schema ? { DATABASE_SCHEMA: connection.schema } : {}),
@@ -57,7 +41,7 @@ afterAll(async () => {
   await database?.destroy();
   await server?.stop();
   await connection.drop();
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.stop();
 });
 
 const registered = () => registeredReader(server.url);
@@ -405,7 +389,7 @@ describe("the newsletter e-mail and its one-click unsubscribe", () => {
       }
     }
     await addArticle(Number(await topicId("strategy")), "Newest piece for the newsletter");
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "Meridian Review <no-reply@meridian-review.example>", outbox: connection.dataDir });
+    const mailer = createMailer({ smtpUrl: smtp.url, from: "Meridian Review <no-reply@meridian-review.example>", outbox: connection.dataDir });
     const result = await sendLatestIssue(database, mailer, "the-daily-brief", { siteUrl: server.url, secret: SESSION_SECRET });
     expect(result).toEqual({ sent: 2, failed: 0 });
     expect(await sendLatestIssue(database, mailer, "no-such-letter", { siteUrl: server.url, secret: SESSION_SECRET })).toBeUndefined();
@@ -413,7 +397,7 @@ describe("the newsletter e-mail and its one-click unsubscribe", () => {
 
   const aliceMail = async () => {
     const email = await database.selectFrom("app_user").select("email").where("id", "=", aliceId).executeTakeFirstOrThrow();
-    const found = mails.find((m) => m.to.includes(email.email));
+    const found = smtp.received.find((m) => m.rcptTo.includes(email.email));
     expect(found).toBeTruthy();
     return readMail(found!.raw);
   };
