@@ -84,6 +84,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   const textSize = useTextSize();
   const bare = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.bare);
+  // Marks the page once React has taken over (browser tests wait for it before they click).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   if (bare) {
     return (
       <html lang="en">
@@ -135,10 +139,6 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  // Marks the page once React has taken over (browser tests wait for it before they click).
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
   return <Outlet />;
 }
 
