@@ -77,3 +77,32 @@ test("a guest gets Connect with links to the networks", async ({ page }) => {
   await expect(share.getByRole("link", { name: "Connect with Facebook (opens in a new window)" })).toHaveAttribute("href", /^https:\/\/www\.facebook\.com\/sharer/);
   await expect(share.getByRole("button")).toHaveCount(0);
 });
+
+test("Share opens the share tabs, Facebook first: a flyout with JS, the share page without", async ({ page, js }) => {
+  await registerReader(page, uniqueEmail("share-tabs"));
+  const article = await firstArticlePath(page);
+  await page.goto(article);
+  const title = await page.locator("h1").innerText();
+  await page.getByRole("link", { name: `Share ${title}`, exact: true }).click();
+  const recipient = uniqueEmail("tabs-colleague");
+  if (js) {
+    const flyout = page.getByRole("dialog", { name: `Share “${title}”` });
+    await expect(flyout.getByRole("tab", { name: "Facebook" })).toHaveAttribute("aria-selected", "true");
+    await expect(flyout.getByRole("button", { name: "Share on Facebook (opens in a new window)" })).toBeVisible();
+    await flyout.getByRole("tab", { name: "Facebook" }).press("ArrowLeft");
+    await expect(flyout.getByRole("tab", { name: "E-mail" })).toHaveAttribute("aria-selected", "true");
+    await flyout.getByLabel("Send to").fill(recipient);
+    await flyout.getByRole("button", { name: "Send" }).click();
+    await expect(flyout.getByRole("status")).toHaveText("Shared via e-mail");
+    await expect(flyout).toHaveCount(0, { timeout: 5_000 });
+    await expect(page).toHaveURL(new RegExp(`${article}$`));
+  } else {
+    await expect(page).toHaveURL(/\/share\?type=article&id=\d+$/);
+    await expect(page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "Facebook" })).toHaveAttribute("aria-current", "page");
+    await page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "E-mail" }).click();
+    await page.getByLabel("Send to").fill(recipient);
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByRole("status")).toHaveText("Shared via e-mail");
+  }
+  expect(await mailTo(recipient)).toContain(article);
+});

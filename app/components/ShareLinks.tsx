@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
-import { useState, type FormEvent, type MouseEvent } from "react";
+import { useId, useState, type FormEvent, type MouseEvent } from "react";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
 import type { RootData } from "../root";
 import * as css from "./video.css";
@@ -15,8 +15,24 @@ const SHARED_LABEL: Record<SocialNetwork, string> = { facebook: "Facebook", twit
  * their sharing history and goes on to the network's page (in a new window; with JS a popup);
  * a guest gets "Connect with" links straight to the networks. E-mail is the share page's tab.
  */
-export function ShareLinks({ type, id, url, title, heading }: { type: "article" | "video"; id: number; url: string; title: string; heading: string }) {
+export function ShareLinks({
+  type,
+  id,
+  url,
+  title,
+  heading,
+  only,
+}: {
+  type: "article" | "video";
+  id: number;
+  url: string;
+  title: string;
+  heading: string;
+  /** One network alone (the share flyout's tab), without the e-mail link. */
+  only?: SocialNetwork;
+}) {
   const root = useRouteLoaderData<RootData>("root");
+  const headingId = useId();
   const [shared, setShared] = useState<SocialNetwork | null>(null);
   const sharePage = (tab: string) => `/share?type=${type}&id=${id}&tab=${tab}`;
   const openPopup = (event: FormEvent<HTMLFormElement> | MouseEvent<HTMLAnchorElement>, network: SocialNetwork) => {
@@ -27,12 +43,12 @@ export function ShareLinks({ type, id, url, title, heading }: { type: "article" 
     else setShared(network);
   };
   return (
-    <section aria-labelledby="share-heading">
-      <h2 id="share-heading" className={css.toolHeading}>
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId} className={css.toolHeading}>
         {heading}
       </h2>
       <ul className={css.shareList}>
-        {SOCIAL_NETWORKS.map((network) => (
+        {(only ? [only] : SOCIAL_NETWORKS).map((network) => (
           <li key={network}>
             {root?.user ? (
               <form method="post" action={sharePage(network)} target={POPUP} onSubmit={(e) => openPopup(e, network)}>
@@ -53,9 +69,11 @@ export function ShareLinks({ type, id, url, title, heading }: { type: "article" 
             )}
           </li>
         ))}
-        <li>
-          <Link to={sharePage("email")}>E-mail</Link>
-        </li>
+        {only ? null : (
+          <li>
+            <Link to={sharePage("email")}>E-mail</Link>
+          </li>
+        )}
       </ul>
       {shared ? (
         <p role="status" className={notice}>

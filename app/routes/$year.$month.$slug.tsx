@@ -26,6 +26,7 @@ import { SubscriptionCounter } from "../components/SubscriptionCounter";
 import { Carousel } from "../components/Carousel";
 import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
+import { ShareControl } from "../components/library/ShareControl";
 import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
 import * as css from "../components/article.css";
@@ -257,6 +258,7 @@ export default function ArticleRoute() {
             />
             <div className={css.tools}>
               <SaveControl type="article" id={article.id} title={article.title} />
+              <ShareControl type="article" id={article.id} title={article.title} url={`${data.siteUrl}${article.url}`} />
               <TextSizeToggle />
             </div>
             <details className={css.summaryBox} open>

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { mailer } from "../../server/adapters/mail";
@@ -95,6 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!sent.ok) {
     return rejectForm(submission, { formErrors: ["You have shared as many e-mails as we allow in a day. Please try again tomorrow."] }, 429);
   }
+  if (form.get("via") === "fetcher") return data({ sent: true as const });
   return redirect(sharePath(item, "email", { done: "email" }), 303);
 }
 
@@ -145,7 +146,8 @@ export default function SharePage() {
 
 function EmailPanel({ sent }: { sent: boolean }) {
   const { item, signedIn, from } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>()?.result;
+  const actionData = useActionData<typeof action>();
+  const result = actionData && "result" in actionData ? actionData.result : undefined;
   const { form, fields, summary, submitDisabled } = useSpecForm("email-share", emailShareSchema, result, { from });
   if (!signedIn) {
     return (

@@ -5,6 +5,7 @@ import { recordView } from "../../server/library/history";
 import { nextInPlaylist, nextVideo, playlistBySlug, PLAYLIST_STEP, videoList, type Playlist, type VideoCard } from "../../server/videos";
 import { ShareLinks } from "../components/ShareLinks";
 import { SaveControl } from "../components/library/SaveControl";
+import { ShareControl } from "../components/library/ShareControl";
 import { VideoPlayer } from "../components/VideoPlayer";
 import { VideoWall } from "../components/VideoWall";
 import * as cards from "../components/cards.css";
@@ -124,6 +125,12 @@ export default function VideoRoute() {
           {formatDuration(video.durationSeconds)} ·{" "}
           <time dateTime={video.published}>{formatPublished(video.published)}</time> ·{" "}
           <SaveControl type="video" id={video.id} title={video.title} />
+          {canWatch ? (
+            <>
+              {" "}
+              · <ShareControl type="video" id={video.id} title={video.title} url={pageUrl} />
+            </>
+          ) : null}
         </p>
         {player ? (
           <VideoPlayer key={video.id} video={player} next={next} />

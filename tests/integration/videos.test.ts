@@ -50,8 +50,8 @@ function sharing($: cheerio.CheerioAPI) {
   return {
     player: $("main video source").attr("src"),
     captions: $("main video track[kind=captions]").attr("src"),
-    share: $("#share-heading").text(),
-    networks: $("section[aria-labelledby=share-heading] li")
+    share: $("main h2:contains('Share this video')").text(),
+    networks: $("main section:has(h2:contains('Share this video')) li")
       .map((_, li) => $(li).text().replace(" (opens in a new window)", ""))
       .get(),
     embed: $("#embed-code").text(),
