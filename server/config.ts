@@ -90,6 +90,24 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^sk_/, "STRIPE_SECRET_KEY must start with sk_").optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "STRIPE_WEBHOOK_SECRET must start with whsec_").optional(),
   STRIPE_API_URL: z.string().url().optional(),
+
+  // Store: ordering and order history close daily for maintenance (local time of STORE_TIMEZONE).
+  // "off" never closes them on a schedule; MAINTENANCE_MODE closes them whenever it is on.
+  STORE_MAINTENANCE_WINDOW: z
+    .string()
+    .regex(/^(off|([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d)$/, "STORE_MAINTENANCE_WINDOW must be HH:MM-HH:MM or off")
+    .default("07:30-10:00"),
+  STORE_TIMEZONE: z
+    .string()
+    .default("America/New_York")
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat("en-US", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "STORE_TIMEZONE must be an IANA time zone such as America/New_York"),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; siteUrl: string };

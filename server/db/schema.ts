@@ -396,6 +396,78 @@ export interface FollowingSeenTable {
   seen_at: string;
 }
 
+export type CartLineKind = "item" | "perm";
+
+export interface CartTable {
+  id: string;
+  user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CartLineTable {
+  id: string;
+  cart_id: string;
+  availability_id: number;
+  kind: CartLineKind;
+  quantity: number;
+  referral: string | null;
+  added_at: string;
+}
+
+/** "purchase": paid through the payment provider; "voucher": redeemed at no charge. */
+export type OrderKind = "purchase" | "voucher";
+export type OrderStatus = "pending_payment" | "paid" | "cancelled";
+
+export interface StoreOrderTable {
+  id: string;
+  number: string;
+  user_id: string | null;
+  email: string;
+  idempotency_key: string;
+  /** Lets a guest open their own order page (it travels in the order link). */
+  access_token: string;
+  kind: OrderKind;
+  status: OrderStatus;
+  ship_first_name: string | null;
+  ship_last_name: string | null;
+  ship_address1: string | null;
+  ship_address2: string | null;
+  ship_city: string | null;
+  ship_state: string | null;
+  ship_postal_code: string | null;
+  ship_country_code: string | null;
+  shipping_method: string | null;
+  promo_code: string | null;
+  subtotal_cents: number;
+  discount_cents: number;
+  tax_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+  provider: string | null;
+  provider_session_id: string | null;
+  created_at: string;
+  paid_at: string | null;
+  cancelled_at: string | null;
+}
+
+export interface StoreOrderLineTable {
+  order_id: string;
+  position: number;
+  product_id: number;
+  availability_id: number;
+  title: string;
+  product_type: string;
+  format: string;
+  code: string;
+  line_type: LineType;
+  kind: CartLineKind;
+  quantity: number;
+  unit_price_cents: number;
+  line_total_cents: number;
+  available_date: string | null;
+}
+
 export interface DB {
   topic: TopicTable;
   author: AuthorTable;
@@ -440,4 +512,8 @@ export interface DB {
   share_history: ShareHistoryTable;
   follow: FollowTable;
   following_seen: FollowingSeenTable;
+  cart: CartTable;
+  cart_line: CartLineTable;
+  store_order: StoreOrderTable;
+  store_order_line: StoreOrderLineTable;
 }

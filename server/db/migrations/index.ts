@@ -3,6 +3,7 @@ import * as m001 from "./001-content";
 import * as m002 from "./002-accounts";
 import * as m003 from "./003-paywall-and-subscriptions";
 import * as m004 from "./004-library-and-follows";
+import * as m005 from "./005-store";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "002-accounts": m002,
   "003-paywall-and-subscriptions": m003,
   "004-library-and-follows": m004,
+  "005-store": m005,
 };
 
 export const migrationProvider: MigrationProvider = {

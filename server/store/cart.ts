@@ -1,0 +1,278 @@
+import crypto from "node:crypto";
+import type { Database } from "../db/connection";
+import type { CartLineKind, LineType } from "../db/schema";
+import { productPath } from "../urls";
+import { linePrice } from "./pricing";
+import { cartLineType, isDigitalCode } from "./product-types";
+
+/** The most copies of one shipped item, or permissions for one item, a cart line may hold. */
+export const MAX_SHIP_QUANTITY = 999;
+export const MAX_PERM_QUANTITY = 10_000;
+
+export interface CartLine {
+  id: string;
+  availabilityId: number;
+  productId: number;
+  productSlug: string;
+  title: string;
+  productType: string;
+  format: string;
+  code: string;
+  language: string;
+  lineType: LineType;
+  kind: CartLineKind;
+  /** "Perm" (copyright permissions), "Ship" or "Digital". */
+  type: "Perm" | "Ship" | "Digital";
+  digital: boolean;
+  quantity: number;
+  maxQuantity: number;
+  listPriceCents: number;
+  unitPriceCents: number;
+  /** Volume discount applied to the unit price, in percent. */
+  percentOff: number;
+  lineTotalCents: number;
+  /** Status F: not on sale yet; such a line cannot be ordered. */
+  comingSoon: boolean;
+  availableDate: string | null;
+  referral: string | null;
+  url: string;
+}
+
+export interface Cart {
+  /** null: nobody has put anything in a cart yet. */
+  id: string | null;
+  lines: CartLine[];
+  physical: CartLine[];
+  digital: CartLine[];
+  /** Number of units across all lines, for the header. */
+  itemCount: number;
+  subtotalCents: number;
+}
+
+export const EMPTY_CART: Cart = { id: null, lines: [], physical: [], digital: [], itemCount: 0, subtotalCents: 0 };
+
+export function maxQuantity(kind: CartLineKind, code: string): number {
+  if (kind === "perm") return MAX_PERM_QUANTITY;
+  return isDigitalCode(code) ? 1 : MAX_SHIP_QUANTITY;
+}
+
+/** The cart with every line priced from the catalogue as it is now. */
+export async function readCart(db: Database, cartId: string | null): Promise<Cart> {
+  if (!cartId) return EMPTY_CART;
+  const rows = await db
+    .selectFrom("cart_line as l")
+    .innerJoin("product_availability as a", "a.id", "l.availability_id")
+    .innerJoin("product as p", "p.id", "a.product_id")
+    .select([
+      "l.id",
+      "l.kind",
+      "l.quantity",
+      "l.referral",
+      "l.added_at",
+      "a.id as availability_id",
+      "a.format",
+      "a.code",
+      "a.language",
+      "a.list_price_cents",
+      "a.line_type",
+      "a.status",
+      "a.available_date",
+      "a.volume_pricing",
+      "p.id as product_id",
+      "p.slug",
+      "p.title",
+      "p.product_type",
+    ])
+    .where("l.cart_id", "=", cartId)
+    .orderBy("l.added_at")
+    .orderBy("l.id")
+    .execute();
+  const lines: CartLine[] = rows.map((r) => {
+    const price = linePrice({ kind: r.kind, listPriceCents: r.list_price_cents, quantity: r.quantity, volumePricing: r.volume_pricing === 1 });
+    const type = cartLineType(r.kind, r.code);
+    return {
+      id: r.id,
+      availabilityId: r.availability_id,
+      productId: r.product_id,
+      productSlug: r.slug,
+      title: r.kind === "perm" ? `Copyright permissions: ${r.title}` : r.title,
+      productType: r.product_type,
+      format: r.format,
+      code: r.code,
+      language: r.language,
+      lineType: r.line_type,
+      kind: r.kind,
+      type,
+      digital: type === "Digital",
+      quantity: r.quantity,
+      maxQuantity: maxQuantity(r.kind, r.code),
+      listPriceCents: r.list_price_cents,
+      unitPriceCents: price.unitPriceCents,
+      percentOff: price.percentOff,
+      lineTotalCents: price.lineTotalCents,
+      comingSoon: r.status === "F",
+      availableDate: r.available_date,
+      referral: r.referral,
+      url: productPath({ slug: r.slug, availabilityId: r.availability_id }),
+    };
+  });
+  return {
+    id: cartId,
+    lines,
+    // Permissions are delivered as a licence document, so they list with the digital items.
+    physical: lines.filter((l) => l.type === "Ship"),
+    digital: lines.filter((l) => l.type !== "Ship"),
+    itemCount: lines.reduce((n, l) => n + l.quantity, 0),
+    subtotalCents: lines.reduce((n, l) => n + l.lineTotalCents, 0),
+  };
+}
+
+export async function createCart(db: Database, userId: string | null, now = new Date()): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.insertInto("cart").values({ id, user_id: userId, created_at: now.toISOString(), updated_at: now.toISOString() }).execute();
+  return id;
+}
+
+/** A reader's cart id, made on first use when `create` is set. */
+export async function userCartId(db: Database, userId: string, create: true): Promise<string>;
+export async function userCartId(db: Database, userId: string, create?: false): Promise<string | null>;
+export async function userCartId(db: Database, userId: string, create = false): Promise<string | null> {
+  const found = await db.selectFrom("cart").select("id").where("user_id", "=", userId).executeTakeFirst();
+  if (found || !create) return found?.id ?? null;
+  try {
+    return await createCart(db, userId);
+  } catch (error) {
+    // Two first adds at once: the other request made the cart.
+    const raced = await db.selectFrom("cart").select("id").where("user_id", "=", userId).executeTakeFirst();
+    if (raced) return raced.id;
+    throw error;
+  }
+}
+
+/** A guest cart id from a cookie, if that cart still exists and belongs to no reader. */
+export async function guestCartExists(db: Database, cartId: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/.test(cartId)) return false;
+  return Boolean(await db.selectFrom("cart").select("id").where("id", "=", cartId).where("user_id", "is", null).executeTakeFirst());
+}
+
+export type AddProblem = "unknown-product" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
+
+export type AddOutcome = { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number };
+
+/**
+ * Adds to a cart. The price is never taken from the shopper: it comes from the catalogue
+ * whenever the cart is read. A digital item is sold one to an order.
+ */
+export async function addToCart(
+  db: Database,
+  cartId: string,
+  input: { availabilityId: number; kind: CartLineKind; quantity: number; referral: string | null },
+  now = new Date(),
+): Promise<AddOutcome> {
+  if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) return { ok: false, problem: "quantity" };
+  const availability = Number.isSafeInteger(input.availabilityId)
+    ? await db.selectFrom("product_availability").select(["code", "status", "available_date", "permissions_available"]).where("id", "=", input.availabilityId).executeTakeFirst()
+    : undefined;
+  if (!availability) return { ok: false, problem: "unknown-product" };
+  if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
+  if (input.kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
+  const max = maxQuantity(input.kind, availability.code);
+
+  return db.transaction().execute(async (tx): Promise<AddOutcome> => {
+    const existing = await tx
+      .selectFrom("cart_line")
+      .select(["id", "quantity"])
+      .where("cart_id", "=", cartId)
+      .where("availability_id", "=", input.availabilityId)
+      .where("kind", "=", input.kind)
+      .executeTakeFirst();
+    if (existing && max === 1) return { ok: false, problem: "digital-limit" };
+    const quantity = (existing?.quantity ?? 0) + input.quantity;
+    if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
+    if (existing) {
+      await tx.updateTable("cart_line").set({ quantity }).where("id", "=", existing.id).execute();
+    } else {
+      await tx
+        .insertInto("cart_line")
+        .values({ id: crypto.randomUUID(), cart_id: cartId, availability_id: input.availabilityId, kind: input.kind, quantity, referral: input.referral, added_at: now.toISOString() })
+        .execute();
+    }
+    await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
+    const line = await tx.selectFrom("cart_line").select("id").where("cart_id", "=", cartId).where("availability_id", "=", input.availabilityId).where("kind", "=", input.kind).executeTakeFirstOrThrow();
+    return { ok: true, lineId: line.id, quantity };
+  });
+}
+
+export type QuantityOutcome = "updated" | "removed" | "not-found" | "invalid" | "too-many" | "digital-limit";
+
+/** The stepper: 0 removes the line; a digital line cannot go above 1. */
+export async function setLineQuantity(db: Database, cartId: string, lineId: string, quantity: number, now = new Date()): Promise<QuantityOutcome> {
+  if (!Number.isSafeInteger(quantity) || quantity < 0) return "invalid";
+  const line = await db
+    .selectFrom("cart_line as l")
+    .innerJoin("product_availability as a", "a.id", "l.availability_id")
+    .select(["l.id", "l.kind", "a.code"])
+    .where("l.cart_id", "=", cartId)
+    .where("l.id", "=", lineId)
+    .executeTakeFirst();
+  if (!line) return "not-found";
+  if (quantity === 0) {
+    await removeLine(db, cartId, lineId, now);
+    return "removed";
+  }
+  const max = maxQuantity(line.kind, line.code);
+  if (quantity > max) return max === 1 ? "digital-limit" : "too-many";
+  await db.updateTable("cart_line").set({ quantity }).where("id", "=", lineId).where("cart_id", "=", cartId).execute();
+  await db.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
+  return "updated";
+}
+
+export async function removeLine(db: Database, cartId: string, lineId: string, now = new Date()): Promise<boolean> {
+  const removed = await db.deleteFrom("cart_line").where("cart_id", "=", cartId).where("id", "=", lineId).executeTakeFirst();
+  await db.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
+  return Number(removed.numDeletedRows) === 1;
+}
+
+export async function emptyCart(db: Database, cartId: string): Promise<void> {
+  await db.deleteFrom("cart_line").where("cart_id", "=", cartId).execute();
+}
+
+/**
+ * A guest signs in: what their guest cart holds moves into their own cart (quantities add up,
+ * within each line's limit) and the guest cart is deleted. Returns the reader's cart id.
+ */
+export async function mergeGuestCart(db: Database, guestCartId: string, userId: string, now = new Date()): Promise<string> {
+  const target = await userCartId(db, userId, true);
+  if (guestCartId === target) return target;
+  await db.transaction().execute(async (tx) => {
+    const guest = await tx.selectFrom("cart").select("id").where("id", "=", guestCartId).where("user_id", "is", null).executeTakeFirst();
+    if (!guest) return;
+    const incoming = await tx
+      .selectFrom("cart_line as l")
+      .innerJoin("product_availability as a", "a.id", "l.availability_id")
+      .select(["l.availability_id", "l.kind", "l.quantity", "l.referral", "l.added_at", "a.code"])
+      .where("l.cart_id", "=", guestCartId)
+      .execute();
+    for (const line of incoming) {
+      const existing = await tx
+        .selectFrom("cart_line")
+        .select(["id", "quantity"])
+        .where("cart_id", "=", target)
+        .where("availability_id", "=", line.availability_id)
+        .where("kind", "=", line.kind)
+        .executeTakeFirst();
+      const max = maxQuantity(line.kind, line.code);
+      if (existing) {
+        await tx.updateTable("cart_line").set({ quantity: Math.min(max, existing.quantity + line.quantity) }).where("id", "=", existing.id).execute();
+      } else {
+        await tx
+          .insertInto("cart_line")
+          .values({ id: crypto.randomUUID(), cart_id: target, availability_id: line.availability_id, kind: line.kind, quantity: Math.min(max, line.quantity), referral: line.referral, added_at: line.added_at })
+          .execute();
+      }
+    }
+    await tx.deleteFrom("cart").where("id", "=", guestCartId).execute();
+    await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", target).execute();
+  });
+  return target;
+}

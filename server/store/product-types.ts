@@ -1,0 +1,24 @@
+import type { CartLineKind, LineType } from "../db/schema";
+
+/**
+ * The spec's product-type codes: KND is an ebook, BUN a bundle; PDF, HTM, ZIP, PPT, XLS and
+ * EPB are digital; anything else ships.
+ */
+const DIGITAL_CODES = new Set(["KND", "PDF", "HTM", "ZIP", "PPT", "XLS", "EPB"]);
+
+export type Delivery = "ship" | "digital";
+
+export function deliveryOf(code: string): Delivery {
+  return DIGITAL_CODES.has(code) ? "digital" : "ship";
+}
+
+export const isDigitalCode = (code: string) => deliveryOf(code) === "digital";
+
+/** Downloadable-file details are hidden for SHIP and BUNDLE lines (spec section 9). */
+export const showsDownloadInfo = (lineType: LineType) => lineType !== "SHIP" && lineType !== "BUNDLE";
+
+/** The cart's line type: "Perm" for copyright permissions, else how the item is delivered. */
+export function cartLineType(kind: CartLineKind, code: string): "Perm" | "Ship" | "Digital" {
+  if (kind === "perm") return "Perm";
+  return isDigitalCode(code) ? "Digital" : "Ship";
+}
