@@ -2,6 +2,7 @@ import { createCookie, redirect } from "@remix-run/node";
 import { createSession, endSession, userForSession } from "../../server/accounts/sessions";
 import type { User } from "../../server/accounts/users";
 import { secrets } from "../../server/secrets";
+import { mergeCartAtSignIn } from "./cart.server";
 import { config, db } from "./db.server";
 
 let cookie: ReturnType<typeof createCookie> | undefined;
@@ -38,11 +39,15 @@ export async function requireUser(request: Request): Promise<User> {
   throw redirect(`/sign-in?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
 }
 
-/** Signs the user in with a new session id (any session the browser held ends); returns Set-Cookie. */
+/**
+ * Signs the user in with a new session id (any session the browser held ends) and moves the
+ * browser's guest cart into theirs; returns Set-Cookie.
+ */
 export async function startSession(request: Request, userId: string): Promise<string> {
   const database = await db();
   const previous = await sessionToken(request);
   if (previous) await endSession(database, previous);
+  await mergeCartAtSignIn(request, userId);
   const token = await createSession(database, userId, config().SESSION_DAYS);
   return sessionCookie().serialize(token);
 }
