@@ -30,7 +30,7 @@ export function ShareControl({ type, id, title, url }: { type: "article" | "vide
   };
   return (
     <span className={css.saveControl}>
-      <Link to={page} rel="nofollow" onClick={onClick} aria-expanded={open} className={css.saveLink}>
+      <Link to={page} onClick={onClick} aria-expanded={open} className={css.saveLink}>
         Share<span className="visually-hidden"> {title}</span>
       </Link>
       {open ? <ShareFlyout page={page} type={type} id={id} title={title} url={url} onClose={() => setOpen(false)} /> : null}
