@@ -42,6 +42,8 @@ async function start(dataDir: string, port: number): Promise<ChildProcess> {
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
+      // A fresh SQLite file in the temporary folder, which the bench reads the catalogue from.
+      DATABASE_URL: "",
       SITE_URL: `http://127.0.0.1:${port}`,
       PAYMENT_PROVIDER: "sandbox",
       // The bench measures the store, not the daily maintenance window or sign-up limits.
