@@ -2,10 +2,14 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { HISTORY_PAGE_SIZE, shareHistory, viewHistory } from "../../server/library/history";
 import { lastPage, parsePaging } from "../../server/pagination";
+import { storeMaintenance } from "../../server/store/maintenance";
+import { purchaseHistory } from "../../server/store/purchase-history";
 import { HistoryList } from "../components/library/HistoryList";
 import * as css from "../components/library/library.css";
 import { Pagination } from "../components/Pagination";
-import { db } from "../lib/db.server";
+import { PurchaseHistoryList } from "../components/store/PurchaseHistoryList";
+import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
+import { config, db } from "../lib/db.server";
 import { requireUser } from "../lib/session.server";
 
 const HISTORIES = {
@@ -35,28 +39,43 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { page } = parsePaging(new URL(request.url).searchParams, false);
   const database = await db();
-  // Purchases come with the store; until then the history is empty.
+  if (kind === "purchases") {
+    // Order history closes with ordering during store maintenance; the other histories stay open.
+    const maintenance = storeMaintenance(config());
+    if (maintenance.closed) return { kind, closed: maintenance, entries: [], purchases: [], page: 1, last: 1 };
+    const { entries: purchases, total } = await purchaseHistory(database, user.id, page);
+    const last = lastPage(total, HISTORY_PAGE_SIZE);
+    if (page > last) throw new Response(null, { status: 404 });
+    return { kind, closed: null, entries: [], purchases, page, last };
+  }
   const { entries, total } =
     kind === "reading"
       ? await viewHistory(database, user.id, "article", page)
       : kind === "watched"
         ? await viewHistory(database, user.id, "video", page)
-        : kind === "sharing"
-          ? await shareHistory(database, user.id, page)
-          : { entries: [], total: 0 };
+        : await shareHistory(database, user.id, page);
   const last = lastPage(total, HISTORY_PAGE_SIZE);
   if (page > last) throw new Response(null, { status: 404 });
-  return { kind, entries, page, last };
+  return { kind, closed: null, entries, purchases: [], page, last };
 }
 
 export default function History() {
-  const { kind, entries, page, last } = useLoaderData<typeof loader>();
+  const { kind, closed, entries, purchases, page, last } = useLoaderData<typeof loader>();
   const { title, empty } = HISTORIES[kind];
   const path = `/my-library/history/${kind}`;
+  const count = kind === "purchases" ? purchases.length : entries.length;
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">{title}</h2>
-      {entries.length === 0 ? <p className={css.emptyState}>{empty}</p> : <HistoryList entries={entries} />}
+      {closed ? (
+        <StoreMaintenanceNotice window={closed.window} />
+      ) : count === 0 ? (
+        <p className={css.emptyState}>{empty}</p>
+      ) : kind === "purchases" ? (
+        <PurchaseHistoryList entries={purchases} />
+      ) : (
+        <HistoryList entries={entries} />
+      )}
       <Pagination current={page} last={last} href={(n) => (n === 1 ? path : `${path}?page=${n}`)} label={`${title} pages`} />
     </section>
   );

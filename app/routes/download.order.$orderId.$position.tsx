@@ -1,0 +1,40 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { renderToStaticMarkup } from "react-dom/server";
+import { renderDownloadFile } from "../../server/store/download-files";
+import { openDownload } from "../../server/store/downloads";
+import { DownloadAccessEnded } from "../components/store/DownloadAccessEnded";
+import { config, db } from "../lib/db.server";
+import { attachment } from "../lib/downloads.server";
+import { formatPublished } from "../lib/format";
+import { applySecurityHeaders } from "../lib/security.server";
+import { currentUser } from "../lib/session.server";
+import { SITE_NAME } from "../lib/site";
+
+/**
+ * One digital line of a paid order, for its buyer: the signed-in reader who placed it, or a
+ * guest holding the order's key (?key=). Everyone and everything else is a 404; a case study
+ * whose six months are over is a 410 page saying so.
+ */
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const user = await currentUser(request);
+  const key = new URL(request.url).searchParams.get("key");
+  const now = new Date();
+  const access = await openDownload(await db(), { orderId: params.orderId ?? "", position: params.position ?? "", userId: user?.id ?? null, key }, now);
+  if (access.status === "not-found") throw new Response("No such download", { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  if (access.status === "expired") {
+    const orderHref = `/order/${access.orderId}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+    const html = renderToStaticMarkup(<DownloadAccessEnded title={access.title} endedOn={formatPublished(access.expiresAt)} orderHref={orderHref} />);
+    const headers = new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" });
+    applySecurityHeaders(headers);
+    return new Response(`<!DOCTYPE html>${html}`, { status: 410, headers });
+  }
+  const { source } = access;
+  const file = renderDownloadFile(source, {
+    published: formatPublished(source.product.published),
+    paidOn: formatPublished(source.paidAt),
+    siteUrl: config().siteUrl,
+    siteName: SITE_NAME,
+    now,
+  });
+  return attachment(new Uint8Array(file.body), file.contentType, file.filename);
+}

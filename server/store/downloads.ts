@@ -1,0 +1,179 @@
+import crypto from "node:crypto";
+import type { Database } from "../db/connection";
+import type { CartLineKind } from "../db/schema";
+import { addMonths } from "../subscriptions/entitlements";
+import { fileFormatOf, type FileFormat } from "./download-files";
+import { isDigitalCode } from "./product-types";
+
+/** Spec section 9: case study access expires six months after purchase. */
+export const CASE_STUDY_ACCESS_MONTHS = 6;
+const CASE_STUDY = "Case Study";
+
+const ORDER_ID = /^ord_[A-Za-z0-9_-]{22}$/;
+
+export interface OrderDownload {
+  position: number;
+  title: string;
+  /** The file the reader gets, e.g. "PDF" or "EPUB". */
+  format: string;
+  href: string;
+  /** Case studies only: when access ends. */
+  expiresAt: string | null;
+  expired: boolean;
+}
+
+/** Everything a downloadable file is made from. */
+export interface DownloadSource {
+  orderId: string;
+  orderNumber: string;
+  buyerEmail: string;
+  paidAt: string;
+  position: number;
+  kind: CartLineKind;
+  title: string;
+  /** The catalogue format bought, e.g. "Hardcover" or "PDF". */
+  format: string;
+  code: string;
+  quantity: number;
+  file: FileFormat;
+  product: { slug: string; availabilityId: number; authors: string[]; summary: string; description: string; published: string; pages: number };
+}
+
+export type DownloadAccess =
+  | { status: "ok"; source: DownloadSource }
+  | { status: "expired"; title: string; expiresAt: string; orderId: string }
+  | { status: "not-found" };
+
+type LineRow = { kind: CartLineKind; code: string; product_type: string; available_date: string | null };
+
+/**
+ * A line the buyer can download: a digital item, or a copyright permission (its licence), once
+ * any coming-soon date has passed. Shipped lines and bundles are delivered, not downloaded.
+ */
+function downloadable(line: LineRow, now: Date): boolean {
+  if (line.available_date && line.available_date > now.toISOString()) return false;
+  return line.kind === "perm" || isDigitalCode(line.code);
+}
+
+/**
+ * When a line's access ends: case studies six months after payment. A permissions licence is
+ * a record of what the buyer may copy, so it stays available.
+ */
+function expiryOf(line: LineRow, paidAt: string): string | null {
+  if (line.kind !== "item" || line.product_type !== CASE_STUDY) return null;
+  return addMonths(new Date(paidAt), CASE_STUDY_ACCESS_MONTHS).toISOString();
+}
+
+const downloadPath = (orderId: string, position: number, key?: string) =>
+  `/download/order/${orderId}/${position}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+
+/**
+ * The downloads of a paid order, in line order (none for an unpaid or unknown order). The caller
+ * has checked the reader may see the order; a guest's `key` is carried into the links.
+ */
+export async function downloadsForOrder(db: Database, orderId: string, now = new Date(), key?: string): Promise<OrderDownload[]> {
+  if (!ORDER_ID.test(orderId)) return [];
+  const order = await db.selectFrom("store_order").select(["status", "paid_at"]).where("id", "=", orderId).executeTakeFirst();
+  if (!order || order.status !== "paid" || !order.paid_at) return [];
+  const paidAt = order.paid_at;
+  const lines = await db
+    .selectFrom("store_order_line")
+    .select(["position", "title", "kind", "code", "product_type", "available_date"])
+    .where("order_id", "=", orderId)
+    .orderBy("position")
+    .execute();
+  return lines
+    .filter((l) => downloadable(l, now))
+    .map((l) => {
+      const expiresAt = expiryOf(l, paidAt);
+      return {
+        position: l.position,
+        title: l.kind === "perm" ? `Copyright permissions licence: ${l.title}` : l.title,
+        format: fileFormatOf(l.kind, l.code).label,
+        href: downloadPath(orderId, l.position, key),
+        expiresAt,
+        expired: expiresAt !== null && now.toISOString() >= expiresAt,
+      };
+    });
+}
+
+function sameSecret(given: string, stored: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(stored);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+/**
+ * Whether the requester may download one line of an order, and what from. Only the buyer may:
+ * the signed-in reader who placed it, or whoever holds the order's access key (a guest's link).
+ * Anyone else, an unknown or unpaid order, and a line that is not downloadable are all
+ * "not-found", so nobody learns that someone else's order exists.
+ */
+export async function openDownload(
+  db: Database,
+  request: { orderId: string; position: string; userId: string | null; key: string | null },
+  now = new Date(),
+): Promise<DownloadAccess> {
+  const notFound = { status: "not-found" } as const;
+  if (!ORDER_ID.test(request.orderId) || !/^\d{1,4}$/.test(request.position)) return notFound;
+  const order = await db
+    .selectFrom("store_order")
+    .select(["id", "number", "user_id", "email", "access_token", "status", "paid_at"])
+    .where("id", "=", request.orderId)
+    .executeTakeFirst();
+  if (!order) return notFound;
+  const owner = order.user_id !== null && order.user_id === request.userId;
+  if (!owner && !(request.key !== null && sameSecret(request.key, order.access_token))) return notFound;
+  if (order.status !== "paid" || !order.paid_at) return notFound;
+  const line = await db
+    .selectFrom("store_order_line as l")
+    .leftJoin("product as p", "p.id", "l.product_id")
+    .select([
+      "l.position",
+      "l.kind",
+      "l.title",
+      "l.format",
+      "l.code",
+      "l.quantity",
+      "l.product_type",
+      "l.available_date",
+      "l.availability_id",
+      "p.slug",
+      "p.authors",
+      "p.summary",
+      "p.description",
+      "p.published",
+      "p.pages",
+    ])
+    .where("l.order_id", "=", order.id)
+    .where("l.position", "=", Number(request.position))
+    .executeTakeFirst();
+  if (!line || !downloadable(line, now)) return notFound;
+  const expiresAt = expiryOf(line, order.paid_at);
+  if (expiresAt !== null && now.toISOString() >= expiresAt) return { status: "expired", title: line.title, expiresAt, orderId: order.id };
+  return {
+    status: "ok",
+    source: {
+      orderId: order.id,
+      orderNumber: order.number,
+      buyerEmail: order.email,
+      paidAt: order.paid_at,
+      position: line.position,
+      kind: line.kind,
+      title: line.title,
+      format: line.format,
+      code: line.code,
+      quantity: line.quantity,
+      file: fileFormatOf(line.kind, line.code),
+      product: {
+        slug: line.slug ?? `product-${line.availability_id}`,
+        availabilityId: line.availability_id,
+        authors: line.authors ? line.authors.split(", ") : [],
+        summary: line.summary ?? "",
+        description: line.description ?? "",
+        published: line.published ?? order.paid_at,
+        pages: line.pages ?? 0,
+      },
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import crypto from "node:crypto";
+import type { Database } from "../../server/db/connection";
+import type { CartLineKind, OrderStatus } from "../../server/db/schema";
+
+/** An order line as the checkout writes it, copied from a seed availability. */
+export interface LineSpec {
+  availabilityId: number;
+  kind?: CartLineKind;
+  quantity?: number;
+  /** Overrides the catalogue's date, e.g. for a coming-soon line. */
+  availableDate?: string | null;
+}
+
+let sequence = 0;
+
+/**
+ * Writes an order straight into store_order / store_order_line, the way the checkout leaves
+ * one (the checkout routes are another branch's): ids "ord_" + 22 base64url characters, lines
+ * copied from the catalogue with their prices.
+ */
+export async function insertOrder(
+  db: Database,
+  input: { userId: string | null; email: string; status: OrderStatus; createdAt: string; paidAt?: string | null; lines: LineSpec[] },
+): Promise<{ id: string; number: string; accessToken: string }> {
+  const id = `ord_${crypto.randomBytes(16).toString("base64url")}`;
+  const accessToken = crypto.randomBytes(24).toString("base64url");
+  sequence += 1;
+  const number = `MR${String(process.pid).slice(-4)}${String(sequence).padStart(5, "0")}${crypto.randomBytes(2).toString("hex").toUpperCase()}`;
+  const rows = await Promise.all(
+    input.lines.map(async (spec, i) => {
+      const a = await db
+        .selectFrom("product_availability as a")
+        .innerJoin("product as p", "p.id", "a.product_id")
+        .select(["a.id", "a.product_id", "a.format", "a.code", "a.line_type", "a.list_price_cents", "a.available_date", "p.title", "p.product_type"])
+        .where("a.id", "=", spec.availabilityId)
+        .executeTakeFirstOrThrow();
+      const kind = spec.kind ?? "item";
+      const quantity = spec.quantity ?? 1;
+      const unit = kind === "perm" ? 150 : a.list_price_cents;
+      return {
+        order_id: id,
+        position: i + 1,
+        product_id: a.product_id,
+        availability_id: a.id,
+        title: a.title,
+        product_type: a.product_type,
+        format: a.format,
+        code: a.code,
+        line_type: a.line_type,
+        kind,
+        quantity,
+        unit_price_cents: unit,
+        line_total_cents: unit * quantity,
+        available_date: spec.availableDate === undefined ? a.available_date : spec.availableDate,
+      };
+    }),
+  );
+  const subtotal = rows.reduce((sum, r) => sum + r.line_total_cents, 0);
+  await db
+    .insertInto("store_order")
+    .values({
+      id,
+      number,
+      user_id: input.userId,
+      email: input.email,
+      idempotency_key: crypto.randomUUID(),
+      access_token: accessToken,
+      kind: "purchase",
+      status: input.status,
+      ship_first_name: null,
+      ship_last_name: null,
+      ship_address1: null,
+      ship_address2: null,
+      ship_city: null,
+      ship_state: null,
+      ship_postal_code: null,
+      ship_country_code: null,
+      shipping_method: null,
+      promo_code: null,
+      subtotal_cents: subtotal,
+      discount_cents: 0,
+      tax_cents: 0,
+      shipping_cents: 0,
+      total_cents: subtotal,
+      provider: "sandbox",
+      provider_session_id: null,
+      created_at: input.createdAt,
+      paid_at: input.status === "pending_payment" ? null : (input.paidAt ?? input.createdAt),
+      cancelled_at: input.status === "cancelled" ? input.createdAt : null,
+    })
+    .execute();
+  if (rows.length) await db.insertInto("store_order_line").values(rows).execute();
+  return { id, number, accessToken };
+}
+
+/** Seed availabilities by what a test needs of them. */
+export async function availabilities(db: Database) {
+  const rows = await db
+    .selectFrom("product_availability as a")
+    .innerJoin("product as p", "p.id", "a.product_id")
+    .select(["a.id", "a.code", "a.line_type", "a.status", "a.permissions_available", "p.product_type", "p.title", "p.authors"])
+    .orderBy("a.id")
+    .execute();
+  const first = (test: (r: (typeof rows)[number]) => boolean) => {
+    const r = rows.find(test);
+    if (!r) throw new Error("seed catalogue lacks a needed availability");
+    return r;
+  };
+  return {
+    all: rows,
+    hardcover: first((r) => r.code === "HBK" && r.status === "A"),
+    kindle: first((r) => r.code === "KND" && r.status === "A"),
+    epub: first((r) => r.code === "EPB" && r.status === "A"),
+    pdfBook: first((r) => r.code === "PDF" && r.product_type !== "Case Study"),
+    html: first((r) => r.code === "HTM"),
+    spreadsheet: first((r) => r.code === "XLS"),
+    bundle: first((r) => r.code === "BUN" && r.status === "A"),
+    caseStudy: first((r) => r.product_type === "Case Study" && r.code === "PDF"),
+    comingSoon: first((r) => r.status === "F"),
+    withPermissions: first((r) => r.permissions_available === 1 && r.status === "A"),
+  };
+}
