@@ -14,7 +14,6 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import type { AnyNode } from "domhandler";
 import { connect } from "../server/db/connection";
 
 const SHOPPERS = 16;
@@ -100,7 +99,7 @@ async function expectStatus(res: Response, expected: number, step: string): Prom
 }
 
 /** The values a form would post as it stands: hidden and pre-filled inputs, checked boxes, selected options. */
-function formValues($: cheerio.CheerioAPI, form: cheerio.Cheerio<AnyNode>): Record<string, string> {
+function formValues($: cheerio.CheerioAPI, form: ReturnType<cheerio.CheerioAPI>): Record<string, string> {
   const values: Record<string, string> = {};
   form.find("input[name]").each((_, el) => {
     const input = $(el);
