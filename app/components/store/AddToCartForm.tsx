@@ -47,7 +47,7 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
         <input type="hidden" name="productUrl" value={productUrl} />
         <input type="hidden" name="type" value={type} />
         <input type="hidden" name="format" value={format} />
-        {/* Shown to the shopper's own tools only: the server prices from the catalogue. */}
+        {/* One of the spec's cart-add fields; the server ignores it and prices from the catalogue. */}
         <input type="hidden" name="productPrice" value={(priceCents / 100).toFixed(2)} />
         {referral ? <input type="hidden" name="referral" value={referral} /> : null}
         {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
@@ -80,17 +80,12 @@ function AddResultDialog({ result, onClose }: { result: AddResult; onClose: () =
       {label}
     </button>
   );
-  const added = "added" in result ? result.added : null;
   return (
-    <dialog ref={dialog} className={css.dialog} aria-labelledby={added ? "added-title" : "add-failed-title"} onClose={onClose}>
-      {added ? (
-        <AddedToCart confirmation={added} headingLevel={2} after={closeButton("Continue shopping")} />
+    <dialog ref={dialog} className={css.dialog} aria-labelledby={"added" in result ? "added-title" : "add-failed-title"} onClose={onClose}>
+      {"added" in result ? (
+        <AddedToCart confirmation={result.added} headingLevel={2} after={closeButton("Continue shopping")} />
       ) : (
-        <AddFailure
-          failure={"failure" in result ? result.failure : { reason: "", productIds: [], productUrl: null }}
-          headingLevel={2}
-          after={closeButton("Close")}
-        />
+        <AddFailure failure={result.failure} headingLevel={2} after={closeButton("Close")} />
       )}
     </dialog>
   );
