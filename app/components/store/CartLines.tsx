@@ -81,7 +81,7 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
             </button>
           </fetcher.Form>
           {line.digital ? (
-            <span id={fieldId} className={css.quantityInput}>
+            <span id={fieldId} className={css.quantityValue}>
               {line.quantity}
             </span>
           ) : (
@@ -109,15 +109,15 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
               <span className="visually-hidden">Increase quantity of {line.title}</span>
             </button>
           </fetcher.Form>
-          {line.digital ? null : (
-            <fetcher.Form method="post" action="/shopping-cart" id={boxFormId} className={css.inlineForm}>
-              {hidden("update")}
-              <button type="submit" className={css.linkButton} disabled={busy}>
-                Update<span className="visually-hidden"> quantity of {line.title}</span>
-              </button>
-            </fetcher.Form>
-          )}
         </div>
+        {line.digital ? null : (
+          <fetcher.Form method="post" action="/shopping-cart" id={boxFormId}>
+            {hidden("update")}
+            <button type="submit" className={css.linkButton} disabled={busy}>
+              Update<span className="visually-hidden"> quantity of {line.title}</span>
+            </button>
+          </fetcher.Form>
+        )}
         {line.digital ? <span className={css.muted}>One per order</span> : null}
         {message ? (
           <p id={`${fieldId}-error`} className={css.lineError}>

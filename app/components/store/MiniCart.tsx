@@ -62,9 +62,12 @@ function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<RootData["cart"]>
           <ul className={css.miniCartLines}>
             {cart.lines.map((line) => (
               <li key={line.id} className={css.miniCartLine}>
-                <Link to={line.url}>{line.title}</Link>
                 <span>
-                  Qty {line.quantity}, {formatUsd(line.lineTotalCents)}
+                  <Link to={line.url}>{line.title}</Link> <span className={css.muted}>{line.format}</span>
+                </span>
+                <span className={css.miniCartAmount}>
+                  Qty {line.quantity}
+                  <span className={css.block}>{formatUsd(line.lineTotalCents)}</span>
                 </span>
               </li>
             ))}

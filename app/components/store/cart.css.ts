@@ -18,9 +18,9 @@ globalStyle(`${table} tbody tr`, { "@media": { [media.narrow]: { borderBottom: `
 
 export const amount = style({ textAlign: "right", whiteSpace: "nowrap" });
 
-export const muted = style({ color: vars.color.muted, fontSize: vars.size.xs, display: "block" });
+export const muted = style({ color: vars.color.muted, fontSize: vars.size.xs, display: "block", whiteSpace: "normal" });
 
-export const stepper = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.xs });
+export const stepper = style({ display: "flex", flexWrap: "nowrap", alignItems: "center", gap: vars.space.xs, marginBottom: vars.space.xs });
 
 export const inlineForm = style({ display: "inline", margin: 0 });
 
@@ -36,7 +36,7 @@ export const stepButton = style({
 });
 
 export const quantityInput = style({
-  width: "4.5rem",
+  width: "3.5rem",
   minHeight: "2.75rem",
   padding: `0 ${vars.space.sm}`,
   border: `2px solid ${vars.color.ink}`,
@@ -44,6 +44,8 @@ export const quantityInput = style({
   textAlign: "center",
   selectors: { '&[aria-invalid="true"]': { borderColor: "#b3261e", borderWidth: "3px" } },
 });
+
+export const quantityValue = style({ display: "inline-flex", alignItems: "center", justifyContent: "center", width: "3.5rem", minHeight: "2.75rem" });
 
 export const linkButton = style({ font: "inherit", color: vars.color.link, textDecoration: "underline", background: "none", border: 0, padding: 0, cursor: "pointer", minHeight: "1.5rem" });
 
@@ -55,7 +57,7 @@ globalStyle(`${totals} dd`, { margin: 0, textAlign: "right" });
 
 export const grandTotal = style({ fontWeight: 700, fontSize: vars.size.lg });
 
-export const actions = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, alignItems: "center", fontFamily: vars.font.ui });
+export const actions = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, alignItems: "center", fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}` });
 
 export const buttonLink = style({
   display: "inline-flex",
@@ -120,8 +122,13 @@ export const miniCartFlyout = style({
   display: "grid",
   gap: vars.space.sm,
   fontFamily: vars.font.ui,
+  "@media": { [media.narrow]: { position: "fixed", top: "3rem", left: vars.space.sm, right: vars.space.sm, width: "auto" } },
 });
 
 export const miniCartLines = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.xs });
 
 export const miniCartLine = style({ display: "flex", justifyContent: "space-between", gap: vars.space.sm });
+
+export const miniCartAmount = style({ whiteSpace: "nowrap", textAlign: "right" });
+
+export const block = style({ display: "block" });
