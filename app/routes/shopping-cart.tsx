@@ -92,6 +92,7 @@ async function add(request: Request, form: FormData, userId: string | undefined,
   const productIds = form
     .getAll("productId")
     .filter((v): v is string => typeof v === "string")
+    .slice(0, 10)
     .map((v) => v.slice(0, 20));
   const productUrl = safeRedirectPath(form.get("productUrl"), "");
   const failure = (reason: string): AddFailureDetails => ({ reason, productIds, productUrl: productUrl.startsWith("/product/") ? productUrl : null });
