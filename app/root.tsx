@@ -29,6 +29,7 @@ import { subscriberStatus } from "../server/subscriptions/entitlements";
 import { config, db } from "./lib/db.server";
 import { completePendingCheckout } from "./lib/payments.server";
 import { knownVisitorId } from "./lib/visitor.server";
+import { miniCart } from "./lib/mini-cart.server";
 import { useNonce } from "./lib/nonce";
 import { readTextSize } from "./lib/preferences.server";
 import { currentUser } from "./lib/session.server";
@@ -52,10 +53,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const owner = user ? userKey(user.id) : visitor && visitorKey(visitor);
   // The following stream marks everything seen as it renders, so its own page shows none unread.
   const onFollowingStream = new URL(request.url).pathname === "/my-library/topics";
-  const [subscriber, dismissed, unreadFollowing] = await Promise.all([
+  const [subscriber, dismissed, unreadFollowing, cart] = await Promise.all([
     user ? subscriberStatus(database, user.id) : null,
     owner ? dismissedItems(database, owner) : ([] as Dismissible[]),
     user && !onFollowingStream ? unreadFollowingCount(database, user.id) : 0,
+    miniCart(request, user?.id),
   ]);
   const recaptcha = captcha();
   return data(
@@ -66,6 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       user: user ? { name: user.displayName || `${user.firstName} ${user.lastName}`, firstName: user.firstName, unreadFollowing } : null,
       subscriber: subscriber ? { tier: subscriber.tier.name, caption: subscriber.tier.caption } : null,
       dismissed,
+      cart,
       captcha: recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl } : null,
     },
     clearCheckout ? { headers: { "Set-Cookie": clearCheckout } } : undefined,

@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { SITE_NAME } from "../lib/site";
 import type { RootData } from "../root";
 import * as css from "./layout.css";
+import { MiniCart } from "./store/MiniCart";
 
 export const SECTIONS = [
   { to: "/the-latest", label: "The Latest" },
@@ -104,6 +105,7 @@ export function SiteHeader() {
         </Link>
         <div className={css.headerTools}>
           <Link to="/search">Search</Link>
+          <MiniCart />
           <UserMenu />
         </div>
       </div>

@@ -4,10 +4,9 @@ import type { CartLineKind, LineType } from "../db/schema";
 import { productPath } from "../urls";
 import { linePrice } from "./pricing";
 import { cartLineType, isDigitalCode } from "./product-types";
+import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "./quantity-limits";
 
-/** The most copies of one shipped item, or permissions for one item, a cart line may hold. */
-export const MAX_SHIP_QUANTITY = 999;
-export const MAX_PERM_QUANTITY = 10_000;
+export { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY };
 
 export interface CartLine {
   id: string;

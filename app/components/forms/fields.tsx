@@ -11,7 +11,7 @@ interface FieldShell {
 }
 
 /** Label, hint and inline error around a control (GOV.UK pattern: the error sits above the control). */
-function Shell({ meta, label, hint, children }: FieldShell) {
+export function Shell({ meta, label, hint, children }: FieldShell) {
   const error = meta.errors?.[0];
   return (
     <div className={error ? `${css.field} ${css.withError}` : css.field}>
@@ -41,13 +41,14 @@ interface TextFieldProps {
   autoComplete?: string;
   /** Mark the control invalid without a message of its own (the message is the form's). */
   flagged?: boolean;
+  inputMode?: "numeric";
 }
 
-export function TextField({ meta, label, type = "text", hint, autoComplete, flagged }: TextFieldProps) {
+export function TextField({ meta, label, type = "text", hint, autoComplete, flagged, inputMode }: TextFieldProps) {
   const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
     <Shell meta={meta} label={label} hint={hint}>
-      <input key={key} {...props} aria-invalid={props["aria-invalid"] || flagged || undefined} className={css.input} autoComplete={autoComplete} spellCheck={false} />
+      <input key={key} {...props} aria-invalid={props["aria-invalid"] || flagged || undefined} className={css.input} autoComplete={autoComplete} inputMode={inputMode} spellCheck={false} />
     </Shell>
   );
 }

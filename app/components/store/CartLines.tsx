@@ -1,0 +1,144 @@
+import { Link, useFetcher } from "@remix-run/react";
+import type { CartLine } from "../../../server/store/cart";
+import { formatPublished, formatUsd } from "../../lib/format";
+import type { CartAction } from "../../routes/shopping-cart";
+import { useHydrated } from "../forms/fields";
+import * as css from "./cart.css";
+import { LineTypeLabel, UnitPrice } from "./CartText";
+
+type LineError = { lineId: string; message: string } | null;
+
+/** One section of the cart (items to ship, or digital items) as a table with a stepper per line. */
+export function CartLines({ heading, headingId, lines, error }: { heading: string; headingId: string; lines: CartLine[]; error: LineError }) {
+  return (
+    <section aria-labelledby={headingId} className={css.section}>
+      <h2 id={headingId}>{heading}</h2>
+      <table className={css.table} aria-labelledby={headingId}>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col">Format</th>
+            <th scope="col">Type</th>
+            <th scope="col">Quantity</th>
+            <th scope="col" className={css.amount}>
+              Price
+            </th>
+            <th scope="col" className={css.amount}>
+              Total
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => (
+            <LineRow key={line.id} line={line} error={error?.lineId === line.id ? error.message : null} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/**
+ * A line with its stepper: "−" and "+" post the new quantity (0 removes the line), the box takes
+ * any quantity with its Update button. Plain forms; with JS they post through the line's fetcher
+ * and the page's data reloads in place.
+ */
+function LineRow({ line, error }: { line: CartLine; error: string | null }) {
+  const fetcher = useFetcher<CartAction>({ key: `cart-line-${line.id}` });
+  const hydrated = useHydrated();
+  const busy = fetcher.state !== "idle";
+  const fetcherError = fetcher.state === "idle" && fetcher.data && "message" in fetcher.data ? fetcher.data.message : null;
+  const message = fetcherError ?? error;
+  const fieldId = `quantity-${line.id}`;
+  const boxFormId = `quantity-form-${line.id}`;
+  const hidden = (intent: "update" | "remove") => (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="lineId" value={line.id} />
+      {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
+    </>
+  );
+  return (
+    <tr>
+      <th scope="row">
+        <Link to={line.url}>{line.title}</Link>
+        {line.comingSoon && line.availableDate ? <span className={css.muted}>Available {formatPublished(line.availableDate)}</span> : null}
+      </th>
+      <td data-label="Format">{line.format}</td>
+      <td data-label="Type">
+        <LineTypeLabel type={line.type} />
+      </td>
+      <td data-label="Quantity">
+        <div className={css.stepper}>
+          <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
+            {hidden("update")}
+            <button type="submit" name="set" value={line.quantity - 1} className={css.stepButton} disabled={busy}>
+              <span aria-hidden="true">−</span>
+              <span className="visually-hidden">Decrease quantity of {line.title}</span>
+            </button>
+          </fetcher.Form>
+          {line.digital ? (
+            <span id={fieldId} className={css.quantityValue}>
+              {line.quantity}
+            </span>
+          ) : (
+            <>
+              <label htmlFor={fieldId} className="visually-hidden">
+                Quantity of {line.title}
+              </label>
+              <input
+                key={line.quantity}
+                id={fieldId}
+                form={boxFormId}
+                name="quantity"
+                defaultValue={line.quantity}
+                inputMode="numeric"
+                className={css.quantityInput}
+                aria-invalid={message ? true : undefined}
+                aria-describedby={message ? `${fieldId}-error` : undefined}
+              />
+            </>
+          )}
+          <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
+            {hidden("update")}
+            <button type="submit" name="set" value={line.quantity + 1} className={css.stepButton} disabled={busy || line.quantity >= line.maxQuantity}>
+              <span aria-hidden="true">+</span>
+              <span className="visually-hidden">Increase quantity of {line.title}</span>
+            </button>
+          </fetcher.Form>
+        </div>
+        {line.digital ? null : (
+          <fetcher.Form method="post" action="/shopping-cart" id={boxFormId}>
+            {hidden("update")}
+            <button type="submit" className={css.linkButton} disabled={busy}>
+              Update<span className="visually-hidden"> quantity of {line.title}</span>
+            </button>
+          </fetcher.Form>
+        )}
+        {line.digital ? <span className={css.muted}>One per order</span> : null}
+        {message ? (
+          <p id={`${fieldId}-error`} className={css.lineError}>
+            {message}
+          </p>
+        ) : null}
+      </td>
+      <td data-label="Price" className={css.amount}>
+        <UnitPrice unitPriceCents={line.unitPriceCents} listPriceCents={line.listPriceCents} percentOff={line.percentOff} />
+      </td>
+      <td data-label="Total" className={css.amount}>
+        {formatUsd(line.lineTotalCents)}
+      </td>
+      <td>
+        <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
+          {hidden("remove")}
+          <button type="submit" className={css.linkButton} disabled={busy}>
+            Remove<span className="visually-hidden"> {line.title}</span>
+          </button>
+        </fetcher.Form>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,37 @@
+import { createCookie } from "@remix-run/node";
+import { secrets } from "../../server/secrets";
+import type { Destination } from "../../server/store/estimate";
+import { config } from "./db.server";
+import { estimateSchema } from "./forms/cart";
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+
+/**
+ * The cart's estimate destination lives in a small signed cookie rather than the URL: it stays
+ * while the shopper goes back to the store and returns through the header's cart link, and the
+ * stepper and remove forms need not carry it along. It is not worth a database column: it is a
+ * guess at checkout's address, which checkout asks for properly.
+ */
+function estimateCookie() {
+  cookie ??= createCookie("mr_cart_estimate", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config().siteUrl.startsWith("https:"),
+    secrets: [secrets().sessionSecret],
+    maxAge: 90 * 86_400,
+  });
+  return cookie;
+}
+
+/** The destination last estimated for, checked again against the form's rules. */
+export async function readEstimateDestination(request: Request): Promise<Destination | null> {
+  const value = await estimateCookie().parse(request.headers.get("Cookie"));
+  if (!value || typeof value !== "object") return null;
+  const parsed = estimateSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+export function rememberEstimateDestination(destination: Destination): Promise<string> {
+  return estimateCookie().serialize({ country: destination.country, region: destination.region ?? undefined, postalCode: destination.postalCode });
+}

@@ -1,0 +1,211 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { addToCart, readCart, removeLine, setLineQuantity, type AddOutcome } from "../../server/store/cart";
+import { estimateCharges } from "../../server/store/estimate";
+import { storeMaintenance } from "../../server/store/maintenance";
+import { COUNTRIES, regionsOf } from "../../server/store/regions";
+import { AddFailure, type AddFailureDetails } from "../components/store/AddFailure";
+import * as css from "../components/store/cart.css";
+import { CartEstimate } from "../components/store/CartEstimate";
+import { CartLines } from "../components/store/CartLines";
+import { CartTotals } from "../components/store/CartTotals";
+import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
+import { ErrorSummary } from "../components/forms/ErrorSummary";
+import { cartForWriting, currentCartId } from "../lib/cart.server";
+import { addedConfirmation } from "../lib/cart-confirmation.server";
+import { readEstimateDestination, rememberEstimateDestination } from "../lib/cart-estimate.server";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { formPageMeta } from "../lib/form-meta";
+import { addToCartSchema, DIGITAL_LIMIT, estimateSchema, overMax, updateQuantitySchema, VALID_NUMBER } from "../lib/forms/cart";
+import { formatPublished } from "../lib/format";
+import { rejectForm } from "../lib/forms/reply.server";
+import { safeRedirectPath } from "../lib/redirects";
+import { currentUser } from "../lib/session.server";
+
+export const meta: MetaFunction<typeof loader> = (args) =>
+  formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await currentUser(request);
+  const cart = await readCart(await db(), await currentCartId(request, user?.id));
+  const destination = await readEstimateDestination(request);
+  return {
+    cart,
+    destination,
+    estimate: destination && cart.lines.length > 0 ? estimateCharges(cart, destination) : null,
+    countries: COUNTRIES,
+    regions: { US: regionsOf("US"), CA: regionsOf("CA") },
+    maintenance: storeMaintenance(config()),
+  };
+}
+
+/** Cart line ids are UUIDs; anything else cannot be one of this cart's lines. */
+const LINE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const notFound = () => new Response("No such line in your cart", { status: 404 });
+
+/** The line an update or remove names, in the cart of whoever asks; anything else is a 404. */
+async function ownLine(request: Request, userId: string | undefined, lineId: FormDataEntryValue | null) {
+  const cartId = await currentCartId(request, userId);
+  if (!cartId || typeof lineId !== "string" || !LINE_ID.test(lineId)) throw notFound();
+  const line = (await readCart(await db(), cartId)).lines.find((l) => l.id === lineId);
+  if (!line) throw notFound();
+  return { cartId, line };
+}
+
+function addProblemReason(outcome: Extract<AddOutcome, { ok: false }>): string {
+  switch (outcome.problem) {
+    case "unknown-product":
+      return "This item is not in our catalogue.";
+    case "coming-soon":
+      return outcome.availableDate
+        ? `This item is coming soon and cannot be ordered yet: Available ${formatPublished(outcome.availableDate)}.`
+        : "This item is coming soon and cannot be ordered yet.";
+    case "no-permissions":
+      return "Copyright permissions are not offered for this item.";
+    case "quantity":
+      return VALID_NUMBER;
+    case "too-many":
+      return `Your cart can hold at most ${outcome.max ?? 0} of this item, counting those already in it.`;
+    case "digital-limit":
+      return "A digital item is sold one to an order, and this one is already in your cart.";
+  }
+}
+
+const ADD_STATUS: Record<Extract<AddOutcome, { ok: false }>["problem"], number> = {
+  "unknown-product": 404,
+  "coming-soon": 409,
+  "no-permissions": 409,
+  quantity: 400,
+  "too-many": 409,
+  "digital-limit": 409,
+};
+
+function addFailed(failure: AddFailureDetails, status: number, result?: SubmissionResult<string[]>) {
+  return data({ intent: "add" as const, failed: true as const, failure, result }, { status });
+}
+
+async function add(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
+  const productIds = form
+    .getAll("productId")
+    .filter((v): v is string => typeof v === "string")
+    .slice(0, 10)
+    .map((v) => v.slice(0, 20));
+  const productUrl = safeRedirectPath(form.get("productUrl"), "");
+  const failure = (reason: string): AddFailureDetails => ({ reason, productIds, productUrl: productUrl.startsWith("/product/") ? productUrl : null });
+
+  const submission = parseWithZod(form, { schema: addToCartSchema });
+  if (submission.status !== "success") {
+    const first = Object.values(submission.error ?? {}).flat()[0] ?? VALID_NUMBER;
+    return addFailed(failure(first), 400, submission.reply());
+  }
+  const input = submission.value;
+  try {
+    const { cartId, setCookie } = await cartForWriting(request, userId);
+    const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
+    const outcome = await addToCart(await db(), cartId, { availabilityId: input.availabilityId, kind: input.kind, quantity: input.quantity, referral: input.referral });
+    if (!outcome.ok) return addFailed(failure(addProblemReason(outcome)), ADD_STATUS[outcome.problem]);
+    const confirmation = viaFetcher ? await addedConfirmation(cartId, outcome.lineId) : null;
+    if (confirmation) return data({ intent: "add" as const, added: confirmation }, { headers });
+    return redirect(`/shopping-cart/added?line=${outcome.lineId}`, { status: 303, headers });
+  } catch (error) {
+    console.error("add to cart failed", error);
+    return addFailed(failure("We could not reach our store just now. Please try again in a few minutes."), 500);
+  }
+}
+
+async function update(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
+  const { cartId, line } = await ownLine(request, userId, form.get("lineId"));
+  // The stepper's buttons post the new quantity as "set"; the box and its Update button as "quantity".
+  const values = new FormData();
+  values.set("lineId", line.id);
+  const quantity = form.get("set") ?? form.get("quantity");
+  if (typeof quantity === "string") values.set("quantity", quantity);
+  const submission = parseWithZod(values, { schema: updateQuantitySchema });
+  const outcome = submission.status === "success" ? await setLineQuantity(await db(), cartId, line.id, submission.value.quantity) : "invalid";
+  if (outcome === "not-found") throw notFound();
+  if (outcome === "updated" || outcome === "removed") {
+    return viaFetcher ? data({ intent: "update" as const, ok: true as const }) : redirect("/shopping-cart", 303);
+  }
+  const message = outcome === "digital-limit" ? DIGITAL_LIMIT : outcome === "too-many" ? overMax(line.maxQuantity) : VALID_NUMBER;
+  return data({ intent: "update" as const, failed: true as const, lineId: line.id, message }, { status: 400 });
+}
+
+async function remove(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
+  const { cartId, line } = await ownLine(request, userId, form.get("lineId"));
+  if (!(await removeLine(await db(), cartId, line.id))) throw notFound();
+  return viaFetcher ? data({ intent: "remove" as const, ok: true as const }) : redirect("/shopping-cart", 303);
+}
+
+async function estimate(form: FormData, viaFetcher: boolean) {
+  const submission = parseWithZod(form, { schema: estimateSchema });
+  if (submission.status !== "success") return rejectForm(submission, {}, 400, { intent: "estimate" as const });
+  const headers = { "Set-Cookie": await rememberEstimateDestination(submission.value) };
+  return viaFetcher ? data({ intent: "estimate" as const, ok: true as const }, { headers }) : redirect("/shopping-cart", { status: 303, headers });
+}
+
+/** The cart's one action: `intent` is add (from product pages), update (the stepper), remove or estimate. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const user = await currentUser(request);
+  const viaFetcher = form.get("via") === "fetcher";
+  switch (form.get("intent")) {
+    case "add":
+      return add(request, form, user?.id, viaFetcher);
+    case "update":
+      return update(request, form, user?.id, viaFetcher);
+    case "remove":
+      return remove(request, form, user?.id, viaFetcher);
+    case "estimate":
+      return estimate(form, viaFetcher);
+    default:
+      throw new Response("Unknown action", { status: 400 });
+  }
+}
+
+export type CartAction = typeof action;
+
+export default function ShoppingCart() {
+  const { cart, maintenance, estimate, destination, countries, regions } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const addFailure = result && "failure" in result ? result.failure : null;
+  const lineError = result && result.intent === "update" && "message" in result ? { lineId: result.lineId, message: result.message } : null;
+  return (
+    <div>
+      <h1>Shopping Cart</h1>
+      {addFailure ? <AddFailure failure={addFailure} headingLevel={2} /> : null}
+      {maintenance.closed ? <StoreMaintenanceNotice window={maintenance.window} /> : null}
+      {lineError ? <ErrorSummary items={[{ fieldId: `quantity-${lineError.lineId}`, message: lineError.message }]} /> : null}
+      {cart.lines.length === 0 ? (
+        <>
+          <p>Your Shopping Cart is empty.</p>
+          <p>
+            <Link to="/store" className={css.buttonLink}>
+              Visit Our Store
+            </Link>
+          </p>
+        </>
+      ) : (
+        <div className={css.layout}>
+          <div>
+            {cart.physical.length > 0 ? <CartLines heading="Items to ship" headingId="physical-items" lines={cart.physical} error={lineError} /> : null}
+            {cart.digital.length > 0 ? <CartLines heading="Digital items" headingId="digital-items" lines={cart.digital} error={lineError} /> : null}
+          </div>
+          <div>
+            <CartTotals subtotalCents={cart.subtotalCents} estimate={estimate} />
+            <div className={css.actions}>
+              <Link to="/shipping-payment" className={css.buttonLink}>
+                Checkout
+              </Link>
+              <Link to="/store">Continue shopping</Link>
+            </div>
+            <CartEstimate destination={destination} countries={countries} regions={regions} lastResult={result && result.intent === "estimate" && "result" in result ? result.result : undefined} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
