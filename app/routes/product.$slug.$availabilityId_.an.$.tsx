@@ -1,0 +1,8 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { productForParams } from "../lib/store-product.server";
+
+/** A product link with the add action's /an/ segment (server/store/links.ts) opens the product's own page. */
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const { availability } = await productForParams(params);
+  throw redirect(`${availability.url}${new URL(request.url).search}`, 301);
+}
