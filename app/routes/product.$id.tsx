@@ -9,3 +9,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   if (!lead) throw new Response(null, { status: 404 });
   throw redirect(`${lead.url}${new URL(request.url).search}`, 301);
 }
+
+// The loader always redirects or throws; a component makes this a page route, so a 404 renders inside the site's chrome.
+export default function Redirecting() {
+  return null;
+}

@@ -6,3 +6,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const { availability } = await productForParams(params);
   throw redirect(`${availability.url}${new URL(request.url).search}`, 301);
 }
+
+// The loader always redirects or throws; a component makes this a page route, so a 404 renders inside the site's chrome.
+export default function Redirecting() {
+  return null;
+}
