@@ -136,9 +136,13 @@ export default function ProductRoute() {
                   {product.availabilities.map((a) => (
                     <tr key={a.id}>
                       <th scope="row">
-                        <Link to={`${a.url}${formatQuery}`} aria-current={a.id === current.id ? "page" : undefined} preventScrollReset>
+                        <Link
+                          to={`${a.url}${formatQuery}`}
+                          aria-current={a.id === current.id ? "page" : undefined}
+                          aria-label={`${a.format}, ${a.language}`}
+                          preventScrollReset
+                        >
                           {a.format}
-                          <span className="visually-hidden">, {a.language}</span>
                         </Link>
                       </th>
                       <td>{a.language}</td>
