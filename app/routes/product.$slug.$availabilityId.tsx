@@ -66,7 +66,6 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
     description: product.summary,
     sku: String(current.id),
     category: product.productType,
-    ...(product.authors.length > 0 ? { author: product.authors.map((name) => ({ "@type": "Person", name })) } : {}),
     url: `${siteUrl}${current.url}`,
     offers: product.availabilities.map((a) => ({
       "@type": "Offer",

@@ -97,6 +97,13 @@ describe("crawling the store", () => {
 });
 
 describe("/store", () => {
+  it("is in the pages sitemap with every product page", async () => {
+    const $ = cheerio.load(await (await fetch(`${server.url}/sitemaps/pages.xml`)).text(), { xml: true });
+    const locs = $("loc").map((_, el) => $(el).text()).get();
+    expect(locs).toContain(`${server.url}/store`);
+    for (const [p] of canonicalProductPages()) expect(locs).toContain(server.url + p);
+  });
+
   it("lists eight products a page with numbered pagination, and filters by type and topic", async () => {
     const first = pages.get("/store")!;
     expect(first("main ol > li article").length).toBe(8);
