@@ -2,7 +2,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import type { LineType } from "../../server/db/schema";
 import { referralCode } from "../../server/store/links";
-import { linePrice, PERMISSION_PRICE_CENTS, VOLUME_TIERS } from "../../server/store/pricing";
+import { volumePriceTable } from "../../server/store/catalogue";
+import { PERMISSION_PRICE_CENTS } from "../../server/store/pricing";
 import { cartLineType, showsDownloadInfo } from "../../server/store/product-types";
 import { AddToCartForm } from "../components/store/AddToCartForm";
 import { availableLabel } from "../components/store/ProductCard";
@@ -22,15 +23,6 @@ const LINE_TYPES: Record<LineType, string> = {
   DIGITAL: "Digital download",
 };
 
-/** Copies and unit price for each volume tier, smallest quantity first, from the product's list price. */
-function volumeTiers(listPriceCents: number) {
-  const froms = [1, ...VOLUME_TIERS.map((t) => t.from).sort((a, b) => a - b)];
-  return froms.map((from, i) => ({
-    copies: froms[i + 1] ? `${from}–${froms[i + 1]! - 1}` : `${from} or more`,
-    unitPriceCents: linePrice({ kind: "item", listPriceCents, quantity: from, volumePricing: true }).unitPriceCents,
-  }));
-}
-
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const { product, availability } = await productForParams(params);
   const query = new URL(request.url).searchParams.get("referral");
@@ -43,7 +35,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     // Switching format keeps the referral the page was opened with.
     formatQuery: referral === query ? `?referral=${referral}` : "",
     cartType: cartLineType("item", availability.code),
-    volumeTiers: availability.volumePricing ? volumeTiers(availability.listPriceCents) : null,
+    volumeTiers: availability.volumePricing ? volumePriceTable(availability.listPriceCents) : null,
   });
 }
 

@@ -2,6 +2,7 @@ import type { Database } from "../db/connection";
 import type { LineType } from "../db/schema";
 import { lastPage, type Paging } from "../pagination";
 import { productPath, topicPath } from "../urls";
+import { linePrice, VOLUME_TIERS } from "./pricing";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
 export const STORE_PAGE_SIZE = 8;
@@ -139,11 +140,10 @@ type CardRow = { id: number; slug: string; title: string; product_type: string; 
 
 async function toCards(db: Database, rows: CardRow[]): Promise<ProductCard[]> {
   const byProduct = new Map<number, AvailabilityRow[]>();
-  for (const a of await availabilitiesOf(
-    db,
-    rows.map((r) => r.id),
-  )) {
-    byProduct.set(a.product_id, [...(byProduct.get(a.product_id) ?? []), a]);
+  for (const a of await availabilitiesOf(db, rows.map((r) => r.id))) {
+    const list = byProduct.get(a.product_id);
+    if (list) list.push(a);
+    else byProduct.set(a.product_id, [a]);
   }
   return rows.flatMap((r) => {
     const availabilities = (byProduct.get(r.id) ?? []).map((a) => toAvailability(r.slug, a));
@@ -268,4 +268,16 @@ export async function recommendationsFor(db: Database, productId: number, limit:
 /** The product an article's promo shows: one on sale on the article's topic if any, else the newest on sale. */
 export async function promoProduct(db: Database, topicId: number): Promise<ProductCard | undefined> {
   return (await onSaleTopicFirst(db, topicId, null, 1))[0];
+}
+
+/** The volume pricing a product page shows: each tier's copies and unit price, fewest copies first. */
+export function volumePriceTable(listPriceCents: number): { copies: string; unitPriceCents: number }[] {
+  const froms = [1, ...VOLUME_TIERS.map((t) => t.from).sort((a, b) => a - b)];
+  return froms.map((from, i) => {
+    const next = froms[i + 1];
+    return {
+      copies: next ? `${from}–${next - 1}` : `${from} or more`,
+      unitPriceCents: linePrice({ kind: "item", listPriceCents, quantity: from, volumePricing: true }).unitPriceCents,
+    };
+  });
 }

@@ -9,6 +9,7 @@ import {
   STORE_PAGE_SIZE,
   storeFilters,
   storePage,
+  volumePriceTable,
 } from "../../server/store/catalogue";
 import { seededTestDatabase } from "../helpers/test-db";
 
@@ -137,5 +138,16 @@ describe("recommendations and the article promo", () => {
     const fallback = (await promoProduct(db, await topic("technology")))!;
     expect(fallback.comingSoon).toBe(false);
     expect(fallback.id).toBe((await storePage(db, all, { page: 1, loaded: 3 })).entries.find((e) => !e.comingSoon)!.id);
+  });
+});
+
+describe("volume pricing table", () => {
+  it("lists the tiers from one copy up, each with its discounted unit price", () => {
+    expect(volumePriceTable(3200)).toEqual([
+      { copies: "1–9", unitPriceCents: 3200 },
+      { copies: "10–49", unitPriceCents: 2880 },
+      { copies: "50 or more", unitPriceCents: 2560 },
+    ]);
+    expect(volumePriceTable(895).map((t) => t.unitPriceCents)).toEqual([895, 806, 716]);
   });
 });
