@@ -44,7 +44,7 @@ test("the promo sits about half way through the body", async ({ page }) => {
   await page.goto(await firstArticlePath(page));
   const position = await page.evaluate(() => {
     const body = document.getElementById("article-body")!;
-    const promo = body.querySelector("aside[aria-label='From the magazine']")!;
+    const promo = body.querySelector("aside[aria-label='From the store']")!;
     const rect = body.getBoundingClientRect();
     return (promo.getBoundingClientRect().top - rect.top) / rect.height;
   });

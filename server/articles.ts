@@ -1,8 +1,8 @@
 import { cardQuery, toCards, type ArticleCard } from "./article-cards";
-import { latestIssue, type IssueSummary } from "./archive";
 import type { Database } from "./db/connection";
 import type { ContentTier } from "./db/schema";
 import { midpointIndex, parseBody, type Block } from "./content/markdown";
+import { promoProduct, type ProductCard } from "./store/catalogue";
 import { articleArtPath, articlePath, topicHeadlinePath, topicPath } from "./urls";
 
 export interface ArticlePage {
@@ -177,8 +177,9 @@ export interface ArticlePageData {
   article: ArticlePage;
   related: { id: number; title: string; url: string }[];
   latest: ArticleCard[];
-  issue: IssueSummary | undefined;
-  /** Index of the block before which the magazine promo goes (about half way through). */
+  /** What the promo about half way through the body offers: a product on the article's topic if any. */
+  promo: ProductCard | undefined;
+  /** Index of the block before which the promo goes (about half way through). */
   promoAt: number;
 }
 
@@ -204,10 +205,10 @@ export async function articlePage(db: Database, year: number, month: number, slu
 async function loadArticlePage(db: Database, slug: string): Promise<ArticlePageData | undefined> {
   const article = await articleBySlug(db, slug);
   if (!article) return undefined;
-  const [related, latest, issue] = await Promise.all([
+  const [related, latest, promo] = await Promise.all([
     relatedArticles(db, article, 4),
     latestArticles(db, 6, article.id),
-    latestIssue(db),
+    promoProduct(db, article.primaryTopicId),
   ]);
-  return { article, related, latest, issue, promoAt: midpointIndex(article.blocks) };
+  return { article, related, latest, promo, promoAt: midpointIndex(article.blocks) };
 }

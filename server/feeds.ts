@@ -1,7 +1,7 @@
 import type { Database } from "./db/connection";
 import { latestArticles } from "./articles";
 import { STREAM_PAGES } from "./streams";
-import { articlePath, issuePath, topicPath, videoPath } from "./urls";
+import { articlePath, issuePath, productPath, topicPath, videoPath } from "./urls";
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -33,17 +33,24 @@ export async function sitemapIndex(db: Database, siteUrl: string): Promise<strin
 }
 
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
-  const fixed = ["/", "/topics", "/magazine", "/video", "/subscriptions", ...Object.keys(STREAM_PAGES).map((s) => `/${s}`)];
-  const [topics, issues, videos] = await Promise.all([
+  const fixed = ["/", "/topics", "/magazine", "/video", "/subscriptions", "/store", ...Object.keys(STREAM_PAGES).map((s) => `/${s}`)];
+  const [topics, issues, videos, products] = await Promise.all([
     db.selectFrom("topic").select("slug").orderBy("slug").execute(),
     db.selectFrom("magazine_issue").select("code").orderBy("id", "desc").execute(),
     db.selectFrom("video").select(["id", "slug", "published"]).orderBy("id").execute(),
+    db
+      .selectFrom("product_availability as a")
+      .innerJoin("product as p", "p.id", "a.product_id")
+      .select(["p.slug", "a.id as availabilityId"])
+      .orderBy("a.id")
+      .execute(),
   ]);
   return urlSet([
     ...fixed.map((p) => urlEntry(siteUrl, p)),
     ...videos.map((v) => urlEntry(siteUrl, videoPath(v), v.published)),
     ...topics.map((t) => urlEntry(siteUrl, topicPath(t.slug))),
     ...issues.map((i) => urlEntry(siteUrl, issuePath(i.code))),
+    ...products.map((p) => urlEntry(siteUrl, productPath(p))),
   ]);
 }
 

@@ -7,7 +7,7 @@ export const GATED_CLASS = "paywalled-content";
 export interface ArticleBodyHtml {
   /** The free preview: the first paragraphs, shown to everyone. */
   preview: string;
-  /** The rest, either side of the magazine promo; absent when the reader meets a wall. */
+  /** The rest, either side of the promo; absent when the reader meets a wall. */
   gated: { beforePromo: string; afterPromo: string } | null;
 }
 

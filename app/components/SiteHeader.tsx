@@ -15,6 +15,7 @@ export const SECTIONS = [
   { to: "/visual-library", label: "Visual Library" },
   { to: "/webinars", label: "Webinars" },
   { to: "/hbr-analytic-services", label: "Analytic Services" },
+  { to: "/store", label: "Store" },
 ] as const;
 
 // Spec: small logo after scrolling; thresholds 100/250 px on desktop, 90/200 px on mobile.

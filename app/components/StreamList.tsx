@@ -1,5 +1,5 @@
 import { Link, useLocation, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { MAX_STREAM_LOADS } from "../../server/pagination";
 import type { StreamPage } from "../../server/streams";
 import { ArticleCard } from "./ArticleCard";
@@ -14,6 +14,12 @@ interface Props {
   emptyText: string;
 }
 
+interface EntryListProps<T extends { id: number }> extends Omit<Props, "stream"> {
+  stream: { entries: T[]; page: StreamPage["page"] };
+  /** An entry as the list shows it: an <article> that takes focus (tabIndex -1) after a load. */
+  renderEntry: (entry: T) => ReactNode;
+}
+
 function withParams(search: string, changes: Record<string, number | null>): string {
   const params = new URLSearchParams(search);
   for (const [key, value] of Object.entries(changes)) {
@@ -24,11 +30,15 @@ function withParams(search: string, changes: Record<string, number | null>): str
   return query ? `?${query}` : "?";
 }
 
+export function StreamList(props: Props) {
+  return <EntryList {...props} renderEntry={(entry) => <ArticleCard card={entry} focusTarget />} />;
+}
+
 /**
  * A stream of cards with "Load more items" (a real link to ?loaded=N that renders the pages
  * on the server; with JS the router fetches it in place) and numbered pagination.
  */
-export function StreamList({ stream, unlimited, emptyText }: Props) {
+export function EntryList<T extends { id: number }>({ stream, unlimited, emptyText, renderEntry }: EntryListProps<T>) {
   const { search } = useLocation();
   const navigation = useNavigation();
   const { number, loaded, last, size, total } = stream.page;
@@ -54,7 +64,7 @@ export function StreamList({ stream, unlimited, emptyText }: Props) {
       <ol className={cards.list} aria-busy={navigation.state === "loading" ? true : undefined}>
         {stream.entries.map((entry, i) => (
           <li key={entry.id} data-stream-index={i}>
-            <ArticleCard card={entry} focusTarget />
+            {renderEntry(entry)}
           </li>
         ))}
       </ol>

@@ -45,9 +45,7 @@ export const pullQuote = style({
 
 export const promo = style({
   display: "grid",
-  gridTemplateColumns: "5rem 1fr",
-  gap: vars.space.md,
-  alignItems: "center",
+  gap: vars.space.xs,
   margin: `${vars.space.xl} 0`,
   padding: vars.space.md,
   border: `1px solid ${vars.color.rule}`,

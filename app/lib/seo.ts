@@ -8,7 +8,7 @@ export interface SeoInput {
   path: string;
   siteUrl: string;
   image?: { path: string; alt: string; width: number; height: number };
-  type?: "website" | "article" | "video.other";
+  type?: "website" | "article" | "video.other" | "product";
 }
 
 export function seo({ title, description, path, siteUrl, image, type = "website" }: SeoInput): MetaDescriptor[] {

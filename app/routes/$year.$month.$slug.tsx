@@ -19,6 +19,7 @@ import { recordView } from "../../server/library/history";
 import { keepGift } from "../../server/library/items";
 import { decideOffer } from "../../server/paywall/offers";
 import { readingListForArticle } from "../../server/reading-lists";
+import { addToCartHref } from "../../server/store/links";
 import { ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
 import { RegistrationWall, SubscribeWall, type WallScreen } from "../components/Paywall";
 import { ReadingListOverlay } from "../components/ReadingListOverlay";
@@ -35,7 +36,7 @@ import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { noteErrorField, noteSchema } from "../lib/forms/notes";
 import { rejectForm } from "../lib/forms/reply.server";
-import { formatAuthors, formatPublished } from "../lib/format";
+import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { isDomesticVisitor } from "../lib/geo.server";
 import { offerRules, readerContext } from "../lib/reader.server";
@@ -161,7 +162,7 @@ type ArticleView = ReturnType<typeof toView>;
 /**
  * The body goes to the page as HTML made on the server from the seed content's Markdown,
  * every text escaped (see blocksToHtml): the free preview, then, only for a reader entitled to
- * it, the rest either side of the magazine promo. A walled reader's data holds no more of the
+ * it, the rest either side of the store promo. A walled reader's data holds no more of the
  * text than the preview.
  */
 function toView({ article, promoAt, ...rest }: ArticlePageData, fullContent: boolean) {
@@ -223,7 +224,7 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
 
 export default function ArticleRoute() {
   const data = useLoaderData<typeof loader>();
-  const { article, related, latest, issue, body, offer, viewer, readingList, subscriber } = data;
+  const { article, related, latest, promo, body, offer, viewer, readingList, subscriber } = data;
   const noteResult = useActionData<typeof action>()?.result;
   const nonce = useNonce();
   const primary = article.topics[0];
@@ -301,12 +302,14 @@ export default function ArticleRoute() {
               ) : null
             }
             promo={
-              issue ? (
-                <aside className={css.promo} aria-label="From the magazine" data-no-print="">
-                  <img src={issue.cover} alt="" width={80} height={107} />
+              promo ? (
+                <aside className={css.promo} aria-label="From the store" data-no-print="">
+                  <p className={cards.eyebrow}>{promo.productType}</p>
                   <p>
-                    <strong>In the magazine:</strong> <Link to={issue.url}>{issue.title}</Link>, the {issue.monthLabel} {issue.year} issue.{" "}
-                    <Link to="/magazine">Browse the archive</Link>
+                    <strong>From the store:</strong> {promo.title} ({promo.format}, {formatUsd(promo.priceCents)}).{" "}
+                    <Link to={addToCartHref(promo.url)} rel="nofollow">
+                      View Details
+                    </Link>
                   </p>
                 </aside>
               ) : null

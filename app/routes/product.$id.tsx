@@ -1,0 +1,16 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { leadAvailability, productById } from "../../server/store/catalogue";
+import { db } from "../lib/db.server";
+
+/** The short form /product/{id}: moved to the product's page for its first availability on sale (the query goes along). */
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const product = /^\d{1,9}$/.test(params.id ?? "") ? await productById(await db(), Number(params.id)) : undefined;
+  const lead = product && leadAvailability(product.availabilities);
+  if (!lead) throw new Response(null, { status: 404 });
+  throw redirect(`${lead.url}${new URL(request.url).search}`, 301);
+}
+
+// The loader always redirects or throws; a component makes this a page route, so a 404 renders inside the site's chrome.
+export default function Redirecting() {
+  return null;
+}

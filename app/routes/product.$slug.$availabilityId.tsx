@@ -1,0 +1,213 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { LineType } from "../../server/db/schema";
+import { referralCode } from "../../server/store/links";
+import { volumePriceTable } from "../../server/store/catalogue";
+import { PERMISSION_PRICE_CENTS } from "../../server/store/pricing";
+import { cartLineType, showsDownloadInfo } from "../../server/store/product-types";
+import { AddToCartForm } from "../components/store/AddToCartForm";
+import { availableLabel } from "../components/store/ProductCard";
+import * as cards from "../components/cards.css";
+import * as prose from "../components/prose.css";
+import * as css from "../components/store/store.css";
+import { config } from "../lib/db.server";
+import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
+import { useNonce } from "../lib/nonce";
+import { seo, siteUrlFrom } from "../lib/seo";
+import { productForParams } from "../lib/store-product.server";
+
+const LINE_TYPES: Record<LineType, string> = {
+  SHIP: "Print, shipped",
+  EBOOK: "Ebook",
+  BUNDLE: "Bundle, shipped",
+  DIGITAL: "Digital download",
+};
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const { product, availability } = await productForParams(params);
+  const query = new URL(request.url).searchParams.get("referral");
+  const referral = referralCode(query);
+  return data({
+    product,
+    current: availability,
+    siteUrl: config().siteUrl,
+    referral,
+    // Switching format keeps the referral the page was opened with.
+    formatQuery: referral === query ? `?referral=${referral}` : "",
+    cartType: cartLineType("item", availability.code),
+    volumeTiers: availability.volumePricing ? volumePriceTable(availability.listPriceCents) : null,
+  });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
+  if (!d) return [];
+  return seo({
+    title: `${d.product.title} (${d.current.format}, ${d.current.language})`,
+    description: d.product.summary,
+    path: d.current.url,
+    siteUrl: siteUrlFrom(matches),
+    type: "product",
+  });
+};
+
+function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<typeof loader>>): string {
+  const doc = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.title,
+    description: product.summary,
+    sku: String(current.id),
+    category: product.productType,
+    url: `${siteUrl}${current.url}`,
+    offers: product.availabilities.map((a) => ({
+      "@type": "Offer",
+      name: `${a.format}, ${a.language}`,
+      sku: String(a.id),
+      url: `${siteUrl}${a.url}`,
+      price: (a.listPriceCents / 100).toFixed(2),
+      priceCurrency: "USD",
+      availability: a.comingSoon ? "https://schema.org/PreOrder" : "https://schema.org/InStock",
+      ...(a.comingSoon && a.availableDate ? { availabilityStarts: a.availableDate } : {}),
+    })),
+  };
+  return JSON.stringify(doc).replace(/</g, "\\u003c");
+}
+
+export default function ProductRoute() {
+  const loaded = useLoaderData<typeof loader>();
+  const { product, current, referral, formatQuery, cartType, volumeTiers } = loaded;
+  const nonce = useNonce();
+  return (
+    <>
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(loaded) }} />
+      <div className={css.productLayout}>
+        <article>
+          <header className={prose.pageHeading}>
+            <p className={cards.eyebrow}>
+              <Link className={cards.eyebrowLink} to="/store">
+                Store
+              </Link>{" "}
+              · {product.productType}
+            </p>
+            <h1>{product.title}</h1>
+            {product.authors.length > 0 ? <p>by {formatAuthors(product.authors.map((name) => ({ name })))}</p> : null}
+            <p className={prose.lede}>{product.summary}</p>
+          </header>
+          <dl className={css.details}>
+            <dt>Published</dt>
+            <dd>
+              <time dateTime={product.published}>{formatPublished(product.published)}</time>
+            </dd>
+            <dt>Topic</dt>
+            <dd>
+              <Link to={product.topic.url}>{product.topic.name}</Link>
+            </dd>
+            <dt>Pages</dt>
+            <dd>{product.pages}</dd>
+          </dl>
+          <h2 className={prose.sectionHeading}>Description</h2>
+          <p>{product.description}</p>
+
+          <section aria-labelledby="formats-heading">
+            <h2 id="formats-heading" className={prose.sectionHeading}>
+              Formats
+            </h2>
+            <div className={css.tableScroll}>
+              <table className={css.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Format</th>
+                    <th scope="col">Language</th>
+                    <th scope="col">Price</th>
+                    <th scope="col">Line type</th>
+                    <th scope="col">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {product.availabilities.map((a) => (
+                    <tr key={a.id}>
+                      <th scope="row">
+                        <Link
+                          to={`${a.url}${formatQuery}`}
+                          aria-current={a.id === current.id ? "page" : undefined}
+                          aria-label={`${a.format}, ${a.language}`}
+                          preventScrollReset
+                        >
+                          {a.format}
+                        </Link>
+                      </th>
+                      <td>{a.language}</td>
+                      <td>{formatUsd(a.listPriceCents)}</td>
+                      <td>{LINE_TYPES[a.lineType]}</td>
+                      <td>{a.comingSoon ? availableLabel(a.availableDate) : "In stock"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        </article>
+
+        <section className={css.buyBox} aria-labelledby="buy-heading">
+          <div>
+            <h2 id="buy-heading">
+              {current.format}, {current.language}
+            </h2>
+            <p className={css.price}>{formatUsd(current.listPriceCents)}</p>
+          </div>
+          {showsDownloadInfo(current.lineType) ? (
+            <p>
+              File format: {current.format}
+              {current.code !== current.format ? ` (${current.code})` : null}. Download after purchase.
+            </p>
+          ) : null}
+          {current.comingSoon ? (
+            <p className={css.comingSoon}>{availableLabel(current.availableDate)}</p>
+          ) : (
+            <AddToCartForm
+              availabilityId={current.id}
+              productUrl={current.url}
+              format={current.format}
+              priceCents={current.listPriceCents}
+              type={cartType}
+              referral={referral}
+            />
+          )}
+          {volumeTiers ? (
+            <table className={css.table}>
+              <caption>Volume pricing</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Copies</th>
+                  <th scope="col">Price each</th>
+                </tr>
+              </thead>
+              <tbody>
+                {volumeTiers.map((t) => (
+                  <tr key={t.copies}>
+                    <td>{t.copies}</td>
+                    <td>{formatUsd(t.unitPriceCents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+          {current.permissionsAvailable && !current.comingSoon ? (
+            <div>
+              <h3>Copyright permissions</h3>
+              <p>Permission to make copies for a class or a team: {formatUsd(PERMISSION_PRICE_CENTS)} a copy.</p>
+              <AddToCartForm
+                availabilityId={current.id}
+                productUrl={current.url}
+                format={current.format}
+                priceCents={PERMISSION_PRICE_CENTS}
+                type="Perm"
+                referral={referral}
+              />
+            </div>
+          ) : null}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import { expect, test } from "./fixtures";
+
+// The store's catalogue with and without JavaScript: browsing by product type and topic,
+// paging, product pages and their format selector, coming-soon items.
+
+const cards = (page: import("@playwright/test").Page) => page.locator("main ol > li article");
+
+test("the store is browsable by product type and topic, and pages like a stream", async ({ page, axe }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Store" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Store" })).toBeVisible();
+  await expect(cards(page)).toHaveCount(8);
+  await axe(page);
+
+  const pagination = page.getByRole("navigation", { name: "Pagination" });
+  await expect(pagination.getByRole("link", { name: "Page 1" })).toHaveAttribute("aria-current", "page");
+  await pagination.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/store\?page=2$/);
+  await expect(pagination.getByRole("link", { name: "Page 2" })).toHaveAttribute("aria-current", "page");
+  await expect(cards(page)).toHaveCount(8);
+  await pagination.getByRole("link", { name: "Page 3" }).click();
+  await expect(cards(page)).toHaveCount(2);
+
+  const types = page.getByRole("navigation", { name: "Product types" });
+  await types.getByRole("link", { name: "Case Study" }).click();
+  await expect(page).toHaveURL(/\/store\?type=case-study$/);
+  await expect(types.getByRole("link", { name: "Case Study" })).toHaveAttribute("aria-current", "page");
+  await expect(cards(page)).toHaveCount(3);
+  for (const card of await cards(page).all()) await expect(card).toContainText("Case Study");
+
+  const filter = page.getByRole("form", { name: "Filter products" });
+  await filter.getByLabel("Product type").selectOption({ label: "Toolkit" });
+  await filter.getByLabel("Topic").selectOption({ label: "Strategy" });
+  await filter.getByRole("button", { name: "Show products" }).click();
+  await expect(page).toHaveURL(/\/store\?type=toolkit&topic=strategy$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Toolkit: Strategy" })).toBeVisible();
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toContainText("Spreadsheet, Slides");
+
+  await page.getByRole("link", { name: "Show all products" }).click();
+  await expect(page).toHaveURL(/\/store$/);
+  await expect(cards(page)).toHaveCount(8);
+});
+
+test("a product page lists every format, marks the current one, and switches between them", async ({ page, axe }) => {
+  await page.goto("/store?type=book");
+  await page.getByRole("link", { name: /^The Patient Ledger/ }).click();
+  await expect(page).toHaveURL(/\/product\/the-patient-ledger\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^The Patient Ledger/);
+  await expect(page.getByRole("link", { name: "Finance & Accounting" })).toHaveAttribute("href", "/topic/subject/finance-and-accounting");
+
+  const formats = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Line type" }) });
+  await expect(formats.getByRole("row")).toHaveCount(4);
+  await expect(formats.getByRole("link", { name: "Hardcover, English" })).toHaveAttribute("aria-current", "page");
+  const buy = page.getByRole("region", { name: "Hardcover, English" });
+  await expect(buy).toContainText("$32.00");
+  await expect(buy.getByLabel("Quantity")).toHaveValue("1");
+  await expect(buy).not.toContainText("Download after purchase");
+  await expect(page.getByRole("table", { name: "Volume pricing" }).getByRole("row")).toHaveCount(4);
+  await axe(page);
+
+  await formats.getByRole("link", { name: "Ebook, English" }).click();
+  await expect(formats.getByRole("link", { name: "Ebook, English" })).toHaveAttribute("aria-current", "page");
+  await expect(formats.getByRole("link", { name: "Hardcover, English" })).not.toHaveAttribute("aria-current", "page");
+  const ebook = page.getByRole("region", { name: "Ebook, English" });
+  await expect(ebook).toContainText("$24.99");
+  await expect(ebook).toContainText("Download after purchase");
+  await expect(ebook.getByRole("button", { name: "Add to cart" })).toBeVisible();
+  await expect(ebook.getByLabel("Quantity")).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Volume pricing" })).toHaveCount(0);
+});
+
+test("a coming-soon item shows when it goes on sale and cannot be added to the cart", async ({ page }) => {
+  await page.goto("/store?type=book");
+  const card = cards(page).filter({ hasText: "Machines at the Table" });
+  await expect(card).toContainText("Available February 09, 2027");
+  await card.getByRole("link", { name: /^Machines at the Table/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Machines at the Table/);
+  await expect(page.getByRole("region", { name: "Hardcover, English" })).toContainText("Available February 09, 2027");
+  await expect(page.getByRole("button", { name: /Add .*to cart/ })).toHaveCount(0);
+});
+
+test("a case study offers copyright permissions at their own price, and the short product link opens its page", async ({ page }) => {
+  await page.goto("/store?type=case-study");
+  await page.getByRole("link", { name: /^Harrow & Vane Textiles/ }).click();
+  await expect(page.getByRole("heading", { level: 3, name: "Copyright permissions" })).toBeVisible();
+  await expect(page.getByText("$1.50 a copy")).toBeVisible();
+  await expect(page.getByLabel("Number of copies")).toHaveValue("1");
+  await expect(page.getByRole("button", { name: "Add permissions to cart" })).toBeVisible();
+
+  await page.goto("/product/1");
+  await expect(page).toHaveURL(/\/product\/the-patient-ledger\/\d+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^The Patient Ledger/);
+});

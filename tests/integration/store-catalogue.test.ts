@@ -1,0 +1,265 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ADD_TO_CART_REFERRAL } from "../../server/store/links";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+// The store's catalogue pages against the production build: /store with its filters and pages,
+// every product page reached from it, the short and /an/ product links, and bad addresses.
+
+interface SeedProduct {
+  slug: string;
+  title: string;
+  productType: string;
+  availabilities: { format: string; status: "A" | "F"; lineType: string; availableDate?: string; permissionsAvailable: boolean; volumePricing: boolean }[];
+}
+const seed = (JSON.parse(fs.readFileSync(path.resolve("content/store.json"), "utf8")) as { products: SeedProduct[] }).products;
+
+let server: RunningServer;
+const pages = new Map<string, cheerio.CheerioAPI>();
+const failures: string[] = [];
+
+async function get(p: string) {
+  const res = await fetch(server.url + p);
+  return { status: res.status, $: cheerio.load(await res.text()), landed: new URL(res.url).pathname + new URL(res.url).search };
+}
+
+/** Crawls /store and whatever store and product pages it links to. */
+async function crawlStore() {
+  const queue = ["/store"];
+  const seen = new Set(queue);
+  while (queue.length > 0) {
+    const p = queue.shift()!;
+    const { status, $ } = await get(p);
+    if (status !== 200) {
+      failures.push(`${p} -> ${status}`);
+      continue;
+    }
+    pages.set(p, $);
+    $("main a[href]").each((_, a) => {
+      const url = new URL($(a).attr("href")!, server.url + p);
+      const target = url.pathname + url.search;
+      if (url.origin === server.url && /^\/(store|product\/)/.test(url.pathname) && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    });
+  }
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  await crawlStore();
+}, 180_000);
+
+afterAll(() => server?.stop());
+
+const productPages = () => [...pages.entries()].filter(([p]) => /^\/product\/[a-z0-9-]+\/\d+(\?|$)/.test(p));
+const canonicalProductPages = () => productPages().filter(([p]) => !p.includes("?"));
+const pageOf = (slug: string) => canonicalProductPages().filter(([p]) => p.startsWith(`/product/${slug}/`));
+
+describe("crawling the store", () => {
+  it("reaches every availability of every product from /store, all answering 200", () => {
+    expect(failures).toEqual([]);
+    const expected = seed.reduce((n, p) => n + p.availabilities.length, 0);
+    expect(canonicalProductPages()).toHaveLength(expected);
+    for (const product of seed) expect(pageOf(product.slug), product.slug).toHaveLength(product.availabilities.length);
+  });
+
+  it("gives each page a title, one h1 and a canonical link", () => {
+    for (const [p, $] of pages) {
+      expect($("title").text(), p).toMatch(/\| Meridian Review$/);
+      expect($("h1").length, p).toBe(1);
+      expect($('link[rel="canonical"]').attr("href"), p).toMatch(new RegExp(`^${server.url}/(store|product/)`));
+    }
+    const titles = canonicalProductPages().map(([, $]) => $("title").text());
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  it("has no internal link that fails to resolve", async () => {
+    const links = new Set<string>();
+    for (const [p, $] of pages) {
+      $("a[href]").each((_, a) => {
+        const href = $(a).attr("href")!;
+        if (href.startsWith("mailto:") || href.startsWith("#")) return;
+        const url = new URL(href, server.url + p);
+        if (url.origin === server.url) links.add(($(a).attr("rel") ?? "").includes("nofollow") ? url.pathname : url.pathname + url.search);
+      });
+    }
+    const broken: string[] = [];
+    for (const link of links) {
+      const res = await fetch(server.url + link);
+      if (res.status !== 200) broken.push(`${link} -> ${res.status}`);
+    }
+    expect(broken).toEqual([]);
+  }, 120_000);
+});
+
+describe("/store", () => {
+  it("is in the pages sitemap with every product page", async () => {
+    const $ = cheerio.load(await (await fetch(`${server.url}/sitemaps/pages.xml`)).text(), { xml: true });
+    const locs = $("loc").map((_, el) => $(el).text()).get();
+    expect(locs).toContain(`${server.url}/store`);
+    for (const [p] of canonicalProductPages()) expect(locs).toContain(server.url + p);
+  });
+
+  it("lists eight products a page with numbered pagination, and filters by type and topic", async () => {
+    const first = pages.get("/store")!;
+    expect(first("main ol > li article").length).toBe(8);
+    expect(first("nav[aria-label=Pagination] a[aria-current=page]").text()).toBe("1");
+    const books = (await get("/store?type=book")).$;
+    const bookTitles = books("main ol > li h3").map((_, h) => books(h).text()).get();
+    expect(bookTitles.sort()).toEqual(seed.filter((p) => p.productType === "Book").map((p) => p.title).sort());
+    const strategy = (await get("/store?topic=strategy")).$;
+    expect(strategy("main ol > li article").length).toBeGreaterThan(1);
+    strategy("main ol > li article").each((_, a) => expect(strategy(a).find("p").first().text()).toContain("Strategy"));
+    expect(strategy("select[name=topic] option[selected]").attr("value")).toBe("strategy");
+  });
+
+  it("shows a coming-soon product's date in the spec's format on its card", () => {
+    const cards = [...pages.values()].flatMap(($) => $("main ol > li article").map((_, a) => $(a).text()).get());
+    expect(cards.some((text) => text.includes("Machines at the Table") && text.includes("Available February 09, 2027"))).toBe(true);
+  });
+
+  it("answers 404, not 500, for an unknown type or topic and a page past the end; junk paging falls back to page 1", async () => {
+    for (const p of ["/store?type=spaceships", "/store?topic=no-such-topic", "/store?page=99", "/store?type=book&page=2"]) {
+      expect((await get(p)).status, p).toBe(404);
+    }
+    expect((await get("/store?page=abc&loaded=-3")).status).toBe(200);
+    expect((await get("/store?type=&topic=")).status).toBe(200);
+  });
+});
+
+describe("product pages", () => {
+  it("marks the current format in a selector that lists every availability with its details", () => {
+    for (const [p, $] of canonicalProductPages()) {
+      const rows = $("main table:has(th:contains('Line type')) tbody tr");
+      const product = seed.find((s) => p.startsWith(`/product/${s.slug}/`))!;
+      expect(rows.length, p).toBe(product.availabilities.length);
+      expect($("main table a[aria-current=page]").attr("href"), p).toBe(p);
+      rows.each((i, row) => {
+        const text = $(row).text();
+        const a = product.availabilities[i]!;
+        expect(text, p).toContain(a.format);
+        expect(text, p).toMatch(/\$\d+\.\d{2}/);
+        expect(text, p).toContain(a.status === "F" ? "Available " : "In stock");
+      });
+    }
+  });
+
+  it("hides download details for shipped and bundle lines, and offers them for digital ones", () => {
+    for (const [p, $] of canonicalProductPages()) {
+      const product = seed.find((s) => p.startsWith(`/product/${s.slug}/`))!;
+      const current = product.availabilities[$("main table tbody tr").index($("main table tbody tr:has(a[aria-current=page])"))]!;
+      const shows = $("main").text().includes("Download after purchase");
+      expect(shows, p).toBe(current.lineType !== "SHIP" && current.lineType !== "BUNDLE");
+    }
+  });
+
+  it("offers a coming-soon item's date and no add-to-cart button", () => {
+    const [p, $] = pageOf("machines-at-the-table")[0]!;
+    expect($("main").text(), p).toContain("Available February 09, 2027");
+    expect($("main form[action='/shopping-cart']").length).toBe(0);
+  });
+
+  it("posts the spec's cart-add fields, a permissions form where available, and a volume pricing table", () => {
+    /** The inputs of the page's nth add-to-cart form, by name. */
+    const fields = ($: cheerio.CheerioAPI, n: number) =>
+      Object.fromEntries(
+        $("main form[action='/shopping-cart']")
+          .eq(n)
+          .find("input")
+          .map((_, i) => [[$(i).attr("name"), $(i).attr("value")]])
+          .get(),
+      );
+    const [, $] = pageOf("harrow-and-vane-textiles")[0]!;
+    expect($("main form[action='/shopping-cart']").length).toBe(2);
+    const item = fields($, 0);
+    expect(item).toMatchObject({ intent: "add", type: "Digital", quantity: "1", format: "PDF", referral: DEFAULT_ADD_TO_CART_REFERRAL });
+    expect(item.productUrl).toMatch(/^\/product\/harrow-and-vane-textiles\/\d+$/);
+    expect(item.productId).toBe(item.productUrl.split("/").pop());
+    expect(fields($, 1)).toMatchObject({ type: "Perm", productPrice: "$1.50", quantity: "1" });
+    expect($("main label:contains('Number of copies')").length).toBe(1);
+    expect($("main table:has(caption:contains('Volume pricing')) tbody tr").length).toBe(3);
+
+    const [, ledger] = pageOf("the-patient-ledger")[0]!;
+    expect(fields(ledger, 0)).toMatchObject({ type: "Ship", quantity: "1" });
+    expect(ledger("main form input[name=quantity][type=number]").length).toBe(1);
+    expect(ledger("main form input[value=Perm]").length).toBe(0);
+  });
+
+  it("carries a numeric referral from its own address into the add form, else the default", async () => {
+    const [p] = pageOf("the-patient-ledger")[0]!;
+    const referral = async (query: string) => (await get(`${p}${query}`)).$("main form input[name=referral]").first().attr("value");
+    expect(await referral("?referral=03069")).toBe("03069");
+    expect(await referral("?referral=03069x")).toBe(DEFAULT_ADD_TO_CART_REFERRAL);
+    expect(await referral("")).toBe(DEFAULT_ADD_TO_CART_REFERRAL);
+  });
+
+  it("describes the product with JSON-LD Product offers and Open Graph", () => {
+    const [p, $] = pageOf("lines-of-flow")[0]!;
+    const ld = JSON.parse($('script[type="application/ld+json"]').text());
+    expect(ld["@type"]).toBe("Product");
+    expect(ld.name).toBe($("h1").text());
+    expect(ld.offers).toHaveLength(4);
+    expect(ld.offers[0]).toMatchObject({ "@type": "Offer", priceCurrency: "USD", price: "35.00", availability: "https://schema.org/InStock", url: server.url + p });
+    expect($('meta[property="og:type"]').attr("content")).toBe("product");
+    expect($('meta[property="og:url"]').attr("content")).toBe(server.url + p);
+    const [, soon] = pageOf("machines-at-the-table")[0]!;
+    expect(JSON.parse(soon('script[type="application/ld+json"]').text()).offers[0]).toMatchObject({ availability: "https://schema.org/PreOrder", availabilityStarts: "2027-02-09" });
+  });
+});
+
+describe("short and /an/ product links", () => {
+  it("moves /product/{id} to the page of the first availability on sale with 301", async () => {
+    const res = await fetch(`${server.url}/product/1?referral=02749`, { redirect: "manual" });
+    expect(res.status).toBe(301);
+    expect(new URL(res.headers.get("location")!, server.url).pathname + new URL(res.headers.get("location")!, server.url).search).toBe(`${pageOf(seed[0]!.slug)[0]![0]}?referral=02749`);
+  });
+
+  it("opens the product page from the /an/ form of its address", async () => {
+    const [p, $] = pageOf("quiet-authority")[1]!;
+    const { status, landed, $: an } = await get(`${p}/an/?referral=03069`);
+    expect(status).toBe(200);
+    expect(landed).toBe(`${p}?referral=03069`);
+    expect(an("h1").text()).toBe($("h1").text());
+  });
+
+  it("answers 404, not 500, for unknown, mismatched and malformed product addresses", async () => {
+    const [ledger] = pageOf("the-patient-ledger")[0]!;
+    const quietId = pageOf("quiet-authority")[0]![0].split("/").pop();
+    for (const p of [
+      "/product/99999",
+      "/product/0",
+      "/product/not-a-number",
+      `/product/${"9".repeat(30)}`,
+      "/product/no-such-product/1001",
+      `/product/the-patient-ledger/${quietId}`,
+      "/product/the-patient-ledger/abc",
+      `/product/the-patient-ledger/${"1".repeat(40)}`,
+      "/product/The-Patient-Ledger/1001",
+      `${ledger}/an/`.replace("the-patient-ledger", "quiet-authority"),
+      "/product/%00/1001",
+    ]) {
+      const { status, $ } = await get(p);
+      expect(status, p).toBe(404);
+      expect($("h1").text(), p).toBe("Page not found");
+    }
+  });
+});
+
+describe("the article promo", () => {
+  it("offers a product with a View Details link in its /an/ form that opens the product page", async () => {
+    const latest = (await get("/the-latest")).$;
+    const article = latest("main ol article h3 a").first().attr("href")!;
+    const { $ } = await get(article);
+    const promo = $("#article-body aside[aria-label='From the store']");
+    const link = promo.find("a:contains('View Details')");
+    expect(link.attr("href")).toMatch(/^\/product\/[a-z0-9-]+\/\d+\/an\/$/);
+    const { status, landed, $: product } = await get(link.attr("href")!);
+    expect(status).toBe(200);
+    expect(landed).toBe(link.attr("href")!.replace(/\/an\/$/, ""));
+    expect(promo.text()).toContain(product("h1").text());
+  });
+});
