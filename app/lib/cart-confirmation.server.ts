@@ -1,5 +1,5 @@
 import { addedItem } from "../../server/store/added-item";
-import { recommendationsFor } from "../../server/store/recommendations";
+import { recommendationsFor } from "../../server/store/catalogue";
 import { db } from "./db.server";
 
 /** How many products "You might also like" shows. */

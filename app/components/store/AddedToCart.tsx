@@ -59,7 +59,7 @@ export function AddedToCart({ confirmation, headingLevel, after }: { confirmatio
           <Sub id="also-like-title">You might also like</Sub>
           <ul className={css.recommendations}>
             {recommendations.map((r) => (
-              <li key={r.productId} className={css.recommendation}>
+              <li key={r.id} className={css.recommendation}>
                 <Link to={r.url}>{r.title}</Link>
                 <span className={css.muted}>
                   {r.productType}, {r.format}: {formatUsd(r.priceCents)}
