@@ -288,3 +288,41 @@ describe("vouchers", () => {
     expect($unknown("[role=status]").text()).toBe("We don't recognise the voucher code NOPE-0000. Please check it and try again.");
   });
 });
+
+describe("orders with nothing to pay", () => {
+  it("skips the payment provider when a promo code takes the whole amount", async () => {
+    const guest = new Reader(server.url);
+    await addToCart(guest, EBOOK, "Digital");
+    await continueToReview(guest, { email: `free.${Date.now()}@example.org`, promoCode: "EDITORS100" });
+    const { $, idempotencyKey, shownTotal } = await reviewForm(guest);
+    expect(shownTotal).toBe("0");
+    expect($("main").text()).toContain("There is nothing to pay for this order.");
+    const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
+    expect(placed.status).toBe(303);
+    expect(pathOf(placed.headers.get("location"))).toMatch(/^\/registration-complete\?order=ord_/);
+    const rows = await selectFromServer<{ status: string; provider: string | null }>(database, "SELECT status, provider FROM store_order WHERE idempotency_key = ?", [idempotencyKey]);
+    expect(rows).toEqual([{ status: "paid", provider: null }]);
+  });
+});
+
+describe("maintenance", () => {
+  it("closes shipping and payment and the review, and refuses orders", async () => {
+    const closed = await startBuiltServer({ MAINTENANCE_MODE: "1" });
+    try {
+      const guest = new Reader(closed.url);
+      const added = await guest.request("/shopping-cart", { form: { intent: "add", productId: EBOOK, type: "Digital", quantity: "1" } });
+      expect(added.status).toBeLessThan(400);
+      for (const page of ["/shipping-payment", "/review-order"]) {
+        const $ = await guest.page(page);
+        expect($("main h2").text()).toContain("Ordering is closed for maintenance");
+        expect($("main form")).toHaveLength(0);
+      }
+      const refused = await guest.request("/review-order", { form: { idempotencyKey: "a".repeat(24), shownTotal: "2499" } });
+      expect(refused.status).toBe(503);
+      const continued = await guest.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "closed@example.org" } });
+      expect(continued.status).toBe(503);
+    } finally {
+      await closed.stop();
+    }
+  }, 60_000);
+});
