@@ -32,8 +32,6 @@ export async function rememberGuestOrder(request: Request, orderId: string): Pro
   return guestOrdersCookie().serialize(ids);
 }
 
-export const orderPagePath = (order: Pick<Order, "id" | "userId" | "accessToken">) => `/order/${order.id}${order.userId ? "" : `?key=${order.accessToken}`}`;
-
 /** Where the provider sends a shopper who paid: a guest is offered an account first. */
 export function paymentReturnPath(order: Pick<Order, "id" | "userId" | "accessToken">): string {
   return order.userId ? `/order/${order.id}` : `/registration-complete?order=${order.id}&key=${order.accessToken}`;

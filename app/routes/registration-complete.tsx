@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { claimGuestOrders, orderForViewer } from "../../server/store/orders";
+import { orderPath } from "../../server/store/order-mail";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { isDomesticVisitor } from "../lib/geo.server";
-import { guestOrderIds, orderPagePath, settleOnReturn } from "../lib/orders.server";
+import { guestOrderIds, settleOnReturn } from "../lib/orders.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
 import { RegistrationForm } from "./register";
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     number: order.number,
     paid: order.status === "paid",
     email: order.email,
-    orderPath: owned ? `/order/${order.id}` : orderPagePath(order),
+    orderPath: owned ? `/order/${order.id}` : orderPath(order),
     here: `${url.pathname}?order=${order.id}&key=${encodeURIComponent(order.accessToken)}`,
     signedIn: Boolean(user),
     owned,
@@ -63,6 +64,9 @@ export default function RegistrationComplete() {
         <>
           <h2>Create an account</h2>
           <p>Register to keep this order, and any others you placed here as a guest with {page.email}, in your purchase history.</p>
+          <p>
+            Already have an account with that address? <Link to={`/sign-in?redirectTo=${encodeURIComponent(page.here)}`}>Sign in</Link> instead.
+          </p>
           <RegistrationForm redirectTo={page.here} domestic={page.domestic} result={undefined} defaultEmail={page.email} />
         </>
       )}

@@ -11,13 +11,14 @@ import * as forms from "../components/forms/forms.css";
 import * as css from "../components/store/checkout.css";
 import { OrderLines, OrderTotals } from "../components/store/OrderLines";
 import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
+import { orderPath } from "../../server/store/order-mail";
 import { currentCartId } from "../lib/cart.server";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
 import { placeOrderSchema } from "../lib/forms/checkout";
 import { formatUsd } from "../lib/format";
-import { orderPagePath, paymentReturnPath, rememberGuestOrder } from "../lib/orders.server";
+import { paymentReturnPath, rememberGuestOrder } from "../lib/orders.server";
 import { confirmOrder, payments } from "../lib/payments.server";
 import { currentUser } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
@@ -98,9 +99,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!order.userId) headers.append("Set-Cookie", await rememberGuestOrder(request, order.id));
   if (order.status === "paid" || (await completeFreeOrder(database, order))) {
     await confirmOrder(order.id);
-    return redirect(order.userId ? orderPagePath(order) : paymentReturnPath(order), { status: 303, headers });
+    return redirect(paymentReturnPath(order), { status: 303, headers });
   }
-  if (order.status !== "pending_payment") return redirect(orderPagePath(order), { status: 303, headers });
+  if (order.status !== "pending_payment") return redirect(orderPath(order), { status: 303, headers });
   try {
     const siteUrl = config().siteUrl;
     const url = await startOrderPayment(database, await payments(), order, { successUrl: `${siteUrl}${paymentReturnPath(order)}`, cancelUrl: `${siteUrl}/review-order` });

@@ -6,9 +6,7 @@ import { findOrder, type Order } from "./orders";
 const usd = (cents: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 
 /** Where a buyer opens their order: a guest's link carries the order's access key. */
-export function orderUrl(siteUrl: string, order: Pick<Order, "id" | "userId" | "accessToken">): string {
-  return `${siteUrl}/order/${order.id}${order.userId ? "" : `?key=${order.accessToken}`}`;
-}
+export const orderPath = (order: Pick<Order, "id" | "userId" | "accessToken">) => `/order/${order.id}${order.userId ? "" : `?key=${order.accessToken}`}`;
 
 export function confirmationText(order: Order, siteUrl: string): string {
   const lines = order.lines.map((l) => `  ${l.quantity} × ${l.title} (${l.format})  ${usd(l.lineTotalCents)}${l.availableDate ? `  Available ${l.availableDate}` : ""}`);
@@ -29,7 +27,7 @@ export function confirmationText(order: Order, siteUrl: string): string {
     ...totals,
     ...(order.address ? [``, `Address:`, ...addressLines(order.address).map((l) => `  ${l}`)] : []),
     ``,
-    `Your order, receipt and downloads: ${orderUrl(siteUrl, order)}`,
+    `Your order, receipt and downloads: ${siteUrl}${orderPath(order)}`,
   ].join("\n");
 }
 
