@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "../../../server/store/address";
 import { findShippingMethod } from "../../../server/store/shipping";
-import { EMAIL_INVALID, EMAIL_PATTERN, REQUIRED } from "./validation";
+import { EMAIL_INVALID, EMAIL_PATTERN, REQUIRED, tooLong } from "./validation";
 
 /** What the shipping-and-payment form's buttons ask for. */
 export const CHECKOUT_INTENTS = ["continue", "country", "promo"] as const;
@@ -10,7 +10,7 @@ export type CheckoutIntent = (typeof CHECKOUT_INTENTS)[number];
 export const CHOOSE_SHIPPING = "Please choose a shipping method.";
 export const NEW_ADDRESS = "new";
 
-const text = z.string().max(2000).default("");
+const text = z.string().max(2000, tooLong(2000)).default("");
 
 /**
  * The shipping-and-payment form. Only Continue validates: "Update" (the country's states,
