@@ -7,15 +7,14 @@ import { expect, registerReader, test, uniqueEmail } from "./fixtures";
 // and an ebook, through shipping and payment, the review, and the sandbox payment page (a
 // declined card first for the guest), to the order page and the confirmation e-mail.
 
-/** Seed catalogue: the first book's hardcover (ships) and its ebook. */
-const HARDCOVER = { productId: "1001", type: "Ship" };
-const EBOOK = { productId: "1002", type: "Digital" };
+/** Seed catalogue: the first book's hardcover (ships) and its ebook, as their product page posts them. */
+const HARDCOVER = { productId: "1001", type: "Ship", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" };
+const EBOOK = { productId: "1002", type: "Digital", productUrl: "/product/the-patient-ledger/1002", format: "Ebook", productPrice: "24.99" };
 
 /** Puts an item in this browser's cart through the cart's own form (POST /shopping-cart). */
-async function addToCart(page: Page, item: { productId: string; type: string }) {
-  const res = await page.request.post("/shopping-cart", {
-    form: { intent: "add", ...item, quantity: "1", productUrl: "/store", format: "", referral: "", productPrice: "0" },
-  });
+async function addToCart(page: Page, item: Record<string, string>) {
+  // A digital item's form has no quantity field (one to an order).
+  const res = await page.request.post("/shopping-cart", { form: { intent: "add", ...item, ...(item.type === "Ship" ? { quantity: "1" } : {}), referral: "" } });
   expect(res.status()).toBeLessThan(400);
 }
 

@@ -18,6 +18,13 @@ const database = isolatedConnection("chk");
 /** Seed catalogue: the first book's hardcover (ships) and its ebook (digital). */
 const HARDCOVER = "1001";
 const EBOOK = "1002";
+/** The cart-add form's other fields, as the product page posts them (the price is display only). */
+const ITEM_FIELDS: Record<string, Record<string, string>> = {
+  [HARDCOVER]: { productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" },
+  [EBOOK]: { productUrl: "/product/the-patient-ledger/1002", format: "Ebook", productPrice: "24.99" },
+};
+/** A digital item's form has no quantity field (one to an order). */
+const cartAddForm = (productId: string, type: "Ship" | "Digital") => ({ intent: "add", productId, type, ...(type === "Ship" ? { quantity: "1" } : {}), referral: "", ...ITEM_FIELDS[productId] });
 
 beforeAll(async () => {
   smtp = await startLoopbackSmtp();
@@ -40,7 +47,7 @@ afterAll(async () => {
 const ADDRESS = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
 
 async function addToCart(r: Reader, productId: string, type: "Ship" | "Digital") {
-  const res = await r.request("/shopping-cart", { form: { intent: "add", productId, type, quantity: "1", productUrl: "/store", format: "", referral: "", productPrice: "0.01" } });
+  const res = await r.request("/shopping-cart", { form: cartAddForm(productId, type) });
   expect(res.status, "add to cart").toBeLessThan(400);
 }
 
@@ -310,7 +317,7 @@ describe("maintenance", () => {
     const closed = await startBuiltServer({ MAINTENANCE_MODE: "1" });
     try {
       const guest = new Reader(closed.url);
-      const added = await guest.request("/shopping-cart", { form: { intent: "add", productId: EBOOK, type: "Digital", quantity: "1" } });
+      const added = await guest.request("/shopping-cart", { form: cartAddForm(EBOOK, "Digital") });
       expect(added.status).toBeLessThan(400);
       for (const page of ["/shipping-payment", "/review-order"]) {
         const $ = await guest.page(page);
