@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
   Links,
@@ -15,6 +15,7 @@ import { captcha } from "../server/adapters/captcha";
 import { AuthModal } from "./components/AuthModal";
 import { OnboardingOverlay } from "./components/OnboardingOverlay";
 import { PersistentBanner } from "./components/PersistentBanner";
+import { PrintOnRequest } from "./components/PrintOnRequest";
 import { DocumentMeta } from "./components/DocumentMeta";
 import { ErrorPage, errorTitle } from "./components/ErrorPage";
 import { RegistrationBanner } from "./components/RegistrationBanner";
@@ -44,6 +45,9 @@ export const meta: MetaFunction = ({ error }) => {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  // A voucher_code on any page starts redeeming that voucher (spec 2).
+  const voucher = new URL(request.url).searchParams.get("voucher_code");
+  if (voucher !== null && new URL(request.url).pathname !== "/redeem") throw redirect(`/redeem?voucher_code=${encodeURIComponent(voucher.slice(0, 100))}`);
   const c = config();
   const [textSize, user] = await Promise.all([readTextSize(request), currentUser(request)]);
   // Back from paying for a subscription: activate it before anything reads the reader's status.
@@ -133,6 +137,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </main>
         <PersistentBanner />
         <SiteFooter />
+        <PrintOnRequest />
         <AuthModal />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

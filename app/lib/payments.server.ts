@@ -3,6 +3,9 @@ import { paymentProvider, sandboxProvider } from "../../server/payments";
 import type { PaymentProvider } from "../../server/payments/provider";
 import type { SandboxProvider } from "../../server/payments/sandbox";
 import { secrets } from "../../server/secrets";
+import { mailer } from "../../server/adapters/mail";
+import { sendOrderConfirmation } from "../../server/store/order-mail";
+import { handleOrderPaymentEvent, ORDER_ID } from "../../server/store/orders";
 import { handlePaymentEvent, settleCheckout } from "../../server/subscriptions/checkout";
 import { config, db } from "./db.server";
 
@@ -16,11 +19,29 @@ export async function sandbox(): Promise<SandboxProvider> {
 
 /**
  * A provider's signed completion callback, as it arrives at /api/payments/webhook (or from the
- * sandbox's own checkout page): verified over the raw body, then acted on once.
+ * sandbox's own checkout page): verified over the raw body, then acted on once. A store order's
+ * reference is its order id (ord_…); anything else is a subscription checkout.
  */
 export async function receivePaymentCallback(rawBody: string, signature: string | null) {
   const event = (await payments()).parseWebhook(rawBody, signature);
+  if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
+    const outcome = await handleOrderPaymentEvent(await db(), event);
+    await confirmOrder(event.reference);
+    return outcome;
+  }
   return handlePaymentEvent(await db(), event);
+}
+
+/**
+ * Mails a paid order's confirmation unless it went already. A mail failure is logged: the order
+ * stays paid, and the next settlement of the order tries the mail again.
+ */
+export async function confirmOrder(orderId: string): Promise<void> {
+  try {
+    await sendOrderConfirmation(await db(), mailer(), orderId, config().siteUrl);
+  } catch (error) {
+    console.error(`order confirmation mail for ${orderId} failed:`, error);
+  }
 }
 
 let cookie: ReturnType<typeof createCookie> | undefined;

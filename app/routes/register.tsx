@@ -96,13 +96,16 @@ export function RegistrationForm({
   domestic,
   result,
   fetcher,
+  defaultEmail,
 }: {
   redirectTo: string;
   domestic: boolean;
   result: Parameters<typeof useSpecForm>[2];
   fetcher?: FormFetcher;
+  /** Prefills the e-mail address (e.g. a guest's order e-mail). */
+  defaultEmail?: string;
 }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("register", registrationSchema, result);
+  const { form, fields, summary, submitDisabled } = useSpecForm("register", registrationSchema, result, defaultEmail ? { emailAddress: defaultEmail } : undefined);
   const { FormElement, pending, viaField } = useFormHost(fetcher, "/register");
   return (
     <>

@@ -449,6 +449,9 @@ export interface StoreOrderTable {
   created_at: string;
   paid_at: string | null;
   cancelled_at: string | null;
+  cart_id: string | null;
+  provider_checkout_url: string | null;
+  confirmation_sent_at: string | null;
 }
 
 export interface StoreOrderLineTable {
@@ -466,6 +469,57 @@ export interface StoreOrderLineTable {
   unit_price_cents: number;
   line_total_cents: number;
   available_date: string | null;
+}
+
+export interface SavedAddressTable {
+  id: string;
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  state: string | null;
+  postal_code: string;
+  country_code: string;
+  created_at: string;
+}
+
+export interface CheckoutDraftTable {
+  cart_id: string;
+  email: string | null;
+  address_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  state: string | null;
+  postal_code: string | null;
+  country_code: string | null;
+  save_address: Flag;
+  shipping_method: string | null;
+  promo_code: string | null;
+  confirmed_at: string | null;
+  updated_at: string;
+}
+
+export interface PromoCodeTable {
+  code: string;
+  description: string;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+  product_type: string | null;
+  starts_at: string;
+  expires_at: string | null;
+}
+
+export interface VoucherTable {
+  code: string;
+  availability_id: number;
+  redeemed_by: string | null;
+  redeemed_at: string | null;
+  order_id: string | null;
 }
 
 export interface DB {
@@ -516,4 +570,8 @@ export interface DB {
   cart_line: CartLineTable;
   store_order: StoreOrderTable;
   store_order_line: StoreOrderLineTable;
+  saved_address: SavedAddressTable;
+  checkout_draft: CheckoutDraftTable;
+  promo_code: PromoCodeTable;
+  voucher: VoucherTable;
 }

@@ -120,6 +120,22 @@ const storeSchema = z.object({
         .min(1),
     }),
   ),
+  promoCodes: z
+    .array(
+      z
+        .object({
+          code: z.string().regex(/^[A-Z0-9-]{3,32}$/),
+          description: z.string().min(1),
+          percentOff: z.number().int().min(1).max(100).optional(),
+          amountOff: z.number().positive().optional(),
+          productType: z.string().optional(),
+          starts: dateString,
+          expires: dateString.optional(),
+        })
+        .refine((p) => (p.percentOff === undefined) !== (p.amountOff === undefined), "a promo code takes either percentOff or amountOff"),
+    )
+    .default([]),
+  vouchers: z.array(z.object({ code: z.string().regex(/^[A-Z0-9-]{6,40}$/), product: slugString, formatCode: z.string().regex(/^[A-Z]{3}$/) })).default([]),
 });
 
 const eraSchema = z.enum(["1956-1979", "1980-1999", "2000-2025"]);

@@ -1,10 +1,8 @@
-import path from "node:path";
-import SQLite from "better-sqlite3";
 import * as cheerio from "cheerio";
-import pg from "pg";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
+import { selectFromServer } from "../helpers/server-db";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { isolatedConnection } from "../helpers/test-db";
 
@@ -184,27 +182,7 @@ interface GrantRow {
 }
 
 /** Runs one SELECT (with ? placeholders) on the server's database without being able to write. */
-async function select<Row>(sql: string, params: string[]): Promise<Row[]> {
-  if (!database.databaseUrl) {
-    const file = new SQLite(path.join(database.dataDir, "site.db"), { readonly: true, fileMustExist: true });
-    try {
-      return file.prepare(sql).all(...params) as Row[];
-    } finally {
-      file.close();
-    }
-  }
-  const client = new pg.Client({
-    connectionString: database.databaseUrl,
-    options: `-c search_path=${database.schema} -c default_transaction_read_only=on`,
-  });
-  await client.connect();
-  try {
-    let n = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
+const select = <Row,>(sql: string, params: string[]) => selectFromServer<Row>(database, sql, params);
 
 /** Every subscription (access period) the reader has been granted. */
 function grantsOf(reader: Reader): Promise<GrantRow[]> {

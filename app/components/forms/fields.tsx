@@ -73,17 +73,33 @@ export function PasswordField({ meta, label, hint, autoComplete, autoFocus }: Om
   );
 }
 
-export function SelectField({ meta, label, options }: { meta: FieldMetadata<string | undefined>; label: string; options: readonly string[] }) {
+/** A select; an option is its own label, or a value with a label (e.g. a country code and name). */
+export function SelectField({
+  meta,
+  label,
+  options,
+  autoComplete,
+  onChange,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  options: readonly (string | { value: string; label: string })[];
+  autoComplete?: string;
+  onChange?: (value: string) => void;
+}) {
   const { key, ...props } = getSelectProps(meta);
   return (
     <Shell meta={meta} label={label}>
-      <select key={key} {...props} className={css.input}>
+      <select key={key} {...props} className={css.input} autoComplete={autoComplete} onChange={onChange && ((e) => onChange(e.currentTarget.value))}>
         <option value="">Select</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
+        {options.map((o) => {
+          const { value, label: text } = typeof o === "string" ? { value: o, label: o } : o;
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
       </select>
     </Shell>
   );

@@ -4,6 +4,7 @@ import * as m002 from "./002-accounts";
 import * as m003 from "./003-paywall-and-subscriptions";
 import * as m004 from "./004-library-and-follows";
 import * as m005 from "./005-store";
+import * as m006 from "./006-checkout";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   "003-paywall-and-subscriptions": m003,
   "004-library-and-follows": m004,
   "005-store": m005,
+  "006-checkout": m006,
 };
 
 export const migrationProvider: MigrationProvider = {

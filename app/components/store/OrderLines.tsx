@@ -1,0 +1,87 @@
+import { formatPublished, formatUsd } from "../../lib/format";
+import * as css from "./checkout.css";
+
+export interface LineView {
+  title: string;
+  format: string;
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  /** Coming soon: "Available {date}". */
+  availableDate: string | null;
+}
+
+/** An order's or cart's lines as a table: item, format, quantity, price, line total. */
+export function OrderLines({ lines, caption }: { lines: LineView[]; caption: string }) {
+  return (
+    <table className={css.lines}>
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Item</th>
+          <th scope="col">Quantity</th>
+          <th scope="col" className="amount">
+            Price
+          </th>
+          <th scope="col" className="amount">
+            Total
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l, i) => (
+          <tr key={i}>
+            <td>
+              {l.title}
+              <br />
+              <span className={css.muted}>{l.format}</span>
+              {l.availableDate ? (
+                <>
+                  <br />
+                  <span className={css.muted}>Available {formatPublished(l.availableDate)}</span>
+                </>
+              ) : null}
+            </td>
+            <td>{l.quantity}</td>
+            <td className="amount">{formatUsd(l.unitPriceCents)}</td>
+            <td className="amount">{formatUsd(l.lineTotalCents)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export interface TotalsView {
+  subtotalCents: number;
+  discountCents: number;
+  taxCents: number;
+  shippingCents: number;
+  totalCents: number;
+}
+
+/** Subtotal, discount, tax, shipping and the total, as a description list. */
+export function OrderTotals({ totals, promoCode, shipping }: { totals: TotalsView; promoCode: string | null; shipping: boolean }) {
+  return (
+    <dl className={css.totals}>
+      <dt>Subtotal</dt>
+      <dd>{formatUsd(totals.subtotalCents)}</dd>
+      {totals.discountCents > 0 ? (
+        <>
+          <dt>Discount{promoCode ? ` (${promoCode})` : ""}</dt>
+          <dd>−{formatUsd(totals.discountCents)}</dd>
+        </>
+      ) : null}
+      <dt>Tax</dt>
+      <dd>{formatUsd(totals.taxCents)}</dd>
+      {shipping ? (
+        <>
+          <dt>Shipping</dt>
+          <dd>{formatUsd(totals.shippingCents)}</dd>
+        </>
+      ) : null}
+      <dt className="grand">Total</dt>
+      <dd className="grand">{formatUsd(totals.totalCents)}</dd>
+    </dl>
+  );
+}

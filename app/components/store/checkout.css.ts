@@ -1,0 +1,48 @@
+import { globalStyle, style } from "@vanilla-extract/css";
+import { media, vars } from "../../styles/theme.css";
+
+export const layout = style({
+  display: "grid",
+  gap: vars.space.xl,
+  alignItems: "start",
+  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(16rem, 1fr)" } },
+});
+
+export const panel = style({ padding: vars.space.md, background: vars.color.wash, fontFamily: vars.font.ui });
+
+export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: vars.space.md });
+
+export const legend = style({ fontFamily: vars.font.body, fontSize: vars.size.xl, fontWeight: 700, padding: 0, marginBottom: vars.space.sm });
+
+export const choices = style({ display: "grid", gap: vars.space.sm, listStyle: "none", padding: 0, margin: 0, fontFamily: vars.font.ui });
+
+export const choice = style({ display: "flex", gap: vars.space.sm, alignItems: "flex-start" });
+
+export const inline = style({ display: "flex", flexWrap: "wrap", gap: vars.space.sm, alignItems: "flex-end" });
+
+export const grow = style({ flex: "1 1 12rem" });
+
+export const lines = style({ width: "100%", borderCollapse: "collapse", fontFamily: vars.font.ui });
+globalStyle(`${lines} th, ${lines} td`, { textAlign: "left", padding: `${vars.space.xs} ${vars.space.sm}`, borderBottom: `1px solid ${vars.color.rule}`, verticalAlign: "top" });
+globalStyle(`${lines} .amount`, { textAlign: "right", whiteSpace: "nowrap" });
+
+export const totals = style({ display: "grid", gridTemplateColumns: "1fr auto", gap: `${vars.space.xs} ${vars.space.md}`, fontFamily: vars.font.ui, margin: `${vars.space.md} 0` });
+globalStyle(`${totals} dd`, { margin: 0, textAlign: "right" });
+globalStyle(`${totals} .grand`, { fontWeight: 700, fontSize: vars.size.lg });
+
+export const muted = style({ color: vars.color.muted, fontSize: vars.size.sm });
+
+export const good = style({ fontFamily: vars.font.ui, fontWeight: 700, color: "#1d6b2f" });
+
+export const bad = style({ fontFamily: vars.font.ui, fontWeight: 700, color: "#b3261e" });
+
+export const address = style({ fontStyle: "normal", fontFamily: vars.font.ui });
+
+/** The receipt prints without the site around it. */
+export const receipt = style({
+  "@media": {
+    print: { fontSize: "11pt", color: "#000" },
+  },
+});
+export const noPrint = style({ "@media": { print: { display: "none" } } });
+globalStyle(`body:has(${receipt}) > :not(main)`, { "@media": { print: { display: "none" } } });

@@ -1,0 +1,51 @@
+import { createCookie } from "@remix-run/node";
+import { secrets } from "../../server/secrets";
+import { settleOrder, type Order } from "../../server/store/orders";
+import { config, db } from "./db.server";
+import { confirmOrder, payments } from "./payments.server";
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+
+/** The guest orders this browser placed (signed), so registering can claim exactly those. */
+function guestOrdersCookie() {
+  cookie ??= createCookie("mr_guest_orders", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config().siteUrl.startsWith("https:"),
+    secrets: [secrets().sessionSecret],
+    maxAge: 30 * 86_400,
+  });
+  return cookie;
+}
+
+const MAX_REMEMBERED = 20;
+
+export async function guestOrderIds(request: Request): Promise<string[]> {
+  const value = await guestOrdersCookie().parse(request.headers.get("Cookie"));
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string").slice(0, MAX_REMEMBERED) : [];
+}
+
+/** Set-Cookie that adds a guest's new order to the browser's list. */
+export async function rememberGuestOrder(request: Request, orderId: string): Promise<string> {
+  const ids = [orderId, ...(await guestOrderIds(request)).filter((id) => id !== orderId)].slice(0, MAX_REMEMBERED);
+  return guestOrdersCookie().serialize(ids);
+}
+
+/** Where the provider sends a shopper who paid: a guest is offered an account first. */
+export function paymentReturnPath(order: Pick<Order, "id" | "userId" | "accessToken">): string {
+  return order.userId ? `/order/${order.id}` : `/registration-complete?order=${order.id}&key=${order.accessToken}`;
+}
+
+/**
+ * The shopper is back from paying: if the order is still waiting, ask the provider, and mail
+ * the confirmation once it is paid. Failures are logged; the page shows the order as it is.
+ */
+export async function settleOnReturn(order: Order): Promise<void> {
+  try {
+    if (order.status === "pending_payment") await settleOrder(await db(), await payments(), order.id);
+    await confirmOrder(order.id);
+  } catch (error) {
+    console.error(`settling order ${order.id} failed:`, error);
+  }
+}

@@ -1,0 +1,112 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { addressLines } from "../../server/store/address";
+import { orderForViewer, type Order } from "../../server/store/orders";
+import { findShippingMethod } from "../../server/store/shipping";
+import * as css from "../components/store/checkout.css";
+import { OrderLines, OrderTotals } from "../components/store/OrderLines";
+import { db } from "../lib/db.server";
+import { formatPublished } from "../lib/format";
+import { settleOnReturn } from "../lib/orders.server";
+import { seo, siteUrlFrom } from "../lib/seo";
+import { currentUser } from "../lib/session.server";
+
+const STATUS_LABEL: Record<Order["status"], string> = { paid: "Purchased", cancelled: "Cancelled", pending_payment: "Awaiting payment" };
+
+/**
+ * An order's confirmation and receipt, for its signed-in buyer or whoever holds the order's
+ * key (a guest's link); anyone else gets the same 404 as for an order that does not exist.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const key = url.searchParams.get("key");
+  const user = await currentUser(request);
+  const viewer = { userId: user?.id ?? null, key };
+  const database = await db();
+  let order = await orderForViewer(database, params.id ?? "", viewer);
+  if (!order) throw new Response("No such order", { status: 404 });
+  if (order.status !== "cancelled") {
+    await settleOnReturn(order);
+    order = (await orderForViewer(database, order.id, viewer))!;
+  }
+  const method = order.address && order.shippingMethod ? findShippingMethod(order.address.countryCode, order.shippingMethod) : undefined;
+  const keyQuery = key && !user ? `key=${encodeURIComponent(key)}&` : "";
+  return {
+    number: order.number,
+    date: formatPublished(order.createdAt),
+    status: order.status,
+    statusLabel: STATUS_LABEL[order.status],
+    voucher: order.kind === "voucher",
+    email: order.email,
+    address: order.address ? addressLines(order.address) : null,
+    method: method ? `${method.name} (${method.delivery})` : null,
+    promoCode: order.promoCode,
+    lines: order.lines.map((l) => ({ title: l.title, format: l.format, quantity: l.quantity, unitPriceCents: l.unitPriceCents, lineTotalCents: l.lineTotalCents, availableDate: l.availableDate })),
+    totals: { subtotalCents: order.subtotalCents, discountCents: order.discountCents, taxCents: order.taxCents, shippingCents: order.shippingCents, totalCents: order.totalCents },
+    printPath: `/order/${order.id}?${keyQuery}printMe=1`,
+    registrationPath: !order.userId && !user && order.status === "paid" ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}` : null,
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
+  ...seo({ title: page ? `Order ${page.number}` : "Order", description: "Your order confirmation and receipt.", path: "/order", siteUrl: siteUrlFrom(matches) }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function OrderPage() {
+  const page = useLoaderData<typeof loader>();
+  return (
+    <article className={css.receipt} aria-labelledby="order-title">
+      <h1 id="order-title">Order {page.number}</h1>
+      {page.status === "paid" ? (
+        <p role="status" className={css.good}>
+          Thank you for your order. {page.voucher ? "Your voucher has been redeemed." : `A confirmation has been sent to ${page.email}.`}
+        </p>
+      ) : page.status === "pending_payment" ? (
+        <p role="status">We are waiting for the payment provider to confirm your payment. This page shows the order as soon as it is paid.</p>
+      ) : null}
+      <dl className={css.totals}>
+        <dt>Order number</dt>
+        <dd>{page.number}</dd>
+        <dt>Date</dt>
+        <dd>{page.date}</dd>
+        <dt>Status</dt>
+        <dd>{page.statusLabel}</dd>
+      </dl>
+
+      <section aria-labelledby="lines-title">
+        <h2 id="lines-title">Items</h2>
+        <OrderLines lines={page.lines} caption="Items in this order" />
+        <OrderTotals totals={page.totals} promoCode={page.promoCode} shipping={page.method !== null} />
+      </section>
+
+      {page.address ? (
+        <section aria-labelledby="address-title">
+          <h2 id="address-title">{page.method ? "Shipping address" : "Billing address"}</h2>
+          <address className={css.address}>
+            {page.address.map((line) => (
+              <span key={line}>
+                {line}
+                <br />
+              </span>
+            ))}
+          </address>
+          {page.method ? <p>Shipping method: {page.method}</p> : null}
+        </section>
+      ) : null}
+
+      {/* Downloads: the orders helper's <OrderDownloads /> (app/components/store/OrderDownloads.tsx) goes here, for the buyer only. */}
+
+      <div className={css.noPrint}>
+        {page.registrationPath ? (
+          <p>
+            <Link to={page.registrationPath}>Create an account</Link> to keep this order with your purchase history.
+          </p>
+        ) : null}
+        <p>
+          <a href={page.printPath}>Print this receipt</a> · <Link to="/store">Continue shopping</Link>
+        </p>
+      </div>
+    </article>
+  );
+}

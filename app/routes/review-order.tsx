@@ -1,0 +1,201 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { addressLines } from "../../server/store/address";
+import { readCart } from "../../server/store/cart";
+import { buildReview, readDraft } from "../../server/store/checkout";
+import { storeMaintenance } from "../../server/store/maintenance";
+import { completeFreeOrder, issueIdempotencyKey, startOrderPayment, submitOrder } from "../../server/store/orders";
+import { primaryButton } from "../components/controls.css";
+import * as forms from "../components/forms/forms.css";
+import * as css from "../components/store/checkout.css";
+import { OrderLines, OrderTotals } from "../components/store/OrderLines";
+import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
+import { orderPath } from "../../server/store/order-mail";
+import { currentCartId } from "../lib/cart.server";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { formPageMeta } from "../lib/form-meta";
+import { placeOrderSchema } from "../lib/forms/checkout";
+import { formatUsd } from "../lib/format";
+import { paymentReturnPath, rememberGuestOrder } from "../lib/orders.server";
+import { confirmOrder, payments } from "../lib/payments.server";
+import { currentUser } from "../lib/session.server";
+import { GENERIC_ERROR } from "../lib/site";
+
+const PRICES_CHANGED = "Prices have changed since you reviewed your order, so nothing was charged. Please check the new total below and place your order again.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const maintenance = storeMaintenance(config());
+  if (maintenance.closed) return { maintenance, review: null, idempotencyKey: null };
+  const user = await currentUser(request);
+  const cartId = await currentCartId(request, user?.id);
+  const database = await db();
+  const cart = await readCart(database, cartId);
+  if (!cartId || cart.lines.length === 0) return { maintenance, review: null, idempotencyKey: null };
+  const outcome = await buildReview(database, { cart, draft: await readDraft(database, cartId), userId: user?.id ?? null, accountEmail: user?.email ?? null });
+  if (!outcome.ok) throw redirect("/shipping-payment");
+  const { review } = outcome;
+  return {
+    maintenance,
+    // A fresh key for every showing of the form: a replay of one submission carries the same key.
+    idempotencyKey: issueIdempotencyKey(),
+    review: {
+      email: review.email,
+      address: addressLines(review.address),
+      method: review.method && { name: review.method.name, delivery: review.method.delivery },
+      promo: review.promo && { ok: review.promo.status === "valid", message: review.promo.message, code: review.promo.status === "valid" ? review.promo.promo.code : null },
+      lines: review.cart.lines.map((l) => ({
+        title: l.title,
+        format: l.format,
+        quantity: l.quantity,
+        unitPriceCents: l.unitPriceCents,
+        lineTotalCents: l.lineTotalCents,
+        availableDate: l.comingSoon ? l.availableDate : null,
+      })),
+      comingSoon: review.cart.lines.some((l) => l.comingSoon),
+      totals: review.totals,
+    },
+  };
+}
+
+type Refusal = { message: string };
+const refuse = (message: string, status: number) => data<Refusal>({ message }, { status });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: placeOrderSchema });
+  if (submission.status !== "success") return refuse("This order form could not be read. Please review your order and try again.", 400);
+  const user = await currentUser(request);
+  const cartId = await currentCartId(request, user?.id);
+  if (!cartId) return redirect("/shipping-payment", 303);
+  const database = await db();
+  const outcome = await submitOrder(database, config(), {
+    cartId,
+    userId: user?.id ?? null,
+    accountEmail: user?.email ?? null,
+    idempotencyKey: submission.value.idempotencyKey,
+    shownTotalCents: submission.value.shownTotal,
+  });
+  if (!outcome.ok) {
+    switch (outcome.problem) {
+      case "closed":
+        return refuse("Ordering is closed for maintenance. Your cart is kept as it is.", 503);
+      case "empty":
+      case "incomplete":
+        return redirect("/shipping-payment", 303);
+      case "bad-key":
+        return refuse("This order form has expired. Please check your order below and place it again.", 409);
+      case "coming-soon":
+        return refuse(`Not available yet: ${outcome.titles.join(", ")}. Please remove it from your cart to order the rest.`, 409);
+      case "promo":
+        return refuse(`${outcome.message} Please change or remove the promo code.`, 409);
+      case "prices-changed":
+        return refuse(PRICES_CHANGED, 409);
+    }
+  }
+  const { order } = outcome;
+  const headers = new Headers();
+  if (!order.userId) headers.append("Set-Cookie", await rememberGuestOrder(request, order.id));
+  if (order.status === "paid" || (await completeFreeOrder(database, order))) {
+    await confirmOrder(order.id);
+    return redirect(paymentReturnPath(order), { status: 303, headers });
+  }
+  if (order.status !== "pending_payment") return redirect(orderPath(order), { status: 303, headers });
+  try {
+    const siteUrl = config().siteUrl;
+    const url = await startOrderPayment(database, await payments(), order, { successUrl: `${siteUrl}${paymentReturnPath(order)}`, cancelUrl: `${siteUrl}/review-order` });
+    return redirect(url, { status: 303, headers });
+  } catch (error) {
+    console.error(`order ${order.id}: payment could not start:`, error);
+    return data<Refusal>({ message: GENERIC_ERROR }, { status: 502, headers });
+  }
+}
+
+/** A refused order (prices changed, say) shows the review as it is now, with a fresh key. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => actionStatus === 409 || defaultShouldRevalidate;
+
+export const meta: MetaFunction<typeof loader> = (args) =>
+  formPageMeta(args, { title: "Review your order", description: "Check everything before you place your order.", path: "/review-order" });
+
+export default function ReviewOrder() {
+  const { maintenance, review, idempotencyKey } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  if (maintenance.closed) {
+    return (
+      <div>
+        <h1>Review your order</h1>
+        <StoreMaintenanceNotice window={maintenance.window} />
+      </div>
+    );
+  }
+  if (!review || !idempotencyKey) {
+    return (
+      <div>
+        <h1>Review your order</h1>
+        <p role="status">
+          Your Shopping Cart is empty. <Link to="/store">Visit Our Store</Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div>
+      <h1>Review your order</h1>
+      {refused?.message ? (
+        <div className={forms.summary} role="alert" tabIndex={-1}>
+          <h2>Your order was not placed</h2>
+          <p>{refused.message}</p>
+        </div>
+      ) : null}
+      <div className={css.layout}>
+        <div>
+          <section aria-labelledby="items-title">
+            <h2 id="items-title">Items</h2>
+            <OrderLines lines={review.lines} caption="Items in your order" />
+            {review.comingSoon ? <p className={css.bad}>Items that are not available yet cannot be ordered: please remove them from your cart.</p> : null}
+            <p>
+              <Link to="/shopping-cart">Edit your cart</Link>
+            </p>
+          </section>
+          <section aria-labelledby="address-title">
+            <h2 id="address-title">{review.method ? "Shipping to" : "Billing address"}</h2>
+            <address className={css.address}>
+              {review.address.map((line) => (
+                <span key={line}>
+                  {line}
+                  <br />
+                </span>
+              ))}
+            </address>
+            <p>Confirmation to {review.email}</p>
+            {review.method ? (
+              <p>
+                Shipping method: {review.method.name} ({review.method.delivery})
+              </p>
+            ) : (
+              <p>Nothing to ship: everything in your order is digital.</p>
+            )}
+            {review.promo ? <p className={review.promo.ok ? css.good : css.bad}>{review.promo.message}</p> : null}
+            <p>
+              <Link to="/shipping-payment">Change the address, shipping method or promo code</Link>
+            </p>
+          </section>
+        </div>
+        <aside className={css.panel} aria-labelledby="total-title">
+          <h2 id="total-title">Total</h2>
+          <OrderTotals totals={review.totals} promoCode={review.promo?.code ?? null} shipping={review.method !== null} />
+          <Form method="post">
+            <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+            <input type="hidden" name="shownTotal" value={review.totals.totalCents} />
+            <button type="submit" className={primaryButton} disabled={busy}>
+              Place order: {formatUsd(review.totals.totalCents)}
+            </button>
+          </Form>
+          <p className={css.muted}>{review.totals.totalCents > 0 ? "You will pay on our payment provider's secure page." : "There is nothing to pay for this order."}</p>
+        </aside>
+      </div>
+    </div>
+  );
+}

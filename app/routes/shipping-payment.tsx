@@ -1,0 +1,176 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { addressLines, normalizeAddress, type Address } from "../../server/store/address";
+import { readCart, type Cart } from "../../server/store/cart";
+import { EMPTY_DRAFT, needsShipping, readDraft, saveAddress, saveDraft, savedAddresses, shippingChoices, type CheckoutDraft } from "../../server/store/checkout";
+import { storeMaintenance } from "../../server/store/maintenance";
+import { evaluatePromo } from "../../server/store/promo";
+import { regionsOf } from "../../server/store/regions";
+import { findShippingMethod } from "../../server/store/shipping";
+import * as css from "../components/store/checkout.css";
+import { CheckoutForm } from "../components/store/CheckoutForm";
+import { OrderLines } from "../components/store/OrderLines";
+import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
+import { currentCartId } from "../lib/cart.server";
+import { config, db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
+import { formPageMeta } from "../lib/form-meta";
+import { CHOOSE_SHIPPING, NEW_ADDRESS, shippingPaymentSchema } from "../lib/forms/checkout";
+import { rejectForm } from "../lib/forms/reply.server";
+import { formatUsd } from "../lib/format";
+import { currentUser } from "../lib/session.server";
+
+const DOMESTIC_SAMPLE = "US";
+const INTERNATIONAL_SAMPLE = "GB";
+
+async function shopper(request: Request) {
+  const user = await currentUser(request);
+  const cartId = await currentCartId(request, user?.id);
+  const cart = await readCart(await db(), cartId);
+  return { user, cartId, cart };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const maintenance = storeMaintenance(config());
+  const { user, cartId, cart } = await shopper(request);
+  const database = await db();
+  const draft = cartId ? await readDraft(database, cartId) : EMPTY_DRAFT;
+  const saved = user ? await savedAddresses(database, user.id) : [];
+  const country = draft.address.countryCode || "US";
+  const promo = draft.promoCode && cart.lines.length > 0 ? await evaluatePromo(database, draft.promoCode, cart.lines) : null;
+  return {
+    maintenance,
+    accountEmail: user?.email ?? null,
+    signedIn: Boolean(user),
+    cart: summaryOf(cart),
+    physical: needsShipping(cart),
+    saved: saved.map((a) => ({ id: a.id!, lines: addressLines(a) })),
+    regions: regionsOf(country),
+    shipping: {
+      domestic: shippingChoices(cart, DOMESTIC_SAMPLE).map(choiceView),
+      international: shippingChoices(cart, INTERNATIONAL_SAMPLE).map(choiceView),
+    },
+    promo: promo && { ok: promo.status === "valid", message: promo.message },
+    defaults: formDefaults(draft, saved, country),
+  };
+}
+
+function summaryOf(cart: Cart) {
+  return {
+    lines: cart.lines.map((l) => ({ title: l.title, format: l.format, quantity: l.quantity, unitPriceCents: l.unitPriceCents, lineTotalCents: l.lineTotalCents, availableDate: l.comingSoon ? l.availableDate : null })),
+    subtotalCents: cart.subtotalCents,
+  };
+}
+
+const choiceView = (c: ReturnType<typeof shippingChoices>[number]) => ({ id: c.method.id, name: c.method.name, delivery: c.method.delivery, price: c.priceCents === 0 ? "Free" : formatUsd(c.priceCents) });
+
+function formDefaults(draft: CheckoutDraft, saved: Address[], country: string): Record<string, string> {
+  const chosen = draft.addressId && saved.some((a) => a.id === draft.addressId) ? draft.addressId : saved.length > 0 && !draft.address.address1 ? saved[0]!.id! : NEW_ADDRESS;
+  return {
+    email: draft.email,
+    addressChoice: chosen,
+    ...draft.address,
+    countryCode: country,
+    saveAddress: draft.saveAddress ? "on" : "",
+    shippingMethod: draft.shippingMethod,
+    promoCode: draft.promoCode,
+  };
+}
+
+const str = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** The draft as typed in the form, whichever button was pressed. */
+function draftFrom(payload: Record<string, unknown>, confirmed: boolean): CheckoutDraft {
+  const choice = str(payload.addressChoice);
+  return {
+    email: str(payload.email).trim(),
+    addressId: choice && choice !== NEW_ADDRESS ? choice : null,
+    address: normalizeAddress({
+      firstName: str(payload.firstName),
+      lastName: str(payload.lastName),
+      address1: str(payload.address1),
+      address2: str(payload.address2),
+      city: str(payload.city),
+      state: str(payload.state),
+      postalCode: str(payload.postalCode),
+      countryCode: str(payload.countryCode) || "US",
+    }),
+    saveAddress: payload.saveAddress === "on",
+    shippingMethod: str(payload.shippingMethod),
+    promoCode: str(payload.promoCode),
+    confirmed,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const maintenance = storeMaintenance(config());
+  if (maintenance.closed) return data({ closed: true as const }, { status: 503 });
+  const { user, cartId, cart } = await shopper(request);
+  if (!cartId || cart.lines.length === 0) return redirect("/shipping-payment", 303);
+  const database = await db();
+  const submission = parseWithZod(form, { schema: shippingPaymentSchema({ guest: !user, physical: needsShipping(cart) }) });
+  const payload = submission.payload as Record<string, unknown>;
+  const intent = payload.intent === "country" || payload.intent === "promo" ? payload.intent : "continue";
+
+  if (intent !== "continue") {
+    await saveDraft(database, cartId, draftFrom(payload, false));
+    return redirect(`/shipping-payment#${intent === "promo" ? "promoCode" : "address"}`, 303);
+  }
+  if (submission.status !== "success") return rejectForm(submission);
+
+  const draft = draftFrom(payload, true);
+  const saved = user ? await savedAddresses(database, user.id) : [];
+  const address = draft.addressId ? saved.find((a) => a.id === draft.addressId) : draft.address;
+  if (!address) return rejectForm(submission, { fieldErrors: { addressChoice: ["Please choose one of your addresses, or enter a new one."] } });
+  if (needsShipping(cart) && !findShippingMethod(address.countryCode, draft.shippingMethod)) {
+    return rejectForm(submission, { fieldErrors: { shippingMethod: [CHOOSE_SHIPPING] } });
+  }
+  if (draft.promoCode) {
+    const promo = await evaluatePromo(database, draft.promoCode, cart.lines);
+    if (promo.status !== "valid") return rejectForm(submission, { fieldErrors: { promoCode: [promo.message] } });
+  }
+  if (user && !draft.addressId && draft.saveAddress) {
+    const id = await saveAddress(database, user.id, draft.address);
+    if (id) draft.addressId = id;
+  }
+  await saveDraft(database, cartId, { ...draft, email: user ? "" : draft.email });
+  return redirect("/review-order", 303);
+}
+
+export const meta: MetaFunction<typeof loader> = (args) =>
+  formPageMeta(args, { title: "Shipping and payment", description: "Where your order goes, how it ships, and any promo code.", path: "/shipping-payment" });
+
+export default function ShippingPayment() {
+  const page = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const closed = page.maintenance.closed || (actionData && "closed" in actionData);
+  return (
+    <div>
+      <h1>Shipping and payment</h1>
+      {closed ? (
+        <StoreMaintenanceNotice window={page.maintenance.window} />
+      ) : page.cart.lines.length === 0 ? (
+        <p role="status">
+          Your Shopping Cart is empty. <Link to="/store">Visit Our Store</Link>
+        </p>
+      ) : (
+        <div className={css.layout}>
+          <CheckoutForm page={page} result={actionData && "result" in actionData ? actionData.result : undefined} />
+          <aside className={css.panel} aria-labelledby="summary-title">
+            <h2 id="summary-title">Your order</h2>
+            <OrderLines lines={page.cart.lines} caption="Items in your cart" />
+            <p>
+              Subtotal: <strong>{formatUsd(page.cart.subtotalCents)}</strong>
+            </p>
+            <p className={css.muted}>Tax and shipping are added on the next page, where you review everything before you pay.</p>
+            <p>
+              <Link to="/shopping-cart">Edit your cart</Link>
+            </p>
+          </aside>
+        </div>
+      )}
+    </div>
+  );
+}

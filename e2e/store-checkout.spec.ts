@@ -1,0 +1,153 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+
+// Checkout with and without JavaScript: a guest and a signed-in shopper each buy a print item
+// and an ebook, through shipping and payment, the review, and the sandbox payment page (a
+// declined card first for the guest), to the order page and the confirmation e-mail.
+
+/** Seed catalogue: the first book's hardcover (ships) and its ebook, as their product page posts them. */
+const HARDCOVER = { productId: "1001", type: "Ship", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" };
+const EBOOK = { productId: "1002", type: "Digital", productUrl: "/product/the-patient-ledger/1002", format: "Ebook", productPrice: "24.99" };
+
+/** Puts an item in this browser's cart through the cart's own form (POST /shopping-cart). */
+async function addToCart(page: Page, item: Record<string, string>) {
+  // A digital item's form has no quantity field (one to an order).
+  const res = await page.request.post("/shopping-cart", { form: { intent: "add", ...item, ...(item.type === "Ship" ? { quantity: "1" } : {}), referral: "" } });
+  expect(res.status()).toBeLessThan(400);
+}
+
+/** The text of the newest .eml in the server's outbox sent to `address`. */
+async function mailTo(address: string): Promise<string> {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+    for (const file of files) {
+      const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      if (text.includes(`To: ${address}`)) return text;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${address}`);
+}
+
+async function fillAddress(page: Page) {
+  await page.getByLabel("First name").fill("Ada");
+  await page.getByLabel("Last name").fill("Byron");
+  await page.getByLabel("Address line 1").fill("12 Harbour Road");
+  await page.getByLabel("City").fill("Albany");
+  await page.getByLabel("State", { exact: true }).selectOption("NY");
+  await page.getByLabel("ZIP code").fill("12207");
+  await page.getByLabel(/^Standard/).check();
+}
+
+/** Changes the country: with JS the provinces appear at once; without, after "Update". */
+async function chooseCountry(page: Page, js: boolean, code: string) {
+  await page.getByLabel("Country").selectOption(code);
+  if (!js) await page.getByRole("button", { name: "Update states and provinces for this country" }).click();
+}
+
+async function placeAndPay(page: Page, declineFirst: boolean) {
+  await page.getByRole("button", { name: /^Place order: \$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  if (declineFirst) {
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByRole("button", { name: /^Pay / }).click();
+    await expect(page.getByRole("alert")).toHaveText("Your card was declined. No payment was taken.");
+  }
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
+
+test("a guest buys a print item and an ebook, after a declined card, and is offered an account", async ({ page, js, axe }) => {
+  await addToCart(page, HARDCOVER);
+  await addToCart(page, EBOOK);
+  await page.goto("/shipping-payment");
+  await expect(page.getByRole("heading", { level: 1, name: "Shipping and payment" })).toBeVisible();
+  await axe(page);
+
+  const email = uniqueEmail("guest-buyer");
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("First name").fill("Ada");
+  await chooseCountry(page, js, "CA");
+  await expect(page.getByLabel("Province or territory")).toContainText("Ontario");
+  // What was typed before the country changed is still there.
+  await expect(page.getByLabel("First name")).toHaveValue("Ada");
+  await chooseCountry(page, js, "US");
+
+  await page.getByLabel("Promo code (optional)").fill("SUMMER24");
+  await page.getByRole("button", { name: "Apply promo code" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "promo code" })).toHaveText("The promo code SUMMER24 has expired.");
+  await page.getByLabel("Promo code (optional)").fill("WELCOME10");
+  await page.getByRole("button", { name: "Apply promo code" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Promo code" })).toHaveText("Promo code WELCOME10 applied: 10% off your order.");
+
+  await fillAddress(page);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: "Review your order" })).toBeVisible();
+  await expect(page.locator("address")).toContainText("12 Harbour Road");
+  await expect(page.getByText("Shipping method: Standard")).toBeVisible();
+  await expect(page.getByText("Discount (WELCOME10)")).toBeVisible();
+  await axe(page);
+  await placeAndPay(page, true);
+
+  await expect(page.getByRole("heading", { level: 1, name: "Thank you for your order" })).toBeVisible();
+  await expect(page.getByLabel("Email address")).toHaveValue(email);
+  await axe(page);
+  await page.getByRole("link", { name: "View your order and receipt" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  await expect(page.getByText("Purchased")).toBeVisible();
+  await expect(page.getByRole("cell", { name: /Ebook/ })).toBeVisible();
+  await expect(page.getByRole("cell", { name: /Hardcover/ })).toBeVisible();
+  await axe(page);
+
+  const number = (await page.getByRole("heading", { level: 1 }).innerText()).replace("Order ", "");
+  const mail = await mailTo(email);
+  expect(mail).toContain(`Order number: ${number}`);
+
+  // The cart was emptied by the payment.
+  await page.goto("/shipping-payment");
+  await expect(page.getByText("Your Shopping Cart is empty.")).toBeVisible();
+});
+
+test("a signed-in shopper buys a print item and an ebook and saves the address", async ({ page, axe }) => {
+  await registerReader(page, uniqueEmail("reader-buyer"));
+  await addToCart(page, HARDCOVER);
+  await addToCart(page, EBOOK);
+  await page.goto("/shipping-payment");
+  await expect(page.getByText("We will send your confirmation to")).toBeVisible();
+  await fillAddress(page);
+  await page.getByLabel("Save this address to my account").check();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Review your order" })).toBeVisible();
+  await placeAndPay(page, false);
+
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  await expect(page.getByText("Purchased")).toBeVisible();
+  await expect(page).toHaveURL(/\/order\/ord_[A-Za-z0-9_-]{22}/);
+
+  await addToCart(page, EBOOK);
+  await page.goto("/shipping-payment");
+  await expect(page.getByRole("radio", { name: /12 Harbour Road/ })).toBeChecked();
+  await axe(page);
+});
+
+test("an order page opened with printMe prints once with JS, and is a plain receipt without", async ({ page, js }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { printed: number }).printed = 0;
+    window.print = () => {
+      (window as unknown as { printed: number }).printed += 1;
+    };
+  });
+  await registerReader(page, uniqueEmail("voucher-print"));
+  await page.goto(`/the-latest?voucher_code=GIFT-LEDGER-000${js ? 2 : 3}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Redeem a voucher" })).toBeVisible();
+  await page.getByRole("button", { name: "Redeem voucher" }).click();
+  await expect(page.getByText("Your voucher has been redeemed.")).toBeVisible();
+  await page.getByRole("link", { name: "Print this receipt" }).click();
+  await expect(page).toHaveURL(/printMe=1/);
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  if (js) await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+});

@@ -1,0 +1,213 @@
+import crypto from "node:crypto";
+import type { Database } from "../db/connection";
+import { ADDRESS_MAX, addressProblems, normalizeAddress, type Address, type AddressField } from "./address";
+import type { Cart } from "./cart";
+import { evaluatePromo, normalizePromoCode, type PromoOutcome } from "./promo";
+import { findShippingMethod, shippingCents, shippingMethodsFor, type ShippingMethod } from "./shipping";
+import { taxCents } from "./tax";
+
+/** What the shopper entered on /shipping-payment, kept with their cart. */
+export interface CheckoutDraft {
+  email: string;
+  /** A reader's saved address chosen instead of a new one. */
+  addressId: string | null;
+  /** The new address as typed (also what a saved address was copied into). */
+  address: Address;
+  saveAddress: boolean;
+  shippingMethod: string;
+  promoCode: string;
+  /** The shopper pressed Continue and the draft passed validation. */
+  confirmed: boolean;
+}
+
+export const EMPTY_DRAFT: CheckoutDraft = {
+  email: "",
+  addressId: null,
+  address: normalizeAddress({ countryCode: "US" }),
+  saveAddress: false,
+  shippingMethod: "",
+  promoCode: "",
+  confirmed: false,
+};
+
+export const MAX_EMAIL_LENGTH = 254;
+
+export async function readDraft(db: Database, cartId: string): Promise<CheckoutDraft> {
+  const row = await db.selectFrom("checkout_draft").selectAll().where("cart_id", "=", cartId).executeTakeFirst();
+  if (!row) return EMPTY_DRAFT;
+  return {
+    email: row.email ?? "",
+    addressId: row.address_id,
+    address: normalizeAddress({
+      firstName: row.first_name,
+      lastName: row.last_name,
+      address1: row.address1,
+      address2: row.address2,
+      city: row.city,
+      state: row.state,
+      postalCode: row.postal_code,
+      countryCode: row.country_code,
+    }),
+    saveAddress: row.save_address === 1,
+    shippingMethod: row.shipping_method ?? "",
+    promoCode: row.promo_code ?? "",
+    confirmed: row.confirmed_at !== null,
+  };
+}
+
+const cap = (value: string, max: number) => value.slice(0, max);
+
+/** Stores the draft as typed (every value capped); `confirmed` only when it passed validation. */
+export async function saveDraft(db: Database, cartId: string, draft: CheckoutDraft, now = new Date()): Promise<void> {
+  const a = draft.address;
+  const field = (name: AddressField) => cap(a[name], ADDRESS_MAX[name] * 2) || null;
+  const values = {
+    email: cap(draft.email, MAX_EMAIL_LENGTH * 2) || null,
+    address_id: draft.addressId ? cap(draft.addressId, 64) : null,
+    first_name: field("firstName"),
+    last_name: field("lastName"),
+    address1: field("address1"),
+    address2: field("address2"),
+    city: field("city"),
+    state: field("state"),
+    postal_code: field("postalCode"),
+    country_code: field("countryCode"),
+    save_address: draft.saveAddress ? (1 as const) : (0 as const),
+    shipping_method: cap(draft.shippingMethod, 40) || null,
+    promo_code: normalizePromoCode(draft.promoCode) || null,
+    confirmed_at: draft.confirmed ? now.toISOString() : null,
+    updated_at: now.toISOString(),
+  };
+  await db
+    .insertInto("checkout_draft")
+    .values({ cart_id: cartId, ...values })
+    .onConflict((oc) => oc.column("cart_id").doUpdateSet(values))
+    .execute();
+}
+
+/** A reader's saved addresses, newest first. */
+export async function savedAddresses(db: Database, userId: string): Promise<Address[]> {
+  const rows = await db.selectFrom("saved_address").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("id").execute();
+  return rows.map((r) => ({
+    id: r.id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    address1: r.address1,
+    address2: r.address2 ?? "",
+    city: r.city,
+    state: r.state ?? "",
+    postalCode: r.postal_code,
+    countryCode: r.country_code,
+  }));
+}
+
+/** The most addresses a reader keeps; past it a new address serves its order but is not saved. */
+export const MAX_SAVED_ADDRESSES = 20;
+
+/** Saves a valid address for a reader (an identical one is reused). Returns its id, or null at the cap. */
+export async function saveAddress(db: Database, userId: string, address: Address, now = new Date()): Promise<string | null> {
+  const saved = await savedAddresses(db, userId);
+  const existing = saved.find((s) => sameAddress(s, address));
+  if (existing) return existing.id!;
+  if (saved.length >= MAX_SAVED_ADDRESSES) return null;
+  const id = crypto.randomUUID();
+  await db
+    .insertInto("saved_address")
+    .values({
+      id,
+      user_id: userId,
+      first_name: address.firstName,
+      last_name: address.lastName,
+      address1: address.address1,
+      address2: address.address2 || null,
+      city: address.city,
+      state: address.state || null,
+      postal_code: address.postalCode,
+      country_code: address.countryCode,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+const sameAddress = (a: Address, b: Address) =>
+  (["firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "countryCode"] as const).every((f) => a[f].toLowerCase() === b[f].toLowerCase());
+
+export interface Totals {
+  subtotalCents: number;
+  discountCents: number;
+  taxCents: number;
+  shippingCents: number;
+  totalCents: number;
+}
+
+/**
+ * An order's money: the cart's subtotal, less the discount; tax on the discounted amount at
+ * the destination's rate; shipping for the physical units only (none for a digital-only order).
+ */
+export function orderTotals(cart: Cart, input: { address: Address; method: ShippingMethod | null; discountCents: number }): Totals {
+  const discountCents = Math.min(cart.subtotalCents, Math.max(0, input.discountCents));
+  const physicalUnits = cart.physical.reduce((n, l) => n + l.quantity, 0);
+  const physicalSubtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
+  const shipping = input.method ? shippingCents(input.method, physicalUnits, physicalSubtotal) : 0;
+  const tax = taxCents(cart.subtotalCents - discountCents, input.address.countryCode, input.address.state || null);
+  return {
+    subtotalCents: cart.subtotalCents,
+    discountCents,
+    taxCents: tax,
+    shippingCents: shipping,
+    totalCents: cart.subtotalCents - discountCents + tax + shipping,
+  };
+}
+
+/** Shipping is chosen only when something in the cart ships. */
+export const needsShipping = (cart: Cart) => cart.physical.length > 0;
+
+export interface Review {
+  email: string;
+  address: Address;
+  method: ShippingMethod | null;
+  /** null: no promo code entered. */
+  promo: PromoOutcome | null;
+  cart: Cart;
+  totals: Totals;
+}
+
+export type ReviewOutcome = { ok: true; review: Review } | { ok: false; problem: "empty" | "incomplete" };
+
+/**
+ * Everything the review page shows and an order is made from, computed from the cart as it is
+ * now and the confirmed draft. "incomplete": the shopper has to go back to /shipping-payment.
+ */
+export async function buildReview(
+  db: Database,
+  input: { cart: Cart; draft: CheckoutDraft; userId: string | null; accountEmail: string | null },
+  now = new Date(),
+): Promise<ReviewOutcome> {
+  const { cart, draft } = input;
+  if (cart.lines.length === 0) return { ok: false, problem: "empty" };
+  if (!draft.confirmed) return { ok: false, problem: "incomplete" };
+  const email = input.accountEmail ?? draft.email;
+  let address = draft.address;
+  if (draft.addressId) {
+    const saved = input.userId ? (await savedAddresses(db, input.userId)).find((a) => a.id === draft.addressId) : undefined;
+    if (!saved) return { ok: false, problem: "incomplete" };
+    address = saved;
+  }
+  if (!email || Object.keys(addressProblems(address)).length > 0) return { ok: false, problem: "incomplete" };
+  let method: ShippingMethod | null = null;
+  if (needsShipping(cart)) {
+    method = findShippingMethod(address.countryCode, draft.shippingMethod) ?? null;
+    if (!method) return { ok: false, problem: "incomplete" };
+  }
+  const promo = draft.promoCode ? await evaluatePromo(db, draft.promoCode, cart.lines, now) : null;
+  const discountCents = promo?.status === "valid" ? promo.discountCents : 0;
+  return { ok: true, review: { email, address, method, promo, cart, totals: orderTotals(cart, { address, method, discountCents }) } };
+}
+
+/** The shipping methods to offer for a country, each with what it would cost for this cart. */
+export function shippingChoices(cart: Cart, countryCode: string): { method: ShippingMethod; priceCents: number }[] {
+  const units = cart.physical.reduce((n, l) => n + l.quantity, 0);
+  const subtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
+  return shippingMethodsFor(countryCode || "US").map((method) => ({ method, priceCents: shippingCents(method, units, subtotal) }));
+}

@@ -1,0 +1,377 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertUser } from "../../server/accounts/users";
+import type { Mailer, MailMessage } from "../../server/adapters/mail";
+import type { Database } from "../../server/db/connection";
+import type { PaymentProvider } from "../../server/payments/provider";
+import { addressProblems, normalizeAddress } from "../../server/store/address";
+import { addToCart, createCart, readCart } from "../../server/store/cart";
+import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, type CheckoutDraft } from "../../server/store/checkout";
+import { sendOrderConfirmation } from "../../server/store/order-mail";
+import {
+  claimGuestOrders,
+  findOrder,
+  handleOrderPaymentEvent,
+  issueIdempotencyKey,
+  listOrders,
+  markOrderPaid,
+  orderForViewer,
+  settleOrder,
+  startOrderPayment,
+  submitOrder,
+} from "../../server/store/orders";
+import { evaluatePromo } from "../../server/store/promo";
+import { redeemVoucher, voucherState } from "../../server/store/vouchers";
+import { seededTestDatabase } from "../helpers/test-db";
+
+let db: Database;
+let close: () => Promise<void>;
+const ids = { hardcover: 0, ebook: 0, caseStudy: 0, comingSoon: 0 };
+const price = { hardcover: 0, ebook: 0, caseStudy: 0 };
+
+beforeAll(async () => {
+  ({ db, close } = await seededTestDatabase());
+  const rows = await db
+    .selectFrom("product_availability as a")
+    .innerJoin("product as p", "p.id", "a.product_id")
+    .select(["a.id", "a.code", "a.status", "a.list_price_cents", "p.product_type"])
+    .orderBy("a.id")
+    .execute();
+  const first = (test: (r: (typeof rows)[number]) => boolean) => rows.find(test)!;
+  const hardcover = first((r) => r.code === "HBK" && r.status === "A");
+  const ebook = first((r) => r.code === "KND" && r.status === "A");
+  const caseStudy = first((r) => r.product_type === "Case Study" && r.status === "A");
+  Object.assign(ids, { hardcover: hardcover.id, ebook: ebook.id, caseStudy: caseStudy.id, comingSoon: first((r) => r.status === "F").id });
+  Object.assign(price, { hardcover: hardcover.list_price_cents, ebook: ebook.list_price_cents, caseStudy: caseStudy.list_price_cents });
+});
+afterAll(() => close());
+
+const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
+/** Noon in New York: outside the daily maintenance window. */
+const NOON = new Date("2026-11-24T17:00:00Z");
+/** 8am in New York: inside it. */
+const EIGHT_AM = new Date("2026-11-24T13:00:00Z");
+
+const NY = normalizeAddress({ firstName: "Ada", lastName: "Byron", address1: "1 Main St", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" });
+
+async function cartWith(lines: { id: number; quantity?: number }[]): Promise<string> {
+  const cart = await createCart(db, null);
+  for (const l of lines) {
+    const added = await addToCart(db, cart, { availabilityId: l.id, kind: "item", quantity: l.quantity ?? 1, referral: null });
+    expect(added.ok).toBe(true);
+  }
+  return cart;
+}
+
+async function readyCart(lines: { id: number; quantity?: number }[], draft: Partial<CheckoutDraft> = {}): Promise<string> {
+  const cart = await cartWith(lines);
+  await saveDraft(db, cart, { ...EMPTY_DRAFT, email: "shopper@example.org", address: NY, shippingMethod: "standard", confirmed: true, ...draft });
+  return cart;
+}
+
+async function reviewTotal(cartId: string): Promise<number> {
+  const outcome = await buildReview(db, { cart: await readCart(db, cartId), draft: await readDraft(db, cartId), userId: null, accountEmail: null }, NOON);
+  if (!outcome.ok) throw new Error(outcome.problem);
+  return outcome.review.totals.totalCents;
+}
+
+const submit = async (cartId: string, key = issueIdempotencyKey(), shown?: number) =>
+  submitOrder(db, OPEN, { cartId, userId: null, accountEmail: null, idempotencyKey: key, shownTotalCents: shown ?? (await reviewTotal(cartId)) }, NOON);
+
+/** A payment provider double that opens numbered sessions and reports the paid ones. */
+function fakeProvider() {
+  const sessions: { id: string; reference: string }[] = [];
+  const paid = new Set<string>();
+  const provider: PaymentProvider = {
+    name: "sandbox",
+    async createCheckout(request) {
+      await new Promise((r) => setTimeout(r, 20));
+      const id = `sess_${sessions.length + 1}`;
+      sessions.push({ id, reference: request.reference });
+      return { id, url: `https://pay.example/${id}` };
+    },
+    async retrieveCheckout(id) {
+      return { id, reference: sessions.find((s) => s.id === id)!.reference, paid: paid.has(id) };
+    },
+    parseWebhook() {
+      throw new Error("not used");
+    },
+  };
+  return { provider, sessions, paid };
+}
+
+describe("totals", () => {
+  it("adds tax on the discounted amount and shipping for the physical units only", async () => {
+    const cart = await readyCart([{ id: ids.hardcover, quantity: 2 }, { id: ids.ebook }], { promoCode: "welcome10" });
+    const outcome = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null }, NOON);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const { totals } = outcome.review;
+    const subtotal = price.hardcover * 2 + price.ebook;
+    const discount = Math.round(subtotal * 0.1);
+    expect(totals.subtotalCents).toBe(subtotal);
+    expect(totals.discountCents).toBe(discount);
+    // New York's 4% state rate, on the discounted amount.
+    expect(totals.taxCents).toBe(Math.round((subtotal - discount) * 0.04));
+    // Standard: $5.95 for the first shipped unit, $1 for the second; the ebook ships nothing.
+    expect(totals.shippingCents).toBe(695);
+    expect(totals.totalCents).toBe(subtotal - discount + totals.taxCents + 695);
+  });
+
+  it("charges no shipping and needs no method for a digital-only order", async () => {
+    const cart = await readyCart([{ id: ids.ebook }], { shippingMethod: "" });
+    const outcome = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null }, NOON);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    expect(outcome.review.method).toBeNull();
+    expect(outcome.review.totals.shippingCents).toBe(0);
+  });
+
+  it("sends a cart with physical items but no method for its country back to shipping and payment", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }], { shippingMethod: "international" });
+    const outcome = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null }, NOON);
+    expect(outcome).toEqual({ ok: false, problem: "incomplete" });
+  });
+});
+
+describe("promo codes", () => {
+  const lines = (productType: string, cents: number) => [{ productType, lineTotalCents: cents }];
+
+  it("tells valid, expired, not applicable and unknown apart, each with its own message", async () => {
+    const valid = await evaluatePromo(db, " welcome10 ", lines("Book", 3000), NOON);
+    expect(valid).toMatchObject({ status: "valid", discountCents: 300, message: "Promo code WELCOME10 applied: 10% off your order." });
+    expect(await evaluatePromo(db, "SUMMER24", lines("Book", 3000), NOON)).toEqual({ status: "expired", message: "The promo code SUMMER24 has expired." });
+    expect(await evaluatePromo(db, "CASES25", lines("Book", 3000), NOON)).toEqual({
+      status: "not-applicable",
+      message: "The promo code CASES25 does not apply to the items in your cart. It applies to case study items only.",
+    });
+    expect(await evaluatePromo(db, "NOPE", lines("Book", 3000), NOON)).toEqual({
+      status: "unknown",
+      message: "We don't recognise the promo code NOPE. Please check it and try again.",
+    });
+  });
+
+  it("discounts only the product type a code is for", async () => {
+    const outcome = await evaluatePromo(db, "CASES25", [...lines("Book", 3000), ...lines("Case Study", 895)], NOON);
+    expect(outcome).toMatchObject({ status: "valid", discountCents: 224 });
+  });
+
+  it("was valid before its expiry date and is unknown before it starts", async () => {
+    expect((await evaluatePromo(db, "SUMMER24", lines("Book", 3000), new Date("2024-07-01T12:00:00Z"))).status).toBe("valid");
+    expect((await evaluatePromo(db, "SUMMER24", lines("Book", 300), new Date("2024-07-01T12:00:00Z")))).toMatchObject({ discountCents: 300 });
+    expect((await evaluatePromo(db, "WELCOME10", lines("Book", 3000), new Date("2024-12-31T12:00:00Z"))).status).toBe("unknown");
+  });
+});
+
+describe("address validation", () => {
+  const problems = (changes: Record<string, string>) => addressProblems(normalizeAddress({ ...NY, ...changes }));
+
+  it("accepts complete US and Canadian addresses", () => {
+    expect(problems({})).toEqual({});
+    expect(problems({ postalCode: "12207-1234" })).toEqual({});
+    expect(problems({ countryCode: "CA", state: "ON", postalCode: "k1a 0b1", city: "Ottawa" })).toEqual({});
+    expect(problems({ countryCode: "GB", state: "", postalCode: "SW1A 1AA", city: "London" })).toEqual({});
+  });
+
+  it("names each missing field", () => {
+    expect(problems({ firstName: " ", address1: "", city: "", postalCode: "" })).toEqual({
+      firstName: "This field is required.",
+      address1: "This field is required.",
+      city: "This field is required.",
+      postalCode: "This field is required.",
+    });
+  });
+
+  it("needs a country from the list and a state or province from that country's list", () => {
+    expect(problems({ countryCode: "ZZ" }).countryCode).toBe("Please choose a country we ship to.");
+    expect(problems({ state: "" }).state).toBe("Please choose a state.");
+    expect(problems({ state: "ON" }).state).toBe("Please choose a state from the list.");
+    expect(problems({ countryCode: "CA", state: "", postalCode: "K1A 0B1" }).state).toBe("Please choose a province or territory.");
+  });
+
+  it("checks US and Canadian postal code formats", () => {
+    expect(problems({ postalCode: "1220" }).postalCode).toBe("Please enter a valid ZIP code: 5 digits, or 9 digits as 12345-6789.");
+    expect(problems({ postalCode: "122071" }).postalCode).toBeDefined();
+    expect(problems({ countryCode: "CA", state: "ON", postalCode: "12345" }).postalCode).toBe("Please enter a valid postal code, like A1A 1A1.");
+  });
+
+  it("caps every field's length", () => {
+    expect(problems({ address1: "x".repeat(101) }).address1).toBe("This field must be less than 101 characters.");
+    expect(problems({ lastName: "x".repeat(61) }).lastName).toBe("This field must be less than 61 characters.");
+  });
+});
+
+describe("saved addresses and drafts", () => {
+  it("keeps a reader's addresses once each, and a draft as typed", async () => {
+    const user = (await insertUser(db, { email: `addr-${Date.now()}@example.org`, firstName: "A", lastName: "B", password: "Lantern5!quay", optIn: false }))!;
+    const first = await saveAddress(db, user.id, NY);
+    expect(await saveAddress(db, user.id, { ...NY, city: "ALBANY" })).toBe(first);
+    expect((await savedAddresses(db, user.id)).map((a) => a.city)).toEqual(["Albany"]);
+    const cart = await createCart(db, user.id);
+    await saveDraft(db, cart, { ...EMPTY_DRAFT, address: { ...NY, postalCode: "not yet" }, promoCode: "cases25" });
+    expect(await readDraft(db, cart)).toMatchObject({ address: { postalCode: "not yet" }, promoCode: "CASES25", confirmed: false });
+  });
+});
+
+describe("submitting an order", () => {
+  it("copies the cart's lines and charged prices into a pending order", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }, { id: ids.ebook }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    expect(outcome.created).toBe(true);
+    expect(outcome.order).toMatchObject({ status: "pending_payment", kind: "purchase", email: "shopper@example.org", shippingMethod: "standard" });
+    expect(outcome.order.id).toMatch(/^ord_[A-Za-z0-9_-]{22}$/);
+    expect(outcome.order.lines.map((l) => [l.availabilityId, l.quantity, l.unitPriceCents])).toEqual([
+      [ids.hardcover, 1, price.hardcover],
+      [ids.ebook, 1, price.ebook],
+    ]);
+  });
+
+  it("creates one order from 8 concurrent submissions with the same key", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const key = issueIdempotencyKey();
+    const total = await reviewTotal(cart);
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => submit(cart, key, total)));
+    const orderIds = new Set(outcomes.map((o) => (o.ok ? o.order.id : o.problem)));
+    expect(orderIds.size).toBe(1);
+    expect(outcomes.filter((o) => o.ok && o.created)).toHaveLength(1);
+    const count = await db.selectFrom("store_order").select((eb) => eb.fn.countAll<number>().as("n")).where("idempotency_key", "=", key).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+  });
+
+  it("opens one provider session for an order, however many replays ask at once", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const { provider, sessions } = fakeProvider();
+    const urls = await Promise.all(Array.from({ length: 5 }, () => startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" })));
+    expect(new Set(urls)).toEqual(new Set(["https://pay.example/sess_1"]));
+    expect(sessions).toHaveLength(1);
+  });
+
+  it("does not let another shopper replay a key", async () => {
+    const cart = await readyCart([{ id: ids.ebook }]);
+    const key = issueIdempotencyKey();
+    expect((await submit(cart, key)).ok).toBe(true);
+    const other = await readyCart([{ id: ids.ebook }]);
+    expect(await submit(other, key)).toEqual({ ok: false, problem: "bad-key" });
+    expect(await submit(other, "short")).toEqual({ ok: false, problem: "bad-key" });
+  });
+
+  it("shows the new total instead of charging when prices changed since the review", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const shown = await reviewTotal(cart);
+    await db.updateTable("product_availability").set({ list_price_cents: price.hardcover + 500 }).where("id", "=", ids.hardcover).execute();
+    try {
+      const outcome = await submit(cart, issueIdempotencyKey(), shown);
+      expect(outcome.ok).toBe(false);
+      if (outcome.ok || outcome.problem !== "prices-changed") throw new Error("expected prices-changed");
+      expect(outcome.review.totals.subtotalCents).toBe(price.hardcover + 500);
+      expect(await db.selectFrom("store_order").select("id").where("cart_id", "=", cart).execute()).toEqual([]);
+    } finally {
+      await db.updateTable("product_availability").set({ list_price_cents: price.hardcover }).where("id", "=", ids.hardcover).execute();
+    }
+  });
+
+  it("refuses coming-soon lines and a promo code that no longer applies", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    await db.updateTable("product_availability").set({ status: "F", available_date: "2027-03-01" }).where("id", "=", ids.hardcover).execute();
+    try {
+      expect(await submit(cart)).toMatchObject({ ok: false, problem: "coming-soon" });
+    } finally {
+      await db.updateTable("product_availability").set({ status: "A", available_date: null }).where("id", "=", ids.hardcover).execute();
+    }
+    const expired = await readyCart([{ id: ids.hardcover }], { promoCode: "SUMMER24" });
+    expect(await submit(expired)).toEqual({ ok: false, problem: "promo", message: "The promo code SUMMER24 has expired." });
+  });
+
+  it("is refused during the maintenance window, leaving the cart as it was", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const before = await readCart(db, cart);
+    const outcome = await submitOrder(db, OPEN, { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: await reviewTotal(cart) }, EIGHT_AM);
+    expect(outcome).toEqual({ ok: false, problem: "closed" });
+    const switched = await submitOrder(db, { ...OPEN, STORE_MAINTENANCE_WINDOW: "off", MAINTENANCE_MODE: true }, { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: 0 }, NOON);
+    expect(switched).toEqual({ ok: false, problem: "closed" });
+    expect(await readCart(db, cart)).toEqual(before);
+  });
+});
+
+describe("settling a payment", () => {
+  it("marks an order paid once, empties its cart and mails one confirmation", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }, { id: ids.ebook }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const { provider, paid } = fakeProvider();
+    await startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" });
+    expect(await settleOrder(db, provider, outcome.order.id, NOON)).toBe("pending");
+    paid.add("sess_1");
+    const event = { type: "checkout.completed" as const, eventId: "evt_1", sessionId: "sess_1", reference: outcome.order.id, paid: true };
+    const results = await Promise.all([settleOrder(db, provider, outcome.order.id, NOON), handleOrderPaymentEvent(db, event, NOON), handleOrderPaymentEvent(db, event, NOON)]);
+    expect(results[0]).toBe("paid");
+    expect((await findOrder(db, outcome.order.id))!.status).toBe("paid");
+    expect((await readCart(db, cart)).lines).toEqual([]);
+    // A callback about some other session is not this order's payment.
+    expect(await handleOrderPaymentEvent(db, { ...event, sessionId: "sess_9" }, NOON)).toBe("ignored");
+
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = { send: async (m) => (sent.push(m), { messageId: String(sent.length) }) };
+    await Promise.all([1, 2, 3].map(() => sendOrderConfirmation(db, mailer, outcome.order.id, "https://site")));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.to).toBe("shopper@example.org");
+    expect(sent[0]!.text).toContain(`Order number: ${outcome.order.number}`);
+    expect(sent[0]!.text).toContain(`https://site/order/${outcome.order.id}?key=${outcome.order.accessToken}`);
+    expect(sent[0]!.text).toContain("Albany, NY 12207");
+  });
+
+  it("does not mark an order paid twice", async () => {
+    const cart = await readyCart([{ id: ids.ebook }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    expect(await Promise.all([markOrderPaid(db, outcome.order.id), markOrderPaid(db, outcome.order.id)])).toEqual(expect.arrayContaining([true, false]));
+  });
+});
+
+describe("who sees an order", () => {
+  it("shows it to its buyer and to whoever holds its key, and to nobody else", async () => {
+    const buyer = (await insertUser(db, { email: `buyer-${Date.now()}@example.org`, firstName: "A", lastName: "B", password: "Lantern5!quay", optIn: false }))!;
+    const cart = await createCart(db, buyer.id);
+    await addToCart(db, cart, { availabilityId: ids.ebook, kind: "item", quantity: 1, referral: null });
+    await saveDraft(db, cart, { ...EMPTY_DRAFT, address: NY, confirmed: true });
+    const shown = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: buyer.id, accountEmail: buyer.email }, NOON);
+    if (!shown.ok) throw new Error(shown.problem);
+    const outcome = await submitOrder(db, OPEN, { cartId: cart, userId: buyer.id, accountEmail: buyer.email, idempotencyKey: issueIdempotencyKey(), shownTotalCents: shown.review.totals.totalCents }, NOON);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const id = outcome.order.id;
+    expect(outcome.order.email).toBe(buyer.email);
+    expect((await orderForViewer(db, id, { userId: buyer.id, key: null }))?.id).toBe(id);
+    expect((await orderForViewer(db, id, { userId: null, key: outcome.order.accessToken }))?.id).toBe(id);
+    expect(await orderForViewer(db, id, { userId: null, key: "wrong" })).toBeUndefined();
+    expect(await orderForViewer(db, id, { userId: "someone-else", key: null })).toBeUndefined();
+    expect((await listOrders(db, buyer.id)).map((o) => o.id)).toEqual([id]);
+  });
+
+  it("gives a new account the guest orders its browser placed with the same address, and no others", async () => {
+    const mine = await submit(await readyCart([{ id: ids.ebook }], { email: "Guest.Claim@example.org" }));
+    const otherAddress = await submit(await readyCart([{ id: ids.ebook }], { email: "someone@example.org" }));
+    const notListed = await submit(await readyCart([{ id: ids.ebook }], { email: "guest.claim@example.org" }));
+    if (!mine.ok || !otherAddress.ok || !notListed.ok) throw new Error("submit failed");
+    const user = (await insertUser(db, { email: "guest.claim@example.org", firstName: "G", lastName: "C", password: "Lantern5!quay", optIn: false }))!;
+    expect(await claimGuestOrders(db, user.id, user.email, [mine.order.id, otherAddress.order.id, "ord_bogus"])).toBe(1);
+    expect((await listOrders(db, user.id)).map((o) => o.id)).toEqual([mine.order.id]);
+    // Already claimed: nothing moves again.
+    expect(await claimGuestOrders(db, "another", user.email, [mine.order.id])).toBe(0);
+  });
+});
+
+describe("vouchers", () => {
+  it("redeems once, at no charge, as a voucher order", async () => {
+    const user = (await insertUser(db, { email: `voucher-${Date.now()}@example.org`, firstName: "V", lastName: "R", password: "Lantern5!quay", optIn: false }))!;
+    expect(await voucherState(db, "gift-ledger-0001")).toMatchObject({ status: "available", availabilityId: ids.ebook });
+    const outcomes = await Promise.all([redeemVoucher(db, "GIFT-LEDGER-0001", user), redeemVoucher(db, "GIFT-LEDGER-0001", user)]);
+    const redeemed = outcomes.filter((o) => o.ok);
+    expect(redeemed).toHaveLength(1);
+    expect(outcomes.find((o) => !o.ok)).toEqual({ ok: false, problem: "used" });
+    const order = await findOrder(db, (redeemed[0] as { orderId: string }).orderId);
+    expect(order).toMatchObject({ kind: "voucher", status: "paid", totalCents: 0, userId: user.id });
+    expect(order!.lines.map((l) => [l.availabilityId, l.unitPriceCents])).toEqual([[ids.ebook, 0]]);
+    expect((await voucherState(db, "GIFT-LEDGER-0001")).status).toBe("used");
+    expect(await redeemVoucher(db, "NO-SUCH-VOUCHER", user)).toEqual({ ok: false, problem: "unknown" });
+  });
+});
