@@ -1,9 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { addressLines } from "../../server/store/address";
+import { downloadsForOrder } from "../../server/store/downloads";
 import { orderForViewer, type Order } from "../../server/store/orders";
 import { findShippingMethod } from "../../server/store/shipping";
 import * as css from "../components/store/checkout.css";
+import { OrderDownloads } from "../components/store/OrderDownloads";
 import { OrderLines, OrderTotals } from "../components/store/OrderLines";
 import { db } from "../lib/db.server";
 import { formatPublished } from "../lib/format";
@@ -43,6 +45,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     promoCode: order.promoCode,
     lines: order.lines.map((l) => ({ title: l.title, format: l.format, quantity: l.quantity, unitPriceCents: l.unitPriceCents, lineTotalCents: l.lineTotalCents, availableDate: l.availableDate })),
     totals: { subtotalCents: order.subtotalCents, discountCents: order.discountCents, taxCents: order.taxCents, shippingCents: order.shippingCents, totalCents: order.totalCents },
+    downloads: await downloadsForOrder(database, order.id, new Date(), user ? undefined : (key ?? undefined)),
     printPath: `/order/${order.id}?${keyQuery}printMe=1`,
     registrationPath: !order.userId && !user && order.status === "paid" ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}` : null,
   };
@@ -95,7 +98,7 @@ export default function OrderPage() {
         </section>
       ) : null}
 
-      {/* Downloads: the orders helper's <OrderDownloads /> (app/components/store/OrderDownloads.tsx) goes here, for the buyer only. */}
+      <OrderDownloads downloads={page.downloads} />
 
       <div className={css.noPrint}>
         {page.registrationPath ? (
