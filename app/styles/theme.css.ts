@@ -23,6 +23,9 @@ export const vars = createGlobalTheme(":root", {
     link: "#0b4f8a",
     focus: "#ffbf47",
     notice: "#fff4d6",
+    /** 6.4:1 on white. */
+    error: "#b3261e",
+    success: "#1d6b2f",
   },
   font: {
     body: 'Georgia, "Times New Roman", Times, serif',

@@ -1,7 +1,7 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "../../styles/theme.css";
 
-const errorRed = "#b3261e"; // 6.4:1 on white
+const errorRed = vars.color.error;
 
 export const form = style({ maxWidth: "32rem", display: "grid", gap: vars.space.lg });
 

@@ -42,14 +42,14 @@ export const quantityInput = style({
   border: `2px solid ${vars.color.ink}`,
   font: "inherit",
   textAlign: "center",
-  selectors: { '&[aria-invalid="true"]': { borderColor: "#b3261e", borderWidth: "3px" } },
+  selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.error, borderWidth: "3px" } },
 });
 
 export const quantityValue = style({ display: "inline-flex", alignItems: "center", justifyContent: "center", width: "3.5rem", minHeight: "2.75rem" });
 
 export const linkButton = style({ font: "inherit", color: vars.color.link, textDecoration: "underline", background: "none", border: 0, padding: 0, cursor: "pointer", minHeight: "1.5rem" });
 
-export const lineError = style({ color: "#b3261e", fontWeight: 700, margin: `${vars.space.xs} 0 0` });
+export const lineError = style({ color: vars.color.error, fontWeight: 700, margin: `${vars.space.xs} 0 0` });
 
 export const totals = style({ display: "grid", gridTemplateColumns: "auto auto", justifyContent: "end", gap: `${vars.space.xs} ${vars.space.lg}`, fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}` });
 
@@ -89,7 +89,7 @@ export const recommendations = style({ listStyle: "none", padding: 0, margin: 0,
 
 export const recommendation = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm, fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
-export const failure = style({ borderLeft: "6px solid #b3261e", padding: vars.space.md, background: vars.color.wash, fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}`, maxWidth: "40rem" });
+export const failure = style({ borderLeft: `6px solid ${vars.color.error}`, padding: vars.space.md, background: vars.color.wash, fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}`, maxWidth: "40rem" });
 
 globalStyle(`${failure} h2, ${failure} h1`, { marginTop: 0 });
 

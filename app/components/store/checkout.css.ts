@@ -5,7 +5,7 @@ export const layout = style({
   display: "grid",
   gap: vars.space.xl,
   alignItems: "start",
-  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(16rem, 1fr)" } },
+  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 3fr) minmax(22rem, 2fr)" } },
 });
 
 export const panel = style({ padding: vars.space.md, background: vars.color.wash, fontFamily: vars.font.ui });
@@ -32,9 +32,9 @@ globalStyle(`${totals} .grand`, { fontWeight: 700, fontSize: vars.size.lg });
 
 export const muted = style({ color: vars.color.muted, fontSize: vars.size.sm });
 
-export const good = style({ fontFamily: vars.font.ui, fontWeight: 700, color: "#1d6b2f" });
+export const good = style({ fontFamily: vars.font.ui, fontWeight: 700, color: vars.color.success });
 
-export const bad = style({ fontFamily: vars.font.ui, fontWeight: 700, color: "#b3261e" });
+export const bad = style({ fontFamily: vars.font.ui, fontWeight: 700, color: vars.color.error });
 
 export const address = style({ fontStyle: "normal", fontFamily: vars.font.ui });
 
