@@ -83,8 +83,10 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
       "p.product_type",
     ])
     .where("l.cart_id", "=", cartId)
+    // Lines added in the same instant (a merge) list in catalogue order.
     .orderBy("l.added_at")
-    .orderBy("l.id")
+    .orderBy("l.availability_id")
+    .orderBy("l.kind")
     .execute();
   const lines: CartLine[] = rows.map((r) => {
     const price = linePrice({ kind: r.kind, listPriceCents: r.list_price_cents, quantity: r.quantity, volumePricing: r.volume_pricing === 1 });
