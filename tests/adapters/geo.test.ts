@@ -84,7 +84,7 @@ const visitor = (headers: Record<string, string> = {}) => new Request("http://lo
 describe("GeoIP2 web service", () => {
   let geoip: Awaited<ReturnType<typeof startGeoIp>>;
   let warnings: string[];
-  const options = () => ({ accountId: ACCOUNT_ID, licenseKey: LICENSE_KEY, url: geoip.url, timeoutMs: 200 });
+  const options = () => ({ accountId: ACCOUNT_ID, licenseKey: LICENSE_KEY, url: geoip.url, timeoutMs: 1000 });
 
   beforeAll(async () => {
     geoip = await startGeoIp();
