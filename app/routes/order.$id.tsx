@@ -132,7 +132,9 @@ export default function OrderPage() {
       <div className={css.noPrint}>
         {page.status === "pending_payment" ? (
           <Form method="post" action={page.cancelPath}>
-            <p>Changed your mind? You can cancel this order while it is awaiting payment.</p>
+            <p>
+              Changed your mind? You can cancel this order while it is awaiting payment, or <Link to="/review-order">go back to your order review</Link>.
+            </p>
             <button type="submit" name="intent" value="cancel" className={primaryButton}>
               Cancel this order
             </button>

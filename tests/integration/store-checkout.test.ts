@@ -205,7 +205,11 @@ describe("guest checkout", () => {
     const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
     const $sandbox = await guest.page(pathOf(placed.headers.get("location")));
     const cancel = $sandbox("a").filter((_, a) => $sandbox(a).text() === "Cancel and go back").attr("href")!;
-    expect(pathOf(cancel)).toBe("/review-order");
+    // Back on the order's page, where the shopper may cancel it or return to the review.
+    expect(pathOf(cancel)).toMatch(/^\/order\/ord_[A-Za-z0-9_-]{22}\?key=/);
+    const $order = await guest.page(pathOf(cancel));
+    expect($order("dd").text()).toContain("Awaiting payment");
+    expect($order("a[href='/review-order']")).toHaveLength(1);
     const $review = await guest.page("/review-order");
     expect($review("main").text()).toContain("Ebook");
   });
