@@ -259,7 +259,10 @@ describe("cancelling an order", () => {
     const guest = new Reader(server.url);
     const { checkout, orderPath, orderId } = await placeOrder(guest, `late.${Date.now()}@example.org`);
     expect((await guest.request(orderPath, { form: CANCEL })).status).toBe(303);
-    await pay(guest, checkout, "4242 4242 4242 4242");
+    const paid = await pay(guest, checkout, "4242 4242 4242 4242");
+    const back = await guest.request(pathOf(paid.headers.get("location")));
+    expect(back.status).toBe(303);
+    expect(pathOf(back.headers.get("location"))).toBe(orderPath);
     expect((await guest.page(orderPath))("dd").text()).toContain("Cancelled");
     expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("cancelled");
   });
