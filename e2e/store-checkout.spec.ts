@@ -160,3 +160,27 @@ test("an order page opened with printMe prints once with JS, and is a plain rece
   await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
   if (js) await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
 });
+
+test("a shopper leaves the payment page, cancels the order from its page, and sees it cancelled in the purchase history", async ({ page, axe }) => {
+  await registerReader(page, uniqueEmail("reader-cancel"));
+  await addToCart(page, HARDCOVER);
+  await page.goto("/shipping-payment");
+  await fillAddress(page);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("button", { name: /^Place order: \$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  await page.getByRole("link", { name: "Cancel and go back" }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  await expect(page.getByText("Awaiting payment", { exact: true })).toBeVisible();
+  const number = (await page.getByRole("heading", { level: 1 }).innerText()).replace("Order ", "");
+  await axe(page);
+  await page.getByRole("button", { name: "Cancel this order" }).click();
+  await expect(page.getByRole("status")).toContainText("This order has been cancelled.");
+  await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cancel this order" })).toHaveCount(0);
+
+  await page.goto("/my-library/history/purchases");
+  const entry = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: `Order ${number}` }) });
+  await expect(entry).toContainText("Cancelled");
+});

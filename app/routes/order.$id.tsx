@@ -1,13 +1,15 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines } from "../../server/store/address";
 import { downloadsForOrder } from "../../server/store/downloads";
-import { orderForViewer, type Order } from "../../server/store/orders";
+import { cancelOrder, orderForViewer, type Order } from "../../server/store/orders";
 import { findShippingMethod } from "../../server/store/shipping";
+import { primaryButton } from "../components/controls.css";
 import * as css from "../components/store/checkout.css";
 import { OrderDownloads } from "../components/store/OrderDownloads";
 import { OrderLines, OrderTotals } from "../components/store/OrderLines";
 import { db } from "../lib/db.server";
+import { readForm } from "../lib/form-guard.server";
 import { formatPublished } from "../lib/format";
 import { settleOnReturn } from "../lib/orders.server";
 import { seo, siteUrlFrom } from "../lib/seo";
@@ -47,8 +49,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     totals: { subtotalCents: order.subtotalCents, discountCents: order.discountCents, taxCents: order.taxCents, shippingCents: order.shippingCents, totalCents: order.totalCents },
     downloads: await downloadsForOrder(database, order.id, new Date(), user ? undefined : (key ?? undefined)),
     printPath: `/order/${order.id}?${keyQuery}printMe=1`,
+    cancelPath: `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`,
     registrationPath: !order.userId && !user && order.status === "paid" ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}` : null,
   };
+}
+
+/**
+ * The buyer cancels an order still awaiting payment (intent=cancel), then sees it again (303).
+ * A replay lands on the cancelled order; a paid order answers 409.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const key = new URL(request.url).searchParams.get("key");
+  const user = await currentUser(request);
+  const database = await db();
+  const order = await orderForViewer(database, params.id ?? "", { userId: user?.id ?? null, key });
+  if (!order) throw new Response("No such order", { status: 404 });
+  if (form.get("intent") !== "cancel") throw new Response("Unknown request", { status: 400 });
+  if ((await cancelOrder(database, order.id)) === "paid") {
+    return data({ message: "This order has been paid, so it can no longer be cancelled here. Please contact customer service." }, { status: 409 });
+  }
+  return redirect(`/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`, 303);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
@@ -58,6 +79,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
 
 export default function OrderPage() {
   const page = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
   return (
     <article className={css.receipt} aria-labelledby="order-title">
       <h1 id="order-title">Order {page.number}</h1>
@@ -67,6 +89,13 @@ export default function OrderPage() {
         </p>
       ) : page.status === "pending_payment" ? (
         <p role="status">We are waiting for the payment provider to confirm your payment. This page shows the order as soon as it is paid.</p>
+      ) : page.status === "cancelled" ? (
+        <p role="status">This order has been cancelled. Nothing was charged.</p>
+      ) : null}
+      {refused ? (
+        <p role="alert" className={css.bad}>
+          {refused.message}
+        </p>
       ) : null}
       <dl className={css.totals}>
         <dt>Order number</dt>
@@ -101,6 +130,16 @@ export default function OrderPage() {
       <OrderDownloads downloads={page.downloads} />
 
       <div className={css.noPrint}>
+        {page.status === "pending_payment" ? (
+          <Form method="post" action={page.cancelPath}>
+            <p>
+              Changed your mind? You can cancel this order while it is awaiting payment, or <Link to="/review-order">go back to your order review</Link>.
+            </p>
+            <button type="submit" name="intent" value="cancel" className={primaryButton}>
+              Cancel this order
+            </button>
+          </Form>
+        ) : null}
         {page.registrationPath ? (
           <p>
             <Link to={page.registrationPath}>Create an account</Link> to keep this order with your purchase history.

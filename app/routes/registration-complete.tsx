@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { claimGuestOrders, orderForViewer } from "../../server/store/orders";
 import { orderPath } from "../../server/store/order-mail";
@@ -24,6 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = { userId: user?.id ?? null, key: url.searchParams.get("key") };
   const placed = await orderForViewer(database, orderId, viewer);
   if (!placed) throw new Response("No such order", { status: 404 });
+  // Paid after the buyer cancelled it (ADR 018): no thanks, the order's page says it is cancelled.
+  if (placed.status === "cancelled") throw redirect(orderPath(placed), 303);
   await settleOnReturn(placed);
   const order = (await orderForViewer(database, orderId, viewer))!;
   const claimed = user ? await claimGuestOrders(database, user.id, user.email, await guestOrderIds(request)) : 0;

@@ -104,7 +104,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (order.status !== "pending_payment") return redirect(orderPath(order), { status: 303, headers });
   try {
     const siteUrl = config().siteUrl;
-    const url = await startOrderPayment(database, await payments(), order, { successUrl: `${siteUrl}${paymentReturnPath(order)}`, cancelUrl: `${siteUrl}/review-order` });
+    const url = await startOrderPayment(database, await payments(), order, { successUrl: `${siteUrl}${paymentReturnPath(order)}`, cancelUrl: `${siteUrl}${orderPath(order)}` });
     return redirect(url, { status: 303, headers });
   } catch (error) {
     console.error(`order ${order.id}: payment could not start:`, error);

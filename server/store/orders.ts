@@ -338,12 +338,40 @@ export async function settleOrder(db: Database, provider: PaymentProvider, order
 }
 
 /** A provider's signed callback for an order (reference ord_…). */
-export async function handleOrderPaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"paid" | "ignored"> {
+export async function handleOrderPaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"paid" | "ignored" | "paid-after-cancel"> {
   if (event.type !== "checkout.completed" || !event.paid || !ORDER_ID.test(event.reference)) return "ignored";
   const row = await db.selectFrom("store_order").select("provider_session_id").where("id", "=", event.reference).executeTakeFirst();
   // The callback must be about the session this order opened.
   if (!row || row.provider_session_id !== event.sessionId) return "ignored";
-  return (await markOrderPaid(db, event.reference, now)) ? "paid" : "ignored";
+  if (await markOrderPaid(db, event.reference, now)) return "paid";
+  return (await lateForCancelledOrder(db, event.reference, event.sessionId)) ? "paid-after-cancel" : "ignored";
+}
+
+/**
+ * A payment completed for an order the shopper had already cancelled (they went back to the
+ * provider's page, still open, and paid). The order stays cancelled: reviving it would ship
+ * what the buyer said they no longer want. Money may have moved, so an operator must refund it;
+ * this is logged loudly for them.
+ */
+async function lateForCancelledOrder(db: Database, orderId: string, sessionId: string): Promise<boolean> {
+  const row = await db.selectFrom("store_order").select(["status", "number", "provider"]).where("id", "=", orderId).executeTakeFirst();
+  if (row?.status !== "cancelled") return false;
+  console.error(`PAYMENT FOR CANCELLED ORDER: order ${row.number} (${orderId}) was paid through ${row.provider} session ${sessionId} after it was cancelled; it stays cancelled: refund the payment.`);
+  return true;
+}
+
+export type CancelOutcome = "cancelled" | "already-cancelled" | "paid";
+
+/**
+ * The buyer cancels an order still awaiting payment. Only pending_payment moves (a conditional
+ * update, so it cannot race a payment into a cancelled-and-paid order); a replay finds it
+ * cancelled already; a paid order cannot be cancelled here.
+ */
+export async function cancelOrder(db: Database, orderId: string, now = new Date()): Promise<CancelOutcome> {
+  const moved = await db.updateTable("store_order").set({ status: "cancelled", cancelled_at: now.toISOString() }).where("id", "=", orderId).where("status", "=", "pending_payment").executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 1) return "cancelled";
+  const row = await db.selectFrom("store_order").select("status").where("id", "=", orderId).executeTakeFirstOrThrow();
+  return row.status === "cancelled" ? "already-cancelled" : "paid";
 }
 
 /** An order with nothing to pay (a 100% promo) is complete as soon as it is placed. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insertUser } from "../../server/accounts/users";
 import type { Mailer, MailMessage } from "../../server/adapters/mail";
 import type { Database } from "../../server/db/connection";
@@ -8,6 +8,7 @@ import { addToCart, createCart, readCart } from "../../server/store/cart";
 import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, type CheckoutDraft } from "../../server/store/checkout";
 import { sendOrderConfirmation } from "../../server/store/order-mail";
 import {
+  cancelOrder,
   claimGuestOrders,
   findOrder,
   handleOrderPaymentEvent,
@@ -325,6 +326,52 @@ describe("settling a payment", () => {
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
     expect(await Promise.all([markOrderPaid(db, outcome.order.id), markOrderPaid(db, outcome.order.id)])).toEqual(expect.arrayContaining([true, false]));
+  });
+});
+
+describe("cancelling an order", () => {
+  it("cancels an order awaiting payment once, keeps the cart, and refuses a paid order", async () => {
+    const cart = await readyCart([{ id: ids.ebook }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    expect(await Promise.all([cancelOrder(db, outcome.order.id, NOON), cancelOrder(db, outcome.order.id, NOON)])).toEqual(expect.arrayContaining(["cancelled", "already-cancelled"]));
+    const cancelled = (await findOrder(db, outcome.order.id))!;
+    expect(cancelled.status).toBe("cancelled");
+    expect(cancelled.cancelledAt).toBe(NOON.toISOString());
+    expect((await readCart(db, cart)).lines).toHaveLength(1);
+
+    const paidCart = await readyCart([{ id: ids.ebook }]);
+    const paidOrder = await submit(paidCart);
+    if (!paidOrder.ok) throw new Error(paidOrder.problem);
+    await markOrderPaid(db, paidOrder.order.id, NOON);
+    expect(await cancelOrder(db, paidOrder.order.id, NOON)).toBe("paid");
+    expect((await findOrder(db, paidOrder.order.id))!.status).toBe("paid");
+  });
+
+  it("keeps a cancelled order cancelled when its payment completes afterwards, and logs it for a refund", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const { provider, paid } = fakeProvider();
+    await startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" });
+    const sessionId = (await db.selectFrom("store_order").select("provider_session_id").where("id", "=", outcome.order.id).executeTakeFirstOrThrow()).provider_session_id!;
+    expect(await cancelOrder(db, outcome.order.id, NOON)).toBe("cancelled");
+
+    paid.add(sessionId);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const event = { type: "checkout.completed" as const, eventId: "evt_late", sessionId, reference: outcome.order.id, paid: true };
+      expect(await handleOrderPaymentEvent(db, event, NOON)).toBe("paid-after-cancel");
+      expect(await settleOrder(db, provider, outcome.order.id, NOON)).not.toBe("paid");
+      expect(logged.mock.calls.map((c) => String(c[0])).join("\n")).toContain(`PAYMENT FOR CANCELLED ORDER: order ${outcome.order.number}`);
+    } finally {
+      logged.mockRestore();
+    }
+    const order = (await findOrder(db, outcome.order.id))!;
+    expect(order.status).toBe("cancelled");
+    expect(order.paidAt).toBeNull();
+    // The cart stays as it was, for the shopper to order again.
+    expect((await readCart(db, cart)).lines).toHaveLength(1);
   });
 });
 

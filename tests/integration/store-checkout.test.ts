@@ -205,9 +205,82 @@ describe("guest checkout", () => {
     const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
     const $sandbox = await guest.page(pathOf(placed.headers.get("location")));
     const cancel = $sandbox("a").filter((_, a) => $sandbox(a).text() === "Cancel and go back").attr("href")!;
-    expect(pathOf(cancel)).toBe("/review-order");
+    // Back on the order's page, where the shopper may cancel it or return to the review.
+    expect(pathOf(cancel)).toMatch(/^\/order\/ord_[A-Za-z0-9_-]{22}\?key=/);
+    const $order = await guest.page(pathOf(cancel));
+    expect($order("dd").text()).toContain("Awaiting payment");
+    expect($order("a[href='/review-order']")).toHaveLength(1);
     const $review = await guest.page("/review-order");
     expect($review("main").text()).toContain("Ebook");
+  });
+});
+
+describe("cancelling an order", () => {
+  async function placeOrder(guest: Reader, email: string) {
+    await addToCart(guest, EBOOK, "Digital");
+    await continueToReview(guest, { email });
+    const { idempotencyKey, shownTotal } = await reviewForm(guest);
+    const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
+    expect(placed.status).toBe(303);
+    const [row] = await selectFromServer<{ id: string; access_token: string }>(database, "SELECT id, access_token FROM store_order WHERE idempotency_key = ?", [idempotencyKey]);
+    return { checkout: placed.headers.get("location")!, orderPath: `/order/${row!.id}?key=${encodeURIComponent(row!.access_token)}`, orderId: row!.id };
+  }
+  const CANCEL = { intent: "cancel" };
+
+  it("lets the buyer cancel an order awaiting payment, once; nobody else; a replay is harmless", async () => {
+    const guest = new Reader(server.url);
+    const { orderPath, orderId } = await placeOrder(guest, `cancel.${Date.now()}@example.org`);
+    const $pending = await guest.page(orderPath);
+    expect($pending("dd").text()).toContain("Awaiting payment");
+    expect($pending("form[method=post] button").text()).toBe("Cancel this order");
+
+    const stranger = new Reader(server.url);
+    expect((await stranger.request(`/order/${orderId}`, { form: CANCEL })).status).toBe(404);
+    expect((await stranger.request(`/order/${orderId}?key=not-the-key`, { form: CANCEL })).status).toBe(404);
+    expect((await (await registeredReader(server.url)).request(`/order/${orderId}`, { form: CANCEL })).status).toBe(404);
+    expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("pending_payment");
+
+    for (let i = 0; i < 2; i++) {
+      const cancelled = await guest.request(orderPath, { form: CANCEL });
+      expect(cancelled.status).toBe(303);
+      expect(pathOf(cancelled.headers.get("location"))).toBe(orderPath);
+    }
+    const $cancelled = await guest.page(orderPath);
+    expect($cancelled("dd").text()).toContain("Cancelled");
+    expect($cancelled("[role=status]").text()).toContain("This order has been cancelled.");
+    expect($cancelled("button").filter((_, b) => $cancelled(b).text() === "Cancel this order")).toHaveLength(0);
+    const rows = await selectFromServer<{ status: string; cancelled_at: string | null; paid_at: string | null }>(database, "SELECT status, cancelled_at, paid_at FROM store_order WHERE id = ?", [orderId]);
+    expect(rows).toEqual([{ status: "cancelled", cancelled_at: expect.any(String), paid_at: null }]);
+    // The cart keeps the items, to order again.
+    expect((await guest.page("/review-order"))("main").text()).toContain("Ebook");
+  });
+
+  it("keeps a cancelled order cancelled when the shopper goes back and pays on the provider's page", async () => {
+    const guest = new Reader(server.url);
+    const { checkout, orderPath, orderId } = await placeOrder(guest, `late.${Date.now()}@example.org`);
+    expect((await guest.request(orderPath, { form: CANCEL })).status).toBe(303);
+    const paid = await pay(guest, checkout, "4242 4242 4242 4242");
+    const back = await guest.request(pathOf(paid.headers.get("location")));
+    expect(back.status).toBe(303);
+    expect(pathOf(back.headers.get("location"))).toBe(orderPath);
+    expect((await guest.page(orderPath))("dd").text()).toContain("Cancelled");
+    expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("cancelled");
+  });
+
+  it("refuses to cancel a paid order with a clear message", async () => {
+    const reader = await registeredReader(server.url);
+    await addToCart(reader, EBOOK, "Digital");
+    await continueToReview(reader, {});
+    const { idempotencyKey, shownTotal } = await reviewForm(reader);
+    const placed = await reader.request("/review-order", { form: { idempotencyKey, shownTotal } });
+    const paid = await pay(reader, placed.headers.get("location")!, "4242 4242 4242 4242");
+    const orderPath = pathOf(paid.headers.get("location")).split("?")[0]!;
+    expect((await reader.page(orderPath))("dd").text()).toContain("Purchased");
+    const refused = await reader.request(orderPath, { form: CANCEL });
+    expect(refused.status).toBe(409);
+    const $ = cheerio.load(await refused.text());
+    expect($("[role=alert]").text()).toContain("This order has been paid, so it can no longer be cancelled");
+    expect((await reader.page(orderPath))("dd").text()).toContain("Purchased");
   });
 });
 

@@ -1,0 +1,142 @@
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeStripe } from "../helpers/fake-stripe";
+import { registeredReader, type Reader } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { selectFromServer } from "../helpers/server-db";
+import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import { isolatedConnection } from "../helpers/test-db";
+
+// A store order paid through Stripe, against the production build and the loopback Stripe API:
+// the shopper is sent to the Checkout Session the server opened for the order, Stripe's signed
+// webhook (sent twice, as Stripe may) marks it paid once with one confirmation e-mail, and the
+// page Stripe returns the shopper to shows the order as purchased.
+
+const SECRET_KEY = "sk_test_51MeridianStoreOrders00000000000";
+const WEBHOOK_SECRET = "whsec_meridianStoreOrdersSecret";
+/** Seed catalogue: the first book's hardcover (ships) and its ebook (digital). */
+const HARDCOVER = { intent: "add", productId: "1001", type: "Ship", quantity: "2", referral: "", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" };
+const EBOOK = { intent: "add", productId: "1002", type: "Digital", referral: "", productUrl: "/product/the-patient-ledger/1002", format: "Ebook", productPrice: "24.99" };
+const ADDRESS = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
+
+let stripe: FakeStripe;
+let smtp: LoopbackSmtp;
+let server: RunningServer;
+const database = isolatedConnection("sst");
+
+beforeAll(async () => {
+  stripe = await startFakeStripe(SECRET_KEY);
+  smtp = await startLoopbackSmtp();
+  server = await startBuiltServer({
+    PAYMENT_PROVIDER: "stripe",
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
+    SMTP_URL: smtp.url,
+    RATE_LIMIT_PER_IP: "100000",
+    RATE_LIMIT_PER_ACCOUNT: "1000",
+    PASSWORD_SCRYPT_LOG2N: "14",
+    DATA_DIR: database.dataDir,
+    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await smtp?.stop();
+  await stripe?.close();
+  await database.drop();
+});
+
+const postWebhook = (body: string) =>
+  fetch(`${server.url}/api/payments/webhook`, {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }) },
+  });
+
+async function mailsTo(to: string, atLeast: number) {
+  for (let i = 0; i < 50; i++) {
+    const found = smtp.received.filter((m) => m.rcptTo.includes(to));
+    if (found.length >= atLeast) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return smtp.received.filter((m) => m.rcptTo.includes(to));
+}
+
+async function placeOrder(reader: Reader) {
+  for (const item of [HARDCOVER, EBOOK]) expect((await reader.request("/shopping-cart", { form: item })).status).toBeLessThan(400);
+  const continued = await reader.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard" } });
+  expect(continued.status).toBe(303);
+  expect(continued.headers.get("location")).toBe("/review-order");
+  const $review = await reader.page("/review-order");
+  const form = { idempotencyKey: $review("input[name=idempotencyKey]").val() as string, shownTotal: $review("input[name=shownTotal]").val() as string };
+  const placed = await Promise.all([reader.request("/review-order", { form }), reader.request("/review-order", { form })]);
+  expect(placed.map((p) => p.status)).toEqual([303, 303]);
+  expect(placed[1]!.headers.get("location")).toBe(placed[0]!.headers.get("location"));
+  const [order] = await selectFromServer<{ id: string; number: string; email: string; total_cents: number; status: string }>(
+    database,
+    "SELECT id, number, email, total_cents, status FROM store_order WHERE idempotency_key = ?",
+    [form.idempotencyKey],
+  );
+  return { order: order!, location: placed[0]!.headers.get("location")!, shownTotal: Number(form.shownTotal) };
+}
+
+describe("a store order paid through Stripe", () => {
+  it("opens one Checkout Session for the order's total, is paid once by the replayed webhook, mails once, and shows Purchased on return", async () => {
+    const reader = await registeredReader(server.url);
+    const { order, location, shownTotal } = await placeOrder(reader);
+    expect(order.status).toBe("pending_payment");
+
+    const session = stripe.sessionAt(location);
+    expect(session, `no Checkout Session at ${location}`).toBeDefined();
+    expect(location).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    expect(session!.client_reference_id).toBe(order.id);
+    expect(session!.amount_total).toBe(order.total_cents);
+    expect(order.total_cents).toBe(shownTotal);
+    expect(session!.customer_email).toBe(order.email);
+    const creations = stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions" && r.form.get("client_reference_id") === order.id);
+    expect(creations).toHaveLength(1);
+    expect(creations[0]!.idempotencyKey).toBe(`checkout-session:${order.id}`);
+    expect(returnUrlOf(session!)).toBe(`${server.url}/order/${order.id}?session_id=${session!.id}`);
+
+    // Until Stripe reports the payment, the order waits (the session is still unpaid).
+    const $waiting = await reader.page(`/order/${order.id}`);
+    expect($waiting("dd").text()).toContain("Awaiting payment");
+
+    const body = stripeEventBody("checkout.session.completed", { ...session!, status: "complete", payment_status: "paid", url: null });
+    for (let i = 0; i < 2; i++) {
+      const res = await postWebhook(body);
+      expect(res.status).toBe(200);
+    }
+    const rows = await selectFromServer<{ status: string; paid_at: string | null }>(database, "SELECT status, paid_at FROM store_order WHERE id = ?", [order.id]);
+    expect(rows).toEqual([{ status: "paid", paid_at: expect.any(String) }]);
+
+    const back = new URL(returnUrlOf(session!));
+    const $order = await reader.page(back.pathname + back.search);
+    expect($order("dd").text()).toContain("Purchased");
+    expect($order("[role=status]").text()).toContain("Thank you for your order.");
+    expect($order("main").text()).toContain("Hardcover");
+    expect($order("main").text()).toContain("Ebook");
+
+    const mails = await mailsTo(order.email, 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.filter((m) => m.rcptTo.includes(order.email))).toHaveLength(1);
+    expect(plainText(mails[0]!.raw)).toContain(`Order number: ${order.number}`);
+    // Paying emptied the cart.
+    expect((await reader.page("/shipping-payment"))("main").text()).toContain("Your Shopping Cart is empty.");
+  });
+
+  it("marks the order paid when the shopper returns before the webhook, asking Stripe", async () => {
+    const reader = await registeredReader(server.url);
+    const { order, location } = await placeOrder(reader);
+    const session = stripe.completeSession(stripe.sessionAt(location)!.id);
+    const back = new URL(returnUrlOf(session));
+    expect((await reader.page(back.pathname + back.search))("dd").text()).toContain("Purchased");
+    expect(await mailsTo(order.email, 1)).toHaveLength(1);
+    // The webhook that follows changes nothing and sends nothing more.
+    expect((await postWebhook(stripeEventBody("checkout.session.completed", { ...session, url: null }))).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.received.filter((m) => m.rcptTo.includes(order.email))).toHaveLength(1);
+  });
+});
