@@ -10,28 +10,18 @@
 // counts are fixed, every request has a time limit, and the run stops by itself.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { connect } from "../server/db/connection";
+import { freePort } from "../tests/helpers/free-port";
+import { untilServing } from "./serving";
 
 const SHOPPERS = 16;
 const ADDS = Number(process.env.BENCH_ADDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PASSWORD = "Lantern5!quay";
 const ADDRESS = { firstName: "Bench", lastName: "Shopper", address1: "1 Main Street", address2: "", city: "Cambridge", state: "MA", postalCode: "02139", countryCode: "US" };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 async function start(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
@@ -54,16 +44,7 @@ async function start(dataDir: string, port: number): Promise<ChildProcess> {
     },
     stdio: "ignore",
   });
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return child;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("server did not start");
+  return untilServing(child, port);
 }
 
 /** One shopper's browser: a cookie jar, form posts from the site's own origin, no redirects followed. */

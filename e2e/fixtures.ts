@@ -95,21 +95,30 @@ export async function subscribeReader(page: Page, label: string): Promise<void> 
   await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();
 }
 
-/** The last password-reset link mailed to an address, read from the server's .eml outbox. */
-export async function resetLinkFor(email: string): Promise<string> {
+/**
+ * The newest mail to an address (and, if given, matching `containing`) in the server's .eml
+ * outbox, waiting up to five seconds for it to arrive.
+ */
+export async function mailTo(address: string, containing?: RegExp): Promise<string> {
   const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
   for (let attempt = 0; attempt < 50; attempt++) {
     const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
     for (const file of files) {
       // Quoted-printable: soft line breaks and "=3D" for "=".
       const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-      if (!text.toLowerCase().includes(`to: ${email.toLowerCase()}`)) continue;
-      const link = text.match(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/);
-      if (link) return new URL(link[0]).pathname + new URL(link[0]).search;
+      if (text.toLowerCase().includes(`to: ${address.toLowerCase()}`) && (!containing || containing.test(text))) return text;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no reset mail for ${email}`);
+  throw new Error(`no mail to ${address}`);
+}
+
+const RESET_LINK = /https?:\/\/\S+\/reset-password\?token=[\w%-]+/;
+
+/** The last password-reset link mailed to an address. */
+export async function resetLinkFor(email: string): Promise<string> {
+  const link = new URL((await mailTo(email, RESET_LINK)).match(RESET_LINK)![0]);
+  return link.pathname + link.search;
 }
 
 /** Clicks a message's close button; with JS the dismissal posts in the background, so wait for it. */

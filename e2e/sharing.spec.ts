@@ -1,23 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
-import { expect, firstArticlePath, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, firstArticlePath, mailTo, registerReader, test, uniqueEmail } from "./fixtures";
 
 // Sharing with and without JavaScript: by e-mail from the share page, and to a network from an
 // article (the network's page is answered locally: nothing here reaches the internet).
-
-/** The text of the last .eml in the server's outbox sent to `address`. */
-async function mailTo(address: string): Promise<string> {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
-    for (const file of files) {
-      const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-      if (text.includes(address)) return text;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no mail to ${address}`);
-}
 
 test("a reader shares an article by e-mail; the message is checked first", async ({ page, js, axe }) => {
   await registerReader(page, uniqueEmail("share-mail"));

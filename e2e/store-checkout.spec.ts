@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, mailTo, registerReader, test, uniqueEmail } from "./fixtures";
 
 // Checkout with and without JavaScript: a guest and a signed-in shopper each buy a print item
 // and an ebook, through shipping and payment, the review, and the sandbox payment page (a
@@ -16,20 +14,6 @@ async function addToCart(page: Page, productUrl: string) {
   await page.goto(productUrl);
   await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Added to your cart" })).toBeVisible();
-}
-
-/** The text of the newest .eml in the server's outbox sent to `address`. */
-async function mailTo(address: string): Promise<string> {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
-    for (const file of files) {
-      const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
-      if (text.includes(`To: ${address}`)) return text;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no mail to ${address}`);
 }
 
 async function fillAddress(page: Page) {

@@ -1,10 +1,6 @@
-import { createCookie } from "@remix-run/node";
-import { secrets } from "../../server/secrets";
 import type { Destination } from "../../server/store/estimate";
-import { config } from "./db.server";
+import { signedCookie } from "./cookies.server";
 import { estimateSchema } from "./forms/cart";
-
-let cookie: ReturnType<typeof createCookie> | undefined;
 
 /**
  * The cart's estimate destination lives in a small signed cookie rather than the URL: it stays
@@ -12,17 +8,7 @@ let cookie: ReturnType<typeof createCookie> | undefined;
  * stepper and remove forms need not carry it along. It is not worth a database column: it is a
  * guess at checkout's address, which checkout asks for properly.
  */
-function estimateCookie() {
-  cookie ??= createCookie("mr_cart_estimate", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config().siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: 90 * 86_400,
-  });
-  return cookie;
-}
+const estimateCookie = signedCookie("mr_cart_estimate", 90 * 86_400);
 
 /** The destination last estimated for, checked again against the form's rules. */
 export async function readEstimateDestination(request: Request): Promise<Destination | null> {

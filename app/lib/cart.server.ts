@@ -1,22 +1,9 @@
-import { createCookie } from "@remix-run/node";
-import { secrets } from "../../server/secrets";
 import { createCart, guestCartExists, mergeGuestCart, userCartId } from "../../server/store/cart";
-import { config, db } from "./db.server";
-
-let cookie: ReturnType<typeof createCookie> | undefined;
+import { signedCookie } from "./cookies.server";
+import { db } from "./db.server";
 
 /** A guest's cart id, signed, so an edited id is simply not recognised. */
-function guestCartCookie() {
-  cookie ??= createCookie("mr_cart", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config().siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: 90 * 86_400,
-  });
-  return cookie;
-}
+const guestCartCookie = signedCookie("mr_cart", 90 * 86_400);
 
 async function guestCartId(request: Request): Promise<string | null> {
   const value = await guestCartCookie().parse(request.headers.get("Cookie"));

@@ -1,6 +1,4 @@
-import { createCookie } from "@remix-run/node";
-import { secrets } from "../../server/secrets";
-import { config } from "./db.server";
+import { signedCookie } from "./cookies.server";
 
 // The gift form's Post/Redirect/Get hands the new link to the article page in this cookie: only
 // the link's hash is stored, so the page can show the link only now.
@@ -11,19 +9,8 @@ interface Stored {
   articleId: number;
 }
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-
-// Signed, HttpOnly, sent only to the one article's page, for a minute; read once, then cleared.
-function flashCookie() {
-  cookie ??= createCookie("mr_gift", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config().siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: 60,
-  });
-  return cookie;
-}
+// Sent only to the one article's page (serialized with its path), for a minute; read once, then cleared.
+const flashCookie = signedCookie("mr_gift", 60);
 
 export function setGiftFlash(article: { id: number; url: string }, userId: string, giftUrl: string): Promise<string> {
   const stored: Stored = { giftUrl, userId, articleId: article.id };

@@ -1,23 +1,10 @@
-import { createCookie } from "@remix-run/node";
-import { secrets } from "../../server/secrets";
 import { settleOrder, type Order } from "../../server/store/orders";
-import { config, db } from "./db.server";
+import { signedCookie } from "./cookies.server";
+import { db } from "./db.server";
 import { confirmOrder, payments } from "./payments.server";
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-
 /** The guest orders this browser placed (signed), so registering can claim exactly those. */
-function guestOrdersCookie() {
-  cookie ??= createCookie("mr_guest_orders", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config().siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: 30 * 86_400,
-  });
-  return cookie;
-}
+const guestOrdersCookie = signedCookie("mr_guest_orders", 30 * 86_400);
 
 const MAX_REMEMBERED = 20;
 

@@ -1,4 +1,3 @@
-import { createCookie } from "@remix-run/node";
 import { paymentProvider, sandboxProvider } from "../../server/payments";
 import type { PaymentProvider } from "../../server/payments/provider";
 import type { SandboxProvider } from "../../server/payments/sandbox";
@@ -7,6 +6,7 @@ import { mailer } from "../../server/adapters/mail";
 import { sendOrderConfirmation } from "../../server/store/order-mail";
 import { handleOrderPaymentEvent, ORDER_ID } from "../../server/store/orders";
 import { handlePaymentEvent, settleCheckout } from "../../server/subscriptions/checkout";
+import { signedCookie } from "./cookies.server";
 import { config, db } from "./db.server";
 
 export async function payments(): Promise<PaymentProvider> {
@@ -44,23 +44,11 @@ export async function confirmOrder(orderId: string): Promise<void> {
   }
 }
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-
 /**
  * Written when the reader comes back from paying (spec "Subscription checkout"): on the next
  * page load the subscription is activated and the cookie deleted.
  */
-export function checkoutCompleteCookie() {
-  cookie ??= createCookie("mr_checkout_complete", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config().siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: 86_400,
-  });
-  return cookie;
-}
+export const checkoutCompleteCookie = signedCookie("mr_checkout_complete", 86_400);
 
 /**
  * Finishes a checkout the reader has returned from, if the request carries the completion

@@ -1,25 +1,12 @@
-import { createCookie, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { createSession, endSession, userForSession } from "../../server/accounts/sessions";
 import type { User } from "../../server/accounts/users";
-import { secrets } from "../../server/secrets";
 import { mergeCartAtSignIn } from "./cart.server";
+import { signedCookie } from "./cookies.server";
 import { config, db } from "./db.server";
 
-let cookie: ReturnType<typeof createCookie> | undefined;
-
-/** The session cookie: a random token, signed; HttpOnly, SameSite=Lax, Secure on an https site. */
-function sessionCookie() {
-  const c = config();
-  cookie ??= createCookie("mr_session", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: c.siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: c.SESSION_DAYS * 86_400,
-  });
-  return cookie;
-}
+/** The session cookie: a random token, signed. */
+const sessionCookie = signedCookie("mr_session", () => config().SESSION_DAYS * 86_400);
 
 export async function sessionToken(request: Request): Promise<string | undefined> {
   const value = await sessionCookie().parse(request.headers.get("Cookie"));

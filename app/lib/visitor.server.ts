@@ -1,25 +1,11 @@
 import crypto from "node:crypto";
-import { createCookie } from "@remix-run/node";
-import { secrets } from "../../server/secrets";
-import { config } from "./db.server";
-
-let cookie: ReturnType<typeof createCookie> | undefined;
+import { signedCookie } from "./cookies.server";
 
 /**
  * The visitor cookie: a random id that keys a guest's meter and dismissals on the server. It is
  * signed, so an edited id is simply not recognised (the reader is a fresh visitor again).
  */
-function visitorCookie() {
-  cookie ??= createCookie("mr_visitor", {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: config().siteUrl.startsWith("https:"),
-    secrets: [secrets().sessionSecret],
-    maxAge: 2 * 365 * 86_400,
-  });
-  return cookie;
-}
+const visitorCookie = signedCookie("mr_visitor", 2 * 365 * 86_400);
 
 const ID = /^[A-Za-z0-9_-]{22}$/;
 

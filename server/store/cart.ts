@@ -160,6 +160,17 @@ export type AddProblem = "unknown-product" | "coming-soon" | "no-permissions" | 
 
 export type AddOutcome = { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number };
 
+/** The cart's line for this item sold this way, if it has one (a cart holds at most one). */
+function findLine(db: Database, cartId: string, availabilityId: number, kind: CartLineKind) {
+  return db
+    .selectFrom("cart_line")
+    .select(["id", "quantity"])
+    .where("cart_id", "=", cartId)
+    .where("availability_id", "=", availabilityId)
+    .where("kind", "=", kind)
+    .executeTakeFirst();
+}
+
 /**
  * Adds to a cart. The price is never taken from the shopper: it comes from the catalogue
  * whenever the cart is read. A digital item is sold one to an order.
@@ -180,13 +191,7 @@ export async function addToCart(
   const max = maxQuantity(input.kind, availability.code);
 
   return db.transaction().execute(async (tx): Promise<AddOutcome> => {
-    const existing = await tx
-      .selectFrom("cart_line")
-      .select(["id", "quantity"])
-      .where("cart_id", "=", cartId)
-      .where("availability_id", "=", input.availabilityId)
-      .where("kind", "=", input.kind)
-      .executeTakeFirst();
+    const existing = await findLine(tx, cartId, input.availabilityId, input.kind);
     if (existing && max === 1) return { ok: false, problem: "digital-limit" };
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
@@ -255,13 +260,7 @@ export async function mergeGuestCart(db: Database, guestCartId: string, userId: 
       .where("l.cart_id", "=", guestCartId)
       .execute();
     for (const line of incoming) {
-      const existing = await tx
-        .selectFrom("cart_line")
-        .select(["id", "quantity"])
-        .where("cart_id", "=", target)
-        .where("availability_id", "=", line.availability_id)
-        .where("kind", "=", line.kind)
-        .executeTakeFirst();
+      const existing = await findLine(tx, target, line.availability_id, line.kind);
       const max = maxQuantity(line.kind, line.code);
       if (existing) {
         await tx.updateTable("cart_line").set({ quantity: Math.min(max, existing.quantity + line.quantity) }).where("id", "=", existing.id).execute();

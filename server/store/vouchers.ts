@@ -51,6 +51,7 @@ export async function redeemVoucher(db: Database, rawCode: string, user: { id: s
       .executeTakeFirstOrThrow();
     await tx
       .insertInto("store_order")
+      // A voucher order has no address, shipping, promo or payment: those columns stay null.
       .values({
         id: orderId,
         number: `MR-${now.toISOString().slice(2, 10).replace(/-/g, "")}-V${crypto.randomBytes(4).toString("hex").toUpperCase()}`,
@@ -60,29 +61,13 @@ export async function redeemVoucher(db: Database, rawCode: string, user: { id: s
         access_token: crypto.randomBytes(24).toString("base64url"),
         kind: "voucher",
         status: "paid",
-        ship_first_name: null,
-        ship_last_name: null,
-        ship_address1: null,
-        ship_address2: null,
-        ship_city: null,
-        ship_state: null,
-        ship_postal_code: null,
-        ship_country_code: null,
-        shipping_method: null,
-        promo_code: null,
         subtotal_cents: 0,
         discount_cents: 0,
         tax_cents: 0,
         shipping_cents: 0,
         total_cents: 0,
-        provider: null,
-        provider_session_id: null,
-        provider_checkout_url: null,
-        cart_id: null,
         created_at: now.toISOString(),
         paid_at: now.toISOString(),
-        cancelled_at: null,
-        confirmation_sent_at: null,
       })
       .execute();
     await tx

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "./free-port";
 import { isolatedConnection } from "./test-db";
 
 export interface RunningServer {
@@ -8,17 +8,6 @@ export interface RunningServer {
   /** What the server wrote to stderr so far, for failure messages. */
   errors: () => string;
   stop: () => Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 /** Starts the production build (npm run build first) on a free port with its own fresh database. */

@@ -4,6 +4,7 @@ import type { RootData } from "../../root";
 import type { action as saveAction, loader as saveLoader } from "../../routes/my-library_.save";
 import { primaryButton } from "../controls.css";
 import * as forms from "../forms/forms.css";
+import { useDismiss } from "../useDismiss";
 import { FolderChecklist } from "./FolderChecklist";
 import * as css from "./library.css";
 
@@ -49,17 +50,7 @@ function SaveFlyout({ savePath, title, onClose }: { savePath: string; title: str
     load(savePath);
   }, [load, savePath]);
 
-  // Closes on Escape and on a click outside (spec: flyouts close on the close button, outside click or destroy).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    const onPointer = (e: PointerEvent) => panel.current && !panel.current.parentElement?.contains(e.target as Node) && onClose();
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
-  }, [onClose]);
+  useDismiss(panel, onClose);
 
   useEffect(() => {
     if (loader.data) panel.current?.querySelector<HTMLElement>("input, button")?.focus();

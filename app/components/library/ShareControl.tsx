@@ -9,6 +9,7 @@ import { TextField } from "../forms/fields";
 import * as forms from "../forms/forms.css";
 import { useSpecForm } from "../forms/useSpecForm";
 import { ShareLinks } from "../ShareLinks";
+import { useDismiss } from "../useDismiss";
 import * as css from "./library.css";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
@@ -43,16 +44,7 @@ function ShareFlyout({ page, type, id, title, url, onClose }: { page: string; ty
   const panel = useRef<HTMLDivElement>(null);
   const baseId = useId();
 
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => e.key === "Escape" && onClose();
-    const onPointer = (e: PointerEvent) => panel.current && !panel.current.parentElement?.contains(e.target as Node) && onClose();
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
-  }, [onClose]);
+  useDismiss(panel, onClose);
 
   useEffect(() => {
     panel.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus();

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { formatUsd } from "../../lib/format";
 import type { RootData } from "../../root";
 import { useHydrated } from "../forms/fields";
+import { useDismiss } from "../useDismiss";
 import * as css from "./cart.css";
 
 /**
@@ -39,16 +40,9 @@ export function MiniCart() {
 
 function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<RootData["cart"]>; onClose: () => void }) {
   const panel = useRef<HTMLDivElement>(null);
+  useDismiss(panel, onClose);
   useEffect(() => {
     panel.current?.querySelector<HTMLElement>("a")?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    const onPointer = (e: PointerEvent) => panel.current && !panel.current.parentElement?.contains(e.target as Node) && onClose();
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPointer);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPointer);
-    };
   }, [onClose]);
   return (
     <div ref={panel} className={css.miniCartFlyout} role="dialog" aria-label="Your shopping cart">
