@@ -41,9 +41,10 @@ export function MiniCart() {
 function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<RootData["cart"]>; onClose: () => void }) {
   const panel = useRef<HTMLDivElement>(null);
   useDismiss(panel, onClose);
+  // Focus moves into the flyout once, when it opens.
   useEffect(() => {
     panel.current?.querySelector<HTMLElement>("a")?.focus();
-  }, [onClose]);
+  }, []);
   return (
     <div ref={panel} className={css.miniCartFlyout} role="dialog" aria-label="Your shopping cart">
       {cart.lines.length === 0 ? (
