@@ -12,10 +12,11 @@ import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { mayWatch, videoById } from "../../server/videos";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { TextField } from "../components/forms/fields";
 import * as forms from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
+import { EmailShareInputs } from "../components/library/EmailShareInputs";
 import * as css from "../components/library/library.css";
+import { SignInPrompt } from "../components/SignInPrompt";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
@@ -149,14 +150,7 @@ function EmailPanel({ sent }: { sent: boolean }) {
   const actionData = useActionData<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
   const { form, fields, summary, submitDisabled } = useSpecForm("email-share", emailShareSchema, result, { from });
-  if (!signedIn) {
-    return (
-      <p>
-        To access this feature, please <Link to={`/sign-in?redirectTo=${encodeURIComponent(sharePath(item, "email"))}`}>SIGN IN</Link> or{" "}
-        <Link to={`/register?redirectTo=${encodeURIComponent(sharePath(item, "email"))}`}>REGISTER</Link>
-      </p>
-    );
-  }
+  if (!signedIn) return <SignInPrompt redirectTo={sharePath(item, "email")} />;
   return (
     <>
       {sent ? (
@@ -166,12 +160,7 @@ function EmailPanel({ sent }: { sent: boolean }) {
       ) : null}
       <ErrorSummary items={summary} />
       <Form method="post" action={sharePath(item, "email")} {...getFormProps(form)} noValidate className={forms.form}>
-        <input type="hidden" name="intent" value="email" />
-        <input type="hidden" name="type" value={item.type} />
-        <input type="hidden" name="id" value={item.id} />
-        <TextField meta={fields.from} label="Your email address" type="email" autoComplete="email" />
-        <TextField meta={fields.sharedWith} label="Send to" hint="Email addresses, separated by commas (up to 10)" />
-        <TextField meta={fields.description} label="Message (optional)" />
+        <EmailShareInputs fields={fields} item={item} />
         <p className={forms.hint}>We send the title, summary and a link. Recipients are not added to any list.</p>
         <div className={forms.actions}>
           <button type="submit" className={primaryButton} disabled={submitDisabled}>

@@ -5,10 +5,11 @@ import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../server/share-links";
 import { emailShareSchema } from "../../lib/forms/share";
 import type { action as shareAction, loader as shareLoader } from "../../routes/share";
 import { primaryButton } from "../controls.css";
-import { TextField } from "../forms/fields";
 import * as forms from "../forms/forms.css";
 import { useSpecForm } from "../forms/useSpecForm";
 import { ShareLinks } from "../ShareLinks";
+import { EmailShareInputs } from "./EmailShareInputs";
+import { SignInPrompt } from "../SignInPrompt";
 import { useDismiss } from "../useDismiss";
 import * as css from "./library.css";
 
@@ -105,14 +106,7 @@ function EmailShareForm({ page, onSent }: { page: string; onSent: () => void }) 
   }, [load, page]);
   const data = loader.data;
   if (!data) return <p role="status">Loading…</p>;
-  if (!data.signedIn) {
-    const back = encodeURIComponent(`${page}&tab=email`);
-    return (
-      <p>
-        To access this feature, please <Link to={`/sign-in?redirectTo=${back}`}>SIGN IN</Link> or <Link to={`/register?redirectTo=${back}`}>REGISTER</Link>
-      </p>
-    );
-  }
+  if (!data.signedIn) return <SignInPrompt redirectTo={`${page}&tab=email`} />;
   return <EmailShareFields action={`${page}&tab=email`} item={data.item} from={data.from} onSent={onSent} />;
 }
 
@@ -138,12 +132,7 @@ function EmailShareFields({ action, item, from, onSent }: { action: string; item
   return (
     <sender.Form method="post" action={action} {...getFormProps(form)} noValidate className={forms.form}>
       <input type="hidden" name="via" value="fetcher" />
-      <input type="hidden" name="intent" value="email" />
-      <input type="hidden" name="type" value={item.type} />
-      <input type="hidden" name="id" value={item.id} />
-      <TextField meta={fields.from} label="Your email address" type="email" autoComplete="email" />
-      <TextField meta={fields.sharedWith} label="Send to" hint="Email addresses, separated by commas (up to 10)" />
-      <TextField meta={fields.description} label="Message (optional)" />
+      <EmailShareInputs fields={fields} item={item} />
       {formError ? (
         <p className={forms.formMessage} role="alert">
           {formError}
