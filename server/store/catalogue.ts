@@ -1,5 +1,5 @@
 import type { Database } from "../db/connection";
-import type { LineType } from "../db/schema";
+import type { LineType, ProductAvailabilityTable } from "../db/schema";
 import { lastPage, type Paging } from "../pagination";
 import { productPath, topicPath } from "../urls";
 import { linePrice, VOLUME_TIERS } from "./pricing";
@@ -72,21 +72,8 @@ export const productTypeSlug = (type: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
-type AvailabilityRow = {
-  id: number;
-  product_id: number;
-  format: string;
-  code: string;
-  language: string;
-  list_price_cents: number;
-  line_type: LineType;
-  status: "A" | "F";
-  available_date: string | null;
-  permissions_available: 0 | 1;
-  volume_pricing: 0 | 1;
-};
 
-function toAvailability(slug: string, r: AvailabilityRow): Availability {
+function toAvailability(slug: string, r: ProductAvailabilityTable): Availability {
   return {
     id: r.id,
     format: r.format,
@@ -107,7 +94,7 @@ export function leadAvailability<A extends { comingSoon: boolean }>(availabiliti
   return availabilities.find((a) => !a.comingSoon) ?? availabilities[0];
 }
 
-async function availabilitiesOf(db: Database, productIds: number[]): Promise<AvailabilityRow[]> {
+async function availabilitiesOf(db: Database, productIds: number[]): Promise<ProductAvailabilityTable[]> {
   if (productIds.length === 0) return [];
   return db
     .selectFrom("product_availability")
@@ -139,7 +126,7 @@ function productCardQuery(db: Database) {
 type CardRow = { id: number; slug: string; title: string; product_type: string; topic_name: string; topic_slug: string };
 
 async function toCards(db: Database, rows: CardRow[]): Promise<ProductCard[]> {
-  const byProduct = new Map<number, AvailabilityRow[]>();
+  const byProduct = new Map<number, ProductAvailabilityTable[]>();
   for (const a of await availabilitiesOf(db, rows.map((r) => r.id))) {
     const list = byProduct.get(a.product_id);
     if (list) list.push(a);
