@@ -13,11 +13,15 @@ async function assertNoViolations(page: Page) {
 
 export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolean }>({
   js: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
-  // With JS, a page is only ready once React has hydrated it: a click before that is a plain
-  // link or form, not what the test means to try.
+  // With JS, a page is only ready once React has hydrated it, including the parts that load
+  // lazily (app/components/Deferred.tsx): a click before that is a plain link or form, not what
+  // the test means to try.
   page: async ({ page, javaScriptEnabled }, use) => {
     if (javaScriptEnabled !== false) {
-      const hydrated = () => page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      const hydrated = async () => {
+        await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+        await page.waitForFunction(() => !document.querySelector('[data-deferred="pending"]'));
+      };
       const goto = page.goto.bind(page);
       const reload = page.reload.bind(page);
       page.goto = async (...args) => {

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
 import { primaryButton } from "./controls.css";
+import { Deferred } from "./Deferred";
 import * as css from "./paywall.css";
 
 const WallForm = lazy(() => import("./WallForm"));
@@ -65,9 +66,9 @@ export function RegistrationWall({
           ))}
         </ul>
       </nav>
-      <Suspense fallback={<p>Loading the form…</p>}>
+      <Deferred fallback={<p>Loading the form…</p>}>
         <WallForm key={screen} screen={screen} articleUrl={articleUrl} domestic={domestic} />
-      </Suspense>
+      </Deferred>
     </section>
   );
 }

@@ -8,7 +8,7 @@ import {
   type MetaFunction,
 } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
 import { z } from "zod";
 import { addAnnotation, deleteAnnotation } from "../../server/annotations";
 import { ARTICLE_ART_SIZE } from "../../server/art";
@@ -25,6 +25,7 @@ import { RegistrationWall, SubscribeWall, type WallScreen } from "../components/
 import { ReadingListOverlay } from "../components/ReadingListOverlay";
 import { SubscriptionCounter } from "../components/SubscriptionCounter";
 import { Carousel } from "../components/Carousel";
+import { Deferred } from "../components/Deferred";
 import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
 import { ShareControl } from "../components/library/ShareControl";
@@ -317,9 +318,9 @@ export default function ArticleRoute() {
           />
 
           {subscriber ? (
-            <Suspense fallback={null}>
+            <Deferred>
               <SubscriberTools articleUrl={article.url} tools={subscriber} notice={subscriber.notice} noteResult={noteResult} />
-            </Suspense>
+            </Deferred>
           ) : null}
 
           <div className={css.share} data-no-print="">
