@@ -2,7 +2,7 @@
 // Starts the production build on a fresh database, then for the home page, an article and a
 // stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
 // node:http server sending identical bytes (the ceiling), their ratio, server CPU per request,
-// and page weight (HTML, CSS, JS; gzip).
+// and page weight (HTML, CSS, JS and the route data sent for hydration; gzip).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -50,12 +50,15 @@ async function start(dataDir: string, port: number) {
 async function weight(base: string, html: string) {
   const css = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
   const js = new Set([...html.matchAll(/<(?:script[^>]+src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!));
-  const inline = [...html.matchAll(/<script(?![^>]*src)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join("");
+  // Inline scripts (also inside the HTML figure): Remix's code and manifest count as JS; the
+  // route data it streams for hydration is reported on its own; JSON-LD is not script at all.
+  const inline = [...html.matchAll(/<script(?![^>]*src)([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !m[1]!.includes("application/ld+json")).map((m) => m[2]!);
+  const isData = (script: string) => script.includes("streamController.enqueue");
   let cssBytes = 0;
   for (const href of css) cssBytes += gz(Buffer.from(await (await fetch(base + href)).arrayBuffer()));
-  let jsBytes = gz(inline);
+  let jsBytes = gz(inline.filter((script) => !isData(script)).join(""));
   for (const src of js) jsBytes += gz(Buffer.from(await (await fetch(base + src)).arrayBuffer()));
-  return { html: gz(html), css: cssBytes, js: jsBytes };
+  return { html: gz(html), css: cssBytes, js: jsBytes, data: gz(inline.filter(isData).join("")) };
 }
 
 async function main() {
@@ -101,7 +104,7 @@ async function main() {
       console.log(`  app:     ${app.rps.toFixed(0)} req/s, p50 ${app.p50} ms, p99 ${app.p99} ms, non-2xx ${app.non2xx}, server CPU ${cpuPerRequest.toFixed(2)} ms/request`);
       console.log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms (bare node:http, same ${kb(bytes.length)})`);
       console.log(`  ratio:   ${((app.rps / ceiling.rps) * 100).toFixed(1)}% of the ceiling`);
-      console.log(`  weight:  HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)} (gzip)\n`);
+      console.log(`  weight:  HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)}, route data for hydration ${kb(w.data)} (gzip)\n`);
     }
   } finally {
     server.kill("SIGTERM");

@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from "react";
-import { useHydrated } from "./forms/fields";
+import { useHydrated } from "./useHydrated";
 
 /**
  * A Suspense boundary around a lazily loaded part of a server-rendered page. React hydrates such

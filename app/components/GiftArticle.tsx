@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
 import { NO_GIFTS_LEFT } from "../routes/api.article-gift.give-gift";
 import { primaryButton } from "./controls.css";
-import { useHydrated } from "./forms/fields";
+import { useHydrated } from "./useHydrated";
 import * as forms from "./forms/forms.css";
 import * as css from "./subscriber-tools.css";
 

@@ -20,7 +20,4 @@ export function formatAuthors(authors: { name: string }[]): string {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-/** An amount in cents as US dollars, e.g. $1,234.50 (spec: cart amounts as US dollars). */
-export function formatUsd(cents: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-}
+export { formatUsd } from "../../server/money";

@@ -20,9 +20,16 @@ function clockLabel(hhmm: string): string {
   return `${hour12}${m ? `:${String(m).padStart(2, "0")}` : ""}${h < 12 ? "am" : "pm"}`;
 }
 
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockIn(timeZone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(timeZone);
+  if (!clock) clocks.set(timeZone, (clock = new Intl.DateTimeFormat("en-US", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })));
+  return clock;
+}
+
 /** The minute of the day at `now` in a time zone (daylight saving included). */
 function localMinuteOfDay(now: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(now);
+  const parts = clockIn(timeZone).formatToParts(now);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return part("hour") * 60 + part("minute");
 }

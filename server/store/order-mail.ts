@@ -1,9 +1,9 @@
 import type { Mailer } from "../adapters/mail";
 import type { Database } from "../db/connection";
+import { formatUsd as usd } from "../money";
 import { addressLines } from "./address";
 import { findOrder, type Order } from "./orders";
 
-const usd = (cents: number) => new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 
 /** Where a buyer opens their order: a guest's link carries the order's access key. */
 export const orderPath = (order: Pick<Order, "id" | "userId" | "accessToken">) => `/order/${order.id}${order.userId ? "" : `?key=${order.accessToken}`}`;

@@ -1,5 +1,6 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
+import { useHydrated } from "../useHydrated";
 import { HONEYPOT_FIELD } from "../../lib/forms/honeypot";
 import * as css from "./forms.css";
 
@@ -123,11 +124,4 @@ export function Honeypot() {
       <input id="hp-website" type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
     </div>
   );
-}
-
-/** False on the server and in the first client render; true once React runs in the browser. */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }

@@ -1,17 +1,11 @@
-import { Link, useFetcher, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useId, useRef, useState, type MouseEvent } from "react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
+import { lazy, Suspense, useState, type MouseEvent } from "react";
 import type { RootData } from "../../root";
-import type { action as saveAction, loader as saveLoader } from "../../routes/my-library_.save";
-import { primaryButton } from "../controls.css";
-import * as forms from "../forms/forms.css";
-import { useDismiss } from "../useDismiss";
-import { FolderChecklist } from "./FolderChecklist";
 import * as css from "./library.css";
 
-/** Spec timings: a confirmation stays 2 s; a save with no answer after 5 s has failed. */
-const CONFIRMATION_MS = 2000;
-const FAILURE_MS = 5000;
-const SAVE_FAILED_LATE = "Save operation failed!";
+// The flyout loads only when a reader opens it.
+const loadFlyout = () => import("./SaveFlyout");
+const SaveFlyout = lazy(loadFlyout);
 
 /**
  * "Save" on an article or video. A link to the save page (guests: to registration, which the
@@ -30,98 +24,14 @@ export function SaveControl({ type, id, title }: { type: "article" | "video"; id
   };
   return (
     <span className={css.saveControl}>
-      <Link to={href} rel="nofollow" onClick={onClick} aria-expanded={root?.user ? open : undefined} className={css.saveLink}>
+      <Link to={href} rel="nofollow" onClick={onClick} onPointerEnter={root?.user ? loadFlyout : undefined} onFocus={root?.user ? loadFlyout : undefined} aria-expanded={root?.user ? open : undefined} className={css.saveLink}>
         Save<span className="visually-hidden"> {title} to My Library</span>
       </Link>
-      {open ? <SaveFlyout savePath={savePath} title={title} onClose={() => setOpen(false)} /> : null}
+      {open ? (
+        <Suspense fallback={<span role="status">Loading…</span>}>
+          <SaveFlyout savePath={savePath} title={title} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </span>
-  );
-}
-
-function SaveFlyout({ savePath, title, onClose }: { savePath: string; title: string; onClose: () => void }) {
-  const loader = useFetcher<typeof saveLoader>();
-  const saver = useFetcher<typeof saveAction>();
-  const panel = useRef<HTMLDivElement>(null);
-  const headingId = useId();
-  const [late, setLate] = useState(false);
-
-  const load = loader.load;
-  useEffect(() => {
-    load(savePath);
-  }, [load, savePath]);
-
-  useDismiss(panel, onClose);
-
-  useEffect(() => {
-    if (loader.data) panel.current?.querySelector<HTMLElement>("input, button")?.focus();
-  }, [loader.data]);
-
-  const saved = saver.state === "idle" && saver.data && "saved" in saver.data;
-  useEffect(() => {
-    if (!saved) return;
-    const timer = setTimeout(onClose, CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [saved, onClose]);
-
-  useEffect(() => {
-    if (saver.state !== "submitting") return setLate(false);
-    const timer = setTimeout(() => setLate(true), FAILURE_MS);
-    return () => clearTimeout(timer);
-  }, [saver.state]);
-
-  const data = loader.data;
-  const errors = saver.data && "newFolderError" in saver.data ? saver.data : null;
-  return (
-    <div ref={panel} className={css.flyout} role="dialog" aria-labelledby={headingId}>
-      <h2 id={headingId} className={css.flyoutTitle}>
-        Save “{title}”
-      </h2>
-      {saved ? (
-        <p role="status" className={css.notice}>
-          Saved!
-        </p>
-      ) : !data ? (
-        <p role="status">Loading your folders…</p>
-      ) : (
-        <saver.Form method="post" action={savePath}>
-          <input type="hidden" name="via" value="fetcher" />
-          <input type="hidden" name="type" value={data.ref.type} />
-          <input type="hidden" name="id" value={data.ref.id} />
-          <input type="hidden" name="redirectTo" value={data.back} />
-          <FolderChecklist folders={data.folders} checked={data.savedIn} legend="Save into these folders (optional)" />
-          <div className={forms.field}>
-            <label className={forms.label} htmlFor={`${headingId}-new`}>
-              Or create a new folder
-            </label>
-            {errors?.newFolderError ? (
-              <p id={`${headingId}-error`} className={forms.fieldError}>
-                {errors.newFolderError}
-              </p>
-            ) : null}
-            <input
-              id={`${headingId}-new`}
-              name="newFolder"
-              className={forms.input}
-              maxLength={60}
-              aria-invalid={errors?.newFolderError ? true : undefined}
-              aria-describedby={errors?.newFolderError ? `${headingId}-error` : undefined}
-            />
-          </div>
-          {errors?.formError || late ? (
-            <p className={forms.formMessage} role="alert">
-              {late ? SAVE_FAILED_LATE : errors?.formError}
-            </p>
-          ) : null}
-          <div className={forms.actions}>
-            <button type="submit" className={primaryButton} disabled={saver.state !== "idle"}>
-              Save
-            </button>
-          </div>
-        </saver.Form>
-      )}
-      <button type="button" className={css.flyoutClose} onClick={onClose}>
-        Close<span className="visually-hidden"> the save panel</span>
-      </button>
-    </div>
   );
 }

@@ -2,7 +2,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import type { CartLine } from "../../../server/store/cart";
 import { formatPublished, formatUsd } from "../../lib/format";
 import type { CartAction } from "../../routes/shopping-cart";
-import { useHydrated } from "../forms/fields";
+import { useHydrated } from "../useHydrated";
 import * as css from "./cart.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 

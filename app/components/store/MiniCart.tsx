@@ -2,7 +2,7 @@ import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { formatUsd } from "../../lib/format";
 import type { RootData } from "../../root";
-import { useHydrated } from "../forms/fields";
+import { useHydrated } from "../useHydrated";
 import { useDismiss } from "../useDismiss";
 import * as css from "./cart.css";
 
