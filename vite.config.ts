@@ -12,6 +12,10 @@ export default defineConfig({
     include: ["tests/**/*.test.{ts,tsx}"],
     environment: "node",
     pool: "forks",
+    // Test files mostly wait on the servers and databases they start, so three at a time keep two
+    // cores busy (the default, one fewer than the cores, left them idle most of the run). Each
+    // file has a database of its own, so they cannot disturb each other.
+    poolOptions: { forks: { minForks: 1, maxForks: 3 } },
     testTimeout: 30_000,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
     hookTimeout: 120_000,
