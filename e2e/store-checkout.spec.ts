@@ -153,6 +153,7 @@ test("a shopper leaves the payment page, cancels the order from its page, and se
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await page.getByRole("button", { name: /^Place order: \$/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  const paymentPage = page.url();
   await page.getByRole("link", { name: "Cancel and go back" }).click();
 
   await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
@@ -163,6 +164,11 @@ test("a shopper leaves the payment page, cancels the order from its page, and se
   await expect(page.getByRole("status")).toContainText("This order has been cancelled.");
   await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Cancel this order" })).toHaveCount(0);
+
+  // The payment page the shopper left open can no longer take the money.
+  await page.goto(paymentPage);
+  await expect(page.getByRole("status")).toHaveText("This checkout has expired: the order was cancelled. No payment was taken.");
+  await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
 
   await page.goto("/my-library/history/purchases");
   const entry = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: `Order ${number}` }) });

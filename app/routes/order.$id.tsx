@@ -12,6 +12,7 @@ import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formatPublished } from "../lib/format";
 import { settleOnReturn } from "../lib/orders.server";
+import { confirmOrder, payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
 
@@ -66,7 +67,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const order = await orderForViewer(database, params.id ?? "", { userId: user?.id ?? null, key });
   if (!order) throw new Response("No such order", { status: 404 });
   if (form.get("intent") !== "cancel") throw new Response("Unknown request", { status: 400 });
-  if ((await cancelOrder(database, order.id)) === "paid") {
+  if ((await cancelOrder(database, await payments(), order.id)) === "paid") {
+    // Paid after all (perhaps just now, in the provider's page): the buyer gets the confirmation.
+    await confirmOrder(order.id);
     return data({ message: "This order has been paid, so it can no longer be cancelled here. Please contact customer service." }, { status: 409 });
   }
   return redirect(`/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`, 303);

@@ -6,6 +6,7 @@ import * as css from "../components/subscriptions.css";
 import { readForm } from "../lib/form-guard.server";
 import { formatUsd } from "../lib/format";
 import { receivePaymentCallback, sandbox } from "../lib/payments.server";
+import { CHECKOUT_EXPIRED } from "../../server/payments/sandbox";
 
 /**
  * The sandbox payment provider's hosted checkout page. It stands where a real provider's page
@@ -20,6 +21,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     amount: formatUsd(payment.amountCents),
     email: payment.customerEmail,
     paid: payment.status === "paid",
+    expired: payment.status === "expired" ? CHECKOUT_EXPIRED : null,
     cancelUrl: payment.cancelUrl,
   };
 }
@@ -62,6 +64,8 @@ export default function SandboxCheckout() {
       </div>
       {page.paid ? (
         <p role="status">This checkout has already been paid.</p>
+      ) : page.expired ? (
+        <p role="status">{page.expired}</p>
       ) : (
         <Form method="post" className={css.cardForm} noValidate>
           {failed?.error ? (

@@ -301,7 +301,7 @@ export interface SandboxPaymentTable {
   customer_email: string;
   success_url: string;
   cancel_url: string;
-  status: "open" | "paid" | "declined";
+  status: "open" | "paid" | "declined" | "expired";
   card_last4: string | null;
   created_at: string;
   paid_at: string | null;

@@ -70,4 +70,9 @@ export interface PaymentProvider {
    * Throws WebhookSignatureError when the signature does not verify.
    */
   parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent;
+  /**
+   * Closes a session so that it can no longer be paid (an order cancelled or abandoned). Says
+   * "paid" when the payment completed first, else "closed" (also for a session already expired).
+   */
+  expireCheckout(sessionId: string): Promise<"closed" | "paid">;
 }

@@ -29,7 +29,7 @@ export interface SandboxPayment {
   amountCents: number;
   customerEmail: string;
   cancelUrl: string;
-  status: "open" | "paid" | "declined";
+  status: "open" | "paid" | "declined" | "expired";
 }
 
 export type PayOutcome =
@@ -42,6 +42,7 @@ export interface SandboxProvider extends PaymentProvider {
 }
 
 export const CARD_DECLINED = "Your card was declined. No payment was taken.";
+export const CHECKOUT_EXPIRED = "This checkout has expired: the order was cancelled. No payment was taken.";
 export const NOT_A_TEST_CARD = "This is a sandbox checkout: use the test card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).";
 
 export function signSandboxPayload(secret: string, body: string, now = new Date()): string {
@@ -100,6 +101,15 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       return { id: row.id, reference: row.reference, paid: row.status === "paid" };
     },
 
+    async expireCheckout(sessionId: string): Promise<"closed" | "paid"> {
+      const row = await load(sessionId);
+      if (!row) throw new Error(`Sandbox: no checkout session ${sessionId}`);
+      // Conditional, so it cannot cross a payment being taken at the same moment.
+      await db.updateTable("sandbox_payment").set({ status: "expired" }).where("id", "=", sessionId).where("status", "in", ["open", "declined"]).execute();
+      const after = await load(sessionId);
+      return after?.status === "paid" ? "paid" : "closed";
+    },
+
     parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {
       verifySignature(options.webhookSecret, rawBody, signatureHeader);
       const event = JSON.parse(rawBody) as { id: string; type: string; data?: { sessionId: string; reference: string; paid: boolean } };
@@ -128,18 +138,22 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       const digits = cardNumber.replace(/[\s-]/g, "");
       if (digits !== SANDBOX_CARDS.succeeds && digits !== SANDBOX_CARDS.declined) return { ok: false, error: NOT_A_TEST_CARD };
       if (row.status === "paid") return { ok: false, error: "This checkout has already been paid." };
+      if (row.status === "expired") return { ok: false, error: CHECKOUT_EXPIRED };
       if (digits === SANDBOX_CARDS.declined) {
-        await db.updateTable("sandbox_payment").set({ status: "declined", card_last4: digits.slice(-4) }).where("id", "=", id).where("status", "!=", "paid").execute();
+        await db.updateTable("sandbox_payment").set({ status: "declined", card_last4: digits.slice(-4) }).where("id", "=", id).where("status", "in", ["open", "declined"]).execute();
         return { ok: false, error: CARD_DECLINED };
       }
-      // Only one of two racing payments of the same session gets through.
+      // Only one of two racing payments of the same session gets through, and none once expired.
       const paid = await db
         .updateTable("sandbox_payment")
         .set({ status: "paid", card_last4: digits.slice(-4), paid_at: now.toISOString() })
         .where("id", "=", id)
-        .where("status", "!=", "paid")
+        .where("status", "in", ["open", "declined"])
         .executeTakeFirst();
-      if (Number(paid.numUpdatedRows) !== 1) return { ok: false, error: "This checkout has already been paid." };
+      if (Number(paid.numUpdatedRows) !== 1) {
+        const after = await load(id);
+        return { ok: false, error: after?.status === "expired" ? CHECKOUT_EXPIRED : "This checkout has already been paid." };
+      }
       const body = JSON.stringify({
         id: `evt_${crypto.randomBytes(12).toString("base64url")}`,
         type: "checkout.completed",

@@ -69,6 +69,20 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       return { id: session.id, reference: referenceOf(session), paid: isPaid(session) };
     },
 
+    async expireCheckout(sessionId: string): Promise<"closed" | "paid"> {
+      if (!sessionId) throw new Error("Stripe: checkout session id is required");
+      try {
+        await stripe.checkout.sessions.expire(sessionId);
+        return "closed";
+      } catch (error) {
+        // Stripe expires only open sessions; one already complete or expired answers 400.
+        const notOpen = error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400;
+        if (!notOpen) throw restated("expire checkout session", error);
+      }
+      const session = await call("retrieve checkout session", () => stripe.checkout.sessions.retrieve(sessionId));
+      return isPaid(session) ? "paid" : "closed";
+    },
+
     parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {
       if (!signatureHeader) throw new WebhookSignatureError("missing Stripe-Signature header");
       let event: Stripe.Event;
@@ -137,11 +151,13 @@ async function call<T>(operation: string, request: () => Promise<T>): Promise<T>
   try {
     return await request();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeError) {
-      // Connection failures and unreadable answers carry no status; their type says which it was.
-      const status = error.statusCode ? `status ${error.statusCode}` : error.type;
-      throw new Error(`Stripe: ${operation} failed (${status}): ${error.message}`, { cause: error });
-    }
-    throw error;
+    throw restated(operation, error);
   }
+}
+
+function restated(operation: string, error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  // Connection failures and unreadable answers carry no status; their type says which it was.
+  const status = error.statusCode ? `status ${error.statusCode}` : error.type;
+  return new Error(`Stripe: ${operation} failed (${status}): ${error.message}`, { cause: error });
 }

@@ -363,15 +363,49 @@ async function lateForCancelledOrder(db: Database, orderId: string, sessionId: s
 export type CancelOutcome = "cancelled" | "already-cancelled" | "paid";
 
 /**
- * The buyer cancels an order still awaiting payment. Only pending_payment moves (a conditional
- * update, so it cannot race a payment into a cancelled-and-paid order); a replay finds it
- * cancelled already; a paid order cannot be cancelled here.
+ * How long an order waits for its payment: Stripe's checkout sessions stay open 24 hours by
+ * default. An order still unpaid after that is cancelled by `cancelAbandonedOrders`.
  */
-export async function cancelOrder(db: Database, orderId: string, now = new Date()): Promise<CancelOutcome> {
+export const PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Cancels an order still awaiting payment: the buyer's own choice, or an abandoned order. The
+ * provider's checkout page is closed first, so nothing can be paid once the order is cancelled;
+ * if the payment won that race, the order is paid instead. Only pending_payment moves (a
+ * conditional update); a replay finds it cancelled already; a paid order stays paid.
+ */
+export async function cancelOrder(db: Database, provider: PaymentProvider, orderId: string, now = new Date()): Promise<CancelOutcome> {
+  const row = await db.selectFrom("store_order").select(["status", "provider", "provider_session_id"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (row.status === "paid") return "paid";
+  if (row.status === "cancelled") return "already-cancelled";
+  // A session opened through another provider (the site has since been switched) cannot be reached.
+  if (row.provider_session_id && row.provider === provider.name && (await provider.expireCheckout(row.provider_session_id)) === "paid") {
+    await markOrderPaid(db, orderId, now);
+    return "paid";
+  }
   const moved = await db.updateTable("store_order").set({ status: "cancelled", cancelled_at: now.toISOString() }).where("id", "=", orderId).where("status", "=", "pending_payment").executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 1) return "cancelled";
-  const row = await db.selectFrom("store_order").select("status").where("id", "=", orderId).executeTakeFirstOrThrow();
-  return row.status === "cancelled" ? "already-cancelled" : "paid";
+  const after = await db.selectFrom("store_order").select("status").where("id", "=", orderId).executeTakeFirstOrThrow();
+  return after.status === "cancelled" ? "already-cancelled" : "paid";
+}
+
+/**
+ * Cancels the orders that have waited longer than PAYMENT_WINDOW_MS for a payment, oldest first,
+ * at most `limit` a call. Safe to run from several instances at once. Returns the cancelled
+ * orders' ids; one that cannot be reached at the provider is logged and left for the next run.
+ */
+export async function cancelAbandonedOrders(db: Database, provider: PaymentProvider, now = new Date(), limit = 100): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - PAYMENT_WINDOW_MS).toISOString();
+  const stale = await db.selectFrom("store_order").select("id").where("status", "=", "pending_payment").where("created_at", "<", cutoff).orderBy("created_at").limit(limit).execute();
+  const cancelled: string[] = [];
+  for (const { id } of stale) {
+    try {
+      if ((await cancelOrder(db, provider, id, now)) === "cancelled") cancelled.push(id);
+    } catch (error) {
+      console.error(`Abandoned order ${id} could not be cancelled; the next run tries again:`, error);
+    }
+  }
+  return cancelled;
 }
 
 /** An order with nothing to pay (a 100% promo) is complete as soon as it is placed. */

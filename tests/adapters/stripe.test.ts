@@ -193,6 +193,32 @@ describe("Stripe provider against a loopback Stripe API", () => {
     });
   });
 
+  describe("expireCheckout", () => {
+    it("expires an open session, which then reads as expired", async () => {
+      const { id } = await provider().createCheckout({ ...subscription, reference: "ord_expire_open" });
+      await expect(provider().expireCheckout(id)).resolves.toBe("closed");
+      expect(api.requests.at(-1)).toMatchObject({ method: "POST", path: `/v1/checkout/sessions/${id}/expire` });
+      expect(api.sessions.get(id)?.status).toBe("expired");
+    });
+
+    it("says paid when the session was paid before it could be expired", async () => {
+      const { id } = await provider().createCheckout({ ...subscription, reference: "ord_expire_paid" });
+      api.completeSession(id);
+      await expect(provider().expireCheckout(id)).resolves.toBe("paid");
+      expect(api.requests.at(-1)).toMatchObject({ method: "GET", path: `/v1/checkout/sessions/${id}` });
+    });
+
+    it("treats a session that has expired already as closed", async () => {
+      const { id } = await provider().createCheckout({ ...subscription, reference: "ord_expire_twice" });
+      await provider().expireCheckout(id);
+      await expect(provider().expireCheckout(id)).resolves.toBe("closed");
+    });
+
+    it("rejects with the status for an unknown session", async () => {
+      await expect(provider().expireCheckout("cs_test_unknown")).rejects.toThrow(/^Stripe: expire checkout session failed \(status 404\)/);
+    });
+  });
+
   describe("parseWebhook", () => {
     const completedSession = {
       id: "cs_test_a1hook01",

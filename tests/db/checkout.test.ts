@@ -3,11 +3,13 @@ import { insertUser } from "../../server/accounts/users";
 import type { Mailer, MailMessage } from "../../server/adapters/mail";
 import type { Database } from "../../server/db/connection";
 import type { PaymentProvider } from "../../server/payments/provider";
+import { CHECKOUT_EXPIRED, createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
 import { addressProblems, normalizeAddress } from "../../server/store/address";
 import { addToCart, createCart, readCart } from "../../server/store/cart";
 import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, type CheckoutDraft } from "../../server/store/checkout";
 import { sendOrderConfirmation } from "../../server/store/order-mail";
 import {
+  cancelAbandonedOrders,
   cancelOrder,
   claimGuestOrders,
   findOrder,
@@ -75,6 +77,11 @@ async function reviewTotal(cartId: string): Promise<number> {
   return outcome.review.totals.totalCents;
 }
 
+const sandbox = () => createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" });
+const payUrls = { successUrl: "https://site/ok", cancelUrl: "https://site/no" };
+const sessionOf = async (orderId: string) =>
+  (await db.selectFrom("store_order").select("provider_session_id").where("id", "=", orderId).executeTakeFirstOrThrow()).provider_session_id!;
+
 const submit = async (cartId: string, key = issueIdempotencyKey(), shown?: number) =>
   submitOrder(db, OPEN, { cartId, userId: null, accountEmail: null, idempotencyKey: key, shownTotalCents: shown ?? (await reviewTotal(cartId)) }, NOON);
 
@@ -92,6 +99,9 @@ function fakeProvider() {
     },
     async retrieveCheckout(id) {
       return { id, reference: sessions.find((s) => s.id === id)!.reference, paid: paid.has(id) };
+    },
+    async expireCheckout(id) {
+      return paid.has(id) ? "paid" : "closed";
     },
     parseWebhook() {
       throw new Error("not used");
@@ -334,7 +344,7 @@ describe("cancelling an order", () => {
     const cart = await readyCart([{ id: ids.ebook }]);
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
-    expect(await Promise.all([cancelOrder(db, outcome.order.id, NOON), cancelOrder(db, outcome.order.id, NOON)])).toEqual(expect.arrayContaining(["cancelled", "already-cancelled"]));
+    expect(await Promise.all([cancelOrder(db, sandbox(), outcome.order.id, NOON), cancelOrder(db, sandbox(), outcome.order.id, NOON)])).toEqual(expect.arrayContaining(["cancelled", "already-cancelled"]));
     const cancelled = (await findOrder(db, outcome.order.id))!;
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.cancelledAt).toBe(NOON.toISOString());
@@ -344,7 +354,7 @@ describe("cancelling an order", () => {
     const paidOrder = await submit(paidCart);
     if (!paidOrder.ok) throw new Error(paidOrder.problem);
     await markOrderPaid(db, paidOrder.order.id, NOON);
-    expect(await cancelOrder(db, paidOrder.order.id, NOON)).toBe("paid");
+    expect(await cancelOrder(db, sandbox(), paidOrder.order.id, NOON)).toBe("paid");
     expect((await findOrder(db, paidOrder.order.id))!.status).toBe("paid");
   });
 
@@ -355,7 +365,8 @@ describe("cancelling an order", () => {
     const { provider, paid } = fakeProvider();
     await startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" });
     const sessionId = (await db.selectFrom("store_order").select("provider_session_id").where("id", "=", outcome.order.id).executeTakeFirstOrThrow()).provider_session_id!;
-    expect(await cancelOrder(db, outcome.order.id, NOON)).toBe("cancelled");
+    expect(await cancelOrder(db, provider, outcome.order.id, NOON)).toBe("cancelled");
+    // The provider took the payment anyway (its page was still open in another tab, say).
 
     paid.add(sessionId);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -372,6 +383,58 @@ describe("cancelling an order", () => {
     expect(order.paidAt).toBeNull();
     // The cart stays as it was, for the shopper to order again.
     expect((await readCart(db, cart)).lines).toHaveLength(1);
+  });
+});
+
+describe("closing the payment page", () => {
+  it("a cancelled order's checkout page can no longer be paid", async () => {
+    const outcome = await submit(await readyCart([{ id: ids.hardcover }]));
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const provider = sandbox();
+    await startOrderPayment(db, provider, outcome.order, payUrls);
+    const session = await sessionOf(outcome.order.id);
+    expect(await cancelOrder(db, provider, outcome.order.id, NOON)).toBe("cancelled");
+    expect(await provider.pay(session, SANDBOX_CARDS.succeeds, NOON)).toEqual({ ok: false, error: CHECKOUT_EXPIRED });
+    expect((await provider.payment(session))?.status).toBe("expired");
+    expect((await findOrder(db, outcome.order.id))?.status).toBe("cancelled");
+  });
+
+  it("an order paid just before the cancel reached the provider stays paid", async () => {
+    const outcome = await submit(await readyCart([{ id: ids.ebook }]));
+    if (!outcome.ok) throw new Error(outcome.problem);
+    const provider = sandbox();
+    await startOrderPayment(db, provider, outcome.order, payUrls);
+    expect((await provider.pay(await sessionOf(outcome.order.id), SANDBOX_CARDS.succeeds, NOON)).ok).toBe(true);
+    // The payment's callback has not arrived yet: the cancel learns of it from the provider.
+    expect(await cancelOrder(db, provider, outcome.order.id, NOON)).toBe("paid");
+    expect((await findOrder(db, outcome.order.id))?.status).toBe("paid");
+  });
+
+  it("orders unpaid for more than 24 hours are cancelled and their pages closed; newer and paid ones are left", async () => {
+    const provider = sandbox();
+    const placed = async (at: Date) => {
+      const cart = await readyCart([{ id: ids.ebook }]);
+      const outcome = await submitOrder(db, OPEN, { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: await reviewTotal(cart) }, at);
+      if (!outcome.ok) throw new Error(outcome.problem);
+      await startOrderPayment(db, provider, outcome.order, payUrls);
+      return outcome.order.id;
+    };
+    const hour = 3_600_000;
+    const abandoned = await placed(new Date(NOON.getTime() - 25 * hour));
+    const paidLate = await placed(new Date(NOON.getTime() - 26 * hour));
+    const recent = await placed(new Date(NOON.getTime() - 23 * hour));
+    await markOrderPaid(db, paidLate, NOON);
+
+    const cancelled = await cancelAbandonedOrders(db, provider, NOON);
+    expect(cancelled).toContain(abandoned);
+    expect(cancelled).not.toContain(paidLate);
+    expect(cancelled).not.toContain(recent);
+    expect((await findOrder(db, abandoned))?.status).toBe("cancelled");
+    expect((await provider.payment(await sessionOf(abandoned)))?.status).toBe("expired");
+    expect((await findOrder(db, paidLate))?.status).toBe("paid");
+    expect((await findOrder(db, recent))?.status).toBe("pending_payment");
+    // A second run, or another instance's, finds nothing left to do.
+    expect(await cancelAbandonedOrders(db, provider, NOON)).not.toContain(abandoned);
   });
 });
 

@@ -255,14 +255,15 @@ describe("cancelling an order", () => {
     expect((await guest.page("/review-order"))("main").text()).toContain("Ebook");
   });
 
-  it("keeps a cancelled order cancelled when the shopper goes back and pays on the provider's page", async () => {
+  it("closes the provider's page when an order is cancelled: going back to pay takes no money", async () => {
     const guest = new Reader(server.url);
     const { checkout, orderPath, orderId } = await placeOrder(guest, `late.${Date.now()}@example.org`);
     expect((await guest.request(orderPath, { form: CANCEL })).status).toBe(303);
-    const paid = await pay(guest, checkout, "4242 4242 4242 4242");
-    const back = await guest.request(pathOf(paid.headers.get("location")));
-    expect(back.status).toBe(303);
-    expect(pathOf(back.headers.get("location"))).toBe(orderPath);
+    const refused = await pay(guest, checkout, "4242 4242 4242 4242");
+    expect(refused.status).toBe(402);
+    const $refused = cheerio.load(await refused.text());
+    expect($refused("[role=status]").text()).toBe("This checkout has expired: the order was cancelled. No payment was taken.");
+    expect($refused("input[name=cardNumber]")).toHaveLength(0);
     expect((await guest.page(orderPath))("dd").text()).toContain("Cancelled");
     expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("cancelled");
   });

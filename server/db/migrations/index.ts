@@ -5,6 +5,7 @@ import * as m003 from "./003-paywall-and-subscriptions";
 import * as m004 from "./004-library-and-follows";
 import * as m005 from "./005-store";
 import * as m006 from "./006-checkout";
+import * as m007 from "./007-order-payment-window";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "004-library-and-follows": m004,
   "005-store": m005,
   "006-checkout": m006,
+  "007-order-payment-window": m007,
 };
 
 export const migrationProvider: MigrationProvider = {
