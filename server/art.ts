@@ -24,6 +24,7 @@ function shapes(random: () => number, width: number, height: number, count: numb
 export const ARTICLE_ART_SIZE = { width: 1200, height: 675 } as const;
 export const ISSUE_COVER_SIZE = { width: 600, height: 800 } as const;
 export const VIDEO_POSTER_SIZE = { width: 1280, height: 720 } as const;
+export const PODCAST_COVER_SIZE = { width: 600, height: 600 } as const;
 
 export function articleArt(key: string): string {
   const { width, height } = ARTICLE_ART_SIZE;
@@ -66,4 +67,21 @@ export function videoPoster(video: { slug: string; title: string; topic: string 
     .join("");
   const sans = `fill="#fff" font-size="32" font-family="Helvetica, Arial, sans-serif"`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 5)}<text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeXml(video.topic.toUpperCase())}</text></svg>`;
+}
+
+/** A podcast's square cover: the show's title over the site's name. */
+export function podcastCover(series: { slug: string; title: string }): string {
+  const { width, height } = PODCAST_COVER_SIZE;
+  const random = seededRandom(hashString(series.slug));
+  const colour = PALETTE[hashString(series.slug) % PALETTE.length];
+  const lines: string[] = [];
+  for (const word of series.title.split(" ")) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= 14) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  const title = lines
+    .map((line, i) => `<text x="48" y="${300 + i * 64}" font-size="56" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
+    .join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
 }

@@ -14,3 +14,9 @@ export const videoEmbedPath = (v: { id: number; slug: string }) => `/video/embed
 export const videoPosterPath = (slug: string) => `/art/video/${slug}.svg`;
 export const videoMediaPath = (id: number, kind: "webm" | "vtt") => `/media/video/${id}.${kind}`;
 export const libraryFolderPath = (slug: string) => `/my-library/library/${slug}`;
+export const podcastSeriesPath = (slug: string) => `/podcasts/${slug}`;
+/** An episode on its series page: the page opens the episode's tab with enough loaded to show it. */
+export const podcastEpisodePath = (seriesSlug: string, id: number) => `/podcasts/${seriesSlug}?episode=${id}#episode-${id}`;
+export const podcastCoverPath = (slug: string) => `/art/podcast/${slug}.svg`;
+export const podcastAudioPath = (id: number) => `/media/podcast/${id}.mp3`;
+export const podcastFeedPath = (slug: string) => `/podcasts/${slug}/feed.xml`;

@@ -1,4 +1,5 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
+import type { LibraryContentType } from "../../server/db/schema";
 import { useId, useState, type FormEvent, type MouseEvent } from "react";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
 import type { RootData } from "../root";
@@ -23,7 +24,7 @@ export function ShareLinks({
   heading,
   only,
 }: {
-  type: "article" | "video";
+  type: LibraryContentType;
   id: number;
   url: string;
   title: string;

@@ -10,6 +10,7 @@ export const SECTIONS = [
   { to: "/topics", label: "Topics" },
   { to: "/magazine", label: "Magazine" },
   { to: "/video", label: "Video" },
+  { to: "/podcasts", label: "Podcasts" },
   { to: "/big-ideas", label: "Big Ideas" },
   { to: "/ascend", label: "Ascend" },
   { to: "/visual-library", label: "Visual Library" },

@@ -18,7 +18,7 @@ import { currentUser } from "../lib/session.server";
 
 export const SAVE_FAILED = "There was an error while processing your request, please try again later.";
 
-const refSchema = z.object({ type: z.enum(["article", "video"]), id: z.coerce.number().int().positive().max(2_147_483_647) });
+const refSchema = z.object({ type: z.enum(["article", "video", "podcast"]), id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** The item a save names; a malformed or unknown one is a 404. */
 async function requireContent(values: { type: unknown; id: unknown }) {
@@ -139,7 +139,7 @@ export default function SavePage() {
           <button type="submit" className={primaryButton}>
             Save
           </button>
-          <Link to={back}>Back to {item.contentType === "Video" ? "the video" : "the article"}</Link>
+          <Link to={back}>Back to the {item.contentType === "Video" ? "video" : item.contentType === "Podcast" ? "episode" : "article"}</Link>
         </div>
       </Form>
     </section>

@@ -27,7 +27,7 @@ import { currentUser } from "../lib/session.server";
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];
 
-const refSchema = z.object({ type: z.enum(["article", "video"]), id: z.coerce.number().int().positive().max(2_147_483_647) });
+const refSchema = z.object({ type: z.enum(["article", "video", "podcast"]), id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** What is being shared; a subscriber-only video only by its subscribers (spec 6). */
 async function shareable(request: Request, values: { type: unknown; id: unknown }) {
@@ -106,7 +106,7 @@ export default function SharePage() {
     <section aria-labelledby="share-title">
       <h1 id="share-title">Share “{item.title}”</h1>
       <p>
-        <Link to={item.url}>Back to the {item.type === "video" ? "video" : "article"}</Link>
+        <Link to={item.url}>Back to the {item.type === "podcast" ? "episode" : item.type}</Link>
       </p>
       <nav aria-label="Share with">
         <ul className={css.tabs}>

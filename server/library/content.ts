@@ -1,7 +1,8 @@
 import { cardQuery, toCards } from "../article-cards";
 import type { Database } from "../db/connection";
 import type { LibraryContentType } from "../db/schema";
-import { topicPath, videoPath, videoPosterPath } from "../urls";
+import { podcastEpisodesById } from "../podcasts";
+import { podcastCoverPath, podcastEpisodePath, podcastSeriesPath, topicPath, videoPath, videoPosterPath } from "../urls";
 
 /** What a library list, history or share shows of an item (spec: content item). */
 export interface ContentItem {
@@ -67,6 +68,20 @@ export async function contentItems(db: Database, refs: ContentRef[]): Promise<Ma
         authors: [],
       });
     }
+  }
+  for (const e of await podcastEpisodesById(db, refs.filter((r) => r.type === "podcast").map((r) => r.id))) {
+    found.set(key({ type: "podcast", id: e.id }), {
+      type: "podcast",
+      id: e.id,
+      title: e.title,
+      summary: e.description,
+      url: podcastEpisodePath(e.seriesSlug, e.id),
+      image: podcastCoverPath(e.seriesSlug),
+      contentType: "Podcast",
+      // A show stands where an article's topic would: the card links to it.
+      topic: { name: e.seriesTitle, url: podcastSeriesPath(e.seriesSlug) },
+      authors: [],
+    });
   }
   return found;
 }

@@ -1,4 +1,5 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
+import type { LibraryContentType } from "../../../server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
 import type { RootData } from "../../root";
 import * as css from "./library.css";
@@ -12,7 +13,7 @@ const SaveFlyout = lazy(loadFlyout);
  * sign-in modal opens in place); with JS, for a signed-in reader, the same form opens as a
  * flyout beside the link and posts through a fetcher.
  */
-export function SaveControl({ type, id, title }: { type: "article" | "video"; id: number; title: string }) {
+export function SaveControl({ type, id, title }: { type: LibraryContentType; id: number; title: string }) {
   const root = useRouteLoaderData<RootData>("root");
   const [open, setOpen] = useState(false);
   const savePath = `/my-library/save?type=${type}&id=${id}`;

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import type { LibraryContentType } from "../../../server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
 import * as css from "./library.css";
 
@@ -10,7 +11,7 @@ const ShareFlyout = lazy(loadFlyout);
  * "Share": a link to the share page; with JS the same tabs (Facebook first) in a flyout, the
  * e-mail form posting through a fetcher to the share page's action.
  */
-export function ShareControl({ type, id, title, url }: { type: "article" | "video"; id: number; title: string; url: string }) {
+export function ShareControl({ type, id, title, url }: { type: LibraryContentType; id: number; title: string; url: string }) {
   const [open, setOpen] = useState(false);
   const page = `/share?type=${type}&id=${id}`;
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {

@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import type { LibraryContentType } from "../../../server/db/schema";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../server/share-links";
@@ -19,7 +20,7 @@ type Tab = (typeof TABS)[number];
 const CONFIRMATION_MS = 2000;
 
 /** The share tabs, Facebook first, opened beside the Share link (ShareControl loads this lazily). */
-export default function ShareFlyout({ page, type, id, title, url, onClose }: { page: string; type: "article" | "video"; id: number; title: string; url: string; onClose: () => void }) {
+export default function ShareFlyout({ page, type, id, title, url, onClose }: { page: string; type: LibraryContentType; id: number; title: string; url: string; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>("facebook");
   const panel = useRef<HTMLDivElement>(null);
   const baseId = useId();

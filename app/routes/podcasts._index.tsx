@@ -1,0 +1,52 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { podcastSeriesList } from "../../server/podcasts";
+import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "../../server/urls";
+import * as css from "../components/podcast.css";
+import { db } from "../lib/db.server";
+import { formatAuthors } from "../lib/format";
+import { seo, siteUrlFrom } from "../lib/seo";
+
+export async function loader() {
+  return { series: await podcastSeriesList(await db()) };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ matches }) =>
+  seo({
+    title: "Podcasts",
+    description: "Meridian Review's podcasts: narrated series and conversations with managers and researchers, to play here or follow in any podcast app.",
+    path: "/podcasts",
+    siteUrl: siteUrlFrom(matches),
+  });
+
+export default function Podcasts() {
+  const { series } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Podcasts</h1>
+      <ul className={css.episodes}>
+        {series.map((s) => (
+          <li key={s.slug}>
+            <article className={css.header} aria-labelledby={`series-${s.slug}`}>
+              <img className={css.cover} src={podcastCoverPath(s.slug)} width={600} height={600} alt="" />
+              <div>
+                <h2 id={`series-${s.slug}`} className={css.episodeTitle}>
+                  <Link to={podcastSeriesPath(s.slug)}>{s.title}</Link>
+                </h2>
+                <p className={css.hosts}>
+                  Hosted by {formatAuthors(s.hosts.map((name) => ({ name })))} · {s.episodeCount} episodes
+                </p>
+                <p>{s.description}</p>
+                <p className={css.hosts}>
+                  <a href={podcastFeedPath(s.slug)} type="application/rss+xml">
+                    RSS feed<span className="visually-hidden"> of {s.title}</span>
+                  </a>
+                </p>
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

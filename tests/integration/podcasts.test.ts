@@ -1,0 +1,167 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Reader, registeredReader } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+// The podcast pages against the production build: series tabs and loading without JS, the
+// episodes' audio, the podcast feed, and saving and sharing an episode.
+
+interface SeedEpisode {
+  title: string;
+  pubDate: string;
+  season: number;
+  episode: number;
+  episodeType: string;
+  durationSeconds: number;
+}
+interface SeedSeries {
+  slug: string;
+  title: string;
+  feedType: "serial" | "episodic";
+  episodes: SeedEpisode[];
+}
+const media = JSON.parse(fs.readFileSync(path.resolve("content/media.json"), "utf8")) as { podcasts: SeedSeries[] };
+const serial = media.podcasts.find((s) => s.feedType === "serial")!;
+const episodic = media.podcasts.find((s) => s.feedType === "episodic")!;
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000" });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const guest = () => new Reader(server.url);
+const titles = ($: cheerio.CheerioAPI) => $("main ol h2").map((_, h) => $(h).text()).get();
+const tabs = ($: cheerio.CheerioAPI) => $("main nav li a").map((_, a) => ({ label: $(a).text().replace(/\s*\(\d+ episodes\)$/, ""), current: $(a).attr("aria-current") === "page" })).get();
+
+describe("a series page", () => {
+  it("lists a serial show by season, oldest first, five at a time, with Load more items as a link", async () => {
+    const seasons = [...new Set(serial.episodes.map((e) => e.season))].sort((a, b) => a - b);
+    const firstSeason = serial.episodes.filter((e) => e.season === seasons[0]).sort((a, b) => a.episode - b.episode);
+    expect(firstSeason.length).toBeGreaterThan(5);
+
+    const $ = await guest().page(`/podcasts/${serial.slug}`);
+    expect($("h1").text()).toBe(serial.title);
+    expect(tabs($)).toEqual(seasons.map((s, i) => ({ label: `Season ${s}`, current: i === 0 })));
+    expect(titles($)).toEqual(firstSeason.slice(0, 5).map((e) => e.title));
+    const more = $("a:contains('Load more items')");
+    expect(more.attr("href")).toBe(`/podcasts/${serial.slug}?tab=season-${seasons[0]}&loaded=2`);
+
+    const $more = await guest().page(more.attr("href")!);
+    expect(titles($more)).toEqual(firstSeason.slice(0, 10).map((e) => e.title));
+    if (firstSeason.length <= 10) expect($more("a:contains('Load more items')")).toHaveLength(0);
+
+    const second = await guest().page(`/podcasts/${serial.slug}?tab=season-${seasons[1]}`);
+    expect(tabs(second).find((t) => t.current)?.label).toBe(`Season ${seasons[1]}`);
+    expect(titles(second)[0]).toBe(serial.episodes.filter((e) => e.season === seasons[1]).sort((a, b) => a.episode - b.episode)[0]!.title);
+  });
+
+  it("lists an episodic show by year, newest first", async () => {
+    const newest = [...episodic.episodes].sort((a, b) => b.pubDate.localeCompare(a.pubDate));
+    const years = [...new Set(newest.map((e) => e.pubDate.slice(0, 4)))];
+    const $ = await guest().page(`/podcasts/${episodic.slug}`);
+    expect(tabs($).map((t) => t.label)).toEqual(years);
+    expect(titles($)).toEqual(newest.filter((e) => e.pubDate.startsWith(years[0]!)).slice(0, 5).map((e) => e.title));
+  });
+
+  it("opens an episode's own link on its tab, loaded far enough to show it", async () => {
+    const seasons = [...new Set(serial.episodes.map((e) => e.season))].sort((a, b) => a - b);
+    const $first = await guest().page(`/podcasts/${serial.slug}?loaded=99`);
+    const lastOfSeason = $first("main ol article").last();
+    const id = lastOfSeason.attr("id")!.replace("episode-", "");
+    const $ = await guest().page(`/podcasts/${serial.slug}?tab=season-${seasons[1]}&episode=${id}`);
+    expect(tabs($).find((t) => t.current)?.label).toBe(`Season ${seasons[0]}`);
+    expect($(`#episode-${id} h2`).text()).toBe(lastOfSeason.find("h2").text());
+  });
+
+  it("shows each episode's type, date and duration, its audio and a download, and the whole description without JS", async () => {
+    const $ = await guest().page(`/podcasts/${serial.slug}`);
+    const trailer = serial.episodes.find((e) => e.episodeType === "trailer")!;
+    const card = $("main ol article").filter((_, a) => $(a).find("h2").text() === trailer.title);
+    expect(card.find("p").first().text()).toContain(`Trailer · Season ${trailer.season}, Episode ${trailer.episode}`);
+    const minutes = Math.floor(trailer.durationSeconds / 60);
+    expect(card.text()).toContain(`${minutes}:${String(trailer.durationSeconds % 60).padStart(2, "0")}`);
+    expect(card.find("button:contains('Read More')")).toHaveLength(0);
+    const audio = card.find("audio").attr("src")!;
+    expect(card.find("a[download]").attr("href")).toBe(audio);
+
+    const whole = await fetch(server.url + audio);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-type")).toBe("audio/mpeg");
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    expect(bytes.subarray(0, 3).toString("latin1")).toBe("ID3");
+    const part = await fetch(server.url + audio, { headers: { Range: "bytes=0-99" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 0-99/${bytes.length}`);
+  });
+
+  it("answers 404 for an unknown series, episode audio or cover, and ignores nonsense paging", async () => {
+    for (const url of ["/podcasts/no-such-show", "/podcasts/Bad_Slug", "/media/podcast/999999.mp3", "/media/podcast/1.wav", "/art/podcast/no-such-show.svg", "/podcasts/no-such-show/feed.xml"]) {
+      expect((await guest().request(url)).status, url).toBe(404);
+    }
+    for (const query of ["?loaded=-3", "?loaded=abc", "?loaded=99999999999", "?tab=season-42", "?episode=999999", "?tab=%00"]) {
+      expect((await guest().request(`/podcasts/${serial.slug}${query}`)).status, query).toBe(200);
+    }
+  });
+});
+
+describe("the podcast feed", () => {
+  it("lists every episode with its audio enclosure, its size and the iTunes fields", async () => {
+    const res = await fetch(`${server.url}/podcasts/${serial.slug}/feed.xml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("xml");
+    const $ = cheerio.load(await res.text(), { xml: true });
+    expect($("channel > title").first().text()).toBe(serial.title);
+    expect($("channel > itunes\\:type").text()).toBe("serial");
+    const items = $("item");
+    expect(items).toHaveLength(serial.episodes.length);
+    const first = items.first();
+    const enclosure = first.find("enclosure");
+    expect(enclosure.attr("type")).toBe("audio/mpeg");
+    const audio = await fetch(enclosure.attr("url")!.replace(/^https?:\/\/[^/]+/, server.url));
+    expect(Number(enclosure.attr("length"))).toBe((await audio.arrayBuffer()).byteLength);
+    expect(Number(first.find("itunes\\:duration").text())).toBeGreaterThan(0);
+    expect(first.find("itunes\\:season").text()).toMatch(/^\d+$/);
+  });
+
+  it("is linked from the series page for podcast apps to find", async () => {
+    const $ = await guest().page(`/podcasts/${episodic.slug}`);
+    expect($("link[rel=alternate][type='application/rss+xml']").attr("href")).toBe(`/podcasts/${episodic.slug}/feed.xml`);
+  });
+});
+
+describe("saving and sharing an episode", () => {
+  it("saves an episode into the library, which links back to it on its series page", async () => {
+    const reader = await registeredReader(server.url);
+    const $ = await reader.page(`/podcasts/${serial.slug}`);
+    const card = $("main ol article").first();
+    const id = card.attr("id")!.replace("episode-", "");
+    const savePage = new URL(card.find("a:contains('Save')").attr("href")!, server.url);
+    expect(`${savePage.pathname}${savePage.search}`).toBe(`/my-library/save?type=podcast&id=${id}`);
+    const saved = await reader.request(`/my-library/save?type=podcast&id=${id}`, { form: { type: "podcast", id, newFolder: "Listening" } });
+    expect(saved.status).toBe(303);
+    const $saved = await reader.page(saved.headers.get("location")!);
+    expect($saved("[role=status]").text()).toBe("Saved!");
+    expect($saved("a:contains('Back to the episode')")).toHaveLength(1);
+
+    const $library = await reader.page("/my-library/library/listening");
+    const link = $library(`main a[href*='episode=${id}']`).first();
+    expect(link.text()).toBe(card.find("h2").text());
+    expect(link.attr("href")).toBe(`/podcasts/${serial.slug}?episode=${id}#episode-${id}`);
+  });
+
+  it("shares an episode by its page: the share page names it and links back to it", async () => {
+    const $ = await guest().page(`/podcasts/${episodic.slug}`);
+    const card = $("main ol article").first();
+    const share = card.find("a:contains('Share')").attr("href")!;
+    const $share = await guest().page(share);
+    expect($share("main").text()).toContain(card.find("h2").text());
+    expect($share("a:contains('Back to the episode')").attr("href")).toMatch(new RegExp(`^/podcasts/${episodic.slug}\\?episode=\\d+#episode-\\d+$`));
+  });
+});
