@@ -12,6 +12,7 @@ const PAGES: [string, string | RegExp][] = [
   ["/visual-library", "Visual Library"],
   ["/magazine", "Magazine Archive"],
   ["/video", "Video"],
+  ["/podcasts", "Podcasts"],
   ["/reading-lists", "Reading lists"],
   ["/archive-toc/BR2501", /./],
   ["/archive-toc/5601", /./],

@@ -1,0 +1,72 @@
+import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+
+// Podcast series pages with and without JavaScript: season tabs, five episodes at a time, the
+// Read More fold, the browser's own audio player, and saving an episode.
+
+test("a listener finds a show, moves between seasons, loads more episodes and plays one", async ({ page, js, axe }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Podcasts" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Podcasts" })).toBeVisible();
+  await page.getByRole("link", { name: "The Long Way Back", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "The Long Way Back" })).toBeVisible();
+
+  const seasons = page.getByRole("navigation", { name: "Seasons" });
+  await expect(seasons.getByRole("link", { name: /^Season 1/ })).toHaveAttribute("aria-current", "page");
+  const episodes = page.locator("main ol > li");
+  await expect(episodes).toHaveCount(5);
+  await expect(episodes.first().getByRole("heading", { level: 2 })).toHaveText("Introducing The Long Way Back");
+  await axe(page);
+
+  await page.getByRole("link", { name: "Load more items" }).click();
+  await expect(episodes).toHaveCount(7);
+  await expect(page.getByRole("link", { name: "Load more items" })).toHaveCount(0);
+  if (js) await expect(episodes.nth(5).locator("article")).toBeFocused();
+
+  await seasons.getByRole("link", { name: /^Season 2/ }).click();
+  await expect(seasons.getByRole("link", { name: /^Season 2/ })).toHaveAttribute("aria-current", "page");
+  await expect(episodes).toHaveCount(5);
+  await expect(episodes.first()).toContainText("Season 2, Episode 1");
+
+  const first = episodes.first();
+  const description = first.locator("p").nth(1);
+  if (js) {
+    const readMore = first.getByRole("button", { name: "Read More" });
+    await expect(readMore).toHaveAttribute("aria-expanded", "false");
+    const folded = await description.evaluate((p) => p.clientHeight);
+    await readMore.click();
+    await expect(first.getByRole("button", { name: "Read Less" })).toHaveAttribute("aria-expanded", "true");
+    expect(await description.evaluate((p) => p.clientHeight)).toBeGreaterThan(folded);
+  } else {
+    await expect(first.getByRole("button", { name: "Read More" })).toHaveCount(0);
+  }
+
+  const audio = first.locator("audio");
+  await page.waitForLoadState("load");
+  await audio.evaluate(async (el: HTMLAudioElement) => {
+    el.muted = true;
+    await el.play();
+  });
+  await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+});
+
+test("a reader saves an episode and finds it in My Library", async ({ page, js }) => {
+  await registerReader(page, uniqueEmail("listener"));
+  await page.goto("/podcasts/the-meridian-conversation");
+  const episode = page.locator("main ol > li").first();
+  const title = await episode.getByRole("heading", { level: 2 }).innerText();
+  await episode.getByRole("link", { name: `Save ${title} to My Library` }).click();
+  if (js) {
+    const flyout = page.getByRole("dialog", { name: `Save “${title}”` });
+    await flyout.getByLabel("Or create a new folder").fill("Commute");
+    await flyout.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(flyout.getByText("Saved!")).toBeVisible();
+  } else {
+    await page.getByLabel("Or create a new folder").fill("Commute");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await expect(page.getByRole("status")).toHaveText("Saved!");
+  }
+  await page.goto("/my-library/library/commute");
+  await page.getByRole("link", { name: title }).first().click();
+  await expect(page.getByRole("heading", { level: 2, name: title })).toBeVisible();
+  await expect(page).toHaveURL(/\/podcasts\/the-meridian-conversation\?episode=\d+#episode-\d+$/);
+});
