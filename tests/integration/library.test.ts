@@ -70,7 +70,7 @@ describe("who may use the library", () => {
 
   it("answers 404 for something that cannot be saved", async () => {
     const r = await reader();
-    for (const query of ["type=article&id=999999999", "type=podcast&id=1", "type=article&id=abc", "type=article&id=99999999999999999999", ""]) {
+    for (const query of ["type=article&id=999999999", "type=podcast&id=999999", "type=magazine&id=1", "type=article&id=abc", "type=article&id=99999999999999999999", ""]) {
       expect((await r.request(`/my-library/save?${query}`)).status, query).toBe(404);
     }
     expect((await r.request("/my-library/save", { form: { type: "article", id: "-1" } })).status).toBe(404);
