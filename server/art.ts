@@ -21,6 +21,17 @@ function shapes(random: () => number, width: number, height: number, count: numb
   return out;
 }
 
+/** Words into lines of at most `width` characters (a longer word keeps a line of its own). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
 export const ARTICLE_ART_SIZE = { width: 1200, height: 675 } as const;
 export const ISSUE_COVER_SIZE = { width: 600, height: 800 } as const;
 export const VIDEO_POSTER_SIZE = { width: 1280, height: 720 } as const;
@@ -37,14 +48,7 @@ export function issueCover(issue: { code: string; title: string; monthLabel: str
   const { width, height } = ISSUE_COVER_SIZE;
   const random = seededRandom(hashString(issue.code));
   const colour = PALETTE[hashString(issue.code) % PALETTE.length];
-  const words = issue.title.split(" ");
-  const lines: string[] = [];
-  for (const word of words) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && (last + " " + word).length <= 16) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
-  }
-  const title = lines
+  const title = wrap(issue.title, 16)
     .map((line, i) => `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeXml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
@@ -55,12 +59,7 @@ export function videoPoster(video: { slug: string; title: string; topic: string 
   const { width, height } = VIDEO_POSTER_SIZE;
   const random = seededRandom(hashString(video.slug));
   const colour = PALETTE[hashString(video.slug) % PALETTE.length];
-  const lines: string[] = [];
-  for (const word of video.title.split(" ")) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && (last + " " + word).length <= 26) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
-  }
+  const lines = wrap(video.title, 26);
   const top = Math.round(height / 2 - (lines.length * 84) / 2 + 60);
   const title = lines
     .map((line, i) => `<text x="80" y="${top + i * 84}" font-size="68" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
@@ -74,13 +73,7 @@ export function podcastCover(series: { slug: string; title: string }): string {
   const { width, height } = PODCAST_COVER_SIZE;
   const random = seededRandom(hashString(series.slug));
   const colour = PALETTE[hashString(series.slug) % PALETTE.length];
-  const lines: string[] = [];
-  for (const word of series.title.split(" ")) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && (last + " " + word).length <= 14) lines[lines.length - 1] = `${last} ${word}`;
-    else lines.push(word);
-  }
-  const title = lines
+  const title = wrap(series.title, 14)
     .map((line, i) => `<text x="48" y="${300 + i * 64}" font-size="56" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
