@@ -11,3 +11,17 @@ export const primaryButton = style({
   fontWeight: 700,
   cursor: "pointer",
 });
+
+/** A panel that opens under its control (flyouts, the mini cart); each places and sizes it. */
+export const popover = style({
+  position: "absolute",
+  zIndex: 20,
+  top: "100%",
+  marginTop: vars.space.xs,
+  padding: vars.space.md,
+  background: vars.color.paper,
+  border: `1px solid ${vars.color.rule}`,
+  boxShadow: "0 0.5rem 1.5rem rgba(0, 0, 0, 0.18)",
+  display: "grid",
+  gap: vars.space.sm,
+});

@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css";
 import { media, vars } from "../../styles/theme.css";
+import { popover } from "../controls.css";
 
 export const tabs = style({
   display: "flex",
@@ -68,20 +69,7 @@ export const saveControl = style({ position: "relative", display: "inline-block"
 
 export const saveLink = style({ color: vars.color.link });
 
-export const flyout = style({
-  position: "absolute",
-  zIndex: 20,
-  top: "100%",
-  left: 0,
-  width: "min(22rem, 90vw)",
-  marginTop: vars.space.xs,
-  padding: vars.space.md,
-  background: vars.color.paper,
-  border: `1px solid ${vars.color.rule}`,
-  boxShadow: "0 0.5rem 1.5rem rgba(0, 0, 0, 0.18)",
-  display: "grid",
-  gap: vars.space.sm,
-});
+export const flyout = style([popover, { left: 0, width: "min(22rem, 90vw)" }]);
 
 export const flyoutTitle = style({ fontSize: vars.size.md, margin: 0 });
 

@@ -1,5 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { media, vars } from "../../styles/theme.css";
+import { popover } from "../controls.css";
 
 export const section = style({ margin: `0 0 ${vars.space.xl}` });
 
@@ -108,22 +109,15 @@ export const addForm = style({ display: "grid", gap: vars.space.md, maxWidth: "2
 /** The header's cart menu and its flyout. */
 export const miniCart = style({ position: "relative", display: "inline-block" });
 
-export const miniCartFlyout = style({
-  position: "absolute",
-  zIndex: 20,
-  top: "100%",
-  right: 0,
-  width: "min(20rem, 90vw)",
-  marginTop: vars.space.xs,
-  padding: vars.space.md,
-  background: vars.color.paper,
-  border: `1px solid ${vars.color.rule}`,
-  boxShadow: "0 0.5rem 1.5rem rgba(0, 0, 0, 0.18)",
-  display: "grid",
-  gap: vars.space.sm,
-  fontFamily: vars.font.ui,
-  "@media": { [media.narrow]: { position: "fixed", top: "3rem", left: vars.space.sm, right: vars.space.sm, width: "auto" } },
-});
+export const miniCartFlyout = style([
+  popover,
+  {
+    right: 0,
+    width: "min(20rem, 90vw)",
+    fontFamily: vars.font.ui,
+    "@media": { [media.narrow]: { position: "fixed", top: "3rem", left: vars.space.sm, right: vars.space.sm, width: "auto" } },
+  },
+]);
 
 export const miniCartLines = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.xs });
 
