@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines } from "../../server/store/address";
 import { downloadsForOrder } from "../../server/store/downloads";
-import { cancelOrder, orderForViewer, type Order } from "../../server/store/orders";
+import { cancelOrder, orderForViewer, type CancelOutcome, type Order } from "../../server/store/orders";
 import { findShippingMethod } from "../../server/store/shipping";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/store/checkout.css";
@@ -67,7 +67,15 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const order = await orderForViewer(database, params.id ?? "", { userId: user?.id ?? null, key });
   if (!order) throw new Response("No such order", { status: 404 });
   if (form.get("intent") !== "cancel") throw new Response("Unknown request", { status: 400 });
-  if ((await cancelOrder(database, await payments(), order.id)) === "paid") {
+  let outcome: CancelOutcome;
+  try {
+    outcome = await cancelOrder(database, await payments(), order.id);
+  } catch (error) {
+    // The provider could not be reached to close the payment page: nothing has changed.
+    console.error(`cancelling order ${order.id} failed:`, error);
+    return data({ message: "The order could not be cancelled just now. Please try again in a few minutes." }, { status: 503 });
+  }
+  if (outcome === "paid") {
     // Paid after all (perhaps just now, in the provider's page): the buyer gets the confirmation.
     await confirmOrder(order.id);
     return data({ message: "This order has been paid, so it can no longer be cancelled here. Please contact customer service." }, { status: 409 });

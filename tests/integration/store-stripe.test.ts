@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeStripe } from "../helpers/fake-stripe";
 import { registeredReader, type Reader } from "../helpers/reader";
@@ -138,5 +139,31 @@ describe("a store order paid through Stripe", () => {
     expect((await postWebhook(stripeEventBody("checkout.session.completed", { ...session, url: null }))).status).toBe(200);
     await new Promise((r) => setTimeout(r, 300));
     expect(smtp.received.filter((m) => m.rcptTo.includes(order.email))).toHaveLength(1);
+  });
+});
+
+describe("cancelling a store order paid through Stripe", () => {
+  const status = async (id: string) => (await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [id]))[0]!.status;
+
+  it("expires the order's Checkout Session, so the page the shopper left can no longer be paid", async () => {
+    const reader = await registeredReader(server.url);
+    const { order, location } = await placeOrder(reader);
+    const session = stripe.sessionAt(location)!;
+    const cancelled = await reader.request(`/order/${order.id}`, { form: { intent: "cancel" } });
+    expect(cancelled.status).toBe(303);
+    expect(stripe.requests).toContainEqual(expect.objectContaining({ method: "POST", path: `/v1/checkout/sessions/${session.id}/expire` }));
+    expect(session.status).toBe("expired");
+    expect(await status(order.id)).toBe("cancelled");
+  });
+
+  it("keeps the order when Stripe cannot be reached to close the page, and says to try again", async () => {
+    const reader = await registeredReader(server.url);
+    const { order, location } = await placeOrder(reader);
+    // Stripe answers 404 for a session it no longer knows: the expiry cannot be confirmed.
+    stripe.sessions.delete(stripe.sessionAt(location)!.id);
+    const refused = await reader.request(`/order/${order.id}`, { form: { intent: "cancel" } });
+    expect(refused.status).toBe(503);
+    expect(cheerio.load(await refused.text())("[role=alert]").text()).toContain("The order could not be cancelled just now. Please try again in a few minutes.");
+    expect(await status(order.id)).toBe("pending_payment");
   });
 });
