@@ -3,8 +3,9 @@ import { FormStrategy } from "remix-auth-form";
 import { signIn, type SignInResult } from "../../server/accounts/sign-in";
 import { normalizeEmail } from "../../server/accounts/users";
 import { captcha } from "../../server/adapters/captcha";
-import { clientIp } from "../../server/client-ip";
-import { hitAll, type RateLimitResult } from "../../server/rate-limit";
+import { hitAll, type RateLimitResult, type RateLimitRule } from "../../server/rate-limit";
+import type { AppLoadContext } from "@remix-run/node";
+import { clientAddress } from "./client-address.server";
 import { config, db } from "./db.server";
 
 /** Password sign-in through remix-auth's form strategy; the answer says why a sign-in failed. */
@@ -24,20 +25,25 @@ authenticator.use(
 export type GuardedAction = "sign-in" | "register" | "forgot-password";
 
 /**
- * Counts a post against the per-address and per-account limits. Without CLIENT_IP_HEADER the
- * client address is unknown and all such posts share one "direct" bucket.
+ * Counts a post against the per-address and per-account limits. The address is the client's own
+ * (see clientAddress); where no address is known (remix-serve without a proxy header) only the
+ * per-account limit applies: one shared bucket would let one client lock everybody out.
  */
-export async function rateLimit(request: Request, action: GuardedAction, account: string): Promise<RateLimitResult> {
+export async function rateLimit(
+  request: Request,
+  context: AppLoadContext | undefined,
+  action: GuardedAction,
+  account: string,
+): Promise<RateLimitResult> {
   const c = config();
   const window = c.RATE_LIMIT_WINDOW_SECONDS;
-  const ip = clientIp(request, c.CLIENT_IP_HEADER) ?? "direct";
-  return hitAll(await db(), [
-    [`${action}:ip:${ip}`, { limit: c.RATE_LIMIT_PER_IP, windowSeconds: window }],
-    [`${action}:account:${normalizeEmail(account)}`, { limit: c.RATE_LIMIT_PER_ACCOUNT, windowSeconds: window }],
-  ]);
+  const ip = clientAddress(request, context);
+  const hits: [string, RateLimitRule][] = [[`${action}:account:${normalizeEmail(account)}`, { limit: c.RATE_LIMIT_PER_ACCOUNT, windowSeconds: window }]];
+  if (ip) hits.push([`${action}:ip:${ip}`, { limit: c.RATE_LIMIT_PER_IP, windowSeconds: window }]);
+  return hitAll(await db(), hits);
 }
 
 /** Spec actions: sign in, register and forgot password each have their own captcha action. */
-export async function checkCaptcha(request: Request, token: string | undefined, action: GuardedAction) {
-  return captcha().verify(token, action.replace("-", "_"), clientIp(request, config().CLIENT_IP_HEADER) ?? undefined);
+export async function checkCaptcha(request: Request, context: AppLoadContext | undefined, token: string | undefined, action: GuardedAction) {
+  return captcha().verify(token, action.replace("-", "_"), clientAddress(request, context) ?? undefined);
 }

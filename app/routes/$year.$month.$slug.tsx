@@ -59,7 +59,7 @@ async function lookUp({ year, month, slug = "" }: LoaderFunctionArgs["params"]):
   return articlePage(await db(), Number(year), Number(month), slug);
 }
 
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request, context: loadContext }: LoaderFunctionArgs) {
   const database = await db();
   const found = await lookUp(params);
   if (found.kind === "missing") throw new Response(null, { status: 404 });
@@ -85,7 +85,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     if (gift) await keepGift(database, context.user.id, article.id);
   }
   const screen = wallScreen(url.searchParams.get("paywall"));
-  const domestic = offer.wall === "registration" && screen === "registration" ? await isDomesticVisitor(request) : false;
+  const domestic = offer.wall === "registration" && screen === "registration" ? await isDomesticVisitor(request, loadContext) : false;
   // Gifting, downloads and notes: only for a subscriber, and only beside the full text.
   const tools = context.user && context.subscriber && offer.fullContent ? await subscriberTools(request, database, context.user, article) : null;
 

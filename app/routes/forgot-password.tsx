@@ -25,15 +25,15 @@ export function loader({ request }: LoaderFunctionArgs) {
   return { sent: new URL(request.url).searchParams.get("sent") === "1" };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: forgotPasswordSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const { emailAddress, reCaptchaToken } = submission.value;
 
-  const limited = await rateLimit(request, "forgot-password", emailAddress);
+  const limited = await rateLimit(request, context, "forgot-password", emailAddress);
   if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const human = await checkCaptcha(request, reCaptchaToken, "forgot-password");
+  const human = await checkCaptcha(request, context, reCaptchaToken, "forgot-password");
   if (!human.ok) return rejectForm(submission, { formErrors: [human.reason === "missing" ? CAPTCHA_REQUIRED : GENERIC_ERROR] }, 400);
 
   const outcome = await requestPasswordReset(await db(), emailAddress);

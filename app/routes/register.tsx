@@ -25,21 +25,21 @@ import { currentUser, startSession } from "../lib/session.server";
 import { knownVisitorId } from "../lib/visitor.server";
 import { GENERIC_ERROR } from "../lib/site";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
   if (await currentUser(request)) throw redirect(redirectTo);
-  return { redirectTo, domestic: await isDomesticVisitor(request) };
+  return { redirectTo, domestic: await isDomesticVisitor(request, context) };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: registrationSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
 
-  const limited = await rateLimit(request, "register", input.emailAddress);
+  const limited = await rateLimit(request, context, "register", input.emailAddress);
   if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const human = await checkCaptcha(request, input.reCaptchaToken, "register");
+  const human = await checkCaptcha(request, context, input.reCaptchaToken, "register");
   if (!human.ok) return rejectForm(submission, { formErrors: [human.reason === "missing" ? CAPTCHA_REQUIRED : GENERIC_ERROR] }, 400);
 
   const outcome = await register(await db(), {

@@ -16,7 +16,7 @@ import { RegistrationForm } from "./register";
  * in; then the guest orders this browser placed with that same address move into the account
  * (claimGuestOrders says why the browser's own list is required).
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const user = await currentUser(request);
   const database = await db();
@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     here: `${url.pathname}?order=${order.id}&key=${encodeURIComponent(order.accessToken)}`,
     signedIn: Boolean(user),
     owned,
-    domestic: user ? false : await isDomesticVisitor(request),
+    domestic: user ? false : await isDomesticVisitor(request, context),
   };
 }
 

@@ -31,15 +31,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { redirectTo, reset: url.searchParams.get("reset") === "success" };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request.clone());
   const submission = parseWithZod(form, { schema: signInSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const { username, reCaptchaToken } = submission.value;
 
-  const limited = await rateLimit(request, "sign-in", username);
+  const limited = await rateLimit(request, context, "sign-in", username);
   if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const human = await checkCaptcha(request, reCaptchaToken, "sign-in");
+  const human = await checkCaptcha(request, context, reCaptchaToken, "sign-in");
   if (!human.ok) return rejectForm(submission, { formErrors: [human.reason === "missing" ? CAPTCHA_REQUIRED : GENERIC_ERROR] }, 400);
 
   const outcome = await authenticator.authenticate("password", request);

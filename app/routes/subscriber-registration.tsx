@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
 import type { User } from "../../server/accounts/users";
@@ -41,14 +41,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const user = await currentUser(request);
-  if (user) return linkToAccount(request, form, user);
+  if (user) return linkToAccount(request, context, form, user);
   const submission = parseWithZod(form, { schema: subscriberRegistrationSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
-  const limited = await rateLimit(request, "register", input.emailAddress);
+  const limited = await rateLimit(request, context, "register", input.emailAddress);
   if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
   const outcome = await registerPrintSubscriber(await db(), {
     email: input.emailAddress,
@@ -65,10 +65,10 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /** A signed-in reader connects a print subscription recorded under their own address. */
-async function linkToAccount(request: Request, form: FormData, user: User) {
+async function linkToAccount(request: Request, context: AppLoadContext, form: FormData, user: User) {
   const submission = parseWithZod(form, { schema: linkPrintSubscriptionSchema });
   if (submission.status !== "success") return rejectForm(submission);
-  const limited = await rateLimit(request, "register", user.email);
+  const limited = await rateLimit(request, context, "register", user.email);
   if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
   const linked = await linkPrintSubscription(await db(), user, submission.value.accountNumber);
   if (!linked) return rejectForm(submission, { formErrors: [NO_ACTIVE_SUBSCRIPTION] }, 404);

@@ -24,7 +24,7 @@ function planFrom(url: URL) {
   return plan;
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const plan = planFrom(url);
   const user = await currentUser(request);
@@ -33,7 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     state,
     here: `${url.pathname}${url.search}`,
     email: user?.email ?? null,
-    domestic: user ? false : await isDomesticVisitor(request),
+    domestic: user ? false : await isDomesticVisitor(request, context),
     plan: { id: plan.id, name: plan.name, price: formatUsd(plan.priceCents), period: plan.period, terms: plan.terms },
   };
 }
