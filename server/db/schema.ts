@@ -207,6 +207,7 @@ export interface AppUserTable {
   created_at: string;
   updated_at: string;
   last_visit_at: string | null;
+  email_verified_at: string | null;
 }
 
 export interface UserSessionTable {
@@ -234,6 +235,15 @@ export interface RateLimitTable {
 export interface PasswordResetTable {
   token_hash: string;
   user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface EmailChangeTable {
+  token_hash: string;
+  user_id: string;
+  new_email: string;
   created_at: string;
   expires_at: string;
   used_at: string | null;
@@ -549,6 +559,7 @@ export interface DB {
   login_failure: LoginFailureTable;
   rate_limit: RateLimitTable;
   password_reset: PasswordResetTable;
+  email_change: EmailChangeTable;
   print_subscriber: PrintSubscriberTable;
   restricted_address: RestrictedAddressTable;
   meter_read: MeterReadTable;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
-import { insertUser, type User } from "../../server/accounts/users";
+import { markEmailVerified } from "../../server/accounts/email-change";
+import { findUserById, insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
 import { carryOverReads, openOnMeter, readQuota } from "../../server/paywall/meter";
 import { userKey, visitorKey } from "../../server/reader-keys";
@@ -169,21 +170,24 @@ describe("subscriptions", () => {
   });
 
   it("connects a print subscription to an existing account only under the account's own address", async () => {
-    const owner = (await insertUser(db, { firstName: "Anders", lastName: "Lindqvist", email: "anders.lindqvist@example.co.uk", password: "Orbit9!station", optIn: false }))!;
+    const inserted = (await insertUser(db, { firstName: "Anders", lastName: "Lindqvist", email: "anders.lindqvist@example.co.uk", password: "Orbit9!station", optIn: false }))!;
+    // As after following a mailed confirmation link (email-change.ts).
+    await markEmailVerified(db, inserted.id, NOVEMBER);
+    const owner = (await findUserById(db, inserted.id))!;
     const stranger = await newUser();
-    expect(await linkPrintSubscription(db, stranger, "MR20077310", NOVEMBER)).toBe(false);
+    expect(await linkPrintSubscription(db, stranger, "MR20077310", NOVEMBER)).toBe("no-active-subscription");
     expect(await subscriberStatus(db, stranger.id, NOVEMBER)).toBeNull();
-    expect(await linkPrintSubscription(db, owner, "MR00000000", NOVEMBER)).toBe(false);
-    expect(await linkPrintSubscription(db, owner, "mr20077310", NOVEMBER)).toBe(true);
+    expect(await linkPrintSubscription(db, owner, "MR00000000", NOVEMBER)).toBe("no-active-subscription");
+    expect(await linkPrintSubscription(db, owner, "mr20077310", NOVEMBER)).toBe("linked");
     expect((await subscriberStatus(db, owner.id, NOVEMBER))?.tier.name).toBe("Best");
     // Linking again grants nothing twice.
-    expect(await linkPrintSubscription(db, owner, "MR20077310", NOVEMBER)).toBe(true);
+    expect(await linkPrintSubscription(db, owner, "MR20077310", NOVEMBER)).toBe("linked");
     expect(await db.selectFrom("subscription").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(1);
   });
 
   it("does not link a lapsed print subscription", async () => {
     const lapsed = (await insertUser(db, { firstName: "Marta", lastName: "Quintero", email: "lapsed.reader@example.com", password: "Orbit9!station", optIn: false }))!;
-    expect(await linkPrintSubscription(db, lapsed, "MR10019964", NOVEMBER)).toBe(false);
+    expect(await linkPrintSubscription(db, lapsed, "MR10019964", NOVEMBER)).toBe("no-active-subscription");
   });
 });
 
