@@ -186,7 +186,7 @@ export function ProfileForm({ profile, result, fetcher }: { profile: ProfileValu
         />
         <PasswordField
           meta={fields.currentPassword}
-          label="Current password"
+          label="Your password"
           autoComplete="current-password"
           hint="Needed only to change your email address."
         />
