@@ -151,7 +151,8 @@ export default function MyAccount() {
           {pendingNotice}
         </p>
       ) : null}
-      <ProfileForm profile={profile} result={actionData?.intent === "profile" && "result" in actionData ? actionData.result : undefined} />
+      {/* A new pending address remounts the form, so it shows the address in effect, not the one typed. */}
+      <ProfileForm key={pendingNotice ?? profile.emailAddress} profile={profile} result={actionData?.intent === "profile" && "result" in actionData ? actionData.result : undefined} />
       <ChangePasswordForm result={actionData?.intent === "password" ? actionData.result : undefined} />
       <SubscriberLinks />
     </div>

@@ -36,7 +36,7 @@ async function get(path: string, cookie?: string) {
 function sessionCookie(res: Response): string {
   const header = res.headers.getSetCookie().find((c) => c.startsWith("mr_session="));
   if (!header) throw new Error(`no session cookie (status ${res.status})`);
-  return header.split(";")[0];
+  return header.split(";")[0] ?? header;
 }
 
 async function registerReader(email: string): Promise<string> {
