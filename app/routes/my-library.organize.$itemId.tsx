@@ -27,8 +27,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** Puts the item in exactly the folders ticked (spec: organize, "Folders Updated"). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, item } = await requireItem(request, params.itemId);
   const form = await readForm(request);
+  const { user, item } = await requireItem(request, params.itemId);
   const folderIds = form.getAll("folderId").filter((v): v is string => typeof v === "string").slice(0, 100);
   await setItemFolders(await db(), user.id, item.id, folderIds);
   return redirect(withQueryValue(safeRedirectPath(form.get("redirectTo"), "/my-library"), "done", "organized"), 303);

@@ -1,9 +1,10 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { readForm } from "../lib/form-guard.server";
 import { textSizeCookie } from "../lib/preferences.server";
 import { safeRedirectPath } from "../lib/redirects";
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const size = form.get("size") === "large" ? "large" : "standard";
   return redirect(safeRedirectPath(form.get("redirectTo")), {
     status: 303,
