@@ -1,4 +1,5 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "./lib/responses.server";
 import {
   isRouteErrorResponse,
   Links,

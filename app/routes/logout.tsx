@@ -1,4 +1,5 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Form, useLoaderData } from "@remix-run/react";
 import { isCrossSite } from "../../server/http/cross-site";
 import { primaryButton } from "../components/controls.css";
@@ -35,7 +36,7 @@ function startedHere(request: Request): boolean {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (startedHere(request)) return signOut(request);
-  return data({ back: returnPath(request) }, { headers: { "Cache-Control": "no-store" } });
+  return { back: returnPath(request) };
 }
 
 export function action({ request }: ActionFunctionArgs) {

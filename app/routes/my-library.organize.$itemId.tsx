@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { listFolders } from "../../server/library/folders";
 import { ownLibraryItem, setItemFolders } from "../../server/library/items";
