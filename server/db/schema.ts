@@ -262,6 +262,8 @@ export interface MeterReadTable {
   meter: "article" | "ascend";
   article_id: number;
   read_at: string;
+  /** A guest read's network address (or IPv6 /64), for the per-address ceiling; null otherwise. */
+  client_address: string | null;
 }
 
 export type SubscriptionStatus = "active" | "cancelled" | "restricted";
