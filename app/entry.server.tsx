@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
 import { NonceProvider } from "./lib/nonce";
 import { startAbandonedOrderSweep } from "./lib/orders.server";
-import { applySecurityHeaders, createNonce, isEmbeddable } from "./lib/security.server";
+import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
 
 export const streamTimeout = 5_000;
 
@@ -94,7 +94,9 @@ export default function handleRequest(
       shellRendered = true;
       const body = new DocumentBody();
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      if (production) applySecurityHeaders(responseHeaders, nonce, isEmbeddable(new URL(request.url).pathname));
+      const { pathname } = new URL(request.url);
+      if (production) applySecurityHeaders(responseHeaders, nonce, isEmbeddable(pathname));
+      if (isPrivatePage(pathname)) responseHeaders.set("Cache-Control", "no-store");
       resolve(new Response(body.stream, { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     };
@@ -124,7 +126,4 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
-  if (production) applySecurityHeaders(response.headers);
-  return response;
-};
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => (production ? hardenResponse(request, response) : response);

@@ -1,4 +1,5 @@
-import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "./lib/responses.server";
 import {
   isRouteErrorResponse,
   Links,
@@ -34,7 +35,7 @@ import { miniCart } from "./lib/mini-cart.server";
 import { useNonce } from "./lib/nonce";
 import { readTextSize } from "./lib/preferences.server";
 import { currentUser } from "./lib/session.server";
-import { SITE_NAME } from "./lib/site";
+import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/site";
 
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -153,6 +154,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} />;
+  if (isRouteErrorResponse(error) && error.status === 403 && error.data === CROSS_SITE_REFUSED) return <ErrorPage status={403} message={CROSS_SITE_REFUSED} />;
   if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage status={error.status} />;
   if (!isRouteErrorResponse(error)) console.error(error);
   return <ErrorPage status={500} />;

@@ -13,12 +13,13 @@ export function errorTitle(status: number): string {
   return COPY[status]?.heading ?? "Something went wrong";
 }
 
-export function ErrorPage({ status }: { status: number }) {
+/** `message` replaces the status's usual sentence when the refusal has a reason of its own. */
+export function ErrorPage({ status, message }: { status: number; message?: string }) {
   const copy = COPY[status];
   return (
     <div className={css.narrow}>
       <h1>{errorTitle(status)}</h1>
-      {copy ? <p>{copy.body}</p> : <p>{GENERIC_ERROR}</p>}
+      <p>{message ?? copy?.body ?? GENERIC_ERROR}</p>
       <p>
         Customer Service: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
         (international), <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.

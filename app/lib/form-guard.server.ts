@@ -1,27 +1,22 @@
+import { isCrossSite } from "../../server/http/cross-site";
 import { config } from "./db.server";
 import { HONEYPOT_FIELD } from "./forms/honeypot";
+import { CROSS_SITE_REFUSED } from "./site";
 
 const MAX_FORM_BYTES = 64 * 1024;
 
 function refuse(status: number, message: string): never {
-  throw new Response(message, { status, statusText: message });
+  throw new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 /**
- * Refuses a state-changing request that another site started: the browser's Sec-Fetch-Site
- * when it sends one, else the Origin header. (Requests with neither come from non-browser
- * clients, which carry no reader's cookies.)
+ * Refuses a state-changing request that another site started (403; the root error page shows
+ * CROSS_SITE_REFUSED inside the site): the browser's Sec-Fetch-Site when it sends one, else
+ * the Origin header. Requests with neither come from non-browser clients, which carry no
+ * reader's cookies. Every action calls this first, through readForm.
  */
 export function refuseCrossSite(request: Request): void {
-  const fetchSite = request.headers.get("Sec-Fetch-Site");
-  if (fetchSite) {
-    if (fetchSite !== "same-origin" && fetchSite !== "none") refuse(403, "Cross-site request refused");
-    return;
-  }
-  const origin = request.headers.get("Origin");
-  if (!origin) return;
-  const allowed = new Set([new URL(config().siteUrl).origin, new URL(request.url).origin]);
-  if (!allowed.has(origin)) refuse(403, "Cross-site request refused");
+  if (isCrossSite(request.headers, [new URL(config().siteUrl).origin, new URL(request.url).origin])) refuse(403, CROSS_SITE_REFUSED);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { redirect } from "./responses.server";
 import { FOLDER_EXISTS_MESSAGE } from "../../server/library/folder-names";
 import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "../../server/library/folders";
 import { addItemsToFolders, discardItems, LIBRARY_PAGE_SIZE, libraryItems } from "../../server/library/items";

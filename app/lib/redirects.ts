@@ -1,13 +1,40 @@
-/** Accepts only a same-site path ("/x", not "//host" or "http://"); anything else becomes "/". */
+const BASE = "http://site.invalid";
+const MAX_LENGTH = 2048;
+
+/** A path whose decoded form has a backslash, "//", a "." or ".." segment, or a control character. */
+function hasUnsafePart(path: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return /[\\\u0000-\u001f\u007f]|\/\/|(^|\/)\.\.?(\/|$)/.test(decoded);
+}
+
+/**
+ * The one check for every redirect target taken from a request (redirectTo, return, from…):
+ * only a path on this site. The value is normalised the way a browser would resolve it (dot
+ * segments, percent-encoding), and refused when what is left could leave the site or still
+ * hides a backslash, "//" or dot segment. Anything refused becomes `fallback`.
+ */
 export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f]/.test(value) || value.length > 2048) return fallback;
-  return value;
+  if (typeof value !== "string" || value.length > MAX_LENGTH || !value.startsWith("/")) return fallback;
+  // The URL parser drops tabs and newlines and reads "\" as "/": refuse them before it can.
+  if (/[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, BASE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== BASE || hasUnsafePart(url.pathname)) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** The same-site path with one query value set (e.g. registration=success). */
 export function withQueryValue(path: string, name: string, value: string): string {
-  const url = new URL(path, "http://site.invalid");
+  const url = new URL(path, BASE);
   url.searchParams.set(name, value);
   return `${url.pathname}${url.search}${url.hash}`;
 }

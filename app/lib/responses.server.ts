@@ -1,4 +1,5 @@
-import { applySecurityHeaders } from "./security.server";
+import { redirect as remixRedirect } from "@remix-run/node";
+import { applySecurityHeaders, hardenResponse } from "./security.server";
 
 function withHeaders(body: string, contentType: string, maxAge: number): Response {
   const headers = new Headers({ "Content-Type": contentType, "Cache-Control": `public, max-age=${maxAge}` });
@@ -10,3 +11,29 @@ export const svgResponse = (svg: string) => withHeaders(svg, "image/svg+xml", 86
 export const xmlResponse = (xml: string) => withHeaders(xml, "application/xml; charset=utf-8", 900);
 export const rssResponse = (xml: string) => withHeaders(xml, "application/rss+xml; charset=utf-8", 900);
 export const textResponse = (text: string) => withHeaders(text, "text/plain; charset=utf-8", 3_600);
+
+/**
+ * Remix's redirect, carrying the security headers: remix-serve sends a loader's or action's
+ * redirect as it is, past entry.server. Routes import `redirect` from here, never from
+ * @remix-run/node (tests/unit/response-headers.test.ts checks).
+ */
+export const redirect: typeof remixRedirect = (url, init) => {
+  const response = remixRedirect(url, init);
+  applySecurityHeaders(response.headers);
+  return response;
+};
+
+/**
+ * A resource route's loader or action whose answers, returned or thrown, carry the security
+ * headers (and no-store on private pages): remix-serve passes a resource route's response on
+ * untouched. Every resource route wraps its loader and action in this.
+ */
+export function withSecurityHeaders<A extends { request: Request }>(handler: (args: A) => Response | Promise<Response>) {
+  return async (args: A): Promise<Response> => {
+    try {
+      return hardenResponse(args.request, await handler(args));
+    } catch (thrown) {
+      throw thrown instanceof Response ? hardenResponse(args.request, thrown) : thrown;
+    }
+  };
+}

@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect } from "./responses.server";
 import { createSession, endSession, userForSession } from "../../server/accounts/sessions";
 import type { User } from "../../server/accounts/users";
 import { mergeCartAtSignIn } from "./cart.server";

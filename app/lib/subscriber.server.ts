@@ -1,4 +1,4 @@
-import { redirect } from "@remix-run/node";
+import { redirect } from "./responses.server";
 import type { User } from "../../server/accounts/users";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { db } from "./db.server";

@@ -1,7 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import {
   data,
-  redirect,
   type ActionFunctionArgs,
   type HeadersFunction,
   type LoaderFunctionArgs,
@@ -42,6 +41,7 @@ import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { isDomesticVisitor } from "../lib/geo.server";
 import { articleReader, offerRules, unmeteredReader } from "../lib/reader.server";
+import { redirect } from "../lib/responses.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
 import { currentSubscriber } from "../lib/subscriber.server";

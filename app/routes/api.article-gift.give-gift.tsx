@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect, withSecurityHeaders } from "../lib/responses.server";
 import { z } from "zod";
 import { articlePage } from "../../server/articles";
 import { createGift } from "../../server/gifts";
@@ -15,7 +16,7 @@ export const NO_GIFTS_LEFT = "You have no gifts left this month.";
 
 const input = z.object({ url: z.string().min(1).max(2048) });
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = withSecurityHeaders(async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const json = form.get("_format") === "json" || (request.headers.get("Accept") ?? "").includes("application/json");
   const refuse = (status: number, error: string) =>
@@ -32,11 +33,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const giftUrl = `${config().siteUrl}${article.url}?gift=${gift.token}`;
   if (json) return Response.json({ articleGiftURL: giftUrl, articleGiftsLeft: gift.giftsLeft }, { headers: { "Cache-Control": "no-store" } });
   return redirect(`${article.url}#gift`, { status: 303, headers: { "Set-Cookie": await setGiftFlash(article, user.id, giftUrl) } });
-}
+});
 
-export function loader() {
+export const loader = withSecurityHeaders(function loader() {
   throw new Response(null, { status: 405, headers: { Allow: "POST" } });
-}
+});
 
 /** The article at a path or an address on this site, e.g. /2025/06/some-slug. */
 async function giftableArticle(value: string): Promise<{ id: number; url: string } | undefined> {

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { WebhookSignatureError } from "../../server/payments/provider";
 import { SANDBOX_SIGNATURE_HEADER } from "../../server/payments/sandbox";
 import { payments, receivePaymentCallback } from "../lib/payments.server";
+import { withSecurityHeaders } from "../lib/responses.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -11,7 +12,7 @@ const json = (body: object, status: number) => Response.json(body, { status, hea
  * The payment provider's signed callbacks (Stripe's webhooks, or the sandbox's). The signature
  * is checked over the raw body; a replayed callback activates nothing twice.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = withSecurityHeaders(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return json({ error: "Method not allowed" }, 405);
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) return json({ error: "Payload too large" }, 413);
   const raw = await request.text();
@@ -25,8 +26,8 @@ export async function action({ request }: ActionFunctionArgs) {
     if (error instanceof SyntaxError) return json({ error: "Body is not JSON" }, 400);
     throw error;
   }
-}
+});
 
-export function loader() {
+export const loader = withSecurityHeaders(function loader() {
   return json({ error: "Method not allowed" }, 405);
-}
+});

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { articleArt } from "../../server/art";
-import { svgResponse } from "../lib/responses.server";
+import { svgResponse, withSecurityHeaders } from "../lib/responses.server";
 
-export function loader({ params }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {
   const match = /^([a-z0-9-]{1,120})\.svg$/.exec(params.file ?? "");
   if (!match) throw new Response("Not found", { status: 404 });
   return svgResponse(articleArt(match[1]!));
-}
+});

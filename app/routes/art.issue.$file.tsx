@@ -3,11 +3,11 @@ import { issueByCode } from "../../server/archive";
 import { issueCover } from "../../server/art";
 import { isIssueCode } from "../../server/content/archive-calendar";
 import { db } from "../lib/db.server";
-import { svgResponse } from "../lib/responses.server";
+import { svgResponse, withSecurityHeaders } from "../lib/responses.server";
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const code = (params.file ?? "").replace(/\.svg$/, "");
   const issue = isIssueCode(code) ? await issueByCode(await db(), code) : undefined;
   if (!issue) throw new Response("Not found", { status: 404 });
   return svgResponse(issueCover(issue));
-}
+});

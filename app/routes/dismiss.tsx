@@ -1,4 +1,5 @@
-import { data, redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { data, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { dismiss, isDismissible } from "../../server/dismissals";
 import { userKey, visitorKey } from "../../server/reader-keys";
 import { db } from "../lib/db.server";
@@ -34,3 +35,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export function loader() {
   throw new Response(null, { status: 405, headers: { Allow: "POST" } });
 }
+
+// A page route, not a resource route, so a refusal (cross-site, 405) is a page inside the site.
+export { ErrorBoundary } from "../root";

@@ -9,13 +9,14 @@ import { formatPublished } from "../lib/format";
 import { applySecurityHeaders } from "../lib/security.server";
 import { currentUser } from "../lib/session.server";
 import { SITE_NAME } from "../lib/site";
+import { withSecurityHeaders } from "../lib/responses.server";
 
 /**
  * One digital line of a paid order, for its buyer: the signed-in reader who placed it, or a
  * guest holding the order's key (?key=). Everyone and everything else is a 404; a case study
  * whose six months are over is a 410 page saying so.
  */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await currentUser(request);
   const key = new URL(request.url).searchParams.get("key");
   const now = new Date();
@@ -37,4 +38,4 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     now,
   });
   return attachment(new Uint8Array(file.body), file.contentType, file.filename);
-}
+});

@@ -7,9 +7,10 @@ import { formatPublished } from "../lib/format";
 import { requireUser } from "../lib/session.server";
 import { SITE_NAME } from "../lib/site";
 import { requireSubscription } from "../lib/subscriber.server";
+import { withSecurityHeaders } from "../lib/responses.server";
 
 /** A subscriber's PDF reprint of an article (product id "R" + article id), licensed to them. */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const articleId = articleIdFromReprint(params.id ?? "");
   const article = articleId === undefined ? undefined : await articleById(await db(), articleId);
@@ -29,4 +30,4 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     now,
   });
   return attachment(new Uint8Array(pdf), "application/pdf", `${article.slug}.pdf`);
-}
+});

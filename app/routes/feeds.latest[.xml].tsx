@@ -1,8 +1,8 @@
 import { latestFeed } from "../../server/feeds";
 import { config, db } from "../lib/db.server";
-import { rssResponse } from "../lib/responses.server";
+import { rssResponse, withSecurityHeaders } from "../lib/responses.server";
 import { SITE_NAME } from "../lib/site";
 
-export async function loader() {
+export const loader = withSecurityHeaders(async function loader() {
   return rssResponse(await latestFeed(await db(), config().siteUrl, SITE_NAME));
-}
+});

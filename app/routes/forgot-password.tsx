@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requestPasswordReset, RESET_LINK_MINUTES } from "../../server/accounts/password-reset";
 import { mailer } from "../../server/adapters/mail";

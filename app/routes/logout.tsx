@@ -1,18 +1,62 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
+import { Form, useLoaderData } from "@remix-run/react";
+import { isCrossSite } from "../../server/http/cross-site";
+import { primaryButton } from "../components/controls.css";
+import * as prose from "../components/prose.css";
+import { config } from "../lib/db.server";
 import { refuseCrossSite } from "../lib/form-guard.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { endCurrentSession } from "../lib/session.server";
 
-/** Ends the session on the server, clears the cookie, and goes to the safe `return` path. */
-async function signOut(request: Request) {
-  const back = safeRedirectPath(new URL(request.url).searchParams.get("return"));
-  return redirect(back, { status: 303, headers: { "Set-Cookie": await endCurrentSession(request) } });
+// Spec: GET /logout[?return={path}]; the user menu posts to the same address. A GET signs out
+// only when it comes from this site, so another site cannot sign a reader out with a link or
+// an image; any other GET shows a "Sign out" button instead.
+
+function returnPath(request: Request): string {
+  return safeRedirectPath(new URL(request.url).searchParams.get("return"));
 }
 
-// Spec: GET /logout?return={path}; the user menu posts to the same address.
-export const loader = ({ request }: LoaderFunctionArgs) => signOut(request);
+/** Ends the session on the server, clears the cookie, and goes to the safe `return` path. */
+async function signOut(request: Request) {
+  return redirect(returnPath(request), { status: 303, headers: { "Set-Cookie": await endCurrentSession(request) } });
+}
+
+/**
+ * A GET this site started: Sec-Fetch-Site same-origin, or none (the reader's own address bar or
+ * bookmark). A browser that sends no Sec-Fetch-Site must show a Referer from this site; with
+ * neither, the reader gets the button, which costs one click and is never wrong.
+ */
+function startedHere(request: Request): boolean {
+  const ownOrigins = [new URL(config().siteUrl).origin, new URL(request.url).origin];
+  if (request.headers.get("Sec-Fetch-Site")) return !isCrossSite(request.headers, ownOrigins);
+  const referer = URL.canParse(request.headers.get("Referer") ?? "") ? new URL(request.headers.get("Referer")!).origin : undefined;
+  return referer !== undefined && ownOrigins.includes(referer);
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (startedHere(request)) return signOut(request);
+  return { back: returnPath(request) };
+}
 
 export function action({ request }: ActionFunctionArgs) {
   refuseCrossSite(request);
   return signOut(request);
+}
+
+export const meta: MetaFunction = () => [{ title: "Sign out | Meridian Review" }, { name: "robots", content: "noindex" }];
+
+export default function SignOut() {
+  const { back } = useLoaderData<typeof loader>();
+  return (
+    <div className={prose.narrow}>
+      <h1>Sign out</h1>
+      <p>Do you want to sign out of Meridian Review?</p>
+      <Form method="post" action={`/logout?${new URLSearchParams({ return: back })}`}>
+        <button type="submit" className={primaryButton}>
+          Sign out
+        </button>
+      </Form>
+    </div>
+  );
 }

@@ -1,10 +1,11 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, withSecurityHeaders } from "../lib/responses.server";
 import { archiveYears } from "../../server/archive";
 import { db } from "../lib/db.server";
 import { pickMonthIndex, pickYear } from "../lib/issue-finder";
 
 // The issue finder's no-JS answer: go to the chosen issue of the chosen year.
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const archive = await archiveYears(await db());
   const year = pickYear(
@@ -14,4 +15,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const issues = archive.find((y) => y.yearId === year)?.issues;
   if (!issues || issues.length === 0) throw new Response(null, { status: 404 });
   return redirect(issues[pickMonthIndex(issues.length, params.get("month"))]!.issueURL);
-}
+});

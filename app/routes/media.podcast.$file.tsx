@@ -2,11 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { episodeAudioFile, podcastEpisodesById } from "../../server/podcasts";
 import { db } from "../lib/db.server";
 import { mediaFileResponse } from "../lib/media-files.server";
+import { withSecurityHeaders } from "../lib/responses.server";
 
 /** An episode's audio, with byte ranges for seeking; podcasts are free to everyone. */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
   const match = /^(\d{1,9})\.mp3$/.exec(params.file ?? "");
   const [episode] = match ? await podcastEpisodesById(await db(), [Number(match[1])]) : [];
   if (!episode) throw new Response("Not found", { status: 404 });
   return mediaFileResponse(request, episodeAudioFile(episode), "audio/mpeg", "public, max-age=86400");
-}
+});

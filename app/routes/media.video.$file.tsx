@@ -3,11 +3,12 @@ import { videoById, videoFile } from "../../server/videos";
 import { db } from "../lib/db.server";
 import { mediaFileResponse } from "../lib/media-files.server";
 import { currentSubscriber } from "../lib/subscriber.server";
+import { withSecurityHeaders } from "../lib/responses.server";
 
 const TYPES = { webm: "video/webm", vtt: "text/vtt; charset=utf-8" } as const;
 
 /** A video's media file or captions; a subscriber-only video's only for subscribers. */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
   const match = /^(\d{1,9})\.(webm|vtt)$/.exec(params.file ?? "");
   const video = match ? await videoById(await db(), Number(match[1])) : undefined;
   if (!match || !video) throw new Response("Not found", { status: 404 });
@@ -18,4 +19,4 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // What anyone may watch may be cached anywhere; a subscriber's copy only by their browser.
   const cache = video.subscriberOnly ? "private, max-age=3600" : "public, max-age=86400";
   return mediaFileResponse(request, videoFile(video.slug, kind), TYPES[kind], cache);
-}
+});

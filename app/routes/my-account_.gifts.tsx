@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { listGifts, revokeGift } from "../../server/gifts";

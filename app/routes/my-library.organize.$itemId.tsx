@@ -1,4 +1,5 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { listFolders } from "../../server/library/folders";
 import { ownLibraryItem, setItemFolders } from "../../server/library/items";
@@ -27,8 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** Puts the item in exactly the folders ticked (spec: organize, "Folders Updated"). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const { user, item } = await requireItem(request, params.itemId);
   const form = await readForm(request);
+  const { user, item } = await requireItem(request, params.itemId);
   const folderIds = form.getAll("folderId").filter((v): v is string => typeof v === "string").slice(0, 100);
   await setItemFolders(await db(), user.id, item.id, folderIds);
   return redirect(withQueryValue(safeRedirectPath(form.get("redirectTo"), "/my-library"), "done", "organized"), 303);

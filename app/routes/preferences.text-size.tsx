@@ -1,9 +1,11 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
+import { readForm } from "../lib/form-guard.server";
 import { textSizeCookie } from "../lib/preferences.server";
 import { safeRedirectPath } from "../lib/redirects";
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const size = form.get("size") === "large" ? "large" : "standard";
   return redirect(safeRedirectPath(form.get("redirectTo")), {
     status: 303,
@@ -14,3 +16,6 @@ export async function action({ request }: ActionFunctionArgs) {
 export function loader() {
   throw new Response(null, { status: 405, headers: { Allow: "POST" } });
 }
+
+// A page route, not a resource route, so a refusal (cross-site, 405) is a page inside the site.
+export { ErrorBoundary } from "../root";

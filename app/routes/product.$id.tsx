@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { leadAvailability, productById } from "../../server/store/catalogue";
 import { db } from "../lib/db.server";
 

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { productForParams } from "../lib/store-product.server";
 
 /** A product link with the add action's /an/ segment (server/store/links.ts) opens the product's own page. */

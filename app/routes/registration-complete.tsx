@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { claimGuestOrders, orderForViewer } from "../../server/store/orders";
 import { orderPath } from "../../server/store/order-mail";

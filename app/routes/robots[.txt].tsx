@@ -1,7 +1,7 @@
 import { robotsTxt } from "../../server/feeds";
 import { config } from "../lib/db.server";
-import { textResponse } from "../lib/responses.server";
+import { textResponse, withSecurityHeaders } from "../lib/responses.server";
 
-export function loader() {
+export const loader = withSecurityHeaders(function loader() {
   return textResponse(robotsTxt(config().siteUrl));
-}
+});

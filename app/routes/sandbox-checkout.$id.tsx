@@ -1,4 +1,5 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { primaryButton } from "../components/controls.css";
 import * as forms from "../components/forms/forms.css";

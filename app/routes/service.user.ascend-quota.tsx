@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { quotaResponse } from "../lib/quota.server";
+import { withSecurityHeaders } from "../lib/responses.server";
 
 /** GET /service/user/ascend-quota (spec): a guest's Ascend meter, {limit, count, remaining}. */
-export const loader = ({ request }: LoaderFunctionArgs) => quotaResponse(request, "ascend");
+export const loader = withSecurityHeaders(({ request }: LoaderFunctionArgs) => quotaResponse(request, "ascend"));

@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines, normalizeAddress, type Address } from "../../server/store/address";
 import { readCart, type Cart } from "../../server/store/cart";

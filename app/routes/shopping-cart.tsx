@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addToCart, readCart, removeLine, setLineQuantity, type AddOutcome } from "../../server/store/cart";
 import { estimateCharges } from "../../server/store/estimate";

@@ -1,7 +1,7 @@
 import { sitemapIndex } from "../../server/feeds";
 import { config, db } from "../lib/db.server";
-import { xmlResponse } from "../lib/responses.server";
+import { withSecurityHeaders, xmlResponse } from "../lib/responses.server";
 
-export async function loader() {
+export const loader = withSecurityHeaders(async function loader() {
   return xmlResponse(await sitemapIndex(await db(), config().siteUrl));
-}
+});

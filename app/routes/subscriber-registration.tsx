@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
-import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
 import { requestAddressVerification } from "../../server/accounts/email-change";

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, withSecurityHeaders } from "../lib/responses.server";
 import { findCheckout } from "../../server/subscriptions/checkout";
 import { db } from "../lib/db.server";
 import { checkoutCompleteCookie } from "../lib/payments.server";
@@ -8,7 +9,7 @@ import { requireUser } from "../lib/session.server";
  * Where the payment provider sends the reader back. It writes the completion cookie (the next
  * page load activates the subscription, spec "Subscription checkout") and goes on to the receipt.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const id = new URL(request.url).searchParams.get("checkout") ?? "";
   const checkout = await findCheckout(await db(), id, user.id);
@@ -16,4 +17,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return redirect(`/subscriptions/receipt?checkout=${checkout.id}`, {
     headers: { "Set-Cookie": await checkoutCompleteCookie().serialize(checkout.id) },
   });
-}
+});

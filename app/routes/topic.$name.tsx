@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { topicByHeadlineSegment } from "../../server/topics";
 import { db } from "../lib/db.server";
 

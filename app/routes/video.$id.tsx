@@ -1,10 +1,11 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, withSecurityHeaders } from "../lib/responses.server";
 import { videoById } from "../../server/videos";
 import { db } from "../lib/db.server";
 
 /** The plain video path: a numeric id, moved to the video's own address (the query goes along). */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
   const video = /^\d{1,9}$/.test(params.id ?? "") ? await videoById(await db(), Number(params.id)) : undefined;
   if (!video) throw new Response(null, { status: 404 });
   throw redirect(`${video.url}${new URL(request.url).search}`, 301);
-}
+});

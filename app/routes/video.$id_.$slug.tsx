@@ -1,4 +1,5 @@
-import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { VIDEO_POSTER_SIZE } from "../../server/art";
 import { recordView } from "../../server/library/history";

@@ -1,4 +1,5 @@
-import { redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lastPage, parsePaging } from "../../server/pagination";
 import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "../../server/videos";

@@ -1,0 +1,76 @@
+// The headers every response of the site carries, in one place: app/entry.server.tsx adds them
+// to documents and data requests, the resource-route helpers to what they build, and a server in
+// front of Remix can pass every response through `hardenResponse`.
+
+export interface HeaderSettings {
+  /** SITE_URL: an https address turns on HSTS. */
+  siteUrl: string;
+  /** The captcha provider's origin when captcha is on: its script, frames and calls are allowed. */
+  captchaOrigin?: string;
+}
+
+/** Pages other sites may show in a frame: the video embeds. */
+export const isEmbeddable = (pathname: string) => pathname.startsWith("/video/embed/");
+
+// Account, sign-in, checkout and order pages: one reader's own, never kept by a browser or proxy.
+const PRIVATE_PAGES = [
+  /^\/my-account(?:[/_.]|$)/,
+  /^\/my-library(?:[/_.]|$)/,
+  /^\/shopping-cart(?:[/_.]|$)/,
+  /^\/(?:shipping-payment|review-order|registration-complete|sign-in|register|reset-password|forgot-password|logout|subscriber-registration|redeem)(?:\.data)?$/,
+  /^\/subscriptions\/(?:checkout|receipt|complete)(?:\.data)?$/,
+  /^\/(?:order|sandbox-checkout)\//,
+];
+
+/** True for a page (or its .data request) that must answer Cache-Control: no-store. */
+export const isPrivatePage = (pathname: string) => PRIVATE_PAGES.some((page) => page.test(pathname));
+
+/**
+ * Sets the security headers. The CSP allows scripts only from this origin or with the page's
+ * nonce; only an embeddable page may be framed by another site; an https site adds HSTS.
+ */
+export function applySecurityHeaders(headers: Headers, settings: HeaderSettings, options: { nonce?: string; embeddable?: boolean } = {}): void {
+  const extra = settings.captchaOrigin ? ` ${settings.captchaOrigin}` : "";
+  const script = (options.nonce ? `'self' 'nonce-${options.nonce}'` : "'self'") + extra;
+  headers.set(
+    "Content-Security-Policy",
+    [
+      "default-src 'self'",
+      `script-src ${script}`,
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "font-src 'self'",
+      `connect-src 'self'${extra}`,
+      `frame-src 'self'${extra}`,
+      "object-src 'none'",
+      "base-uri 'self'",
+      // The share action answers with a redirect to the network's own share page.
+      "form-action 'self' https://www.facebook.com https://x.com https://www.linkedin.com",
+      `frame-ancestors ${options.embeddable ? "*" : "'self'"}`,
+    ].join("; "),
+  );
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  if (options.embeddable) headers.delete("X-Frame-Options");
+  else headers.set("X-Frame-Options", "SAMEORIGIN");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (settings.siteUrl.startsWith("https:")) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  else headers.delete("Strict-Transport-Security");
+}
+
+/**
+ * Any response of the site made whole: the security headers unless it already has its own (a
+ * document's nonce CSP), and no-store on private pages. Returns a copy when the original's
+ * headers cannot be changed.
+ */
+export function hardenResponse(pathname: string, response: Response, settings: HeaderSettings): Response {
+  let target = response;
+  try {
+    target.headers.set("X-Content-Type-Options", "nosniff");
+  } catch {
+    target = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+  }
+  if (!target.headers.has("Content-Security-Policy")) applySecurityHeaders(target.headers, settings, { embeddable: isEmbeddable(pathname) });
+  if (isPrivatePage(pathname)) target.headers.set("Cache-Control", "no-store");
+  return target;
+}
