@@ -32,7 +32,7 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true } },
   ],
   webServer: {
-    command: "node node_modules/@remix-run/serve/dist/cli.js build/server/index.js",
+    command: "node build/server.js",
     url: `${baseURL}/robots.txt`,
     reuseExistingServer: false,
     timeout: 60_000,
