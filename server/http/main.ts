@@ -61,8 +61,10 @@ async function main(): Promise<void> {
     }
     stopping = true;
     draining = true;
+    const drained = drain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    // Logged once the port is closed: a test (or an operator) may take it as that event.
     console.log(`${signal}: no new connections; finishing requests in flight (up to ${config.SHUTDOWN_GRACE_SECONDS} s)`);
-    const cutOff = await drain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    const cutOff = await drained;
     if (cutOff) console.error("Shutdown grace ran out: the remaining requests were cut off");
     await closeDatabase?.().catch((error: unknown) => console.error("Closing the database failed:", error));
     process.exit(cutOff ? 1 : 0);
