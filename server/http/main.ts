@@ -51,44 +51,51 @@ async function main(): Promise<void> {
   console.log(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
 
   const closeDatabase = (build.entry.module as typeof build.entry.module & EntryExtras).closeDatabase;
-  let stopping = false;
+  let drain: Drain | undefined;
   const stop = async (signal: string) => {
-    if (stopping) {
-      // A second signal: stop waiting for requests in flight.
-      console.log(`${signal} again: closing open connections now`);
-      server.closeAllConnections();
+    if (drain) {
+      console.log(`${signal} again: cutting off the requests in flight`);
+      drain.cutOff();
       return;
     }
-    stopping = true;
     draining = true;
-    const drained = drain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    drain = startDrain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
     // Logged once the port is closed: a test (or an operator) may take it as that event.
     console.log(`${signal}: no new connections; finishing requests in flight (up to ${config.SHUTDOWN_GRACE_SECONDS} s)`);
-    const cutOff = await drained;
-    if (cutOff) console.error("Shutdown grace ran out: the remaining requests were cut off");
+    const cutOff = await drain.done;
+    if (cutOff) console.error("Stopped before the requests in flight were answered");
     await closeDatabase?.().catch((error: unknown) => console.error("Closing the database failed:", error));
     process.exit(cutOff ? 1 : 0);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
 }
 
+interface Drain {
+  /** True when requests were cut off (the grace ran out, or cutOff was called). */
+  done: Promise<boolean>;
+  cutOff: () => void;
+}
+
 /**
  * Stops accepting connections, closes the idle keep-alive ones, and waits until every request
- * in flight has been answered and its connection closed. Resolves true when the grace ran out
- * and the rest had to be cut off.
+ * in flight has been answered and its connection closed, for at most graceMs.
  */
-function drain(server: http.Server, graceMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+function startDrain(server: http.Server, graceMs: number): Drain {
+  let cutOff!: () => void;
+  const done = new Promise<boolean>((resolve) => {
+    let forced = false;
+    cutOff = () => {
+      forced = true;
       server.closeAllConnections();
-      resolve(true);
-    }, graceMs);
+    };
+    const timer = setTimeout(cutOff, graceMs);
     server.close(() => {
       clearTimeout(timer);
-      resolve(false);
+      resolve(forced);
     });
     server.closeIdleConnections();
   });
+  return { done, cutOff };
 }
 
 main().catch((error: unknown) => {
