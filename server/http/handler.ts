@@ -63,7 +63,13 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
-  res.writeHead(response.status, response.statusText || undefined, headers);
+  try {
+    res.writeHead(response.status, response.statusText || undefined, headers);
+  } catch (error) {
+    // A header Node refuses to send (say, a character outside Latin-1): nothing was written yet.
+    await response.body?.cancel();
+    throw error;
+  }
   if (!response.body || head) {
     await response.body?.cancel();
     res.end();

@@ -37,10 +37,14 @@ async function main(): Promise<void> {
     if (serveStatic(req, res)) return;
     handleWithRemix(req, res).catch((error: unknown) => {
       console.error(error);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Internal Server Error");
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Internal Server Error");
     });
   });
+  // Idle connections stay open longer than a load balancer's usual 60 s, so the balancer (or a
+  // client reusing its pool) is never handed a connection at the moment we close it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
