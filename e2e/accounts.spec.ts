@@ -1,4 +1,4 @@
-import { expect, PASSWORD, registerReader, resetLinkFor, test, uniqueEmail } from "./fixtures";
+import { expect, mailTo, PASSWORD, registerReader, resetLinkFor, test, uniqueEmail } from "./fixtures";
 
 const header = (page: import("@playwright/test").Page) => page.locator("header[data-site-header]");
 
@@ -188,6 +188,30 @@ test("my account saves the profile and changes the password with the spec's mess
   await page.getByLabel("Confirm new password").fill("Newer8!harbour");
   await page.getByRole("button", { name: "Change Password" }).click();
   await expect(page.getByText("Password successfully changed.")).toBeVisible();
+});
+
+test("a new email address needs the password and takes effect from the link mailed to it", async ({ page, axe }) => {
+  const email = uniqueEmail("mover");
+  const next = uniqueEmail("moved");
+  await registerReader(page, email);
+  await page.goto("/my-account");
+  await page.getByLabel("Email address").fill(next);
+  await page.getByRole("button", { name: "Save Profile" }).click();
+  await expect(page.locator("#profile-currentPassword-error")).toHaveText("Current Password is required");
+  await page.getByLabel("Email address").fill(next);
+  await page.getByLabel("Your password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Save Profile" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `We have sent a link to ${next}.` })).toBeVisible();
+  await expect(page.getByLabel("Email address")).toHaveValue(email);
+
+  const link = new URL((await mailTo(next, /confirm-email\?token=/)).match(/https?:\/\/\S+\/confirm-email\?token=[\w%-]+/)![0]);
+  await page.goto(link.pathname + link.search);
+  await axe(page);
+  await page.getByRole("button", { name: "Confirm Email Address" }).click();
+  await expect(page.getByText("Your email address has been changed.")).toBeVisible();
+  await page.goto("/my-account");
+  await expect(page.getByLabel("Email address")).toHaveValue(next);
+  await mailTo(email, /email address was changed/);
 });
 
 test("account pages have no WCAG 2.2 AA violations", async ({ page, axe }) => {

@@ -12,3 +12,19 @@ export function clientIp(request: Request, header: string | undefined): string |
   const candidate = (header.toLowerCase() === "x-forwarded-for" ? value.split(",").at(-1) : value)?.trim() ?? "";
   return isIP(candidate) ? candidate : null;
 }
+
+/**
+ * The network a client address stands for when counting per address: an IPv4 address itself,
+ * an IPv6 address's /64 (one household or office is given a whole /64 and may pick any address
+ * in it). An IPv4-mapped IPv6 address counts as its IPv4 address.
+ */
+export function addressNetwork(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (isIP(ip) !== 6) return ip;
+  const [head = "", tail = ""] = ip.toLowerCase().split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}

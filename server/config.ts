@@ -66,10 +66,19 @@ const envSchema = z.object({
   GEOIP_URL: z.string().url().default("https://geoip.maxmind.com/geoip/v2.1/country"),
   GEOIP_TIMEOUT_MS: positiveInt(1500),
 
-  // Metered paywall and offers (see docs/decisions/011-metered-paywall.md).
+  // Metered paywall and offers (see docs/decisions/011-metered-paywall-decided-on-the-server.md).
   METER_GUEST_LIMIT: positiveInt(4),
   METER_ASCEND_LIMIT: positiveInt(3),
   METER_REGISTERED_LIMIT: positiveInt(8),
+  /** Guest reads a month from one address (an IPv6 /64) across all its visitor cookies; 0 turns it off (ADR 026). */
+  METER_ADDRESS_CEILING: z.coerce.number().int().min(0).max(1_000_000_000).default(500),
+  /** Let crawlers verified by reverse-then-forward DNS (Googlebot, Bingbot) read the full text. */
+  CRAWLER_FULL_TEXT: flag,
+  /** DNS servers ("host:port", comma-separated) for that check; unset: the system's. */
+  CRAWLER_DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
   PAYWALL_PREVIEW_PARAGRAPHS: positiveInt(3),
   /** The A/B tag on the subscribe call to action, per content tier: tier=tag pairs. */
   PAYWALL_TAGS: z

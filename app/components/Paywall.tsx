@@ -9,6 +9,8 @@ const WallForm = lazy(() => import("./WallForm"));
 export type WallScreen = "registration" | "sign-in" | "forgot-password";
 
 export const REGISTRATION_WALL_TITLE = "Do you want to keep reading Meridian Review for free?";
+export const COOKIES_NEEDED =
+  "Free articles need cookies: your browser did not keep ours, so we cannot count your free reads. Allow cookies for this site and reload the page, or sign in.";
 export const SUBSCRIBE_WALL_TITLE = "You have read all of your free articles this month.";
 
 const WALL_SCREENS: { screen: WallScreen; label: string }[] = [
@@ -43,10 +45,13 @@ export function RegistrationWall({
   articleUrl,
   screen,
   domestic,
+  cookiesRefused = false,
 }: {
   articleUrl: string;
   screen: WallScreen;
   domestic: boolean;
+  /** The browser sent back no cookie: the meter cannot count its free reads. */
+  cookiesRefused?: boolean;
 }) {
   const screenUrl = (s: WallScreen) => (s === "registration" ? `${articleUrl}#paywall` : `${articleUrl}?paywall=${s}#paywall`);
   return (
@@ -55,6 +60,11 @@ export function RegistrationWall({
         {REGISTRATION_WALL_TITLE}
       </h2>
       <p className={css.dek}>Create a free account to read more articles every month, save them to your library and follow the topics you care about.</p>
+      {cookiesRefused ? (
+        <p className={css.subDek} data-cookies-needed="">
+          {COOKIES_NEEDED}
+        </p>
+      ) : null}
       <nav aria-label="Account options">
         <ul className={css.tabs}>
           {WALL_SCREENS.filter((s) => s.screen !== screen).map((s) => (

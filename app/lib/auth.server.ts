@@ -1,6 +1,6 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { signIn, type SignInResult } from "../../server/accounts/sign-in";
+import { signIn, type LockoutRules, type SignInResult } from "../../server/accounts/sign-in";
 import { normalizeEmail } from "../../server/accounts/users";
 import { captcha } from "../../server/adapters/captcha";
 import { hitAll, type RateLimitResult, type RateLimitRule } from "../../server/rate-limit";
@@ -12,17 +12,17 @@ import { config, db } from "./db.server";
 export const authenticator = new Authenticator<SignInResult>();
 
 authenticator.use(
-  new FormStrategy(async ({ form }) => {
-    const c = config();
-    return signIn(await db(), String(form.get("username") ?? ""), String(form.get("password") ?? ""), {
-      maxFailures: c.LOGIN_MAX_FAILURES,
-      lockoutSeconds: c.LOGIN_LOCKOUT_SECONDS,
-    });
-  }),
+  new FormStrategy(async ({ form }) => signIn(await db(), String(form.get("username") ?? ""), String(form.get("password") ?? ""), lockoutRules())),
   "password",
 );
 
-export type GuardedAction = "sign-in" | "register" | "forgot-password";
+/** Sign-in and every current-password question share one lockout (ADR 008, 021). */
+export function lockoutRules(): LockoutRules {
+  const c = config();
+  return { maxFailures: c.LOGIN_MAX_FAILURES, lockoutSeconds: c.LOGIN_LOCKOUT_SECONDS };
+}
+
+export type GuardedAction = "sign-in" | "register" | "forgot-password" | "current-password";
 
 /**
  * Counts a post against the per-address and per-account limits. The address is the client's own

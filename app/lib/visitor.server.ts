@@ -15,10 +15,14 @@ export async function knownVisitorId(request: Request): Promise<string | undefin
   return typeof value === "string" && ID.test(value) ? value : undefined;
 }
 
+/** A new visitor id and the Set-Cookie that keeps it. */
+export async function newVisitor(): Promise<{ id: string; setCookie: string }> {
+  const id = crypto.randomBytes(16).toString("base64url");
+  return { id, setCookie: await visitorCookie().serialize(id) };
+}
+
 /** The visitor's id, making a new one (and the Set-Cookie that keeps it) for a new visitor. */
 export async function visitorId(request: Request): Promise<{ id: string; setCookie?: string }> {
   const known = await knownVisitorId(request);
-  if (known) return { id: known };
-  const id = crypto.randomBytes(16).toString("base64url");
-  return { id, setCookie: await visitorCookie().serialize(id) };
+  return known ? { id: known } : newVisitor();
 }

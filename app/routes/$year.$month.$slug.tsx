@@ -33,6 +33,7 @@ import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
 import * as css from "../components/article.css";
 import * as cards from "../components/cards.css";
+import { useTidyCookieCheck } from "../lib/cookie-check";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { noteErrorField, noteSchema } from "../lib/forms/notes";
@@ -40,7 +41,7 @@ import { rejectForm } from "../lib/forms/reply.server";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { isDomesticVisitor } from "../lib/geo.server";
-import { offerRules, readerContext } from "../lib/reader.server";
+import { articleReader, offerRules, unmeteredReader } from "../lib/reader.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
 import { currentSubscriber } from "../lib/subscriber.server";
@@ -69,11 +70,16 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const url = new URL(request.url);
   const listSlug = url.searchParams.get("list") ?? "";
   const giftToken = url.searchParams.get("gift") ?? "";
-  const [context, readingList, gift] = await Promise.all([
-    readerContext(request),
+  const [asking, readingList, gift] = await Promise.all([
+    articleReader(request, loadContext),
     /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id) : undefined,
     giftToken ? resolveGift(database, giftToken, article.id) : undefined,
   ]);
+  // A gift link opens the article as it is; anyone else without cookies is asked for one first.
+  if (asking.kind === "first-visit" && !gift) {
+    throw redirect(asking.location, { status: 302, headers: { "Set-Cookie": asking.setCookie, "Cache-Control": "no-store" } });
+  }
+  const context = asking.kind === "reader" ? asking : unmeteredReader;
   const offer = await decideOffer(database, offerRules(), {
     reader: context.reader,
     article: { id: article.id, tier: article.tier, ascend: article.ascend },
@@ -93,14 +99,13 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   // by no cache at all, and out of search engines.
   const headers = new Headers({ "Cache-Control": gift ? "no-store" : "private, no-cache" });
   if (gift) headers.set("X-Robots-Tag", "noindex");
-  if (context.setCookie) headers.append("Set-Cookie", context.setCookie);
   if (tools?.setCookie) headers.append("Set-Cookie", tools.setCookie);
   return data(
     {
       ...articleView(found.page, offer.fullContent),
       siteUrl: config().siteUrl,
       offer: { experience: offer.experience, wall: offer.wall, quota: offer.quota, abTag: offer.abTag, screen, domestic },
-      viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null },
+      viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null, cookiesRefused: context.cookiesRefused },
       readingList: readingList ?? null,
       gift: Boolean(gift),
       subscriber: tools && { ...tools.tools, notice: NOTE_NOTICES[url.searchParams.get("note") ?? ""] ?? null },
@@ -228,6 +233,7 @@ export default function ArticleRoute() {
   const { article, related, latest, promo, body, offer, viewer, readingList, subscriber } = data;
   const noteResult = useActionData<typeof action>()?.result;
   const nonce = useNonce();
+  useTidyCookieCheck();
   const primary = article.topics[0];
   return (
     <>
@@ -299,7 +305,7 @@ export default function ArticleRoute() {
               offer.wall === "subscribe" ? (
                 <SubscribeWall firstName={viewer.firstName} abTag={offer.abTag} />
               ) : offer.wall === "registration" ? (
-                <RegistrationWall articleUrl={article.url} screen={offer.screen} domestic={offer.domestic} />
+                <RegistrationWall articleUrl={article.url} screen={offer.screen} domestic={offer.domestic} cookiesRefused={viewer.cookiesRefused} />
               ) : null
             }
             promo={

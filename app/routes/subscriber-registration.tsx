@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
+import { requestAddressVerification } from "../../server/accounts/email-change";
 import type { User } from "../../server/accounts/users";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { primaryButton } from "../components/controls.css";
@@ -12,6 +13,7 @@ import * as css from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
 import { OPT_IN_OTHER, tooManyAttempts, USERNAME_UNAVAILABLE } from "../lib/account-messages";
+import { sendEmailConfirmation } from "../lib/account-mail.server";
 import { rateLimit } from "../lib/auth.server";
 import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
@@ -20,8 +22,11 @@ import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { PASSWORD_RULE } from "../lib/forms/validation";
 import { currentUser, startSession } from "../lib/session.server";
+import { GENERIC_ERROR } from "../lib/site";
 
 const NO_ACTIVE_SUBSCRIPTION = "No Active Subscriptions Found";
+const verifyNotice = (email: string) =>
+  `Before we connect a subscription we need to know that ${email} is yours. We have sent a link to it: follow the link, then enter your account number here again.`;
 
 /** The address arrives base64-encoded (spec); anything that does not decode to text is ignored. */
 function decodeAddress(value: string | null): string {
@@ -38,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     emailAddress: decodeAddress(url.searchParams.get("emailAddress")),
     signedInAs: user?.email ?? null,
     linkedTier: url.searchParams.get("linked") === "1" && subscriber ? subscriber.tier.name : null,
+    verificationSent: Boolean(user) && url.searchParams.get("verify") === "sent",
   };
 }
 
@@ -70,8 +76,14 @@ async function linkToAccount(request: Request, context: AppLoadContext, form: Fo
   if (submission.status !== "success") return rejectForm(submission);
   const limited = await rateLimit(request, context, "register", user.email);
   if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const linked = await linkPrintSubscription(await db(), user, submission.value.accountNumber);
-  if (!linked) return rejectForm(submission, { formErrors: [NO_ACTIVE_SUBSCRIPTION] }, 404);
+  const outcome = await linkPrintSubscription(await db(), user, submission.value.accountNumber);
+  if (outcome === "no-active-subscription") return rejectForm(submission, { formErrors: [NO_ACTIVE_SUBSCRIPTION] }, 404);
+  if (outcome === "unverified") {
+    // The address was only ever typed: prove it is the reader's before the subscription moves.
+    const token = await requestAddressVerification(await db(), user);
+    if (!(await sendEmailConfirmation(user, user.email, token, "verify"))) return rejectForm(submission, { formErrors: [GENERIC_ERROR] }, 503);
+    return redirect("/subscriber-registration?verify=sent", 303);
+  }
   return redirect("/subscriber-registration?linked=1", 303);
 }
 
@@ -83,7 +95,7 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function SubscriberRegistration() {
-  const { emailAddress, signedInAs, linkedTier } = useLoaderData<typeof loader>();
+  const { emailAddress, signedInAs, linkedTier, verificationSent } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (linkedTier) {
     return (
@@ -91,6 +103,16 @@ export default function SubscriberRegistration() {
         <h1>Your print subscription is connected</h1>
         <p className={css.success} role="status">
           You now have {linkedTier} access on the web. <Link to="/">Start reading</Link>.
+        </p>
+      </div>
+    );
+  }
+  if (signedInAs && verificationSent) {
+    return (
+      <div className={prose.narrow}>
+        <h1>Confirm your email address</h1>
+        <p className={css.success} role="status">
+          {verifyNotice(signedInAs)}
         </p>
       </div>
     );

@@ -1,4 +1,5 @@
 import type { Database } from "../db/connection";
+import { markEmailVerified } from "./email-change";
 import { endOtherSessions } from "./sessions";
 import { clearSoftLock, isHardLocked } from "./sign-in";
 import { hashToken, newToken } from "./tokens";
@@ -48,7 +49,8 @@ export async function userForResetToken(db: Database, token: string, now = new D
 }
 
 /**
- * Spends the token and sets the password; every session of the account ends. The token is
+ * Spends the token and sets the password; every session of the account ends, and the address
+ * counts as verified. The token is
  * claimed with a conditional update, so two submissions of one link change the password once.
  */
 export async function resetPassword(db: Database, token: string, password: string, now = new Date()): Promise<User | undefined> {
@@ -62,6 +64,8 @@ export async function resetPassword(db: Database, token: string, password: strin
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return undefined;
   await setPassword(db, user.id, password, now);
+  // The link went to the account's address, so following it proves the address.
+  await markEmailVerified(db, user.id, now);
   await db.deleteFrom("password_reset").where("user_id", "=", user.id).where("used_at", "is", null).execute();
   await endOtherSessions(db, user.id);
   await clearSoftLock(db, user.email);

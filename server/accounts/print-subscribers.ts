@@ -15,17 +15,29 @@ export interface PrintSubscription {
   accessEnd: string;
 }
 
-/** The active, unexpired print subscription with this address and account number, if any. */
-export async function findActivePrintSubscription(db: Database, email: string, accountNumber: string, now = new Date()): Promise<PrintSubscription | undefined> {
-  const today = now.toISOString().slice(0, 10);
-  const row = await db
+/** Print-subscription records under this address that are active, unexpired and linkable. */
+function activeRecords(db: Database, email: string, now: Date) {
+  return db
     .selectFrom("print_subscriber")
-    .select(["account_number", "first_name", "last_name", "subscription_code", "access_start", "access_end"])
     .where("email", "=", normalizeEmail(email))
-    .where("account_number", "=", accountNumber.trim().toUpperCase())
     .where("active", "=", 1)
     .where("source", "in", [...LINKABLE_SOURCES])
-    .where("access_end", ">=", today)
+    .where("access_end", ">=", now.toISOString().slice(0, 10));
+}
+
+/**
+ * Whether registration should send this address to subscriber registration: only an active
+ * print subscription does; a lapsed subscriber registers as an ordinary reader.
+ */
+export async function hasActivePrintSubscription(db: Database, email: string, now = new Date()): Promise<boolean> {
+  return Boolean(await activeRecords(db, email, now).select("account_number").executeTakeFirst());
+}
+
+/** The active, unexpired print subscription with this address and account number, if any. */
+export async function findActivePrintSubscription(db: Database, email: string, accountNumber: string, now = new Date()): Promise<PrintSubscription | undefined> {
+  const row = await activeRecords(db, email, now)
+    .select(["account_number", "first_name", "last_name", "subscription_code", "access_start", "access_end"])
+    .where("account_number", "=", accountNumber.trim().toUpperCase())
     .executeTakeFirst();
   return (
     row && {
@@ -59,17 +71,32 @@ export async function registerPrintSubscriber(
   return { ok: true, user };
 }
 
+export type LinkOutcome = "linked" | "no-active-subscription" | "unverified";
+
 /**
  * Connects a print subscription to an existing account: the subscription must be active and be
- * recorded under the account's own address, so nobody can claim another reader's subscription
- * with an account number alone.
+ * recorded under the account's own address, and that address must have been verified by a
+ * mailed link, so nobody can claim another reader's subscription with an account number and
+ * an address they merely typed.
  */
-export async function linkPrintSubscription(db: Database, user: User, accountNumber: string, now = new Date()): Promise<boolean> {
+export async function linkPrintSubscription(db: Database, user: User, accountNumber: string, now = new Date()): Promise<LinkOutcome> {
   const subscription = await findActivePrintSubscription(db, user.email, accountNumber, now);
-  if (!subscription) return false;
+  if (!subscription) return "no-active-subscription";
+  if (!user.emailVerifiedAt) return "unverified";
   await grantPrintSubscription(db, user.id, subscription);
-  return true;
+  return "linked";
 }
+
+/** Account numbers of the print records under this address that are not linked to the user. */
+export async function unlinkedPrintRecords(db: Database, email: string, userId: string): Promise<string[]> {
+  const records = await db.selectFrom("print_subscriber").select("account_number").where("email", "=", normalizeEmail(email)).execute();
+  if (records.length === 0) return [];
+  const linked = await db.selectFrom("subscription").select("reference").where("user_id", "=", userId).where("source", "=", "print").execute();
+  const references = new Set(linked.map((row) => row.reference));
+  return records.map((row) => row.account_number).filter((number) => !references.has(printReference(number)));
+}
+
+const printReference = (accountNumber: string) => `print:${accountNumber}`;
 
 /** The web access a print subscription brings: its tier, until the print access ends. */
 async function grantPrintSubscription(db: Database, userId: string, subscription: PrintSubscription): Promise<void> {
@@ -77,7 +104,7 @@ async function grantPrintSubscription(db: Database, userId: string, subscription
     userId,
     roleCode: roleCodeForPrintCode(subscription.subscriptionCode) ?? roleCodeFor("GOOD"),
     source: "print",
-    reference: `print:${subscription.accountNumber}`,
+    reference: printReference(subscription.accountNumber),
     accessStart: new Date(`${subscription.accessStart}T00:00:00Z`),
     // Access lasts through the last day of the print term.
     accessEnd: new Date(`${subscription.accessEnd}T23:59:59.999Z`),

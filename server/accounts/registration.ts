@@ -1,5 +1,6 @@
 import type { Database } from "../db/connection";
-import { emailInUse, hasPrintSubscription, insertUser, isRestrictedAddress, type NewUser, type User } from "./users";
+import { hasActivePrintSubscription } from "./print-subscribers";
+import { emailInUse, insertUser, isRestrictedAddress, type NewUser, type User } from "./users";
 
 export type RegistrationResult =
   | { ok: true; user: User }
@@ -7,13 +8,13 @@ export type RegistrationResult =
 
 /**
  * Opens an account. A blocked address is refused; an address already in use is "taken"; an
- * address on a print-subscription record without a web account goes to subscriber
- * registration, where the subscription is linked.
+ * address with an active print subscription and no web account goes to subscriber
+ * registration, where the subscription is linked; a lapsed subscriber registers as a reader.
  */
 export async function register(db: Database, input: NewUser, now = new Date()): Promise<RegistrationResult> {
   if (await isRestrictedAddress(db, input.email)) return { ok: false, reason: "restricted" };
   if (await emailInUse(db, input.email)) return { ok: false, reason: "taken" };
-  if (await hasPrintSubscription(db, input.email)) return { ok: false, reason: "print-subscriber" };
+  if (await hasActivePrintSubscription(db, input.email, now)) return { ok: false, reason: "print-subscriber" };
   const user = await insertUser(db, input, now);
   return user ? { ok: true, user } : { ok: false, reason: "taken" };
 }

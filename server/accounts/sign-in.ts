@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Database } from "../db/connection";
 import { verifyDecoy, verifyPassword } from "./passwords";
 import { findCredentials, normalizeEmail, type User } from "./users";
@@ -11,11 +12,12 @@ export interface LockoutRules {
 const HARD_LOCK_AFTER_LOCKOUTS = 3;
 export const HARD_LOCK_SECONDS = 24 * 60 * 60;
 
-export type SignInResult =
+export type PasswordCheck =
   | { ok: true; user: User }
   | { ok: false; reason: "invalid"; triesLeft: number }
-  | { ok: false; reason: "locked"; lockoutSeconds: number }
-  | { ok: false; reason: "restricted" };
+  | { ok: false; reason: "locked"; lockoutSeconds: number };
+
+export type SignInResult = PasswordCheck | { ok: false; reason: "restricted" };
 
 /**
  * Checks a password. Failures are counted per address typed, whether or not an account has
@@ -23,18 +25,83 @@ export type SignInResult =
  * timing tells whether someone is a member.
  */
 export async function signIn(db: Database, email: string, password: string, rules: LockoutRules, now = new Date()): Promise<SignInResult> {
+  const checked = await checkPasswordWithLockout(db, email, password, rules, now);
+  if (!checked.ok) return checked;
+  if (checked.user.status === "restricted") return { ok: false, reason: "restricted" };
+  await db.updateTable("app_user").set({ last_visit_at: now.toISOString() }).where("id", "=", checked.user.id).execute();
+  return checked;
+}
+
+/**
+ * The password check behind sign-in and every "current password" question, under one lockout.
+ *
+ * Each attempt first claims a try with a single conditional upsert (ADR 008, 021): the claim
+ * fails while the address is locked, and the claim that uses the last try sets the lock in the
+ * same statement. Only then is the (slow) password hash compared. So however many attempts
+ * arrive at once, at most `maxFailures` are ever compared per lock period, and an attempt that
+ * arrives once the lock is decided is refused even with the right password.
+ */
+export async function checkPasswordWithLockout(db: Database, email: string, password: string, rules: LockoutRules, now = new Date()): Promise<PasswordCheck> {
   const address = normalizeEmail(email);
-  const lock = await activeLock(db, address, now);
-  if (lock) return { ok: false, reason: "locked", lockoutSeconds: lock };
+  const claim = await claimTry(db, address, rules, now);
+  if (claim.refused) return { ok: false, reason: "locked", lockoutSeconds: Math.max(1, await activeLock(db, address, now)) };
 
   const account = await findCredentials(db, address);
   const valid = account ? await verifyPassword(password, account.passwordHash) : await verifyDecoy(password);
-  if (!account || !valid) return recordFailure(db, address, rules, now);
-
-  await db.deleteFrom("login_failure").where("email", "=", address).execute();
-  if (account.user.status === "restricted") return { ok: false, reason: "restricted" };
-  await db.updateTable("app_user").set({ last_visit_at: now.toISOString() }).where("id", "=", account.user.id).execute();
+  if (!account || !valid) {
+    if (claim.lockSeconds) return { ok: false, reason: "locked", lockoutSeconds: claim.lockSeconds };
+    return { ok: false, reason: "invalid", triesLeft: rules.maxFailures - claim.failures };
+  }
+  // The right password clears the count. A lock that a concurrent attempt decided after this
+  // one claimed its try stays; the lock this attempt's own claim set is lifted.
+  let clear = db.deleteFrom("login_failure").where("email", "=", address);
+  if (!claim.lockSeconds) clear = clear.where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now.toISOString())]));
+  await clear.execute();
   return { ok: true, user: account.user };
+}
+
+type Claim = { refused: true } | { refused: false; failures: number; lockSeconds: number };
+
+/** Counts one try against the address, in one statement; refused while a lock is in force. */
+async function claimTry(db: Database, address: string, rules: LockoutRules, now: Date): Promise<Claim> {
+  const at = now.toISOString();
+  const dayAgo = new Date(now.getTime() - HARD_LOCK_SECONDS * 1000).toISOString();
+  const softUntil = new Date(now.getTime() + rules.lockoutSeconds * 1000).toISOString();
+  const hardUntil = new Date(now.getTime() + HARD_LOCK_SECONDS * 1000).toISOString();
+  const firstLocks = rules.maxFailures <= 1;
+
+  const reachesLimit = sql<boolean>`login_failure.failures + 1 >= ${rules.maxFailures}`;
+  const withinDay = sql<boolean>`login_failure.first_lockout_at is not null and login_failure.first_lockout_at > ${dayAgo}`;
+  const lockoutsAfter = sql<number>`(case when ${withinDay} then login_failure.lockouts + 1 else 1 end)`;
+  const hardAfter = sql<boolean>`${lockoutsAfter} >= ${HARD_LOCK_AFTER_LOCKOUTS}`;
+
+  const row = await db
+    .insertInto("login_failure")
+    .values({
+      email: address,
+      failures: firstLocks ? 0 : 1,
+      lockouts: firstLocks ? 1 : 0,
+      first_lockout_at: firstLocks ? at : null,
+      locked_until: firstLocks ? softUntil : null,
+      hard_locked: 0,
+    })
+    .onConflict((oc) =>
+      oc
+        .column("email")
+        .doUpdateSet({
+          failures: sql`case when ${reachesLimit} then 0 else login_failure.failures + 1 end`,
+          lockouts: sql`case when ${reachesLimit} then ${lockoutsAfter} else login_failure.lockouts end`,
+          first_lockout_at: sql`case when ${reachesLimit} and not (${withinDay}) then ${at} else login_failure.first_lockout_at end`,
+          locked_until: sql`case when ${reachesLimit} then (case when ${hardAfter} then ${hardUntil} else ${softUntil} end) else login_failure.locked_until end`,
+          hard_locked: sql`case when ${reachesLimit} then (case when ${hardAfter} then 1 else 0 end) else login_failure.hard_locked end`,
+        })
+        .where((eb) => eb.or([eb("login_failure.locked_until", "is", null), eb("login_failure.locked_until", "<=", at)])),
+    )
+    .returning(["failures", "locked_until"])
+    .executeTakeFirst();
+  if (!row) return { refused: true };
+  const lockedUntil = row.locked_until && row.locked_until > at ? Date.parse(row.locked_until) : 0;
+  return { refused: false, failures: Number(row.failures), lockSeconds: lockedUntil ? Math.ceil((lockedUntil - now.getTime()) / 1000) : 0 };
 }
 
 /** Seconds left on a lockout of this address, or 0. */
@@ -57,32 +124,4 @@ export async function isHardLocked(db: Database, email: string, now = new Date()
 /** Clears failures and any short lockout (after a successful password reset). */
 export async function clearSoftLock(db: Database, email: string): Promise<void> {
   await db.deleteFrom("login_failure").where("email", "=", normalizeEmail(email)).where("hard_locked", "=", 0).execute();
-}
-
-async function recordFailure(db: Database, email: string, rules: LockoutRules, now: Date): Promise<SignInResult> {
-  const row = await db
-    .insertInto("login_failure")
-    .values({ email, failures: 1 })
-    .onConflict((oc) => oc.column("email").doUpdateSet((eb) => ({ failures: eb("login_failure.failures", "+", 1) })))
-    .returning(["failures", "lockouts", "first_lockout_at"])
-    .executeTakeFirstOrThrow();
-  const failures = Number(row.failures);
-  if (failures < rules.maxFailures) return { ok: false, reason: "invalid", triesLeft: rules.maxFailures - failures };
-
-  const withinDay = row.first_lockout_at && now.getTime() - Date.parse(row.first_lockout_at) < HARD_LOCK_SECONDS * 1000;
-  const lockouts = withinDay ? Number(row.lockouts) + 1 : 1;
-  const hard = lockouts >= HARD_LOCK_AFTER_LOCKOUTS;
-  const seconds = hard ? HARD_LOCK_SECONDS : rules.lockoutSeconds;
-  await db
-    .updateTable("login_failure")
-    .set({
-      failures: 0,
-      lockouts,
-      first_lockout_at: withinDay ? row.first_lockout_at : now.toISOString(),
-      locked_until: new Date(now.getTime() + seconds * 1000).toISOString(),
-      hard_locked: hard ? 1 : 0,
-    })
-    .where("email", "=", email)
-    .execute();
-  return { ok: false, reason: "locked", lockoutSeconds: seconds };
 }

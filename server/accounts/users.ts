@@ -15,11 +15,12 @@ export interface User {
   companySize: string;
   status: UserStatus;
   createdAt: string;
+  /** When a link mailed to the current address was last followed; null if never. */
+  emailVerifiedAt: string | null;
 }
 
 export interface Profile {
   displayName: string;
-  email: string;
   industry: string;
   jobTitle: string;
   companySize: string;
@@ -42,6 +43,7 @@ const columns = [
   "company_size",
   "status",
   "created_at",
+  "email_verified_at",
 ] as const;
 
 type Row = {
@@ -56,6 +58,7 @@ type Row = {
   company_size: string;
   status: UserStatus;
   created_at: string;
+  email_verified_at: string | null;
 };
 
 function toUser(row: Row): User {
@@ -71,6 +74,7 @@ function toUser(row: Row): User {
     companySize: row.company_size,
     status: row.status,
     createdAt: row.created_at,
+    emailVerifiedAt: row.email_verified_at,
   };
 }
 
@@ -100,12 +104,6 @@ export async function isRestrictedAddress(db: Database, email: string): Promise<
   const address = normalizeEmail(email);
   const domain = address.slice(address.lastIndexOf("@"));
   const row = await db.selectFrom("restricted_address").select("pattern").where("pattern", "in", [address, domain]).executeTakeFirst();
-  return Boolean(row);
-}
-
-/** Whether an existing print-subscription record carries this address. */
-export async function hasPrintSubscription(db: Database, email: string): Promise<boolean> {
-  const row = await db.selectFrom("print_subscriber").select("account_number").where("email", "=", normalizeEmail(email)).executeTakeFirst();
   return Boolean(row);
 }
 
@@ -141,28 +139,19 @@ export async function insertUser(db: Database, input: NewUser, now = new Date())
   return inserted ? findUserById(db, id) : undefined;
 }
 
-/** Saves the profile; answers false when the new address belongs to someone else. */
-export async function updateProfile(db: Database, userId: string, profile: Profile, now = new Date()): Promise<boolean> {
-  if (await emailInUse(db, profile.email, userId)) return false;
-  try {
-    await db
-      .updateTable("app_user")
-      .set({
-        display_name: profile.displayName.trim(),
-        email: normalizeEmail(profile.email),
-        industry: profile.industry,
-        job_title: profile.jobTitle,
-        company_size: profile.companySize,
-        updated_at: now.toISOString(),
-      })
-      .where("id", "=", userId)
-      .execute();
-    return true;
-  } catch (error) {
-    // A concurrent change took the address between the check and the update.
-    if (await emailInUse(db, profile.email, userId)) return false;
-    throw error;
-  }
+/** Saves the profile questions. The address changes only through a confirmed link (email-change.ts). */
+export async function updateProfile(db: Database, userId: string, profile: Profile, now = new Date()): Promise<void> {
+  await db
+    .updateTable("app_user")
+    .set({
+      display_name: profile.displayName.trim(),
+      industry: profile.industry,
+      job_title: profile.jobTitle,
+      company_size: profile.companySize,
+      updated_at: now.toISOString(),
+    })
+    .where("id", "=", userId)
+    .execute();
 }
 
 export async function setPassword(db: Database, userId: string, password: string, now = new Date()): Promise<void> {

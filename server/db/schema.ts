@@ -207,6 +207,7 @@ export interface AppUserTable {
   created_at: string;
   updated_at: string;
   last_visit_at: string | null;
+  email_verified_at: string | null;
 }
 
 export interface UserSessionTable {
@@ -239,6 +240,15 @@ export interface PasswordResetTable {
   used_at: string | null;
 }
 
+export interface EmailChangeTable {
+  token_hash: string;
+  user_id: string;
+  new_email: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface PrintSubscriberTable {
   account_number: string;
   email: string;
@@ -262,6 +272,8 @@ export interface MeterReadTable {
   meter: "article" | "ascend";
   article_id: number;
   read_at: string;
+  /** A guest read's network address (or IPv6 /64), for the per-address ceiling; null otherwise. */
+  client_address: string | null;
 }
 
 export type SubscriptionStatus = "active" | "cancelled" | "restricted";
@@ -549,6 +561,7 @@ export interface DB {
   login_failure: LoginFailureTable;
   rate_limit: RateLimitTable;
   password_reset: PasswordResetTable;
+  email_change: EmailChangeTable;
   print_subscriber: PrintSubscriberTable;
   restricted_address: RestrictedAddressTable;
   meter_read: MeterReadTable;

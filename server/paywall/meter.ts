@@ -10,7 +10,6 @@ export interface Quota {
   remaining: number;
 }
 
-
 /** Meters run per calendar month (UTC). */
 export function meterPeriod(now: Date): string {
   return now.toISOString().slice(0, 7);
@@ -44,30 +43,52 @@ export async function readQuota(db: Database, key: string, meter: MeterName, lim
 
 export type ReadOutcome = { allowed: boolean; quota: Quota };
 
+/** The monthly ceiling of guest reads from one network address, whatever cookies it sends. */
+export interface AddressCeiling {
+  address: string;
+  limit: number;
+}
+
+async function countAddressReads(db: Database, address: string, period: string): Promise<number> {
+  const row = await db
+    .selectFrom("meter_read")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("client_address", "=", address)
+    .where("period", "=", period)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Opens an article on a meter. An article already counted this month opens again for free; a
- * new one is counted while reads remain; otherwise it is refused. Two new reads racing for the
- * last free place can both be refused, never both allowed.
+ * new one is counted while reads remain, on the reader's meter and, for a guest, under their
+ * address's ceiling; otherwise it is refused. Two new reads racing for the last free place can
+ * both be refused, never both allowed.
  */
 export async function openOnMeter(
   db: Database,
-  input: { key: string; meter: MeterName; articleId: number; limit: number },
+  input: { key: string; meter: MeterName; articleId: number; limit: number; ceiling?: AddressCeiling },
   now = new Date(),
 ): Promise<ReadOutcome> {
   const scope: Scope = { key: input.key, meter: input.meter, period: meterPeriod(now) };
   const thisRead = { ...columns(scope), article_id: input.articleId };
+  const { ceiling } = input;
   const already = await db.selectFrom("meter_read").select("article_id").where((eb) => eb.and(thisRead)).executeTakeFirst();
   const before = await countReads(db, scope);
   if (already) return { allowed: true, quota: quota(input.limit, before) };
   if (before >= input.limit) return { allowed: false, quota: quota(input.limit, before) };
+  if (ceiling && (await countAddressReads(db, ceiling.address, scope.period)) >= ceiling.limit) {
+    return { allowed: false, quota: quota(input.limit, before) };
+  }
 
   await db
     .insertInto("meter_read")
-    .values({ ...thisRead, read_at: now.toISOString() })
+    .values({ ...thisRead, read_at: now.toISOString(), client_address: ceiling?.address ?? null })
     .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
     .execute();
   const after = await countReads(db, scope);
-  if (after > input.limit) {
+  const overCeiling = ceiling !== undefined && (await countAddressReads(db, ceiling.address, scope.period)) > ceiling.limit;
+  if (after > input.limit || overCeiling) {
     await db.deleteFrom("meter_read").where((eb) => eb.and(thisRead)).execute();
     return { allowed: false, quota: quota(input.limit, after - 1) };
   }
@@ -89,7 +110,9 @@ export async function carryOverReads(db: Database, visitorId: string, userId: st
   if (reads.length === 0) return;
   await db
     .insertInto("meter_read")
-    .values(reads.map((r) => ({ meter_key: userKey(userId), period, meter: "article" as const, article_id: r.article_id, read_at: r.read_at })))
+    .values(
+      reads.map((r) => ({ meter_key: userKey(userId), period, meter: "article" as const, article_id: r.article_id, read_at: r.read_at, client_address: null })),
+    )
     .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
     .execute();
 }

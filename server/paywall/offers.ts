@@ -22,12 +22,19 @@ export interface OfferRules {
   guestLimit: number;
   ascendLimit: number;
   registeredLimit: number;
+  /** Guest reads a month from one network address across all its visitor cookies; 0: no ceiling. */
+  addressCeiling: number;
   /** The A/B tag on the subscribe call to action, per content tier. */
   tags: Record<ContentTier, string>;
 }
 
 export type Reader =
-  | { kind: "guest"; visitorId: string }
+  /** A guest known by their visitor cookie; `network` is their address's, when known. */
+  | { kind: "guest"; visitorId: string; network: string | null }
+  /** A client whose visitor cookie never comes back: it cannot be metered, so it reads nothing gated. */
+  | { kind: "unmetered" }
+  /** A search engine's crawler, verified by DNS, when the site lets crawlers index the full text. */
+  | { kind: "crawler" }
   | { kind: "registered"; userId: string }
   | { kind: "subscriber"; userId: string };
 
@@ -54,16 +61,21 @@ export interface Offer {
 export async function decideOffer(db: Database, rules: OfferRules, request: OfferRequest, now = new Date()): Promise<Offer> {
   const { reader, article, readingList, gift } = request;
   const abTag = rules.tags[article.tier];
-  if (reader.kind === "subscriber" || gift) {
+  if (reader.kind === "subscriber" || reader.kind === "crawler" || gift) {
     const experience = article.ascend ? "ascend-full-content" : readingList ? "full-content-reading-list" : "full-content";
     return { experience, fullContent: true, wall: null, quota: null, meter: null, abTag };
+  }
+  if (reader.kind === "unmetered") {
+    const experience = readingList ? "reading-list-paywall" : "enable-anonymous-paywall";
+    return { experience, fullContent: false, wall: "registration", quota: null, meter: null, abTag };
   }
 
   const guest = reader.kind === "guest";
   const meter: MeterName = guest && article.ascend ? "ascend" : "article";
   const limit = !guest ? rules.registeredLimit : meter === "ascend" ? rules.ascendLimit : rules.guestLimit;
   const key = guest ? visitorKey(reader.visitorId) : userKey(reader.userId);
-  const { allowed, quota } = await openOnMeter(db, { key, meter, articleId: article.id, limit }, now);
+  const ceiling = guest && reader.network && rules.addressCeiling > 0 ? { address: reader.network, limit: rules.addressCeiling } : undefined;
+  const { allowed, quota } = await openOnMeter(db, { key, meter, articleId: article.id, limit, ceiling }, now);
 
   if (allowed) {
     const experience = readingList ? "waiver-reading-list" : article.ascend ? "ascend-full-content" : "full-content";

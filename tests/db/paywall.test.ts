@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
-import { insertUser, type User } from "../../server/accounts/users";
+import { markEmailVerified } from "../../server/accounts/email-change";
+import { findUserById, insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
 import { carryOverReads, openOnMeter, readQuota } from "../../server/paywall/meter";
 import { userKey, visitorKey } from "../../server/reader-keys";
@@ -13,6 +14,7 @@ import { findPlan } from "../../server/subscriptions/plans";
 import { seededTestDatabase } from "../helpers/test-db";
 
 const RULES: OfferRules = {
+  addressCeiling: 0,
   guestLimit: 4,
   ascendLimit: 3,
   registeredLimit: 8,
@@ -82,7 +84,7 @@ describe("the meter", () => {
 });
 
 describe("the offer service", () => {
-  const guest = (id: string) => ({ kind: "guest" as const, visitorId: id });
+  const guest = (id: string, network: string | null = null) => ({ kind: "guest" as const, visitorId: id, network });
 
   it("gives guests full content, then the registration wall; on a reading list, the waiver, then the reading-list wall", async () => {
     const reader = guest("offer-guest-aaaaaaaaaaa");
@@ -94,6 +96,41 @@ describe("the offer service", () => {
     expect(listed).toMatchObject({ experience: "reading-list-paywall", fullContent: false, wall: "registration" });
     const fresh = await decideOffer(db, RULES, { reader: guest("offer-guest-bbbbbbbbbbb"), article: article(5), readingList: true, gift: false }, NOVEMBER);
     expect(fresh).toMatchObject({ experience: "waiver-reading-list", fullContent: true });
+  });
+
+  it("caps guest reads from one network at the ceiling, whatever visitor cookies it sends, and counts no one else", async () => {
+    const rules = { ...RULES, addressCeiling: 6 };
+    const network = "198.51.100.7";
+    const open = (visitor: string, i: number, net: string | null = network, now = NOVEMBER) =>
+      decideOffer(db, rules, { reader: guest(visitor, net), article: article(i), readingList: false, gift: false }, now);
+    // A client that clears its cookie after every read: each read brings a fresh visitor id.
+    const outcomes = [];
+    for (let i = 0; i < 9; i++) outcomes.push(await open(`ceiling-visitor-${String(i).padStart(8, "0")}`, i));
+    expect(outcomes.map((o) => o.fullContent)).toEqual([true, true, true, true, true, true, false, false, false]);
+    expect(outcomes[6]).toMatchObject({ experience: "enable-anonymous-paywall", wall: "registration" });
+    // A visitor already counted re-opens their article; a new one is walled however much meter it has left.
+    expect((await open("ceiling-visitor-00000002", 2)).fullContent).toBe(true);
+    expect((await open("ceiling-visitor-00000002", 12)).fullContent).toBe(false);
+    // Another network, an unknown address, a registered reader and next month are not held back.
+    expect((await open("ceiling-visitor-other000", 7, "198.51.100.8")).fullContent).toBe(true);
+    expect((await open("ceiling-visitor-noaddress", 7, null)).fullContent).toBe(true);
+    const user = await newUser();
+    expect((await decideOffer(db, rules, { reader: { kind: "registered", userId: user.id }, article: article(8), readingList: false, gift: false }, NOVEMBER)).fullContent).toBe(true);
+    expect((await open("ceiling-visitor-december", 7, network, DECEMBER)).fullContent).toBe(true);
+    const rows = await db.selectFrom("meter_read").select("meter_key").where("client_address", "=", network).where("period", "=", "2026-11").execute();
+    expect(rows).toHaveLength(6);
+  });
+
+  it("walls a client that cannot be metered, lets a verified crawler read, and writes no meter rows for either", async () => {
+    const before = await db.selectFrom("meter_read").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const unmetered = await decideOffer(db, RULES, { reader: { kind: "unmetered" }, article: article(3), readingList: false, gift: false }, NOVEMBER);
+    expect(unmetered).toMatchObject({ experience: "enable-anonymous-paywall", fullContent: false, wall: "registration", quota: null });
+    const listed = await decideOffer(db, RULES, { reader: { kind: "unmetered" }, article: article(3), readingList: true, gift: false }, NOVEMBER);
+    expect(listed).toMatchObject({ experience: "reading-list-paywall", fullContent: false });
+    const crawler = await decideOffer(db, RULES, { reader: { kind: "crawler" }, article: article(3), readingList: false, gift: false }, NOVEMBER);
+    expect(crawler).toMatchObject({ experience: "full-content", fullContent: true, quota: null });
+    const after = await db.selectFrom("meter_read").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
   });
 
   it("meters Ascend pages on their own allowance of 3", async () => {
@@ -169,21 +206,24 @@ describe("subscriptions", () => {
   });
 
   it("connects a print subscription to an existing account only under the account's own address", async () => {
-    const owner = (await insertUser(db, { firstName: "Anders", lastName: "Lindqvist", email: "anders.lindqvist@example.co.uk", password: "Orbit9!station", optIn: false }))!;
+    const inserted = (await insertUser(db, { firstName: "Anders", lastName: "Lindqvist", email: "anders.lindqvist@example.co.uk", password: "Orbit9!station", optIn: false }))!;
+    // As after following a mailed confirmation link (email-change.ts).
+    await markEmailVerified(db, inserted.id, NOVEMBER);
+    const owner = (await findUserById(db, inserted.id))!;
     const stranger = await newUser();
-    expect(await linkPrintSubscription(db, stranger, "MR20077310", NOVEMBER)).toBe(false);
+    expect(await linkPrintSubscription(db, stranger, "MR20077310", NOVEMBER)).toBe("no-active-subscription");
     expect(await subscriberStatus(db, stranger.id, NOVEMBER)).toBeNull();
-    expect(await linkPrintSubscription(db, owner, "MR00000000", NOVEMBER)).toBe(false);
-    expect(await linkPrintSubscription(db, owner, "mr20077310", NOVEMBER)).toBe(true);
+    expect(await linkPrintSubscription(db, owner, "MR00000000", NOVEMBER)).toBe("no-active-subscription");
+    expect(await linkPrintSubscription(db, owner, "mr20077310", NOVEMBER)).toBe("linked");
     expect((await subscriberStatus(db, owner.id, NOVEMBER))?.tier.name).toBe("Best");
     // Linking again grants nothing twice.
-    expect(await linkPrintSubscription(db, owner, "MR20077310", NOVEMBER)).toBe(true);
+    expect(await linkPrintSubscription(db, owner, "MR20077310", NOVEMBER)).toBe("linked");
     expect(await db.selectFrom("subscription").select("id").where("user_id", "=", owner.id).execute()).toHaveLength(1);
   });
 
   it("does not link a lapsed print subscription", async () => {
     const lapsed = (await insertUser(db, { firstName: "Marta", lastName: "Quintero", email: "lapsed.reader@example.com", password: "Orbit9!station", optIn: false }))!;
-    expect(await linkPrintSubscription(db, lapsed, "MR10019964", NOVEMBER)).toBe(false);
+    expect(await linkPrintSubscription(db, lapsed, "MR10019964", NOVEMBER)).toBe("no-active-subscription");
   });
 });
 

@@ -4,12 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockText, parseBody } from "../../server/content/markdown";
 import type { ContentTier } from "../../server/db/schema";
 import { loadSeedContent } from "../../server/seed/content-source";
+import { startDnsServer, type DnsServer } from "../helpers/dns-server";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { selectFromServer } from "../helpers/server-db";
+import { isolatedConnection } from "../helpers/test-db";
 
 // The publisher's promise, checked against the production build: the paywalled part of an
 // article (everything after the preview) never reaches a browser, feed, API or search snippet
 // of a reader who is not entitled to it. Every article of the seed content is requested as
-// three readers (a metered-out guest, a fresh guest, a metered-out registered reader); each
+// several readers (a metered-out guest, a client without cookies, a metered-out registered
+// reader, a client clearing its cookies, robots and a verified crawler); each
 // response is searched, after the same normalisation as the source text, for distinctive
 // slices of the article's gated paragraphs.
 
@@ -21,8 +25,12 @@ const TAGS: Record<ContentTier, string> = { article: "pw-article", top50: "pw-to
 const PASSWORD = "Lantern5!quay";
 const SLICE = 60;
 const CONCURRENCY = 4;
+const ADDRESS_CEILING = 6;
+const CRAWLER_IP = "66.249.66.1";
 
 let server: RunningServer;
+let dns: DnsServer;
+const database = isolatedConnection("pay");
 
 // ---------------------------------------------------------------------------------------------
 // Text: the same normalisation for the source and for every response.
@@ -185,19 +193,50 @@ class CookieJar {
   }
 }
 
+interface Hop {
+  status: number;
+  location: string;
+  cacheControl: string;
+  text: string;
+}
+
 interface Fetched {
   url: string;
   status: number;
   cacheControl: string;
+  /** Every Set-Cookie on the way, redirects included. */
   setCookie: string[];
+  /** The redirects followed to get here. */
+  hops: Hop[];
   text: string;
 }
 
-/** GET as a reader: with their jar (kept up to date), or as a stranger with no cookies at all. */
-async function get(path: string, jar: CookieJar | null): Promise<Fetched> {
-  const res = await fetch(server.url + path, { redirect: "manual", headers: jar ? { Cookie: jar.header() } : {} });
-  jar?.absorb(res);
-  return { url: path, status: res.status, cacheControl: res.headers.get("cache-control") ?? "", setCookie: res.headers.getSetCookie(), text: await res.text() };
+/**
+ * GET as a reader, following redirects as a browser does: with their jar (kept up to date on every
+ * hop), or as a client that keeps no cookies at all (`curl -L`). `headers` go with every hop.
+ */
+async function get(path: string, jar: CookieJar | null, headers: Record<string, string> = {}): Promise<Fetched> {
+  const hops: Hop[] = [];
+  const setCookie: string[] = [];
+  let url = path;
+  for (;;) {
+    const res = await fetch(server.url + url, { redirect: "manual", headers: { ...headers, ...(jar ? { Cookie: jar.header() } : {}) } });
+    jar?.absorb(res);
+    setCookie.push(...res.headers.getSetCookie());
+    const location = res.headers.get("location");
+    const cacheControl = res.headers.get("cache-control") ?? "";
+    // A single-fetch data request is redirected with a 202 that names the next page: the browser
+    // then asks for that page's data.
+    const dataRedirect = res.status === 202 && url.includes(".data");
+    if (((res.status >= 300 && res.status < 400) || dataRedirect) && location && hops.length < 3) {
+      hops.push({ status: res.status, location, cacheControl, text: await res.text() });
+      const next = new URL(location, server.url + url);
+      expect(next.origin, `${path}: redirect off site`).toBe(server.url);
+      url = (dataRedirect ? `${next.pathname}.data` : next.pathname) + next.search;
+      continue;
+    }
+    return { url: path, status: res.status, cacheControl, setCookie, hops, text: await res.text() };
+  }
 }
 
 /** The article page and its single-fetch data (`.data`), as one reader. */
@@ -210,9 +249,9 @@ interface ArticleVisit {
   wall: string | undefined;
 }
 
-async function visit(article: Article, jar: CookieJar | null, query = ""): Promise<ArticleVisit> {
-  const html = await get(article.path + query, jar);
-  const data = await get(`${article.path}.data${query}`, jar);
+async function visit(article: Article, jar: CookieJar | null, query = "", headers: Record<string, string> = {}): Promise<ArticleVisit> {
+  const html = await get(article.path + query, jar, headers);
+  const data = await get(`${article.path}.data${query}`, jar, headers);
   expect(html.status, html.url).toBe(200);
   expect(data.status, data.url).toBe(200);
   const $ = cheerio.load(html.text);
@@ -325,8 +364,8 @@ const meteredOutGuest = once(async () => {
   return { jar, counted: new Set(counted.map((a) => a.slug)), visits };
 });
 
-/** A stranger per request: no cookies at all, so every request is a first free read. */
-const freshGuests = once(() => mapLimit(articles, (a) => visit(a, null)));
+/** A client that keeps no cookies (curl, a browser blocking cookies), following every redirect. */
+const cookielessClient = once(() => mapLimit(articles, (a) => visit(a, null)));
 
 /** A registered reader who used up the registered meter (8 articles), then requests every article. */
 const meteredOutRegistered = once(async () => {
@@ -339,7 +378,16 @@ const meteredOutRegistered = once(async () => {
 });
 
 beforeAll(async () => {
+  dns = await startDnsServer({
+    ptr: { "1.66.249.66.in-addr.arpa": ["crawl-66-249-66-1.googlebot.com"], "3.2.0.192.in-addr.arpa": ["crawl-192-0-2-3.googlebot.com"] },
+    a: { "crawl-66-249-66-1.googlebot.com": [CRAWLER_IP], "crawl-192-0-2-3.googlebot.com": ["203.0.113.99"] },
+  });
   server = await startBuiltServer({
+    DATA_DIR: database.dataDir,
+    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+    METER_ADDRESS_CEILING: String(ADDRESS_CEILING),
+    CRAWLER_FULL_TEXT: "1",
+    CRAWLER_DNS_SERVERS: dns.address,
     METER_GUEST_LIMIT: String(GUEST_LIMIT),
     METER_ASCEND_LIMIT: String(ASCEND_LIMIT),
     METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
@@ -366,6 +414,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await dns?.close();
+  await database.drop();
 });
 
 describe("the seed content the checks rely on", () => {
@@ -410,29 +460,113 @@ describe("a guest who has used up both meters never receives gated text", () => 
   });
 });
 
-describe("a fresh guest (no cookies) is entitled to a first free read", () => {
-  beforeAll(() => freshGuests(), 120_000);
+describe("a client that keeps no cookies never receives gated text", () => {
+  beforeAll(() => cookielessClient(), 120_000);
 
-  it("serves every article in full, in the page and in the loader data, and gives a new HttpOnly, SameSite=Lax visitor cookie", async () => {
-    for (const v of await freshGuests()) {
-      expectFullContent(v, v.article, "fresh guest");
-      // The leak detector finds the gated text where it would leak: inline loader data and .data.
-      const scripts = normalise(
-        v.$("script:not([src])")
-          .map((_, s) => v.$(s).html())
-          .get()
-          .join(" | "),
-      );
-      const data = normalise(v.data.text);
-      expect(v.article.gated.filter((s) => !scripts.includes(s)), `${v.article.path}: gated text in inline loader data`).toEqual([]);
-      expect(v.article.gated.filter((s) => !data.includes(s)), `${v.article.path}: gated text in .data`).toEqual([]);
-      for (const res of [v.html, v.data]) {
-        const cookie = res.setCookie.find((c) => c.startsWith("mr_visitor="));
-        expect(cookie, `${res.url}: visitor cookie`).toBeTruthy();
-        expect(cookie).toMatch(/;\s*HttpOnly/i);
-        expect(cookie).toMatch(/;\s*SameSite=Lax/i);
-      }
+  it("is sent once to the cookie check, with a new HttpOnly, SameSite=Lax visitor cookie and nothing gated on the way", async () => {
+    for (const v of await cookielessClient()) {
+      expect(v.html.hops.map((h) => h.status), v.html.url).toEqual([302]);
+      const [hop] = v.html.hops;
+      expect(hop!.location).toMatch(new RegExp(`^${v.article.path}\\?cookie-check=\\d+$`));
+      expect(hop!.cacheControl).toMatch(/no-store/);
+      expect(leaksIn(`${v.html.url} (redirect)`, normalise(hop!.text))).toEqual([]);
+      const cookie = v.html.setCookie.find((c) => c.startsWith("mr_visitor="));
+      expect(cookie, `${v.html.url}: visitor cookie`).toBeTruthy();
+      expect(cookie).toMatch(/;\s*HttpOnly/i);
+      expect(cookie).toMatch(/;\s*SameSite=Lax/i);
     }
+  });
+
+  it("meets the registration wall on every article, told that free articles need cookies, with nothing gated in the HTML or .data", async () => {
+    const visits = await cookielessClient();
+    for (const v of visits) {
+      expect(v.wall, v.html.url).toBe("registration");
+      expect(v.$("[data-cookies-needed]").text(), v.html.url).toMatch(/^Free articles need cookies/);
+    }
+    expect(visits.flatMap((v) => walledProblems(v, "client without cookies"))).toEqual([]);
+  });
+
+  it("gets the wall, not a redirect, when it says it is a robot, and whatever cookie it forges", async () => {
+    const robots = ["curl/8.5.0", "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", ""];
+    const forged = new CookieJar();
+    forged.set("mr_visitor", "forged-visitor-id-0000.c2lnbmF0dXJl");
+    const visits = await mapLimit(articles.slice(0, 9), (a, i) =>
+      visit(a, i % 2 ? forged.clone() : null, "", { "User-Agent": robots[i % robots.length]!, "X-Forwarded-For": "198.51.100.200" }),
+    );
+    for (const v of visits) {
+      expect(v.html.hops, v.html.url).toEqual([]);
+      expect(v.wall, v.html.url).toBe("registration");
+    }
+    expect(visits.flatMap((v) => walledProblems(v, "robot"))).toEqual([]);
+  });
+
+  it("writes no meter rows, however many articles it asks for", async () => {
+    await cookielessClient();
+    const count = async () => Number((await selectFromServer<{ n: number }>(database, "SELECT COUNT(*) AS n FROM meter_read WHERE client_address IS NULL AND meter_key LIKE ?", ["v:%"]))[0]!.n);
+    const before = await count();
+    await mapLimit(articles, (a) => visit(a, null));
+    expect(await count()).toBe(before);
+  });
+});
+
+describe("a browser that keeps cookies", () => {
+  it("reads its first article at once, after one redirect that sets the visitor cookie", async () => {
+    const jar = new CookieJar();
+    const [first] = nonAscend();
+    const page = await open(first!, jar);
+    expect(page.res.hops.map((h) => h.status)).toEqual([302]);
+    expectFullContent(page, first!, "new reader");
+    expect(page.$("[data-cookies-needed]")).toHaveLength(0);
+    // From then on the cookie comes back, and no redirect is needed.
+    const second = nonAscend()[1]!;
+    const next = await open(second, jar);
+    expect(next.res.hops).toEqual([]);
+    expectFullContent(next, second, "new reader's second article");
+  });
+
+  it("is taken for a new visitor again when it follows an old cookie-check link someone shared", async () => {
+    const jar = new CookieJar();
+    const a = nonAscend()[2]!;
+    const page = await get(`${a.path}?cookie-check=1700000000000`, jar);
+    expect(page.hops.map((h) => h.status)).toEqual([302]);
+    expectFullContent({ $: cheerio.load(page.text), wall: cheerio.load(page.text)("[data-wall]").attr("data-wall") }, a, "reader of a shared link");
+  });
+});
+
+describe("a client that clears its cookies after every read", () => {
+  it("reads no more than its network's monthly ceiling, then meets the wall with nothing gated", async () => {
+    const from = { "X-Forwarded-For": "192.0.2.50" };
+    const pages = [];
+    for (const a of nonAscend().slice(0, ADDRESS_CEILING + 4)) {
+      const res = await get(a.path, new CookieJar(), from);
+      pages.push({ a, res, $: cheerio.load(res.text) });
+    }
+    const full = pages.filter((p) => p.$("[data-wall]").length === 0);
+    expect(full.map((p) => p.a.slug)).toEqual(nonAscend().slice(0, ADDRESS_CEILING).map((a) => a.slug));
+    expect(pages.slice(ADDRESS_CEILING).flatMap((p) => leaksIn(`ceiling ${p.a.path}`, normalise(p.res.text)))).toEqual([]);
+    // Another network is not held back by it.
+    const other = await open(nonAscend()[ADDRESS_CEILING + 5]!, new CookieJar());
+    expect(other.wall).toBeUndefined();
+  });
+});
+
+describe("a search engine's crawler, when the site lets verified crawlers index the full text", () => {
+  const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+  it("reads every article in full from an address whose DNS names it Googlebot, with the paywall marked in JSON-LD", async () => {
+    const visits = await mapLimit(articles, (a) => visit(a, null, "", { "User-Agent": GOOGLEBOT, "X-Forwarded-For": CRAWLER_IP }));
+    for (const v of visits) {
+      expect(v.html.hops).toEqual([]);
+      expectFullContent(v, v.article, "verified Googlebot");
+      const ld = JSON.parse(v.$('script[type="application/ld+json"]').html() ?? "{}");
+      expect(ld).toMatchObject({ isAccessibleForFree: false, hasPart: { isAccessibleForFree: false, cssSelector: ".paywalled-content" } });
+    }
+  });
+
+  it("walls a client that only says it is Googlebot", async () => {
+    const visits = await mapLimit(articles.slice(0, 6), (a) => visit(a, null, "", { "User-Agent": GOOGLEBOT, "X-Forwarded-For": "192.0.2.3" }));
+    for (const v of visits) expect(v.wall, v.html.url).toBe("registration");
+    expect(visits.flatMap((v) => walledProblems(v, "false Googlebot"))).toEqual([]);
   });
 });
 
@@ -652,10 +786,10 @@ describe("the meter, as a reader meets it", () => {
 });
 
 describe("no shared cache keeps an article page", () => {
-  beforeAll(() => Promise.all([meteredOutGuest(), freshGuests(), meteredOutRegistered()]), 120_000);
+  beforeAll(() => Promise.all([meteredOutGuest(), cookielessClient(), meteredOutRegistered()]), 120_000);
 
   it("sends Cache-Control private or no-store on walled and unwalled pages and their .data", async () => {
-    const visits = [...(await meteredOutGuest()).visits, ...(await freshGuests()), ...(await meteredOutRegistered()).visits];
+    const visits = [...(await meteredOutGuest()).visits, ...(await cookielessClient()), ...(await meteredOutRegistered()).visits];
     expect(visits.some((v) => v.wall)).toBe(true);
     expect(visits.some((v) => !v.wall)).toBe(true);
     const bad = visits

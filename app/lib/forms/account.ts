@@ -102,6 +102,8 @@ export const profileSchema = z.object({
   industry: optionalChoice(INDUSTRIES),
   jobTitle: optionalChoice(JOB_TITLES),
   companySize: optionalChoice(COMPANY_SIZES),
+  // Asked only when the address changes (the action checks it then).
+  currentPassword: z.string().max(1023).optional(),
 });
 
 export const changePasswordSchema = z
@@ -119,6 +121,9 @@ export const changePasswordSchema = z
   });
 
 const accountNumber = requiredText(21).pipe(z.string().regex(/^[A-Za-z0-9-]+$/, "Please enter a valid value into this field."));
+
+/** The button on the page a mailed address-confirmation link opens. */
+export const confirmEmailSchema = z.object({ token: requiredText(200) });
 
 /** A signed-in reader connecting their print subscription. */
 export const linkPrintSubscriptionSchema = z.object({ accountNumber });
