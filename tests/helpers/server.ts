@@ -36,8 +36,10 @@ export async function startBuiltServer(env: Record<string, string> = {}, kind: S
       SITE_URL: url,
       // The store's daily maintenance window would close checkout whenever the suite runs in it.
       STORE_MAINTENANCE_WINDOW: "off",
-      // Every test client comes from 127.0.0.1; tests of the per-address limit set their own.
+      // Every test client comes from 127.0.0.1: the per-address limits would add up across tests.
+      // Tests of those limits set their own (with CLIENT_IP_HEADER for distinct addresses).
       RATE_LIMIT_PER_IP: "100000",
+      METER_ADDRESS_CEILING: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
