@@ -9,6 +9,9 @@ import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPriv
 
 export const streamTimeout = 5_000;
 
+/** The production server (server/http) calls this once it has drained, before it exits. */
+export { closeDb as closeDatabase } from "./lib/db.server";
+
 // Validate the environment when the server loads the build, so a bad setting stops the
 // start with a message naming the variable instead of failing every request later.
 config();

@@ -1,4 +1,5 @@
 // Server-rendering benchmark: npm run build && npm run bench
+// (BENCH_SERVER=remix-serve measures the build under remix-serve instead of the repo's server.)
 // Starts the production build on a fresh database, then for the home page, an article and a
 // stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
 // node:http server sending identical bytes (the ceiling), their ratio, server CPU per request,
@@ -15,6 +16,7 @@ import { untilServing } from "./serving";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const SYNTHETIC = Number(process.env.BENCH_ARTICLES ?? 0);
+const SERVER = process.env.BENCH_SERVER === "remix-serve" ? ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"] : ["build/server.js"];
 
 const gz = (b: Buffer | string) => zlib.gzipSync(b).length;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -40,7 +42,7 @@ async function start(dataDir: string, port: number) {
       seed.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seed exited ${code}`))));
     });
   }
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
+  const child = spawn(process.execPath, SERVER, {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
     stdio: "ignore",
   });
@@ -62,7 +64,7 @@ async function weight(base: string, html: string) {
 }
 
 async function main() {
-  if (!fs.existsSync("build/server/index.js")) throw new Error("run `npm run build` first");
+  if (!fs.existsSync("build/server.js")) throw new Error("run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
   const port = 3900;
   const base = `http://127.0.0.1:${port}`;
@@ -81,7 +83,7 @@ async function main() {
       ["article, new visitor each time", article, {}],
       ["stream", "/the-latest", {}],
     ];
-    console.log(`${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`);
+    console.log(`${SERVER[0]}: ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`);
     for (const [name, route, headers] of pages) {
       const res = await fetch(base + route, { headers });
       const html = await res.text();

@@ -24,7 +24,7 @@ const PASSWORD = "Lantern5!quay";
 const ADDRESS = { firstName: "Bench", lastName: "Shopper", address1: "1 Main Street", address2: "", city: "Cambridge", state: "MA", postalCode: "02139", countryCode: "US" };
 
 async function start(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
+  const child = spawn(process.execPath, ["build/server.js"], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -117,7 +117,7 @@ async function timed<T>(ms: number[], run: () => Promise<T>): Promise<T> {
 }
 
 async function main() {
-  if (!fs.existsSync("build/server/index.js")) throw new Error("run `npm run build` first");
+  if (!fs.existsSync("build/server.js")) throw new Error("run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-store-"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

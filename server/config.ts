@@ -12,6 +12,11 @@ function positiveInt(fallback: number) {
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  // The production server (server/http): where it listens, and how long a stop waits for
+  // requests in flight.
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
   DATA_DIR: z.string().min(1).default("data"),
   DATABASE_URL: z
     .string()

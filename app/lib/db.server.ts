@@ -1,2 +1,2 @@
-export { db } from "../../server/db";
+export { closeDb, db } from "../../server/db";
 export { config } from "../../server/config";

@@ -15,3 +15,11 @@ export function db(): Promise<Database> {
   }
   return opening;
 }
+
+/** Closes the database (the PostgreSQL pool or the SQLite file) if it was opened. */
+export async function closeDb(): Promise<void> {
+  const current = opening;
+  opening = undefined;
+  const database = await current?.catch(() => undefined);
+  await database?.destroy();
+}

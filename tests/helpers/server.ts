@@ -5,17 +5,27 @@ import { isolatedConnection } from "./test-db";
 
 export interface RunningServer {
   url: string;
+  /** The server's process, for tests of how it stops. */
+  child: ChildProcess;
   /** What the server wrote to stderr so far, for failure messages. */
   errors: () => string;
   stop: () => Promise<void>;
 }
 
+/** The repo's production server (what `npm start` runs), or the build under remix-serve. */
+export type ServerKind = "production" | "remix-serve";
+
+const COMMANDS: Record<ServerKind, string[]> = {
+  production: ["build/server.js"],
+  "remix-serve": [path.resolve("node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
+};
+
 /** Starts the production build (npm run build first) on a free port with its own fresh database. */
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startBuiltServer(env: Record<string, string> = {}, kind: ServerKind = "production"): Promise<RunningServer> {
   const port = await freePort();
   const connection = isolatedConnection("srv");
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.resolve("node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"], {
+  const child: ChildProcess = spawn(process.execPath, COMMANDS[kind], {
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -26,10 +36,16 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
       SITE_URL: url,
       // The store's daily maintenance window would close checkout whenever the suite runs in it.
       STORE_MAINTENANCE_WINDOW: "off",
+      // Every test client comes from 127.0.0.1: the per-address limits would add up across tests.
+      // Tests of those limits set their own (with CLIENT_IP_HEADER for distinct addresses).
+      RATE_LIMIT_PER_IP: "100000",
+      METER_ADDRESS_CEILING: "0",
       ...env,
     },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  // Read and dropped unless a test listens (the server logs its start and stop there).
+  child.stdout?.resume();
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr += String(chunk)));
   const deadline = Date.now() + 60_000;
@@ -48,6 +64,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   await fetch(url);
   return {
     url,
+    child,
     errors: () => stderr,
     async stop() {
       if (child.exitCode === null) {

@@ -1,0 +1,108 @@
+// The production server that `npm start` runs (compiled to build/server.js at build time):
+//   node build/server.js [path/to/build/server/index.js]
+// It loads the Remix build by path at run time; nothing here imports React or app/.
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { installGlobals, type ServerBuild } from "@remix-run/node";
+import { parseConfig } from "../config";
+import { remixHandler } from "./handler";
+import { staticFiles } from "./static";
+
+/** What the build's entry.server exports beyond Remix's own entries. */
+interface EntryExtras {
+  closeDatabase?: () => Promise<void>;
+}
+
+async function main(): Promise<void> {
+  // Before the build loads: React and the app's security headers pick their mode from it.
+  process.env.NODE_ENV ??= "production";
+  // A bad setting stops the start here, with the variable's name, before the port is taken.
+  const config = parseConfig(process.env);
+  const buildPath = path.resolve(process.argv[2] ?? "build/server/index.js");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  // The Fetch API implementation Remix's single fetch is built and tested with (as remix-serve does).
+  installGlobals({ nativeFetch: build.future.v3_singleFetch });
+
+  const serveStatic = staticFiles(path.resolve(build.assetsBuildDirectory), build.publicPath);
+  const handleWithRemix = remixHandler(build, config.NODE_ENV);
+  let draining = false;
+  const server = http.createServer((req, res) => {
+    // While draining, each answer closes its connection instead of keeping it for more requests,
+    // and a connection whose answer was in flight is closed as soon as it is idle.
+    if (draining) res.shouldKeepAlive = false;
+    res.once("finish", () => {
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+    if (serveStatic(req, res)) return;
+    handleWithRemix(req, res).catch((error: unknown) => {
+      console.error(error);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Internal Server Error");
+    });
+  });
+  // Idle connections stay open longer than a load balancer's usual 60 s, so the balancer (or a
+  // client reusing its pool) is never handed a connection at the moment we close it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const address = server.address();
+  const where = typeof address === "object" && address ? `${address.address}:${address.port}` : String(address);
+  console.log(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
+
+  const closeDatabase = (build.entry.module as typeof build.entry.module & EntryExtras).closeDatabase;
+  let drain: Drain | undefined;
+  const stop = async (signal: string) => {
+    if (drain) {
+      console.log(`${signal} again: cutting off the requests in flight`);
+      drain.cutOff();
+      return;
+    }
+    draining = true;
+    drain = startDrain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    // Logged once the port is closed: a test (or an operator) may take it as that event.
+    console.log(`${signal}: no new connections; finishing requests in flight (up to ${config.SHUTDOWN_GRACE_SECONDS} s)`);
+    const cutOff = await drain.done;
+    if (cutOff) console.error("Stopped before the requests in flight were answered");
+    await closeDatabase?.().catch((error: unknown) => console.error("Closing the database failed:", error));
+    process.exit(cutOff ? 1 : 0);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
+}
+
+interface Drain {
+  /** True when requests were cut off (the grace ran out, or cutOff was called). */
+  done: Promise<boolean>;
+  cutOff: () => void;
+}
+
+/**
+ * Stops accepting connections, closes the idle keep-alive ones, and waits until every request
+ * in flight has been answered and its connection closed, for at most graceMs.
+ */
+function startDrain(server: http.Server, graceMs: number): Drain {
+  let cutOff!: () => void;
+  const done = new Promise<boolean>((resolve) => {
+    let forced = false;
+    cutOff = () => {
+      forced = true;
+      server.closeAllConnections();
+    };
+    const timer = setTimeout(cutOff, graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve(forced);
+    });
+    server.closeIdleConnections();
+  });
+  return { done, cutOff };
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

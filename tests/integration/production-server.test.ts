@@ -1,0 +1,195 @@
+import http from "node:http";
+import net from "node:net";
+import { once } from "node:events";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+// The server `npm start` runs (server/http, built to build/server.js): how it serves the
+// client build, what it tells loaders about the client, and how it stops.
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** A request sent exactly as written (fetch would resolve dot segments before sending). */
+function raw(base: string, target: string, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<RawAnswer> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, path: target, method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+function forgotPassword(base: string, email: string, localAddress?: string): Promise<RawAnswer> {
+  const body = new URLSearchParams({ emailAddress: email }).toString();
+  return raw(base, "/forgot-password", {
+    method: "POST",
+    body,
+    localAddress,
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(Buffer.byteLength(body)), Origin: base },
+  });
+}
+
+describe("serving the client build", () => {
+  let server: RunningServer;
+  let script: string;
+
+  beforeAll(async () => {
+    server = await startBuiltServer();
+    const home = await (await fetch(server.url)).text();
+    script = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(home)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(home)![1]!;
+  }, 120_000);
+
+  afterAll(() => server?.stop());
+
+  it("sends hashed assets as immutable for a year, with their type and length", async () => {
+    const res = await fetch(server.url + script);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get("content-length"))).toBe(body.length);
+    // The body is sent as built, never compressed on the way out.
+    expect(res.headers.get("content-encoding")).toBeNull();
+  });
+
+  it("gives other public files a short lifetime", async () => {
+    const res = await fetch(`${server.url}/favicon.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+  });
+
+  it("answers a repeat request with 304 when the file is unchanged, and HEAD without a body", async () => {
+    const first = await fetch(server.url + script);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    expect((await fetch(server.url + script, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    const lastModified = first.headers.get("last-modified")!;
+    expect((await fetch(server.url + script, { headers: { "If-Modified-Since": lastModified } })).status).toBe(304);
+    const head = await raw(server.url, script, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers["content-length"]).toBe(first.headers.get("content-length"));
+    expect(head.body.length).toBe(0);
+  });
+
+  it("never sends a file from outside the client build", async () => {
+    for (const target of ["/assets/../../package.json", "/assets/%2e%2e/%2e%2e/package.json", "/..%2f..%2fpackage.json", "/assets/..%5c..%5cpackage.json", "/../server/index.js"]) {
+      const res = await raw(server.url, target);
+      expect(res.status, target).toBeGreaterThanOrEqual(400);
+      expect(res.status, target).toBeLessThan(500);
+      expect(res.body.toString(), target).not.toContain('"name": "meridian-review"');
+      expect(res.body.toString(), target).not.toContain("createRequestHandler");
+    }
+  });
+
+  it("answers a request target that is not a path with 400", async () => {
+    const res = await raw(server.url, "http://evil.example/");
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("the client's address", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    // No CLIENT_IP_HEADER: the address can only come from the connection itself.
+    server = await startBuiltServer({ RATE_LIMIT_PER_IP: "3", RATE_LIMIT_PER_ACCOUNT: "100" });
+  }, 120_000);
+
+  afterAll(() => server?.stop());
+
+  it("reaches the rate limits: one address is limited, another connection's address is not", async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await forgotPassword(server.url, `limited${i}@example.org`)).status);
+    expect(statuses).toEqual([303, 303, 303, 429]);
+    // Another loopback address (Linux routes all of 127/8 to lo) is another client.
+    expect((await forgotPassword(server.url, "other@example.org", "127.0.0.2")).status).toBe(303);
+  });
+});
+
+describe("stopping", () => {
+  it("finishes the request in flight after SIGTERM, refuses new connections, and exits 0", async () => {
+    const server = await startBuiltServer({ SHUTDOWN_GRACE_SECONDS: "60" });
+    try {
+      const { hostname, port } = new URL(server.url);
+      const body = new URLSearchParams({ emailAddress: "drain@example.org" }).toString();
+      // "Expect: 100-continue": the server says Continue only once it has the request, so the
+      // request is in flight before the signal; its body is sent only after.
+      const req = http.request({
+        hostname,
+        port,
+        path: "/forgot-password",
+        method: "POST",
+        agent: false,
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": String(Buffer.byteLength(body)),
+          Origin: server.url,
+          Expect: "100-continue",
+        },
+      });
+      const answered = once(req, "response") as Promise<[http.IncomingMessage]>;
+      req.flushHeaders();
+      await once(req, "continue");
+
+      const exited = once(server.child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      const stopping = new Promise<void>((resolve) => {
+        server.child.stdout!.on("data", (chunk: Buffer) => {
+          if (String(chunk).includes("SIGTERM")) resolve();
+        });
+      });
+      server.child.kill("SIGTERM");
+      await stopping;
+
+      const refused = await new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), hostname);
+        socket.once("connect", () => {
+          socket.destroy();
+          resolve("connected");
+        });
+        socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      });
+      expect(refused).toBe("ECONNREFUSED");
+      expect(server.child.exitCode).toBeNull();
+
+      req.end(body);
+      const [res] = await answered;
+      res.resume();
+      await once(res, "end");
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toContain("/forgot-password");
+
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});
+
+describe("the build under remix-serve", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startBuiltServer({}, "remix-serve");
+  }, 120_000);
+
+  afterAll(() => server?.stop());
+
+  it("still serves the home page and an article", async () => {
+    expect((await fetch(server.url)).status).toBe(200);
+    const latest = await (await fetch(`${server.url}/the-latest`)).text();
+    const article = /<h3[^>]*><a[^>]+href="(\/\d{4}\/\d{2}\/[^"]+)"/.exec(latest)?.[1];
+    expect(article).toBeTruthy();
+    expect((await fetch(server.url + article)).status).toBe(200);
+  });
+});
