@@ -1,10 +1,14 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import zlib from "node:zlib";
 import {
   createReadableStreamFromReadable,
   createRequestHandler,
   type AppLoadContext,
   type ServerBuild,
 } from "@remix-run/node";
+import { foreignOriginAsCrossSite } from "./cross-site";
+import { hardenResponse, type HeaderSettings } from "./response-headers";
+import { preferredEncoding } from "./static";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -16,10 +20,13 @@ export function remoteAddress(req: IncomingMessage): string | undefined {
 
 /**
  * Hands each request to Remix as a Fetch Request and writes the Response back, streaming in
- * both directions. Loaders and actions get the client's address in their load context.
+ * both directions and compressing text. Loaders and actions get the client's address in their
+ * load context. A post from another site reaches the action as one (see cross-site.ts), since
+ * Remix's own Origin check would answer it with an empty 500.
  */
-export function remixHandler(build: ServerBuild, mode: string): NodeHandler {
+export function remixHandler(build: ServerBuild, mode: string, headerSettings: HeaderSettings): NodeHandler {
   const handle = createRequestHandler(build, mode);
+  const siteOrigin = new URL(headerSettings.siteUrl).origin;
   return async (req, res) => {
     const controller = new AbortController();
     // Stop loaders and rendering when the client goes away before the answer is complete.
@@ -32,7 +39,12 @@ export function remixHandler(build: ServerBuild, mode: string): NodeHandler {
       return;
     }
     const context: AppLoadContext = { clientAddress: remoteAddress(req) };
-    await sendResponse(res, await handle(request, context), req.method === "HEAD");
+    const host = new URL(request.url).host;
+    const ownOrigins = [siteOrigin, `http://${host}`, `https://${host}`];
+    const response = await handle(foreignOriginAsCrossSite(request, ownOrigins), context);
+    // Whatever route made it, every answer leaves with the security headers.
+    const hardened = hardenResponse(new URL(request.url).pathname, response, headerSettings);
+    await sendResponse(res, hardened, req.method === "HEAD", req.headers["accept-encoding"]);
   };
 }
 
@@ -58,9 +70,28 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | nu
   } as RequestInit);
 }
 
-async function sendResponse(res: ServerResponse, response: Response, head: boolean): Promise<void> {
+/** Text worth compressing: pages, their data, feeds, JSON and SVG. */
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|rss\+xml|atom\+xml|javascript)|image\/svg\+xml)/;
+
+/** Brotli at quality 4 costs about what gzip 6 does, and sends smaller pages. */
+function compressorFor(response: Response, acceptEncoding: string | undefined): zlib.BrotliCompress | zlib.Gzip | undefined {
+  if (!response.body || response.headers.has("content-encoding") || response.status === 206) return undefined;
+  if (!COMPRESSIBLE.test(response.headers.get("content-type") ?? "")) return undefined;
+  const encoding = preferredEncoding(acceptEncoding, ["br", "gzip"]);
+  if (encoding === "br") return zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } });
+  if (encoding === "gzip") return zlib.createGzip({ level: 6 });
+  return undefined;
+}
+
+async function sendResponse(res: ServerResponse, response: Response, head: boolean, acceptEncoding: string | undefined): Promise<void> {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
+  const compressor = head ? undefined : compressorFor(response, acceptEncoding);
+  if (compressor) {
+    headers["content-encoding"] = compressor instanceof zlib.Gzip ? "gzip" : "br";
+    headers["vary"] = headers["vary"] ? `${headers["vary"]}, Accept-Encoding` : "Accept-Encoding";
+    delete headers["content-length"];
+  }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
   try {
@@ -75,7 +106,11 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
     res.end();
     return;
   }
-  await pipeBody(response.body, res);
+  if (compressor) {
+    compressor.pipe(res);
+    res.once("close", () => compressor.destroy());
+  }
+  await pipeBody(response.body, res, compressor);
 }
 
 /**
@@ -83,18 +118,22 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
  * (a slow reader of a large file must not make the server hold the whole file in memory).
  * @remix-run/node's writeReadableStreamToWritable writes without waiting.
  */
-async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, compressor?: zlib.BrotliCompress | zlib.Gzip): Promise<void> {
   const reader = body.getReader();
   const gone = () => void reader.cancel().catch(() => {});
   res.once("close", gone);
+  const sink = compressor ?? res;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (res.destroyed) return;
-      if (!res.write(value)) await drained(res);
+      const room = sink.write(value);
+      // Each chunk is what Remix or React flushed on purpose (a streamed part): send it now.
+      compressor?.flush();
+      if (!room) await drained(sink, res);
     }
-    res.end();
+    sink.end();
   } catch (error) {
     res.destroy(error as Error);
   } finally {
@@ -102,14 +141,14 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   }
 }
 
-function drained(res: ServerResponse): Promise<void> {
+function drained(sink: NodeJS.WritableStream, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
-      res.off("drain", done);
+      sink.removeListener("drain", done);
       res.off("close", done);
       resolve();
     };
-    res.once("drain", done);
+    sink.once("drain", done);
     res.once("close", done);
   });
 }

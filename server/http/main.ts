@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
 import { parseConfig } from "../config";
 import { remixHandler } from "./handler";
+import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { staticFiles } from "./static";
 
 /** What the build's entry.server exports beyond Remix's own entries. */
@@ -24,8 +25,12 @@ async function main(): Promise<void> {
   // The Fetch API implementation Remix's single fetch is built and tested with (as remix-serve does).
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
-  const serveStatic = staticFiles(path.resolve(build.assetsBuildDirectory), build.publicPath);
-  const handleWithRemix = remixHandler(build, config.NODE_ENV);
+  const captchaScript = config.CAPTCHA_SECRET ? config.CAPTCHA_SCRIPT_URL : undefined;
+  const headerSettings: HeaderSettings = { siteUrl: config.SITE_URL, captchaOrigin: captchaScript && new URL(captchaScript).origin };
+  const securityHeaders = new Headers();
+  applySecurityHeaders(securityHeaders, headerSettings);
+  const serveStatic = staticFiles(path.resolve(build.assetsBuildDirectory), build.publicPath, Object.fromEntries(securityHeaders));
+  const handleWithRemix = remixHandler(build, config.NODE_ENV, headerSettings);
   let draining = false;
   const server = http.createServer((req, res) => {
     // While draining, each answer closes its connection instead of keeping it for more requests,

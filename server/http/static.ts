@@ -63,13 +63,18 @@ interface StaticFile extends Variant {
  * segments, encoded slashes, anything outside the folder) is simply not a static file.
  * Returns false when the request is not for one of them.
  */
-export function staticFiles(root: string, publicPath = "/"): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function staticFiles(
+  root: string,
+  publicPath = "/",
+  /** Headers every file is sent with (the site's security headers). */
+  common: OutgoingHttpHeaders = {},
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const files = indexFolder(root, publicPath);
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const file = files.get(pathnameOf(req.url ?? ""));
     if (!file) return false;
-    send(req, res, file);
+    send(req, res, file, common);
     return true;
   };
 }
@@ -115,8 +120,9 @@ function indexFolder(root: string, publicPath: string): Map<string, StaticFile> 
   return files;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, file: StaticFile): void {
+function send(req: IncomingMessage, res: ServerResponse, file: StaticFile, common: OutgoingHttpHeaders): void {
   const headers: OutgoingHttpHeaders = {
+    ...common,
     "content-type": file.type,
     "cache-control": file.cacheControl,
     etag: file.etag,
