@@ -6,6 +6,7 @@ import * as m004 from "./004-library-and-follows";
 import * as m005 from "./005-store";
 import * as m006 from "./006-checkout";
 import * as m007 from "./007-order-payment-window";
+import * as m009 from "./009-one-purchase-and-housekeeping";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   "005-store": m005,
   "006-checkout": m006,
   "007-order-payment-window": m007,
+  "009-one-purchase-and-housekeeping": m009,
 };
 
 export const migrationProvider: MigrationProvider = {
