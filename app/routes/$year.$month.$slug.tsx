@@ -69,11 +69,14 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const url = new URL(request.url);
   const listSlug = url.searchParams.get("list") ?? "";
   const giftToken = url.searchParams.get("gift") ?? "";
-  const [context, readingList, gift] = await Promise.all([
+  const [context, readingList, giftLink] = await Promise.all([
     readerContext(request),
     /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id) : undefined,
-    giftToken ? resolveGift(database, giftToken, article.id) : undefined,
+    giftToken ? resolveGift(database, giftToken, article.id, { validDays: config().GIFT_LINK_DAYS }) : undefined,
   ]);
+  // An expired link opens nothing: the reader gets what they would without it, and is told why.
+  const giftExpired = giftLink === "expired";
+  const gift = giftExpired ? undefined : giftLink;
   const offer = await decideOffer(database, offerRules(), {
     reader: context.reader,
     article: { id: article.id, tier: article.tier, ascend: article.ascend },
@@ -103,6 +106,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
       viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null },
       readingList: readingList ?? null,
       gift: Boolean(gift),
+      giftExpired,
       subscriber: tools && { ...tools.tools, notice: NOTE_NOTICES[url.searchParams.get("note") ?? ""] ?? null },
     },
     { headers },
@@ -225,7 +229,7 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
 
 export default function ArticleRoute() {
   const data = useLoaderData<typeof loader>();
-  const { article, related, latest, promo, body, offer, viewer, readingList, subscriber } = data;
+  const { article, related, latest, promo, body, offer, viewer, readingList, subscriber, giftExpired } = data;
   const noteResult = useActionData<typeof action>()?.result;
   const nonce = useNonce();
   const primary = article.topics[0];
@@ -293,6 +297,11 @@ export default function ArticleRoute() {
             <SubscriptionCounter remaining={offer.quota.remaining} abTag={offer.abTag} />
           ) : null}
 
+          {giftExpired ? (
+            <p className={css.giftExpired} role="status">
+              This gift link has expired.
+            </p>
+          ) : null}
           <ArticleBody
             html={body}
             wall={
