@@ -83,7 +83,7 @@ describe("subscribing", () => {
     const { $, answers: change } = await tripleSubmit(reader, "premium");
     expect($("h2").text()).toContain("Change your plan");
     expect($("main").text()).toContain("Premium replaces it as soon as you pay, and the time left carries over");
-    expect($("main button[type=submit]").text()).toBe("Change to Premium and pay");
+    expect($("form:has(input[name=checkoutKey]) button[type=submit]").text()).toBe("Change to Premium and pay");
     expect(new Set(change.map((a) => a.status))).toEqual(new Set([303]));
     expect(new Set(change.map((a) => a.headers.get("location"))).size).toBe(1);
     await payAndReturn(reader, pathOf(change[0]!.headers.get("location")));
