@@ -4,7 +4,7 @@ import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
 import { NonceProvider } from "./lib/nonce";
-import { startAbandonedOrderSweep } from "./lib/orders.server";
+import { startHousekeeping } from "./lib/housekeeping.server";
 import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
 
 export const streamTimeout = 5_000;
@@ -15,7 +15,7 @@ export { closeDb as closeDatabase } from "./lib/db.server";
 // Validate the environment when the server loads the build, so a bad setting stops the
 // start with a message naming the variable instead of failing every request later.
 config();
-startAbandonedOrderSweep();
+startHousekeeping();
 
 const production = process.env.NODE_ENV === "production";
 

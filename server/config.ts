@@ -98,6 +98,8 @@ const envSchema = z.object({
   /** The A/B tag on the subscribe call to action in front of a subscriber-only video. */
   PAYWALL_VIDEO_TAG: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "PAYWALL_VIDEO_TAG: letters, digits, - or _").default("paywall-video"),
   GIFTS_PER_MONTH: z.coerce.number().int().min(0).max(1000).default(5),
+  /** Days a gift link opens its article after it was made. */
+  GIFT_LINK_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
 
   // Payments: the built-in sandbox provider, or Stripe Checkout.
   PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),

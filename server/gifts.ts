@@ -79,17 +79,30 @@ export async function createGift(
   });
 }
 
-/** The gift a token opens, if it is for this article and has not been revoked. */
-export async function resolveGift(db: Database, token: string, articleId: number): Promise<{ giftId: string; giverId: string } | undefined> {
+/** A gift link opens its article for `validDays` days after it was made. */
+export const giftExpiresAt = (createdAt: string, validDays: number) => new Date(new Date(createdAt).getTime() + validDays * 86_400_000);
+
+/**
+ * The gift a token opens, if it is for this article and has not been revoked; "expired" when it
+ * was, but is older than `validDays` days.
+ */
+export async function resolveGift(
+  db: Database,
+  token: string,
+  articleId: number,
+  validity: { validDays: number; now?: Date },
+): Promise<{ giftId: string; giverId: string } | "expired" | undefined> {
   if (!TOKEN_SHAPE.test(token) || !Number.isSafeInteger(articleId)) return undefined;
   const row = await db
     .selectFrom("gift_link")
-    .select(["id", "user_id"])
+    .select(["id", "user_id", "created_at"])
     .where("token_hash", "=", hashToken(token))
     .where("article_id", "=", articleId)
     .where("revoked_at", "is", null)
     .executeTakeFirst();
-  return row && { giftId: row.id, giverId: row.user_id };
+  if (!row) return undefined;
+  if (giftExpiresAt(row.created_at, validity.validDays) <= (validity.now ?? new Date())) return "expired";
+  return { giftId: row.id, giverId: row.user_id };
 }
 
 /**

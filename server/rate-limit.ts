@@ -17,13 +17,15 @@ export async function hit(db: Database, key: string, rule: RateLimitRule, now = 
   const windowMs = rule.windowSeconds * 1000;
   const start = Math.floor(now.getTime() / windowMs) * windowMs;
   const windowStart = new Date(start).toISOString();
+  const windowEnd = new Date(start + windowMs).toISOString();
   const row = await db
     .insertInto("rate_limit")
-    .values({ key, window_start: windowStart, hits: 1 })
+    .values({ key, window_start: windowStart, window_end: windowEnd, hits: 1 })
     .onConflict((oc) =>
       oc.column("key").doUpdateSet({
         hits: sql`case when rate_limit.window_start = ${windowStart} then rate_limit.hits + 1 else 1 end`,
         window_start: windowStart,
+        window_end: windowEnd,
       }),
     )
     .returning("hits")

@@ -90,3 +90,5 @@ export const textSizeButton = style({
 export const bodyPart = style({ display: "contents" });
 
 export const share = style({ borderTop: `1px solid ${vars.color.rule}`, margin: `${vars.space.lg} 0`, paddingTop: vars.space.md, fontFamily: vars.font.ui });
+
+export const giftExpired = style({ padding: vars.space.md, background: vars.color.wash, borderLeft: `4px solid ${vars.color.accent}`, fontFamily: vars.font.ui });

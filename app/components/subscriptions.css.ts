@@ -40,3 +40,5 @@ export const currentStep = style({ fontWeight: 700, textDecoration: "underline" 
 export const cardForm = style({ display: "grid", gap: vars.space.md, maxWidth: "24rem" });
 
 export const sandboxNote = style({ padding: vars.space.md, background: vars.color.notice, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+
+export const currentPlan = style({ fontWeight: 700, color: vars.color.accent, margin: 0 });

@@ -1,4 +1,4 @@
-import { cancelAbandonedOrders, settleOrder, type Order } from "../../server/store/orders";
+import { settleOrder, type Order } from "../../server/store/orders";
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
 import { confirmOrder, payments } from "./payments.server";
@@ -35,27 +35,4 @@ export async function settleOnReturn(order: Order): Promise<void> {
   } catch (error) {
     console.error(`settling order ${order.id} failed:`, error);
   }
-}
-
-const SWEEP_EVERY_MS = 15 * 60 * 1000;
-let sweeping: ReturnType<typeof setInterval> | undefined;
-
-/**
- * A minute after start and then every 15 minutes, this process cancels the orders left unpaid past their payment window and
- * closes their checkout pages (server/store/orders.ts). Each instance behind a load balancer
- * runs it; the cancellation is a conditional update, so they cannot trip over each other.
- */
-export function startAbandonedOrderSweep(): void {
-  if (sweeping) return;
-  const sweep = async () => {
-    try {
-      const cancelled = await cancelAbandonedOrders(await db(), await payments());
-      if (cancelled.length > 0) console.info(`Cancelled ${cancelled.length} order(s) left unpaid for over 24 hours: ${cancelled.join(", ")}`);
-    } catch (error) {
-      console.error("The sweep of abandoned orders failed:", error);
-    }
-  };
-  sweeping = setInterval(sweep, SWEEP_EVERY_MS);
-  sweeping.unref();
-  setTimeout(sweep, 60_000).unref();
 }

@@ -70,11 +70,14 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const url = new URL(request.url);
   const listSlug = url.searchParams.get("list") ?? "";
   const giftToken = url.searchParams.get("gift") ?? "";
-  const [asking, readingList, gift] = await Promise.all([
+  const [asking, readingList, giftLink] = await Promise.all([
     articleReader(request, loadContext),
     /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id) : undefined,
-    giftToken ? resolveGift(database, giftToken, article.id) : undefined,
+    giftToken ? resolveGift(database, giftToken, article.id, { validDays: config().GIFT_LINK_DAYS }) : undefined,
   ]);
+  // An expired link opens nothing: the reader meets the wall, and is told why.
+  const giftExpired = giftLink === "expired";
+  const gift = giftExpired ? undefined : giftLink;
   // A gift link opens the article as it is; anyone else without cookies is asked for one first.
   if (asking.kind === "first-visit" && !gift) {
     throw redirect(asking.location, { status: 302, headers: { "Set-Cookie": asking.setCookie, "Cache-Control": "no-store" } });
@@ -85,6 +88,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
     article: { id: article.id, tier: article.tier, ascend: article.ascend },
     readingList: Boolean(readingList),
     gift: Boolean(gift),
+    expiredGift: giftExpired,
   });
   if (context.user) {
     await recordView(database, context.user.id, { type: "article", id: article.id });
@@ -108,6 +112,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
       viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null, cookiesRefused: context.cookiesRefused },
       readingList: readingList ?? null,
       gift: Boolean(gift),
+      giftExpired,
       subscriber: tools && { ...tools.tools, notice: NOTE_NOTICES[url.searchParams.get("note") ?? ""] ?? null },
     },
     { headers },
@@ -230,7 +235,7 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
 
 export default function ArticleRoute() {
   const data = useLoaderData<typeof loader>();
-  const { article, related, latest, promo, body, offer, viewer, readingList, subscriber } = data;
+  const { article, related, latest, promo, body, offer, viewer, readingList, subscriber, giftExpired } = data;
   const noteResult = useActionData<typeof action>()?.result;
   const nonce = useNonce();
   useTidyCookieCheck();
@@ -299,6 +304,11 @@ export default function ArticleRoute() {
             <SubscriptionCounter remaining={offer.quota.remaining} abTag={offer.abTag} />
           ) : null}
 
+          {giftExpired ? (
+            <p className={css.giftExpired} role="status">
+              This gift link has expired.
+            </p>
+          ) : null}
           <ArticleBody
             html={body}
             wall={

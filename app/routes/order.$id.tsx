@@ -51,6 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     totals: { subtotalCents: order.subtotalCents, discountCents: order.discountCents, taxCents: order.taxCents, shippingCents: order.shippingCents, totalCents: order.totalCents },
     downloads: await downloadsForOrder(database, order.id, new Date(), user ? undefined : (key ?? undefined)),
     printPath: `/order/${order.id}?${keyQuery}printMe=1`,
+    checkoutUrl: order.checkoutUrl,
     cancelPath: `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`,
     registrationPath: !order.userId && !user && order.status === "paid" ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}` : null,
   };
@@ -142,6 +143,13 @@ export default function OrderPage() {
       <OrderDownloads downloads={page.downloads} />
 
       <div className={css.noPrint}>
+        {page.checkoutUrl ? (
+          <p>
+            <a className={primaryButton} href={page.checkoutUrl}>
+              Pay for this order
+            </a>
+          </p>
+        ) : null}
         {page.status === "pending_payment" ? (
           <Form method="post" action={page.cancelPath}>
             <p>

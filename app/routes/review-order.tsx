@@ -82,6 +82,9 @@ export async function action({ request }: ActionFunctionArgs) {
     switch (outcome.problem) {
       case "closed":
         return refuse("Ordering is closed for maintenance. Your cart is kept as it is.", 503);
+      case "already-ordered":
+        // Another tab placed this cart's order first: the shopper pays for (or cancels) that one.
+        return redirect(orderPath(outcome.order), 303);
       case "empty":
       case "incomplete":
         return redirect("/shipping-payment", 303);

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { currentWebPlan } from "../../server/subscriptions/plan-change";
 import { PLANS } from "../../server/subscriptions/plans";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/subscriptions.css";
 import { db } from "../lib/db.server";
-import { formatUsd } from "../lib/format";
+import { formatPublished, formatUsd } from "../lib/format";
 import { currentUser } from "../lib/session.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 
@@ -17,11 +18,15 @@ export function abTagFrom(url: URL): string {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await currentUser(request);
-  const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
+  const database = await db();
+  const subscriber = user ? await subscriberStatus(database, user.id) : null;
+  // A reader with a web plan changes it (or renews it): a second plan is never added beside it.
+  const webPlan = user ? await currentWebPlan(database, user.id) : null;
   return {
     ab: abTagFrom(new URL(request.url)),
     plans: PLANS.map((p) => ({ id: p.id, name: p.name, price: formatUsd(p.priceCents), period: p.period, summary: p.summary, benefits: p.benefits, terms: p.terms })),
-    current: subscriber ? { tier: subscriber.tier.name, accessEnd: subscriber.entitlements[0]!.accessEnd } : null,
+    webPlan: webPlan && { id: webPlan.plan.id, name: webPlan.plan.name, accessEnd: formatPublished(webPlan.accessEnd) },
+    current: subscriber && !webPlan ? { tier: subscriber.tier.name, accessEnd: subscriber.entitlements[0]!.accessEnd } : null,
   };
 }
 
@@ -34,12 +39,19 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Subscriptions() {
-  const { ab, plans, current } = useLoaderData<typeof loader>();
+  const { ab, plans, webPlan, current } = useLoaderData<typeof loader>();
   return (
     <div>
       <h1>Subscribe to Meridian Review</h1>
       <p>Read without limits, on any device. Each payment covers one month or one year, and nothing renews by itself.</p>
-      {current ? (
+      {webPlan ? (
+        <div className={css.summary} role="status">
+          <p>
+            Your plan: <strong>{webPlan.name}</strong>, with access until {webPlan.accessEnd}.
+          </p>
+          <p>To change your plan, choose another one below: it replaces {webPlan.name}, and the time you have left carries over. Choosing {webPlan.name} again renews it.</p>
+        </div>
+      ) : current ? (
         <p className={css.summary} role="status">
           You subscribe to {current.tier}, with access until {current.accessEnd.slice(0, 10)}. Choosing another plan adds it to your account.
         </p>
@@ -60,8 +72,9 @@ export default function Subscriptions() {
               ))}
             </ul>
             <p className={css.terms}>{plan.terms}</p>
+            {webPlan?.id === plan.id ? <p className={css.currentPlan}>Your plan</p> : null}
             <Link className={primaryButton} to={`/subscriptions/checkout?plan=${plan.id}&ab=${encodeURIComponent(ab)}`} aria-describedby={`plan-${plan.id}`}>
-              Choose {plan.name}
+              {!webPlan ? `Choose ${plan.name}` : webPlan.id === plan.id ? `Renew ${plan.name}` : `Change to ${plan.name}`}
             </Link>
           </li>
         ))}

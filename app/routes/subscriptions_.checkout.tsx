@@ -2,12 +2,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { findPlan } from "../../server/subscriptions/plans";
-import { startCheckout } from "../../server/subscriptions/checkout";
+import { issueCheckoutKey, startCheckout } from "../../server/subscriptions/checkout";
+import { planChangeFor } from "../../server/subscriptions/plan-change";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/subscriptions.css";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
-import { formatUsd } from "../lib/format";
+import { formatPublished, formatUsd } from "../lib/format";
 import { isDomesticVisitor } from "../lib/geo.server";
 import { payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
@@ -30,8 +31,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const plan = planFrom(url);
   const user = await currentUser(request);
   const state: CheckoutState = user ? "CHECKOUT" : "INITIAL";
+  const change = user ? await planChangeFor(await db(), user.id, plan) : null;
   return {
     state,
+    // A fresh key for every showing of the form: the same form posted again reuses its checkout.
+    checkoutKey: user ? issueCheckoutKey() : null,
+    change: change && {
+      kind: change.kind,
+      currentPlan: change.current.plan.name,
+      currentEnd: formatPublished(change.current.accessEnd),
+      newEnd: formatPublished(change.newAccessEnd),
+    },
     here: `${url.pathname}${url.search}`,
     email: user?.email ?? null,
     domestic: user ? false : await isDomesticVisitor(request, context),
@@ -40,19 +50,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  await readForm(request);
+  const form = await readForm(request);
   const url = new URL(request.url);
   const plan = planFrom(url);
   const user = await requireUser(request);
+  // A post without the form's key (an old page, a script) starts a checkout of its own.
+  const key = form.get("checkoutKey");
   try {
-    const { url: paymentUrl } = await startCheckout(await db(), await payments(), {
+    const started = await startCheckout(await db(), await payments(), {
       userId: user.id,
       email: user.email,
       plan,
       abTag: abTagFrom(url),
       siteUrl: config().siteUrl,
+      idempotencyKey: key === null ? issueCheckoutKey() : String(key),
     });
-    return redirect(paymentUrl, 303);
+    if (!started.ok) return data({ error: "This payment form has expired. Please check your plan and continue to payment again." }, { status: 409 });
+    return redirect(started.url, 303);
   } catch (error) {
     console.error("subscription checkout could not start:", error);
     return data({ error: GENERIC_ERROR }, { status: 502 });
@@ -70,7 +84,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
 ];
 
 export default function SubscriptionCheckout() {
-  const { state, here, email, domestic, plan } = useLoaderData<typeof loader>();
+  const { state, here, email, domestic, plan, checkoutKey, change } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -104,7 +118,15 @@ export default function SubscriptionCheckout() {
         </>
       ) : (
         <>
-          <h2>Payment</h2>
+          <h2>{change?.kind === "change" ? "Change your plan" : change?.kind === "renew" ? "Renew your plan" : "Payment"}</h2>
+          {change ? (
+            <p className={css.summary} role="status">
+              Your plan now: {change.currentPlan}, with access until {change.currentEnd}.{" "}
+              {change.kind === "change"
+                ? `${plan.name} replaces it as soon as you pay, and the time left carries over: your access then runs until ${change.newEnd}.`
+                : `Paying again extends it: your access then runs until ${change.newEnd}.`}
+            </p>
+          ) : null}
           <p>Signed in as {email}. You will pay on our payment provider&apos;s secure page and come back here for your receipt.</p>
           {failed?.error ? (
             <p role="alert" id="checkout-error">
@@ -112,8 +134,9 @@ export default function SubscriptionCheckout() {
             </p>
           ) : null}
           <Form method="post">
+            {checkoutKey ? <input type="hidden" name="checkoutKey" value={checkoutKey} /> : null}
             <button type="submit" className={primaryButton} disabled={busy}>
-              Continue to payment
+              {change?.kind === "change" ? `Change to ${plan.name} and pay` : "Continue to payment"}
             </button>
           </Form>
         </>

@@ -41,6 +41,8 @@ export async function endOtherSessions(db: Database, userId: string, keepToken?:
   await query.execute();
 }
 
-export async function purgeExpiredSessions(db: Database, now = new Date()): Promise<void> {
-  await db.deleteFrom("user_session").where("expires_at", "<=", now.toISOString()).execute();
+/** Deletes the sessions that have expired; returns how many. */
+export async function purgeExpiredSessions(db: Database, now = new Date()): Promise<number> {
+  const result = await db.deleteFrom("user_session").where("expires_at", "<=", now.toISOString()).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -229,6 +229,8 @@ export interface LoginFailureTable {
 export interface RateLimitTable {
   key: string;
   window_start: string;
+  /** When the window ends: the housekeeping sweep removes the row after that. */
+  window_end: string | null;
   hits: number;
 }
 
@@ -303,6 +305,9 @@ export interface SubscriptionCheckoutTable {
   status: CheckoutStatus;
   created_at: string;
   activated_at: string | null;
+  /** Issued with the checkout form: posting the form again finds this checkout. */
+  idempotency_key: string | null;
+  provider_checkout_url: string | null;
 }
 
 export interface SandboxPaymentTable {

@@ -45,6 +45,8 @@ export interface OfferRequest {
   readingList: boolean;
   /** The request carries a valid gift link for this article. */
   gift: boolean;
+  /** The request carries this article's gift link, but it has expired: the wall, whatever the meter. */
+  expiredGift?: boolean;
 }
 
 export interface Offer {
@@ -59,15 +61,18 @@ export interface Offer {
 }
 
 export async function decideOffer(db: Database, rules: OfferRules, request: OfferRequest, now = new Date()): Promise<Offer> {
-  const { reader, article, readingList, gift } = request;
+  const { reader, article, readingList, gift, expiredGift = false } = request;
   const abTag = rules.tags[article.tier];
   if (reader.kind === "subscriber" || reader.kind === "crawler" || gift) {
     const experience = article.ascend ? "ascend-full-content" : readingList ? "full-content-reading-list" : "full-content";
     return { experience, fullContent: true, wall: null, quota: null, meter: null, abTag };
   }
-  if (reader.kind === "unmetered") {
+  if (reader.kind === "unmetered" || (expiredGift && reader.kind === "guest")) {
     const experience = readingList ? "reading-list-paywall" : "enable-anonymous-paywall";
     return { experience, fullContent: false, wall: "registration", quota: null, meter: null, abTag };
+  }
+  if (expiredGift) {
+    return { experience: readingList ? "reading-list-paywall" : "enable-paywall", fullContent: false, wall: "subscribe", quota: null, meter: null, abTag };
   }
 
   const guest = reader.kind === "guest";

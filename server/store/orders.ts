@@ -50,6 +50,8 @@ export interface Order {
   createdAt: string;
   paidAt: string | null;
   cancelledAt: string | null;
+  /** The provider's hosted checkout opened for it, while it can still be paid there. */
+  checkoutUrl: string | null;
   lines: OrderLine[];
 }
 
@@ -94,6 +96,7 @@ async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise<Order>
     createdAt: row.created_at,
     paidAt: row.paid_at,
     cancelledAt: row.cancelled_at,
+    checkoutUrl: row.status === "pending_payment" ? row.provider_checkout_url : null,
     lines: lines.map((l) => ({
       position: l.position,
       productId: l.product_id,
@@ -144,6 +147,8 @@ function orderNumber(now: Date): string {
 
 export type SubmitOutcome =
   | { ok: true; created: boolean; order: Order }
+  /** The cart already became this order, still awaiting payment (say, placed from another tab). */
+  | { ok: false; problem: "already-ordered"; order: Order }
   | { ok: false; problem: "closed" | "bad-key" | "empty" | "incomplete" }
   | { ok: false; problem: "coming-soon"; titles: string[] }
   | { ok: false; problem: "promo"; message: string }
@@ -161,8 +166,10 @@ export interface SubmitInput {
 /**
  * Places an order from the cart, once per idempotency key: a replay of the same submission
  * (double click, reload, a resent POST) finds the order the first one made, even when they
- * arrive at the same moment (the key is unique in the database). Prices, stock status and the
- * promo code are checked again; a total different from the one shown is not charged.
+ * arrive at the same moment (the key is unique in the database). A cart becomes at most one
+ * order awaiting payment: a submission from another review tab (another key) is answered
+ * with that order. Prices, stock status and the promo code are checked again; a total
+ * different from the one shown is not charged.
  */
 export async function submitOrder(
   db: Database,
@@ -174,9 +181,32 @@ export async function submitOrder(
   if (!IDEMPOTENCY_KEY.test(input.idempotencyKey)) return { ok: false, problem: "bad-key" };
   const replay = await byKey(db, input);
   if (replay) return replay;
+  try {
+    return await db.transaction().execute((tx) => placeFromClaimedCart(tx, input, now));
+  } catch (error) {
+    // Another request with the same key got there first.
+    const raced = await byKey(db, input);
+    if (raced) return raced;
+    throw error;
+  }
+}
 
-  const cart = await readCart(db, input.cartId);
-  const outcome = await buildReview(db, { cart, draft: await readDraft(db, input.cartId), userId: input.userId, accountEmail: input.accountEmail }, now);
+/**
+ * Inside one transaction: claims the cart (the update takes the cart row's write lock, so a
+ * second submission for the same cart waits here until the first has committed, on SQLite and
+ * PostgreSQL alike), then reads everything the order is made from after the claim.
+ */
+async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date): Promise<SubmitOutcome> {
+  const claimed = await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", input.cartId).executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return { ok: false, problem: "empty" };
+  const open = await tx.selectFrom("store_order").selectAll().where("cart_id", "=", input.cartId).where("status", "=", "pending_payment").orderBy("created_at").executeTakeFirst();
+  if (open) {
+    const order = await toOrder(tx, open);
+    return open.idempotency_key === input.idempotencyKey ? { ok: true, created: false, order } : { ok: false, problem: "already-ordered", order };
+  }
+
+  const cart = await readCart(tx, input.cartId);
+  const outcome = await buildReview(tx, { cart, draft: await readDraft(tx, input.cartId), userId: input.userId, accountEmail: input.accountEmail }, now);
   if (!outcome.ok) return outcome;
   const { review } = outcome;
   const comingSoon = cart.lines.filter((l) => l.comingSoon);
@@ -186,73 +216,64 @@ export async function submitOrder(
 
   const id = `ord_${crypto.randomBytes(16).toString("base64url")}`;
   const a = review.address;
-  try {
-    await db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto("store_order")
-        .values({
-          id,
-          number: orderNumber(now),
-          user_id: input.userId,
-          email: review.email,
-          idempotency_key: input.idempotencyKey,
-          access_token: crypto.randomBytes(24).toString("base64url"),
-          kind: "purchase",
-          status: "pending_payment",
-          ship_first_name: a.firstName,
-          ship_last_name: a.lastName,
-          ship_address1: a.address1,
-          ship_address2: a.address2 || null,
-          ship_city: a.city,
-          ship_state: a.state || null,
-          ship_postal_code: a.postalCode,
-          ship_country_code: a.countryCode,
-          shipping_method: review.method?.id ?? null,
-          promo_code: review.promo?.status === "valid" ? review.promo.promo.code : null,
-          subtotal_cents: review.totals.subtotalCents,
-          discount_cents: review.totals.discountCents,
-          tax_cents: review.totals.taxCents,
-          shipping_cents: review.totals.shippingCents,
-          total_cents: review.totals.totalCents,
-          provider: null,
-          provider_session_id: null,
-          provider_checkout_url: null,
-          cart_id: input.cartId,
-          created_at: now.toISOString(),
-          paid_at: null,
-          cancelled_at: null,
-          confirmation_sent_at: null,
-        })
-        .execute();
-      await tx
-        .insertInto("store_order_line")
-        .values(
-          cart.lines.map((l, position) => ({
-            order_id: id,
-            position,
-            product_id: l.productId,
-            availability_id: l.availabilityId,
-            title: l.title,
-            product_type: l.productType,
-            format: l.format,
-            code: l.code,
-            line_type: l.lineType,
-            kind: l.kind,
-            quantity: l.quantity,
-            unit_price_cents: l.unitPriceCents,
-            line_total_cents: l.lineTotalCents,
-            available_date: l.comingSoon ? l.availableDate : null,
-          })),
-        )
-        .execute();
-    });
-  } catch (error) {
-    // Another request with the same key got there first.
-    const raced = await byKey(db, input);
-    if (raced) return raced;
-    throw error;
-  }
-  return { ok: true, created: true, order: (await findOrder(db, id))! };
+  await tx
+    .insertInto("store_order")
+    .values({
+      id,
+      number: orderNumber(now),
+      user_id: input.userId,
+      email: review.email,
+      idempotency_key: input.idempotencyKey,
+      access_token: crypto.randomBytes(24).toString("base64url"),
+      kind: "purchase",
+      status: "pending_payment",
+      ship_first_name: a.firstName,
+      ship_last_name: a.lastName,
+      ship_address1: a.address1,
+      ship_address2: a.address2 || null,
+      ship_city: a.city,
+      ship_state: a.state || null,
+      ship_postal_code: a.postalCode,
+      ship_country_code: a.countryCode,
+      shipping_method: review.method?.id ?? null,
+      promo_code: review.promo?.status === "valid" ? review.promo.promo.code : null,
+      subtotal_cents: review.totals.subtotalCents,
+      discount_cents: review.totals.discountCents,
+      tax_cents: review.totals.taxCents,
+      shipping_cents: review.totals.shippingCents,
+      total_cents: review.totals.totalCents,
+      provider: null,
+      provider_session_id: null,
+      provider_checkout_url: null,
+      cart_id: input.cartId,
+      created_at: now.toISOString(),
+      paid_at: null,
+      cancelled_at: null,
+      confirmation_sent_at: null,
+    })
+    .execute();
+  await tx
+    .insertInto("store_order_line")
+    .values(
+      cart.lines.map((l, position) => ({
+        order_id: id,
+        position,
+        product_id: l.productId,
+        availability_id: l.availabilityId,
+        title: l.title,
+        product_type: l.productType,
+        format: l.format,
+        code: l.code,
+        line_type: l.lineType,
+        kind: l.kind,
+        quantity: l.quantity,
+        unit_price_cents: l.unitPriceCents,
+        line_total_cents: l.lineTotalCents,
+        available_date: l.comingSoon ? l.availableDate : null,
+      })),
+    )
+    .execute();
+  return { ok: true, created: true, order: (await findOrder(tx, id))! };
 }
 
 /** The order an earlier submission with this key made, if it was this shopper's. */

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Database } from "../db/connection";
 import type { CheckoutStatus } from "../db/schema";
 import type { PaymentEvent, PaymentProvider } from "../payments/provider";
-import { addMonths, grantSubscription } from "./entitlements";
+import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
 
 export interface SubscriptionCheckout {
@@ -17,19 +17,28 @@ export interface SubscriptionCheckout {
 }
 
 const ID = /^chk_[A-Za-z0-9_-]{22}$/;
+/** The key the checkout form carries (see issueCheckoutKey). */
+const CHECKOUT_KEY = /^[A-Za-z0-9_-]{22,64}$/;
+
+/** A fresh key for each showing of the checkout form: posting that form again reuses its checkout. */
+export const issueCheckoutKey = () => crypto.randomBytes(18).toString("base64url");
+
+export type StartOutcome = { ok: true; checkoutId: string; url: string } | { ok: false; problem: "bad-key" };
 
 /**
  * Starts paying for a plan: records the checkout, then opens the provider's hosted checkout for
- * it. Returns where to send the reader.
+ * it. Returns where to send the reader. Once per form key: the same form posted again (a double
+ * click, three at once) gets the same checkout and the same payment page.
  */
 export async function startCheckout(
   db: Database,
   provider: PaymentProvider,
-  input: { userId: string; email: string; plan: Plan; abTag: string; siteUrl: string },
+  input: { userId: string; email: string; plan: Plan; abTag: string; siteUrl: string; idempotencyKey: string },
   now = new Date(),
-): Promise<{ checkoutId: string; url: string }> {
+): Promise<StartOutcome> {
+  if (!CHECKOUT_KEY.test(input.idempotencyKey)) return { ok: false, problem: "bad-key" };
   const id = `chk_${crypto.randomBytes(16).toString("base64url")}`;
-  await db
+  const inserted = await db
     .insertInto("subscription_checkout")
     .values({
       id,
@@ -42,19 +51,41 @@ export async function startCheckout(
       status: "created",
       created_at: now.toISOString(),
       activated_at: null,
+      idempotency_key: input.idempotencyKey,
+      provider_checkout_url: null,
     })
-    .execute();
-  const session = await provider.createCheckout({
-    reference: id,
-    description: `${input.plan.name} subscription, ${input.plan.period === "year" ? "yearly" : "monthly"}`,
-    amountCents: input.plan.priceCents,
-    currency: "usd",
-    customerEmail: input.email,
-    successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
-    cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
-  });
-  await db.updateTable("subscription_checkout").set({ provider_session_id: session.id }).where("id", "=", id).execute();
-  return { checkoutId: id, url: session.url };
+    .onConflict((oc) => oc.column("idempotency_key").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return checkoutForKey(db, input.idempotencyKey, input.userId);
+  try {
+    const session = await provider.createCheckout({
+      reference: id,
+      description: `${input.plan.name} subscription, ${input.plan.period === "year" ? "yearly" : "monthly"}`,
+      amountCents: input.plan.priceCents,
+      currency: "usd",
+      customerEmail: input.email,
+      successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
+      cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
+    });
+    await db.updateTable("subscription_checkout").set({ provider_session_id: session.id, provider_checkout_url: session.url }).where("id", "=", id).execute();
+    return { ok: true, checkoutId: id, url: session.url };
+  } catch (error) {
+    // The same form posted again is not left waiting for a page that will never open.
+    await db.updateTable("subscription_checkout").set({ status: "failed" }).where("id", "=", id).execute();
+    throw error;
+  }
+}
+
+/** The checkout an earlier post of the same form started: its payment page, once it is open. */
+async function checkoutForKey(db: Database, key: string, userId: string): Promise<StartOutcome> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const row = await db.selectFrom("subscription_checkout").select(["id", "user_id", "status", "provider_checkout_url"]).where("idempotency_key", "=", key).executeTakeFirstOrThrow();
+    if (row.user_id !== userId) return { ok: false, problem: "bad-key" };
+    if (row.provider_checkout_url) return { ok: true, checkoutId: row.id, url: row.provider_checkout_url };
+    if (row.status === "failed") throw new Error(`checkout ${row.id}: the payment page could not be opened`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("timed out waiting for the checkout's payment page");
 }
 
 /** The reader's own checkout by id (someone else's, or an unknown id, is undefined). */
@@ -79,26 +110,38 @@ export async function findCheckout(db: Database, id: string, userId: string): Pr
  * Grants the subscription a paid checkout bought. Safe to call any number of times, at once
  * from several places (the completion cookie, the receipt, a replayed webhook): only the call
  * that moves the checkout to "activated" grants, and the grant itself is unique per checkout.
+ * The new plan replaces the reader's current web plan; the time left on that one carries over.
  */
 export async function activateCheckout(db: Database, id: string, now = new Date()): Promise<boolean> {
-  return db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom("subscription_checkout").select(["user_id", "plan_id"]).where("id", "=", id).executeTakeFirst();
-    const plan = row && findPlan(row.plan_id);
-    if (!row || !plan) return false;
-    const moved = await tx
-      .updateTable("subscription_checkout")
-      .set({ status: "activated", activated_at: now.toISOString() })
-      .where("id", "=", id)
-      .where("status", "!=", "activated")
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return false;
-    return grantSubscription(
-      tx,
-      { userId: row.user_id, roleCode: plan.roleCode, source: "web", reference: id, accessStart: now, accessEnd: addMonths(now, plan.months) },
-      now,
-    );
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute((tx) => activateInTransaction(tx, id, now));
+    } catch (error) {
+      // Two of the reader's checkouts activating at the same moment on PostgreSQL: the second
+      // new plan met the first at the one-active-plan index. Run again, it replaces that one.
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
 }
+
+async function activateInTransaction(tx: Database, id: string, now: Date): Promise<boolean> {
+  const row = await tx.selectFrom("subscription_checkout").select(["user_id", "plan_id"]).where("id", "=", id).executeTakeFirst();
+  const plan = row && findPlan(row.plan_id);
+  if (!row || !plan) return false;
+  const moved = await tx
+    .updateTable("subscription_checkout")
+    .set({ status: "activated", activated_at: now.toISOString() })
+    .where("id", "=", id)
+    .where("status", "!=", "activated")
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  return grantSubscription(tx, { userId: row.user_id, roleCode: plan.roleCode, source: "web", reference: id, accessStart: now, months: plan.months }, now);
+}
+
+const isUniqueViolation = (error: unknown) => {
+  const code = (error as { code?: string }).code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
+};
 
 export type Settlement = "activated" | "pending" | "unknown";
 

@@ -39,13 +39,19 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
 
 /**
  * Grants a subscription once per reference (a checkout id, or a print account number): a second
- * grant with the same reference changes nothing and answers false.
+ * grant with the same reference changes nothing and answers false. A reader has one web plan at
+ * a time: a new one replaces (cancels) the one they had, which the database enforces with a
+ * unique index on the active web subscription. Given `months` rather than an end, the access
+ * runs that long from `accessStart`, after the time left on the plan it replaces.
  */
 export async function grantSubscription(
   db: Database,
-  input: { userId: string; roleCode: string; source: "web" | "print"; reference: string; accessStart: Date; accessEnd: Date },
+  input: { userId: string; roleCode: string; source: "web" | "print"; reference: string; accessStart: Date } & ({ accessEnd: Date } | { months: number }),
   now = new Date(),
 ): Promise<boolean> {
+  if (await db.selectFrom("subscription").select("id").where("reference", "=", input.reference).executeTakeFirst()) return false;
+  const replaced = input.source === "web" ? await endWebPlan(db, input.userId) : undefined;
+  const accessEnd = "accessEnd" in input ? input.accessEnd : accessEndAfterPaying(input.months, replaced?.accessEnd, input.accessStart);
   const result = await db
     .insertInto("subscription")
     .values({
@@ -56,12 +62,52 @@ export async function grantSubscription(
       reference: input.reference,
       status: "active",
       access_start: input.accessStart.toISOString(),
-      access_end: input.accessEnd.toISOString(),
+      access_end: accessEnd.toISOString(),
       created_at: now.toISOString(),
     })
     .onConflict((oc) => oc.column("reference").doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/**
+ * Ends (cancels) the reader's web plan, to be replaced, and says when it would have ended.
+ * Reading the end from the update itself matters: a plan activated by another request at the
+ * same moment is either ended here (and its time carried over) or not seen at all (and the new
+ * plan then meets it at the unique index).
+ */
+export async function endWebPlan(db: Database, userId: string): Promise<{ accessEnd: string } | undefined> {
+  const ended = await db
+    .updateTable("subscription")
+    .set({ status: "cancelled" })
+    .where("user_id", "=", userId)
+    .where("source", "=", "web")
+    .where("status", "=", "active")
+    .returning("access_end")
+    .execute();
+  const latest = ended.map((r) => r.access_end).sort().at(-1);
+  return latest ? { accessEnd: latest } : undefined;
+}
+
+/** The reader's web plan (the one a new plan would replace), whether or not its time has run out. */
+export async function currentWebSubscription(db: Database, userId: string): Promise<{ roleCode: string; accessEnd: string } | undefined> {
+  const row = await db
+    .selectFrom("subscription")
+    .select(["role_code", "access_end"])
+    .where("user_id", "=", userId)
+    .where("source", "=", "web")
+    .where("status", "=", "active")
+    .executeTakeFirst();
+  return row && { roleCode: row.role_code, accessEnd: row.access_end };
+}
+
+/**
+ * When access ends after paying for `months` now: the time left on the reader's current web
+ * plan (its end, if still ahead) carries over onto the new one.
+ */
+export function accessEndAfterPaying(months: number, currentEnd: string | undefined, now: Date): Date {
+  const from = currentEnd && currentEnd > now.toISOString() ? new Date(currentEnd) : now;
+  return addMonths(from, months);
 }
 
 /** The date `months` calendar months after `from` (the end of a paid period). */

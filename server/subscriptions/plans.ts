@@ -80,3 +80,8 @@ export const PLANS: readonly Plan[] = [
 export function findPlan(id: string): Plan | undefined {
   return PLANS.find((p) => p.id === id);
 }
+
+/** The plan a web subscription's role code was bought as. */
+export function planForRole(roleCode: string): Plan | undefined {
+  return PLANS.find((p) => p.roleCode === roleCode);
+}

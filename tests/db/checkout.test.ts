@@ -247,6 +247,25 @@ describe("submitting an order", () => {
     expect(Number(count.n)).toBe(1);
   });
 
+  it("makes one order from a cart submitted from two review tabs at once; the other tab gets that order", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const total = await reviewTotal(cart);
+    const [first, second] = await Promise.all([submit(cart, issueIdempotencyKey(), total), submit(cart, issueIdempotencyKey(), total)]);
+    const placed = [first, second].filter((o) => o.ok);
+    const sentOn = [first, second].filter((o) => !o.ok && o.problem === "already-ordered");
+    expect(placed).toHaveLength(1);
+    expect(sentOn).toHaveLength(1);
+    const order = placed[0]!.ok ? placed[0]!.order : undefined;
+    expect(sentOn[0]).toMatchObject({ problem: "already-ordered", order: { id: order!.id } });
+    expect(await db.selectFrom("store_order").select("id").where("cart_id", "=", cart).execute()).toEqual([{ id: order!.id }]);
+
+    // Once that order is cancelled, the cart (still full) may be ordered again.
+    expect(await cancelOrder(db, sandbox(), order!.id, NOON)).toBe("cancelled");
+    const again = await submit(cart, issueIdempotencyKey(), total);
+    expect(again).toMatchObject({ ok: true, created: true });
+    expect(await db.selectFrom("store_order").select("id").where("cart_id", "=", cart).execute()).toHaveLength(2);
+  });
+
   it("opens one provider session for an order, however many replays ask at once", async () => {
     const cart = await readyCart([{ id: ids.hardcover }]);
     const outcome = await submit(cart);

@@ -24,6 +24,8 @@ async function newReader(email: string): Promise<User> {
 }
 
 const article = (i: number) => articles[i]!;
+/** Gift links open for 14 days (GIFT_LINK_DAYS' default). */
+const VALID = { validDays: 14 };
 
 async function giftFor(user: User, articleId: number, at = new Date()) {
   const result = await createGift(db, { userId: user.id, articleId, allowance: 10 }, at);
@@ -88,7 +90,7 @@ describe("gift links", () => {
     const user = await newReader("opens@example.org");
     const gift = await giftFor(user, article(0).id);
     expect(gift.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(await resolveGift(db, gift.token, article(0).id)).toEqual({ giftId: gift.giftId, giverId: user.id });
+    expect(await resolveGift(db, gift.token, article(0).id, VALID)).toEqual({ giftId: gift.giftId, giverId: user.id });
     const row = await db.selectFrom("gift_link").selectAll().where("id", "=", gift.giftId).executeTakeFirstOrThrow();
     expect(row.token_hash).not.toContain(gift.token);
   });
@@ -96,15 +98,15 @@ describe("gift links", () => {
   it("does not open another article", async () => {
     const user = await newReader("other.article@example.org");
     const gift = await giftFor(user, article(0).id);
-    expect(await resolveGift(db, gift.token, article(1).id)).toBeUndefined();
+    expect(await resolveGift(db, gift.token, article(1).id, VALID)).toBeUndefined();
   });
 
   it("does not open with a tampered or malformed token", async () => {
     const user = await newReader("tampered@example.org");
     const gift = await giftFor(user, article(0).id);
     const last = gift.token.at(-1) === "A" ? "B" : "A";
-    expect(await resolveGift(db, gift.token.slice(0, -1) + last, article(0).id)).toBeUndefined();
-    expect(await resolveGift(db, newToken(), article(0).id)).toBeUndefined();
+    expect(await resolveGift(db, gift.token.slice(0, -1) + last, article(0).id, VALID)).toBeUndefined();
+    expect(await resolveGift(db, newToken(), article(0).id, VALID)).toBeUndefined();
 
     // Wrong shapes are refused before any query: this database fails on first use.
     const noDatabase = new Proxy({} as Database, {
@@ -113,7 +115,7 @@ describe("gift links", () => {
       },
     });
     for (const token of ["", gift.token.slice(0, -1), `${gift.token}A`, `${gift.token.slice(0, -1)}=`, `${gift.token.slice(0, -1)}/`, "x".repeat(5000)]) {
-      expect(await resolveGift(noDatabase, token, article(0).id)).toBeUndefined();
+      expect(await resolveGift(noDatabase, token, article(0).id, VALID)).toBeUndefined();
     }
   });
 
@@ -123,10 +125,22 @@ describe("gift links", () => {
     const gift = await createGift(db, { userId: user.id, articleId: article(0).id, allowance: 1 }, at);
     if (!gift.ok) throw new Error(gift.reason);
     expect(await revokeGift(db, user.id, gift.giftId)).toBe(true);
-    expect(await resolveGift(db, gift.token, article(0).id)).toBeUndefined();
+    expect(await resolveGift(db, gift.token, article(0).id, VALID)).toBeUndefined();
     expect(await giftsLeft(db, user.id, 1, at)).toBe(0);
     expect(await createGift(db, { userId: user.id, articleId: article(0).id, allowance: 1 }, at)).toMatchObject({ ok: false });
     expect((await listGifts(db, user.id))[0]).toMatchObject({ id: gift.giftId, revoked: true });
+  });
+
+  it("expires GIFT_LINK_DAYS days after it was made", async () => {
+    const user = await newReader("expiring@example.org");
+    const made = new Date("2026-03-01T10:00:00Z");
+    const gift = await giftFor(user, article(0).id, made);
+    const valid = { giftId: gift.giftId, giverId: user.id };
+    expect(await resolveGift(db, gift.token, article(0).id, { validDays: 14, now: new Date("2026-03-15T09:59:59Z") })).toEqual(valid);
+    expect(await resolveGift(db, gift.token, article(0).id, { validDays: 14, now: new Date("2026-03-15T10:00:00Z") })).toBe("expired");
+    expect(await resolveGift(db, gift.token, article(0).id, { validDays: 30, now: new Date("2026-03-15T10:00:00Z") })).toEqual(valid);
+    // An expired link still opens nothing for another article or with a wrong token.
+    expect(await resolveGift(db, gift.token, article(1).id, { validDays: 14, now: new Date("2026-04-01T00:00:00Z") })).toBeUndefined();
   });
 
   it("cannot be revoked by anyone but the giver", async () => {
@@ -135,7 +149,7 @@ describe("gift links", () => {
     const gift = await giftFor(giver, article(0).id);
     expect(await revokeGift(db, stranger.id, gift.giftId)).toBe(false);
     expect(await revokeGift(db, giver.id, "no-such-gift")).toBe(false);
-    expect(await resolveGift(db, gift.token, article(0).id)).toEqual({ giftId: gift.giftId, giverId: giver.id });
+    expect(await resolveGift(db, gift.token, article(0).id, VALID)).toEqual({ giftId: gift.giftId, giverId: giver.id });
     expect((await listGifts(db, giver.id))[0]).toMatchObject({ id: gift.giftId, revoked: false });
   });
 

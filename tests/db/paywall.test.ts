@@ -8,8 +8,9 @@ import { userKey, visitorKey } from "../../server/reader-keys";
 import { decideOffer, type OfferRules } from "../../server/paywall/offers";
 import { WebhookSignatureError } from "../../server/payments/provider";
 import { CARD_DECLINED, createSandboxProvider, SANDBOX_CARDS, signSandboxPayload } from "../../server/payments/sandbox";
-import { activateCheckout, findCheckout, handlePaymentEvent, settleCheckout, startCheckout } from "../../server/subscriptions/checkout";
+import { activateCheckout, findCheckout, handlePaymentEvent, issueCheckoutKey, settleCheckout, startCheckout } from "../../server/subscriptions/checkout";
 import { grantSubscription, subscriberStatus } from "../../server/subscriptions/entitlements";
+import { planChangeFor } from "../../server/subscriptions/plan-change";
 import { findPlan } from "../../server/subscriptions/plans";
 import { seededTestDatabase } from "../helpers/test-db";
 
@@ -133,6 +134,16 @@ describe("the offer service", () => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
+  it("puts the wall in front of an expired gift link, whatever the meter has left, except for subscribers", async () => {
+    const expired = (reader: Parameters<typeof decideOffer>[2]["reader"]) =>
+      decideOffer(db, RULES, { reader, article: article(6), readingList: false, gift: false, expiredGift: true }, NOVEMBER);
+    expect(await expired(guest("expired-gift-guest00000"))).toMatchObject({ fullContent: false, wall: "registration", quota: null });
+    const user = await newUser();
+    expect(await expired({ kind: "registered", userId: user.id })).toMatchObject({ fullContent: false, wall: "subscribe", quota: null });
+    expect(await expired({ kind: "subscriber", userId: user.id })).toMatchObject({ fullContent: true, wall: null });
+    expect((await readQuota(db, visitorKey("expired-gift-guest00000"), "article", 4, NOVEMBER)).count).toBe(0);
+  });
+
   it("meters Ascend pages on their own allowance of 3", async () => {
     const reader = guest("offer-guest-ascend00000");
     for (const i of [0, 1, 2]) {
@@ -233,7 +244,8 @@ describe("subscription checkout through the sandbox provider", () => {
   async function begin(planId = "digital") {
     const user = await newUser();
     const provider = sandbox();
-    const started = await startCheckout(db, provider, { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "tag-article", siteUrl: SITE }, NOVEMBER);
+    const started = await startCheckout(db, provider, { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "tag-article", siteUrl: SITE, idempotencyKey: issueCheckoutKey() }, NOVEMBER);
+    if (!started.ok) throw new Error(started.problem);
     const sessionId = started.url.split("/").pop()!;
     return { user, provider, started, sessionId };
   }
@@ -280,6 +292,55 @@ describe("subscription checkout through the sandbox provider", () => {
     const stranger = await newUser();
     expect(await findCheckout(db, started.checkoutId, stranger.id)).toBeUndefined();
     expect(await settleCheckout(db, sandbox(), started.checkoutId, stranger.id)).toBe("unknown");
+  });
+
+  it("opens one checkout and one payment page for the same form posted three times at once", async () => {
+    const user = await newUser();
+    const provider = sandbox();
+    const input = { userId: user.id, email: user.email, plan: findPlan("digital")!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() };
+    const started = await Promise.all([1, 2, 3].map(() => startCheckout(db, provider, input, NOVEMBER)));
+    expect(new Set(started.map((s) => (s.ok ? s.url : s.problem))).size).toBe(1);
+    expect(await db.selectFrom("subscription_checkout").select("id").where("user_id", "=", user.id).execute()).toHaveLength(1);
+    expect(await db.selectFrom("sandbox_payment").select("id").where("customer_email", "=", user.email).execute()).toHaveLength(1);
+    // Another reader cannot use that form's key.
+    const stranger = await newUser();
+    expect(await startCheckout(db, provider, { ...input, userId: stranger.id }, NOVEMBER)).toEqual({ ok: false, problem: "bad-key" });
+  });
+
+  it("replaces the current plan with a new one, carrying the time left over", async () => {
+    const user = await newUser();
+    const provider = sandbox();
+    const buy = async (planId: string, at: Date) => {
+      const started = await startCheckout(db, provider, { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() }, at);
+      if (!started.ok) throw new Error(started.problem);
+      expect(await activateCheckout(db, started.checkoutId, at)).toBe(true);
+    };
+    await buy("digital", NOVEMBER);
+    expect(await planChangeFor(db, user.id, findPlan("premium")!, new Date("2026-11-20T12:00:00Z"))).toMatchObject({
+      kind: "change",
+      current: { plan: { id: "digital" }, accessEnd: "2026-12-15T12:00:00.000Z" },
+      newAccessEnd: "2027-01-15T12:00:00.000Z",
+    });
+    await buy("premium", new Date("2026-11-20T12:00:00Z"));
+    const active = await db.selectFrom("subscription").select(["role_code", "access_end"]).where("user_id", "=", user.id).where("status", "=", "active").execute();
+    expect(active).toEqual([{ role_code: "MRSUB_BEST", access_end: "2027-01-15T12:00:00.000Z" }]);
+    expect((await subscriberStatus(db, user.id, new Date("2026-11-21T00:00:00Z")))?.tier.name).toBe("Best");
+  });
+
+  it("keeps one active plan when two paid checkouts activate at the same moment", async () => {
+    const user = await newUser();
+    const ids = await Promise.all(
+      ["digital", "premium", "executive"].map(async (planId) => {
+        const started = await startCheckout(db, sandbox(), { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() }, NOVEMBER);
+        if (!started.ok) throw new Error(started.problem);
+        return started.checkoutId;
+      }),
+    );
+    expect(await Promise.all(ids.map((id) => activateCheckout(db, id, NOVEMBER)))).toEqual([true, true, true]);
+    const active = await db.selectFrom("subscription").select(["role_code", "access_end"]).where("user_id", "=", user.id).where("status", "=", "active").execute();
+    expect(active).toHaveLength(1);
+    // Each payment's time is kept: a month, a month and a year, in whichever order they landed.
+    expect(active[0]!.access_end).toBe("2028-01-15T12:00:00.000Z");
   });
 
   it("rejects callbacks with a wrong, missing, stale or tampered signature", async () => {

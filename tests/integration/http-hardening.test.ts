@@ -38,6 +38,7 @@ const ACTION_URLS: Record<string, string | null> = {
   "order.$id.tsx": "/order/any-order",
   "preferences.text-size.tsx": "/preferences/text-size",
   "redeem.tsx": "/redeem",
+  "confirm-email.tsx": "/confirm-email",
   "register.tsx": "/register",
   "reset-password.tsx": "/reset-password",
   "review-order.tsx": "/review-order",

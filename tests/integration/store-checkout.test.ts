@@ -197,6 +197,30 @@ describe("guest checkout", () => {
     expect(await waitForMail(email)).toHaveLength(1);
   });
 
+  it("makes one order from two review tabs submitted at once, and sends the second tab to that order", async () => {
+    const guest = new Reader(server.url);
+    await addToCart(guest, EBOOK, "Digital");
+    await continueToReview(guest, { email: `tabs.${Date.now()}@example.org` });
+    const tabs = [await reviewForm(guest), await reviewForm(guest)];
+    expect(tabs[0]!.idempotencyKey).not.toBe(tabs[1]!.idempotencyKey);
+
+    const answers = await Promise.all(tabs.map(({ idempotencyKey, shownTotal }) => guest.request("/review-order", { form: { idempotencyKey, shownTotal } })));
+    expect(answers.map((a) => a.status)).toEqual([303, 303]);
+    const keys = tabs.map((t) => t.idempotencyKey);
+    const orders = await selectFromServer<{ id: string; access_token: string }>(database, "SELECT id, access_token FROM store_order WHERE idempotency_key IN (?, ?)", keys);
+    expect(orders).toHaveLength(1);
+    const [order] = orders;
+    const locations = answers.map((a) => pathOf(a.headers.get("location"))).sort();
+    expect(locations).toEqual([`/order/${order!.id}?key=${order!.access_token}`, expect.stringMatching(/^\/sandbox-checkout\/sbx_/)].sort());
+
+    // The second tab's page offers the payment the first tab opened.
+    const checkout = locations.find((l) => l.startsWith("/sandbox-checkout/"))!;
+    const $order = await guest.page(locations.find((l) => l.startsWith("/order/"))!);
+    expect($order("dd").text()).toContain("Awaiting payment");
+    const pay = $order("a").filter((_, a) => $order(a).text() === "Pay for this order");
+    expect(pathOf(pay.attr("href")!)).toBe(checkout);
+  });
+
   it("keeps the cart and the order pending when the shopper cancels on the provider's page", async () => {
     const guest = new Reader(server.url);
     await addToCart(guest, EBOOK, "Digital");

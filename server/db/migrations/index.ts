@@ -7,6 +7,7 @@ import * as m005 from "./005-store";
 import * as m006 from "./006-checkout";
 import * as m007 from "./007-order-payment-window";
 import * as m008 from "./008-account-email-change";
+import * as m009 from "./009-one-purchase-and-housekeeping";
 import * as m010 from "./010-meter-address";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   "006-checkout": m006,
   "007-order-payment-window": m007,
   "008-account-email-change": m008,
+  "009-one-purchase-and-housekeeping": m009,
   "010-meter-address": m010,
 };
 

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Reader, registeredReader } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { selectFromServer } from "../helpers/server-db";
+import { isolatedConnection } from "../helpers/test-db";
+
+// An active subscriber changes plan rather than buying a second one, and a checkout form posted
+// several times at once (a double click) opens one checkout: against the production build and
+// the built-in sandbox payment provider.
+
+let server: RunningServer;
+const database = isolatedConnection("plan");
+
+beforeAll(async () => {
+  server = await startBuiltServer({
+    RATE_LIMIT_PER_IP: "100000",
+    RATE_LIMIT_PER_ACCOUNT: "1000",
+    DATA_DIR: database.dataDir,
+    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database.drop();
+});
+
+const pathOf = (location: string | null) => {
+  const url = new URL(location!, server.url);
+  return url.pathname + url.search;
+};
+
+/** Opens the plan's checkout page and posts its form three times at once, as a triple click would. */
+async function tripleSubmit(reader: Reader, plan: string) {
+  const page = `/subscriptions/checkout?plan=${plan}`;
+  const $ = await reader.page(page);
+  const checkoutKey = $("input[name=checkoutKey]").val() as string;
+  expect(checkoutKey).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+  const answers = await Promise.all([1, 2, 3].map(() => reader.request(page, { form: { checkoutKey } })));
+  return { $, answers };
+}
+
+async function payAndReturn(reader: Reader, checkout: string) {
+  const paid = await reader.request(checkout, { form: { cardNumber: "4242 4242 4242 4242" } });
+  expect(paid.status).toBe(303);
+  const receipt = await reader.request(pathOf(paid.headers.get("location")));
+  expect(receipt.status).toBeLessThan(400);
+}
+
+/** The one reader this file registers (registeredReader names them Nell Ransome). */
+async function registeredUserId(): Promise<string> {
+  const rows = await selectFromServer<{ id: string }>(database, "SELECT id FROM app_user WHERE first_name = ? AND last_name = ?", ["Nell", "Ransome"]);
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+const activeSubscriptions = (userId: string) =>
+  selectFromServer<{ role_code: string; access_end: string }>(database, "SELECT role_code, access_end FROM subscription WHERE user_id = ? AND status = 'active'", [userId]);
+
+describe("subscribing", () => {
+  it("opens one checkout for three posts of the same form, and the subscriber then changes plan instead of adding one", async () => {
+    const reader = await registeredReader(server.url);
+    const userId = await registeredUserId();
+
+    const { answers } = await tripleSubmit(reader, "digital");
+    expect(answers.map((a) => a.status)).toEqual([303, 303, 303]);
+    const checkouts = new Set(answers.map((a) => pathOf(a.headers.get("location"))));
+    expect(checkouts.size).toBe(1);
+    const [checkout] = [...checkouts];
+    expect(checkout).toMatch(/^\/sandbox-checkout\/sbx_/);
+    expect(await selectFromServer(database, "SELECT id FROM subscription_checkout WHERE user_id = ?", [userId])).toHaveLength(1);
+    await payAndReturn(reader, checkout!);
+    const [digital] = await activeSubscriptions(userId);
+    expect(digital).toMatchObject({ role_code: "MRSUB_GOOD" });
+
+    // The plans page now shows the reader's plan and offers a change, not a second plan.
+    const $plans = await reader.page("/subscriptions");
+    expect($plans("[role=status]").text()).toContain("Your plan: Digital, with access until");
+    const links = $plans("main a").map((_, a) => $plans(a).text()).get();
+    expect(links).toEqual(expect.arrayContaining(["Renew Digital", "Change to Premium", "Change to Executive"]));
+    expect(links).not.toContain("Choose Premium");
+
+    const { $, answers: change } = await tripleSubmit(reader, "premium");
+    expect($("h2").text()).toContain("Change your plan");
+    expect($("main").text()).toContain("Premium replaces it as soon as you pay, and the time left carries over");
+    expect($("form:has(input[name=checkoutKey]) button[type=submit]").text()).toBe("Change to Premium and pay");
+    expect(new Set(change.map((a) => a.status))).toEqual(new Set([303]));
+    expect(new Set(change.map((a) => a.headers.get("location"))).size).toBe(1);
+    await payAndReturn(reader, pathOf(change[0]!.headers.get("location")));
+
+    const active = await activeSubscriptions(userId);
+    expect(active).toHaveLength(1);
+    expect(active[0]!.role_code).toBe("MRSUB_BEST");
+    // A month of Premium after the month of Digital that was left.
+    const monthAfter = new Date(digital!.access_end);
+    monthAfter.setUTCMonth(monthAfter.getUTCMonth() + 1);
+    expect(active[0]!.access_end).toBe(monthAfter.toISOString());
+    expect(await selectFromServer(database, "SELECT id FROM subscription_checkout WHERE user_id = ?", [userId])).toHaveLength(2);
+    expect((await reader.page("/subscriptions"))("[role=status]").text()).toContain("Your plan: Premium");
+  });
+});
