@@ -41,8 +41,11 @@ export class Reader {
     return res;
   }
 
+  /** A page as a browser shows it: an article's first-visit cookie check is followed, as a browser would. */
   async page(path: string): Promise<cheerio.CheerioAPI> {
-    const res = await this.request(path);
+    let res = await this.request(path);
+    const location = res.headers.get("location") ?? "";
+    if (res.status === 302 && location.includes("cookie-check=")) res = await this.request(location);
     expect(res.status, path).toBe(200);
     return cheerio.load(await res.text());
   }
