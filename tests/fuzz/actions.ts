@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { hostileText, inUrl, oneOf, type FieldValue } from "./arbitraries";
+import { hostileText, inUrl, oneOf, type Encoding, type FieldValue, type OriginKind } from "./arbitraries";
 import type { World } from "./world";
 
 // Every state-changing action of the site (each route with an `action`, and the API posts),
@@ -146,8 +146,8 @@ export interface FuzzCase {
   actor: Actor;
   path: string;
   fields: [string, FieldValue][];
-  encoding: import("./arbitraries").Encoding;
-  origin: import("./arbitraries").OriginKind;
+  encoding: Encoding;
+  origin: OriginKind;
   headers: Record<string, string>;
   /** Sent a second time straight after the first answer, as a replay. */
   replay: boolean;

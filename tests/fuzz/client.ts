@@ -24,7 +24,7 @@ export class Browser {
   }
 
   /** Posts a form the setup relies on; anything but the expected status stops the run. */
-  async expect(path: string, form: Record<string, string> | undefined, status: number): Promise<Response> {
+  async expectStatus(path: string, form: Record<string, string> | undefined, status: number): Promise<Response> {
     const res = await this.request(path, form);
     if (res.status !== status) throw new Error(`${form ? "POST" : "GET"} ${path} answered ${res.status}, expected ${status}: ${(await res.text()).slice(0, 300)}`);
     return res;

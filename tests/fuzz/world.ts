@@ -41,28 +41,28 @@ async function register(baseUrl: string): Promise<{ browser: Browser; email: str
   const browser = new Browser(baseUrl);
   counter += 1;
   const email = `fuzz${counter}.${process.pid}.${Date.now()}@example.org`;
-  await browser.expect("/register", { firstName: "Nell", lastName: "Ransome", emailAddress: email, password: PASSWORD }, 303);
+  await browser.expectStatus("/register", { firstName: "Nell", lastName: "Ransome", emailAddress: email, password: PASSWORD }, 303);
   return { browser, email };
 }
 
 async function subscribe(browser: Browser): Promise<void> {
-  const checkout = await browser.expect("/subscriptions/checkout?plan=digital", {}, 303);
-  const paid = await browser.expect(location(checkout), { cardNumber: "4242 4242 4242 4242" }, 303);
+  const checkout = await browser.expectStatus("/subscriptions/checkout?plan=digital", {}, 303);
+  const paid = await browser.expectStatus(location(checkout), { cardNumber: "4242 4242 4242 4242" }, 303);
   await browser.request(location(paid));
 }
 
 /** Gives a reader one of everything a hostile reader could aim at, and reads back the ids. */
 async function furnish(browser: Browser, email: string, database: ConnectionOptions, article: World["article"]): Promise<Ids> {
   await subscribe(browser);
-  await browser.expect("/shopping-cart", { intent: "add", productId: HARDCOVER, type: "Ship", quantity: "1", referral: "", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" }, 303);
-  const folder = await browser.expect("/my-library?index", { intent: "create-folder", name: `Board prep ${counter}`, description: "" }, 303);
-  await browser.expect(`/my-library/save?type=article&id=${article.id}`, { type: "article", id: article.id, folderId: "" }, 303);
-  await browser.expect(article.path, { intent: "add-note", paragraph: "0", quote: "", note: "Read before the board meeting" }, 303);
-  await browser.expect("/api/article-gift/give-gift", { url: article.path, _format: "json" }, 200);
+  await browser.expectStatus("/shopping-cart", { intent: "add", productId: HARDCOVER, type: "Ship", quantity: "1", referral: "", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" }, 303);
+  const folder = await browser.expectStatus("/my-library?index", { intent: "create-folder", name: `Board prep ${counter}`, description: "" }, 303);
+  await browser.expectStatus(`/my-library/save?type=article&id=${article.id}`, { type: "article", id: article.id, folderId: "" }, 303);
+  await browser.expectStatus(article.path, { intent: "add-note", paragraph: "0", quote: "", note: "Read before the board meeting" }, 303);
+  await browser.expectStatus("/api/article-gift/give-gift", { url: article.path, _format: "json" }, 200);
   const address = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
-  await browser.expect("/shipping-payment", { intent: "continue", addressChoice: "new", ...address, shippingMethod: "standard" }, 303);
-  const $ = cheerio.load(await (await browser.expect("/review-order", undefined, 200)).text());
-  await browser.expect("/review-order", { idempotencyKey: String($("input[name=idempotencyKey]").val()), shownTotal: String($("input[name=shownTotal]").val()) }, 303);
+  await browser.expectStatus("/shipping-payment", { intent: "continue", addressChoice: "new", ...address, shippingMethod: "standard" }, 303);
+  const $ = cheerio.load(await (await browser.expectStatus("/review-order", undefined, 200)).text());
+  await browser.expectStatus("/review-order", { idempotencyKey: String($("input[name=idempotencyKey]").val()), shownTotal: String($("input[name=shownTotal]").val()) }, 303);
 
   const one = async (sql: string, params: string[]) => {
     const [row] = await selectFromServer<{ id: string }>(database, sql, params);

@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   world = await prepareWorld(server.url, database);
   before = await ownerData(world);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
