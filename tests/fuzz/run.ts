@@ -41,7 +41,11 @@ try {
   }
   const total = (k: keyof Tally["answers"]) => tallies.reduce((n, t) => n + t.answers[k], 0);
   console.log(`all actions: ${tallies.reduce((n, t) => n + t.bodies, 0)} bodies, answers 2xx ${total("2xx")} 3xx ${total("3xx")} 4xx ${total("4xx")} 5xx ${total("5xx")} closed early (oversized) ${total("closed")} in ${Math.round((Date.now() - started) / 1000)} s`);
-  const unchanged = isDeepStrictEqual(await ownerData(world), before);
+  const after = await ownerData(world);
+  const unchanged = isDeepStrictEqual(after, before);
+  for (const key of Object.keys(before)) {
+    if (!isDeepStrictEqual(after[key], before[key])) console.log(`reader A's ${key} changed:\n  before ${JSON.stringify(before[key])}\n  after  ${JSON.stringify(after[key])}`);
+  }
   const check = await integrity(world);
   console.log(`reader A's data unchanged: ${unchanged ? "yes" : "NO"}; database integrity: ${check}`);
   failed = total("5xx") > 0 || !unchanged || check !== "ok";
