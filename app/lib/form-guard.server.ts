@@ -1,3 +1,4 @@
+import { isStorableText } from "../../server/db/storable-text";
 import { isCrossSite } from "../../server/http/cross-site";
 import { config } from "./db.server";
 import { HONEYPOT_FIELD } from "./forms/honeypot";
@@ -20,8 +21,9 @@ export function refuseCrossSite(request: Request): void {
 }
 
 /**
- * Every action's way in: refuses cross-site posts and oversized bodies, reads the form, and
- * drops what a bot filled into the honeypot with a 400.
+ * Every action's way in: refuses cross-site posts and oversized bodies, reads the form, refuses
+ * NUL bytes and lone surrogates (PostgreSQL cannot store them) and drops what a bot filled into
+ * the honeypot with a 400.
  */
 export async function readForm(request: Request): Promise<FormData> {
   refuseCrossSite(request);
@@ -32,6 +34,9 @@ export async function readForm(request: Request): Promise<FormData> {
     form = await request.formData();
   } catch {
     refuse(400, "Form could not be read");
+  }
+  for (const [name, value] of form) {
+    if (!isStorableText(name) || (typeof value === "string" && !isStorableText(value))) refuse(400, "Form holds characters that cannot be stored");
   }
   const honey = form.get(HONEYPOT_FIELD);
   if (typeof honey === "string" && honey.length > 0) refuse(400, "Form could not be read");

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, 
 import pg from "pg";
 import type { DB } from "./schema";
 import { migrationProvider } from "./migrations";
+import { StorableTextPlugin } from "./storable-text-plugin";
 
 export type Database = Kysely<DB>;
 
@@ -23,7 +24,7 @@ export function connect(options: ConnectionOptions): Database {
       max: 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = new SQLite(path.join(options.dataDir, "site.db"));
@@ -31,7 +32,7 @@ export function connect(options: ConnectionOptions): Database {
   file.pragma("synchronous = NORMAL");
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file) }), plugins: [new StorableTextPlugin()] });
 }
 
 /**

@@ -1,0 +1,17 @@
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text both databases can store: PostgreSQL refuses a NUL byte in text ("invalid byte sequence
+ * for encoding UTF8: 0x00") and cannot encode a lone UTF-16 surrogate.
+ */
+export function isStorableText(text: string): boolean {
+  NUL.lastIndex = 0;
+  LONE_SURROGATE.lastIndex = 0;
+  return !NUL.test(text) && !LONE_SURROGATE.test(text);
+}
+
+/** The same text with NUL bytes dropped and lone surrogates replaced by U+FFFD. */
+export function storableText(text: string): string {
+  return isStorableText(text) ? text : text.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");
+}

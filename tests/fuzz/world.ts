@@ -1,0 +1,124 @@
+import * as cheerio from "cheerio";
+import type { ConnectionOptions } from "../../server/db/connection";
+import { selectFromServer } from "../helpers/server-db";
+import { Browser, location } from "./client";
+
+// The readers the fuzz run needs: A, whose data must come through unchanged, and B, who posts
+// hostile bodies (with A's ids among them). Both subscribe so that subscriber-only actions
+// (notes, gifts) are reached; A also has a cart line, a folder with a saved article, a note, a
+// gift link and an order awaiting payment.
+
+export const PASSWORD = "Lantern5!quay";
+/** Seed catalogue: a hardcover that ships. */
+const HARDCOVER = "1001";
+
+export interface Ids {
+  userId: string;
+  email: string;
+  cartLineId: string;
+  folderId: string;
+  folderSlug: string;
+  itemId: string;
+  noteId: string;
+  giftId: string;
+  orderId: string;
+  sandboxId: string;
+}
+
+export interface World {
+  baseUrl: string;
+  database: ConnectionOptions;
+  /** A gated article's path and id. */
+  article: { path: string; id: string };
+  owner: Ids;
+  hostile: Browser & { ids: Ids };
+  guest: Browser;
+}
+
+let counter = 0;
+
+async function register(baseUrl: string): Promise<{ browser: Browser; email: string }> {
+  const browser = new Browser(baseUrl);
+  counter += 1;
+  const email = `fuzz${counter}.${process.pid}.${Date.now()}@example.org`;
+  await browser.expectStatus("/register", { firstName: "Nell", lastName: "Ransome", emailAddress: email, password: PASSWORD }, 303);
+  return { browser, email };
+}
+
+async function subscribe(browser: Browser): Promise<void> {
+  const checkout = await browser.expectStatus("/subscriptions/checkout?plan=digital", {}, 303);
+  const paid = await browser.expectStatus(location(checkout), { cardNumber: "4242 4242 4242 4242" }, 303);
+  await browser.request(location(paid));
+}
+
+/** Gives a reader one of everything a hostile reader could aim at, and reads back the ids. */
+async function furnish(browser: Browser, email: string, database: ConnectionOptions, article: World["article"]): Promise<Ids> {
+  await subscribe(browser);
+  await browser.expectStatus("/shopping-cart", { intent: "add", productId: HARDCOVER, type: "Ship", quantity: "1", referral: "", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" }, 303);
+  const folder = await browser.expectStatus("/my-library?index", { intent: "create-folder", name: `Board prep ${counter}`, description: "" }, 303);
+  await browser.expectStatus(`/my-library/save?type=article&id=${article.id}`, { type: "article", id: article.id, folderId: "" }, 303);
+  await browser.expectStatus(article.path, { intent: "add-note", paragraph: "0", quote: "", note: "Read before the board meeting" }, 303);
+  await browser.expectStatus("/api/article-gift/give-gift", { url: article.path, _format: "json" }, 200);
+  const address = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
+  await browser.expectStatus("/shipping-payment", { intent: "continue", addressChoice: "new", ...address, shippingMethod: "standard" }, 303);
+  const $ = cheerio.load(await (await browser.expectStatus("/review-order", undefined, 200)).text());
+  await browser.expectStatus("/review-order", { idempotencyKey: String($("input[name=idempotencyKey]").val()), shownTotal: String($("input[name=shownTotal]").val()) }, 303);
+
+  const one = async (sql: string, params: string[]) => {
+    const [row] = await selectFromServer<{ id: string }>(database, sql, params);
+    if (!row) throw new Error(`setup found nothing for: ${sql}`);
+    return String(row.id);
+  };
+  const userId = await one("SELECT id FROM app_user WHERE email = ?", [email]);
+  const orderId = await one("SELECT id FROM store_order WHERE user_id = ?", [userId]);
+  return {
+    userId,
+    email,
+    cartLineId: await one("SELECT l.id FROM cart_line l JOIN cart c ON c.id = l.cart_id WHERE c.user_id = ?", [userId]),
+    folderId: await one("SELECT id FROM library_folder WHERE user_id = ? AND read_only = 0", [userId]),
+    folderSlug: new URL(folder.headers.get("location")!, "http://x").pathname.split("/").pop()!,
+    itemId: await one("SELECT id FROM library_item WHERE user_id = ?", [userId]),
+    noteId: await one("SELECT id FROM annotation WHERE user_id = ?", [userId]),
+    giftId: await one("SELECT id FROM gift_link WHERE user_id = ?", [userId]),
+    orderId,
+    sandboxId: await one("SELECT id FROM sandbox_payment WHERE reference = ?", [orderId]),
+  };
+}
+
+export async function prepareWorld(baseUrl: string, database: ConnectionOptions): Promise<World> {
+  const $ = cheerio.load(await (await fetch(`${baseUrl}/the-latest`)).text());
+  const path = $("main ol article h3 a").first().attr("href")!;
+  const save = new URL($("main ol article a[href*='save']").first().attr("href")!, baseUrl);
+  const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, baseUrl) : save;
+  const article = { path, id: target.searchParams.get("id")! };
+
+  const a = await register(baseUrl);
+  const b = await register(baseUrl);
+  const owner = await furnish(a.browser, a.email, database, article);
+  const hostileIds = await furnish(b.browser, b.email, database, article);
+  return { baseUrl, database, article, owner, hostile: Object.assign(b.browser, { ids: hostileIds }), guest: new Browser(baseUrl) };
+}
+
+/** Everything of reader A's that B's posts must leave alone, as rows. */
+export async function ownerData(world: World): Promise<Record<string, unknown[]>> {
+  const id = world.owner.userId;
+  const q = (sql: string) => selectFromServer<Record<string, unknown>>(world.database, sql, [id]);
+  return {
+    account: await q("SELECT id, email, first_name, last_name, display_name, password_hash, industry, job_title, company_size FROM app_user WHERE id = ?"),
+    cart: await q("SELECT l.id, l.availability_id, l.kind, l.quantity FROM cart_line l JOIN cart c ON c.id = l.cart_id WHERE c.user_id = ? ORDER BY l.id"),
+    folders: await q("SELECT id, name, slug, description FROM library_folder WHERE user_id = ? ORDER BY id"),
+    items: await q("SELECT id, content_type, content_id FROM library_item WHERE user_id = ? ORDER BY id"),
+    filed: await q("SELECT f.item_id, f.folder_id FROM library_item_folder f JOIN library_item i ON i.id = f.item_id WHERE i.user_id = ? ORDER BY f.item_id, f.folder_id"),
+    notes: await q("SELECT id, paragraph, quote, note FROM annotation WHERE user_id = ? ORDER BY id"),
+    gifts: await q("SELECT id, revoked_at FROM gift_link WHERE user_id = ? ORDER BY id"),
+    orders: await q("SELECT id, status, total_cents FROM store_order WHERE user_id = ? ORDER BY id"),
+    subscriptions: await q("SELECT id, status, access_end FROM subscription WHERE user_id = ? ORDER BY id"),
+  };
+}
+
+/** SQLite's own check of the file; PostgreSQL keeps no equivalent to ask. */
+export async function integrity(world: World): Promise<string> {
+  if (world.database.databaseUrl) return "ok";
+  const rows = await selectFromServer<{ integrity_check: string }>(world.database, "PRAGMA integrity_check", []);
+  return rows.map((r) => r.integrity_check).join("\n");
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actionTargets, type ActionTarget } from "../fuzz/actions";
+import { fuzzTarget } from "../fuzz/engine";
+import { integrity, ownerData, prepareWorld, type World } from "../fuzz/world";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { selectFromServer } from "../helpers/server-db";
+import { isolatedConnection } from "../helpers/test-db";
+
+// The bounded fuzz run: a fixed-seed sample of hostile bodies for every state-changing action
+// (the long run is `npm run fuzz`). Reader B and guests post them, aiming at reader A's ids;
+// every answer must be below 500, and A's data and the database file come through unchanged.
+
+const BODIES_PER_ACTION = 20;
+const SEED = 20_261_125;
+
+let server: RunningServer;
+let world: World;
+let before: Awaited<ReturnType<typeof ownerData>>;
+const database = isolatedConnection("fuz");
+
+beforeAll(async () => {
+  server = await startBuiltServer({
+    RATE_LIMIT_PER_IP: "100000",
+    RATE_LIMIT_PER_ACCOUNT: "100000",
+    PASSWORD_SCRYPT_LOG2N: "14",
+    DATA_DIR: database.dataDir,
+    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
+  });
+  world = await prepareWorld(server.url, database);
+  before = await ownerData(world);
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database.drop();
+});
+
+describe("text the databases cannot store", () => {
+  it("refuses a form holding a NUL byte with a 400, storing nothing", async () => {
+    for (const fields of ["name=Nul%00one&description=", "name=Nul+two&description=Pricing%00review", "name=Nul+three&description=&%00=x"]) {
+      const res = await fetch(`${server.url}/my-library?index`, {
+        method: "POST",
+        headers: { Cookie: world.hostile.cookieHeader(), Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
+        body: `intent=create-folder&${fields}`,
+        redirect: "manual",
+      });
+      expect(res.status, fields).toBe(400);
+    }
+    const folders = await selectFromServer<{ name: string }>(database, "SELECT name FROM library_folder WHERE user_id = ?", [world.hostile.ids.userId]);
+    expect(folders.map((f) => f.name).filter((n) => n.startsWith("Nul"))).toEqual([]);
+  });
+
+  it("answers a search or a path holding a NUL byte as one that finds nothing", async () => {
+    const search = await fetch(`${server.url}/search?q=%00`);
+    expect(search.status).toBe(200);
+    expect((await fetch(`${server.url}/order/ord_%00`, { redirect: "manual" })).status).toBe(404);
+  });
+});
+
+describe("hostile posts to every action", () => {
+  // The targets need the world's ids, which exist only after beforeAll: describe them by name.
+  const names = actionTargets(placeholderWorld()).map((t) => t.name);
+  it.each(names)("%s: every answer is below 500", async (name) => {
+    const target = actionTargets(world).find((t) => t.name === name) as ActionTarget;
+    const tally = await fuzzTarget(world, target, { runs: BODIES_PER_ACTION, seed: SEED + names.indexOf(name) });
+    expect(tally.bodies).toBe(BODIES_PER_ACTION);
+    expect(tally.failures, server.errors().slice(-2000)).toEqual([]);
+  }, 60_000);
+
+  it("leaves reader A's account, cart, library, notes, gifts, orders and subscription as they were", async () => {
+    expect(await ownerData(world)).toEqual(before);
+    expect(await integrity(world)).toBe("ok");
+  });
+});
+
+/** Ids only for listing the targets' names before the server is up. */
+function placeholderWorld(): World {
+  const ids = { userId: "", email: "", cartLineId: "", folderId: "", folderSlug: "", itemId: "", noteId: "", giftId: "", orderId: "", sandboxId: "" };
+  return { baseUrl: "", database, article: { path: "/", id: "1" }, owner: ids, hostile: Object.assign(Object.create(null), { ids }), guest: Object.create(null) } as World;
+}
