@@ -62,7 +62,8 @@ const HOSTILE_TEXT = [
   "ord_AAAAAAAAAAAAAAAAAAAAAA",
   "sbx_AAAAAAAAAAAAAAAAAAAAAA",
   "00000000-0000-0000-0000-000000000000",
-  "4242 4242 4242 4242",
+  // Not the sandbox's paying card: its checkout page is a capability URL (as Stripe's is), so
+  // paying reader A's order with it from anywhere is allowed, and would change A's data.
   "4000 0000 0000 0002",
   "a@b",
   "x@example.org",

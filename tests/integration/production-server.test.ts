@@ -1,6 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { once } from "node:events";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
@@ -55,10 +56,30 @@ describe("serving the client build", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     const body = Buffer.from(await res.arrayBuffer());
     expect(Number(res.headers.get("content-length"))).toBe(body.length);
     // The body is sent as built, never compressed on the way out.
     expect(res.headers.get("content-encoding")).toBeNull();
+  });
+
+  it("compresses pages and their data as the client accepts, and sends them plain to a client that accepts nothing", async () => {
+    const brotli = await raw(server.url, "/", { headers: { "Accept-Encoding": "gzip, br" } });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i);
+    const page = zlib.brotliDecompressSync(brotli.body).toString("utf8");
+    expect(page).toMatch(/^<!DOCTYPE html>/i);
+    expect(page).toContain("</html>");
+    expect(brotli.body.length).toBeLessThan(page.length / 2);
+
+    const gzip = await raw(server.url, "/the-latest.data", { headers: { "Accept-Encoding": "gzip" } });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).toString("utf8")).toContain("the-latest");
+
+    const plain = await raw(server.url, "/", { headers: { "Accept-Encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString("utf8")).toMatch(/^<!DOCTYPE html>[\s\S]*data-site-footer/i);
   });
 
   it("gives other public files a short lifetime", async () => {

@@ -3,6 +3,7 @@ import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ADD_TO_CART_REFERRAL } from "../../server/store/links";
+import { Reader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
 // The store's catalogue pages against the production build: /store with its filters and pages,
@@ -253,7 +254,8 @@ describe("the article promo", () => {
   it("offers a product with a View Details link in its /an/ form that opens the product page", async () => {
     const latest = (await get("/the-latest")).$;
     const article = latest("main ol article h3 a").first().attr("href")!;
-    const { $ } = await get(article);
+    // A reader whose browser keeps the visitor cookie reads the article, promo and all.
+    const $ = await new Reader(server.url).page(article);
     const promo = $("#article-body aside[aria-label='From the store']");
     const link = promo.find("a:contains('View Details')");
     expect(link.attr("href")).toMatch(/^\/product\/[a-z0-9-]+\/\d+\/an\/$/);
