@@ -1,3 +1,5 @@
+import { COOKIE_CHECK_PARAM } from "./cookie-check";
+
 const BASE = "http://site.invalid";
 const MAX_LENGTH = 2048;
 
@@ -29,6 +31,8 @@ export function safeRedirectPath(value: FormDataEntryValue | string | null | und
     return fallback;
   }
   if (url.origin !== BASE || hasUnsafePart(url.pathname)) return fallback;
+  // A page's first-visit cookie check has done its work once the reader acts on the page.
+  if (url.searchParams.has(COOKIE_CHECK_PARAM)) url.searchParams.delete(COOKIE_CHECK_PARAM);
   return `${url.pathname}${url.search}${url.hash}`;
 }
 

@@ -38,6 +38,12 @@ describe("redirect targets", () => {
     expect(safeRedirectPath(target, "/my-library")).toBe("/my-library");
   });
 
+  it("drops an article's first-visit cookie check from where the reader returns to", () => {
+    expect(safeRedirectPath("/2026/10/a-story?cookie-check=1795572109311")).toBe("/2026/10/a-story");
+    expect(safeRedirectPath("/2026/10/a-story?paywall=sign-in&cookie-check=1#paywall")).toBe("/2026/10/a-story?paywall=sign-in#paywall");
+    expect(safeRedirectPath("/search?q=a%20b")).toBe("/search?q=a%20b");
+  });
+
   it("refuses what is not text", () => {
     expect(safeRedirectPath(null)).toBe("/");
     expect(safeRedirectPath(undefined, "/x")).toBe("/x");
