@@ -31,6 +31,10 @@ import { ShareControl } from "../components/library/ShareControl";
 import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
 import * as css from "../components/article.css";
+// The wall's forms come in a chunk of their own (ADR 013); their styles are linked with the page,
+// so a reader without JavaScript (who never loads the chunk) gets them too.
+import "../components/forms/forms.css";
+import "../components/prose.css";
 import * as cards from "../components/cards.css";
 import { useTidyCookieCheck } from "../lib/cookie-check";
 import { config, db } from "../lib/db.server";
