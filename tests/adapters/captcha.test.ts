@@ -43,11 +43,9 @@ function startSiteverify(): Promise<{
         return void res.writeHead(500).end("internal error");
       case "not-json-token":
         return void res.writeHead(200, { "content-type": "text/html" }).end("<html>maintenance</html>");
-      case "slow-token": {
-        const timer = setTimeout(() => json({ success: true, score: 0.9, action: "register" }), 2000);
-        res.on("close", () => clearTimeout(timer));
+      case "slow-token":
+        // Never answers: only the adapter's own time-out can end the wait.
         return;
-      }
       default:
         return json({ success: false, "error-codes": ["invalid-input-response"] });
     }
@@ -92,14 +90,15 @@ describe("captcha against a siteverify server", () => {
     vi.restoreAllMocks();
   });
 
-  const enabled = (overrides: { secret?: string; verifyUrl?: string } = {}) =>
+  // A time-out a loaded machine's loopback answer never reaches; the slow-service test sets its own.
+  const enabled = (overrides: { secret?: string; verifyUrl?: string; timeoutMs?: number } = {}) =>
     createCaptcha({
       secret: SECRET,
       siteKey: "site-key-6Lc",
       scriptUrl: "http://127.0.0.1/recaptcha.js",
       verifyUrl: siteverify.url,
       minScore: MIN_SCORE,
-      timeoutMs: 200,
+      timeoutMs: 30_000,
       ...overrides,
     });
 
@@ -172,10 +171,8 @@ describe("captcha against a siteverify server", () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it("gives up on a slow service after the timeout", async () => {
-    const started = Date.now();
-    await expect(enabled().verify("slow-token", "register")).resolves.toEqual({ ok: false, reason: "unavailable" });
-    expect(Date.now() - started).toBeLessThan(1500);
+  it("gives up on a service that does not answer, after its time-out", async () => {
+    await expect(enabled({ timeoutMs: 200 }).verify("slow-token", "register")).resolves.toEqual({ ok: false, reason: "unavailable" });
     expect(warnings).toEqual(["captcha: verification unavailable: siteverify timed out"]);
   });
 

@@ -43,11 +43,9 @@ function startGeoIp(): Promise<{ server: Server; url: string; requests: { path: 
         return void res.writeHead(500).end();
       case "192.0.2.40":
         return void res.writeHead(200, { "content-type": "application/json" }).end('{"country": {"iso_code": "C');
-      case "192.0.2.50": {
-        const timer = setTimeout(() => json(200, { country: { iso_code: "US" } }), 2000);
-        res.on("close", () => clearTimeout(timer));
+      case "192.0.2.50":
+        // Never answers: only the client's own time-out can end the wait.
         return;
-      }
       case "192.0.2.60":
         return json(200, { continent: { code: "EU" }, traits: { ip_address: ip, is_anonymous_proxy: true } });
       default:
@@ -84,7 +82,8 @@ const visitor = (headers: Record<string, string> = {}) => new Request("http://lo
 describe("GeoIP2 web service", () => {
   let geoip: Awaited<ReturnType<typeof startGeoIp>>;
   let warnings: string[];
-  const options = () => ({ accountId: ACCOUNT_ID, licenseKey: LICENSE_KEY, url: geoip.url, timeoutMs: 1000 });
+  // A time-out a loaded machine's loopback answer never reaches; the slow-answer test sets its own.
+  const options = () => ({ accountId: ACCOUNT_ID, licenseKey: LICENSE_KEY, url: geoip.url, timeoutMs: 30_000 });
 
   beforeAll(async () => {
     geoip = await startGeoIp();
@@ -142,10 +141,8 @@ describe("GeoIP2 web service", () => {
     expect(error.message).toBe("Received a 200 response from the GeoIP2 web service but could not parse the body");
   });
 
-  it("gives up on a slow answer after timeoutMs", async () => {
-    const started = Date.now();
-    const error = await geoIpError(lookupCountry("192.0.2.50", options()));
-    expect(Date.now() - started).toBeLessThan(1500);
+  it("gives up on a service that does not answer, after timeoutMs", async () => {
+    const error = await geoIpError(lookupCountry("192.0.2.50", { ...options(), timeoutMs: 200 }));
     expect(error.code).toBe("HTTP_TIMEOUT");
     expect(error.message).toBe("The request to the GeoIP2 web service timed out.");
   });
@@ -163,9 +160,8 @@ describe("GeoIP2 web service", () => {
   });
 
   it("countryOf answers null and logs one line when the lookup fails", async () => {
-    const geo = createGeo(options());
-    await expect(geo.countryOf(visitor(), "192.0.2.50")).resolves.toBeNull();
-    await expect(geo.countryOf(visitor(), "192.0.2.20")).resolves.toBeNull();
+    await expect(createGeo({ ...options(), timeoutMs: 200 }).countryOf(visitor(), "192.0.2.50")).resolves.toBeNull();
+    await expect(createGeo(options()).countryOf(visitor(), "192.0.2.20")).resolves.toBeNull();
     expect(warnings).toEqual([
       "geo: GeoIP2 lookup failed (HTTP_TIMEOUT): The request to the GeoIP2 web service timed out.",
       "geo: GeoIP2 lookup failed (HTTP_ERROR IP_ADDRESS_NOT_FOUND): The value 192.0.2.20 is not in the database.",
