@@ -10,6 +10,7 @@ export default defineConfig({
   ssr: { external: ["better-sqlite3", "pg"] },
   test: {
     include: ["tests/**/*.test.{ts,tsx}"],
+    globalSetup: ["tests/global-setup.ts"],
     environment: "node",
     pool: "forks",
     // Test files mostly wait on the servers and databases they start, so three at a time keep two

@@ -4,7 +4,7 @@ import { dialectName, isolatedConnection } from "../helpers/test-db";
 
 describe(`first start (${dialectName})`, () => {
   it("migrates and seeds once, even when two instances start together", async () => {
-    const connection = isolatedConnection();
+    const connection = await isolatedConnection("init", { empty: true });
     try {
       const [a, b] = await Promise.all([openDatabase(connection), openDatabase(connection)]);
       const count = async () => Number((await a.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);

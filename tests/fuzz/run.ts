@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { startBuiltServer } from "../helpers/server";
+import { createTemplate } from "../helpers/template-db";
 import { isolatedConnection } from "../helpers/test-db";
 import { actionTargets } from "./actions";
 import { fuzzTarget, type Tally } from "./engine";
@@ -15,14 +16,13 @@ const runs = Number(process.env.FUZZ_RUNS ?? 1000);
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const only = process.env.FUZZ_ONLY?.toLowerCase();
 
-const database = isolatedConnection("fuzz");
-const server = await startBuiltServer({
-  RATE_LIMIT_PER_IP: "1000000",
-  RATE_LIMIT_PER_ACCOUNT: "1000000",
-  PASSWORD_SCRYPT_LOG2N: "14",
-  DATA_DIR: database.dataDir,
-  ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-});
+const template = await createTemplate();
+const database = await isolatedConnection("fuzz");
+const server = await startBuiltServer(
+  { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ACCOUNT: "1000000", PASSWORD_SCRYPT_LOG2N: "14" },
+  "production",
+  database,
+);
 let failed = false;
 try {
   console.log(`fuzz: ${database.databaseUrl ? "PostgreSQL" : "SQLite"}, ${runs} bodies per action, seed ${seed}`);
@@ -53,5 +53,6 @@ try {
 } finally {
   await server.stop();
   await database.drop();
+  await template.remove();
 }
 process.exit(failed ? 1 : 0);

@@ -18,7 +18,7 @@ export async function selectFromServer<Row>(database: ConnectionOptions, sql: st
   }
   const client = new pg.Client({
     connectionString: database.databaseUrl,
-    options: `-c search_path=${database.schema} -c default_transaction_read_only=on`,
+    options: `${database.schema ? `-c search_path=${database.schema} ` : ""}-c default_transaction_read_only=on`,
   });
   await client.connect();
   try {

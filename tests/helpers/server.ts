@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "./free-port";
-import { isolatedConnection } from "./test-db";
+import { databaseEnv, isolatedConnection, type IsolatedConnection } from "./test-db";
 
 export interface RunningServer {
   url: string;
@@ -20,10 +20,17 @@ const COMMANDS: Record<ServerKind, string[]> = {
   "remix-serve": [path.resolve("node_modules/@remix-run/serve/dist/cli.js"), "build/server/index.js"],
 };
 
-/** Starts the production build (npm run build first) on a free port with its own fresh database. */
-export async function startBuiltServer(env: Record<string, string> = {}, kind: ServerKind = "production"): Promise<RunningServer> {
+/**
+ * Starts the production build (npm run build first) on a free port. Its database is the one
+ * given, which the caller drops, or else a fresh copy of the seeded template, dropped on stop().
+ */
+export async function startBuiltServer(
+  env: Record<string, string> = {},
+  kind: ServerKind = "production",
+  database?: IsolatedConnection,
+): Promise<RunningServer> {
   const port = await freePort();
-  const connection = isolatedConnection("srv");
+  const connection = database ?? (await isolatedConnection("srv"));
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, COMMANDS[kind], {
     env: {
@@ -31,8 +38,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, kind: S
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: connection.dataDir,
-      ...(connection.schema ? { DATABASE_SCHEMA: connection.schema } : {}),
+      ...databaseEnv(connection),
       SITE_URL: url,
       // The store's daily maintenance window would close checkout whenever the suite runs in it.
       STORE_MAINTENANCE_WINDOW: "off",
@@ -44,22 +50,9 @@ export async function startBuiltServer(env: Record<string, string> = {}, kind: S
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // Read and dropped unless a test listens (the server logs its start and stop there).
-  child.stdout?.resume();
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr += String(chunk)));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    try {
-      const res = await fetch(`${url}/robots.txt`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await listening(child, () => stderr);
   // The first page request opens, migrates and seeds the database.
   await fetch(url);
   return {
@@ -72,7 +65,28 @@ export async function startBuiltServer(env: Record<string, string> = {}, kind: S
         child.kill("SIGTERM");
         await exited;
       }
-      await connection.drop();
+      if (!database) await connection.drop();
     },
   };
+}
+
+/**
+ * Resolves when the server says it listens (the production server's "listening on", remix-serve's
+ * address line); rejects if it exits first. Its later output is read and dropped.
+ */
+function listening(child: ChildProcess, stderr: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    const onData = (chunk: Buffer) => {
+      stdout += String(chunk);
+      if (/listening on|http:\/\//.test(stdout)) {
+        child.off("exit", onExit);
+        child.stdout?.off("data", onData).resume();
+        resolve();
+      }
+    };
+    const onExit = () => reject(new Error(`server exited before listening: ${stderr()}`));
+    child.stdout?.on("data", onData);
+    child.once("exit", onExit);
+  });
 }

@@ -1,43 +1,49 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import type { ConnectionOptions, Database } from "../../server/db/connection";
-import { openDatabase } from "../../server/seed/initialize";
+import { connect, type ConnectionOptions, type Database } from "../../server/db/connection";
+import { databaseUrlFor, onPostgresServer, runTemplate, testDatabaseName } from "./template-db";
+
+export type IsolatedConnection = ConnectionOptions & { drop: () => Promise<void> };
 
 /**
- * Connection options for a database nobody else uses: a fresh SQLite file, or, when
- * DATABASE_URL is set, a fresh PostgreSQL schema. drop() removes it again.
+ * A database nobody else uses, copied from the run's migrated and seeded template: an SQLite
+ * file in a fresh data folder, or, when DATABASE_URL is set, a fresh PostgreSQL database on that
+ * server. With `empty`, nothing is copied (for tests of migrating and seeding themselves).
+ * drop() removes it again.
  */
-export function isolatedConnection(prefix = "t"): ConnectionOptions & { drop: () => Promise<void> } {
-  const id = `${prefix}_${process.pid}_${crypto.randomBytes(4).toString("hex")}`;
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${id}-`));
+export async function isolatedConnection(label = "t", { empty = false } = {}): Promise<IsolatedConnection> {
+  const baseUrl = process.env.DATABASE_URL || undefined;
+  const name = testDatabaseName(label);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  const template = empty ? undefined : runTemplate();
+  if (!baseUrl) {
+    if (template?.kind === "sqlite") fs.copyFileSync(template.file, path.join(dataDir, "site.db"));
+    return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const copyOf = template?.kind === "postgres" ? ` TEMPLATE "${template.database}"` : "";
+  await onPostgresServer(baseUrl, `CREATE DATABASE "${name}"${copyOf}`);
   return {
-    databaseUrl,
-    schema: databaseUrl ? id : undefined,
     dataDir,
+    databaseUrl: databaseUrlFor(baseUrl, name),
     async drop() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (!databaseUrl) return;
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${id}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+      await onPostgresServer(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
+}
+
+/** The environment that points a server process at an isolated database. */
+export function databaseEnv(connection: ConnectionOptions): Record<string, string> {
+  return { DATA_DIR: connection.dataDir, ...(connection.databaseUrl ? { DATABASE_URL: connection.databaseUrl } : {}) };
 }
 
 export const dialectName = process.env.DATABASE_URL ? "postgres" : "sqlite";
 
 /** A migrated, seeded database for one test file. */
 export async function seededTestDatabase(): Promise<{ db: Database; close: () => Promise<void> }> {
-  const connection = isolatedConnection();
-  const db = await openDatabase(connection);
+  const connection = await isolatedConnection();
+  const db = connect(connection);
   return {
     db,
     async close() {

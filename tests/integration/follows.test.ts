@@ -6,7 +6,7 @@ import { sendLatestIssue } from "../../server/newsletters/send";
 import { Reader, registeredReader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // Following topics, newsletters and campaigns, the following stream and its unread count, and the
 // newsletter e-mail with its one-click unsubscribe link, against the production build with a
@@ -23,17 +23,17 @@ const GATED_MARKER = "Gated paragraph QX7 that only readers of the article page 
 let server: RunningServer;
 let smtp: LoopbackSmtp;
 let database: Database;
-const connection = isolatedConnection("follow");
+let connection: IsolatedConnection;
 
 beforeAll(async () => {
+
+  connection = await isolatedConnection("follow");
   smtp = await startLoopbackSmtp();
   server = await startBuiltServer({
-    DATA_DIR: connection.dataDir,
-    ...(connection.schema ? { DATABASE_SCHEMA: connection.schema } : {}),
     SESSION_SECRET,
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "1000",
-  });
+  }, "production", connection);
   database = connect(connection);
 }, 120_000);
 

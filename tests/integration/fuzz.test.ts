@@ -4,7 +4,7 @@ import { fuzzTarget } from "../fuzz/engine";
 import { integrity, ownerData, prepareWorld, type World } from "../fuzz/world";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The bounded fuzz run: a fixed-seed sample of hostile bodies for every state-changing action
 // (the long run is `npm run fuzz`). Reader B and guests post them, aiming at reader A's ids;
@@ -16,16 +16,16 @@ const SEED = 20_261_125;
 let server: RunningServer;
 let world: World;
 let before: Awaited<ReturnType<typeof ownerData>>;
-const database = isolatedConnection("fuz");
+let database: IsolatedConnection;
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("fuz");
   server = await startBuiltServer({
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "100000",
     PASSWORD_SCRYPT_LOG2N: "14",
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-  });
+  }, "production", database);
   world = await prepareWorld(server.url, database);
   before = await ownerData(world);
 }, 180_000);

@@ -3,24 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Database } from "../../server/db/connection";
 import { Reader, registeredReader, subscribe } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // Gift links expire GIFT_LINK_DAYS after they were made. The link's age is set in the server's
 // own database (as if it had been made weeks ago), rather than waiting.
 
 let server: RunningServer;
 let db: Database;
-const database = isolatedConnection("gift");
+let database: IsolatedConnection;
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("gift");
   server = await startBuiltServer({
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "1000",
     METER_GUEST_LIMIT: "1",
     GIFT_LINK_DAYS: "14",
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-  });
+  }, "production", database);
   db = connect(database);
 }, 120_000);
 

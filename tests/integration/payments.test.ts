@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
 import { selectFromServer } from "../helpers/server-db";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // Subscription checkout through Stripe, against the production build: the reader is sent to
 // the Stripe session the (loopback) Stripe API opened, and the subscription becomes active only
@@ -20,7 +20,7 @@ const CHECKOUT = "/subscriptions/checkout?plan=digital&ab=paywall-article";
 let stripe: FakeStripe;
 let server: RunningServer;
 /** The server's database: our own isolated data dir / schema, handed to it through its env. */
-const database = isolatedConnection("pay");
+let database: IsolatedConnection;
 /** Registered up front, all at once: each registration hashes a password, which takes seconds. */
 const readers: Reader[] = [];
 const READERS = 10;
@@ -34,6 +34,8 @@ interface Reader {
 }
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("pay");
   stripe = await startFakeStripe(SECRET_KEY);
   server = await startBuiltServer({
     PAYMENT_PROVIDER: "stripe",
@@ -43,9 +45,7 @@ beforeAll(async () => {
     CLIENT_IP_HEADER: "x-forwarded-for",
     RATE_LIMIT_PER_IP: "10000",
     RATE_LIMIT_PER_ACCOUNT: "10000",
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-  });
+  }, "production", database);
   readers.push(...(await Promise.all(Array.from({ length: READERS }, (_, i) => registerReader(i + 1)))));
 }, 120_000);
 

@@ -7,7 +7,7 @@ import { loadSeedContent } from "../../server/seed/content-source";
 import { startDnsServer, type DnsServer } from "../helpers/dns-server";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The publisher's promise, checked against the production build: the paywalled part of an
 // article (everything after the preview) never reaches a browser, feed, API or search snippet
@@ -30,7 +30,7 @@ const CRAWLER_IP = "66.249.66.1";
 
 let server: RunningServer;
 let dns: DnsServer;
-const database = isolatedConnection("pay");
+let database: IsolatedConnection;
 
 // ---------------------------------------------------------------------------------------------
 // Text: the same normalisation for the source and for every response.
@@ -378,13 +378,13 @@ const meteredOutRegistered = once(async () => {
 });
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("pay");
   dns = await startDnsServer({
     ptr: { "1.66.249.66.in-addr.arpa": ["crawl-66-249-66-1.googlebot.com"], "3.2.0.192.in-addr.arpa": ["crawl-192-0-2-3.googlebot.com"] },
     a: { "crawl-66-249-66-1.googlebot.com": [CRAWLER_IP], "crawl-192-0-2-3.googlebot.com": ["203.0.113.99"] },
   });
   server = await startBuiltServer({
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
     METER_ADDRESS_CEILING: String(ADDRESS_CEILING),
     CRAWLER_FULL_TEXT: "1",
     CRAWLER_DNS_SERVERS: dns.address,
@@ -399,7 +399,7 @@ beforeAll(async () => {
     CLIENT_IP_HEADER: "x-forwarded-for",
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "1000",
-  });
+  }, "production", database);
   const sitemap = await (await fetch(`${server.url}/sitemaps/articles-1.xml`)).text();
   const paths = new Map(
     [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => {

@@ -4,7 +4,7 @@ import { Reader, registeredReader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
 import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // Store checkout against the production build: shipping and payment, the review, placing the
 // order through the sandbox payment provider (a declined card, then one that pays), the order
@@ -13,7 +13,7 @@ import { isolatedConnection } from "../helpers/test-db";
 
 let server: RunningServer;
 let smtp: LoopbackSmtp;
-const database = isolatedConnection("chk");
+let database: IsolatedConnection;
 
 /** Seed catalogue: the first book's hardcover (ships) and its ebook (digital). */
 const HARDCOVER = "1001";
@@ -27,15 +27,15 @@ const ITEM_FIELDS: Record<string, Record<string, string>> = {
 const cartAddForm = (productId: string, type: "Ship" | "Digital") => ({ intent: "add", productId, type, ...(type === "Ship" ? { quantity: "1" } : {}), referral: "", ...ITEM_FIELDS[productId] });
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("chk");
   smtp = await startLoopbackSmtp();
   server = await startBuiltServer({
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "1000",
     PASSWORD_SCRYPT_LOG2N: "14",
     SMTP_URL: smtp.url,
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-  });
+  }, "production", database);
 }, 120_000);
 
 afterAll(async () => {

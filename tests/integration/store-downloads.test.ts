@@ -4,7 +4,7 @@ import { connect, type Database } from "../../server/db/connection";
 import { Reader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { availabilities, insertOrder } from "../helpers/store-orders";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // Order downloads and purchase history against the production build. The checkout routes are
 // another part of the store, so orders are written into the server's own database (our
@@ -24,7 +24,7 @@ async function register(server: RunningServer, db: Database, name: string): Prom
 }
 
 describe("order downloads and purchase history", () => {
-  const database = isolatedConnection("dl");
+  let database: IsolatedConnection;
   let server: RunningServer;
   let db: Database;
   let pick: Awaited<ReturnType<typeof availabilities>>;
@@ -32,7 +32,9 @@ describe("order downloads and purchase history", () => {
   let stranger: Awaited<ReturnType<typeof register>>;
 
   beforeAll(async () => {
-    server = await startBuiltServer({ RATE_LIMIT_PER_IP: "10000", DATA_DIR: database.dataDir, ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}) });
+
+    database = await isolatedConnection("dl");
+    server = await startBuiltServer({ RATE_LIMIT_PER_IP: "10000" }, "production", database);
     db = connect(database);
     pick = await availabilities(db);
     [buyer, stranger] = await Promise.all([register(server, db, "buyer"), register(server, db, "stranger")]);

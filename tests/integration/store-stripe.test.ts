@@ -6,7 +6,7 @@ import { registeredReader, type Reader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
 import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // A store order paid through Stripe, against the production build and the loopback Stripe API:
 // the shopper is sent to the Checkout Session the server opened for the order, Stripe's signed
@@ -23,9 +23,11 @@ const ADDRESS = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Roa
 let stripe: FakeStripe;
 let smtp: LoopbackSmtp;
 let server: RunningServer;
-const database = isolatedConnection("sst");
+let database: IsolatedConnection;
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("sst");
   stripe = await startFakeStripe(SECRET_KEY);
   smtp = await startLoopbackSmtp();
   server = await startBuiltServer({
@@ -37,9 +39,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "1000",
     PASSWORD_SCRYPT_LOG2N: "14",
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-  });
+  }, "production", database);
 }, 120_000);
 
 afterAll(async () => {

@@ -2,22 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reader, registeredReader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
-import { isolatedConnection } from "../helpers/test-db";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // An active subscriber changes plan rather than buying a second one, and a checkout form posted
 // several times at once (a double click) opens one checkout: against the production build and
 // the built-in sandbox payment provider.
 
 let server: RunningServer;
-const database = isolatedConnection("plan");
+let database: IsolatedConnection;
 
 beforeAll(async () => {
+
+  database = await isolatedConnection("plan");
   server = await startBuiltServer({
     RATE_LIMIT_PER_IP: "100000",
     RATE_LIMIT_PER_ACCOUNT: "1000",
-    DATA_DIR: database.dataDir,
-    ...(database.schema ? { DATABASE_SCHEMA: database.schema } : {}),
-  });
+  }, "production", database);
 }, 120_000);
 
 afterAll(async () => {

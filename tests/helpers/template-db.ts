@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { openDatabase } from "../../server/seed/initialize";
+
+/**
+ * Where the run's migrated and seeded template lives: an SQLite file, or a PostgreSQL database
+ * that CREATE DATABASE … TEMPLATE copies. Made once per run by the test runners' global setup
+ * and handed to their workers through the environment.
+ */
+export type Template = { kind: "sqlite"; file: string } | { kind: "postgres"; database: string };
+
+const ENV_KEY = "TEST_DB_TEMPLATE";
+
+/** The server's URL with another database name in its path. */
+export function databaseUrlFor(baseUrl: string, database: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/**
+ * A name no other test database has. On PostgreSQL it starts with DATABASE_URL's own database
+ * name, so whoever drops that database (CI's clean-up) can find and drop these beside it.
+ */
+export function testDatabaseName(label: string): string {
+  const base = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).pathname.slice(1) : "t";
+  return `${base}_${label}_${process.pid}_${crypto.randomBytes(4).toString("hex")}`.toLowerCase().slice(0, 63);
+}
+
+/** Runs one statement on the maintenance connection of DATABASE_URL's server. */
+export async function onPostgresServer(baseUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Migrates and seeds a template database and records it in the environment for the workers. */
+export async function createTemplate(): Promise<{ template: Template; remove: () => Promise<void> }> {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const id = testDatabaseName("tmpl");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${id}-`));
+  let template: Template;
+  if (databaseUrl) {
+    await onPostgresServer(databaseUrl, `CREATE DATABASE "${id}"`);
+    const db = await openDatabase({ databaseUrl: databaseUrlFor(databaseUrl, id), dataDir });
+    await db.destroy();
+    template = { kind: "postgres", database: id };
+  } else {
+    const db = await openDatabase({ dataDir });
+    await db.destroy();
+    template = { kind: "sqlite", file: path.join(dataDir, "site.db") };
+  }
+  process.env[ENV_KEY] = JSON.stringify(template);
+  return {
+    template,
+    async remove() {
+      delete process.env[ENV_KEY];
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl) await onPostgresServer(databaseUrl, `DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** The run's template, made by the runner's global setup (or a script's own createTemplate()). */
+export function runTemplate(): Template {
+  const given = process.env[ENV_KEY];
+  if (!given) throw new Error("No test database template: run under Vitest or Playwright, or call createTemplate() first");
+  return JSON.parse(given) as Template;
+}
