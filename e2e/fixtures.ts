@@ -1,7 +1,14 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Locator, type Page } from "@playwright/test";
+import { createCookie } from "@remix-run/node";
+import { register } from "../server/accounts/registration";
+import { createSession } from "../server/accounts/sessions";
+import { grantSubscription } from "../server/subscriptions/entitlements";
+import { findPlan } from "../server/subscriptions/plans";
+import { startSite, type Site } from "./site";
 
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
@@ -11,8 +18,36 @@ async function assertNoViolations(page: Page) {
   expect(summary).toEqual([]);
 }
 
-export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolean }>({
+/** Signs a new reader in by writing the account and session straight into the worker's database. */
+export type SignIn = (email: string, options?: { plan?: "digital"; from?: string }) => Promise<{ userId: string }>;
+
+export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn }, { site: Site }>({
+  // Each worker runs its own server on its own copy of the seeded database, so no test waits
+  // for another's server or sees another's accounts.
+  site: [
+    async ({}, use) => {
+      const site = await startSite();
+      try {
+        await use(site);
+      } finally {
+        await site.stop();
+      }
+    },
+    { scope: "worker", timeout: 120_000 },
+  ],
+  baseURL: async ({ site }, use) => use(site.url),
   js: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
+  signIn: async ({ site, page }, use) => {
+    await use(async (email, { plan, from } = {}) => {
+      const userId = await createReader(site, email, { plan });
+      const token = await createSession(site.db, userId, 30);
+      const cookie = createCookie("mr_session", { secrets: [site.sessionSecret] });
+      const [name, value] = (await cookie.serialize(token)).split(";")[0]!.split("=");
+      await page.context().addCookies([{ name: name!, value: value!, url: site.url, httpOnly: true, sameSite: "Lax" }]);
+      if (from) await page.goto(from);
+      return { userId };
+    });
+  },
   // With JS, a page is only ready once React has hydrated it, including the parts that load
   // lazily (app/components/Deferred.tsx): a click before that is a plain link or form, not what
   // the test means to try.
@@ -77,8 +112,20 @@ export function uniqueEmail(label: string): string {
 
 export const PASSWORD = "Harbour7!lights";
 
+/** Opens a reader's account (password PASSWORD) in the site's database, as registration would; with a plan, they subscribe to it. */
+export async function createReader(site: Site, email: string, { plan }: { plan?: "digital" } = {}): Promise<string> {
+  const registered = await register(site.db, { firstName: "Grace", lastName: "Hopper", email, password: PASSWORD, optIn: false });
+  if (!registered.ok) throw new Error(`cannot register ${email}: ${registered.reason}`);
+  const userId = registered.user.id;
+  if (plan) {
+    const roleCode = findPlan(plan)!.roleCode;
+    await grantSubscription(site.db, { userId, roleCode, source: "web", reference: `e2e-${crypto.randomUUID()}`, accessStart: new Date(), months: 1 });
+  }
+  return userId;
+}
+
 /** Registers through the page (works with and without JS) and leaves the reader signed in. */
-export async function registerReader(page: Page, email: string, from = "/the-latest"): Promise<void> {
+export async function registerThroughPage(page: Page, email: string, from = "/the-latest"): Promise<void> {
   await page.goto(`/register?redirectTo=${encodeURIComponent(from)}`);
   await page.getByLabel("First name").fill("Grace");
   await page.getByLabel("Last name").fill("Hopper");
@@ -89,8 +136,8 @@ export async function registerReader(page: Page, email: string, from = "/the-lat
 }
 
 /** Registers and pays for Digital in the sandbox checkout, leaving the reader on the receipt. */
-export async function subscribeReader(page: Page, label: string): Promise<void> {
-  await registerReader(page, uniqueEmail(label));
+export async function subscribeThroughCheckout(page: Page, label: string): Promise<void> {
+  await registerThroughPage(page, uniqueEmail(label));
   await page.goto("/subscriptions");
   await page.getByRole("link", { name: "Choose Digital", exact: true }).click();
   await page.getByRole("button", { name: "Continue to payment" }).click();
@@ -100,11 +147,11 @@ export async function subscribeReader(page: Page, label: string): Promise<void> 
 }
 
 /**
- * The newest mail to an address (and, if given, matching `containing`) in the server's .eml
+ * The newest mail to an address (and, if given, matching `containing`) in the site's .eml
  * outbox, waiting up to five seconds for it to arrive.
  */
-export async function mailTo(address: string, containing?: RegExp): Promise<string> {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
+export async function mailTo(site: Site, address: string, containing?: RegExp): Promise<string> {
+  const outbox = path.join(site.database.dataDir, "mail");
   for (let attempt = 0; attempt < 50; attempt++) {
     const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
     for (const file of files) {
@@ -120,8 +167,8 @@ export async function mailTo(address: string, containing?: RegExp): Promise<stri
 const RESET_LINK = /https?:\/\/\S+\/reset-password\?token=[\w%-]+/;
 
 /** The last password-reset link mailed to an address. */
-export async function resetLinkFor(email: string): Promise<string> {
-  const link = new URL((await mailTo(email, RESET_LINK)).match(RESET_LINK)![0]);
+export async function resetLinkFor(site: Site, email: string): Promise<string> {
+  const link = new URL((await mailTo(site, email, RESET_LINK)).match(RESET_LINK)![0]);
   return link.pathname + link.search;
 }
 

@@ -1,15 +1,17 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+import { databaseEnv } from "../tests/helpers/test-db";
+import { expect, test, uniqueEmail } from "./fixtures";
+import type { Site } from "./site";
 
 // Following topics and the following stream, the guests' sign-in prompt, and newsletters,
 // with and without JavaScript.
 
 const PROMPT = "To access this feature, please SIGN IN or REGISTER";
 
-test("a reader follows topics, filters the following stream, and stops following one after confirming", async ({ page, js, axe }) => {
-  await registerReader(page, uniqueEmail("follower"), "/topic/subject/strategy");
+test("a reader follows topics, filters the following stream, and stops following one after confirming", async ({ page, js, axe, signIn }) => {
+  await signIn(uniqueEmail("follower"));
   await page.goto("/my-library/topics");
   await expect(page.getByRole("heading", { level: 1, name: "Welcome to your topics" })).toBeVisible();
   await axe(page);
@@ -92,8 +94,8 @@ test("a guest who tries to follow is asked to sign in or register", async ({ pag
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fmy-library%2Ftopics$/);
 });
 
-test("a reader subscribes to newsletters and campaigns, unsubscribes from one, then from all", async ({ page, axe }) => {
-  await registerReader(page, uniqueEmail("newsletters"), "/email-newsletters");
+test("a reader subscribes to newsletters and campaigns, unsubscribes from one, then from all", async ({ page, axe, signIn }) => {
+  await signIn(uniqueEmail("newsletters"));
   await page.goto("/email-newsletters");
   await expect(page.getByRole("heading", { level: 1, name: "Email Newsletters" })).toBeVisible();
   const status = page.getByRole("main").getByRole("status").first();
@@ -123,16 +125,11 @@ test("a reader subscribes to newsletters and campaigns, unsubscribes from one, t
   await expect(page.getByRole("button", { name: "Subscribe to Event Invitations" })).toBeVisible();
 });
 
-/** Runs `npm run newsletter:send` against the e2e server's database and returns the unsubscribe link mailed to `email`. */
-async function sendAndFindUnsubscribeLink(email: string, baseURL: string): Promise<string> {
-  const env = {
-    ...process.env,
-    DATA_DIR: process.env.E2E_DATA_DIR!,
-    SITE_URL: baseURL,
-    ...(process.env.E2E_SCHEMA ? { DATABASE_SCHEMA: process.env.E2E_SCHEMA } : {}),
-  };
+/** Runs `npm run newsletter:send` against the site's database and returns the unsubscribe link mailed to `email`. */
+async function sendAndFindUnsubscribeLink(site: Site, email: string): Promise<string> {
+  const env = { ...process.env, ...databaseEnv(site.database), SITE_URL: site.url, SESSION_SECRET: site.sessionSecret };
   execFileSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/newsletters/cli.ts", "the-daily-brief"], { env, stdio: "pipe" });
-  const outbox = path.join(process.env.E2E_DATA_DIR!, "mail");
+  const outbox = path.join(site.database.dataDir, "mail");
   for (const file of fs.readdirSync(outbox).sort().reverse()) {
     // Quoted-printable: soft line breaks and "=3D" for "=".
     const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
@@ -143,13 +140,13 @@ async function sendAndFindUnsubscribeLink(email: string, baseURL: string): Promi
   throw new Error(`no newsletter mail for ${email}`);
 }
 
-test("the newsletter e-mail's unsubscribe link works without signing in", async ({ page, browser, js, axe, baseURL }) => {
+test("the newsletter e-mail's unsubscribe link works without signing in", async ({ page, browser, js, axe, site, signIn }) => {
   const email = uniqueEmail("letter");
-  await registerReader(page, email, "/email-newsletters");
+  await signIn(email);
   await page.goto("/email-newsletters");
   await page.getByRole("button", { name: "Subscribe to The Daily Brief" }).click();
   await expect(page.getByRole("button", { name: "Unsubscribe from The Daily Brief" })).toBeVisible();
-  const link = await sendAndFindUnsubscribeLink(email, baseURL!);
+  const link = await sendAndFindUnsubscribeLink(site, email);
 
   const stranger = await browser.newContext({ javaScriptEnabled: js });
   const mailPage = await stranger.newPage();

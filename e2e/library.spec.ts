@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, test, uniqueEmail } from "./fixtures";
 
 // My Library with and without JavaScript: saving (guests are sent to registration), folders with
 // the spec's name rules and messages, bulk actions with their counted confirmations, discard.
@@ -41,8 +41,8 @@ test("a guest who saves is asked to register first", async ({ page, js }) => {
   }
 });
 
-test("a reader saves articles into folders and finds them in My Library", async ({ page, js, axe }) => {
-  await registerReader(page, uniqueEmail("library-save"));
+test("a reader saves articles into folders and finds them in My Library", async ({ page, js, axe, signIn }) => {
+  await signIn(uniqueEmail("library-save"));
   const first = await saveFromStream(page, js, 0, "Board prep");
   const second = await saveFromStream(page, js, 1);
   await page.getByRole("link", { name: "My Library" }).first().click();
@@ -57,8 +57,8 @@ test("a reader saves articles into folders and finds them in My Library", async 
   await axe(page);
 });
 
-test("folders: the name rules and their messages, rename, and delete with Yes/No", async ({ page, js, axe }) => {
-  await registerReader(page, uniqueEmail("library-folders"));
+test("folders: the name rules and their messages, rename, and delete with Yes/No", async ({ page, js, axe, signIn }) => {
+  await signIn(uniqueEmail("library-folders"));
   await page.goto("/my-library");
   await expect(page.getByText("Welcome to My Library.")).toBeVisible();
   await page.getByRole("link", { name: "New folder" }).click();
@@ -110,8 +110,8 @@ test("folders: the name rules and their messages, rename, and delete with Yes/No
   await expect(page.getByRole("navigation", { name: "Folders" }).getByRole("link", { name: /Reading for Q3/ })).toHaveCount(0);
 });
 
-test("bulk actions and discard, each with its confirmation", async ({ page, js }) => {
-  await registerReader(page, uniqueEmail("library-bulk"));
+test("bulk actions and discard, each with its confirmation", async ({ page, js, signIn }) => {
+  await signIn(uniqueEmail("library-bulk"), { from: "/the-latest" });
   for (const i of [0, 1, 2]) await saveFromStream(page, js, i, i === 0 ? "Keep" : undefined);
   await page.goto("/my-library");
   const items = page.locator("#library-items li");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, PASSWORD, registerReader, test, uniqueEmail } from "./fixtures";
+import { createReader, expect, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 // The sign-in modal (spec). With JS the account links open a dialog in place; without JS they
 // stay links to the account pages. Every test runs in both projects: the no-JS branch checks
@@ -8,15 +8,6 @@ import { expect, PASSWORD, registerReader, test, uniqueEmail } from "./fixtures"
 const header = (page: Page) => page.locator("header[data-site-header]");
 const INVALID = "You have entered an invalid email and password combination. Please try again.";
 const RESET_SENT = "If your email is registered with us, you will receive an email with a link to reset your password.";
-
-/** A reader registered in a browser context of its own, so this page stays signed out. */
-async function readerElsewhere(browser: import("@playwright/test").Browser, label: string): Promise<string> {
-  const email = uniqueEmail(label);
-  const other = await browser.newContext();
-  await registerReader(await other.newPage(), email);
-  await other.close();
-  return email;
-}
 
 test("the header's Sign In opens the sign-in dialog in place; Escape closes it and focus returns", async ({ page, js }) => {
   await page.goto("/topics");
@@ -74,8 +65,9 @@ test("a failed sign-in shows the invalid-credentials message in the dialog", asy
   }
 });
 
-test("a successful sign-in closes the dialog and the header shows the reader", async ({ page, browser, js }) => {
-  const email = await readerElsewhere(browser, "modal-signin");
+test("a successful sign-in closes the dialog and the header shows the reader", async ({ page, js, site }) => {
+  const email = uniqueEmail("modal-signin");
+  await createReader(site, email);
   await page.goto("/search?q=leadership");
   await header(page).getByRole("link", { name: "Sign In" }).click();
   const scope = js ? page.getByRole("dialog", { name: "Sign in to your account" }) : page.locator("main");
@@ -134,8 +126,9 @@ test("registering in the dialog moves on to profile settings; saving closes it",
   }
 });
 
-test("forgot password in the dialog shows the message, then the dialog closes after about 5 s", async ({ page, browser, js }) => {
-  const email = await readerElsewhere(browser, "modal-forgot");
+test("forgot password in the dialog shows the message, then the dialog closes after about 5 s", async ({ page, js, site }) => {
+  const email = uniqueEmail("modal-forgot");
+  await createReader(site, email);
   await page.goto("/topics");
   await header(page).getByRole("link", { name: "Sign In" }).click();
   if (js) {

@@ -1,4 +1,4 @@
-import { expect, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, test, uniqueEmail } from "./fixtures";
 
 // Podcast series pages with and without JavaScript: season tabs, five episodes at a time, the
 // Read More fold, the browser's own audio player, and saving an episode.
@@ -49,8 +49,8 @@ test("a listener finds a show, moves between seasons, loads more episodes and pl
   await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
 });
 
-test("a reader saves an episode and finds it in My Library", async ({ page, js }) => {
-  await registerReader(page, uniqueEmail("listener"));
+test("a reader saves an episode and finds it in My Library", async ({ page, js, signIn }) => {
+  await signIn(uniqueEmail("listener"));
   await page.goto("/podcasts/the-meridian-conversation");
   const episode = page.locator("main ol > li").first();
   const title = await episode.getByRole("heading", { level: 2 }).innerText();

@@ -1,10 +1,10 @@
-import { expect, firstArticlePath, mailTo, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, firstArticlePath, mailTo, test, uniqueEmail } from "./fixtures";
 
 // Sharing with and without JavaScript: by e-mail from the share page, and to a network from an
 // article (the network's page is answered locally: nothing here reaches the internet).
 
-test("a reader shares an article by e-mail; the message is checked first", async ({ page, js, axe }) => {
-  await registerReader(page, uniqueEmail("share-mail"));
+test("a reader shares an article by e-mail; the message is checked first", async ({ page, js, axe, signIn, site }) => {
+  await signIn(uniqueEmail("share-mail"));
   const article = await firstArticlePath(page);
   await page.goto(article);
   const title = await page.locator("h1").innerText();
@@ -29,15 +29,15 @@ test("a reader shares an article by e-mail; the message is checked first", async
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("status")).toHaveText("Shared via e-mail");
 
-  const mail = await mailTo(recipient);
+  const mail = await mailTo(site, recipient);
   expect(mail).toContain(article);
   expect(mail).toContain("This one is for the Monday meeting.");
   await page.goto("/my-library/history/sharing");
   await expect(page.locator("main ol li").first()).toContainText("Shared via e-mail");
 });
 
-test("a reader shares an article on a network; it goes to their sharing history", async ({ page, context, js }) => {
-  await registerReader(page, uniqueEmail("share-social"));
+test("a reader shares an article on a network; it goes to their sharing history", async ({ page, context, js, signIn }) => {
+  await signIn(uniqueEmail("share-social"));
   const article = await firstArticlePath(page);
   await page.goto(article);
   const share = page.getByRole("region", { name: "Share this article" });
@@ -62,8 +62,8 @@ test("a guest gets Connect with links to the networks", async ({ page }) => {
   await expect(share.getByRole("button")).toHaveCount(0);
 });
 
-test("Share opens the share tabs, Facebook first: a flyout with JS, the share page without", async ({ page, js }) => {
-  await registerReader(page, uniqueEmail("share-tabs"));
+test("Share opens the share tabs, Facebook first: a flyout with JS, the share page without", async ({ page, js, signIn, site }) => {
+  await signIn(uniqueEmail("share-tabs"));
   const article = await firstArticlePath(page);
   await page.goto(article);
   const title = await page.locator("h1").innerText();
@@ -88,5 +88,5 @@ test("Share opens the share tabs, Facebook first: a flyout with JS, the share pa
     await page.getByRole("button", { name: "Send" }).click();
     await expect(page.getByRole("status")).toHaveText("Shared via e-mail");
   }
-  expect(await mailTo(recipient)).toContain(article);
+  expect(await mailTo(site, recipient)).toContain(article);
 });

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, PASSWORD, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 // The cart with and without JavaScript, starting from product pages: adding (confirmation with
 // "You might also like", or the apology), the header's mini cart, the stepper, the estimate, and
@@ -181,9 +181,9 @@ test("an estimate fills in tax and shipping, and is kept for the cart", async ({
   await expect(page.getByRole("region", { name: "Order summary" })).toContainText("$39.23");
 });
 
-test("a guest's cart joins the reader's own cart when they sign in", async ({ page, js }) => {
+test("a guest's cart joins the reader's own cart when they sign in", async ({ page, js, signIn }) => {
   const email = uniqueEmail("cart-merge");
-  await registerReader(page, email);
+  await signIn(email, { from: "/the-latest" });
   await header(page).getByRole("button", { name: "Log out" }).click();
   await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
   await expect(cartLink(page)).toHaveText("Cart (0 items)");

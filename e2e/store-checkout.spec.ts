@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, mailTo, registerReader, test, uniqueEmail } from "./fixtures";
+import { expect, mailTo, test, uniqueEmail } from "./fixtures";
 
 // Checkout with and without JavaScript: a guest and a signed-in shopper each buy a print item
 // and an ebook, through shipping and payment, the review, and the sandbox payment page (a
@@ -44,7 +44,7 @@ async function placeAndPay(page: Page, declineFirst: boolean) {
   await page.getByRole("button", { name: /^Pay / }).click();
 }
 
-test("a guest buys a print item and an ebook, after a declined card, and is offered an account", async ({ page, js, axe }) => {
+test("a guest buys a print item and an ebook, after a declined card, and is offered an account", async ({ page, js, axe, site }) => {
   await addToCart(page, HARDCOVER);
   await addToCart(page, EBOOK);
   await page.goto("/shipping-payment");
@@ -88,7 +88,7 @@ test("a guest buys a print item and an ebook, after a declined card, and is offe
   await axe(page);
 
   const number = (await page.getByRole("heading", { level: 1 }).innerText()).replace("Order ", "");
-  const mail = await mailTo(email);
+  const mail = await mailTo(site, email);
   expect(mail).toContain(`Order number: ${number}`);
 
   // The cart was emptied by the payment.
@@ -96,8 +96,8 @@ test("a guest buys a print item and an ebook, after a declined card, and is offe
   await expect(page.getByText("Your Shopping Cart is empty.")).toBeVisible();
 });
 
-test("a signed-in shopper buys a print item and an ebook and saves the address", async ({ page, axe }) => {
-  await registerReader(page, uniqueEmail("reader-buyer"));
+test("a signed-in shopper buys a print item and an ebook and saves the address", async ({ page, axe, signIn }) => {
+  await signIn(uniqueEmail("reader-buyer"));
   await addToCart(page, HARDCOVER);
   await addToCart(page, EBOOK);
   await page.goto("/shipping-payment");
@@ -127,15 +127,15 @@ test("a signed-in shopper buys a print item and an ebook and saves the address",
   await axe(page);
 });
 
-test("an order page opened with printMe prints once with JS, and is a plain receipt without", async ({ page, js }) => {
+test("an order page opened with printMe prints once with JS, and is a plain receipt without", async ({ page, js, signIn }) => {
   await page.addInitScript(() => {
     (window as unknown as { printed: number }).printed = 0;
     window.print = () => {
       (window as unknown as { printed: number }).printed += 1;
     };
   });
-  await registerReader(page, uniqueEmail("voucher-print"));
-  await page.goto(`/the-latest?voucher_code=GIFT-LEDGER-000${js ? 2 : 3}`);
+  await signIn(uniqueEmail("voucher-print"));
+  await page.goto(`/the-latest?voucher_code=GIFT-LEDGER-0002`);
   await expect(page.getByRole("heading", { level: 1, name: "Redeem a voucher" })).toBeVisible();
   await page.getByRole("button", { name: "Redeem voucher" }).click();
   await expect(page.getByText("Your voucher has been redeemed.")).toBeVisible();
@@ -145,8 +145,8 @@ test("an order page opened with printMe prints once with JS, and is a plain rece
   if (js) await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
 });
 
-test("a shopper leaves the payment page, cancels the order from its page, and sees it cancelled in the purchase history", async ({ page, axe }) => {
-  await registerReader(page, uniqueEmail("reader-cancel"));
+test("a shopper leaves the payment page, cancels the order from its page, and sees it cancelled in the purchase history", async ({ page, axe, signIn }) => {
+  await signIn(uniqueEmail("reader-cancel"));
   await addToCart(page, HARDCOVER);
   await page.goto("/shipping-payment");
   await fillAddress(page);

@@ -1,6 +1,5 @@
-import { connect, type Database } from "../server/db/connection";
 import { availabilities, insertOrder } from "../tests/helpers/store-orders";
-import { expect, registerReader, subscribeReader, test, uniqueEmail } from "./fixtures";
+import { expect, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 
 // Purchase history and order downloads, with and without JavaScript. Subscriptions are bought
 // through the sandbox checkout; store orders are written into the server's database the way the
@@ -9,18 +8,9 @@ import { expect, registerReader, subscribeReader, test, uniqueEmail } from "./fi
 const HISTORY = "/my-library/history/purchases";
 const DAY = 24 * 60 * 60 * 1000;
 
-let db: Database;
-test.beforeAll(() => {
-  db = connect({ dataDir: process.env.E2E_DATA_DIR!, databaseUrl: process.env.DATABASE_URL || undefined, schema: process.env.E2E_SCHEMA });
-});
-test.afterAll(() => db.destroy());
 
-async function userId(email: string): Promise<string> {
-  return (await db.selectFrom("app_user").select("id").where("email", "=", email.toLowerCase()).executeTakeFirstOrThrow()).id;
-}
-
-test("a reader who has bought nothing sees the purchase history's welcome", async ({ page, axe }) => {
-  await registerReader(page, uniqueEmail("nohistory"), HISTORY);
+test("a reader who has bought nothing sees the purchase history's welcome", async ({ page, axe, signIn }) => {
+  await signIn(uniqueEmail("nohistory"));
   await page.goto(HISTORY);
   await expect(page.getByRole("heading", { level: 2, name: "Purchase history" })).toBeVisible();
   await expect(page.getByText("Welcome to your purchase history. The orders you place in our store will be listed here.")).toBeVisible();
@@ -28,7 +18,7 @@ test("a reader who has bought nothing sees the purchase history's welcome", asyn
 });
 
 test("a bought subscription is listed as a #S entry with its account number", async ({ page }) => {
-  await subscribeReader(page, "subhistory");
+  await subscribeThroughCheckout(page, "subhistory");
   await page.goto(HISTORY);
   const entry = page.locator("main li", { has: page.getByRole("heading", { level: 3, name: "Digital subscription #S1" }) });
   await expect(entry).toContainText("Purchased");
@@ -38,13 +28,14 @@ test("a bought subscription is listed as a #S entry with its account number", as
   await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();
 });
 
-test("an order is listed with five of its items and downloads for its buyer only", async ({ page, browser, axe }) => {
+test("an order is listed with five of its items and downloads for its buyer only", async ({ page, browser, axe, site, signIn }) => {
   const email = uniqueEmail("orders");
-  await registerReader(page, email, HISTORY);
+  const { userId } = await signIn(email, { from: HISTORY });
+  const db = site.db;
   const pick = await availabilities(db);
   const items = [pick.kindle, pick.hardcover, pick.epub, pick.pdfBook, pick.spreadsheet, pick.bundle, pick.html];
-  const order = await insertOrder(db, { userId: await userId(email), email, status: "paid", createdAt: new Date(Date.now() - 200 * DAY).toISOString(), lines: [...items.map((a) => ({ availabilityId: a.id })), { availabilityId: pick.caseStudy.id }] });
-  const cancelled = await insertOrder(db, { userId: await userId(email), email, status: "cancelled", createdAt: new Date().toISOString(), lines: [{ availabilityId: pick.hardcover.id }] });
+  const order = await insertOrder(db, { userId, email, status: "paid", createdAt: new Date(Date.now() - 200 * DAY).toISOString(), lines: [...items.map((a) => ({ availabilityId: a.id })), { availabilityId: pick.caseStudy.id }] });
+  const cancelled = await insertOrder(db, { userId, email, status: "cancelled", createdAt: new Date().toISOString(), lines: [{ availabilityId: pick.hardcover.id }] });
 
   await page.goto(HISTORY);
   const entries = page.locator("main ol > li");

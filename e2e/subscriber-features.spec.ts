@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Download, Page } from "@playwright/test";
-import { expect, registerReader, subscribeReader, test, uniqueEmail } from "./fixtures";
+import { expect, test, uniqueEmail } from "./fixtures";
 
 // What a subscription adds to an article page, with and without JavaScript: gift links (and
 // what they open for a guest), the PDF reprint, visual-library charts and notes; and that a
@@ -25,9 +25,9 @@ async function downloaded(download: Download): Promise<Buffer> {
   return fs.readFileSync(await download.path());
 }
 
-test("a subscriber gifts an article; the link opens it for a metered-out guest until it is revoked", async ({ page, browser, js, axe }) => {
+test("a subscriber gifts an article; the link opens it for a metered-out guest until it is revoked", async ({ page, browser, js, axe, signIn }) => {
   test.setTimeout(90_000);
-  await subscribeReader(page, "giver");
+  await signIn(uniqueEmail("giver"), { plan: "digital" });
   const articles = await meteredArticlePaths(page, 5);
   const gifted = articles[4]!;
 
@@ -85,8 +85,8 @@ test("a subscriber gifts an article; the link opens it for a metered-out guest u
   await guest.close();
 });
 
-test("the last gift of the month leaves the link shown, the copy button hidden and the form gone", async ({ page }) => {
-  await subscribeReader(page, "allowance");
+test("the last gift of the month leaves the link shown, the copy button hidden and the form gone", async ({ page, signIn }) => {
+  await signIn(uniqueEmail("allowance"), { plan: "digital" });
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   for (const left of [4, 3, 2, 1]) {
@@ -110,8 +110,8 @@ test("the last gift of the month leaves the link shown, the copy button hidden a
   expect(await replay.json()).toEqual({ error: "You have no gifts left this month.", articleGiftsLeft: 0 });
 });
 
-test("a subscriber downloads a PDF reprint and a visual-library chart; another reader's chart address is refused", async ({ page }) => {
-  await subscribeReader(page, "downloads");
+test("a subscriber downloads a PDF reprint and a visual-library chart; another reader's chart address is refused", async ({ page, signIn }) => {
+  await signIn(uniqueEmail("downloads"), { plan: "digital" });
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   await expect(page.getByRole("link", { name: "Download this chart" })).toHaveCount(0);
@@ -134,8 +134,8 @@ test("a subscriber downloads a PDF reprint and a visual-library chart; another r
   expect(refused.status()).toBe(403);
 });
 
-test("a registered reader without a subscription gets no subscriber controls, and is refused", async ({ page, axe }) => {
-  await registerReader(page, uniqueEmail("no-sub"));
+test("a registered reader without a subscription gets no subscriber controls, and is refused", async ({ page, axe, signIn }) => {
+  await signIn(uniqueEmail("no-sub"));
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   await expect(gated(page)).toHaveCount(1);
@@ -163,8 +163,8 @@ test("a registered reader without a subscription gets no subscriber controls, an
   await axe(page);
 });
 
-test("a subscriber adds a note, finds it on the article and in their notes, and deletes it", async ({ page, js, axe }) => {
-  await subscribeReader(page, "notes");
+test("a subscriber adds a note, finds it on the article and in their notes, and deletes it", async ({ page, js, axe, signIn }) => {
+  await signIn(uniqueEmail("notes"), { plan: "digital" });
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   const notes = notesSection(page);

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, subscribeReader, test } from "./fixtures";
+import { expect, test, uniqueEmail } from "./fixtures";
 
 // Video pages with and without JavaScript: the browser's own player (which needs no script of
 // ours), captions, playlists, the end screen, and what a subscriber-only video shows to whom.
@@ -90,7 +90,7 @@ test("the end screen counts down to the next video in the playlist, and can be c
   await expect(page).toHaveURL(/\?playlist=the-managers-toolkit$/);
 });
 
-test("a subscriber-only video shows others a way to subscribe, and its subscribers the player, sharing and embed code", async ({ page, axe }) => {
+test("a subscriber-only video shows others a way to subscribe, and its subscribers the player, sharing and embed code", async ({ page, axe, signIn }) => {
   await page.goto("/video");
   const locked = page.getByRole("region", { name: "All videos" }).getByRole("article").filter({ hasText: "For subscribers" }).first();
   const title = await locked.getByRole("heading").innerText();
@@ -104,7 +104,7 @@ test("a subscriber-only video shows others a way to subscribe, and its subscribe
   await expect(page.getByRole("link", { name: "Subscribe", exact: true }).last()).toHaveAttribute("href", "/subscriptions?ab=paywall-video");
   await axe(page);
 
-  await subscribeReader(page, "video");
+  await signIn(uniqueEmail("video"), { plan: "digital" });
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "This video is for subscribers" })).toHaveCount(0);
   await expect(player(page)).toBeVisible();
