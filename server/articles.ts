@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { cardQuery, toCards, type ArticleCard } from "./article-cards";
 import type { Database } from "./db/connection";
 import type { ContentTier } from "./db/schema";
@@ -137,32 +138,29 @@ export async function articlesByTier(db: Database, tier: ContentTier, limit: num
  * `ttlMs`, so content changed by another process (a reseed) shows within that time.
  */
 export class ContentCache<V> {
-  private readonly byDb = new WeakMap<Database, Map<string, { value: Promise<V>; expires: number }>>();
+  private readonly byDb = new WeakMap<Database, LRUCache<string, Promise<V>>>();
 
   constructor(
     private readonly size: number,
     private readonly ttlMs: number,
+    /** The clock entries age by; tests pass one they move by hand. */
+    private readonly clock: { now(): number } = performance,
   ) {}
 
   get(db: Database, key: string, load: () => Promise<V>): Promise<V> {
     let entries = this.byDb.get(db);
-    if (!entries) this.byDb.set(db, (entries = new Map()));
-    const now = Date.now();
-    const hit = entries.get(key);
-    if (hit && hit.expires > now) {
-      // Move to the end: Map keeps insertion order, so the first key is the least recently used.
-      entries.delete(key);
-      entries.set(key, hit);
-      return hit.value;
+    if (!entries) {
+      // ttlResolution 0: read the clock on every lookup rather than reuse a reading for a while.
+      entries = new LRUCache({ max: this.size, ttl: this.ttlMs, ttlResolution: 0, perf: this.clock });
+      this.byDb.set(db, entries);
     }
+    const hit = entries.get(key);
+    if (hit) return hit;
     const value = load();
-    const entry = { value, expires: now + this.ttlMs };
-    entries.delete(key);
-    entries.set(key, entry);
-    if (entries.size > this.size) entries.delete(entries.keys().next().value!);
+    const cache = entries.set(key, value);
     // A failed load is not kept: the next request tries again.
     value.catch(() => {
-      if (entries.get(key) === entry) entries.delete(key);
+      if (cache.peek(key) === value) cache.delete(key);
     });
     return value;
   }

@@ -30,7 +30,7 @@ export const loader = withSecurityHeaders(async function loader({ params, reques
     return new Response(`<!DOCTYPE html>${html}`, { status: 410, headers });
   }
   const { source } = access;
-  const file = renderDownloadFile(source, {
+  const file = await renderDownloadFile(source, {
     published: formatPublished(source.product.published),
     paidOn: formatPublished(source.paidAt),
     siteUrl: config().siteUrl,

@@ -18,7 +18,7 @@ export const loader = withSecurityHeaders(async function loader({ params, reques
   await requireSubscription(user, "reprint", article.url);
 
   const now = new Date();
-  const pdf = renderReprintPdf({
+  const pdf = await renderReprintPdf({
     title: article.title,
     dek: article.dek,
     authors: article.authors.map((a) => a.name),

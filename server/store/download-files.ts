@@ -68,7 +68,7 @@ function licenceBlocks(source: DownloadSource, text: FileText): Block[] {
   ];
 }
 
-function pdfFile(source: DownloadSource, text: FileText): Buffer {
+function pdfFile(source: DownloadSource, text: FileText): Promise<Buffer> {
   const perm = source.kind === "perm";
   return renderReprintPdf({
     title: perm ? `Copyright permission: ${source.title}` : source.title,
@@ -132,7 +132,7 @@ function epubFile(source: DownloadSource, text: FileText): Buffer {
   ]);
 }
 
-export function renderDownloadFile(source: DownloadSource, text: FileText): DownloadFile {
+export async function renderDownloadFile(source: DownloadSource, text: FileText): Promise<DownloadFile> {
   const base = source.kind === "perm" ? `${safeName(source.product.slug)}-permissions-licence` : safeName(source.product.slug);
   const file = source.file;
   const filename = `${base}.${file.extension}`;
@@ -142,8 +142,8 @@ export function renderDownloadFile(source: DownloadSource, text: FileText): Down
     case "epub":
       return { body: epubFile(source, text), contentType: file.contentType, filename };
     case "zip":
-      return { body: zip([{ name: `${base}.pdf`, data: pdfFile(source, text) }]), contentType: file.contentType, filename };
+      return { body: zip([{ name: `${base}.pdf`, data: await pdfFile(source, text) }]), contentType: file.contentType, filename };
     case "pdf":
-      return { body: pdfFile(source, text), contentType: file.contentType, filename };
+      return { body: await pdfFile(source, text), contentType: file.contentType, filename };
   }
 }

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import { inflateSync } from "node:zlib";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
 import { fileFormatOf, renderDownloadFile, type FileText } from "../../server/store/download-files";
 import { downloadsForOrder, openDownload, type DownloadSource } from "../../server/store/downloads";
+import { pdfText, readPdf } from "../helpers/pdf-reader";
 import { availabilities, insertOrder } from "../helpers/store-orders";
 import { seededTestDatabase } from "../helpers/test-db";
 
@@ -38,14 +38,6 @@ async function order(status: "paid" | "pending_payment" | "cancelled", userId: s
 
 const open = (orderId: string, position: number | string, who: { userId?: string | null; key?: string | null }, now = SOON) =>
   openDownload(db, { orderId, position: String(position), userId: who.userId ?? null, key: who.key ?? null }, now);
-
-/** The text a PDF shows, from its inflated content streams. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString("latin1");
-  let text = "";
-  for (const m of raw.matchAll(/stream\n([\s\S]*?)\nendstream/g)) text += inflateSync(Buffer.from(m[1]!, "latin1")).toString("latin1");
-  return text;
-}
 
 /** The entries of a stored ZIP archive, read through its central directory. */
 function unzip(archive: Buffer): { name: string; method: number; data: Buffer }[] {
@@ -153,27 +145,27 @@ describe("order downloads", () => {
 describe("downloaded files", () => {
   it("makes a PDF for PDF codes, licensed to the buyer", async () => {
     const o = await order("paid", buyer.id, [{ availabilityId: pick.pdfBook.id }]);
-    const file = renderDownloadFile(await source(o.id, 1), TEXT);
+    const file = await renderDownloadFile(await source(o.id, 1), TEXT);
     expect(file.contentType).toBe("application/pdf");
     expect(file.filename).toMatch(/^[a-z0-9-]+\.pdf$/);
     expect(file.body.subarray(0, 8).toString("latin1")).toBe("%PDF-1.4");
     expect(file.body.toString("latin1").trimEnd().endsWith("%%EOF")).toBe(true);
-    expect(pdfText(file.body)).toContain(`Licensed to ${buyer.email}, order ${o.number}`);
+    expect(pdfText((await readPdf(file.body)).pages)).toContain(`Licensed to ${buyer.email}, order ${o.number}`);
   });
 
   it("makes a licence PDF for copyright permissions, naming the copies", async () => {
     const o = await order("paid", buyer.id, [{ availabilityId: pick.withPermissions.id, kind: "perm", quantity: 25 }]);
-    const file = renderDownloadFile(await source(o.id, 1), TEXT);
+    const file = await renderDownloadFile(await source(o.id, 1), TEXT);
     expect(file.contentType).toBe("application/pdf");
     expect(file.filename).toMatch(/-permissions-licence\.pdf$/);
-    const text = pdfText(file.body);
+    const text = pdfText((await readPdf(file.body)).pages);
     expect(text).toContain("Permission granted");
     expect(text).toContain("Copies: 25");
   });
 
   it("makes an HTML page for HTM, with the catalogue's text escaped", async () => {
     const o = await order("paid", null, [{ availabilityId: pick.html.id }]);
-    const file = renderDownloadFile(await source(o.id, 1, { key: o.accessToken }), TEXT);
+    const file = await renderDownloadFile(await source(o.id, 1, { key: o.accessToken }), TEXT);
     expect(file.contentType).toBe("text/html; charset=utf-8");
     expect(file.filename).toMatch(/^[a-z0-9-]+\.html$/);
     const $ = cheerio.load(file.body.toString("utf8"));
@@ -185,7 +177,7 @@ describe("downloaded files", () => {
   it("makes an EPUB for the ebook codes: a ZIP led by an uncompressed mimetype, with a package naming its files", async () => {
     for (const ebook of [pick.kindle, pick.epub]) {
       const o = await order("paid", buyer.id, [{ availabilityId: ebook.id }]);
-      const file = renderDownloadFile(await source(o.id, 1), TEXT);
+      const file = await renderDownloadFile(await source(o.id, 1), TEXT);
       expect(file.contentType).toBe("application/epub+zip");
       expect(file.filename).toMatch(/^[a-z0-9-]+\.epub$/);
       const entries = unzip(file.body);
@@ -207,9 +199,9 @@ describe("downloaded files", () => {
   it("serves a spreadsheet code as a PDF named .pdf, and a ZIP code as an archive holding the PDF", async () => {
     const o = await order("paid", buyer.id, [{ availabilityId: pick.spreadsheet.id }]);
     const spreadsheet = await source(o.id, 1);
-    const file = renderDownloadFile(spreadsheet, TEXT);
+    const file = await renderDownloadFile(spreadsheet, TEXT);
     expect([file.contentType, file.filename.endsWith(".pdf")]).toEqual(["application/pdf", true]);
-    const archive = renderDownloadFile({ ...spreadsheet, code: "ZIP", file: fileFormatOf("item", "ZIP") }, TEXT);
+    const archive = await renderDownloadFile({ ...spreadsheet, code: "ZIP", file: fileFormatOf("item", "ZIP") }, TEXT);
     expect(archive.contentType).toBe("application/zip");
     const [inside] = unzip(archive.body);
     expect(inside!.name).toMatch(/\.pdf$/);

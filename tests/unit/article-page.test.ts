@@ -78,10 +78,15 @@ describe("content cache", () => {
   });
 
   it("does not keep a failed load or an expired entry", async () => {
-    const cache = new ContentCache<number>(10, 0);
+    let now = 1_000;
+    const cache = new ContentCache<number>(10, 60_000, { now: () => now });
     await expect(cache.get(dbA, "x", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     let loads = 0;
     await cache.get(dbA, "x", async () => ++loads);
+    now += 59_999;
+    await cache.get(dbA, "x", async () => ++loads);
+    expect(loads).toBe(1);
+    now += 2;
     await cache.get(dbA, "x", async () => ++loads);
     expect(loads).toBe(2);
   });
