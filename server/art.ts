@@ -1,11 +1,10 @@
 import { hashString, seededRandom } from "./content/random";
+import { escapeHtml } from "./text/escape";
 
 // Deterministic cover art drawn from a key, so the site ships no binary images and
 // loads none from elsewhere. Colours are dark enough for white text (contrast > 4.5:1).
 
 const PALETTE = ["#1f3a5f", "#7a2e2e", "#2f5233", "#4b3869", "#8a4b08", "#22495c", "#5c2a4d", "#3d4a1f"];
-
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function shapes(random: () => number, width: number, height: number, count: number): string {
   let out = "";
@@ -49,9 +48,9 @@ export function issueCover(issue: { code: string; title: string; monthLabel: str
   const random = seededRandom(hashString(issue.code));
   const colour = PALETTE[hashString(issue.code) % PALETTE.length];
   const title = wrap(issue.title, 16)
-    .map((line, i) => `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
+    .map((line, i) => `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`)
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeXml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeHtml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
 }
 
 /** A video's poster: its title slide, as the video's first frame shows it. */
@@ -62,10 +61,10 @@ export function videoPoster(video: { slug: string; title: string; topic: string 
   const lines = wrap(video.title, 26);
   const top = Math.round(height / 2 - (lines.length * 84) / 2 + 60);
   const title = lines
-    .map((line, i) => `<text x="80" y="${top + i * 84}" font-size="68" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
+    .map((line, i) => `<text x="80" y="${top + i * 84}" font-size="68" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`)
     .join("");
   const sans = `fill="#fff" font-size="32" font-family="Helvetica, Arial, sans-serif"`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 5)}<text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeXml(video.topic.toUpperCase())}</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 5)}<text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeHtml(video.topic.toUpperCase())}</text></svg>`;
 }
 
 /** A podcast's square cover: the show's title over the site's name. */
@@ -74,7 +73,7 @@ export function podcastCover(series: { slug: string; title: string }): string {
   const random = seededRandom(hashString(series.slug));
   const colour = PALETTE[hashString(series.slug) % PALETTE.length];
   const title = wrap(series.title, 14)
-    .map((line, i) => `<text x="48" y="${300 + i * 64}" font-size="56" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeXml(line)}</text>`)
+    .map((line, i) => `<text x="48" y="${300 + i * 64}" font-size="56" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`)
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
 }

@@ -1,12 +1,21 @@
 import fs from "node:fs";
+import { create } from "xmlbuilder2";
 import type { Database } from "./db/connection";
 import { latestArticles } from "./articles";
 import { episodeAudioFile, podcastSeries, podcastSeriesList } from "./podcasts";
 import { STREAM_PAGES } from "./streams";
 import { articlePath, issuePath, podcastAudioPath, podcastCoverPath, podcastFeedPath, podcastSeriesPath, productPath, topicPath, videoPath } from "./urls";
 
-const escapeXml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!);
+type XmlElement = ReturnType<typeof create>;
+
+const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+const ITUNES_NS = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+const DC_NS = "http://purl.org/dc/elements/1.1/";
+const ATOM_NS = "http://www.w3.org/2005/Atom";
+
+/** A document's root element; the builder escapes every text and attribute value it is given. */
+const xmlRoot = (name: string, attributes: Record<string, string>) => create({ version: "1.0", encoding: "UTF-8" }).ele(name, attributes);
+const serialise = (root: XmlElement) => root.end({ prettyPrint: true });
 
 /** Articles per sitemap file (the protocol allows 50,000; smaller files are cheaper to build). */
 export const ARTICLES_PER_SITEMAP = 10_000;
@@ -14,12 +23,24 @@ export const ARTICLES_PER_SITEMAP = 10_000;
 /** RSS 2.0 feed of the latest articles: titles and summaries only, never the body. */
 export async function latestFeed(db: Database, siteUrl: string, siteName: string): Promise<string> {
   const items = await latestArticles(db, 30);
-  const entries = items
-    .map(
-      (a) => `<item><title>${escapeXml(a.title)}</title><link>${siteUrl}${a.url}</link><guid isPermaLink="true">${siteUrl}${a.url}</guid><description>${escapeXml(a.summary)}</description><category>${escapeXml(a.topic.name)}</category>${a.authors.map((au) => `<dc:creator>${escapeXml(au.name)}</dc:creator>`).join("")}<pubDate>${new Date(`${a.published}T12:00:00Z`).toUTCString()}</pubDate></item>`,
-    )
-    .join("");
-  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${escapeXml(siteName)}: The Latest</title><link>${siteUrl}/the-latest</link><atom:link href="${siteUrl}/feeds/latest.xml" rel="self" type="application/rss+xml"/><description>The newest articles from ${escapeXml(siteName)}.</description><language>en-us</language>${entries}</channel></rss>`;
+  const rss = xmlRoot("rss", { version: "2.0", "xmlns:dc": DC_NS, "xmlns:atom": ATOM_NS });
+  const channel = rss.ele("channel");
+  channel.ele("title").txt(`${siteName}: The Latest`);
+  channel.ele("link").txt(`${siteUrl}/the-latest`);
+  channel.ele("atom:link", { href: `${siteUrl}/feeds/latest.xml`, rel: "self", type: "application/rss+xml" });
+  channel.ele("description").txt(`The newest articles from ${siteName}.`);
+  channel.ele("language").txt("en-us");
+  for (const a of items) {
+    const item = channel.ele("item");
+    item.ele("title").txt(a.title);
+    item.ele("link").txt(siteUrl + a.url);
+    item.ele("guid", { isPermaLink: "true" }).txt(siteUrl + a.url);
+    item.ele("description").txt(a.summary);
+    item.ele("category").txt(a.topic.name);
+    for (const author of a.authors) item.ele("dc:creator").txt(author.name);
+    item.ele("pubDate").txt(new Date(`${a.published}T12:00:00Z`).toUTCString());
+  }
+  return serialise(rss);
 }
 
 /**
@@ -29,28 +50,55 @@ export async function latestFeed(db: Database, siteUrl: string, siteName: string
 export async function podcastFeed(db: Database, slug: string, siteUrl: string, siteName: string): Promise<string | undefined> {
   const series = await podcastSeries(db, slug);
   if (!series) return undefined;
-  const hosts = series.hosts.join(" and ");
-  const items = series.tabs
-    .flatMap((t) => t.episodes)
-    .map((e) => {
-      const audio = episodeAudioFile({ seriesSlug: series.slug, season: e.season, episode: e.episode });
-      const bytes = fs.statSync(audio, { throwIfNoEntry: false })?.size ?? 0;
-      return `<item><title>${escapeXml(e.title)}</title><link>${escapeXml(siteUrl + e.url)}</link><guid isPermaLink="false">${escapeXml(`podcast-episode-${e.id}@${new URL(siteUrl).host}`)}</guid><description>${escapeXml(e.description)}</description><pubDate>${new Date(`${e.published}T10:00:00Z`).toUTCString()}</pubDate><enclosure url="${siteUrl}${podcastAudioPath(e.id)}" length="${bytes}" type="audio/mpeg"/><itunes:duration>${e.durationSeconds}</itunes:duration><itunes:episodeType>${e.episodeType}</itunes:episodeType>${series.feedType === "serial" ? `<itunes:season>${e.season}</itunes:season>` : ""}<itunes:episode>${e.episode}</itunes:episode></item>`;
-    })
-    .join("");
-  return `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>${escapeXml(series.title)}</title><link>${siteUrl}${podcastSeriesPath(series.slug)}</link><atom:link href="${siteUrl}${podcastFeedPath(series.slug)}" rel="self" type="application/rss+xml"/><description>${escapeXml(series.description)}</description><language>en-us</language><copyright>${escapeXml(siteName)}</copyright><itunes:author>${escapeXml(hosts)}</itunes:author><itunes:image href="${siteUrl}${podcastCoverPath(series.slug)}"/><itunes:type>${series.feedType}</itunes:type><itunes:explicit>false</itunes:explicit><itunes:category text="Business"/>${items}</channel></rss>`;
+  const rss = xmlRoot("rss", { version: "2.0", "xmlns:itunes": ITUNES_NS, "xmlns:atom": ATOM_NS });
+  const channel = rss.ele("channel");
+  channel.ele("title").txt(series.title);
+  channel.ele("link").txt(siteUrl + podcastSeriesPath(series.slug));
+  channel.ele("atom:link", { href: siteUrl + podcastFeedPath(series.slug), rel: "self", type: "application/rss+xml" });
+  channel.ele("description").txt(series.description);
+  channel.ele("language").txt("en-us");
+  channel.ele("copyright").txt(siteName);
+  channel.ele("itunes:author").txt(series.hosts.join(" and "));
+  channel.ele("itunes:image", { href: siteUrl + podcastCoverPath(series.slug) });
+  channel.ele("itunes:type").txt(series.feedType);
+  channel.ele("itunes:explicit").txt("false");
+  channel.ele("itunes:category", { text: "Business" });
+  for (const e of series.tabs.flatMap((t) => t.episodes)) {
+    const audio = episodeAudioFile({ seriesSlug: series.slug, season: e.season, episode: e.episode });
+    const bytes = fs.statSync(audio, { throwIfNoEntry: false })?.size ?? 0;
+    const item = channel.ele("item");
+    item.ele("title").txt(e.title);
+    item.ele("link").txt(siteUrl + e.url);
+    item.ele("guid", { isPermaLink: "false" }).txt(`podcast-episode-${e.id}@${new URL(siteUrl).host}`);
+    item.ele("description").txt(e.description);
+    item.ele("pubDate").txt(new Date(`${e.published}T10:00:00Z`).toUTCString());
+    item.ele("enclosure", { url: siteUrl + podcastAudioPath(e.id), length: String(bytes), type: "audio/mpeg" });
+    item.ele("itunes:duration").txt(String(e.durationSeconds));
+    item.ele("itunes:episodeType").txt(e.episodeType);
+    if (series.feedType === "serial") item.ele("itunes:season").txt(String(e.season));
+    item.ele("itunes:episode").txt(String(e.episode));
+  }
+  return serialise(rss);
 }
 
-const urlEntry = (siteUrl: string, loc: string, lastmod?: string) =>
-  `<url><loc>${escapeXml(siteUrl + loc)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</url>`;
-const urlSet = (urls: string[]) => `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`;
+function urlSet(siteUrl: string, entries: { loc: string; lastmod?: string }[]): string {
+  const urlset = xmlRoot("urlset", { xmlns: SITEMAP_NS });
+  for (const { loc, lastmod } of entries) {
+    const url = urlset.ele("url");
+    url.ele("loc").txt(siteUrl + loc);
+    if (lastmod) url.ele("lastmod").txt(lastmod);
+  }
+  return serialise(urlset);
+}
 
 /** The sitemap index: one file for pages, topics and issues, then the articles in numbered files. */
 export async function sitemapIndex(db: Database, siteUrl: string): Promise<string> {
   const row = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
   const files = Math.max(1, Math.ceil(Number(row.n) / ARTICLES_PER_SITEMAP));
   const locs = [`${siteUrl}/sitemaps/pages.xml`, ...Array.from({ length: files }, (_, i) => `${siteUrl}/sitemaps/articles-${i + 1}.xml`)];
-  return `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((l) => `<sitemap><loc>${escapeXml(l)}</loc></sitemap>`).join("")}</sitemapindex>`;
+  const index = xmlRoot("sitemapindex", { xmlns: SITEMAP_NS });
+  for (const loc of locs) index.ele("sitemap").ele("loc").txt(loc);
+  return serialise(index);
 }
 
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
@@ -67,13 +115,13 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
       .execute(),
     podcastSeriesList(db),
   ]);
-  return urlSet([
-    ...fixed.map((p) => urlEntry(siteUrl, p)),
-    ...videos.map((v) => urlEntry(siteUrl, videoPath(v), v.published)),
-    ...podcasts.map((p) => urlEntry(siteUrl, podcastSeriesPath(p.slug))),
-    ...topics.map((t) => urlEntry(siteUrl, topicPath(t.slug))),
-    ...issues.map((i) => urlEntry(siteUrl, issuePath(i.code))),
-    ...products.map((p) => urlEntry(siteUrl, productPath(p))),
+  return urlSet(siteUrl, [
+    ...fixed.map((p) => ({ loc: p })),
+    ...videos.map((v) => ({ loc: videoPath(v), lastmod: v.published })),
+    ...podcasts.map((p) => ({ loc: podcastSeriesPath(p.slug) })),
+    ...topics.map((t) => ({ loc: topicPath(t.slug) })),
+    ...issues.map((i) => ({ loc: issuePath(i.code) })),
+    ...products.map((p) => ({ loc: productPath(p) })),
   ]);
 }
 
@@ -87,7 +135,7 @@ export async function articlesSitemap(db: Database, siteUrl: string, n: number):
     .offset((n - 1) * ARTICLES_PER_SITEMAP)
     .execute();
   if (articles.length === 0 && n > 1) return undefined;
-  return urlSet(articles.map((a) => urlEntry(siteUrl, articlePath(a), a.published)));
+  return urlSet(siteUrl, articles.map((a) => ({ loc: articlePath(a), lastmod: a.published })));
 }
 
 export function robotsTxt(siteUrl: string): string {

@@ -1,9 +1,9 @@
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+// A fixed locale and zone, so that the server's rendering and the browser's hydration agree.
+const PUBLISHED = new Intl.DateTimeFormat("en-US", { month: "long", day: "2-digit", year: "numeric", timeZone: "UTC" });
 
-/** Publication date in the spec's "MMMM DD, YYYY" format, from an ISO date. */
+/** Publication date in the spec's "MMMM DD, YYYY" format, from an ISO date (a timestamp's date part). */
 export function formatPublished(isoDate: string): string {
-  const [y, m, d] = isoDate.slice(0, 10).split("-");
-  return `${MONTHS[Number(m) - 1]} ${d}, ${y}`;
+  return PUBLISHED.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
 }
 
 /** Duration as h:mm:ss (spec), or m:ss under an hour. */

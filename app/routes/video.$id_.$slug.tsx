@@ -3,6 +3,7 @@ import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { VIDEO_POSTER_SIZE } from "../../server/art";
 import { recordView } from "../../server/library/history";
+import { escapeHtml } from "../../server/text/escape";
 import { nextInPlaylist, nextVideo, playlistBySlug, PLAYLIST_STEP, videoList, type Playlist, type VideoCard } from "../../server/videos";
 import { ShareLinks } from "../components/ShareLinks";
 import { SaveControl } from "../components/library/SaveControl";
@@ -57,6 +58,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     {
       video,
       siteUrl: config().siteUrl,
+      embedCode: embedCode(config().siteUrl, video),
       canWatch,
       signedIn,
       player: canWatch ? playable(video) : null,
@@ -103,12 +105,12 @@ function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<ty
 }
 
 function embedCode(siteUrl: string, video: { embedUrl: string; title: string }): string {
-  return `<iframe src="${siteUrl}${video.embedUrl}" width="640" height="360" title="${video.title.replace(/"/g, "&quot;")}" allow="fullscreen" style="border:0"></iframe>`;
+  return `<iframe src="${siteUrl}${video.embedUrl}" width="640" height="360" title="${escapeHtml(video.title)}" allow="fullscreen" style="border:0"></iframe>`;
 }
 
 export default function VideoRoute() {
   const loaded = useLoaderData<typeof loader>();
-  const { video, canWatch, player, next, playlist, more, siteUrl } = loaded;
+  const { video, canWatch, player, next, playlist, more, siteUrl, embedCode } = loaded;
   const nonce = useNonce();
   const pageUrl = `${siteUrl}${video.url}`;
   return (
@@ -153,7 +155,7 @@ export default function VideoRoute() {
             <details>
               <summary>Embed this video</summary>
               <label htmlFor="embed-code">Copy this code into your page</label>
-              <textarea id="embed-code" className={css.embedCode} readOnly rows={3} value={embedCode(siteUrl, video)} />
+              <textarea id="embed-code" className={css.embedCode} readOnly rows={3} value={embedCode} />
             </details>
           </div>
         ) : null}

@@ -3,10 +3,7 @@
 export const FIRST_ARCHIVE_YEAR = 1956;
 export const LAST_ARCHIVE_YEAR = 2025;
 
-export const MONTHS = [
-  "January", "February", "March", "April", "May", "June",
-  "July", "August", "September", "October", "November", "December",
-] as const;
+const MONTH_NAME = new Intl.DateTimeFormat("en-US", { month: "long", timeZone: "UTC" });
 
 export interface IssueSlot {
   code: string;
@@ -34,7 +31,7 @@ export function issueCode(year: number, month: number): string {
 }
 
 export function monthLabel(months: number[]): string {
-  return months.map((m) => MONTHS[m - 1]).join("–");
+  return months.map((m) => MONTH_NAME.format(Date.UTC(2000, m - 1, 1))).join("–");
 }
 
 export function archiveCalendar(): IssueSlot[] {

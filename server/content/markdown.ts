@@ -1,5 +1,7 @@
 // The small Markdown subset used by article bodies, parsed to plain data so the
 // server can split, count and index it without knowing how it is displayed.
+import { escapeHtml } from "../text/escape";
+
 export type Block =
   | { type: "paragraph"; text: string }
   | { type: "heading"; text: string }
@@ -55,13 +57,6 @@ export function midpointIndex(blocks: Block[]): number {
     if (seen >= total / 2) return i + 1;
   }
   return blocks.length;
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
-
-/** Text made safe to place in HTML, as element content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 /**

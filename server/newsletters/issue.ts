@@ -1,5 +1,6 @@
 import type { MailMessage } from "../adapters/mail";
 import type { Database } from "../db/connection";
+import { escapeHtml } from "../text/escape";
 import { articlePath } from "../urls";
 import type { Newsletter } from "./catalog";
 import { unsubscribeToken } from "./unsubscribe-token";
@@ -27,9 +28,6 @@ export async function latestIssueArticles(db: Database, siteUrl: string, count =
 export function unsubscribeUrl(siteUrl: string, secret: string, userId: string, slug: string): string {
   return `${siteUrl}/newsletters/unsubscribe?token=${encodeURIComponent(unsubscribeToken(secret, userId, slug))}`;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
  * One reader's copy of a newsletter issue, with the one-click unsubscribe headers of RFC 8058

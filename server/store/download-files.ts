@@ -1,8 +1,9 @@
 // The files a store order's digital lines are delivered as, made here from the catalogue's own
 // text. PDF codes (and the spreadsheet and slide codes, which we have no writer for) get a PDF,
 // named .pdf; HTM an HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF.
-import { blocksToHtml, escapeHtml, parseBody, type Block } from "../content/markdown";
+import { blocksToHtml, parseBody, type Block } from "../content/markdown";
 import { renderReprintPdf } from "../reprints/pdf";
+import { escapeHtml } from "../text/escape";
 import { productPath } from "../urls";
 import type { DownloadSource } from "./downloads";
 import { zip } from "./zip";
