@@ -8,20 +8,10 @@ import { addressProblems, normalizeAddress } from "../../server/store/address";
 import { addToCart, createCart, readCart } from "../../server/store/cart";
 import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, type CheckoutDraft } from "../../server/store/checkout";
 import { sendOrderConfirmation } from "../../server/store/order-mail";
-import {
-  cancelAbandonedOrders,
-  cancelOrder,
-  claimGuestOrders,
-  findOrder,
-  handleOrderPaymentEvent,
-  issueIdempotencyKey,
-  listOrders,
-  markOrderPaid,
-  orderForViewer,
-  settleOrder,
-  startOrderPayment,
-  submitOrder,
-} from "../../server/store/orders";
+import { cancelOrder, handleOrderPaymentEvent, markOrderPaid, settleOrder, startOrderPayment } from "../../server/store/order-payment";
+import { claimGuestOrders, findOrder, listOrders, orderForViewer } from "../../server/store/order-records";
+import { issueIdempotencyKey, submitOrder } from "../../server/store/order-submit";
+import { cancelAbandonedOrders } from "../../server/store/order-sweep";
 import { evaluatePromo } from "../../server/store/promo";
 import { redeemVoucher, voucherState } from "../../server/store/vouchers";
 import { seededTestDatabase } from "../helpers/test-db";
