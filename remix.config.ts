@@ -1,6 +1,6 @@
 import type { VitePluginConfig } from "@remix-run/dev";
 
-// Remix's tooling never reads this file; vite.config.ts imports it (see docs/decisions/001).
+// Remix's tooling never reads this file; vite.config.ts imports it (see docs/decisions/001-remix-config-module.md).
 declare module "@remix-run/node" {
   interface Future {
     v3_singleFetch: true;

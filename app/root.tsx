@@ -27,6 +27,7 @@ import * as css from "./components/layout.css";
 import { dismissedItems, type Dismissible } from "../server/dismissals";
 import { unreadFollowingCount } from "../server/follows";
 import { userKey, visitorKey } from "../server/reader-keys";
+import { storeMaintenance } from "../server/store/maintenance";
 import { subscriberStatus } from "../server/subscriptions/entitlements";
 import { config, db } from "./lib/db.server";
 import { completePendingCheckout } from "./lib/payments.server";
@@ -69,7 +70,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       siteUrl: c.siteUrl,
       textSize,
-      maintenance: c.MAINTENANCE_MODE,
+      // Set while the maintenance switch is on; the banner names the store's daily window.
+      maintenance: c.MAINTENANCE_MODE ? { window: storeMaintenance(c).window } : null,
       user: user ? { name: user.displayName || `${user.firstName} ${user.lastName}`, firstName: user.firstName, unreadFollowing } : null,
       subscriber: subscriber ? { tier: subscriber.tier.name, caption: subscriber.tier.caption } : null,
       dismissed,
@@ -129,7 +131,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <RegistrationBanner />
         {data?.maintenance ? (
           <p className={css.banner} role="status">
-            Ordering and order history are unavailable from 7:30am to 10am EST for scheduled maintenance.
+            {data.maintenance.window
+              ? `Ordering and order history are unavailable from ${data.maintenance.window} for scheduled maintenance.`
+              : "Ordering and order history are unavailable for scheduled maintenance."}
           </p>
         ) : null}
         <main id="main" className={`${css.page} ${css.main}`} tabIndex={-1}>

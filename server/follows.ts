@@ -12,7 +12,6 @@ import { listTopics, type Topic } from "./topics";
 export const FOLLOW_KINDS = ["topic", "newsletter", "campaign"] as const;
 export type FollowKind = (typeof FOLLOW_KINDS)[number];
 
-export const SIGN_IN_PROMPT = "To access this feature, please SIGN IN or REGISTER";
 export const SUBSCRIBER_ONLY_TOPIC = "This topic is for subscribers. Subscribe to follow it.";
 export const EXECUTIVE_ONLY_TOPIC = "This topic is for Executive subscribers only.";
 export const SUBSCRIBER_ONLY_NEWSLETTER = "This newsletter is for subscribers. Subscribe to receive it.";

@@ -3,7 +3,7 @@ import { purgeExpiredSessions } from "./accounts/sessions";
 import type { Database } from "./db/connection";
 import { meterPeriod } from "./paywall/meter";
 import type { PaymentProvider } from "./payments/provider";
-import { cancelAbandonedOrders } from "./store/orders";
+import { cancelAbandonedOrders } from "./store/order-sweep";
 
 /** A guest cart nobody has touched for this long, and that no order was placed from, is dropped. */
 export const GUEST_CART_IDLE_DAYS = 30;

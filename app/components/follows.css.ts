@@ -52,14 +52,3 @@ export const item = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop
 export const itemName = style({ fontSize: vars.size.lg, margin: 0 });
 
 export const frequency = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: `${vars.space.xs} 0` });
-
-export const badge = style({
-  display: "inline-block",
-  marginLeft: vars.space.xs,
-  padding: `0 ${vars.space.xs}`,
-  borderRadius: vars.radius.sm,
-  background: vars.color.accent,
-  color: vars.color.accentInk,
-  fontWeight: 700,
-  fontSize: vars.size.xs,
-});

@@ -1,4 +1,5 @@
-import { settleOrder, type Order } from "../../server/store/orders";
+import { settleOrder } from "../../server/store/order-payment";
+import type { Order } from "../../server/store/order-records";
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
 import { confirmOrder, payments } from "./payments.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
-import { claimGuestOrders, orderForViewer } from "../../server/store/orders";
+import { claimGuestOrders, orderForViewer } from "../../server/store/order-records";
 import { orderPath } from "../../server/store/order-mail";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";

@@ -4,11 +4,10 @@ import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines, normalizeAddress, type Address } from "../../server/store/address";
 import { readCart, type Cart } from "../../server/store/cart";
-import { EMPTY_DRAFT, needsShipping, readDraft, saveAddress, saveDraft, savedAddresses, shippingChoices, type CheckoutDraft } from "../../server/store/checkout";
+import { EMPTY_DRAFT, needsShipping, readDraft, savedAddresses, shippingChoices, submitShippingPayment, type CheckoutDraft } from "../../server/store/checkout";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { evaluatePromo } from "../../server/store/promo";
 import { regionsOf } from "../../server/store/regions";
-import { findShippingMethod } from "../../server/store/shipping";
 import * as css from "../components/store/checkout.css";
 import { CheckoutForm } from "../components/store/CheckoutForm";
 import { OrderLines } from "../components/store/OrderLines";
@@ -82,7 +81,7 @@ function formDefaults(draft: CheckoutDraft, saved: Address[], country: string): 
 const str = (value: unknown) => (typeof value === "string" ? value : "");
 
 /** The draft as typed in the form, whichever button was pressed. */
-function draftFrom(payload: Record<string, unknown>, confirmed: boolean): CheckoutDraft {
+function draftFrom(payload: Record<string, unknown>): CheckoutDraft {
   const choice = str(payload.addressChoice);
   return {
     email: str(payload.email).trim(),
@@ -100,44 +99,36 @@ function draftFrom(payload: Record<string, unknown>, confirmed: boolean): Checko
     saveAddress: payload.saveAddress === "on",
     shippingMethod: str(payload.shippingMethod),
     promoCode: str(payload.promoCode),
-    confirmed,
+    confirmed: false,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const maintenance = storeMaintenance(config());
-  if (maintenance.closed) return data({ closed: true as const }, { status: 503 });
+  if (storeMaintenance(config()).closed) return data({ closed: true as const }, { status: 503 });
   const { user, cartId, cart } = await shopper(request);
-  if (!cartId || cart.lines.length === 0) return redirect("/shipping-payment", 303);
-  const database = await db();
   const submission = parseWithZod(form, { schema: shippingPaymentSchema({ guest: !user, physical: needsShipping(cart) }) });
   const payload = submission.payload as Record<string, unknown>;
-  const intent = payload.intent === "country" || payload.intent === "promo" ? payload.intent : "continue";
-
-  if (intent !== "continue") {
-    await saveDraft(database, cartId, draftFrom(payload, false));
-    return redirect(`/shipping-payment#${intent === "promo" ? "promoCode" : "address"}`, 303);
+  const outcome = await submitShippingPayment(await db(), {
+    cartId,
+    cart,
+    userId: user?.id ?? null,
+    intent: payload.intent === "country" || payload.intent === "promo" ? payload.intent : "continue",
+    draft: draftFrom(payload),
+    formValid: submission.status === "success",
+  });
+  switch (outcome.kind) {
+    case "redirect":
+      return redirect(outcome.to, 303);
+    case "invalid-form":
+      return rejectForm(submission);
+    case "unknown-address":
+      return rejectForm(submission, { fieldErrors: { addressChoice: ["Please choose one of your addresses, or enter a new one."] } });
+    case "no-shipping-method":
+      return rejectForm(submission, { fieldErrors: { shippingMethod: [CHOOSE_SHIPPING] } });
+    case "promo-refused":
+      return rejectForm(submission, { fieldErrors: { promoCode: [outcome.message] } });
   }
-  if (submission.status !== "success") return rejectForm(submission);
-
-  const draft = draftFrom(payload, true);
-  const saved = user ? await savedAddresses(database, user.id) : [];
-  const address = draft.addressId ? saved.find((a) => a.id === draft.addressId) : draft.address;
-  if (!address) return rejectForm(submission, { fieldErrors: { addressChoice: ["Please choose one of your addresses, or enter a new one."] } });
-  if (needsShipping(cart) && !findShippingMethod(address.countryCode, draft.shippingMethod)) {
-    return rejectForm(submission, { fieldErrors: { shippingMethod: [CHOOSE_SHIPPING] } });
-  }
-  if (draft.promoCode) {
-    const promo = await evaluatePromo(database, draft.promoCode, cart.lines);
-    if (promo.status !== "valid") return rejectForm(submission, { fieldErrors: { promoCode: [promo.message] } });
-  }
-  if (user && !draft.addressId && draft.saveAddress) {
-    const id = await saveAddress(database, user.id, draft.address);
-    if (id) draft.addressId = id;
-  }
-  await saveDraft(database, cartId, { ...draft, email: user ? "" : draft.email });
-  return redirect("/review-order", 303);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>

@@ -211,3 +211,58 @@ export function shippingChoices(cart: Cart, countryCode: string): { method: Ship
   const subtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
   return shippingMethodsFor(countryCode || "US").map((method) => ({ method, priceCents: shippingCents(method, units, subtotal) }));
 }
+
+/** What the shopper sent from /shipping-payment. */
+export interface ShippingPaymentSubmission {
+  cartId: string | null;
+  cart: Cart;
+  userId: string | null;
+  /** "continue" confirms the details; "country" and "promo" only keep what was typed, to redraw the form. */
+  intent: "continue" | "country" | "promo";
+  /** The draft as typed (`confirmed` is ignored: it is set here once the details pass). */
+  draft: CheckoutDraft;
+  /** The form passed its own field checks. */
+  formValid: boolean;
+}
+
+export type ShippingPaymentOutcome =
+  | { kind: "redirect"; to: string }
+  /** The form's own field checks failed. */
+  | { kind: "invalid-form" }
+  /** The chosen saved address is not one of this reader's. */
+  | { kind: "unknown-address" }
+  | { kind: "no-shipping-method" }
+  | { kind: "promo-refused"; message: string };
+
+/**
+ * Keeps the shipping and payment details with the cart. Continue checks them (a saved address
+ * of this reader's, a shipping method offered for the destination, a promo code that applies
+ * now), saves a new address if the reader asked, confirms the draft and sends the shopper on to
+ * the review; the country and promo buttons keep what was typed and redraw the form.
+ */
+export async function submitShippingPayment(db: Database, input: ShippingPaymentSubmission, now = new Date()): Promise<ShippingPaymentOutcome> {
+  const { cartId, cart, userId } = input;
+  if (!cartId || cart.lines.length === 0) return { kind: "redirect", to: "/shipping-payment" };
+  if (input.intent !== "continue") {
+    await saveDraft(db, cartId, { ...input.draft, confirmed: false }, now);
+    return { kind: "redirect", to: `/shipping-payment#${input.intent === "promo" ? "promoCode" : "address"}` };
+  }
+  if (!input.formValid) return { kind: "invalid-form" };
+
+  const draft = { ...input.draft, confirmed: true };
+  const saved = userId ? await savedAddresses(db, userId) : [];
+  const address = draft.addressId ? saved.find((a) => a.id === draft.addressId) : draft.address;
+  if (!address) return { kind: "unknown-address" };
+  if (needsShipping(cart) && !findShippingMethod(address.countryCode, draft.shippingMethod)) return { kind: "no-shipping-method" };
+  if (draft.promoCode) {
+    const promo = await evaluatePromo(db, draft.promoCode, cart.lines, now);
+    if (promo.status !== "valid") return { kind: "promo-refused", message: promo.message };
+  }
+  if (userId && !draft.addressId && draft.saveAddress) {
+    const id = await saveAddress(db, userId, draft.address, now);
+    if (id) draft.addressId = id;
+  }
+  // A reader's order uses their account's e-mail address, so none is kept in their draft.
+  await saveDraft(db, cartId, { ...draft, email: userId ? "" : draft.email }, now);
+  return { kind: "redirect", to: "/review-order" };
+}

@@ -2,7 +2,7 @@ import type { Mailer } from "../adapters/mail";
 import type { Database } from "../db/connection";
 import { formatUsd as usd } from "../money";
 import { addressLines } from "./address";
-import { findOrder, type Order } from "./orders";
+import { findOrder, type Order } from "./order-records";
 
 
 /** Where a buyer opens their order: a guest's link carries the order's access key. */

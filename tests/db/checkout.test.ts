@@ -6,22 +6,12 @@ import type { PaymentProvider } from "../../server/payments/provider";
 import { CHECKOUT_EXPIRED, createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
 import { addressProblems, normalizeAddress } from "../../server/store/address";
 import { addToCart, createCart, readCart } from "../../server/store/cart";
-import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, type CheckoutDraft } from "../../server/store/checkout";
+import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, submitShippingPayment, type CheckoutDraft } from "../../server/store/checkout";
 import { sendOrderConfirmation } from "../../server/store/order-mail";
-import {
-  cancelAbandonedOrders,
-  cancelOrder,
-  claimGuestOrders,
-  findOrder,
-  handleOrderPaymentEvent,
-  issueIdempotencyKey,
-  listOrders,
-  markOrderPaid,
-  orderForViewer,
-  settleOrder,
-  startOrderPayment,
-  submitOrder,
-} from "../../server/store/orders";
+import { cancelOrder, handleOrderPaymentEvent, markOrderPaid, settleOrder, startOrderPayment } from "../../server/store/order-payment";
+import { claimGuestOrders, findOrder, listOrders, orderForViewer } from "../../server/store/order-records";
+import { issueIdempotencyKey, submitOrder } from "../../server/store/order-submit";
+import { cancelAbandonedOrders } from "../../server/store/order-sweep";
 import { evaluatePromo } from "../../server/store/promo";
 import { redeemVoucher, voucherState } from "../../server/store/vouchers";
 import { seededTestDatabase } from "../helpers/test-db";
@@ -218,6 +208,53 @@ describe("saved addresses and drafts", () => {
     const cart = await createCart(db, user.id);
     await saveDraft(db, cart, { ...EMPTY_DRAFT, address: { ...NY, postalCode: "not yet" }, promoCode: "cases25" });
     expect(await readDraft(db, cart)).toMatchObject({ address: { postalCode: "not yet" }, promoCode: "CASES25", confirmed: false });
+  });
+});
+
+describe("shipping and payment details", () => {
+  const typed = (draft: Partial<CheckoutDraft>): CheckoutDraft => ({ ...EMPTY_DRAFT, email: "shopper@example.org", address: NY, shippingMethod: "standard", ...draft });
+  const send = async (cartId: string, intent: "continue" | "country" | "promo", draft: Partial<CheckoutDraft>, userId: string | null = null) =>
+    submitShippingPayment(db, { cartId, cart: await readCart(db, cartId), userId, intent, draft: typed(draft), formValid: true }, NOON);
+
+  it("keeps what was typed, unconfirmed, when the country or promo code changes, and returns to that part of the form", async () => {
+    const cart = await cartWith([{ id: ids.hardcover }]);
+    expect(await send(cart, "country", { address: { ...NY, countryCode: "CA", state: "" } })).toEqual({ kind: "redirect", to: "/shipping-payment#address" });
+    expect(await readDraft(db, cart)).toMatchObject({ address: { countryCode: "CA" }, confirmed: false });
+    expect(await send(cart, "promo", { promoCode: "nope" })).toEqual({ kind: "redirect", to: "/shipping-payment#promoCode" });
+    expect(await readDraft(db, cart)).toMatchObject({ promoCode: "NOPE", confirmed: false });
+  });
+
+  it("confirms complete details and sends the shopper to the review; an empty cart goes back to the form", async () => {
+    const cart = await cartWith([{ id: ids.hardcover }]);
+    expect(await send(cart, "continue", { promoCode: "welcome10" })).toEqual({ kind: "redirect", to: "/review-order" });
+    expect(await readDraft(db, cart)).toMatchObject({ email: "shopper@example.org", promoCode: "WELCOME10", confirmed: true });
+    const empty = await createCart(db, null);
+    expect(await send(empty, "continue", {})).toEqual({ kind: "redirect", to: "/shipping-payment" });
+  });
+
+  it("leaves the draft unconfirmed when the form, the shipping method or the promo code is refused", async () => {
+    const cart = await cartWith([{ id: ids.hardcover }]);
+    await send(cart, "country", {});
+    const outcome = await submitShippingPayment(db, { cartId: cart, cart: await readCart(db, cart), userId: null, intent: "continue", draft: typed({}), formValid: false }, NOON);
+    expect(outcome).toEqual({ kind: "invalid-form" });
+    expect(await send(cart, "continue", { shippingMethod: "international" })).toEqual({ kind: "no-shipping-method" });
+    expect(await send(cart, "continue", { promoCode: "SUMMER24" })).toEqual({ kind: "promo-refused", message: "The promo code SUMMER24 has expired." });
+    expect(await readDraft(db, cart)).toMatchObject({ address: { city: "Albany" }, shippingMethod: "standard", promoCode: "", confirmed: false });
+  });
+
+  it("takes only the reader's own saved address, and saves a new one when asked", async () => {
+    const reader = (await insertUser(db, { email: `ship-${Date.now()}@example.org`, firstName: "A", lastName: "B", password: "Lantern5!quay", optIn: false }))!;
+    const other = (await insertUser(db, { email: `ship-other-${Date.now()}@example.org`, firstName: "C", lastName: "D", password: "Lantern5!quay", optIn: false }))!;
+    const othersAddress = (await saveAddress(db, other.id, NY))!;
+    const cart = await createCart(db, reader.id);
+    await addToCart(db, cart, { availabilityId: ids.hardcover, kind: "item", quantity: 1, referral: null });
+    expect(await send(cart, "continue", { addressId: othersAddress }, reader.id)).toEqual({ kind: "unknown-address" });
+
+    expect(await send(cart, "continue", { saveAddress: true }, reader.id)).toEqual({ kind: "redirect", to: "/review-order" });
+    const [saved] = await savedAddresses(db, reader.id);
+    expect(saved).toMatchObject({ city: "Albany", postalCode: "12207" });
+    // The reader's order uses their account's e-mail address, so the draft keeps none.
+    expect(await readDraft(db, cart)).toMatchObject({ addressId: saved!.id, email: "", confirmed: true });
   });
 });
 

@@ -430,4 +430,18 @@ describe("maintenance", () => {
       await closed.stop();
     }
   }, 60_000);
+
+  it("names the configured window's hours in the site banner and the store's notice", async () => {
+    const closed = await startBuiltServer({ MAINTENANCE_MODE: "1", STORE_MAINTENANCE_WINDOW: "22:00-01:15" });
+    try {
+      const guest = new Reader(closed.url);
+      const topics = await guest.page("/topics");
+      expect(topics("[role=status]").text()).toContain("Ordering and order history are unavailable from 10pm to 1:15am EST for scheduled maintenance.");
+      expect(topics("body").text()).not.toContain("7:30am");
+      const checkout = await guest.page("/shipping-payment");
+      expect(checkout("main").text()).toContain("Ordering and order history are unavailable from 10pm to 1:15am EST each day");
+    } finally {
+      await closed.stop();
+    }
+  }, 60_000);
 });

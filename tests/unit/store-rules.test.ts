@@ -28,6 +28,11 @@ describe("store maintenance window", () => {
     expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "23:00-01:00" }, new Date("2026-01-15T05:30:00Z")).closed).toBe(true);
   });
 
+  it("words another configured window and time zone in the notice", () => {
+    expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "22:00-01:15" }).window).toBe("10pm to 1:15am EST");
+    expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "00:00-12:00", STORE_TIMEZONE: "Europe/London" }).window).toBe("12am to 12pm Europe/London");
+  });
+
   it("rejects a malformed window or time zone at start", () => {
     expect(() => parseConfig({ STORE_MAINTENANCE_WINDOW: "7:30 to 10" })).toThrow(/STORE_MAINTENANCE_WINDOW/);
     expect(() => parseConfig({ STORE_TIMEZONE: "Mars/Olympus" })).toThrow(/STORE_TIMEZONE/);

@@ -5,7 +5,6 @@ import { EMAIL_INVALID, EMAIL_PATTERN, REQUIRED, tooLong } from "./validation";
 
 /** What the shipping-and-payment form's buttons ask for. */
 export const CHECKOUT_INTENTS = ["continue", "country", "promo"] as const;
-export type CheckoutIntent = (typeof CHECKOUT_INTENTS)[number];
 
 export const CHOOSE_SHIPPING = "Please choose a shipping method.";
 export const NEW_ADDRESS = "new";

@@ -1,0 +1,129 @@
+import type { Database } from "../db/connection";
+import type { PaymentEvent, PaymentProvider } from "../payments/provider";
+import { emptyCart } from "./cart";
+import { ORDER_ID, orderRow, type Order } from "./order-records";
+
+/**
+ * Sends the shopper to the provider's hosted checkout for an order. One session per order:
+ * the first caller claims the order and opens it; a replay (even a concurrent one) gets the
+ * same address.
+ */
+export async function startOrderPayment(
+  db: Database,
+  provider: PaymentProvider,
+  order: Order,
+  urls: { successUrl: string; cancelUrl: string },
+): Promise<string> {
+  const claimed = await db.updateTable("store_order").set({ provider: provider.name }).where("id", "=", order.id).where("provider", "is", null).executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return waitForCheckoutUrl(db, order.id);
+  try {
+    const session = await provider.createCheckout({
+      reference: order.id,
+      description: `Order ${order.number}: ${order.lines.length === 1 ? order.lines[0]!.title : `${order.lines.length} items`}`,
+      amountCents: order.totalCents,
+      currency: "usd",
+      customerEmail: order.email,
+      successUrl: urls.successUrl,
+      cancelUrl: urls.cancelUrl,
+    });
+    await db.updateTable("store_order").set({ provider_session_id: session.id, provider_checkout_url: session.url }).where("id", "=", order.id).execute();
+    return session.url;
+  } catch (error) {
+    // Let a retry open the session.
+    await db.updateTable("store_order").set({ provider: null }).where("id", "=", order.id).where("provider_session_id", "is", null).execute();
+    throw error;
+  }
+}
+
+async function waitForCheckoutUrl(db: Database, orderId: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const row = await db.selectFrom("store_order").select(["provider", "provider_checkout_url"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+    if (row.provider_checkout_url) return row.provider_checkout_url;
+    if (!row.provider) throw new Error(`order ${orderId}: the payment session could not be opened`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`order ${orderId}: timed out waiting for the payment session`);
+}
+
+/**
+ * Marks an order paid, once: only the call that moves it from pending_payment does anything
+ * (empties the cart it was placed from). Returns whether this call did.
+ */
+export async function markOrderPaid(db: Database, orderId: string, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const moved = await tx.updateTable("store_order").set({ status: "paid", paid_at: now.toISOString() }).where("id", "=", orderId).where("status", "=", "pending_payment").executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    const row = await tx.selectFrom("store_order").select("cart_id").where("id", "=", orderId).executeTakeFirstOrThrow();
+    if (row.cart_id) {
+      await emptyCart(tx, row.cart_id);
+      await tx.deleteFrom("checkout_draft").where("cart_id", "=", row.cart_id).execute();
+    }
+    return true;
+  });
+}
+
+export type OrderSettlement = "paid" | "pending" | "unknown";
+
+/** The shopper is back from the provider: asks it whether the order's session was paid. */
+export async function settleOrder(db: Database, provider: PaymentProvider, orderId: string, now = new Date()): Promise<OrderSettlement> {
+  const row = ORDER_ID.test(orderId) ? await orderRow(db, orderId) : undefined;
+  if (!row) return "unknown";
+  if (row.status === "paid") return "paid";
+  if (row.status !== "pending_payment" || !row.provider_session_id) return "pending";
+  const state = await provider.retrieveCheckout(row.provider_session_id);
+  if (!state.paid || state.reference !== orderId) return "pending";
+  await markOrderPaid(db, orderId, now);
+  return "paid";
+}
+
+/** A provider's signed callback for an order (reference ord_…). */
+export async function handleOrderPaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"paid" | "ignored" | "paid-after-cancel"> {
+  if (event.type !== "checkout.completed" || !event.paid || !ORDER_ID.test(event.reference)) return "ignored";
+  const row = await db.selectFrom("store_order").select("provider_session_id").where("id", "=", event.reference).executeTakeFirst();
+  // The callback must be about the session this order opened.
+  if (!row || row.provider_session_id !== event.sessionId) return "ignored";
+  if (await markOrderPaid(db, event.reference, now)) return "paid";
+  return (await lateForCancelledOrder(db, event.reference, event.sessionId)) ? "paid-after-cancel" : "ignored";
+}
+
+/**
+ * A payment completed for an order the shopper had already cancelled (they went back to the
+ * provider's page, still open, and paid). The order stays cancelled: reviving it would ship
+ * what the buyer said they no longer want. Money may have moved, so an operator must refund it;
+ * this is logged loudly for them.
+ */
+async function lateForCancelledOrder(db: Database, orderId: string, sessionId: string): Promise<boolean> {
+  const row = await db.selectFrom("store_order").select(["status", "number", "provider"]).where("id", "=", orderId).executeTakeFirst();
+  if (row?.status !== "cancelled") return false;
+  console.error(`PAYMENT FOR CANCELLED ORDER: order ${row.number} (${orderId}) was paid through ${row.provider} session ${sessionId} after it was cancelled; it stays cancelled: refund the payment.`);
+  return true;
+}
+
+export type CancelOutcome = "cancelled" | "already-cancelled" | "paid";
+
+/**
+ * Cancels an order still awaiting payment: the buyer's own choice, or an abandoned order. The
+ * provider's checkout page is closed first, so nothing can be paid once the order is cancelled;
+ * if the payment won that race, the order is paid instead. Only pending_payment moves (a
+ * conditional update); a replay finds it cancelled already; a paid order stays paid.
+ */
+export async function cancelOrder(db: Database, provider: PaymentProvider, orderId: string, now = new Date()): Promise<CancelOutcome> {
+  const row = await db.selectFrom("store_order").select(["status", "provider", "provider_session_id"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  if (row.status === "paid") return "paid";
+  if (row.status === "cancelled") return "already-cancelled";
+  // A session opened through another provider (the site has since been switched) cannot be reached.
+  if (row.provider_session_id && row.provider === provider.name && (await provider.expireCheckout(row.provider_session_id)) === "paid") {
+    await markOrderPaid(db, orderId, now);
+    return "paid";
+  }
+  const moved = await db.updateTable("store_order").set({ status: "cancelled", cancelled_at: now.toISOString() }).where("id", "=", orderId).where("status", "=", "pending_payment").executeTakeFirst();
+  if (Number(moved.numUpdatedRows) === 1) return "cancelled";
+  const after = await db.selectFrom("store_order").select("status").where("id", "=", orderId).executeTakeFirstOrThrow();
+  return after.status === "cancelled" ? "already-cancelled" : "paid";
+}
+
+/** An order with nothing to pay (a 100% promo) is complete as soon as it is placed. */
+export async function completeFreeOrder(db: Database, order: Order, now = new Date()): Promise<boolean> {
+  if (order.totalCents !== 0) return false;
+  return markOrderPaid(db, order.id, now);
+}

@@ -1,0 +1,85 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, type TableMetadata } from "kysely";
+import { connect, ensureSchema, migrate, type Database } from "../../server/db/connection";
+import { declaredTables, type DeclaredColumn } from "../helpers/schema-declaration";
+import { dialectName, isolatedConnection } from "../helpers/test-db";
+
+const SCHEMA_FILE = path.resolve("server/db/schema.ts");
+
+const declared = declaredTables(SCHEMA_FILE);
+let migrated: Map<string, TableMetadata>;
+/** "table.column" for each primary-key column. */
+let primaryKeys: Set<string>;
+let db: Database;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const connection = isolatedConnection("schema");
+  drop = connection.drop;
+  await ensureSchema(connection);
+  db = connect(connection);
+  await migrate(db, connection.schema);
+  // PostgreSQL introspection lists every schema's tables; keep this test's own.
+  const tables = await db.introspection.getTables();
+  migrated = new Map(tables.filter((t) => !t.isView && (!connection.schema || t.schema === connection.schema)).map((t) => [t.name, t]));
+  primaryKeys = dialectName === "sqlite" ? await sqlitePrimaryKeys([...migrated.keys()]) : new Set();
+});
+afterAll(async () => {
+  await db?.destroy();
+  await drop?.();
+});
+
+describe(`server/db/schema.ts matches the migrated ${dialectName} database`, () => {
+  it("declares every table the migrations create, and no other", () => {
+    const missing = [...migrated.keys()].filter((t) => !declared.has(t)).map((t) => `${t}: created by the migrations but not declared in DB`);
+    const extra = [...declared.keys()].filter((t) => !migrated.has(t)).map((t) => `${t}: declared in DB but no migration creates it`);
+    expect([...missing, ...extra]).toEqual([]);
+  });
+
+  it("declares every column of each table, and no other", () => {
+    const drift: string[] = [];
+    for (const [table, columns] of declared) {
+      const actual = migrated.get(table);
+      if (!actual) continue;
+      const names = new Set(columns.map((c) => c.name));
+      for (const column of actual.columns) if (!names.has(column.name)) drift.push(`${table}.${column.name}: in the database but not declared`);
+      for (const name of names) if (!actual.columns.some((c) => c.name === name)) drift.push(`${table}.${name}: declared but not in the database`);
+    }
+    expect(drift).toEqual([]);
+  });
+
+  it("agrees with the database on which columns may be null and which get a default", () => {
+    const drift: string[] = [];
+    for (const [table, columns] of declared) {
+      for (const column of columns) {
+        const actual = migrated.get(table)?.columns.find((c) => c.name === column.name);
+        const where = `${table}.${column.name}`;
+        if (actual) drift.push(...nullabilityDrift(where, column, { ...actual, isNullable: actual.isNullable && !primaryKeys.has(where) }));
+      }
+    }
+    expect(drift).toEqual([]);
+  });
+});
+
+function nullabilityDrift(where: string, column: DeclaredColumn, actual: TableMetadata["columns"][number]): string[] {
+  const drift: string[] = [];
+  if (column.nullable && !actual.isNullable) drift.push(`${where}: declared "| null" but the column is NOT NULL`);
+  if (!column.nullable && actual.isNullable) drift.push(`${where}: declared without "| null" but the column accepts NULL`);
+  if (column.generated && !actual.hasDefaultValue && !actual.isAutoIncrementing) drift.push(`${where}: declared Generated<...> but the column has no default`);
+  return drift;
+}
+
+/**
+ * SQLite reports a primary-key column declared without NOT NULL as nullable (a legacy quirk:
+ * PostgreSQL makes every primary-key column NOT NULL). The application always supplies the
+ * key, so such columns count as NOT NULL here.
+ */
+async function sqlitePrimaryKeys(tables: string[]): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (const table of tables) {
+    const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table}) where pk > 0`.execute(db);
+    for (const row of rows) keys.add(`${table}.${row.name}`);
+  }
+  return keys;
+}
