@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, type TableMetadata } from "kysely";
-import { connect, ensureSchema, migrate, type Database } from "../../server/db/connection";
+import { connect, migrate, type Database } from "../../server/db/connection";
 import { declaredTables, type DeclaredColumn } from "../helpers/schema-declaration";
 import { dialectName, isolatedConnection } from "../helpers/test-db";
 
@@ -15,14 +15,12 @@ let db: Database;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  const connection = isolatedConnection("schema");
+  const connection = await isolatedConnection("schema", { empty: true });
   drop = connection.drop;
-  await ensureSchema(connection);
   db = connect(connection);
-  await migrate(db, connection.schema);
-  // PostgreSQL introspection lists every schema's tables; keep this test's own.
+  await migrate(db);
   const tables = await db.introspection.getTables();
-  migrated = new Map(tables.filter((t) => !t.isView && (!connection.schema || t.schema === connection.schema)).map((t) => [t.name, t]));
+  migrated = new Map(tables.filter((t) => !t.isView).map((t) => [t.name, t]));
   primaryKeys = dialectName === "sqlite" ? await sqlitePrimaryKeys([...migrated.keys()]) : new Set();
 });
 afterAll(async () => {

@@ -80,13 +80,14 @@ function listening(child: ChildProcess, stderr: () => string): Promise<void> {
     const onData = (chunk: Buffer) => {
       stdout += String(chunk);
       if (/listening on|http:\/\//.test(stdout)) {
-        child.off("exit", onExit);
+        child.off("close", onExit);
         child.stdout?.off("data", onData).resume();
         resolve();
       }
     };
+    // "close" comes after the output is read, so the error names what the server printed.
     const onExit = () => reject(new Error(`server exited before listening: ${stderr()}`));
     child.stdout?.on("data", onData);
-    child.once("exit", onExit);
+    child.once("close", onExit);
   });
 }
