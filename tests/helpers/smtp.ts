@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
@@ -14,11 +15,14 @@ export interface LoopbackSmtp {
   port: number;
   url: string;
   received: Received[];
+  /** Resolves with the first message (already received or yet to come) that matches. */
+  waitFor: (match: (message: Received) => boolean) => Promise<Received>;
   stop: () => Promise<void>;
 }
 
 export async function startLoopbackSmtp(): Promise<LoopbackSmtp> {
   const received: Received[] = [];
+  const arrivals = new EventEmitter();
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS"],
@@ -29,11 +33,13 @@ export async function startLoopbackSmtp(): Promise<LoopbackSmtp> {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const mailFrom = session.envelope.mailFrom;
-        received.push({
+        const message = {
           mailFrom: mailFrom ? mailFrom.address : undefined,
           rcptTo: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString("utf8"),
-        });
+        };
+        received.push(message);
+        arrivals.emit("message", message);
         callback();
       });
     },
@@ -43,7 +49,18 @@ export async function startLoopbackSmtp(): Promise<LoopbackSmtp> {
     server.listen(0, "127.0.0.1", () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
-  return { port, url: `smtp://127.0.0.1:${port}`, received, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const waitFor = (match: (message: Received) => boolean) =>
+    new Promise<Received>((resolve) => {
+      const found = received.find(match);
+      if (found) return resolve(found);
+      const listener = (message: Received) => {
+        if (!match(message)) return;
+        arrivals.off("message", listener);
+        resolve(message);
+      };
+      arrivals.on("message", listener);
+    });
+  return { port, url: `smtp://127.0.0.1:${port}`, received, waitFor, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Splits a raw message into its headers (unfolded) and its body. */
