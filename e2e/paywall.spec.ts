@@ -139,7 +139,7 @@ test("a metered-out guest can sign in from the wall and is returned to the artic
   await expect(gated(page)).toHaveCount(1);
 });
 
-test("the paywall pages have no WCAG 2.2 AA violations", async ({ page, axe }) => {
+test("a metered article and the wall have no WCAG 2.2 AA violations", async ({ page, axe }) => {
   const articles = await meteredArticlePaths(page, 5);
   await page.context().clearCookies();
   for (const path of articles.slice(0, 4)) await page.goto(path);
@@ -147,6 +147,9 @@ test("the paywall pages have no WCAG 2.2 AA violations", async ({ page, axe }) =
   await page.goto(articles[4]!);
   await expect(wall(page)).toBeVisible();
   await axe(page);
+});
+
+test("the subscription pages a wall leads to have no WCAG 2.2 AA violations", async ({ page, axe }) => {
   await page.goto("/subscriptions?ab=paywall-article");
   await axe(page);
   await page.goto("/subscriptions/checkout?plan=premium&ab=paywall-article");
