@@ -1,7 +1,7 @@
 import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { LibraryContentType } from "../../server/db/schema";
 import { useId, useState, type FormEvent, type MouseEvent } from "react";
-import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
+import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../shared/share-links";
 import type { RootData } from "../root";
 import * as css from "./video.css";
 import { linkButton, notice } from "./library/library.css";

@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFuncti
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { changePassword, checkCurrentPassword, type CurrentPasswordCheck } from "../../server/accounts/change-password";
-import { EMAIL_LINK_HOURS, pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../server/accounts/email-change";
+import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../server/accounts/email-change";
+import { EMAIL_LINK_HOURS } from "../../shared/email-change";
 import { normalizeEmail, updateProfile, type User } from "../../server/accounts/users";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { ContentRef } from "../../server/library/content";
 import { contentItem } from "../../server/library/content";
-import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE, isValidFolderName } from "../../server/library/folder-names";
+import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE, isValidFolderName } from "../../shared/folder-names";
 import { createFolder, listFolders } from "../../server/library/folders";
 import { saveItem, savedItem } from "../../server/library/items";
 import { primaryButton } from "../components/controls.css";

@@ -2,8 +2,9 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { HelpBox } from "../components/HelpBox";
 import type { RootData } from "../root";
-import { parsePaging } from "../../server/pagination";
-import { MAX_QUERY_LENGTH, normaliseQuery, searchArticles } from "../../server/search";
+import { parsePaging } from "../../shared/pagination";
+import { searchArticles } from "../../server/search";
+import { MAX_QUERY_LENGTH, normaliseQuery } from "../../shared/search-query";
 import { StreamList } from "../components/StreamList";
 import * as prose from "../components/prose.css";
 import * as controls from "../components/controls.css";

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { mailer } from "../../server/adapters/mail";
 import { contentItem, type ContentRef } from "../../server/library/content";
 import { recordShare } from "../../server/library/history";
-import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
+import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../shared/share-links";
 import { shareByEmail } from "../../server/sharing";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { mayWatch, videoById } from "../../server/videos";

@@ -6,7 +6,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addToCart, readCart, removeLine, setLineQuantity, type AddOutcome } from "../../server/store/cart";
 import { estimateCharges } from "../../server/store/estimate";
 import { storeMaintenance } from "../../server/store/maintenance";
-import { COUNTRIES, regionsOf } from "../../server/store/regions";
+import { COUNTRIES, regionsOf } from "../../shared/regions";
 import { AddFailure, type AddFailureDetails } from "../components/store/AddFailure";
 import * as css from "../components/store/cart.css";
 import { CartEstimate } from "../components/store/CartEstimate";

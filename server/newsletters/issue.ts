@@ -1,6 +1,6 @@
 import type { MailMessage } from "../adapters/mail";
 import type { Database } from "../db/connection";
-import { articlePath } from "../urls";
+import { articlePath } from "../../shared/urls";
 import type { Newsletter } from "./catalog";
 import { unsubscribeToken } from "./unsubscribe-token";
 

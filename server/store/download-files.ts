@@ -3,7 +3,7 @@
 // named .pdf; HTM an HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF.
 import { blocksToHtml, escapeHtml, parseBody, type Block } from "../content/markdown";
 import { renderReprintPdf } from "../reprints/pdf";
-import { productPath } from "../urls";
+import { productPath } from "../../shared/urls";
 import type { DownloadSource } from "./downloads";
 import { zip } from "./zip";
 

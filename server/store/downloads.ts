@@ -3,7 +3,7 @@ import type { Database } from "../db/connection";
 import type { CartLineKind } from "../db/schema";
 import { addMonths } from "../subscriptions/entitlements";
 import { fileFormatOf, type FileFormat } from "./download-files";
-import { isDigitalCode } from "./product-types";
+import { isDigitalCode } from "../../shared/product-types";
 
 /** Spec section 9: case study access expires six months after purchase. */
 export const CASE_STUDY_ACCESS_MONTHS = 6;

@@ -1,7 +1,7 @@
 import type { Mailer } from "../adapters/mail";
 import type { Database } from "../db/connection";
-import { formatUsd as usd } from "../money";
-import { addressLines } from "./address";
+import { formatUsd as usd } from "../../shared/money";
+import { addressLines } from "../../shared/address";
 import { findOrder, type Order } from "./orders";
 
 

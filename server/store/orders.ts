@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import type { Database } from "../db/connection";
 import type { CartLineKind, LineType, OrderKind, OrderStatus } from "../db/schema";
 import type { PaymentEvent, PaymentProvider } from "../payments/provider";
-import type { Address } from "./address";
+import type { Address } from "../../shared/address";
 import { emptyCart, readCart } from "./cart";
 import { buildReview, readDraft, type Review } from "./checkout";
 import { storeMaintenance } from "./maintenance";

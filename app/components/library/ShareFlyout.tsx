@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import type { LibraryContentType } from "../../../server/db/schema";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../server/share-links";
+import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../shared/share-links";
 import { emailShareSchema } from "../../lib/forms/share";
 import type { action as shareAction, loader as shareLoader } from "../../routes/share";
 import { primaryButton } from "../controls.css";
