@@ -4,8 +4,9 @@ import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
-import { fileFormatOf, renderDownloadFile, type FileText } from "../../server/store/download-files";
+import { renderDownloadFile, type FileText } from "../../server/store/download-files";
 import { downloadsForOrder, openDownload, type DownloadSource } from "../../server/store/downloads";
+import { fileFormatOf } from "../../server/store/file-formats";
 import { availabilities, insertOrder } from "../helpers/store-orders";
 import { seededTestDatabase } from "../helpers/test-db";
 
