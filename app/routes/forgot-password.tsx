@@ -5,7 +5,6 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requestPasswordReset, RESET_LINK_MINUTES } from "../../server/accounts/password-reset";
 import { mailer } from "../../server/adapters/mail";
 import { ForgotPasswordForm } from "../components/account/ForgotPasswordForm";
-import { fromModal,  } from "../components/forms/form-host";
 import * as css from "../components/forms/forms.css";
 import * as prose from "../components/prose.css";
 import { CAPTCHA_REQUIRED, RESET_LOCKED, RESET_SENT, RESTRICTED_USER, tooManyAttempts } from "../lib/account-messages";
@@ -16,6 +15,7 @@ import { forgotPasswordSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { GENERIC_ERROR, SITE_NAME } from "../lib/site";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { sent: new URL(request.url).searchParams.get("sent") === "1" };
@@ -55,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       .catch((error: unknown) => console.error("password reset mail failed", error));
   }
   // From the sign-in modal: the modal shows the message itself.
-  if (fromModal(form)) return { sent: true as const };
+  if (sentByFetcher(form)) return { sent: true as const };
   return redirect("/forgot-password?sent=1", 303);
 }
 

@@ -11,7 +11,6 @@ import { ProfileForm } from "../components/account/ProfileForm";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { HelpBox } from "../components/HelpBox";
-import { fromModal,  } from "../components/forms/form-host";
 import { PasswordField,  } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
@@ -35,6 +34,7 @@ import { formPageMeta } from "../lib/form-meta";
 import { requireUser, sessionToken } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
 import { useRootData } from "../lib/root-data";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 const PROFILE_SAVED = "Your profile has been saved.";
 
@@ -129,7 +129,7 @@ async function saveProfileAction(request: Request, context: AppLoadContext, form
     companySize: value.companySize,
   });
   // From the sign-in modal: it closes itself.
-  if (fromModal(form)) return { intent: "profile" as const, saved: true as const };
+  if (sentByFetcher(form)) return { intent: "profile" as const, saved: true as const };
   return redirect(`/my-account?updated=${changesEmail ? "email-sent" : "profile"}`, 303);
 }
 

@@ -5,7 +5,6 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { register } from "../../server/accounts/registration";
 import { carryOverReads } from "../../server/paywall/meter";
 import { RegistrationForm } from "../components/account/RegistrationForm";
-import { fromModal,  } from "../components/forms/form-host";
 import * as prose from "../components/prose.css";
 import { CAPTCHA_REQUIRED, tooManyAttempts, USERNAME_UNAVAILABLE } from "../lib/account-messages";
 import { checkCaptcha, rateLimit } from "../lib/auth.server";
@@ -19,6 +18,7 @@ import { safeRedirectPath, withQueryValue } from "../lib/redirects";
 import { currentUser, startSession } from "../lib/session.server";
 import { knownVisitorId } from "../lib/visitor.server";
 import { GENERIC_ERROR } from "../lib/site";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
@@ -61,7 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (visitor) await carryOverReads(await db(), visitor, outcome.user.id);
   const headers = { "Set-Cookie": await startSession(request, outcome.user.id) };
   // From the sign-in modal: stay on the page (the modal moves on to profile settings).
-  if (fromModal(form)) return data({ registered: true as const }, { headers });
+  if (sentByFetcher(form)) return data({ registered: true as const }, { headers });
   const back = withQueryValue(safeRedirectPath(form.get("redirectTo")), "registration", "success");
   return redirect(back, { status: 303, headers });
 }

@@ -13,6 +13,7 @@ import { SignInPrompt } from "../SignInPrompt";
 import { useDismiss } from "../useDismiss";
 import { EmailShareInputs } from "./EmailShareInputs";
 import * as css from "./library.css";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];
@@ -111,7 +112,7 @@ function EmailShareFields({ action, item, from, onSent }: { action: string; item
   const formError = result?.error?.[""]?.[0];
   return (
     <sender.Form method="post" action={action} {...getFormProps(form)} noValidate className={forms.form}>
-      <input type="hidden" name="via" value="fetcher" />
+      <ViaFetcherField />
       <EmailShareInputs fields={fields} item={item} />
       {formError ? (
         <p className={forms.formMessage} role="alert">
