@@ -1,3 +1,4 @@
+import type { Plugin } from "vite";
 import { denyImports } from "vite-env-only";
 
 // What the browser bundle must never contain (docs/decisions/027). Route modules may still import
@@ -9,4 +10,8 @@ export const clientDenials = {
   files: ["server/**"],
 };
 
-export const clientImportGuard = () => denyImports({ client: clientDenials });
+// The specifier check runs on builds only: in development Remix looks the server's own imports
+// (kysely, node:fs…) up in the browser's module graph while collecting a page's CSS, which that
+// check would take for client imports. The file check tells those look-ups apart and runs in both.
+export const clientImportGuard = () =>
+  (denyImports({ client: clientDenials }) as Plugin[]).map((plugin) => (plugin.name === "deny-imports/specifiers" ? { ...plugin, apply: "build" as const } : plugin));
