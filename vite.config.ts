@@ -1,10 +1,11 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
 import { defineConfig } from "vite";
+import { clientImportGuard } from "./client-import-guard";
 import remixConfig from "./remix.config";
 
 export default defineConfig({
-  plugins: [vanillaExtractPlugin(), !process.env.VITEST && remix(remixConfig)],
+  plugins: [vanillaExtractPlugin(), !process.env.VITEST && clientImportGuard(), !process.env.VITEST && remix(remixConfig)],
   server: { port: 3000 },
   build: { target: "es2022" },
   ssr: { external: ["better-sqlite3", "pg"] },

@@ -8,7 +8,6 @@ import {
   ScrollRestoration,
   useMatches,
   useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import "./styles/global.css";
@@ -34,6 +33,7 @@ import { completePendingCheckout } from "./lib/payments.server";
 import { knownVisitorId } from "./lib/visitor.server";
 import { miniCart } from "./lib/mini-cart.server";
 import { useNonce } from "./lib/nonce";
+import { useRootData, type RootData } from "./lib/root-data";
 import { readTextSize } from "./lib/preferences.server";
 import { currentUser } from "./lib/session.server";
 import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/site";
@@ -66,7 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     miniCart(request, user?.id),
   ]);
   const recaptcha = captcha();
-  return data(
+  return data<RootData>(
     {
       siteUrl: c.siteUrl,
       textSize,
@@ -82,15 +82,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>["data"];
-
 /** A route whose handle says `bare` (a video embed) is shown without the site around it. */
 export interface RouteHandle {
   bare?: boolean;
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>("root");
+  const data = useRootData();
   const nonce = useNonce();
   const textSize = useTextSize();
   const bare = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.bare);

@@ -1,3 +1,4 @@
+import { ARTICLE_ART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
 import { hashString, seededRandom } from "./content/random";
 import { escapeHtml } from "./text/escape";
 
@@ -30,11 +31,6 @@ function wrap(text: string, width: number): string[] {
   }
   return lines;
 }
-
-export const ARTICLE_ART_SIZE = { width: 1200, height: 675 } as const;
-export const ISSUE_COVER_SIZE = { width: 600, height: 800 } as const;
-export const VIDEO_POSTER_SIZE = { width: 1280, height: 720 } as const;
-export const PODCAST_COVER_SIZE = { width: 600, height: 600 } as const;
 
 export function articleArt(key: string): string {
   const { width, height } = ARTICLE_ART_SIZE;

@@ -1,6 +1,6 @@
 import type { Database } from "./db/connection";
 import type { ContentTier } from "./db/schema";
-import { articleArtPath, articlePath, topicPath } from "./urls";
+import { articleArtPath, articlePath, topicPath } from "../shared/urls";
 
 /** What a list, stream or carousel shows of an article (spec: stream entry). */
 export interface ArticleCard {

@@ -4,7 +4,7 @@ import type { Database } from "./db/connection";
 import { latestArticles } from "./articles";
 import { episodeAudioFile, podcastSeries, podcastSeriesList } from "./podcasts";
 import { STREAM_PAGES } from "./streams";
-import { articlePath, issuePath, podcastAudioPath, podcastCoverPath, podcastFeedPath, podcastSeriesPath, productPath, topicPath, videoPath } from "./urls";
+import { articlePath, issuePath, podcastAudioPath, podcastCoverPath, podcastFeedPath, podcastSeriesPath, productPath, topicPath, videoPath } from "../shared/urls";
 
 type XmlElement = ReturnType<typeof create>;
 

@@ -1,10 +1,11 @@
 import { sql } from "kysely";
 import { cardQuery } from "./article-cards";
 import type { Database } from "./db/connection";
-import type { Paging } from "./pagination";
+import type { Paging } from "../shared/pagination";
 import { pageOfCards, type StreamPage } from "./streams";
 import type { SubscriberStatus } from "./subscriptions/entitlements";
 import { listTopics, type Topic } from "./topics";
+import { EXECUTIVE_ONLY_TOPIC, SUBSCRIBER_ONLY_NEWSLETTER, SUBSCRIBER_ONLY_TOPIC } from "../shared/follow-refusals";
 
 // Following topics, newsletters and marketing campaigns (one `follow` row each), the following
 // stream built from the followed topics, and its unread count.
@@ -12,9 +13,6 @@ import { listTopics, type Topic } from "./topics";
 export const FOLLOW_KINDS = ["topic", "newsletter", "campaign"] as const;
 export type FollowKind = (typeof FOLLOW_KINDS)[number];
 
-export const SUBSCRIBER_ONLY_TOPIC = "This topic is for subscribers. Subscribe to follow it.";
-export const EXECUTIVE_ONLY_TOPIC = "This topic is for Executive subscribers only.";
-export const SUBSCRIBER_ONLY_NEWSLETTER = "This newsletter is for subscribers. Subscribe to receive it.";
 
 /** What can be followed, resolved from its kind and target. */
 export interface FollowTarget {

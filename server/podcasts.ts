@@ -1,10 +1,7 @@
 import path from "node:path";
 import type { Database } from "./db/connection";
 import { CONTENT_DIR } from "./seed/initialize";
-import { podcastEpisodePath } from "./urls";
-
-/** Spec 9: a podcast tab shows 5 episodes at first; "Load more items" adds 5. */
-export const PODCAST_PAGE_SIZE = 5;
+import { podcastEpisodePath } from "../shared/urls";
 
 export interface PodcastSeriesCard {
   slug: string;

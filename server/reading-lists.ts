@@ -1,5 +1,5 @@
 import type { Database } from "./db/connection";
-import { articlePath } from "./urls";
+import { articlePath } from "../shared/urls";
 
 export interface ReadingListContext {
   name: string;

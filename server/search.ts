@@ -1,16 +1,10 @@
 import { sql } from "kysely";
 import { cardQuery, toCards } from "./article-cards";
 import type { Database } from "./db/connection";
-import type { Paging } from "./pagination";
+import type { Paging } from "../shared/pagination";
 import { pageOfCards, type StreamPage } from "./streams";
 
 export const SEARCH_PAGE_SIZE = 10;
-export const MAX_QUERY_LENGTH = 200;
-
-/** Normalises a search box value: trimmed, inner whitespace folded, bounded in length. */
-export function normaliseQuery(raw: string | null): string {
-  return (raw ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_QUERY_LENGTH);
-}
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 

@@ -1,6 +1,6 @@
 import { cardQuery, toCards, type ArticleCard } from "./article-cards";
 import type { Database } from "./db/connection";
-import { lastPage, type Paging } from "./pagination";
+import { lastPage, type Paging } from "../shared/pagination";
 
 export type StreamSource = { kind: "all" } | { kind: "curated"; stream: string } | { kind: "topic"; topicId: number };
 

@@ -1,6 +1,6 @@
 import type { Database } from "./db/connection";
-import { topicKey } from "./content/slugs";
-import { topicPath } from "./urls";
+import { topicKey } from "../shared/slugs";
+import { topicPath } from "../shared/urls";
 
 export interface Topic {
   id: number;

@@ -1,7 +1,7 @@
-import { useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FocusEvent } from "react";
 import { isAccountFormPage, MODAL_TITLES, modalScreen, screenForPath, type ModalScreen } from "../lib/modal-screens";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 import { media } from "../styles/theme.css";
 import * as css from "./AuthModal.css";
 
@@ -52,7 +52,7 @@ export function AuthModal() {
   const titleRef = useRef<HTMLHeadingElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const location = useLocation();
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const signedIn = Boolean(root?.user);
   const redirectTo = `${location.pathname}${location.search}`;
 

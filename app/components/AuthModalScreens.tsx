@@ -2,10 +2,14 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { RESET_SENT } from "../lib/account-messages";
 import type { ModalScreen } from "../lib/modal-screens";
-import { ForgotPasswordForm, type action as forgotPasswordAction } from "../routes/forgot-password";
-import { ProfileForm, type action as profileAction, type loader as profileLoader } from "../routes/my-account";
-import { RegistrationForm, type action as registerAction, type loader as registerLoader } from "../routes/register";
-import { SignInForm, type action as signInAction } from "../routes/sign-in";
+import type { action as forgotPasswordAction } from "../routes/forgot-password";
+import type { action as profileAction, loader as profileLoader } from "../routes/my-account";
+import type { action as registerAction, loader as registerLoader } from "../routes/register";
+import type { action as signInAction } from "../routes/sign-in";
+import { ForgotPasswordForm } from "./account/ForgotPasswordForm";
+import { ProfileForm } from "./account/ProfileForm";
+import { RegistrationForm } from "./account/RegistrationForm";
+import { SignInForm } from "./account/SignInForm";
 import * as css from "./AuthModal.css";
 import * as forms from "./forms/forms.css";
 

@@ -1,6 +1,7 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { Dismissible } from "../../server/dismissals";
+import { VIA_FETCHER, VIA_FIELD } from "../lib/via-fetcher";
 
 /**
  * The close control of a one-time message: a form that remembers the dismissal on the server
@@ -18,7 +19,7 @@ export function DismissForm({ item, className, onDismiss, children }: { item: Di
         if (!onDismiss) return;
         event.preventDefault();
         const form = new FormData(event.currentTarget);
-        form.set("via", "fetcher");
+        form.set(VIA_FIELD, VIA_FETCHER);
         fetcher.submit(form, { method: "post", action: "/dismiss" });
         onDismiss();
       }}

@@ -2,6 +2,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import type { FollowKind } from "../../server/follows";
 import { SignInPrompt } from "./SignInPrompt";
 import * as css from "./follows.css";
+import { VIA_FETCHER, VIA_FIELD } from "../lib/via-fetcher";
 
 export type FollowActionData = { ok: true; following: boolean } | { ok: false; signIn: true } | { ok: false; message: string };
 
@@ -37,7 +38,7 @@ export function FollowButton({ kind, target, following, labels, hiddenName, redi
         onSubmit={(event) => {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
-          form.set("via", "fetcher");
+          form.set(VIA_FIELD, VIA_FETCHER);
           fetcher.submit(form, { method: "post", action: "/follow" });
         }}
       >

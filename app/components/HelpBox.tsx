@@ -1,7 +1,7 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import type { HelpBoxId } from "../../server/dismissals";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";
 
@@ -29,7 +29,7 @@ const CONTENT: Record<HelpBoxId, { headline: string; body: ReactNode }> = {
 
 /** A one-time help box (spec): headline, body, and "Ok, thanks", which closes it for good. */
 export function HelpBox({ id }: { id: HelpBoxId }) {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const [open, setOpen] = useState(true);
   if (!open || root?.dismissed.includes(`help:${id}`)) return null;
   const { headline, body } = CONTENT[id];

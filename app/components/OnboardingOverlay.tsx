@@ -1,12 +1,12 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useState } from "react";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";
 
 /** The subscriber onboarding message (spec): shown once, on whatever page a new subscriber opens next. */
 export function OnboardingOverlay() {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const [open, setOpen] = useState(true);
   if (!open || !root?.subscriber || !root.user || root.dismissed.includes("onboarding")) return null;
   return (

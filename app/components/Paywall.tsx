@@ -3,10 +3,9 @@ import { lazy } from "react";
 import { primaryButton } from "./controls.css";
 import { Deferred } from "./Deferred";
 import * as css from "./paywall.css";
+import type { WallScreen } from "./WallForm";
 
 const WallForm = lazy(() => import("./WallForm"));
-
-export type WallScreen = "registration" | "sign-in" | "forgot-password";
 
 export const REGISTRATION_WALL_TITLE = "Do you want to keep reading Meridian Review for free?";
 export const COOKIES_NEEDED =

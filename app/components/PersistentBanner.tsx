@@ -1,6 +1,6 @@
-import { Link, useMatches, useRouteLoaderData } from "@remix-run/react";
+import { Link, useMatches } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";
 
@@ -12,7 +12,7 @@ const ARTICLE_ROUTE = "routes/$year.$month.$slug";
  * until the reader reaches the article body, and also closes (for this page) on Escape.
  */
 export function PersistentBanner() {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const onArticle = useMatches().some((m) => m.id === ARTICLE_ROUTE);
   const eligible = onArticle && !root?.subscriber && !root?.dismissed.includes("persistent-banner");
   const [state, setState] = useState<"server" | "waiting" | "open" | "closed">("server");

@@ -1,7 +1,7 @@
-import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { REGISTRATION_SUCCESS } from "../lib/account-messages";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 import * as css from "./layout.css";
 
 const CLOSE_AFTER_SCROLL = 250;
@@ -12,7 +12,7 @@ const CLOSE_AFTER_SCROLL = 250;
  * closes once the reader scrolls more than 250 px.
  */
 export function RegistrationBanner() {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const flagged = params.get("registration") === "success" && Boolean(root?.user);

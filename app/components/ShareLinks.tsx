@@ -1,8 +1,8 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { LibraryContentType } from "../../server/db/schema";
 import { useId, useState, type FormEvent, type MouseEvent } from "react";
-import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
-import type { RootData } from "../root";
+import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../shared/share-links";
+import { useRootData } from "../lib/root-data";
 import * as css from "./video.css";
 import { linkButton, notice } from "./library/library.css";
 
@@ -32,7 +32,7 @@ export function ShareLinks({
   /** One network alone (the share flyout's tab), without the e-mail link. */
   only?: SocialNetwork;
 }) {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const headingId = useId();
   const [shared, setShared] = useState<SocialNetwork | null>(null);
   const sharePage = (tab: string) => `/share?type=${type}&id=${id}&tab=${tab}`;

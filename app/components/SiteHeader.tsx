@@ -1,7 +1,7 @@
-import { Form, NavLink, Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form, NavLink, Link, useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { SITE_NAME } from "../lib/site";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 import * as css from "./layout.css";
 import { MiniCart } from "./store/MiniCart";
 
@@ -45,7 +45,7 @@ function useScrollFlags() {
 
 /** Sign-in and registration links for guests; the reader's name, account and "Log out" once signed in. */
 function UserMenu() {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const location = useLocation();
   const here = `${location.pathname}${location.search}`;
   const back = encodeURIComponent(here);

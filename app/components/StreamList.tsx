@@ -1,6 +1,6 @@
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { MAX_STREAM_LOADS } from "../../server/pagination";
+import { MAX_STREAM_LOADS } from "../../shared/pagination";
 import type { StreamPage } from "../../server/streams";
 import { ArticleCard } from "./ArticleCard";
 import { Pagination } from "./Pagination";

@@ -1,5 +1,5 @@
-import { useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "../root";
+import { useFetcher, useLocation } from "@remix-run/react";
+import { useRootData } from "../lib/root-data";
 import type { TextSize } from "../lib/preferences.server";
 import * as css from "./article.css";
 
@@ -10,7 +10,7 @@ const FETCHER_KEY = "text-size";
  * document root both read it, so the button and the text change together.
  */
 export function useTextSize(): TextSize {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const pending = useFetcher({ key: FETCHER_KEY }).formData?.get("size");
   return (pending ?? root?.textSize) === "large" ? "large" : "standard";
 }

@@ -1,7 +1,8 @@
-import { ForgotPasswordForm } from "../routes/forgot-password";
-import { RegistrationForm } from "../routes/register";
-import { SignInForm } from "../routes/sign-in";
-import type { WallScreen } from "./Paywall";
+import { ForgotPasswordForm } from "./account/ForgotPasswordForm";
+import { RegistrationForm } from "./account/RegistrationForm";
+import { SignInForm } from "./account/SignInForm";
+
+export type WallScreen = "registration" | "sign-in" | "forgot-password";
 
 /**
  * The registration wall's form for its current screen. A chunk of its own (the forms bring the

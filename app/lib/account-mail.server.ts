@@ -1,4 +1,4 @@
-import { EMAIL_LINK_HOURS } from "../../server/accounts/email-change";
+import { EMAIL_LINK_HOURS } from "../../shared/email-change";
 import type { User } from "../../server/accounts/users";
 import { mailer } from "../../server/adapters/mail";
 import { config } from "./db.server";

@@ -20,4 +20,4 @@ export function formatAuthors(authors: { name: string }[]): string {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-export { formatUsd } from "../../server/money";
+export { formatUsd } from "../../shared/money";

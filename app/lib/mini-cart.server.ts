@@ -19,3 +19,5 @@ export async function miniCart(request: Request, userId: string | undefined) {
     moreLines: Math.max(0, cart.lines.length - MINI_CART_LINES),
   };
 }
+
+export type MiniCart = Awaited<ReturnType<typeof miniCart>>;

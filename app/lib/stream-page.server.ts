@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { parsePaging } from "../../server/pagination";
+import { parsePaging } from "../../shared/pagination";
 import { loadStream, type StreamDefinition } from "../../server/streams";
 import { config, db } from "./db.server";
 

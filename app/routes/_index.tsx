@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { homePage } from "../../server/home";
 import { ArticleCard } from "../components/ArticleCard";
 import { CardGridSection } from "../components/CardGridSection";
@@ -11,7 +11,7 @@ import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
 
 export async function loader() {
   return homePage(await db());
@@ -27,7 +27,7 @@ export const meta: MetaFunction = ({ matches }) =>
 
 export default function Home() {
   const { lead, latest, popular, bigIdeas, issue, topics } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   return (
     <>
       <h1 className="visually-hidden">{SITE_NAME}: ideas and advice for leaders</h1>

@@ -6,13 +6,12 @@ import { createGift } from "../../server/gifts";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { setGiftFlash } from "../lib/gift-flash.server";
+import { NO_GIFTS_LEFT } from "../lib/gift-messages";
 import { currentSubscriber } from "../lib/subscriber.server";
 
 // POST /api/article-gift/give-gift (url): a subscriber makes a gift link for an article. A page
 // form gets Post/Redirect/Get back to the article (the link rides in a flash cookie); a script
 // (`_format=json` or Accept: application/json) gets { articleGiftURL, articleGiftsLeft }.
-
-export const NO_GIFTS_LEFT = "You have no gifts left this month.";
 
 const input = z.object({ url: z.string().min(1).max(2048) });
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { issueByCode } from "../../server/archive";
-import { ISSUE_COVER_SIZE } from "../../server/art";
+import { ISSUE_COVER_SIZE } from "../../shared/art-sizes";
 import { isIssueCode } from "../../server/content/archive-calendar";
 import { coverAlt } from "../components/IssueCard";
 import * as css from "../components/magazine.css";

@@ -7,6 +7,7 @@ import { readForm } from "../lib/form-guard.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
 import { visitorId } from "../lib/visitor.server";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 /**
  * Closes a help box, the onboarding overlay or the persistent banner for good: remembered for
@@ -28,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
     owner = visitorKey(visitor.id);
   }
   await dismiss(await db(), owner, item);
-  if (form.get("via") === "fetcher") return data({ dismissed: item }, { headers });
+  if (sentByFetcher(form)) return data({ dismissed: item }, { headers });
   return redirect(safeRedirectPath(form.get("redirectTo")), { status: 303, headers });
 }
 

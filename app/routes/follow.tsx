@@ -10,6 +10,7 @@ import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 // POST /follow: follow or unfollow a topic, newsletter or marketing campaign, or unsubscribe
 // from every newsletter. A page form gets Post/Redirect/Get back to `redirectTo`; a fetcher
@@ -24,7 +25,7 @@ const input = z.discriminatedUnion("intent", [
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const viaFetcher = form.get("via") === "fetcher";
+  const viaFetcher = sentByFetcher(form);
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   const refuse = (status: number, message: string) => data({ ok: false as const, message, redirectTo }, { status });
 

@@ -1,17 +1,11 @@
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { requestPasswordReset, RESET_LINK_MINUTES } from "../../server/accounts/password-reset";
 import { mailer } from "../../server/adapters/mail";
-import { primaryButton } from "../components/controls.css";
-import { CaptchaToken } from "../components/forms/CaptchaToken";
-import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { fromModal, useFormHost, type FormFetcher } from "../components/forms/form-host";
-import { Honeypot, TextField } from "../components/forms/fields";
+import { ForgotPasswordForm } from "../components/account/ForgotPasswordForm";
 import * as css from "../components/forms/forms.css";
-import { useSpecForm } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
 import { CAPTCHA_REQUIRED, RESET_LOCKED, RESET_SENT, RESTRICTED_USER, tooManyAttempts } from "../lib/account-messages";
 import { checkCaptcha, rateLimit } from "../lib/auth.server";
@@ -21,6 +15,7 @@ import { forgotPasswordSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { GENERIC_ERROR, SITE_NAME } from "../lib/site";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { sent: new URL(request.url).searchParams.get("sent") === "1" };
@@ -60,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       .catch((error: unknown) => console.error("password reset mail failed", error));
   }
   // From the sign-in modal: the modal shows the message itself.
-  if (fromModal(form)) return { sent: true as const };
+  if (sentByFetcher(form)) return { sent: true as const };
   return redirect("/forgot-password?sent=1", 303);
 }
 
@@ -90,34 +85,5 @@ export default function ForgotPassword() {
         <ForgotPasswordForm result={actionData && "result" in actionData ? actionData.result : undefined} />
       )}
     </div>
-  );
-}
-
-/** The forgot-password form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
-export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("forgot-password", forgotPasswordSchema, result);
-  const { FormElement, viaField } = useFormHost(fetcher, "/forgot-password");
-  return (
-    <>
-      <ErrorSummary items={summary} />
-      <p>Enter the email address of your account and we will send you a link to choose a new password.</p>
-      <FormElement method="post" action="/forgot-password" {...getFormProps(form)} noValidate className={css.form}>
-        {viaField}
-        <Honeypot />
-        <CaptchaToken action="forgot_password" />
-        {form.errors?.[0] ? (
-          <p className={css.formMessage} id={form.errorId}>
-            {form.errors[0]}
-          </p>
-        ) : null}
-        <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />
-        <div className={css.actions}>
-          <button type="submit" className={primaryButton} disabled={submitDisabled}>
-            Send Reset Link
-          </button>
-          <Link to="/sign-in">Back to sign in</Link>
-        </div>
-      </FormElement>
-    </>
   );
 }

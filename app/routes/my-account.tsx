@@ -2,15 +2,16 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
-import { Form, Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { changePassword, checkCurrentPassword, type CurrentPasswordCheck } from "../../server/accounts/change-password";
-import { EMAIL_LINK_HOURS, pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../server/accounts/email-change";
+import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../server/accounts/email-change";
+import { EMAIL_LINK_HOURS } from "../../shared/email-change";
 import { normalizeEmail, updateProfile, type User } from "../../server/accounts/users";
+import { ProfileForm } from "../components/account/ProfileForm";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { HelpBox } from "../components/HelpBox";
-import { fromModal, useFormHost, type FormFetcher } from "../components/forms/form-host";
-import { PasswordField, SelectField, TextField } from "../components/forms/fields";
+import { PasswordField,  } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
@@ -27,12 +28,13 @@ import { sendEmailConfirmation, sendPasswordChangedNotice } from "../lib/account
 import { lockoutRules, rateLimit } from "../lib/auth.server";
 import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
-import { changePasswordSchema, COMPANY_SIZES, INDUSTRIES, JOB_TITLES, profileSchema } from "../lib/forms/account";
+import { changePasswordSchema, profileSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { requireUser, sessionToken } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
-import type { RootData } from "../root";
+import { useRootData } from "../lib/root-data";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 const PROFILE_SAVED = "Your profile has been saved.";
 
@@ -127,7 +129,7 @@ async function saveProfileAction(request: Request, context: AppLoadContext, form
     companySize: value.companySize,
   });
   // From the sign-in modal: it closes itself.
-  if (fromModal(form)) return { intent: "profile" as const, saved: true as const };
+  if (sentByFetcher(form)) return { intent: "profile" as const, saved: true as const };
   return redirect(`/my-account?updated=${changesEmail ? "email-sent" : "profile"}`, 303);
 }
 
@@ -161,49 +163,6 @@ export default function MyAccount() {
 }
 
 type Result = Parameters<typeof useSpecForm>[2];
-type ProfileValues = Record<Exclude<keyof typeof profileSchema.shape, "currentPassword">, string>;
-
-/**
- * The profile form: on the account page (a <Form>, under its own heading), or as the sign-in
- * modal's profile settings screen when given the modal's fetcher (the modal's title is the heading).
- */
-export function ProfileForm({ profile, result, fetcher }: { profile: ProfileValues; result: Result; fetcher?: FormFetcher }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("profile", profileSchema, result, profile);
-  const { FormElement, viaField } = useFormHost(fetcher, "/my-account");
-  return (
-    <section aria-labelledby={fetcher ? undefined : "profile-heading"}>
-      {fetcher ? null : <h2 id="profile-heading">Profile settings</h2>}
-      <p>Every question here is optional; the answers help us choose what to show you.</p>
-      <ErrorSummary items={summary} />
-      <FormElement method="post" action="/my-account" {...getFormProps(form)} noValidate className={css.form}>
-        <input type="hidden" name="intent" value="profile" />
-        {viaField}
-        <TextField meta={fields.displayName} label="Display name" autoComplete="nickname" />
-        <TextField
-          meta={fields.emailAddress}
-          label="Email address"
-          type="email"
-          autoComplete="email"
-          hint="A new address takes effect once you follow the link we send to it."
-        />
-        <PasswordField
-          meta={fields.currentPassword}
-          label="Your password"
-          autoComplete="current-password"
-          hint="Needed only to change your email address."
-        />
-        <SelectField meta={fields.industry} label="Industry" options={INDUSTRIES} />
-        <SelectField meta={fields.jobTitle} label="Job title" options={JOB_TITLES} />
-        <SelectField meta={fields.companySize} label="Company size" options={COMPANY_SIZES} />
-        <div className={css.actions}>
-          <button type="submit" className={primaryButton} disabled={submitDisabled}>
-            Save Profile
-          </button>
-        </div>
-      </FormElement>
-    </section>
-  );
-}
 
 export function ChangePasswordForm({ result }: { result: Result }) {
   const { form, fields, summary, submitDisabled } = useSpecForm("change-password", changePasswordSchema, result);
@@ -228,7 +187,7 @@ export function ChangePasswordForm({ result }: { result: Result }) {
 
 /** A subscriber's gift links and notes, each on a page of its own. */
 function SubscriberLinks() {
-  if (!useRouteLoaderData<RootData>("root")?.subscriber) return null;
+  if (!useRootData()?.subscriber) return null;
   return (
     <section aria-labelledby="subscriber-heading">
       <h2 id="subscriber-heading">Gifts and notes</h2>

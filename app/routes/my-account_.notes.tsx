@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { annotationsForUser } from "../../server/annotations";
-import { lastPage } from "../../server/pagination";
+import { lastPage } from "../../shared/pagination";
 import { NoteText } from "../components/ArticleNotes";
 import { Pagination } from "../components/Pagination";
 import * as prose from "../components/prose.css";

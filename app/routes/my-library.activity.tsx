@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { activityFeed, HISTORY_PAGE_SIZE } from "../../server/library/history";
-import { lastPage, parsePaging } from "../../server/pagination";
+import { lastPage, parsePaging } from "../../shared/pagination";
 import { HistoryList } from "../components/library/HistoryList";
 import * as css from "../components/library/library.css";
 import { Pagination } from "../components/Pagination";

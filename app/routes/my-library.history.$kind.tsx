@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { HISTORY_PAGE_SIZE, shareHistory, viewHistory } from "../../server/library/history";
-import { lastPage, parsePaging } from "../../server/pagination";
+import { lastPage, parsePaging } from "../../shared/pagination";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { purchaseHistory } from "../../server/store/purchase-history";
 import { HistoryList } from "../components/library/HistoryList";

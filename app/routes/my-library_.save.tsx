@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { ContentRef } from "../../server/library/content";
 import { contentItem } from "../../server/library/content";
-import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE, isValidFolderName } from "../../server/library/folder-names";
+import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE, isValidFolderName } from "../../shared/folder-names";
 import { createFolder, listFolders } from "../../server/library/folders";
 import { saveItem, savedItem } from "../../server/library/items";
 import { primaryButton } from "../components/controls.css";
@@ -16,6 +16,7 @@ import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
 import { safeRedirectPath, withQueryValue } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 export const SAVE_FAILED = "There was an error while processing your request, please try again later.";
 
@@ -64,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { ref, item } = await requireContent({ type: form.get("type"), id: form.get("id") });
   const back = safeRedirectPath(form.get("redirectTo"), item.url);
   const user = await requireReader(request, savePathFor(ref, back));
-  const viaFetcher = form.get("via") === "fetcher";
+  const viaFetcher = sentByFetcher(form);
   const folderIds = form.getAll("folderId").filter((v): v is string => typeof v === "string").slice(0, 100);
   const newFolder = String(form.get("newFolder") ?? "");
   const database = await db();

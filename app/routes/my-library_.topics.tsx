@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { followedTopics, followingStream, markFollowingSeen, topicFilterValue, topicForFilter } from "../../server/follows";
-import { parsePaging } from "../../server/pagination";
+import { parsePaging } from "../../shared/pagination";
 import { StreamList } from "../components/StreamList";
 import * as css from "../components/follows.css";
 import * as prose from "../components/prose.css";

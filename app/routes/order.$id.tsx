@@ -1,11 +1,11 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { addressLines } from "../../server/store/address";
+import { addressLines } from "../../shared/address";
 import { downloadsForOrder } from "../../server/store/downloads";
 import { cancelOrder, type CancelOutcome } from "../../server/store/order-payment";
 import { orderForViewer, type Order } from "../../server/store/order-records";
-import { findShippingMethod } from "../../server/store/shipping";
+import { findShippingMethod } from "../../shared/shipping";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/store/checkout.css";
 import { OrderDownloads } from "../components/store/OrderDownloads";

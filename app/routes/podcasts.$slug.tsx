@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { PODCAST_PAGE_SIZE, podcastSeries, type PodcastEpisode } from "../../server/podcasts";
-import { podcastAudioPath, podcastCoverPath, podcastFeedPath } from "../../server/urls";
+import { podcastSeries, type PodcastEpisode } from "../../server/podcasts";
+import { PODCAST_PAGE_SIZE } from "../../shared/pagination";
+import { podcastAudioPath, podcastCoverPath, podcastFeedPath } from "../../shared/urls";
 import { SaveControl } from "../components/library/SaveControl";
 import { ShareControl } from "../components/library/ShareControl";
 import * as css from "../components/podcast.css";

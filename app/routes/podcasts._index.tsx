@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { podcastSeriesList } from "../../server/podcasts";
-import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "../../server/urls";
+import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "../../shared/urls";
 import * as css from "../components/podcast.css";
 import { db } from "../lib/db.server";
 import { formatAuthors } from "../lib/format";

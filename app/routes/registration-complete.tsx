@@ -9,7 +9,7 @@ import { isDomesticVisitor } from "../lib/geo.server";
 import { guestOrderIds, settleOnReturn } from "../lib/orders.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
-import { RegistrationForm } from "./register";
+import { RegistrationForm } from "../components/account/RegistrationForm";
 
 /**
  * Where a guest lands after paying: the order is confirmed, and they are offered an account

@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
-import { addressLines } from "../../server/store/address";
+import { addressLines } from "../../shared/address";
 import { readCart } from "../../server/store/cart";
 import { buildReview, readDraft } from "../../server/store/checkout";
 import { storeMaintenance } from "../../server/store/maintenance";

@@ -1,9 +1,10 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { HelpBox } from "../components/HelpBox";
-import type { RootData } from "../root";
-import { parsePaging } from "../../server/pagination";
-import { MAX_QUERY_LENGTH, normaliseQuery, searchArticles } from "../../server/search";
+import { useRootData } from "../lib/root-data";
+import { parsePaging } from "../../shared/pagination";
+import { searchArticles } from "../../server/search";
+import { MAX_QUERY_LENGTH, normaliseQuery } from "../../shared/search-query";
 import { StreamList } from "../components/StreamList";
 import * as prose from "../components/prose.css";
 import * as controls from "../components/controls.css";
@@ -32,7 +33,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => [
 
 export default function Search() {
   const { query, results, unlimited } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   return (
     <>
       <header className={prose.pageHeading}>

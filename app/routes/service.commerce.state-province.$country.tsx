@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isCountry, regionsOf } from "../../server/store/regions";
+import { isCountry, regionsOf } from "../../shared/regions";
 import { withSecurityHeaders } from "../lib/responses.server";
 
 /** GET /service/commerce/state-province/{country} (spec 7): the states or provinces to choose from. */

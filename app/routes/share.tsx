@@ -7,7 +7,7 @@ import { z } from "zod";
 import { mailer } from "../../server/adapters/mail";
 import { contentItem, type ContentRef } from "../../server/library/content";
 import { recordShare } from "../../server/library/history";
-import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../server/share-links";
+import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../shared/share-links";
 import { shareByEmail } from "../../server/sharing";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { mayWatch, videoById } from "../../server/videos";
@@ -24,6 +24,7 @@ import { formPageMeta } from "../lib/form-meta";
 import { emailShareSchema } from "../lib/forms/share";
 import { rejectForm } from "../lib/forms/reply.server";
 import { currentUser } from "../lib/session.server";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];
@@ -97,7 +98,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!sent.ok) {
     return rejectForm(submission, { formErrors: ["You have shared as many e-mails as we allow in a day. Please try again tomorrow."] }, 429);
   }
-  if (form.get("via") === "fetcher") return data({ sent: true as const });
+  if (sentByFetcher(form)) return data({ sent: true as const });
   return redirect(sharePath(item, "email", { done: "email" }), 303);
 }
 

@@ -6,7 +6,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addToCart, readCart, removeLine, setLineQuantity, type AddOutcome } from "../../server/store/cart";
 import { estimateCharges } from "../../server/store/estimate";
 import { storeMaintenance } from "../../server/store/maintenance";
-import { COUNTRIES, regionsOf } from "../../server/store/regions";
+import { COUNTRIES, regionsOf } from "../../shared/regions";
 import { AddFailure, type AddFailureDetails } from "../components/store/AddFailure";
 import * as css from "../components/store/cart.css";
 import { CartEstimate } from "../components/store/CartEstimate";
@@ -25,6 +25,7 @@ import { formatPublished } from "../lib/format";
 import { rejectForm } from "../lib/forms/reply.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
+import { sentByFetcher } from "../lib/via-fetcher";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });
@@ -152,7 +153,7 @@ async function estimate(form: FormData, viaFetcher: boolean) {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const user = await currentUser(request);
-  const viaFetcher = form.get("via") === "fetcher";
+  const viaFetcher = sentByFetcher(form);
   switch (form.get("intent")) {
     case "add":
       return add(request, form, user?.id, viaFetcher);

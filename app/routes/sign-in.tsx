@@ -1,18 +1,11 @@
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
-import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { useFormHost, type FormFetcher } from "../components/forms/form-host";
-import { Honeypot, PasswordField, TextField } from "../components/forms/fields";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { SignInForm } from "../components/account/SignInForm";
 import * as css from "../components/forms/forms.css";
-import { useSpecForm } from "../components/forms/useSpecForm";
-import { CaptchaToken } from "../components/forms/CaptchaToken";
-import { primaryButton } from "../components/controls.css";
 import * as prose from "../components/prose.css";
-import { accountBlocked, CAPTCHA_REQUIRED, INVALID_CREDENTIALS, PASSWORD_CHANGED, RESTRICTED_USER, SIGN_IN_PENDING, tooManyAttempts, triesLeft } from "../lib/account-messages";
+import { accountBlocked, CAPTCHA_REQUIRED, INVALID_CREDENTIALS, PASSWORD_CHANGED, RESTRICTED_USER, tooManyAttempts, triesLeft } from "../lib/account-messages";
 import { authenticator, checkCaptcha, rateLimit } from "../lib/auth.server";
 import { readForm } from "../lib/form-guard.server";
 import { signInSchema } from "../lib/forms/account";
@@ -82,60 +75,5 @@ export default function SignIn() {
       ) : null}
       <SignInForm redirectTo={redirectTo} result={actionData?.result} credentials={Boolean(actionData && "credentials" in actionData)} />
     </div>
-  );
-}
-
-/** The sign-in form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
-export function SignInForm({
-  redirectTo,
-  result,
-  credentials,
-  fetcher,
-}: {
-  redirectTo: string;
-  result: Parameters<typeof useSpecForm>[2];
-  credentials: boolean;
-  fetcher?: FormFetcher;
-}) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("sign-in", signInSchema, result);
-  const { FormElement, pending, viaField } = useFormHost(fetcher, "/sign-in");
-  const formError = form.errors?.[0];
-  // Wrong email or password: focus goes to the password, to try again (the autofocus does this
-  // on a page load without JS; with JS the form stays mounted, so each answer does it here).
-  const passwordId = fields.password.id;
-  useEffect(() => {
-    if (credentials && result) document.getElementById(passwordId)?.focus();
-  }, [credentials, result, passwordId]);
-  return (
-    <>
-      <ErrorSummary items={summary} takeFocus={!credentials} />
-      <FormElement method="post" action={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`} {...getFormProps(form)} noValidate className={css.form}>
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        {viaField}
-        <Honeypot />
-        <CaptchaToken action="sign_in" />
-        {formError ? (
-          <div className={css.formMessage} id={form.errorId}>
-            <p>{formError}</p>
-            {credentials ? (
-              <p>
-                <Link to="/forgot-password">Reset your password</Link> or <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>create an account</Link>.
-              </p>
-            ) : null}
-          </div>
-        ) : null}
-        <TextField meta={fields.username} label="Email address" type="email" autoComplete="username" flagged={credentials} />
-        <PasswordField meta={fields.password} label="Password" autoComplete="current-password" autoFocus={credentials} />
-        <div className={css.actions}>
-          <button type="submit" className={primaryButton} disabled={submitDisabled || pending}>
-            {pending ? SIGN_IN_PENDING : "Sign In"}
-          </button>
-          <Link to="/forgot-password">Forgot your password?</Link>
-        </div>
-        <p>
-          New to Meridian Review? <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>Create an account</Link>
-        </p>
-      </FormElement>
-    </>
   );
 }

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { parsePaging } from "../../server/pagination";
+import { parsePaging } from "../../shared/pagination";
 import { storeFilters, storePage } from "../../server/store/catalogue";
 import { EntryList } from "../components/StreamList";
 import { ProductCard } from "../components/store/ProductCard";

@@ -14,7 +14,7 @@ import { payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser, requireUser } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
-import { RegistrationForm } from "./register";
+import { RegistrationForm } from "../components/account/RegistrationForm";
 import { abTagFrom } from "./subscriptions";
 
 /** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */

@@ -1,7 +1,7 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
-import { VIDEO_POSTER_SIZE } from "../../server/art";
+import { VIDEO_POSTER_SIZE } from "../../shared/art-sizes";
 import { recordView } from "../../server/library/history";
 import { escapeHtml } from "../../server/text/escape";
 import { nextInPlaylist, nextVideo, playlistBySlug, PLAYLIST_STEP, videoList, type Playlist, type VideoCard } from "../../server/videos";

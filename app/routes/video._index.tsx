@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
-import { lastPage, parsePaging } from "../../server/pagination";
+import { lastPage, parsePaging } from "../../shared/pagination";
 import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "../../server/videos";
 import { Pagination } from "../components/Pagination";
 import { VideoCard } from "../components/VideoCard";

@@ -1,9 +1,8 @@
+import { EMAIL_LINK_HOURS } from "../../shared/email-change";
 import type { Database } from "../db/connection";
 import { unlinkedPrintRecords } from "./print-subscribers";
 import { hashToken, newToken } from "./tokens";
 import { emailInUse, findUserById, isRestrictedAddress, normalizeEmail, type User } from "./users";
-
-export const EMAIL_LINK_HOURS = 24;
 
 /** Why an address cannot become an account's address. */
 export type AddressRefusal = "taken" | "restricted" | "print-subscriber";

@@ -1,4 +1,7 @@
 import type { Generated } from "kysely";
+import type { CartLineKind, LineType } from "../../shared/product-types";
+
+export type { CartLineKind, LineType };
 
 // Table types shared by both dialects. Flags are stored as 0/1 integers and dates as
 // ISO-8601 text so that SQLite and PostgreSQL sort and compare them the same way.
@@ -95,8 +98,6 @@ export interface ProductTable {
   published: string;
   pages: number;
 }
-
-export type LineType = "SHIP" | "EBOOK" | "BUNDLE" | "DIGITAL";
 
 export interface ProductAvailabilityTable {
   id: number;
@@ -412,8 +413,6 @@ export interface FollowingSeenTable {
   user_id: string;
   seen_at: string;
 }
-
-export type CartLineKind = "item" | "perm";
 
 export interface CartTable {
   id: string;

@@ -2,7 +2,7 @@ import { cardQuery, toCards } from "../article-cards";
 import type { Database } from "../db/connection";
 import type { LibraryContentType } from "../db/schema";
 import { podcastEpisodesById } from "../podcasts";
-import { podcastCoverPath, podcastEpisodePath, podcastSeriesPath, topicPath, videoPath, videoPosterPath } from "../urls";
+import { podcastCoverPath, podcastEpisodePath, podcastSeriesPath, topicPath, videoPath, videoPosterPath } from "../../shared/urls";
 
 /** What a library list, history or share shows of an item (spec: content item). */
 export interface ContentItem {

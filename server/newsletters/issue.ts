@@ -1,7 +1,7 @@
 import type { MailMessage } from "../adapters/mail";
 import type { Database } from "../db/connection";
+import { articlePath } from "../../shared/urls";
 import { escapeHtml } from "../text/escape";
-import { articlePath } from "../urls";
 import type { Newsletter } from "./catalog";
 import { unsubscribeToken } from "./unsubscribe-token";
 

@@ -4,7 +4,7 @@ import type { DB } from "../db/schema";
 import { archiveCalendar } from "../content/archive-calendar";
 import { countWords } from "../content/markdown";
 import { hashString, seededRandom } from "../content/random";
-import { topicSlug } from "../content/slugs";
+import { topicSlug } from "../../shared/slugs";
 import type { Era, SeedContent } from "./content-source";
 
 type Tx = Transaction<DB>;

@@ -3,7 +3,7 @@ import type { Database } from "../db/connection";
 import type { DB } from "../db/schema";
 import { countWords } from "../content/markdown";
 import { seededRandom } from "../content/random";
-import { slugify } from "../content/slugs";
+import { slugify } from "../../shared/slugs";
 import { insertChunked } from "./seed-content";
 
 const BATCH = 500;

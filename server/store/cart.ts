@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import type { Database } from "../db/connection";
 import type { CartLineKind, LineType } from "../db/schema";
-import { productPath } from "../urls";
-import { linePrice } from "./pricing";
-import { cartLineType, isDigitalCode } from "./product-types";
-import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "./quantity-limits";
+import { productPath } from "../../shared/urls";
+import { linePrice } from "../../shared/pricing";
+import { cartLineType, isDigitalCode } from "../../shared/product-types";
+import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../shared/quantity-limits";
 
 export { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY };
 

@@ -1,8 +1,8 @@
 import type { Database } from "../db/connection";
 import type { LineType, ProductAvailabilityTable } from "../db/schema";
-import { lastPage, type Paging } from "../pagination";
-import { productPath, topicPath } from "../urls";
-import { linePrice, VOLUME_TIERS } from "./pricing";
+import { lastPage, type Paging } from "../../shared/pagination";
+import { productPath, topicPath } from "../../shared/urls";
+import { linePrice, VOLUME_TIERS } from "../../shared/pricing";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
 export const STORE_PAGE_SIZE = 8;

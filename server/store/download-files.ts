@@ -3,25 +3,10 @@
 // named .pdf; HTM an HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF.
 import { blocksToHtml, parseBody, type Block } from "../content/markdown";
 import { renderReprintPdf } from "../reprints/pdf";
+import { productPath } from "../../shared/urls";
 import { escapeHtml } from "../text/escape";
-import { productPath } from "../urls";
 import type { DownloadSource } from "./downloads";
 import { zip } from "./zip";
-
-export type FileFormat = { kind: "pdf" | "html" | "epub" | "zip"; label: string; extension: string; contentType: string };
-
-const PDF: FileFormat = { kind: "pdf", label: "PDF", extension: "pdf", contentType: "application/pdf" };
-const FORMATS: Record<string, FileFormat> = {
-  HTM: { kind: "html", label: "HTML", extension: "html", contentType: "text/html; charset=utf-8" },
-  KND: { kind: "epub", label: "EPUB", extension: "epub", contentType: "application/epub+zip" },
-  EPB: { kind: "epub", label: "EPUB", extension: "epub", contentType: "application/epub+zip" },
-  ZIP: { kind: "zip", label: "ZIP", extension: "zip", contentType: "application/zip" },
-};
-
-/** The file a line is delivered as; a permissions line is its licence, a PDF. */
-export function fileFormatOf(kind: "item" | "perm", code: string): FileFormat {
-  return kind === "perm" ? PDF : (FORMATS[code] ?? PDF);
-}
 
 export interface FileText {
   /** Already formatted, e.g. "June 10, 2025". */

@@ -1,7 +1,7 @@
 import type { Mailer } from "../adapters/mail";
 import type { Database } from "../db/connection";
-import { formatUsd as usd } from "../money";
-import { addressLines } from "./address";
+import { addressLines } from "../../shared/address";
+import { formatUsd as usd } from "../../shared/money";
 import { findOrder, type Order } from "./order-records";
 
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "../../server/accounts/users";
 import { addAnnotation, annotationsForArticle, annotationsForUser, deleteAnnotation, type Annotation, type NewAnnotation } from "../../server/annotations";
 import type { Database } from "../../server/db/connection";
-import { articlePath } from "../../server/urls";
+import { articlePath } from "../../shared/urls";
 import { seededTestDatabase } from "../helpers/test-db";
 
 let db: Database;

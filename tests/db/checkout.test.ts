@@ -4,7 +4,7 @@ import type { Mailer, MailMessage } from "../../server/adapters/mail";
 import type { Database } from "../../server/db/connection";
 import type { PaymentProvider } from "../../server/payments/provider";
 import { CHECKOUT_EXPIRED, createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
-import { addressProblems, normalizeAddress } from "../../server/store/address";
+import { addressProblems, normalizeAddress } from "../../shared/address";
 import { addToCart, createCart, readCart } from "../../server/store/cart";
 import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, submitShippingPayment, type CheckoutDraft } from "../../server/store/checkout";
 import { sendOrderConfirmation } from "../../server/store/order-mail";

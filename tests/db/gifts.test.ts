@@ -3,7 +3,7 @@ import { newToken } from "../../server/accounts/tokens";
 import { insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
 import { createGift, giftPeriod, giftsLeft, listGifts, resolveGift, revokeGift } from "../../server/gifts";
-import { articlePath } from "../../server/urls";
+import { articlePath } from "../../shared/urls";
 import { seededTestDatabase } from "../helpers/test-db";
 
 let db: Database;

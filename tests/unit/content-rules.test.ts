@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { archiveCalendar, issueCode, isIssueCode } from "../../server/content/archive-calendar";
 import { midpointIndex, parseBody } from "../../server/content/markdown";
-import { topicHeadlineSegment, topicKey, topicSlug } from "../../server/content/slugs";
+import { topicHeadlineSegment, topicKey, topicSlug } from "../../shared/slugs";
 import { withReferral, REFERRAL_TOPICS_AND_HOME } from "../../server/streams";
 import { splitFrontMatter } from "../../server/seed/content-source";
 

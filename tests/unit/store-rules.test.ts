@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../server/config";
 import { storeMaintenance } from "../../server/store/maintenance";
-import { linePrice } from "../../server/store/pricing";
-import { cartLineType, deliveryOf, showsDownloadInfo } from "../../server/store/product-types";
-import { COUNTRIES, regionsOf } from "../../server/store/regions";
-import { findShippingMethod, shippingCents, shippingMethodsFor } from "../../server/store/shipping";
+import { linePrice } from "../../shared/pricing";
+import { cartLineType, deliveryOf, showsDownloadInfo } from "../../shared/product-types";
+import { COUNTRIES, regionsOf } from "../../shared/regions";
+import { findShippingMethod, shippingCents, shippingMethodsFor } from "../../shared/shipping";
 import { taxCents } from "../../server/store/tax";
 
 const daily = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" };

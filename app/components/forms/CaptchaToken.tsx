@@ -1,6 +1,5 @@
-import { useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { RootData } from "../../root";
+import { useRootData } from "../../lib/root-data";
 
 interface ReCaptcha {
   ready(callback: () => void): void;
@@ -33,7 +32,7 @@ function loadReCaptcha(scriptUrl: string, siteKey: string, nonce: string | undef
  * "reCAPTCHA is required.".
  */
 export function CaptchaToken({ action }: { action: string }) {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const captcha = root?.captcha;
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {

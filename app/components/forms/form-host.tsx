@@ -1,4 +1,5 @@
 import { Form, useNavigation, type FetcherWithComponents } from "@remix-run/react";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 /**
  * What an account form is sent with: absent on its own page (a <Form>, so it works without
@@ -6,23 +7,14 @@ import { Form, useNavigation, type FetcherWithComponents } from "@remix-run/reac
  */
 export type FormFetcher = Pick<FetcherWithComponents<unknown>, "Form" | "state">;
 
-/** The name and value of the hidden field that tells an action the form came from the modal. */
-export const VIA_FIELD = "via";
-export const VIA_MODAL = "modal";
-
 /**
  * The form element to render, whether its submission is under way (a page navigation to
- * `action`, or the fetcher's), and the hidden "via=modal" field when sent from the modal.
+ * `action`, or the fetcher's), and the hidden via=fetcher field when sent from the modal.
  */
 export function useFormHost(fetcher: FormFetcher | undefined, action: string) {
   const navigation = useNavigation();
   const pending = fetcher ? fetcher.state !== "idle" : navigation.state !== "idle" && navigation.formAction?.startsWith(action) === true;
   const FormElement: FormFetcher["Form"] = fetcher ? fetcher.Form : Form;
-  const viaField = fetcher ? <input type="hidden" name={VIA_FIELD} value={VIA_MODAL} /> : null;
+  const viaField = fetcher ? <ViaFetcherField /> : null;
   return { FormElement, pending, viaField };
-}
-
-/** Whether a posted form came from the modal (so the action answers data, not a redirect). */
-export function fromModal(form: FormData): boolean {
-  return form.get(VIA_FIELD) === VIA_MODAL;
 }

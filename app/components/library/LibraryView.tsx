@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import type { Folder } from "../../../server/library/folders";
 import type { LibraryItem } from "../../../server/library/items";
-import { libraryFolderPath } from "../../../server/urls";
+import { libraryFolderPath } from "../../../shared/urls";
 import { folderSchema } from "../../lib/forms/library";
 import type { loadLibrary } from "../../lib/library-page.server";
 import { primaryButton } from "../controls.css";

@@ -1,7 +1,7 @@
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { LibraryContentType } from "../../../server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
-import type { RootData } from "../../root";
+import { useRootData } from "../../lib/root-data";
 import * as css from "./library.css";
 
 // The flyout loads only when a reader opens it.
@@ -14,7 +14,7 @@ const SaveFlyout = lazy(loadFlyout);
  * flyout beside the link and posts through a fetcher.
  */
 export function SaveControl({ type, id, title }: { type: LibraryContentType; id: number; title: string }) {
-  const root = useRouteLoaderData<RootData>("root");
+  const root = useRootData();
   const [open, setOpen] = useState(false);
   const savePath = `/my-library/save?type=${type}&id=${id}`;
   const href = root?.user ? savePath : `/register?redirectTo=${encodeURIComponent(savePath)}`;

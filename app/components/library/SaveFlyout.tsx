@@ -6,6 +6,7 @@ import * as forms from "../forms/forms.css";
 import { useDismiss } from "../useDismiss";
 import { FolderChecklist } from "./FolderChecklist";
 import * as css from "./library.css";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 /** Spec timings: a confirmation stays 2 s; a save with no answer after 5 s has failed. */
 const CONFIRMATION_MS = 2000;
@@ -59,7 +60,7 @@ export default function SaveFlyout({ savePath, title, onClose }: { savePath: str
         <p role="status">Loading your folders…</p>
       ) : (
         <saver.Form method="post" action={savePath}>
-          <input type="hidden" name="via" value="fetcher" />
+          <ViaFetcherField />
           <input type="hidden" name="type" value={data.ref.type} />
           <input type="hidden" name="id" value={data.ref.id} />
           <input type="hidden" name="redirectTo" value={data.back} />

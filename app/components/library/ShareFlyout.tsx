@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import type { LibraryContentType } from "../../../server/db/schema";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../server/share-links";
+import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../shared/share-links";
 import { emailShareSchema } from "../../lib/forms/share";
 import type { action as shareAction, loader as shareLoader } from "../../routes/share";
 import { primaryButton } from "../controls.css";
@@ -13,6 +13,7 @@ import { SignInPrompt } from "../SignInPrompt";
 import { useDismiss } from "../useDismiss";
 import { EmailShareInputs } from "./EmailShareInputs";
 import * as css from "./library.css";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];
@@ -111,7 +112,7 @@ function EmailShareFields({ action, item, from, onSent }: { action: string; item
   const formError = result?.error?.[""]?.[0];
   return (
     <sender.Form method="post" action={action} {...getFormProps(form)} noValidate className={forms.form}>
-      <input type="hidden" name="via" value="fetcher" />
+      <ViaFetcherField />
       <EmailShareInputs fields={fields} item={item} />
       {formError ? (
         <p className={forms.formMessage} role="alert">

@@ -10,6 +10,7 @@ import { useSpecForm } from "../forms/useSpecForm";
 import { AddedToCart } from "./AddedToCart";
 import { AddFailure } from "./AddFailure";
 import * as css from "./cart.css";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 export interface AddToCartFormProps {
   availabilityId: number;
@@ -51,7 +52,7 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
         {/* One of the spec's cart-add fields; the server ignores it and prices from the catalogue. */}
         <input type="hidden" name="productPrice" value={(priceCents / 100).toFixed(2)} />
         {referral ? <input type="hidden" name="referral" value={referral} /> : null}
-        {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
+        {hydrated ? <ViaFetcherField /> : null}
         {type === "Digital" ? (
           <input type="hidden" name="quantity" value="1" />
         ) : (

@@ -9,6 +9,7 @@ import { useHydrated } from "../useHydrated";
 import * as forms from "../forms/forms.css";
 import { useSpecForm } from "../forms/useSpecForm";
 import * as css from "./cart.css";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 type Choice = { code: string; name: string };
 
@@ -49,7 +50,7 @@ export function CartEstimate({
       <ErrorSummary items={summary} />
       <fetcher.Form method="post" action="/shopping-cart" {...getFormProps(form)} noValidate className={forms.form}>
         <input type="hidden" name="intent" value="estimate" />
-        {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
+        {hydrated ? <ViaFetcherField /> : null}
         <Shell meta={fields.country} label="Country">
           <select key={countryKey} {...countryProps} className={forms.input} autoComplete="country">
             {countries.map((c) => (

@@ -5,6 +5,7 @@ import type { CartAction } from "../../routes/shopping-cart";
 import { useHydrated } from "../useHydrated";
 import * as css from "./cart.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
+import { ViaFetcherField } from "../../lib/via-fetcher";
 
 type LineError = { lineId: string; message: string } | null;
 
@@ -58,7 +59,7 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
     <>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="lineId" value={line.id} />
-      {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
+      {hydrated ? <ViaFetcherField /> : null}
     </>
   );
   return (

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { useMemo, useState } from "react";
-import { COUNTRIES, isDomestic } from "../../../server/store/regions";
+import { COUNTRIES, isDomestic } from "../../../shared/regions";
 import { NEW_ADDRESS, shippingPaymentSchema } from "../../lib/forms/checkout";
 import { primaryButton } from "../controls.css";
 import { ErrorSummary } from "../forms/ErrorSummary";

@@ -1,7 +1,7 @@
-import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { formatUsd } from "../../lib/format";
-import type { RootData } from "../../root";
+import { useRootData, type RootData } from "../../lib/root-data";
 import { useHydrated } from "../useHydrated";
 import { useDismiss } from "../useDismiss";
 import * as css from "./cart.css";
@@ -11,7 +11,7 @@ import * as css from "./cart.css";
  * flyout with the first lines, the total and "View Cart".
  */
 export function MiniCart() {
-  const cart = useRouteLoaderData<RootData>("root")?.cart;
+  const cart = useRootData()?.cart;
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLAnchorElement>(null);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isCountry, isRegionOf, regionsOf } from "../../../server/store/regions";
-import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../../server/store/quantity-limits";
+import { isCountry, isRegionOf, regionsOf } from "../../../shared/regions";
+import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../../shared/quantity-limits";
 import { REQUIRED } from "./validation";
 
 // The cart's forms: add to cart (product pages), the quantity stepper and the estimate.

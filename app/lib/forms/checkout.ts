@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "../../../server/store/address";
-import { findShippingMethod } from "../../../server/store/shipping";
+import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "../../../shared/address";
+import { findShippingMethod } from "../../../shared/shipping";
 import { EMAIL_INVALID, EMAIL_PATTERN, REQUIRED, tooLong } from "./validation";
 
 /** What the shipping-and-payment form's buttons ask for. */

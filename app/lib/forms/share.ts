@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SHARE_RECIPIENTS } from "../../../server/share-links";
+import { MAX_SHARE_RECIPIENTS } from "../../../shared/share-links";
 import { email, EMAIL_PATTERN, REQUIRED, tooLong } from "./validation";
 
 export const RECIPIENTS_INVALID = "Please enter valid email addresses, separated by commas.";

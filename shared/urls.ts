@@ -1,4 +1,4 @@
-import { topicHeadlineSegment } from "./content/slugs";
+import { topicHeadlineSegment } from "./slugs";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

@@ -1,4 +1,8 @@
-import type { CartLineKind, LineType } from "../db/schema";
+/** An order line's type, as stored in the database. */
+export type LineType = "SHIP" | "EBOOK" | "BUNDLE" | "DIGITAL";
+
+/** A cart line holds an item or a copyright permission for one. */
+export type CartLineKind = "item" | "perm";
 
 /**
  * The spec's product-type codes: KND is an ebook, BUN a bundle; PDF, HTM, ZIP, PPT, XLS and

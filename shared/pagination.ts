@@ -2,6 +2,8 @@
 // which renders pages page..page+loaded-1 on the server (?loaded=N).
 
 export const MAX_STREAM_LOADS = 2;
+/** Spec 9: a podcast tab shows 5 episodes at first; "Load more items" adds 5. */
+export const PODCAST_PAGE_SIZE = 5;
 export const MAX_PAGE = 100_000;
 const UNLIMITED_LOADS_CAP = 50;
 

@@ -1,4 +1,4 @@
-import type { CartLineKind } from "../db/schema";
+import type { CartLineKind } from "./product-types";
 
 /** A copyright permission costs this much per copy (cents). */
 export const PERMISSION_PRICE_CENTS = 150;

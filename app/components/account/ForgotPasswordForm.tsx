@@ -1,0 +1,39 @@
+import { getFormProps } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { forgotPasswordSchema } from "../../lib/forms/account";
+import { primaryButton } from "../controls.css";
+import { CaptchaToken } from "../forms/CaptchaToken";
+import { ErrorSummary } from "../forms/ErrorSummary";
+import { useFormHost, type FormFetcher } from "../forms/form-host";
+import { Honeypot, TextField } from "../forms/fields";
+import * as css from "../forms/forms.css";
+import { useSpecForm } from "../forms/useSpecForm";
+
+/** The forgot-password form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
+export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {
+  const { form, fields, summary, submitDisabled } = useSpecForm("forgot-password", forgotPasswordSchema, result);
+  const { FormElement, viaField } = useFormHost(fetcher, "/forgot-password");
+  return (
+    <>
+      <ErrorSummary items={summary} />
+      <p>Enter the email address of your account and we will send you a link to choose a new password.</p>
+      <FormElement method="post" action="/forgot-password" {...getFormProps(form)} noValidate className={css.form}>
+        {viaField}
+        <Honeypot />
+        <CaptchaToken action="forgot_password" />
+        {form.errors?.[0] ? (
+          <p className={css.formMessage} id={form.errorId}>
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />
+        <div className={css.actions}>
+          <button type="submit" className={primaryButton} disabled={submitDisabled}>
+            Send Reset Link
+          </button>
+          <Link to="/sign-in">Back to sign in</Link>
+        </div>
+      </FormElement>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { getFormProps } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { OPT_IN_DOMESTIC, OPT_IN_OTHER } from "../../lib/account-messages";
+import { registrationSchema } from "../../lib/forms/account";
+import { primaryButton } from "../controls.css";
+import { CaptchaToken } from "../forms/CaptchaToken";
+import { ErrorSummary } from "../forms/ErrorSummary";
+import { useFormHost, type FormFetcher } from "../forms/form-host";
+import { Checkbox, Honeypot, PasswordField, TextField } from "../forms/fields";
+import * as css from "../forms/forms.css";
+import { useSpecForm } from "../forms/useSpecForm";
+
+/** The registration form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
+export function RegistrationForm({
+  redirectTo,
+  domestic,
+  result,
+  fetcher,
+  defaultEmail,
+}: {
+  redirectTo: string;
+  domestic: boolean;
+  result: Parameters<typeof useSpecForm>[2];
+  fetcher?: FormFetcher;
+  /** Prefills the e-mail address (e.g. a guest's order e-mail). */
+  defaultEmail?: string;
+}) {
+  const { form, fields, summary, submitDisabled } = useSpecForm("register", registrationSchema, result, defaultEmail ? { emailAddress: defaultEmail } : undefined);
+  const { FormElement, pending, viaField } = useFormHost(fetcher, "/register");
+  return (
+    <>
+      <ErrorSummary items={summary} />
+      <FormElement method="post" action={`/register?redirectTo=${encodeURIComponent(redirectTo)}`} {...getFormProps(form)} noValidate className={css.form}>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {viaField}
+        <Honeypot />
+        <CaptchaToken action="register" />
+        {form.errors?.[0] ? (
+          <p className={css.formMessage} id={form.errorId}>
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <TextField meta={fields.firstName} label="First name" autoComplete="given-name" />
+        <TextField meta={fields.lastName} label="Last name" autoComplete="family-name" />
+        <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />
+        <PasswordField
+          meta={fields.password}
+          label="Password"
+          autoComplete="new-password"
+          hint="Use at least 10 characters (8 at the very least), with a number, an upper and a lower case letter, and one of @ ! # $ % ^ & + =. No spaces."
+        />
+        <Checkbox meta={fields.optIn} defaultChecked={domestic}>
+          {domestic ? OPT_IN_DOMESTIC : OPT_IN_OTHER}
+        </Checkbox>
+        <p className={css.hint}>
+          By creating an account you accept our <Link to="/privacy-policy">privacy policy</Link>.
+        </p>
+        <div className={css.actions}>
+          <button type="submit" className={primaryButton} disabled={submitDisabled || pending}>
+            Create Account
+          </button>
+        </div>
+      </FormElement>
+    </>
+  );
+}

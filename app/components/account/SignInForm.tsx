@@ -1,0 +1,67 @@
+import { getFormProps } from "@conform-to/react";
+import { Link } from "@remix-run/react";
+import { useEffect } from "react";
+import { SIGN_IN_PENDING } from "../../lib/account-messages";
+import { signInSchema } from "../../lib/forms/account";
+import { primaryButton } from "../controls.css";
+import { CaptchaToken } from "../forms/CaptchaToken";
+import { ErrorSummary } from "../forms/ErrorSummary";
+import { useFormHost, type FormFetcher } from "../forms/form-host";
+import { Honeypot, PasswordField, TextField } from "../forms/fields";
+import * as css from "../forms/forms.css";
+import { useSpecForm } from "../forms/useSpecForm";
+
+/** The sign-in form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
+export function SignInForm({
+  redirectTo,
+  result,
+  credentials,
+  fetcher,
+}: {
+  redirectTo: string;
+  result: Parameters<typeof useSpecForm>[2];
+  credentials: boolean;
+  fetcher?: FormFetcher;
+}) {
+  const { form, fields, summary, submitDisabled } = useSpecForm("sign-in", signInSchema, result);
+  const { FormElement, pending, viaField } = useFormHost(fetcher, "/sign-in");
+  const formError = form.errors?.[0];
+  // Wrong email or password: focus goes to the password, to try again (the autofocus does this
+  // on a page load without JS; with JS the form stays mounted, so each answer does it here).
+  const passwordId = fields.password.id;
+  useEffect(() => {
+    if (credentials && result) document.getElementById(passwordId)?.focus();
+  }, [credentials, result, passwordId]);
+  return (
+    <>
+      <ErrorSummary items={summary} takeFocus={!credentials} />
+      <FormElement method="post" action={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`} {...getFormProps(form)} noValidate className={css.form}>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {viaField}
+        <Honeypot />
+        <CaptchaToken action="sign_in" />
+        {formError ? (
+          <div className={css.formMessage} id={form.errorId}>
+            <p>{formError}</p>
+            {credentials ? (
+              <p>
+                <Link to="/forgot-password">Reset your password</Link> or <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>create an account</Link>.
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <TextField meta={fields.username} label="Email address" type="email" autoComplete="username" flagged={credentials} />
+        <PasswordField meta={fields.password} label="Password" autoComplete="current-password" autoFocus={credentials} />
+        <div className={css.actions}>
+          <button type="submit" className={primaryButton} disabled={submitDisabled || pending}>
+            {pending ? SIGN_IN_PENDING : "Sign In"}
+          </button>
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </div>
+        <p>
+          New to Meridian Review? <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>Create an account</Link>
+        </p>
+      </FormElement>
+    </>
+  );
+}
