@@ -12,8 +12,10 @@ export default defineConfig({
   // Migrates and seeds the run's template database (SQLite, or PostgreSQL when DATABASE_URL is
   // set); each worker starts the production build on its own copy (e2e/site.ts).
   globalSetup: "./e2e/global-setup.ts",
-  // Two cores run two browsers and two servers: pages that run axe several times need the room.
-  timeout: 60_000,
+  // Guards against a hung test, not budgets: two cores run two browsers and two servers, and the
+  // machine CI runs on is loaded besides.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),

@@ -18,9 +18,11 @@ export default defineConfig({
     // cores busy (the default, one fewer than the cores, left them idle most of the run). Each
     // file has a database of its own, so they cannot disturb each other.
     poolOptions: { forks: { minForks: 1, maxForks: 3 } },
-    testTimeout: 30_000,
+    // Guards against a hung test, not budgets: no test depends on how fast the machine is, and
+    // one CI runs on is loaded.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
-    hookTimeout: 120_000,
     // Hundreds of test passwords: hashed at scrypt N = 2^14 instead of production's 2^17.
     env: { PASSWORD_SCRYPT_LOG2N: "14" },
   },

@@ -92,6 +92,8 @@ export default function handleRequest(
   // without JS never runs.
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // Set after the render starts; its callbacks may run before that, and then find no timer.
+    // eslint-disable-next-line prefer-const
     let timeout: ReturnType<typeof setTimeout> | undefined;
     const ready = () => {
       shellRendered = true;

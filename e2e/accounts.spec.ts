@@ -1,6 +1,7 @@
+import type { Page } from "@playwright/test";
 import { createReader, expect, mailTo, PASSWORD, registerThroughPage, resetLinkFor, test, uniqueEmail } from "./fixtures";
 
-const header = (page: import("@playwright/test").Page) => page.locator("header[data-site-header]");
+const header = (page: Page) => page.locator("header[data-site-header]");
 
 test("a reader registers, lands back where they were with the confirmation, and logs out", async ({ page }) => {
   const email = uniqueEmail("register");

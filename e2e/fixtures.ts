@@ -54,7 +54,7 @@ export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolea
   page: async ({ page, javaScriptEnabled }, use) => {
     if (javaScriptEnabled !== false) {
       const hydrated = async () => {
-        await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+        await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
         await page.waitForFunction(() => !document.querySelector('[data-deferred="pending"]'));
       };
       const goto = page.goto.bind(page);

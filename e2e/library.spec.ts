@@ -21,7 +21,7 @@ async function saveFromStream(page: Page, js: boolean, index: number, newFolder?
   await expect(panel.getByRole("status")).toHaveText("Saved!");
   if (js) {
     // The confirmation goes after 2 seconds, and the reader never left the stream.
-    await expect(panel).toHaveCount(0, { timeout: 5_000 });
+    await expect(panel).toHaveCount(0);
     await expect(page).toHaveURL(/\/the-latest$/);
   }
   return title;

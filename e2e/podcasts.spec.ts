@@ -46,7 +46,7 @@ test("a listener finds a show, moves between seasons, loads more episodes and pl
     el.muted = true;
     await el.play();
   });
-  await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
 });
 
 test("a reader saves an episode and finds it in My Library", async ({ page, js, signIn }) => {

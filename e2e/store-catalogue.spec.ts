@@ -1,9 +1,10 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 // The store's catalogue with and without JavaScript: browsing by product type and topic,
 // paging, product pages and their format selector, coming-soon items.
 
-const cards = (page: import("@playwright/test").Page) => page.locator("main ol > li article");
+const cards = (page: Page) => page.locator("main ol > li article");
 
 test("the store is browsable by product type and topic, and pages like a stream", async ({ page, axe }) => {
   await page.goto("/");

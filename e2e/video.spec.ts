@@ -33,7 +33,7 @@ test("a guest watches a free video with captions, and the page has no WCAG 2.2 A
   await openPlaylist(page);
   await expect(player(page)).toBeVisible();
   await play(player(page));
-  await expect.poll(() => player(page).evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expect.poll(() => player(page).evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
   const cues = await player(page).evaluate(async (el: HTMLVideoElement) => {
     const track = el.textTracks[0]!;
     track.mode = "showing";
@@ -66,7 +66,7 @@ test("the end screen counts down to the next video in the playlist, and can be c
   const endScreen = page.getByRole("region", { name: "Up next" });
   if (!js) {
     // The end screen is drawn by script: without it, the video simply ends and the playlist leads on.
-    await expect.poll(() => player(page).evaluate((el: HTMLVideoElement) => el.ended), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => player(page).evaluate((el: HTMLVideoElement) => el.ended), { timeout: 30_000 }).toBe(true);
     await expect(endScreen).toHaveCount(0);
     await page.locator("aside ol li").nth(1).getByRole("link").click();
     await expect(page.locator("h1")).toHaveText(nextTitle);
@@ -85,7 +85,7 @@ test("the end screen counts down to the next video in the playlist, and can be c
   // Left to run, the countdown moves on by itself.
   await play(player(page), 0.5);
   await expect(endScreen).toBeVisible();
-  await page.waitForURL((url) => url.pathname !== first, { timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname !== first, { timeout: 30_000 });
   await expect(page.locator("h1")).toHaveText(nextTitle);
   await expect(page).toHaveURL(/\?playlist=the-managers-toolkit$/);
 });
@@ -109,7 +109,7 @@ test("a subscriber-only video shows others a way to subscribe, and its subscribe
   await expect(page.getByRole("heading", { name: "This video is for subscribers" })).toHaveCount(0);
   await expect(player(page)).toBeVisible();
   await play(player(page));
-  await expect.poll(() => player(page).evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expect.poll(() => player(page).evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
   await expect(page.getByRole("heading", { name: "Share this video" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Share on LinkedIn (opens in a new window)" })).toBeVisible();
   await page.getByText("Embed this video").click();

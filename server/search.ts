@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { cardQuery, toCards } from "./article-cards";
+import { cardQuery } from "./article-cards";
 import type { Database } from "./db/connection";
 import type { Paging } from "../shared/pagination";
 import { pageOfCards, type StreamPage } from "./streams";

@@ -12,6 +12,8 @@ export function Carousel({ title, cards }: { title: string; cards: Card[] }) {
       <h2 id={id} className={prose.sectionHeading}>
         {title}
       </h2>
+      {/* A list that scrolls sideways must take focus, or a keyboard cannot scroll it. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
       <ul className={css.track} tabIndex={0} aria-label={`${title}, scrolls sideways`}>
         {cards.map((c) => (
           <li key={c.id} className={css.slide}>

@@ -11,6 +11,7 @@ function hasUnsafePart(path: string): boolean {
   } catch {
     return true;
   }
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   return /[\\\u0000-\u001f\u007f]|\/\/|(^|\/)\.\.?(\/|$)/.test(decoded);
 }
 
@@ -23,6 +24,7 @@ function hasUnsafePart(path: string): boolean {
 export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof value !== "string" || value.length > MAX_LENGTH || !value.startsWith("/")) return fallback;
   // The URL parser drops tabs and newlines and reads "\" as "/": refuse them before it can.
+  // eslint-disable-next-line no-control-regex -- control characters are what it looks for
   if (/[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
   let url: URL;
   try {

@@ -8,7 +8,6 @@ import { EMPTY_DRAFT, needsShipping, readDraft, savedAddresses, shippingChoices,
 import { storeMaintenance } from "../../server/store/maintenance";
 import { evaluatePromo } from "../../server/store/promo";
 import { regionsOf } from "../../shared/regions";
-import { findShippingMethod } from "../../shared/shipping";
 import * as css from "../components/store/checkout.css";
 import { CheckoutForm } from "../components/store/CheckoutForm";
 import { OrderLines } from "../components/store/OrderLines";

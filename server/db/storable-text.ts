@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-control-regex -- NUL is what it removes
 const NUL = /\u0000/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

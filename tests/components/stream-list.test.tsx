@@ -70,7 +70,7 @@ describe("Pagination", () => {
     const links = within(nav).getAllByRole("link").map((a) => a.textContent);
     expect(links).toEqual(["Previous", "1", "8", "9", "10", "11", "12", "20", "Next"]);
     expect(within(nav).getAllByText("...")).toHaveLength(2);
-    expect(within(nav).getAllByText("...").every((gap) => gap.closest("a") === null)).toBe(true);
+    expect(within(nav).queryAllByRole("link", { name: "..." })).toHaveLength(0);
     expect(within(nav).getByRole("link", { name: "Page 10" }).getAttribute("aria-current")).toBe("page");
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader } from "../helpers/reader";
+import { registeredReader, type Reader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
 import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";

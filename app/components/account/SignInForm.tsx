@@ -51,6 +51,8 @@ export function SignInForm({
           </div>
         ) : null}
         <TextField meta={fields.username} label="Email address" type="email" autoComplete="username" flagged={credentials} />
+        {/* After a wrong password the address stays filled in: the password is what to type next. */}
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <PasswordField meta={fields.password} label="Password" autoComplete="current-password" autoFocus={credentials} />
         <div className={css.actions}>
           <button type="submit" className={primaryButton} disabled={submitDisabled || pending}>

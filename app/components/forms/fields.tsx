@@ -62,6 +62,8 @@ export function PasswordField({ meta, label, hint, autoComplete, autoFocus }: Om
   return (
     <Shell meta={meta} label={label} hint={hint}>
       <div className={css.passwordRow}>
+        {/* Only when the caller asks (SignInForm, after a failed attempt). */}
+        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
         <input key={key} {...props} type={visible ? "text" : "password"} className={css.input} autoComplete={autoComplete} spellCheck={false} autoFocus={autoFocus} />
         {hydrated ? (
           <button type="button" className={css.secondaryButton} aria-controls={meta.id} aria-pressed={visible} onClick={() => setVisible((v) => !v)}>
