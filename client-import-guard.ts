@@ -14,4 +14,6 @@ export const clientDenials = {
 // (kysely, node:fs…) up in the browser's module graph while collecting a page's CSS, which that
 // check would take for client imports. The file check tells those look-ups apart and runs in both.
 export const clientImportGuard = () =>
-  (denyImports({ client: clientDenials }) as Plugin[]).map((plugin) => (plugin.name === "deny-imports/specifiers" ? { ...plugin, apply: "build" as const } : plugin));
+  (denyImports({ client: clientDenials }) as Plugin[]).map((plugin) =>
+    plugin.name === "deny-imports/specifiers" ? { ...plugin, apply: "build" as const } : plugin,
+  );

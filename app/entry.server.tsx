@@ -79,12 +79,7 @@ class DocumentBody extends EventEmitter {
   }
 }
 
-export default function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-) {
+export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const nonce = createNonce();
   // Every reader gets the whole document at once. Loaders fetch everything a page shows, so the
   // only parts that can suspend are components loaded as chunks of their own (the paywall's and
@@ -131,4 +126,5 @@ export default function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => (production ? hardenResponse(request, response) : response);
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>
+  production ? hardenResponse(request, response) : response;

@@ -1,14 +1,6 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "./lib/responses.server";
-import {
-  isRouteErrorResponse,
-  Links,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useMatches,
-  useRouteError,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import "./styles/global.css";
 import { captcha } from "../server/adapters/captcha";
@@ -49,7 +41,8 @@ export const meta: MetaFunction = ({ error }) => {
 export async function loader({ request }: LoaderFunctionArgs) {
   // A voucher_code on any page starts redeeming that voucher (spec 2).
   const voucher = new URL(request.url).searchParams.get("voucher_code");
-  if (voucher !== null && new URL(request.url).pathname !== "/redeem") throw redirect(`/redeem?voucher_code=${encodeURIComponent(voucher.slice(0, 100))}`);
+  if (voucher !== null && new URL(request.url).pathname !== "/redeem")
+    throw redirect(`/redeem?voucher_code=${encodeURIComponent(voucher.slice(0, 100))}`);
   const c = config();
   const [textSize, user] = await Promise.all([readTextSize(request), currentUser(request)]);
   // Back from paying for a subscription: activate it before anything reads the reader's status.
@@ -76,7 +69,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       subscriber: subscriber ? { tier: subscriber.tier.name, caption: subscriber.tier.caption } : null,
       dismissed,
       cart,
-      captcha: recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl } : null,
+      captcha:
+        recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl
+          ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl }
+          : null,
     },
     clearCheckout ? { headers: { "Set-Cookie": clearCheckout } } : undefined,
   );
@@ -156,7 +152,8 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <ErrorPage status={404} />;
-  if (isRouteErrorResponse(error) && error.status === 403 && error.data === CROSS_SITE_REFUSED) return <ErrorPage status={403} message={CROSS_SITE_REFUSED} />;
+  if (isRouteErrorResponse(error) && error.status === 403 && error.data === CROSS_SITE_REFUSED)
+    return <ErrorPage status={403} message={CROSS_SITE_REFUSED} />;
   if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage status={error.status} />;
   if (!isRouteErrorResponse(error)) console.error(error);
   return <ErrorPage status={500} />;

@@ -16,7 +16,8 @@ import { untilServing } from "./serving";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const SYNTHETIC = Number(process.env.BENCH_ARTICLES ?? 0);
-const SERVER = process.env.BENCH_SERVER === "remix-serve" ? ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"] : ["build/server.js"];
+const SERVER =
+  process.env.BENCH_SERVER === "remix-serve" ? ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"] : ["build/server.js"];
 
 const gz = (b: Buffer | string) => zlib.gzipSync(b).length;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -54,7 +55,9 @@ async function weight(base: string, html: string) {
   const js = new Set([...html.matchAll(/<(?:script[^>]+src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!));
   // Inline scripts (also inside the HTML figure): Remix's code and manifest count as JS; the
   // route data it streams for hydration is reported on its own; JSON-LD is not script at all.
-  const inline = [...html.matchAll(/<script(?![^>]*src)([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !m[1]!.includes("application/ld+json")).map((m) => m[2]!);
+  const inline = [...html.matchAll(/<script(?![^>]*src)([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter((m) => !m[1]!.includes("application/ld+json"))
+    .map((m) => m[2]!);
   const isData = (script: string) => script.includes("streamController.enqueue");
   let cssBytes = 0;
   for (const href of css) cssBytes += gz(Buffer.from(await (await fetch(base + href)).arrayBuffer()));
@@ -76,14 +79,20 @@ async function main() {
     // A returning guest who has this article on their meter already (a read, no write), and a
     // new visitor on every request (a meter write and a new visitor cookie each time).
     const first = await fetch(base + article);
-    const visitor = first.headers.getSetCookie().find((c) => c.startsWith("mr_visitor="))?.split(";")[0] ?? "";
+    const visitor =
+      first.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("mr_visitor="))
+        ?.split(";")[0] ?? "";
     const pages: [name: string, route: string, headers: Record<string, string>][] = [
       ["home", "/", {}],
       ["article, returning reader", article, { cookie: visitor }],
       ["article, new visitor each time", article, {}],
       ["stream", "/the-latest", {}],
     ];
-    console.log(`${SERVER[0]}: ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`);
+    console.log(
+      `${SERVER[0]}: ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`,
+    );
     for (const [name, route, headers] of pages) {
       const res = await fetch(base + route, { headers });
       const html = await res.text();
@@ -103,8 +112,12 @@ async function main() {
 
       const w = await weight(base, html);
       console.log(`${name} (${route})`);
-      console.log(`  app:     ${app.rps.toFixed(0)} req/s, p50 ${app.p50} ms, p99 ${app.p99} ms, non-2xx ${app.non2xx}, server CPU ${cpuPerRequest.toFixed(2)} ms/request`);
-      console.log(`  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms (bare node:http, same ${kb(bytes.length)})`);
+      console.log(
+        `  app:     ${app.rps.toFixed(0)} req/s, p50 ${app.p50} ms, p99 ${app.p99} ms, non-2xx ${app.non2xx}, server CPU ${cpuPerRequest.toFixed(2)} ms/request`,
+      );
+      console.log(
+        `  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms (bare node:http, same ${kb(bytes.length)})`,
+      );
       console.log(`  ratio:   ${((app.rps / ceiling.rps) * 100).toFixed(1)}% of the ceiling`);
       console.log(`  weight:  HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)}, route data for hydration ${kb(w.data)} (gzip)\n`);
     }

@@ -21,7 +21,16 @@ const SHOPPERS = 16;
 const ADDS = Number(process.env.BENCH_ADDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PASSWORD = "Lantern5!quay";
-const ADDRESS = { firstName: "Bench", lastName: "Shopper", address1: "1 Main Street", address2: "", city: "Cambridge", state: "MA", postalCode: "02139", countryCode: "US" };
+const ADDRESS = {
+  firstName: "Bench",
+  lastName: "Shopper",
+  address1: "1 Main Street",
+  address2: "",
+  city: "Cambridge",
+  state: "MA",
+  postalCode: "02139",
+  countryCode: "US",
+};
 
 async function start(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["build/server.js"], {
@@ -58,7 +67,13 @@ class Shopper {
   async request(route: string, form?: Record<string, string>): Promise<Response> {
     const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
     if (form) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", Origin: this.base });
-    const res = await fetch(this.base + route, { method: form ? "POST" : "GET", headers, body: form ? new URLSearchParams(form) : undefined, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(this.base + route, {
+      method: form ? "POST" : "GET",
+      headers,
+      body: form ? new URLSearchParams(form) : undefined,
+      redirect: "manual",
+      signal: AbortSignal.timeout(30_000),
+    });
     for (const header of res.headers.getSetCookie()) {
       const [pair] = header.split(";");
       const at = pair!.indexOf("=");
@@ -106,7 +121,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 function report(name: string, t: Timing): void {
   const sorted = [...t.ms].sort((a, b) => a - b);
   const rps = (t.ms.length / t.wallMs) * 1000;
-  console.log(`${name}: ${t.ms.length} requests, ${rps.toFixed(1)} req/s, p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`);
+  console.log(
+    `${name}: ${t.ms.length} requests, ${rps.toFixed(1)} req/s, p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`,
+  );
 }
 
 async function timed<T>(ms: number[], run: () => Promise<T>): Promise<T> {
@@ -151,7 +168,12 @@ async function main() {
     const shoppers = await Promise.all(
       Array.from({ length: SHOPPERS }, async (_, i) => {
         const shopper = new Shopper(base, i);
-        const res = await shopper.request("/register", { firstName: "Bench", lastName: `Shopper${i + 1}`, emailAddress: `shopper${i + 1}@bench.example`, password: PASSWORD });
+        const res = await shopper.request("/register", {
+          firstName: "Bench",
+          lastName: `Shopper${i + 1}`,
+          emailAddress: `shopper${i + 1}@bench.example`,
+          password: PASSWORD,
+        });
         await expectStatus(res, 303, "POST /register");
         return shopper;
       }),
@@ -171,7 +193,13 @@ async function main() {
     add.wallMs = performance.now() - started;
     const cart = await shoppers[0]!.request("/shopping-cart");
     await expectStatus(cart, 200, "GET /shopping-cart");
-    if (!cheerio.load(await cart.text())("main").text().includes(items[0]!.title)) throw new Error("GET /shopping-cart does not list what was added: the add-to-cart posts did not reach the cart");
+    if (
+      !cheerio
+        .load(await cart.text())("main")
+        .text()
+        .includes(items[0]!.title)
+    )
+      throw new Error("GET /shopping-cart does not list what was added: the add-to-cart posts did not reach the cart");
     report("add to cart (POST /shopping-cart)", add);
 
     const submit: Timing = { ms: [], wallMs: 0 };
@@ -182,7 +210,9 @@ async function main() {
           const shipping = await s.request("/shipping-payment");
           await expectStatus(shipping, 200, "GET /shipping-payment");
           const $ = cheerio.load(await shipping.text());
-          const form = $('form[method="post" i]').filter((_, el) => $(el).find('[name="address1"], [name="addressChoice"]').length > 0).first();
+          const form = $('form[method="post" i]')
+            .filter((_, el) => $(el).find('[name="address1"], [name="addressChoice"]').length > 0)
+            .first();
           if (form.length === 0) throw new Error("GET /shipping-payment has no form with the Address fields (address1 or addressChoice)");
           const firstMethod = $(form).find('input[name="shippingMethod"]').first().attr("value") ?? "standard";
           const posted = await s.request("/shipping-payment", {
@@ -197,7 +227,9 @@ async function main() {
           const review = await s.request("/review-order");
           await expectStatus(review, 200, "GET /review-order");
           const $r = cheerio.load(await review.text());
-          const place = $r('form[method="post" i]').filter((_, el) => $r(el).find('[name="idempotencyKey"]').length > 0).first();
+          const place = $r('form[method="post" i]')
+            .filter((_, el) => $r(el).find('[name="idempotencyKey"]').length > 0)
+            .first();
           if (place.length === 0) throw new Error("GET /review-order has no form carrying an idempotencyKey");
           return { shopper: s, form: formValues($r, place) };
         }),

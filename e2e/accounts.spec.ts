@@ -55,7 +55,9 @@ test("an address that already has an account is unavailable", async ({ page, sit
   await page.getByLabel("Email address").fill(email.toUpperCase());
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page.locator("#register-emailAddress-error")).toHaveText("That username is unavailable. Sign in or choose another email address.");
+  await expect(page.locator("#register-emailAddress-error")).toHaveText(
+    "That username is unavailable. Sign in or choose another email address.",
+  );
 });
 
 test("a blocked address is sent to the restricted-user page", async ({ page }) => {
@@ -66,7 +68,9 @@ test("a blocked address is sent to the restricted-user page", async ({ page }) =
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page).toHaveURL(/\/restricted-user$/);
-  await expect(page.getByText("We're having trouble verifying your account. Please contact our Customer Service team for assistance.")).toBeVisible();
+  await expect(
+    page.getByText("We're having trouble verifying your account. Please contact our Customer Service team for assistance."),
+  ).toBeVisible();
 });
 
 test("a print subscriber is sent to subscriber registration and links the subscription", async ({ page }) => {
@@ -103,7 +107,9 @@ test("sign-in failures count down, then block the address", async ({ page }) => 
   };
   await attempt();
   const message = page.locator("#sign-in-error");
-  await expect(message.getByText("You have entered an invalid email and password combination. Please try again.", { exact: true })).toBeVisible();
+  await expect(
+    message.getByText("You have entered an invalid email and password combination. Please try again.", { exact: true }),
+  ).toBeVisible();
   await expect(message.getByRole("link", { name: "Reset your password" })).toBeVisible();
   await expect(message.getByRole("link", { name: "create an account" })).toBeVisible();
   await expect(page.getByLabel("Password", { exact: true })).toBeFocused();
@@ -115,7 +121,9 @@ test("sign-in failures count down, then block the address", async ({ page }) => 
   await expect(message.getByText(/You have 1 try left\.$/)).toBeVisible();
   await attempt();
   await expect(
-    message.getByText("Your account is blocked, please wait 15 minutes to unlock and try again. For immediate assistance, please contact Customer Service."),
+    message.getByText(
+      "Your account is blocked, please wait 15 minutes to unlock and try again. For immediate assistance, please contact Customer Service.",
+    ),
   ).toBeVisible();
 });
 
@@ -140,7 +148,9 @@ test("forgot password mails a single-use link that sets a new password", async (
   await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
   await page.getByLabel("Email address").fill(email);
   await page.getByRole("button", { name: "Send Reset Link" }).click();
-  await expect(page.getByText("If your email is registered with us, you will receive an email with a link to reset your password.")).toBeVisible();
+  await expect(
+    page.getByText("If your email is registered with us, you will receive an email with a link to reset your password."),
+  ).toBeVisible();
 
   const link = await resetLinkFor(site, email);
   await page.goto(link);

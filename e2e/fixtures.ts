@@ -119,7 +119,14 @@ export async function createReader(site: Site, email: string, { plan }: { plan?:
   const userId = registered.user.id;
   if (plan) {
     const roleCode = findPlan(plan)!.roleCode;
-    await grantSubscription(site.db, { userId, roleCode, source: "web", reference: `e2e-${crypto.randomUUID()}`, accessStart: new Date(), months: 1 });
+    await grantSubscription(site.db, {
+      userId,
+      roleCode,
+      source: "web",
+      reference: `e2e-${crypto.randomUUID()}`,
+      accessStart: new Date(),
+      months: 1,
+    });
   }
   return userId;
 }
@@ -156,7 +163,10 @@ export async function mailTo(site: Site, address: string, containing?: RegExp): 
     const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
     for (const file of files) {
       // Quoted-printable: soft line breaks and "=3D" for "=".
-      const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+      const text = fs
+        .readFileSync(path.join(outbox, file), "utf8")
+        .replace(/=\r?\n/g, "")
+        .replace(/=3D/g, "=");
       if (text.toLowerCase().includes(`to: ${address.toLowerCase()}`) && (!containing || containing.test(text))) return text;
     }
     await new Promise((r) => setTimeout(r, 100));

@@ -10,7 +10,12 @@ import type { Site } from "./site";
 
 const PROMPT = "To access this feature, please SIGN IN or REGISTER";
 
-test("a reader follows topics, filters the following stream, and stops following one after confirming", async ({ page, js, axe, signIn }) => {
+test("a reader follows topics, filters the following stream, and stops following one after confirming", async ({
+  page,
+  js,
+  axe,
+  signIn,
+}) => {
   await signIn(uniqueEmail("follower"));
   await page.goto("/my-library/topics");
   await expect(page.getByRole("heading", { level: 1, name: "Welcome to your topics" })).toBeVisible();
@@ -43,7 +48,10 @@ test("a reader follows topics, filters the following stream, and stops following
   await expect(page.getByRole("button", { name: "Following" })).toBeVisible();
   await axe(page);
 
-  await page.getByRole("banner").getByRole("link", { name: /^Following/ }).click();
+  await page
+    .getByRole("banner")
+    .getByRole("link", { name: /^Following/ })
+    .click();
   await expect(page).toHaveURL(/\/my-library\/topics$/);
   await expect(page.getByRole("heading", { level: 1, name: "Topics you follow" })).toBeVisible();
   const menu = page.getByRole("navigation", { name: "Your topics" });
@@ -86,8 +94,14 @@ test("a guest who tries to follow is asked to sign in or register", async ({ pag
   await page.getByRole("button", { name: "Follow this" }).click();
   await expect(page.getByText(PROMPT)).toBeVisible();
   if (!js) await expect(page).toHaveURL(/\/follow\?redirectTo=%2Ftopic%2Fsubject%2Fstrategy$/);
-  await expect(page.getByRole("main").getByRole("link", { name: "SIGN IN" })).toHaveAttribute("href", "/sign-in?redirectTo=%2Ftopic%2Fsubject%2Fstrategy");
-  await expect(page.getByRole("main").getByRole("link", { name: "REGISTER" })).toHaveAttribute("href", "/register?redirectTo=%2Ftopic%2Fsubject%2Fstrategy");
+  await expect(page.getByRole("main").getByRole("link", { name: "SIGN IN" })).toHaveAttribute(
+    "href",
+    "/sign-in?redirectTo=%2Ftopic%2Fsubject%2Fstrategy",
+  );
+  await expect(page.getByRole("main").getByRole("link", { name: "REGISTER" })).toHaveAttribute(
+    "href",
+    "/register?redirectTo=%2Ftopic%2Fsubject%2Fstrategy",
+  );
   await axe(page);
 
   await page.goto("/my-library/topics");
@@ -128,11 +142,17 @@ test("a reader subscribes to newsletters and campaigns, unsubscribes from one, t
 /** Runs `npm run newsletter:send` against the site's database and returns the unsubscribe link mailed to `email`. */
 async function sendAndFindUnsubscribeLink(site: Site, email: string): Promise<string> {
   const env = { ...process.env, ...databaseEnv(site.database), SITE_URL: site.url, SESSION_SECRET: site.sessionSecret };
-  execFileSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/newsletters/cli.ts", "the-daily-brief"], { env, stdio: "pipe" });
+  execFileSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "server/newsletters/cli.ts", "the-daily-brief"], {
+    env,
+    stdio: "pipe",
+  });
   const outbox = path.join(site.database.dataDir, "mail");
   for (const file of fs.readdirSync(outbox).sort().reverse()) {
     // Quoted-printable: soft line breaks and "=3D" for "=".
-    const text = fs.readFileSync(path.join(outbox, file), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+    const text = fs
+      .readFileSync(path.join(outbox, file), "utf8")
+      .replace(/=\r?\n/g, "")
+      .replace(/=3D/g, "=");
     if (!text.toLowerCase().includes(`to: ${email.toLowerCase()}`)) continue;
     const link = /^List-Unsubscribe: <([^>]+)>/m.exec(text.replace(/\r?\n[ \t]+/g, " "));
     if (link) return new URL(link[1]!).pathname + new URL(link[1]!).search;

@@ -50,7 +50,10 @@ test("a reader saves articles into folders and finds them in My Library", async 
   const items = page.locator("#library-items li");
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText(second);
-  await page.getByRole("navigation", { name: "Folders" }).getByRole("link", { name: /Board prep/ }).click();
+  await page
+    .getByRole("navigation", { name: "Folders" })
+    .getByRole("link", { name: /Board prep/ })
+    .click();
   await expect(page.getByRole("heading", { level: 2, name: "Board prep" })).toBeVisible();
   await expect(items).toHaveCount(1);
   await expect(items.first()).toContainText(first);
@@ -131,12 +134,18 @@ test("bulk actions and discard, each with its confirmation", async ({ page, js, 
   await expect(items).toHaveCount(1);
 
   const last = await items.first().getByRole("heading").innerText();
-  await items.first().getByRole("link", { name: `Organize ${last}` }).click();
+  await items
+    .first()
+    .getByRole("link", { name: `Organize ${last}` })
+    .click();
   await page.getByLabel("Keep").uncheck();
   await page.getByRole("button", { name: "Update folders" }).click();
   await expect(page.getByRole("status")).toHaveText("Folders Updated");
 
-  await items.first().getByRole("button", { name: `Discard ${last}` }).click();
+  await items
+    .first()
+    .getByRole("button", { name: `Discard ${last}` })
+    .click();
   await expect(page.getByRole("status")).toHaveText("Removed from My Library");
   await expect(page.getByText("Welcome to My Library.")).toBeVisible();
 });

@@ -30,7 +30,12 @@ test("a guest reads four articles, registers at the wall, reads on, subscribes a
   await page.context().clearCookies();
 
   // Four free articles, counted down by the banner.
-  const counts = ["You have 3 free articles left this month.", "You have 2 free articles left this month.", "You have 1 free article left this month.", "This is your last free article this month."];
+  const counts = [
+    "You have 3 free articles left this month.",
+    "You have 2 free articles left this month.",
+    "You have 1 free article left this month.",
+    "This is your last free article this month.",
+  ];
   for (const [i, path] of articles.slice(0, 4).entries()) {
     await page.goto(path);
     await expect(page.getByRole("status").filter({ hasText: counts[i]! })).toBeVisible();

@@ -10,7 +10,10 @@ test("a reader shares an article by e-mail; the message is checked first", async
   const title = await page.locator("h1").innerText();
   await page.getByRole("region", { name: "Share this article" }).getByRole("link", { name: "E-mail" }).click();
   await expect(page.getByRole("heading", { level: 1, name: `Share “${title}”` })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "E-mail" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "E-mail" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
 
   const recipient = uniqueEmail("colleague");
   await page.getByLabel("Send to").fill(`${recipient}, not an address`);
@@ -21,7 +24,9 @@ test("a reader shares an article by e-mail; the message is checked first", async
     await expect(send).toBeDisabled();
   } else {
     await send.click();
-    await expect(page.getByRole("alert").getByRole("link", { name: "Please enter valid email addresses, separated by commas." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").getByRole("link", { name: "Please enter valid email addresses, separated by commas." }),
+    ).toBeVisible();
   }
   await axe(page);
   await page.getByLabel("Send to").fill(recipient);
@@ -58,7 +63,10 @@ test("a reader shares an article on a network; it goes to their sharing history"
 test("a guest gets Connect with links to the networks", async ({ page }) => {
   await page.goto(await firstArticlePath(page));
   const share = page.getByRole("region", { name: "Share this article" });
-  await expect(share.getByRole("link", { name: "Connect with Facebook (opens in a new window)" })).toHaveAttribute("href", /^https:\/\/www\.facebook\.com\/sharer/);
+  await expect(share.getByRole("link", { name: "Connect with Facebook (opens in a new window)" })).toHaveAttribute(
+    "href",
+    /^https:\/\/www\.facebook\.com\/sharer/,
+  );
   await expect(share.getByRole("button")).toHaveCount(0);
 });
 
@@ -82,7 +90,10 @@ test("Share opens the share tabs, Facebook first: a flyout with JS, the share pa
     await expect(page).toHaveURL(new RegExp(`${article}$`));
   } else {
     await expect(page).toHaveURL(/\/share\?type=article&id=\d+$/);
-    await expect(page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "Facebook" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "Facebook" })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
     await page.getByRole("navigation", { name: "Share with" }).getByRole("link", { name: "E-mail" }).click();
     await page.getByLabel("Send to").fill(recipient);
     await page.getByRole("button", { name: "Send" }).click();

@@ -14,7 +14,8 @@ const header = (page: Page) => page.locator("header[data-site-header]");
 const cartLink = (page: Page) => header(page).getByRole("link", { name: /^Cart \(/ });
 
 /** The add-to-cart form for one availability (a product page may list several). */
-const addForm = (page: Page, availabilityId: number) => page.locator(`form:has(input[name="productId"][value="${availabilityId}"]):has(input[name="type"]:not([value="Perm"]))`);
+const addForm = (page: Page, availabilityId: number) =>
+  page.locator(`form:has(input[name="productId"][value="${availabilityId}"]):has(input[name="type"]:not([value="Perm"]))`);
 
 /** Adds from the product page; returns where the confirmation is (the dialog with JS, the page without). */
 async function addFromProductPage(page: Page, js: boolean, product: { id: number; path: string }, quantity?: string): Promise<Locator> {

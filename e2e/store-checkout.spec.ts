@@ -145,7 +145,11 @@ test("an order page opened with printMe prints once with JS, and is a plain rece
   if (js) await expect.poll(() => page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
 });
 
-test("a shopper leaves the payment page, cancels the order from its page, and sees it cancelled in the purchase history", async ({ page, axe, signIn }) => {
+test("a shopper leaves the payment page, cancels the order from its page, and sees it cancelled in the purchase history", async ({
+  page,
+  axe,
+  signIn,
+}) => {
   await signIn(uniqueEmail("reader-cancel"));
   await addToCart(page, HARDCOVER);
   await page.goto("/shipping-payment");

@@ -8,7 +8,6 @@ import { expect, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures"
 const HISTORY = "/my-library/history/purchases";
 const DAY = 24 * 60 * 60 * 1000;
 
-
 test("a reader who has bought nothing sees the purchase history's welcome", async ({ page, axe, signIn }) => {
   await signIn(uniqueEmail("nohistory"));
   await page.goto(HISTORY);
@@ -34,8 +33,20 @@ test("an order is listed with five of its items and downloads for its buyer only
   const db = site.db;
   const pick = await availabilities(db);
   const items = [pick.kindle, pick.hardcover, pick.epub, pick.pdfBook, pick.spreadsheet, pick.bundle, pick.html];
-  const order = await insertOrder(db, { userId, email, status: "paid", createdAt: new Date(Date.now() - 200 * DAY).toISOString(), lines: [...items.map((a) => ({ availabilityId: a.id })), { availabilityId: pick.caseStudy.id }] });
-  const cancelled = await insertOrder(db, { userId, email, status: "cancelled", createdAt: new Date().toISOString(), lines: [{ availabilityId: pick.hardcover.id }] });
+  const order = await insertOrder(db, {
+    userId,
+    email,
+    status: "paid",
+    createdAt: new Date(Date.now() - 200 * DAY).toISOString(),
+    lines: [...items.map((a) => ({ availabilityId: a.id })), { availabilityId: pick.caseStudy.id }],
+  });
+  const cancelled = await insertOrder(db, {
+    userId,
+    email,
+    status: "cancelled",
+    createdAt: new Date().toISOString(),
+    lines: [{ availabilityId: pick.hardcover.id }],
+  });
 
   await page.goto(HISTORY);
   const entries = page.locator("main ol > li");

@@ -25,7 +25,13 @@ async function downloaded(download: Download): Promise<Buffer> {
   return fs.readFileSync(await download.path());
 }
 
-test("a subscriber gifts an article; the link opens it for a metered-out guest until it is revoked", async ({ page, browser, js, axe, signIn }) => {
+test("a subscriber gifts an article; the link opens it for a metered-out guest until it is revoked", async ({
+  page,
+  browser,
+  js,
+  axe,
+  signIn,
+}) => {
   test.setTimeout(90_000);
   await signIn(uniqueEmail("giver"), { plan: "digital" });
   const articles = await meteredArticlePaths(page, 5);
@@ -110,7 +116,10 @@ test("the last gift of the month leaves the link shown, the copy button hidden a
   expect(await replay.json()).toEqual({ error: "You have no gifts left this month.", articleGiftsLeft: 0 });
 });
 
-test("a subscriber downloads a PDF reprint and a visual-library chart; another reader's chart address is refused", async ({ page, signIn }) => {
+test("a subscriber downloads a PDF reprint and a visual-library chart; another reader's chart address is refused", async ({
+  page,
+  signIn,
+}) => {
   await signIn(uniqueEmail("downloads"), { plan: "digital" });
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
@@ -129,7 +138,10 @@ test("a subscriber downloads a PDF reprint and a visual-library chart; another r
   expect((await downloaded(chart)).toString("utf8")).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
 
   const own = await chartLink.getAttribute("href");
-  const someoneElses = own!.replace(/\/visual-library\/download\/[^/]+\//, "/visual-library/download/00000000-0000-4000-8000-000000000000/");
+  const someoneElses = own!.replace(
+    /\/visual-library\/download\/[^/]+\//,
+    "/visual-library/download/00000000-0000-4000-8000-000000000000/",
+  );
   const refused = await page.request.get(someoneElses, { maxRedirects: 0 });
   expect(refused.status()).toBe(403);
 });
@@ -146,12 +158,23 @@ test("a registered reader without a subscription gets no subscriber controls, an
   await expect(page.getByRole("heading", { name: "Add a note" })).toHaveCount(0);
 
   const origin = new URL(page.url()).origin;
-  const gift = await page.request.post("/api/article-gift/give-gift", { form: { url: path! }, headers: { Origin: origin }, maxRedirects: 0 });
+  const gift = await page.request.post("/api/article-gift/give-gift", {
+    form: { url: path! },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
   expect(gift.status()).toBe(403);
-  const json = await page.request.post("/api/article-gift/give-gift", { form: { url: path!, _format: "json" }, headers: { Origin: origin } });
+  const json = await page.request.post("/api/article-gift/give-gift", {
+    form: { url: path!, _format: "json" },
+    headers: { Origin: origin },
+  });
   expect(json.status()).toBe(403);
   expect(await json.json()).toEqual({ error: "Gifting articles is for subscribers." });
-  const note = await page.request.post(path!, { form: { intent: "add-note", paragraph: "0", note: "Mine" }, headers: { Origin: origin }, maxRedirects: 0 });
+  const note = await page.request.post(path!, {
+    form: { intent: "add-note", paragraph: "0", note: "Mine" },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
   expect(note.status()).toBe(403);
 
   // The reprint address: a page inside the site that says why and offers a subscription.
@@ -217,7 +240,9 @@ test("a subscriber adds a note, finds it on the article and in their notes, and 
   await axe(page);
 
   await entry.getByRole("link").click();
-  await notesSection(page).getByRole("button", { name: `Delete note on paragraph ${chosen + 1}` }).click();
+  await notesSection(page)
+    .getByRole("button", { name: `Delete note on paragraph ${chosen + 1}` })
+    .click();
   await expect(notesSection(page).getByRole("status")).toHaveText("Your note has been deleted.");
   await expect(notesSection(page).getByText("You have no notes on this article yet.")).toBeVisible();
   await page.goto("/my-account/notes");

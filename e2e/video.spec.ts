@@ -90,7 +90,11 @@ test("the end screen counts down to the next video in the playlist, and can be c
   await expect(page).toHaveURL(/\?playlist=the-managers-toolkit$/);
 });
 
-test("a subscriber-only video shows others a way to subscribe, and its subscribers the player, sharing and embed code", async ({ page, axe, signIn }) => {
+test("a subscriber-only video shows others a way to subscribe, and its subscribers the player, sharing and embed code", async ({
+  page,
+  axe,
+  signIn,
+}) => {
   await page.goto("/video");
   const locked = page.getByRole("region", { name: "All videos" }).getByRole("article").filter({ hasText: "For subscribers" }).first();
   const title = await locked.getByRole("heading").innerText();
@@ -101,7 +105,10 @@ test("a subscriber-only video shows others a way to subscribe, and its subscribe
   await expect(player(page)).toHaveCount(0);
   await expect(page.getByRole("heading", { name: "Share this video" })).toHaveCount(0);
   await expect(page.getByText("Embed this video")).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "Subscribe", exact: true }).last()).toHaveAttribute("href", "/subscriptions?ab=paywall-video");
+  await expect(page.getByRole("link", { name: "Subscribe", exact: true }).last()).toHaveAttribute(
+    "href",
+    "/subscriptions?ab=paywall-video",
+  );
   await axe(page);
 
   await signIn(uniqueEmail("video"), { plan: "digital" });

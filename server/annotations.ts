@@ -77,7 +77,11 @@ export async function addAnnotation(db: Database, input: NewAnnotation, now = ne
     .where("quote", "=", quote)
     .where("note", "=", note)
     .executeTakeFirst();
-  if (same) return { ok: true, annotation: { id: same.id, articleId: input.articleId, paragraph: input.paragraph, quote, note, createdAt: same.created_at } };
+  if (same)
+    return {
+      ok: true,
+      annotation: { id: same.id, articleId: input.articleId, paragraph: input.paragraph, quote, note, createdAt: same.created_at },
+    };
 
   const annotation: Annotation = {
     id: crypto.randomUUID(),

@@ -35,7 +35,12 @@ function toSummary(r: IssueRow): IssueSummary {
 
 /** Archive years, newest first, each with its issues (the spec's archive: years with issueMonth and issueURL). */
 export async function archiveYears(db: Database): Promise<{ yearId: number; issues: { issueMonth: string; issueURL: string }[] }[]> {
-  const rows = await db.selectFrom("magazine_issue").select(["year", "month_label", "code"]).orderBy("year", "desc").orderBy("month").execute();
+  const rows = await db
+    .selectFrom("magazine_issue")
+    .select(["year", "month_label", "code"])
+    .orderBy("year", "desc")
+    .orderBy("month")
+    .execute();
   const years = new Map<number, { issueMonth: string; issueURL: string }[]>();
   for (const r of rows) years.set(r.year, [...(years.get(r.year) ?? []), { issueMonth: r.month_label, issueURL: issuePath(r.code) }]);
   return [...years].map(([yearId, issues]) => ({ yearId, issues }));
@@ -59,9 +64,15 @@ async function featuresOf(db: Database, issueIds: number[]) {
   return map;
 }
 
-export async function issuesOfYear(db: Database, year: number): Promise<(IssueSummary & { featuring: { title: string; url: string | null }[] })[]> {
+export async function issuesOfYear(
+  db: Database,
+  year: number,
+): Promise<(IssueSummary & { featuring: { title: string; url: string | null }[] })[]> {
   const rows = await db.selectFrom("magazine_issue").selectAll().where("year", "=", year).orderBy("month").execute();
-  const features = await featuresOf(db, rows.map((r) => r.id));
+  const features = await featuresOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({ ...toSummary(r), featuring: features.get(r.id) ?? [] }));
 }
 

@@ -14,9 +14,10 @@ function shapes(random: () => number, width: number, height: number, count: numb
     const y = Math.round(random() * height);
     const r = Math.round(20 + random() * width * 0.3);
     const opacity = (0.08 + random() * 0.2).toFixed(2);
-    out += random() > 0.5
-      ? `<circle cx="${x}" cy="${y}" r="${r}" fill="#fff" fill-opacity="${opacity}"/>`
-      : `<rect x="${x - r}" y="${y - r / 3}" width="${r * 2}" height="${Math.round(r / 1.5)}" fill="#fff" fill-opacity="${opacity}" transform="rotate(${Math.round(random() * 60 - 30)} ${x} ${y})"/>`;
+    out +=
+      random() > 0.5
+        ? `<circle cx="${x}" cy="${y}" r="${r}" fill="#fff" fill-opacity="${opacity}"/>`
+        : `<rect x="${x - r}" y="${y - r / 3}" width="${r * 2}" height="${Math.round(r / 1.5)}" fill="#fff" fill-opacity="${opacity}" transform="rotate(${Math.round(random() * 60 - 30)} ${x} ${y})"/>`;
   }
   return out;
 }
@@ -44,7 +45,10 @@ export function issueCover(issue: { code: string; title: string; monthLabel: str
   const random = seededRandom(hashString(issue.code));
   const colour = PALETTE[hashString(issue.code) % PALETTE.length];
   const title = wrap(issue.title, 16)
-    .map((line, i) => `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`,
+    )
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeHtml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
 }
@@ -57,7 +61,10 @@ export function videoPoster(video: { slug: string; title: string; topic: string 
   const lines = wrap(video.title, 26);
   const top = Math.round(height / 2 - (lines.length * 84) / 2 + 60);
   const title = lines
-    .map((line, i) => `<text x="80" y="${top + i * 84}" font-size="68" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="80" y="${top + i * 84}" font-size="68" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`,
+    )
     .join("");
   const sans = `fill="#fff" font-size="32" font-family="Helvetica, Arial, sans-serif"`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 5)}<text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeHtml(video.topic.toUpperCase())}</text></svg>`;
@@ -69,7 +76,10 @@ export function podcastCover(series: { slug: string; title: string }): string {
   const random = seededRandom(hashString(series.slug));
   const colour = PALETTE[hashString(series.slug) % PALETTE.length];
   const title = wrap(series.title, 14)
-    .map((line, i) => `<text x="48" y="${300 + i * 64}" font-size="56" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="48" y="${300 + i * 64}" font-size="56" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`,
+    )
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
 }

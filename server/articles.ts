@@ -29,10 +29,7 @@ export interface ArticlePage {
   ascend: boolean;
 }
 
-export type ArticleLookup =
-  | { kind: "found"; article: ArticlePage }
-  | { kind: "moved"; url: string }
-  | { kind: "missing" };
+export type ArticleLookup = { kind: "found"; article: ArticlePage } | { kind: "moved"; url: string } | { kind: "missing" };
 
 /** Finds an article by slug; a wrong year or month gives the canonical URL to redirect to. */
 export async function findArticle(db: Database, year: number, month: number, slug: string): Promise<ArticleLookup> {

@@ -38,7 +38,12 @@ const envSchema = z.object({
 
   // Accounts: sign-in lockout, rate limits (per client address and per account), sessions.
   // scrypt's cost as log2 of N: 17 is OWASP's minimum. Tests lower it (they hash hundreds of passwords).
-  PASSWORD_SCRYPT_LOG2N: z.coerce.number().int().min(14, "PASSWORD_SCRYPT_LOG2N must be 14 to 20").max(20, "PASSWORD_SCRYPT_LOG2N must be 14 to 20").default(17),
+  PASSWORD_SCRYPT_LOG2N: z.coerce
+    .number()
+    .int()
+    .min(14, "PASSWORD_SCRYPT_LOG2N must be 14 to 20")
+    .max(20, "PASSWORD_SCRYPT_LOG2N must be 14 to 20")
+    .default(17),
   LOGIN_MAX_FAILURES: positiveInt(5),
   LOGIN_LOCKOUT_SECONDS: positiveInt(15 * 60),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),
@@ -46,10 +51,16 @@ const envSchema = z.object({
   RATE_LIMIT_PER_ACCOUNT: positiveInt(10),
   SESSION_DAYS: positiveInt(30),
   /** Header that carries the client address when behind a proxy (e.g. x-forwarded-for). */
-  CLIENT_IP_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i)
+    .optional(),
 
   // Mail: .eml files under DATA_DIR/mail unless SMTP_URL is given.
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "SMTP_URL must be an smtp:// or smtps:// URL")
+    .optional(),
   MAIL_FROM: z.string().default("Meridian Review <no-reply@meridian-review.example>"),
 
   // Captcha (reCAPTCHA v3): off unless a secret is given.
@@ -60,7 +71,10 @@ const envSchema = z.object({
   CAPTCHA_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.5),
 
   // Geo: a trusted CDN country header, else the GeoIP2 web service when an account is given.
-  GEO_COUNTRY_HEADER: z.string().regex(/^[a-z0-9-]+$/i).optional(),
+  GEO_COUNTRY_HEADER: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i)
+    .optional(),
   GEOIP_ACCOUNT_ID: z.string().optional(),
   GEOIP_LICENSE_KEY: z.string().optional(),
   GEOIP_URL: z.string().url().default("https://geoip.maxmind.com/geoip/v2.1/country"),
@@ -78,7 +92,14 @@ const envSchema = z.object({
   CRAWLER_DNS_SERVERS: z
     .string()
     .optional()
-    .transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    ),
   PAYWALL_PREVIEW_PARAGRAPHS: positiveInt(3),
   /** The A/B tag on the subscribe call to action, per content tier: tier=tag pairs. */
   PAYWALL_TAGS: z
@@ -96,7 +117,10 @@ const envSchema = z.object({
       return { article: pairs.article!, top50: pairs.top50!, cases: pairs.cases!, "visual-library": pairs["visual-library"]! };
     }),
   /** The A/B tag on the subscribe call to action in front of a subscriber-only video. */
-  PAYWALL_VIDEO_TAG: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, "PAYWALL_VIDEO_TAG: letters, digits, - or _").default("paywall-video"),
+  PAYWALL_VIDEO_TAG: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, "PAYWALL_VIDEO_TAG: letters, digits, - or _")
+    .default("paywall-video"),
   GIFTS_PER_MONTH: z.coerce.number().int().min(0).max(1000).default(5),
   /** Days a gift link opens its article after it was made. */
   GIFT_LINK_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
@@ -104,7 +128,10 @@ const envSchema = z.object({
   // Payments: the built-in sandbox provider, or Stripe Checkout.
   PAYMENT_PROVIDER: z.enum(["sandbox", "stripe"]).default("sandbox"),
   STRIPE_SECRET_KEY: z.string().regex(/^sk_/, "STRIPE_SECRET_KEY must start with sk_").optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, "STRIPE_WEBHOOK_SECRET must start with whsec_").optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, "STRIPE_WEBHOOK_SECRET must start with whsec_")
+    .optional(),
   STRIPE_API_URL: z.string().url().optional(),
 
   // Store: ordering and order history close daily for maintenance (local time of STORE_TIMEZONE).

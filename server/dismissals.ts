@@ -4,7 +4,14 @@ import type { Database } from "./db/connection";
  * One-time messages a reader has closed (help boxes, the subscriber onboarding overlay, the
  * persistent banner), remembered per account or, for guests, per visitor.
  */
-export const HELP_BOX_IDS = ["sign-in-benefits", "article-saves", "firmographics", "my-library", "insider-newsletter", "subscriber-search"] as const;
+export const HELP_BOX_IDS = [
+  "sign-in-benefits",
+  "article-saves",
+  "firmographics",
+  "my-library",
+  "insider-newsletter",
+  "subscriber-search",
+] as const;
 export type HelpBoxId = (typeof HELP_BOX_IDS)[number];
 
 export const DISMISSIBLE = [...HELP_BOX_IDS.map((id) => `help:${id}` as const), "onboarding", "persistent-banner"] as const;

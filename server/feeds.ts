@@ -4,7 +4,17 @@ import type { Database } from "./db/connection";
 import { latestArticles } from "./articles";
 import { episodeAudioFile, podcastSeries, podcastSeriesList } from "./podcasts";
 import { STREAM_PAGES } from "./streams";
-import { articlePath, issuePath, podcastAudioPath, podcastCoverPath, podcastFeedPath, podcastSeriesPath, productPath, topicPath, videoPath } from "../shared/urls";
+import {
+  articlePath,
+  issuePath,
+  podcastAudioPath,
+  podcastCoverPath,
+  podcastFeedPath,
+  podcastSeriesPath,
+  productPath,
+  topicPath,
+  videoPath,
+} from "../shared/urls";
 
 type XmlElement = ReturnType<typeof create>;
 
@@ -93,7 +103,10 @@ function urlSet(siteUrl: string, entries: { loc: string; lastmod?: string }[]): 
 
 /** The sitemap index: one file for pages, topics and issues, then the articles in numbered files. */
 export async function sitemapIndex(db: Database, siteUrl: string): Promise<string> {
-  const row = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("article")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   const files = Math.max(1, Math.ceil(Number(row.n) / ARTICLES_PER_SITEMAP));
   const locs = [`${siteUrl}/sitemaps/pages.xml`, ...Array.from({ length: files }, (_, i) => `${siteUrl}/sitemaps/articles-${i + 1}.xml`)];
   const index = xmlRoot("sitemapindex", { xmlns: SITEMAP_NS });
@@ -102,7 +115,16 @@ export async function sitemapIndex(db: Database, siteUrl: string): Promise<strin
 }
 
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
-  const fixed = ["/", "/topics", "/magazine", "/video", "/podcasts", "/subscriptions", "/store", ...Object.keys(STREAM_PAGES).map((s) => `/${s}`)];
+  const fixed = [
+    "/",
+    "/topics",
+    "/magazine",
+    "/video",
+    "/podcasts",
+    "/subscriptions",
+    "/store",
+    ...Object.keys(STREAM_PAGES).map((s) => `/${s}`),
+  ];
   const [topics, issues, videos, products, podcasts] = await Promise.all([
     db.selectFrom("topic").select("slug").orderBy("slug").execute(),
     db.selectFrom("magazine_issue").select("code").orderBy("id", "desc").execute(),
@@ -135,9 +157,25 @@ export async function articlesSitemap(db: Database, siteUrl: string, n: number):
     .offset((n - 1) * ARTICLES_PER_SITEMAP)
     .execute();
   if (articles.length === 0 && n > 1) return undefined;
-  return urlSet(siteUrl, articles.map((a) => ({ loc: articlePath(a), lastmod: a.published })));
+  return urlSet(
+    siteUrl,
+    articles.map((a) => ({ loc: articlePath(a), lastmod: a.published })),
+  );
 }
 
 export function robotsTxt(siteUrl: string): string {
-  return ["User-agent: *", "Disallow: /preferences/", "Disallow: /magazine/find", "Disallow: /search", "Disallow: /subscriptions/", "Disallow: /sandbox-checkout/", "Disallow: /service/", "Disallow: /api/", "Disallow: /video/embed/", "", `Sitemap: ${siteUrl}/sitemap.xml`, ""].join("\n");
+  return [
+    "User-agent: *",
+    "Disallow: /preferences/",
+    "Disallow: /magazine/find",
+    "Disallow: /search",
+    "Disallow: /subscriptions/",
+    "Disallow: /sandbox-checkout/",
+    "Disallow: /service/",
+    "Disallow: /api/",
+    "Disallow: /video/embed/",
+    "",
+    `Sitemap: ${siteUrl}/sitemap.xml`,
+    "",
+  ].join("\n");
 }

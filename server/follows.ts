@@ -13,7 +13,6 @@ import { EXECUTIVE_ONLY_TOPIC, SUBSCRIBER_ONLY_NEWSLETTER, SUBSCRIBER_ONLY_TOPIC
 export const FOLLOW_KINDS = ["topic", "newsletter", "campaign"] as const;
 export type FollowKind = (typeof FOLLOW_KINDS)[number];
 
-
 /** What can be followed, resolved from its kind and target. */
 export interface FollowTarget {
   kind: FollowKind;
@@ -26,8 +25,20 @@ export interface FollowTarget {
 export async function findFollowTarget(db: Database, kind: FollowKind, target: string): Promise<FollowTarget | undefined> {
   if (kind === "topic") {
     if (!/^[1-9]\d{0,8}$/.test(target)) return undefined;
-    const row = await db.selectFrom("topic").select(["id", "name", "subscriber_only", "executive_only"]).where("id", "=", Number(target)).executeTakeFirst();
-    return row && { kind, target: String(row.id), name: row.name, subscriberOnly: row.subscriber_only === 1, executiveOnly: row.executive_only === 1 };
+    const row = await db
+      .selectFrom("topic")
+      .select(["id", "name", "subscriber_only", "executive_only"])
+      .where("id", "=", Number(target))
+      .executeTakeFirst();
+    return (
+      row && {
+        kind,
+        target: String(row.id),
+        name: row.name,
+        subscriberOnly: row.subscriber_only === 1,
+        executiveOnly: row.executive_only === 1,
+      }
+    );
   }
   if (kind === "newsletter") {
     if (!/^[a-z0-9-]{1,80}$/.test(target)) return undefined;
@@ -43,8 +54,12 @@ export async function findFollowTarget(db: Database, kind: FollowKind, target: s
  * Why a reader may not follow something, or null when they may. Executive-only topics need the
  * Executive tier (All Access includes everything in Executive); subscriber-only ones any tier.
  */
-export function followRefusal(target: Pick<FollowTarget, "kind" | "subscriberOnly" | "executiveOnly">, status: SubscriberStatus | null): string | null {
-  if (target.executiveOnly && !(status && (status.tier.name === "Executive" || status.tier.name === "All Access"))) return EXECUTIVE_ONLY_TOPIC;
+export function followRefusal(
+  target: Pick<FollowTarget, "kind" | "subscriberOnly" | "executiveOnly">,
+  status: SubscriberStatus | null,
+): string | null {
+  if (target.executiveOnly && !(status && (status.tier.name === "Executive" || status.tier.name === "All Access")))
+    return EXECUTIVE_ONLY_TOPIC;
   if (target.subscriberOnly && !status) return target.kind === "newsletter" ? SUBSCRIBER_ONLY_NEWSLETTER : SUBSCRIBER_ONLY_TOPIC;
   return null;
 }
@@ -60,7 +75,12 @@ export async function follow(db: Database, userId: string, kind: FollowKind, tar
 
 /** Whether a row was removed (false when the reader did not follow it). */
 export async function unfollow(db: Database, userId: string, kind: FollowKind, target: string): Promise<boolean> {
-  const result = await db.deleteFrom("follow").where("user_id", "=", userId).where("kind", "=", kind).where("target", "=", target).executeTakeFirst();
+  const result = await db
+    .deleteFrom("follow")
+    .where("user_id", "=", userId)
+    .where("kind", "=", kind)
+    .where("target", "=", target)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -70,7 +90,13 @@ export async function unfollowAllNewsletters(db: Database, userId: string): Prom
 }
 
 export async function isFollowing(db: Database, userId: string, kind: FollowKind, target: string): Promise<boolean> {
-  const row = await db.selectFrom("follow").select("target").where("user_id", "=", userId).where("kind", "=", kind).where("target", "=", target).executeTakeFirst();
+  const row = await db
+    .selectFrom("follow")
+    .select("target")
+    .where("user_id", "=", userId)
+    .where("kind", "=", kind)
+    .where("target", "=", target)
+    .executeTakeFirst();
   return Boolean(row);
 }
 
@@ -122,14 +148,18 @@ export async function unreadFollowingCount(db: Database, userId: string): Promis
     .selectFrom("follow")
     // The CASE keeps PostgreSQL from casting a newsletter slug, whatever order it evaluates in.
     .innerJoin("article_topic", (join) =>
-      join.on((eb) => eb(eb.ref("article_topic.topic_id"), "=", sql<number>`case when follow.kind = 'topic' then cast(follow.target as integer) end`)),
+      join.on((eb) =>
+        eb(eb.ref("article_topic.topic_id"), "=", sql<number>`case when follow.kind = 'topic' then cast(follow.target as integer) end`),
+      ),
     )
     .innerJoin("article", "article.id", "article_topic.article_id")
     .leftJoin("following_seen", "following_seen.user_id", "follow.user_id")
     .where("follow.user_id", "=", userId)
     .where("follow.kind", "=", "topic")
     .whereRef("article.published", ">", "follow.created_at")
-    .where((eb) => eb.or([eb("following_seen.seen_at", "is", null), eb(eb.ref("article.published"), ">", eb.ref("following_seen.seen_at"))]))
+    .where((eb) =>
+      eb.or([eb("following_seen.seen_at", "is", null), eb(eb.ref("article.published"), ">", eb.ref("following_seen.seen_at"))]),
+    )
     .select((eb) => eb.fn.count<number>("article.id").distinct().as("n"))
     .executeTakeFirstOrThrow();
   return Number(row.n);

@@ -4,9 +4,7 @@ import { hashToken, newToken } from "./accounts/tokens";
 import type { Database } from "./db/connection";
 import { articlePath } from "../shared/urls";
 
-export type CreateGiftResult =
-  | { ok: true; token: string; giftId: string; giftsLeft: number }
-  | { ok: false; reason: "allowance-used" };
+export type CreateGiftResult = { ok: true; token: string; giftId: string; giftsLeft: number } | { ok: false; reason: "allowance-used" };
 
 export interface Gift {
   id: string;

@@ -41,7 +41,9 @@ export async function runHousekeeping(db: Database, provider: PaymentProvider, n
         .deleteFrom("cart")
         .where("user_id", "is", null)
         .where("updated_at", "<", idleSince)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("store_order").select(sql.lit(1).as("one")).whereRef("store_order.cart_id", "=", "cart.id"))))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom("store_order").select(sql.lit(1).as("one")).whereRef("store_order.cart_id", "=", "cart.id"))),
+        )
         .executeTakeFirst(),
     ),
     passwordResets: deleted(await db.deleteFrom("password_reset").where("expires_at", "<=", at).executeTakeFirst()),

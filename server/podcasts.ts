@@ -37,7 +37,11 @@ export interface PodcastSeries extends PodcastSeriesCard {
   tabs: PodcastTab[];
 }
 
-const splitHosts = (hosts: string) => hosts.split(",").map((h) => h.trim()).filter(Boolean);
+const splitHosts = (hosts: string) =>
+  hosts
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
 
 export async function podcastSeriesList(db: Database): Promise<PodcastSeriesCard[]> {
   const rows = await db
@@ -47,7 +51,14 @@ export async function podcastSeriesList(db: Database): Promise<PodcastSeriesCard
     .groupBy(["s.id", "s.slug", "s.title", "s.description", "s.hosts", "s.feed_type"])
     .orderBy("s.title")
     .execute();
-  return rows.map((r) => ({ slug: r.slug, title: r.title, description: r.description, hosts: splitHosts(r.hosts), feedType: r.feed_type, episodeCount: Number(r.episodes) }));
+  return rows.map((r) => ({
+    slug: r.slug,
+    title: r.title,
+    description: r.description,
+    hosts: splitHosts(r.hosts),
+    feedType: r.feed_type,
+    episodeCount: Number(r.episodes),
+  }));
 }
 
 /**

@@ -62,6 +62,8 @@ export async function allReadingLists(db: Database): Promise<ReadingList[]> {
     name: l.name,
     slug: l.slug,
     description: l.description,
-    items: items.filter((i) => i.list_id === l.id).map((i) => ({ title: i.title, summary: i.summary, url: `${articlePath(i)}?list=${l.slug}` })),
+    items: items
+      .filter((i) => i.list_id === l.id)
+      .map((i) => ({ title: i.title, summary: i.summary, url: `${articlePath(i)}?list=${l.slug}` })),
   }));
 }

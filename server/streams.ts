@@ -101,18 +101,23 @@ function filtered(db: Database, source: StreamSource) {
     case "curated":
       return q.innerJoin("stream_entry", "stream_entry.article_id", "article.id").where("stream_entry.stream", "=", source.stream);
     case "topic":
-      return q
-        .innerJoin("article_topic", "article_topic.article_id", "article.id")
-        .where("article_topic.topic_id", "=", source.topicId);
+      return q.innerJoin("article_topic", "article_topic.article_id", "article.id").where("article_topic.topic_id", "=", source.topicId);
   }
 }
 
 async function countEntries(db: Database, source: StreamSource): Promise<number> {
-  const row = await (source.kind === "all"
-    ? db.selectFrom("article").select((eb) => eb.fn.countAll().as("n"))
-    : source.kind === "curated"
-      ? db.selectFrom("stream_entry").where("stream", "=", source.stream).select((eb) => eb.fn.countAll().as("n"))
-      : db.selectFrom("article_topic").where("topic_id", "=", source.topicId).select((eb) => eb.fn.countAll().as("n"))
+  const row = await (
+    source.kind === "all"
+      ? db.selectFrom("article").select((eb) => eb.fn.countAll().as("n"))
+      : source.kind === "curated"
+        ? db
+            .selectFrom("stream_entry")
+            .where("stream", "=", source.stream)
+            .select((eb) => eb.fn.countAll().as("n"))
+        : db
+            .selectFrom("article_topic")
+            .where("topic_id", "=", source.topicId)
+            .select((eb) => eb.fn.countAll().as("n"))
   ).executeTakeFirstOrThrow();
   return Number(row.n);
 }

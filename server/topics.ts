@@ -12,7 +12,14 @@ export interface Topic {
   executiveOnly: boolean;
 }
 
-function toTopic(r: { id: number; slug: string; name: string; description: string; subscriber_only: number; executive_only: number }): Topic {
+function toTopic(r: {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  subscriber_only: number;
+  executive_only: number;
+}): Topic {
   return {
     id: r.id,
     slug: r.slug,

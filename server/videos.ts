@@ -31,9 +31,23 @@ export interface Playlist {
 export const PLAYLIST_STEP = 6;
 export const VIDEO_PAGE_SIZE = 12;
 
-const cardColumns = ["video.id", "video.slug", "video.title", "video.duration_seconds", "video.published", "video.subscriber_only"] as const;
+const cardColumns = [
+  "video.id",
+  "video.slug",
+  "video.title",
+  "video.duration_seconds",
+  "video.published",
+  "video.subscriber_only",
+] as const;
 
-function toCard(r: { id: number; slug: string; title: string; duration_seconds: number; published: string; subscriber_only: number }): VideoCard {
+function toCard(r: {
+  id: number;
+  slug: string;
+  title: string;
+  duration_seconds: number;
+  published: string;
+  subscriber_only: number;
+}): VideoCard {
   return {
     id: r.id,
     slug: r.slug,
@@ -89,7 +103,10 @@ export async function videoList(db: Database, page: number): Promise<{ videos: V
       .limit(VIDEO_PAGE_SIZE)
       .offset((page - 1) * VIDEO_PAGE_SIZE)
       .execute(),
-    db.selectFrom("video").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("video")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return { videos: rows.map(toCard), total: Number(count.n) };
 }

@@ -15,7 +15,16 @@ export interface Address {
 
 export type AddressField = Exclude<keyof Address, "id">;
 
-export const ADDRESS_FIELDS: AddressField[] = ["firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "countryCode"];
+export const ADDRESS_FIELDS: AddressField[] = [
+  "firstName",
+  "lastName",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "postalCode",
+  "countryCode",
+];
 
 /** The longest value each field takes (characters). */
 export const ADDRESS_MAX: Record<AddressField, number> = {
@@ -72,7 +81,8 @@ export function addressProblems(address: Address): Partial<Record<AddressField, 
   const regions = regionsOf(address.countryCode);
   if (regions.length > 0 && !problems.state) {
     if (!address.state) problems.state = address.countryCode === "CA" ? "Please choose a province or territory." : "Please choose a state.";
-    else if (!regions.some((r) => r.code === address.state)) problems.state = `Please choose a ${address.countryCode === "CA" ? "province or territory" : "state"} from the list.`;
+    else if (!regions.some((r) => r.code === address.state))
+      problems.state = `Please choose a ${address.countryCode === "CA" ? "province or territory" : "state"} from the list.`;
   }
   if (!problems.postalCode && !problems.countryCode) {
     const rule = POSTAL_RULES[address.countryCode] ?? OTHER_POSTAL;

@@ -29,9 +29,7 @@ export function lastPage(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
 
-export type PaginationItem =
-  | { kind: "page"; number: number; current: boolean; wideOnly: boolean }
-  | { kind: "gap" };
+export type PaginationItem = { kind: "page"; number: number; current: boolean; wideOnly: boolean } | { kind: "gap" };
 
 /**
  * Page numbers for the pagination bar. Up to 7 pages are all shown; beyond that the first

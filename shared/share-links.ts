@@ -6,7 +6,12 @@ export const MAX_SHARE_RECIPIENTS = 10;
 export const SOCIAL_NETWORKS = ["facebook", "twitter", "linkedin"] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
-export const NETWORK_NAMES: Record<SocialNetwork | "email", string> = { facebook: "Facebook", twitter: "X", linkedin: "LinkedIn", email: "E-mail" };
+export const NETWORK_NAMES: Record<SocialNetwork | "email", string> = {
+  facebook: "Facebook",
+  twitter: "X",
+  linkedin: "LinkedIn",
+  email: "E-mail",
+};
 
 export function networkShareUrl(network: SocialNetwork, url: string, title: string): string {
   const u = encodeURIComponent(url);

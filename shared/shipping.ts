@@ -14,9 +14,23 @@ export interface ShippingMethod {
 }
 
 const METHODS: Record<ShippingMethodId, ShippingMethod> = {
-  standard: { id: "standard", name: "Standard", delivery: "5 to 7 business days", firstCents: 595, additionalCents: 100, freeFromCents: 7500 },
+  standard: {
+    id: "standard",
+    name: "Standard",
+    delivery: "5 to 7 business days",
+    firstCents: 595,
+    additionalCents: 100,
+    freeFromCents: 7500,
+  },
   express: { id: "express", name: "Express", delivery: "2 business days", firstCents: 1495, additionalCents: 200, freeFromCents: null },
-  international: { id: "international", name: "International", delivery: "7 to 14 business days", firstCents: 2495, additionalCents: 500, freeFromCents: null },
+  international: {
+    id: "international",
+    name: "International",
+    delivery: "7 to 14 business days",
+    firstCents: 2495,
+    additionalCents: 500,
+    freeFromCents: null,
+  },
 };
 
 /** The methods offered for a destination: standard and express in the US and Canada, else international. */

@@ -1,10 +1,6 @@
 /** Topic page slug, per the spec: lowercase, "&" becomes "and", spaces become hyphens. */
 export function topicSlug(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/&/g, "and")
-    .replace(/\s+/g, "-");
+  return name.trim().toLowerCase().replace(/&/g, "and").replace(/\s+/g, "-");
 }
 
 /** The headline topic link segment: the name lowercased with spaces as hyphens. */

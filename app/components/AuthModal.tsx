@@ -150,7 +150,14 @@ export function AuthModal() {
       </div>
       <div className={css.body}>
         <Suspense fallback={<p className={css.loading}>Loading…</p>}>
-          <AuthModalScreen key={screen} screen={screen} redirectTo={redirectTo} onRegistered={toProfile} onSent={focusTitle} onDone={close} />
+          <AuthModalScreen
+            key={screen}
+            screen={screen}
+            redirectTo={redirectTo}
+            onRegistered={toProfile}
+            onSent={focusTitle}
+            onDone={close}
+          />
         </Suspense>
       </div>
     </dialog>

@@ -49,7 +49,9 @@ function SignInScreen({ redirectTo }: { redirectTo: string }) {
   // Success redirects to redirectTo (this page): Remix navigates there and loaders revalidate.
   const fetcher = useFetcher<typeof signInAction>();
   const data = fetcher.data;
-  return <SignInForm redirectTo={redirectTo} result={data?.result} credentials={Boolean(data && "credentials" in data)} fetcher={fetcher} />;
+  return (
+    <SignInForm redirectTo={redirectTo} result={data?.result} credentials={Boolean(data && "credentials" in data)} fetcher={fetcher} />
+  );
 }
 
 function RegistrationScreen({ redirectTo, onRegistered }: { redirectTo: string; onRegistered: () => void }) {
@@ -68,7 +70,12 @@ function RegistrationScreen({ redirectTo, onRegistered }: { redirectTo: string; 
       {domestic === undefined ? (
         <DomesticLookup redirectTo={redirectTo} onResult={setDomestic} />
       ) : (
-        <RegistrationForm redirectTo={redirectTo} domestic={domestic} result={data && "result" in data ? data.result : undefined} fetcher={fetcher} />
+        <RegistrationForm
+          redirectTo={redirectTo}
+          domestic={domestic}
+          result={data && "result" in data ? data.result : undefined}
+          fetcher={fetcher}
+        />
       )}
     </>
   );

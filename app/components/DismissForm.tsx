@@ -8,7 +8,17 @@ import { VIA_FETCHER, VIA_FIELD } from "../lib/via-fetcher";
  * and comes back to this page. With JS it posts through a fetcher and `onDismiss` hides the
  * message at once.
  */
-export function DismissForm({ item, className, onDismiss, children }: { item: Dismissible; className?: string; onDismiss?: () => void; children: ReactNode }) {
+export function DismissForm({
+  item,
+  className,
+  onDismiss,
+  children,
+}: {
+  item: Dismissible;
+  className?: string;
+  onDismiss?: () => void;
+  children: ReactNode;
+}) {
   const fetcher = useFetcher();
   const location = useLocation();
   return (

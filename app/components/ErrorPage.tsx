@@ -21,8 +21,8 @@ export function ErrorPage({ status, message }: { status: number; message?: strin
       <h1>{errorTitle(status)}</h1>
       <p>{message ?? copy?.body ?? GENERIC_ERROR}</p>
       <p>
-        Customer Service: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
-        (international), <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
+        Customer Service: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational} (international),{" "}
+        <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
       </p>
       <p>
         <Link to="/">Go to the home page</Link> or browse <Link to="/the-latest">The Latest</Link>.

@@ -10,17 +10,27 @@ const CONTENT: Record<HelpBoxId, { headline: string; body: ReactNode }> = {
     headline: "Get more from Meridian Review",
     body: (
       <>
-        A free account lets you read more articles each month, save them to your library and follow topics. <Link to="/register">Create a free account</Link>.
+        A free account lets you read more articles each month, save them to your library and follow topics.{" "}
+        <Link to="/register">Create a free account</Link>.
       </>
     ),
   },
-  "article-saves": { headline: "Save it for later", body: "Use Save on any article, video or podcast to keep it in your library, sorted into your own folders." },
+  "article-saves": {
+    headline: "Save it for later",
+    body: "Use Save on any article, video or podcast to keep it in your library, sorted into your own folders.",
+  },
   firmographics: {
     headline: "Tell us about your work",
     body: "Add your industry, job title and company size below and we will recommend articles that fit. Every question is optional.",
   },
-  "my-library": { headline: "Your library", body: "Everything you save, read, watch and share is kept here. Make folders to sort it your way." },
-  "insider-newsletter": { headline: "The Insider newsletter", body: "Subscribers get a weekly briefing from our editors. Switch it on below." },
+  "my-library": {
+    headline: "Your library",
+    body: "Everything you save, read, watch and share is kept here. Make folders to sort it your way.",
+  },
+  "insider-newsletter": {
+    headline: "The Insider newsletter",
+    body: "Subscribers get a weekly briefing from our editors. Switch it on below.",
+  },
   "subscriber-search": {
     headline: "Search the whole archive",
     body: "As a subscriber you can search every article and magazine issue since 1956, and open every result in full.",

@@ -12,7 +12,13 @@ export function IssueCard({ issue, featuring }: { issue: IssueSummary; featuring
   return (
     <article className={css.issueCard}>
       <Link to={issue.url}>
-        <img src={issue.cover} alt={coverAlt(issue)} width={ISSUE_COVER_SIZE.width / 4} height={ISSUE_COVER_SIZE.height / 4} loading="lazy" />
+        <img
+          src={issue.cover}
+          alt={coverAlt(issue)}
+          width={ISSUE_COVER_SIZE.width / 4}
+          height={ISSUE_COVER_SIZE.height / 4}
+          loading="lazy"
+        />
       </Link>
       <div>
         <h3 className={css.issueTitle}>

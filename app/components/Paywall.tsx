@@ -58,7 +58,9 @@ export function RegistrationWall({
       <h2 id="paywall-title" className={css.title}>
         {REGISTRATION_WALL_TITLE}
       </h2>
-      <p className={css.dek}>Create a free account to read more articles every month, save them to your library and follow the topics you care about.</p>
+      <p className={css.dek}>
+        Create a free account to read more articles every month, save them to your library and follow the topics you care about.
+      </p>
       {cookiesRefused ? (
         <p className={css.subDek} data-cookies-needed="">
           {COOKIES_NEEDED}

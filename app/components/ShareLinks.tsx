@@ -63,7 +63,12 @@ export function ShareLinks({
                 </button>
               </form>
             ) : (
-              <a href={networkShareUrl(network, url, title)} target={POPUP} rel="noopener noreferrer" onClick={(e) => openPopup(e, network)}>
+              <a
+                href={networkShareUrl(network, url, title)}
+                target={POPUP}
+                rel="noopener noreferrer"
+                onClick={(e) => openPopup(e, network)}
+              >
                 Connect with {NETWORK_NAMES[network]}
                 <span className="visually-hidden"> (opens in a new window)</span>
               </a>

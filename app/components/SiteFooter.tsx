@@ -44,10 +44,14 @@ export function SiteFooter() {
           </ul>
         </nav>
         <p>
-          Customer Service, 24/7: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
-          (international), <a className={css.footerLink} href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>
+          Customer Service, 24/7: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational} (international),{" "}
+          <a className={css.footerLink} href={`mailto:${CUSTOMER_SERVICE.email}`}>
+            {CUSTOMER_SERVICE.email}
+          </a>
         </p>
-        <p>© {new Date().getFullYear()} {SITE_NAME}. All rights reserved.</p>
+        <p>
+          © {new Date().getFullYear()} {SITE_NAME}. All rights reserved.
+        </p>
       </div>
     </footer>
   );

@@ -23,7 +23,14 @@ export default function SubscriberTools({
     <>
       <GiftArticle articleUrl={articleUrl} giftsLeft={tools.gift.giftsLeft} giftUrl={tools.gift.giftUrl} />
       <SubscriberDownloads reprintPath={tools.reprintPath} chartPath={tools.chartPath} />
-      <ArticleNotes articleUrl={articleUrl} notes={tools.notes} paragraphs={tools.paragraphs} limits={tools.limits} notice={notice} result={noteResult} />
+      <ArticleNotes
+        articleUrl={articleUrl}
+        notes={tools.notes}
+        paragraphs={tools.paragraphs}
+        limits={tools.limits}
+        notice={notice}
+        result={noteResult}
+      />
     </>
   );
 }

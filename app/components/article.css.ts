@@ -21,7 +21,12 @@ export const hero = style({ width: "100%", height: "auto", aspectRatio: "16 / 9"
 
 export const tools = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, margin: `${vars.space.md} 0` });
 
-export const summaryBox = style({ background: vars.color.wash, padding: vars.space.md, borderRadius: vars.radius.md, margin: `${vars.space.md} 0` });
+export const summaryBox = style({
+  background: vars.color.wash,
+  padding: vars.space.md,
+  borderRadius: vars.radius.md,
+  margin: `${vars.space.md} 0`,
+});
 
 export const summaryToggle = style({ cursor: "pointer", fontWeight: 700 });
 
@@ -59,7 +64,12 @@ export const asideBlock = style({ borderTop: `3px solid ${vars.color.ink}`, padd
 
 export const asideList = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
 
-export const seriesNav = style({ background: vars.color.wash, padding: vars.space.md, margin: `${vars.space.lg} 0`, fontSize: vars.size.sm });
+export const seriesNav = style({
+  background: vars.color.wash,
+  padding: vars.space.md,
+  margin: `${vars.space.lg} 0`,
+  fontSize: vars.size.sm,
+});
 
 export const titleBar = style({
   position: "fixed",
@@ -89,6 +99,16 @@ export const textSizeButton = style({
 /** Wraps a run of the body's HTML without a box of its own, so its blocks lay out as the body's children. */
 export const bodyPart = style({ display: "contents" });
 
-export const share = style({ borderTop: `1px solid ${vars.color.rule}`, margin: `${vars.space.lg} 0`, paddingTop: vars.space.md, fontFamily: vars.font.ui });
+export const share = style({
+  borderTop: `1px solid ${vars.color.rule}`,
+  margin: `${vars.space.lg} 0`,
+  paddingTop: vars.space.md,
+  fontFamily: vars.font.ui,
+});
 
-export const giftExpired = style({ padding: vars.space.md, background: vars.color.wash, borderLeft: `4px solid ${vars.color.accent}`, fontFamily: vars.font.ui });
+export const giftExpired = style({
+  padding: vars.space.md,
+  background: vars.color.wash,
+  borderLeft: `4px solid ${vars.color.accent}`,
+  fontFamily: vars.font.ui,
+});

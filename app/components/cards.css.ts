@@ -36,8 +36,17 @@ export const eyebrowLink = style({ color: vars.color.accent, textDecoration: "no
 
 export const cardTitle = style({ fontSize: vars.size.lg, margin: `0 0 ${vars.space.xs}` });
 
-export const cardTitleLink = style({ color: vars.color.ink, textDecoration: "none", selectors: { "&:hover": { textDecoration: "underline" } } });
+export const cardTitleLink = style({
+  color: vars.color.ink,
+  textDecoration: "none",
+  selectors: { "&:hover": { textDecoration: "underline" } },
+});
 
-export const summary = style({ fontSize: vars.size.sm, color: vars.color.muted, margin: `0 0 ${vars.space.xs}`, fontFamily: vars.font.body });
+export const summary = style({
+  fontSize: vars.size.sm,
+  color: vars.color.muted,
+  margin: `0 0 ${vars.space.xs}`,
+  fontFamily: vars.font.body,
+});
 
 export const byline = style({ fontSize: vars.size.xs, color: vars.color.muted, margin: 0 });

@@ -1,7 +1,14 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css";
 
-export const followRow = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, fontFamily: vars.font.ui, marginBlock: vars.space.md });
+export const followRow = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: vars.space.md,
+  fontFamily: vars.font.ui,
+  marginBlock: vars.space.md,
+});
 
 /** Not yet following: the accent button; following: an outlined one, so the state shows at a glance. */
 export const followButton = style({
@@ -29,7 +36,13 @@ export const layout = style({
 
 export const topicMenu = style({ listStyle: "none", padding: 0, margin: 0, fontFamily: vars.font.ui, display: "grid", gap: vars.space.xs });
 
-export const topicMenuItem = style({ display: "flex", justifyContent: "space-between", alignItems: "center", gap: vars.space.sm, minHeight: "2.75rem" });
+export const topicMenuItem = style({
+  display: "flex",
+  justifyContent: "space-between",
+  alignItems: "center",
+  gap: vars.space.sm,
+  minHeight: "2.75rem",
+});
 
 globalStyle(`${topicMenuItem} a[aria-current="page"]`, { fontWeight: 700, color: vars.color.ink });
 

@@ -37,10 +37,21 @@ export const finder = style({
 
 export const field = style({ display: "grid", gap: vars.space.xs, fontWeight: 600, fontSize: vars.size.sm });
 
-export const select = style({ minHeight: "2.75rem", padding: `0 ${vars.space.sm}`, border: `1px solid ${vars.color.ink}`, background: vars.color.paper });
+export const select = style({
+  minHeight: "2.75rem",
+  padding: `0 ${vars.space.sm}`,
+  border: `1px solid ${vars.color.ink}`,
+  background: vars.color.paper,
+});
 
-
-export const years = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, fontSize: vars.size.sm });
+export const years = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.xs,
+  listStyle: "none",
+  padding: 0,
+  fontSize: vars.size.sm,
+});
 
 export const yearLink = style({
   display: "inline-block",

@@ -22,7 +22,14 @@ export const dek = style({ margin: `0 0 ${vars.space.xs}` });
 
 export const subDek = style({ margin: `0 0 ${vars.space.md}`, color: vars.color.muted, fontSize: vars.size.sm });
 
-export const tabs = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}` });
+export const tabs = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  listStyle: "none",
+  padding: 0,
+  margin: `0 0 ${vars.space.md}`,
+});
 
 export const counter = style({
   display: "flex",

@@ -1,37 +1,80 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css";
 
-export const header = style({ display: "grid", gap: vars.space.md, gridTemplateColumns: "minmax(0, 12rem) minmax(0, 1fr)", alignItems: "start", marginBottom: vars.space.lg });
+export const header = style({
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "minmax(0, 12rem) minmax(0, 1fr)",
+  alignItems: "start",
+  marginBottom: vars.space.lg,
+});
 
 export const cover = style({ display: "block", width: "100%", height: "auto", borderRadius: vars.radius.sm });
 
 export const hosts = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted });
 
-export const tabs = style({ display: "flex", flexWrap: "wrap", gap: vars.space.sm, listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}`, borderBottom: `1px solid ${vars.color.rule}`, fontFamily: vars.font.ui });
+export const tabs = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.sm,
+  listStyle: "none",
+  padding: 0,
+  margin: `0 0 ${vars.space.md}`,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  fontFamily: vars.font.ui,
+});
 
 export const tab = style({
   display: "inline-block",
   padding: `${vars.space.sm} ${vars.space.md}`,
   color: vars.color.link,
   borderBottom: "3px solid transparent",
-  selectors: { '&[aria-current="page"]': { color: vars.color.ink, borderBottomColor: vars.color.accent, fontWeight: 700, textDecoration: "none" } },
+  selectors: {
+    '&[aria-current="page"]': { color: vars.color.ink, borderBottomColor: vars.color.accent, fontWeight: 700, textDecoration: "none" },
+  },
 });
 
 export const episodes = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.lg });
 
-export const episode = style({ borderBottom: `1px solid ${vars.color.rule}`, paddingBottom: vars.space.lg, selectors: { "&:focus": { outline: `3px solid ${vars.color.focus}`, outlineOffset: "4px" } } });
+export const episode = style({
+  borderBottom: `1px solid ${vars.color.rule}`,
+  paddingBottom: vars.space.lg,
+  selectors: { "&:focus": { outline: `3px solid ${vars.color.focus}`, outlineOffset: "4px" } },
+});
 
 export const episodeTitle = style({ fontSize: vars.size.lg, margin: `0 0 ${vars.space.xs}` });
 
-export const episodeMeta = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: `0 0 ${vars.space.sm}` });
+export const episodeMeta = style({
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  color: vars.color.muted,
+  margin: `0 0 ${vars.space.sm}`,
+});
 
 // Spec 9: an episode's description folds after four lines (only once the Read More button exists).
 export const clamped = style({ display: "-webkit-box", WebkitLineClamp: 4, WebkitBoxOrient: "vertical", overflow: "hidden" });
 
-export const readMore = style({ font: "inherit", fontFamily: vars.font.ui, fontSize: vars.size.sm, background: "none", border: 0, padding: 0, color: vars.color.link, textDecoration: "underline", cursor: "pointer" });
+export const readMore = style({
+  font: "inherit",
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  background: "none",
+  border: 0,
+  padding: 0,
+  color: vars.color.link,
+  textDecoration: "underline",
+  cursor: "pointer",
+});
 
 export const player = style({ display: "block", width: "100%", maxWidth: vars.measure.text, margin: `${vars.space.sm} 0` });
 
-export const tools = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, alignItems: "center", fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const tools = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  alignItems: "center",
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
 globalStyle(`${episode} p`, { maxWidth: vars.measure.text });

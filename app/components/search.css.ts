@@ -8,4 +8,3 @@ export const label = style({ display: "block", fontWeight: 700, marginBottom: va
 export const row = style({ display: "flex", gap: vars.space.sm });
 
 export const input = style({ flex: 1, minHeight: "2.75rem", padding: `0 ${vars.space.sm}`, border: `2px solid ${vars.color.ink}` });
-

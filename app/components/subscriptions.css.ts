@@ -33,12 +33,25 @@ export const summary = style({
   margin: `${vars.space.md} 0`,
 });
 
-export const steps = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, listStyle: "none", padding: 0, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const steps = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  listStyle: "none",
+  padding: 0,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
 export const currentStep = style({ fontWeight: 700, textDecoration: "underline" });
 
 export const cardForm = style({ display: "grid", gap: vars.space.md, maxWidth: "24rem" });
 
-export const sandboxNote = style({ padding: vars.space.md, background: vars.color.notice, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const sandboxNote = style({
+  padding: vars.space.md,
+  background: vars.color.notice,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
 export const currentPlan = style({ fontWeight: 700, color: vars.color.accent, margin: 0 });

@@ -47,17 +47,43 @@ export const secondaryButton = style({
 
 export const meta = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: `0 0 ${vars.space.md}` });
 
-export const tags = style({ display: "flex", flexWrap: "wrap", gap: vars.space.sm, listStyle: "none", padding: 0, fontFamily: vars.font.ui, fontSize: vars.size.xs });
+export const tags = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.sm,
+  listStyle: "none",
+  padding: 0,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.xs,
+});
 
 export const tag = style({ padding: `${vars.space.xs} ${vars.space.sm}`, background: vars.color.wash, borderRadius: vars.radius.sm });
 
-export const tools = style({ borderTop: `1px solid ${vars.color.rule}`, marginTop: vars.space.lg, paddingTop: vars.space.md, fontFamily: vars.font.ui });
+export const tools = style({
+  borderTop: `1px solid ${vars.color.rule}`,
+  marginTop: vars.space.lg,
+  paddingTop: vars.space.md,
+  fontFamily: vars.font.ui,
+});
 
 export const toolHeading = style({ fontSize: vars.size.md, margin: `0 0 ${vars.space.sm}` });
 
-export const shareList = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}` });
+export const shareList = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  listStyle: "none",
+  padding: 0,
+  margin: `0 0 ${vars.space.md}`,
+});
 
-export const embedCode = style({ display: "block", width: "100%", fontFamily: "ui-monospace, Menlo, Consolas, monospace", fontSize: vars.size.xs, marginTop: vars.space.xs });
+export const embedCode = style({
+  display: "block",
+  width: "100%",
+  fontFamily: "ui-monospace, Menlo, Consolas, monospace",
+  fontSize: vars.size.xs,
+  marginTop: vars.space.xs,
+});
 
 export const playlist = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
@@ -71,4 +97,10 @@ export const current = style({ fontWeight: 700 });
 
 export const embedPage = style({ margin: 0, background: "#000", fontFamily: vars.font.ui });
 
-export const embedCaption = style({ margin: 0, padding: vars.space.sm, background: vars.color.ink, color: vars.color.paper, fontSize: vars.size.sm });
+export const embedCaption = style({
+  margin: 0,
+  padding: vars.space.sm,
+  background: vars.color.ink,
+  color: vars.color.paper,
+  fontSize: vars.size.sm,
+});

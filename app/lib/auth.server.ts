@@ -12,7 +12,9 @@ import { config, db } from "./db.server";
 export const authenticator = new Authenticator<SignInResult>();
 
 authenticator.use(
-  new FormStrategy(async ({ form }) => signIn(await db(), String(form.get("username") ?? ""), String(form.get("password") ?? ""), lockoutRules())),
+  new FormStrategy(async ({ form }) =>
+    signIn(await db(), String(form.get("username") ?? ""), String(form.get("password") ?? ""), lockoutRules()),
+  ),
   "password",
 );
 
@@ -38,12 +40,19 @@ export async function rateLimit(
   const c = config();
   const window = c.RATE_LIMIT_WINDOW_SECONDS;
   const ip = clientAddress(request, context);
-  const hits: [string, RateLimitRule][] = [[`${action}:account:${normalizeEmail(account)}`, { limit: c.RATE_LIMIT_PER_ACCOUNT, windowSeconds: window }]];
+  const hits: [string, RateLimitRule][] = [
+    [`${action}:account:${normalizeEmail(account)}`, { limit: c.RATE_LIMIT_PER_ACCOUNT, windowSeconds: window }],
+  ];
   if (ip) hits.push([`${action}:ip:${ip}`, { limit: c.RATE_LIMIT_PER_IP, windowSeconds: window }]);
   return hitAll(await db(), hits);
 }
 
 /** Spec actions: sign in, register and forgot password each have their own captcha action. */
-export async function checkCaptcha(request: Request, context: AppLoadContext | undefined, token: string | undefined, action: GuardedAction) {
+export async function checkCaptcha(
+  request: Request,
+  context: AppLoadContext | undefined,
+  token: string | undefined,
+  action: GuardedAction,
+) {
   return captcha().verify(token, action.replace("-", "_"), clientAddress(request, context) ?? undefined);
 }

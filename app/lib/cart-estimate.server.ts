@@ -19,5 +19,9 @@ export async function readEstimateDestination(request: Request): Promise<Destina
 }
 
 export function rememberEstimateDestination(destination: Destination): Promise<string> {
-  return estimateCookie().serialize({ country: destination.country, region: destination.region ?? undefined, postalCode: destination.postalCode });
+  return estimateCookie().serialize({
+    country: destination.country,
+    region: destination.region ?? undefined,
+    postalCode: destination.postalCode,
+  });
 }

@@ -36,7 +36,8 @@ export async function readForm(request: Request): Promise<FormData> {
     refuse(400, "Form could not be read");
   }
   for (const [name, value] of form) {
-    if (!isStorableText(name) || (typeof value === "string" && !isStorableText(value))) refuse(400, "Form holds characters that cannot be stored");
+    if (!isStorableText(name) || (typeof value === "string" && !isStorableText(value)))
+      refuse(400, "Form holds characters that cannot be stored");
   }
   const honey = form.get(HONEYPOT_FIELD);
   if (typeof honey === "string" && honey.length > 0) refuse(400, "Form could not be read");

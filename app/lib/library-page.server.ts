@@ -107,9 +107,11 @@ export async function libraryAction(request: Request) {
         intent === "create-folder"
           ? await createFolder(database, user.id, submission.value)
           : await updateFolder(database, user.id, String(form.get("folderId") ?? ""), submission.value);
-      if (result.ok) return back(intent === "create-folder" ? "folder-created" : "folder-updated", {}, libraryFolderPath(result.folder.slug));
+      if (result.ok)
+        return back(intent === "create-folder" ? "folder-created" : "folder-updated", {}, libraryFolderPath(result.folder.slug));
       if (result.error === "exists") return rejectForm(submission, { fieldErrors: { name: [FOLDER_EXISTS_MESSAGE] } }, 409, { intent });
-      if (result.error === "too-many") return rejectForm(submission, { formErrors: [`You can keep up to ${MAX_FOLDERS} folders.`] }, 400, { intent });
+      if (result.error === "too-many")
+        return rejectForm(submission, { formErrors: [`You can keep up to ${MAX_FOLDERS} folders.`] }, 400, { intent });
       if (result.error === "read-only") throw new Response("This folder cannot be changed", { status: 403 });
       throw notFound();
     }

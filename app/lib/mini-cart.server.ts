@@ -15,7 +15,9 @@ export async function miniCart(request: Request, userId: string | undefined) {
   return {
     itemCount: cart.itemCount,
     totalCents: cart.subtotalCents,
-    lines: cart.lines.slice(0, MINI_CART_LINES).map((l) => ({ id: l.id, title: l.title, format: l.format, url: l.url, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
+    lines: cart.lines
+      .slice(0, MINI_CART_LINES)
+      .map((l) => ({ id: l.id, title: l.title, format: l.format, url: l.url, quantity: l.quantity, lineTotalCents: l.lineTotalCents })),
     moreLines: Math.max(0, cart.lines.length - MINI_CART_LINES),
   };
 }

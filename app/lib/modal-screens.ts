@@ -39,7 +39,15 @@ export function screenForPath(pathname: string): ModalScreen | undefined {
  * Pages that carry an account form of their own: there, links outside the modal navigate as
  * usual rather than open a second copy of the same form over the page.
  */
-const ACCOUNT_FORM_PAGES = new Set(["/sign-in", "/register", "/forgot-password", "/reset-password", "/my-account", "/subscriber-registration", "/confirm-email"]);
+const ACCOUNT_FORM_PAGES = new Set([
+  "/sign-in",
+  "/register",
+  "/forgot-password",
+  "/reset-password",
+  "/my-account",
+  "/subscriber-registration",
+  "/confirm-email",
+]);
 
 export function isAccountFormPage(pathname: string): boolean {
   return ACCOUNT_FORM_PAGES.has(pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname);

@@ -25,7 +25,12 @@ export async function readerContext(request: Request): Promise<ReaderContext & {
   const account = await accountReader(request);
   if (account) return account;
   const visitor = await visitorId(request);
-  return { reader: { kind: "guest", visitorId: visitor.id, network: null }, user: undefined, subscriber: null, setCookie: visitor.setCookie };
+  return {
+    reader: { kind: "guest", visitorId: visitor.id, network: null },
+    user: undefined,
+    subscriber: null,
+    setCookie: visitor.setCookie,
+  };
 }
 
 async function accountReader(request: Request): Promise<(ReaderContext & { reader: KnownReader }) | undefined> {
@@ -46,7 +51,13 @@ export type ArticleReader =
   /** A first visit without cookies: set the visitor cookie and come back to `location`. */
   | { kind: "first-visit"; location: string; setCookie: string };
 
-export const unmeteredReader = { kind: "reader", reader: { kind: "unmetered" }, user: undefined, subscriber: null, cookiesRefused: false } as const satisfies ArticleReader;
+export const unmeteredReader = {
+  kind: "reader",
+  reader: { kind: "unmetered" },
+  user: undefined,
+  subscriber: null,
+  cookiesRefused: false,
+} as const satisfies ArticleReader;
 
 let isVerifiedCrawler: ReturnType<typeof crawlerVerifier> | undefined;
 

@@ -9,4 +9,5 @@ export const CUSTOMER_SERVICE = {
 export const GENERIC_ERROR = "We are sorry. We are unable to process your request at this time. Customer Service is available 24/7.";
 
 /** What a reader sees when a form post came from another site and was not acted on. */
-export const CROSS_SITE_REFUSED = "This form was sent from another site, so we did not act on it. Please go back to the page, reload it and try again.";
+export const CROSS_SITE_REFUSED =
+  "This form was sent from another site, so we did not act on it. Please go back to the page, reload it and try again.";

@@ -21,4 +21,3 @@ export async function loadStreamPage(request: Request, stream: StreamDefinition)
   if (paging.page > page.page.last) throw new Response(null, { status: 404 });
   return data({ ...info, maintenance: false as const, stream: page });
 }
-

@@ -1,11 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import {
-  data,
-  type ActionFunctionArgs,
-  type HeadersFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/node";
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy } from "react";
 import { z } from "zod";
@@ -102,7 +96,8 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const screen = wallScreen(url.searchParams.get("paywall"));
   const domestic = offer.wall === "registration" && screen === "registration" ? await isDomesticVisitor(request, loadContext) : false;
   // Gifting, downloads and notes: only for a subscriber, and only beside the full text.
-  const tools = context.user && context.subscriber && offer.fullContent ? await subscriberTools(request, database, context.user, article) : null;
+  const tools =
+    context.user && context.subscriber && offer.fullContent ? await subscriberTools(request, database, context.user, article) : null;
 
   // What a page shows depends on who reads it: never kept by a shared cache. A gift link is kept
   // by no cache at all, and out of search engines.
@@ -293,11 +288,7 @@ export default function ArticleRoute() {
               <ol>
                 {article.series.parts.map((p) => (
                   <li key={p.part}>
-                    {p.part === article.series!.part ? (
-                      <span aria-current="page">{p.title}</span>
-                    ) : (
-                      <Link to={p.url}>{p.title}</Link>
-                    )}
+                    {p.part === article.series!.part ? <span aria-current="page">{p.title}</span> : <Link to={p.url}>{p.title}</Link>}
                   </li>
                 ))}
               </ol>
@@ -320,7 +311,12 @@ export default function ArticleRoute() {
               offer.wall === "subscribe" ? (
                 <SubscribeWall firstName={viewer.firstName} abTag={offer.abTag} />
               ) : offer.wall === "registration" ? (
-                <RegistrationWall articleUrl={article.url} screen={offer.screen} domestic={offer.domestic} cookiesRefused={viewer.cookiesRefused} />
+                <RegistrationWall
+                  articleUrl={article.url}
+                  screen={offer.screen}
+                  domestic={offer.domestic}
+                  cookiesRefused={viewer.cookiesRefused}
+                />
               ) : null
             }
             promo={
@@ -345,7 +341,13 @@ export default function ArticleRoute() {
           ) : null}
 
           <div className={css.share} data-no-print="">
-            <ShareLinks type="article" id={article.id} url={`${data.siteUrl}${article.url}`} title={article.title} heading="Share this article" />
+            <ShareLinks
+              type="article"
+              id={article.id}
+              url={`${data.siteUrl}${article.url}`}
+              title={article.title}
+              heading="Share this article"
+            />
           </div>
 
           <section aria-labelledby="about-authors">

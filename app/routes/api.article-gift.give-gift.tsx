@@ -28,9 +28,11 @@ export const action = withSecurityHeaders(async function action({ request }: Act
   if (!article) return refuse(404, "That article could not be found.");
 
   const gift = await createGift(await db(), { userId: user.id, articleId: article.id, allowance: config().GIFTS_PER_MONTH });
-  if (!gift.ok) return json ? Response.json({ error: NO_GIFTS_LEFT, articleGiftsLeft: 0 }, { status: 409 }) : redirect(`${article.url}#gift`, 303);
+  if (!gift.ok)
+    return json ? Response.json({ error: NO_GIFTS_LEFT, articleGiftsLeft: 0 }, { status: 409 }) : redirect(`${article.url}#gift`, 303);
   const giftUrl = `${config().siteUrl}${article.url}?gift=${gift.token}`;
-  if (json) return Response.json({ articleGiftURL: giftUrl, articleGiftsLeft: gift.giftsLeft }, { headers: { "Cache-Control": "no-store" } });
+  if (json)
+    return Response.json({ articleGiftURL: giftUrl, articleGiftsLeft: gift.giftsLeft }, { headers: { "Cache-Control": "no-store" } });
   return redirect(`${article.url}#gift`, { status: 303, headers: { "Set-Cookie": await setGiftFlash(article, user.id, giftUrl) } });
 });
 

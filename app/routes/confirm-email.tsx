@@ -58,7 +58,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction = (args) =>
-  formPageMeta(args, { title: "Confirm your email address", description: "Confirm the email address of your account.", path: "/confirm-email" });
+  formPageMeta(args, {
+    title: "Confirm your email address",
+    description: "Confirm the email address of your account.",
+    path: "/confirm-email",
+  });
 
 export default function ConfirmEmail() {
   const { done, token, newEmail } = useLoaderData<typeof loader>();

@@ -20,11 +20,18 @@ export const loader = withSecurityHeaders(async function loader({ params, reques
   const user = await currentUser(request);
   const key = new URL(request.url).searchParams.get("key");
   const now = new Date();
-  const access = await openDownload(await db(), { orderId: params.orderId ?? "", position: params.position ?? "", userId: user?.id ?? null, key }, now);
-  if (access.status === "not-found") throw new Response("No such download", { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  const access = await openDownload(
+    await db(),
+    { orderId: params.orderId ?? "", position: params.position ?? "", userId: user?.id ?? null, key },
+    now,
+  );
+  if (access.status === "not-found")
+    throw new Response("No such download", { status: 404, headers: { "Cache-Control": "private, no-store" } });
   if (access.status === "expired") {
     const orderHref = `/order/${access.orderId}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
-    const html = renderToStaticMarkup(<DownloadAccessEnded title={access.title} endedOn={formatPublished(access.expiresAt)} orderHref={orderHref} />);
+    const html = renderToStaticMarkup(
+      <DownloadAccessEnded title={access.title} endedOn={formatPublished(access.expiresAt)} orderHref={orderHref} />,
+    );
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" });
     applySecurityHeaders(headers);
     return new Response(`<!DOCTYPE html>${html}`, { status: 410, headers });

@@ -34,7 +34,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = ({ matches }) =>
   seo({
     title: "Email Newsletters",
-    description: "Our newsletters and e-mail updates: what each one covers, how often it arrives, and one place to subscribe or unsubscribe.",
+    description:
+      "Our newsletters and e-mail updates: what each one covers, how often it arrives, and one place to subscribe or unsubscribe.",
     path: "/email-newsletters",
     siteUrl: siteUrlFrom(matches),
   });
@@ -51,7 +52,9 @@ export default function EmailNewsletters() {
         <p className={prose.lede}>Our editors' newsletters and updates, delivered to your inbox. Choose the ones you want.</p>
         {signedIn ? (
           <p role="status">
-            {count === 0 ? "You are not subscribed to any newsletters." : `You are subscribed to ${count} ${count === 1 ? "newsletter" : "newsletters"}.`}
+            {count === 0
+              ? "You are not subscribed to any newsletters."
+              : `You are subscribed to ${count} ${count === 1 ? "newsletter" : "newsletters"}.`}
           </p>
         ) : (
           <SignInPrompt redirectTo={here} />

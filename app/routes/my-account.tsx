@@ -11,7 +11,7 @@ import { ProfileForm } from "../components/account/ProfileForm";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { HelpBox } from "../components/HelpBox";
-import { PasswordField,  } from "../components/forms/fields";
+import { PasswordField } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
@@ -62,7 +62,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
-  return form.get("intent") === "password" ? changePasswordAction(request, context, form, user) : saveProfileAction(request, context, form, user);
+  return form.get("intent") === "password"
+    ? changePasswordAction(request, context, form, user)
+    : saveProfileAction(request, context, form, user);
 }
 
 type PasswordProblem = { status: number; message: string };
@@ -88,7 +90,13 @@ async function changePasswordAction(request: Request, context: AppLoadContext, f
   const problem =
     (await rateLimitProblem(request, context, user)) ??
     checkProblem(
-      await changePassword(await db(), user, { current: submission.value.currentPassword, next: submission.value.newPassword }, token, lockoutRules()),
+      await changePassword(
+        await db(),
+        user,
+        { current: submission.value.currentPassword, next: submission.value.newPassword },
+        token,
+        lockoutRules(),
+      ),
     );
   if (problem) return rejectForm(submission, { fieldErrors: { currentPassword: [problem.message] } }, problem.status, intent);
   await sendPasswordChangedNotice(user);
@@ -109,9 +117,11 @@ async function saveProfileAction(request: Request, context: AppLoadContext, form
   const changesEmail = normalizeEmail(value.emailAddress) !== user.email;
   if (changesEmail) {
     // A new address needs the current password, and takes effect only from the mailed link.
-    if (!value.currentPassword) return rejectForm(submission, { fieldErrors: { currentPassword: [CURRENT_PASSWORD_REQUIRED] } }, 400, intent);
+    if (!value.currentPassword)
+      return rejectForm(submission, { fieldErrors: { currentPassword: [CURRENT_PASSWORD_REQUIRED] } }, 400, intent);
     const problem =
-      (await rateLimitProblem(request, context, user)) ?? checkProblem(await checkCurrentPassword(await db(), user, value.currentPassword, lockoutRules()));
+      (await rateLimitProblem(request, context, user)) ??
+      checkProblem(await checkCurrentPassword(await db(), user, value.currentPassword, lockoutRules()));
     if (problem) return rejectForm(submission, { fieldErrors: { currentPassword: [problem.message] } }, problem.status, intent);
     const change = await requestEmailChange(await db(), user, value.emailAddress);
     if (change.outcome === "refused") {
@@ -155,7 +165,11 @@ export default function MyAccount() {
         </p>
       ) : null}
       {/* A new pending address remounts the form, so it shows the address in effect, not the one typed. */}
-      <ProfileForm key={pendingNotice ?? profile.emailAddress} profile={profile} result={actionData?.intent === "profile" && "result" in actionData ? actionData.result : undefined} />
+      <ProfileForm
+        key={pendingNotice ?? profile.emailAddress}
+        profile={profile}
+        result={actionData?.intent === "profile" && "result" in actionData ? actionData.result : undefined}
+      />
       <ChangePasswordForm result={actionData?.intent === "password" ? actionData.result : undefined} />
       <SubscriberLinks />
     </div>

@@ -19,7 +19,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const gifts = await listGifts(await db(), user.id);
   return {
-    gifts: gifts.map((g) => ({ id: g.id, title: g.articleTitle, url: g.articleUrl, created: formatPublished(g.createdAt), revoked: g.revoked })),
+    gifts: gifts.map((g) => ({
+      id: g.id,
+      title: g.articleTitle,
+      url: g.articleUrl,
+      created: formatPublished(g.createdAt),
+      revoked: g.revoked,
+    })),
     notice: new URL(request.url).searchParams.get("revoked") === "1" ? "Gift link revoked." : null,
   };
 }
@@ -34,7 +40,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction = ({ matches }) => [
-  ...seo({ title: "Your gift links", description: "The articles you have gifted, and their links.", path: "/my-account/gifts", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: "Your gift links",
+    description: "The articles you have gifted, and their links.",
+    path: "/my-account/gifts",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -44,8 +55,8 @@ export default function MyGifts() {
     <div className={prose.narrow}>
       <h1>Your gift links</h1>
       <p>
-        Anyone with one of these links can read the article in full. Revoke a link to stop it working; it still counts towards the month&apos;s gifts.{" "}
-        <Link to="/my-account">Back to My account</Link>
+        Anyone with one of these links can read the article in full. Revoke a link to stop it working; it still counts towards the
+        month&apos;s gifts. <Link to="/my-account">Back to My account</Link>
       </p>
       {notice ? (
         <p className={forms.success} role="status">
@@ -68,7 +79,11 @@ export default function MyGifts() {
                 <Form method="post">
                   <input type="hidden" name="giftId" value={g.id} />
                   <button type="submit" className={forms.secondaryButton}>
-                    Revoke<span className="visually-hidden"> the gift link for “{g.title}”, gifted on {g.created}</span>
+                    Revoke
+                    <span className="visually-hidden">
+                      {" "}
+                      the gift link for “{g.title}”, gifted on {g.created}
+                    </span>
                   </button>
                 </Form>
               )}

@@ -38,7 +38,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction = ({ matches }) => [
-  ...seo({ title: "Your notes", description: "Every note you have kept on articles.", path: "/my-account/notes", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: "Your notes",
+    description: "Every note you have kept on articles.",
+    path: "/my-account/notes",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -56,13 +61,13 @@ export default function MyNotes() {
       {notes.length > 0 ? (
         <ol className={css.notes}>
           {notes.map((n) => (
-          <li key={n.id} className={css.note}>
-            <h2 className={css.heading}>
-              <Link to={`${n.articleUrl}#notes`}>{n.articleTitle}</Link>
-            </h2>
-            <NoteText note={n} />
-            <p className={css.noteMeta}>Saved on {n.saved}.</p>
-          </li>
+            <li key={n.id} className={css.note}>
+              <h2 className={css.heading}>
+                <Link to={`${n.articleUrl}#notes`}>{n.articleTitle}</Link>
+              </h2>
+              <NoteText note={n} />
+              <p className={css.noteMeta}>Saved on {n.saved}.</p>
+            </li>
           ))}
         </ol>
       ) : null}

@@ -25,7 +25,12 @@ export default function Activity() {
     <section aria-labelledby="activity-title">
       <h2 id="activity-title">Activity</h2>
       {entries.length === 0 ? <p className={css.emptyState}>{EMPTY_ACTIVITY}</p> : <HistoryList entries={entries} />}
-      <Pagination current={page} last={last} href={(n) => (n === 1 ? "/my-library/activity" : `/my-library/activity?page=${n}`)} label="Activity pages" />
+      <Pagination
+        current={page}
+        last={last}
+        href={(n) => (n === 1 ? "/my-library/activity" : `/my-library/activity?page=${n}`)}
+        label="Activity pages"
+      />
     </section>
   );
 }

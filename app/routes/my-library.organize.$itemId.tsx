@@ -30,7 +30,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const { user, item } = await requireItem(request, params.itemId);
-  const folderIds = form.getAll("folderId").filter((v): v is string => typeof v === "string").slice(0, 100);
+  const folderIds = form
+    .getAll("folderId")
+    .filter((v): v is string => typeof v === "string")
+    .slice(0, 100);
   await setItemFolders(await db(), user.id, item.id, folderIds);
   return redirect(withQueryValue(safeRedirectPath(form.get("redirectTo"), "/my-library"), "done", "organized"), 303);
 }

@@ -37,7 +37,8 @@ async function requireReader(request: Request, savePath: string) {
   return user;
 }
 
-const savePathFor = (ref: ContentRef, back: string) => `/my-library/save?${new URLSearchParams({ type: ref.type, id: String(ref.id), redirectTo: back })}`;
+const savePathFor = (ref: ContentRef, back: string) =>
+  `/my-library/save?${new URLSearchParams({ type: ref.type, id: String(ref.id), redirectTo: back })}`;
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Save to My Library", description: "Save an article or video to your library.", path: "/my-library/save" });
@@ -66,7 +67,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeRedirectPath(form.get("redirectTo"), item.url);
   const user = await requireReader(request, savePathFor(ref, back));
   const viaFetcher = sentByFetcher(form);
-  const folderIds = form.getAll("folderId").filter((v): v is string => typeof v === "string").slice(0, 100);
+  const folderIds = form
+    .getAll("folderId")
+    .filter((v): v is string => typeof v === "string")
+    .slice(0, 100);
   const newFolder = String(form.get("newFolder") ?? "");
   const database = await db();
 
@@ -74,7 +78,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!isValidFolderName(newFolder)) return data({ failed: true, newFolderError: FOLDER_NAME_MESSAGE, formError: null }, { status: 400 });
     const made = await createFolder(database, user.id, { name: newFolder, description: "" });
     if (!made.ok) {
-      return data({ failed: true, newFolderError: made.error === "exists" ? FOLDER_EXISTS_MESSAGE : SAVE_FAILED, formError: null }, { status: made.error === "exists" ? 409 : 400 });
+      return data(
+        { failed: true, newFolderError: made.error === "exists" ? FOLDER_EXISTS_MESSAGE : SAVE_FAILED, formError: null },
+        { status: made.error === "exists" ? 409 : 400 },
+      );
     }
     folderIds.push(made.folder.id);
   }
@@ -141,7 +148,9 @@ export default function SavePage() {
           <button type="submit" className={primaryButton}>
             Save
           </button>
-          <Link to={back}>Back to the {item.contentType === "Video" ? "video" : item.contentType === "Podcast" ? "episode" : "article"}</Link>
+          <Link to={back}>
+            Back to the {item.contentType === "Video" ? "video" : item.contentType === "Podcast" ? "episode" : "article"}
+          </Link>
         </div>
       </Form>
     </section>

@@ -127,8 +127,8 @@ function Welcome() {
     <div className={prose.narrow}>
       <h1>Welcome to your topics</h1>
       <p>
-        Follow the topics that matter to you and the newest articles in them will gather here, with a count of new ones
-        in the header whenever you come back.
+        Follow the topics that matter to you and the newest articles in them will gather here, with a count of new ones in the header
+        whenever you come back.
       </p>
       <p>
         <Link to="/topics">Browse topics to follow</Link>

@@ -15,12 +15,11 @@ import { refuseCrossSite } from "../lib/form-guard.server";
 // one-click POST (body "List-Unsubscribe=One-Click", no Origin, no cookies) is accepted from
 // anywhere; every other post must be same-site like the rest of the site's forms.
 
-export const INVALID_LINK = "This unsubscribe link is not valid. Please use the link in the latest e-mail, or manage your newsletters on the Email Newsletters page.";
+export const INVALID_LINK =
+  "This unsubscribe link is not valid. Please use the link in the latest e-mail, or manage your newsletters on the Email Newsletters page.";
 const MAX_BODY = 4096;
 
-type Resolved =
-  | { state: "invalid" }
-  | { state: "ok"; userId: string; slug: string; name: string; token: string };
+type Resolved = { state: "invalid" } | { state: "ok"; userId: string; slug: string; name: string; token: string };
 
 async function resolve(token: string | null): Promise<Resolved> {
   const read = token ? readUnsubscribeToken(secrets().sessionSecret, token) : undefined;
@@ -40,7 +39,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (found.state === "invalid") return data({ state: "invalid" as const }, { status: 400, headers: { "Cache-Control": "no-store" } });
   const subscribed = await isFollowing(await db(), found.userId, "newsletter", found.slug);
   return data(
-    { state: subscribed ? ("confirm" as const) : params.get("done") === "1" ? ("done" as const) : ("not-subscribed" as const), name: found.name, token: found.token },
+    {
+      state: subscribed ? ("confirm" as const) : params.get("done") === "1" ? ("done" as const) : ("not-subscribed" as const),
+      name: found.name,
+      token: found.token,
+    },
     { headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } },
   );
 }
@@ -93,9 +96,7 @@ export default function Unsubscribe() {
       ) : (
         <>
           <h1>Unsubscribe</h1>
-          <p role="status">
-            {d.state === "done" ? `You have been unsubscribed from ${d.name}.` : `You are not subscribed to ${d.name}.`}
-          </p>
+          <p role="status">{d.state === "done" ? `You have been unsubscribed from ${d.name}.` : `You are not subscribed to ${d.name}.`}</p>
         </>
       )}
       <p>

@@ -48,13 +48,29 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     address: order.address ? addressLines(order.address) : null,
     method: method ? `${method.name} (${method.delivery})` : null,
     promoCode: order.promoCode,
-    lines: order.lines.map((l) => ({ title: l.title, format: l.format, quantity: l.quantity, unitPriceCents: l.unitPriceCents, lineTotalCents: l.lineTotalCents, availableDate: l.availableDate })),
-    totals: { subtotalCents: order.subtotalCents, discountCents: order.discountCents, taxCents: order.taxCents, shippingCents: order.shippingCents, totalCents: order.totalCents },
+    lines: order.lines.map((l) => ({
+      title: l.title,
+      format: l.format,
+      quantity: l.quantity,
+      unitPriceCents: l.unitPriceCents,
+      lineTotalCents: l.lineTotalCents,
+      availableDate: l.availableDate,
+    })),
+    totals: {
+      subtotalCents: order.subtotalCents,
+      discountCents: order.discountCents,
+      taxCents: order.taxCents,
+      shippingCents: order.shippingCents,
+      totalCents: order.totalCents,
+    },
     downloads: await downloadsForOrder(database, order.id, new Date(), user ? undefined : (key ?? undefined)),
     printPath: `/order/${order.id}?${keyQuery}printMe=1`,
     checkoutUrl: order.checkoutUrl,
     cancelPath: `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`,
-    registrationPath: !order.userId && !user && order.status === "paid" ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}` : null,
+    registrationPath:
+      !order.userId && !user && order.status === "paid"
+        ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}`
+        : null,
   };
 }
 
@@ -81,13 +97,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (outcome === "paid") {
     // Paid after all (perhaps just now, in the provider's page): the buyer gets the confirmation.
     await confirmOrder(order.id);
-    return data({ message: "This order has been paid, so it can no longer be cancelled here. Please contact customer service." }, { status: 409 });
+    return data(
+      { message: "This order has been paid, so it can no longer be cancelled here. Please contact customer service." },
+      { status: 409 },
+    );
   }
   return redirect(`/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`, 303);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
-  ...seo({ title: page ? `Order ${page.number}` : "Order", description: "Your order confirmation and receipt.", path: "/order", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: page ? `Order ${page.number}` : "Order",
+    description: "Your order confirmation and receipt.",
+    path: "/order",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -102,7 +126,9 @@ export default function OrderPage() {
           Thank you for your order. {page.voucher ? "Your voucher has been redeemed." : `A confirmation has been sent to ${page.email}.`}
         </p>
       ) : page.status === "pending_payment" ? (
-        <p role="status">We are waiting for the payment provider to confirm your payment. This page shows the order as soon as it is paid.</p>
+        <p role="status">
+          We are waiting for the payment provider to confirm your payment. This page shows the order as soon as it is paid.
+        </p>
       ) : page.status === "cancelled" ? (
         <p role="status">This order has been cancelled. Nothing was charged.</p>
       ) : null}
@@ -154,7 +180,8 @@ export default function OrderPage() {
         {page.status === "pending_payment" ? (
           <Form method="post" action={page.cancelPath}>
             <p>
-              Changed your mind? You can cancel this order while it is awaiting payment, or <Link to="/review-order">go back to your order review</Link>.
+              Changed your mind? You can cancel this order while it is awaiting payment, or{" "}
+              <Link to="/review-order">go back to your order review</Link>.
             </p>
             <button type="submit" name="intent" value="cancel" className={primaryButton}>
               Cancel this order

@@ -32,7 +32,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   let loaded = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
   if (holding) loaded = Math.max(loaded, Math.ceil((holding.episodes.findIndex((e) => e.id === wanted) + 1) / PODCAST_PAGE_SIZE));
   return {
-    series: { slug: series.slug, title: series.title, description: series.description, hosts: series.hosts, episodeCount: series.episodeCount, serial: series.feedType === "serial" },
+    series: {
+      slug: series.slug,
+      title: series.title,
+      description: series.description,
+      hosts: series.hosts,
+      episodeCount: series.episodeCount,
+      serial: series.feedType === "serial",
+    },
     tabs: series.tabs.map((t) => ({ key: t.key, label: t.label, count: t.episodes.length })),
     active: tab?.key ?? null,
     episodes: tab?.episodes.slice(0, loaded * PODCAST_PAGE_SIZE) ?? [],
@@ -96,7 +103,13 @@ export default function PodcastSeriesPage() {
           <ul className={css.tabs}>
             {tabs.map((t) => (
               <li key={t.key}>
-                <Link className={css.tab} to={tabHref(t.key)} aria-current={t.key === active ? "page" : undefined} preventScrollReset replace>
+                <Link
+                  className={css.tab}
+                  to={tabHref(t.key)}
+                  aria-current={t.key === active ? "page" : undefined}
+                  preventScrollReset
+                  replace
+                >
                   {t.label} <span className="visually-hidden">({t.count} episodes)</span>
                 </Link>
               </li>
@@ -129,7 +142,17 @@ export default function PodcastSeriesPage() {
 
 const TYPE_LABELS = { trailer: "Trailer", bonus: "Bonus", full: null } as const;
 
-function Episode({ episode, serial, seriesTitle, siteUrl }: { episode: PodcastEpisode; serial: boolean; seriesTitle: string; siteUrl: string }) {
+function Episode({
+  episode,
+  serial,
+  seriesTitle,
+  siteUrl,
+}: {
+  episode: PodcastEpisode;
+  serial: boolean;
+  seriesTitle: string;
+  siteUrl: string;
+}) {
   const label = TYPE_LABELS[episode.episodeType];
   const titleId = `episode-${episode.id}-title`;
   return (

@@ -14,7 +14,8 @@ export async function loader() {
 export const meta: MetaFunction<typeof loader> = ({ matches }) =>
   seo({
     title: "Podcasts",
-    description: "Meridian Review's podcasts: narrated series and conversations with managers and researchers, to play here or follow in any podcast app.",
+    description:
+      "Meridian Review's podcasts: narrated series and conversations with managers and researchers, to play here or follow in any podcast app.",
     path: "/podcasts",
     siteUrl: siteUrlFrom(matches),
   });

@@ -28,7 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     voucher:
       state.status === "available"
         ? { status: state.status, code: state.code, title: state.title, format: state.format, url: state.url, message: null }
-        : { status: state.status, code: state.code, message: state.status === "used" ? usedMessage(state.code) : unknownMessage(state.code || code.trim().slice(0, 40)) },
+        : {
+            status: state.status,
+            code: state.code,
+            message: state.status === "used" ? usedMessage(state.code) : unknownMessage(state.code || code.trim().slice(0, 40)),
+          },
   };
 }
 
@@ -37,9 +41,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const code = String(form.get("voucher_code") ?? "").slice(0, 100);
   const user = await currentUser(request);
   if (!user) return redirect(`/sign-in?redirectTo=${encodeURIComponent(`/redeem?voucher_code=${encodeURIComponent(code)}`)}`, 303);
-  if (storeMaintenance(config()).closed) return data({ message: "Ordering is closed for maintenance. Please come back to redeem your voucher later." }, { status: 503 });
+  if (storeMaintenance(config()).closed)
+    return data({ message: "Ordering is closed for maintenance. Please come back to redeem your voucher later." }, { status: 503 });
   const outcome = await redeemVoucher(await db(), code, user);
-  if (!outcome.ok) return data({ message: outcome.problem === "used" ? usedMessage(code.trim().toUpperCase()) : unknownMessage(code.trim()) }, { status: 409 });
+  if (!outcome.ok)
+    return data(
+      { message: outcome.problem === "used" ? usedMessage(code.trim().toUpperCase()) : unknownMessage(code.trim()) },
+      { status: 409 },
+    );
   await confirmOrder(outcome.orderId);
   return redirect(`/order/${outcome.orderId}`, 303);
 }

@@ -79,8 +79,14 @@ export default function Register() {
   return (
     <div className={prose.narrow}>
       <h1>Create an account</h1>
-      <p>Registration is free. Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>Sign in</Link>.</p>
-      <RegistrationForm redirectTo={redirectTo} domestic={domestic} result={actionData && "result" in actionData ? actionData.result : undefined} />
+      <p>
+        Registration is free. Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>Sign in</Link>.
+      </p>
+      <RegistrationForm
+        redirectTo={redirectTo}
+        domestic={domestic}
+        result={actionData && "result" in actionData ? actionData.result : undefined}
+      />
     </div>
   );
 }

@@ -44,7 +44,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ matches }) => [
-  ...seo({ title: "Thank you for your order", description: "Your order is placed.", path: "/registration-complete", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: "Thank you for your order",
+    description: "Your order is placed.",
+    path: "/registration-complete",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -54,7 +59,9 @@ export default function RegistrationComplete() {
     <div className={prose.narrow}>
       <h1>Thank you for your order</h1>
       <p role="status">
-        {page.paid ? `Order ${page.number} is confirmed. We have sent a confirmation to ${page.email}.` : `We are waiting for the payment provider to confirm order ${page.number}.`}
+        {page.paid
+          ? `Order ${page.number} is confirmed. We have sent a confirmation to ${page.email}.`
+          : `We are waiting for the payment provider to confirm order ${page.number}.`}
       </p>
       <p>
         <Link to={page.orderPath}>View your order and receipt</Link>
@@ -68,7 +75,8 @@ export default function RegistrationComplete() {
           <h2>Create an account</h2>
           <p>Register to keep this order, and any others you placed here as a guest with {page.email}, in your purchase history.</p>
           <p>
-            Already have an account with that address? <Link to={`/sign-in?redirectTo=${encodeURIComponent(page.here)}`}>Sign in</Link> instead.
+            Already have an account with that address? <Link to={`/sign-in?redirectTo=${encodeURIComponent(page.here)}`}>Sign in</Link>{" "}
+            instead.
           </p>
           <RegistrationForm redirectTo={page.here} domestic={page.domestic} result={undefined} defaultEmail={page.email} />
         </>

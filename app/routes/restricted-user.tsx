@@ -16,8 +16,8 @@ export default function RestrictedUser() {
       <h1>Account restricted</h1>
       <p>{RESTRICTED_USER}</p>
       <p>
-        Customer Service is available 24/7: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational} (international),{" "}
-        <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
+        Customer Service is available 24/7: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
+        (international), <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
       </p>
     </div>
   );

@@ -25,7 +25,8 @@ import { confirmOrder, payments } from "../lib/payments.server";
 import { currentUser } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
 
-const PRICES_CHANGED = "Prices have changed since you reviewed your order, so nothing was charged. Please check the new total below and place your order again.";
+const PRICES_CHANGED =
+  "Prices have changed since you reviewed your order, so nothing was charged. Please check the new total below and place your order again.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());
@@ -35,7 +36,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const database = await db();
   const cart = await readCart(database, cartId);
   if (!cartId || cart.lines.length === 0) return { maintenance, review: null, idempotencyKey: null };
-  const outcome = await buildReview(database, { cart, draft: await readDraft(database, cartId), userId: user?.id ?? null, accountEmail: user?.email ?? null });
+  const outcome = await buildReview(database, {
+    cart,
+    draft: await readDraft(database, cartId),
+    userId: user?.id ?? null,
+    accountEmail: user?.email ?? null,
+  });
   if (!outcome.ok) throw redirect("/shipping-payment");
   const { review } = outcome;
   return {
@@ -46,7 +52,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
       email: review.email,
       address: addressLines(review.address),
       method: review.method && { name: review.method.name, delivery: review.method.delivery },
-      promo: review.promo && { ok: review.promo.status === "valid", message: review.promo.message, code: review.promo.status === "valid" ? review.promo.promo.code : null },
+      promo: review.promo && {
+        ok: review.promo.status === "valid",
+        message: review.promo.message,
+        code: review.promo.status === "valid" ? review.promo.promo.code : null,
+      },
       lines: review.cart.lines.map((l) => ({
         title: l.title,
         format: l.format,
@@ -109,7 +119,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (order.status !== "pending_payment") return redirect(orderPath(order), { status: 303, headers });
   try {
     const siteUrl = config().siteUrl;
-    const url = await startOrderPayment(database, await payments(), order, { successUrl: `${siteUrl}${paymentReturnPath(order)}`, cancelUrl: `${siteUrl}${orderPath(order)}` });
+    const url = await startOrderPayment(database, await payments(), order, {
+      successUrl: `${siteUrl}${paymentReturnPath(order)}`,
+      cancelUrl: `${siteUrl}${orderPath(order)}`,
+    });
     return redirect(url, { status: 303, headers });
   } catch (error) {
     console.error(`order ${order.id}: payment could not start:`, error);
@@ -118,7 +131,8 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 /** A refused order (prices changed, say) shows the review as it is now, with a fresh key. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) => actionStatus === 409 || defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
+  actionStatus === 409 || defaultShouldRevalidate;
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Review your order", description: "Check everything before you place your order.", path: "/review-order" });
@@ -159,7 +173,9 @@ export default function ReviewOrder() {
           <section aria-labelledby="items-title">
             <h2 id="items-title">Items</h2>
             <OrderLines lines={review.lines} caption="Items in your order" />
-            {review.comingSoon ? <p className={css.bad}>Items that are not available yet cannot be ordered: please remove them from your cart.</p> : null}
+            {review.comingSoon ? (
+              <p className={css.bad}>Items that are not available yet cannot be ordered: please remove them from your cart.</p>
+            ) : null}
             <p>
               <Link to="/shopping-cart">Edit your cart</Link>
             </p>
@@ -198,7 +214,11 @@ export default function ReviewOrder() {
               Place order: {formatUsd(review.totals.totalCents)}
             </button>
           </Form>
-          <p className={css.muted}>{review.totals.totalCents > 0 ? "You will pay on our payment provider's secure page." : "There is nothing to pay for this order."}</p>
+          <p className={css.muted}>
+            {review.totals.totalCents > 0
+              ? "You will pay on our payment provider's secure page."
+              : "There is nothing to pay for this order."}
+          </p>
         </aside>
       </div>
     </div>

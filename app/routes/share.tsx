@@ -63,7 +63,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  formPageMeta(args, { title: args.data ? `Share “${args.data.item.title}”` : "Share", description: "Share an article or video.", path: "/share" });
+  formPageMeta(args, {
+    title: args.data ? `Share “${args.data.item.title}”` : "Share",
+    description: "Share an article or video.",
+    path: "/share",
+  });
 
 /**
  * A signed-in reader shares: to a network (recorded in their sharing history, then on to the
@@ -96,7 +100,11 @@ export async function action({ request }: ActionFunctionArgs) {
     siteUrl: config().siteUrl,
   });
   if (!sent.ok) {
-    return rejectForm(submission, { formErrors: ["You have shared as many e-mails as we allow in a day. Please try again tomorrow."] }, 429);
+    return rejectForm(
+      submission,
+      { formErrors: ["You have shared as many e-mails as we allow in a day. Please try again tomorrow."] },
+      429,
+    );
   }
   if (sentByFetcher(form)) return data({ sent: true as const });
   return redirect(sharePath(item, "email", { done: "email" }), 303);
@@ -136,7 +144,9 @@ export default function SharePage() {
         </Form>
       ) : (
         <>
-          <p>Post a link to this {item.type} on {NETWORK_NAMES[tab]} from your own account there.</p>
+          <p>
+            Post a link to this {item.type} on {NETWORK_NAMES[tab]} from your own account there.
+          </p>
           <a className={primaryButton} href={networkShareUrl(tab, pageUrl, item.title)} target="_blank" rel="noopener noreferrer">
             Connect with {NETWORK_NAMES[tab]}
             <span className="visually-hidden"> (opens in a new window)</span>

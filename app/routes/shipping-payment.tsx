@@ -4,7 +4,15 @@ import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines, normalizeAddress, type Address } from "../../shared/address";
 import { readCart, type Cart } from "../../server/store/cart";
-import { EMPTY_DRAFT, needsShipping, readDraft, savedAddresses, shippingChoices, submitShippingPayment, type CheckoutDraft } from "../../server/store/checkout";
+import {
+  EMPTY_DRAFT,
+  needsShipping,
+  readDraft,
+  savedAddresses,
+  shippingChoices,
+  submitShippingPayment,
+  type CheckoutDraft,
+} from "../../server/store/checkout";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { evaluatePromo } from "../../server/store/promo";
 import { regionsOf } from "../../shared/regions";
@@ -58,15 +66,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 function summaryOf(cart: Cart) {
   return {
-    lines: cart.lines.map((l) => ({ title: l.title, format: l.format, quantity: l.quantity, unitPriceCents: l.unitPriceCents, lineTotalCents: l.lineTotalCents, availableDate: l.comingSoon ? l.availableDate : null })),
+    lines: cart.lines.map((l) => ({
+      title: l.title,
+      format: l.format,
+      quantity: l.quantity,
+      unitPriceCents: l.unitPriceCents,
+      lineTotalCents: l.lineTotalCents,
+      availableDate: l.comingSoon ? l.availableDate : null,
+    })),
     subtotalCents: cart.subtotalCents,
   };
 }
 
-const choiceView = (c: ReturnType<typeof shippingChoices>[number]) => ({ id: c.method.id, name: c.method.name, delivery: c.method.delivery, price: c.priceCents === 0 ? "Free" : formatUsd(c.priceCents) });
+const choiceView = (c: ReturnType<typeof shippingChoices>[number]) => ({
+  id: c.method.id,
+  name: c.method.name,
+  delivery: c.method.delivery,
+  price: c.priceCents === 0 ? "Free" : formatUsd(c.priceCents),
+});
 
 function formDefaults(draft: CheckoutDraft, saved: Address[], country: string): Record<string, string> {
-  const chosen = draft.addressId && saved.some((a) => a.id === draft.addressId) ? draft.addressId : saved.length > 0 && !draft.address.address1 ? saved[0]!.id! : NEW_ADDRESS;
+  const chosen =
+    draft.addressId && saved.some((a) => a.id === draft.addressId)
+      ? draft.addressId
+      : saved.length > 0 && !draft.address.address1
+        ? saved[0]!.id!
+        : NEW_ADDRESS;
   return {
     email: draft.email,
     addressChoice: chosen,
@@ -132,7 +157,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  formPageMeta(args, { title: "Shipping and payment", description: "Where your order goes, how it ships, and any promo code.", path: "/shipping-payment" });
+  formPageMeta(args, {
+    title: "Shipping and payment",
+    description: "Where your order goes, how it ships, and any promo code.",
+    path: "/shipping-payment",
+  });
 
 export default function ShippingPayment() {
   const page = useLoaderData<typeof loader>();

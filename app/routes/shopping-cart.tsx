@@ -97,7 +97,11 @@ async function add(request: Request, form: FormData, userId: string | undefined,
     .slice(0, 10)
     .map((v) => v.slice(0, 20));
   const productUrl = safeRedirectPath(form.get("productUrl"), "");
-  const failure = (reason: string): AddFailureDetails => ({ reason, productIds, productUrl: productUrl.startsWith("/product/") ? productUrl : null });
+  const failure = (reason: string): AddFailureDetails => ({
+    reason,
+    productIds,
+    productUrl: productUrl.startsWith("/product/") ? productUrl : null,
+  });
 
   const submission = parseWithZod(form, { schema: addToCartSchema });
   if (submission.status !== "success") {
@@ -108,7 +112,12 @@ async function add(request: Request, form: FormData, userId: string | undefined,
   try {
     const { cartId, setCookie } = await cartForWriting(request, userId);
     const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
-    const outcome = await addToCart(await db(), cartId, { availabilityId: input.availabilityId, kind: input.kind, quantity: input.quantity, referral: input.referral });
+    const outcome = await addToCart(await db(), cartId, {
+      availabilityId: input.availabilityId,
+      kind: input.kind,
+      quantity: input.quantity,
+      referral: input.referral,
+    });
     if (!outcome.ok) return addFailed(failure(addProblemReason(outcome)), ADD_STATUS[outcome.problem]);
     const confirmation = viaFetcher ? await addedConfirmation(cartId, outcome.lineId) : null;
     if (confirmation) return data({ intent: "add" as const, added: confirmation }, { headers });
@@ -127,7 +136,8 @@ async function update(request: Request, form: FormData, userId: string | undefin
   const quantity = form.get("set") ?? form.get("quantity");
   if (typeof quantity === "string") values.set("quantity", quantity);
   const submission = parseWithZod(values, { schema: updateQuantitySchema });
-  const outcome = submission.status === "success" ? await setLineQuantity(await db(), cartId, line.id, submission.value.quantity) : "invalid";
+  const outcome =
+    submission.status === "success" ? await setLineQuantity(await db(), cartId, line.id, submission.value.quantity) : "invalid";
   if (outcome === "not-found") throw notFound();
   if (outcome === "updated" || outcome === "removed") {
     return viaFetcher ? data({ intent: "update" as const, ok: true as const }) : redirect("/shopping-cart", 303);
@@ -146,7 +156,9 @@ async function estimate(form: FormData, viaFetcher: boolean) {
   const submission = parseWithZod(form, { schema: estimateSchema });
   if (submission.status !== "success") return rejectForm(submission, {}, 400, { intent: "estimate" as const });
   const headers = { "Set-Cookie": await rememberEstimateDestination(submission.value) };
-  return viaFetcher ? data({ intent: "estimate" as const, ok: true as const }, { headers }) : redirect("/shopping-cart", { status: 303, headers });
+  return viaFetcher
+    ? data({ intent: "estimate" as const, ok: true as const }, { headers })
+    : redirect("/shopping-cart", { status: 303, headers });
 }
 
 /** The cart's one action: `intent` is add (from product pages), update (the stepper), remove or estimate. */
@@ -193,8 +205,12 @@ export default function ShoppingCart() {
       ) : (
         <div className={css.layout}>
           <div>
-            {cart.physical.length > 0 ? <CartLines heading="Items to ship" headingId="physical-items" lines={cart.physical} error={lineError} /> : null}
-            {cart.digital.length > 0 ? <CartLines heading="Digital items" headingId="digital-items" lines={cart.digital} error={lineError} /> : null}
+            {cart.physical.length > 0 ? (
+              <CartLines heading="Items to ship" headingId="physical-items" lines={cart.physical} error={lineError} />
+            ) : null}
+            {cart.digital.length > 0 ? (
+              <CartLines heading="Digital items" headingId="digital-items" lines={cart.digital} error={lineError} />
+            ) : null}
           </div>
           <div>
             <CartTotals subtotalCents={cart.subtotalCents} estimate={estimate} />
@@ -204,7 +220,12 @@ export default function ShoppingCart() {
               </Link>
               <Link to="/store">Continue shopping</Link>
             </div>
-            <CartEstimate destination={destination} countries={countries} regions={regions} lastResult={result && result.intent === "estimate" && "result" in result ? result.result : undefined} />
+            <CartEstimate
+              destination={destination}
+              countries={countries}
+              regions={regions}
+              lastResult={result && result.intent === "estimate" && "result" in result ? result.result : undefined}
+            />
           </div>
         </div>
       )}

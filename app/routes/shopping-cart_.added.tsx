@@ -7,7 +7,12 @@ import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
 
 export const meta: MetaFunction = ({ matches }) => [
-  ...seo({ title: "Added to your cart", description: "The item you added to your shopping cart.", path: "/shopping-cart/added", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: "Added to your cart",
+    description: "The item you added to your shopping cart.",
+    path: "/shopping-cart/added",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 

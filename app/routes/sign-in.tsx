@@ -5,7 +5,15 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { SignInForm } from "../components/account/SignInForm";
 import * as css from "../components/forms/forms.css";
 import * as prose from "../components/prose.css";
-import { accountBlocked, CAPTCHA_REQUIRED, INVALID_CREDENTIALS, PASSWORD_CHANGED, RESTRICTED_USER, tooManyAttempts, triesLeft } from "../lib/account-messages";
+import {
+  accountBlocked,
+  CAPTCHA_REQUIRED,
+  INVALID_CREDENTIALS,
+  PASSWORD_CHANGED,
+  RESTRICTED_USER,
+  tooManyAttempts,
+  triesLeft,
+} from "../lib/account-messages";
 import { authenticator, checkCaptcha, rateLimit } from "../lib/auth.server";
 import { readForm } from "../lib/form-guard.server";
 import { signInSchema } from "../lib/forms/account";

@@ -78,7 +78,11 @@ export default function Store() {
         <ul className={css.typeLinks}>
           {[{ slug: null, name: "All products" }, ...filters.types].map((t) => (
             <li key={t.slug ?? "all"}>
-              <Link className={css.typeLink} to={storeHref({ ...current, type: t.slug })} aria-current={t.slug === current.type ? "page" : undefined}>
+              <Link
+                className={css.typeLink}
+                to={storeHref({ ...current, type: t.slug })}
+                aria-current={t.slug === current.type ? "page" : undefined}
+              >
                 {t.name}
               </Link>
             </li>

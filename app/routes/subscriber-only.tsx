@@ -19,7 +19,12 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction = ({ matches }) => [
-  ...seo({ title: "Subscribers only", description: "This download is part of a subscription.", path: "/subscriber-only", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: "Subscribers only",
+    description: "This download is part of a subscription.",
+    path: "/subscriber-only",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -28,7 +33,10 @@ export default function SubscriberOnly() {
   return (
     <div className={prose.narrow}>
       <h1>Subscribers only</h1>
-      <p>{FEATURES[feature]} part of a Meridian Review subscription. Subscribe to download them, gift articles and keep notes on what you read.</p>
+      <p>
+        {FEATURES[feature]} part of a Meridian Review subscription. Subscribe to download them, gift articles and keep notes on what you
+        read.
+      </p>
       <p>
         <Link className={primaryButton} to="/subscriptions">
           See subscription options

@@ -82,7 +82,8 @@ async function linkToAccount(request: Request, context: AppLoadContext, form: Fo
   if (outcome === "unverified") {
     // The address was only ever typed: prove it is the reader's before the subscription moves.
     const token = await requestAddressVerification(await db(), user);
-    if (!(await sendEmailConfirmation(user, user.email, token, "verify"))) return rejectForm(submission, { formErrors: [GENERIC_ERROR] }, 503);
+    if (!(await sendEmailConfirmation(user, user.email, token, "verify")))
+      return rejectForm(submission, { formErrors: [GENERIC_ERROR] }, 503);
     return redirect("/subscriber-registration?verify=sent", 303);
   }
   return redirect("/subscriber-registration?linked=1", 303);
@@ -137,7 +138,10 @@ function LinkPrintSubscription({ email, result }: { email: string; result: Param
   return (
     <div className={prose.narrow}>
       <h1>Connect your print subscription</h1>
-      <p>Enter the account number printed on your mailing label or invoice. The subscription must be recorded under {email}, the address you are signed in with.</p>
+      <p>
+        Enter the account number printed on your mailing label or invoice. The subscription must be recorded under {email}, the address you
+        are signed in with.
+      </p>
       <ErrorSummary items={summary} />
       <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
         <Honeypot />
@@ -154,13 +158,15 @@ function LinkPrintSubscription({ email, result }: { email: string; result: Param
 }
 
 function CreateSubscriberAccount({ emailAddress, result }: { emailAddress: string; result: Parameters<typeof useSpecForm>[2] }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("subscriber-registration", subscriberRegistrationSchema, result, { emailAddress });
+  const { form, fields, summary, submitDisabled } = useSpecForm("subscriber-registration", subscriberRegistrationSchema, result, {
+    emailAddress,
+  });
   return (
     <div className={prose.narrow}>
       <h1>Activate your subscriber account</h1>
       <p>
-        This email address belongs to a print subscription. Enter the account number printed on your mailing label or invoice to connect it to a web account, and
-        choose a password.
+        This email address belongs to a print subscription. Enter the account number printed on your mailing label or invoice to connect it
+        to a web account, and choose a password.
       </p>
       <ErrorSummary items={summary} />
       <Form method="post" {...getFormProps(form)} noValidate className={css.form}>

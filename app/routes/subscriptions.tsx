@@ -24,7 +24,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const webPlan = user ? await currentWebPlan(database, user.id) : null;
   return {
     ab: abTagFrom(new URL(request.url)),
-    plans: PLANS.map((p) => ({ id: p.id, name: p.name, price: formatUsd(p.priceCents), period: p.period, summary: p.summary, benefits: p.benefits, terms: p.terms })),
+    plans: PLANS.map((p) => ({
+      id: p.id,
+      name: p.name,
+      price: formatUsd(p.priceCents),
+      period: p.period,
+      summary: p.summary,
+      benefits: p.benefits,
+      terms: p.terms,
+    })),
     webPlan: webPlan && { id: webPlan.plan.id, name: webPlan.plan.name, accessEnd: formatPublished(webPlan.accessEnd) },
     current: subscriber && !webPlan ? { tier: subscriber.tier.name, accessEnd: subscriber.entitlements[0]!.accessEnd } : null,
   };
@@ -33,7 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = ({ matches }) =>
   seo({
     title: "Subscribe",
-    description: "Unlimited access to every article, video and podcast, the magazine archive since 1956, and subscriber features. Plans from $12.00 a month.",
+    description:
+      "Unlimited access to every article, video and podcast, the magazine archive since 1956, and subscriber features. Plans from $12.00 a month.",
     path: "/subscriptions",
     siteUrl: siteUrlFrom(matches),
   });
@@ -49,11 +58,15 @@ export default function Subscriptions() {
           <p>
             Your plan: <strong>{webPlan.name}</strong>, with access until {webPlan.accessEnd}.
           </p>
-          <p>To change your plan, choose another one below: it replaces {webPlan.name}, and the time you have left carries over. Choosing {webPlan.name} again renews it.</p>
+          <p>
+            To change your plan, choose another one below: it replaces {webPlan.name}, and the time you have left carries over. Choosing{" "}
+            {webPlan.name} again renews it.
+          </p>
         </div>
       ) : current ? (
         <p className={css.summary} role="status">
-          You subscribe to {current.tier}, with access until {current.accessEnd.slice(0, 10)}. Choosing another plan adds it to your account.
+          You subscribe to {current.tier}, with access until {current.accessEnd.slice(0, 10)}. Choosing another plan adds it to your
+          account.
         </p>
       ) : null}
       <ul className={css.plans}>
@@ -73,14 +86,19 @@ export default function Subscriptions() {
             </ul>
             <p className={css.terms}>{plan.terms}</p>
             {webPlan?.id === plan.id ? <p className={css.currentPlan}>Your plan</p> : null}
-            <Link className={primaryButton} to={`/subscriptions/checkout?plan=${plan.id}&ab=${encodeURIComponent(ab)}`} aria-describedby={`plan-${plan.id}`}>
+            <Link
+              className={primaryButton}
+              to={`/subscriptions/checkout?plan=${plan.id}&ab=${encodeURIComponent(ab)}`}
+              aria-describedby={`plan-${plan.id}`}
+            >
               {!webPlan ? `Choose ${plan.name}` : webPlan.id === plan.id ? `Renew ${plan.name}` : `Change to ${plan.name}`}
             </Link>
           </li>
         ))}
       </ul>
       <p>
-        Already subscribe to the print edition? <Link to="/subscriber-registration">Link your print subscription</Link> to read online at no extra cost.
+        Already subscribe to the print edition? <Link to="/subscriber-registration">Link your print subscription</Link> to read online at no
+        extra cost.
       </p>
     </div>
   );

@@ -65,7 +65,8 @@ export async function action({ request }: ActionFunctionArgs) {
       siteUrl: config().siteUrl,
       idempotencyKey: key === null ? issueCheckoutKey() : String(key),
     });
-    if (!started.ok) return data({ error: "This payment form has expired. Please check your plan and continue to payment again." }, { status: 409 });
+    if (!started.ok)
+      return data({ error: "This payment form has expired. Please check your plan and continue to payment again." }, { status: 409 });
     return redirect(started.url, 303);
   } catch (error) {
     console.error("subscription checkout could not start:", error);

@@ -43,7 +43,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const meta: MetaFunction = ({ matches }) => [
-  ...seo({ title: "Your receipt", description: "Your subscription receipt.", path: "/subscriptions/receipt", siteUrl: siteUrlFrom(matches) }),
+  ...seo({
+    title: "Your receipt",
+    description: "Your subscription receipt.",
+    path: "/subscriptions/receipt",
+    siteUrl: siteUrlFrom(matches),
+  }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -55,8 +60,9 @@ export default function Receipt() {
         <h1>We are confirming your payment</h1>
         <p role="status">
           Your payment has not been confirmed yet, so your subscription is not active. This usually takes a few seconds:{" "}
-          <Link to={`/subscriptions/receipt?checkout=${r.checkoutId}`}>check again</Link>. If it has not arrived within an hour, contact Customer Service at{" "}
-          {CUSTOMER_SERVICE.phoneUsCanada} or <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a> and quote {r.checkoutId}.
+          <Link to={`/subscriptions/receipt?checkout=${r.checkoutId}`}>check again</Link>. If it has not arrived within an hour, contact
+          Customer Service at {CUSTOMER_SERVICE.phoneUsCanada} or <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>{" "}
+          and quote {r.checkoutId}.
         </p>
       </div>
     );

@@ -40,7 +40,12 @@ export default function TopicPage() {
             {follow.refusal} <Link to="/subscriptions">See subscription offers</Link>
           </p>
         ) : (
-          <FollowButton kind="topic" target={follow.topicId} following={follow.following} labels={{ off: "Follow this", on: "Following" }} />
+          <FollowButton
+            kind="topic"
+            target={follow.topicId}
+            following={follow.following}
+            labels={{ off: "Follow this", on: "Following" }}
+          />
         )
       }
     />

@@ -72,7 +72,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   );
 }
 
-export const headers: HeadersFunction = ({ loaderHeaders }) => ({ "Cache-Control": loaderHeaders.get("Cache-Control") ?? "private, no-cache" });
+export const headers: HeadersFunction = ({ loaderHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? "private, no-cache",
+});
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   if (!data) return [];
@@ -125,8 +127,7 @@ export default function VideoRoute() {
         </p>
         <h1>{video.title}</h1>
         <p className={css.meta}>
-          {formatDuration(video.durationSeconds)} ·{" "}
-          <time dateTime={video.published}>{formatPublished(video.published)}</time> ·{" "}
+          {formatDuration(video.durationSeconds)} · <time dateTime={video.published}>{formatPublished(video.published)}</time> ·{" "}
           <SaveControl type="video" id={video.id} title={video.title} />
           {canWatch ? (
             <>

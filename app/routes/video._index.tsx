@@ -35,7 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   seo({
     title: data && data.page > 1 ? `Video, page ${data.page}` : "Video",
-    description: "Short videos from Meridian Review: managers and researchers on strategy, operations, finance, leadership and more, in playlists and on their own.",
+    description:
+      "Short videos from Meridian Review: managers and researchers on strategy, operations, finance, leadership and more, in playlists and on their own.",
     path: data && data.page > 1 ? `/video?page=${data.page}` : "/video",
     siteUrl: siteUrlFrom(matches),
   });

@@ -9,7 +9,13 @@ export type CurrentPasswordCheck = { outcome: "ok" } | { outcome: "wrong-current
  * The "current password" question before a change to the account. Wrong answers count towards
  * the same lockout as sign-in (a stolen session must not become a way to guess the password).
  */
-export async function checkCurrentPassword(db: Database, user: User, password: string, rules: LockoutRules, now = new Date()): Promise<CurrentPasswordCheck> {
+export async function checkCurrentPassword(
+  db: Database,
+  user: User,
+  password: string,
+  rules: LockoutRules,
+  now = new Date(),
+): Promise<CurrentPasswordCheck> {
   const checked = await checkPasswordWithLockout(db, user.email, password, rules, now);
   if (checked.ok) return { outcome: "ok" };
   return checked.reason === "locked" ? { outcome: "locked", lockoutSeconds: checked.lockoutSeconds } : { outcome: "wrong-current" };

@@ -19,7 +19,8 @@ export async function refuseAddress(db: Database, userId: string, email: string)
   return undefined;
 }
 
-export type EmailChangeRequest = { outcome: "sent"; token: string; email: string } | { outcome: "unchanged" } | { outcome: "refused"; reason: AddressRefusal };
+export type EmailChangeRequest =
+  { outcome: "sent"; token: string; email: string } | { outcome: "unchanged" } | { outcome: "refused"; reason: AddressRefusal };
 
 /**
  * Starts an address change (the caller has checked the current password). Nothing changes until
@@ -55,7 +56,11 @@ async function issueLink(db: Database, userId: string, email: string, now: Date)
 }
 
 /** The unused, unexpired change a link stands for, to show before it is confirmed. */
-export async function pendingChangeForToken(db: Database, token: string, now = new Date()): Promise<{ user: User; newEmail: string } | undefined> {
+export async function pendingChangeForToken(
+  db: Database,
+  token: string,
+  now = new Date(),
+): Promise<{ user: User; newEmail: string } | undefined> {
   const row = await db
     .selectFrom("email_change")
     .select(["user_id", "new_email"])

@@ -8,10 +8,7 @@ import { findCredentials, findUserById, normalizeEmail, setPassword, type User }
 export const RESET_LINK_MINUTES = 60;
 
 export type ResetRequest =
-  | { outcome: "sent"; user: User; token: string }
-  | { outcome: "unknown" }
-  | { outcome: "restricted" }
-  | { outcome: "hard-locked" };
+  { outcome: "sent"; user: User; token: string } | { outcome: "unknown" } | { outcome: "restricted" } | { outcome: "hard-locked" };
 
 /**
  * Issues a single-use reset token for the address. The caller answers "unknown" exactly like

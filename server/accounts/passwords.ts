@@ -2,7 +2,12 @@ import crypto from "node:crypto";
 import { promisify } from "node:util";
 import { config } from "../config";
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 // OWASP's minimum for scrypt is N = 2^17, r = 8, p = 1 (128 MiB per hash): the default of
 // PASSWORD_SCRYPT_LOG2N. Each hash records its own parameters, so any cost verifies.

@@ -34,7 +34,12 @@ export async function hasActivePrintSubscription(db: Database, email: string, no
 }
 
 /** The active, unexpired print subscription with this address and account number, if any. */
-export async function findActivePrintSubscription(db: Database, email: string, accountNumber: string, now = new Date()): Promise<PrintSubscription | undefined> {
+export async function findActivePrintSubscription(
+  db: Database,
+  email: string,
+  accountNumber: string,
+  now = new Date(),
+): Promise<PrintSubscription | undefined> {
   const row = await activeRecords(db, email, now)
     .select(["account_number", "first_name", "last_name", "subscription_code", "access_start", "access_end"])
     .where("account_number", "=", accountNumber.trim().toUpperCase())
@@ -63,7 +68,13 @@ export async function registerPrintSubscriber(
   if (!subscription) return { ok: false, reason: "no-active-subscription" };
   const user = await insertUser(
     db,
-    { firstName: subscription.firstName, lastName: subscription.lastName, email: input.email, password: input.password, optIn: input.optIn },
+    {
+      firstName: subscription.firstName,
+      lastName: subscription.lastName,
+      email: input.email,
+      password: input.password,
+      optIn: input.optIn,
+    },
     now,
   );
   if (!user) return { ok: false, reason: "taken" };
@@ -91,7 +102,12 @@ export async function linkPrintSubscription(db: Database, user: User, accountNum
 export async function unlinkedPrintRecords(db: Database, email: string, userId: string): Promise<string[]> {
   const records = await db.selectFrom("print_subscriber").select("account_number").where("email", "=", normalizeEmail(email)).execute();
   if (records.length === 0) return [];
-  const linked = await db.selectFrom("subscription").select("reference").where("user_id", "=", userId).where("source", "=", "print").execute();
+  const linked = await db
+    .selectFrom("subscription")
+    .select("reference")
+    .where("user_id", "=", userId)
+    .where("source", "=", "print")
+    .execute();
   const references = new Set(linked.map((row) => row.reference));
   return records.map((row) => row.account_number).filter((number) => !references.has(printReference(number)));
 }

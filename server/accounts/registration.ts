@@ -2,9 +2,7 @@ import type { Database } from "../db/connection";
 import { hasActivePrintSubscription } from "./print-subscribers";
 import { emailInUse, insertUser, isRestrictedAddress, type NewUser, type User } from "./users";
 
-export type RegistrationResult =
-  | { ok: true; user: User }
-  | { ok: false; reason: "taken" | "print-subscriber" | "restricted" };
+export type RegistrationResult = { ok: true; user: User } | { ok: false; reason: "taken" | "print-subscriber" | "restricted" };
 
 /**
  * Opens an account. A blocked address is refused; an address already in use is "taken"; an

@@ -13,9 +13,7 @@ const HARD_LOCK_AFTER_LOCKOUTS = 3;
 export const HARD_LOCK_SECONDS = 24 * 60 * 60;
 
 export type PasswordCheck =
-  | { ok: true; user: User }
-  | { ok: false; reason: "invalid"; triesLeft: number }
-  | { ok: false; reason: "locked"; lockoutSeconds: number };
+  { ok: true; user: User } | { ok: false; reason: "invalid"; triesLeft: number } | { ok: false; reason: "locked"; lockoutSeconds: number };
 
 export type SignInResult = PasswordCheck | { ok: false; reason: "restricted" };
 
@@ -41,7 +39,13 @@ export async function signIn(db: Database, email: string, password: string, rule
  * arrive at once, at most `maxFailures` are ever compared per lock period, and an attempt that
  * arrives once the lock is decided is refused even with the right password.
  */
-export async function checkPasswordWithLockout(db: Database, email: string, password: string, rules: LockoutRules, now = new Date()): Promise<PasswordCheck> {
+export async function checkPasswordWithLockout(
+  db: Database,
+  email: string,
+  password: string,
+  rules: LockoutRules,
+  now = new Date(),
+): Promise<PasswordCheck> {
   const address = normalizeEmail(email);
   const claim = await claimTry(db, address, rules, now);
   if (claim.refused) return { ok: false, reason: "locked", lockoutSeconds: Math.max(1, await activeLock(db, address, now)) };

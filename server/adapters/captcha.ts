@@ -34,11 +34,7 @@ export function createCaptcha(options: CaptchaOptions): Captcha {
   const secret = options.secret.trim();
   const timeoutMs = options.timeoutMs ?? 3000;
 
-  async function verify(
-    token: string | null | undefined,
-    expectedAction: string,
-    remoteIp?: string
-  ): Promise<CaptchaResult> {
+  async function verify(token: string | null | undefined, expectedAction: string, remoteIp?: string): Promise<CaptchaResult> {
     const response = token?.trim();
     if (!response) return { ok: false, reason: "missing" };
 
@@ -63,10 +59,7 @@ export function createCaptcha(options: CaptchaOptions): Captcha {
     }
 
     const accepted =
-      answer.success === true &&
-      typeof answer.score === "number" &&
-      answer.score >= options.minScore &&
-      answer.action === expectedAction;
+      answer.success === true && typeof answer.score === "number" && answer.score >= options.minScore && answer.action === expectedAction;
     return accepted ? { ok: true } : { ok: false, reason: "rejected" };
   }
 
@@ -97,9 +90,7 @@ export function captcha(): Captcha {
       siteKey: c.CAPTCHA_SITE_KEY,
       scriptUrl:
         c.CAPTCHA_SCRIPT_URL ??
-        (c.CAPTCHA_SITE_KEY
-          ? `https://www.google.com/recaptcha/api.js?render=${encodeURIComponent(c.CAPTCHA_SITE_KEY)}`
-          : undefined),
+        (c.CAPTCHA_SITE_KEY ? `https://www.google.com/recaptcha/api.js?render=${encodeURIComponent(c.CAPTCHA_SITE_KEY)}` : undefined),
       verifyUrl: c.CAPTCHA_VERIFY_URL,
       minScore: c.CAPTCHA_MIN_SCORE,
     });

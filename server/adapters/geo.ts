@@ -33,7 +33,7 @@ export class GeoIpError extends Error {
     message: string,
     /** HTTP status and the service's own error code (e.g. IP_ADDRESS_NOT_FOUND), when it answered. */
     readonly status?: number,
-    readonly serviceCode?: string
+    readonly serviceCode?: string,
   ) {
     super(message);
     this.name = "GeoIpError";
@@ -89,11 +89,7 @@ export async function lookupCountry(ip: string, options: GeoIpOptions): Promise<
   try {
     parsed = JSON.parse(body) as typeof parsed;
   } catch {
-    throw new GeoIpError(
-      "HTTP_ERROR",
-      "Received a 200 response from the GeoIP2 web service but could not parse the body",
-      status
-    );
+    throw new GeoIpError("HTTP_ERROR", "Received a 200 response from the GeoIP2 web service but could not parse the body", status);
   }
   const code = parsed?.country?.iso_code;
   return typeof code === "string" && TWO_LETTERS.test(code) ? code.toUpperCase() : null;
@@ -109,11 +105,7 @@ function serviceError(status: number, body: string): GeoIpError {
   } catch {
     // Not JSON: fall through to the generic message below.
   }
-  return new GeoIpError(
-    "HTTP_ERROR",
-    `Received a ${status} error from the GeoIP2 web service with an unexpected body`,
-    status
-  );
+  return new GeoIpError("HTTP_ERROR", `Received a ${status} error from the GeoIP2 web service with an unexpected body`, status);
 }
 
 function causeOf(error: unknown): string {

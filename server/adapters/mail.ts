@@ -32,7 +32,7 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
   // nodemailer's defaults wait minutes for a dead server; a visitor's request should not.
   const transport = nodemailer.createTransport(
     { url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from }
+    { from },
   );
   return {
     async send(message) {

@@ -1,11 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import {
-  createReadableStreamFromReadable,
-  createRequestHandler,
-  type AppLoadContext,
-  type ServerBuild,
-} from "@remix-run/node";
+import { createReadableStreamFromReadable, createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { foreignOriginAsCrossSite } from "./cross-site";
 import { hardenResponse, type HeaderSettings } from "./response-headers";
 import { preferredEncoding } from "./static";
@@ -118,7 +113,11 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
  * (a slow reader of a large file must not make the server hold the whole file in memory).
  * @remix-run/node's writeReadableStreamToWritable writes without waiting.
  */
-async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse, compressor?: zlib.BrotliCompress | zlib.Gzip): Promise<void> {
+async function pipeBody(
+  body: ReadableStream<Uint8Array>,
+  res: ServerResponse,
+  compressor?: zlib.BrotliCompress | zlib.Gzip,
+): Promise<void> {
   const reader = body.getReader();
   const gone = () => void reader.cancel().catch(() => {});
   res.once("close", gone);

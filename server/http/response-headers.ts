@@ -29,7 +29,11 @@ export const isPrivatePage = (pathname: string) => PRIVATE_PAGES.some((page) => 
  * Sets the security headers. The CSP allows scripts only from this origin or with the page's
  * nonce; only an embeddable page may be framed by another site; an https site adds HSTS.
  */
-export function applySecurityHeaders(headers: Headers, settings: HeaderSettings, options: { nonce?: string; embeddable?: boolean } = {}): void {
+export function applySecurityHeaders(
+  headers: Headers,
+  settings: HeaderSettings,
+  options: { nonce?: string; embeddable?: boolean } = {},
+): void {
   const extra = settings.captchaOrigin ? ` ${settings.captchaOrigin}` : "";
   const script = (options.nonce ? `'self' 'nonce-${options.nonce}'` : "'self'") + extra;
   headers.set(
@@ -68,9 +72,14 @@ export function hardenResponse(pathname: string, response: Response, settings: H
   try {
     target.headers.set("X-Content-Type-Options", "nosniff");
   } catch {
-    target = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+    target = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: new Headers(response.headers),
+    });
   }
-  if (!target.headers.has("Content-Security-Policy")) applySecurityHeaders(target.headers, settings, { embeddable: isEmbeddable(pathname) });
+  if (!target.headers.has("Content-Security-Policy"))
+    applySecurityHeaders(target.headers, settings, { embeddable: isEmbeddable(pathname) });
   if (isPrivatePage(pathname)) target.headers.set("Cache-Control", "no-store");
   return target;
 }

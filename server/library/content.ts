@@ -69,7 +69,10 @@ export async function contentItems(db: Database, refs: ContentRef[]): Promise<Ma
       });
     }
   }
-  for (const e of await podcastEpisodesById(db, refs.filter((r) => r.type === "podcast").map((r) => r.id))) {
+  for (const e of await podcastEpisodesById(
+    db,
+    refs.filter((r) => r.type === "podcast").map((r) => r.id),
+  )) {
     found.set(key({ type: "podcast", id: e.id }), {
       type: "podcast",
       id: e.id,

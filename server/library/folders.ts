@@ -6,7 +6,11 @@ import { folderNameKey } from "../../shared/folder-names";
 export const MAX_FOLDERS = 100;
 
 /** The read-only folder gift links land in (shown with a gift icon). */
-export const GIFT_FOLDER = { name: "Gifted Articles", slug: "gifted-articles", description: "Articles subscribers have gifted you." } as const;
+export const GIFT_FOLDER = {
+  name: "Gifted Articles",
+  slug: "gifted-articles",
+  description: "Articles subscribers have gifted you.",
+} as const;
 
 const folderSlug = (name: string) => name.trim().toLowerCase().split(/\s+/).join("-");
 
@@ -28,12 +32,26 @@ export async function listFolders(db: Database, userId: string): Promise<Folder[
     .select(["library_folder.id", "library_folder.name", "library_folder.slug", "library_folder.description", "library_folder.read_only"])
     .select((eb) => eb.fn.count("library_item_folder.item_id").as("n"))
     .where("library_folder.user_id", "=", userId)
-    .groupBy(["library_folder.id", "library_folder.name", "library_folder.slug", "library_folder.description", "library_folder.read_only", "library_folder.created_at"])
+    .groupBy([
+      "library_folder.id",
+      "library_folder.name",
+      "library_folder.slug",
+      "library_folder.description",
+      "library_folder.read_only",
+      "library_folder.created_at",
+    ])
     .orderBy("library_folder.read_only", "desc")
     .orderBy("library_folder.created_at")
     .orderBy("library_folder.name")
     .execute();
-  return rows.map((r) => ({ id: r.id, name: r.name, slug: r.slug, description: r.description, readOnly: r.read_only === 1, itemCount: Number(r.n) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    description: r.description,
+    readOnly: r.read_only === 1,
+    itemCount: Number(r.n),
+  }));
 }
 
 /** One of the reader's own folders; someone else's folder id finds nothing. */
@@ -56,9 +74,19 @@ export async function createFolder(
 ): Promise<FolderResult> {
   const name = input.name.trim();
   if (await nameTaken(db, userId, name)) return { ok: false, error: "exists" };
-  const count = await db.selectFrom("library_folder").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  const count = await db
+    .selectFrom("library_folder")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
   if (Number(count.n) >= MAX_FOLDERS) return { ok: false, error: "too-many" };
-  const folder = { id: crypto.randomUUID(), name, slug: folderSlug(name), description: input.description.trim(), readOnly: input.readOnly ?? false };
+  const folder = {
+    id: crypto.randomUUID(),
+    name,
+    slug: folderSlug(name),
+    description: input.description.trim(),
+    readOnly: input.readOnly ?? false,
+  };
   try {
     await db
       .insertInto("library_folder")
@@ -81,7 +109,12 @@ export async function createFolder(
   return { ok: true, folder: { ...folder, itemCount: 0 } };
 }
 
-export async function updateFolder(db: Database, userId: string, folderId: string, input: { name: string; description: string }): Promise<FolderResult> {
+export async function updateFolder(
+  db: Database,
+  userId: string,
+  folderId: string,
+  input: { name: string; description: string },
+): Promise<FolderResult> {
   const folder = await ownFolder(db, userId, folderId);
   if (!folder) return { ok: false, error: "missing" };
   if (folder.readOnly) return { ok: false, error: "read-only" };

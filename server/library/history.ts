@@ -24,10 +24,25 @@ export async function recordView(db: Database, userId: string, ref: ContentRef, 
     .execute();
 }
 
-export async function recordShare(db: Database, userId: string, ref: ContentRef, provider: ShareProvider, recipients: number, now = new Date()): Promise<void> {
+export async function recordShare(
+  db: Database,
+  userId: string,
+  ref: ContentRef,
+  provider: ShareProvider,
+  recipients: number,
+  now = new Date(),
+): Promise<void> {
   await db
     .insertInto("share_history")
-    .values({ id: crypto.randomUUID(), user_id: userId, content_type: ref.type, content_id: ref.id, provider, recipients, shared_at: now.toISOString() })
+    .values({
+      id: crypto.randomUUID(),
+      user_id: userId,
+      content_type: ref.type,
+      content_id: ref.id,
+      provider,
+      recipients,
+      shared_at: now.toISOString(),
+    })
     .execute();
 }
 
@@ -101,7 +116,10 @@ export async function activityFeed(db: Database, userId: string, page: number): 
       .limit(HISTORY_PAGE_SIZE)
       .offset((page - 1) * HISTORY_PAGE_SIZE)
       .execute(),
-    db.selectFrom(all.as("a")).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom(all.as("a"))
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     entries: (await withContent(db, rows)).map((r) => ({

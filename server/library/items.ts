@@ -39,7 +39,14 @@ async function addToFolders(db: Database, itemIds: string[], folderIds: string[]
 async function ensureItem(db: Database, userId: string, ref: ContentRef, readOnly: boolean, now: Date): Promise<string> {
   await db
     .insertInto("library_item")
-    .values({ id: crypto.randomUUID(), user_id: userId, content_type: ref.type, content_id: ref.id, read_only: readOnly ? 1 : 0, saved_at: now.toISOString() })
+    .values({
+      id: crypto.randomUUID(),
+      user_id: userId,
+      content_type: ref.type,
+      content_id: ref.id,
+      read_only: readOnly ? 1 : 0,
+      saved_at: now.toISOString(),
+    })
     .onConflict((oc) => oc.columns(["user_id", "content_type", "content_id"]).doNothing())
     .execute();
   const row = await db
@@ -53,7 +60,11 @@ async function ensureItem(db: Database, userId: string, ref: ContentRef, readOnl
 }
 
 /** The saved item for a piece of content, if the reader saved it, with the folders it is in. */
-export async function savedItem(db: Database, userId: string, ref: ContentRef): Promise<{ id: string; folderIds: string[]; readOnly: boolean } | undefined> {
+export async function savedItem(
+  db: Database,
+  userId: string,
+  ref: ContentRef,
+): Promise<{ id: string; folderIds: string[]; readOnly: boolean } | undefined> {
   const row = await db
     .selectFrom("library_item")
     .select(["id", "read_only"])
@@ -70,7 +81,13 @@ export async function savedItem(db: Database, userId: string, ref: ContentRef): 
  * Saves content to the library and into the chosen folders (others' folder ids and read-only
  * folders are ignored). Saving again only adds folders. Undefined when the content does not exist.
  */
-export async function saveItem(db: Database, userId: string, ref: ContentRef, folderIds: string[], now = new Date()): Promise<string | undefined> {
+export async function saveItem(
+  db: Database,
+  userId: string,
+  ref: ContentRef,
+  folderIds: string[],
+  now = new Date(),
+): Promise<string | undefined> {
   if (!(await contentItem(db, ref))) return undefined;
   const itemId = await ensureItem(db, userId, ref, false, now);
   await addToFolders(db, [itemId], await ownFolderIds(db, userId, folderIds), now);
@@ -85,7 +102,13 @@ export async function keepGift(db: Database, userId: string, articleId: number, 
 }
 
 /** Puts one item in exactly these folders (read-only folders keep what they hold). False when it is not the reader's. */
-export async function setItemFolders(db: Database, userId: string, itemId: string, folderIds: string[], now = new Date()): Promise<boolean> {
+export async function setItemFolders(
+  db: Database,
+  userId: string,
+  itemId: string,
+  folderIds: string[],
+  now = new Date(),
+): Promise<boolean> {
   const [item] = await ownItemIds(db, userId, [itemId]);
   if (!item) return false;
   const writable = (await listFolders(db, userId)).filter((f) => !f.readOnly).map((f) => f.id);
@@ -103,7 +126,13 @@ export async function setItemFolders(db: Database, userId: string, itemId: strin
  * Adds items to folders; answers how many items were added, or undefined (and changes nothing)
  * when any id is not one of the reader's own items or writable folders.
  */
-export async function addItemsToFolders(db: Database, userId: string, itemIds: string[], folderIds: string[], now = new Date()): Promise<number | undefined> {
+export async function addItemsToFolders(
+  db: Database,
+  userId: string,
+  itemIds: string[],
+  folderIds: string[],
+  now = new Date(),
+): Promise<number | undefined> {
   const wanted = [...new Set(itemIds)].slice(0, MAX_BULK_ITEMS);
   const folders = [...new Set(folderIds)];
   const items = await ownItemIds(db, userId, wanted);
@@ -138,20 +167,43 @@ export async function ownLibraryItem(db: Database, userId: string, itemId: strin
   const [found] = row ? await withContent(db, [row]) : [];
   if (!found) return undefined;
   const folders = await db.selectFrom("library_item_folder").select("folder_id").where("item_id", "=", found.id).execute();
-  return { id: found.id, savedAt: found.saved_at, readOnly: found.read_only === 1, folderIds: folders.map((f) => f.folder_id), item: found.item };
+  return {
+    id: found.id,
+    savedAt: found.saved_at,
+    readOnly: found.read_only === 1,
+    folderIds: folders.map((f) => f.folder_id),
+    item: found.item,
+  };
 }
 
 /** A page of the library, newest first: everything, or one folder's items. */
-export async function libraryItems(db: Database, userId: string, folderId: string | null, page: number): Promise<{ items: LibraryItem[]; total: number }> {
+export async function libraryItems(
+  db: Database,
+  userId: string,
+  folderId: string | null,
+  page: number,
+): Promise<{ items: LibraryItem[]; total: number }> {
   let base = db.selectFrom("library_item").where("library_item.user_id", "=", userId);
   if (folderId) {
     base = base.where((eb) =>
-      eb.exists(eb.selectFrom("library_item_folder").select("item_id").whereRef("library_item_folder.item_id", "=", "library_item.id").where("library_item_folder.folder_id", "=", folderId)),
+      eb.exists(
+        eb
+          .selectFrom("library_item_folder")
+          .select("item_id")
+          .whereRef("library_item_folder.item_id", "=", "library_item.id")
+          .where("library_item_folder.folder_id", "=", folderId),
+      ),
     );
   }
   const [rows, count] = await Promise.all([
     base
-      .select(["library_item.id", "library_item.content_type", "library_item.content_id", "library_item.read_only", "library_item.saved_at"])
+      .select([
+        "library_item.id",
+        "library_item.content_type",
+        "library_item.content_id",
+        "library_item.read_only",
+        "library_item.saved_at",
+      ])
       .orderBy("library_item.saved_at", "desc")
       .orderBy("library_item.id")
       .limit(LIBRARY_PAGE_SIZE)
@@ -161,7 +213,15 @@ export async function libraryItems(db: Database, userId: string, folderId: strin
   ]);
   const found = await withContent(db, rows);
   const memberships = found.length
-    ? await db.selectFrom("library_item_folder").select(["item_id", "folder_id"]).where("item_id", "in", found.map((r) => r.id)).execute()
+    ? await db
+        .selectFrom("library_item_folder")
+        .select(["item_id", "folder_id"])
+        .where(
+          "item_id",
+          "in",
+          found.map((r) => r.id),
+        )
+        .execute()
     : [];
   return {
     items: found.map((r) => ({

@@ -16,7 +16,13 @@ export interface MarketingCampaign {
 
 export async function listNewsletters(db: Database): Promise<Newsletter[]> {
   const rows = await db.selectFrom("newsletter").selectAll().orderBy("id").execute();
-  return rows.map((r) => ({ slug: r.slug, name: r.name, frequency: r.frequency, description: r.description, subscriberOnly: r.subscriber_only === 1 }));
+  return rows.map((r) => ({
+    slug: r.slug,
+    name: r.name,
+    frequency: r.frequency,
+    description: r.description,
+    subscriberOnly: r.subscriber_only === 1,
+  }));
 }
 
 export async function newsletterBySlug(db: Database, slug: string): Promise<Newsletter | undefined> {

@@ -17,7 +17,11 @@ async function main() {
     if (!slug || !known.includes(slug)) {
       throw new Error(`usage: npm run newsletter:send -- <slug>   (one of: ${known.join(", ")})`);
     }
-    const result = await sendLatestIssue(db, mailer(), slug, { siteUrl: c.siteUrl, secret: secrets().sessionSecret, log: (line) => console.error(line) });
+    const result = await sendLatestIssue(db, mailer(), slug, {
+      siteUrl: c.siteUrl,
+      secret: secrets().sessionSecret,
+      log: (line) => console.error(line),
+    });
     console.log(`${slug}: sent ${result!.sent}, failed ${result!.failed}.`);
     if (result!.failed > 0) process.exitCode = 1;
   } finally {

@@ -32,9 +32,7 @@ export interface SandboxPayment {
   status: "open" | "paid" | "declined" | "expired";
 }
 
-export type PayOutcome =
-  | { ok: true; redirectUrl: string; callback: { body: string; signature: string } }
-  | { ok: false; error: string };
+export type PayOutcome = { ok: true; redirectUrl: string; callback: { body: string; signature: string } } | { ok: false; error: string };
 
 export interface SandboxProvider extends PaymentProvider {
   payment(id: string): Promise<SandboxPayment | undefined>;
@@ -43,7 +41,8 @@ export interface SandboxProvider extends PaymentProvider {
 
 export const CARD_DECLINED = "Your card was declined. No payment was taken.";
 export const CHECKOUT_EXPIRED = "This checkout has expired: the order was cancelled. No payment was taken.";
-export const NOT_A_TEST_CARD = "This is a sandbox checkout: use the test card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).";
+export const NOT_A_TEST_CARD =
+  "This is a sandbox checkout: use the test card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).";
 
 export function signSandboxPayload(secret: string, body: string, now = new Date()): string {
   const t = Math.floor(now.getTime() / 1000);
@@ -69,7 +68,9 @@ function withSessionId(url: string, id: string): string {
 
 export function createSandboxProvider(db: Database, options: { siteUrl: string; webhookSecret: string }): SandboxProvider {
   const load = (id: string) =>
-    /^sbx_[A-Za-z0-9_-]{22}$/.test(id) ? db.selectFrom("sandbox_payment").selectAll().where("id", "=", id).executeTakeFirst() : Promise.resolve(undefined);
+    /^sbx_[A-Za-z0-9_-]{22}$/.test(id)
+      ? db.selectFrom("sandbox_payment").selectAll().where("id", "=", id).executeTakeFirst()
+      : Promise.resolve(undefined);
 
   return {
     name: "sandbox",
@@ -105,7 +106,12 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       const row = await load(sessionId);
       if (!row) throw new Error(`Sandbox: no checkout session ${sessionId}`);
       // Conditional, so it cannot cross a payment being taken at the same moment.
-      await db.updateTable("sandbox_payment").set({ status: "expired" }).where("id", "=", sessionId).where("status", "in", ["open", "declined"]).execute();
+      await db
+        .updateTable("sandbox_payment")
+        .set({ status: "expired" })
+        .where("id", "=", sessionId)
+        .where("status", "in", ["open", "declined"])
+        .execute();
       const after = await load(sessionId);
       return after?.status === "paid" ? "paid" : "closed";
     },
@@ -140,7 +146,12 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       if (row.status === "paid") return { ok: false, error: "This checkout has already been paid." };
       if (row.status === "expired") return { ok: false, error: CHECKOUT_EXPIRED };
       if (digits === SANDBOX_CARDS.declined) {
-        await db.updateTable("sandbox_payment").set({ status: "declined", card_last4: digits.slice(-4) }).where("id", "=", id).where("status", "in", ["open", "declined"]).execute();
+        await db
+          .updateTable("sandbox_payment")
+          .set({ status: "declined", card_last4: digits.slice(-4) })
+          .where("id", "=", id)
+          .where("status", "in", ["open", "declined"])
+          .execute();
         return { ok: false, error: CARD_DECLINED };
       }
       // Only one of two racing payments of the same session gets through, and none once expired.

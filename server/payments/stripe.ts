@@ -55,8 +55,8 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           },
           // Stripe replays the first answer for a repeated key, so a retried create
           // returns the same session instead of opening a second one.
-          { idempotencyKey: `checkout-session:${request.reference}` }
-        )
+          { idempotencyKey: `checkout-session:${request.reference}` },
+        ),
       );
       if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
       return { id: session.id, url: session.url };
@@ -136,10 +136,7 @@ function withSessionIdPlaceholder(successUrl: string): string {
 }
 
 function isPaid(session: Stripe.Checkout.Session): boolean {
-  return (
-    session.status === "complete" &&
-    (session.payment_status === "paid" || session.payment_status === "no_payment_required")
-  );
+  return session.status === "complete" && (session.payment_status === "paid" || session.payment_status === "no_payment_required");
 }
 
 function referenceOf(session: Stripe.Checkout.Session): string {

@@ -73,7 +73,11 @@ export async function openOnMeter(
   const scope: Scope = { key: input.key, meter: input.meter, period: meterPeriod(now) };
   const thisRead = { ...columns(scope), article_id: input.articleId };
   const { ceiling } = input;
-  const already = await db.selectFrom("meter_read").select("article_id").where((eb) => eb.and(thisRead)).executeTakeFirst();
+  const already = await db
+    .selectFrom("meter_read")
+    .select("article_id")
+    .where((eb) => eb.and(thisRead))
+    .executeTakeFirst();
   const before = await countReads(db, scope);
   if (already) return { allowed: true, quota: quota(input.limit, before) };
   if (before >= input.limit) return { allowed: false, quota: quota(input.limit, before) };
@@ -89,7 +93,10 @@ export async function openOnMeter(
   const after = await countReads(db, scope);
   const overCeiling = ceiling !== undefined && (await countAddressReads(db, ceiling.address, scope.period)) > ceiling.limit;
   if (after > input.limit || overCeiling) {
-    await db.deleteFrom("meter_read").where((eb) => eb.and(thisRead)).execute();
+    await db
+      .deleteFrom("meter_read")
+      .where((eb) => eb.and(thisRead))
+      .execute();
     return { allowed: false, quota: quota(input.limit, after - 1) };
   }
   return { allowed: true, quota: quota(input.limit, after) };
@@ -111,7 +118,14 @@ export async function carryOverReads(db: Database, visitorId: string, userId: st
   await db
     .insertInto("meter_read")
     .values(
-      reads.map((r) => ({ meter_key: userKey(userId), period, meter: "article" as const, article_id: r.article_id, read_at: r.read_at, client_address: null })),
+      reads.map((r) => ({
+        meter_key: userKey(userId),
+        period,
+        meter: "article" as const,
+        article_id: r.article_id,
+        read_at: r.read_at,
+        client_address: null,
+      })),
     )
     .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
     .execute();

@@ -72,14 +72,22 @@ export async function decideOffer(db: Database, rules: OfferRules, request: Offe
     return { experience, fullContent: false, wall: "registration", quota: null, meter: null, abTag };
   }
   if (expiredGift) {
-    return { experience: readingList ? "reading-list-paywall" : "enable-paywall", fullContent: false, wall: "subscribe", quota: null, meter: null, abTag };
+    return {
+      experience: readingList ? "reading-list-paywall" : "enable-paywall",
+      fullContent: false,
+      wall: "subscribe",
+      quota: null,
+      meter: null,
+      abTag,
+    };
   }
 
   const guest = reader.kind === "guest";
   const meter: MeterName = guest && article.ascend ? "ascend" : "article";
   const limit = !guest ? rules.registeredLimit : meter === "ascend" ? rules.ascendLimit : rules.guestLimit;
   const key = guest ? visitorKey(reader.visitorId) : userKey(reader.userId);
-  const ceiling = guest && reader.network && rules.addressCeiling > 0 ? { address: reader.network, limit: rules.addressCeiling } : undefined;
+  const ceiling =
+    guest && reader.network && rules.addressCeiling > 0 ? { address: reader.network, limit: rules.addressCeiling } : undefined;
   const { allowed, quota } = await openOnMeter(db, { key, meter, articleId: article.id, limit, ceiling }, now);
 
   if (allowed) {

@@ -175,7 +175,12 @@ function joinNames(names: string[]): string {
 }
 
 /** One line of running text on its baseline, cut short with an ellipsis if wider than `width`. */
-function chromeLine(doc: PDFKit.PDFDocument, text: string, style: Style, at: { x: number; y: number; width: number; align?: "left" | "right" }): void {
+function chromeLine(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  style: Style,
+  at: { x: number; y: number; width: number; align?: "left" | "right" },
+): void {
   setStyle(doc, style);
   // A box one line high: pdfkit ends the text there, with the ellipsis, instead of wrapping.
   const height = doc.currentLineHeight(true) * 1.5;

@@ -30,8 +30,13 @@ async function main() {
       await addSyntheticArticles(db, articles, (done) => process.stderr.write(`\r${progressBar(done, articles)}`));
       process.stderr.write("\n");
     }
-    const total = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-    console.log(`Added ${articles.toLocaleString("en-US")} articles in ${((Date.now() - started) / 1000).toFixed(1)} s; the database now holds ${Number(total.n).toLocaleString("en-US")} articles.`);
+    const total = await db
+      .selectFrom("article")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    console.log(
+      `Added ${articles.toLocaleString("en-US")} articles in ${((Date.now() - started) / 1000).toFixed(1)} s; the database now holds ${Number(total.n).toLocaleString("en-US")} articles.`,
+    );
   } finally {
     await db.destroy();
   }

@@ -56,9 +56,7 @@ const mediaSchema = z.object({
       subscriberOnly: z.boolean(),
     }),
   ),
-  playlists: z.array(
-    z.object({ slug: z.string().regex(/^[A-Za-z0-9-]+$/), name: z.string(), videos: z.array(slugString).min(1) }),
-  ),
+  playlists: z.array(z.object({ slug: z.string().regex(/^[A-Za-z0-9-]+$/), name: z.string(), videos: z.array(slugString).min(1) })),
   podcasts: z.array(
     z.object({
       slug: slugString,
@@ -135,7 +133,9 @@ const storeSchema = z.object({
         .refine((p) => (p.percentOff === undefined) !== (p.amountOff === undefined), "a promo code takes either percentOff or amountOff"),
     )
     .default([]),
-  vouchers: z.array(z.object({ code: z.string().regex(/^[A-Z0-9-]{6,40}$/), product: slugString, formatCode: z.string().regex(/^[A-Z]{3}$/) })).default([]),
+  vouchers: z
+    .array(z.object({ code: z.string().regex(/^[A-Z0-9-]{6,40}$/), product: slugString, formatCode: z.string().regex(/^[A-Z]{3}$/) }))
+    .default([]),
 });
 
 const eraSchema = z.enum(["1956-1979", "1980-1999", "2000-2025"]);

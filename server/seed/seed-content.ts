@@ -11,14 +11,13 @@ type Tx = Transaction<DB>;
 
 const CHUNK = 200;
 
-export async function insertChunked<T extends keyof DB & string>(
-  tx: Tx | Database,
-  table: T,
-  rows: Insertable<DB[T]>[],
-): Promise<void> {
+export async function insertChunked<T extends keyof DB & string>(tx: Tx | Database, table: T, rows: Insertable<DB[T]>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await tx.insertInto(table).values(rows.slice(i, i + CHUNK) as any).execute();
+    await tx
+      .insertInto(table)
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      .values(rows.slice(i, i + CHUNK) as any)
+      .execute();
   }
 }
 
@@ -96,12 +95,8 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
       series_part: a.seriesPart ?? null,
       word_count: countWords(a.body),
     });
-    a.authors.forEach((slug, position) =>
-      authorRows.push({ article_id: id, author_id: requireId(authorIds, slug, "author"), position }),
-    );
-    a.topics.forEach((name, position) =>
-      topicRows.push({ article_id: id, topic_id: requireId(topicIds, name, "topic"), position }),
-    );
+    a.authors.forEach((slug, position) => authorRows.push({ article_id: id, author_id: requireId(authorIds, slug, "author"), position }));
+    a.topics.forEach((name, position) => topicRows.push({ article_id: id, topic_id: requireId(topicIds, name, "topic"), position }));
     const streams = new Set<string>(a.streams);
     if (a.tier === "visual-library") streams.add("visual-library");
     for (const stream of streams) streamRows.push({ stream, article_id: id, published: a.published });
@@ -111,7 +106,11 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
   await insertChunked(tx, "article_topic", topicRows);
   await insertChunked(tx, "stream_entry", streamRows);
 
-  const issues = await seedArchive(tx, content, articles.map((a) => ({ id: articleIds.get(a.slug)!, title: a.title, published: a.published })));
+  const issues = await seedArchive(
+    tx,
+    content,
+    articles.map((a) => ({ id: articleIds.get(a.slug)!, title: a.title, published: a.published })),
+  );
 
   await seedStore(tx, content, topicIds);
   await seedMedia(tx, content, topicIds);
@@ -121,7 +120,10 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
     await tx.insertInto("reading_list").values({ id: listId, slug: list.slug, name: list.name, description: list.description }).execute();
     const members = list.series
       ? articles.filter((a) => a.series === list.series).sort((a, b) => (a.seriesPart ?? 0) - (b.seriesPart ?? 0))
-      : articles.filter((a) => list.topics!.includes(a.topics[0]!)).reverse().slice(0, 6);
+      : articles
+          .filter((a) => list.topics!.includes(a.topics[0]!))
+          .reverse()
+          .slice(0, 6);
     await insertChunked(
       tx,
       "reading_list_item",
@@ -136,11 +138,7 @@ function eraOf(year: number): Era {
   return year < 1980 ? "1956-1979" : year < 2000 ? "1980-1999" : "2000-2025";
 }
 
-async function seedArchive(
-  tx: Tx,
-  content: SeedContent,
-  articles: { id: number; title: string; published: string }[],
-): Promise<number> {
+async function seedArchive(tx: Tx, content: SeedContent, articles: { id: number; title: string; published: string }[]): Promise<number> {
   const slots = archiveCalendar();
   const issueRows: Insertable<DB["magazine_issue"]>[] = [];
   const featureRows: Insertable<DB["issue_feature"]>[] = [];
@@ -155,7 +153,15 @@ async function seedArchive(
     const random = seededRandom(hashString(slot.code));
     const themes = themesByEra.get(era) ?? [];
     const theme = themes[i % themes.length]!;
-    issueRows.push({ id, code: slot.code, year: slot.year, month: slot.month, month_label: slot.monthLabel, title: theme.title, summary: theme.summary });
+    issueRows.push({
+      id,
+      code: slot.code,
+      year: slot.year,
+      month: slot.month,
+      month_label: slot.monthLabel,
+      title: theme.title,
+      summary: theme.summary,
+    });
 
     const monthsCovered = slot.monthLabel.split("–").length;
     const inIssue = articles.filter((a) => {
@@ -237,7 +243,10 @@ async function seedMedia(tx: Tx, content: SeedContent, topicIds: Map<string, num
     }),
   );
   for (const [i, p] of media.playlists.entries()) {
-    await tx.insertInto("playlist").values({ id: i + 1, slug: p.slug, name: p.name }).execute();
+    await tx
+      .insertInto("playlist")
+      .values({ id: i + 1, slug: p.slug, name: p.name })
+      .execute();
     await insertChunked(
       tx,
       "playlist_video",

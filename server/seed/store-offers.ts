@@ -34,6 +34,9 @@ export async function seedStoreOffers(tx: Transaction<DB>, store: SeedStore): Pr
       .orderBy("a.id")
       .executeTakeFirst();
     if (!availability) throw new Error(`store.json: voucher ${v.code} names no ${v.formatCode} of ${v.product}`);
-    await tx.insertInto("voucher").values({ code: v.code, availability_id: availability.id, redeemed_by: null, redeemed_at: null, order_id: null }).execute();
+    await tx
+      .insertInto("voucher")
+      .values({ code: v.code, availability_id: availability.id, redeemed_by: null, redeemed_at: null, order_id: null })
+      .execute();
   }
 }

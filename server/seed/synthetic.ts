@@ -25,12 +25,15 @@ export async function addSyntheticArticles(
   const topics = await db.selectFrom("topic").select("id").where("executive_only", "=", 0).execute();
   const authors = await db.selectFrom("author").select("id").execute();
   if (paragraphs.length === 0 || features.length === 0) throw new Error("seed the original content first");
-  const maxRow = await db.selectFrom("article").select((eb) => eb.fn.max("id").as("id")).executeTakeFirstOrThrow();
+  const maxRow = await db
+    .selectFrom("article")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirstOrThrow();
   let nextId = Number(maxRow.id ?? 0) + 1;
   const random = seededRandom(nextId);
   const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
 
-  for (let done = 0; done < count; ) {
+  for (let done = 0; done < count;) {
     const size = Math.min(BATCH, count - done);
     const articles: Insertable<DB["article"]>[] = [];
     const articleAuthors: Insertable<DB["article_author"]>[] = [];

@@ -89,7 +89,12 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
     .orderBy("l.kind")
     .execute();
   const lines: CartLine[] = rows.map((r) => {
-    const price = linePrice({ kind: r.kind, listPriceCents: r.list_price_cents, quantity: r.quantity, volumePricing: r.volume_pricing === 1 });
+    const price = linePrice({
+      kind: r.kind,
+      listPriceCents: r.list_price_cents,
+      quantity: r.quantity,
+      volumePricing: r.volume_pricing === 1,
+    });
     const type = cartLineType(r.kind, r.code);
     return {
       id: r.id,
@@ -158,7 +163,8 @@ export async function guestCartExists(db: Database, cartId: string): Promise<boo
 
 export type AddProblem = "unknown-product" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
 
-export type AddOutcome = { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number };
+export type AddOutcome =
+  { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number };
 
 /** The cart's line for this item sold this way, if it has one (a cart holds at most one). */
 function findLine(db: Database, cartId: string, availabilityId: number, kind: CartLineKind) {
@@ -183,7 +189,11 @@ export async function addToCart(
 ): Promise<AddOutcome> {
   if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) return { ok: false, problem: "quantity" };
   const availability = Number.isSafeInteger(input.availabilityId)
-    ? await db.selectFrom("product_availability").select(["code", "status", "available_date", "permissions_available"]).where("id", "=", input.availabilityId).executeTakeFirst()
+    ? await db
+        .selectFrom("product_availability")
+        .select(["code", "status", "available_date", "permissions_available"])
+        .where("id", "=", input.availabilityId)
+        .executeTakeFirst()
     : undefined;
   if (!availability) return { ok: false, problem: "unknown-product" };
   if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
@@ -200,11 +210,25 @@ export async function addToCart(
     } else {
       await tx
         .insertInto("cart_line")
-        .values({ id: crypto.randomUUID(), cart_id: cartId, availability_id: input.availabilityId, kind: input.kind, quantity, referral: input.referral, added_at: now.toISOString() })
+        .values({
+          id: crypto.randomUUID(),
+          cart_id: cartId,
+          availability_id: input.availabilityId,
+          kind: input.kind,
+          quantity,
+          referral: input.referral,
+          added_at: now.toISOString(),
+        })
         .execute();
     }
     await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
-    const line = await tx.selectFrom("cart_line").select("id").where("cart_id", "=", cartId).where("availability_id", "=", input.availabilityId).where("kind", "=", input.kind).executeTakeFirstOrThrow();
+    const line = await tx
+      .selectFrom("cart_line")
+      .select("id")
+      .where("cart_id", "=", cartId)
+      .where("availability_id", "=", input.availabilityId)
+      .where("kind", "=", input.kind)
+      .executeTakeFirstOrThrow();
     return { ok: true, lineId: line.id, quantity };
   });
 }
@@ -212,7 +236,13 @@ export async function addToCart(
 export type QuantityOutcome = "updated" | "removed" | "not-found" | "invalid" | "too-many" | "digital-limit";
 
 /** The stepper: 0 removes the line; a digital line cannot go above 1. */
-export async function setLineQuantity(db: Database, cartId: string, lineId: string, quantity: number, now = new Date()): Promise<QuantityOutcome> {
+export async function setLineQuantity(
+  db: Database,
+  cartId: string,
+  lineId: string,
+  quantity: number,
+  now = new Date(),
+): Promise<QuantityOutcome> {
   if (!Number.isSafeInteger(quantity) || quantity < 0) return "invalid";
   const line = await db
     .selectFrom("cart_line as l")
@@ -263,11 +293,23 @@ export async function mergeGuestCart(db: Database, guestCartId: string, userId: 
       const existing = await findLine(tx, target, line.availability_id, line.kind);
       const max = maxQuantity(line.kind, line.code);
       if (existing) {
-        await tx.updateTable("cart_line").set({ quantity: Math.min(max, existing.quantity + line.quantity) }).where("id", "=", existing.id).execute();
+        await tx
+          .updateTable("cart_line")
+          .set({ quantity: Math.min(max, existing.quantity + line.quantity) })
+          .where("id", "=", existing.id)
+          .execute();
       } else {
         await tx
           .insertInto("cart_line")
-          .values({ id: crypto.randomUUID(), cart_id: target, availability_id: line.availability_id, kind: line.kind, quantity: Math.min(max, line.quantity), referral: line.referral, added_at: line.added_at })
+          .values({
+            id: crypto.randomUUID(),
+            cart_id: target,
+            availability_id: line.availability_id,
+            kind: line.kind,
+            quantity: Math.min(max, line.quantity),
+            referral: line.referral,
+            added_at: line.added_at,
+          })
           .execute();
       }
     }

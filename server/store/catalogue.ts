@@ -72,7 +72,6 @@ export const productTypeSlug = (type: string) =>
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
 
-
 function toAvailability(slug: string, r: ProductAvailabilityTable): Availability {
   return {
     id: r.id,
@@ -120,14 +119,24 @@ function productCardQuery(db: Database) {
   return db
     .selectFrom("product")
     .innerJoin("topic", "topic.id", "product.topic_id")
-    .select(["product.id", "product.slug", "product.title", "product.product_type", "topic.name as topic_name", "topic.slug as topic_slug"]);
+    .select([
+      "product.id",
+      "product.slug",
+      "product.title",
+      "product.product_type",
+      "topic.name as topic_name",
+      "topic.slug as topic_slug",
+    ]);
 }
 
 type CardRow = { id: number; slug: string; title: string; product_type: string; topic_name: string; topic_slug: string };
 
 async function toCards(db: Database, rows: CardRow[]): Promise<ProductCard[]> {
   const byProduct = new Map<number, ProductAvailabilityTable[]>();
-  for (const a of await availabilitiesOf(db, rows.map((r) => r.id))) {
+  for (const a of await availabilitiesOf(
+    db,
+    rows.map((r) => r.id),
+  )) {
     const list = byProduct.get(a.product_id);
     if (list) list.push(a);
     else byProduct.set(a.product_id, [a]);
@@ -177,12 +186,19 @@ export async function storeFilters(db: Database): Promise<StoreFilters> {
  * Pages page..page+loaded-1 of the store, newest first, filtered by product type (its name)
  * and topic (its slug). A page past the end is empty.
  */
-export async function storePage(db: Database, filter: { type: string | null; topicSlug: string | null }, paging: Paging): Promise<StorePage> {
+export async function storePage(
+  db: Database,
+  filter: { type: string | null; topicSlug: string | null },
+  paging: Paging,
+): Promise<StorePage> {
   let q = productCardQuery(db);
   if (filter.type !== null) q = q.where("product.product_type", "=", filter.type);
   if (filter.topicSlug !== null) q = q.where("topic.slug", "=", filter.topicSlug);
   const [{ n }, rows] = await Promise.all([
-    q.clearSelect().select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    q
+      .clearSelect()
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow(),
     q
       .orderBy("product.published", "desc")
       .orderBy("product.id", "desc")
@@ -231,11 +247,20 @@ export const productById = (db: Database, id: number) => productWhere(db, "produ
 /** Products on sale now, those on topicId first, then the newest; productId left out. */
 async function onSaleTopicFirst(db: Database, topicId: number | null, leaveOut: number | null, limit: number): Promise<ProductCard[]> {
   let q = productCardQuery(db).where((eb) =>
-    eb.exists(eb.selectFrom("product_availability as a").select("a.id").whereRef("a.product_id", "=", "product.id").where("a.status", "=", "A")),
+    eb.exists(
+      eb.selectFrom("product_availability as a").select("a.id").whereRef("a.product_id", "=", "product.id").where("a.status", "=", "A"),
+    ),
   );
   if (leaveOut !== null) q = q.where("product.id", "!=", leaveOut);
   const rows = await q
-    .orderBy((eb) => eb.case().when("product.topic_id", "=", topicId ?? -1).then(0).else(1).end())
+    .orderBy((eb) =>
+      eb
+        .case()
+        .when("product.topic_id", "=", topicId ?? -1)
+        .then(0)
+        .else(1)
+        .end(),
+    )
     .orderBy("product.published", "desc")
     .orderBy("product.id", "desc")
     .limit(Math.max(0, Math.min(limit, 50)))

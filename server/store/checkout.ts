@@ -87,7 +87,13 @@ export async function saveDraft(db: Database, cartId: string, draft: CheckoutDra
 
 /** A reader's saved addresses, newest first. */
 export async function savedAddresses(db: Database, userId: string): Promise<Address[]> {
-  const rows = await db.selectFrom("saved_address").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("saved_address")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
   return rows.map((r) => ({
     id: r.id,
     firstName: r.first_name,
@@ -131,7 +137,9 @@ export async function saveAddress(db: Database, userId: string, address: Address
 }
 
 const sameAddress = (a: Address, b: Address) =>
-  (["firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "countryCode"] as const).every((f) => a[f].toLowerCase() === b[f].toLowerCase());
+  (["firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "countryCode"] as const).every(
+    (f) => a[f].toLowerCase() === b[f].toLowerCase(),
+  );
 
 export interface Totals {
   subtotalCents: number;
@@ -240,7 +248,11 @@ export type ShippingPaymentOutcome =
  * now), saves a new address if the reader asked, confirms the draft and sends the shopper on to
  * the review; the country and promo buttons keep what was typed and redraw the form.
  */
-export async function submitShippingPayment(db: Database, input: ShippingPaymentSubmission, now = new Date()): Promise<ShippingPaymentOutcome> {
+export async function submitShippingPayment(
+  db: Database,
+  input: ShippingPaymentSubmission,
+  now = new Date(),
+): Promise<ShippingPaymentOutcome> {
   const { cartId, cart, userId } = input;
   if (!cartId || cart.lines.length === 0) return { kind: "redirect", to: "/shipping-payment" };
   if (input.intent !== "continue") {

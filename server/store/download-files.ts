@@ -108,7 +108,10 @@ function epubFile(source: DownloadSource, text: FileText): Buffer {
         `<manifest><item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/><item id="text" href="text.xhtml" media-type="application/xhtml+xml"/></manifest>` +
         `<spine><itemref idref="text"/></spine></package>\n`,
     ],
-    ["OEBPS/nav.xhtml", xhtml(title, `<nav epub:type="toc" id="toc"><h1>Contents</h1><ol><li><a href="text.xhtml">${title}</a></li></ol></nav>`)],
+    [
+      "OEBPS/nav.xhtml",
+      xhtml(title, `<nav epub:type="toc" id="toc"><h1>Contents</h1><ol><li><a href="text.xhtml">${title}</a></li></ol></nav>`),
+    ],
     // The chapter is XHTML: blocksToHtml's elements are all closed, and escapeHtml leaves no bare "&".
     ["OEBPS/text.xhtml", xhtml(title, bodyHtml(source, text))],
   ];

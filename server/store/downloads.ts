@@ -36,7 +36,15 @@ export interface DownloadSource {
   code: string;
   quantity: number;
   file: FileFormat;
-  product: { slug: string; availabilityId: number; authors: string[]; summary: string; description: string; published: string; pages: number };
+  product: {
+    slug: string;
+    availabilityId: number;
+    authors: string[];
+    summary: string;
+    description: string;
+    published: string;
+    pages: number;
+  };
 }
 
 export type DownloadAccess =

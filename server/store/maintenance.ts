@@ -23,7 +23,8 @@ function clockLabel(hhmm: string): string {
 const clocks = new Map<string, Intl.DateTimeFormat>();
 function clockIn(timeZone: string): Intl.DateTimeFormat {
   let clock = clocks.get(timeZone);
-  if (!clock) clocks.set(timeZone, (clock = new Intl.DateTimeFormat("en-US", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })));
+  if (!clock)
+    clocks.set(timeZone, (clock = new Intl.DateTimeFormat("en-US", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })));
   return clock;
 }
 
@@ -39,7 +40,10 @@ function localMinuteOfDay(now: Date, timeZone: string): number {
  * configured window (the spec's 7:30am to 10am Eastern), and whenever the maintenance switch is
  * on. The cart is never closed. `now` is a parameter so tests can set the clock.
  */
-export function storeMaintenance(config: Pick<Config, "MAINTENANCE_MODE" | "STORE_MAINTENANCE_WINDOW" | "STORE_TIMEZONE">, now = new Date()): StoreMaintenance {
+export function storeMaintenance(
+  config: Pick<Config, "MAINTENANCE_MODE" | "STORE_MAINTENANCE_WINDOW" | "STORE_TIMEZONE">,
+  now = new Date(),
+): StoreMaintenance {
   const spec = config.STORE_MAINTENANCE_WINDOW;
   const zoneLabel = config.STORE_TIMEZONE === "America/New_York" ? "EST" : config.STORE_TIMEZONE;
   if (spec === "off") return { closed: config.MAINTENANCE_MODE, window: null };

@@ -4,12 +4,14 @@ import { addressLines } from "../../shared/address";
 import { formatUsd as usd } from "../../shared/money";
 import { findOrder, type Order } from "./order-records";
 
-
 /** Where a buyer opens their order: a guest's link carries the order's access key. */
-export const orderPath = (order: Pick<Order, "id" | "userId" | "accessToken">) => `/order/${order.id}${order.userId ? "" : `?key=${order.accessToken}`}`;
+export const orderPath = (order: Pick<Order, "id" | "userId" | "accessToken">) =>
+  `/order/${order.id}${order.userId ? "" : `?key=${order.accessToken}`}`;
 
 export function confirmationText(order: Order, siteUrl: string): string {
-  const lines = order.lines.map((l) => `  ${l.quantity} × ${l.title} (${l.format})  ${usd(l.lineTotalCents)}${l.availableDate ? `  Available ${l.availableDate}` : ""}`);
+  const lines = order.lines.map(
+    (l) => `  ${l.quantity} × ${l.title} (${l.format})  ${usd(l.lineTotalCents)}${l.availableDate ? `  Available ${l.availableDate}` : ""}`,
+  );
   const totals = [
     `Subtotal: ${usd(order.subtotalCents)}`,
     ...(order.discountCents > 0 ? [`Discount${order.promoCode ? ` (${order.promoCode})` : ""}: -${usd(order.discountCents)}`] : []),
@@ -35,7 +37,13 @@ export function confirmationText(order: Order, siteUrl: string): string {
  * Mails the confirmation of a paid order, once: the call that stamps confirmation_sent_at
  * sends; if sending fails the stamp is taken back so a later call can try again.
  */
-export async function sendOrderConfirmation(db: Database, mailer: Mailer, orderId: string, siteUrl: string, now = new Date()): Promise<boolean> {
+export async function sendOrderConfirmation(
+  db: Database,
+  mailer: Mailer,
+  orderId: string,
+  siteUrl: string,
+  now = new Date(),
+): Promise<boolean> {
   const claimed = await db
     .updateTable("store_order")
     .set({ confirmation_sent_at: now.toISOString() })

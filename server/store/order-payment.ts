@@ -14,7 +14,12 @@ export async function startOrderPayment(
   order: Order,
   urls: { successUrl: string; cancelUrl: string },
 ): Promise<string> {
-  const claimed = await db.updateTable("store_order").set({ provider: provider.name }).where("id", "=", order.id).where("provider", "is", null).executeTakeFirst();
+  const claimed = await db
+    .updateTable("store_order")
+    .set({ provider: provider.name })
+    .where("id", "=", order.id)
+    .where("provider", "is", null)
+    .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return waitForCheckoutUrl(db, order.id);
   try {
     const session = await provider.createCheckout({
@@ -26,18 +31,31 @@ export async function startOrderPayment(
       successUrl: urls.successUrl,
       cancelUrl: urls.cancelUrl,
     });
-    await db.updateTable("store_order").set({ provider_session_id: session.id, provider_checkout_url: session.url }).where("id", "=", order.id).execute();
+    await db
+      .updateTable("store_order")
+      .set({ provider_session_id: session.id, provider_checkout_url: session.url })
+      .where("id", "=", order.id)
+      .execute();
     return session.url;
   } catch (error) {
     // Let a retry open the session.
-    await db.updateTable("store_order").set({ provider: null }).where("id", "=", order.id).where("provider_session_id", "is", null).execute();
+    await db
+      .updateTable("store_order")
+      .set({ provider: null })
+      .where("id", "=", order.id)
+      .where("provider_session_id", "is", null)
+      .execute();
     throw error;
   }
 }
 
 async function waitForCheckoutUrl(db: Database, orderId: string): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const row = await db.selectFrom("store_order").select(["provider", "provider_checkout_url"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("store_order")
+      .select(["provider", "provider_checkout_url"])
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
     if (row.provider_checkout_url) return row.provider_checkout_url;
     if (!row.provider) throw new Error(`order ${orderId}: the payment session could not be opened`);
     await new Promise((r) => setTimeout(r, 100));
@@ -51,7 +69,12 @@ async function waitForCheckoutUrl(db: Database, orderId: string): Promise<string
  */
 export async function markOrderPaid(db: Database, orderId: string, now = new Date()): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
-    const moved = await tx.updateTable("store_order").set({ status: "paid", paid_at: now.toISOString() }).where("id", "=", orderId).where("status", "=", "pending_payment").executeTakeFirst();
+    const moved = await tx
+      .updateTable("store_order")
+      .set({ status: "paid", paid_at: now.toISOString() })
+      .where("id", "=", orderId)
+      .where("status", "=", "pending_payment")
+      .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
     const row = await tx.selectFrom("store_order").select("cart_id").where("id", "=", orderId).executeTakeFirstOrThrow();
     if (row.cart_id) {
@@ -77,7 +100,11 @@ export async function settleOrder(db: Database, provider: PaymentProvider, order
 }
 
 /** A provider's signed callback for an order (reference ord_…). */
-export async function handleOrderPaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"paid" | "ignored" | "paid-after-cancel"> {
+export async function handleOrderPaymentEvent(
+  db: Database,
+  event: PaymentEvent,
+  now = new Date(),
+): Promise<"paid" | "ignored" | "paid-after-cancel"> {
   if (event.type !== "checkout.completed" || !event.paid || !ORDER_ID.test(event.reference)) return "ignored";
   const row = await db.selectFrom("store_order").select("provider_session_id").where("id", "=", event.reference).executeTakeFirst();
   // The callback must be about the session this order opened.
@@ -95,7 +122,9 @@ export async function handleOrderPaymentEvent(db: Database, event: PaymentEvent,
 async function lateForCancelledOrder(db: Database, orderId: string, sessionId: string): Promise<boolean> {
   const row = await db.selectFrom("store_order").select(["status", "number", "provider"]).where("id", "=", orderId).executeTakeFirst();
   if (row?.status !== "cancelled") return false;
-  console.error(`PAYMENT FOR CANCELLED ORDER: order ${row.number} (${orderId}) was paid through ${row.provider} session ${sessionId} after it was cancelled; it stays cancelled: refund the payment.`);
+  console.error(
+    `PAYMENT FOR CANCELLED ORDER: order ${row.number} (${orderId}) was paid through ${row.provider} session ${sessionId} after it was cancelled; it stays cancelled: refund the payment.`,
+  );
   return true;
 }
 
@@ -108,7 +137,11 @@ export type CancelOutcome = "cancelled" | "already-cancelled" | "paid";
  * conditional update); a replay finds it cancelled already; a paid order stays paid.
  */
 export async function cancelOrder(db: Database, provider: PaymentProvider, orderId: string, now = new Date()): Promise<CancelOutcome> {
-  const row = await db.selectFrom("store_order").select(["status", "provider", "provider_session_id"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("store_order")
+    .select(["status", "provider", "provider_session_id"])
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
   if (row.status === "paid") return "paid";
   if (row.status === "cancelled") return "already-cancelled";
   // A session opened through another provider (the site has since been switched) cannot be reached.
@@ -116,7 +149,12 @@ export async function cancelOrder(db: Database, provider: PaymentProvider, order
     await markOrderPaid(db, orderId, now);
     return "paid";
   }
-  const moved = await db.updateTable("store_order").set({ status: "cancelled", cancelled_at: now.toISOString() }).where("id", "=", orderId).where("status", "=", "pending_payment").executeTakeFirst();
+  const moved = await db
+    .updateTable("store_order")
+    .set({ status: "cancelled", cancelled_at: now.toISOString() })
+    .where("id", "=", orderId)
+    .where("status", "=", "pending_payment")
+    .executeTakeFirst();
   if (Number(moved.numUpdatedRows) === 1) return "cancelled";
   const after = await db.selectFrom("store_order").select("status").where("id", "=", orderId).executeTakeFirstOrThrow();
   return after.status === "cancelled" ? "already-cancelled" : "paid";

@@ -57,7 +57,23 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
   const lines = await db
     .selectFrom("store_order_line as l")
     .leftJoin("product_availability as a", "a.id", "l.availability_id")
-    .select(["l.position", "l.product_id", "l.availability_id", "l.title", "l.product_type", "l.format", "l.code", "l.line_type", "l.kind", "l.quantity", "l.unit_price_cents", "l.line_total_cents", "l.available_date", "a.status", "a.available_date as current_available_date"])
+    .select([
+      "l.position",
+      "l.product_id",
+      "l.availability_id",
+      "l.title",
+      "l.product_type",
+      "l.format",
+      "l.code",
+      "l.line_type",
+      "l.kind",
+      "l.quantity",
+      "l.unit_price_cents",
+      "l.line_total_cents",
+      "l.available_date",
+      "a.status",
+      "a.available_date as current_available_date",
+    ])
     .where("l.order_id", "=", row.id)
     .orderBy("l.position")
     .execute();
@@ -120,7 +136,11 @@ export async function findOrder(db: Database, id: string): Promise<Order | undef
 const sameSecret = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The order if this viewer may see it: its signed-in buyer, or anyone holding its access key. */
-export async function orderForViewer(db: Database, id: string, viewer: { userId: string | null; key: string | null }): Promise<Order | undefined> {
+export async function orderForViewer(
+  db: Database,
+  id: string,
+  viewer: { userId: string | null; key: string | null },
+): Promise<Order | undefined> {
   const order = await findOrder(db, id);
   if (!order) return undefined;
   if (viewer.userId && order.userId === viewer.userId) return order;
@@ -130,7 +150,14 @@ export async function orderForViewer(db: Database, id: string, viewer: { userId:
 
 /** A reader's orders, newest first. */
 export async function listOrders(db: Database, userId: string, limit = 50): Promise<Order[]> {
-  const rows = await db.selectFrom("store_order").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
+  const rows = await db
+    .selectFrom("store_order")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
   return Promise.all(rows.map((r) => toOrder(db, r)));
 }
 
@@ -146,6 +173,11 @@ export async function claimGuestOrders(db: Database, userId: string, accountEmai
   const orders = await db.selectFrom("store_order").select(["id", "email"]).where("id", "in", ids).where("user_id", "is", null).execute();
   const matching = orders.filter((o) => o.email.trim().toLowerCase() === accountEmail.trim().toLowerCase()).map((o) => o.id);
   if (matching.length === 0) return 0;
-  const moved = await db.updateTable("store_order").set({ user_id: userId }).where("id", "in", matching).where("user_id", "is", null).executeTakeFirst();
+  const moved = await db
+    .updateTable("store_order")
+    .set({ user_id: userId })
+    .where("id", "in", matching)
+    .where("user_id", "is", null)
+    .executeTakeFirst();
   return Number(moved.numUpdatedRows);
 }

@@ -71,14 +71,26 @@ export async function submitOrder(
 async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date): Promise<SubmitOutcome> {
   const claimed = await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", input.cartId).executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return { ok: false, problem: "empty" };
-  const open = await tx.selectFrom("store_order").selectAll().where("cart_id", "=", input.cartId).where("status", "=", "pending_payment").orderBy("created_at").executeTakeFirst();
+  const open = await tx
+    .selectFrom("store_order")
+    .selectAll()
+    .where("cart_id", "=", input.cartId)
+    .where("status", "=", "pending_payment")
+    .orderBy("created_at")
+    .executeTakeFirst();
   if (open) {
     const order = await toOrder(tx, open);
-    return open.idempotency_key === input.idempotencyKey ? { ok: true, created: false, order } : { ok: false, problem: "already-ordered", order };
+    return open.idempotency_key === input.idempotencyKey
+      ? { ok: true, created: false, order }
+      : { ok: false, problem: "already-ordered", order };
   }
 
   const cart = await readCart(tx, input.cartId);
-  const outcome = await buildReview(tx, { cart, draft: await readDraft(tx, input.cartId), userId: input.userId, accountEmail: input.accountEmail }, now);
+  const outcome = await buildReview(
+    tx,
+    { cart, draft: await readDraft(tx, input.cartId), userId: input.userId, accountEmail: input.accountEmail },
+    now,
+  );
   if (!outcome.ok) return outcome;
   const { review } = outcome;
   const comingSoon = cart.lines.filter((l) => l.comingSoon);

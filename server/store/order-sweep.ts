@@ -15,7 +15,14 @@ export const PAYMENT_WINDOW_MS = 24 * 60 * 60 * 1000;
  */
 export async function cancelAbandonedOrders(db: Database, provider: PaymentProvider, now = new Date(), limit = 100): Promise<string[]> {
   const cutoff = new Date(now.getTime() - PAYMENT_WINDOW_MS).toISOString();
-  const stale = await db.selectFrom("store_order").select("id").where("status", "=", "pending_payment").where("created_at", "<", cutoff).orderBy("created_at").limit(limit).execute();
+  const stale = await db
+    .selectFrom("store_order")
+    .select("id")
+    .where("status", "=", "pending_payment")
+    .where("created_at", "<", cutoff)
+    .orderBy("created_at")
+    .limit(limit)
+    .execute();
   const cancelled: string[] = [];
   for (const { id } of stale) {
     try {

@@ -19,7 +19,9 @@ export const normalizePromoCode = (code: string) => code.trim().toUpperCase().sl
 
 /** The discount a promo gives on lines (never more than what it applies to). */
 export function promoDiscountCents(promo: Promo, lines: Pick<CartLine, "productType" | "lineTotalCents">[]): number {
-  const eligible = lines.filter((l) => promo.productType === null || l.productType === promo.productType).reduce((n, l) => n + l.lineTotalCents, 0);
+  const eligible = lines
+    .filter((l) => promo.productType === null || l.productType === promo.productType)
+    .reduce((n, l) => n + l.lineTotalCents, 0);
   if (promo.percentOff !== null) return Math.round((eligible * promo.percentOff) / 100);
   return Math.min(eligible, promo.amountOffCents ?? 0);
 }
@@ -28,13 +30,25 @@ export function promoDiscountCents(promo: Promo, lines: Pick<CartLine, "productT
  * Checks a promo code against the cart's lines at `now`: unknown (or not started yet),
  * expired, not applicable to anything in the cart, or valid with the discount it gives.
  */
-export async function evaluatePromo(db: Database, rawCode: string, lines: Pick<CartLine, "productType" | "lineTotalCents">[], now = new Date()): Promise<PromoOutcome> {
+export async function evaluatePromo(
+  db: Database,
+  rawCode: string,
+  lines: Pick<CartLine, "productType" | "lineTotalCents">[],
+  now = new Date(),
+): Promise<PromoOutcome> {
   const code = normalizePromoCode(rawCode);
   const row = code ? await db.selectFrom("promo_code").selectAll().where("code", "=", code).executeTakeFirst() : undefined;
   const at = now.toISOString();
-  if (!row || row.starts_at > at) return { status: "unknown", message: `We don't recognise the promo code ${code || rawCode.trim()}. Please check it and try again.` };
+  if (!row || row.starts_at > at)
+    return { status: "unknown", message: `We don't recognise the promo code ${code || rawCode.trim()}. Please check it and try again.` };
   if (row.expires_at !== null && row.expires_at < at) return { status: "expired", message: `The promo code ${code} has expired.` };
-  const promo: Promo = { code, description: row.description, percentOff: row.percent_off, amountOffCents: row.amount_off_cents, productType: row.product_type };
+  const promo: Promo = {
+    code,
+    description: row.description,
+    percentOff: row.percent_off,
+    amountOffCents: row.amount_off_cents,
+    productType: row.product_type,
+  };
   const discountCents = promoDiscountCents(promo, lines);
   if (discountCents <= 0) {
     const what = promo.productType ? `It applies to ${promo.productType.toLowerCase()} items only.` : "";

@@ -65,7 +65,10 @@ export async function purchaseHistory(db: Database, userId: string, page: number
       .limit(HISTORY_PAGE_SIZE)
       .offset((page - 1) * HISTORY_PAGE_SIZE)
       .execute(),
-    db.selectFrom(all.as("p")).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom(all.as("p"))
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow(),
   ]);
   const orderIds = rows.filter((r) => r.kind === "order").map((r) => r.id);
   const [orderEntries, subscriptionEntries] = await Promise.all([
@@ -73,7 +76,9 @@ export async function purchaseHistory(db: Database, userId: string, page: number
     rows.some((r) => r.kind === "subscription") ? subscriptionEntriesById(db, userId) : new Map<string, PurchaseEntry>(),
   ]);
   return {
-    entries: rows.map((r) => (r.kind === "order" ? orderEntries : subscriptionEntries).get(r.id)).filter((e): e is PurchaseEntry => e !== undefined),
+    entries: rows
+      .map((r) => (r.kind === "order" ? orderEntries : subscriptionEntries).get(r.id))
+      .filter((e): e is PurchaseEntry => e !== undefined),
     total: Number(count.n),
   };
 }

@@ -21,7 +21,14 @@ export async function voucherState(db: Database, rawCode: string): Promise<Vouch
     : undefined;
   if (!row) return { status: "unknown", code };
   if (row.redeemed_at) return { status: "used", code };
-  return { status: "available", code, availabilityId: row.availability_id, title: row.title, format: row.format, url: productPath({ slug: row.slug, availabilityId: row.availability_id }) };
+  return {
+    status: "available",
+    code,
+    availabilityId: row.availability_id,
+    title: row.title,
+    format: row.format,
+    url: productPath({ slug: row.slug, availabilityId: row.availability_id }),
+  };
 }
 
 export type RedeemOutcome = { ok: true; orderId: string } | { ok: false; problem: "unknown" | "used" };
@@ -31,7 +38,12 @@ export type RedeemOutcome = { ok: true; orderId: string } | { ok: false; problem
  * paid at once, no provider. A voucher works once; two redemptions at the same moment get one
  * order between them.
  */
-export async function redeemVoucher(db: Database, rawCode: string, user: { id: string; email: string }, now = new Date()): Promise<RedeemOutcome> {
+export async function redeemVoucher(
+  db: Database,
+  rawCode: string,
+  user: { id: string; email: string },
+  now = new Date(),
+): Promise<RedeemOutcome> {
   const state = await voucherState(db, rawCode);
   if (state.status !== "available") return { ok: false, problem: state.status };
   const orderId = `ord_${crypto.randomBytes(16).toString("base64url")}`;

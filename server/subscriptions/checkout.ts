@@ -67,7 +67,11 @@ export async function startCheckout(
       successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
       cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
     });
-    await db.updateTable("subscription_checkout").set({ provider_session_id: session.id, provider_checkout_url: session.url }).where("id", "=", id).execute();
+    await db
+      .updateTable("subscription_checkout")
+      .set({ provider_session_id: session.id, provider_checkout_url: session.url })
+      .where("id", "=", id)
+      .execute();
     return { ok: true, checkoutId: id, url: session.url };
   } catch (error) {
     // The same form posted again is not left waiting for a page that will never open.
@@ -79,7 +83,11 @@ export async function startCheckout(
 /** The checkout an earlier post of the same form started: its payment page, once it is open. */
 async function checkoutForKey(db: Database, key: string, userId: string): Promise<StartOutcome> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const row = await db.selectFrom("subscription_checkout").select(["id", "user_id", "status", "provider_checkout_url"]).where("idempotency_key", "=", key).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("subscription_checkout")
+      .select(["id", "user_id", "status", "provider_checkout_url"])
+      .where("idempotency_key", "=", key)
+      .executeTakeFirstOrThrow();
     if (row.user_id !== userId) return { ok: false, problem: "bad-key" };
     if (row.provider_checkout_url) return { ok: true, checkoutId: row.id, url: row.provider_checkout_url };
     if (row.status === "failed") throw new Error(`checkout ${row.id}: the payment page could not be opened`);
@@ -91,7 +99,12 @@ async function checkoutForKey(db: Database, key: string, userId: string): Promis
 /** The reader's own checkout by id (someone else's, or an unknown id, is undefined). */
 export async function findCheckout(db: Database, id: string, userId: string): Promise<SubscriptionCheckout | undefined> {
   if (!ID.test(id)) return undefined;
-  const row = await db.selectFrom("subscription_checkout").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  const row = await db
+    .selectFrom("subscription_checkout")
+    .selectAll()
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   const plan = row && findPlan(row.plan_id);
   if (!row || !plan) return undefined;
   return {
@@ -135,7 +148,11 @@ async function activateInTransaction(tx: Database, id: string, now: Date): Promi
     .where("status", "!=", "activated")
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return false;
-  return grantSubscription(tx, { userId: row.user_id, roleCode: plan.roleCode, source: "web", reference: id, accessStart: now, months: plan.months }, now);
+  return grantSubscription(
+    tx,
+    { userId: row.user_id, roleCode: plan.roleCode, source: "web", reference: id, accessStart: now, months: plan.months },
+    now,
+  );
 }
 
 const isUniqueViolation = (error: unknown) => {
@@ -149,7 +166,13 @@ export type Settlement = "activated" | "pending" | "unknown";
  * Completes a checkout the reader has come back from: asks the provider whether it was paid
  * and, if so, activates it. "pending" means the provider does not report it paid (yet).
  */
-export async function settleCheckout(db: Database, provider: PaymentProvider, id: string, userId: string, now = new Date()): Promise<Settlement> {
+export async function settleCheckout(
+  db: Database,
+  provider: PaymentProvider,
+  id: string,
+  userId: string,
+  now = new Date(),
+): Promise<Settlement> {
   const checkout = await findCheckout(db, id, userId);
   if (!checkout) return "unknown";
   if (checkout.status === "activated") return "activated";

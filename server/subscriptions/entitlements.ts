@@ -46,7 +46,9 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
  */
 export async function grantSubscription(
   db: Database,
-  input: { userId: string; roleCode: string; source: "web" | "print"; reference: string; accessStart: Date } & ({ accessEnd: Date } | { months: number }),
+  input: { userId: string; roleCode: string; source: "web" | "print"; reference: string; accessStart: Date } & (
+    { accessEnd: Date } | { months: number }
+  ),
   now = new Date(),
 ): Promise<boolean> {
   if (await db.selectFrom("subscription").select("id").where("reference", "=", input.reference).executeTakeFirst()) return false;
@@ -85,7 +87,10 @@ export async function endWebPlan(db: Database, userId: string): Promise<{ access
     .where("status", "=", "active")
     .returning("access_end")
     .execute();
-  const latest = ended.map((r) => r.access_end).sort().at(-1);
+  const latest = ended
+    .map((r) => r.access_end)
+    .sort()
+    .at(-1);
   return latest ? { accessEnd: latest } : undefined;
 }
 

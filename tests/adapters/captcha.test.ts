@@ -54,7 +54,7 @@ function startSiteverify(): Promise<{
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
       resolve({ server, url: `http://127.0.0.1:${port}/recaptcha/api/siteverify`, requests, contentTypes });
-    })
+    }),
   );
 }
 

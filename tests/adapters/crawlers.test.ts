@@ -70,7 +70,8 @@ describe("verifying a search engine's crawler by reverse, then forward DNS", () 
 
 describe("what counts as a robot, and as one network", () => {
   it("takes crawlers, command-line clients and an empty user agent for robots, and browsers for people", () => {
-    for (const agent of [GOOGLEBOT, BINGBOT, "curl/8.5.0", "Wget/1.21", "python-requests/2.31", "", null]) expect(claimsToBeRobot(agent), String(agent)).toBe(true);
+    for (const agent of [GOOGLEBOT, BINGBOT, "curl/8.5.0", "Wget/1.21", "python-requests/2.31", "", null])
+      expect(claimsToBeRobot(agent), String(agent)).toBe(true);
     expect(claimsToBeRobot(BROWSER)).toBe(false);
   });
 

@@ -14,9 +14,7 @@ function startGeoIp(): Promise<{ server: Server; url: string; requests: { path: 
   const server = createServer((req, res) => {
     requests.push({ path: req.url ?? "", accept: req.headers.accept ?? "" });
     const json = (status: number, body: object) =>
-      res
-        .writeHead(status, { "content-type": "application/vnd.maxmind.com-error+json; charset=UTF-8" })
-        .end(JSON.stringify(body));
+      res.writeHead(status, { "content-type": "application/vnd.maxmind.com-error+json; charset=UTF-8" }).end(JSON.stringify(body));
 
     if (req.headers.authorization !== expectedAuth) {
       return json(401, {
@@ -28,15 +26,13 @@ function startGeoIp(): Promise<{ server: Server; url: string; requests: { path: 
     switch (ip) {
       case "192.0.2.10":
       case "2001:db8::10":
-        return void res
-          .writeHead(200, { "content-type": "application/vnd.maxmind.com-country+json; charset=UTF-8; version=2.1" })
-          .end(
-            JSON.stringify({
-              continent: { code: "NA" },
-              country: { iso_code: "CA", names: { en: "Canada" } },
-              traits: { ip_address: ip },
-            })
-          );
+        return void res.writeHead(200, { "content-type": "application/vnd.maxmind.com-country+json; charset=UTF-8; version=2.1" }).end(
+          JSON.stringify({
+            continent: { code: "NA" },
+            country: { iso_code: "CA", names: { en: "Canada" } },
+            traits: { ip_address: ip },
+          }),
+        );
       case "192.0.2.20":
         return json(404, { code: "IP_ADDRESS_NOT_FOUND", error: "The value 192.0.2.20 is not in the database." });
       case "192.0.2.30":
@@ -56,7 +52,7 @@ function startGeoIp(): Promise<{ server: Server; url: string; requests: { path: 
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
       resolve({ server, url: `http://127.0.0.1:${port}/geoip/v2.1/country`, requests });
-    })
+    }),
   );
 }
 
@@ -71,7 +67,7 @@ async function closedPortUrl(): Promise<string> {
 async function geoIpError(promise: Promise<unknown>): Promise<GeoIpError> {
   const error = await promise.then(
     () => undefined,
-    (e: unknown) => e
+    (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(GeoIpError);
   return error as GeoIpError;
@@ -204,8 +200,7 @@ describe("isDomestic", () => {
 });
 
 describe("clientIp", () => {
-  const withHeader = (name: string, value: string) =>
-    new Request("http://localhost:3000/", { headers: { [name]: value } });
+  const withHeader = (name: string, value: string) => new Request("http://localhost:3000/", { headers: { [name]: value } });
 
   it("trusts only the last x-forwarded-for entry, the one our proxy appended", () => {
     const request = withHeader("x-forwarded-for", "10.0.0.1, 198.51.100.23 ,  203.0.113.9 ");

@@ -79,7 +79,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
         successUrl: "https://meridian.example/subscribe/done?plan=monthly&src=paywall#welcome",
       });
       expect(api.requests[0]!.form.get("success_url")).toBe(
-        "https://meridian.example/subscribe/done?plan=monthly&src=paywall&session_id={CHECKOUT_SESSION_ID}#welcome"
+        "https://meridian.example/subscribe/done?plan=monthly&src=paywall&session_id={CHECKOUT_SESSION_ID}#welcome",
       );
     });
 
@@ -99,7 +99,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
 
     it("rejects with Stripe's status and message when Stripe refuses the session", async () => {
       await expect(provider().createCheckout({ ...subscription, reference: "sub_chk_tiny", amountCents: 10 })).rejects.toThrow(
-        "Stripe: create checkout session failed (status 400): The Checkout Session's total amount due must add up to at least $0.50 usd"
+        "Stripe: create checkout session failed (status 400): The Checkout Session's total amount due must add up to at least $0.50 usd",
       );
     });
 
@@ -111,7 +111,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
           () => {
             throw new Error("expected the create to be rejected");
           },
-          (error: unknown) => error as Error
+          (error: unknown) => error as Error,
         );
 
       expect(failure.message).toMatch(/^Stripe: create checkout session failed \(status 401\): Invalid API Key/);
@@ -122,7 +122,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
     it("rejects, naming Stripe, when nothing listens at the API address", async () => {
       const unreachable = provider({ apiUrl: await closedPortUrl() });
       await expect(unreachable.createCheckout(subscription)).rejects.toThrow(
-        /^Stripe: create checkout session failed \(StripeConnectionError\)/
+        /^Stripe: create checkout session failed \(StripeConnectionError\)/,
       );
     });
   });
@@ -168,13 +168,13 @@ describe("Stripe provider against a loopback Stripe API", () => {
 
     it("rejects with the status for an unknown session", async () => {
       await expect(provider().retrieveCheckout("cs_test_missing")).rejects.toThrow(
-        "Stripe: retrieve checkout session failed (status 404): No such checkout.session: 'cs_test_missing'"
+        "Stripe: retrieve checkout session failed (status 404): No such checkout.session: 'cs_test_missing'",
       );
     });
 
     it("rejects with the status when Stripe has an outage", async () => {
       await expect(provider().retrieveCheckout("cs_test_outage")).rejects.toThrow(
-        "Stripe: retrieve checkout session failed (status 500): An unknown error occurred"
+        "Stripe: retrieve checkout session failed (status 500): An unknown error occurred",
       );
       expect(api.requests).toHaveLength(1);
     });
@@ -182,7 +182,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
     it("gives up on a slow answer after the timeout", async () => {
       const started = Date.now();
       await expect(provider({ timeoutMs: 200 }).retrieveCheckout("cs_test_slow")).rejects.toThrow(
-        /^Stripe: retrieve checkout session failed \(StripeConnectionError\): Request aborted due to timeout/
+        /^Stripe: retrieve checkout session failed \(StripeConnectionError\): Request aborted due to timeout/,
       );
       expect(Date.now() - started).toBeLessThan(1500);
     });
@@ -286,9 +286,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
 
     it("rejects a signature made with another secret", () => {
       const body = eventBody("checkout.session.completed", completedSession);
-      expect(() => provider().parseWebhook(body, sign(body, { secret: "whsec_someoneElse" }))).toThrow(
-        WebhookSignatureError
-      );
+      expect(() => provider().parseWebhook(body, sign(body, { secret: "whsec_someoneElse" }))).toThrow(WebhookSignatureError);
     });
 
     it("rejects a missing, blank or malformed signature header", () => {
@@ -301,9 +299,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
     it("rejects a correctly signed event whose timestamp is too old to trust", () => {
       const body = eventBody("checkout.session.completed", completedSession);
       const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
-      expect(() => provider().parseWebhook(body, sign(body, { timestamp: tenMinutesAgo }))).toThrow(
-        WebhookSignatureError
-      );
+      expect(() => provider().parseWebhook(body, sign(body, { timestamp: tenMinutesAgo }))).toThrow(WebhookSignatureError);
     });
 
     it("keeps the rejection message to one short line", () => {
@@ -315,9 +311,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
           return error as Error;
         }
       })();
-      expect(failure?.message).toBe(
-        "Stripe signature rejected: No signatures found matching the expected signature for payload"
-      );
+      expect(failure?.message).toBe("Stripe signature rejected: No signatures found matching the expected signature for payload");
     });
   });
 });

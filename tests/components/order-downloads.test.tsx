@@ -11,8 +11,22 @@ describe("OrderDownloads", () => {
       <OrderDownloads
         downloads={[
           { position: 2, title: "Quiet Authority", format: "EPUB", href: "/download/order/ord_a/2?key=k", expiresAt: null, expired: false },
-          { position: 3, title: "Corvell Foods", format: "PDF", href: "/download/order/ord_a/3?key=k", expiresAt: "2026-07-10T15:00:00.000Z", expired: false },
-          { position: 4, title: "Brightwater Utilities", format: "PDF", href: "/download/order/ord_a/4?key=k", expiresAt: "2026-05-01T15:00:00.000Z", expired: true },
+          {
+            position: 3,
+            title: "Corvell Foods",
+            format: "PDF",
+            href: "/download/order/ord_a/3?key=k",
+            expiresAt: "2026-07-10T15:00:00.000Z",
+            expired: false,
+          },
+          {
+            position: 4,
+            title: "Brightwater Utilities",
+            format: "PDF",
+            href: "/download/order/ord_a/4?key=k",
+            expiresAt: "2026-05-01T15:00:00.000Z",
+            expired: true,
+          },
         ]}
       />,
     );

@@ -57,7 +57,11 @@ describe("StreamList", () => {
     expect(screen.queryByRole("link", { name: "Load more items" })).toBeNull();
     cleanup();
     renderAt("/the-latest", () => (
-      <StreamList stream={{ entries: [], page: { number: 1, loaded: 1, last: 1, size: 10, total: 0 } }} unlimited={false} emptyText="Nothing yet." />
+      <StreamList
+        stream={{ entries: [], page: { number: 1, loaded: 1, last: 1, size: 10, total: 0 } }}
+        unlimited={false}
+        emptyText="Nothing yet."
+      />
     ));
     expect(screen.getByText("Nothing yet.")).toBeTruthy();
   });
@@ -67,7 +71,9 @@ describe("Pagination", () => {
   it("renders Previous, numbers, a non-clickable gap and Next", () => {
     renderAt("/the-latest", () => <Pagination current={10} last={20} href={(p) => `?page=${p}`} />);
     const nav = screen.getByRole("navigation", { name: "Pagination" });
-    const links = within(nav).getAllByRole("link").map((a) => a.textContent);
+    const links = within(nav)
+      .getAllByRole("link")
+      .map((a) => a.textContent);
     expect(links).toEqual(["Previous", "1", "8", "9", "10", "11", "12", "20", "Next"]);
     expect(within(nav).getAllByText("...")).toHaveLength(2);
     expect(within(nav).queryAllByRole("link", { name: "..." })).toHaveLength(0);

@@ -41,7 +41,11 @@ describe("e-mail change", () => {
   it("changes nothing until the link mailed to the new address is followed, and the link works once", async () => {
     const user = await newReader("mover@example.org");
     const token = await requestToken(user, " Moved@Example.org ");
-    const stored = await db.selectFrom("email_change").select(["token_hash", "new_email"]).where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom("email_change")
+      .select(["token_hash", "new_email"])
+      .where("user_id", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ token_hash: hashToken(token), new_email: "moved@example.org" });
     expect((await findUserById(db, user.id))?.email).toBe("mover@example.org");
     expect(await pendingEmailFor(db, user, NOVEMBER)).toBe("moved@example.org");
@@ -75,7 +79,13 @@ describe("e-mail change", () => {
     const user = await newReader("refused.mover@example.org");
     await newReader("someone.else@example.org");
     const refusals = [];
-    for (const email of ["SOMEONE.ELSE@example.org", "anyone@blocked-domain.example", "held.account@example.com", "ruth.okafor@example.com", "lapsed.reader@example.com"]) {
+    for (const email of [
+      "SOMEONE.ELSE@example.org",
+      "anyone@blocked-domain.example",
+      "held.account@example.com",
+      "ruth.okafor@example.com",
+      "lapsed.reader@example.com",
+    ]) {
       refusals.push(await requestEmailChange(db, user, email, NOVEMBER));
     }
     expect(refusals).toEqual([
@@ -102,19 +112,30 @@ describe("the print-subscription takeover", () => {
     // 1. Any account.
     const intruder = await newReader("intruder@example.org");
     // 2. Moving it onto the subscriber's address is refused.
-    expect(await requestEmailChange(db, intruder, "anders.lindqvist@example.co.uk", NOVEMBER)).toEqual({ outcome: "refused", reason: "print-subscriber" });
+    expect(await requestEmailChange(db, intruder, "anders.lindqvist@example.co.uk", NOVEMBER)).toEqual({
+      outcome: "refused",
+      reason: "print-subscriber",
+    });
     // 3. Linking with the account number from a mailing label finds nothing under the intruder's address.
     expect(await linkPrintSubscription(db, intruder, "MR20077310", NOVEMBER)).toBe("no-active-subscription");
     expect(await subscriberStatus(db, intruder.id, NOVEMBER)).toBeNull();
     // 4. The subscriber opens their account.
-    const real = await registerPrintSubscriber(db, { email: "anders.lindqvist@example.co.uk", accountNumber: "MR20077310", password: PASSWORD, optIn: false }, NOVEMBER);
+    const real = await registerPrintSubscriber(
+      db,
+      { email: "anders.lindqvist@example.co.uk", accountNumber: "MR20077310", password: PASSWORD, optIn: false },
+      NOVEMBER,
+    );
     expect(real.ok).toBe(true);
   });
 
   it("links a subscription only once the account's address is verified by a mailed link", async () => {
     // A lapsed subscriber's address registers as a reader's; the publisher later renews the subscription.
     const reader = await newReader("lapsed.reader@example.com");
-    await db.updateTable("print_subscriber").set({ active: 1, access_end: "2027-02-28" }).where("account_number", "=", "MR10019964").execute();
+    await db
+      .updateTable("print_subscriber")
+      .set({ active: 1, access_end: "2027-02-28" })
+      .where("account_number", "=", "MR10019964")
+      .execute();
     expect(await linkPrintSubscription(db, reader, "MR10019964", NOVEMBER)).toBe("unverified");
     expect(await subscriberStatus(db, reader.id, NOVEMBER)).toBeNull();
 
@@ -125,19 +146,29 @@ describe("the print-subscription takeover", () => {
     expect(await linkPrintSubscription(db, verified, "MR10019964", NOVEMBER)).toBe("linked");
     expect((await subscriberStatus(db, reader.id, NOVEMBER))?.tier.name).toBe("Good");
     // Once linked, the account may keep (or come back to) the subscriber's address.
-    await db.updateTable("print_subscriber").set({ active: 0, access_end: "2022-02-28" }).where("account_number", "=", "MR10019964").execute();
+    await db
+      .updateTable("print_subscriber")
+      .set({ active: 0, access_end: "2022-02-28" })
+      .where("account_number", "=", "MR10019964")
+      .execute();
   });
 });
 
 describe("lapsed print subscribers", () => {
   it("register as ordinary readers; an active subscription still goes to subscriber registration", async () => {
     const input = { firstName: "Marta", lastName: "Quintero", password: PASSWORD, optIn: false };
-    await db.updateTable("print_subscriber").set({ email: "marta.lapsed@example.com" }).where("account_number", "=", "MR10019964").execute();
+    await db
+      .updateTable("print_subscriber")
+      .set({ email: "marta.lapsed@example.com" })
+      .where("account_number", "=", "MR10019964")
+      .execute();
     const lapsed = await register(db, { ...input, email: "marta.lapsed@example.com" }, NOVEMBER);
     expect(lapsed).toMatchObject({ ok: true, user: { email: "marta.lapsed@example.com" } });
     expect(await register(db, { ...input, email: "ruth.okafor@example.com" }, NOVEMBER)).toEqual({ ok: false, reason: "print-subscriber" });
     // The same subscription after its access ended counts as lapsed.
-    expect(await register(db, { ...input, email: "ruth.okafor@example.com" }, new Date("2028-01-02T00:00:00Z"))).toMatchObject({ ok: true });
+    expect(await register(db, { ...input, email: "ruth.okafor@example.com" }, new Date("2028-01-02T00:00:00Z"))).toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -154,7 +185,11 @@ describe("the current-password question", () => {
 
 /** The answers, as "invalid:<tries left>", "locked:<seconds>" or "ok", sorted. */
 function tally(results: SignInResult[]): string[] {
-  return results.map((r) => (r.ok ? "ok" : r.reason === "invalid" ? `invalid:${r.triesLeft}` : r.reason === "locked" ? `locked:${r.lockoutSeconds}` : r.reason)).sort();
+  return results
+    .map((r) =>
+      r.ok ? "ok" : r.reason === "invalid" ? `invalid:${r.triesLeft}` : r.reason === "locked" ? `locked:${r.lockoutSeconds}` : r.reason,
+    )
+    .sort();
 }
 
 describe("the lockout under concurrent attempts", () => {
@@ -162,7 +197,11 @@ describe("the lockout under concurrent attempts", () => {
     const user = await newReader("parallel.guesses@example.org");
     const results = await Promise.all(Array.from({ length: 12 }, () => signIn(db, user.email, WRONG, RULES, NOVEMBER)));
     expect(tally(results)).toEqual(["invalid:1", "invalid:2", "invalid:3", "invalid:4", ...Array(8).fill("locked:900")]);
-    const row = await db.selectFrom("login_failure").select(["failures", "lockouts", "hard_locked"]).where("email", "=", user.email).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("login_failure")
+      .select(["failures", "lockouts", "hard_locked"])
+      .where("email", "=", user.email)
+      .executeTakeFirstOrThrow();
     expect({ ...row, hard_locked: Number(row.hard_locked) }).toEqual({ failures: 0, lockouts: 1, hard_locked: 0 });
   });
 
@@ -180,7 +219,10 @@ describe("the lockout under concurrent attempts", () => {
 
   it("lets the right password in among fewer wrong attempts than the limit", async () => {
     const user = await newReader("parallel.few@example.org");
-    const results = await Promise.all([...Array.from({ length: 3 }, () => signIn(db, user.email, WRONG, RULES, NOVEMBER)), signIn(db, user.email, PASSWORD, RULES, NOVEMBER)]);
+    const results = await Promise.all([
+      ...Array.from({ length: 3 }, () => signIn(db, user.email, WRONG, RULES, NOVEMBER)),
+      signIn(db, user.email, PASSWORD, RULES, NOVEMBER),
+    ]);
     expect(results[3]).toMatchObject({ ok: true, user: { id: user.id } });
     expect(results.slice(0, 3).map((r) => !r.ok && r.reason)).toEqual(["invalid", "invalid", "invalid"]);
     expect(await activeLock(db, user.email, NOVEMBER)).toBe(0);

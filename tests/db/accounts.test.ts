@@ -29,7 +29,13 @@ describe("registration", () => {
   it("opens an account once per address, ignoring case and spaces", async () => {
     const user = await newReader("First.Reader@Example.org");
     expect(user.email).toBe("first.reader@example.org");
-    const again = await register(db, { firstName: "B", lastName: "C", email: " FIRST.reader@example.org ", password: PASSWORD, optIn: true });
+    const again = await register(db, {
+      firstName: "B",
+      lastName: "C",
+      email: " FIRST.reader@example.org ",
+      password: PASSWORD,
+      optIn: true,
+    });
     expect(again).toEqual({ ok: false, reason: "taken" });
   });
 
@@ -110,7 +116,9 @@ describe("passwords", () => {
     const user = await newReader("changer@example.org");
     const here = await createSession(db, user.id, 30);
     const elsewhere = await createSession(db, user.id, 30);
-    expect(await changePassword(db, user, { current: "not-it-Password1!", next: "NewPassword9!" }, here, RULES)).toEqual({ outcome: "wrong-current" });
+    expect(await changePassword(db, user, { current: "not-it-Password1!", next: "NewPassword9!" }, here, RULES)).toEqual({
+      outcome: "wrong-current",
+    });
     expect(await changePassword(db, user, { current: PASSWORD, next: "NewPassword9!" }, here, RULES)).toEqual({ outcome: "changed" });
     expect(await userForSession(db, here)).toBeDefined();
     expect(await userForSession(db, elsewhere)).toBeUndefined();
@@ -127,7 +135,10 @@ describe("passwords", () => {
     expect(stored.map((r) => r.token_hash)).not.toContain(request.token);
     expect(await userForResetToken(db, request.token, new Date(Date.now() + 61 * 60_000))).toBeUndefined();
 
-    const [a, b] = await Promise.all([resetPassword(db, request.token, "Replaced1!pass"), resetPassword(db, request.token, "Other1!password")]);
+    const [a, b] = await Promise.all([
+      resetPassword(db, request.token, "Replaced1!pass"),
+      resetPassword(db, request.token, "Other1!password"),
+    ]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
     expect(await userForSession(db, session)).toBeUndefined();
     expect(await resetPassword(db, request.token, "ThirdTry1!pass")).toBeUndefined();

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "../../server/accounts/users";
-import { addAnnotation, annotationsForArticle, annotationsForUser, deleteAnnotation, type Annotation, type NewAnnotation } from "../../server/annotations";
+import {
+  addAnnotation,
+  annotationsForArticle,
+  annotationsForUser,
+  deleteAnnotation,
+  type Annotation,
+  type NewAnnotation,
+} from "../../server/annotations";
 import type { Database } from "../../server/db/connection";
 import { articlePath } from "../../shared/urls";
 import { seededTestDatabase } from "../helpers/test-db";
@@ -36,7 +43,10 @@ describe("adding and listing notes", () => {
     const other = await newReader("other.reader@example.org");
     const base = { userId: user.id, articleId: article(0).id };
     const third = await add({ ...base, paragraph: 7, quote: "", note: "Whole paragraph." }, new Date("2026-01-01T10:00:00Z"));
-    const first = await add({ ...base, paragraph: 2, quote: "  a quoted line ", note: "  Worth rereading.\n" }, new Date("2026-01-03T10:00:00Z"));
+    const first = await add(
+      { ...base, paragraph: 2, quote: "  a quoted line ", note: "  Worth rereading.\n" },
+      new Date("2026-01-03T10:00:00Z"),
+    );
     const second = await add({ ...base, paragraph: 2, quote: "later", note: "Second thought." }, new Date("2026-01-04T10:00:00Z"));
     await add({ userId: user.id, articleId: article(1).id, paragraph: 0, quote: "", note: "Elsewhere." });
     await add({ userId: other.id, articleId: article(0).id, paragraph: 1, quote: "", note: "Not mine." });
@@ -55,11 +65,22 @@ describe("adding and listing notes", () => {
 
   it("lists all the reader's notes newest first with the article, a page at a time", async () => {
     const user = await newReader("pages@example.org");
-    await add({ userId: (await newReader("pages.other@example.org")).id, articleId: article(0).id, paragraph: 0, quote: "", note: "Other's." });
+    await add({
+      userId: (await newReader("pages.other@example.org")).id,
+      articleId: article(0).id,
+      paragraph: 0,
+      quote: "",
+      note: "Other's.",
+    });
     const notes = [];
     for (let day = 1; day <= 5; day++) {
       const articleIndex = day % 2;
-      notes.push(await add({ userId: user.id, articleId: article(articleIndex).id, paragraph: day, quote: "", note: `Day ${day}` }, new Date(`2026-02-0${day}T08:00:00Z`)));
+      notes.push(
+        await add(
+          { userId: user.id, articleId: article(articleIndex).id, paragraph: day, quote: "", note: `Day ${day}` },
+          new Date(`2026-02-0${day}T08:00:00Z`),
+        ),
+      );
     }
 
     const firstPage = await annotationsForUser(db, user.id, { limit: 2, offset: 0 });
@@ -71,7 +92,10 @@ describe("adding and listing notes", () => {
     const lastPage = await annotationsForUser(db, user.id, { limit: 2, offset: 4 });
     expect(lastPage).toMatchObject({ total: 5 });
     expect(lastPage.annotations.map((a) => a.note)).toEqual(["Day 1"]);
-    expect(await annotationsForUser(db, (await newReader("no.notes@example.org")).id, { limit: 10, offset: 0 })).toEqual({ total: 0, annotations: [] });
+    expect(await annotationsForUser(db, (await newReader("no.notes@example.org")).id, { limit: 10, offset: 0 })).toEqual({
+      total: 0,
+      annotations: [],
+    });
   });
 });
 

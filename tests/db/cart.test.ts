@@ -7,7 +7,8 @@ import { seededTestDatabase } from "../helpers/test-db";
 let db: Database;
 let close: () => Promise<void>;
 /** Availability ids from the seed catalogue, by what they are. */
-const pick: Record<"hardcover" | "ebook" | "comingSoon" | "volume" | "withPermissions" | "noPermissions", { id: number; price: number }> = {} as never;
+const pick: Record<"hardcover" | "ebook" | "comingSoon" | "volume" | "withPermissions" | "noPermissions", { id: number; price: number }> =
+  {} as never;
 
 beforeAll(async () => {
   ({ db, close } = await seededTestDatabase());
@@ -37,7 +38,9 @@ describe("cart", () => {
     expect((await addToCart(db, cart, item(pick.hardcover.id, 2), tick())).ok).toBe(true);
     expect((await addToCart(db, cart, item(pick.ebook.id), tick())).ok).toBe(true);
     const read = await readCart(db, cart);
-    expect(read.physical.map((l) => [l.availabilityId, l.quantity, l.lineTotalCents])).toEqual([[pick.hardcover.id, 2, pick.hardcover.price * 2]]);
+    expect(read.physical.map((l) => [l.availabilityId, l.quantity, l.lineTotalCents])).toEqual([
+      [pick.hardcover.id, 2, pick.hardcover.price * 2],
+    ]);
     expect(read.digital.map((l) => [l.availabilityId, l.type])).toEqual([[pick.ebook.id, "Digital"]]);
     expect(read.subtotalCents).toBe(pick.hardcover.price * 2 + pick.ebook.price);
     expect(read.itemCount).toBe(3);
@@ -75,15 +78,25 @@ describe("cart", () => {
   it("applies volume pricing from 10 copies, and prices permissions per copy", async () => {
     const cart = await createCart(db, null);
     await addToCart(db, cart, item(pick.volume.id, 10), tick());
-    expect(await addToCart(db, cart, { availabilityId: pick.noPermissions.id, kind: "perm", quantity: 5, referral: null }, tick())).toMatchObject({ ok: false, problem: "no-permissions" });
-    expect((await addToCart(db, cart, { availabilityId: pick.withPermissions.id, kind: "perm", quantity: 250, referral: "03069" }, tick())).ok).toBe(true);
+    expect(
+      await addToCart(db, cart, { availabilityId: pick.noPermissions.id, kind: "perm", quantity: 5, referral: null }, tick()),
+    ).toMatchObject({ ok: false, problem: "no-permissions" });
+    expect(
+      (await addToCart(db, cart, { availabilityId: pick.withPermissions.id, kind: "perm", quantity: 250, referral: "03069" }, tick())).ok,
+    ).toBe(true);
     const [volume, perm] = (await readCart(db, cart)).lines;
     expect(volume).toMatchObject({ percentOff: 10, unitPriceCents: Math.round(pick.volume.price * 0.9) });
     expect(perm).toMatchObject({ type: "Perm", quantity: 250, lineTotalCents: 250 * 150, referral: "03069" });
   });
 
   it("merges a guest cart into the reader's cart at sign-in, within each line's limit", async () => {
-    const user = await insertUser(db, { firstName: "Cart", lastName: "Merger", email: "cart.merger@example.org", password: "Correct7horse!", optIn: false });
+    const user = await insertUser(db, {
+      firstName: "Cart",
+      lastName: "Merger",
+      email: "cart.merger@example.org",
+      password: "Correct7horse!",
+      optIn: false,
+    });
     if (!user) throw new Error("user");
     const own = await userCartId(db, user.id, true);
     await addToCart(db, own, item(pick.hardcover.id, 1), tick());

@@ -19,7 +19,14 @@ let productCount: number;
 
 beforeAll(async () => {
   ({ db, close } = await seededTestDatabase());
-  productCount = Number((await db.selectFrom("product").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  productCount = Number(
+    (
+      await db
+        .selectFrom("product")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 });
 afterAll(() => close());
 
@@ -28,10 +35,16 @@ const all = { type: null, topicSlug: null };
 describe("store listing", () => {
   it("pages through every product once, newest first, eight a page", async () => {
     const first = await storePage(db, all, { page: 1, loaded: 1 });
-    expect(first.page).toMatchObject({ number: 1, size: STORE_PAGE_SIZE, total: productCount, last: Math.ceil(productCount / STORE_PAGE_SIZE) });
+    expect(first.page).toMatchObject({
+      number: 1,
+      size: STORE_PAGE_SIZE,
+      total: productCount,
+      last: Math.ceil(productCount / STORE_PAGE_SIZE),
+    });
     expect(first.entries).toHaveLength(STORE_PAGE_SIZE);
     const seen: number[] = [];
-    for (let page = 1; page <= first.page.last; page++) seen.push(...(await storePage(db, all, { page, loaded: 1 })).entries.map((e) => e.id));
+    for (let page = 1; page <= first.page.last; page++)
+      seen.push(...(await storePage(db, all, { page, loaded: 1 })).entries.map((e) => e.id));
     expect(new Set(seen).size).toBe(productCount);
     const published = await Promise.all(seen.map(async (id) => (await productById(db, id))!.published));
     expect(published).toEqual([...published].sort().reverse());
@@ -58,7 +71,10 @@ describe("store listing", () => {
     expect(both.entries.every((e) => e.productType === "Toolkit" && e.topic.slug === "strategy")).toBe(true);
     expect((await storePage(db, { type: "Book", topicSlug: "board-governance" }, { page: 1, loaded: 1 })).page.total).toBe(0);
     // Every topic offered has products.
-    for (const topic of filters.topics) expect((await storePage(db, { type: null, topicSlug: topic.slug }, { page: 1, loaded: 1 })).page.total, topic.slug).toBeGreaterThan(0);
+    for (const topic of filters.topics)
+      expect((await storePage(db, { type: null, topicSlug: topic.slug }, { page: 1, loaded: 1 })).page.total, topic.slug).toBeGreaterThan(
+        0,
+      );
   });
 
   it("cards a coming-soon product with its date, and a product on sale with its first format on sale", async () => {
@@ -87,7 +103,12 @@ describe("one product", () => {
       ["KND", "EBOOK", 2499],
       ["PDF", "DIGITAL", 2499],
     ]);
-    expect(product.availabilities[0]).toMatchObject({ volumePricing: true, permissionsAvailable: false, comingSoon: false, url: `/product/the-patient-ledger/${product.availabilities[0]!.id}` });
+    expect(product.availabilities[0]).toMatchObject({
+      volumePricing: true,
+      permissionsAvailable: false,
+      comingSoon: false,
+      url: `/product/the-patient-ledger/${product.availabilities[0]!.id}`,
+    });
     expect(await productById(db, product.id)).toEqual(product);
     expect(await productBySlug(db, "no-such-product")).toBeUndefined();
     expect(await productById(db, 99_999)).toBeUndefined();
@@ -97,7 +118,10 @@ describe("one product", () => {
     const coming = (await productBySlug(db, "machines-at-the-table"))!;
     expect(coming.availabilities.every((a) => a.comingSoon && a.availableDate)).toBe(true);
     expect(leadAvailability(coming.availabilities)).toBe(coming.availabilities[0]);
-    const mixed = [{ id: 1, comingSoon: true }, { id: 2, comingSoon: false }];
+    const mixed = [
+      { id: 1, comingSoon: true },
+      { id: 2, comingSoon: false },
+    ];
     expect(leadAvailability(mixed)?.id).toBe(2);
     expect(leadAvailability([])).toBeUndefined();
   });
@@ -116,7 +140,15 @@ describe("recommendations and the article promo", () => {
     expect(topics.slice(0, sameTopic).every((t) => t === "strategy")).toBe(true);
     expect(recs.map((r) => r.id)).toContain(ledger.id);
     expect(recs[0]).toEqual(
-      expect.objectContaining({ title: expect.any(String), url: expect.stringMatching(/^\/product\/[a-z0-9-]+\/\d+$/), format: expect.any(String), priceCents: expect.any(Number), productType: expect.any(String), comingSoon: false, availableDate: null }),
+      expect.objectContaining({
+        title: expect.any(String),
+        url: expect.stringMatching(/^\/product\/[a-z0-9-]+\/\d+$/),
+        format: expect.any(String),
+        priceCents: expect.any(Number),
+        productType: expect.any(String),
+        comingSoon: false,
+        availableDate: null,
+      }),
     );
     expect(await recommendationsFor(db, strategyBundle.id, 3)).toHaveLength(3);
     expect(await recommendationsFor(db, strategyBundle.id, 0)).toEqual([]);

@@ -6,7 +6,16 @@ import type { PaymentProvider } from "../../server/payments/provider";
 import { CHECKOUT_EXPIRED, createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
 import { addressProblems, normalizeAddress } from "../../shared/address";
 import { addToCart, createCart, readCart } from "../../server/store/cart";
-import { buildReview, EMPTY_DRAFT, readDraft, saveAddress, saveDraft, savedAddresses, submitShippingPayment, type CheckoutDraft } from "../../server/store/checkout";
+import {
+  buildReview,
+  EMPTY_DRAFT,
+  readDraft,
+  saveAddress,
+  saveDraft,
+  savedAddresses,
+  submitShippingPayment,
+  type CheckoutDraft,
+} from "../../server/store/checkout";
 import { sendOrderConfirmation } from "../../server/store/order-mail";
 import { cancelOrder, handleOrderPaymentEvent, markOrderPaid, settleOrder, startOrderPayment } from "../../server/store/order-payment";
 import { claimGuestOrders, findOrder, listOrders, orderForViewer } from "../../server/store/order-records";
@@ -44,7 +53,15 @@ const NOON = new Date("2026-11-24T17:00:00Z");
 /** 8am in New York: inside it. */
 const EIGHT_AM = new Date("2026-11-24T13:00:00Z");
 
-const NY = normalizeAddress({ firstName: "Ada", lastName: "Byron", address1: "1 Main St", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" });
+const NY = normalizeAddress({
+  firstName: "Ada",
+  lastName: "Byron",
+  address1: "1 Main St",
+  city: "Albany",
+  state: "NY",
+  postalCode: "12207",
+  countryCode: "US",
+});
 
 async function cartWith(lines: { id: number; quantity?: number }[]): Promise<string> {
   const cart = await createCart(db, null);
@@ -57,12 +74,23 @@ async function cartWith(lines: { id: number; quantity?: number }[]): Promise<str
 
 async function readyCart(lines: { id: number; quantity?: number }[], draft: Partial<CheckoutDraft> = {}): Promise<string> {
   const cart = await cartWith(lines);
-  await saveDraft(db, cart, { ...EMPTY_DRAFT, email: "shopper@example.org", address: NY, shippingMethod: "standard", confirmed: true, ...draft });
+  await saveDraft(db, cart, {
+    ...EMPTY_DRAFT,
+    email: "shopper@example.org",
+    address: NY,
+    shippingMethod: "standard",
+    confirmed: true,
+    ...draft,
+  });
   return cart;
 }
 
 async function reviewTotal(cartId: string): Promise<number> {
-  const outcome = await buildReview(db, { cart: await readCart(db, cartId), draft: await readDraft(db, cartId), userId: null, accountEmail: null }, NOON);
+  const outcome = await buildReview(
+    db,
+    { cart: await readCart(db, cartId), draft: await readDraft(db, cartId), userId: null, accountEmail: null },
+    NOON,
+  );
   if (!outcome.ok) throw new Error(outcome.problem);
   return outcome.review.totals.totalCents;
 }
@@ -70,10 +98,16 @@ async function reviewTotal(cartId: string): Promise<number> {
 const sandbox = () => createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" });
 const payUrls = { successUrl: "https://site/ok", cancelUrl: "https://site/no" };
 const sessionOf = async (orderId: string) =>
-  (await db.selectFrom("store_order").select("provider_session_id").where("id", "=", orderId).executeTakeFirstOrThrow()).provider_session_id!;
+  (await db.selectFrom("store_order").select("provider_session_id").where("id", "=", orderId).executeTakeFirstOrThrow())
+    .provider_session_id!;
 
 const submit = async (cartId: string, key = issueIdempotencyKey(), shown?: number) =>
-  submitOrder(db, OPEN, { cartId, userId: null, accountEmail: null, idempotencyKey: key, shownTotalCents: shown ?? (await reviewTotal(cartId)) }, NOON);
+  submitOrder(
+    db,
+    OPEN,
+    { cartId, userId: null, accountEmail: null, idempotencyKey: key, shownTotalCents: shown ?? (await reviewTotal(cartId)) },
+    NOON,
+  );
 
 /** A payment provider double that opens numbered sessions and reports the paid ones. */
 function fakeProvider() {
@@ -103,7 +137,11 @@ function fakeProvider() {
 describe("totals", () => {
   it("adds tax on the discounted amount and shipping for the physical units only", async () => {
     const cart = await readyCart([{ id: ids.hardcover, quantity: 2 }, { id: ids.ebook }], { promoCode: "welcome10" });
-    const outcome = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null }, NOON);
+    const outcome = await buildReview(
+      db,
+      { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null },
+      NOON,
+    );
     if (!outcome.ok) throw new Error(outcome.problem);
     const { totals } = outcome.review;
     const subtotal = price.hardcover * 2 + price.ebook;
@@ -119,7 +157,11 @@ describe("totals", () => {
 
   it("charges no shipping and needs no method for a digital-only order", async () => {
     const cart = await readyCart([{ id: ids.ebook }], { shippingMethod: "" });
-    const outcome = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null }, NOON);
+    const outcome = await buildReview(
+      db,
+      { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null },
+      NOON,
+    );
     if (!outcome.ok) throw new Error(outcome.problem);
     expect(outcome.review.method).toBeNull();
     expect(outcome.review.totals.shippingCents).toBe(0);
@@ -127,7 +169,11 @@ describe("totals", () => {
 
   it("sends a cart with physical items but no method for its country back to shipping and payment", async () => {
     const cart = await readyCart([{ id: ids.hardcover }], { shippingMethod: "international" });
-    const outcome = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null }, NOON);
+    const outcome = await buildReview(
+      db,
+      { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: null, accountEmail: null },
+      NOON,
+    );
     expect(outcome).toEqual({ ok: false, problem: "incomplete" });
   });
 });
@@ -138,7 +184,10 @@ describe("promo codes", () => {
   it("tells valid, expired, not applicable and unknown apart, each with its own message", async () => {
     const valid = await evaluatePromo(db, " welcome10 ", lines("Book", 3000), NOON);
     expect(valid).toMatchObject({ status: "valid", discountCents: 300, message: "Promo code WELCOME10 applied: 10% off your order." });
-    expect(await evaluatePromo(db, "SUMMER24", lines("Book", 3000), NOON)).toEqual({ status: "expired", message: "The promo code SUMMER24 has expired." });
+    expect(await evaluatePromo(db, "SUMMER24", lines("Book", 3000), NOON)).toEqual({
+      status: "expired",
+      message: "The promo code SUMMER24 has expired.",
+    });
     expect(await evaluatePromo(db, "CASES25", lines("Book", 3000), NOON)).toEqual({
       status: "not-applicable",
       message: "The promo code CASES25 does not apply to the items in your cart. It applies to case study items only.",
@@ -156,7 +205,7 @@ describe("promo codes", () => {
 
   it("was valid before its expiry date and is unknown before it starts", async () => {
     expect((await evaluatePromo(db, "SUMMER24", lines("Book", 3000), new Date("2024-07-01T12:00:00Z"))).status).toBe("valid");
-    expect((await evaluatePromo(db, "SUMMER24", lines("Book", 300), new Date("2024-07-01T12:00:00Z")))).toMatchObject({ discountCents: 300 });
+    expect(await evaluatePromo(db, "SUMMER24", lines("Book", 300), new Date("2024-07-01T12:00:00Z"))).toMatchObject({ discountCents: 300 });
     expect((await evaluatePromo(db, "WELCOME10", lines("Book", 3000), new Date("2024-12-31T12:00:00Z"))).status).toBe("unknown");
   });
 });
@@ -190,7 +239,9 @@ describe("address validation", () => {
   it("checks US and Canadian postal code formats", () => {
     expect(problems({ postalCode: "1220" }).postalCode).toBe("Please enter a valid ZIP code: 5 digits, or 9 digits as 12345-6789.");
     expect(problems({ postalCode: "122071" }).postalCode).toBeDefined();
-    expect(problems({ countryCode: "CA", state: "ON", postalCode: "12345" }).postalCode).toBe("Please enter a valid postal code, like A1A 1A1.");
+    expect(problems({ countryCode: "CA", state: "ON", postalCode: "12345" }).postalCode).toBe(
+      "Please enter a valid postal code, like A1A 1A1.",
+    );
   });
 
   it("caps every field's length", () => {
@@ -201,7 +252,13 @@ describe("address validation", () => {
 
 describe("saved addresses and drafts", () => {
   it("keeps a reader's addresses once each, and a draft as typed", async () => {
-    const user = (await insertUser(db, { email: `addr-${Date.now()}@example.org`, firstName: "A", lastName: "B", password: "Lantern5!quay", optIn: false }))!;
+    const user = (await insertUser(db, {
+      email: `addr-${Date.now()}@example.org`,
+      firstName: "A",
+      lastName: "B",
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
     const first = await saveAddress(db, user.id, NY);
     expect(await saveAddress(db, user.id, { ...NY, city: "ALBANY" })).toBe(first);
     expect((await savedAddresses(db, user.id)).map((a) => a.city)).toEqual(["Albany"]);
@@ -212,13 +269,26 @@ describe("saved addresses and drafts", () => {
 });
 
 describe("shipping and payment details", () => {
-  const typed = (draft: Partial<CheckoutDraft>): CheckoutDraft => ({ ...EMPTY_DRAFT, email: "shopper@example.org", address: NY, shippingMethod: "standard", ...draft });
-  const send = async (cartId: string, intent: "continue" | "country" | "promo", draft: Partial<CheckoutDraft>, userId: string | null = null) =>
-    submitShippingPayment(db, { cartId, cart: await readCart(db, cartId), userId, intent, draft: typed(draft), formValid: true }, NOON);
+  const typed = (draft: Partial<CheckoutDraft>): CheckoutDraft => ({
+    ...EMPTY_DRAFT,
+    email: "shopper@example.org",
+    address: NY,
+    shippingMethod: "standard",
+    ...draft,
+  });
+  const send = async (
+    cartId: string,
+    intent: "continue" | "country" | "promo",
+    draft: Partial<CheckoutDraft>,
+    userId: string | null = null,
+  ) => submitShippingPayment(db, { cartId, cart: await readCart(db, cartId), userId, intent, draft: typed(draft), formValid: true }, NOON);
 
   it("keeps what was typed, unconfirmed, when the country or promo code changes, and returns to that part of the form", async () => {
     const cart = await cartWith([{ id: ids.hardcover }]);
-    expect(await send(cart, "country", { address: { ...NY, countryCode: "CA", state: "" } })).toEqual({ kind: "redirect", to: "/shipping-payment#address" });
+    expect(await send(cart, "country", { address: { ...NY, countryCode: "CA", state: "" } })).toEqual({
+      kind: "redirect",
+      to: "/shipping-payment#address",
+    });
     expect(await readDraft(db, cart)).toMatchObject({ address: { countryCode: "CA" }, confirmed: false });
     expect(await send(cart, "promo", { promoCode: "nope" })).toEqual({ kind: "redirect", to: "/shipping-payment#promoCode" });
     expect(await readDraft(db, cart)).toMatchObject({ promoCode: "NOPE", confirmed: false });
@@ -235,16 +305,40 @@ describe("shipping and payment details", () => {
   it("leaves the draft unconfirmed when the form, the shipping method or the promo code is refused", async () => {
     const cart = await cartWith([{ id: ids.hardcover }]);
     await send(cart, "country", {});
-    const outcome = await submitShippingPayment(db, { cartId: cart, cart: await readCart(db, cart), userId: null, intent: "continue", draft: typed({}), formValid: false }, NOON);
+    const outcome = await submitShippingPayment(
+      db,
+      { cartId: cart, cart: await readCart(db, cart), userId: null, intent: "continue", draft: typed({}), formValid: false },
+      NOON,
+    );
     expect(outcome).toEqual({ kind: "invalid-form" });
     expect(await send(cart, "continue", { shippingMethod: "international" })).toEqual({ kind: "no-shipping-method" });
-    expect(await send(cart, "continue", { promoCode: "SUMMER24" })).toEqual({ kind: "promo-refused", message: "The promo code SUMMER24 has expired." });
-    expect(await readDraft(db, cart)).toMatchObject({ address: { city: "Albany" }, shippingMethod: "standard", promoCode: "", confirmed: false });
+    expect(await send(cart, "continue", { promoCode: "SUMMER24" })).toEqual({
+      kind: "promo-refused",
+      message: "The promo code SUMMER24 has expired.",
+    });
+    expect(await readDraft(db, cart)).toMatchObject({
+      address: { city: "Albany" },
+      shippingMethod: "standard",
+      promoCode: "",
+      confirmed: false,
+    });
   });
 
   it("takes only the reader's own saved address, and saves a new one when asked", async () => {
-    const reader = (await insertUser(db, { email: `ship-${Date.now()}@example.org`, firstName: "A", lastName: "B", password: "Lantern5!quay", optIn: false }))!;
-    const other = (await insertUser(db, { email: `ship-other-${Date.now()}@example.org`, firstName: "C", lastName: "D", password: "Lantern5!quay", optIn: false }))!;
+    const reader = (await insertUser(db, {
+      email: `ship-${Date.now()}@example.org`,
+      firstName: "A",
+      lastName: "B",
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
+    const other = (await insertUser(db, {
+      email: `ship-other-${Date.now()}@example.org`,
+      firstName: "C",
+      lastName: "D",
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
     const othersAddress = (await saveAddress(db, other.id, NY))!;
     const cart = await createCart(db, reader.id);
     await addToCart(db, cart, { availabilityId: ids.hardcover, kind: "item", quantity: 1, referral: null });
@@ -264,7 +358,12 @@ describe("submitting an order", () => {
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
     expect(outcome.created).toBe(true);
-    expect(outcome.order).toMatchObject({ status: "pending_payment", kind: "purchase", email: "shopper@example.org", shippingMethod: "standard" });
+    expect(outcome.order).toMatchObject({
+      status: "pending_payment",
+      kind: "purchase",
+      email: "shopper@example.org",
+      shippingMethod: "standard",
+    });
     expect(outcome.order.id).toMatch(/^ord_[A-Za-z0-9_-]{22}$/);
     expect(outcome.order.lines.map((l) => [l.availabilityId, l.quantity, l.unitPriceCents])).toEqual([
       [ids.hardcover, 1, price.hardcover],
@@ -280,7 +379,11 @@ describe("submitting an order", () => {
     const orderIds = new Set(outcomes.map((o) => (o.ok ? o.order.id : o.problem)));
     expect(orderIds.size).toBe(1);
     expect(outcomes.filter((o) => o.ok && o.created)).toHaveLength(1);
-    const count = await db.selectFrom("store_order").select((eb) => eb.fn.countAll<number>().as("n")).where("idempotency_key", "=", key).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom("store_order")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("idempotency_key", "=", key)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
@@ -308,7 +411,11 @@ describe("submitting an order", () => {
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
     const { provider, sessions } = fakeProvider();
-    const urls = await Promise.all(Array.from({ length: 5 }, () => startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" })));
+    const urls = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" }),
+      ),
+    );
     expect(new Set(urls)).toEqual(new Set(["https://pay.example/sess_1"]));
     expect(sessions).toHaveLength(1);
   });
@@ -325,7 +432,11 @@ describe("submitting an order", () => {
   it("shows the new total instead of charging when prices changed since the review", async () => {
     const cart = await readyCart([{ id: ids.hardcover }]);
     const shown = await reviewTotal(cart);
-    await db.updateTable("product_availability").set({ list_price_cents: price.hardcover + 500 }).where("id", "=", ids.hardcover).execute();
+    await db
+      .updateTable("product_availability")
+      .set({ list_price_cents: price.hardcover + 500 })
+      .where("id", "=", ids.hardcover)
+      .execute();
     try {
       const outcome = await submit(cart, issueIdempotencyKey(), shown);
       expect(outcome.ok).toBe(false);
@@ -339,7 +450,11 @@ describe("submitting an order", () => {
 
   it("refuses coming-soon lines and a promo code that no longer applies", async () => {
     const cart = await readyCart([{ id: ids.hardcover }]);
-    await db.updateTable("product_availability").set({ status: "F", available_date: "2027-03-01" }).where("id", "=", ids.hardcover).execute();
+    await db
+      .updateTable("product_availability")
+      .set({ status: "F", available_date: "2027-03-01" })
+      .where("id", "=", ids.hardcover)
+      .execute();
     try {
       expect(await submit(cart)).toMatchObject({ ok: false, problem: "coming-soon" });
     } finally {
@@ -352,9 +467,19 @@ describe("submitting an order", () => {
   it("is refused during the maintenance window, leaving the cart as it was", async () => {
     const cart = await readyCart([{ id: ids.hardcover }]);
     const before = await readCart(db, cart);
-    const outcome = await submitOrder(db, OPEN, { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: await reviewTotal(cart) }, EIGHT_AM);
+    const outcome = await submitOrder(
+      db,
+      OPEN,
+      { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: await reviewTotal(cart) },
+      EIGHT_AM,
+    );
     expect(outcome).toEqual({ ok: false, problem: "closed" });
-    const switched = await submitOrder(db, { ...OPEN, STORE_MAINTENANCE_WINDOW: "off", MAINTENANCE_MODE: true }, { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: 0 }, NOON);
+    const switched = await submitOrder(
+      db,
+      { ...OPEN, STORE_MAINTENANCE_WINDOW: "off", MAINTENANCE_MODE: true },
+      { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: 0 },
+      NOON,
+    );
     expect(switched).toEqual({ ok: false, problem: "closed" });
     expect(await readCart(db, cart)).toEqual(before);
   });
@@ -370,7 +495,11 @@ describe("settling a payment", () => {
     expect(await settleOrder(db, provider, outcome.order.id, NOON)).toBe("pending");
     paid.add("sess_1");
     const event = { type: "checkout.completed" as const, eventId: "evt_1", sessionId: "sess_1", reference: outcome.order.id, paid: true };
-    const results = await Promise.all([settleOrder(db, provider, outcome.order.id, NOON), handleOrderPaymentEvent(db, event, NOON), handleOrderPaymentEvent(db, event, NOON)]);
+    const results = await Promise.all([
+      settleOrder(db, provider, outcome.order.id, NOON),
+      handleOrderPaymentEvent(db, event, NOON),
+      handleOrderPaymentEvent(db, event, NOON),
+    ]);
     expect(results[0]).toBe("paid");
     expect((await findOrder(db, outcome.order.id))!.status).toBe("paid");
     expect((await readCart(db, cart)).lines).toEqual([]);
@@ -391,7 +520,9 @@ describe("settling a payment", () => {
     const cart = await readyCart([{ id: ids.ebook }]);
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
-    expect(await Promise.all([markOrderPaid(db, outcome.order.id), markOrderPaid(db, outcome.order.id)])).toEqual(expect.arrayContaining([true, false]));
+    expect(await Promise.all([markOrderPaid(db, outcome.order.id), markOrderPaid(db, outcome.order.id)])).toEqual(
+      expect.arrayContaining([true, false]),
+    );
   });
 });
 
@@ -400,7 +531,9 @@ describe("cancelling an order", () => {
     const cart = await readyCart([{ id: ids.ebook }]);
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
-    expect(await Promise.all([cancelOrder(db, sandbox(), outcome.order.id, NOON), cancelOrder(db, sandbox(), outcome.order.id, NOON)])).toEqual(expect.arrayContaining(["cancelled", "already-cancelled"]));
+    expect(
+      await Promise.all([cancelOrder(db, sandbox(), outcome.order.id, NOON), cancelOrder(db, sandbox(), outcome.order.id, NOON)]),
+    ).toEqual(expect.arrayContaining(["cancelled", "already-cancelled"]));
     const cancelled = (await findOrder(db, outcome.order.id))!;
     expect(cancelled.status).toBe("cancelled");
     expect(cancelled.cancelledAt).toBe(NOON.toISOString());
@@ -420,7 +553,9 @@ describe("cancelling an order", () => {
     if (!outcome.ok) throw new Error(outcome.problem);
     const { provider, paid } = fakeProvider();
     await startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" });
-    const sessionId = (await db.selectFrom("store_order").select("provider_session_id").where("id", "=", outcome.order.id).executeTakeFirstOrThrow()).provider_session_id!;
+    const sessionId = (
+      await db.selectFrom("store_order").select("provider_session_id").where("id", "=", outcome.order.id).executeTakeFirstOrThrow()
+    ).provider_session_id!;
     expect(await cancelOrder(db, provider, outcome.order.id, NOON)).toBe("cancelled");
     // The provider took the payment anyway (its page was still open in another tab, say).
 
@@ -470,7 +605,12 @@ describe("closing the payment page", () => {
     const provider = sandbox();
     const placed = async (at: Date) => {
       const cart = await readyCart([{ id: ids.ebook }]);
-      const outcome = await submitOrder(db, OPEN, { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: await reviewTotal(cart) }, at);
+      const outcome = await submitOrder(
+        db,
+        OPEN,
+        { cartId: cart, userId: null, accountEmail: null, idempotencyKey: issueIdempotencyKey(), shownTotalCents: await reviewTotal(cart) },
+        at,
+      );
       if (!outcome.ok) throw new Error(outcome.problem);
       await startOrderPayment(db, provider, outcome.order, payUrls);
       return outcome.order.id;
@@ -496,13 +636,34 @@ describe("closing the payment page", () => {
 
 describe("who sees an order", () => {
   it("shows it to its buyer and to whoever holds its key, and to nobody else", async () => {
-    const buyer = (await insertUser(db, { email: `buyer-${Date.now()}@example.org`, firstName: "A", lastName: "B", password: "Lantern5!quay", optIn: false }))!;
+    const buyer = (await insertUser(db, {
+      email: `buyer-${Date.now()}@example.org`,
+      firstName: "A",
+      lastName: "B",
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
     const cart = await createCart(db, buyer.id);
     await addToCart(db, cart, { availabilityId: ids.ebook, kind: "item", quantity: 1, referral: null });
     await saveDraft(db, cart, { ...EMPTY_DRAFT, address: NY, confirmed: true });
-    const shown = await buildReview(db, { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: buyer.id, accountEmail: buyer.email }, NOON);
+    const shown = await buildReview(
+      db,
+      { cart: await readCart(db, cart), draft: await readDraft(db, cart), userId: buyer.id, accountEmail: buyer.email },
+      NOON,
+    );
     if (!shown.ok) throw new Error(shown.problem);
-    const outcome = await submitOrder(db, OPEN, { cartId: cart, userId: buyer.id, accountEmail: buyer.email, idempotencyKey: issueIdempotencyKey(), shownTotalCents: shown.review.totals.totalCents }, NOON);
+    const outcome = await submitOrder(
+      db,
+      OPEN,
+      {
+        cartId: cart,
+        userId: buyer.id,
+        accountEmail: buyer.email,
+        idempotencyKey: issueIdempotencyKey(),
+        shownTotalCents: shown.review.totals.totalCents,
+      },
+      NOON,
+    );
     if (!outcome.ok) throw new Error(outcome.problem);
     const id = outcome.order.id;
     expect(outcome.order.email).toBe(buyer.email);
@@ -518,7 +679,13 @@ describe("who sees an order", () => {
     const otherAddress = await submit(await readyCart([{ id: ids.ebook }], { email: "someone@example.org" }));
     const notListed = await submit(await readyCart([{ id: ids.ebook }], { email: "guest.claim@example.org" }));
     if (!mine.ok || !otherAddress.ok || !notListed.ok) throw new Error("submit failed");
-    const user = (await insertUser(db, { email: "guest.claim@example.org", firstName: "G", lastName: "C", password: "Lantern5!quay", optIn: false }))!;
+    const user = (await insertUser(db, {
+      email: "guest.claim@example.org",
+      firstName: "G",
+      lastName: "C",
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
     expect(await claimGuestOrders(db, user.id, user.email, [mine.order.id, otherAddress.order.id, "ord_bogus"])).toBe(1);
     expect((await listOrders(db, user.id)).map((o) => o.id)).toEqual([mine.order.id]);
     // Already claimed: nothing moves again.
@@ -528,7 +695,13 @@ describe("who sees an order", () => {
 
 describe("vouchers", () => {
   it("redeems once, at no charge, as a voucher order", async () => {
-    const user = (await insertUser(db, { email: `voucher-${Date.now()}@example.org`, firstName: "V", lastName: "R", password: "Lantern5!quay", optIn: false }))!;
+    const user = (await insertUser(db, {
+      email: `voucher-${Date.now()}@example.org`,
+      firstName: "V",
+      lastName: "R",
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
     expect(await voucherState(db, "gift-ledger-0001")).toMatchObject({ status: "available", availabilityId: ids.ebook });
     const outcomes = await Promise.all([redeemVoucher(db, "GIFT-LEDGER-0001", user), redeemVoucher(db, "GIFT-LEDGER-0001", user)]);
     const redeemed = outcomes.filter((o) => o.ok);

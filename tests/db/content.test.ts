@@ -48,7 +48,14 @@ describe(`seeded content (${dialectName})`, () => {
 
   it("has products with availabilities, videos in playlists, podcasts, newsletters and reading lists", async () => {
     const count = async (t: "product_availability" | "playlist_video" | "podcast_episode" | "newsletter" | "reading_list_item") =>
-      Number((await db.selectFrom(t).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom(t)
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await count("product_availability")).toBeGreaterThan(18);
     expect(await count("playlist_video")).toBeGreaterThan(10);
     expect(await count("podcast_episode")).toBeGreaterThan(20);

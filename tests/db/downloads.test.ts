@@ -25,7 +25,13 @@ beforeAll(async () => {
 afterAll(() => close());
 
 async function reader(): Promise<User> {
-  const user = await insertUser(db, { firstName: "Tomasz", lastName: "Okafor", email: `dl-${crypto.randomUUID()}@example.org`, password: "Lantern5!quay", optIn: false });
+  const user = await insertUser(db, {
+    firstName: "Tomasz",
+    lastName: "Okafor",
+    email: `dl-${crypto.randomUUID()}@example.org`,
+    password: "Lantern5!quay",
+    optIn: false,
+  });
   if (!user) throw new Error("user not created");
   return user;
 }
@@ -33,8 +39,19 @@ async function reader(): Promise<User> {
 const PAID_AT = "2026-01-10T15:00:00.000Z";
 const SOON = new Date("2026-02-01T00:00:00.000Z");
 
-async function order(status: "paid" | "pending_payment" | "cancelled", userId: string | null, lines: Parameters<typeof insertOrder>[1]["lines"]) {
-  return insertOrder(db, { userId, email: userId === buyer.id ? buyer.email : "guest@example.org", status, createdAt: PAID_AT, paidAt: PAID_AT, lines });
+async function order(
+  status: "paid" | "pending_payment" | "cancelled",
+  userId: string | null,
+  lines: Parameters<typeof insertOrder>[1]["lines"],
+) {
+  return insertOrder(db, {
+    userId,
+    email: userId === buyer.id ? buyer.email : "guest@example.org",
+    status,
+    createdAt: PAID_AT,
+    paidAt: PAID_AT,
+    lines,
+  });
 }
 
 const open = (orderId: string, position: number | string, who: { userId?: string | null; key?: string | null }, now = SOON) =>
@@ -61,9 +78,19 @@ function unzip(archive: Buffer): { name: string; method: number; data: Buffer }[
   return entries;
 }
 
-const TEXT: FileText = { published: "March 04, 2025", paidOn: "January 10, 2026", siteUrl: "https://meridian.example", siteName: "Meridian Review", now: SOON };
+const TEXT: FileText = {
+  published: "March 04, 2025",
+  paidOn: "January 10, 2026",
+  siteUrl: "https://meridian.example",
+  siteName: "Meridian Review",
+  now: SOON,
+};
 
-async function source(orderId: string, position: number, who: { userId?: string | null; key?: string | null } = { userId: buyer.id }): Promise<DownloadSource> {
+async function source(
+  orderId: string,
+  position: number,
+  who: { userId?: string | null; key?: string | null } = { userId: buyer.id },
+): Promise<DownloadSource> {
   const access = await open(orderId, position, who);
   if (access.status !== "ok") throw new Error(`expected a download, got ${access.status}`);
   return access.source;
@@ -81,8 +108,22 @@ describe("order downloads", () => {
     expect(await downloadsForOrder(db, o.id, SOON)).toEqual([
       { position: 2, title: pick.kindle.title, format: "EPUB", href: `/download/order/${o.id}/2`, expiresAt: null, expired: false },
       // The seed's HTML edition is a case study's: it carries the six-month end.
-      { position: 4, title: pick.html.title, format: "HTML", href: `/download/order/${o.id}/4`, expiresAt: "2026-07-10T15:00:00.000Z", expired: false },
-      { position: 5, title: `Copyright permissions licence: ${pick.withPermissions.title}`, format: "PDF", href: `/download/order/${o.id}/5`, expiresAt: null, expired: false },
+      {
+        position: 4,
+        title: pick.html.title,
+        format: "HTML",
+        href: `/download/order/${o.id}/4`,
+        expiresAt: "2026-07-10T15:00:00.000Z",
+        expired: false,
+      },
+      {
+        position: 5,
+        title: `Copyright permissions licence: ${pick.withPermissions.title}`,
+        format: "PDF",
+        href: `/download/order/${o.id}/5`,
+        expiresAt: null,
+        expired: false,
+      },
     ]);
     // A guest's links carry the order's key.
     expect((await downloadsForOrder(db, o.id, SOON, o.accessToken))[0]!.href).toBe(`/download/order/${o.id}/2?key=${o.accessToken}`);
@@ -131,7 +172,12 @@ describe("order downloads", () => {
     const lastDay = new Date("2026-07-10T14:59:59.000Z");
     const after = new Date("2026-07-10T15:00:00.000Z");
     expect((await open(o.id, 1, { userId: buyer.id }, lastDay)).status).toBe("ok");
-    expect(await open(o.id, 1, { userId: buyer.id }, after)).toEqual({ status: "expired", title: pick.caseStudy.title, expiresAt: "2026-07-10T15:00:00.000Z", orderId: o.id });
+    expect(await open(o.id, 1, { userId: buyer.id }, after)).toEqual({
+      status: "expired",
+      title: pick.caseStudy.title,
+      expiresAt: "2026-07-10T15:00:00.000Z",
+      orderId: o.id,
+    });
     expect((await open(o.id, 2, { userId: buyer.id }, after)).status).toBe("ok");
     // Someone else still learns nothing.
     expect(await open(o.id, 1, { userId: stranger.id }, after)).toEqual({ status: "not-found" });
@@ -191,7 +237,10 @@ describe("downloaded files", () => {
       const opf = cheerio.load(byName.get(opfPath)!, { xml: true });
       expect(opf("dc\\:title").text()).toBe(ebook.title);
       const dir = opfPath.slice(0, opfPath.lastIndexOf("/") + 1);
-      for (const href of opf("manifest item").map((_, el) => opf(el).attr("href")).get()) expect(byName.has(dir + href), href).toBe(true);
+      for (const href of opf("manifest item")
+        .map((_, el) => opf(el).attr("href"))
+        .get())
+        expect(byName.has(dir + href), href).toBe(true);
       const chapter = cheerio.load(byName.get(`${dir}text.xhtml`)!, { xml: true });
       expect(chapter("h1").text()).toBe(ebook.title);
     }

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => close());
 
 describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
-  it("gives back an article title with &, <, \" and an emoji exactly in the latest feed", async () => {
+  it('gives back an article title with &, <, " and an emoji exactly in the latest feed', async () => {
     const newest = await db.selectFrom("article").select("id").orderBy("published", "desc").orderBy("id", "desc").executeTakeFirstOrThrow();
     await db.updateTable("article").set({ title: AWKWARD }).where("id", "=", newest.id).execute();
     const $ = cheerio.load(await latestFeed(db, SITE, `Meridian & "Review"`), { xml: true });
@@ -29,9 +29,14 @@ describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
     expect($("item").first().find("dc\\:creator").length).toBeGreaterThan(0);
   });
 
-  it("gives back an episode title with &, <, \" and an emoji exactly in the podcast feed", async () => {
+  it('gives back an episode title with &, <, " and an emoji exactly in the podcast feed', async () => {
     const series = await db.selectFrom("podcast_series").select(["id", "slug"]).orderBy("id").executeTakeFirstOrThrow();
-    const episode = await db.selectFrom("podcast_episode").select("id").where("series_id", "=", series.id).orderBy("id").executeTakeFirstOrThrow();
+    const episode = await db
+      .selectFrom("podcast_episode")
+      .select("id")
+      .where("series_id", "=", series.id)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
     await db.updateTable("podcast_episode").set({ title: AWKWARD }).where("id", "=", episode.id).execute();
     const $ = cheerio.load((await podcastFeed(db, series.slug, SITE, "Meridian Review"))!, { xml: true });
     const item = $("item").filter((_, el) => $(el).find("guid").text() === `podcast-episode-${episode.id}@example.test`);
@@ -43,7 +48,9 @@ describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
   it("lists the fixed pages in the sitemap namespace", async () => {
     const $ = cheerio.load(await pagesSitemap(db, SITE), { xml: true });
     expect($("urlset").attr("xmlns")).toBe("http://www.sitemaps.org/schemas/sitemap/0.9");
-    const locs = $("url > loc").map((_, el) => $(el).text()).get();
+    const locs = $("url > loc")
+      .map((_, el) => $(el).text())
+      .get();
     expect(locs).toContain(`${SITE}/`);
     expect(locs).toContain(`${SITE}/podcasts`);
   });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "../../server/accounts/users";
 import type { Database } from "../../server/db/connection";
-import { follow, followingStream, markFollowingSeen, topicFilterValue, topicForFilter, unfollowAllNewsletters, unreadFollowingCount } from "../../server/follows";
+import {
+  follow,
+  followingStream,
+  markFollowingSeen,
+  topicFilterValue,
+  topicForFilter,
+  unfollowAllNewsletters,
+  unreadFollowingCount,
+} from "../../server/follows";
 import { listTopics } from "../../server/topics";
 import { seededTestDatabase } from "../helpers/test-db";
 
@@ -19,7 +27,13 @@ afterAll(() => close());
 
 async function newReader(): Promise<User> {
   counter += 1;
-  const user = await insertUser(db, { firstName: "Fay", lastName: "Lowe", email: `follows${counter}@example.org`, password: "Correct7horse!", optIn: false });
+  const user = await insertUser(db, {
+    firstName: "Fay",
+    lastName: "Lowe",
+    email: `follows${counter}@example.org`,
+    password: "Correct7horse!",
+    optIn: false,
+  });
   if (!user) throw new Error("user not created");
   return user;
 }
@@ -30,7 +44,10 @@ async function topic(name: string) {
 
 /** Publishes a new article in a topic at `at`. */
 async function publish(topicId: number, at: Date, title: string): Promise<number> {
-  const max = await db.selectFrom("article").select((eb) => eb.fn.max("id").as("m")).executeTakeFirstOrThrow();
+  const max = await db
+    .selectFrom("article")
+    .select((eb) => eb.fn.max("id").as("m"))
+    .executeTakeFirstOrThrow();
   const id = Number(max.m) + 1;
   await db
     .insertInto("article")

@@ -66,7 +66,10 @@ describe("gift allowance", () => {
 
     const nextMonth = new Date("2026-04-01T00:00:00Z");
     expect(await giftsLeft(db, user.id, 2, nextMonth)).toBe(2);
-    expect(await createGift(db, { userId: user.id, articleId: article(0).id, allowance: 2 }, nextMonth)).toMatchObject({ ok: true, giftsLeft: 1 });
+    expect(await createGift(db, { userId: user.id, articleId: article(0).id, allowance: 2 }, nextMonth)).toMatchObject({
+      ok: true,
+      giftsLeft: 1,
+    });
     expect(await giftsLeft(db, user.id, 2, lastDay)).toBe(0);
   });
 
@@ -114,7 +117,14 @@ describe("gift links", () => {
         throw new Error("queried the database");
       },
     });
-    for (const token of ["", gift.token.slice(0, -1), `${gift.token}A`, `${gift.token.slice(0, -1)}=`, `${gift.token.slice(0, -1)}/`, "x".repeat(5000)]) {
+    for (const token of [
+      "",
+      gift.token.slice(0, -1),
+      `${gift.token}A`,
+      `${gift.token.slice(0, -1)}=`,
+      `${gift.token.slice(0, -1)}/`,
+      "x".repeat(5000),
+    ]) {
       expect(await resolveGift(noDatabase, token, article(0).id, VALID)).toBeUndefined();
     }
   });
@@ -164,9 +174,30 @@ describe("gift links", () => {
 
     const gifts = await listGifts(db, user.id);
     expect(gifts).toEqual([
-      { id: third.giftId, articleId: article(2).id, articleTitle: article(2).title, articleUrl: articlePath(article(2)), createdAt: "2026-06-03T10:00:00.000Z", revoked: false },
-      { id: second.giftId, articleId: article(1).id, articleTitle: article(1).title, articleUrl: articlePath(article(1)), createdAt: "2026-06-02T10:00:00.000Z", revoked: true },
-      { id: first.giftId, articleId: article(0).id, articleTitle: article(0).title, articleUrl: articlePath(article(0)), createdAt: "2026-06-01T10:00:00.000Z", revoked: false },
+      {
+        id: third.giftId,
+        articleId: article(2).id,
+        articleTitle: article(2).title,
+        articleUrl: articlePath(article(2)),
+        createdAt: "2026-06-03T10:00:00.000Z",
+        revoked: false,
+      },
+      {
+        id: second.giftId,
+        articleId: article(1).id,
+        articleTitle: article(1).title,
+        articleUrl: articlePath(article(1)),
+        createdAt: "2026-06-02T10:00:00.000Z",
+        revoked: true,
+      },
+      {
+        id: first.giftId,
+        articleId: article(0).id,
+        articleTitle: article(0).title,
+        articleUrl: articlePath(article(0)),
+        createdAt: "2026-06-01T10:00:00.000Z",
+        revoked: false,
+      },
     ]);
     expect((await listGifts(db, user.id, 2)).map((g) => g.id)).toEqual([third.giftId, second.giftId]);
   });

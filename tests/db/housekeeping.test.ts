@@ -18,12 +18,27 @@ const at = (iso: string) => new Date(iso).toISOString();
 const daysBefore = (days: number) => new Date(NOW.getTime() - days * 86_400_000).toISOString();
 
 const count = async (table: "user_session" | "meter_read" | "rate_limit" | "cart" | "cart_line" | "password_reset" | "store_order") =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe("housekeeping", () => {
   it("removes what is past its time and keeps what is still live", async () => {
-    const user = (await insertUser(db, { firstName: "Iris", lastName: "Vance", email: "iris.vance@example.org", password: "Harbour7!lamp", optIn: false }))!;
-    const availability = (await db.selectFrom("product_availability").select("id").where("status", "=", "A").orderBy("id").executeTakeFirstOrThrow()).id;
+    const user = (await insertUser(db, {
+      firstName: "Iris",
+      lastName: "Vance",
+      email: "iris.vance@example.org",
+      password: "Harbour7!lamp",
+      optIn: false,
+    }))!;
+    const availability = (
+      await db.selectFrom("product_availability").select("id").where("status", "=", "A").orderBy("id").executeTakeFirstOrThrow()
+    ).id;
     const before = {
       sessions: await count("user_session"),
       meter: await count("meter_read"),
@@ -33,46 +48,107 @@ describe("housekeeping", () => {
     };
 
     const session = (id: string, expires: string) => ({ id_hash: id, user_id: user.id, created_at: daysBefore(40), expires_at: expires });
-    await db.insertInto("user_session").values([session("s-expired", daysBefore(1)), session("s-just-expired", NOW.toISOString()), session("s-live", at("2026-11-16T00:00:00Z"))]).execute();
+    await db
+      .insertInto("user_session")
+      .values([
+        session("s-expired", daysBefore(1)),
+        session("s-just-expired", NOW.toISOString()),
+        session("s-live", at("2026-11-16T00:00:00Z")),
+      ])
+      .execute();
 
-    const read = (key: string, period: string, articleId: number) => ({ meter_key: key, period, meter: "article" as const, article_id: articleId, read_at: `${period}-10T00:00:00.000Z` });
-    await db.insertInto("meter_read").values([read("v:old", "2026-09", 1), read("v:old", "2026-10", 1), read("v:old", "2026-10", 2), read("v:now", "2026-11", 1)]).execute();
+    const read = (key: string, period: string, articleId: number) => ({
+      meter_key: key,
+      period,
+      meter: "article" as const,
+      article_id: articleId,
+      read_at: `${period}-10T00:00:00.000Z`,
+    });
+    await db
+      .insertInto("meter_read")
+      .values([read("v:old", "2026-09", 1), read("v:old", "2026-10", 1), read("v:old", "2026-10", 2), read("v:now", "2026-11", 1)])
+      .execute();
 
     const limit = (key: string, start: string, end: string) => ({ key, window_start: start, window_end: end, hits: 3 });
     await db
       .insertInto("rate_limit")
-      .values([limit("ended", daysBefore(2), daysBefore(1)), limit("open", at("2026-11-15T11:45:00Z"), at("2026-11-15T12:00:00.001Z")), limit("day", at("2026-11-15T00:00:00Z"), at("2026-11-16T00:00:00Z"))])
+      .values([
+        limit("ended", daysBefore(2), daysBefore(1)),
+        limit("open", at("2026-11-15T11:45:00Z"), at("2026-11-15T12:00:00.001Z")),
+        limit("day", at("2026-11-15T00:00:00Z"), at("2026-11-16T00:00:00Z")),
+      ])
       .execute();
 
     const idleGuest = await createCart(db, null, new Date(daysBefore(31)));
     await addToCart(db, idleGuest, { availabilityId: availability, kind: "item", quantity: 1, referral: null }, new Date(daysBefore(31)));
     const recentGuest = await createCart(db, null, new Date(daysBefore(29)));
     const orderedGuest = await createCart(db, null, new Date(daysBefore(60)));
-    const order = await insertOrder(db, { userId: null, email: "guest@example.org", status: "paid", createdAt: daysBefore(60), lines: [{ availabilityId: availability }] });
+    const order = await insertOrder(db, {
+      userId: null,
+      email: "guest@example.org",
+      status: "paid",
+      createdAt: daysBefore(60),
+      lines: [{ availabilityId: availability }],
+    });
     await db.updateTable("store_order").set({ cart_id: orderedGuest }).where("id", "=", order.id).execute();
     const idleReaderCart = await createCart(db, user.id, new Date(daysBefore(90)));
 
-    const reset = (hash: string, expires: string) => ({ token_hash: hash, user_id: user.id, created_at: daysBefore(3), expires_at: expires, used_at: null });
-    await db.insertInto("password_reset").values([reset("r-expired", daysBefore(2)), reset("r-live", at("2026-11-15T13:00:00Z"))]).execute();
-    const change = (hash: string, expires: string) => ({ token_hash: hash, user_id: user.id, new_email: `${hash}@example.org`, created_at: daysBefore(3), expires_at: expires, used_at: null });
-    await db.insertInto("email_change").values([change("e-expired", daysBefore(1)), change("e-live", at("2026-11-16T11:00:00Z"))]).execute();
+    const reset = (hash: string, expires: string) => ({
+      token_hash: hash,
+      user_id: user.id,
+      created_at: daysBefore(3),
+      expires_at: expires,
+      used_at: null,
+    });
+    await db
+      .insertInto("password_reset")
+      .values([reset("r-expired", daysBefore(2)), reset("r-live", at("2026-11-15T13:00:00Z"))])
+      .execute();
+    const change = (hash: string, expires: string) => ({
+      token_hash: hash,
+      user_id: user.id,
+      new_email: `${hash}@example.org`,
+      created_at: daysBefore(3),
+      expires_at: expires,
+      used_at: null,
+    });
+    await db
+      .insertInto("email_change")
+      .values([change("e-expired", daysBefore(1)), change("e-live", at("2026-11-16T11:00:00Z"))])
+      .execute();
 
     const report = await runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW);
-    expect(report).toEqual({ abandonedOrders: 0, sessions: 2, meterReads: 3, rateLimits: 1, guestCarts: 1, passwordResets: 1, emailChanges: 1 });
+    expect(report).toEqual({
+      abandonedOrders: 0,
+      sessions: 2,
+      meterReads: 3,
+      rateLimits: 1,
+      guestCarts: 1,
+      passwordResets: 1,
+      emailChanges: 1,
+    });
     expect(describeHousekeeping(report)).toBe(
       "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s)",
     );
 
     expect(await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute()).toEqual([{ id_hash: "s-live" }]);
-    expect(await db.selectFrom("meter_read").select(["meter_key", "period"]).where("meter_key", "like", "v:%").execute()).toEqual([{ meter_key: "v:now", period: "2026-11" }]);
-    expect((await db.selectFrom("rate_limit").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual(expect.arrayContaining(["day", "open"]));
+    expect(await db.selectFrom("meter_read").select(["meter_key", "period"]).where("meter_key", "like", "v:%").execute()).toEqual([
+      { meter_key: "v:now", period: "2026-11" },
+    ]);
+    expect((await db.selectFrom("rate_limit").select("key").orderBy("key").execute()).map((r) => r.key)).toEqual(
+      expect.arrayContaining(["day", "open"]),
+    );
     expect(await db.selectFrom("rate_limit").select("key").where("key", "=", "ended").execute()).toEqual([]);
     const carts = (await db.selectFrom("cart").select("id").execute()).map((c) => c.id);
     expect(carts).toEqual(expect.arrayContaining([recentGuest, orderedGuest, idleReaderCart]));
     expect(carts).not.toContain(idleGuest);
     expect(await db.selectFrom("cart_line").select("id").where("cart_id", "=", idleGuest).execute()).toEqual([]);
-    expect(await db.selectFrom("password_reset").select("token_hash").where("user_id", "=", user.id).execute()).toEqual([{ token_hash: "r-live" }]);
-    expect(await db.selectFrom("email_change").select("token_hash").where("user_id", "=", user.id).execute()).toEqual([{ token_hash: "e-live" }]);
+    expect(await db.selectFrom("password_reset").select("token_hash").where("user_id", "=", user.id).execute()).toEqual([
+      { token_hash: "r-live" },
+    ]);
+    expect(await db.selectFrom("email_change").select("token_hash").where("user_id", "=", user.id).execute()).toEqual([
+      { token_hash: "e-live" },
+    ]);
 
     expect({
       sessions: await count("user_session"),
@@ -80,10 +156,18 @@ describe("housekeeping", () => {
       rateLimits: await count("rate_limit"),
       carts: await count("cart"),
       resets: await count("password_reset"),
-    }).toEqual({ sessions: before.sessions + 1, meter: before.meter + 1, rateLimits: before.rateLimits + 2, carts: before.carts + 3, resets: before.resets + 1 });
+    }).toEqual({
+      sessions: before.sessions + 1,
+      meter: before.meter + 1,
+      rateLimits: before.rateLimits + 2,
+      carts: before.carts + 3,
+      resets: before.resets + 1,
+    });
 
     // A second instance running at the same moment finds nothing left to do.
-    const again = await Promise.all([1, 2].map(() => runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW)));
+    const again = await Promise.all(
+      [1, 2].map(() => runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW)),
+    );
     expect(again).toEqual([
       { abandonedOrders: 0, sessions: 0, meterReads: 0, rateLimits: 0, guestCarts: 0, passwordResets: 0, emailChanges: 0 },
       { abandonedOrders: 0, sessions: 0, meterReads: 0, rateLimits: 0, guestCarts: 0, passwordResets: 0, emailChanges: 0 },
@@ -91,9 +175,23 @@ describe("housekeeping", () => {
   });
 
   it("cancels the orders left unpaid past their payment window", async () => {
-    const availability = (await db.selectFrom("product_availability").select("id").where("status", "=", "A").orderBy("id").executeTakeFirstOrThrow()).id;
-    const stale = await insertOrder(db, { userId: null, email: "late@example.org", status: "pending_payment", createdAt: daysBefore(2), lines: [{ availabilityId: availability }] });
-    const fresh = await insertOrder(db, { userId: null, email: "soon@example.org", status: "pending_payment", createdAt: daysBefore(0.5), lines: [{ availabilityId: availability }] });
+    const availability = (
+      await db.selectFrom("product_availability").select("id").where("status", "=", "A").orderBy("id").executeTakeFirstOrThrow()
+    ).id;
+    const stale = await insertOrder(db, {
+      userId: null,
+      email: "late@example.org",
+      status: "pending_payment",
+      createdAt: daysBefore(2),
+      lines: [{ availabilityId: availability }],
+    });
+    const fresh = await insertOrder(db, {
+      userId: null,
+      email: "soon@example.org",
+      status: "pending_payment",
+      createdAt: daysBefore(0.5),
+      lines: [{ availabilityId: availability }],
+    });
     await db.updateTable("store_order").set({ provider_session_id: null }).where("id", "in", [stale.id, fresh.id]).execute();
     const report = await runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW);
     expect(report.abandonedOrders).toBe(1);

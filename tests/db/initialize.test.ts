@@ -7,7 +7,15 @@ describe(`first start (${dialectName})`, () => {
     const connection = await isolatedConnection("init", { empty: true });
     try {
       const [a, b] = await Promise.all([openDatabase(connection), openDatabase(connection)]);
-      const count = async () => Number((await a.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+      const count = async () =>
+        Number(
+          (
+            await a
+              .selectFrom("article")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const first = await count();
       expect(first).toBeGreaterThanOrEqual(30);
       await b.destroy();

@@ -22,7 +22,13 @@ afterAll(() => close());
 
 async function newReader(): Promise<User> {
   counter += 1;
-  const user = await insertUser(db, { firstName: "Lib", lastName: "Rarian", email: `library${counter}@example.org`, password: "Correct7horse!", optIn: false });
+  const user = await insertUser(db, {
+    firstName: "Lib",
+    lastName: "Rarian",
+    email: `library${counter}@example.org`,
+    password: "Correct7horse!",
+    optIn: false,
+  });
   if (!user) throw new Error("user not created");
   return user;
 }
@@ -55,7 +61,10 @@ describe("folder names", () => {
     const a = await folder(reader, "Strategy");
     await folder(reader, "Pricing");
     expect(await updateFolder(db, reader.id, a.id, { name: "pricing", description: "" })).toEqual({ ok: false, error: "exists" });
-    expect(await updateFolder(db, reader.id, a.id, { name: "STRATEGY", description: "Big picture" })).toMatchObject({ ok: true, folder: { name: "STRATEGY", slug: "strategy" } });
+    expect(await updateFolder(db, reader.id, a.id, { name: "STRATEGY", description: "Big picture" })).toMatchObject({
+      ok: true,
+      folder: { name: "STRATEGY", slug: "strategy" },
+    });
   });
 
   it(`stop at ${MAX_FOLDERS} folders a reader`, async () => {
@@ -79,7 +88,10 @@ describe("saving and organising", () => {
     expect(all.items.map((i) => i.item.type)).toEqual(["video", "article"]);
     expect((await savedItem(db, reader.id, { type: "article", id: articleIds[0]! }))?.folderIds.sort()).toEqual([work.id, later.id].sort());
     expect((await libraryItems(db, reader.id, work.id, 1)).items.map((i) => i.id)).toEqual([first]);
-    expect((await listFolders(db, reader.id)).map((f) => [f.name, f.itemCount]).sort()).toEqual([["Later", 1], ["Work", 1]]);
+    expect((await listFolders(db, reader.id)).map((f) => [f.name, f.itemCount]).sort()).toEqual([
+      ["Later", 1],
+      ["Work", 1],
+    ]);
   });
 
   it("refuses content that does not exist, and ignores other readers' folders", async () => {

@@ -8,7 +8,14 @@ import { userKey, visitorKey } from "../../server/reader-keys";
 import { decideOffer, type OfferRules } from "../../server/paywall/offers";
 import { WebhookSignatureError } from "../../server/payments/provider";
 import { CARD_DECLINED, createSandboxProvider, SANDBOX_CARDS, signSandboxPayload } from "../../server/payments/sandbox";
-import { activateCheckout, findCheckout, handlePaymentEvent, issueCheckoutKey, settleCheckout, startCheckout } from "../../server/subscriptions/checkout";
+import {
+  activateCheckout,
+  findCheckout,
+  handlePaymentEvent,
+  issueCheckoutKey,
+  settleCheckout,
+  startCheckout,
+} from "../../server/subscriptions/checkout";
 import { grantSubscription, subscriberStatus } from "../../server/subscriptions/entitlements";
 import { planChangeFor } from "../../server/subscriptions/plan-change";
 import { findPlan } from "../../server/subscriptions/plans";
@@ -39,7 +46,13 @@ afterAll(() => close());
 
 async function newUser(): Promise<User> {
   userCount += 1;
-  const user = await insertUser(db, { firstName: "Mae", lastName: "Jemison", email: `reader${userCount}.${Date.now()}@example.org`, password: "Orbit9!station", optIn: false });
+  const user = await insertUser(db, {
+    firstName: "Mae",
+    lastName: "Jemison",
+    email: `reader${userCount}.${Date.now()}@example.org`,
+    password: "Orbit9!station",
+    optIn: false,
+  });
   return user!;
 }
 
@@ -66,14 +79,17 @@ describe("the meter", () => {
 
   it("lets exactly the limit of racing reads through", async () => {
     const key = visitorKey("meter-visitor-racing123");
-    const outcomes = await Promise.all(articleIds.slice(0, 12).map((id) => openOnMeter(db, { key, meter: "article", articleId: id, limit: 4 }, NOVEMBER)));
+    const outcomes = await Promise.all(
+      articleIds.slice(0, 12).map((id) => openOnMeter(db, { key, meter: "article", articleId: id, limit: 4 }, NOVEMBER)),
+    );
     expect(outcomes.filter((o) => o.allowed).length).toBe(4);
     expect((await readQuota(db, key, "article", 4, NOVEMBER)).count).toBe(4);
   });
 
   it("keeps a guest's reads when they register", async () => {
     const visitor = "meter-visitor-carryover";
-    for (const i of [0, 1, 2]) await openOnMeter(db, { key: visitorKey(visitor), meter: "article", articleId: articleIds[i]!, limit: 4 }, NOVEMBER);
+    for (const i of [0, 1, 2])
+      await openOnMeter(db, { key: visitorKey(visitor), meter: "article", articleId: articleIds[i]!, limit: 4 }, NOVEMBER);
     await openOnMeter(db, { key: visitorKey(visitor), meter: "ascend", articleId: articleIds[5]!, limit: 3 }, NOVEMBER);
     const user = await newUser();
     await carryOverReads(db, visitor, user.id, NOVEMBER);
@@ -95,7 +111,12 @@ describe("the offer service", () => {
     expect(await plain(4)).toMatchObject({ experience: "enable-anonymous-paywall", fullContent: false, wall: "registration" });
     const listed = await decideOffer(db, RULES, { reader, article: article(5), readingList: true, gift: false }, NOVEMBER);
     expect(listed).toMatchObject({ experience: "reading-list-paywall", fullContent: false, wall: "registration" });
-    const fresh = await decideOffer(db, RULES, { reader: guest("offer-guest-bbbbbbbbbbb"), article: article(5), readingList: true, gift: false }, NOVEMBER);
+    const fresh = await decideOffer(
+      db,
+      RULES,
+      { reader: guest("offer-guest-bbbbbbbbbbb"), article: article(5), readingList: true, gift: false },
+      NOVEMBER,
+    );
     expect(fresh).toMatchObject({ experience: "waiver-reading-list", fullContent: true });
   });
 
@@ -116,21 +137,56 @@ describe("the offer service", () => {
     expect((await open("ceiling-visitor-other000", 7, "198.51.100.8")).fullContent).toBe(true);
     expect((await open("ceiling-visitor-noaddress", 7, null)).fullContent).toBe(true);
     const user = await newUser();
-    expect((await decideOffer(db, rules, { reader: { kind: "registered", userId: user.id }, article: article(8), readingList: false, gift: false }, NOVEMBER)).fullContent).toBe(true);
+    expect(
+      (
+        await decideOffer(
+          db,
+          rules,
+          { reader: { kind: "registered", userId: user.id }, article: article(8), readingList: false, gift: false },
+          NOVEMBER,
+        )
+      ).fullContent,
+    ).toBe(true);
     expect((await open("ceiling-visitor-december", 7, network, DECEMBER)).fullContent).toBe(true);
-    const rows = await db.selectFrom("meter_read").select("meter_key").where("client_address", "=", network).where("period", "=", "2026-11").execute();
+    const rows = await db
+      .selectFrom("meter_read")
+      .select("meter_key")
+      .where("client_address", "=", network)
+      .where("period", "=", "2026-11")
+      .execute();
     expect(rows).toHaveLength(6);
   });
 
   it("walls a client that cannot be metered, lets a verified crawler read, and writes no meter rows for either", async () => {
-    const before = await db.selectFrom("meter_read").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const unmetered = await decideOffer(db, RULES, { reader: { kind: "unmetered" }, article: article(3), readingList: false, gift: false }, NOVEMBER);
+    const before = await db
+      .selectFrom("meter_read")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
+    const unmetered = await decideOffer(
+      db,
+      RULES,
+      { reader: { kind: "unmetered" }, article: article(3), readingList: false, gift: false },
+      NOVEMBER,
+    );
     expect(unmetered).toMatchObject({ experience: "enable-anonymous-paywall", fullContent: false, wall: "registration", quota: null });
-    const listed = await decideOffer(db, RULES, { reader: { kind: "unmetered" }, article: article(3), readingList: true, gift: false }, NOVEMBER);
+    const listed = await decideOffer(
+      db,
+      RULES,
+      { reader: { kind: "unmetered" }, article: article(3), readingList: true, gift: false },
+      NOVEMBER,
+    );
     expect(listed).toMatchObject({ experience: "reading-list-paywall", fullContent: false });
-    const crawler = await decideOffer(db, RULES, { reader: { kind: "crawler" }, article: article(3), readingList: false, gift: false }, NOVEMBER);
+    const crawler = await decideOffer(
+      db,
+      RULES,
+      { reader: { kind: "crawler" }, article: article(3), readingList: false, gift: false },
+      NOVEMBER,
+    );
     expect(crawler).toMatchObject({ experience: "full-content", fullContent: true, quota: null });
-    const after = await db.selectFrom("meter_read").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("meter_read")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -147,14 +203,22 @@ describe("the offer service", () => {
   it("meters Ascend pages on their own allowance of 3", async () => {
     const reader = guest("offer-guest-ascend00000");
     for (const i of [0, 1, 2]) {
-      expect(await decideOffer(db, RULES, { reader, article: article(i, { ascend: true }), readingList: false, gift: false }, NOVEMBER)).toMatchObject({
+      expect(
+        await decideOffer(db, RULES, { reader, article: article(i, { ascend: true }), readingList: false, gift: false }, NOVEMBER),
+      ).toMatchObject({
         experience: "ascend-full-content",
         meter: "ascend",
       });
     }
-    expect((await decideOffer(db, RULES, { reader, article: article(3, { ascend: true }), readingList: false, gift: false }, NOVEMBER)).wall).toBe("registration");
+    expect(
+      (await decideOffer(db, RULES, { reader, article: article(3, { ascend: true }), readingList: false, gift: false }, NOVEMBER)).wall,
+    ).toBe("registration");
     // The article meter is untouched.
-    expect((await decideOffer(db, RULES, { reader, article: article(4), readingList: false, gift: false }, NOVEMBER)).quota).toEqual({ limit: 4, count: 1, remaining: 3 });
+    expect((await decideOffer(db, RULES, { reader, article: article(4), readingList: false, gift: false }, NOVEMBER)).quota).toEqual({
+      limit: 4,
+      count: 1,
+      remaining: 3,
+    });
   });
 
   it("shows registered readers the subscribe wall with the tag of the article's tier", async () => {
@@ -173,16 +237,28 @@ describe("the offer service", () => {
   it("opens everything to subscribers and to gift links, without metering", async () => {
     const user = await newUser();
     const subscriber = { kind: "subscriber" as const, userId: user.id };
-    expect(await decideOffer(db, RULES, { reader: subscriber, article: article(1), readingList: true, gift: false }, NOVEMBER)).toMatchObject({
+    expect(
+      await decideOffer(db, RULES, { reader: subscriber, article: article(1), readingList: true, gift: false }, NOVEMBER),
+    ).toMatchObject({
       experience: "full-content-reading-list",
       quota: null,
     });
-    expect((await decideOffer(db, RULES, { reader: subscriber, article: article(1, { ascend: true }), readingList: false, gift: false }, NOVEMBER)).experience).toBe(
-      "ascend-full-content",
-    );
+    expect(
+      (
+        await decideOffer(
+          db,
+          RULES,
+          { reader: subscriber, article: article(1, { ascend: true }), readingList: false, gift: false },
+          NOVEMBER,
+        )
+      ).experience,
+    ).toBe("ascend-full-content");
     const reader = guest("offer-guest-gift0000000");
     for (let i = 0; i < 4; i++) await decideOffer(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
-    expect(await decideOffer(db, RULES, { reader, article: article(9), readingList: false, gift: true }, NOVEMBER)).toMatchObject({ fullContent: true, quota: null });
+    expect(await decideOffer(db, RULES, { reader, article: article(9), readingList: false, gift: true }, NOVEMBER)).toMatchObject({
+      fullContent: true,
+      quota: null,
+    });
     expect((await readQuota(db, visitorKey("offer-guest-gift0000000"), "article", 4, NOVEMBER)).count).toBe(4);
   });
 });
@@ -191,7 +267,14 @@ describe("subscriptions", () => {
   it("gives access only inside the access period, and not when restricted", async () => {
     const user = await newUser();
     const start = new Date("2026-01-01T00:00:00Z");
-    await grantSubscription(db, { userId: user.id, roleCode: "MRSUB_GOOD", source: "web", reference: `t-${user.id}`, accessStart: start, accessEnd: new Date("2026-12-31T00:00:00Z") });
+    await grantSubscription(db, {
+      userId: user.id,
+      roleCode: "MRSUB_GOOD",
+      source: "web",
+      reference: `t-${user.id}`,
+      accessStart: start,
+      accessEnd: new Date("2026-12-31T00:00:00Z"),
+    });
     expect((await subscriberStatus(db, user.id, NOVEMBER))?.tier).toEqual({ name: "Good", caption: "Digital" });
     expect(await subscriberStatus(db, user.id, new Date("2027-01-02T00:00:00Z"))).toBeNull();
     await db.updateTable("subscription").set({ status: "restricted" }).where("user_id", "=", user.id).execute();
@@ -201,14 +284,25 @@ describe("subscriptions", () => {
   it("takes the tier from the highest role code", async () => {
     const user = await newUser();
     const grant = (roleCode: string) =>
-      grantSubscription(db, { userId: user.id, roleCode, source: "web", reference: `${roleCode}-${user.id}`, accessStart: new Date("2026-01-01"), accessEnd: new Date("2027-01-01") });
+      grantSubscription(db, {
+        userId: user.id,
+        roleCode,
+        source: "web",
+        reference: `${roleCode}-${user.id}`,
+        accessStart: new Date("2026-01-01"),
+        accessEnd: new Date("2027-01-01"),
+      });
     await grant("MRSUB_BETTER");
     await grant("MRSUB_EXECUTIVE");
     expect((await subscriberStatus(db, user.id, NOVEMBER))?.tier).toEqual({ name: "Executive", caption: null });
   });
 
   it("links a print subscriber's account with the tier of their print subscription", async () => {
-    const linked = await registerPrintSubscriber(db, { email: "ruth.okafor@example.com", accountNumber: "mr10045521", password: "Orbit9!station", optIn: false }, NOVEMBER);
+    const linked = await registerPrintSubscriber(
+      db,
+      { email: "ruth.okafor@example.com", accountNumber: "mr10045521", password: "Orbit9!station", optIn: false },
+      NOVEMBER,
+    );
     expect(linked.ok).toBe(true);
     if (!linked.ok) return;
     const status = await subscriberStatus(db, linked.user.id, NOVEMBER);
@@ -217,7 +311,13 @@ describe("subscriptions", () => {
   });
 
   it("connects a print subscription to an existing account only under the account's own address", async () => {
-    const inserted = (await insertUser(db, { firstName: "Anders", lastName: "Lindqvist", email: "anders.lindqvist@example.co.uk", password: "Orbit9!station", optIn: false }))!;
+    const inserted = (await insertUser(db, {
+      firstName: "Anders",
+      lastName: "Lindqvist",
+      email: "anders.lindqvist@example.co.uk",
+      password: "Orbit9!station",
+      optIn: false,
+    }))!;
     // As after following a mailed confirmation link (email-change.ts).
     await markEmailVerified(db, inserted.id, NOVEMBER);
     const owner = (await findUserById(db, inserted.id))!;
@@ -233,7 +333,13 @@ describe("subscriptions", () => {
   });
 
   it("does not link a lapsed print subscription", async () => {
-    const lapsed = (await insertUser(db, { firstName: "Marta", lastName: "Quintero", email: "lapsed.reader@example.com", password: "Orbit9!station", optIn: false }))!;
+    const lapsed = (await insertUser(db, {
+      firstName: "Marta",
+      lastName: "Quintero",
+      email: "lapsed.reader@example.com",
+      password: "Orbit9!station",
+      optIn: false,
+    }))!;
     expect(await linkPrintSubscription(db, lapsed, "MR10019964", NOVEMBER)).toBe("no-active-subscription");
   });
 });
@@ -244,7 +350,19 @@ describe("subscription checkout through the sandbox provider", () => {
   async function begin(planId = "digital") {
     const user = await newUser();
     const provider = sandbox();
-    const started = await startCheckout(db, provider, { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "tag-article", siteUrl: SITE, idempotencyKey: issueCheckoutKey() }, NOVEMBER);
+    const started = await startCheckout(
+      db,
+      provider,
+      {
+        userId: user.id,
+        email: user.email,
+        plan: findPlan(planId)!,
+        abTag: "tag-article",
+        siteUrl: SITE,
+        idempotencyKey: issueCheckoutKey(),
+      },
+      NOVEMBER,
+    );
     if (!started.ok) throw new Error(started.problem);
     const sessionId = started.url.split("/").pop()!;
     return { user, provider, started, sessionId };
@@ -253,7 +371,12 @@ describe("subscription checkout through the sandbox provider", () => {
   it("opens a hosted checkout for the plan's price and the reader's address", async () => {
     const { provider, started, sessionId } = await begin("premium");
     expect(started.url).toBe(`${SITE}/sandbox-checkout/${sessionId}`);
-    expect(await provider.payment(sessionId)).toMatchObject({ amountCents: 2000, reference: started.checkoutId, status: "open", description: "Premium subscription, monthly" });
+    expect(await provider.payment(sessionId)).toMatchObject({
+      amountCents: 2000,
+      reference: started.checkoutId,
+      status: "open",
+      description: "Premium subscription, monthly",
+    });
   });
 
   it("declines the decline card, refuses other numbers, and grants nothing until paid", async () => {
@@ -270,7 +393,11 @@ describe("subscription checkout through the sandbox provider", () => {
     if (!paid.ok) throw new Error(paid.error);
     expect(paid.redirectUrl).toBe(`${SITE}/subscriptions/complete?checkout=${started.checkoutId}&session_id=${sessionId}`);
     const event = provider.parseWebhook(paid.callback.body, paid.callback.signature);
-    const outcomes = await Promise.all([handlePaymentEvent(db, event, NOVEMBER), handlePaymentEvent(db, event, NOVEMBER), handlePaymentEvent(db, event, NOVEMBER)]);
+    const outcomes = await Promise.all([
+      handlePaymentEvent(db, event, NOVEMBER),
+      handlePaymentEvent(db, event, NOVEMBER),
+      handlePaymentEvent(db, event, NOVEMBER),
+    ]);
     expect(outcomes.filter((o) => o === "activated")).toHaveLength(1);
     expect(await settleCheckout(db, provider, started.checkoutId, user.id, NOVEMBER)).toBe("activated");
     expect(await activateCheckout(db, started.checkoutId, NOVEMBER)).toBe(false);
@@ -297,7 +424,14 @@ describe("subscription checkout through the sandbox provider", () => {
   it("opens one checkout and one payment page for the same form posted three times at once", async () => {
     const user = await newUser();
     const provider = sandbox();
-    const input = { userId: user.id, email: user.email, plan: findPlan("digital")!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() };
+    const input = {
+      userId: user.id,
+      email: user.email,
+      plan: findPlan("digital")!,
+      abTag: "direct",
+      siteUrl: SITE,
+      idempotencyKey: issueCheckoutKey(),
+    };
     const started = await Promise.all([1, 2, 3].map(() => startCheckout(db, provider, input, NOVEMBER)));
     expect(new Set(started.map((s) => (s.ok ? s.url : s.problem))).size).toBe(1);
     expect(await db.selectFrom("subscription_checkout").select("id").where("user_id", "=", user.id).execute()).toHaveLength(1);
@@ -311,7 +445,12 @@ describe("subscription checkout through the sandbox provider", () => {
     const user = await newUser();
     const provider = sandbox();
     const buy = async (planId: string, at: Date) => {
-      const started = await startCheckout(db, provider, { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() }, at);
+      const started = await startCheckout(
+        db,
+        provider,
+        { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() },
+        at,
+      );
       if (!started.ok) throw new Error(started.problem);
       expect(await activateCheckout(db, started.checkoutId, at)).toBe(true);
     };
@@ -322,7 +461,12 @@ describe("subscription checkout through the sandbox provider", () => {
       newAccessEnd: "2027-01-15T12:00:00.000Z",
     });
     await buy("premium", new Date("2026-11-20T12:00:00Z"));
-    const active = await db.selectFrom("subscription").select(["role_code", "access_end"]).where("user_id", "=", user.id).where("status", "=", "active").execute();
+    const active = await db
+      .selectFrom("subscription")
+      .select(["role_code", "access_end"])
+      .where("user_id", "=", user.id)
+      .where("status", "=", "active")
+      .execute();
     expect(active).toEqual([{ role_code: "MRSUB_BEST", access_end: "2027-01-15T12:00:00.000Z" }]);
     expect((await subscriberStatus(db, user.id, new Date("2026-11-21T00:00:00Z")))?.tier.name).toBe("Best");
   });
@@ -331,13 +475,30 @@ describe("subscription checkout through the sandbox provider", () => {
     const user = await newUser();
     const ids = await Promise.all(
       ["digital", "premium", "executive"].map(async (planId) => {
-        const started = await startCheckout(db, sandbox(), { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() }, NOVEMBER);
+        const started = await startCheckout(
+          db,
+          sandbox(),
+          {
+            userId: user.id,
+            email: user.email,
+            plan: findPlan(planId)!,
+            abTag: "direct",
+            siteUrl: SITE,
+            idempotencyKey: issueCheckoutKey(),
+          },
+          NOVEMBER,
+        );
         if (!started.ok) throw new Error(started.problem);
         return started.checkoutId;
       }),
     );
     expect(await Promise.all(ids.map((id) => activateCheckout(db, id, NOVEMBER)))).toEqual([true, true, true]);
-    const active = await db.selectFrom("subscription").select(["role_code", "access_end"]).where("user_id", "=", user.id).where("status", "=", "active").execute();
+    const active = await db
+      .selectFrom("subscription")
+      .select(["role_code", "access_end"])
+      .where("user_id", "=", user.id)
+      .where("status", "=", "active")
+      .execute();
     expect(active).toHaveLength(1);
     // Each payment's time is kept: a month, a month and a year, in whichever order they landed.
     expect(active[0]!.access_end).toBe("2028-01-15T12:00:00.000Z");
@@ -347,8 +508,12 @@ describe("subscription checkout through the sandbox provider", () => {
     const provider = sandbox();
     const body = JSON.stringify({ id: "evt_1", type: "checkout.completed", data: { sessionId: "sbx_x", reference: "chk_x", paid: true } });
     expect(() => provider.parseWebhook(body, null)).toThrow(WebhookSignatureError);
-    expect(() => provider.parseWebhook(body, signSandboxPayload("another-secret-entirely-0123456789", body))).toThrow(WebhookSignatureError);
-    expect(() => provider.parseWebhook(body, signSandboxPayload(SECRET, body, new Date(Date.now() - 3_600_000)))).toThrow(WebhookSignatureError);
+    expect(() => provider.parseWebhook(body, signSandboxPayload("another-secret-entirely-0123456789", body))).toThrow(
+      WebhookSignatureError,
+    );
+    expect(() => provider.parseWebhook(body, signSandboxPayload(SECRET, body, new Date(Date.now() - 3_600_000)))).toThrow(
+      WebhookSignatureError,
+    );
     expect(() => provider.parseWebhook(body.replace("chk_x", "chk_y"), signSandboxPayload(SECRET, body))).toThrow(WebhookSignatureError);
     expect(() => provider.parseWebhook(body, "t=abc,v1=zz")).toThrow(WebhookSignatureError);
     expect(provider.parseWebhook(body, signSandboxPayload(SECRET, body))).toMatchObject({ type: "checkout.completed", reference: "chk_x" });

@@ -17,7 +17,10 @@ afterAll(() => close());
 
 describe(`synthetic volume (${dialectName})`, () => {
   it("adds the requested number of articles and reports progress per batch", async () => {
-    const row = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("article")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     const seeded = await db.selectFrom("article").select("id").where("slug", "not like", "synthetic-%").execute();
     expect(Number(row.n)).toBe(seeded.length + ARTICLES_PER_SITEMAP + 4);
     expect(progress.at(-1)).toBe(ARTICLES_PER_SITEMAP + 4);
@@ -31,7 +34,10 @@ describe(`synthetic volume (${dialectName})`, () => {
     const first = (await articlesSitemap(db, "https://example.test", 1))!;
     const second = (await articlesSitemap(db, "https://example.test", 2))!;
     const count = (xml: string) => xml.split("<url>").length - 1;
-    const total = await db.selectFrom("article").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const total = await db
+      .selectFrom("article")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(count(first)).toBe(ARTICLES_PER_SITEMAP);
     expect(count(first) + count(second)).toBe(Number(total.n));
     expect(await articlesSitemap(db, "https://example.test", 3)).toBeUndefined();

@@ -30,7 +30,9 @@ afterAll(async () => {
 
 describe(`server/db/schema.ts matches the migrated ${dialectName} database`, () => {
   it("declares every table the migrations create, and no other", () => {
-    const missing = [...migrated.keys()].filter((t) => !declared.has(t)).map((t) => `${t}: created by the migrations but not declared in DB`);
+    const missing = [...migrated.keys()]
+      .filter((t) => !declared.has(t))
+      .map((t) => `${t}: created by the migrations but not declared in DB`);
     const extra = [...declared.keys()].filter((t) => !migrated.has(t)).map((t) => `${t}: declared in DB but no migration creates it`);
     expect([...missing, ...extra]).toEqual([]);
   });
@@ -41,8 +43,10 @@ describe(`server/db/schema.ts matches the migrated ${dialectName} database`, () 
       const actual = migrated.get(table);
       if (!actual) continue;
       const names = new Set(columns.map((c) => c.name));
-      for (const column of actual.columns) if (!names.has(column.name)) drift.push(`${table}.${column.name}: in the database but not declared`);
-      for (const name of names) if (!actual.columns.some((c) => c.name === name)) drift.push(`${table}.${name}: declared but not in the database`);
+      for (const column of actual.columns)
+        if (!names.has(column.name)) drift.push(`${table}.${column.name}: in the database but not declared`);
+      for (const name of names)
+        if (!actual.columns.some((c) => c.name === name)) drift.push(`${table}.${name}: declared but not in the database`);
     }
     expect(drift).toEqual([]);
   });
@@ -64,7 +68,8 @@ function nullabilityDrift(where: string, column: DeclaredColumn, actual: TableMe
   const drift: string[] = [];
   if (column.nullable && !actual.isNullable) drift.push(`${where}: declared "| null" but the column is NOT NULL`);
   if (!column.nullable && actual.isNullable) drift.push(`${where}: declared without "| null" but the column accepts NULL`);
-  if (column.generated && !actual.hasDefaultValue && !actual.isAutoIncrementing) drift.push(`${where}: declared Generated<...> but the column has no default`);
+  if (column.generated && !actual.hasDefaultValue && !actual.isAutoIncrementing)
+    drift.push(`${where}: declared Generated<...> but the column has no default`);
   return drift;
 }
 

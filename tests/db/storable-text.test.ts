@@ -31,7 +31,12 @@ describe("storable text", () => {
   });
 
   it("stores text without its NUL bytes when a write gets past the form guard", async () => {
-    await db.insertInto("dismissal").values({ owner_key: "fuzz\u0000owner", item: "cookie-notice", dismissed_at: "2026-01-01T00:00:00.000Z" }).execute();
-    expect(await db.selectFrom("dismissal").select("owner_key").where("owner_key", "=", "fuzzowner").execute()).toEqual([{ owner_key: "fuzzowner" }]);
+    await db
+      .insertInto("dismissal")
+      .values({ owner_key: "fuzz\u0000owner", item: "cookie-notice", dismissed_at: "2026-01-01T00:00:00.000Z" })
+      .execute();
+    expect(await db.selectFrom("dismissal").select("owner_key").where("owner_key", "=", "fuzzowner").execute()).toEqual([
+      { owner_key: "fuzzowner" },
+    ]);
   });
 });

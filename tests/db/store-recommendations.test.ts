@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const productBySlug = (slug: string) => db.selectFrom("product").select(["id", "topic_id"]).where("slug", "=", slug).executeTakeFirstOrThrow();
+const productBySlug = (slug: string) =>
+  db.selectFrom("product").select(["id", "topic_id"]).where("slug", "=", slug).executeTakeFirstOrThrow();
 
 describe("recommendations for the add-to-cart confirmation", () => {
   it("puts products on the same topic first, never the product itself, and only what is on sale", async () => {
@@ -21,20 +22,30 @@ describe("recommendations for the add-to-cart confirmation", () => {
     const picks = await recommendationsFor(db, reprint.id, 4);
     expect(picks).toHaveLength(4);
     expect(picks.map((p) => p.id)).not.toContain(reprint.id);
-    const sameTopic = await db.selectFrom("product").select("id").where("topic_id", "=", reprint.topic_id).where("id", "!=", reprint.id).execute();
+    const sameTopic = await db
+      .selectFrom("product")
+      .select("id")
+      .where("topic_id", "=", reprint.topic_id)
+      .where("id", "!=", reprint.id)
+      .execute();
     expect(sameTopic.length).toBeGreaterThan(0);
-    expect(picks.slice(0, sameTopic.length).map((p) => p.id).sort()).toEqual(sameTopic.map((p) => p.id).sort());
+    expect(
+      picks
+        .slice(0, sameTopic.length)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(sameTopic.map((p) => p.id).sort());
 
     const comingSoon = await db.selectFrom("product_availability").select("product_id").where("status", "=", "F").execute();
     const onlyComingSoon = new Set(comingSoon.map((r) => r.product_id));
-    for (const r of await db.selectFrom("product_availability").select("product_id").where("status", "=", "A").execute()) onlyComingSoon.delete(r.product_id);
+    for (const r of await db.selectFrom("product_availability").select("product_id").where("status", "=", "A").execute())
+      onlyComingSoon.delete(r.product_id);
     const everything = await recommendationsFor(db, reprint.id, 100);
     expect(everything.some((p) => onlyComingSoon.has(p.id))).toBe(false);
     // Each product once, shown in its first format on sale, linking to that format's page.
     expect(new Set(everything.map((p) => p.id)).size).toBe(everything.length);
     for (const p of everything) expect(p.url).toMatch(/^\/product\/[a-z0-9-]+\/\d+$/);
   });
-
 });
 
 describe("the added-to-cart item", () => {

@@ -21,7 +21,9 @@ export interface ActionTarget {
 const ids = (w: World, key: keyof World["owner"]) => [w.owner[key], w.hostile.ids[key]];
 /** A path with its parameter either a real id or hostile text. */
 const pathWith = (prefix: string, real: string[], suffix = "") =>
-  fc.oneof({ weight: 4, arbitrary: oneOf(...real) }, { weight: 1, arbitrary: hostileText.map((t) => t.slice(0, 200)) }).map((p) => `${prefix}${inUrl(p)}${suffix}`);
+  fc
+    .oneof({ weight: 4, arbitrary: oneOf(...real) }, { weight: 1, arbitrary: hostileText.map((t) => t.slice(0, 200)) })
+    .map((p) => `${prefix}${inUrl(p)}${suffix}`);
 const redirectTo = (w: World) => oneOf("/", w.article.path, "//evil.example", "/./%5Cevil.example", "https://evil.example/", "/my-library");
 const INTENTS_LIBRARY = ["create-folder", "update-folder", "delete-folder", "bulk-add", "bulk-remove"];
 const libraryFields = (w: World) => ({
@@ -32,7 +34,16 @@ const libraryFields = (w: World) => ({
   itemId: oneOf(...ids(w, "itemId")),
   discard: oneOf(...ids(w, "itemId")),
 });
-const ADDRESS = { firstName: oneOf("Ada"), lastName: oneOf("Byron"), address1: oneOf("12 Harbour Road"), address2: oneOf(""), city: oneOf("Albany"), state: oneOf("NY", "ZZ"), postalCode: oneOf("12207", "ABC"), countryCode: oneOf("US", "CA", "XX") };
+const ADDRESS = {
+  firstName: oneOf("Ada"),
+  lastName: oneOf("Byron"),
+  address1: oneOf("12 Harbour Road"),
+  address2: oneOf(""),
+  city: oneOf("Albany"),
+  state: oneOf("NY", "ZZ"),
+  postalCode: oneOf("12207", "ABC"),
+  countryCode: oneOf("US", "CA", "XX"),
+};
 
 export function actionTargets(w: World): ActionTarget[] {
   const both: Actor[] = ["reader", "guest"];
@@ -40,26 +51,65 @@ export function actionTargets(w: World): ActionTarget[] {
     {
       name: "article notes",
       actors: both,
-      path: fc.oneof({ weight: 5, arbitrary: fc.constant(w.article.path) }, { weight: 1, arbitrary: oneOf("/2026/01/no-such-article", "/9999/99/x", "/2026/13/%00") }),
-      fields: { intent: oneOf("add-note", "delete-note"), noteId: oneOf(...ids(w, "noteId")), paragraph: oneOf("0", "1", "-1", "99999"), quote: oneOf(""), note: oneOf("A note") },
+      path: fc.oneof(
+        { weight: 5, arbitrary: fc.constant(w.article.path) },
+        { weight: 1, arbitrary: oneOf("/2026/01/no-such-article", "/9999/99/x", "/2026/13/%00") },
+      ),
+      fields: {
+        intent: oneOf("add-note", "delete-note"),
+        noteId: oneOf(...ids(w, "noteId")),
+        paragraph: oneOf("0", "1", "-1", "99999"),
+        quote: oneOf(""),
+        note: oneOf("A note"),
+      },
     },
-    { name: "give a gift", actors: both, path: fc.constant("/api/article-gift/give-gift"), fields: { url: oneOf(w.article.path, `${w.baseUrl}${w.article.path}`, "https://evil.example/2026/01/x"), _format: oneOf("json", "") } },
+    {
+      name: "give a gift",
+      actors: both,
+      path: fc.constant("/api/article-gift/give-gift"),
+      fields: { url: oneOf(w.article.path, `${w.baseUrl}${w.article.path}`, "https://evil.example/2026/01/x"), _format: oneOf("json", "") },
+    },
     {
       name: "payment webhook",
       actors: ["guest"],
       path: fc.constant("/api/payments/webhook"),
-      fields: { type: oneOf("checkout.completed", "payment.succeeded"), reference: oneOf(...ids(w, "orderId")), id: oneOf(...ids(w, "sandboxId")) },
+      fields: {
+        type: oneOf("checkout.completed", "payment.succeeded"),
+        reference: oneOf(...ids(w, "orderId")),
+        id: oneOf(...ids(w, "sandboxId")),
+      },
       headers: fc.record({ "X-Sandbox-Signature": oneOf("", "t=1,v1=00", "garbage") }),
     },
-    { name: "dismiss", actors: both, path: fc.constant("/dismiss"), fields: { item: oneOf("cookie-notice", "newsletter-promo"), via: oneOf("fetcher", ""), redirectTo: redirectTo(w) } },
+    {
+      name: "dismiss",
+      actors: both,
+      path: fc.constant("/dismiss"),
+      fields: { item: oneOf("cookie-notice", "newsletter-promo"), via: oneOf("fetcher", ""), redirectTo: redirectTo(w) },
+    },
     {
       name: "follow",
       actors: both,
       path: fc.constant("/follow"),
-      fields: { intent: oneOf("follow", "unfollow", "unfollow-all-newsletters"), kind: oneOf("topic", "newsletter", "campaign"), target: oneOf("leadership", "strategy", "the-daily"), via: oneOf("fetcher", ""), redirectTo: redirectTo(w) },
+      fields: {
+        intent: oneOf("follow", "unfollow", "unfollow-all-newsletters"),
+        kind: oneOf("topic", "newsletter", "campaign"),
+        target: oneOf("leadership", "strategy", "the-daily"),
+        via: oneOf("fetcher", ""),
+        redirectTo: redirectTo(w),
+      },
     },
-    { name: "forgot password", actors: both, path: fc.constant("/forgot-password"), fields: { emailAddress: oneOf(w.owner.email, "nobody@example.org"), reCaptchaToken: oneOf("") } },
-    { name: "sign out", actors: ["guest"], path: oneOf("/logout", "/logout?return=%2F", "/logout?return=%2F.%2F%255Cevil.example"), fields: { return: redirectTo(w) } },
+    {
+      name: "forgot password",
+      actors: both,
+      path: fc.constant("/forgot-password"),
+      fields: { emailAddress: oneOf(w.owner.email, "nobody@example.org"), reCaptchaToken: oneOf("") },
+    },
+    {
+      name: "sign out",
+      actors: ["guest"],
+      path: oneOf("/logout", "/logout?return=%2F", "/logout?return=%2F.%2F%255Cevil.example"),
+      fields: { return: redirectTo(w) },
+    },
     {
       name: "my account",
       actors: both,
@@ -79,38 +129,102 @@ export function actionTargets(w: World): ActionTarget[] {
     { name: "revoke a gift", actors: both, path: fc.constant("/my-account/gifts"), fields: { giftId: oneOf(...ids(w, "giftId")) } },
     { name: "library", actors: both, path: fc.constant("/my-library?index"), fields: libraryFields(w) },
     { name: "library folder", actors: both, path: pathWith("/my-library/library/", ids(w, "folderSlug")), fields: libraryFields(w) },
-    { name: "organize item", actors: both, path: pathWith("/my-library/organize/", ids(w, "itemId")), fields: { folderId: oneOf(...ids(w, "folderId")), redirectTo: redirectTo(w) } },
+    {
+      name: "organize item",
+      actors: both,
+      path: pathWith("/my-library/organize/", ids(w, "itemId")),
+      fields: { folderId: oneOf(...ids(w, "folderId")), redirectTo: redirectTo(w) },
+    },
     {
       name: "save to library",
       actors: both,
-      path: fc.oneof(fc.constant(`/my-library/save?type=article&id=${w.article.id}`), hostileText.map((t) => `/my-library/save?type=article&id=${inUrl(t.slice(0, 50))}`)),
-      fields: { type: oneOf("article", "podcast", "video"), id: oneOf(w.article.id), redirectTo: redirectTo(w), via: oneOf("fetcher", ""), folderId: oneOf(...ids(w, "folderId")), newFolder: oneOf("", "New one") },
+      path: fc.oneof(
+        fc.constant(`/my-library/save?type=article&id=${w.article.id}`),
+        hostileText.map((t) => `/my-library/save?type=article&id=${inUrl(t.slice(0, 50))}`),
+      ),
+      fields: {
+        type: oneOf("article", "podcast", "video"),
+        id: oneOf(w.article.id),
+        redirectTo: redirectTo(w),
+        via: oneOf("fetcher", ""),
+        folderId: oneOf(...ids(w, "folderId")),
+        newFolder: oneOf("", "New one"),
+      },
     },
-    { name: "newsletter unsubscribe", actors: both, path: fc.constant("/newsletters/unsubscribe"), fields: { token: oneOf("abc"), "List-Unsubscribe": oneOf("One-Click") } },
+    {
+      name: "newsletter unsubscribe",
+      actors: both,
+      path: fc.constant("/newsletters/unsubscribe"),
+      fields: { token: oneOf("abc"), "List-Unsubscribe": oneOf("One-Click") },
+    },
     { name: "cancel order", actors: both, path: pathWith("/order/", ids(w, "orderId")), fields: { intent: oneOf("cancel") } },
-    { name: "text size", actors: both, path: fc.constant("/preferences/text-size"), fields: { size: oneOf("large", "standard"), redirectTo: redirectTo(w) } },
+    {
+      name: "text size",
+      actors: both,
+      path: fc.constant("/preferences/text-size"),
+      fields: { size: oneOf("large", "standard"), redirectTo: redirectTo(w) },
+    },
     { name: "redeem voucher", actors: both, path: fc.constant("/redeem"), fields: { voucher_code: oneOf("SPRING-2026", "") } },
     {
       name: "register",
       actors: both,
       path: oneOf("/register", "/register?redirectTo=%2F.%2F%2Fevil.example"),
-      fields: { firstName: oneOf("Nell"), lastName: oneOf("Ransome"), emailAddress: oneOf(w.owner.email, "fresh@example.org"), password: oneOf("Lantern5!quay", "short"), optIn: oneOf("on"), redirectTo: redirectTo(w) },
+      fields: {
+        firstName: oneOf("Nell"),
+        lastName: oneOf("Ransome"),
+        emailAddress: oneOf(w.owner.email, "fresh@example.org"),
+        password: oneOf("Lantern5!quay", "short"),
+        optIn: oneOf("on"),
+        redirectTo: redirectTo(w),
+      },
     },
-    { name: "reset password", actors: both, path: oneOf("/reset-password", "/reset-password?token=abc"), fields: { token: oneOf("abc"), newPassword: oneOf("Another5!pass"), confirmPassword: oneOf("Another5!pass") } },
-    { name: "review order", actors: both, path: fc.constant("/review-order"), fields: { idempotencyKey: oneOf("AAAAAAAAAAAAAAAAAAAAAA"), shownTotal: oneOf("0", "3200", "-1") } },
+    {
+      name: "reset password",
+      actors: both,
+      path: oneOf("/reset-password", "/reset-password?token=abc"),
+      fields: { token: oneOf("abc"), newPassword: oneOf("Another5!pass"), confirmPassword: oneOf("Another5!pass") },
+    },
+    {
+      name: "review order",
+      actors: both,
+      path: fc.constant("/review-order"),
+      fields: { idempotencyKey: oneOf("AAAAAAAAAAAAAAAAAAAAAA"), shownTotal: oneOf("0", "3200", "-1") },
+    },
     // A's checkout only with a declined card: a paying card would (rightly) pay A's order.
-    { name: "sandbox checkout", actors: both, path: pathWith("/sandbox-checkout/", ids(w, "sandboxId")), fields: { cardNumber: oneOf("4000 0000 0000 0002", "1234") } },
+    {
+      name: "sandbox checkout",
+      actors: both,
+      path: pathWith("/sandbox-checkout/", ids(w, "sandboxId")),
+      fields: { cardNumber: oneOf("4000 0000 0000 0002", "1234") },
+    },
     {
       name: "share",
       actors: both,
       path: oneOf("/share", `/share?type=article&id=${w.article.id}`),
-      fields: { intent: oneOf("email", "social"), provider: oneOf("linkedin", "x", "facebook"), type: oneOf("article", "video", "podcast"), id: oneOf(w.article.id), from: oneOf("me@example.org"), sharedWith: oneOf("a@example.org, b@example.org"), description: oneOf(""), via: oneOf("fetcher", "") },
+      fields: {
+        intent: oneOf("email", "social"),
+        provider: oneOf("linkedin", "x", "facebook"),
+        type: oneOf("article", "video", "podcast"),
+        id: oneOf(w.article.id),
+        from: oneOf("me@example.org"),
+        sharedWith: oneOf("a@example.org, b@example.org"),
+        description: oneOf(""),
+        via: oneOf("fetcher", ""),
+      },
     },
     {
       name: "shipping and payment",
       actors: both,
       path: fc.constant("/shipping-payment"),
-      fields: { intent: oneOf("continue", "country", "promo"), email: oneOf("guest@example.org"), addressChoice: oneOf("new", "1"), ...ADDRESS, saveAddress: oneOf("on"), shippingMethod: oneOf("standard", "express"), promoCode: oneOf("WELCOME10", "") },
+      fields: {
+        intent: oneOf("continue", "country", "promo"),
+        email: oneOf("guest@example.org"),
+        addressChoice: oneOf("new", "1"),
+        ...ADDRESS,
+        saveAddress: oneOf("on"),
+        shippingMethod: oneOf("standard", "express"),
+        promoCode: oneOf("WELCOME10", ""),
+      },
     },
     {
       name: "shopping cart",
@@ -132,12 +246,55 @@ export function actionTargets(w: World): ActionTarget[] {
         via: oneOf("fetcher", ""),
       },
     },
-    { name: "sign in", actors: both, path: oneOf("/sign-in", "/sign-in?redirectTo=%2F.%2F%2Fevil.example"), fields: { username: oneOf(w.owner.email, "nobody@example.org"), password: oneOf("wrong-password"), redirectTo: redirectTo(w), reCaptchaToken: oneOf("") } },
-    { name: "subscriber registration", actors: both, path: fc.constant("/subscriber-registration"), fields: { emailAddress: oneOf(w.owner.email, "print@example.org"), accountNumber: oneOf("MR-0001", "1"), password: oneOf("Lantern5!quay"), optIn: oneOf("on") } },
-    { name: "subscription checkout", actors: both, path: oneOf("/subscriptions/checkout?plan=digital", "/subscriptions/checkout?plan=nope", "/subscriptions/checkout?plan=%00"), fields: { plan: oneOf("digital", "print") } },
+    {
+      name: "sign in",
+      actors: both,
+      path: oneOf("/sign-in", "/sign-in?redirectTo=%2F.%2F%2Fevil.example"),
+      fields: {
+        username: oneOf(w.owner.email, "nobody@example.org"),
+        password: oneOf("wrong-password"),
+        redirectTo: redirectTo(w),
+        reCaptchaToken: oneOf(""),
+      },
+    },
+    {
+      name: "subscriber registration",
+      actors: both,
+      path: fc.constant("/subscriber-registration"),
+      fields: {
+        emailAddress: oneOf(w.owner.email, "print@example.org"),
+        accountNumber: oneOf("MR-0001", "1"),
+        password: oneOf("Lantern5!quay"),
+        optIn: oneOf("on"),
+      },
+    },
+    {
+      name: "subscription checkout",
+      actors: both,
+      path: oneOf("/subscriptions/checkout?plan=digital", "/subscriptions/checkout?plan=nope", "/subscriptions/checkout?plan=%00"),
+      fields: { plan: oneOf("digital", "print") },
+    },
     // Query strings reach the databases through loaders: these must drop what cannot be stored.
-    { name: "GET search", method: "GET", actors: both, path: hostileText.map((t) => `/search?q=${inUrl(t.slice(0, 500))}`).chain((p) => oneOf(p, p.replace("q=", "q=%00"), "/search?q=%00", "/search?q=%C0%AF")), fields: {} },
-    { name: "GET paths", method: "GET", actors: both, path: hostileText.chain((t) => oneOf("/order/", "/product/", "/topic/", "/my-library/library/", "/video/", "/podcasts/").map((p) => `${p}${inUrl(t.slice(0, 200))}`)), fields: {} },
+    {
+      name: "GET search",
+      method: "GET",
+      actors: both,
+      path: hostileText
+        .map((t) => `/search?q=${inUrl(t.slice(0, 500))}`)
+        .chain((p) => oneOf(p, p.replace("q=", "q=%00"), "/search?q=%00", "/search?q=%C0%AF")),
+      fields: {},
+    },
+    {
+      name: "GET paths",
+      method: "GET",
+      actors: both,
+      path: hostileText.chain((t) =>
+        oneOf("/order/", "/product/", "/topic/", "/my-library/library/", "/video/", "/podcasts/").map(
+          (p) => `${p}${inUrl(t.slice(0, 200))}`,
+        ),
+      ),
+      fields: {},
+    },
   ];
 }
 

@@ -76,7 +76,13 @@ const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TEXT) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 60 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.oneof(fc.constant("\u0000"), loneSurrogate, fc.constantFrom("a", "é", "😀", "%", "&", "=")), maxLength: 20 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.oneof(fc.constant("\u0000"), loneSurrogate, fc.constantFrom("a", "é", "😀", "%", "&", "=")),
+      maxLength: 20,
+    }),
+  },
   { weight: 1, arbitrary: fc.uuid() },
   { weight: 1, arbitrary: fc.integer().map(String) },
 );
@@ -84,7 +90,13 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
 const text = (arb: fc.Arbitrary<string>): fc.Arbitrary<FieldValue> => arb.map((t) => [{ text: t }]);
 
 /** A value mixing text with raw, undecodable bytes. */
-const broken: fc.Arbitrary<FieldValue> = fc.array(fc.oneof(fc.constantFrom(...RAW_BYTES).map((raw) => ({ raw })), hostileText.map((t) => ({ text: t.slice(0, 40) }))), { minLength: 1, maxLength: 4 });
+const broken: fc.Arbitrary<FieldValue> = fc.array(
+  fc.oneof(
+    fc.constantFrom(...RAW_BYTES).map((raw) => ({ raw })),
+    hostileText.map((t) => ({ text: t.slice(0, 40) })),
+  ),
+  { minLength: 1, maxLength: 4 },
+);
 
 /** A field's value: mostly what the form means (so the action gets past its first checks), else hostile. */
 export function fieldValue(plausible: fc.Arbitrary<string>): fc.Arbitrary<FieldValue> {
@@ -93,7 +105,11 @@ export function fieldValue(plausible: fc.Arbitrary<string>): fc.Arbitrary<FieldV
 
 /** A field left out, sent once, or repeated (as checkboxes do, or as a tamperer might). */
 export function fieldOccurrences(plausible: fc.Arbitrary<string>): fc.Arbitrary<FieldValue[]> {
-  return fc.oneof({ weight: 1, arbitrary: fc.constant<FieldValue[]>([]) }, { weight: 6, arbitrary: fieldValue(plausible).map((v) => [v]) }, { weight: 1, arbitrary: fc.array(fieldValue(plausible), { minLength: 2, maxLength: 4 }) });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<FieldValue[]>([]) },
+    { weight: 6, arbitrary: fieldValue(plausible).map((v) => [v]) },
+    { weight: 1, arbitrary: fc.array(fieldValue(plausible), { minLength: 2, maxLength: 4 }) },
+  );
 }
 
 export const ENCODINGS = ["urlencoded", "multipart", "json", "text", "none", "bad-multipart"] as const;
@@ -113,7 +129,8 @@ export const origin: fc.Arbitrary<OriginKind> = fc.oneof(
 );
 
 /** Text as a URL can carry it (percent-encoded UTF-8; a lone surrogate becomes U+FFFD). */
-export const inUrl = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
+export const inUrl = (text: string) =>
+  encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
 
 /** Stands for an id: one of the given (another reader's or the poster's own), or a forged one. */
 export const oneOf = (...values: string[]) => fc.constantFrom(...values);

@@ -13,7 +13,12 @@ export class Browser {
   async request(path: string, form?: Record<string, string>): Promise<Response> {
     const headers: Record<string, string> = { Cookie: this.cookieHeader() };
     if (form) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", Origin: this.baseUrl });
-    const res = await fetch(this.baseUrl + path, { method: form ? "POST" : "GET", headers, body: form ? new URLSearchParams(form) : undefined, redirect: "manual" });
+    const res = await fetch(this.baseUrl + path, {
+      method: form ? "POST" : "GET",
+      headers,
+      body: form ? new URLSearchParams(form) : undefined,
+      redirect: "manual",
+    });
     for (const header of res.headers.getSetCookie()) {
       const [pair] = header.split(";");
       const at = pair!.indexOf("=");
@@ -26,7 +31,8 @@ export class Browser {
   /** Posts a form the setup relies on; anything but the expected status stops the run. */
   async expectStatus(path: string, form: Record<string, string> | undefined, status: number): Promise<Response> {
     const res = await this.request(path, form);
-    if (res.status !== status) throw new Error(`${form ? "POST" : "GET"} ${path} answered ${res.status}, expected ${status}: ${(await res.text()).slice(0, 300)}`);
+    if (res.status !== status)
+      throw new Error(`${form ? "POST" : "GET"} ${path} answered ${res.status}, expected ${status}: ${(await res.text()).slice(0, 300)}`);
     return res;
   }
 }

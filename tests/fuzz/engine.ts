@@ -7,8 +7,16 @@ import type { World } from "./world";
 // answers by status class. Shared by the bounded run in `npm test` and by `npm run fuzz`.
 
 export function caseArbitrary(target: ActionTarget): fc.Arbitrary<FuzzCase> {
-  const declared = Object.entries(target.fields).map(([name, plausible]) => fieldOccurrences(plausible).map((values) => values.map((v): [string, FieldValue] => [name, v])));
-  const extra = fc.array(fc.tuple(hostileText.map((t) => t.slice(0, 30)), hostileText.map((t): FieldValue => [{ text: t }])), { maxLength: 2 });
+  const declared = Object.entries(target.fields).map(([name, plausible]) =>
+    fieldOccurrences(plausible).map((values) => values.map((v): [string, FieldValue] => [name, v])),
+  );
+  const extra = fc.array(
+    fc.tuple(
+      hostileText.map((t) => t.slice(0, 30)),
+      hostileText.map((t): FieldValue => [{ text: t }]),
+    ),
+    { maxLength: 2 },
+  );
   return fc.record({
     actor: fc.constantFrom(...target.actors),
     path: target.path,
@@ -22,12 +30,26 @@ export function caseArbitrary(target: ActionTarget): fc.Arbitrary<FuzzCase> {
 
 const utf8 = (text: string) => Buffer.from(text, "utf8");
 /** Raw %XX escapes as the bytes they stand for; anything else literally. */
-const rawBytes = (raw: string) => Buffer.from(raw.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1");
+const rawBytes = (raw: string) =>
+  Buffer.from(
+    raw.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    "latin1",
+  );
 const pieceBytes = (p: Piece) => ("text" in p ? utf8(p.text) : rawBytes(p.raw));
-const percent = (bytes: Buffer) => [...bytes].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+const percent = (bytes: Buffer) =>
+  [...bytes]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 const urlPiece = (p: Piece) => ("text" in p ? percent(utf8(p.text)) : p.raw);
 /** As JSON.parse will hand it to the server: lone surrogates survive as \uXXXX escapes. */
-const jsonValue = (v: FieldValue) => v.map((p) => ("text" in p ? p.text : decodeURIComponent(p.raw.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replace(/%([89A-Fa-f][0-9A-Fa-f])/g, "")))).join("");
+const jsonValue = (v: FieldValue) =>
+  v
+    .map((p) =>
+      "text" in p ? p.text : decodeURIComponent(p.raw.replace(/%(?![0-9A-Fa-f]{2})/g, "%25").replace(/%([89A-Fa-f][0-9A-Fa-f])/g, "")),
+    )
+    .join("");
 
 export function encodeBody(c: FuzzCase): { body: Buffer | string; contentType?: string } {
   const urlencoded = c.fields.map(([name, value]) => `${percent(utf8(name))}=${value.map(urlPiece).join("")}`).join("&");
@@ -52,7 +74,11 @@ export function encodeBody(c: FuzzCase): { body: Buffer | string; contentType?: 
     case "multipart": {
       const boundary = "----fuzz7MA4YWxkTrZu0gW";
       const parts = c.fields.map(([name, value]) =>
-        Buffer.concat([utf8(`--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, "_")}"\r\n\r\n`), ...value.map(pieceBytes), utf8("\r\n")]),
+        Buffer.concat([
+          utf8(`--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, "_")}"\r\n\r\n`),
+          ...value.map(pieceBytes),
+          utf8("\r\n"),
+        ]),
       );
       return { body: Buffer.concat([...parts, utf8(`--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
     }
@@ -98,7 +124,12 @@ export async function send(world: World, target: ActionTarget, c: FuzzCase): Pro
   const statuses: number[] = [];
   for (let i = 0; i < (c.replay ? 2 : 1); i++) {
     try {
-      const res = await fetch(world.baseUrl + c.path, { method, headers, body: typeof body === "string" || body === undefined ? body : new Uint8Array(body), redirect: "manual" });
+      const res = await fetch(world.baseUrl + c.path, {
+        method,
+        headers,
+        body: typeof body === "string" || body === undefined ? body : new Uint8Array(body),
+        redirect: "manual",
+      });
       await res.arrayBuffer();
       statuses.push(res.status);
     } catch (error) {
@@ -120,7 +151,8 @@ export interface Tally {
   failures: { seed: number; index: number; statuses: number[]; crossSite: boolean; example: string }[];
 }
 
-export const statusClass = (status: number): StatusClass => (status === CLOSED_EARLY ? "closed" : status >= 500 ? "5xx" : status >= 400 ? "4xx" : status >= 300 ? "3xx" : "2xx");
+export const statusClass = (status: number): StatusClass =>
+  status === CLOSED_EARLY ? "closed" : status >= 500 ? "5xx" : status >= 400 ? "4xx" : status >= 300 ? "3xx" : "2xx";
 
 /** A readable copy of a case: long values shortened, so a failure can be read and replayed. */
 export function describeCase(c: FuzzCase): string {
@@ -132,7 +164,11 @@ export function describeCase(c: FuzzCase): string {
  * Posts `runs` generated bodies for one action (the same bodies for the same seed), a few at a
  * time, and counts the answers.
  */
-export async function fuzzTarget(world: World, target: ActionTarget, options: { runs: number; seed: number; concurrency?: number }): Promise<Tally> {
+export async function fuzzTarget(
+  world: World,
+  target: ActionTarget,
+  options: { runs: number; seed: number; concurrency?: number },
+): Promise<Tally> {
   const cases = fc.sample(caseArbitrary(target), { numRuns: options.runs, seed: options.seed });
   const tally: Tally = { target: target.name, bodies: 0, answers: { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0, closed: 0 }, failures: [] };
   let next = 0;
@@ -143,7 +179,14 @@ export async function fuzzTarget(world: World, target: ActionTarget, options: { 
       const statuses = await send(world, target, c);
       tally.bodies += 1;
       for (const s of statuses) tally.answers[statusClass(s)] += 1;
-      if (statuses.some((s) => s >= 500)) tally.failures.push({ seed: options.seed, index, statuses, crossSite: c.origin !== "same" && c.origin !== "missing", example: describeCase(c) });
+      if (statuses.some((s) => s >= 500))
+        tally.failures.push({
+          seed: options.seed,
+          index,
+          statuses,
+          crossSite: c.origin !== "same" && c.origin !== "missing",
+          example: describeCase(c),
+        });
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));

@@ -35,21 +35,37 @@ try {
     const tally = await fuzzTarget(world, target, { runs, seed: seed + i });
     tallies.push(tally);
     const a = tally.answers;
-    console.log(`${target.name.padEnd(26)} bodies ${String(tally.bodies).padStart(6)}   2xx ${String(a["2xx"]).padStart(6)}  3xx ${String(a["3xx"]).padStart(6)}  4xx ${String(a["4xx"]).padStart(6)}  5xx ${String(a["5xx"]).padStart(4)}  closed early (oversized) ${a.closed}`);
+    console.log(
+      `${target.name.padEnd(26)} bodies ${String(tally.bodies).padStart(6)}   2xx ${String(a["2xx"]).padStart(6)}  3xx ${String(a["3xx"]).padStart(6)}  4xx ${String(a["4xx"]).padStart(6)}  5xx ${String(a["5xx"]).padStart(4)}  closed early (oversized) ${a.closed}`,
+    );
     const ordered = [...tally.failures].sort((a, b) => Number(a.crossSite) - Number(b.crossSite));
-    for (const f of ordered.slice(0, 3)) console.log(`  ${f.statuses.join(",")} (FUZZ_SEED=${seed} FUZZ_ONLY="${target.name}" case ${f.index}): ${f.example}`);
+    for (const f of ordered.slice(0, 3))
+      console.log(`  ${f.statuses.join(",")} (FUZZ_SEED=${seed} FUZZ_ONLY="${target.name}" case ${f.index}): ${f.example}`);
   }
   const total = (k: keyof Tally["answers"]) => tallies.reduce((n, t) => n + t.answers[k], 0);
-  console.log(`all actions: ${tallies.reduce((n, t) => n + t.bodies, 0)} bodies, answers 2xx ${total("2xx")} 3xx ${total("3xx")} 4xx ${total("4xx")} 5xx ${total("5xx")} closed early (oversized) ${total("closed")} in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(
+    `all actions: ${tallies.reduce((n, t) => n + t.bodies, 0)} bodies, answers 2xx ${total("2xx")} 3xx ${total("3xx")} 4xx ${total("4xx")} 5xx ${total("5xx")} closed early (oversized) ${total("closed")} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   const after = await ownerData(world);
   const unchanged = isDeepStrictEqual(after, before);
   for (const key of Object.keys(before)) {
-    if (!isDeepStrictEqual(after[key], before[key])) console.log(`reader A's ${key} changed:\n  before ${JSON.stringify(before[key])}\n  after  ${JSON.stringify(after[key])}`);
+    if (!isDeepStrictEqual(after[key], before[key]))
+      console.log(`reader A's ${key} changed:\n  before ${JSON.stringify(before[key])}\n  after  ${JSON.stringify(after[key])}`);
   }
   const check = await integrity(world);
   console.log(`reader A's data unchanged: ${unchanged ? "yes" : "NO"}; database integrity: ${check}`);
   failed = total("5xx") > 0 || !unchanged || check !== "ok";
-  if (total("5xx") > 0) console.log(`server errors:\n${[...new Set(server.errors().split("\n").filter((l) => /Error|error:/.test(l)))].join("\n")}`);
+  if (total("5xx") > 0)
+    console.log(
+      `server errors:\n${[
+        ...new Set(
+          server
+            .errors()
+            .split("\n")
+            .filter((l) => /Error|error:/.test(l)),
+        ),
+      ].join("\n")}`,
+    );
 } finally {
   await server.stop();
   await database.drop();

@@ -54,15 +54,49 @@ async function subscribe(browser: Browser): Promise<void> {
 /** Gives a reader one of everything a hostile reader could aim at, and reads back the ids. */
 async function furnish(browser: Browser, email: string, database: ConnectionOptions, article: World["article"]): Promise<Ids> {
   await subscribe(browser);
-  await browser.expectStatus("/shopping-cart", { intent: "add", productId: HARDCOVER, type: "Ship", quantity: "1", referral: "", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" }, 303);
-  const folder = await browser.expectStatus("/my-library?index", { intent: "create-folder", name: `Board prep ${counter}`, description: "" }, 303);
+  await browser.expectStatus(
+    "/shopping-cart",
+    {
+      intent: "add",
+      productId: HARDCOVER,
+      type: "Ship",
+      quantity: "1",
+      referral: "",
+      productUrl: "/product/the-patient-ledger/1001",
+      format: "Hardcover",
+      productPrice: "32.00",
+    },
+    303,
+  );
+  const folder = await browser.expectStatus(
+    "/my-library?index",
+    { intent: "create-folder", name: `Board prep ${counter}`, description: "" },
+    303,
+  );
   await browser.expectStatus(`/my-library/save?type=article&id=${article.id}`, { type: "article", id: article.id, folderId: "" }, 303);
   await browser.expectStatus(article.path, { intent: "add-note", paragraph: "0", quote: "", note: "Read before the board meeting" }, 303);
   await browser.expectStatus("/api/article-gift/give-gift", { url: article.path, _format: "json" }, 200);
-  const address = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
-  await browser.expectStatus("/shipping-payment", { intent: "continue", addressChoice: "new", ...address, shippingMethod: "standard" }, 303);
+  const address = {
+    firstName: "Ada",
+    lastName: "Byron",
+    address1: "12 Harbour Road",
+    address2: "",
+    city: "Albany",
+    state: "NY",
+    postalCode: "12207",
+    countryCode: "US",
+  };
+  await browser.expectStatus(
+    "/shipping-payment",
+    { intent: "continue", addressChoice: "new", ...address, shippingMethod: "standard" },
+    303,
+  );
   const $ = cheerio.load(await (await browser.expectStatus("/review-order", undefined, 200)).text());
-  await browser.expectStatus("/review-order", { idempotencyKey: String($("input[name=idempotencyKey]").val()), shownTotal: String($("input[name=shownTotal]").val()) }, 303);
+  await browser.expectStatus(
+    "/review-order",
+    { idempotencyKey: String($("input[name=idempotencyKey]").val()), shownTotal: String($("input[name=shownTotal]").val()) },
+    303,
+  );
 
   const one = async (sql: string, params: string[]) => {
     const [row] = await selectFromServer<{ id: string }>(database, sql, params);
@@ -104,11 +138,17 @@ export async function ownerData(world: World): Promise<Record<string, unknown[]>
   const id = world.owner.userId;
   const q = (sql: string) => selectFromServer<Record<string, unknown>>(world.database, sql, [id]);
   return {
-    account: await q("SELECT id, email, first_name, last_name, display_name, password_hash, industry, job_title, company_size FROM app_user WHERE id = ?"),
-    cart: await q("SELECT l.id, l.availability_id, l.kind, l.quantity FROM cart_line l JOIN cart c ON c.id = l.cart_id WHERE c.user_id = ? ORDER BY l.id"),
+    account: await q(
+      "SELECT id, email, first_name, last_name, display_name, password_hash, industry, job_title, company_size FROM app_user WHERE id = ?",
+    ),
+    cart: await q(
+      "SELECT l.id, l.availability_id, l.kind, l.quantity FROM cart_line l JOIN cart c ON c.id = l.cart_id WHERE c.user_id = ? ORDER BY l.id",
+    ),
     folders: await q("SELECT id, name, slug, description FROM library_folder WHERE user_id = ? ORDER BY id"),
     items: await q("SELECT id, content_type, content_id FROM library_item WHERE user_id = ? ORDER BY id"),
-    filed: await q("SELECT f.item_id, f.folder_id FROM library_item_folder f JOIN library_item i ON i.id = f.item_id WHERE i.user_id = ? ORDER BY f.item_id, f.folder_id"),
+    filed: await q(
+      "SELECT f.item_id, f.folder_id FROM library_item_folder f JOIN library_item i ON i.id = f.item_id WHERE i.user_id = ? ORDER BY f.item_id, f.folder_id",
+    ),
     notes: await q("SELECT id, paragraph, quote, note FROM annotation WHERE user_id = ? ORDER BY id"),
     gifts: await q("SELECT id, revoked_at FROM gift_link WHERE user_id = ? ORDER BY id"),
     orders: await q("SELECT id, status, total_cents FROM store_order WHERE user_id = ? ORDER BY id"),

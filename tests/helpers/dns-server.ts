@@ -34,7 +34,10 @@ function readName(message: Buffer, offset: number): { name: string; end: number 
 }
 
 function encodeName(name: string): Buffer {
-  const parts = name.split(".").filter(Boolean).map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "ascii")]));
+  const parts = name
+    .split(".")
+    .filter(Boolean)
+    .map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "ascii")]));
   return Buffer.concat([...parts, Buffer.from([0])]);
 }
 

@@ -182,10 +182,17 @@ export function startFakeStripe(secretKey: string): Promise<FakeStripe> {
     if (req.method === "POST" && expire) {
       const session = sessions.get(decodeURIComponent(expire[1]!));
       if (!session) {
-        return error(404, "invalid_request_error", `No such checkout.session: '${expire[1]}'`, { code: "resource_missing", param: "session" });
+        return error(404, "invalid_request_error", `No such checkout.session: '${expire[1]}'`, {
+          code: "resource_missing",
+          param: "session",
+        });
       }
       if (session.status !== "open") {
-        return error(400, "invalid_request_error", `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+        return error(
+          400,
+          "invalid_request_error",
+          `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+        );
       }
       return json(200, Object.assign(session, { status: "expired" }));
     }

@@ -47,4 +47,8 @@ export async function readPdf(data: Uint8Array): Promise<ReadPdf> {
 }
 
 /** All the text of the pages, one run a line. */
-export const pdfText = (pages: PdfLine[][]) => pages.flat().map((line) => line.text).join("\n");
+export const pdfText = (pages: PdfLine[][]) =>
+  pages
+    .flat()
+    .map((line) => line.text)
+    .join("\n");

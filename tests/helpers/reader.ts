@@ -19,7 +19,10 @@ export class Reader {
   }
 
   /** A form may repeat a name (checkboxes): pass URLSearchParams for that. */
-  async request(path: string, init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    path: string,
+    init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers };
     if (init.form) {
       headers["Content-Type"] = "application/x-www-form-urlencoded";
@@ -56,7 +59,12 @@ export async function registeredReader(baseUrl: string): Promise<Reader> {
   const reader = new Reader(baseUrl);
   counter += 1;
   const res = await reader.request("/register", {
-    form: { firstName: "Nell", lastName: "Ransome", emailAddress: `reader${counter}.${process.pid}.${Date.now()}@example.org`, password: PASSWORD },
+    form: {
+      firstName: "Nell",
+      lastName: "Ransome",
+      emailAddress: `reader${counter}.${process.pid}.${Date.now()}@example.org`,
+      password: PASSWORD,
+    },
   });
   expect(res.status).toBe(303);
   return reader;
@@ -66,7 +74,9 @@ export async function registeredReader(baseUrl: string): Promise<Reader> {
 export async function subscribe(reader: Reader): Promise<Reader> {
   const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: {} });
   expect(checkout.status).toBe(303);
-  const pay = await reader.request(new URL(checkout.headers.get("location")!, reader.baseUrl).pathname, { form: { cardNumber: "4242 4242 4242 4242" } });
+  const pay = await reader.request(new URL(checkout.headers.get("location")!, reader.baseUrl).pathname, {
+    form: { cardNumber: "4242 4242 4242 4242" },
+  });
   expect(pay.status).toBe(303);
   const back = new URL(pay.headers.get("location")!, reader.baseUrl);
   await reader.request(back.pathname + back.search);

@@ -23,7 +23,12 @@ export async function selectFromServer<Row>(database: ConnectionOptions, sql: st
   await client.connect();
   try {
     let n = 0;
-    return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as Row[];
+    return (
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      )
+    ).rows as Row[];
   } finally {
     await client.end();
   }

@@ -60,7 +60,13 @@ export async function startLoopbackSmtp(): Promise<LoopbackSmtp> {
       };
       arrivals.on("message", listener);
     });
-  return { port, url: `smtp://127.0.0.1:${port}`, received, waitFor, stop: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    waitFor,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Splits a raw message into its headers (unfolded) and its body. */
@@ -76,9 +82,7 @@ export function parseMessage(raw: string): { header(name: string): string | unde
 }
 
 function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** The decoded text/plain part, whether the message is single-part or multipart. */
@@ -96,4 +100,3 @@ export function plainText(raw: string): string {
   }
   throw new Error("message has no text/plain part");
 }
-

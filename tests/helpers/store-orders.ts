@@ -31,7 +31,17 @@ export async function insertOrder(
       const a = await db
         .selectFrom("product_availability as a")
         .innerJoin("product as p", "p.id", "a.product_id")
-        .select(["a.id", "a.product_id", "a.format", "a.code", "a.line_type", "a.list_price_cents", "a.available_date", "p.title", "p.product_type"])
+        .select([
+          "a.id",
+          "a.product_id",
+          "a.format",
+          "a.code",
+          "a.line_type",
+          "a.list_price_cents",
+          "a.available_date",
+          "p.title",
+          "p.product_type",
+        ])
         .where("a.id", "=", spec.availabilityId)
         .executeTakeFirstOrThrow();
       const kind = spec.kind ?? "item";

@@ -54,7 +54,9 @@ function postProfile(cookie: string, fields: Record<string, string>) {
 
 /** The inline error shown for a field of a form. */
 async function fieldError(res: Response, form: string, field: string): Promise<string> {
-  return cheerio.load(await res.text())(`#${form}-${field}-error`).text();
+  return cheerio
+    .load(await res.text())(`#${form}-${field}-error`)
+    .text();
 }
 
 async function accountEmail(cookie: string): Promise<string | undefined> {
@@ -127,7 +129,11 @@ describe("changing the e-mail address", () => {
     const confirmed = await post("/confirm-email", { token });
     expect(confirmed.status).toBe(303);
     expect(confirmed.headers.get("location")).toBe("/confirm-email?done=changed");
-    expect(cheerio.load(await (await get("/confirm-email?done=changed")).text())("[role=status]").text()).toContain("Your email address has been changed.");
+    expect(
+      cheerio
+        .load(await (await get("/confirm-email?done=changed")).text())("[role=status]")
+        .text(),
+    ).toContain("Your email address has been changed.");
     expect(await accountEmail(cookie)).toBe("new.address@example.org");
     const notice = await mailTo("old.address@example.org", /email address was changed/);
     expect(notice).toContain("changed from old.address@example.org to new.address@example.org");
@@ -139,7 +145,11 @@ describe("changing the e-mail address", () => {
     // A second use of the link says it is spent.
     const again = await post("/confirm-email", { token });
     expect(again.status).toBe(410);
-    expect(cheerio.load(await again.text())("[role=alert]").text()).toContain("This confirmation link has expired or has already been used.");
+    expect(
+      cheerio
+        .load(await again.text())("[role=alert]")
+        .text(),
+    ).toContain("This confirmation link has expired or has already been used.");
     const reopened = cheerio.load(await (await get(`/confirm-email?token=${encodeURIComponent(token)}`)).text());
     expect(reopened("main").text()).toContain("This confirmation link has expired or has already been used.");
     expect(reopened("form[method=post] button[type=submit]")).toHaveLength(0);
@@ -175,9 +185,17 @@ describe("the print-subscription takeover script", () => {
     // 3. Link the subscription with the account number from the mailing label.
     const link = await post("/subscriber-registration", { accountNumber: "MR10045521" }, { cookie });
     expect(link.status).toBe(404);
-    expect(cheerio.load(await link.text())("main").text()).toContain("No Active Subscriptions Found");
+    expect(
+      cheerio
+        .load(await link.text())("main")
+        .text(),
+    ).toContain("No Active Subscriptions Found");
     // 4. The real subscriber registers.
-    const real = await post("/subscriber-registration", { emailAddress: "ruth.okafor@example.com", accountNumber: "MR10045521", password: PASSWORD });
+    const real = await post("/subscriber-registration", {
+      emailAddress: "ruth.okafor@example.com",
+      accountNumber: "MR10045521",
+      password: PASSWORD,
+    });
     expect(real.status).toBe(303);
     expect((await signIn("ruth.okafor@example.com", PASSWORD)).status).toBe(303);
   });
@@ -185,11 +203,22 @@ describe("the print-subscription takeover script", () => {
 
 describe("lapsed print subscribers", () => {
   it("register as ordinary readers, while an active subscriber's address still goes to subscriber registration", async () => {
-    const lapsed = await post("/register", { firstName: "Marta", lastName: "Quintero", emailAddress: "lapsed.reader@example.com", password: PASSWORD, redirectTo: "/topics" });
+    const lapsed = await post("/register", {
+      firstName: "Marta",
+      lastName: "Quintero",
+      emailAddress: "lapsed.reader@example.com",
+      password: PASSWORD,
+      redirectTo: "/topics",
+    });
     expect(lapsed.status).toBe(303);
     expect(lapsed.headers.get("location")).toBe("/topics?registration=success");
     expect((await signIn("lapsed.reader@example.com", PASSWORD)).status).toBe(303);
-    const active = await post("/register", { firstName: "Anders", lastName: "Lindqvist", emailAddress: "anders.lindqvist@example.co.uk", password: PASSWORD });
+    const active = await post("/register", {
+      firstName: "Anders",
+      lastName: "Lindqvist",
+      emailAddress: "anders.lindqvist@example.co.uk",
+      password: PASSWORD,
+    });
     expect(active.status).toBe(303);
     expect(active.headers.get("location")).toMatch(/^\/subscriber-registration\?emailAddress=/);
   });
@@ -198,7 +227,11 @@ describe("lapsed print subscribers", () => {
 describe("changing the password", () => {
   it("mails a notice to the account's address", async () => {
     const cookie = await registerReader("notified@example.org");
-    const res = await post("/my-account", { intent: "password", currentPassword: PASSWORD, newPassword: "Harbour2!tides", confirmPassword: "Harbour2!tides" }, { cookie });
+    const res = await post(
+      "/my-account",
+      { intent: "password", currentPassword: PASSWORD, newPassword: "Harbour2!tides", confirmPassword: "Harbour2!tides" },
+      { cookie },
+    );
     expect(res.status).toBe(303);
     const notice = await mailTo("notified@example.org", /password was changed/);
     expect(notice).toContain("The password of your Meridian Review account was changed");
@@ -210,14 +243,22 @@ describe("changing the password", () => {
     const statuses: number[] = [];
     let last = "";
     for (let i = 0; i < 12; i++) {
-      const res = await post("/my-account", { intent: "password", currentPassword: `${WRONG}${i}`, newPassword: "Harbour2!tides", confirmPassword: "Harbour2!tides" }, { cookie });
+      const res = await post(
+        "/my-account",
+        { intent: "password", currentPassword: `${WRONG}${i}`, newPassword: "Harbour2!tides", confirmPassword: "Harbour2!tides" },
+        { cookie },
+      );
       statuses.push(res.status);
       last = await fieldError(res, "change-password", "currentPassword");
     }
     expect(statuses).toEqual([400, 400, 400, 400, ...Array(8).fill(423)]);
     expect(last).toMatch(/^Your account is blocked, please wait 15 minutes to unlock and try again\./);
     // The right password waits for the lock to end too.
-    const right = await post("/my-account", { intent: "password", currentPassword: PASSWORD, newPassword: "Harbour2!tides", confirmPassword: "Harbour2!tides" }, { cookie });
+    const right = await post(
+      "/my-account",
+      { intent: "password", currentPassword: PASSWORD, newPassword: "Harbour2!tides", confirmPassword: "Harbour2!tides" },
+      { cookie },
+    );
     expect(right.status).toBe(423);
   });
 });

@@ -17,8 +17,16 @@ function newClientIp(): string {
   return `198.51.100.${ipCounter}`;
 }
 
-async function post(path: string, fields: Record<string, string>, options: { cookie?: string; ip: string; origin?: string | null; headers?: Record<string, string> }) {
-  const headers: Record<string, string> = { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": options.ip, ...options.headers };
+async function post(
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; ip: string; origin?: string | null; headers?: Record<string, string> },
+) {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/x-www-form-urlencoded",
+    "X-Forwarded-For": options.ip,
+    ...options.headers,
+  };
   if (options.origin !== null) headers.Origin = options.origin ?? server.url;
   if (options.cookie) headers.Cookie = options.cookie;
   return fetch(server.url + path, { method: "POST", body: new URLSearchParams(fields), headers, redirect: "manual" });
@@ -66,7 +74,11 @@ afterAll(async () => {
 
 describe("sessions", () => {
   it("gives the session cookie HttpOnly and SameSite=Lax", async () => {
-    const res = await post("/register", { firstName: "A", lastName: "B", emailAddress: "cookie.flags@example.org", password: PASSWORD }, { ip: newClientIp() });
+    const res = await post(
+      "/register",
+      { firstName: "A", lastName: "B", emailAddress: "cookie.flags@example.org", password: PASSWORD },
+      { ip: newClientIp() },
+    );
     const header = res.headers.getSetCookie().find((c) => c.startsWith("mr_session="))!;
     expect(header).toMatch(/HttpOnly/i);
     expect(header).toMatch(/SameSite=Lax/i);
@@ -96,7 +108,10 @@ describe("sessions", () => {
 
   it("sends sign-out to / when the return path leads off the site", async () => {
     for (const target of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
-      const res = await fetch(`${server.url}/logout?return=${encodeURIComponent(target)}`, { headers: { "Sec-Fetch-Site": "same-origin" }, redirect: "manual" });
+      const res = await fetch(`${server.url}/logout?return=${encodeURIComponent(target)}`, {
+        headers: { "Sec-Fetch-Site": "same-origin" },
+        redirect: "manual",
+      });
       expect(res.headers.get("location"), target).toBe("/");
     }
   });
@@ -129,7 +144,11 @@ describe("refusals", () => {
 
   it("answers a filled honeypot with 400 and opens no account", async () => {
     const ip = newClientIp();
-    const res = await post("/register", { firstName: "Bot", lastName: "Net", emailAddress: "bot@example.org", password: PASSWORD, website: "http://spam.example" }, { ip });
+    const res = await post(
+      "/register",
+      { firstName: "Bot", lastName: "Net", emailAddress: "bot@example.org", password: PASSWORD, website: "http://spam.example" },
+      { ip },
+    );
     expect(res.status).toBe(400);
     expect((await signIn("bot@example.org", PASSWORD, ip)).status).toBe(401);
   });
@@ -148,8 +167,12 @@ describe("refusals", () => {
   it("answers an unknown address exactly like a wrong password", async () => {
     const ip = newClientIp();
     await registerReader("known@example.org", ip);
-    const wrong = cheerio.load(await (await signIn("known@example.org", "Wrong5!password", ip)).text())("#sign-in-error").text();
-    const unknown = cheerio.load(await (await signIn("unknown@example.org", "Wrong5!password", ip)).text())("#sign-in-error").text();
+    const wrong = cheerio
+      .load(await (await signIn("known@example.org", "Wrong5!password", ip)).text())("#sign-in-error")
+      .text();
+    const unknown = cheerio
+      .load(await (await signIn("unknown@example.org", "Wrong5!password", ip)).text())("#sign-in-error")
+      .text();
     expect(unknown).toBe(wrong);
   });
 });
@@ -166,9 +189,11 @@ describe("the day-long lock", () => {
     expect(cheerio.load(last)("#sign-in-error").text()).toContain("Your account is blocked, please wait 24 hours to unlock and try again.");
     const res = await post("/forgot-password", { emailAddress: "hammered@example.org" }, { ip: newClientIp() });
     expect(res.status).toBe(423);
-    expect(cheerio.load(await res.text())("#forgot-password-error").text()).toBe(
-      "You cannot unlock your account by resetting the password. Please wait 24 hours to unlock and try again.",
-    );
+    expect(
+      cheerio
+        .load(await res.text())("#forgot-password-error")
+        .text(),
+    ).toBe("You cannot unlock your account by resetting the password. Please wait 24 hours to unlock and try again.");
   });
 });
 
@@ -185,7 +210,11 @@ describe("password reset by mail", () => {
     const token = link.searchParams.get("token")!;
 
     const form = await fetch(`${server.url}/reset-password?token=${encodeURIComponent(token)}`);
-    expect(cheerio.load(await form.text())("input[name=token]").attr("value")).toBe(token);
+    expect(
+      cheerio
+        .load(await form.text())("input[name=token]")
+        .attr("value"),
+    ).toBe(token);
     const reset = await post("/reset-password", { token, newPassword: "Beacon8!shore", confirmPassword: "Beacon8!shore" }, { ip });
     expect(reset.status).toBe(303);
     expect(reset.headers.get("location")).toBe("/sign-in?reset=success");

@@ -80,8 +80,25 @@ describe("crawling every public page from the home page", () => {
   it("reaches the page types of the site", () => {
     const paths = [...crawled.keys()];
     expect(crawled.size).toBeGreaterThan(300);
-    for (const pattern of [/^\/$/, /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/, /^\/topic\/subject\//, /^\/topics$/, /^\/the-latest/, /^\/big-ideas/, /^\/ascend/, /^\/webinars/, /^\/visual-library/, /^\/hbr-analytic-services/, /^\/magazine\?year=\d{4}$/, /^\/archive-toc\/(BR)?\d{4}$/, /^\/search/]) {
-      expect(paths.some((p) => pattern.test(p)), String(pattern)).toBe(true);
+    for (const pattern of [
+      /^\/$/,
+      /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/,
+      /^\/topic\/subject\//,
+      /^\/topics$/,
+      /^\/the-latest/,
+      /^\/big-ideas/,
+      /^\/ascend/,
+      /^\/webinars/,
+      /^\/visual-library/,
+      /^\/hbr-analytic-services/,
+      /^\/magazine\?year=\d{4}$/,
+      /^\/archive-toc\/(BR)?\d{4}$/,
+      /^\/search/,
+    ]) {
+      expect(
+        paths.some((p) => pattern.test(p)),
+        String(pattern),
+      ).toBe(true);
     }
   });
 
@@ -114,7 +131,15 @@ describe("statuses and redirects", () => {
   });
 
   it("answers 404 inside the site chrome for unknown articles, issues, topics and addresses", async () => {
-    for (const path of ["/2025/01/no-such-article", "/archive-toc/BR9999", "/archive-toc/not-a-code", "/topic/subject/no-such-topic", "/topic/no-such-topic", "/no/such/page", "/the-latest?page=999"]) {
+    for (const path of [
+      "/2025/01/no-such-article",
+      "/archive-toc/BR9999",
+      "/archive-toc/not-a-code",
+      "/topic/subject/no-such-topic",
+      "/topic/no-such-topic",
+      "/no/such/page",
+      "/the-latest?page=999",
+    ]) {
       const res = await fetch(server.url + path);
       expect(res.status, path).toBe(404);
       const $ = cheerio.load(await res.text());
@@ -156,7 +181,11 @@ describe("statuses and redirects", () => {
     expect(res.headers.get("location")).toBe("/");
     const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
     const page = await fetch(`${server.url}/topics`, { headers: { cookie } });
-    expect(cheerio.load(await page.text())("html").attr("data-text-size")).toBe("large");
+    expect(
+      cheerio
+        .load(await page.text())("html")
+        .attr("data-text-size"),
+    ).toBe("large");
   });
 });
 
@@ -171,7 +200,11 @@ describe("crawlers and feeds", () => {
     const locs: string[] = [];
     for (const file of files) {
       const $ = await xml(file);
-      locs.push(...$("loc").map((_, el) => $(el).text()).get());
+      locs.push(
+        ...$("loc")
+          .map((_, el) => $(el).text())
+          .get(),
+      );
     }
     const articlesInCrawl = [...crawled.keys()].filter((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p));
     for (const article of articlesInCrawl) expect(locs).toContain(server.url + article);
@@ -259,7 +292,9 @@ describe("when the database cannot be reached", () => {
       expect(res.status).toBe(500);
       const $ = cheerio.load(await res.text());
       expect($("h1").text()).toBe("Something went wrong");
-      expect($("main").text()).toContain("We are sorry. We are unable to process your request at this time. Customer Service is available 24/7.");
+      expect($("main").text()).toContain(
+        "We are sorry. We are unable to process your request at this time. Customer Service is available 24/7.",
+      );
       expect($("nav[aria-label=Sections] a").length).toBeGreaterThan(5);
       expect($("title").text()).toContain("Something went wrong");
       expect((await fetch(`${broken.url}/robots.txt`)).status).toBe(200);

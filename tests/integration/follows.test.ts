@@ -26,14 +26,17 @@ let database: Database;
 let connection: IsolatedConnection;
 
 beforeAll(async () => {
-
   connection = await isolatedConnection("follow");
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer({
-    SESSION_SECRET,
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-  }, "production", connection);
+  server = await startBuiltServer(
+    {
+      SESSION_SECRET,
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+    },
+    "production",
+    connection,
+  );
   database = connect(connection);
 }, 120_000);
 
@@ -51,7 +54,9 @@ async function subscribed(plan: "digital" | "executive"): Promise<Reader> {
   const reader = await registered();
   const checkout = await reader.request(`/subscriptions/checkout?plan=${plan}`, { form: {} });
   expect(checkout.status).toBe(303);
-  const pay = await reader.request(new URL(checkout.headers.get("location")!, server.url).pathname, { form: { cardNumber: "4242 4242 4242 4242" } });
+  const pay = await reader.request(new URL(checkout.headers.get("location")!, server.url).pathname, {
+    form: { cardNumber: "4242 4242 4242 4242" },
+  });
   expect(pay.status).toBe(303);
   const back = new URL(pay.headers.get("location")!, server.url);
   await reader.request(back.pathname + back.search);
@@ -73,7 +78,13 @@ async function userIdOf(reader: Reader): Promise<string> {
 const followForm = (intent: string, kind: string, target: string, redirectTo = "/") => ({ intent, kind, target, redirectTo });
 
 async function follows(reader: Reader, kind: "topic" | "newsletter" | "campaign"): Promise<string[]> {
-  const rows = await database.selectFrom("follow").select("target").where("user_id", "=", await userIdOf(reader)).where("kind", "=", kind).orderBy("target").execute();
+  const rows = await database
+    .selectFrom("follow")
+    .select("target")
+    .where("user_id", "=", await userIdOf(reader))
+    .where("kind", "=", kind)
+    .orderBy("target")
+    .execute();
   return rows.map((r) => r.target);
 }
 
@@ -116,7 +127,9 @@ describe("following topics", () => {
 
   it("sends a guest to the sign-in prompt, which links to sign-in and registration and back", async () => {
     const guest = new Reader(server.url);
-    const res = await guest.request("/follow", { form: followForm("follow", "topic", await topicId("strategy"), "/topic/subject/strategy") });
+    const res = await guest.request("/follow", {
+      form: followForm("follow", "topic", await topicId("strategy"), "/topic/subject/strategy"),
+    });
     expect(res.status).toBe(303);
     const location = res.headers.get("location")!;
     expect(location).toBe("/follow?redirectTo=%2Ftopic%2Fsubject%2Fstrategy");
@@ -141,7 +154,11 @@ describe("following topics", () => {
     const rd = await topicId("randd");
     const res = await reader.request("/follow", { form: followForm("follow", "topic", rd) });
     expect(res.status).toBe(403);
-    expect(cheerio.load(await res.text())("main [role=alert]").text()).toBe(SUBSCRIBER_ONLY_TOPIC);
+    expect(
+      cheerio
+        .load(await res.text())("main [role=alert]")
+        .text(),
+    ).toBe(SUBSCRIBER_ONLY_TOPIC);
     expect(await follows(reader, "topic")).toEqual([]);
     const $ = await reader.page("/topic/subject/randd");
     expect($("main header").text()).toContain(SUBSCRIBER_ONLY_TOPIC);
@@ -157,7 +174,11 @@ describe("following topics", () => {
     const digital = await subscribed("digital");
     const refused = await digital.request("/follow", { form: followForm("follow", "topic", board) });
     expect(refused.status).toBe(403);
-    expect(cheerio.load(await refused.text())("main [role=alert]").text()).toBe(EXECUTIVE_ONLY_TOPIC);
+    expect(
+      cheerio
+        .load(await refused.text())("main [role=alert]")
+        .text(),
+    ).toBe(EXECUTIVE_ONLY_TOPIC);
     expect((await digital.page("/topic/subject/board-governance"))("main header").text()).toContain(EXECUTIVE_ONLY_TOPIC);
     expect(await follows(digital, "topic")).toEqual([]);
 
@@ -183,16 +204,27 @@ describe("following topics", () => {
       const res = await reader.request("/follow", { form });
       expect(res.status, JSON.stringify(form).slice(0, 80)).toBe(status);
     }
-    const crossSite = await reader.request("/follow", { form: followForm("follow", "topic", "2"), headers: { "Sec-Fetch-Site": "cross-site" } });
+    const crossSite = await reader.request("/follow", {
+      form: followForm("follow", "topic", "2"),
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
     expect(crossSite.status).toBe(403);
     // A foreign Origin is refused before the action runs (Remix's own check answers 500).
-    const foreignOrigin = await reader.request("/follow", { form: followForm("follow", "topic", "3"), headers: { Origin: "https://evil.example" } });
+    const foreignOrigin = await reader.request("/follow", {
+      form: followForm("follow", "topic", "3"),
+      headers: { Origin: "https://evil.example" },
+    });
     expect(foreignOrigin.status).toBeGreaterThanOrEqual(400);
     const offSite = await reader.request("/follow", { form: followForm("follow", "topic", "1", "https://evil.example/") });
     expect(offSite.headers.get("location")).toBe("/");
-    expect(await database.selectFrom("follow").select("target").where("user_id", "=", await userIdOf(reader)).where("kind", "=", "topic").execute()).toEqual([
-      { target: "1" },
-    ]);
+    expect(
+      await database
+        .selectFrom("follow")
+        .select("target")
+        .where("user_id", "=", await userIdOf(reader))
+        .where("kind", "=", "topic")
+        .execute(),
+    ).toEqual([{ target: "1" }]);
   });
 });
 
@@ -206,7 +238,8 @@ describe("the following stream", () => {
   it("lists followed topics' articles, filters by topic with R&D sent as RD, and asks before unfollowing", async () => {
     const reader = await subscribed("digital");
     const [rd, strategy] = [await topicId("randd"), await topicId("strategy")];
-    for (const id of [rd, strategy]) expect((await reader.request("/follow", { form: followForm("follow", "topic", id) })).status).toBe(303);
+    for (const id of [rd, strategy])
+      expect((await reader.request("/follow", { form: followForm("follow", "topic", id) })).status).toBe(303);
 
     let $ = await reader.page("/my-library/topics");
     const menu = $("main nav[aria-labelledby=topic-menu-heading]");
@@ -236,7 +269,12 @@ describe("the following stream", () => {
     expect($("main a:contains('No')").attr("href")).toBe("/my-library/topics?filter=Strategy");
     const yes = $("main form[action='/follow']");
     expect(yes.find("button").text()).toBe("Yes");
-    const form = Object.fromEntries(yes.find("input[type=hidden]").map((_, i) => [[$(i).attr("name")!, $(i).val() as string]]).get());
+    const form = Object.fromEntries(
+      yes
+        .find("input[type=hidden]")
+        .map((_, i) => [[$(i).attr("name")!, $(i).val() as string]])
+        .get(),
+    );
     const res = await reader.request("/follow", { form });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/my-library/topics");
@@ -267,7 +305,10 @@ describe("the following stream", () => {
 
 /** Publishes an article now in a topic (the body holds a marker that mail must never carry). */
 async function addArticle(topic: number, title: string): Promise<number> {
-  const max = await database.selectFrom("article").select((eb) => eb.fn.max("id").as("m")).executeTakeFirstOrThrow();
+  const max = await database
+    .selectFrom("article")
+    .select((eb) => eb.fn.max("id").as("m"))
+    .executeTakeFirstOrThrow();
   const id = Number(max.m) + 1;
   const now = new Date();
   const slug = title.toLowerCase().replace(/\s+/g, "-");
@@ -346,8 +387,14 @@ describe("newsletters and campaigns", () => {
     const reader = await registered();
     const refused = await reader.request("/follow", { form: followForm("follow", "newsletter", "the-insider") });
     expect(refused.status).toBe(403);
-    expect(cheerio.load(await refused.text())("main [role=alert]").text()).toBe(SUBSCRIBER_ONLY_NEWSLETTER);
-    expect((await reader.page("/email-newsletters"))("main li:has(h3:contains('The Insider'))").text()).toContain(SUBSCRIBER_ONLY_NEWSLETTER);
+    expect(
+      cheerio
+        .load(await refused.text())("main [role=alert]")
+        .text(),
+    ).toBe(SUBSCRIBER_ONLY_NEWSLETTER);
+    expect((await reader.page("/email-newsletters"))("main li:has(h3:contains('The Insider'))").text()).toContain(
+      SUBSCRIBER_ONLY_NEWSLETTER,
+    );
     const subscriber = await subscribed("digital");
     expect((await subscriber.request("/follow", { form: followForm("follow", "newsletter", "the-insider") })).status).toBe(303);
     expect(await follows(subscriber, "newsletter")).toEqual(["the-insider"]);
@@ -358,7 +405,10 @@ describe("newsletters and campaigns", () => {
 function readMail(raw: string): { header: (name: string) => string | undefined; text: string; raw: string } {
   const split = raw.indexOf("\r\n\r\n");
   const headers = new Map<string, string>();
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, " ")
+    .split("\r\n")) {
     const colon = line.indexOf(":");
     headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
@@ -370,7 +420,11 @@ function readMail(raw: string): { header: (name: string) => string | undefined; 
     : /content-transfer-encoding:\s*base64/i.test(plain)
       ? Buffer.from(body, "base64").toString("utf8")
       : body;
-  return { header: (name) => headers.get(name.toLowerCase()), text: Buffer.from(text, "latin1").toString("utf8").replace(/\r\n/g, "\n"), raw };
+  return {
+    header: (name) => headers.get(name.toLowerCase()),
+    text: Buffer.from(text, "latin1").toString("utf8").replace(/\r\n/g, "\n"),
+    raw,
+  };
 }
 
 describe("the newsletter e-mail and its one-click unsubscribe", () => {
@@ -389,7 +443,11 @@ describe("the newsletter e-mail and its one-click unsubscribe", () => {
       }
     }
     await addArticle(Number(await topicId("strategy")), "Newest piece for the newsletter");
-    const mailer = createMailer({ smtpUrl: smtp.url, from: "Meridian Review <no-reply@meridian-review.example>", outbox: connection.dataDir });
+    const mailer = createMailer({
+      smtpUrl: smtp.url,
+      from: "Meridian Review <no-reply@meridian-review.example>",
+      outbox: connection.dataDir,
+    });
     const result = await sendLatestIssue(database, mailer, "the-daily-brief", { siteUrl: server.url, secret: SESSION_SECRET });
     expect(result).toEqual({ sent: 2, failed: 0 });
     expect(await sendLatestIssue(database, mailer, "no-such-letter", { siteUrl: server.url, secret: SESSION_SECRET })).toBeUndefined();
@@ -414,7 +472,13 @@ describe("the newsletter e-mail and its one-click unsubscribe", () => {
     expect(mail.text).toContain("Newest piece for the newsletter\nSummary of Newest piece for the newsletter.");
     expect(mail.text).toMatch(new RegExp(`${server.url}/\\d{4}/\\d{2}/newest-piece-for-the-newsletter`));
     expect(mail.raw).not.toContain("QX7");
-    const bodies = await database.selectFrom("article").select("body").orderBy("published", "desc").orderBy("id", "desc").limit(3).execute();
+    const bodies = await database
+      .selectFrom("article")
+      .select("body")
+      .orderBy("published", "desc")
+      .orderBy("id", "desc")
+      .limit(3)
+      .execute();
     for (const { body } of bodies) expect(mail.text).not.toContain(body.slice(0, 120));
   });
 
@@ -444,7 +508,11 @@ describe("the newsletter e-mail and its one-click unsubscribe", () => {
         redirect: "manual",
       });
       expect(res.status).toBe(200);
-      expect(cheerio.load(await res.text())("main [role=status]").text()).toBe("You have been unsubscribed from The Daily Brief.");
+      expect(
+        cheerio
+          .load(await res.text())("main [role=status]")
+          .text(),
+      ).toBe("You have been unsubscribed from The Daily Brief.");
     }
     expect(await follows(alice, "newsletter")).toEqual(["the-chart-room"]);
     expect(await follows(bob, "newsletter")).toEqual(["the-chart-room", "the-daily-brief"]);
@@ -466,7 +534,11 @@ describe("the newsletter e-mail and its one-click unsubscribe", () => {
       const path = `/newsletters/unsubscribe?token=${encodeURIComponent(bad)}`;
       const page = await fetch(server.url + path);
       expect(page.status, bad.slice(0, 40)).toBe(400);
-      expect(cheerio.load(await page.text())("main [role=alert]").text()).toContain(INVALID_LINK);
+      expect(
+        cheerio
+          .load(await page.text())("main [role=alert]")
+          .text(),
+      ).toContain(INVALID_LINK);
       const oneClick = await fetch(server.url + path, {
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded" },

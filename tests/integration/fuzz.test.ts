@@ -19,13 +19,16 @@ let before: Awaited<ReturnType<typeof ownerData>>;
 let database: IsolatedConnection;
 
 beforeAll(async () => {
-
   database = await isolatedConnection("fuz");
-  server = await startBuiltServer({
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "100000",
-    PASSWORD_SCRYPT_LOG2N: "14",
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "100000",
+      PASSWORD_SCRYPT_LOG2N: "14",
+    },
+    "production",
+    database,
+  );
   world = await prepareWorld(server.url, database);
   before = await ownerData(world);
 }, 180_000);
@@ -37,7 +40,11 @@ afterAll(async () => {
 
 describe("text the databases cannot store", () => {
   it("refuses a form holding a NUL byte with a 400, storing nothing", async () => {
-    for (const fields of ["name=Nul%00one&description=", "name=Nul+two&description=Pricing%00review", "name=Nul+three&description=&%00=x"]) {
+    for (const fields of [
+      "name=Nul%00one&description=",
+      "name=Nul+two&description=Pricing%00review",
+      "name=Nul+three&description=&%00=x",
+    ]) {
       const res = await fetch(`${server.url}/my-library?index`, {
         method: "POST",
         headers: { Cookie: world.hostile.cookieHeader(), Origin: server.url, "Content-Type": "application/x-www-form-urlencoded" },
@@ -46,7 +53,9 @@ describe("text the databases cannot store", () => {
       });
       expect(res.status, fields).toBe(400);
     }
-    const folders = await selectFromServer<{ name: string }>(database, "SELECT name FROM library_folder WHERE user_id = ?", [world.hostile.ids.userId]);
+    const folders = await selectFromServer<{ name: string }>(database, "SELECT name FROM library_folder WHERE user_id = ?", [
+      world.hostile.ids.userId,
+    ]);
     expect(folders.map((f) => f.name).filter((n) => n.startsWith("Nul"))).toEqual([]);
   });
 
@@ -60,12 +69,16 @@ describe("text the databases cannot store", () => {
 describe("hostile posts to every action", () => {
   // The targets need the world's ids, which exist only after beforeAll: describe them by name.
   const names = actionTargets(placeholderWorld()).map((t) => t.name);
-  it.each(names)("%s: every answer is below 500", async (name) => {
-    const target = actionTargets(world).find((t) => t.name === name) as ActionTarget;
-    const tally = await fuzzTarget(world, target, { runs: BODIES_PER_ACTION, seed: SEED + names.indexOf(name) });
-    expect(tally.bodies).toBe(BODIES_PER_ACTION);
-    expect(tally.failures, server.errors().slice(-2000)).toEqual([]);
-  }, 60_000);
+  it.each(names)(
+    "%s: every answer is below 500",
+    async (name) => {
+      const target = actionTargets(world).find((t) => t.name === name) as ActionTarget;
+      const tally = await fuzzTarget(world, target, { runs: BODIES_PER_ACTION, seed: SEED + names.indexOf(name) });
+      expect(tally.bodies).toBe(BODIES_PER_ACTION);
+      expect(tally.failures, server.errors().slice(-2000)).toEqual([]);
+    },
+    60_000,
+  );
 
   it("leaves reader A's account, cart, library, notes, gifts, orders and subscription as they were", async () => {
     expect(await ownerData(world)).toEqual(before);
@@ -75,6 +88,24 @@ describe("hostile posts to every action", () => {
 
 /** Ids only for listing the targets' names before the server is up. */
 function placeholderWorld(): World {
-  const ids = { userId: "", email: "", cartLineId: "", folderId: "", folderSlug: "", itemId: "", noteId: "", giftId: "", orderId: "", sandboxId: "" };
-  return { baseUrl: "", database, article: { path: "/", id: "1" }, owner: ids, hostile: Object.assign(Object.create(null), { ids }), guest: Object.create(null) } as World;
+  const ids = {
+    userId: "",
+    email: "",
+    cartLineId: "",
+    folderId: "",
+    folderSlug: "",
+    itemId: "",
+    noteId: "",
+    giftId: "",
+    orderId: "",
+    sandboxId: "",
+  };
+  return {
+    baseUrl: "",
+    database,
+    article: { path: "/", id: "1" },
+    owner: ids,
+    hostile: Object.assign(Object.create(null), { ids }),
+    guest: Object.create(null),
+  } as World;
 }

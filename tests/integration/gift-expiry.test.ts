@@ -13,14 +13,17 @@ let db: Database;
 let database: IsolatedConnection;
 
 beforeAll(async () => {
-
   database = await isolatedConnection("gift");
-  server = await startBuiltServer({
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-    METER_GUEST_LIMIT: "1",
-    GIFT_LINK_DAYS: "14",
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+      METER_GUEST_LIMIT: "1",
+      GIFT_LINK_DAYS: "14",
+    },
+    "production",
+    database,
+  );
   db = connect(database);
 }, 120_000);
 
@@ -38,7 +41,10 @@ async function articlePaths(): Promise<string[]> {
 }
 
 async function giftLink(giver: Reader, path: string): Promise<string> {
-  const res = await giver.request("/api/article-gift/give-gift", { form: { url: `${server.url}${path}` }, headers: { Accept: "application/json" } });
+  const res = await giver.request("/api/article-gift/give-gift", {
+    form: { url: `${server.url}${path}` },
+    headers: { Accept: "application/json" },
+  });
   expect(res.status).toBe(200);
   const url = new URL(((await res.json()) as { articleGiftURL: string }).articleGiftURL);
   return url.pathname + url.search;
@@ -53,7 +59,11 @@ describe("gift links", () => {
     const fresh = await giftLink(giver, second!);
     const old = await giftLink(giver, third!);
     const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-    await db.updateTable("gift_link").set({ created_at: daysAgo(15) }).where("article_id", "in", db.selectFrom("article").select("id").where("slug", "=", third!.split("/").pop()!)).execute();
+    await db
+      .updateTable("gift_link")
+      .set({ created_at: daysAgo(15) })
+      .where("article_id", "in", db.selectFrom("article").select("id").where("slug", "=", third!.split("/").pop()!))
+      .execute();
 
     // A guest whose one free read of the month is spent.
     const guest = new Reader(server.url);

@@ -72,7 +72,16 @@ describe("cross-site form posts", () => {
     ["a foreign Origin", { Origin: "https://evil.example" }],
   ])("answers every action with 403 and a sentence inside the site, and changes nothing: %s", async (_, headers) => {
     const reader = await registeredReader(server.url);
-    const form = { intent: "follow", kind: "topic", target: "1", size: "large", redirectTo: "/", item: "onboarding", username: "a@example.org", password: "x" };
+    const form = {
+      intent: "follow",
+      kind: "topic",
+      target: "1",
+      size: "large",
+      redirectTo: "/",
+      item: "onboarding",
+      username: "a@example.org",
+      password: "x",
+    };
     for (const path of Object.values(ACTION_URLS).filter((p): p is string => p !== null)) {
       const res = await reader.request(path, { form, headers });
       expect(res.status, path).toBe(403);
@@ -99,7 +108,11 @@ describe("cross-site form posts", () => {
     });
     // Past the cross-site rule: the token itself is what is refused.
     expect(oneClick.status).toBe(400);
-    const webhook = await fetch(`${server.url}/api/payments/webhook`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const webhook = await fetch(`${server.url}/api/payments/webhook`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(webhook.status).toBe(400);
   });
 });
@@ -107,7 +120,12 @@ describe("cross-site form posts", () => {
 describe("sign-out", () => {
   it("does not sign out on a GET from another site: it asks, and the button signs out", async () => {
     const reader = await registeredReader(server.url);
-    const notFromHere: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }, { Referer: "https://evil.example/page" }, {}];
+    const notFromHere: Record<string, string>[] = [
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+      { Referer: "https://evil.example/page" },
+      {},
+    ];
     for (const headers of notFromHere) {
       const res = await reader.request("/logout?return=/topics", { headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);
@@ -141,12 +159,24 @@ describe("sign-out", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
     const page = await reader.request("/logout?return=/.//evil.example", { headers: { "Sec-Fetch-Site": "cross-site" } });
-    expect(cheerio.load(await page.text())("main form").attr("action")).toBe("/logout?return=%2F");
+    expect(
+      cheerio
+        .load(await page.text())("main form")
+        .attr("action"),
+    ).toBe("/logout?return=%2F");
   });
 });
 
 describe("redirect targets", () => {
-  const payloads = ["/./%5Cevil.example", "/.//evil.example", "/%2F%2Fevil.example", "/\\evil.example", "//evil.example", "https://evil.example", "/%09/evil.example"];
+  const payloads = [
+    "/./%5Cevil.example",
+    "/.//evil.example",
+    "/%2F%2Fevil.example",
+    "/\\evil.example",
+    "//evil.example",
+    "https://evil.example",
+    "/%09/evil.example",
+  ];
 
   /** The Location stays on this site: a path that no browser reads as another host. */
   function expectOnSite(res: Response, label: string) {
@@ -161,7 +191,13 @@ describe("redirect targets", () => {
     const page = cheerio.load(await (await reader.request("/register?redirectTo=/.//evil.example")).text());
     expect(page("input[name=redirectTo]").val()).toBe("/");
     const res = await reader.request("/register", {
-      form: { firstName: "Nell", lastName: "Ransome", emailAddress: `redirect.${Date.now()}@example.org`, password: "Lantern5!quay", redirectTo: "/.//evil.example" },
+      form: {
+        firstName: "Nell",
+        lastName: "Ransome",
+        emailAddress: `redirect.${Date.now()}@example.org`,
+        password: "Lantern5!quay",
+        redirectTo: "/.//evil.example",
+      },
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/?registration=success");
@@ -171,11 +207,18 @@ describe("redirect targets", () => {
     const reader = await registeredReader(server.url);
     for (const payload of payloads) {
       expectOnSite(await reader.request("/dismiss", { form: { item: "onboarding", redirectTo: payload } }), `dismiss ${payload}`);
-      expectOnSite(await reader.request("/preferences/text-size", { form: { size: "large", redirectTo: payload } }), `text size ${payload}`);
-      const signIn = cheerio.load(await (await new Reader(server.url).request(`/sign-in?redirectTo=${encodeURIComponent(payload)}`)).text());
+      expectOnSite(
+        await reader.request("/preferences/text-size", { form: { size: "large", redirectTo: payload } }),
+        `text size ${payload}`,
+      );
+      const signIn = cheerio.load(
+        await (await new Reader(server.url).request(`/sign-in?redirectTo=${encodeURIComponent(payload)}`)).text(),
+      );
       expect(signIn("input[name=redirectTo]").val(), `sign-in ${payload}`).toBe("/");
     }
-    const wrong = await new Reader(server.url).request("/sign-in", { form: { username: "nobody@example.org", password: "x", redirectTo: "/.//evil.example" } });
+    const wrong = await new Reader(server.url).request("/sign-in", {
+      form: { username: "nobody@example.org", password: "x", redirectTo: "/.//evil.example" },
+    });
     expect(wrong.headers.get("location")).toBeNull();
   });
 });
@@ -213,7 +256,18 @@ describe("headers", () => {
     const reader = await registeredReader(server.url);
     const guest = new Reader(server.url);
     const pages: [Reader, string][] = [
-      ...["/my-account", "/my-account/gifts", "/my-library", "/shopping-cart", "/shipping-payment", "/review-order", "/subscriptions/checkout?plan=digital", "/order/no-such-order", "/registration-complete?order=x", "/my-account.data"].map((path): [Reader, string] => [reader, path]),
+      ...[
+        "/my-account",
+        "/my-account/gifts",
+        "/my-library",
+        "/shopping-cart",
+        "/shipping-payment",
+        "/review-order",
+        "/subscriptions/checkout?plan=digital",
+        "/order/no-such-order",
+        "/registration-complete?order=x",
+        "/my-account.data",
+      ].map((path): [Reader, string] => [reader, path]),
       ...["/sign-in", "/register", "/forgot-password", "/reset-password?token=x"].map((path): [Reader, string] => [guest, path]),
     ];
     for (const [client, path] of pages) {

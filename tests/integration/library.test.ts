@@ -50,9 +50,21 @@ async function library(r: Reader, path = "/my-library") {
     folders.set($(el).parent().text().trim(), { id: $(el).attr("value")!, slug: "" });
   });
   const items = $("#library-items input[name=itemId]")
-    .map((_, el) => ({ id: $(el).attr("value")!, title: $(el).attr("aria-label")!.replace(/^Select /, "") }))
+    .map((_, el) => ({
+      id: $(el).attr("value")!,
+      title: $(el)
+        .attr("aria-label")!
+        .replace(/^Select /, ""),
+    }))
     .get();
-  return { $, folders, items, heading: $("#items-title").text(), notice: $("[role=status]").text(), empty: $("p").filter((_, p) => $(p).text().startsWith("Welcome to My Library")).length > 0 };
+  return {
+    $,
+    folders,
+    items,
+    heading: $("#items-title").text(),
+    notice: $("[role=status]").text(),
+    empty: $("p").filter((_, p) => $(p).text().startsWith("Welcome to My Library")).length > 0,
+  };
 }
 
 const location = (res: Response) => res.headers.get("location") ?? "";
@@ -70,7 +82,14 @@ describe("who may use the library", () => {
 
   it("answers 404 for something that cannot be saved", async () => {
     const r = await reader();
-    for (const query of ["type=article&id=999999999", "type=podcast&id=999999", "type=magazine&id=1", "type=article&id=abc", "type=article&id=99999999999999999999", ""]) {
+    for (const query of [
+      "type=article&id=999999999",
+      "type=podcast&id=999999",
+      "type=magazine&id=1",
+      "type=article&id=abc",
+      "type=article&id=99999999999999999999",
+      "",
+    ]) {
       expect((await r.request(`/my-library/save?${query}`)).status, query).toBe(404);
     }
     expect((await r.request("/my-library/save", { form: { type: "article", id: "-1" } })).status).toBe(404);
@@ -100,10 +119,18 @@ describe("saving", () => {
     await newFolder(r, "Ideas");
     const bad = await save(r, 1, { newFolder: "R&D notes" });
     expect(bad.status).toBe(400);
-    expect(cheerio.load(await bad.text())("#new-folder-error").text()).toBe(FOLDER_NAME_MESSAGE);
+    expect(
+      cheerio
+        .load(await bad.text())("#new-folder-error")
+        .text(),
+    ).toBe(FOLDER_NAME_MESSAGE);
     const taken = await save(r, 1, { newFolder: "IDEAS " });
     expect(taken.status).toBe(409);
-    expect(cheerio.load(await taken.text())("#new-folder-error").text()).toBe(FOLDER_EXISTS_MESSAGE);
+    expect(
+      cheerio
+        .load(await taken.text())("#new-folder-error")
+        .text(),
+    ).toBe(FOLDER_EXISTS_MESSAGE);
     expect((await library(r)).items).toHaveLength(0);
   });
 
@@ -131,11 +158,17 @@ describe("folders", () => {
     expect(location(made)).toBe("/my-library/library/pricing?done=folder-created");
     const dup = await newFolder(r, "pri cing");
     expect(dup.status).toBe(409);
-    expect(cheerio.load(await dup.text())("[role=alert] a").text()).toBe(FOLDER_EXISTS_MESSAGE);
+    expect(
+      cheerio
+        .load(await dup.text())("[role=alert] a")
+        .text(),
+    ).toBe(FOLDER_EXISTS_MESSAGE);
 
     const page = await r.page("/my-library/library/pricing?edit=folder");
     const folderId = page("input[name=folderId]").attr("value")!;
-    const renamed = await r.request("/my-library/library/pricing", { form: { intent: "update-folder", folderId, name: "Pricing 2026", description: "" } });
+    const renamed = await r.request("/my-library/library/pricing", {
+      form: { intent: "update-folder", folderId, name: "Pricing 2026", description: "" },
+    });
     expect(location(renamed)).toBe("/my-library/library/pricing-2026?done=folder-updated");
     expect((await library(r, "/my-library/library/pricing-2026")).heading).toBe("Pricing 2026");
     // The old slug no longer names a folder: All Folders.
@@ -175,7 +208,9 @@ describe("bulk actions, organising and discarding", () => {
     expect((await library(r, location(added))).notice).toBe("3 item(s) added to folders");
     expect((await library(r, "/my-library/library/beta")).items).toHaveLength(3);
 
-    const organize = await r.request(`/my-library/organize/${items[0]!.id}`, { form: { folderId: alpha, redirectTo: "/my-library/library/beta" } });
+    const organize = await r.request(`/my-library/organize/${items[0]!.id}`, {
+      form: { folderId: alpha, redirectTo: "/my-library/library/beta" },
+    });
     expect(location(organize)).toBe("/my-library/library/beta?done=organized");
     const beta2 = await library(r, location(organize));
     expect(beta2.notice).toBe("Folders Updated");
@@ -198,7 +233,11 @@ describe("bulk actions, organising and discarding", () => {
     await save(r, 0);
     const none = await r.request("/my-library?index", { form: { intent: "bulk-remove" } });
     expect(none.status).toBe(400);
-    expect(cheerio.load(await none.text())("#library-items [role=alert]").text()).toBe("Select at least one item.");
+    expect(
+      cheerio
+        .load(await none.text())("#library-items [role=alert]")
+        .text(),
+    ).toBe("Select at least one item.");
   });
 });
 
@@ -256,18 +295,29 @@ describe("histories", () => {
     await save(r, 2);
 
     const reading = await r.page("/my-library/history/reading");
-    expect(reading("main ol h3 a").map((_, a) => reading(a).attr("href")).get()).toEqual([article(0).path, article(1).path]);
+    expect(
+      reading("main ol h3 a")
+        .map((_, a) => reading(a).attr("href"))
+        .get(),
+    ).toEqual([article(0).path, article(1).path]);
     const watched = await r.page("/my-library/history/watched");
     expect(watched("main ol h3 a").attr("href")).toBe(videoPath);
     const activity = await r.page("/my-library/activity");
-    expect(activity("main ol li p:first-child").map((_, p) => activity(p).text().split(" · ")[0]).get()).toEqual(["Saved", "Watched", "Read", "Read"]);
+    expect(
+      activity("main ol li p:first-child")
+        .map((_, p) => activity(p).text().split(" · ")[0])
+        .get(),
+    ).toEqual(["Saved", "Watched", "Read", "Read"]);
   });
 });
 
 describe("gifts", () => {
   it("keep a gift a signed-in reader opens in their read-only gift folder", async () => {
     const giver = await subscribe(await reader());
-    const res = await giver.request("/api/article-gift/give-gift", { form: { url: article(4).path }, headers: { Accept: "application/json" } });
+    const res = await giver.request("/api/article-gift/give-gift", {
+      form: { url: article(4).path },
+      headers: { Accept: "application/json" },
+    });
     const { articleGiftURL } = (await res.json()) as { articleGiftURL: string };
     const r = await reader();
     const url = new URL(articleGiftURL);

@@ -34,18 +34,21 @@ interface Reader {
 }
 
 beforeAll(async () => {
-
   database = await isolatedConnection("pay");
   stripe = await startFakeStripe(SECRET_KEY);
-  server = await startBuiltServer({
-    PAYMENT_PROVIDER: "stripe",
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    CLIENT_IP_HEADER: "x-forwarded-for",
-    RATE_LIMIT_PER_IP: "10000",
-    RATE_LIMIT_PER_ACCOUNT: "10000",
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      CLIENT_IP_HEADER: "x-forwarded-for",
+      RATE_LIMIT_PER_IP: "10000",
+      RATE_LIMIT_PER_ACCOUNT: "10000",
+    },
+    "production",
+    database,
+  );
   readers.push(...(await Promise.all(Array.from({ length: READERS }, (_, i) => registerReader(i + 1)))));
 }, 120_000);
 
@@ -58,7 +61,10 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Requests as a browser (or Stripe) makes them.
 
-async function post(path: string, options: { cookie?: string; ip: string; origin?: string; headers?: Record<string, string> }): Promise<Response> {
+async function post(
+  path: string,
+  options: { cookie?: string; ip: string; origin?: string; headers?: Record<string, string> },
+): Promise<Response> {
   const headers: Record<string, string> = {
     "Content-Type": "application/x-www-form-urlencoded",
     "X-Forwarded-For": options.ip,
@@ -125,7 +131,9 @@ function sessionsCreated(): number {
 async function accountLabel(cookie: string): Promise<string | undefined> {
   const res = await get("/", cookie);
   expect(res.status).toBe(200);
-  return cheerio.load(await res.text())('header a[href="/my-account"]').attr("aria-label");
+  return cheerio
+    .load(await res.text())('header a[href="/my-account"]')
+    .attr("aria-label");
 }
 
 async function metered(reader: Reader): Promise<boolean> {
@@ -182,7 +190,7 @@ interface GrantRow {
 }
 
 /** Runs one SELECT (with ? placeholders) on the server's database without being able to write. */
-const select = <Row,>(sql: string, params: string[]) => selectFromServer<Row>(database, sql, params);
+const select = <Row>(sql: string, params: string[]) => selectFromServer<Row>(database, sql, params);
 
 /** Every subscription (access period) the reader has been granted. */
 function grantsOf(reader: Reader): Promise<GrantRow[]> {
@@ -195,7 +203,9 @@ function grantsOf(reader: Reader): Promise<GrantRow[]> {
 }
 
 function checkoutRow(checkoutId: string) {
-  return select<{ status: string; activated_at: string | null }>("SELECT status, activated_at FROM subscription_checkout WHERE id = ?", [checkoutId]);
+  return select<{ status: string; activated_at: string | null }>("SELECT status, activated_at FROM subscription_checkout WHERE id = ?", [
+    checkoutId,
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -218,7 +228,9 @@ describe("starting a checkout", () => {
     expect(request.form.get("line_items[0][price_data][unit_amount]")).toBe("1200");
     expect(request.form.get("line_items[0][price_data][currency]")).toBe("usd");
     expect(request.form.get("customer_email")).toBe(reader.email);
-    expect(request.form.get("success_url")).toBe(`${server.url}/subscriptions/complete?checkout=${checkoutId}&session_id={CHECKOUT_SESSION_ID}`);
+    expect(request.form.get("success_url")).toBe(
+      `${server.url}/subscriptions/complete?checkout=${checkoutId}&session_id={CHECKOUT_SESSION_ID}`,
+    );
 
     const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === checkoutId)!;
     expect(session).toMatchObject({ amount_total: 1200, currency: "usd", customer_email: reader.email, status: "open" });
@@ -360,19 +372,28 @@ describe("coming back from Stripe", () => {
     const asked = stripe.requests.length;
     const next = await get("/", `${reader.cookie}; ${completion}`);
     expect(next.status).toBe(200);
-    const label = cheerio.load(await next.text())('header a[href="/my-account"]').attr("aria-label");
+    const label = cheerio
+      .load(await next.text())('header a[href="/my-account"]')
+      .attr("aria-label");
     expect(label).toBe(`My account: ${reader.name}, Digital subscriber`);
     const cleared = setCookie(next, "mr_checkout_complete");
     expect(cleared).toBeDefined();
     expect(deletesCookie(cleared!)).toBe(true);
     expect(cleared).toMatch(/;\s*Path=\/(;|$)/i);
     // It asked Stripe whether the session was paid rather than taking the cookie's word for it.
-    expect(stripe.requests.slice(asked)).toContainEqual(expect.objectContaining({ method: "GET", path: `/v1/checkout/sessions/${session.id}` }));
+    expect(stripe.requests.slice(asked)).toContainEqual(
+      expect.objectContaining({ method: "GET", path: `/v1/checkout/sessions/${session.id}` }),
+    );
 
     expect(await metered(reader)).toBe(false);
     const page = await receipt(checkoutId, reader.cookie);
     expect(page.heading).toBe("Thank you for subscribing");
-    expect(page.fields).toMatchObject({ Plan: "Digital", "Amount paid": "$12.00 for one month", Account: reader.email, Reference: checkoutId });
+    expect(page.fields).toMatchObject({
+      Plan: "Digital",
+      "Amount paid": "$12.00 for one month",
+      Account: reader.email,
+      Reference: checkoutId,
+    });
     expect(await grantsOf(reader)).toHaveLength(1);
   });
 
@@ -385,7 +406,11 @@ describe("coming back from Stripe", () => {
     expect(completion).toBeDefined();
     const next = await get("/", `${reader.cookie}; ${completion}`);
     expect(next.status).toBe(200);
-    expect(cheerio.load(await next.text())('header a[href="/my-account"]').attr("aria-label")).toBe(`My account: ${reader.name}`);
+    expect(
+      cheerio
+        .load(await next.text())('header a[href="/my-account"]')
+        .attr("aria-label"),
+    ).toBe(`My account: ${reader.name}`);
     expect(deletesCookie(setCookie(next, "mr_checkout_complete") ?? "")).toBe(true);
 
     expect(await metered(reader)).toBe(true);

@@ -106,7 +106,13 @@ function loadArticles(): Omit<Article, "path">[] {
   const searchedFields = (a: (typeof parsed)[number]) => normalise([a.seed.title, a.seed.dek, a.seed.summary].join(" \n "));
   // What any page may show: titles, deks, summaries, previews and author bios of every article.
   const publicText = [
-    ...parsed.map((a) => `${publicFields(a)} | ${a.blocks.slice(0, PREVIEW_BLOCKS).map((b) => normalise(blockText(b))).join(" | ")}`),
+    ...parsed.map(
+      (a) =>
+        `${publicFields(a)} | ${a.blocks
+          .slice(0, PREVIEW_BLOCKS)
+          .map((b) => normalise(blockText(b)))
+          .join(" | ")}`,
+    ),
     ...content.authors.map((a) => normalise(`${a.name} ${a.role} ${a.bio}`)),
   ].join(" | ");
   const gatedOf = (a: (typeof parsed)[number]) =>
@@ -378,28 +384,31 @@ const meteredOutRegistered = once(async () => {
 });
 
 beforeAll(async () => {
-
   database = await isolatedConnection("pay");
   dns = await startDnsServer({
     ptr: { "1.66.249.66.in-addr.arpa": ["crawl-66-249-66-1.googlebot.com"], "3.2.0.192.in-addr.arpa": ["crawl-192-0-2-3.googlebot.com"] },
     a: { "crawl-66-249-66-1.googlebot.com": [CRAWLER_IP], "crawl-192-0-2-3.googlebot.com": ["203.0.113.99"] },
   });
-  server = await startBuiltServer({
-    METER_ADDRESS_CEILING: String(ADDRESS_CEILING),
-    CRAWLER_FULL_TEXT: "1",
-    CRAWLER_DNS_SERVERS: dns.address,
-    METER_GUEST_LIMIT: String(GUEST_LIMIT),
-    METER_ASCEND_LIMIT: String(ASCEND_LIMIT),
-    METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
-    PAYWALL_PREVIEW_PARAGRAPHS: String(PREVIEW_BLOCKS),
-    PAYWALL_TAGS: Object.entries(TAGS)
-      .map(([tier, tag]) => `${tier}=${tag}`)
-      .join(","),
-    SEED_ARTICLES: "0",
-    CLIENT_IP_HEADER: "x-forwarded-for",
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      METER_ADDRESS_CEILING: String(ADDRESS_CEILING),
+      CRAWLER_FULL_TEXT: "1",
+      CRAWLER_DNS_SERVERS: dns.address,
+      METER_GUEST_LIMIT: String(GUEST_LIMIT),
+      METER_ASCEND_LIMIT: String(ASCEND_LIMIT),
+      METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
+      PAYWALL_PREVIEW_PARAGRAPHS: String(PREVIEW_BLOCKS),
+      PAYWALL_TAGS: Object.entries(TAGS)
+        .map(([tier, tag]) => `${tier}=${tag}`)
+        .join(","),
+      SEED_ARTICLES: "0",
+      CLIENT_IP_HEADER: "x-forwarded-for",
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+    },
+    "production",
+    database,
+  );
   const sitemap = await (await fetch(`${server.url}/sitemaps/articles-1.xml`)).text();
   const paths = new Map(
     [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => {
@@ -453,7 +462,13 @@ describe("a guest who has used up both meters never receives gated text", () => 
   it("keeps the wall up whatever the query: other wall screens, a reading list, a made-up gift link", async () => {
     const { jar, visits } = await meteredOutGuest();
     const walled = visits.filter((v) => v.wall).map((v) => v.article);
-    const queries = ["?paywall=sign-in", "?paywall=forgot-password", "?list=your-first-years-as-a-manager", "?list=from-first-customer-to-scale", `?gift=${"A".repeat(43)}`];
+    const queries = [
+      "?paywall=sign-in",
+      "?paywall=forgot-password",
+      "?list=your-first-years-as-a-manager",
+      "?list=from-first-customer-to-scale",
+      `?gift=${"A".repeat(43)}`,
+    ];
     const variants = await mapLimit(walled, (a, i) => visit(a, jar, queries[i % queries.length]));
     for (const v of variants) expect(v.wall, v.html.url).toBe("registration");
     expect(variants.flatMap((v) => walledProblems(v, "metered-out guest"))).toEqual([]);
@@ -465,7 +480,10 @@ describe("a client that keeps no cookies never receives gated text", () => {
 
   it("is sent once to the cookie check, with a new HttpOnly, SameSite=Lax visitor cookie and nothing gated on the way", async () => {
     for (const v of await cookielessClient()) {
-      expect(v.html.hops.map((h) => h.status), v.html.url).toEqual([302]);
+      expect(
+        v.html.hops.map((h) => h.status),
+        v.html.url,
+      ).toEqual([302]);
       const [hop] = v.html.hops;
       expect(hop!.location).toMatch(new RegExp(`^${v.article.path}\\?cookie-check=\\d+$`));
       expect(hop!.cacheControl).toMatch(/no-store/);
@@ -502,7 +520,16 @@ describe("a client that keeps no cookies never receives gated text", () => {
 
   it("writes no meter rows, however many articles it asks for", async () => {
     await cookielessClient();
-    const count = async () => Number((await selectFromServer<{ n: number }>(database, "SELECT COUNT(*) AS n FROM meter_read WHERE client_address IS NULL AND meter_key LIKE ?", ["v:%"]))[0]!.n);
+    const count = async () =>
+      Number(
+        (
+          await selectFromServer<{ n: number }>(
+            database,
+            "SELECT COUNT(*) AS n FROM meter_read WHERE client_address IS NULL AND meter_key LIKE ?",
+            ["v:%"],
+          )
+        )[0]!.n,
+      );
     const before = await count();
     await mapLimit(articles, (a) => visit(a, null));
     expect(await count()).toBe(before);
@@ -529,7 +556,11 @@ describe("a browser that keeps cookies", () => {
     const a = nonAscend()[2]!;
     const page = await get(`${a.path}?cookie-check=1700000000000`, jar);
     expect(page.hops.map((h) => h.status)).toEqual([302]);
-    expectFullContent({ $: cheerio.load(page.text), wall: cheerio.load(page.text)("[data-wall]").attr("data-wall") }, a, "reader of a shared link");
+    expectFullContent(
+      { $: cheerio.load(page.text), wall: cheerio.load(page.text)("[data-wall]").attr("data-wall") },
+      a,
+      "reader of a shared link",
+    );
   });
 });
 
@@ -542,7 +573,11 @@ describe("a client that clears its cookies after every read", () => {
       pages.push({ a, res, $: cheerio.load(res.text) });
     }
     const full = pages.filter((p) => p.$("[data-wall]").length === 0);
-    expect(full.map((p) => p.a.slug)).toEqual(nonAscend().slice(0, ADDRESS_CEILING).map((a) => a.slug));
+    expect(full.map((p) => p.a.slug)).toEqual(
+      nonAscend()
+        .slice(0, ADDRESS_CEILING)
+        .map((a) => a.slug),
+    );
     expect(pages.slice(ADDRESS_CEILING).flatMap((p) => leaksIn(`ceiling ${p.a.path}`, normalise(p.res.text)))).toEqual([]);
     // Another network is not held back by it.
     const other = await open(nonAscend()[ADDRESS_CEILING + 5]!, new CookieJar());
@@ -564,7 +599,9 @@ describe("a search engine's crawler, when the site lets verified crawlers index 
   });
 
   it("walls a client that only says it is Googlebot", async () => {
-    const visits = await mapLimit(articles.slice(0, 6), (a) => visit(a, null, "", { "User-Agent": GOOGLEBOT, "X-Forwarded-For": "192.0.2.3" }));
+    const visits = await mapLimit(articles.slice(0, 6), (a) =>
+      visit(a, null, "", { "User-Agent": GOOGLEBOT, "X-Forwarded-For": "192.0.2.3" }),
+    );
     for (const v of visits) expect(v.wall, v.html.url).toBe("registration");
     expect(visits.flatMap((v) => walledProblems(v, "false Googlebot"))).toEqual([]);
   });
@@ -666,7 +703,10 @@ describe("feeds, search and page metadata carry no gated text", () => {
       problems.push(...leaksIn(`${v.article.path} (meta)`, normalise(metas)));
       const ld = $('script[type="application/ld+json"]');
       expect(ld.length, v.article.path).toBe(1);
-      const json = JSON.parse(ld.text()) as { isAccessibleForFree: unknown; hasPart: { isAccessibleForFree: unknown; cssSelector: unknown } };
+      const json = JSON.parse(ld.text()) as {
+        isAccessibleForFree: unknown;
+        hasPart: { isAccessibleForFree: unknown; cssSelector: unknown };
+      };
       expect(json.isAccessibleForFree, v.article.path).toBe(false);
       expect(json.hasPart, v.article.path).toMatchObject({ isAccessibleForFree: false, cssSelector: ".paywalled-content" });
       problems.push(...leaksIn(`${v.article.path} (JSON-LD)`, normalise(ld.text())));
@@ -763,7 +803,8 @@ describe("the meter, as a reader meets it", () => {
       expectFullContent(first, pool[GUEST_LIMIT]!, "guest with a tampered cookie");
       expect(await quota(attacker)).toMatchObject({ count: 1, remaining: GUEST_LIMIT - 1 });
       // A fresh visitor's allowance, and no more.
-      for (const a of pool.slice(GUEST_LIMIT + 1, 2 * GUEST_LIMIT)) expectFullContent(await open(a, attacker), a, "guest with a tampered cookie");
+      for (const a of pool.slice(GUEST_LIMIT + 1, 2 * GUEST_LIMIT))
+        expectFullContent(await open(a, attacker), a, "guest with a tampered cookie");
       const walled = await open(pool[2 * GUEST_LIMIT]!, attacker);
       expect(walled.wall).toBe("registration");
       expect(leaksIn("tampered cookie wall", normalise(walled.res.text))).toEqual([]);

@@ -37,8 +37,19 @@ afterAll(async () => {
 });
 
 const guest = () => new Reader(server.url);
-const titles = ($: cheerio.CheerioAPI) => $("main ol h2").map((_, h) => $(h).text()).get();
-const tabs = ($: cheerio.CheerioAPI) => $("main nav li a").map((_, a) => ({ label: $(a).text().replace(/\s*\(\d+ episodes\)$/, ""), current: $(a).attr("aria-current") === "page" })).get();
+const titles = ($: cheerio.CheerioAPI) =>
+  $("main ol h2")
+    .map((_, h) => $(h).text())
+    .get();
+const tabs = ($: cheerio.CheerioAPI) =>
+  $("main nav li a")
+    .map((_, a) => ({
+      label: $(a)
+        .text()
+        .replace(/\s*\(\d+ episodes\)$/, ""),
+      current: $(a).attr("aria-current") === "page",
+    }))
+    .get();
 
 describe("a series page", () => {
   it("lists a serial show by season, oldest first, five at a time, with Load more items as a link", async () => {
@@ -67,7 +78,12 @@ describe("a series page", () => {
     const years = [...new Set(newest.map((e) => e.pubDate.slice(0, 4)))];
     const $ = await guest().page(`/podcasts/${episodic.slug}`);
     expect(tabs($).map((t) => t.label)).toEqual(years);
-    expect(titles($)).toEqual(newest.filter((e) => e.pubDate.startsWith(years[0]!)).slice(0, 5).map((e) => e.title));
+    expect(titles($)).toEqual(
+      newest
+        .filter((e) => e.pubDate.startsWith(years[0]!))
+        .slice(0, 5)
+        .map((e) => e.title),
+    );
   });
 
   it("opens an episode's own link on its tab, loaded far enough to show it", async () => {
@@ -102,7 +118,14 @@ describe("a series page", () => {
   });
 
   it("answers 404 for an unknown series, episode audio or cover, and ignores nonsense paging", async () => {
-    for (const url of ["/podcasts/no-such-show", "/podcasts/Bad_Slug", "/media/podcast/999999.mp3", "/media/podcast/1.wav", "/art/podcast/no-such-show.svg", "/podcasts/no-such-show/feed.xml"]) {
+    for (const url of [
+      "/podcasts/no-such-show",
+      "/podcasts/Bad_Slug",
+      "/media/podcast/999999.mp3",
+      "/media/podcast/1.wav",
+      "/art/podcast/no-such-show.svg",
+      "/podcasts/no-such-show/feed.xml",
+    ]) {
       expect((await guest().request(url)).status, url).toBe(404);
     }
     for (const query of ["?loaded=-3", "?loaded=abc", "?loaded=99999999999", "?tab=season-42", "?episode=999999", "?tab=%00"]) {
@@ -162,6 +185,8 @@ describe("saving and sharing an episode", () => {
     const share = card.find("a:contains('Share')").attr("href")!;
     const $share = await guest().page(share);
     expect($share("main").text()).toContain(card.find("h2").text());
-    expect($share("a:contains('Back to the episode')").attr("href")).toMatch(new RegExp(`^/podcasts/${episodic.slug}\\?episode=\\d+#episode-\\d+$`));
+    expect($share("a:contains('Back to the episode')").attr("href")).toMatch(
+      new RegExp(`^/podcasts/${episodic.slug}\\?episode=\\d+#episode-\\d+$`),
+    );
   });
 });

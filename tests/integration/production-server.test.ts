@@ -15,14 +15,29 @@ interface RawAnswer {
 }
 
 /** A request sent exactly as written (fetch would resolve dot segments before sending). */
-function raw(base: string, target: string, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<RawAnswer> {
+function raw(
+  base: string,
+  target: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, path: target, method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
+    const req = http.request(
+      {
+        hostname,
+        port,
+        path: target,
+        method: options.method ?? "GET",
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
@@ -103,7 +118,13 @@ describe("serving the client build", () => {
   });
 
   it("never sends a file from outside the client build", async () => {
-    for (const target of ["/assets/../../package.json", "/assets/%2e%2e/%2e%2e/package.json", "/..%2f..%2fpackage.json", "/assets/..%5c..%5cpackage.json", "/../server/index.js"]) {
+    for (const target of [
+      "/assets/../../package.json",
+      "/assets/%2e%2e/%2e%2e/package.json",
+      "/..%2f..%2fpackage.json",
+      "/assets/..%5c..%5cpackage.json",
+      "/../server/index.js",
+    ]) {
       const res = await raw(server.url, target);
       expect(res.status, target).toBeGreaterThanOrEqual(400);
       expect(res.status, target).toBeLessThan(500);

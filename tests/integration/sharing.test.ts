@@ -21,7 +21,10 @@ beforeAll(async () => {
   articles = $("main ol article")
     .map((_, a) => {
       const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
-      return { path: $(a).find("h3 a").attr("href")!, id: new URL(save.searchParams.get("redirectTo")!, server.url).searchParams.get("id")! };
+      return {
+        path: $(a).find("h3 a").attr("href")!,
+        id: new URL(save.searchParams.get("redirectTo")!, server.url).searchParams.get("id")!,
+      };
     })
     .get();
 }, 120_000);
@@ -41,13 +44,17 @@ function emailShare(r: Reader, i: number, fields: Record<string, string>) {
 
 async function errorsOf(res: Response): Promise<string[]> {
   const $ = cheerio.load(await res.text());
-  return $("[role=alert] li").map((_, li) => $(li).text()).get();
+  return $("[role=alert] li")
+    .map((_, li) => $(li).text())
+    .get();
 }
 
 describe("sharing to a network", () => {
   it("records a reader's share and sends them on to the network's own share page", async () => {
     const r = await reader();
-    const res = await r.request(shareUrl(0, "twitter"), { form: { intent: "social", provider: "twitter", type: "article", id: article(0).id } });
+    const res = await r.request(shareUrl(0, "twitter"), {
+      form: { intent: "social", provider: "twitter", type: "article", id: article(0).id },
+    });
     expect(res.status).toBe(303);
     const to = new URL(res.headers.get("location")!);
     expect(to.origin).toBe("https://x.com");
@@ -60,8 +67,12 @@ describe("sharing to a network", () => {
   it("offers guests Connect with links, and sends them to sign in if they post", async () => {
     const guest = new Reader(server.url);
     const $ = await guest.page(shareUrl(0, "linkedin"));
-    expect($("main a:contains('Connect with LinkedIn')").attr("href")).toMatch(/^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=/);
-    const res = await guest.request(shareUrl(0, "linkedin"), { form: { intent: "social", provider: "linkedin", type: "article", id: article(0).id } });
+    expect($("main a:contains('Connect with LinkedIn')").attr("href")).toMatch(
+      /^https:\/\/www\.linkedin\.com\/sharing\/share-offsite\/\?url=/,
+    );
+    const res = await guest.request(shareUrl(0, "linkedin"), {
+      form: { intent: "social", provider: "linkedin", type: "article", id: article(0).id },
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toMatch(/^\/sign-in\?redirectTo=/);
     const email = await guest.page(shareUrl(0, "email"));
@@ -72,8 +83,13 @@ describe("sharing to a network", () => {
     const r = await reader();
     expect((await r.request("/share?type=article&id=999999999")).status).toBe(404);
     expect((await r.request("/share?type=page&id=1")).status).toBe(404);
-    expect((await r.request(shareUrl(0, "facebook"), { form: { intent: "social", provider: "myspace", type: "article", id: article(0).id } })).status).toBe(400);
-    expect((await r.request(shareUrl(0, "facebook"), { form: { intent: "nonsense", type: "article", id: article(0).id } })).status).toBe(400);
+    expect(
+      (await r.request(shareUrl(0, "facebook"), { form: { intent: "social", provider: "myspace", type: "article", id: article(0).id } }))
+        .status,
+    ).toBe(400);
+    expect((await r.request(shareUrl(0, "facebook"), { form: { intent: "nonsense", type: "article", id: article(0).id } })).status).toBe(
+      400,
+    );
   });
 });
 
@@ -81,7 +97,11 @@ describe("sharing by e-mail", () => {
   it("mails the title, summary and link (never the body) to each address, and records it", async () => {
     const r = await reader();
     const before = smtp.received.length;
-    const res = await emailShare(r, 1, { from: "nell@example.org", sharedWith: "ann@example.com, bo@example.net", description: "Worth ten minutes." });
+    const res = await emailShare(r, 1, {
+      from: "nell@example.org",
+      sharedWith: "ann@example.com, bo@example.net",
+      description: "Worth ten minutes.",
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`${shareUrl(1, "email")}&done=email`);
     expect((await r.page(res.headers.get("location")!))("[role=status]").text()).toBe("Shared via e-mail");
@@ -110,7 +130,10 @@ describe("sharing by e-mail", () => {
       [{ from: "not-an-address", sharedWith: "ann@example.com" }, "Please enter a valid email address."],
       [{ from: "nell@example.org", sharedWith: "" }, "This field is required."],
       [{ from: "nell@example.org", sharedWith: "ann@example.com, nobody" }, "Please enter valid email addresses, separated by commas."],
-      [{ from: "nell@example.org", sharedWith: Array.from({ length: 11 }, (_, i) => `r${i}@example.com`).join(",") }, "You can share with up to 10 addresses at a time."],
+      [
+        { from: "nell@example.org", sharedWith: Array.from({ length: 11 }, (_, i) => `r${i}@example.com`).join(",") },
+        "You can share with up to 10 addresses at a time.",
+      ],
     ];
     for (const [fields, message] of cases) {
       const res = await emailShare(r, 2, fields);
@@ -133,13 +156,17 @@ describe("sharing by e-mail", () => {
 
 describe("subscriber-only videos", () => {
   it("cannot be shared by readers without a subscription", async () => {
-    const media = JSON.parse(fs.readFileSync(path.resolve("content/media.json"), "utf8")) as { videos: { slug: string; subscriberOnly: boolean }[] };
+    const media = JSON.parse(fs.readFileSync(path.resolve("content/media.json"), "utf8")) as {
+      videos: { slug: string; subscriberOnly: boolean }[];
+    };
     const locked = media.videos.find((v) => v.subscriberOnly)!;
     const $ = cheerio.load(await (await fetch(`${server.url}/video`)).text());
     const href = $(`#all-videos + ul a[href$='/${locked.slug}']`).attr("href")!;
     const id = href.split("/")[2]!;
     const r = await reader();
     expect((await r.request(`/share?type=video&id=${id}`)).status).toBe(403);
-    expect((await r.request(`/share?type=video&id=${id}`, { form: { intent: "social", provider: "facebook", type: "video", id } })).status).toBe(403);
+    expect(
+      (await r.request(`/share?type=video&id=${id}`, { form: { intent: "social", provider: "facebook", type: "video", id } })).status,
+    ).toBe(403);
   });
 });

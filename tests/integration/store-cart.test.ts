@@ -30,7 +30,9 @@ afterAll(async () => {
 const location = (res: Response) => res.headers.get("location") ?? "";
 
 function add(r: Reader, fields: Record<string, string>) {
-  return r.request("/shopping-cart", { form: { intent: "add", productUrl: `/product/x/${fields.productId}`, format: "Hardcover", referral: "03069", ...fields } });
+  return r.request("/shopping-cart", {
+    form: { intent: "add", productUrl: `/product/x/${fields.productId}`, format: "Hardcover", referral: "03069", ...fields },
+  });
 }
 
 /** The cart page's lines as the shopper reads them. */
@@ -49,7 +51,14 @@ async function cartPage(r: Reader) {
       .get();
   const totals = Object.fromEntries(
     $("section[aria-labelledby=totals-title] dt")
-      .map((_, dt) => [[$(dt).text().replace(/ \(.*\)$/, ""), $(dt).next("dd").text()]])
+      .map((_, dt) => [
+        [
+          $(dt)
+            .text()
+            .replace(/ \(.*\)$/, ""),
+          $(dt).next("dd").text(),
+        ],
+      ])
       .get() as [string, string][],
   );
   return { $, physical: lines("physical-items"), digital: lines("digital-items"), totals, text: $("main").text() };
@@ -131,14 +140,22 @@ describe("adding to the cart", () => {
     expect((await add(r, { productId: EBOOK.id, type: "Digital" })).status).toBe(303);
     const again = await add(r, { productId: EBOOK.id, type: "Digital", quantity: "1" });
     expect(again.status).toBe(409);
-    expect(cheerio.load(await again.text())("[role=alert]").text()).toContain("this one is already in your cart");
+    expect(
+      cheerio
+        .load(await again.text())("[role=alert]")
+        .text(),
+    ).toContain("this one is already in your cart");
     // A digital item posted as if it shipped is still one to an order.
     expect((await add(r, { productId: EBOOK.id, type: "Ship", quantity: "3" })).status).toBe(409);
 
     const { digital } = await cartPage(r);
     const up = await r.request("/shopping-cart", { form: { intent: "update", lineId: digital[0]!.id, set: "2" } });
     expect(up.status).toBe(400);
-    expect(cheerio.load(await up.text())("[role=alert]").text()).toContain("its quantity cannot be more than 1");
+    expect(
+      cheerio
+        .load(await up.text())("[role=alert]")
+        .text(),
+    ).toContain("its quantity cannot be more than 1");
     expect((await cartPage(r)).digital).toMatchObject([{ quantity: "1" }]);
   });
 
@@ -146,14 +163,20 @@ describe("adding to the cart", () => {
     const r = new Reader(server.url);
     const soon = await add(r, { productId: COMING_SOON, type: "Ship", quantity: "1" });
     expect(soon.status).toBe(409);
-    const soonText = cheerio.load(await soon.text())("[role=alert]").text();
+    const soonText = cheerio
+      .load(await soon.text())("[role=alert]")
+      .text();
     expect(soonText).toContain("coming soon");
     expect(soonText).toContain("Available February 09, 2027");
     expect(soonText).toContain(`Product id: ${COMING_SOON}`);
 
     const unknown = await add(r, { productId: "999999", type: "Ship", quantity: "1" });
     expect(unknown.status).toBe(404);
-    expect(cheerio.load(await unknown.text())("[role=alert] h2").text()).toBe(APOLOGY);
+    expect(
+      cheerio
+        .load(await unknown.text())("[role=alert] h2")
+        .text(),
+    ).toBe(APOLOGY);
     expect((await add(r, { productId: "abc", type: "Ship", quantity: "1" })).status).toBe(400);
     expect((await add(r, { productId: HARDCOVER.id, type: "Gift", quantity: "1" })).status).toBe(400);
 
@@ -172,12 +195,19 @@ describe("adding to the cart", () => {
     expect(cart.digital[1]).toMatchObject({ type: "Perm (copyright permissions)", quantity: "250", price: "$1.50", total: "$375.00" });
     expect(cart.digital[1]!.title).toMatch(/^Copyright permissions: /);
     const tooMany = await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "10001" });
-    expect(cheerio.load(await tooMany.text())("[role=alert]").text()).toContain("Please enter a value that is less than 10001");
+    expect(
+      cheerio
+        .load(await tooMany.text())("[role=alert]")
+        .text(),
+    ).toContain("Please enter a value that is less than 10001");
   });
 
   it("answers a post from another site with 403, and an unknown intent with 400", async () => {
     const r = new Reader(server.url);
-    const foreign = await r.request("/shopping-cart", { form: { intent: "add", productId: HARDCOVER.id, type: "Ship", quantity: "1" }, headers: { "Sec-Fetch-Site": "cross-site" } });
+    const foreign = await r.request("/shopping-cart", {
+      form: { intent: "add", productId: HARDCOVER.id, type: "Ship", quantity: "1" },
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
     expect(foreign.status).toBe(403);
     expect(r.cookie("mr_cart")).toBeUndefined();
     expect((await r.request("/shopping-cart", { form: { intent: "empty" } })).status).toBe(400);
@@ -207,7 +237,11 @@ describe("the cart page", () => {
       expect($(`#quantity-${line!.id}-error`).text()).toBe(VALID_NUMBER);
     }
     const huge = await r.request("/shopping-cart", { form: { intent: "update", lineId: line!.id, quantity: "1000" } });
-    expect(cheerio.load(await huge.text())(`#quantity-${line!.id}-error`).text()).toBe("Please enter a value that is less than 1000");
+    expect(
+      cheerio
+        .load(await huge.text())(`#quantity-${line!.id}-error`)
+        .text(),
+    ).toBe("Please enter a value that is less than 1000");
     expect((await cartPage(r)).physical[0]!.quantity).toBe("12");
     await step({ set: "0" });
     expect((await cartPage(r)).text).toContain("Your Shopping Cart is empty.");

@@ -13,7 +13,14 @@ interface SeedProduct {
   slug: string;
   title: string;
   productType: string;
-  availabilities: { format: string; status: "A" | "F"; lineType: string; availableDate?: string; permissionsAvailable: boolean; volumePricing: boolean }[];
+  availabilities: {
+    format: string;
+    status: "A" | "F";
+    lineType: string;
+    availableDate?: string;
+    permissionsAvailable: boolean;
+    volumePricing: boolean;
+  }[];
 }
 const seed = (JSON.parse(fs.readFileSync(path.resolve("content/store.json"), "utf8")) as { products: SeedProduct[] }).products;
 
@@ -100,7 +107,9 @@ describe("crawling the store", () => {
 describe("/store", () => {
   it("is in the pages sitemap with every product page", async () => {
     const $ = cheerio.load(await (await fetch(`${server.url}/sitemaps/pages.xml`)).text(), { xml: true });
-    const locs = $("loc").map((_, el) => $(el).text()).get();
+    const locs = $("loc")
+      .map((_, el) => $(el).text())
+      .get();
     expect(locs).toContain(`${server.url}/store`);
     for (const [p] of canonicalProductPages()) expect(locs).toContain(server.url + p);
   });
@@ -110,8 +119,15 @@ describe("/store", () => {
     expect(first("main ol > li article").length).toBe(8);
     expect(first("nav[aria-label=Pagination] a[aria-current=page]").text()).toBe("1");
     const books = (await get("/store?type=book")).$;
-    const bookTitles = books("main ol > li h3").map((_, h) => books(h).text()).get();
-    expect(bookTitles.sort()).toEqual(seed.filter((p) => p.productType === "Book").map((p) => p.title).sort());
+    const bookTitles = books("main ol > li h3")
+      .map((_, h) => books(h).text())
+      .get();
+    expect(bookTitles.sort()).toEqual(
+      seed
+        .filter((p) => p.productType === "Book")
+        .map((p) => p.title)
+        .sort(),
+    );
     const strategy = (await get("/store?topic=strategy")).$;
     expect(strategy("main ol > li article").length).toBeGreaterThan(1);
     strategy("main ol > li article").each((_, a) => expect(strategy(a).find("p").first().text()).toContain("Strategy"));
@@ -119,7 +135,11 @@ describe("/store", () => {
   });
 
   it("shows a coming-soon product's date in the spec's format on its card", () => {
-    const cards = [...pages.values()].flatMap(($) => $("main ol > li article").map((_, a) => $(a).text()).get());
+    const cards = [...pages.values()].flatMap(($) =>
+      $("main ol > li article")
+        .map((_, a) => $(a).text())
+        .get(),
+    );
     expect(cards.some((text) => text.includes("Machines at the Table") && text.includes("Available February 09, 2027"))).toBe(true);
   });
 
@@ -204,11 +224,20 @@ describe("product pages", () => {
     expect(ld["@type"]).toBe("Product");
     expect(ld.name).toBe($("h1").text());
     expect(ld.offers).toHaveLength(4);
-    expect(ld.offers[0]).toMatchObject({ "@type": "Offer", priceCurrency: "USD", price: "35.00", availability: "https://schema.org/InStock", url: server.url + p });
+    expect(ld.offers[0]).toMatchObject({
+      "@type": "Offer",
+      priceCurrency: "USD",
+      price: "35.00",
+      availability: "https://schema.org/InStock",
+      url: server.url + p,
+    });
     expect($('meta[property="og:type"]').attr("content")).toBe("product");
     expect($('meta[property="og:url"]').attr("content")).toBe(server.url + p);
     const [, soon] = pageOf("machines-at-the-table")[0]!;
-    expect(JSON.parse(soon('script[type="application/ld+json"]').text()).offers[0]).toMatchObject({ availability: "https://schema.org/PreOrder", availabilityStarts: "2027-02-09" });
+    expect(JSON.parse(soon('script[type="application/ld+json"]').text()).offers[0]).toMatchObject({
+      availability: "https://schema.org/PreOrder",
+      availabilityStarts: "2027-02-09",
+    });
   });
 });
 
@@ -216,7 +245,9 @@ describe("short and /an/ product links", () => {
   it("moves /product/{id} to the page of the first availability on sale with 301", async () => {
     const res = await fetch(`${server.url}/product/1?referral=02749`, { redirect: "manual" });
     expect(res.status).toBe(301);
-    expect(new URL(res.headers.get("location")!, server.url).pathname + new URL(res.headers.get("location")!, server.url).search).toBe(`${pageOf(seed[0]!.slug)[0]![0]}?referral=02749`);
+    expect(new URL(res.headers.get("location")!, server.url).pathname + new URL(res.headers.get("location")!, server.url).search).toBe(
+      `${pageOf(seed[0]!.slug)[0]![0]}?referral=02749`,
+    );
   });
 
   it("opens the product page from the /an/ form of its address", async () => {

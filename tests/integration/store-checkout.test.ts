@@ -24,18 +24,28 @@ const ITEM_FIELDS: Record<string, Record<string, string>> = {
   [EBOOK]: { productUrl: "/product/the-patient-ledger/1002", format: "Ebook", productPrice: "24.99" },
 };
 /** A digital item's form has no quantity field (one to an order). */
-const cartAddForm = (productId: string, type: "Ship" | "Digital") => ({ intent: "add", productId, type, ...(type === "Ship" ? { quantity: "1" } : {}), referral: "", ...ITEM_FIELDS[productId] });
+const cartAddForm = (productId: string, type: "Ship" | "Digital") => ({
+  intent: "add",
+  productId,
+  type,
+  ...(type === "Ship" ? { quantity: "1" } : {}),
+  referral: "",
+  ...ITEM_FIELDS[productId],
+});
 
 beforeAll(async () => {
-
   database = await isolatedConnection("chk");
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer({
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-    PASSWORD_SCRYPT_LOG2N: "14",
-    SMTP_URL: smtp.url,
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+      PASSWORD_SCRYPT_LOG2N: "14",
+      SMTP_URL: smtp.url,
+    },
+    "production",
+    database,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -44,7 +54,16 @@ afterAll(async () => {
   await database.drop();
 });
 
-const ADDRESS = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
+const ADDRESS = {
+  firstName: "Ada",
+  lastName: "Byron",
+  address1: "12 Harbour Road",
+  address2: "",
+  city: "Albany",
+  state: "NY",
+  postalCode: "12207",
+  countryCode: "US",
+};
 
 async function addToCart(r: Reader, productId: string, type: "Ship" | "Digital") {
   const res = await r.request("/shopping-cart", { form: cartAddForm(productId, type) });
@@ -52,7 +71,9 @@ async function addToCart(r: Reader, productId: string, type: "Ship" | "Digital")
 }
 
 async function continueToReview(r: Reader, fields: Record<string, string>) {
-  const res = await r.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard", ...fields } });
+  const res = await r.request("/shipping-payment", {
+    form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard", ...fields },
+  });
   expect(res.status).toBe(303);
   expect(res.headers.get("location")).toBe("/review-order");
 }
@@ -84,22 +105,40 @@ describe("guest checkout", () => {
   it("validates the address with clear messages and keeps what was typed when the country changes", async () => {
     const guest = new Reader(server.url);
     await addToCart(guest, HARDCOVER, "Ship");
-    const bad = await guest.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "not-an-address", postalCode: "1234", state: "" } });
+    const bad = await guest.request("/shipping-payment", {
+      form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "not-an-address", postalCode: "1234", state: "" },
+    });
     expect(bad.status).toBe(400);
     const $ = cheerio.load(await bad.text());
-    const errors = $("[role=alert] li").map((_, li) => $(li).text()).get();
-    expect(errors).toEqual(expect.arrayContaining(["Please enter a valid email address.", "Please choose a state.", "Please enter a valid ZIP code: 5 digits, or 9 digits as 12345-6789."]));
+    const errors = $("[role=alert] li")
+      .map((_, li) => $(li).text())
+      .get();
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        "Please enter a valid email address.",
+        "Please choose a state.",
+        "Please enter a valid ZIP code: 5 digits, or 9 digits as 12345-6789.",
+      ]),
+    );
 
-    const update = await guest.request("/shipping-payment", { form: { intent: "country", addressChoice: "new", ...ADDRESS, countryCode: "CA", state: "", email: "typed@example.org" } });
+    const update = await guest.request("/shipping-payment", {
+      form: { intent: "country", addressChoice: "new", ...ADDRESS, countryCode: "CA", state: "", email: "typed@example.org" },
+    });
     expect(update.status).toBe(303);
     const $ca = await guest.page("/shipping-payment");
-    expect($ca("select[name=state] option").map((_, o) => $ca(o).text()).get()).toContain("Ontario");
+    expect(
+      $ca("select[name=state] option")
+        .map((_, o) => $ca(o).text())
+        .get(),
+    ).toContain("Ontario");
     expect($ca("input[name=firstName]").val()).toBe("Ada");
     expect($ca("input[name=email]").val()).toBe("typed@example.org");
     expect($ca("select[name=countryCode] option[selected]").val()).toBe("CA");
     expect($ca("label").text()).toContain("Province or territory");
 
-    await guest.request("/shipping-payment", { form: { intent: "country", addressChoice: "new", ...ADDRESS, countryCode: "GB", state: "" } });
+    await guest.request("/shipping-payment", {
+      form: { intent: "country", addressChoice: "new", ...ADDRESS, countryCode: "GB", state: "" },
+    });
     const $gb = await guest.page("/shipping-payment");
     expect($gb("input[name=state]")).toHaveLength(1);
     expect($gb("label").text()).toContain("International (7 to 14 business days)");
@@ -117,15 +156,21 @@ describe("guest checkout", () => {
     const guest = new Reader(server.url);
     await addToCart(guest, EBOOK, "Digital");
     const apply = async (promoCode: string) => {
-      expect((await guest.request("/shipping-payment", { form: { intent: "promo", addressChoice: "new", ...ADDRESS, promoCode } })).status).toBe(303);
+      expect(
+        (await guest.request("/shipping-payment", { form: { intent: "promo", addressChoice: "new", ...ADDRESS, promoCode } })).status,
+      ).toBe(303);
       const $ = await guest.page("/shipping-payment");
-      return $("#promoCode ~ [role=status], [role=status]").filter((_, e) => $(e).text().includes("promo code") || $(e).text().includes("Promo code")).text();
+      return $("#promoCode ~ [role=status], [role=status]")
+        .filter((_, e) => $(e).text().includes("promo code") || $(e).text().includes("Promo code"))
+        .text();
     };
     expect(await apply("welcome10")).toBe("Promo code WELCOME10 applied: 10% off your order.");
     expect(await apply("SUMMER24")).toBe("The promo code SUMMER24 has expired.");
     expect(await apply("CASES25")).toContain("The promo code CASES25 does not apply to the items in your cart.");
     expect(await apply("NOSUCHCODE")).toBe("We don't recognise the promo code NOSUCHCODE. Please check it and try again.");
-    const blocked = await guest.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "promo@example.org", promoCode: "SUMMER24" } });
+    const blocked = await guest.request("/shipping-payment", {
+      form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "promo@example.org", promoCode: "SUMMER24" },
+    });
     expect(blocked.status).toBe(400);
   });
 
@@ -141,13 +186,19 @@ describe("guest checkout", () => {
     expect(idempotencyKey).toMatch(/^[A-Za-z0-9_-]{22,}$/);
 
     // A double click, a reload and a replayed POST: all the same order and the same hosted checkout.
-    const submissions = await Promise.all(Array.from({ length: 4 }, () => guest.request("/review-order", { form: { idempotencyKey, shownTotal } })));
+    const submissions = await Promise.all(
+      Array.from({ length: 4 }, () => guest.request("/review-order", { form: { idempotencyKey, shownTotal } })),
+    );
     expect(submissions.map((s) => s.status)).toEqual([303, 303, 303, 303]);
     const locations = new Set(submissions.map((s) => s.headers.get("location")));
     expect(locations.size).toBe(1);
     const checkout = [...locations][0]!;
     expect(pathOf(checkout)).toMatch(/^\/sandbox-checkout\/sbx_/);
-    const orders = await selectFromServer<{ id: string; status: string }>(database, "SELECT id, status FROM store_order WHERE idempotency_key = ?", [idempotencyKey]);
+    const orders = await selectFromServer<{ id: string; status: string }>(
+      database,
+      "SELECT id, status FROM store_order WHERE idempotency_key = ?",
+      [idempotencyKey],
+    );
     expect(orders).toHaveLength(1);
     const orderId = orders[0]!.id;
     const sessions = await selectFromServer<{ id: string }>(database, "SELECT id FROM sandbox_payment WHERE reference = ?", [orderId]);
@@ -156,7 +207,9 @@ describe("guest checkout", () => {
     const declined = await pay(guest, checkout, "4000 0000 0000 0002");
     expect(declined.status).toBe(402);
     expect(await declined.text()).toContain("Your card was declined. No payment was taken.");
-    expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("pending_payment");
+    expect(
+      (await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status,
+    ).toBe("pending_payment");
 
     const paid = await pay(guest, checkout, "4242 4242 4242 4242");
     expect(paid.status).toBe(303);
@@ -166,7 +219,9 @@ describe("guest checkout", () => {
     expect($done("h1").text()).toBe("Thank you for your order");
     expect($done("input[name=emailAddress]").val()).toBe(email);
 
-    const orderLink = $done("a").filter((_, a) => $done(a).text() === "View your order and receipt").attr("href")!;
+    const orderLink = $done("a")
+      .filter((_, a) => $done(a).text() === "View your order and receipt")
+      .attr("href")!;
     const $order = await guest.page(orderLink);
     expect($order("dd").text()).toContain("Purchased");
     expect($order("main").text()).toContain("Ada Byron");
@@ -204,14 +259,22 @@ describe("guest checkout", () => {
     const tabs = [await reviewForm(guest), await reviewForm(guest)];
     expect(tabs[0]!.idempotencyKey).not.toBe(tabs[1]!.idempotencyKey);
 
-    const answers = await Promise.all(tabs.map(({ idempotencyKey, shownTotal }) => guest.request("/review-order", { form: { idempotencyKey, shownTotal } })));
+    const answers = await Promise.all(
+      tabs.map(({ idempotencyKey, shownTotal }) => guest.request("/review-order", { form: { idempotencyKey, shownTotal } })),
+    );
     expect(answers.map((a) => a.status)).toEqual([303, 303]);
     const keys = tabs.map((t) => t.idempotencyKey);
-    const orders = await selectFromServer<{ id: string; access_token: string }>(database, "SELECT id, access_token FROM store_order WHERE idempotency_key IN (?, ?)", keys);
+    const orders = await selectFromServer<{ id: string; access_token: string }>(
+      database,
+      "SELECT id, access_token FROM store_order WHERE idempotency_key IN (?, ?)",
+      keys,
+    );
     expect(orders).toHaveLength(1);
     const [order] = orders;
     const locations = answers.map((a) => pathOf(a.headers.get("location"))).sort();
-    expect(locations).toEqual([`/order/${order!.id}?key=${order!.access_token}`, expect.stringMatching(/^\/sandbox-checkout\/sbx_/)].sort());
+    expect(locations).toEqual(
+      [`/order/${order!.id}?key=${order!.access_token}`, expect.stringMatching(/^\/sandbox-checkout\/sbx_/)].sort(),
+    );
 
     // The second tab's page offers the payment the first tab opened.
     const checkout = locations.find((l) => l.startsWith("/sandbox-checkout/"))!;
@@ -228,7 +291,9 @@ describe("guest checkout", () => {
     const { idempotencyKey, shownTotal } = await reviewForm(guest);
     const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
     const $sandbox = await guest.page(pathOf(placed.headers.get("location")));
-    const cancel = $sandbox("a").filter((_, a) => $sandbox(a).text() === "Cancel and go back").attr("href")!;
+    const cancel = $sandbox("a")
+      .filter((_, a) => $sandbox(a).text() === "Cancel and go back")
+      .attr("href")!;
     // Back on the order's page, where the shopper may cancel it or return to the review.
     expect(pathOf(cancel)).toMatch(/^\/order\/ord_[A-Za-z0-9_-]{22}\?key=/);
     const $order = await guest.page(pathOf(cancel));
@@ -246,8 +311,16 @@ describe("cancelling an order", () => {
     const { idempotencyKey, shownTotal } = await reviewForm(guest);
     const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
     expect(placed.status).toBe(303);
-    const [row] = await selectFromServer<{ id: string; access_token: string }>(database, "SELECT id, access_token FROM store_order WHERE idempotency_key = ?", [idempotencyKey]);
-    return { checkout: placed.headers.get("location")!, orderPath: `/order/${row!.id}?key=${encodeURIComponent(row!.access_token)}`, orderId: row!.id };
+    const [row] = await selectFromServer<{ id: string; access_token: string }>(
+      database,
+      "SELECT id, access_token FROM store_order WHERE idempotency_key = ?",
+      [idempotencyKey],
+    );
+    return {
+      checkout: placed.headers.get("location")!,
+      orderPath: `/order/${row!.id}?key=${encodeURIComponent(row!.access_token)}`,
+      orderId: row!.id,
+    };
   }
   const CANCEL = { intent: "cancel" };
 
@@ -262,7 +335,9 @@ describe("cancelling an order", () => {
     expect((await stranger.request(`/order/${orderId}`, { form: CANCEL })).status).toBe(404);
     expect((await stranger.request(`/order/${orderId}?key=not-the-key`, { form: CANCEL })).status).toBe(404);
     expect((await (await registeredReader(server.url)).request(`/order/${orderId}`, { form: CANCEL })).status).toBe(404);
-    expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("pending_payment");
+    expect(
+      (await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status,
+    ).toBe("pending_payment");
 
     for (let i = 0; i < 2; i++) {
       const cancelled = await guest.request(orderPath, { form: CANCEL });
@@ -273,7 +348,11 @@ describe("cancelling an order", () => {
     expect($cancelled("dd").text()).toContain("Cancelled");
     expect($cancelled("[role=status]").text()).toContain("This order has been cancelled.");
     expect($cancelled("button").filter((_, b) => $cancelled(b).text() === "Cancel this order")).toHaveLength(0);
-    const rows = await selectFromServer<{ status: string; cancelled_at: string | null; paid_at: string | null }>(database, "SELECT status, cancelled_at, paid_at FROM store_order WHERE id = ?", [orderId]);
+    const rows = await selectFromServer<{ status: string; cancelled_at: string | null; paid_at: string | null }>(
+      database,
+      "SELECT status, cancelled_at, paid_at FROM store_order WHERE id = ?",
+      [orderId],
+    );
     expect(rows).toEqual([{ status: "cancelled", cancelled_at: expect.any(String), paid_at: null }]);
     // The cart keeps the items, to order again.
     expect((await guest.page("/review-order"))("main").text()).toContain("Ebook");
@@ -289,7 +368,9 @@ describe("cancelling an order", () => {
     expect($refused("[role=status]").text()).toBe("This checkout has expired: the order was cancelled. No payment was taken.");
     expect($refused("input[name=cardNumber]")).toHaveLength(0);
     expect((await guest.page(orderPath))("dd").text()).toContain("Cancelled");
-    expect((await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status).toBe("cancelled");
+    expect(
+      (await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [orderId]))[0]!.status,
+    ).toBe("cancelled");
   });
 
   it("refuses to cancel a paid order with a clear message", async () => {
@@ -361,11 +442,15 @@ describe("guest orders and registration", () => {
     const $done = await guest.page(back);
     const action = $done("form[action^='/register']").attr("action")!;
     const redirectTo = $done("input[name=redirectTo]").val() as string;
-    const registered = await guest.request(action, { form: { firstName: "Grace", lastName: "Hopper", emailAddress: email, password: "Lantern5!quay", redirectTo } });
+    const registered = await guest.request(action, {
+      form: { firstName: "Grace", lastName: "Hopper", emailAddress: email, password: "Lantern5!quay", redirectTo },
+    });
     expect(registered.status).toBe(303);
     const $claimed = await guest.page(pathOf(registered.headers.get("location")));
     expect($claimed("main").text()).toContain("This order is saved in your account");
-    const orderPath = $claimed("a").filter((_, a) => $claimed(a).text() === "View your order and receipt").attr("href")!;
+    const orderPath = $claimed("a")
+      .filter((_, a) => $claimed(a).text() === "View your order and receipt")
+      .attr("href")!;
     expect(orderPath).toMatch(/^\/order\/ord_[A-Za-z0-9_-]{22}$/);
     expect((await guest.request(orderPath)).status).toBe(200);
   });
@@ -405,7 +490,11 @@ describe("orders with nothing to pay", () => {
     const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
     expect(placed.status).toBe(303);
     expect(pathOf(placed.headers.get("location"))).toMatch(/^\/registration-complete\?order=ord_/);
-    const rows = await selectFromServer<{ status: string; provider: string | null }>(database, "SELECT status, provider FROM store_order WHERE idempotency_key = ?", [idempotencyKey]);
+    const rows = await selectFromServer<{ status: string; provider: string | null }>(
+      database,
+      "SELECT status, provider FROM store_order WHERE idempotency_key = ?",
+      [idempotencyKey],
+    );
     expect(rows).toEqual([{ status: "paid", provider: null }]);
   });
 });
@@ -424,7 +513,9 @@ describe("maintenance", () => {
       }
       const refused = await guest.request("/review-order", { form: { idempotencyKey: "a".repeat(24), shownTotal: "2499" } });
       expect(refused.status).toBe(503);
-      const continued = await guest.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "closed@example.org" } });
+      const continued = await guest.request("/shipping-payment", {
+        form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "closed@example.org" },
+      });
       expect(continued.status).toBe(503);
     } finally {
       await closed.stop();
@@ -436,7 +527,9 @@ describe("maintenance", () => {
     try {
       const guest = new Reader(closed.url);
       const topics = await guest.page("/topics");
-      expect(topics("[role=status]").text()).toContain("Ordering and order history are unavailable from 10pm to 1:15am EST for scheduled maintenance.");
+      expect(topics("[role=status]").text()).toContain(
+        "Ordering and order history are unavailable from 10pm to 1:15am EST for scheduled maintenance.",
+      );
       expect(topics("body").text()).not.toContain("7:30am");
       const checkout = await guest.page("/shipping-payment");
       expect(checkout("main").text()).toContain("Ordering and order history are unavailable from 10pm to 1:15am EST each day");

@@ -16,9 +16,35 @@ import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db"
 const SECRET_KEY = "sk_test_51MeridianStoreOrders00000000000";
 const WEBHOOK_SECRET = "whsec_meridianStoreOrdersSecret";
 /** Seed catalogue: the first book's hardcover (ships) and its ebook (digital). */
-const HARDCOVER = { intent: "add", productId: "1001", type: "Ship", quantity: "2", referral: "", productUrl: "/product/the-patient-ledger/1001", format: "Hardcover", productPrice: "32.00" };
-const EBOOK = { intent: "add", productId: "1002", type: "Digital", referral: "", productUrl: "/product/the-patient-ledger/1002", format: "Ebook", productPrice: "24.99" };
-const ADDRESS = { firstName: "Ada", lastName: "Byron", address1: "12 Harbour Road", address2: "", city: "Albany", state: "NY", postalCode: "12207", countryCode: "US" };
+const HARDCOVER = {
+  intent: "add",
+  productId: "1001",
+  type: "Ship",
+  quantity: "2",
+  referral: "",
+  productUrl: "/product/the-patient-ledger/1001",
+  format: "Hardcover",
+  productPrice: "32.00",
+};
+const EBOOK = {
+  intent: "add",
+  productId: "1002",
+  type: "Digital",
+  referral: "",
+  productUrl: "/product/the-patient-ledger/1002",
+  format: "Ebook",
+  productPrice: "24.99",
+};
+const ADDRESS = {
+  firstName: "Ada",
+  lastName: "Byron",
+  address1: "12 Harbour Road",
+  address2: "",
+  city: "Albany",
+  state: "NY",
+  postalCode: "12207",
+  countryCode: "US",
+};
 
 let stripe: FakeStripe;
 let smtp: LoopbackSmtp;
@@ -26,20 +52,23 @@ let server: RunningServer;
 let database: IsolatedConnection;
 
 beforeAll(async () => {
-
   database = await isolatedConnection("sst");
   stripe = await startFakeStripe(SECRET_KEY);
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer({
-    PAYMENT_PROVIDER: "stripe",
-    STRIPE_SECRET_KEY: SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripe.url,
-    SMTP_URL: smtp.url,
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-    PASSWORD_SCRYPT_LOG2N: "14",
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripe.url,
+      SMTP_URL: smtp.url,
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+      PASSWORD_SCRYPT_LOG2N: "14",
+    },
+    "production",
+    database,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -53,7 +82,10 @@ const postWebhook = (body: string) =>
   fetch(`${server.url}/api/payments/webhook`, {
     method: "POST",
     body,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }) },
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Stripe-Signature": Stripe.webhooks.generateTestHeaderString({ payload: body, secret: WEBHOOK_SECRET }),
+    },
   });
 
 const isResetMail = (m: Received) => /^Subject: Reset your/m.test(m.raw);
@@ -71,11 +103,16 @@ async function mailsSettled(reader: Reader, email: string): Promise<Received[]> 
 
 async function placeOrder(reader: Reader) {
   for (const item of [HARDCOVER, EBOOK]) expect((await reader.request("/shopping-cart", { form: item })).status).toBeLessThan(400);
-  const continued = await reader.request("/shipping-payment", { form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard" } });
+  const continued = await reader.request("/shipping-payment", {
+    form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard" },
+  });
   expect(continued.status).toBe(303);
   expect(continued.headers.get("location")).toBe("/review-order");
   const $review = await reader.page("/review-order");
-  const form = { idempotencyKey: $review("input[name=idempotencyKey]").val() as string, shownTotal: $review("input[name=shownTotal]").val() as string };
+  const form = {
+    idempotencyKey: $review("input[name=idempotencyKey]").val() as string,
+    shownTotal: $review("input[name=shownTotal]").val() as string,
+  };
   const placed = await Promise.all([reader.request("/review-order", { form }), reader.request("/review-order", { form })]);
   expect(placed.map((p) => p.status)).toEqual([303, 303]);
   expect(placed[1]!.headers.get("location")).toBe(placed[0]!.headers.get("location"));
@@ -100,7 +137,9 @@ describe("a store order paid through Stripe", () => {
     expect(session!.amount_total).toBe(order.total_cents);
     expect(order.total_cents).toBe(shownTotal);
     expect(session!.customer_email).toBe(order.email);
-    const creations = stripe.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions" && r.form.get("client_reference_id") === order.id);
+    const creations = stripe.requests.filter(
+      (r) => r.method === "POST" && r.path === "/v1/checkout/sessions" && r.form.get("client_reference_id") === order.id,
+    );
     expect(creations).toHaveLength(1);
     expect(creations[0]!.idempotencyKey).toBe(`checkout-session:${order.id}`);
     expect(returnUrlOf(session!)).toBe(`${server.url}/order/${order.id}?session_id=${session!.id}`);
@@ -114,7 +153,11 @@ describe("a store order paid through Stripe", () => {
       const res = await postWebhook(body);
       expect(res.status).toBe(200);
     }
-    const rows = await selectFromServer<{ status: string; paid_at: string | null }>(database, "SELECT status, paid_at FROM store_order WHERE id = ?", [order.id]);
+    const rows = await selectFromServer<{ status: string; paid_at: string | null }>(
+      database,
+      "SELECT status, paid_at FROM store_order WHERE id = ?",
+      [order.id],
+    );
     expect(rows).toEqual([{ status: "paid", paid_at: expect.any(String) }]);
 
     const back = new URL(returnUrlOf(session!));
@@ -146,7 +189,8 @@ describe("a store order paid through Stripe", () => {
 });
 
 describe("cancelling a store order paid through Stripe", () => {
-  const status = async (id: string) => (await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [id]))[0]!.status;
+  const status = async (id: string) =>
+    (await selectFromServer<{ status: string }>(database, "SELECT status FROM store_order WHERE id = ?", [id]))[0]!.status;
 
   it("expires the order's Checkout Session, so the page the shopper left can no longer be paid", async () => {
     const reader = await registeredReader(server.url);
@@ -166,7 +210,11 @@ describe("cancelling a store order paid through Stripe", () => {
     stripe.sessions.delete(stripe.sessionAt(location)!.id);
     const refused = await reader.request(`/order/${order.id}`, { form: { intent: "cancel" } });
     expect(refused.status).toBe(503);
-    expect(cheerio.load(await refused.text())("[role=alert]").text()).toContain("The order could not be cancelled just now. Please try again in a few minutes.");
+    expect(
+      cheerio
+        .load(await refused.text())("[role=alert]")
+        .text(),
+    ).toContain("The order could not be cancelled just now. Please try again in a few minutes.");
     expect(await status(order.id)).toBe("pending_payment");
   });
 });

@@ -11,7 +11,11 @@ const GIFTS_PER_MONTH = 5;
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", GIFTS_PER_MONTH: String(GIFTS_PER_MONTH) });
+  server = await startBuiltServer({
+    RATE_LIMIT_PER_IP: "100000",
+    RATE_LIMIT_PER_ACCOUNT: "1000",
+    GIFTS_PER_MONTH: String(GIFTS_PER_MONTH),
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -45,7 +49,10 @@ describe("gifting an article", () => {
   it("answers a script (Accept: application/json) with the link and the gifts left; the link opens the article for anyone, unindexed", async () => {
     const reader = await subscriber();
     const path = await anArticle();
-    const res = await reader.request("/api/article-gift/give-gift", { form: { url: `${server.url}${path}` }, headers: { Accept: "application/json" } });
+    const res = await reader.request("/api/article-gift/give-gift", {
+      form: { url: `${server.url}${path}` },
+      headers: { Accept: "application/json" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = (await res.json()) as { articleGiftURL: string; articleGiftsLeft: number };
@@ -110,11 +117,23 @@ describe("gifting an article", () => {
   it("answers bad input with 4xx and takes no gift", async () => {
     const reader = await subscriber();
     const path = await anArticle();
-    for (const url of [undefined, "", "/2020/01/no-such-article", "https://evil.example" + path, "/the-latest", `${path}/../x`, "x".repeat(5000)]) {
-      const res = await reader.request("/api/article-gift/give-gift", { form: url === undefined ? { _format: "json" } : { url, _format: "json" } });
+    for (const url of [
+      undefined,
+      "",
+      "/2020/01/no-such-article",
+      "https://evil.example" + path,
+      "/the-latest",
+      `${path}/../x`,
+      "x".repeat(5000),
+    ]) {
+      const res = await reader.request("/api/article-gift/give-gift", {
+        form: url === undefined ? { _format: "json" } : { url, _format: "json" },
+      });
       expect(res.status, String(url).slice(0, 40)).toBe(404);
     }
-    expect((await reader.request("/api/article-gift/give-gift", { form: { url: path }, headers: { Origin: "https://evil.example" } })).status).toBe(403);
+    expect(
+      (await reader.request("/api/article-gift/give-gift", { form: { url: path }, headers: { Origin: "https://evil.example" } })).status,
+    ).toBe(403);
     expect((await reader.request("/api/article-gift/give-gift")).status).toBe(405);
     expect(giftsLeftText(await reader.page(path))).toContain(`${GIFTS_PER_MONTH} gifts left this month`);
   });
@@ -169,7 +188,11 @@ describe("notes", () => {
     const cases: [Record<string, string>, string, string][] = [
       [{ paragraph: "0", note: "   " }, "#add-note-note-error", "Write a note before saving."],
       [{ paragraph: "0", note: "x".repeat(2001) }, "#add-note-note-error", "The note is too long: at most 2,000 characters."],
-      [{ paragraph: "0", quote: "q".repeat(501), note: "ok" }, "#add-note-quote-error", "The quoted passage is too long: at most 500 characters."],
+      [
+        { paragraph: "0", quote: "q".repeat(501), note: "ok" },
+        "#add-note-quote-error",
+        "The quoted passage is too long: at most 500 characters.",
+      ],
       [{ paragraph: "abc", note: "ok" }, "#add-note-paragraph-error", "Choose one of the article's paragraphs."],
       [{ paragraph: "100000", note: "ok" }, "#add-note-paragraph-error", "Choose one of the article's paragraphs."],
       [{ paragraph: "-1", note: "ok" }, "#add-note-paragraph-error", "Choose one of the article's paragraphs."],
@@ -188,7 +211,9 @@ describe("notes", () => {
   it("lets only the reader who wrote a note delete it", async () => {
     const writer = await subscriber();
     const path = await anArticle();
-    const saved = await writer.request(path, { form: { intent: "add-note", paragraph: "2", quote: "a passage", note: "<b>Bold</b> claim" } });
+    const saved = await writer.request(path, {
+      form: { intent: "add-note", paragraph: "2", quote: "a passage", note: "<b>Bold</b> claim" },
+    });
     expect(saved.status).toBe(303);
     expect(saved.headers.get("location")).toBe(`${path}?note=added#notes`);
     const $ = await writer.page(`${path}?note=added`);
@@ -213,7 +238,8 @@ describe("notes", () => {
     expect(first("main ol > li")).toHaveLength(20);
     expect(first('nav[aria-label="Pages of notes"] a[rel="next"]').attr("href")).toBe("/my-account/notes?page=2");
     expect((await reader.page("/my-account/notes?page=2"))("main ol > li")).toHaveLength(1);
-    for (const page of ["3", "0", "abc", "9999999"]) expect((await reader.request(`/my-account/notes?page=${page}`)).status, page).toBe(404);
+    for (const page of ["3", "0", "abc", "9999999"])
+      expect((await reader.request(`/my-account/notes?page=${page}`)).status, page).toBe(404);
   });
 });
 
@@ -233,7 +259,8 @@ describe("downloads", () => {
     expect($('main a[href="/subscriptions"]')).toHaveLength(1);
 
     const sub = await subscriber();
-    for (const id of ["R999999", "R0", "1", "R1x", "R01"]) expect((await sub.request(`/download/subscriber/reprint/${id}`)).status, id).toBe(404);
+    for (const id of ["R999999", "R0", "1", "R1x", "R01"])
+      expect((await sub.request(`/download/subscriber/reprint/${id}`)).status, id).toBe(404);
   });
 
   it("gives a subscriber the reprint as a private PDF attachment", async () => {
@@ -246,7 +273,11 @@ describe("downloads", () => {
     expect(res.headers.get("content-type")).toBe("application/pdf");
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${path.split("/").pop()}.pdf"`);
     expect(res.headers.get("cache-control")).toBe("private, no-store");
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
   });
 
   it("gives a visual-library chart only at the subscriber's own address, and only for visual-library articles", async () => {
@@ -261,7 +292,11 @@ describe("downloads", () => {
 
     const other = await subscriber();
     expect((await other.request(link)).status).toBe(403);
-    const charts = new Set($list("main article h3 a").map((_, a) => $list(a).attr("href")!).get());
+    const charts = new Set(
+      $list("main article h3 a")
+        .map((_, a) => $list(a).attr("href")!)
+        .get(),
+    );
     const plain = (await articlePaths()).find((p) => !charts.has(p))!;
     const ownId = link.split("/")[3];
     expect((await reader.request(`/visual-library/download/${ownId}/${plain.split("/").pop()}`)).status).toBe(404);

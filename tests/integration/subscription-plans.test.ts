@@ -12,12 +12,15 @@ let server: RunningServer;
 let database: IsolatedConnection;
 
 beforeAll(async () => {
-
   database = await isolatedConnection("plan");
-  server = await startBuiltServer({
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-  }, "production", database);
+  server = await startBuiltServer(
+    {
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+    },
+    "production",
+    database,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -49,13 +52,20 @@ async function payAndReturn(reader: Reader, checkout: string) {
 
 /** The one reader this file registers (registeredReader names them Nell Ransome). */
 async function registeredUserId(): Promise<string> {
-  const rows = await selectFromServer<{ id: string }>(database, "SELECT id FROM app_user WHERE first_name = ? AND last_name = ?", ["Nell", "Ransome"]);
+  const rows = await selectFromServer<{ id: string }>(database, "SELECT id FROM app_user WHERE first_name = ? AND last_name = ?", [
+    "Nell",
+    "Ransome",
+  ]);
   expect(rows).toHaveLength(1);
   return rows[0]!.id;
 }
 
 const activeSubscriptions = (userId: string) =>
-  selectFromServer<{ role_code: string; access_end: string }>(database, "SELECT role_code, access_end FROM subscription WHERE user_id = ? AND status = 'active'", [userId]);
+  selectFromServer<{ role_code: string; access_end: string }>(
+    database,
+    "SELECT role_code, access_end FROM subscription WHERE user_id = ? AND status = 'active'",
+    [userId],
+  );
 
 describe("subscribing", () => {
   it("opens one checkout for three posts of the same form, and the subscriber then changes plan instead of adding one", async () => {
@@ -76,7 +86,9 @@ describe("subscribing", () => {
     // The plans page now shows the reader's plan and offers a change, not a second plan.
     const $plans = await reader.page("/subscriptions");
     expect($plans("[role=status]").text()).toContain("Your plan: Digital, with access until");
-    const links = $plans("main a").map((_, a) => $plans(a).text()).get();
+    const links = $plans("main a")
+      .map((_, a) => $plans(a).text())
+      .get();
     expect(links).toEqual(expect.arrayContaining(["Renew Digital", "Change to Premium", "Change to Executive"]));
     expect(links).not.toContain("Choose Premium");
 

@@ -64,7 +64,11 @@ describe("the video list", () => {
     expect(urls.size).toBe(media.videos.length);
     const $ = await guest().page("/video");
     expect($("h1").text()).toBe("Video");
-    expect($("main section h2").map((_, h) => $(h).text()).get()).toEqual(expect.arrayContaining(["The Manager's Toolkit", "All videos"]));
+    expect(
+      $("main section h2")
+        .map((_, h) => $(h).text())
+        .get(),
+    ).toEqual(expect.arrayContaining(["The Manager's Toolkit", "All videos"]));
     expect((await guest().request("/video?page=99")).status).toBe(404);
   });
 
@@ -93,7 +97,13 @@ describe("a video page", () => {
     const wrong = await guest().request(`/video/${idOf(freeVideo)}/not-its-slug`);
     expect(wrong.status).toBe(301);
     expect(wrong.headers.get("location")).toBe(urlOf(freeVideo));
-    for (const missing of ["/video/999999999", "/video/999999999/some-slug", "/video/abc/some-slug", "/video/embed/1/x", "/video/12345678901234567890"]) {
+    for (const missing of [
+      "/video/999999999",
+      "/video/999999999/some-slug",
+      "/video/abc/some-slug",
+      "/video/embed/1/x",
+      "/video/12345678901234567890",
+    ]) {
       expect((await guest().request(missing)).status, missing).toBe(404);
     }
   });
@@ -166,7 +176,12 @@ describe("the media files", () => {
   });
 
   it("answers 404 for a file no video has", async () => {
-    for (const missing of ["/media/video/999999.webm", "/media/video/1.mp4", `/media/video/${idOf(freeVideo)}.webm.bak`, "/media/video/..%2Fsecrets.json"]) {
+    for (const missing of [
+      "/media/video/999999.webm",
+      "/media/video/1.mp4",
+      `/media/video/${idOf(freeVideo)}.webm.bak`,
+      "/media/video/..%2Fsecrets.json",
+    ]) {
       expect((await guest().request(missing)).status, missing).toBe(404);
     }
   });

@@ -11,7 +11,12 @@ function writeApp(route: string) {
   fs.mkdirSync(path.join(process.cwd(), ".cache"), { recursive: true });
   fixture = fs.mkdtempSync(path.join(process.cwd(), ".cache", "client-import-guard-"));
   const files: Record<string, string> = {
-    "package.json": JSON.stringify({ name: "guard-fixture", private: true, type: "module", dependencies: { "@remix-run/node": "*", "@remix-run/react": "*", react: "*", "react-dom": "*" } }),
+    "package.json": JSON.stringify({
+      name: "guard-fixture",
+      private: true,
+      type: "module",
+      dependencies: { "@remix-run/node": "*", "@remix-run/react": "*", react: "*", "react-dom": "*" },
+    }),
     "server/db.ts": `import fs from "node:fs";\nexport const rowCount = () => fs.readdirSync(".").length;\n`,
     "shared/label.ts": `export const label = (n: number) => \`\${n} rows\`;\n`,
     // The Remix plugin insists on a config file of the app's own; it takes the project's guard and Remix options.
@@ -33,8 +38,7 @@ function writeApp(route: string) {
   }
 }
 
-const buildClient = () =>
-build({ root: fixture, configFile: path.join(fixture, "vite.config.ts"), logLevel: "silent" });
+const buildClient = () => build({ root: fixture, configFile: path.join(fixture, "vite.config.ts"), logLevel: "silent" });
 
 afterEach(() => fs.rmSync(fixture, { recursive: true, force: true }));
 

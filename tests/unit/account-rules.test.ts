@@ -52,9 +52,12 @@ describe("form rules", () => {
   });
 
   it("follows the spec's e-mail pattern, with each form's wording", () => {
-    for (const ok of ["a@b.co", "first.last+tag@sub.example.org", "x@[192.0.2.1]"]) expect(errors(registrationSchema, { ...good, emailAddress: ok }), ok).toEqual({});
+    for (const ok of ["a@b.co", "first.last+tag@sub.example.org", "x@[192.0.2.1]"])
+      expect(errors(registrationSchema, { ...good, emailAddress: ok }), ok).toEqual({});
     for (const bad of ["a@b", "a@b.c", "a b@c.org", "@c.org", "a@b.c0m"]) {
-      expect(errors(registrationSchema, { ...good, emailAddress: bad }), bad).toEqual({ emailAddress: ["This email address is not valid."] });
+      expect(errors(registrationSchema, { ...good, emailAddress: bad }), bad).toEqual({
+        emailAddress: ["This email address is not valid."],
+      });
     }
     expect(errors(signInSchema, { username: "a@b", password: "x" })).toEqual({ username: ["This field is required."] });
     expect(errors(profileSchema, { emailAddress: "a@b" })).toEqual({ emailAddress: ["Please enter a valid email address."] });
@@ -67,16 +70,25 @@ describe("form rules", () => {
   });
 
   it("gives change password the spec's messages", () => {
-    expect(errors(changePasswordSchema, {})).toEqual({ currentPassword: ["Current Password is required"], newPassword: ["New Password is required"] });
+    expect(errors(changePasswordSchema, {})).toEqual({
+      currentPassword: ["Current Password is required"],
+      newPassword: ["New Password is required"],
+    });
     expect(errors(changePasswordSchema, { currentPassword: "x", newPassword: "Engine1!note", confirmPassword: "Engine1!nope" })).toEqual({
       confirmPassword: ["New Password and Confirm Password do not match"],
     });
-    expect(errors(changePasswordSchema, { currentPassword: "x", newPassword: "weak", confirmPassword: "weak" })).toEqual({ newPassword: [PASSWORD_RULE] });
+    expect(errors(changePasswordSchema, { currentPassword: "x", newPassword: "weak", confirmPassword: "weak" })).toEqual({
+      newPassword: [PASSWORD_RULE],
+    });
   });
 
   it("keeps profile answers optional and within the spec's option lists", () => {
     expect(errors(profileSchema, { emailAddress: "a@example.org" })).toEqual({});
-    expect(errors(profileSchema, { emailAddress: "a@example.org", industry: "Piracy" })).toEqual({ industry: ["Please select a valid value"] });
-    expect(errors(profileSchema, { emailAddress: "a@example.org", companySize: "10000+", jobTitle: "Retired", industry: "Food & Beverage" })).toEqual({});
+    expect(errors(profileSchema, { emailAddress: "a@example.org", industry: "Piracy" })).toEqual({
+      industry: ["Please select a valid value"],
+    });
+    expect(
+      errors(profileSchema, { emailAddress: "a@example.org", companySize: "10000+", jobTitle: "Retired", industry: "Food & Beverage" }),
+    ).toEqual({});
   });
 });

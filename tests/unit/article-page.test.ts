@@ -16,7 +16,11 @@ function asElements(blocks: Block[]): ReactElement {
         case "heading":
           return h("h2", { key: i }, b.text);
         case "list":
-          return h("ul", { key: i }, b.items.map((item, j) => h("li", { key: j }, item)));
+          return h(
+            "ul",
+            { key: i },
+            b.items.map((item, j) => h("li", { key: j }, item)),
+          );
         case "quote":
           return h("blockquote", { key: i, className: "quote" }, h("p", null, b.text));
         case "paragraph":

@@ -5,7 +5,14 @@ import { escapeHtml } from "../../server/text/escape";
 // Whatever a title or name holds, a browser or an XML reader must read back that text, and
 // never markup, from what escapeHtml writes.
 
-const NASTY = [`Tom & Jerry's "Big" <Day>`, `</p><script>alert(1)</script>`, `&amp; is already an entity`, `x" onmouseover="alert(1)`, `it's '<b>'`, "Rocket 🚀 and café"];
+const NASTY = [
+  `Tom & Jerry's "Big" <Day>`,
+  `</p><script>alert(1)</script>`,
+  `&amp; is already an entity`,
+  `x" onmouseover="alert(1)`,
+  `it's '<b>'`,
+  "Rocket 🚀 and café",
+];
 
 describe("escapeHtml", () => {
   it("replaces the five markup characters and nothing else", () => {
@@ -15,7 +22,11 @@ describe("escapeHtml", () => {
 
   it("reads back as the same text in HTML element content and in attributes in either quotes", () => {
     for (const text of NASTY) {
-      const $ = cheerio.load(`<p>${escapeHtml(text)}</p><a title="${escapeHtml(text)}"></a><b title='${escapeHtml(text)}'></b>`, null, false);
+      const $ = cheerio.load(
+        `<p>${escapeHtml(text)}</p><a title="${escapeHtml(text)}"></a><b title='${escapeHtml(text)}'></b>`,
+        null,
+        false,
+      );
       expect($("p").text()).toBe(text);
       expect($("a").attr("title")).toBe(text);
       expect($("b").attr("title")).toBe(text);
@@ -25,7 +36,9 @@ describe("escapeHtml", () => {
 
   it("reads back as the same text in XML, as SVG and EPUB files are", () => {
     for (const text of NASTY) {
-      const $ = cheerio.load(`<svg xmlns="http://www.w3.org/2000/svg"><text id="${escapeHtml(text)}">${escapeHtml(text)}</text></svg>`, { xml: true });
+      const $ = cheerio.load(`<svg xmlns="http://www.w3.org/2000/svg"><text id="${escapeHtml(text)}">${escapeHtml(text)}</text></svg>`, {
+        xml: true,
+      });
       expect($("text").text()).toBe(text);
       expect($("text").attr("id")).toBe(text);
     }

@@ -74,7 +74,11 @@ describe("cross-site requests", () => {
   });
 
   it("turns a foreign Origin on a post into Sec-Fetch-Site: cross-site, so Remix lets the action refuse it", () => {
-    const post = new Request("https://www.meridian.example/sign-in", { method: "POST", headers: { Origin: "https://evil.example" }, body: "a=b" });
+    const post = new Request("https://www.meridian.example/sign-in", {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      body: "a=b",
+    });
     const passed = foreignOriginAsCrossSite(post, own);
     expect(passed.headers.get("Origin")).toBeNull();
     expect(passed.headers.get("Sec-Fetch-Site")).toBe("cross-site");

@@ -36,13 +36,35 @@ describe("security headers", () => {
   });
 
   it("marks account, checkout and order pages and their data requests no-store, and nothing else", () => {
-    for (const page of ["/my-account", "/my-account/gifts", "/my-account.data", "/my-library/library/x", "/shopping-cart", "/shopping-cart/added", "/shipping-payment", "/review-order", "/registration-complete", "/order/abc", "/subscriptions/checkout", "/subscriptions/receipt", "/sign-in", "/register", "/reset-password", "/forgot-password", "/logout"]) {
+    for (const page of [
+      "/my-account",
+      "/my-account/gifts",
+      "/my-account.data",
+      "/my-library/library/x",
+      "/shopping-cart",
+      "/shopping-cart/added",
+      "/shipping-payment",
+      "/review-order",
+      "/registration-complete",
+      "/order/abc",
+      "/subscriptions/checkout",
+      "/subscriptions/receipt",
+      "/sign-in",
+      "/register",
+      "/reset-password",
+      "/forgot-password",
+      "/logout",
+    ]) {
       expect(isPrivatePage(page), page).toBe(true);
     }
     for (const page of ["/", "/topics", "/my-accounts", "/registered", "/2026/01/x", "/subscriptions", "/orders", "/_root.data"]) {
       expect(isPrivatePage(page), page).toBe(false);
     }
-    expect(hardenResponse("/sign-in", new Response("x", { headers: { "Cache-Control": "public, max-age=60" } }), http).headers.get("Cache-Control")).toBe("no-store");
+    expect(
+      hardenResponse("/sign-in", new Response("x", { headers: { "Cache-Control": "public, max-age=60" } }), http).headers.get(
+        "Cache-Control",
+      ),
+    ).toBe("no-store");
   });
 });
 
@@ -54,7 +76,8 @@ describe("redirects in app code", () => {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
         else if (/\.tsx?$/.test(file) && file !== path.join("app", "lib", "responses.server.ts")) {
-          if (/import \{[^}]*\bredirect(Document)?\b[^}]*\} from "@remix-run\/node"/.test(fs.readFileSync(file, "utf8"))) offenders.push(file);
+          if (/import \{[^}]*\bredirect(Document)?\b[^}]*\} from "@remix-run\/node"/.test(fs.readFileSync(file, "utf8")))
+            offenders.push(file);
         }
       }
     };

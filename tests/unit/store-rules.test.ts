@@ -24,13 +24,18 @@ describe("store maintenance window", () => {
 
   it("closes whenever the maintenance switch is on, and never on a schedule when the window is off", () => {
     expect(storeMaintenance({ ...daily, MAINTENANCE_MODE: true }, new Date("2026-01-15T20:00:00Z")).closed).toBe(true);
-    expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "off" }, new Date("2026-01-15T13:00:00Z"))).toEqual({ closed: false, window: null });
+    expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "off" }, new Date("2026-01-15T13:00:00Z"))).toEqual({
+      closed: false,
+      window: null,
+    });
     expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "23:00-01:00" }, new Date("2026-01-15T05:30:00Z")).closed).toBe(true);
   });
 
   it("words another configured window and time zone in the notice", () => {
     expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "22:00-01:15" }).window).toBe("10pm to 1:15am EST");
-    expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "00:00-12:00", STORE_TIMEZONE: "Europe/London" }).window).toBe("12am to 12pm Europe/London");
+    expect(storeMaintenance({ ...daily, STORE_MAINTENANCE_WINDOW: "00:00-12:00", STORE_TIMEZONE: "Europe/London" }).window).toBe(
+      "12am to 12pm Europe/London",
+    );
   });
 
   it("rejects a malformed window or time zone at start", () => {
@@ -44,12 +49,25 @@ describe("product types, prices, shipping and tax", () => {
     expect(["KND", "PDF", "HTM", "ZIP", "PPT", "XLS", "EPB"].map(deliveryOf)).toEqual(Array(7).fill("digital"));
     expect(["BUN", "HBK", "PBK"].map(deliveryOf)).toEqual(["ship", "ship", "ship"]);
     expect([cartLineType("perm", "PDF"), cartLineType("item", "PDF"), cartLineType("item", "BUN")]).toEqual(["Perm", "Digital", "Ship"]);
-    expect([showsDownloadInfo("SHIP"), showsDownloadInfo("BUNDLE"), showsDownloadInfo("EBOOK"), showsDownloadInfo("DIGITAL")]).toEqual([false, false, true, true]);
+    expect([showsDownloadInfo("SHIP"), showsDownloadInfo("BUNDLE"), showsDownloadInfo("EBOOK"), showsDownloadInfo("DIGITAL")]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 
   it("prices in whole cents, with volume discounts only where offered", () => {
-    expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 9, volumePricing: true })).toEqual({ unitPriceCents: 1995, percentOff: 0, lineTotalCents: 17955 });
-    expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 10, volumePricing: true })).toEqual({ unitPriceCents: 1796, percentOff: 10, lineTotalCents: 17960 });
+    expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 9, volumePricing: true })).toEqual({
+      unitPriceCents: 1995,
+      percentOff: 0,
+      lineTotalCents: 17955,
+    });
+    expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 10, volumePricing: true })).toEqual({
+      unitPriceCents: 1796,
+      percentOff: 10,
+      lineTotalCents: 17960,
+    });
     expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 50, volumePricing: true }).unitPriceCents).toBe(1596);
     expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 50, volumePricing: false }).unitPriceCents).toBe(1995);
   });

@@ -25,7 +25,8 @@ describe("note form", () => {
   it("accepts only a paragraph of the article", () => {
     const schema = noteSchema(3);
     expect(schema.safeParse({ paragraph: "2" }).success).toBe(true);
-    for (const paragraph of ["3", "-1", "1.5", "abc", undefined]) expect(schema.safeParse({ paragraph }).success, String(paragraph)).toBe(false);
+    for (const paragraph of ["3", "-1", "1.5", "abc", undefined])
+      expect(schema.safeParse({ paragraph }).success, String(paragraph)).toBe(false);
   });
 });
 

@@ -16,14 +16,29 @@ describe("newsletter unsubscribe token", () => {
     const token = unsubscribeToken(SECRET, "user-1", "the-daily-brief");
     const [, mac] = token.split(".");
     const other = (text: string) => `${Buffer.from(text).toString("base64url")}.${mac}`;
-    for (const bad of [other("user-2\nthe-daily-brief"), other("user-1\nthe-chart-room"), other("user-1\nthe-daily-brief\nx"), `${token}A`, token.replace(/.$/, (c) => (c === "A" ? "B" : "A")), "", ".", "x".repeat(600)]) {
+    for (const bad of [
+      other("user-2\nthe-daily-brief"),
+      other("user-1\nthe-chart-room"),
+      other("user-1\nthe-daily-brief\nx"),
+      `${token}A`,
+      token.replace(/.$/, (c) => (c === "A" ? "B" : "A")),
+      "",
+      ".",
+      "x".repeat(600),
+    ]) {
       expect(readUnsubscribeToken(SECRET, bad), bad.slice(0, 30)).toBeUndefined();
     }
   });
 
   it("puts the RFC 8058 headers and the link in the issue, and escapes HTML", () => {
     const message = composeIssue({
-      newsletter: { slug: "the-daily-brief", name: "The Daily Brief", frequency: "Daily", description: "Ideas <daily>.", subscriberOnly: false },
+      newsletter: {
+        slug: "the-daily-brief",
+        name: "The Daily Brief",
+        frequency: "Daily",
+        description: "Ideas <daily>.",
+        subscriberOnly: false,
+      },
       recipient: { userId: "user-1", email: "reader@example.org", firstName: "Ann" },
       articles: [{ title: "A & B", summary: "Why <b> matters.", url: "https://site.example/2026/01/a-and-b" }],
       siteUrl: "https://site.example",

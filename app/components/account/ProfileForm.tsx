@@ -13,7 +13,15 @@ type ProfileValues = Record<Exclude<keyof typeof profileSchema.shape, "currentPa
  * The profile form: on the account page (a <Form>, under its own heading), or as the sign-in
  * modal's profile settings screen when given the modal's fetcher (the modal's title is the heading).
  */
-export function ProfileForm({ profile, result, fetcher }: { profile: ProfileValues; result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {
+export function ProfileForm({
+  profile,
+  result,
+  fetcher,
+}: {
+  profile: ProfileValues;
+  result: Parameters<typeof useSpecForm>[2];
+  fetcher?: FormFetcher;
+}) {
   const { form, fields, summary, submitDisabled } = useSpecForm("profile", profileSchema, result, profile);
   const { FormElement, viaField } = useFormHost(fetcher, "/my-account");
   return (

@@ -25,12 +25,23 @@ export function RegistrationForm({
   /** Prefills the e-mail address (e.g. a guest's order e-mail). */
   defaultEmail?: string;
 }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("register", registrationSchema, result, defaultEmail ? { emailAddress: defaultEmail } : undefined);
+  const { form, fields, summary, submitDisabled } = useSpecForm(
+    "register",
+    registrationSchema,
+    result,
+    defaultEmail ? { emailAddress: defaultEmail } : undefined,
+  );
   const { FormElement, pending, viaField } = useFormHost(fetcher, "/register");
   return (
     <>
       <ErrorSummary items={summary} />
-      <FormElement method="post" action={`/register?redirectTo=${encodeURIComponent(redirectTo)}`} {...getFormProps(form)} noValidate className={css.form}>
+      <FormElement
+        method="post"
+        action={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}
+        {...getFormProps(form)}
+        noValidate
+        className={css.form}
+      >
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {viaField}
         <Honeypot />

@@ -35,7 +35,13 @@ export function SignInForm({
   return (
     <>
       <ErrorSummary items={summary} takeFocus={!credentials} />
-      <FormElement method="post" action={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`} {...getFormProps(form)} noValidate className={css.form}>
+      <FormElement
+        method="post"
+        action={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}
+        {...getFormProps(form)}
+        noValidate
+        className={css.form}
+      >
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {viaField}
         <Honeypot />
@@ -45,7 +51,8 @@ export function SignInForm({
             <p>{formError}</p>
             {credentials ? (
               <p>
-                <Link to="/forgot-password">Reset your password</Link> or <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>create an account</Link>.
+                <Link to="/forgot-password">Reset your password</Link> or{" "}
+                <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>create an account</Link>.
               </p>
             ) : null}
           </div>

@@ -49,24 +49,52 @@ export function TextField({ meta, label, type = "text", hint, autoComplete, flag
   const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
     <Shell meta={meta} label={label} hint={hint}>
-      <input key={key} {...props} aria-invalid={props["aria-invalid"] || flagged || undefined} className={css.input} autoComplete={autoComplete} inputMode={inputMode} spellCheck={false} />
+      <input
+        key={key}
+        {...props}
+        aria-invalid={props["aria-invalid"] || flagged || undefined}
+        className={css.input}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        spellCheck={false}
+      />
     </Shell>
   );
 }
 
 /** A password input; with JS a Show / Hide button beside it (spec: show/hide toggle). */
-export function PasswordField({ meta, label, hint, autoComplete, autoFocus }: Omit<TextFieldProps, "type" | "flagged"> & { autoFocus?: boolean }) {
+export function PasswordField({
+  meta,
+  label,
+  hint,
+  autoComplete,
+  autoFocus,
+}: Omit<TextFieldProps, "type" | "flagged"> & { autoFocus?: boolean }) {
   const [visible, setVisible] = useState(false);
   const hydrated = useHydrated();
   const { key, ...props } = getInputProps(meta, { type: "password", value: false, ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
     <Shell meta={meta} label={label} hint={hint}>
       <div className={css.passwordRow}>
-        {/* Only when the caller asks (SignInForm, after a failed attempt). */}
-        {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
-        <input key={key} {...props} type={visible ? "text" : "password"} className={css.input} autoComplete={autoComplete} spellCheck={false} autoFocus={autoFocus} />
+        {/* autoFocus only when the caller asks (SignInForm, after a failed attempt). */}
+        <input
+          key={key}
+          {...props}
+          type={visible ? "text" : "password"}
+          className={css.input}
+          autoComplete={autoComplete}
+          spellCheck={false}
+          // eslint-disable-next-line jsx-a11y/no-autofocus
+          autoFocus={autoFocus}
+        />
         {hydrated ? (
-          <button type="button" className={css.secondaryButton} aria-controls={meta.id} aria-pressed={visible} onClick={() => setVisible((v) => !v)}>
+          <button
+            type="button"
+            className={css.secondaryButton}
+            aria-controls={meta.id}
+            aria-pressed={visible}
+            onClick={() => setVisible((v) => !v)}
+          >
             {visible ? "Hide" : "Show"}
             <span className="visually-hidden"> password</span>
           </button>
@@ -93,7 +121,13 @@ export function SelectField({
   const { key, ...props } = getSelectProps(meta);
   return (
     <Shell meta={meta} label={label}>
-      <select key={key} {...props} className={css.input} autoComplete={autoComplete} onChange={onChange && ((e) => onChange(e.currentTarget.value))}>
+      <select
+        key={key}
+        {...props}
+        className={css.input}
+        autoComplete={autoComplete}
+        onChange={onChange && ((e) => onChange(e.currentTarget.value))}
+      >
         <option value="">Select</option>
         {options.map((o) => {
           const { value, label: text } = typeof o === "string" ? { value: o, label: o } : o;
@@ -108,7 +142,15 @@ export function SelectField({
   );
 }
 
-export function Checkbox({ meta, children, defaultChecked }: { meta: FieldMetadata<string | undefined>; children: ReactNode; defaultChecked: boolean }) {
+export function Checkbox({
+  meta,
+  children,
+  defaultChecked,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  children: ReactNode;
+  defaultChecked: boolean;
+}) {
   const { key, ...props } = getInputProps(meta, { type: "checkbox" });
   return (
     <div className={css.checkbox}>

@@ -16,7 +16,8 @@ import * as css from "./library.css";
 type LibraryData = Awaited<ReturnType<typeof loadLibrary>>;
 type ActionData = { intent?: string; result?: SubmissionResult<string[]>; bulkError?: string } | undefined;
 
-export const EMPTY_LIBRARY = "Welcome to My Library. Use Save on any article or video to keep it here, then sort what you keep into folders of your own.";
+export const EMPTY_LIBRARY =
+  "Welcome to My Library. Use Save on any article or video to keep it here, then sort what you keep into folders of your own.";
 export const EMPTY_FOLDER = "Your new folder is ready. Add items to it from All Folders, or choose it when you save an article or video.";
 
 /** The library page: the folder list beside the items of All Folders or one folder. */
@@ -36,13 +37,21 @@ export function LibraryView() {
         <h2 id="folders-title">Folders</h2>
         <ul className={css.folderList}>
           <li>
-            <Link to="/my-library" className={`${css.folderLink} ${active ? "" : css.activeFolder}`} aria-current={active ? undefined : "page"}>
+            <Link
+              to="/my-library"
+              className={`${css.folderLink} ${active ? "" : css.activeFolder}`}
+              aria-current={active ? undefined : "page"}
+            >
               <span>All Folders</span>
             </Link>
           </li>
           {folders.map((f) => (
             <li key={f.id}>
-              <Link to={libraryFolderPath(f.slug)} className={`${css.folderLink} ${active?.id === f.id ? css.activeFolder : ""}`} aria-current={active?.id === f.id ? "page" : undefined}>
+              <Link
+                to={libraryFolderPath(f.slug)}
+                className={`${css.folderLink} ${active?.id === f.id ? css.activeFolder : ""}`}
+                aria-current={active?.id === f.id ? "page" : undefined}
+              >
                 <span>
                   {f.readOnly ? (
                     <span className={css.giftIcon} role="img" aria-label="Gift folder">
@@ -60,7 +69,13 @@ export function LibraryView() {
           ))}
         </ul>
         {edit === "new" ? (
-          <FolderForm key="new" intent="create-folder" action={formAction} result={action?.intent === "create-folder" ? action.result : undefined} cancel={here} />
+          <FolderForm
+            key="new"
+            intent="create-folder"
+            action={formAction}
+            result={action?.intent === "create-folder" ? action.result : undefined}
+            cancel={here}
+          />
         ) : data.canAddFolder ? (
           <Link to={`${here}?edit=new`}>New folder</Link>
         ) : null}
@@ -97,7 +112,15 @@ export function LibraryView() {
           <p className={css.emptyState}>{active ? EMPTY_FOLDER : EMPTY_LIBRARY}</p>
         ) : (
           // A fresh form after each action: with JS the page is not reloaded, and ticks would linger.
-          <ItemsForm key={location.key} items={items} total={total} folders={folders} action={formAction} back={here} error={action?.bulkError} />
+          <ItemsForm
+            key={location.key}
+            items={items}
+            total={total}
+            folders={folders}
+            action={formAction}
+            back={here}
+            error={action?.bulkError}
+          />
         )}
         <Pagination current={page} last={last} href={(n) => (n === 1 ? here : `${here}?page=${n}`)} label="Library pages" />
       </section>
@@ -148,9 +171,7 @@ function DeleteFolder({ folder, action }: { folder: Folder; action: string }) {
     <Form method="post" action={action} className={css.bulk}>
       <input type="hidden" name="intent" value="delete-folder" />
       <input type="hidden" name="folderId" value={folder.id} />
-      <p>
-        Delete the folder “{folder.name}”? Its items stay in All Folders.
-      </p>
+      <p>Delete the folder “{folder.name}”? Its items stay in All Folders.</p>
       <div className={css.buttons}>
         <button type="submit" className={primaryButton}>
           Yes
@@ -162,7 +183,21 @@ function DeleteFolder({ folder, action }: { folder: Folder; action: string }) {
 }
 
 /** The items with a checkbox each, the bulk actions, and each item's own actions. */
-function ItemsForm({ items, total, folders, action, back, error }: { items: LibraryItem[]; total: number; folders: Folder[]; action: string; back: string; error?: string }) {
+function ItemsForm({
+  items,
+  total,
+  folders,
+  action,
+  back,
+  error,
+}: {
+  items: LibraryItem[];
+  total: number;
+  folders: Folder[];
+  action: string;
+  back: string;
+  error?: string;
+}) {
   const writable = folders.filter((f) => !f.readOnly);
   return (
     <Form method="post" action={action} id="library-items">

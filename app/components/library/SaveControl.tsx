@@ -25,7 +25,15 @@ export function SaveControl({ type, id, title }: { type: LibraryContentType; id:
   };
   return (
     <span className={css.saveControl}>
-      <Link to={href} rel="nofollow" onClick={onClick} onPointerEnter={root?.user ? loadFlyout : undefined} onFocus={root?.user ? loadFlyout : undefined} aria-expanded={root?.user ? open : undefined} className={css.saveLink}>
+      <Link
+        to={href}
+        rel="nofollow"
+        onClick={onClick}
+        onPointerEnter={root?.user ? loadFlyout : undefined}
+        onFocus={root?.user ? loadFlyout : undefined}
+        aria-expanded={root?.user ? open : undefined}
+        className={css.saveLink}
+      >
         Save<span className="visually-hidden"> {title} to My Library</span>
       </Link>
       {open ? (

@@ -21,7 +21,21 @@ type Tab = (typeof TABS)[number];
 const CONFIRMATION_MS = 2000;
 
 /** The share tabs, Facebook first, opened beside the Share link (ShareControl loads this lazily). */
-export default function ShareFlyout({ page, type, id, title, url, onClose }: { page: string; type: LibraryContentType; id: number; title: string; url: string; onClose: () => void }) {
+export default function ShareFlyout({
+  page,
+  type,
+  id,
+  title,
+  url,
+  onClose,
+}: {
+  page: string;
+  type: LibraryContentType;
+  id: number;
+  title: string;
+  url: string;
+  onClose: () => void;
+}) {
   const [tab, setTab] = useState<Tab>("facebook");
   const panel = useRef<HTMLDivElement>(null);
   const baseId = useId();
@@ -92,7 +106,17 @@ function EmailShareForm({ page, onSent }: { page: string; onSent: () => void }) 
 }
 
 /** The e-mail share form, made once the reader's address is known (it is the form's default). */
-function EmailShareFields({ action, item, from, onSent }: { action: string; item: { type: string; id: number }; from: string; onSent: () => void }) {
+function EmailShareFields({
+  action,
+  item,
+  from,
+  onSent,
+}: {
+  action: string;
+  item: { type: string; id: number };
+  from: string;
+  onSent: () => void;
+}) {
   const sender = useFetcher<typeof shareAction>();
   const result = sender.data && "result" in sender.data ? sender.data.result : undefined;
   const sent = sender.state === "idle" && sender.data !== undefined && "sent" in sender.data;

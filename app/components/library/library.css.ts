@@ -26,13 +26,23 @@ export const folders = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm 
 
 export const folderList = style({ listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}`, display: "grid", gap: vars.space.xs });
 
-export const folderLink = style({ display: "flex", justifyContent: "space-between", gap: vars.space.sm, padding: `${vars.space.xs} ${vars.space.sm}` });
+export const folderLink = style({
+  display: "flex",
+  justifyContent: "space-between",
+  gap: vars.space.sm,
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+});
 
 export const activeFolder = style({ background: vars.color.wash, fontWeight: 700 });
 
 export const count = style({ color: vars.color.muted });
 
-export const notice = style({ padding: `${vars.space.sm} ${vars.space.md}`, background: vars.color.notice, fontFamily: vars.font.ui, margin: `0 0 ${vars.space.md}` });
+export const notice = style({
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  background: vars.color.notice,
+  fontFamily: vars.font.ui,
+  margin: `0 0 ${vars.space.md}`,
+});
 
 export const items = style({ listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}`, display: "grid", gap: vars.space.md });
 
@@ -49,15 +59,46 @@ export const thumb = style({ width: "100%", height: "auto", aspectRatio: "16 / 9
 
 export const itemTitle = style({ fontSize: vars.size.md, margin: `0 0 ${vars.space.xs}` });
 
-export const itemMeta = style({ fontFamily: vars.font.ui, fontSize: vars.size.xs, color: vars.color.muted, margin: `0 0 ${vars.space.xs}` });
+export const itemMeta = style({
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.xs,
+  color: vars.color.muted,
+  margin: `0 0 ${vars.space.xs}`,
+});
 
-export const itemActions = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, alignItems: "center", fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const itemActions = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  alignItems: "center",
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
-export const linkButton = style({ font: "inherit", color: vars.color.link, textDecoration: "underline", background: "none", border: 0, padding: 0, cursor: "pointer" });
+export const linkButton = style({
+  font: "inherit",
+  color: vars.color.link,
+  textDecoration: "underline",
+  background: "none",
+  border: 0,
+  padding: 0,
+  cursor: "pointer",
+});
 
-export const bulk = style({ border: `1px solid ${vars.color.rule}`, padding: vars.space.md, margin: `0 0 ${vars.space.md}`, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const bulk = style({
+  border: `1px solid ${vars.color.rule}`,
+  padding: vars.space.md,
+  margin: `0 0 ${vars.space.md}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
-export const checks = style({ display: "flex", flexWrap: "wrap", gap: `${vars.space.xs} ${vars.space.md}`, margin: `0 0 ${vars.space.sm}` });
+export const checks = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: `${vars.space.xs} ${vars.space.md}`,
+  margin: `0 0 ${vars.space.sm}`,
+});
 
 export const buttons = style({ display: "flex", flexWrap: "wrap", gap: vars.space.sm, alignItems: "center" });
 
@@ -73,4 +114,13 @@ export const flyout = style([popover, { left: 0, width: "min(22rem, 90vw)" }]);
 
 export const flyoutTitle = style({ fontSize: vars.size.md, margin: 0 });
 
-export const flyoutClose = style({ justifySelf: "start", font: "inherit", color: vars.color.link, background: "none", border: 0, padding: 0, textDecoration: "underline", cursor: "pointer" });
+export const flyoutClose = style({
+  justifySelf: "start",
+  font: "inherit",
+  color: vars.color.link,
+  background: "none",
+  border: 0,
+  padding: 0,
+  textDecoration: "underline",
+  cursor: "pointer",
+});

@@ -21,8 +21,8 @@ export function AddFailure({ failure, headingLevel, after }: { failure: AddFailu
       <p>Nothing was added to your cart. {failure.reason}</p>
       {failure.productIds.length > 0 ? <p>Product id: {failure.productIds.join(", ")}</p> : null}
       <p>
-        Customer Service can help, 24 hours a day: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational} (international),{" "}
-        <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
+        Customer Service can help, 24 hours a day: {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
+        (international), <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
       </p>
       <div className={css.actions}>
         {failure.productUrl ? <Link to={failure.productUrl}>Back to the product</Link> : <Link to="/store">Visit Our Store</Link>}

@@ -56,7 +56,12 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
         {type === "Digital" ? (
           <input type="hidden" name="quantity" value="1" />
         ) : (
-          <TextField meta={fields.quantity} label={type === "Perm" ? "Number of copies" : "Quantity"} inputMode="numeric" autoComplete="off" />
+          <TextField
+            meta={fields.quantity}
+            label={type === "Perm" ? "Number of copies" : "Quantity"}
+            inputMode="numeric"
+            autoComplete="off"
+          />
         )}
         <div>
           <button type="submit" className={primaryButton} disabled={fetcher.state !== "idle"}>

@@ -9,7 +9,15 @@ import { LineTypeLabel, UnitPrice } from "./CartText";
  * The add-to-cart confirmation: what was added, "You might also like", and the way to the cart.
  * The same on its own page and in the flyout; `after` holds the flyout's close button.
  */
-export function AddedToCart({ confirmation, headingLevel, after }: { confirmation: AddedConfirmation; headingLevel: 1 | 2; after?: ReactNode }) {
+export function AddedToCart({
+  confirmation,
+  headingLevel,
+  after,
+}: {
+  confirmation: AddedConfirmation;
+  headingLevel: 1 | 2;
+  after?: ReactNode;
+}) {
   const { item, recommendations } = confirmation;
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const Sub = headingLevel === 1 ? "h2" : "h3";

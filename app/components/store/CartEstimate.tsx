@@ -43,7 +43,9 @@ export function CartEstimate({
     { label: "Canada", code: "CA", options: regions.CA },
   ].filter((g) => !hydrated || g.code === country);
   const { key: countryKey, ...countryProps } = getSelectProps(fields.country);
-  const { key: regionKey, ...regionProps } = getSelectProps(fields.region, { ariaDescribedBy: hydrated ? undefined : fields.region.descriptionId });
+  const { key: regionKey, ...regionProps } = getSelectProps(fields.region, {
+    ariaDescribedBy: hydrated ? undefined : fields.region.descriptionId,
+  });
   return (
     <section aria-labelledby="estimate-title" className={css.estimate}>
       <h2 id="estimate-title">Estimate tax and shipping</h2>
@@ -86,4 +88,3 @@ export function CartEstimate({
     </section>
   );
 }
-

@@ -10,7 +10,17 @@ import { ViaFetcherField } from "../../lib/via-fetcher";
 type LineError = { lineId: string; message: string } | null;
 
 /** One section of the cart (items to ship, or digital items) as a table with a stepper per line. */
-export function CartLines({ heading, headingId, lines, error }: { heading: string; headingId: string; lines: CartLine[]; error: LineError }) {
+export function CartLines({
+  heading,
+  headingId,
+  lines,
+  error,
+}: {
+  heading: string;
+  headingId: string;
+  lines: CartLine[];
+  error: LineError;
+}) {
   return (
     <section aria-labelledby={headingId} className={css.section}>
       <h2 id={headingId}>{heading}</h2>
@@ -105,7 +115,13 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
           )}
           <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
             {hidden("update")}
-            <button type="submit" name="set" value={line.quantity + 1} className={css.stepButton} disabled={busy || line.quantity >= line.maxQuantity}>
+            <button
+              type="submit"
+              name="set"
+              value={line.quantity + 1}
+              className={css.stepButton}
+              disabled={busy || line.quantity >= line.maxQuantity}
+            >
               <span aria-hidden="true">+</span>
               <span className="visually-hidden">Increase quantity of {line.title}</span>
             </button>

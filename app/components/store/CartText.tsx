@@ -12,7 +12,15 @@ export function LineTypeLabel({ type }: { type: "Ship" | "Digital" | "Perm" }) {
 }
 
 /** The unit price, with the list price and the volume discount when one applies. */
-export function UnitPrice({ unitPriceCents, listPriceCents, percentOff }: { unitPriceCents: number; listPriceCents: number; percentOff: number }) {
+export function UnitPrice({
+  unitPriceCents,
+  listPriceCents,
+  percentOff,
+}: {
+  unitPriceCents: number;
+  listPriceCents: number;
+  percentOff: number;
+}) {
   if (percentOff === 0) return <>{formatUsd(unitPriceCents)}</>;
   return (
     <>

@@ -63,9 +63,16 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
             <p>We will send your confirmation to {page.accountEmail}, your account's e-mail address.</p>
           ) : (
             <>
-              <TextField meta={fields.email} label="Email address" type="email" autoComplete="email" hint="For your order confirmation and receipt." />
+              <TextField
+                meta={fields.email}
+                label="Email address"
+                type="email"
+                autoComplete="email"
+                hint="For your order confirmation and receipt."
+              />
               <p className={css.muted}>
-                Have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent("/shipping-payment")}`}>Sign in</Link> to use your saved addresses.
+                Have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent("/shipping-payment")}`}>Sign in</Link> to use your
+                saved addresses.
               </p>
             </>
           )}
@@ -74,7 +81,11 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
         <fieldset className={css.fieldset} id="address">
           <legend className={css.legend}>{page.physical ? "Shipping address" : "Billing address"}</legend>
           {page.saved.length > 0 ? (
-            <div role="radiogroup" aria-labelledby="address-choice-label" aria-describedby={fields.addressChoice.errors ? fields.addressChoice.errorId : undefined}>
+            <div
+              role="radiogroup"
+              aria-labelledby="address-choice-label"
+              aria-describedby={fields.addressChoice.errors ? fields.addressChoice.errorId : undefined}
+            >
               <p id="address-choice-label" className={forms.label}>
                 Send it to
               </p>
@@ -106,7 +117,13 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
           <TextField meta={fields.city} label="City" autoComplete="address-level2" />
           <div className={css.inline}>
             <div className={css.grow}>
-              <SelectField meta={fields.countryCode} label="Country" options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))} autoComplete="country" onChange={chooseCountry} />
+              <SelectField
+                meta={fields.countryCode}
+                label="Country"
+                options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))}
+                autoComplete="country"
+                onChange={chooseCountry}
+              />
             </div>
             {hydrated ? null : (
               <button type="submit" name="intent" value="country" formNoValidate className={forms.secondaryButton}>
@@ -115,7 +132,12 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
             )}
           </div>
           {regions.length > 0 ? (
-            <SelectField meta={fields.state} label={country === "CA" ? "Province or territory" : "State"} options={regions.map((r) => ({ value: r.code, label: r.name }))} autoComplete="address-level1" />
+            <SelectField
+              meta={fields.state}
+              label={country === "CA" ? "Province or territory" : "State"}
+              options={regions.map((r) => ({ value: r.code, label: r.name }))}
+              autoComplete="address-level1"
+            />
           ) : (
             <TextField meta={fields.state} label="State, province or region (optional)" autoComplete="address-level1" />
           )}

@@ -17,14 +17,17 @@ export function DownloadAccessEnded({ title, endedOn, orderHref }: { title: stri
         <main>
           <h1>Your access to this case study has ended</h1>
           <p>
-            Case studies can be downloaded for six months after purchase. Your access to “{title}” ended on {endedOn}, so it can no longer be downloaded.
+            Case studies can be downloaded for six months after purchase. Your access to “{title}” ended on {endedOn}, so it can no longer
+            be downloaded.
           </p>
           <p>
-            To read it again, buy it once more from <a href="/store">our store</a>. Your order is still listed on <a href={orderHref}>its order page</a>.
+            To read it again, buy it once more from <a href="/store">our store</a>. Your order is still listed on{" "}
+            <a href={orderHref}>its order page</a>.
           </p>
           <p>
-            Questions? Customer Service is available 24/7 at {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada), {CUSTOMER_SERVICE.phoneInternational}{" "}
-            (international) or <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
+            Questions? Customer Service is available 24/7 at {CUSTOMER_SERVICE.phoneUsCanada} (US and Canada),{" "}
+            {CUSTOMER_SERVICE.phoneInternational} (international) or{" "}
+            <a href={`mailto:${CUSTOMER_SERVICE.email}`}>{CUSTOMER_SERVICE.email}</a>.
           </p>
         </main>
       </body>

@@ -25,7 +25,9 @@ export function ProductCard({ card }: { card: Card }) {
         </Link>
       </h3>
       <p className={css.facts}>{card.formats.join(", ")}</p>
-      <p className={css.price}>{card.fromPriceCents < card.priceCents ? `From ${formatUsd(card.fromPriceCents)}` : formatUsd(card.priceCents)}</p>
+      <p className={css.price}>
+        {card.fromPriceCents < card.priceCents ? `From ${formatUsd(card.fromPriceCents)}` : formatUsd(card.priceCents)}
+      </p>
       {card.comingSoon ? <p className={css.comingSoon}>{availableLabel(card.availableDate)}</p> : null}
     </article>
   );

@@ -13,7 +13,8 @@ export function PurchaseHistoryList({ entries }: { entries: PurchaseEntry[] }) {
             <Link to={e.href}>{e.title}</Link>
           </h3>
           <p className={css.meta}>
-            <span className={css.status}>{e.status}</span> · <time dateTime={e.at}>{formatPublished(e.at)}</time> · Total {formatUsd(e.totalCents)}
+            <span className={css.status}>{e.status}</span> · <time dateTime={e.at}>{formatPublished(e.at)}</time> · Total{" "}
+            {formatUsd(e.totalCents)}
           </p>
           {e.kind === "subscription" ? (
             <p className={css.meta}>

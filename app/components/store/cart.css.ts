@@ -6,22 +6,37 @@ export const section = style({ margin: `0 0 ${vars.space.xl}` });
 
 export const table = style({ width: "100%", borderCollapse: "collapse", fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
-globalStyle(`${table} th, ${table} td`, { textAlign: "left", verticalAlign: "top", padding: `${vars.space.sm} ${vars.space.sm} ${vars.space.sm} 0`, borderBottom: `1px solid ${vars.color.rule}` });
+globalStyle(`${table} th, ${table} td`, {
+  textAlign: "left",
+  verticalAlign: "top",
+  padding: `${vars.space.sm} ${vars.space.sm} ${vars.space.sm} 0`,
+  borderBottom: `1px solid ${vars.color.rule}`,
+});
 globalStyle(`${table} thead th`, { fontSize: vars.size.xs, textTransform: "uppercase", letterSpacing: "0.06em", color: vars.color.muted });
 
 /** On narrow screens each line becomes a block, every cell labelled by its column. */
 globalStyle(`${table} td[data-label]::before`, {
   "@media": { [media.narrow]: { content: "attr(data-label) ': '", fontWeight: 700 } },
 });
-globalStyle(`${table} thead`, { "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } } });
+globalStyle(`${table} thead`, {
+  "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } },
+});
 globalStyle(`${table} tr, ${table} td, ${table} th[scope=row]`, { "@media": { [media.narrow]: { display: "block", borderBottom: 0 } } });
-globalStyle(`${table} tbody tr`, { "@media": { [media.narrow]: { borderBottom: `1px solid ${vars.color.rule}`, paddingBlock: vars.space.sm } } });
+globalStyle(`${table} tbody tr`, {
+  "@media": { [media.narrow]: { borderBottom: `1px solid ${vars.color.rule}`, paddingBlock: vars.space.sm } },
+});
 
 export const amount = style({ textAlign: "right", whiteSpace: "nowrap" });
 
 export const muted = style({ color: vars.color.muted, fontSize: vars.size.xs, display: "block", whiteSpace: "normal" });
 
-export const stepper = style({ display: "flex", flexWrap: "nowrap", alignItems: "center", gap: vars.space.xs, marginBottom: vars.space.xs });
+export const stepper = style({
+  display: "flex",
+  flexWrap: "nowrap",
+  alignItems: "center",
+  gap: vars.space.xs,
+  marginBottom: vars.space.xs,
+});
 
 export const inlineForm = style({ display: "inline", margin: 0 });
 
@@ -46,19 +61,48 @@ export const quantityInput = style({
   selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.error, borderWidth: "3px" } },
 });
 
-export const quantityValue = style({ display: "inline-flex", alignItems: "center", justifyContent: "center", width: "3.5rem", minHeight: "2.75rem" });
+export const quantityValue = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  width: "3.5rem",
+  minHeight: "2.75rem",
+});
 
-export const linkButton = style({ font: "inherit", color: vars.color.link, textDecoration: "underline", background: "none", border: 0, padding: 0, cursor: "pointer", minHeight: "1.5rem" });
+export const linkButton = style({
+  font: "inherit",
+  color: vars.color.link,
+  textDecoration: "underline",
+  background: "none",
+  border: 0,
+  padding: 0,
+  cursor: "pointer",
+  minHeight: "1.5rem",
+});
 
 export const lineError = style({ color: vars.color.error, fontWeight: 700, margin: `${vars.space.xs} 0 0` });
 
-export const totals = style({ display: "grid", gridTemplateColumns: "auto auto", justifyContent: "end", gap: `${vars.space.xs} ${vars.space.lg}`, fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}` });
+export const totals = style({
+  display: "grid",
+  gridTemplateColumns: "auto auto",
+  justifyContent: "end",
+  gap: `${vars.space.xs} ${vars.space.lg}`,
+  fontFamily: vars.font.ui,
+  margin: `0 0 ${vars.space.lg}`,
+});
 
 globalStyle(`${totals} dd`, { margin: 0, textAlign: "right" });
 
 export const grandTotal = style({ fontWeight: 700, fontSize: vars.size.lg });
 
-export const actions = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, alignItems: "center", fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}` });
+export const actions = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.md,
+  alignItems: "center",
+  fontFamily: vars.font.ui,
+  margin: `0 0 ${vars.space.lg}`,
+});
 
 export const buttonLink = style({
   display: "inline-flex",
@@ -79,18 +123,50 @@ export const layout = style({
 
 export const estimate = style({ border: `1px solid ${vars.color.rule}`, padding: vars.space.md, fontFamily: vars.font.ui });
 
-export const details = style({ display: "grid", gridTemplateColumns: "auto 1fr", gap: `${vars.space.xs} ${vars.space.md}`, fontFamily: vars.font.ui, fontSize: vars.size.sm, margin: `0 0 ${vars.space.md}` });
+export const details = style({
+  display: "grid",
+  gridTemplateColumns: "auto 1fr",
+  gap: `${vars.space.xs} ${vars.space.md}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  margin: `0 0 ${vars.space.md}`,
+});
 
 globalStyle(`${details} dt`, { fontWeight: 700 });
 globalStyle(`${details} dd`, { margin: 0 });
 
-export const notice = style({ padding: `${vars.space.sm} ${vars.space.md}`, background: vars.color.notice, fontFamily: vars.font.ui, fontWeight: 700, margin: `0 0 ${vars.space.md}` });
+export const notice = style({
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  background: vars.color.notice,
+  fontFamily: vars.font.ui,
+  fontWeight: 700,
+  margin: `0 0 ${vars.space.md}`,
+});
 
-export const recommendations = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.md, gridTemplateColumns: "repeat(auto-fill, minmax(12rem, 1fr))" });
+export const recommendations = style({
+  listStyle: "none",
+  padding: 0,
+  margin: 0,
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "repeat(auto-fill, minmax(12rem, 1fr))",
+});
 
-export const recommendation = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const recommendation = style({
+  borderTop: `3px solid ${vars.color.ink}`,
+  paddingTop: vars.space.sm,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
-export const failure = style({ borderLeft: `6px solid ${vars.color.error}`, padding: vars.space.md, background: vars.color.wash, fontFamily: vars.font.ui, margin: `0 0 ${vars.space.lg}`, maxWidth: "40rem" });
+export const failure = style({
+  borderLeft: `6px solid ${vars.color.error}`,
+  padding: vars.space.md,
+  background: vars.color.wash,
+  fontFamily: vars.font.ui,
+  margin: `0 0 ${vars.space.lg}`,
+  maxWidth: "40rem",
+});
 
 globalStyle(`${failure} h2, ${failure} h1`, { marginTop: 0 });
 

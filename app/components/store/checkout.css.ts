@@ -12,7 +12,13 @@ export const panel = style({ padding: vars.space.md, background: vars.color.wash
 
 export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: vars.space.md });
 
-export const legend = style({ fontFamily: vars.font.body, fontSize: vars.size.xl, fontWeight: 700, padding: 0, marginBottom: vars.space.sm });
+export const legend = style({
+  fontFamily: vars.font.body,
+  fontSize: vars.size.xl,
+  fontWeight: 700,
+  padding: 0,
+  marginBottom: vars.space.sm,
+});
 
 export const choices = style({ display: "grid", gap: vars.space.sm, listStyle: "none", padding: 0, margin: 0, fontFamily: vars.font.ui });
 
@@ -23,10 +29,21 @@ export const inline = style({ display: "flex", flexWrap: "wrap", gap: vars.space
 export const grow = style({ flex: "1 1 12rem" });
 
 export const lines = style({ width: "100%", borderCollapse: "collapse", fontFamily: vars.font.ui });
-globalStyle(`${lines} th, ${lines} td`, { textAlign: "left", padding: `${vars.space.xs} ${vars.space.sm}`, borderBottom: `1px solid ${vars.color.rule}`, verticalAlign: "top" });
+globalStyle(`${lines} th, ${lines} td`, {
+  textAlign: "left",
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  verticalAlign: "top",
+});
 globalStyle(`${lines} .amount`, { textAlign: "right", whiteSpace: "nowrap" });
 
-export const totals = style({ display: "grid", gridTemplateColumns: "1fr auto", gap: `${vars.space.xs} ${vars.space.md}`, fontFamily: vars.font.ui, margin: `${vars.space.md} 0` });
+export const totals = style({
+  display: "grid",
+  gridTemplateColumns: "1fr auto",
+  gap: `${vars.space.xs} ${vars.space.md}`,
+  fontFamily: vars.font.ui,
+  margin: `${vars.space.md} 0`,
+});
 globalStyle(`${totals} dd`, { margin: 0, textAlign: "right" });
 globalStyle(`${totals} .grand`, { fontWeight: 700, fontSize: vars.size.lg });
 

@@ -13,7 +13,12 @@ export const status = style({ fontWeight: 700, color: vars.color.ink });
 
 export const lines = style({ margin: `${vars.space.xs} 0`, paddingLeft: vars.space.lg, fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
-export const available = style({ display: "inline-block", marginLeft: vars.space.xs, padding: `0 ${vars.space.xs}`, background: vars.color.notice });
+export const available = style({
+  display: "inline-block",
+  marginLeft: vars.space.xs,
+  padding: `0 ${vars.space.xs}`,
+  background: vars.color.notice,
+});
 
 export const downloads = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, margin: `${vars.space.md} 0` });
 

@@ -27,7 +27,14 @@ export const comingSoon = style({
   fontSize: vars.size.sm,
 });
 
-export const typeLinks = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}` });
+export const typeLinks = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.xs,
+  listStyle: "none",
+  padding: 0,
+  margin: `0 0 ${vars.space.md}`,
+});
 
 export const typeLink = style({
   display: "inline-block",
@@ -46,7 +53,13 @@ export const productLayout = style({
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(18rem, 1fr)" } },
 });
 
-export const buyBox = style({ display: "grid", gap: vars.space.lg, alignContent: "start", padding: vars.space.md, background: vars.color.wash });
+export const buyBox = style({
+  display: "grid",
+  gap: vars.space.lg,
+  alignContent: "start",
+  padding: vars.space.md,
+  background: vars.color.wash,
+});
 
 export const table = style({ width: "100%", borderCollapse: "collapse", fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
@@ -57,7 +70,13 @@ globalStyle(`${table} a[aria-current="page"]`, { fontWeight: 700, color: vars.co
 
 export const tableScroll = style({ overflowX: "auto" });
 
-export const details = style({ display: "grid", gridTemplateColumns: "max-content 1fr", gap: `${vars.space.xs} ${vars.space.md}`, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+export const details = style({
+  display: "grid",
+  gridTemplateColumns: "max-content 1fr",
+  gap: `${vars.space.xs} ${vars.space.md}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
 
 globalStyle(`${details} dt`, { fontWeight: 700 });
 globalStyle(`${details} dd`, { margin: 0 });

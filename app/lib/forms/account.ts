@@ -28,7 +28,16 @@ export const JOB_TITLES = [
   "Vice President/Director/General Manager",
 ] as const;
 
-export const COMPANY_SIZES = ["Self-Employed", "1 to 4", "5 to 99", "100 to 499", "500 to 999", "1000 to 4999", "5000 to 9999", "10000+"] as const;
+export const COMPANY_SIZES = [
+  "Self-Employed",
+  "1 to 4",
+  "5 to 99",
+  "100 to 499",
+  "500 to 999",
+  "1000 to 4999",
+  "5000 to 9999",
+  "10000+",
+] as const;
 
 export const INDUSTRIES = [
   "Advertising/Marketing/Public Relations",
@@ -109,10 +118,7 @@ export const profileSchema = z.object({
 export const changePasswordSchema = z
   .object({
     currentPassword: z.string({ required_error: "Current Password is required" }).min(1, "Current Password is required").max(1023),
-    newPassword: z
-      .string({ required_error: "New Password is required" })
-      .min(1, "New Password is required")
-      .pipe(newPassword),
+    newPassword: z.string({ required_error: "New Password is required" }).min(1, "New Password is required").pipe(newPassword),
     confirmPassword: z.string().optional(),
   })
   .refine((v) => v.newPassword === (v.confirmPassword ?? ""), {

@@ -38,9 +38,11 @@ export const addToCartSchema = z
     referral: z.string().optional(),
   })
   .superRefine((value, ctx) => {
-    if (wholeNumber(value.productId) === null) ctx.addIssue({ code: "custom", path: ["productId"], message: "This item is not in our catalogue." });
+    if (wholeNumber(value.productId) === null)
+      ctx.addIssue({ code: "custom", path: ["productId"], message: "This item is not in our catalogue." });
     if (value.type === "Digital") {
-      if (value.quantity !== undefined && wholeNumber(value.quantity) !== 1) ctx.addIssue({ code: "custom", path: ["quantity"], message: DIGITAL_LIMIT });
+      if (value.quantity !== undefined && wholeNumber(value.quantity) !== 1)
+        ctx.addIssue({ code: "custom", path: ["quantity"], message: DIGITAL_LIMIT });
       return;
     }
     const quantity = wholeNumber(value.quantity);
@@ -61,16 +63,14 @@ export const addToCartSchema = z
 /** The stepper and the quantity box: 0 removes the line. */
 export const updateQuantitySchema = z.object({
   lineId: z.string(),
-  quantity: z
-    .string({ required_error: VALID_NUMBER })
-    .transform((text, ctx) => {
-      const n = wholeNumber(text);
-      if (n === null) {
-        ctx.addIssue({ code: "custom", message: VALID_NUMBER });
-        return z.NEVER;
-      }
-      return n;
-    }),
+  quantity: z.string({ required_error: VALID_NUMBER }).transform((text, ctx) => {
+    const n = wholeNumber(text);
+    if (n === null) {
+      ctx.addIssue({ code: "custom", message: VALID_NUMBER });
+      return z.NEVER;
+    }
+    return n;
+  }),
 });
 
 /** US ZIP (5 or 9 digits), Canadian postal code, or a short code elsewhere. */
@@ -89,7 +89,8 @@ export const estimateSchema = z
   .superRefine((value, ctx) => {
     const asksRegion = regionsOf(value.country).length > 0;
     if (asksRegion && !value.region) ctx.addIssue({ code: "custom", path: ["region"], message: REQUIRED });
-    else if (asksRegion && !isRegionOf(value.country, value.region!)) ctx.addIssue({ code: "custom", path: ["region"], message: INVALID_CHOICE });
+    else if (asksRegion && !isRegionOf(value.country, value.region!))
+      ctx.addIssue({ code: "custom", path: ["region"], message: INVALID_CHOICE });
     if (!validPostalCode(value.country, value.postalCode)) ctx.addIssue({ code: "custom", path: ["postalCode"], message: INVALID_VALUE });
   })
   .transform((value) => ({

@@ -38,7 +38,8 @@ export function shippingPaymentSchema(context: { guest: boolean; physical: boole
       if (context.guest) {
         const email = v.email.trim();
         if (!email) ctx.addIssue({ code: "custom", path: ["email"], message: REQUIRED });
-        else if (email.length > 254 || !EMAIL_PATTERN.test(email)) ctx.addIssue({ code: "custom", path: ["email"], message: EMAIL_INVALID });
+        else if (email.length > 254 || !EMAIL_PATTERN.test(email))
+          ctx.addIssue({ code: "custom", path: ["email"], message: EMAIL_INVALID });
       }
       const usesNew = !v.addressChoice || v.addressChoice === NEW_ADDRESS;
       if (usesNew) {

@@ -10,7 +10,12 @@ export const MESSAGE_MAX = 1000;
 export const recipients = z
   .string({ required_error: REQUIRED })
   .max(2000, tooLong(2000))
-  .transform((value) => value.split(",").map((a) => a.trim()).filter((a) => a !== ""))
+  .transform((value) =>
+    value
+      .split(",")
+      .map((a) => a.trim())
+      .filter((a) => a !== ""),
+  )
   .pipe(
     z
       .array(z.string())
@@ -23,5 +28,8 @@ export const recipients = z
 export const emailShareSchema = z.object({
   from: email(),
   sharedWith: recipients,
-  description: z.string().max(MESSAGE_MAX - 1, tooLong(MESSAGE_MAX)).default(""),
+  description: z
+    .string()
+    .max(MESSAGE_MAX - 1, tooLong(MESSAGE_MAX))
+    .default(""),
 });

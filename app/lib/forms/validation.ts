@@ -9,7 +9,8 @@ export const PASSWORD_RULE =
   "Passwords must meet the following criteria: must have at least one number, one lower case letter, one upper case letter, and one special character (@ ! # $ % ^ & + =), no spaces, and be at least 8 characters long";
 
 /** Local part, "@", and a domain with a top-level name of two or more letters, or an IP literal. */
-export const EMAIL_PATTERN = /^[^\s@()<>,;:\\"[\]]+@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}|\[(?:\d{1,3}\.){3}\d{1,3}\])$/;
+export const EMAIL_PATTERN =
+  /^[^\s@()<>,;:\\"[\]]+@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}|\[(?:\d{1,3}\.){3}\d{1,3}\])$/;
 
 const PASSWORD_PATTERN = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])(?=.*[@!#$%^&+=])\S{8,}$/;
 const NAME_PATTERN = /^[^<>()[\]{}"'`,;|/\\]*$/;

@@ -84,7 +84,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["restricted_address", "print_subscriber", "password_reset", "rate_limit", "login_failure", "user_session", "app_user"]) {
+  for (const table of [
+    "restricted_address",
+    "print_subscriber",
+    "password_reset",
+    "rate_limit",
+    "login_failure",
+    "user_session",
+    "app_user",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -84,7 +84,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ["following_seen", "follow", "share_history", "view_history", "library_item_folder", "library_item", "library_folder"]) {
+  for (const table of [
+    "following_seen",
+    "follow",
+    "share_history",
+    "view_history",
+    "library_item_folder",
+    "library_item",
+    "library_folder",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

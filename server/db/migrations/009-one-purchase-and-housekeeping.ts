@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where newer.user_id = subscription.user_id and newer.source = 'web' and newer.status = 'active'
         and (newer.access_end > subscription.access_end or (newer.access_end = subscription.access_end and newer.id > subscription.id))
     )`.execute(db);
-  await sql`create unique index subscription_one_active_web on subscription (user_id) where status = 'active' and source = 'web'`.execute(db);
+  await sql`create unique index subscription_one_active_web on subscription (user_id) where status = 'active' and source = 'web'`.execute(
+    db,
+  );
 
   await s.alterTable("subscription_checkout").addColumn("idempotency_key", "text").execute();
   await s.alterTable("subscription_checkout").addColumn("provider_checkout_url", "text").execute();
@@ -23,7 +25,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await s.alterTable("rate_limit").addColumn("window_end", "text").execute();
   // Windows were a day at most before this column.
-  const rows = await db.selectFrom("rate_limit" as never).select(["key" as never, "window_start" as never]).execute();
+  const rows = await db
+    .selectFrom("rate_limit" as never)
+    .select(["key" as never, "window_start" as never])
+    .execute();
   for (const row of rows as { key: string; window_start: string }[]) {
     const end = new Date(new Date(row.window_start).getTime() + 86_400_000).toISOString();
     await sql`update rate_limit set window_end = ${end} where ${sql.ref("key")} = ${row.key}`.execute(db);
