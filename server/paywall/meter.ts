@@ -1,4 +1,6 @@
+import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { Database } from "../db/connection";
+import type { DB } from "../db/schema";
 import { userKey, visitorKey } from "../reader-keys";
 
 /** Guests have two meters (spec: articles 4, Ascend pages 3); registered readers use "article". */
@@ -28,7 +30,7 @@ interface Scope {
 
 const columns = (scope: Scope) => ({ meter_key: scope.key, period: scope.period, meter: scope.meter });
 
-async function countReads(db: Database, scope: Scope): Promise<number> {
+async function countReads(db: Database | Transaction<DB>, scope: Scope): Promise<number> {
   const row = await db
     .selectFrom("meter_read")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -49,7 +51,7 @@ export interface AddressCeiling {
   limit: number;
 }
 
-async function countAddressReads(db: Database, address: string, period: string): Promise<number> {
+async function countAddressReads(db: Database | Transaction<DB>, address: string, period: string): Promise<number> {
   const row = await db
     .selectFrom("meter_read")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -62,8 +64,8 @@ async function countAddressReads(db: Database, address: string, period: string):
 /**
  * Opens an article on a meter. An article already counted this month opens again for free; a
  * new one is counted while reads remain, on the reader's meter and, for a guest, under their
- * address's ceiling; otherwise it is refused. Two new reads racing for the last free place can
- * both be refused, never both allowed.
+ * address's ceiling; otherwise it is refused. Reads racing for the last free places get exactly
+ * those places: each read's transaction holds its meter (and address) until it commits.
  */
 export async function openOnMeter(
   db: Database,
@@ -73,33 +75,37 @@ export async function openOnMeter(
   const scope: Scope = { key: input.key, meter: input.meter, period: meterPeriod(now) };
   const thisRead = { ...columns(scope), article_id: input.articleId };
   const { ceiling } = input;
-  const already = await db
-    .selectFrom("meter_read")
-    .select("article_id")
-    .where((eb) => eb.and(thisRead))
-    .executeTakeFirst();
-  const before = await countReads(db, scope);
-  if (already) return { allowed: true, quota: quota(input.limit, before) };
-  if (before >= input.limit) return { allowed: false, quota: quota(input.limit, before) };
-  if (ceiling && (await countAddressReads(db, ceiling.address, scope.period)) >= ceiling.limit) {
-    return { allowed: false, quota: quota(input.limit, before) };
-  }
+  return db.transaction().execute(async (tx) => {
+    // Address first, then meter: every read takes them in the same order.
+    if (ceiling) await holdUntilCommit(tx, `meter-address|${ceiling.address}|${scope.period}`);
+    await holdUntilCommit(tx, `meter|${scope.key}|${scope.period}|${scope.meter}`);
+    const inserted = await tx
+      .insertInto("meter_read")
+      .values({ ...thisRead, read_at: now.toISOString(), client_address: ceiling?.address ?? null })
+      .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
+      .executeTakeFirst();
+    const count = await countReads(tx, scope);
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return { allowed: true, quota: quota(input.limit, count) };
+    const overCeiling = ceiling !== undefined && (await countAddressReads(tx, ceiling.address, scope.period)) > ceiling.limit;
+    if (count > input.limit || overCeiling) {
+      await tx
+        .deleteFrom("meter_read")
+        .where((eb) => eb.and(thisRead))
+        .execute();
+      return { allowed: false, quota: quota(input.limit, count - 1) };
+    }
+    return { allowed: true, quota: quota(input.limit, count) };
+  });
+}
 
-  await db
-    .insertInto("meter_read")
-    .values({ ...thisRead, read_at: now.toISOString(), client_address: ceiling?.address ?? null })
-    .onConflict((oc) => oc.columns(["meter_key", "period", "meter", "article_id"]).doNothing())
-    .execute();
-  const after = await countReads(db, scope);
-  const overCeiling = ceiling !== undefined && (await countAddressReads(db, ceiling.address, scope.period)) > ceiling.limit;
-  if (after > input.limit || overCeiling) {
-    await db
-      .deleteFrom("meter_read")
-      .where((eb) => eb.and(thisRead))
-      .execute();
-    return { allowed: false, quota: quota(input.limit, after - 1) };
-  }
-  return { allowed: true, quota: quota(input.limit, after) };
+/**
+ * Makes other transactions that hold the same name wait until this one ends. PostgreSQL takes
+ * a transaction-level advisory lock; SQLite needs nothing, since a transaction's first write
+ * takes the whole database's write lock.
+ */
+async function holdUntilCommit(tx: Transaction<DB>, name: string): Promise<void> {
+  if (!(tx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(tx);
 }
 
 /**
