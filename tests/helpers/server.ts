@@ -52,7 +52,12 @@ export async function startBuiltServer(
   });
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr += String(chunk)));
-  await listening(child, () => stderr);
+  try {
+    await listening(child, () => stderr);
+  } catch (error) {
+    if (!database) await connection.drop();
+    throw error;
+  }
   // The first page request opens, migrates and seeds the database.
   await fetch(url);
   return {
