@@ -2,6 +2,7 @@ import * as cheerio from "cheerio";
 import type { ConnectionOptions } from "../../server/db/connection";
 import { selectFromServer } from "../helpers/server-db";
 import { Browser, location } from "./client";
+import { SHIPPING_ADDRESS } from "../helpers/store-orders";
 
 // The readers the fuzz run needs: A, whose data must come through unchanged, and B, who posts
 // hostile bodies (with A's ids among them). Both subscribe so that subscriber-only actions
@@ -76,16 +77,7 @@ async function furnish(browser: Browser, email: string, database: ConnectionOpti
   await browser.expectStatus(`/my-library/save?type=article&id=${article.id}`, { type: "article", id: article.id, folderId: "" }, 303);
   await browser.expectStatus(article.path, { intent: "add-note", paragraph: "0", quote: "", note: "Read before the board meeting" }, 303);
   await browser.expectStatus("/api/article-gift/give-gift", { url: article.path, _format: "json" }, 200);
-  const address = {
-    firstName: "Ada",
-    lastName: "Byron",
-    address1: "12 Harbour Road",
-    address2: "",
-    city: "Albany",
-    state: "NY",
-    postalCode: "12207",
-    countryCode: "US",
-  };
+  const address = SHIPPING_ADDRESS;
   await browser.expectStatus(
     "/shipping-payment",
     { intent: "continue", addressChoice: "new", ...address, shippingMethod: "standard" },

@@ -3,6 +3,18 @@ import type { Database } from "../../server/db/connection";
 import type { CartLineKind, OrderStatus } from "../../server/db/schema";
 
 /** An order line as the checkout writes it, copied from a seed availability. */
+/** A shipping address the checkout accepts, as its form fields. */
+export const SHIPPING_ADDRESS = {
+  firstName: "Ada",
+  lastName: "Byron",
+  address1: "12 Harbour Road",
+  address2: "",
+  city: "Albany",
+  state: "NY",
+  postalCode: "12207",
+  countryCode: "US",
+};
+
 export interface LineSpec {
   availabilityId: number;
   kind?: CartLineKind;

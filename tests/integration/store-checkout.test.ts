@@ -5,6 +5,7 @@ import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
 import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
 import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { SHIPPING_ADDRESS } from "../helpers/store-orders";
 
 // Store checkout against the production build: shipping and payment, the review, placing the
 // order through the sandbox payment provider (a declined card, then one that pays), the order
@@ -54,17 +55,6 @@ afterAll(async () => {
   await database.drop();
 });
 
-const ADDRESS = {
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "12 Harbour Road",
-  address2: "",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
-};
-
 async function addToCart(r: Reader, productId: string, type: "Ship" | "Digital") {
   const res = await r.request("/shopping-cart", { form: cartAddForm(productId, type) });
   expect(res.status, "add to cart").toBeLessThan(400);
@@ -72,7 +62,7 @@ async function addToCart(r: Reader, productId: string, type: "Ship" | "Digital")
 
 async function continueToReview(r: Reader, fields: Record<string, string>) {
   const res = await r.request("/shipping-payment", {
-    form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard", ...fields },
+    form: { intent: "continue", addressChoice: "new", ...SHIPPING_ADDRESS, shippingMethod: "standard", ...fields },
   });
   expect(res.status).toBe(303);
   expect(res.headers.get("location")).toBe("/review-order");
@@ -106,7 +96,7 @@ describe("guest checkout", () => {
     const guest = new Reader(server.url);
     await addToCart(guest, HARDCOVER, "Ship");
     const bad = await guest.request("/shipping-payment", {
-      form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "not-an-address", postalCode: "1234", state: "" },
+      form: { intent: "continue", addressChoice: "new", ...SHIPPING_ADDRESS, email: "not-an-address", postalCode: "1234", state: "" },
     });
     expect(bad.status).toBe(400);
     const $ = cheerio.load(await bad.text());
@@ -122,7 +112,7 @@ describe("guest checkout", () => {
     );
 
     const update = await guest.request("/shipping-payment", {
-      form: { intent: "country", addressChoice: "new", ...ADDRESS, countryCode: "CA", state: "", email: "typed@example.org" },
+      form: { intent: "country", addressChoice: "new", ...SHIPPING_ADDRESS, countryCode: "CA", state: "", email: "typed@example.org" },
     });
     expect(update.status).toBe(303);
     const $ca = await guest.page("/shipping-payment");
@@ -137,7 +127,7 @@ describe("guest checkout", () => {
     expect($ca("label").text()).toContain("Province or territory");
 
     await guest.request("/shipping-payment", {
-      form: { intent: "country", addressChoice: "new", ...ADDRESS, countryCode: "GB", state: "" },
+      form: { intent: "country", addressChoice: "new", ...SHIPPING_ADDRESS, countryCode: "GB", state: "" },
     });
     const $gb = await guest.page("/shipping-payment");
     expect($gb("input[name=state]")).toHaveLength(1);
@@ -157,7 +147,8 @@ describe("guest checkout", () => {
     await addToCart(guest, EBOOK, "Digital");
     const apply = async (promoCode: string) => {
       expect(
-        (await guest.request("/shipping-payment", { form: { intent: "promo", addressChoice: "new", ...ADDRESS, promoCode } })).status,
+        (await guest.request("/shipping-payment", { form: { intent: "promo", addressChoice: "new", ...SHIPPING_ADDRESS, promoCode } }))
+          .status,
       ).toBe(303);
       const $ = await guest.page("/shipping-payment");
       return $("#promoCode ~ [role=status], [role=status]")
@@ -169,7 +160,7 @@ describe("guest checkout", () => {
     expect(await apply("CASES25")).toContain("The promo code CASES25 does not apply to the items in your cart.");
     expect(await apply("NOSUCHCODE")).toBe("We don't recognise the promo code NOSUCHCODE. Please check it and try again.");
     const blocked = await guest.request("/shipping-payment", {
-      form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "promo@example.org", promoCode: "SUMMER24" },
+      form: { intent: "continue", addressChoice: "new", ...SHIPPING_ADDRESS, email: "promo@example.org", promoCode: "SUMMER24" },
     });
     expect(blocked.status).toBe(400);
   });
@@ -514,7 +505,7 @@ describe("maintenance", () => {
       const refused = await guest.request("/review-order", { form: { idempotencyKey: "a".repeat(24), shownTotal: "2499" } });
       expect(refused.status).toBe(503);
       const continued = await guest.request("/shipping-payment", {
-        form: { intent: "continue", addressChoice: "new", ...ADDRESS, email: "closed@example.org" },
+        form: { intent: "continue", addressChoice: "new", ...SHIPPING_ADDRESS, email: "closed@example.org" },
       });
       expect(continued.status).toBe(503);
     } finally {

@@ -7,6 +7,7 @@ import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
 import { plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "../helpers/smtp";
 import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { SHIPPING_ADDRESS } from "../helpers/store-orders";
 
 // A store order paid through Stripe, against the production build and the loopback Stripe API:
 // the shopper is sent to the Checkout Session the server opened for the order, Stripe's signed
@@ -34,16 +35,6 @@ const EBOOK = {
   productUrl: "/product/the-patient-ledger/1002",
   format: "Ebook",
   productPrice: "24.99",
-};
-const ADDRESS = {
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "12 Harbour Road",
-  address2: "",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
 };
 
 let stripe: FakeStripe;
@@ -104,7 +95,7 @@ async function mailsSettled(reader: Reader, email: string): Promise<Received[]> 
 async function placeOrder(reader: Reader) {
   for (const item of [HARDCOVER, EBOOK]) expect((await reader.request("/shopping-cart", { form: item })).status).toBeLessThan(400);
   const continued = await reader.request("/shipping-payment", {
-    form: { intent: "continue", addressChoice: "new", ...ADDRESS, shippingMethod: "standard" },
+    form: { intent: "continue", addressChoice: "new", ...SHIPPING_ADDRESS, shippingMethod: "standard" },
   });
   expect(continued.status).toBe(303);
   expect(continued.headers.get("location")).toBe("/review-order");
