@@ -270,7 +270,8 @@ describe("security headers", () => {
 
 describe("maintenance mode", () => {
   it("renders the maintenance view for streams when the switch is on", async () => {
-    const maintenance = await startBuiltServer({ MAINTENANCE_MODE: "1" });
+    // The store's default window (test servers turn it off), whose hours the spec quotes.
+    const maintenance = await startBuiltServer({ MAINTENANCE_MODE: "1", STORE_MAINTENANCE_WINDOW: "07:30-10:00" });
     try {
       const res = await fetch(`${maintenance.url}/the-latest`);
       expect(res.status).toBe(503);

@@ -522,6 +522,13 @@ describe("maintenance", () => {
         "Ordering and order history are unavailable from 10pm to 1:15am EST for scheduled maintenance.",
       );
       expect(topics("body").text()).not.toContain("7:30am");
+      const stream = await fetch(`${closed.url}/the-latest`);
+      expect(stream.status).toBe(503);
+      const streamText = cheerio
+        .load(await stream.text())("main")
+        .text();
+      expect(streamText).toContain("Ordering and order history are unavailable from 10pm to 1:15am EST.");
+      expect(streamText).not.toContain("7:30am");
       const checkout = await guest.page("/shipping-payment");
       expect(checkout("main").text()).toContain("Ordering and order history are unavailable from 10pm to 1:15am EST each day");
     } finally {
