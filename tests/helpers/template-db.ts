@@ -41,6 +41,24 @@ export async function onPostgresServer(baseUrl: string, sql: string): Promise<vo
   }
 }
 
+/**
+ * Drops a test database once the connections to it have closed. A pool that has just been
+ * destroyed may still be closing its last connection; forcing it shut then would reach the test
+ * as an unhandled error. FORCE remains for what a killed server process left behind.
+ */
+export async function dropTestDatabase(baseUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const open = async () =>
+      Number((await client.query("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1", [name])).rows[0].n);
+    for (let attempt = 0; attempt < 100 && (await open()) > 0; attempt++) await new Promise((r) => setTimeout(r, 20));
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Migrates and seeds a template database and records it in the environment for the workers. */
 export async function createTemplate(): Promise<{ template: Template; remove: () => Promise<void> }> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -63,7 +81,7 @@ export async function createTemplate(): Promise<{ template: Template; remove: ()
     async remove() {
       delete process.env[ENV_KEY];
       fs.rmSync(dataDir, { recursive: true, force: true });
-      if (databaseUrl) await onPostgresServer(databaseUrl, `DROP DATABASE IF EXISTS "${id}" WITH (FORCE)`);
+      if (databaseUrl) await dropTestDatabase(databaseUrl, id);
     },
   };
 }

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { connect, type ConnectionOptions, type Database } from "../../server/db/connection";
-import { databaseUrlFor, onPostgresServer, runTemplate, testDatabaseName } from "./template-db";
+import { databaseUrlFor, dropTestDatabase, onPostgresServer, runTemplate, testDatabaseName } from "./template-db";
 
 export type IsolatedConnection = ConnectionOptions & { drop: () => Promise<void> };
 
@@ -28,7 +28,7 @@ export async function isolatedConnection(label = "t", { empty = false } = {}): P
     databaseUrl: databaseUrlFor(baseUrl, name),
     async drop() {
       fs.rmSync(dataDir, { recursive: true, force: true });
-      await onPostgresServer(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropTestDatabase(baseUrl, name);
     },
   };
 }
