@@ -186,6 +186,28 @@ export interface ReadingListItemTable {
   position: number;
 }
 
+/** One searchable thing (server/search, ADR 030). The key orders documents by publication. */
+export interface SearchDocumentTable {
+  id: number;
+  kind: string;
+  ref_id: number;
+  published: string;
+  title: string;
+  url: string;
+  label: string;
+  image: string;
+  teaser: string;
+  /** PostgreSQL only: the weighted words of title, summary and body (SQLite keeps them in FTS5). */
+  document?: string;
+  /** PostgreSQL only: the title's words, for auto-suggest. */
+  title_words?: string;
+}
+
+export interface SearchDocumentTopicTable {
+  document_id: number;
+  topic_id: number;
+}
+
 export interface SeedStateTable {
   name: string;
   completed_at: string;
@@ -591,4 +613,6 @@ export interface DB {
   checkout_draft: CheckoutDraftTable;
   promo_code: PromoCodeTable;
   voucher: VoucherTable;
+  search_document: SearchDocumentTable;
+  search_document_topic: SearchDocumentTopicTable;
 }

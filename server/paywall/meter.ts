@@ -1,4 +1,5 @@
-import { PostgresAdapter, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
+import { isPostgres } from "../db/dialect";
 import type { Database } from "../db/connection";
 import type { DB } from "../db/schema";
 import { userKey, visitorKey } from "../reader-keys";
@@ -104,7 +105,7 @@ export async function openOnMeter(
  * takes the whole database's write lock.
  */
 async function holdUntilCommit(tx: Transaction<DB>, name: string): Promise<void> {
-  if (!(tx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!isPostgres(tx)) return;
   await sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(tx);
 }
 

@@ -5,6 +5,7 @@ import { archiveCalendar } from "../content/archive-calendar";
 import { countWords } from "../content/markdown";
 import { hashString, seededRandom } from "../content/random";
 import { topicSlug } from "../../shared/slugs";
+import { rebuildSearchIndex } from "../search/documents";
 import type { Era, SeedContent } from "./content-source";
 
 type Tx = Transaction<DB>;
@@ -131,6 +132,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
     );
   }
 
+  await rebuildSearchIndex(tx);
   return { articles: articleRows.length, issues };
 }
 

@@ -5,6 +5,7 @@ import { countWords } from "../content/markdown";
 import { seededRandom } from "../content/random";
 import { slugify } from "../../shared/slugs";
 import { insertChunked } from "./seed-content";
+import { indexArticles } from "../search/documents";
 
 const BATCH = 500;
 const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Interview"];
@@ -72,6 +73,7 @@ export async function addSyntheticArticles(
       await insertChunked(tx, "article", articles);
       await insertChunked(tx, "article_author", articleAuthors);
       await insertChunked(tx, "article_topic", articleTopics);
+      await indexArticles(tx, { fromId: articles[0]!.id, toId: articles[articles.length - 1]!.id });
     });
     done += size;
     onProgress(done);

@@ -9,6 +9,7 @@ import * as m007 from "./007-order-payment-window";
 import * as m008 from "./008-account-email-change";
 import * as m009 from "./009-one-purchase-and-housekeeping";
 import * as m010 from "./010-meter-address";
+import * as m011 from "./011-search";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   "008-account-email-change": m008,
   "009-one-purchase-and-housekeeping": m009,
   "010-meter-address": m010,
+  "011-search": m011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,54 @@
+import { sql, type Kysely } from "kysely";
+import { isPostgres } from "../dialect";
+import type { Database } from "../connection";
+import { rebuildSearchIndex } from "../../search/documents";
+
+// Full-text search over every kind of content (ADR 030). One row per searchable thing in
+// search_document, keyed so that key order is publication order; the words themselves are in
+// the database's own index: an FTS5 table on SQLite, tsvector columns with GIN indexes on
+// PostgreSQL. Only what a result shows is stored here; the text stays in the content tables.
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const postgres = isPostgres(db);
+  await db.schema
+    .createTable("search_document")
+    .addColumn("id", postgres ? "bigint" : "integer", (c) => c.primaryKey())
+    .addColumn("kind", "text", (c) => c.notNull())
+    .addColumn("ref_id", "integer", (c) => c.notNull())
+    .addColumn("published", "text", (c) => c.notNull())
+    .addColumn("title", "text", (c) => c.notNull())
+    .addColumn("url", "text", (c) => c.notNull())
+    .addColumn("label", "text", (c) => c.notNull())
+    .addColumn("image", "text", (c) => c.notNull())
+    .addColumn("teaser", "text", (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("search_document_ref_idx").on("search_document").columns(["kind", "ref_id"]).unique().execute();
+
+  await db.schema
+    .createTable("search_document_topic")
+    .addColumn("document_id", postgres ? "bigint" : "integer", (c) => c.notNull().references("search_document.id").onDelete("cascade"))
+    .addColumn("topic_id", "integer", (c) => c.notNull().references("topic.id"))
+    .addPrimaryKeyConstraint("search_document_topic_pk", ["document_id", "topic_id"])
+    .execute();
+  await db.schema.createIndex("search_document_topic_idx").on("search_document_topic").columns(["topic_id", "document_id"]).execute();
+
+  if (postgres) {
+    await sql`alter table search_document add column document tsvector not null, add column title_words tsvector not null`.execute(db);
+    await sql`create index search_document_words_idx on search_document using gin (document)`.execute(db);
+    await sql`create index search_document_title_idx on search_document using gin (title_words)`.execute(db);
+  } else {
+    // Contentless: the index keeps only the words; contentless_delete lets a changed
+    // document be replaced by its key alone.
+    await sql`create virtual table search_text using fts5(
+      title, summary, body,
+      tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3', content = '', contentless_delete = 1
+    )`.execute(db);
+  }
+  await rebuildSearchIndex(db as unknown as Database);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  const postgres = isPostgres(db);
+  if (!postgres) await sql`drop table search_text`.execute(db);
+  await db.schema.dropTable("search_document_topic").execute();
+  await db.schema.dropTable("search_document").execute();
+}

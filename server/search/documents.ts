@@ -1,0 +1,276 @@
+// What the search index holds for each kind of content, and the one way it is written. Every
+// write path that adds or changes content calls indexDocuments (seeding does, through
+// rebuildSearchIndex and indexArticles), so the index never lags the content tables.
+import { sql } from "kysely";
+import type { Database } from "../db/connection";
+import { isPostgres } from "../db/dialect";
+import { leadAvailability } from "../store/catalogue";
+import {
+  articleArtPath,
+  articlePath,
+  issueCoverPath,
+  issuePath,
+  podcastCoverPath,
+  podcastEpisodePath,
+  productPath,
+  videoPath,
+  videoPosterPath,
+} from "../../shared/urls";
+import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+
+export interface IndexedDocument {
+  kind: SearchKind;
+  refId: number;
+  /** YYYY-MM-DD */
+  published: string;
+  title: string;
+  url: string;
+  /** What the result says it is: an article's content type, "Video", "Magazine issue", … */
+  label: string;
+  image: string;
+  /** Text anyone may read, paragraphs apart: a snippet may come from it. */
+  teaser: string;
+  topicIds: number[];
+  /** Indexed with falling weight: title, then summary-like text, then body. */
+  words: { title: string; summary: string; body: string };
+}
+
+const KIND_CODE: Record<SearchKind, number> = Object.fromEntries(SEARCH_KINDS.map((k, i) => [k, i + 1])) as Record<SearchKind, number>;
+const REF_BITS = 2 ** 24;
+const DAY_MS = 86_400_000;
+const EPOCH_1900 = Date.UTC(1900, 0, 1);
+
+/**
+ * A document's key: days since 1900, then kind, then the content's own id. Key order is
+ * publication order, so "newest first" and date ranges are ranges of the key in both engines.
+ */
+export function documentKey(published: string, kind: SearchKind, refId: number): number {
+  const [y, m, d] = published.split("-").map(Number) as [number, number, number];
+  if (!Number.isInteger(refId) || refId < 0 || refId >= REF_BITS) throw new Error(`search: ${kind} id ${refId} is out of range`);
+  const day = Math.round((Date.UTC(y, m - 1, d) - EPOCH_1900) / DAY_MS);
+  return (day * 8 + KIND_CODE[kind]) * REF_BITS + refId;
+}
+
+/** The first key of a day (for date-range bounds). */
+export function firstKeyOf(date: string): number {
+  return documentKey(date, SEARCH_KINDS[0], 0) - KIND_CODE[SEARCH_KINDS[0]] * REF_BITS;
+}
+
+export const kindOfKey = (key: number): SearchKind => SEARCH_KINDS[(Math.floor(key / REF_BITS) % 8) - 1]!;
+
+const paragraphs = (...parts: string[]) => parts.filter(Boolean).join("\n\n");
+
+export async function articleDocuments(db: Database, range: { fromId: number; toId: number }): Promise<IndexedDocument[]> {
+  const rows = await db
+    .selectFrom("article")
+    .select(["id", "slug", "year", "month", "title", "dek", "sub_dek", "summary", "body", "content_type", "published"])
+    .where("id", ">=", range.fromId)
+    .where("id", "<=", range.toId)
+    .orderBy("id")
+    .execute();
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [authors, topics] = await Promise.all([
+    db
+      .selectFrom("article_author")
+      .innerJoin("author", "author.id", "article_author.author_id")
+      .select(["article_author.article_id", "author.name"])
+      .where("article_author.article_id", ">=", range.fromId)
+      .where("article_author.article_id", "<=", range.toId)
+      .orderBy("article_author.position")
+      .execute(),
+    db
+      .selectFrom("article_topic")
+      .innerJoin("topic", "topic.id", "article_topic.topic_id")
+      .select(["article_topic.article_id", "topic.id", "topic.name"])
+      .where("article_topic.article_id", ">=", range.fromId)
+      .where("article_topic.article_id", "<=", range.toId)
+      .orderBy("article_topic.position")
+      .execute(),
+  ]);
+  const byArticle = <T extends { article_id: number }>(list: T[]) => {
+    const map = new Map<number, T[]>(ids.map((id) => [id, []]));
+    for (const item of list) map.get(item.article_id)?.push(item);
+    return map;
+  };
+  const authorsOf = byArticle(authors);
+  const topicsOf = byArticle(topics);
+  return rows.map((r) => ({
+    kind: "article",
+    refId: r.id,
+    published: r.published,
+    title: r.title,
+    url: articlePath(r),
+    label: r.content_type,
+    image: articleArtPath(r.slug),
+    teaser: paragraphs(r.dek, r.summary),
+    topicIds: topicsOf.get(r.id)!.map((t) => t.id),
+    words: {
+      title: r.title,
+      summary: paragraphs(r.dek, r.sub_dek, r.summary, ...authorsOf.get(r.id)!.map((a) => a.name), ...topicsOf.get(r.id)!.map((t) => t.name)),
+      body: r.body,
+    },
+  }));
+}
+
+async function videoDocuments(db: Database): Promise<IndexedDocument[]> {
+  const rows = await db.selectFrom("video").select(["id", "slug", "title", "description", "published", "topic_id", "tags"]).execute();
+  return rows.map((r) => ({
+    kind: "video",
+    refId: r.id,
+    published: r.published,
+    title: r.title,
+    url: videoPath(r),
+    label: "Video",
+    image: videoPosterPath(r.slug),
+    teaser: r.description,
+    topicIds: [r.topic_id],
+    words: { title: r.title, summary: paragraphs(r.description, ...(JSON.parse(r.tags) as string[])), body: "" },
+  }));
+}
+
+async function podcastDocuments(db: Database): Promise<IndexedDocument[]> {
+  const rows = await db
+    .selectFrom("podcast_episode as e")
+    .innerJoin("podcast_series as s", "s.id", "e.series_id")
+    .select(["e.id", "e.title", "e.description", "e.pub_date", "s.slug", "s.title as series_title"])
+    .execute();
+  return rows.map((r) => ({
+    kind: "podcast",
+    refId: r.id,
+    published: r.pub_date,
+    title: r.title,
+    url: podcastEpisodePath(r.slug, r.id),
+    label: `Podcast · ${r.series_title}`,
+    image: podcastCoverPath(r.slug),
+    teaser: r.description,
+    topicIds: [],
+    words: { title: r.title, summary: paragraphs(r.description, r.series_title), body: "" },
+  }));
+}
+
+async function issueDocuments(db: Database): Promise<IndexedDocument[]> {
+  const [issues, features] = await Promise.all([
+    db.selectFrom("magazine_issue").select(["id", "code", "year", "month", "month_label", "title", "summary"]).execute(),
+    db.selectFrom("issue_feature").select(["issue_id", "title"]).orderBy("issue_id").orderBy("position").execute(),
+  ]);
+  const featuring = new Map<number, string[]>();
+  for (const f of features) featuring.set(f.issue_id, [...(featuring.get(f.issue_id) ?? []), f.title]);
+  return issues.map((r) => {
+    const titles = featuring.get(r.id) ?? [];
+    const featured = titles.length > 0 ? `Featuring: ${titles.join("; ")}` : "";
+    return {
+      kind: "issue",
+      refId: r.id,
+      published: `${r.year}-${String(r.month).padStart(2, "0")}-01`,
+      title: `${r.title} (${r.month_label} ${r.year})`,
+      url: issuePath(r.code),
+      label: "Magazine issue",
+      image: issueCoverPath(r.code),
+      teaser: paragraphs(r.summary, featured),
+      topicIds: [],
+      words: { title: r.title, summary: paragraphs(r.summary, featured), body: "" },
+    };
+  });
+}
+
+async function productDocuments(db: Database): Promise<IndexedDocument[]> {
+  const [products, availabilities] = await Promise.all([
+    db.selectFrom("product").select(["id", "slug", "title", "product_type", "topic_id", "authors", "summary", "description", "published"]).execute(),
+    db.selectFrom("product_availability").select(["id", "product_id", "status"]).orderBy("product_id").orderBy("id").execute(),
+  ]);
+  return products.flatMap((r) => {
+    const lead = leadAvailability(availabilities.filter((a) => a.product_id === r.id).map((a) => ({ id: a.id, comingSoon: a.status === "F" })));
+    if (!lead) return [];
+    return [
+      {
+        kind: "product" as const,
+        refId: r.id,
+        published: r.published,
+        title: r.title,
+        url: productPath({ slug: r.slug, availabilityId: lead.id }),
+        label: `Store · ${r.product_type}`,
+        image: "",
+        teaser: paragraphs(r.summary, r.description),
+        topicIds: [r.topic_id],
+        words: { title: r.title, summary: paragraphs(r.authors, r.summary), body: r.description },
+      },
+    ];
+  });
+}
+
+const CHUNK = 200;
+
+/** Writes documents into the index, replacing what it held for the same content. */
+export async function indexDocuments(db: Database, documents: IndexedDocument[]): Promise<void> {
+  const postgres = isPostgres(db);
+  for (let i = 0; i < documents.length; i += CHUNK) {
+    const chunk = documents.slice(i, i + CHUNK);
+    await removeDocuments(db, chunk, postgres);
+    const rows = chunk.map((d) => ({ key: documentKey(d.published, d.kind, d.refId), d }));
+    await db
+      .insertInto("search_document")
+      .values(
+        rows.map(({ key, d }) => ({
+          id: key,
+          kind: d.kind,
+          ref_id: d.refId,
+          published: d.published,
+          title: d.title,
+          url: d.url,
+          label: d.label,
+          image: d.image,
+          teaser: d.teaser,
+          ...(postgres
+            ? {
+                document: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
+                title_words: sql<string>`to_tsvector('english', ${d.words.title})`,
+              }
+            : {}),
+        })),
+      )
+      .execute();
+    const topics = rows.flatMap(({ key, d }) => [...new Set(d.topicIds)].map((topic_id) => ({ document_id: key, topic_id })));
+    if (topics.length > 0) await db.insertInto("search_document_topic").values(topics).execute();
+    if (!postgres) {
+      const values = rows.map(({ key, d }) => sql`(${key}, ${d.words.title}, ${d.words.summary}, ${d.words.body})`);
+      await sql`insert into search_text (rowid, title, summary, body) values ${sql.join(values)}`.execute(db);
+    }
+  }
+}
+
+async function removeDocuments(db: Database, documents: IndexedDocument[], postgres: boolean): Promise<void> {
+  for (const kind of new Set(documents.map((d) => d.kind))) {
+    const refIds = documents.filter((d) => d.kind === kind).map((d) => d.refId);
+    const old = await db.selectFrom("search_document").select("id").where("kind", "=", kind).where("ref_id", "in", refIds).execute();
+    if (old.length === 0) continue;
+    const keys = old.map((o) => o.id);
+    await db.deleteFrom("search_document_topic").where("document_id", "in", keys).execute();
+    await db.deleteFrom("search_document").where("id", "in", keys).execute();
+    if (!postgres) await sql`delete from search_text where rowid in (${sql.join(keys)})`.execute(db);
+  }
+}
+
+const ARTICLE_BATCH = 500;
+
+/** Indexes the articles with ids in the range, a batch at a time. */
+export async function indexArticles(db: Database, range: { fromId: number; toId: number }): Promise<void> {
+  for (let from = range.fromId; from <= range.toId; from += ARTICLE_BATCH) {
+    await indexDocuments(db, await articleDocuments(db, { fromId: from, toId: Math.min(range.toId, from + ARTICLE_BATCH - 1) }));
+  }
+}
+
+/** Empties the index and indexes every piece of content again. */
+export async function rebuildSearchIndex(db: Database): Promise<void> {
+  await db.deleteFrom("search_document_topic").execute();
+  await db.deleteFrom("search_document").execute();
+  if (!isPostgres(db)) await sql`insert into search_text (search_text) values ('delete-all')`.execute(db);
+  const bounds = await db
+    .selectFrom("article")
+    .select((eb) => [eb.fn.min("id").as("low"), eb.fn.max("id").as("high")])
+    .executeTakeFirstOrThrow();
+  if (bounds.low !== null && bounds.high !== null) await indexArticles(db, { fromId: Number(bounds.low), toId: Number(bounds.high) });
+  for (const documents of [videoDocuments, podcastDocuments, issueDocuments, productDocuments]) {
+    await indexDocuments(db, await documents(db));
+  }
+}
