@@ -1,6 +1,7 @@
 import { cardQuery, toCards, type ArticleCard } from "./article-cards";
 import type { Database } from "./db/connection";
 import { lastPage, type Paging } from "../shared/pagination";
+import { REFERRAL_TOPICS_AND_HOME } from "../shared/referrals";
 
 export type StreamSource = { kind: "all" } | { kind: "curated"; stream: string } | { kind: "topic"; topicId: number };
 
@@ -17,9 +18,6 @@ export interface StreamDefinition {
   listId?: string;
 }
 
-/** Referral codes from the spec: topic streams and home pages, search more-results, else none. */
-export const REFERRAL_TOPICS_AND_HOME = "03069";
-export const REFERRAL_SEARCH_MORE_RESULTS = "02749";
 
 export const STREAM_PAGES: Record<string, StreamDefinition> = {
   "the-latest": {

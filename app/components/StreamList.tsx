@@ -18,9 +18,11 @@ interface EntryListProps<T extends { id: number }> extends Omit<Props, "stream">
   stream: { entries: T[]; page: StreamPage["page"] };
   /** An entry as the list shows it: an <article> that takes focus (tabIndex -1) after a load. */
   renderEntry: (entry: T) => ReactNode;
+  /** Query values the "Load more items" and page links add (search's referral code). */
+  linkParams?: Record<string, string>;
 }
 
-function withParams(search: string, changes: Record<string, number | null>): string {
+function withParams(search: string, changes: Record<string, number | string | null>): string {
   const params = new URLSearchParams(search);
   for (const [key, value] of Object.entries(changes)) {
     if (value === null || value === 1) params.delete(key);
@@ -38,7 +40,7 @@ export function StreamList(props: Props) {
  * A stream of cards with "Load more items" (a real link to ?loaded=N that renders the pages
  * on the server; with JS the router fetches it in place) and numbered pagination.
  */
-export function EntryList<T extends { id: number }>({ stream, unlimited, emptyText, renderEntry }: EntryListProps<T>) {
+export function EntryList<T extends { id: number }>({ stream, unlimited, emptyText, renderEntry, linkParams }: EntryListProps<T>) {
   const { search } = useLocation();
   const navigation = useNavigation();
   const { number, loaded, last, size, total } = stream.page;
@@ -69,11 +71,11 @@ export function EntryList<T extends { id: number }>({ stream, unlimited, emptyTe
         ))}
       </ol>
       {canLoadMore ? (
-        <Link className={css.loadMore} to={withParams(search, { loaded: loaded + 1 })} preventScrollReset replace rel="nofollow">
+        <Link className={css.loadMore} to={withParams(search, { ...linkParams, loaded: loaded + 1 })} preventScrollReset replace rel="nofollow">
           Load more items
         </Link>
       ) : null}
-      <Pagination current={lastShown} last={last} href={(page) => withParams(search, { page, loaded: null })} />
+      <Pagination current={lastShown} last={last} href={(page) => withParams(search, { ...linkParams, page, loaded: null })} />
     </>
   );
 }

@@ -1,10 +1,113 @@
-import { style } from "@vanilla-extract/css";
-import { vars } from "../styles/theme.css";
+import { globalStyle, style } from "@vanilla-extract/css";
+import { media, vars } from "../styles/theme.css";
 
-export const form = style({ maxWidth: vars.measure.text, marginBottom: vars.space.xl });
+export const form = style({ marginBottom: vars.space.lg });
 
 export const label = style({ display: "block", fontWeight: 700, marginBottom: vars.space.xs });
 
-export const row = style({ display: "flex", gap: vars.space.sm });
+export const row = style({ display: "flex", gap: vars.space.sm, maxWidth: vars.measure.text });
 
-export const input = style({ flex: 1, minHeight: "2.75rem", padding: `0 ${vars.space.sm}`, border: `2px solid ${vars.color.ink}` });
+export const input = style({
+  flex: 1,
+  minWidth: 0,
+  minHeight: "2.75rem",
+  padding: `0 ${vars.space.sm}`,
+  border: `2px solid ${vars.color.ink}`,
+  fontSize: vars.size.md,
+});
+
+export const layout = style({
+  display: "grid",
+  gap: vars.space.lg,
+  marginTop: vars.space.lg,
+  "@media": { [media.desktop]: { gridTemplateColumns: "16rem minmax(0, 1fr)", gap: vars.space.xl } },
+});
+
+// On a phone the results come first; the filters follow them, reached by a link at the top.
+export const filters = style({
+  display: "grid",
+  gap: vars.space.md,
+  alignContent: "start",
+  fontFamily: vars.font.ui,
+  "@media": { [media.narrow]: { order: 2 } },
+});
+
+export const toFilters = style({ fontSize: vars.size.sm, "@media": { [media.tablet]: { display: "none" } } });
+
+export const filterGroup = style({ border: 0, borderTop: `1px solid ${vars.color.rule}`, margin: 0, padding: `${vars.space.sm} 0 0` });
+
+export const filterLegend = style({
+  fontSize: vars.size.xs,
+  fontWeight: 700,
+  textTransform: "uppercase",
+  letterSpacing: "0.06em",
+  padding: 0,
+  marginBottom: vars.space.xs,
+});
+
+export const option = style({ display: "flex", alignItems: "center", gap: vars.space.sm, padding: "0.2rem 0", fontSize: vars.size.sm });
+
+export const count = style({ color: vars.color.muted, fontVariantNumeric: "tabular-nums", marginLeft: "auto" });
+
+export const years = style({ display: "flex", gap: vars.space.sm, flexWrap: "wrap" });
+
+export const yearField = style({ display: "grid", gap: vars.space.xs, fontSize: vars.size.sm });
+
+export const yearInput = style({ width: "6.5rem", minHeight: "2.25rem", padding: `0 ${vars.space.xs}`, border: `1px solid ${vars.color.muted}` });
+
+export const toolbar = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.sm,
+  marginBottom: vars.space.md,
+  fontFamily: vars.font.ui,
+});
+
+export const sortField = style({ display: "flex", alignItems: "center", gap: vars.space.sm, fontSize: vars.size.sm });
+
+export const subjects = style({
+  background: vars.color.wash,
+  padding: vars.space.md,
+  marginBottom: vars.space.lg,
+  fontFamily: vars.font.ui,
+});
+
+export const subjectList = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexWrap: "wrap", gap: vars.space.sm });
+
+export const subjectLink = style({
+  display: "inline-block",
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  border: `1px solid ${vars.color.accent}`,
+  borderRadius: vars.radius.md,
+  color: vars.color.accent,
+  textDecoration: "none",
+  fontWeight: 600,
+  fontSize: vars.size.sm,
+});
+
+export const result = style({
+  display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr)",
+  gap: vars.space.md,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  paddingBottom: vars.space.lg,
+  selectors: { "&:focus": { outline: `3px solid ${vars.color.focus}` } },
+  "@media": { [media.tablet]: { gridTemplateColumns: "10rem minmax(0, 1fr)" } },
+});
+
+export const resultImage = style({
+  display: "none",
+  width: "100%",
+  aspectRatio: "16 / 9",
+  objectFit: "cover",
+  background: vars.color.wash,
+  "@media": { [media.tablet]: { display: "block" } },
+});
+
+export const snippet = style({ fontSize: vars.size.sm, color: vars.color.ink, margin: `0 0 ${vars.space.xs}`, fontFamily: vars.font.body });
+
+globalStyle(`${snippet} mark`, { background: vars.color.notice, color: "inherit", fontWeight: 700, padding: "0 0.1em" });
+
+export const filterActions = style({ display: "flex", gap: vars.space.sm, alignItems: "center", flexWrap: "wrap" });

@@ -1,30 +1,67 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { HelpBox } from "../components/HelpBox";
+import { EntryList } from "../components/StreamList";
+import { SearchResult } from "../components/SearchResult";
 import { useRootData } from "../lib/root-data";
 import { parsePaging } from "../../shared/pagination";
-import { searchArticles } from "../../server/search";
-import { MAX_QUERY_LENGTH, normaliseQuery } from "../../shared/search-query";
-import { StreamList } from "../components/StreamList";
+import { matchingSubjects, searchContent, type SearchResults } from "../../server/search";
+import { withReferral } from "../../server/streams";
+import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
+import { FIRST_YEAR, MAX_QUERY_LENGTH, readSearchForm, type SearchForm } from "../../shared/search-query";
+import { SEARCH_KIND_NAMES } from "../../shared/search-kinds";
 import * as prose from "../components/prose.css";
 import * as controls from "../components/controls.css";
 import * as css from "../components/search.css";
 import { config, db } from "../lib/db.server";
+import { currentSubscriber } from "../lib/subscriber.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+
+/** Topics offered in the topic filter: the ones with most results. */
+const TOPIC_FILTER_SIZE = 12;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  const query = normaliseQuery(params.get("q"));
+  const form = readSearchForm(params);
   const unlimited = config().STREAM_UNLIMITED_LOADING;
-  if (!query) return data({ query, results: null, unlimited });
-  const results = await searchArticles(await db(), query, parsePaging(params, unlimited));
-  return data({ query, results, unlimited });
+  if (!form.q) return data({ form, results: null, subjects: [], unlimited });
+  const database = await db();
+  const topic = form.topic
+    ? await database.selectFrom("topic").select(["id", "name", "slug"]).where("slug", "=", form.topic).executeTakeFirst()
+    : undefined;
+  // Snippets come from gated paragraphs only for a subscriber; anyone else sees the free preview's.
+  const access = (await currentSubscriber(request)) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
+  const year = (y: number | null, end: "start" | "end") => (y === null ? null : `${y}-${end === "start" ? "01-01" : "12-31"}`);
+  const [results, subjects] = await Promise.all([
+    searchContent(
+      database,
+      {
+        query: form.q,
+        kinds: form.types,
+        topicId: topic?.id ?? null,
+        from: year(form.from, "start"),
+        to: year(form.to, "end"),
+        sort: form.sort,
+        paging: parsePaging(params, unlimited),
+      },
+      access,
+    ),
+    matchingSubjects(database, form.q),
+  ]);
+  // Spec 9: links reached through search's "more results" carry its referral code.
+  const referral = params.get("referral") === REFERRAL_SEARCH_MORE_RESULTS ? REFERRAL_SEARCH_MORE_RESULTS : null;
+  const entries = results.entries.map((e) => ({ ...e, url: withReferral(e.url, referral) }));
+  // The chosen topic stays in the filter even when nothing matches in it.
+  const topics =
+    topic && !results.topics.some((t) => t.id === topic.id) ? [...results.topics, { ...topic, count: 0 }] : results.topics;
+  return data({ form: { ...form, topic: topic?.slug ?? null }, results: { ...results, entries, topics }, subjects, unlimited });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => [
   ...seo({
-    title: d?.query ? `Search results for “${d.query}”` : "Search",
-    description: "Search articles, case studies, research summaries and data visuals.",
+    title: d?.form.q ? `Search results for “${d.form.q}”` : "Search",
+    description: "Search articles, videos, podcast episodes, magazine issues from 1956 on, and the store.",
     path: "/search",
     siteUrl: siteUrlFrom(matches),
   }),
@@ -32,33 +69,182 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => [
 ];
 
 export default function Search() {
-  const { query, results, unlimited } = useLoaderData<typeof loader>();
+  const { form, results, subjects, unlimited } = useLoaderData<typeof loader>();
   const root = useRootData();
+  const submit = useSubmit();
+  // With JS, ticking a filter applies it at once; the typed fields wait for the button or Enter.
+  const applyChoice = (event: FormEvent<HTMLFormElement>) => {
+    const target = event.target as HTMLInputElement;
+    if (target.type === "checkbox" || target.type === "radio") submit(event.currentTarget, { preventScrollReset: true, replace: true });
+  };
   return (
     <>
       <header className={prose.pageHeading}>
         <h1>Search</h1>
       </header>
       {root?.subscriber ? <HelpBox id="subscriber-search" /> : null}
-      <Form method="get" role="search" className={css.form}>
+      <Form method="get" role="search" className={css.form} onChange={applyChoice} aria-label="Search the site">
         <label htmlFor="search-q" className={css.label}>
-          Search articles
+          Search articles, videos, podcasts, magazine issues and the store
         </label>
         <div className={css.row}>
-          <input id="search-q" name="q" type="search" defaultValue={query} maxLength={MAX_QUERY_LENGTH} className={css.input} key={query} />
+          <input id="search-q" name="q" type="search" defaultValue={form.q} maxLength={MAX_QUERY_LENGTH} className={css.input} key={form.q} />
           <button type="submit" className={controls.primaryButton}>
             Search
           </button>
         </div>
+        {form.sort === "newest" ? <input type="hidden" name="sort" value="newest" /> : null}
+        {results ? (
+          <div className={css.layout}>
+            <Filters form={form} results={results} />
+            <section aria-labelledby="results-heading">
+              {subjects.length > 0 ? <Subjects subjects={subjects} /> : null}
+              <div className={css.toolbar}>
+                <h2 id="results-heading" className={prose.sectionHeading}>
+                  Results for “{form.q}”
+                </h2>
+                <SortLinks sort={form.sort} />
+                <a href="#search-filters" className={css.toFilters}>
+                  Filter results
+                </a>
+              </div>
+              <EntryList
+                stream={results}
+                unlimited={unlimited}
+                emptyText={`No results for “${form.q}”. Check the spelling, try fewer or more general words, or remove a filter.`}
+                renderEntry={(entry) => <SearchResult result={entry} />}
+                linkParams={{ referral: REFERRAL_SEARCH_MORE_RESULTS }}
+              />
+            </section>
+          </div>
+        ) : null}
       </Form>
-      {results ? (
-        <section aria-labelledby="results-heading">
-          <h2 id="results-heading" className={prose.sectionHeading}>
-            Results for “{query}”
-          </h2>
-          <StreamList stream={results} unlimited={unlimited} emptyText={`No results for “${query}”. Try fewer or different words.`} />
-        </section>
-      ) : null}
     </>
+  );
+}
+
+type LoadedResults = Omit<SearchResults, "entries">;
+
+function Filters({ form, results }: { form: SearchForm; results: LoadedResults }) {
+  const navigation = useNavigation();
+  const thisYear = new Date().getFullYear();
+  const topics = results.topics.slice(0, TOPIC_FILTER_SIZE);
+  const chosen = results.topics.find((t) => t.slug === form.topic);
+  if (chosen && !topics.includes(chosen)) topics.push(chosen);
+  return (
+    <div className={css.filters} id="search-filters" role="group" aria-label="Filter results" aria-busy={navigation.state !== "idle" ? true : undefined}>
+      <fieldset className={css.filterGroup}>
+        <legend className={css.filterLegend}>Type</legend>
+        {results.kinds.map(({ kind, count }) => (
+          <label key={kind} className={css.option}>
+            <input type="checkbox" name="type" value={kind} defaultChecked={form.types.includes(kind)} key={`${kind}-${form.types.join()}`} />
+            {SEARCH_KIND_NAMES[kind]}
+            <span className={css.count}>{count.toLocaleString("en-US")}</span>
+          </label>
+        ))}
+      </fieldset>
+      {topics.length > 0 ? (
+        <fieldset className={css.filterGroup}>
+          <legend className={css.filterLegend}>Topic</legend>
+          <label className={css.option}>
+            <input type="radio" name="topic" value="" defaultChecked={!form.topic} key={`all-${form.topic}`} />
+            All topics
+          </label>
+          {topics.map((t) => (
+            <label key={t.slug} className={css.option}>
+              <input type="radio" name="topic" value={t.slug} defaultChecked={form.topic === t.slug} key={`${t.slug}-${form.topic}`} />
+              {t.name}
+              <span className={css.count}>{t.count.toLocaleString("en-US")}</span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <fieldset className={css.filterGroup}>
+        <legend className={css.filterLegend}>Published</legend>
+        <div className={css.years}>
+          <label className={css.yearField}>
+            From year
+            <input
+              className={css.yearInput}
+              type="number"
+              name="from"
+              inputMode="numeric"
+              min={FIRST_YEAR}
+              max={thisYear}
+              placeholder={String(FIRST_YEAR)}
+              defaultValue={form.from ?? ""}
+              key={`from-${form.from}`}
+            />
+          </label>
+          <label className={css.yearField}>
+            To year
+            <input
+              className={css.yearInput}
+              type="number"
+              name="to"
+              inputMode="numeric"
+              min={FIRST_YEAR}
+              max={thisYear}
+              placeholder={String(thisYear)}
+              defaultValue={form.to ?? ""}
+              key={`to-${form.to}`}
+            />
+          </label>
+        </div>
+      </fieldset>
+      <div className={css.filterActions}>
+        <button type="submit" className={controls.primaryButton}>
+          Apply filters
+        </button>
+        <Link to={`?${new URLSearchParams({ q: form.q })}`}>Clear filters</Link>
+      </div>
+    </div>
+  );
+}
+
+/** Sorting is a pair of links, so it works without JS and without a second form. */
+function SortLinks({ sort }: { sort: SearchForm["sort"] }) {
+  const { search } = useLocation();
+  const href = (value: SearchForm["sort"]) => {
+    const params = new URLSearchParams(search);
+    params.delete("page");
+    params.delete("loaded");
+    params.delete("referral");
+    if (value === "newest") params.set("sort", "newest");
+    else params.delete("sort");
+    return `?${params}`;
+  };
+  return (
+    <nav aria-label="Sort results" className={css.sortField}>
+      Sort by:
+      {(["relevance", "newest"] as const).map((value) =>
+        value === sort ? (
+          <strong key={value} aria-current="true">
+            {value === "relevance" ? "Relevance" : "Newest"}
+          </strong>
+        ) : (
+          <Link key={value} to={href(value)} preventScrollReset>
+            {value === "relevance" ? "Relevance" : "Newest"}
+          </Link>
+        ),
+      )}
+    </nav>
+  );
+}
+
+function Subjects({ subjects }: { subjects: { name: string; link: string }[] }) {
+  return (
+    <div className={css.subjects}>
+      <h2 className={css.filterLegend}>Topics</h2>
+      <ul className={css.subjectList}>
+        {subjects.map((s) => (
+          <li key={s.link}>
+            <Link className={css.subjectLink} to={s.link}>
+              {s.name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

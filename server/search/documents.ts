@@ -224,7 +224,7 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
           ...(postgres
             ? {
                 document: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
-                title_words: sql<string>`to_tsvector('english', ${d.words.title})`,
+                title_words: sql<string>`to_tsvector('simple', ${d.words.title})`,
               }
             : {}),
         })),
@@ -235,6 +235,8 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
     if (!postgres) {
       const values = rows.map(({ key, d }) => sql`(${key}, ${d.words.title}, ${d.words.summary}, ${d.words.body})`);
       await sql`insert into search_text (rowid, title, summary, body) values ${sql.join(values)}`.execute(db);
+      const titles = rows.map(({ key, d }) => sql`(${key}, ${d.words.title})`);
+      await sql`insert into search_title (rowid, title) values ${sql.join(titles)}`.execute(db);
     }
   }
 }
@@ -247,7 +249,10 @@ async function removeDocuments(db: Database, documents: IndexedDocument[], postg
     const keys = old.map((o) => o.id);
     await db.deleteFrom("search_document_topic").where("document_id", "in", keys).execute();
     await db.deleteFrom("search_document").where("id", "in", keys).execute();
-    if (!postgres) await sql`delete from search_text where rowid in (${sql.join(keys)})`.execute(db);
+    if (!postgres) {
+      await sql`delete from search_text where rowid in (${sql.join(keys)})`.execute(db);
+      await sql`delete from search_title where rowid in (${sql.join(keys)})`.execute(db);
+    }
   }
 }
 
@@ -264,7 +269,10 @@ export async function indexArticles(db: Database, range: { fromId: number; toId:
 export async function rebuildSearchIndex(db: Database): Promise<void> {
   await db.deleteFrom("search_document_topic").execute();
   await db.deleteFrom("search_document").execute();
-  if (!isPostgres(db)) await sql`insert into search_text (search_text) values ('delete-all')`.execute(db);
+  if (!isPostgres(db)) {
+    await sql`insert into search_text (search_text) values ('delete-all')`.execute(db);
+    await sql`insert into search_title (search_title) values ('delete-all')`.execute(db);
+  }
   const bounds = await db
     .selectFrom("article")
     .select((eb) => [eb.fn.min("id").as("low"), eb.fn.max("id").as("high")])

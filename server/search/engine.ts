@@ -1,6 +1,8 @@
 // The one place that speaks each database's full-text dialect (ADR 030): FTS5 with bm25 on
 // SQLite, tsvector with ts_rank on PostgreSQL. Both get the same parsed query, the same
-// filters and the same weights (title above summary above body), and answer in the same shape.
+// filters and the same order: documents matching in their titles first (bm25's title weight is
+// large enough to rank every title match first; PostgreSQL asks for the title's weight, A), then
+// by rank with summary above body. Both answer in the same shape.
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/connection";
 import { isPostgres } from "../db/dialect";
@@ -67,15 +69,15 @@ export async function matchingDocuments(
   offset: number,
 ): Promise<DocumentRow[]> {
   if (isPostgres(db)) {
-    const order = sort === "newest" ? sql`d.id desc` : sql`score desc, d.id desc`;
+    const order = sort === "newest" ? sql`d.id desc` : sql`d.document @@ tq desc, score desc, d.id desc`;
     const { rows } = await sql<DocumentRow>`
-      select ${DOCUMENT_COLUMNS}, ts_rank('{0.02, 0.05, 0.2, 1.0}', d.document, q, 1) as score
-      from search_document d, to_tsquery('english', ${toTsquery(query)}) q
+      select ${DOCUMENT_COLUMNS}, ts_rank('{0.1, 0.2, 0.4, 1.0}', d.document, q, 1) as score
+      from search_document d, to_tsquery('english', ${toTsquery(query)}) q, to_tsquery('english', ${toTsquery(query, "A")}) tq
       where d.document @@ q${and(keyConditions(sql`d.id`, filters, null))}
       order by ${order} limit ${limit} offset ${offset}`.execute(db);
     return rows.map((r) => ({ ...r, id: Number(r.id) }));
   }
-  const order = sort === "newest" ? sql`rowid desc` : sql`bm25(search_text, 20.0, 5.0, 1.0), rowid desc`;
+  const order = sort === "newest" ? sql`rowid desc` : sql`bm25(search_text, 1000.0, 5.0, 1.0), rowid desc`;
   const { rows: keys } = await sql<{ key: number }>`
     select rowid as key from search_text
     where search_text match ${toFts5(query)}${and(keyConditions(sql`rowid`, filters, null))}
@@ -126,16 +128,16 @@ export async function countsByTopic(db: Database, query: ParsedQuery, filters: E
   return new Map(rows.map((r) => [r.topic_id, Number(r.n)]));
 }
 
-/** The newest documents whose title holds the words typed so far, for auto-suggest. */
+/** The newest documents whose title holds the words typed so far, unstemmed, for auto-suggest. */
 export async function titlesMatching(db: Database, query: ParsedQuery, limit: number): Promise<DocumentRow[]> {
   if (isPostgres(db)) {
     const { rows } = await sql<DocumentRow>`
       select ${DOCUMENT_COLUMNS} from search_document d
-      where d.title_words @@ to_tsquery('english', ${toTsquery(query)})
+      where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
       order by d.id desc limit ${limit}`.execute(db);
     return rows.map((r) => ({ ...r, id: Number(r.id) }));
   }
   const { rows: keys } = await sql<{ key: number }>`
-    select rowid as key from search_text where search_text match ${toFts5(query, ["title"])} order by rowid desc limit ${limit}`.execute(db);
+    select rowid as key from search_title where search_title match ${toFts5(query)} order by rowid desc limit ${limit}`.execute(db);
   return documentsInOrder(db, keys.map((k) => k.key));
 }

@@ -114,27 +114,29 @@ export interface Suggestions {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** Topics whose name has a word starting with what the reader typed. */
+export async function matchingSubjects(db: Database, text: string, limit = SUGGESTED_SUBJECTS): Promise<Suggestions["subjects"]> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length === 0) return [];
+  const typed = escapeLike(words.join(" "));
+  const rows = await db
+    .selectFrom("topic")
+    .select(["name", "slug"])
+    .where(({ or }) => or([sql<boolean>`lower(name) like ${`${typed}%`} escape '\\'`, sql<boolean>`lower(name) like ${`% ${typed}%`} escape '\\'`]))
+    .orderBy("name")
+    .limit(limit)
+    .execute();
+  return rows.map((t) => ({ name: t.name, link: topicPath(t.slug) }));
+}
+
 /** Titles and topics for what a reader has typed so far (spec: search/auto-suggest). */
 export async function suggest(db: Database, term: string): Promise<Suggestions> {
   const text = term.trim();
   if (text.length < SUGGEST_MIN_CHARS) return { records: [], subjects: [] };
   const query = parseQuery(text);
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const first = words[0] ?? "";
-  const [titles, topics] = await Promise.all([
+  const [titles, subjects] = await Promise.all([
     isSearchable(query) ? titlesMatching(db, query, SUGGESTED_RECORDS * 4) : Promise.resolve([]),
-    first.length === 0
-      ? Promise.resolve([])
-      : db
-          .selectFrom("topic")
-          .select(["name", "slug"])
-          .where(({ or }) => {
-            const typed = escapeLike(words.join(" "));
-            return or([sql<boolean>`lower(name) like ${`${typed}%`} escape '\\'`, sql<boolean>`lower(name) like ${`% ${typed}%`} escape '\\'`]);
-          })
-          .orderBy("name")
-          .limit(SUGGESTED_SUBJECTS)
-          .execute(),
+    matchingSubjects(db, text),
   ]);
   // Several documents can share a title (a reprinted feature); a suggestion names each title once.
   const seen = new Set<string>();
@@ -142,5 +144,5 @@ export async function suggest(db: Database, term: string): Promise<Suggestions> 
     .filter((t) => !seen.has(t.title) && Boolean(seen.add(t.title)))
     .slice(0, SUGGESTED_RECORDS)
     .map((t) => ({ title: t.title, link: t.url, contentType: t.label }));
-  return { records, subjects: topics.map((t) => ({ name: t.name, link: topicPath(t.slug) })) };
+  return { records, subjects };
 }

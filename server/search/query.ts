@@ -120,7 +120,9 @@ export const isSearchable = (q: ParsedQuery) => q.clauses.length > 0;
 function fts5Clause(clause: Clause): string {
   switch (clause.kind) {
     case "word":
-      return `"${clause.word}"${clause.prefix ? "*" : ""}`;
+      // FTS5 does not stem a prefix ("innovat"* misses the stored stem "innov"), so the word is
+      // also asked for whole, which is stemmed: between them they match what PostgreSQL's prefix does.
+      return clause.prefix ? `("${clause.word}"* OR "${clause.word}")` : `"${clause.word}"`;
     case "phrase":
       return `"${clause.words.join(" ")}"`;
     case "or":
@@ -128,28 +130,27 @@ function fts5Clause(clause: Clause): string {
   }
 }
 
-/** The FTS5 MATCH expression, limited to the given columns when `columns` is set. */
-export function toFts5(q: ParsedQuery, columns?: string[]): string {
+/** The FTS5 MATCH expression. */
+export function toFts5(q: ParsedQuery): string {
   const wanted = q.clauses.map(fts5Clause).join(" AND ");
-  const body = q.excluded.length > 0 ? `(${wanted}) NOT (${q.excluded.map(fts5Clause).join(" OR ")})` : wanted;
-  return columns ? `{${columns.join(" ")}} : (${body})` : body;
+  return q.excluded.length > 0 ? `(${wanted}) NOT (${q.excluded.map(fts5Clause).join(" OR ")})` : wanted;
 }
 
 // --- PostgreSQL tsquery --------------------------------------------------------------------------
 // Words hold only letters and digits, so the text given to to_tsquery has no syntax but ours.
 
-function tsClause(clause: Clause): string {
+function tsClause(clause: Clause, weight: string): string {
   switch (clause.kind) {
     case "word":
-      return clause.prefix ? `${clause.word}:*` : clause.word;
+      return `${clause.word}${clause.prefix || weight ? ":" : ""}${clause.prefix ? "*" : ""}${weight}`;
     case "phrase":
-      return `(${clause.words.join(" <-> ")})`;
+      return `(${clause.words.map((w) => `${w}${weight ? `:${weight}` : ""}`).join(" <-> ")})`;
     case "or":
-      return `(${clause.options.map(tsClause).join(" | ")})`;
+      return `(${clause.options.map((c) => tsClause(c, weight)).join(" | ")})`;
   }
 }
 
-/** The text for PostgreSQL's to_tsquery('english', …). */
-export function toTsquery(q: ParsedQuery): string {
-  return [...q.clauses.map(tsClause), ...q.excluded.map((c) => `!${tsClause(c)}`)].join(" & ");
+/** The text for PostgreSQL's to_tsquery; with a weight, only words of that weight match (A: the title). */
+export function toTsquery(q: ParsedQuery, weight: "" | "A" = ""): string {
+  return [...q.clauses.map((c) => tsClause(c, weight)), ...q.excluded.map((c) => `!${tsClause(c, "")}`)].join(" & ");
 }

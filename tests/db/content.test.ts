@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findArticle, latestArticles } from "../../server/articles";
 import { archiveYears, issueByCode, issuesOfYear } from "../../server/archive";
 import type { Database } from "../../server/db/connection";
-import { searchArticles } from "../../server/search";
 import { loadStream, STREAM_PAGES, topicStream } from "../../server/streams";
 import { topicByHeadlineSegment, topicBySlug } from "../../server/topics";
 import { dialectName, seededTestDatabase } from "../helpers/test-db";
@@ -115,33 +114,5 @@ describe(`streams (${dialectName})`, () => {
   it("resolves headline topic links", async () => {
     expect((await topicByHeadlineSegment(db, "leadership-&-managing-people"))?.slug).toBe("leadership-and-managing-people");
     expect(await topicByHeadlineSegment(db, "not-a-topic")).toBeUndefined();
-  });
-});
-
-describe(`search (${dialectName})`, () => {
-  it("matches every word, case-insensitively, in the title, dek or summary", async () => {
-    const results = await searchArticles(db, "BOARD Succession", { page: 1, loaded: 1 });
-    expect(results.page.total).toBeGreaterThan(0);
-    const texts = await db
-      .selectFrom("article")
-      .select(["title", "dek", "summary"])
-      .where(
-        "id",
-        "in",
-        results.entries.map((e) => e.id),
-      )
-      .execute();
-    for (const t of texts) {
-      const text = `${t.title} ${t.dek} ${t.summary}`.toLowerCase();
-      expect(text).toContain("board");
-      expect(text).toContain("succession");
-    }
-    const one = await searchArticles(db, "board", { page: 1, loaded: 1 });
-    expect(one.page.total).toBeGreaterThan(results.page.total);
-  });
-
-  it("treats % and _ as plain characters", async () => {
-    expect((await searchArticles(db, "%", { page: 1, loaded: 1 })).page.total).toBeLessThan(5);
-    expect((await searchArticles(db, "_", { page: 1, loaded: 1 })).page.total).toBe(0);
   });
 });

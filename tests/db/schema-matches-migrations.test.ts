@@ -9,7 +9,7 @@ const SCHEMA_FILE = path.resolve("server/db/schema.ts");
 
 const declared = declaredTables(SCHEMA_FILE);
 /** Full-text index structures of one engine (ADR 030): SQLite's FTS5 table and its shadow tables, PostgreSQL's tsvector columns. */
-const engineIndexTable = (table: string) => dialectName === "sqlite" && /^search_text(_|$)/.test(table);
+const engineIndexTable = (table: string) => dialectName === "sqlite" && /^search_(text|title)(_|$)/.test(table);
 const ENGINE_INDEX_COLUMNS: Record<typeof dialectName, Set<string>> = {
   sqlite: new Set(),
   postgres: new Set(["search_document.document", "search_document.title_words"]),

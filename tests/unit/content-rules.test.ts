@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { archiveCalendar, issueCode, isIssueCode } from "../../server/content/archive-calendar";
 import { midpointIndex, parseBody } from "../../server/content/markdown";
 import { topicHeadlineSegment, topicKey, topicSlug } from "../../shared/slugs";
-import { withReferral, REFERRAL_TOPICS_AND_HOME } from "../../server/streams";
+import { withReferral } from "../../server/streams";
+import { REFERRAL_TOPICS_AND_HOME } from "../../shared/referrals";
 import { splitFrontMatter } from "../../server/seed/content-source";
 
 describe("topic slugs", () => {

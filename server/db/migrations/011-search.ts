@@ -6,7 +6,7 @@ import { rebuildSearchIndex } from "../../search/documents";
 // Full-text search over every kind of content (ADR 030). One row per searchable thing in
 // search_document, keyed so that key order is publication order; the words themselves are in
 // the database's own index: an FTS5 table on SQLite, tsvector columns with GIN indexes on
-// PostgreSQL. Only what a result shows is stored here; the text stays in the content tables.
+// PostgreSQL, with titles also kept unstemmed for auto-suggest. Only what a result shows is stored here; the text stays in the content tables.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = isPostgres(db);
   await db.schema
@@ -42,13 +42,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       title, summary, body,
       tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3', content = '', contentless_delete = 1
     )`.execute(db);
+    // Titles again, unstemmed, for auto-suggest: "innovat" is a prefix of "innovation" but not of its stem "innov".
+    await sql`create virtual table search_title using fts5(
+      title, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4', content = '', contentless_delete = 1
+    )`.execute(db);
   }
   await rebuildSearchIndex(db as unknown as Database);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const postgres = isPostgres(db);
-  if (!postgres) await sql`drop table search_text`.execute(db);
+  if (!postgres) {
+    await sql`drop table search_title`.execute(db);
+    await sql`drop table search_text`.execute(db);
+  }
   await db.schema.dropTable("search_document_topic").execute();
   await db.schema.dropTable("search_document").execute();
 }

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../server/db/connection";
+import { blockText, parseBody } from "../../server/content/markdown";
+import { articleDocuments, indexDocuments } from "../../server/search/documents";
+import { searchContent, suggest, type SearchRequest, type SearchResults } from "../../server/search";
+import { addSyntheticArticles } from "../../server/seed/synthetic";
+import type { SearchKind } from "../../shared/search-kinds";
+import { dialectName, seededTestDatabase } from "../helpers/test-db";
+
+let db: Database;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, close } = await seededTestDatabase());
+});
+afterAll(() => close());
+
+const PREVIEW = { previewBlocks: 3 } as const;
+
+function search(query: string, options: Partial<Omit<SearchRequest, "query">> = {}, access: typeof PREVIEW | "full" = PREVIEW) {
+  return searchContent(
+    db,
+    { query, kinds: [], topicId: null, from: null, to: null, sort: "relevance", paging: { page: 1, loaded: 1 }, ...options },
+    access,
+  );
+}
+
+const snippetText = (r: SearchResults["entries"][number]) => r.snippet.map((p) => p.text).join("");
+const marked = (r: SearchResults["entries"][number]) => r.snippet.filter((p) => p.mark).map((p) => p.text.toLowerCase());
+const words = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ?? [];
+
+/** A word of one article's gated paragraphs that no free text of any article holds, in as few bodies as possible. */
+async function gatedOnlyWord() {
+  const articles = await db.selectFrom("article").select(["id", "slug", "title", "dek", "sub_dek", "summary", "body"]).execute();
+  const free = new Set(
+    articles.flatMap((a) =>
+      words([a.title, a.dek, a.sub_dek, a.summary, ...parseBody(a.body).slice(0, 3).map(blockText)].join(" ")),
+    ),
+  );
+  const inBodies = (w: string) => articles.filter((a) => words(a.body).includes(w)).length;
+  const candidates = articles.flatMap((a) =>
+    [...new Set(parseBody(a.body).slice(3).flatMap((b) => words(blockText(b))))]
+      .filter((w) => w.length >= 8 && ![...free].some((f) => f.startsWith(w.slice(0, 6))))
+      .map((w) => ({ article: a, word: w, bodies: inBodies(w) })),
+  );
+  candidates.sort((x, y) => x.bodies - y.bodies || x.word.localeCompare(y.word));
+  return candidates[0]!;
+}
+
+describe(`search engine (${dialectName})`, () => {
+  it("finds an article by a word that only its gated body holds, without showing that paragraph to a reader who may not read it", async () => {
+    const { article, word } = await gatedOnlyWord();
+    const walled = await search(word);
+    const hit = walled.entries.find((e) => e.kind === "article" && e.url.endsWith(`/${article.slug}`));
+    expect(hit, `"${word}" should find ${article.slug}`).toBeDefined();
+    expect(words(snippetText(hit!))).not.toContain(word);
+    const gated = parseBody(article.body).slice(3).map(blockText);
+    for (const paragraph of gated) expect(snippetText(hit!)).not.toContain(paragraph.slice(0, 60));
+
+    const entitled = await search(word, {}, "full");
+    const full = entitled.entries.find((e) => e.url === hit!.url)!;
+    expect(marked(full).some((m) => m.startsWith(word.slice(0, 5)))).toBe(true);
+  });
+
+  it("finds videos, podcast episodes, magazine issues by a featured title, and products", async () => {
+    const video = await db.selectFrom("video").select(["title"]).orderBy("id").executeTakeFirstOrThrow();
+    const episode = await db.selectFrom("podcast_episode").select(["id", "title"]).orderBy("id").executeTakeFirstOrThrow();
+    const feature = await db
+      .selectFrom("issue_feature")
+      .innerJoin("magazine_issue", "magazine_issue.id", "issue_feature.issue_id")
+      .select(["issue_feature.title", "magazine_issue.code"])
+      .where("issue_feature.article_id", "is", null)
+      .orderBy("magazine_issue.id")
+      .executeTakeFirstOrThrow();
+    const product = await db.selectFrom("product").select(["title", "slug"]).orderBy("id").executeTakeFirstOrThrow();
+
+    const cases: { kind: SearchKind; query: string; url: string | RegExp }[] = [
+      { kind: "video", query: video.title, url: /^\/video\/\d+\// },
+      { kind: "podcast", query: episode.title, url: new RegExp(`episode=${episode.id}#`) },
+      { kind: "issue", query: `"${feature.title}"`, url: `/archive-toc/${feature.code}` },
+      { kind: "product", query: product.title, url: new RegExp(`^/product/${product.slug}/\\d+$`) },
+    ];
+    for (const c of cases) {
+      const results = await search(c.query, { kinds: [c.kind], paging: { page: 1, loaded: 100 } });
+      const urls = results.entries.map((e) => e.url);
+      expect(
+        urls.some((u) => (typeof c.url === "string" ? u === c.url : c.url.test(u))),
+        `${c.kind} "${c.query}" in ${urls.slice(0, 5).join(", ")}`,
+      ).toBe(true);
+      expect(results.entries.every((e) => e.kind === c.kind)).toBe(true);
+    }
+  });
+
+  it("stems English words, matches the last word as a prefix and ranks title matches first", async () => {
+    const plural = await search("strategies");
+    const singular = await search("strategy");
+    expect(plural.page.total).toBeGreaterThan(0);
+    expect(plural.page.total).toBe(singular.page.total);
+    const prefix = await search("innov");
+    const whole = await search("innovation");
+    expect(prefix.page.total).toBeGreaterThanOrEqual(whole.page.total);
+    expect(whole.page.total).toBeGreaterThan(0);
+    // Results with the word in their titles come before all others.
+    for (const word of ["succession", "pricing", "board"]) {
+      const inTitle = (await search(`"${word}"`, { paging: { page: 1, loaded: 100 } })).entries.map((e) =>
+        words(e.title).some((w) => w.startsWith(word.slice(0, 4))),
+      );
+      expect(inTitle.filter(Boolean).length, word).toBeGreaterThan(0);
+      expect(inTitle.lastIndexOf(true), word).toBeLessThan(inTitle.indexOf(false) === -1 ? Infinity : inTitle.indexOf(false));
+    }
+  });
+
+  it("searches quoted phrases as phrases, excludes -words and takes OR", async () => {
+    const loose = await search("supply chain");
+    const phrase = await search('"supply chain"');
+    expect(phrase.page.total).toBeGreaterThan(0);
+    expect(phrase.page.total).toBeLessThanOrEqual(loose.page.total);
+    const innovation = await search("innovation");
+    const without = await search("innovation -digital");
+    expect(without.page.total).toBeLessThan(innovation.page.total);
+    // Quoted, so that neither is read as the prefix of an unfinished last word.
+    const either = await search('"supply" OR "succession"');
+    const succession = await search('"succession"');
+    const supply = await search('"supply"');
+    expect(either.page.total).toBeGreaterThanOrEqual(Math.max(succession.page.total, supply.page.total));
+    expect(either.page.total).toBeLessThanOrEqual(succession.page.total + supply.page.total);
+  });
+
+  it("answers any text, engine syntax included, with results or none and never an error", async () => {
+    const inputs = [
+      '"unclosed phrase',
+      "AND OR NOT ( ) *",
+      "-",
+      '"',
+      "***",
+      "NEAR(board succession)",
+      "title:board",
+      "board:* & !succession | <->",
+      "'; drop table article; --",
+      "🙂 émigré naïve",
+      "x".repeat(200),
+      "the of and",
+      "a".repeat(40) + " " + "b",
+    ];
+    for (const input of inputs) {
+      const results = await search(input);
+      expect(results.page.total, input).toBeGreaterThanOrEqual(0);
+    }
+    const syntax = (await search("board:* & !succession | <->")).page.total;
+    expect(syntax).toBeGreaterThan(0);
+    expect(syntax).toBeLessThan((await search("board")).page.total);
+    expect((await db.selectFrom("article").select("id").limit(1).execute()).length).toBe(1);
+  });
+
+  it("filters by type, topic and publication years, counts by type and topic, and sorts newest first", async () => {
+    const all = await search("strategy", { paging: { page: 1, loaded: 100 } });
+    const kindTotal = all.kinds.reduce((sum, k) => sum + k.count, 0);
+    expect(kindTotal).toBe(all.page.total);
+    expect(all.kinds.length).toBeGreaterThanOrEqual(2);
+
+    const issuesOnly = await search("strategy", { kinds: ["issue"] });
+    expect(issuesOnly.page.total).toBe(all.kinds.find((k) => k.kind === "issue")!.count);
+    expect(issuesOnly.entries.every((e) => e.kind === "issue")).toBe(true);
+    // A facet's counts ignore its own filter, so the other types stay on offer.
+    expect(issuesOnly.kinds).toEqual(all.kinds);
+
+    const topic = all.topics[0]!;
+    const inTopic = await search("strategy", { topicId: topic.id, paging: { page: 1, loaded: 100 } });
+    expect(inTopic.page.total).toBe(topic.count);
+    const tagged = await db.selectFrom("topic").select("id").where("slug", "=", topic.slug).executeTakeFirstOrThrow();
+    expect(tagged.id).toBe(topic.id);
+
+    const decade = await search("strategy", { from: "1970-01-01", to: "1979-12-31", paging: { page: 1, loaded: 100 } });
+    expect(decade.page.total).toBeGreaterThan(0);
+    expect(decade.entries.every((e) => e.published >= "1970-01-01" && e.published <= "1979-12-31")).toBe(true);
+    expect(decade.page.total).toBeLessThan(all.page.total);
+
+    const newest = await search("strategy", { sort: "newest", paging: { page: 1, loaded: 100 } });
+    const dates = newest.entries.map((e) => e.published);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(newest.page.total).toBe(all.page.total);
+  });
+
+  it("pages results ten at a time", async () => {
+    const first = await search("management");
+    expect(first.page.total).toBeGreaterThan(20);
+    expect(first.entries).toHaveLength(10);
+    expect(first.page.last).toBe(Math.ceil(first.page.total / 10));
+    const second = await search("management", { paging: { page: 2, loaded: 1 } });
+    const both = await search("management", { paging: { page: 1, loaded: 2 } });
+    expect(both.entries.map((e) => e.id)).toEqual([...first.entries, ...second.entries].map((e) => e.id));
+    const past = await search("management", { paging: { page: 9999, loaded: 1 } });
+    expect(past.entries).toEqual([]);
+  });
+
+  it("keeps the index current when content changes and when articles are added", async () => {
+    const target = await db.selectFrom("article").select(["id", "title"]).orderBy("id").executeTakeFirstOrThrow();
+    await db.updateTable("article").set({ title: "Zanzibarian Quokkas Reorganize Procurement" }).where("id", "=", target.id).execute();
+    await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
+    const found = await search("quokkas");
+    expect(found.entries.map((e) => e.title)).toEqual(["Zanzibarian Quokkas Reorganize Procurement"]);
+    await db.updateTable("article").set({ title: target.title }).where("id", "=", target.id).execute();
+    await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
+    expect((await search("quokkas")).page.total).toBe(0);
+
+    const before = (await search("strategy")).page.total;
+    await addSyntheticArticles(db, 60);
+    const synthetic = await db.selectFrom("article").select(["title"]).where("slug", "like", "synthetic-%").executeTakeFirstOrThrow();
+    const again = await search(`"${synthetic.title}"`, { kinds: ["article"], paging: { page: 1, loaded: 100 } });
+    expect(again.entries.some((e) => e.url.includes("/synthetic-"))).toBe(true);
+    expect((await search("strategy")).page.total).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe(`auto-suggest (${dialectName})`, () => {
+  it("offers up to 6 titles and 3 topics once more than 2 characters are typed", async () => {
+    expect(await suggest(db, "le")).toEqual({ records: [], subjects: [] });
+    expect((await suggest(db, "innovat")).records.some((r) => /innovation/i.test(r.title))).toBe(true);
+    const lead = await suggest(db, "lead");
+    expect(lead.records.length).toBeGreaterThan(0);
+    expect(lead.records.length).toBeLessThanOrEqual(6);
+    expect(lead.subjects.length).toBeLessThanOrEqual(3);
+    expect(lead.subjects.map((s) => s.name)).toContain("Leadership & Managing People");
+    for (const r of lead.records) {
+      expect(words(r.title).some((w) => w.startsWith("lead"))).toBe(true);
+      expect(r.link).toMatch(/^\//);
+      expect(r.contentType).toBeTruthy();
+    }
+    expect(new Set(lead.records.map((r) => r.title)).size).toBe(lead.records.length);
+    const many = await suggest(db, "the");
+    expect(many.records.length).toBeLessThanOrEqual(6);
+    expect((await suggest(db, '"((*')).records).toEqual([]);
+  });
+});
