@@ -199,7 +199,9 @@ export interface SearchDocumentTable {
   teaser: string;
   /** PostgreSQL only: the weighted words of title, summary and body (SQLite keeps them in FTS5). */
   document?: string;
-  /** PostgreSQL only: the title's words, for auto-suggest. */
+  /** PostgreSQL only: the title's words, stemmed, to rank title matches first. */
+  heading_words?: string;
+  /** PostgreSQL only: the title's words as written, for auto-suggest. */
   title_words?: string;
 }
 

@@ -224,6 +224,7 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
           ...(postgres
             ? {
                 document: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
+                heading_words: sql<string>`to_tsvector('english', ${d.words.title})`,
                 title_words: sql<string>`to_tsvector('simple', ${d.words.title})`,
               }
             : {}),
@@ -236,6 +237,7 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
       const values = rows.map(({ key, d }) => sql`(${key}, ${d.words.title}, ${d.words.summary}, ${d.words.body})`);
       await sql`insert into search_text (rowid, title, summary, body) values ${sql.join(values)}`.execute(db);
       const titles = rows.map(({ key, d }) => sql`(${key}, ${d.words.title})`);
+      await sql`insert into search_heading (rowid, title) values ${sql.join(titles)}`.execute(db);
       await sql`insert into search_title (rowid, title) values ${sql.join(titles)}`.execute(db);
     }
   }
@@ -251,6 +253,7 @@ async function removeDocuments(db: Database, documents: IndexedDocument[], postg
     await db.deleteFrom("search_document").where("id", "in", keys).execute();
     if (!postgres) {
       await sql`delete from search_text where rowid in (${sql.join(keys)})`.execute(db);
+      await sql`delete from search_heading where rowid in (${sql.join(keys)})`.execute(db);
       await sql`delete from search_title where rowid in (${sql.join(keys)})`.execute(db);
     }
   }
@@ -271,6 +274,7 @@ export async function rebuildSearchIndex(db: Database): Promise<void> {
   await db.deleteFrom("search_document").execute();
   if (!isPostgres(db)) {
     await sql`insert into search_text (search_text) values ('delete-all')`.execute(db);
+    await sql`insert into search_heading (search_heading) values ('delete-all')`.execute(db);
     await sql`insert into search_title (search_title) values ('delete-all')`.execute(db);
   }
   const bounds = await db
@@ -280,5 +284,20 @@ export async function rebuildSearchIndex(db: Database): Promise<void> {
   if (bounds.low !== null && bounds.high !== null) await indexArticles(db, { fromId: Number(bounds.low), toId: Number(bounds.high) });
   for (const documents of [videoDocuments, podcastDocuments, issueDocuments, productDocuments]) {
     await indexDocuments(db, await documents(db));
+  }
+  await optimizeSearchIndex(db);
+}
+
+/**
+ * After a bulk load: FTS5 merges the index's segments into one (a query then reads one list per
+ * word instead of one per segment); PostgreSQL refreshes the planner's statistics on the words.
+ */
+export async function optimizeSearchIndex(db: Database): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`analyze search_document`.execute(db);
+    return;
+  }
+  for (const table of ["search_text", "search_heading", "search_title"]) {
+    await sql`insert into ${sql.table(table)} (${sql.ref(table)}) values ('optimize')`.execute(db);
   }
 }

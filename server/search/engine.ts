@@ -1,14 +1,23 @@
 // The one place that speaks each database's full-text dialect (ADR 030): FTS5 with bm25 on
-// SQLite, tsvector with ts_rank on PostgreSQL. Both get the same parsed query, the same
-// filters and the same order: documents matching in their titles first (bm25's title weight is
-// large enough to rank every title match first; PostgreSQL asks for the title's weight, A), then
-// by rank with summary above body. Both answer in the same shape.
+// SQLite, tsvector with ts_rank on PostgreSQL. Both get the same parsed query and filters, do
+// the same bounded work and answer in the same shape:
+// - windows: the newest RANK_WINDOW matches in titles and the newest RANK_WINDOW matches
+//   anywhere, with each engine's score; search ranks their union (title matches first);
+// - the newest COUNT_WINDOW + 1 matching keys, from which counts and facets are taken;
+// - a page of matches, newest first.
+// Keys order documents by publication date (documents.ts), so "newest" is a walk down an index
+// that stops once it has enough, however many documents match.
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/connection";
 import { isPostgres } from "../db/dialect";
 import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { firstKeyOf, kindOfKey } from "./documents";
 import { toFts5, toTsquery, type ParsedQuery } from "./query";
+
+/** How many of the newest matches (in titles, and anywhere) are ranked by relevance. */
+export const RANK_WINDOW = 200;
+/** How many of the newest matches are counted; beyond it a search has "more than" this many. */
+export const COUNT_WINDOW = 1000;
 
 export interface EngineFilters {
   kinds: SearchKind[];
@@ -17,8 +26,6 @@ export interface EngineFilters {
   from: string | null;
   to: string | null;
 }
-
-export type SearchSort = "relevance" | "newest";
 
 export interface DocumentRow {
   id: number;
@@ -32,6 +39,12 @@ export interface DocumentRow {
   teaser: string;
 }
 
+/** A match with its engine's score: higher is better. */
+export interface Scored {
+  key: number;
+  score: number;
+}
+
 const DOCUMENT_COLUMNS = sql.raw("d.id, d.kind, d.ref_id, d.published, d.title, d.url, d.label, d.image, d.teaser");
 const REF_BITS = 16_777_216;
 const kindCode = (kind: SearchKind) => SEARCH_KINDS.indexOf(kind) + 1;
@@ -43,101 +56,99 @@ function keyAfter(to: string): number {
   return firstKeyOf(next.toISOString().slice(0, 10));
 }
 
-/** Conditions on the document key `key` shared by both engines (dates and kinds live in the key). */
-function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters, facet: "kind" | "topic" | null): RawBuilder<unknown>[] {
+/** Filters as conditions on a document key (dates and kinds live in the key). */
+function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters): RawBuilder<unknown> {
   const out: RawBuilder<unknown>[] = [];
   if (filters.from) out.push(sql`${key} >= ${firstKeyOf(filters.from)}`);
   if (filters.to) out.push(sql`${key} < ${keyAfter(filters.to)}`);
-  if (facet !== "kind" && filters.kinds.length > 0 && filters.kinds.length < SEARCH_KINDS.length) {
+  if (filters.kinds.length > 0 && filters.kinds.length < SEARCH_KINDS.length) {
     out.push(sql`(${key} / ${REF_BITS}) % 8 in (${sql.join(filters.kinds.map(kindCode))})`);
   }
-  if (facet !== "topic" && filters.topicId !== null) {
+  if (filters.topicId !== null) {
     out.push(sql`${key} in (select document_id from search_document_topic where topic_id = ${filters.topicId})`);
   }
-  return out;
+  return out.length === 0 ? sql`` : sql` and ${sql.join(out, sql` and `)}`;
 }
 
-const and = (conditions: RawBuilder<unknown>[]) => (conditions.length === 0 ? sql`` : sql` and ${sql.join(conditions, sql` and `)}`);
+const numbers = <T extends { key: number | string; score?: number | string }>(rows: T[]): Scored[] =>
+  rows.map((r) => ({ key: Number(r.key), score: Number(r.score ?? 0) }));
 
-/** The matching documents of one page, best first or newest first. */
-export async function matchingDocuments(
-  db: Database,
-  query: ParsedQuery,
-  filters: EngineFilters,
-  sort: SearchSort,
-  limit: number,
-  offset: number,
-): Promise<DocumentRow[]> {
+/** The newest RANK_WINDOW documents matching in their titles, scored on the title alone. */
+export async function titleWindow(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Scored[]> {
   if (isPostgres(db)) {
-    const order = sort === "newest" ? sql`d.id desc` : sql`d.document @@ tq desc, score desc, d.id desc`;
-    const { rows } = await sql<DocumentRow>`
-      select ${DOCUMENT_COLUMNS}, ts_rank('{0.1, 0.2, 0.4, 1.0}', d.document, q, 1) as score
-      from search_document d, to_tsquery('english', ${toTsquery(query)}) q, to_tsquery('english', ${toTsquery(query, "A")}) tq
-      where d.document @@ q${and(keyConditions(sql`d.id`, filters, null))}
-      order by ${order} limit ${limit} offset ${offset}`.execute(db);
-    return rows.map((r) => ({ ...r, id: Number(r.id) }));
+    const { rows } = await sql<{ key: string; score: number }>`
+      select d.id as key, ts_rank(d.heading_words, q) as score
+      from search_document d, to_tsquery('english', ${toTsquery(query)}) q
+      where d.heading_words @@ q${keyConditions(sql`d.id`, filters)}
+      order by d.id desc limit ${RANK_WINDOW}`.execute(db);
+    return numbers(rows);
   }
-  const order = sort === "newest" ? sql`rowid desc` : sql`bm25(search_text, 1000.0, 5.0, 1.0), rowid desc`;
-  const { rows: keys } = await sql<{ key: number }>`
-    select rowid as key from search_text
-    where search_text match ${toFts5(query)}${and(keyConditions(sql`rowid`, filters, null))}
-    order by ${order} limit ${limit} offset ${offset}`.execute(db);
-  return documentsInOrder(db, keys.map((k) => k.key));
+  const { rows } = await sql<{ key: number; score: number }>`
+    select rowid as key, -bm25(search_heading) as score from search_heading
+    where search_heading match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
+    order by rowid desc limit ${RANK_WINDOW}`.execute(db);
+  return numbers(rows);
 }
 
-/** SQLite: the documents with these keys, in the order given. */
-async function documentsInOrder(db: Database, keys: number[]): Promise<DocumentRow[]> {
+/** The newest RANK_WINDOW matching documents, scored with title above summary above body. */
+export async function matchWindow(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Scored[]> {
+  if (isPostgres(db)) {
+    const { rows } = await sql<{ key: string; score: number }>`
+      select d.id as key, ts_rank('{0.1, 0.2, 0.4, 1.0}', d.document, q, 1) as score
+      from search_document d, to_tsquery('english', ${toTsquery(query)}) q
+      where d.document @@ q${keyConditions(sql`d.id`, filters)}
+      order by d.id desc limit ${RANK_WINDOW}`.execute(db);
+    return numbers(rows);
+  }
+  const { rows } = await sql<{ key: number; score: number }>`
+    select rowid as key, -bm25(search_text, 10.0, 4.0, 1.0) as score from search_text
+    where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
+    order by rowid desc limit ${RANK_WINDOW}`.execute(db);
+  return numbers(rows);
+}
+
+/** Keys of matching documents, newest first. */
+export async function newestKeys(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number, offset = 0): Promise<number[]> {
+  const { rows } = isPostgres(db)
+    ? await sql<{ key: string }>`
+        select d.id as key from search_document d
+        where d.document @@ to_tsquery('english', ${toTsquery(query)})${keyConditions(sql`d.id`, filters)}
+        order by d.id desc limit ${limit} offset ${offset}`.execute(db)
+    : await sql<{ key: number }>`
+        select rowid as key from search_text
+        where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
+        order by rowid desc limit ${limit} offset ${offset}`.execute(db);
+  return rows.map((r) => Number(r.key));
+}
+
+/** Topics of the given documents, one entry per document and topic. */
+export async function topicsOf(db: Database, keys: number[]): Promise<number[]> {
+  if (keys.length === 0) return [];
+  const rows = await db.selectFrom("search_document_topic").select("topic_id").where("document_id", "in", keys).execute();
+  return rows.map((r) => r.topic_id);
+}
+
+export { kindOfKey };
+
+/** The documents with these keys, in the order given. */
+export async function documentsInOrder(db: Database, keys: number[]): Promise<DocumentRow[]> {
   if (keys.length === 0) return [];
   const { rows } = await sql<DocumentRow>`select ${DOCUMENT_COLUMNS} from search_document d where d.id in (${sql.join(keys)})`.execute(db);
-  const byKey = new Map(rows.map((r) => [r.id, r]));
+  const byKey = new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
   return keys.flatMap((k) => byKey.get(k) ?? []);
-}
-
-/** How many documents match, by kind, with every filter but the kind filter applied. */
-export async function countsByKind(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Map<SearchKind, number>> {
-  const counts = new Map<SearchKind, number>();
-  if (isPostgres(db)) {
-    const { rows } = await sql<{ kind: SearchKind; n: string }>`
-      select d.kind, count(*) as n from search_document d
-      where d.document @@ to_tsquery('english', ${toTsquery(query)})${and(keyConditions(sql`d.id`, filters, "kind"))}
-      group by d.kind`.execute(db);
-    for (const r of rows) counts.set(r.kind, Number(r.n));
-    return counts;
-  }
-  const { rows } = await sql<{ code: number; n: number }>`
-    select (rowid / ${REF_BITS}) % 8 as code, count(*) as n from search_text
-    where search_text match ${toFts5(query)}${and(keyConditions(sql`rowid`, filters, "kind"))}
-    group by code`.execute(db);
-  for (const r of rows) counts.set(kindOfKey(r.code * REF_BITS), Number(r.n));
-  return counts;
-}
-
-/** How many documents match, by topic, with every filter but the topic filter applied. */
-export async function countsByTopic(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Map<number, number>> {
-  const { rows } = isPostgres(db)
-    ? await sql<{ topic_id: number; n: string }>`
-        select t.topic_id, count(*) as n from search_document d
-        join search_document_topic t on t.document_id = d.id
-        where d.document @@ to_tsquery('english', ${toTsquery(query)})${and(keyConditions(sql`d.id`, filters, "topic"))}
-        group by t.topic_id`.execute(db)
-    : await sql<{ topic_id: number; n: number }>`
-        select t.topic_id, count(*) as n from search_text
-        join search_document_topic t on t.document_id = search_text.rowid
-        where search_text match ${toFts5(query)}${and(keyConditions(sql`search_text.rowid`, filters, "topic"))}
-        group by t.topic_id`.execute(db);
-  return new Map(rows.map((r) => [r.topic_id, Number(r.n)]));
 }
 
 /** The newest documents whose title holds the words typed so far, unstemmed, for auto-suggest. */
 export async function titlesMatching(db: Database, query: ParsedQuery, limit: number): Promise<DocumentRow[]> {
-  if (isPostgres(db)) {
-    const { rows } = await sql<DocumentRow>`
-      select ${DOCUMENT_COLUMNS} from search_document d
-      where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
-      order by d.id desc limit ${limit}`.execute(db);
-    return rows.map((r) => ({ ...r, id: Number(r.id) }));
-  }
-  const { rows: keys } = await sql<{ key: number }>`
-    select rowid as key from search_title where search_title match ${toFts5(query)} order by rowid desc limit ${limit}`.execute(db);
-  return documentsInOrder(db, keys.map((k) => k.key));
+  const { rows } = isPostgres(db)
+    ? await sql<{ key: string }>`
+        select d.id as key from search_document d
+        where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
+        order by d.id desc limit ${limit}`.execute(db)
+    : await sql<{ key: number }>`
+        select rowid as key from search_title where search_title match ${toFts5(query)} order by rowid desc limit ${limit}`.execute(db);
+  return documentsInOrder(
+    db,
+    rows.map((r) => Number(r.key)),
+  );
 }

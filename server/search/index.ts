@@ -7,11 +7,23 @@ import { parseBody, blockText } from "../content/markdown";
 import { lastPage, type Paging } from "../../shared/pagination";
 import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { topicPath } from "../../shared/urls";
-import { countsByKind, countsByTopic, matchingDocuments, titlesMatching, type DocumentRow, type EngineFilters, type SearchSort } from "./engine";
-import { isSearchable, parseQuery } from "./query";
+import {
+  COUNT_WINDOW,
+  RANK_WINDOW,
+  documentsInOrder,
+  kindOfKey,
+  matchWindow,
+  newestKeys,
+  titleWindow,
+  titlesMatching,
+  topicsOf,
+  type DocumentRow,
+  type EngineFilters,
+} from "./engine";
+import { isSearchable, parseQuery, type ParsedQuery } from "./query";
 import { snippet, type SnippetPart } from "./snippets";
 
-export type { SearchSort } from "./engine";
+export type SearchSort = "relevance" | "newest";
 export type { SnippetPart } from "./snippets";
 
 /** Spec 9: a list with a page-size attribute shows 10 entries a page. */
@@ -44,6 +56,10 @@ export interface SearchResult {
 export interface SearchResults {
   entries: SearchResult[];
   page: { number: number; loaded: number; last: number; size: number; total: number };
+  /** More documents match than were counted (COUNT_WINDOW): `total` and the facet counts are of the newest that many. */
+  countCapped: boolean;
+  /** Set when relevance order covers only the best-ranked part of a very large result (see engine.ts). */
+  rankedOnly: number | null;
   kinds: { kind: SearchKind; count: number }[];
   topics: { id: number; name: string; slug: string; count: number }[];
 }
@@ -51,27 +67,60 @@ export interface SearchResults {
 export async function searchContent(db: Database, request: SearchRequest, access: BodyAccess): Promise<SearchResults> {
   const query = parseQuery(request.query);
   const { paging } = request;
+  const offset = (paging.page - 1) * SEARCH_PAGE_SIZE;
+  const limit = SEARCH_PAGE_SIZE * paging.loaded;
   const empty = { number: paging.page, loaded: paging.loaded, last: 1, size: SEARCH_PAGE_SIZE, total: 0 };
-  if (!isSearchable(query)) return { entries: [], page: empty, kinds: [], topics: [] };
+  if (!isSearchable(query)) return { entries: [], page: empty, countCapped: false, rankedOnly: null, kinds: [], topics: [] };
   const filters: EngineFilters = { kinds: request.kinds, topicId: request.topicId, from: request.from, to: request.to };
-  const [rows, byKind, byTopic] = await Promise.all([
-    matchingDocuments(db, query, filters, request.sort, SEARCH_PAGE_SIZE * paging.loaded, (paging.page - 1) * SEARCH_PAGE_SIZE),
-    countsByKind(db, query, filters),
-    countsByTopic(db, query, filters),
+  const kindFilter = request.kinds.length > 0 && request.kinds.length < SEARCH_KINDS.length;
+  const counted = newestKeys(db, query, filters, COUNT_WINDOW + 1);
+  // A facet's counts leave out its own filter, so that the other choices stay on offer.
+  const [matched, forKinds, forTopics, page] = await Promise.all([
+    counted,
+    kindFilter ? newestKeys(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : counted,
+    request.topicId !== null ? newestKeys(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : counted,
+    request.sort === "newest"
+      ? newestKeys(db, query, filters, limit, offset).then((keys) => ({ keys, ranked: null }))
+      : rankedPage(db, query, filters, limit, offset),
   ]);
-  const selected: readonly SearchKind[] = request.kinds.length > 0 ? request.kinds : SEARCH_KINDS;
-  const total = selected.reduce((sum, kind) => sum + (byKind.get(kind) ?? 0), 0);
-  const topicIds = [...byTopic.keys()];
+  const kindCounts = new Map<SearchKind, number>();
+  for (const key of forKinds.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
+  const topicCounts = new Map<number, number>();
+  for (const id of await topicsOf(db, forTopics.slice(0, COUNT_WINDOW))) topicCounts.set(id, (topicCounts.get(id) ?? 0) + 1);
   const topicRows =
-    topicIds.length === 0 ? [] : await db.selectFrom("topic").select(["id", "name", "slug"]).where("id", "in", topicIds).execute();
+    topicCounts.size === 0 ? [] : await db.selectFrom("topic").select(["id", "name", "slug"]).where("id", "in", [...topicCounts.keys()]).execute();
+
+  const total = Math.min(matched.length, COUNT_WINDOW);
+  const reachable = page.ranked ?? total;
   return {
-    entries: await withSnippets(db, rows, query.terms, access),
-    page: { ...empty, last: lastPage(total, SEARCH_PAGE_SIZE), total },
-    kinds: SEARCH_KINDS.map((kind) => ({ kind, count: byKind.get(kind) ?? 0 })).filter((k) => k.count > 0 || request.kinds.includes(k.kind)),
+    entries: await withSnippets(db, await documentsInOrder(db, page.keys), query.terms, access),
+    page: { ...empty, last: lastPage(reachable, SEARCH_PAGE_SIZE), total },
+    countCapped: matched.length > COUNT_WINDOW || forKinds.length > COUNT_WINDOW || forTopics.length > COUNT_WINDOW,
+    rankedOnly: page.ranked !== null && page.ranked < total ? page.ranked : null,
+    kinds: SEARCH_KINDS.map((kind) => ({ kind, count: kindCounts.get(kind) ?? 0 })).filter(
+      (k) => k.count > 0 || request.kinds.includes(k.kind),
+    ),
     topics: topicRows
-      .map((t) => ({ ...t, count: byTopic.get(t.id) ?? 0 }))
+      .map((t) => ({ ...t, count: topicCounts.get(t.id) ?? 0 }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
   };
+}
+
+/**
+ * A page in order of relevance: title matches first, by their title's score, then the rest by
+ * score; newer first between equals. Only the engine's windows are ranked, so when a window is
+ * full (a very common word) `ranked` says how many results relevance order reaches.
+ */
+async function rankedPage(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number, offset: number) {
+  const [titles, matches] = await Promise.all([titleWindow(db, query, filters), matchWindow(db, query, filters)]);
+  const ranked = new Map<number, { inTitle: boolean; score: number }>();
+  for (const m of matches) ranked.set(m.key, { inTitle: false, score: m.score });
+  for (const t of titles) ranked.set(t.key, { inTitle: true, score: t.score });
+  const order = [...ranked.entries()]
+    .sort(([ka, a], [kb, b]) => Number(b.inTitle) - Number(a.inTitle) || b.score - a.score || kb - ka)
+    .map(([key]) => key);
+  const full = titles.length === RANK_WINDOW || matches.length === RANK_WINDOW;
+  return { keys: order.slice(offset, offset + limit), ranked: full ? order.length : null };
 }
 
 async function withSnippets(

@@ -5,7 +5,7 @@ import { countWords } from "../content/markdown";
 import { seededRandom } from "../content/random";
 import { slugify } from "../../shared/slugs";
 import { insertChunked } from "./seed-content";
-import { indexArticles } from "../search/documents";
+import { indexArticles, optimizeSearchIndex } from "../search/documents";
 
 const BATCH = 500;
 const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Interview"];
@@ -78,5 +78,6 @@ export async function addSyntheticArticles(
     done += size;
     onProgress(done);
   }
+  await optimizeSearchIndex(db);
   return count;
 }

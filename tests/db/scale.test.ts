@@ -3,6 +3,8 @@ import type { Database } from "../../server/db/connection";
 import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "../../server/feeds";
 import { loadStream, STREAM_PAGES } from "../../server/streams";
 import { addSyntheticArticles } from "../../server/seed/synthetic";
+import { searchContent } from "../../server/search";
+import { COUNT_WINDOW, RANK_WINDOW } from "../../server/search/engine";
 import { dialectName, seededTestDatabase } from "../helpers/test-db";
 
 let db: Database;
@@ -41,6 +43,26 @@ describe(`synthetic volume (${dialectName})`, () => {
     expect(count(first)).toBe(ARTICLES_PER_SITEMAP);
     expect(count(first) + count(second)).toBe(Number(total.n));
     expect(await articlesSitemap(db, "https://example.test", 3)).toBeUndefined();
+  });
+
+  it("searches a word in most of 10,000 articles with bounded work: counts stop at 1,000, relevance ranks the newest windows", async () => {
+    const request = { query: "customers", kinds: [], topicId: null, from: null, to: null, paging: { page: 1, loaded: 1 } };
+    const relevant = await searchContent(db, { ...request, sort: "relevance" }, { previewBlocks: 3 });
+    expect(relevant.countCapped).toBe(true);
+    expect(relevant.page.total).toBe(COUNT_WINDOW);
+    expect(relevant.kinds.reduce((sum, k) => sum + k.count, 0)).toBe(COUNT_WINDOW);
+    expect(relevant.rankedOnly).toBeGreaterThanOrEqual(RANK_WINDOW);
+    expect(relevant.rankedOnly).toBeLessThanOrEqual(2 * RANK_WINDOW);
+    expect(relevant.page.last).toBe(Math.ceil(relevant.rankedOnly! / 10));
+    expect(relevant.entries).toHaveLength(10);
+    const lastRanked = await searchContent(db, { ...request, sort: "relevance", paging: { page: relevant.page.last, loaded: 1 } }, "full");
+    expect(lastRanked.entries.length).toBeGreaterThan(0);
+
+    const newest = await searchContent(db, { ...request, sort: "newest", paging: { page: 7, loaded: 2 } }, { previewBlocks: 3 });
+    expect(newest.page.last).toBe(COUNT_WINDOW / 10);
+    const dates = newest.entries.map((e) => e.published);
+    expect(dates).toHaveLength(20);
+    expect([...dates].sort().reverse()).toEqual(dates);
   });
 
   it("still pages The Latest newest first", async () => {

@@ -6,7 +6,8 @@ import { rebuildSearchIndex } from "../../search/documents";
 // Full-text search over every kind of content (ADR 030). One row per searchable thing in
 // search_document, keyed so that key order is publication order; the words themselves are in
 // the database's own index: an FTS5 table on SQLite, tsvector columns with GIN indexes on
-// PostgreSQL, with titles also kept unstemmed for auto-suggest. Only what a result shows is stored here; the text stays in the content tables.
+// PostgreSQL, with titles also indexed alone (stemmed, to rank title matches first; unstemmed, for
+// auto-suggest). Only what a result shows is stored here; the text stays in the content tables.
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = isPostgres(db);
   await db.schema
@@ -32,8 +33,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex("search_document_topic_idx").on("search_document_topic").columns(["topic_id", "document_id"]).execute();
 
   if (postgres) {
-    await sql`alter table search_document add column document tsvector not null, add column title_words tsvector not null`.execute(db);
+    await sql`alter table search_document
+      add column document tsvector not null, add column heading_words tsvector not null, add column title_words tsvector not null`.execute(db);
     await sql`create index search_document_words_idx on search_document using gin (document)`.execute(db);
+    await sql`create index search_document_heading_idx on search_document using gin (heading_words)`.execute(db);
     await sql`create index search_document_title_idx on search_document using gin (title_words)`.execute(db);
   } else {
     // Contentless: the index keeps only the words; contentless_delete lets a changed
@@ -41,6 +44,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`create virtual table search_text using fts5(
       title, summary, body,
       tokenize = 'porter unicode61 remove_diacritics 2', prefix = '2 3', content = '', contentless_delete = 1
+    )`.execute(db);
+    // Titles alone, stemmed: a small index that finds title matches without reading bodies.
+    await sql`create virtual table search_heading using fts5(
+      title, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
     )`.execute(db);
     // Titles again, unstemmed, for auto-suggest: "innovat" is a prefix of "innovation" but not of its stem "innov".
     await sql`create virtual table search_title using fts5(
@@ -54,6 +61,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   const postgres = isPostgres(db);
   if (!postgres) {
     await sql`drop table search_title`.execute(db);
+    await sql`drop table search_heading`.execute(db);
     await sql`drop table search_text`.execute(db);
   }
   await db.schema.dropTable("search_document_topic").execute();
