@@ -11,3 +11,6 @@ export const SEARCH_KIND_NAMES: Record<SearchKind, string> = {
 };
 
 export const isSearchKind = (value: string): value is SearchKind => (SEARCH_KINDS as readonly string[]).includes(value);
+
+/** How many of the newest matches search counts; beyond it a search has "more than" this many (server/search/engine.ts). */
+export const COUNT_WINDOW = 1000;

@@ -20,6 +20,8 @@ interface EntryListProps<T extends { id: number }> extends Omit<Props, "stream">
   renderEntry: (entry: T) => ReactNode;
   /** Query values the "Load more items" and page links add (search's referral code). */
   linkParams?: Record<string, string>;
+  /** How the total is told, when it is not an exact number ("more than 1,000"). */
+  totalText?: string;
 }
 
 function withParams(search: string, changes: Record<string, number | string | null>): string {
@@ -40,7 +42,14 @@ export function StreamList(props: Props) {
  * A stream of cards with "Load more items" (a real link to ?loaded=N that renders the pages
  * on the server; with JS the router fetches it in place) and numbered pagination.
  */
-export function EntryList<T extends { id: number }>({ stream, unlimited, emptyText, renderEntry, linkParams }: EntryListProps<T>) {
+export function EntryList<T extends { id: number }>({
+  stream,
+  unlimited,
+  emptyText,
+  renderEntry,
+  linkParams,
+  totalText,
+}: EntryListProps<T>) {
   const { search } = useLocation();
   const navigation = useNavigation();
   const { number, loaded, last, size, total } = stream.page;
@@ -61,7 +70,7 @@ export function EntryList<T extends { id: number }>({ stream, unlimited, emptyTe
   return (
     <>
       <p className={css.count}>
-        Showing {(number - 1) * size + 1}–{(number - 1) * size + stream.entries.length} of {total}
+        Showing {(number - 1) * size + 1}–{(number - 1) * size + stream.entries.length} of {totalText ?? total}
       </p>
       <ol className={cards.list} aria-busy={navigation.state === "loading" ? true : undefined}>
         {stream.entries.map((entry, i) => (

@@ -111,3 +111,5 @@ export const snippet = style({ fontSize: vars.size.sm, color: vars.color.ink, ma
 globalStyle(`${snippet} mark`, { background: vars.color.notice, color: "inherit", fontWeight: 700, padding: "0 0.1em" });
 
 export const filterActions = style({ display: "flex", gap: vars.space.sm, alignItems: "center", flexWrap: "wrap" });
+
+export const note = style({ fontSize: vars.size.sm, color: vars.color.muted, margin: `0 0 ${vars.space.md}`, fontFamily: vars.font.ui });

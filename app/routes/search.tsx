@@ -7,6 +7,7 @@ import { SearchResult } from "../components/SearchResult";
 import { useRootData } from "../lib/root-data";
 import { parsePaging } from "../../shared/pagination";
 import { matchingSubjects, searchContent, type SearchResults } from "../../server/search";
+import { COUNT_WINDOW } from "../../shared/search-kinds";
 import { withReferral } from "../../server/streams";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
 import { FIRST_YEAR, MAX_QUERY_LENGTH, readSearchForm, type SearchForm } from "../../shared/search-query";
@@ -108,8 +109,15 @@ export default function Search() {
                   Filter results
                 </a>
               </div>
+              {results.rankedOnly !== null ? (
+                <p className={css.note}>
+                  So many items match that the {results.rankedOnly.toLocaleString("en-US")} most relevant of the latest are listed. Sort by
+                  newest, add words or choose a filter to see others.
+                </p>
+              ) : null}
               <EntryList
                 stream={results}
+                totalText={results.countCapped ? `more than ${COUNT_WINDOW.toLocaleString("en-US")}` : undefined}
                 unlimited={unlimited}
                 emptyText={`No results for “${form.q}”. Check the spelling, try fewer or more general words, or remove a filter.`}
                 renderEntry={(entry) => <SearchResult result={entry} />}
@@ -192,6 +200,9 @@ function Filters({ form, results }: { form: SearchForm; results: LoadedResults }
           </label>
         </div>
       </fieldset>
+      {results.countCapped ? (
+        <p className={css.note}>Counts cover the latest {COUNT_WINDOW.toLocaleString("en-US")} matching items.</p>
+      ) : null}
       <div className={css.filterActions}>
         <button type="submit" className={controls.primaryButton}>
           Apply filters

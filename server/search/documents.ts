@@ -36,24 +36,32 @@ export interface IndexedDocument {
 }
 
 const KIND_CODE: Record<SearchKind, number> = Object.fromEntries(SEARCH_KINDS.map((k, i) => [k, i + 1])) as Record<SearchKind, number>;
-const REF_BITS = 2 ** 24;
+export const REF_BITS = 2 ** 24;
 const DAY_MS = 86_400_000;
 const EPOCH_1900 = Date.UTC(1900, 0, 1);
+/** Days from 1900 the keys can hold (to the year 2258). */
+const LAST_DAY = 2 ** 17;
 
-/**
- * A document's key: days since 1900, then kind, then the content's own id. Key order is
- * publication order, so "newest first" and date ranges are ranges of the key in both engines.
- */
-export function documentKey(published: string, kind: SearchKind, refId: number): number {
-  const [y, m, d] = published.split("-").map(Number) as [number, number, number];
-  if (!Number.isInteger(refId) || refId < 0 || refId >= REF_BITS) throw new Error(`search: ${kind} id ${refId} is out of range`);
-  const day = Math.round((Date.UTC(y, m - 1, d) - EPOCH_1900) / DAY_MS);
-  return (day * 8 + KIND_CODE[kind]) * REF_BITS + refId;
+/** Days from 1900-01-01 to a YYYY-MM-DD date. */
+function dayNumber(date: string): number {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return Math.round((Date.UTC(y, m - 1, d) - EPOCH_1900) / DAY_MS);
 }
 
-/** The first key of a day (for date-range bounds). */
-export function firstKeyOf(date: string): number {
-  return documentKey(date, SEARCH_KINDS[0], 0) - KIND_CODE[SEARCH_KINDS[0]] * REF_BITS;
+/**
+ * A document's key: days before the last day it can hold, then kind, then the content's own id.
+ * Ascending key order is newest first, the direction both engines walk lazily (FTS5 reads a
+ * word's list backwards only by loading all of it), so "newest" and date ranges are key ranges.
+ */
+export function documentKey(published: string, kind: SearchKind, refId: number): number {
+  if (!Number.isInteger(refId) || refId < 0 || refId >= REF_BITS) throw new Error(`search: ${kind} id ${refId} is out of range`);
+  return ((LAST_DAY - dayNumber(published)) * 8 + KIND_CODE[kind]) * REF_BITS + refId;
+}
+
+/** The keys of documents published on a day: [first, end). */
+export function keysOfDay(date: string): { first: number; end: number } {
+  const first = (LAST_DAY - dayNumber(date)) * 8 * REF_BITS;
+  return { first, end: first + 8 * REF_BITS };
 }
 
 export const kindOfKey = (key: number): SearchKind => SEARCH_KINDS[(Math.floor(key / REF_BITS) % 8) - 1]!;

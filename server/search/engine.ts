@@ -1,23 +1,26 @@
 // The one place that speaks each database's full-text dialect (ADR 030): FTS5 with bm25 on
 // SQLite, tsvector with ts_rank on PostgreSQL. Both get the same parsed query and filters, do
 // the same bounded work and answer in the same shape:
-// - windows: the newest RANK_WINDOW matches in titles and the newest RANK_WINDOW matches
+// - windows: the newest TITLE_WINDOW matches in titles and the newest MATCH_WINDOW matches
 //   anywhere, with each engine's score; search ranks their union (title matches first);
-// - the newest COUNT_WINDOW + 1 matching keys, from which counts and facets are taken;
+// - the newest COUNT_WINDOW + 1 matching keys (shared/search-kinds.ts), from which counts and facets are taken;
 // - a page of matches, newest first.
-// Keys order documents by publication date (documents.ts), so "newest" is a walk down an index
-// that stops once it has enough, however many documents match.
+// Keys order documents newest first (documents.ts), so "newest" is a walk along an index that
+// stops once it has enough, however many documents match.
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/connection";
 import { isPostgres } from "../db/dialect";
 import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
-import { firstKeyOf, kindOfKey } from "./documents";
+import { keysOfDay, REF_BITS } from "./documents";
 import { toFts5, toTsquery, type ParsedQuery } from "./query";
 
-/** How many of the newest matches (in titles, and anywhere) are ranked by relevance. */
-export const RANK_WINDOW = 200;
-/** How many of the newest matches are counted; beyond it a search has "more than" this many. */
-export const COUNT_WINDOW = 1000;
+/** How many of the newest title matches are ranked by relevance (a title is short: cheap to score). */
+export const TITLE_WINDOW = 200;
+/**
+ * How many of the newest matches anywhere are ranked by relevance. Scoring a long body costs
+ * FTS5 about 30 µs, so this window is smaller; it matters only for words most documents hold.
+ */
+export const MATCH_WINDOW = 50;
 
 export interface EngineFilters {
   kinds: SearchKind[];
@@ -46,21 +49,14 @@ export interface Scored {
 }
 
 const DOCUMENT_COLUMNS = sql.raw("d.id, d.kind, d.ref_id, d.published, d.title, d.url, d.label, d.image, d.teaser");
-const REF_BITS = 16_777_216;
 const kindCode = (kind: SearchKind) => SEARCH_KINDS.indexOf(kind) + 1;
-
-/** The day after `to`, as the first key not in the range. */
-function keyAfter(to: string): number {
-  const next = new Date(`${to}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return firstKeyOf(next.toISOString().slice(0, 10));
-}
 
 /** Filters as conditions on a document key (dates and kinds live in the key). */
 function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters): RawBuilder<unknown> {
   const out: RawBuilder<unknown>[] = [];
-  if (filters.from) out.push(sql`${key} >= ${firstKeyOf(filters.from)}`);
-  if (filters.to) out.push(sql`${key} < ${keyAfter(filters.to)}`);
+  // Newer documents have smaller keys.
+  if (filters.from) out.push(sql`${key} < ${keysOfDay(filters.from).end}`);
+  if (filters.to) out.push(sql`${key} >= ${keysOfDay(filters.to).first}`);
   if (filters.kinds.length > 0 && filters.kinds.length < SEARCH_KINDS.length) {
     out.push(sql`(${key} / ${REF_BITS}) % 8 in (${sql.join(filters.kinds.map(kindCode))})`);
   }
@@ -73,37 +69,37 @@ function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters): RawBui
 const numbers = <T extends { key: number | string; score?: number | string }>(rows: T[]): Scored[] =>
   rows.map((r) => ({ key: Number(r.key), score: Number(r.score ?? 0) }));
 
-/** The newest RANK_WINDOW documents matching in their titles, scored on the title alone. */
+/** The newest TITLE_WINDOW documents matching in their titles, scored on the title alone. */
 export async function titleWindow(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Scored[]> {
   if (isPostgres(db)) {
     const { rows } = await sql<{ key: string; score: number }>`
       select d.id as key, ts_rank(d.heading_words, q) as score
       from search_document d, to_tsquery('english', ${toTsquery(query)}) q
       where d.heading_words @@ q${keyConditions(sql`d.id`, filters)}
-      order by d.id desc limit ${RANK_WINDOW}`.execute(db);
+      order by d.id limit ${TITLE_WINDOW}`.execute(db);
     return numbers(rows);
   }
   const { rows } = await sql<{ key: number; score: number }>`
     select rowid as key, -bm25(search_heading) as score from search_heading
     where search_heading match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
-    order by rowid desc limit ${RANK_WINDOW}`.execute(db);
+    order by rowid limit ${TITLE_WINDOW}`.execute(db);
   return numbers(rows);
 }
 
-/** The newest RANK_WINDOW matching documents, scored with title above summary above body. */
+/** The newest MATCH_WINDOW matching documents, scored with title above summary above body. */
 export async function matchWindow(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Scored[]> {
   if (isPostgres(db)) {
     const { rows } = await sql<{ key: string; score: number }>`
       select d.id as key, ts_rank('{0.1, 0.2, 0.4, 1.0}', d.document, q, 1) as score
       from search_document d, to_tsquery('english', ${toTsquery(query)}) q
       where d.document @@ q${keyConditions(sql`d.id`, filters)}
-      order by d.id desc limit ${RANK_WINDOW}`.execute(db);
+      order by d.id limit ${MATCH_WINDOW}`.execute(db);
     return numbers(rows);
   }
   const { rows } = await sql<{ key: number; score: number }>`
     select rowid as key, -bm25(search_text, 10.0, 4.0, 1.0) as score from search_text
     where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
-    order by rowid desc limit ${RANK_WINDOW}`.execute(db);
+    order by rowid limit ${MATCH_WINDOW}`.execute(db);
   return numbers(rows);
 }
 
@@ -113,11 +109,11 @@ export async function newestKeys(db: Database, query: ParsedQuery, filters: Engi
     ? await sql<{ key: string }>`
         select d.id as key from search_document d
         where d.document @@ to_tsquery('english', ${toTsquery(query)})${keyConditions(sql`d.id`, filters)}
-        order by d.id desc limit ${limit} offset ${offset}`.execute(db)
+        order by d.id limit ${limit} offset ${offset}`.execute(db)
     : await sql<{ key: number }>`
         select rowid as key from search_text
         where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
-        order by rowid desc limit ${limit} offset ${offset}`.execute(db);
+        order by rowid limit ${limit} offset ${offset}`.execute(db);
   return rows.map((r) => Number(r.key));
 }
 
@@ -127,8 +123,6 @@ export async function topicsOf(db: Database, keys: number[]): Promise<number[]> 
   const rows = await db.selectFrom("search_document_topic").select("topic_id").where("document_id", "in", keys).execute();
   return rows.map((r) => r.topic_id);
 }
-
-export { kindOfKey };
 
 /** The documents with these keys, in the order given. */
 export async function documentsInOrder(db: Database, keys: number[]): Promise<DocumentRow[]> {
@@ -144,9 +138,9 @@ export async function titlesMatching(db: Database, query: ParsedQuery, limit: nu
     ? await sql<{ key: string }>`
         select d.id as key from search_document d
         where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
-        order by d.id desc limit ${limit}`.execute(db)
+        order by d.id limit ${limit}`.execute(db)
     : await sql<{ key: number }>`
-        select rowid as key from search_title where search_title match ${toFts5(query)} order by rowid desc limit ${limit}`.execute(db);
+        select rowid as key from search_title where search_title match ${toFts5(query)} order by rowid limit ${limit}`.execute(db);
   return documentsInOrder(
     db,
     rows.map((r) => Number(r.key)),

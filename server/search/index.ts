@@ -5,13 +5,13 @@ import { sql } from "kysely";
 import type { Database } from "../db/connection";
 import { parseBody, blockText } from "../content/markdown";
 import { lastPage, type Paging } from "../../shared/pagination";
-import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+import { kindOfKey } from "./documents";
 import { topicPath } from "../../shared/urls";
 import {
-  COUNT_WINDOW,
-  RANK_WINDOW,
+  MATCH_WINDOW,
+  TITLE_WINDOW,
   documentsInOrder,
-  kindOfKey,
   matchWindow,
   newestKeys,
   titleWindow,
@@ -20,7 +20,7 @@ import {
   type DocumentRow,
   type EngineFilters,
 } from "./engine";
-import { isSearchable, parseQuery, type ParsedQuery } from "./query";
+import { hasPrefix, isSearchable, parseQuery, wholeWords, type ParsedQuery } from "./query";
 import { snippet, type SnippetPart } from "./snippets";
 
 export type SearchSort = "relevance" | "newest";
@@ -65,15 +65,21 @@ export interface SearchResults {
 }
 
 export async function searchContent(db: Database, request: SearchRequest, access: BodyAccess): Promise<SearchResults> {
-  const query = parseQuery(request.query);
+  const parsed = parseQuery(request.query);
   const { paging } = request;
   const offset = (paging.page - 1) * SEARCH_PAGE_SIZE;
   const limit = SEARCH_PAGE_SIZE * paging.loaded;
   const empty = { number: paging.page, loaded: paging.loaded, last: 1, size: SEARCH_PAGE_SIZE, total: 0 };
-  if (!isSearchable(query)) return { entries: [], page: empty, countCapped: false, rankedOnly: null, kinds: [], topics: [] };
+  if (!isSearchable(parsed)) return { entries: [], page: empty, countCapped: false, rankedOnly: null, kinds: [], topics: [] };
   const filters: EngineFilters = { kinds: request.kinds, topicId: request.topicId, from: request.from, to: request.to };
   const kindFilter = request.kinds.length > 0 && request.kinds.length < SEARCH_KINDS.length;
-  const counted = newestKeys(db, query, filters, COUNT_WINDOW + 1);
+  // The last word is read as a prefix ("leadersh") only when, read whole, it finds less than a page.
+  let query = wholeWords(parsed);
+  let counted = await newestKeys(db, query, filters, COUNT_WINDOW + 1);
+  if (counted.length < SEARCH_PAGE_SIZE && hasPrefix(parsed)) {
+    query = parsed;
+    counted = await newestKeys(db, query, filters, COUNT_WINDOW + 1);
+  }
   // A facet's counts leave out its own filter, so that the other choices stay on offer.
   const [matched, forKinds, forTopics, page] = await Promise.all([
     counted,
@@ -93,7 +99,7 @@ export async function searchContent(db: Database, request: SearchRequest, access
   const total = Math.min(matched.length, COUNT_WINDOW);
   const reachable = page.ranked ?? total;
   return {
-    entries: await withSnippets(db, await documentsInOrder(db, page.keys), query.terms, access),
+    entries: await withSnippets(db, await documentsInOrder(db, page.keys), parsed.terms, access),
     page: { ...empty, last: lastPage(reachable, SEARCH_PAGE_SIZE), total },
     countCapped: matched.length > COUNT_WINDOW || forKinds.length > COUNT_WINDOW || forTopics.length > COUNT_WINDOW,
     rankedOnly: page.ranked !== null && page.ranked < total ? page.ranked : null,
@@ -117,9 +123,9 @@ async function rankedPage(db: Database, query: ParsedQuery, filters: EngineFilte
   for (const m of matches) ranked.set(m.key, { inTitle: false, score: m.score });
   for (const t of titles) ranked.set(t.key, { inTitle: true, score: t.score });
   const order = [...ranked.entries()]
-    .sort(([ka, a], [kb, b]) => Number(b.inTitle) - Number(a.inTitle) || b.score - a.score || kb - ka)
+    .sort(([ka, a], [kb, b]) => Number(b.inTitle) - Number(a.inTitle) || b.score - a.score || ka - kb)
     .map(([key]) => key);
-  const full = titles.length === RANK_WINDOW || matches.length === RANK_WINDOW;
+  const full = titles.length === TITLE_WINDOW || matches.length === MATCH_WINDOW;
   return { keys: order.slice(offset, offset + limit), ranked: full ? order.length : null };
 }
 

@@ -111,6 +111,18 @@ function termsOf(clause: Clause): { word: string; prefix: boolean }[] {
   }
 }
 
+/**
+ * The query with its last word taken whole. Search asks this first: a prefix costs the engines a
+ * merge of every word it starts, so it is only worth asking when the whole word finds little.
+ */
+export function wholeWords(q: ParsedQuery): ParsedQuery {
+  const whole = (c: Clause): Clause =>
+    c.kind === "word" ? { ...c, prefix: false } : c.kind === "or" ? { ...c, options: c.options.map(whole) } : c;
+  return { ...q, clauses: q.clauses.map(whole) };
+}
+
+export const hasPrefix = (q: ParsedQuery) => q.terms.some((t) => t.prefix);
+
 /** Whether the query can match anything: at least one clause the reader wants. */
 export const isSearchable = (q: ParsedQuery) => q.clauses.length > 0;
 

@@ -23,6 +23,8 @@ function sharedPrefix(a: string, b: string): number {
 }
 
 export function matchesTerm(token: string, term: Term): boolean {
+  // Most words share nothing with the term: a cheap look before normalising.
+  if (!token.toLowerCase().includes(term.word.slice(0, 3))) return false;
   const word = bare(token);
   if (!word) return false;
   if (term.prefix && (word.startsWith(term.word) || roughStem(word).startsWith(roughStem(term.word)))) return true;
@@ -37,11 +39,15 @@ export function matchesTerm(token: string, term: Term): boolean {
  */
 export function snippet(texts: string[], terms: Term[], maxWords = 40): SnippetPart[] {
   let best: { tokens: string[]; hits: boolean[]; score: number } | null = null;
+  const wanted = new Set(terms.map((t) => t.word)).size;
   for (const text of texts) {
+    // The first text holding every word is as good as any later one.
+    if (best && best.score === wanted) break;
     const tokens = text.split(/\s+/).filter(Boolean);
     if (tokens.length === 0) continue;
-    const hits = tokens.map((t) => terms.some((term) => matchesTerm(t, term)));
-    const score = new Set(tokens.flatMap((t) => terms.filter((term) => matchesTerm(t, term)).map((term) => term.word))).size;
+    const matched = tokens.map((t) => terms.filter((term) => matchesTerm(t, term)));
+    const hits = matched.map((m) => m.length > 0);
+    const score = new Set(matched.flat().map((term) => term.word)).size;
     if (!best || score > best.score) best = { tokens, hits, score };
   }
   if (!best) return [];

@@ -4,7 +4,8 @@ import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "../../serve
 import { loadStream, STREAM_PAGES } from "../../server/streams";
 import { addSyntheticArticles } from "../../server/seed/synthetic";
 import { searchContent } from "../../server/search";
-import { COUNT_WINDOW, RANK_WINDOW } from "../../server/search/engine";
+import { MATCH_WINDOW, TITLE_WINDOW } from "../../server/search/engine";
+import { COUNT_WINDOW } from "../../shared/search-kinds";
 import { dialectName, seededTestDatabase } from "../helpers/test-db";
 
 let db: Database;
@@ -51,8 +52,8 @@ describe(`synthetic volume (${dialectName})`, () => {
     expect(relevant.countCapped).toBe(true);
     expect(relevant.page.total).toBe(COUNT_WINDOW);
     expect(relevant.kinds.reduce((sum, k) => sum + k.count, 0)).toBe(COUNT_WINDOW);
-    expect(relevant.rankedOnly).toBeGreaterThanOrEqual(RANK_WINDOW);
-    expect(relevant.rankedOnly).toBeLessThanOrEqual(2 * RANK_WINDOW);
+    expect(relevant.rankedOnly).toBeGreaterThanOrEqual(Math.max(TITLE_WINDOW, MATCH_WINDOW));
+    expect(relevant.rankedOnly).toBeLessThanOrEqual(TITLE_WINDOW + MATCH_WINDOW);
     expect(relevant.page.last).toBe(Math.ceil(relevant.rankedOnly! / 10));
     expect(relevant.entries).toHaveLength(10);
     const lastRanked = await searchContent(db, { ...request, sort: "relevance", paging: { page: relevant.page.last, loaded: 1 } }, "full");
