@@ -40,7 +40,9 @@ test("finds an article by a word from its body, and shows it only a snippet the 
   await expect(page.locator("h1")).toHaveText(article.title);
 });
 
-test("finds a video, a podcast episode, a magazine issue by a featured title and a product, each by part of its title", async ({ page }) => {
+test("finds a video, a podcast episode, a magazine issue by a featured title and a product, each by part of its title", async ({
+  page,
+}) => {
   const video = content.media.videos[0]!;
   const episode = content.media.podcasts[0]!.episodes[0]!;
   const feature = content.magazine.features[0]!.title;
@@ -54,7 +56,9 @@ test("finds a video, a podcast episode, a magazine issue by a featured title and
   for (const c of cases) {
     await searchFor(page, c.text);
     const ofKind = results(page).and(page.locator(`[data-result-kind="${c.kind}"]`));
-    const hit = c.title ? ofKind.filter({ has: page.getByRole("link", { name: c.title, exact: true }) }) : ofKind.filter({ hasText: feature });
+    const hit = c.title
+      ? ofKind.filter({ has: page.getByRole("link", { name: c.title, exact: true }) })
+      : ofKind.filter({ hasText: feature });
     await expect(hit.first(), `${c.kind}: ${c.text}`).toBeVisible();
     await hit.first().getByRole("heading").getByRole("link").click();
     await expect(page).toHaveURL(c.opens);
@@ -93,7 +97,10 @@ test("filters by type, topic and years, sorts by newest, and pages with the more
   await filters.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/from=1970&to=1979/);
   const years = await results(page).evaluateAll((els) =>
-    els.map((e) => e.querySelector("h3")!.textContent!.match(/(19|20)\d\d/)?.[0] ?? e.querySelector("time")!.getAttribute("datetime")!.slice(0, 4)),
+    els.map(
+      (e) =>
+        e.querySelector("h3")!.textContent!.match(/(19|20)\d\d/)?.[0] ?? e.querySelector("time")!.getAttribute("datetime")!.slice(0, 4),
+    ),
   );
   expect(years.length).toBeGreaterThan(0);
   expect(years.map(Number).filter((y) => y < 1970 || y > 1979)).toEqual([]);
@@ -101,7 +108,9 @@ test("filters by type, topic and years, sorts by newest, and pages with the more
   await page.goto("/search?q=strategy");
   await page.getByRole("navigation", { name: "Sort results" }).getByRole("link", { name: "Newest" }).click();
   await expect(page).toHaveURL(/sort=newest/);
-  const dates = await results(page).locator("time").evaluateAll((els) => els.map((e) => e.getAttribute("datetime")!));
+  const dates = await results(page)
+    .locator("time")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("datetime")!));
   expect(dates.length).toBeGreaterThan(1);
   expect(dates).toEqual([...dates].sort().reverse());
 

@@ -18,7 +18,6 @@ export interface StreamDefinition {
   listId?: string;
 }
 
-
 export const STREAM_PAGES: Record<string, StreamDefinition> = {
   "the-latest": {
     slug: "the-latest",

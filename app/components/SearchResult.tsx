@@ -21,9 +21,7 @@ export function SearchResult({ result }: { result: Result }) {
           </Link>
         </h3>
         {result.snippet.length > 0 ? (
-          <p className={css.snippet}>
-            {result.snippet.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}
-          </p>
+          <p className={css.snippet}>{result.snippet.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}</p>
         ) : null}
         {/* An issue's title already names its months. */}
         {result.kind === "issue" ? null : (

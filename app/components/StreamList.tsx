@@ -80,7 +80,13 @@ export function EntryList<T extends { id: number }>({
         ))}
       </ol>
       {canLoadMore ? (
-        <Link className={css.loadMore} to={withParams(search, { ...linkParams, loaded: loaded + 1 })} preventScrollReset replace rel="nofollow">
+        <Link
+          className={css.loadMore}
+          to={withParams(search, { ...linkParams, loaded: loaded + 1 })}
+          preventScrollReset
+          replace
+          rel="nofollow"
+        >
           Load more items
         </Link>
       ) : null}

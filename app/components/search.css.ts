@@ -53,7 +53,12 @@ export const years = style({ display: "flex", gap: vars.space.sm, flexWrap: "wra
 
 export const yearField = style({ display: "grid", gap: vars.space.xs, fontSize: vars.size.sm });
 
-export const yearInput = style({ width: "6.5rem", minHeight: "2.25rem", padding: `0 ${vars.space.xs}`, border: `1px solid ${vars.color.muted}` });
+export const yearInput = style({
+  width: "6.5rem",
+  minHeight: "2.25rem",
+  padding: `0 ${vars.space.xs}`,
+  border: `1px solid ${vars.color.muted}`,
+});
 
 export const toolbar = style({
   display: "flex",

@@ -54,8 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const referral = params.get("referral") === REFERRAL_SEARCH_MORE_RESULTS ? REFERRAL_SEARCH_MORE_RESULTS : null;
   const entries = results.entries.map((e) => ({ ...e, url: withReferral(e.url, referral) }));
   // The chosen topic stays in the filter even when nothing matches in it.
-  const topics =
-    topic && !results.topics.some((t) => t.id === topic.id) ? [...results.topics, { ...topic, count: 0 }] : results.topics;
+  const topics = topic && !results.topics.some((t) => t.id === topic.id) ? [...results.topics, { ...topic, count: 0 }] : results.topics;
   return data({ form: { ...form, topic: topic?.slug ?? null }, results: { ...results, entries, topics }, subjects, unlimited });
 }
 
@@ -89,7 +88,15 @@ export default function Search() {
           Search articles, videos, podcasts, magazine issues and the store
         </label>
         <div className={css.row}>
-          <input id="search-q" name="q" type="search" defaultValue={form.q} maxLength={MAX_QUERY_LENGTH} className={css.input} key={form.q} />
+          <input
+            id="search-q"
+            name="q"
+            type="search"
+            defaultValue={form.q}
+            maxLength={MAX_QUERY_LENGTH}
+            className={css.input}
+            key={form.q}
+          />
           <button type="submit" className={controls.primaryButton}>
             Search
           </button>
@@ -140,12 +147,24 @@ function Filters({ form, results }: { form: SearchForm; results: LoadedResults }
   const chosen = results.topics.find((t) => t.slug === form.topic);
   if (chosen && !topics.includes(chosen)) topics.push(chosen);
   return (
-    <div className={css.filters} id="search-filters" role="group" aria-label="Filter results" aria-busy={navigation.state !== "idle" ? true : undefined}>
+    <div
+      className={css.filters}
+      id="search-filters"
+      role="group"
+      aria-label="Filter results"
+      aria-busy={navigation.state !== "idle" ? true : undefined}
+    >
       <fieldset className={css.filterGroup}>
         <legend className={css.filterLegend}>Type</legend>
         {results.kinds.map(({ kind, count }) => (
           <label key={kind} className={css.option}>
-            <input type="checkbox" name="type" value={kind} defaultChecked={form.types.includes(kind)} key={`${kind}-${form.types.join()}`} />
+            <input
+              type="checkbox"
+              name="type"
+              value={kind}
+              defaultChecked={form.types.includes(kind)}
+              key={`${kind}-${form.types.join()}`}
+            />
             {SEARCH_KIND_NAMES[kind]}
             <span className={css.count}>{count.toLocaleString("en-US")}</span>
           </label>

@@ -115,7 +115,13 @@ export async function articleDocuments(db: Database, range: { fromId: number; to
     topicIds: topicsOf.get(r.id)!.map((t) => t.id),
     words: {
       title: r.title,
-      summary: paragraphs(r.dek, r.sub_dek, r.summary, ...authorsOf.get(r.id)!.map((a) => a.name), ...topicsOf.get(r.id)!.map((t) => t.name)),
+      summary: paragraphs(
+        r.dek,
+        r.sub_dek,
+        r.summary,
+        ...authorsOf.get(r.id)!.map((a) => a.name),
+        ...topicsOf.get(r.id)!.map((t) => t.name),
+      ),
       body: r.body,
     },
   }));
@@ -184,11 +190,16 @@ async function issueDocuments(db: Database): Promise<IndexedDocument[]> {
 
 async function productDocuments(db: Database): Promise<IndexedDocument[]> {
   const [products, availabilities] = await Promise.all([
-    db.selectFrom("product").select(["id", "slug", "title", "product_type", "topic_id", "authors", "summary", "description", "published"]).execute(),
+    db
+      .selectFrom("product")
+      .select(["id", "slug", "title", "product_type", "topic_id", "authors", "summary", "description", "published"])
+      .execute(),
     db.selectFrom("product_availability").select(["id", "product_id", "status"]).orderBy("product_id").orderBy("id").execute(),
   ]);
   return products.flatMap((r) => {
-    const lead = leadAvailability(availabilities.filter((a) => a.product_id === r.id).map((a) => ({ id: a.id, comingSoon: a.status === "F" })));
+    const lead = leadAvailability(
+      availabilities.filter((a) => a.product_id === r.id).map((a) => ({ id: a.id, comingSoon: a.status === "F" })),
+    );
     if (!lead) return [];
     return [
       {

@@ -94,7 +94,13 @@ export async function searchContent(db: Database, request: SearchRequest, access
   const topicCounts = new Map<number, number>();
   for (const id of await topicsOf(db, forTopics.slice(0, COUNT_WINDOW))) topicCounts.set(id, (topicCounts.get(id) ?? 0) + 1);
   const topicRows =
-    topicCounts.size === 0 ? [] : await db.selectFrom("topic").select(["id", "name", "slug"]).where("id", "in", [...topicCounts.keys()]).execute();
+    topicCounts.size === 0
+      ? []
+      : await db
+          .selectFrom("topic")
+          .select(["id", "name", "slug"])
+          .where("id", "in", [...topicCounts.keys()])
+          .execute();
 
   const total = Math.min(matched.length, COUNT_WINDOW);
   const reachable = page.ranked ?? total;
@@ -177,7 +183,9 @@ export async function matchingSubjects(db: Database, text: string, limit = SUGGE
   const rows = await db
     .selectFrom("topic")
     .select(["name", "slug"])
-    .where(({ or }) => or([sql<boolean>`lower(name) like ${`${typed}%`} escape '\\'`, sql<boolean>`lower(name) like ${`% ${typed}%`} escape '\\'`]))
+    .where(({ or }) =>
+      or([sql<boolean>`lower(name) like ${`${typed}%`} escape '\\'`, sql<boolean>`lower(name) like ${`% ${typed}%`} escape '\\'`]),
+    )
     .orderBy("name")
     .limit(limit)
     .execute();

@@ -4,9 +4,7 @@
 // Anything else (stray quotes, brackets, operators of either engine) is read as spaces.
 
 export type Clause =
-  | { kind: "word"; word: string; prefix: boolean }
-  | { kind: "phrase"; words: string[] }
-  | { kind: "or"; options: Clause[] };
+  { kind: "word"; word: string; prefix: boolean } | { kind: "phrase"; words: string[] } | { kind: "or"; options: Clause[] };
 
 export interface ParsedQuery {
   /** Clauses that must all match (an "or" clause matches when one of its options does). */

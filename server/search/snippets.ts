@@ -14,7 +14,11 @@ function roughStem(word: string): string {
   return word;
 }
 
-const bare = (token: string) => token.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+const bare = (token: string) =>
+  token
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "");
 
 function sharedPrefix(a: string, b: string): number {
   let n = 0;

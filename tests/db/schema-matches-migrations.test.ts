@@ -14,8 +14,7 @@ const ENGINE_INDEX_COLUMNS: Record<typeof dialectName, Set<string>> = {
   sqlite: new Set(),
   postgres: new Set(["search_document.document", "search_document.heading_words", "search_document.title_words"]),
 };
-const otherEngineColumn = (where: string) =>
-  ENGINE_INDEX_COLUMNS[dialectName === "sqlite" ? "postgres" : "sqlite"].has(where);
+const otherEngineColumn = (where: string) => ENGINE_INDEX_COLUMNS[dialectName === "sqlite" ? "postgres" : "sqlite"].has(where);
 let migrated: Map<string, TableMetadata>;
 /** "table.column" for each primary-key column. */
 let primaryKeys: Set<string>;
@@ -54,7 +53,8 @@ describe(`server/db/schema.ts matches the migrated ${dialectName} database`, () 
       for (const column of actual.columns)
         if (!names.has(column.name)) drift.push(`${table}.${column.name}: in the database but not declared`);
       for (const name of names)
-        if (!actual.columns.some((c) => c.name === name) && !otherEngineColumn(`${table}.${name}`)) drift.push(`${table}.${name}: declared but not in the database`);
+        if (!actual.columns.some((c) => c.name === name) && !otherEngineColumn(`${table}.${name}`))
+          drift.push(`${table}.${name}: declared but not in the database`);
     }
     expect(drift).toEqual([]);
   });

@@ -33,13 +33,17 @@ const words = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ??
 async function gatedOnlyWord() {
   const articles = await db.selectFrom("article").select(["id", "slug", "title", "dek", "sub_dek", "summary", "body"]).execute();
   const free = new Set(
-    articles.flatMap((a) =>
-      words([a.title, a.dek, a.sub_dek, a.summary, ...parseBody(a.body).slice(0, 3).map(blockText)].join(" ")),
-    ),
+    articles.flatMap((a) => words([a.title, a.dek, a.sub_dek, a.summary, ...parseBody(a.body).slice(0, 3).map(blockText)].join(" "))),
   );
   const inBodies = (w: string) => articles.filter((a) => words(a.body).includes(w)).length;
   const candidates = articles.flatMap((a) =>
-    [...new Set(parseBody(a.body).slice(3).flatMap((b) => words(blockText(b))))]
+    [
+      ...new Set(
+        parseBody(a.body)
+          .slice(3)
+          .flatMap((b) => words(blockText(b))),
+      ),
+    ]
       .filter((w) => w.length >= 8 && ![...free].some((f) => f.startsWith(w.slice(0, 6))))
       .map((w) => ({ article: a, word: w, bodies: inBodies(w) })),
   );

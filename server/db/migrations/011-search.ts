@@ -34,7 +34,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   if (postgres) {
     await sql`alter table search_document
-      add column document tsvector not null, add column heading_words tsvector not null, add column title_words tsvector not null`.execute(db);
+      add column document tsvector not null, add column heading_words tsvector not null, add column title_words tsvector not null`.execute(
+      db,
+    );
     await sql`create index search_document_words_idx on search_document using gin (document)`.execute(db);
     await sql`create index search_document_heading_idx on search_document using gin (heading_words)`.execute(db);
     await sql`create index search_document_title_idx on search_document using gin (title_words)`.execute(db);
