@@ -44,9 +44,9 @@ test("a topic page lists its articles and links to each", async ({ page }) => {
 
 test("search finds articles by words in their title or summary", async ({ page }) => {
   await page.goto("/");
-  await page.getByRole("banner").getByRole("link", { name: "Search" }).click();
+  await page.getByRole("contentinfo").getByRole("link", { name: "Search", exact: true }).click();
   await page.getByLabel("Search articles").fill("board");
-  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\/search\?q=board/);
   await expect(page.getByRole("heading", { name: "Results for “board”" })).toBeVisible();
   expect(await page.locator("main ol > li").count()).toBeGreaterThan(0);
