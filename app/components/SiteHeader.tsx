@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { SITE_NAME } from "../lib/site";
 import { useRootData } from "../lib/root-data";
 import * as css from "./layout.css";
+import { SearchBox } from "./SearchBox";
 import { MiniCart } from "./store/MiniCart";
 
 export const SECTIONS = [
@@ -106,7 +107,7 @@ export function SiteHeader() {
           {SITE_NAME}
         </Link>
         <div className={css.headerTools}>
-          <Link to="/search">Search</Link>
+          <SearchBox />
           <MiniCart />
           <UserMenu />
         </div>

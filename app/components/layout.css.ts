@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css";
 import { media, vars } from "../styles/theme.css";
+import { fullField } from "./SearchBox.css";
 
 export const skipLink = style({
   position: "absolute",
@@ -28,6 +29,8 @@ export const header = style({
 });
 
 export const headerBar = style({
+  // The compact search field opens over this row (SearchBox.css.ts).
+  position: "relative",
   display: "flex",
   alignItems: "center",
   justifyContent: "space-between",
@@ -43,10 +46,22 @@ export const logo = style({
   textDecoration: "none",
   transition: "font-size 150ms ease",
   selectors: { "[data-scrolled] &": { fontSize: vars.size.lg } },
-  "@media": { [media.desktop]: { fontSize: vars.size.xxl } },
+  "@media": {
+    [media.desktop]: { fontSize: vars.size.xxl },
+    // The search field gives up its width before the logo wraps.
+    [fullField]: { flexShrink: 0 },
+  },
 });
 
-export const headerTools = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, fontSize: vars.size.sm });
+export const headerTools = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: vars.space.md,
+  fontSize: vars.size.sm,
+  // The row's spare width goes to the search field.
+  "@media": { [fullField]: { flex: "1 1 auto", justifyContent: "flex-end" } },
+});
 
 export const inlineForm = style({ display: "inline", margin: 0 });
 
