@@ -6,6 +6,7 @@ import type { Database } from "../db/connection";
 import { parseBody, blockText } from "../content/markdown";
 import { lastPage, type Paging } from "../../shared/pagination";
 import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+import { SUGGEST_MIN_CHARS } from "../../shared/suggest";
 import { kindOfKey } from "./documents";
 import { topicPath } from "../../shared/urls";
 import {
@@ -165,8 +166,6 @@ async function withSnippets(
 /** Spec 9: auto-suggest offers up to 6 records and 3 subjects. */
 export const SUGGESTED_RECORDS = 6;
 export const SUGGESTED_SUBJECTS = 3;
-/** Spec 5: suggestions start above 2 characters. */
-export const SUGGEST_MIN_CHARS = 3;
 
 export interface Suggestions {
   records: { title: string; link: string; contentType: string }[];
