@@ -11,8 +11,7 @@ import os from "node:os";
 import { sql } from "kysely";
 import type { Database } from "../server/db/connection";
 import { isPostgres } from "../server/db/dialect";
-import { searchContent, suggest, SEARCH_PAGE_SIZE } from "../server/search";
-import { countsByKind, countsByTopic, matchingDocuments, type EngineFilters } from "../server/search/engine";
+import { findMatches, searchContent, suggest } from "../server/search";
 import { parseQuery, toFts5, toTsquery } from "../server/search/query";
 import { openDatabase } from "../server/seed/initialize";
 import { load, timeCalls } from "./latency";
@@ -42,32 +41,38 @@ const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(", ");
 
-const NO_FILTERS: EngineFilters = { kinds: [], topicId: null, from: null, to: null };
+const NO_FILTERS = { kinds: [], topicId: null, from: null, to: null };
 /** What a guest may read of a gated article: the server's default preview. */
 const GUEST_ACCESS = { previewBlocks: 3 };
 
 async function engineFigures(db: Database, query: BenchQuery): Promise<EngineFigures> {
-  const parsed = parseQuery(query.text);
-  const page = () => matchingDocuments(db, parsed, NO_FILTERS, "relevance", SEARCH_PAGE_SIZE, 0);
-  const counts = () => Promise.all([countsByKind(db, parsed, NO_FILTERS), countsByTopic(db, parsed, NO_FILTERS)]);
   const request = { query: query.text, ...NO_FILTERS, sort: "relevance" as const, paging: { page: 1, loaded: 1 } };
-  const [byKind] = await counts();
+  const newest = { ...request, sort: "newest" as const };
   return {
     query,
-    matches: [...byKind.values()].reduce((sum, n) => sum + n, 0),
-    page: await timeCalls(page, RUNS),
-    counts: await timeCalls(counts, RUNS),
-    engine: await timeCalls(() => Promise.all([page(), counts()]), RUNS),
+    matches: await allMatches(db, query.text),
+    engine: await timeCalls(() => findMatches(db, request), RUNS),
+    engineNewest: await timeCalls(() => findMatches(db, newest), RUNS),
     searchContent: await timeCalls(() => searchContent(db, request, GUEST_ACCESS), RUNS),
   };
+}
+
+/** Every match, counted outside the engine's windows (to say how common a query is). */
+async function allMatches(db: Database, text: string): Promise<number> {
+  const query = parseQuery(text);
+  const statement = isPostgres(db)
+    ? sql<{ n: string }>`select count(*) as n from search_document where document @@ to_tsquery('english', ${toTsquery(query)})`
+    : sql<{ n: number }>`select count(*) as n from search_text where search_text match ${toFts5(query)}`;
+  const { rows } = await statement.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** How many documents' titles match what was typed (suggest shows only the newest few). */
 async function titleMatches(db: Database, term: string): Promise<number> {
   const query = parseQuery(term);
   const statement = isPostgres(db)
-    ? sql<{ n: string }>`select count(*) as n from search_document where title_words @@ to_tsquery('english', ${toTsquery(query)})`
-    : sql<{ n: number }>`select count(*) as n from search_text where search_text match ${toFts5(query, ["title"])}`;
+    ? sql<{ n: string }>`select count(*) as n from search_document where title_words @@ to_tsquery('simple', ${toTsquery(query)})`
+    : sql<{ n: number }>`select count(*) as n from search_title where search_title match ${toFts5(query)}`;
   const { rows } = await statement.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

@@ -65,13 +65,25 @@ export interface SearchResults {
   topics: { id: number; name: string; slug: string; count: number }[];
 }
 
-export async function searchContent(db: Database, request: SearchRequest, access: BodyAccess): Promise<SearchResults> {
+/** The engine's answer to a search: which documents, in order, and how many of each kind and topic. */
+export interface Matches {
+  keys: number[];
+  /** Matches counted, up to COUNT_WINDOW. */
+  total: number;
+  countCapped: boolean;
+  /** How many results relevance order reaches when its windows were full, else null. */
+  ranked: number | null;
+  kindCounts: Map<SearchKind, number>;
+  topicCounts: Map<number, number>;
+}
+
+/** The engine's own work for a search page: matching, ranking and counting, no text. */
+export async function findMatches(db: Database, request: SearchRequest): Promise<Matches | null> {
   const parsed = parseQuery(request.query);
+  if (!isSearchable(parsed)) return null;
   const { paging } = request;
   const offset = (paging.page - 1) * SEARCH_PAGE_SIZE;
   const limit = SEARCH_PAGE_SIZE * paging.loaded;
-  const empty = { number: paging.page, loaded: paging.loaded, last: 1, size: SEARCH_PAGE_SIZE, total: 0 };
-  if (!isSearchable(parsed)) return { entries: [], page: empty, countCapped: false, rankedOnly: null, kinds: [], topics: [] };
   const filters: EngineFilters = { kinds: request.kinds, topicId: request.topicId, from: request.from, to: request.to };
   const kindFilter = request.kinds.length > 0 && request.kinds.length < SEARCH_KINDS.length;
   // The last word is read as a prefix ("leadersh") only when, read whole, it finds less than a page.
@@ -82,8 +94,7 @@ export async function searchContent(db: Database, request: SearchRequest, access
     counted = await newestKeys(db, query, filters, COUNT_WINDOW + 1);
   }
   // A facet's counts leave out its own filter, so that the other choices stay on offer.
-  const [matched, forKinds, forTopics, page] = await Promise.all([
-    counted,
+  const [forKinds, forTopics, page] = await Promise.all([
     kindFilter ? newestKeys(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : counted,
     request.topicId !== null ? newestKeys(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : counted,
     request.sort === "newest"
@@ -94,6 +105,22 @@ export async function searchContent(db: Database, request: SearchRequest, access
   for (const key of forKinds.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
   const topicCounts = new Map<number, number>();
   for (const id of await topicsOf(db, forTopics.slice(0, COUNT_WINDOW))) topicCounts.set(id, (topicCounts.get(id) ?? 0) + 1);
+  return {
+    keys: page.keys,
+    total: Math.min(counted.length, COUNT_WINDOW),
+    countCapped: [counted, forKinds, forTopics].some((keys) => keys.length > COUNT_WINDOW),
+    ranked: page.ranked,
+    kindCounts,
+    topicCounts,
+  };
+}
+
+export async function searchContent(db: Database, request: SearchRequest, access: BodyAccess): Promise<SearchResults> {
+  const { paging } = request;
+  const empty = { number: paging.page, loaded: paging.loaded, last: 1, size: SEARCH_PAGE_SIZE, total: 0 };
+  const matches = await findMatches(db, request);
+  if (!matches) return { entries: [], page: empty, countCapped: false, rankedOnly: null, kinds: [], topics: [] };
+  const { keys, total, ranked, kindCounts, topicCounts } = matches;
   const topicRows =
     topicCounts.size === 0
       ? []
@@ -102,14 +129,11 @@ export async function searchContent(db: Database, request: SearchRequest, access
           .select(["id", "name", "slug"])
           .where("id", "in", [...topicCounts.keys()])
           .execute();
-
-  const total = Math.min(matched.length, COUNT_WINDOW);
-  const reachable = page.ranked ?? total;
   return {
-    entries: await withSnippets(db, await documentsInOrder(db, page.keys), parsed.terms, access),
-    page: { ...empty, last: lastPage(reachable, SEARCH_PAGE_SIZE), total },
-    countCapped: matched.length > COUNT_WINDOW || forKinds.length > COUNT_WINDOW || forTopics.length > COUNT_WINDOW,
-    rankedOnly: page.ranked !== null && page.ranked < total ? page.ranked : null,
+    entries: await withSnippets(db, await documentsInOrder(db, keys), parseQuery(request.query).terms, access),
+    page: { ...empty, last: lastPage(ranked ?? total, SEARCH_PAGE_SIZE), total },
+    countCapped: matches.countCapped,
+    rankedOnly: ranked !== null && ranked < total ? ranked : null,
     kinds: SEARCH_KINDS.map((kind) => ({ kind, count: kindCounts.get(kind) ?? 0 })).filter(
       (k) => k.count > 0 || request.kinds.includes(k.kind),
     ),
