@@ -3,8 +3,8 @@
 // the same bounded work and answer in the same shape:
 // - windows: the newest TITLE_WINDOW matches in titles and the newest MATCH_WINDOW matches
 //   anywhere, with each engine's score; search ranks their union (title matches first);
-// - the newest COUNT_WINDOW + 1 matching keys (shared/search-kinds.ts), from which counts and facets are taken;
-// - a page of matches, newest first.
+// - the newest COUNT_WINDOW + 1 matching keys (shared/search-kinds.ts): the counts, the facets
+//   and the list "newest first" all come from them.
 // Keys order documents newest first (documents.ts), so "newest" is a walk along an index that
 // stops once it has enough, however many documents match.
 import { sql, type RawBuilder } from "kysely";
@@ -103,17 +103,17 @@ export async function matchWindow(db: Database, query: ParsedQuery, filters: Eng
   return numbers(rows);
 }
 
-/** Keys of matching documents, newest first. */
-export async function newestKeys(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number, offset = 0): Promise<number[]> {
+/** Keys of the newest matching documents, newest first. */
+export async function newestKeys(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number): Promise<number[]> {
   const { rows } = isPostgres(db)
     ? await sql<{ key: string }>`
         select d.id as key from search_document d
         where d.document @@ to_tsquery('english', ${toTsquery(query)})${keyConditions(sql`d.id`, filters)}
-        order by d.id limit ${limit} offset ${offset}`.execute(db)
+        order by d.id limit ${limit}`.execute(db)
     : await sql<{ key: number }>`
         select rowid as key from search_text
         where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
-        order by rowid limit ${limit} offset ${offset}`.execute(db);
+        order by rowid limit ${limit}`.execute(db);
   return rows.map((r) => Number(r.key));
 }
 

@@ -97,8 +97,9 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
   const [forKinds, forTopics, page] = await Promise.all([
     kindFilter ? newestKeys(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : counted,
     request.topicId !== null ? newestKeys(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : counted,
+    // Newest first, the counted keys are the list itself: paging stops where counting does.
     request.sort === "newest"
-      ? newestKeys(db, query, filters, limit, offset).then((keys) => ({ keys, ranked: null }))
+      ? { keys: counted.slice(offset, Math.min(offset + limit, COUNT_WINDOW)), ranked: null }
       : rankedPage(db, query, filters, limit, offset),
   ]);
   const kindCounts = new Map<SearchKind, number>();
