@@ -133,10 +133,11 @@ function loadArticles(): Omit<Article, "path">[] {
     // Search reads whole bodies, so a word of a gated paragraph finds this article: a walled
     // reader then sees its result, which must carry no gated text. The word in fewest bodies
     // keeps the article on the first page of results.
-    const bodyWords = (p: (typeof parsed)[number]) => new Set(normalise(p.seed.body).split(" "));
-    const candidates = [...new Set(gatedTexts.join(" ").split(" "))].filter((w) => w.length >= 6 && /^[a-z]+$/.test(w));
+    // Rarity is judged by the word's first five letters, as stemming joins "acting" to "act".
+    const bodyWords = (p: (typeof parsed)[number]) => normalise(p.seed.body).split(" ");
+    const candidates = [...new Set(gatedTexts.join(" ").split(" "))].filter((w) => w.length >= 7 && /^[a-z]+$/.test(w));
     const ranked = candidates
-      .map((w) => ({ w, hits: parsed.filter((p) => bodyWords(p).has(w)).length }))
+      .map((w) => ({ w, hits: parsed.filter((p) => bodyWords(p).some((b) => b.startsWith(w.slice(0, 5)))).length }))
       .sort((x, y) => x.hits - y.hits || x.w.localeCompare(y.w));
     const best = ranked[0]!;
     return {
@@ -670,7 +671,8 @@ describe("feeds, search and page metadata carry no gated text", () => {
     const { jar } = await meteredOutGuest();
     const problems = (
       await mapLimit(articles, async (a) => {
-        const q = `?q=${encodeURIComponent(a.searchWord)}`;
+        // Articles only: issues and products that share the word's stem would push the card down.
+        const q = `?q=${encodeURIComponent(a.searchWord)}&type=article`;
         const page = await get(`/search${q}`, jar);
         const data = await get(`/search.data${q}`, jar);
         expect(page.status, page.url).toBe(200);
