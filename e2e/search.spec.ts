@@ -77,8 +77,10 @@ test("filters by type, topic and years, sorts by newest, and pages with the more
   await filters.getByRole("checkbox", { name: /^Magazine issues/ }).check();
   await apply();
   await expect(page).toHaveURL(/type=issue/);
-  await expect(results(page).first()).toBeVisible();
-  expect(await results(page).evaluateAll((els) => els.every((e) => e.getAttribute("data-result-kind") === "issue"))).toBe(true);
+  // With JS the list is replaced in place once the new results arrive.
+  await expect
+    .poll(() => results(page).evaluateAll((els) => els.length > 0 && els.every((e) => e.getAttribute("data-result-kind") === "issue")))
+    .toBe(true);
 
   await filters.getByRole("checkbox", { name: /^Magazine issues/ }).uncheck();
   await filters.getByRole("checkbox", { name: /^Articles/ }).check();
@@ -96,18 +98,20 @@ test("filters by type, topic and years, sorts by newest, and pages with the more
   await filters.getByLabel("To year").fill("1979");
   await filters.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/from=1970&to=1979/);
-  const years = await results(page).evaluateAll((els) =>
-    els.map(
-      (e) =>
-        e.querySelector("h3")!.textContent!.match(/(19|20)\d\d/)?.[0] ?? e.querySelector("time")!.getAttribute("datetime")!.slice(0, 4),
-    ),
-  );
-  expect(years.length).toBeGreaterThan(0);
-  expect(years.map(Number).filter((y) => y < 1970 || y > 1979)).toEqual([]);
+  const yearsShown = () =>
+    results(page).evaluateAll((els) =>
+      els.map((e) =>
+        Number(
+          e.querySelector("h3")!.textContent!.match(/(19|20)\d\d/)?.[0] ?? e.querySelector("time")!.getAttribute("datetime")!.slice(0, 4),
+        ),
+      ),
+    );
+  await expect.poll(async () => (await yearsShown()).length > 0 && (await yearsShown()).every((y) => y >= 1970 && y <= 1979)).toBe(true);
 
   await page.goto("/search?q=strategy");
   await page.getByRole("navigation", { name: "Sort results" }).getByRole("link", { name: "Newest" }).click();
   await expect(page).toHaveURL(/sort=newest/);
+  await expect(page.getByRole("navigation", { name: "Sort results" }).getByText("Newest")).toHaveAttribute("aria-current", "true");
   const dates = await results(page)
     .locator("time")
     .evaluateAll((els) => els.map((e) => e.getAttribute("datetime")!));
