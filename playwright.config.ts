@@ -4,11 +4,13 @@ import { chromiumLaunchOptions } from "./e2e/browser";
 // The fixtures hash their readers' passwords in the test workers, which inherit this.
 process.env.PASSWORD_SCRYPT_LOG2N ??= "14";
 const launchOptions = await chromiumLaunchOptions();
+// npm test gives each database's run a folder of its own (tests/run-suite.mjs).
+const resultsDir = process.env.TEST_RESULTS_DIR ?? "test-results";
 
 export default defineConfig({
   testDir: "e2e",
   // Playwright empties its output folder at start; a folder of its own keeps Vitest's report.
-  outputDir: "test-results/e2e",
+  outputDir: `${resultsDir}/e2e`,
   // Migrates and seeds the run's template database (SQLite, or PostgreSQL when DATABASE_URL is
   // set); each worker starts the production build on its own copy (e2e/site.ts).
   globalSetup: "./e2e/global-setup.ts",
@@ -20,7 +22,7 @@ export default defineConfig({
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: `${resultsDir}/playwright.json` }]],
   use: { launchOptions, trace: "off" },
   projects: [
     { name: "no-js", use: { javaScriptEnabled: false } },

@@ -22,7 +22,7 @@ export default defineConfig({
     // one CI runs on is loaded.
     testTimeout: 120_000,
     hookTimeout: 300_000,
-    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
+    reporters: ["default", ["json", { outputFile: `${process.env.TEST_RESULTS_DIR ?? "test-results"}/vitest.json` }]],
     // Hundreds of test passwords: hashed at scrypt N = 2^14 instead of production's 2^17.
     env: { PASSWORD_SCRYPT_LOG2N: "14" },
   },

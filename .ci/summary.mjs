@@ -1,16 +1,19 @@
-// Prints "LABEL: N passed, N failed" from the JSON reports Vitest and Playwright wrote in
-// test-results/, and adds the counts to the running total kept in the file named by argv[3].
+// Prints "DATABASE: N passed, N failed" for each database's run, from the JSON reports Vitest and
+// Playwright wrote in test-results/<database>/ (tests/run-suite.mjs), and then the total.
 import fs from "node:fs";
+import path from "node:path";
 
-const [label, totalFile] = process.argv.slice(2);
 const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null);
-const vitest = read("test-results/vitest.json");
-const playwright = read("test-results/playwright.json");
-const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0);
-const failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (playwright?.stats?.flaky ?? 0);
-console.log(`${label}: ${passed} passed, ${failed} failed`);
-if (totalFile) {
-  const saved = fs.existsSync(totalFile) ? fs.readFileSync(totalFile, "utf8").trim() : "";
-  const total = saved ? JSON.parse(saved) : { passed: 0, failed: 0 };
-  fs.writeFileSync(totalFile, JSON.stringify({ passed: total.passed + passed, failed: total.failed + failed }));
+const total = { passed: 0, failed: 0 };
+const runs = fs.existsSync("test-results") ? fs.readdirSync("test-results").sort() : [];
+for (const run of runs) {
+  const vitest = read(path.join("test-results", run, "vitest.json"));
+  const playwright = read(path.join("test-results", run, "playwright.json"));
+  if (!vitest && !playwright) continue;
+  const passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0);
+  const failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (playwright?.stats?.flaky ?? 0);
+  console.log(`${run}: ${passed} passed, ${failed} failed`);
+  total.passed += passed;
+  total.failed += failed;
 }
+console.log(`total: ${total.passed} passed, ${total.failed} failed`);

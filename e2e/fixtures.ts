@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Locator, type Page } from "@playwright/test";
+import { expect, test as base, type Browser, type Locator, type Page } from "@playwright/test";
+import axeCore from "axe-core";
 import { createCookie } from "@remix-run/node";
 import { register } from "../server/accounts/registration";
 import { createSession } from "../server/accounts/sessions";
@@ -12,16 +12,55 @@ import { startSite, type Site } from "./site";
 
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
+type AxeWindow = { axe: typeof axeCore };
+
+/**
+ * Runs axe in the page itself. The site has no frames, so @axe-core/playwright's cross-frame
+ * run, which opens a second page to merge its results, would only double the cost of each check.
+ */
 async function assertNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  await page.evaluate(axeCore.source);
+  const summary = await page.evaluate(async (tags) => {
+    const { violations } = await (window as unknown as AxeWindow).axe.run(document, {
+      runOnly: { type: "tag", values: tags },
+      resultTypes: ["violations"],
+    });
+    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  }, WCAG_TAGS);
   expect(summary).toEqual([]);
+}
+
+/**
+ * axe runs as a script, which a page without JS cannot. This page runs it on a copy of the
+ * no-JS page's document: the same markup, with the site's scripts blocked so nothing hydrates.
+ * One per worker, so the check costs no new browser process and finds the styles cached.
+ */
+async function openDocumentChecker(browser: Browser) {
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  const page = await context.newPage();
+  let documentHtml = "";
+  await context.route("**/*", (route) => {
+    const request = route.request();
+    if (request.isNavigationRequest()) return route.fulfill({ contentType: "text/html; charset=utf-8", body: documentHtml });
+    return request.resourceType() === "script" ? route.abort() : route.continue();
+  });
+  return {
+    async check(source: Page) {
+      documentHtml = await source.content();
+      await page.goto(source.url());
+      await assertNoViolations(page);
+    },
+    close: () => context.close(),
+  };
 }
 
 /** Signs a new reader in by writing the account and session straight into the worker's database. */
 export type SignIn = (email: string, options?: { plan?: "digital"; from?: string }) => Promise<{ userId: string }>;
 
-export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn }, { site: Site }>({
+export const test = base.extend<
+  { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn },
+  { site: Site; documentChecker: Awaited<ReturnType<typeof openDocumentChecker>> }
+>({
   // Each worker runs its own server on its own copy of the seeded database, so no test waits
   // for another's server or sees another's accounts.
   site: [
@@ -72,23 +111,19 @@ export const test = base.extend<{ axe: (page: Page) => Promise<void>; js: boolea
     }
     await use(page);
   },
-  axe: async ({ browser, javaScriptEnabled }, use) => {
-    await use(async (page: Page) => {
-      if (javaScriptEnabled !== false) return assertNoViolations(page);
-      // axe runs as a script, which a no-JS page cannot; check the same server-rendered
-      // document in a page whose own scripts are all blocked, so nothing hydrates.
-      const context = await browser.newContext({ javaScriptEnabled: true });
-      await context.route("**/*", (route) => (route.request().resourceType() === "script" ? route.abort() : route.continue()));
-      const twin = await context.newPage();
-      await context.addCookies(await page.context().cookies());
-      await twin.goto(page.url());
-      await twin.evaluate(() => document.querySelectorAll("script").forEach((s) => s.remove()));
+  documentChecker: [
+    async ({ browser }, use) => {
+      const checker = await openDocumentChecker(browser);
       try {
-        await assertNoViolations(twin);
+        await use(checker);
       } finally {
-        await context.close();
+        await checker.close();
       }
-    });
+    },
+    { scope: "worker" },
+  ],
+  axe: async ({ javaScriptEnabled, documentChecker }, use) => {
+    await use((page: Page) => (javaScriptEnabled === false ? documentChecker.check(page) : assertNoViolations(page)));
   },
 });
 
