@@ -1,10 +1,13 @@
 // `npm test`: type-checks and builds, then runs Vitest and Playwright on the embedded SQLite
 // database (or on DATABASE_URL's PostgreSQL, when that is set).
 //
-// With TEST_POSTGRES_URL, the run covers both databases without doing the browser's work twice:
-// the database and integration tests run on each, and the browser suite's no-JS project runs on
-// SQLite while its JS project runs on PostgreSQL (ADR 031). Each run's reports go to
-// test-results/<database>/.
+// With TEST_POSTGRES_URL, the run covers both databases while running each test once, but for
+// the database tests, which run on both (ADR 031):
+// - SQLite: the unit, component, tooling, adapter and database tests, and the browser suite's
+//   no-JS project;
+// - PostgreSQL: the database and integration tests (the production server under concurrent
+//   requests, where the two engines differ most), and the browser suite's JS project.
+// Each database's reports go to test-results/<database>/.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 
@@ -33,8 +36,10 @@ try {
   fs.rmSync("test-results", { recursive: true, force: true });
   // Type-checking and building each use about one core, so they run side by side.
   await Promise.all([step("type-check", npx("tsc", "--noEmit")), step("build", ["npm", ["run", "--silent", "build"]])]);
-  await step(`vitest (${primary})`, npx("vitest", "run"), { TEST_RESULTS_DIR: `test-results/${primary}` });
   if (secondDatabase) {
+    await step("vitest (sqlite): all but the integration tests", npx("vitest", "run", "--exclude", "tests/integration/**"), {
+      TEST_RESULTS_DIR: "test-results/sqlite",
+    });
     await step("vitest (postgres): database and integration tests", npx("vitest", "run", "tests/db", "tests/integration"), {
       ...onPostgres,
       TEST_RESULTS_DIR: "test-results/postgres",
@@ -47,6 +52,7 @@ try {
       TEST_RESULTS_DIR: "test-results/postgres",
     });
   } else {
+    await step(`vitest (${primary})`, npx("vitest", "run"), { TEST_RESULTS_DIR: `test-results/${primary}` });
     await step(`playwright (${primary})`, npx("playwright", "test"), { TEST_RESULTS_DIR: `test-results/${primary}` });
   }
 } catch (error) {
