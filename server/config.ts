@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -17,6 +18,13 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  /** Server processes sharing the port (node:cluster); by default one per core. */
+  WEB_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(256)
+    .default(() => os.availableParallelism()),
   DATA_DIR: z.string().min(1).default("data"),
   DATABASE_URL: z
     .string()

@@ -1,11 +1,15 @@
 // The production server that `npm start` runs (compiled to build/server.js at build time):
 //   node build/server.js [path/to/build/server/index.js]
 // It loads the Remix build by path at run time; nothing here imports React or app/.
+import cluster from "node:cluster";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
-import { parseConfig } from "../config";
+import { parseConfig, type Config } from "../config";
+import { loadSecrets } from "../secrets";
+import { openDatabase } from "../seed/initialize";
+import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
 import { remixHandler } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { staticFiles } from "./static";
@@ -20,6 +24,26 @@ async function main(): Promise<void> {
   process.env.NODE_ENV ??= "production";
   // A bad setting stops the start here, with the variable's name, before the port is taken.
   const config = parseConfig(process.env);
+  if (cluster.isPrimary) {
+    await prepareData(config);
+    if (config.WEB_CONCURRENCY > 1) return runPrimary(config.WEB_CONCURRENCY, config.SHUTDOWN_GRACE_SECONDS);
+  }
+  await serve(config);
+}
+
+/**
+ * Once, before any process serves: the generated secrets are written (processes that each
+ * generated their own would reject each other's cookies), and the database is migrated and
+ * seeded, so that a database that cannot be opened stops the start with its error.
+ */
+async function prepareData(config: Config): Promise<void> {
+  loadSecrets(config.dataDir, config);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
+  await database.destroy();
+}
+
+/** Serves the site in this process: alone, or as one of the cluster's workers. */
+async function serve(config: Config): Promise<void> {
   const buildPath = path.resolve(process.argv[2] ?? "build/server/index.js");
   const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
   // The Fetch API implementation Remix's single fetch is built and tested with (as remix-serve does).
@@ -55,28 +79,50 @@ async function main(): Promise<void> {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, () => resolve());
   });
-  const address = server.address();
-  const where = typeof address === "object" && address ? `${address.address}:${address.port}` : String(address);
-  console.log(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
+  if (cluster.isPrimary) {
+    const address = server.address();
+    const where = typeof address === "object" && address ? `${address.address}:${address.port}` : String(address);
+    console.log(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
+  }
 
   const closeDatabase = (build.entry.module as typeof build.entry.module & EntryExtras).closeDatabase;
   let drain: Drain | undefined;
-  const stop = async (signal: string) => {
+  const finish = async (current: Drain) => {
+    const cutOff = await current.done;
+    if (cutOff) console.error("Stopped before the requests in flight were answered");
+    await closeDatabase?.().catch((error: unknown) => console.error("Closing the database failed:", error));
+    process.exit(cutOff ? 1 : 0);
+  };
+  const beginDrain = () => {
+    draining = true;
+    drain = startDrain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    void finish(drain);
+  };
+
+  if (cluster.isWorker) {
+    // The primary decides: a signal sent to the whole process group only starts the drain
+    // that the primary's message starts too, and only the primary cuts off.
+    const drainOnce = () => {
+      if (drain) return;
+      beginDrain();
+      // Sent after the close, on the same channel: the primary learns of them in that order.
+      process.send?.("draining" satisfies WorkerMessage);
+    };
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, drainOnce);
+    process.on("message", (message: PrimaryMessage) => (message === "cut-off" ? drain?.cutOff() : drainOnce()));
+    return;
+  }
+  const stop = (signal: string) => {
     if (drain) {
       console.log(`${signal} again: cutting off the requests in flight`);
       drain.cutOff();
       return;
     }
-    draining = true;
-    drain = startDrain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    beginDrain();
     // Logged once the port is closed: a test (or an operator) may take it as that event.
     console.log(`${signal}: no new connections; finishing requests in flight (up to ${config.SHUTDOWN_GRACE_SECONDS} s)`);
-    const cutOff = await drain.done;
-    if (cutOff) console.error("Stopped before the requests in flight were answered");
-    await closeDatabase?.().catch((error: unknown) => console.error("Closing the database failed:", error));
-    process.exit(cutOff ? 1 : 0);
   };
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stop(signal));
 }
 
 interface Drain {

@@ -46,6 +46,8 @@ export async function startBuiltServer(
       // Tests of those limits set their own (with CLIENT_IP_HEADER for distinct addresses).
       RATE_LIMIT_PER_IP: "100000",
       METER_ADDRESS_CEILING: "0",
+      // One process: a test server shares the machine with the suite's other workers.
+      WEB_CONCURRENCY: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -58,7 +60,8 @@ export async function startBuiltServer(
     if (!database) await connection.drop();
     throw error;
   }
-  // The first page request opens, migrates and seeds the database.
+  // The production server opened, migrated and seeded the database before it listened;
+  // under remix-serve the first page request does.
   await fetch(url);
   return {
     url,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { once } from "node:events";
@@ -212,6 +213,68 @@ describe("stopping", () => {
 
       const [code, signal] = await exited;
       expect({ code, signal }).toEqual({ code: 0, signal: null });
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});
+
+describe("one process per core", () => {
+  /** The server processes the primary started (its children, read from /proc). */
+  const workers = (primary: number) =>
+    fs
+      .readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          // The parent's pid is the second field after the command, which is in parentheses.
+          return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === primary;
+        } catch {
+          return false; // it exited while the list was read
+        }
+      })
+      .map(Number);
+
+  /** Resolves with the server's output once it includes text. */
+  const output = (server: RunningServer, text: string) =>
+    new Promise<void>((resolve) => {
+      let seen = "";
+      const onData = (chunk: Buffer) => {
+        seen += String(chunk);
+        if (seen.includes(text)) {
+          server.child.stdout!.off("data", onData);
+          server.child.stderr!.off("data", onData);
+          resolve();
+        }
+      };
+      server.child.stdout!.on("data", onData);
+      server.child.stderr!.on("data", onData);
+    });
+
+  it("serves from WEB_CONCURRENCY processes, replaces one that dies, and drains them all on SIGTERM", async () => {
+    const server = await startBuiltServer({ WEB_CONCURRENCY: "2" });
+    try {
+      const primary = server.child.pid!;
+      const [first, second] = workers(primary);
+      expect(workers(primary)).toHaveLength(2);
+
+      const replaced = output(server, `Server process ${first} exited with signal SIGKILL; starting another`);
+      process.kill(first!, "SIGKILL");
+      await replaced;
+      // The other process goes on answering while the new one starts, and both answer after.
+      for (let i = 0; i < 6; i++) expect((await raw(server.url, "/the-latest")).status).toBe(200);
+      const now = workers(primary);
+      expect(now).toHaveLength(2);
+      expect(now).toContain(second);
+      expect(now).not.toContain(first);
+
+      const exited = once(server.child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      const drained = output(server, "SIGTERM: no new connections");
+      server.child.kill("SIGTERM");
+      await drained;
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      expect(workers(primary)).toEqual([]);
     } finally {
       await server.stop();
     }

@@ -1,0 +1,89 @@
+import cluster, { type Worker } from "node:cluster";
+
+/** What a worker tells the primary, and the primary tells a worker (over the IPC channel). */
+export type WorkerMessage = "draining";
+export type PrimaryMessage = "drain" | "cut-off";
+
+/**
+ * The primary of `WEB_CONCURRENCY` server processes (node:cluster; they share the port, and
+ * the primary hands each new connection to the next process in turn). It replaces a process
+ * that dies, and on SIGTERM or SIGINT tells each one to drain; a second signal cuts off the
+ * requests still in flight. It exits once every process has, with 1 if any of them failed.
+ */
+export function runPrimary(processes: number, graceSeconds: number): void {
+  const listening = new Set<Worker>();
+  let stopping: string | undefined;
+  let failed = false;
+  let announced = false;
+  let drainAnnounced = false;
+  const draining = new Set<Worker>();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    worker.once("listening", (address) => {
+      listening.add(worker);
+      if (stopping) return void send(worker, "drain");
+      if (!announced && listening.size === processes) {
+        announced = true;
+        const where = address.addressType === -1 ? String(address.address) : `${address.address}:${address.port}`;
+        console.log(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes)`);
+      }
+    });
+    worker.on("message", (message: WorkerMessage) => {
+      if (message !== "draining" || !stopping) return;
+      draining.add(worker);
+      announceDrain();
+    });
+    worker.once("exit", (code, signal) => {
+      const hadListened = listening.delete(worker);
+      draining.delete(worker);
+      if (stopping) {
+        if (code !== 0 && hadListened) failed = true;
+        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+        announceDrain();
+        return;
+      }
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      if (!hadListened) {
+        // It failed while starting (its error is above); starting another would fail the same way.
+        console.error(`A server process exited with ${how} before it listened; stopping`);
+        failed = true;
+        stop("Startup failure");
+        return;
+      }
+      console.error(`Server process ${worker.process.pid} exited with ${how}; starting another`);
+      fork();
+    });
+  };
+
+  // The port is closed once every process has closed its share of it: each says "draining"
+  // after closing, and the channel keeps that behind the close itself.
+  const announceDrain = () => {
+    if (!stopping || drainAnnounced || ![...listening].every((worker) => draining.has(worker))) return;
+    drainAnnounced = true;
+    console.log(`${stopping}: no new connections; finishing requests in flight (up to ${graceSeconds} s)`);
+  };
+
+  const stop = (signal: string) => {
+    if (stopping) {
+      console.log(`${signal} again: cutting off the requests in flight`);
+      for (const worker of Object.values(cluster.workers ?? {})) if (worker) send(worker, "cut-off");
+      return;
+    }
+    stopping = signal;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (!worker) continue;
+      // A process still starting has no requests, and no drain handler yet: it just stops.
+      if (listening.has(worker)) send(worker, "drain");
+      else worker.process.kill("SIGTERM");
+    }
+    announceDrain();
+  };
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stop(signal));
+  for (let i = 0; i < processes; i++) fork();
+}
+
+function send(worker: Worker, message: PrimaryMessage): void {
+  if (worker.isConnected()) worker.send(message);
+}
