@@ -3,7 +3,8 @@
 // Starts the production build on a fresh database, then for the home page, an article and a
 // stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
 // node:http server sending identical bytes (the ceiling), their ratio, server CPU per request,
-// and page weight (HTML, CSS, JS and the route data sent for hydration; gzip).
+// and page weight (HTML, CSS, JS and the route data sent for hydration; gzip). WEB_CONCURRENCY
+// sets the production server's processes (one per core by default); CPU counts all of them.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -22,9 +23,19 @@ const SERVER =
 const gz = (b: Buffer | string) => zlib.gzipSync(b).length;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
+/** CPU time of a process and its children (the server's cluster workers), from /proc. */
 function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
+  let ticks = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fields: string[];
+    try {
+      fields = fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+    } catch {
+      continue; // it exited while the list was read
+    }
+    if (Number(entry) === pid || Number(fields[1]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
@@ -91,7 +102,7 @@ async function main() {
       ["stream", "/the-latest", {}],
     ];
     console.log(
-      `${SERVER[0]}: ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`,
+      `${SERVER[0]} (${SERVER[0] === "build/server.js" ? `${process.env.WEB_CONCURRENCY ?? os.availableParallelism()} processes` : "1 process"}): ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`,
     );
     for (const [name, route, headers] of pages) {
       const res = await fetch(base + route, { headers });

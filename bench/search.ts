@@ -178,7 +178,7 @@ async function main() {
   const postgres = ENGINES.includes("postgres") ? `, PostgreSQL ${await postgresVersion()}` : "";
   console.log(
     `Search benchmark: ${ARTICLES.toLocaleString("en-US")} synthetic articles; ${RUNS} runs per in-process figure, ${SECONDS} s per HTTP run.\n` +
-      `${os.cpus().length} cores, Node ${process.version}${postgres}; build/server.js is one process, and autocannon runs in this one on the same machine.\n` +
+      `${os.cpus().length} cores, Node ${process.version}${postgres}; build/server.js runs ${process.env.WEB_CONCURRENCY ?? os.availableParallelism()} processes, and autocannon runs in this one on the same machine.\n` +
       `Load average at the start: ${loadAverage()} (other work on the machine shows in every figure).\n`,
   );
   const all: DatabaseFigures[] = [];
