@@ -117,11 +117,17 @@ export async function newestKeys(db: Database, query: ParsedQuery, filters: Engi
   return rows.map((r) => Number(r.key));
 }
 
-/** Topics of the given documents, one entry per document and topic. */
-export async function topicsOf(db: Database, keys: number[]): Promise<number[]> {
-  if (keys.length === 0) return [];
-  const rows = await db.selectFrom("search_document_topic").select("topic_id").where("document_id", "in", keys).execute();
-  return rows.map((r) => r.topic_id);
+/** How many of the given documents each topic has. The keys go as one parameter: a list of a thousand costs more to plan than to run. */
+export async function topicCounts(db: Database, keys: number[]): Promise<Map<number, number>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = isPostgres(db)
+    ? await sql<{ topic_id: number; documents: string }>`
+        select topic_id, count(*) as documents from search_document_topic
+        where document_id = any(${keys}::bigint[]) group by topic_id`.execute(db)
+    : await sql<{ topic_id: number; documents: number }>`
+        select topic_id, count(*) as documents from search_document_topic
+        where document_id in (select value from json_each(${JSON.stringify(keys)})) group by topic_id`.execute(db);
+  return new Map(rows.map((r) => [r.topic_id, Number(r.documents)]));
 }
 
 /** The documents with these keys, in the order given. */

@@ -17,7 +17,7 @@ import {
   newestKeys,
   titleWindow,
   titlesMatching,
-  topicsOf,
+  topicCounts as countTopics,
   type DocumentRow,
   type EngineFilters,
 } from "./engine";
@@ -104,8 +104,7 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
   ]);
   const kindCounts = new Map<SearchKind, number>();
   for (const key of forKinds.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
-  const topicCounts = new Map<number, number>();
-  for (const id of await topicsOf(db, forTopics.slice(0, COUNT_WINDOW))) topicCounts.set(id, (topicCounts.get(id) ?? 0) + 1);
+  const topicCounts = await countTopics(db, forTopics.slice(0, COUNT_WINDOW));
   return {
     keys: page.keys,
     total: Math.min(counted.length, COUNT_WINDOW),
