@@ -117,16 +117,22 @@ export async function newestKeys(db: Database, query: ParsedQuery, filters: Engi
   return rows.map((r) => Number(r.key));
 }
 
-/** How many of the given documents each topic has. The keys go as one parameter: a list of a thousand costs more to plan than to run. */
+/**
+ * How many of the given documents each topic has. The keys go as one parameter (a list of a
+ * thousand costs more to plan than to run), joined so that each is one index lookup: PostgreSQL
+ * scanned the whole table for `= any(...)`.
+ */
 export async function topicCounts(db: Database, keys: number[]): Promise<Map<number, number>> {
   if (keys.length === 0) return new Map();
   const { rows } = isPostgres(db)
     ? await sql<{ topic_id: number; documents: string }>`
-        select topic_id, count(*) as documents from search_document_topic
-        where document_id = any(${keys}::bigint[]) group by topic_id`.execute(db)
+        select t.topic_id, count(*) as documents
+        from unnest(${keys}::bigint[]) k(id) join search_document_topic t on t.document_id = k.id
+        group by t.topic_id`.execute(db)
     : await sql<{ topic_id: number; documents: number }>`
-        select topic_id, count(*) as documents from search_document_topic
-        where document_id in (select value from json_each(${JSON.stringify(keys)})) group by topic_id`.execute(db);
+        select t.topic_id, count(*) as documents
+        from json_each(${JSON.stringify(keys)}) k join search_document_topic t on t.document_id = k.value
+        group by t.topic_id`.execute(db);
   return new Map(rows.map((r) => [r.topic_id, Number(r.documents)]));
 }
 
