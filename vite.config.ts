@@ -2,10 +2,16 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
 import { defineConfig } from "vite";
 import { clientImportGuard } from "./client-import-guard";
+import { precompressAssets } from "./precompress-assets";
 import remixConfig from "./remix.config";
 
 export default defineConfig({
-  plugins: [vanillaExtractPlugin(), !process.env.VITEST && clientImportGuard(), !process.env.VITEST && remix(remixConfig)],
+  plugins: [
+    vanillaExtractPlugin(),
+    !process.env.VITEST && clientImportGuard(),
+    !process.env.VITEST && remix(remixConfig),
+    !process.env.VITEST && precompressAssets(`${remixConfig.buildDirectory}/client`),
+  ],
   server: { port: 3000 },
   build: { target: "es2022" },
   ssr: { external: ["better-sqlite3", "pg"] },

@@ -189,34 +189,8 @@ function Filters({ form, results }: { form: SearchForm; results: LoadedResults }
       <fieldset className={css.filterGroup}>
         <legend className={css.filterLegend}>Published</legend>
         <div className={css.years}>
-          <label className={css.yearField}>
-            From year
-            <input
-              className={css.yearInput}
-              type="number"
-              name="from"
-              inputMode="numeric"
-              min={FIRST_YEAR}
-              max={thisYear}
-              placeholder={String(FIRST_YEAR)}
-              defaultValue={form.from ?? ""}
-              key={`from-${form.from}`}
-            />
-          </label>
-          <label className={css.yearField}>
-            To year
-            <input
-              className={css.yearInput}
-              type="number"
-              name="to"
-              inputMode="numeric"
-              min={FIRST_YEAR}
-              max={thisYear}
-              placeholder={String(thisYear)}
-              defaultValue={form.to ?? ""}
-              key={`to-${form.to}`}
-            />
-          </label>
+          <YearField label="From year" name="from" value={form.from} placeholder={FIRST_YEAR} max={thisYear} />
+          <YearField label="To year" name="to" value={form.to} placeholder={thisYear} max={thisYear} />
         </div>
       </fieldset>
       {results.countCapped ? (
@@ -276,5 +250,37 @@ function Subjects({ subjects }: { subjects: { name: string; link: string }[] }) 
         ))}
       </ul>
     </div>
+  );
+}
+
+function YearField({
+  label,
+  name,
+  value,
+  placeholder,
+  max,
+}: {
+  label: string;
+  name: string;
+  value: number | null;
+  placeholder: number;
+  max: number;
+}) {
+  return (
+    <label className={css.yearField}>
+      {label}
+      <input
+        className={css.yearInput}
+        type="number"
+        name={name}
+        inputMode="numeric"
+        min={FIRST_YEAR}
+        max={max}
+        placeholder={String(placeholder)}
+        defaultValue={value ?? ""}
+        // A new search's value replaces what was typed (the field is uncontrolled).
+        key={`${name}-${value}`}
+      />
+    </label>
   );
 }

@@ -43,16 +43,8 @@ export interface SearchRequest {
 /** How much of a gated article's body the reader may see: the free preview, or all of it. */
 export type BodyAccess = { previewBlocks: number } | "full";
 
-export interface SearchResult {
-  id: number;
-  kind: SearchKind;
-  title: string;
-  url: string;
-  label: string;
-  image: string;
-  published: string;
-  snippet: SnippetPart[];
-}
+/** A document as a result shows it: its teaser and body give way to the snippet. */
+export type SearchResult = Omit<DocumentRow, "ref_id" | "teaser"> & { snippet: SnippetPart[] };
 
 export interface SearchResults {
   entries: SearchResult[];

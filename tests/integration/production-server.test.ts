@@ -67,17 +67,28 @@ describe("serving the client build", () => {
   afterAll(() => server?.stop());
 
   it("sends hashed assets as immutable for a year, with their type and length", async () => {
-    const res = await fetch(server.url + script);
+    const res = await raw(server.url, script, { headers: { "Accept-Encoding": "identity" } });
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
-    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-    const body = Buffer.from(await res.arrayBuffer());
-    expect(Number(res.headers.get("content-length"))).toBe(body.length);
-    // The body is sent as built, never compressed on the way out.
-    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(res.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(Number(res.headers["content-length"])).toBe(res.body.length);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("sends the brotli or gzip file the build made, as the client accepts", async () => {
+    const plain = (await raw(server.url, script, { headers: { "Accept-Encoding": "identity" } })).body;
+    const brotli = await raw(server.url, script, { headers: { "Accept-Encoding": "gzip, br" } });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(Number(brotli.headers["content-length"])).toBe(brotli.body.length);
+    expect(zlib.brotliDecompressSync(brotli.body).equals(plain)).toBe(true);
+    const gzip = await raw(server.url, script, { headers: { "Accept-Encoding": "gzip" } });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).equals(plain)).toBe(true);
+    expect(brotli.body.length).toBeLessThan(gzip.body.length);
   });
 
   it("compresses pages and their data as the client accepts, and sends them plain to a client that accepts nothing", async () => {
@@ -112,10 +123,14 @@ describe("serving the client build", () => {
     expect((await fetch(server.url + script, { headers: { "If-None-Match": etag } })).status).toBe(304);
     const lastModified = first.headers.get("last-modified")!;
     expect((await fetch(server.url + script, { headers: { "If-Modified-Since": lastModified } })).status).toBe(304);
-    const head = await raw(server.url, script, { method: "HEAD" });
-    expect(head.status).toBe(200);
-    expect(head.headers["content-length"]).toBe(first.headers.get("content-length"));
-    expect(head.body.length).toBe(0);
+    for (const encoding of ["identity", "br"]) {
+      const get = await raw(server.url, script, { headers: { "Accept-Encoding": encoding } });
+      const head = await raw(server.url, script, { method: "HEAD", headers: { "Accept-Encoding": encoding } });
+      expect(head.status).toBe(200);
+      expect(head.headers["content-encoding"]).toBe(get.headers["content-encoding"]);
+      expect(head.headers["content-length"]).toBe(String(get.body.length));
+      expect(head.body.length).toBe(0);
+    }
   });
 
   it("never sends a file from outside the client build", async () => {
