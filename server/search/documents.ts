@@ -309,11 +309,16 @@ export async function rebuildSearchIndex(db: Database): Promise<void> {
 
 /**
  * After a bulk load: FTS5 merges the index's segments into one (a query then reads one list per
- * word instead of one per segment); PostgreSQL refreshes the planner's statistics on the words.
+ * word instead of one per segment); PostgreSQL merges the GIN indexes' pending lists (migration
+ * 012) and refreshes the planner's statistics on the words.
  */
 export async function optimizeSearchIndex(db: Database): Promise<void> {
   if (isPostgres(db)) {
+    for (const index of ["search_document_words_idx", "search_document_heading_idx", "search_document_title_idx"]) {
+      await sql`select gin_clean_pending_list(${sql.lit(index)}::regclass)`.execute(db);
+    }
     await sql`analyze search_document`.execute(db);
+    await sql`analyze search_document_topic`.execute(db);
     return;
   }
   for (const table of ["search_text", "search_heading", "search_title"]) {

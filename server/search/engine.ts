@@ -119,16 +119,18 @@ export async function newestKeys(db: Database, query: ParsedQuery, filters: Engi
 
 /**
  * How many of the given documents each topic has. The keys go as one parameter (a list of a
- * thousand costs more to plan than to run), joined so that each is one index lookup: PostgreSQL
- * scanned the whole table for `= any(...)`.
+ * thousand costs more to plan than to run), each key one index lookup. PostgreSQL otherwise
+ * chose from its statistics to hash or scan the whole table (8–26 ms against 2–3 at 100,000
+ * documents); `offset 0` keeps it from flattening the lookup into such a join.
  */
 export async function topicCounts(db: Database, keys: number[]): Promise<Map<number, number>> {
   if (keys.length === 0) return new Map();
   const { rows } = isPostgres(db)
     ? await sql<{ topic_id: number; documents: string }>`
-        select t.topic_id, count(*) as documents
-        from unnest(${keys}::bigint[]) k(id) join search_document_topic t on t.document_id = k.id
-        group by t.topic_id`.execute(db)
+        select x.topic_id, count(*) as documents
+        from unnest(${keys}::bigint[]) k(id)
+        cross join lateral (select topic_id from search_document_topic t where t.document_id = k.id offset 0) x
+        group by x.topic_id`.execute(db)
     : await sql<{ topic_id: number; documents: number }>`
         select t.topic_id, count(*) as documents
         from json_each(${JSON.stringify(keys)}) k join search_document_topic t on t.document_id = k.value

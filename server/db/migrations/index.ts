@@ -10,7 +10,7 @@ import * as m008 from "./008-account-email-change";
 import * as m009 from "./009-one-purchase-and-housekeeping";
 import * as m010 from "./010-meter-address";
 import * as m011 from "./011-search";
-import * as m012 from "./012-search-gin-without-pending-list";
+import * as m012 from "./012-search-gin-pending-list";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -25,7 +25,7 @@ const migrations: Record<string, Migration> = {
   "009-one-purchase-and-housekeeping": m009,
   "010-meter-address": m010,
   "011-search": m011,
-  "012-search-gin-without-pending-list": m012,
+  "012-search-gin-pending-list": m012,
 };
 
 export const migrationProvider: MigrationProvider = {
