@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ArticleCard as Card } from "../../server/article-cards";
 import { formatAuthors, formatPublished } from "../lib/format";
+import { imageLoading } from "../lib/image-loading";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";
 
@@ -11,13 +12,15 @@ interface Props {
   headingLevel?: 2 | 3;
   layout?: "row" | "stacked";
   focusTarget?: boolean;
+  /** The page's largest image: loaded at once, ahead of the others. */
+  largestImage?: boolean;
 }
 
-export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarget }: Props) {
+export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarget, largestImage = false }: Props) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className={layout === "row" ? css.card : css.stackedCard} tabIndex={focusTarget ? -1 : undefined} data-entry-id={card.id}>
-      <img className={css.cardImage} src={card.image} alt="" width={320} height={180} loading="lazy" decoding="async" />
+      <img className={css.cardImage} src={card.image} alt="" width={320} height={180} {...imageLoading(largestImage)} />
       <div>
         <p className={css.eyebrow}>
           <Link className={css.eyebrowLink} to={card.topic.url}>

@@ -36,6 +36,7 @@ import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { noteErrorField, noteSchema } from "../lib/forms/notes";
 import { rejectForm } from "../lib/forms/reply.server";
+import { imageLoading } from "../lib/image-loading";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { isDomesticVisitor } from "../lib/geo.server";
@@ -268,6 +269,7 @@ export default function ArticleRoute() {
               width={ARTICLE_ART_SIZE.width}
               height={ARTICLE_ART_SIZE.height}
               alt={`Abstract illustration accompanying “${article.title}”`}
+              {...imageLoading(true)}
             />
             <div className={css.tools}>
               <SaveControl type="article" id={article.id} title={article.title} />

@@ -38,7 +38,7 @@ export default function Home() {
             <h2 id="lead-heading" className="visually-hidden">
               Top story
             </h2>
-            <ArticleCard card={lead} layout="stacked" headingLevel={3} />
+            <ArticleCard card={lead} layout="stacked" headingLevel={3} largestImage />
           </section>
         ) : null}
         <section aria-labelledby="latest-heading">

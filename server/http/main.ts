@@ -34,12 +34,17 @@ async function main(): Promise<void> {
 /**
  * Once, before any process serves: the generated secrets are written (processes that each
  * generated their own would reject each other's cookies), and the database is migrated and
- * seeded, so that a database that cannot be opened stops the start with its error.
+ * seeded. A database that cannot be opened yet (PostgreSQL restarting, say) does not stop the
+ * start: pages answer 500 until a request finds it open (server/db opens it on first use).
  */
 async function prepareData(config: Config): Promise<void> {
   loadSecrets(config.dataDir, config);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
-  await database.destroy();
+  try {
+    const database = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
+    await database.destroy();
+  } catch (error) {
+    console.error("The database could not be opened; starting anyway, and each request tries again:", error);
+  }
 }
 
 /** Serves the site in this process: alone, or as one of the cluster's workers. */

@@ -121,6 +121,29 @@ describe("crawling every public page from the home page", () => {
   });
 });
 
+describe("images", () => {
+  it("loads the largest image of the home page and of an article at once and first, and the others lazily", async () => {
+    const $home = cheerio.load(await (await fetch(server.url)).text());
+    const images = $home("main img").toArray();
+    const first = $home(images[0]);
+    expect(first.attr("fetchpriority")).toBe("high");
+    expect(first.attr("loading")).toBeUndefined();
+    const rest = images.slice(1).map((img) => $home(img));
+    expect(rest.length).toBeGreaterThan(3);
+    for (const img of rest) {
+      expect(img.attr("fetchpriority")).toBeUndefined();
+      expect(img.attr("loading")).toBe("lazy");
+    }
+
+    const article = $home("main article h3 a").first().attr("href")!;
+    const $article = cheerio.load(await (await fetch(server.url + article)).text());
+    const hero = $article("main img").first();
+    expect(hero.attr("alt")).toMatch(/^Abstract illustration accompanying/);
+    expect(hero.attr("fetchpriority")).toBe("high");
+    expect(hero.attr("loading")).toBeUndefined();
+  });
+});
+
 describe("statuses and redirects", () => {
   it("redirects an article with the wrong year or month to its canonical URL with 301", async () => {
     const article = [...crawled.keys()].find((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p))!;
