@@ -1,6 +1,5 @@
-import { z } from "zod";
-import { isSearchKind, type SearchKind } from "./search-kinds";
-
+// What the search box and the search page share. Nothing here may import zod: the header
+// search box is on every page, and would put it in every page's JavaScript.
 export const MAX_QUERY_LENGTH = 200;
 /** The archive's first issue; the date filter offers years from here. */
 export const FIRST_YEAR = 1956;
@@ -8,39 +7,4 @@ export const FIRST_YEAR = 1956;
 /** Normalises a search box value: trimmed, inner whitespace folded, bounded in length. */
 export function normaliseQuery(raw: string | null): string {
   return (raw ?? "").replace(/\s+/g, " ").trim().slice(0, MAX_QUERY_LENGTH);
-}
-
-export type SearchSortOption = "relevance" | "newest";
-
-/** What the search page's GET form sends, read leniently: a value that makes no sense is dropped, not refused. */
-export interface SearchForm {
-  q: string;
-  types: SearchKind[];
-  topic: string | null;
-  from: number | null;
-  to: number | null;
-  sort: SearchSortOption;
-}
-
-const year = z.coerce.number().int().min(FIRST_YEAR).max(2100);
-const topicSlug = z.string().regex(/^[a-z0-9-]{1,80}$/);
-
-export function readSearchForm(params: URLSearchParams): SearchForm {
-  const pick = <T>(schema: z.ZodType<T>, value: string | null): T | null => {
-    if (value === null || value === "") return null;
-    const parsed = schema.safeParse(value);
-    return parsed.success ? parsed.data : null;
-  };
-  let from = pick(year, params.get("from"));
-  let to = pick(year, params.get("to"));
-  // "From 2020 to 2010" is read as the years between them.
-  if (from !== null && to !== null && from > to) [from, to] = [to, from];
-  return {
-    q: normaliseQuery(params.get("q")),
-    types: [...new Set(params.getAll("type").filter(isSearchKind))],
-    topic: pick(topicSlug, params.get("topic")),
-    from,
-    to,
-    sort: params.get("sort") === "newest" ? "newest" : "relevance",
-  };
 }

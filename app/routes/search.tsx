@@ -10,7 +10,8 @@ import { matchingSubjects, searchContent, type SearchResults } from "../../serve
 import { COUNT_WINDOW } from "../../shared/search-kinds";
 import { withReferral } from "../../server/streams";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
-import { FIRST_YEAR, MAX_QUERY_LENGTH, readSearchForm, type SearchForm } from "../../shared/search-query";
+import { FIRST_YEAR, MAX_QUERY_LENGTH } from "../../shared/search-query";
+import { readSearchForm, type SearchForm } from "../../shared/search-form";
 import { SEARCH_KIND_NAMES } from "../../shared/search-kinds";
 import * as prose from "../components/prose.css";
 import * as controls from "../components/controls.css";
