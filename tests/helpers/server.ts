@@ -54,6 +54,8 @@ export async function startBuiltServer(
   });
   let stderr = "";
   child.stderr?.on("data", (chunk) => (stderr += String(chunk)));
+  // Shown as it comes: a test that fails on a cut-off answer needs the server's side of it.
+  child.stderr?.on("data", (chunk) => process.stderr.write(`[server :${port}] ${chunk}`));
   try {
     await listening(child, () => stderr);
   } catch (error) {
