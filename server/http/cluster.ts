@@ -11,6 +11,9 @@ export type PrimaryMessage = "drain" | "cut-off";
  * requests still in flight. It exits once every process has, with 1 if any of them failed.
  */
 export function runPrimary(processes: number, graceSeconds: number): void {
+  // Kept here rather than read from cluster.workers, which may still hold a process that has
+  // exited until its channel closes.
+  const alive = new Set<Worker>();
   const listening = new Set<Worker>();
   let stopping: string | undefined;
   let failed = false;
@@ -20,6 +23,7 @@ export function runPrimary(processes: number, graceSeconds: number): void {
 
   const fork = () => {
     const worker = cluster.fork();
+    alive.add(worker);
     worker.once("listening", (address) => {
       listening.add(worker);
       if (stopping) return void send(worker, "drain");
@@ -35,11 +39,12 @@ export function runPrimary(processes: number, graceSeconds: number): void {
       announceDrain();
     });
     worker.once("exit", (code, signal) => {
+      alive.delete(worker);
       const hadListened = listening.delete(worker);
       draining.delete(worker);
       if (stopping) {
         if (code !== 0 && hadListened) failed = true;
-        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+        if (alive.size === 0) process.exit(failed ? 1 : 0);
         announceDrain();
         return;
       }
@@ -67,12 +72,11 @@ export function runPrimary(processes: number, graceSeconds: number): void {
   const stop = (signal: string) => {
     if (stopping) {
       console.log(`${signal} again: cutting off the requests in flight`);
-      for (const worker of Object.values(cluster.workers ?? {})) if (worker) send(worker, "cut-off");
+      for (const worker of alive) send(worker, "cut-off");
       return;
     }
     stopping = signal;
-    for (const worker of Object.values(cluster.workers ?? {})) {
-      if (!worker) continue;
+    for (const worker of alive) {
       // A process still starting has no requests, and no drain handler yet: it just stops.
       if (listening.has(worker)) send(worker, "drain");
       else worker.process.kill("SIGTERM");
