@@ -4,7 +4,10 @@ import net from "node:net";
 import { once } from "node:events";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { freePort } from "../helpers/free-port";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { databaseEnv, isolatedConnection } from "../helpers/test-db";
 
 // The server `npm start` runs (server/http, built to build/server.js): how it serves the
 // client build, what it tells loaders about the client, and how it stops.
@@ -292,6 +295,34 @@ describe("one process per core", () => {
       expect(workers(primary)).toEqual([]);
     } finally {
       await server.stop();
+    }
+  }, 90_000);
+
+  it("stops with exit code 1, starting no more processes, when its processes fail to start", async () => {
+    const connection = await isolatedConnection("cluster");
+    try {
+      // The primary prepares the data and forks; each process then fails to load the build.
+      const child = spawn(process.execPath, ["build/server.js", "build/server/missing.js"], {
+        env: {
+          ...process.env,
+          NODE_ENV: "production",
+          PORT: String(await freePort()),
+          HOST: "127.0.0.1",
+          WEB_CONCURRENCY: "2",
+          ...databaseEnv(connection),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => (stderr += String(chunk)));
+      child.stdout!.resume();
+      const [code] = (await once(child, "close")) as [number | null];
+      expect(code).toBe(1);
+      expect(stderr).toContain("missing.js");
+      expect(stderr).toMatch(/A server process exited with (code|signal) \S+ before it listened; stopping/);
+      expect(stderr).not.toContain("starting another");
+    } finally {
+      await connection.drop();
     }
   }, 90_000);
 });
