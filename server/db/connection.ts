@@ -24,6 +24,10 @@ export function connect(options: ConnectionOptions): Database {
       max: 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    // An idle connection that the server drops (a restart, an administrator) is reported here;
+    // unheard, it would be an uncaught error that stops the process. The pool opens a new one
+    // for the next query.
+    pool.on("error", (error) => console.error(`An idle database connection was closed: ${error.message}`));
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });
   }
   fs.mkdirSync(options.dataDir, { recursive: true });

@@ -1,0 +1,37 @@
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { startBuiltServer } from "../helpers/server";
+import { dialectName, isolatedConnection } from "../helpers/test-db";
+
+// PostgreSQL may close the server's idle connections at any time (a restart, a failover, an
+// administrator): the server must go on answering, on new connections.
+describe.runIf(dialectName === "postgres")("when PostgreSQL closes the server's connections", () => {
+  it("logs it, stays up and answers the next requests", async () => {
+    const connection = await isolatedConnection("restart");
+    const server = await startBuiltServer({}, "production", connection);
+    try {
+      expect((await fetch(`${server.url}/the-latest`)).status).toBe(200);
+      const reported = new Promise<void>((resolve) => {
+        server.child.stderr!.on("data", (chunk: Buffer) => {
+          if (String(chunk).includes("An idle database connection was closed")) resolve();
+        });
+      });
+      const admin = new pg.Client({ connectionString: connection.databaseUrl });
+      await admin.connect();
+      try {
+        const { rows } = await admin.query<{ closed: boolean }>(
+          "select pg_terminate_backend(pid) as closed from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+        );
+        expect(rows.filter((r) => r.closed).length).toBeGreaterThan(0);
+      } finally {
+        await admin.end();
+      }
+      await reported;
+      for (const path of ["/the-latest", "/", "/search?q=strategy"]) expect((await fetch(server.url + path)).status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      await server.stop();
+      await connection.drop();
+    }
+  }, 120_000);
+});
