@@ -149,14 +149,12 @@ export async function documentsInOrder(db: Database, keys: number[]): Promise<Do
 /** The newest documents whose title holds the words typed so far, unstemmed, for auto-suggest. */
 export async function titlesMatching(db: Database, query: ParsedQuery, limit: number): Promise<DocumentRow[]> {
   const { rows } = isPostgres(db)
-    ? await sql<{ key: string }>`
-        select d.id as key from search_document d
+    ? await sql<DocumentRow>`
+        select ${DOCUMENT_COLUMNS} from search_document d
         where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
         order by d.id limit ${limit}`.execute(db)
-    : await sql<{ key: number }>`
-        select rowid as key from search_title where search_title match ${toFts5(query)} order by rowid limit ${limit}`.execute(db);
-  return documentsInOrder(
-    db,
-    rows.map((r) => Number(r.key)),
-  );
+    : await sql<DocumentRow>`
+        select ${DOCUMENT_COLUMNS} from search_title t join search_document d on d.id = t.rowid
+        where search_title match ${toFts5(query)} order by t.rowid limit ${limit}`.execute(db);
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
