@@ -123,7 +123,7 @@ export async function newestKeys(db: Database, query: ParsedQuery, filters: Engi
  * chose from its statistics to hash or scan the whole table (8–26 ms against 2–3 at 100,000
  * documents); `offset 0` keeps it from flattening the lookup into such a join.
  */
-export async function topicCounts(db: Database, keys: number[]): Promise<Map<number, number>> {
+export async function countTopics(db: Database, keys: number[]): Promise<Map<number, number>> {
   if (keys.length === 0) return new Map();
   const { rows } = isPostgres(db)
     ? await sql<{ topic_id: number; documents: string }>`

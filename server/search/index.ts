@@ -17,7 +17,7 @@ import {
   newestKeys,
   titleWindow,
   titlesMatching,
-  topicCounts as countTopics,
+  countTopics,
   type DocumentRow,
   type EngineFilters,
 } from "./engine";
