@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, 
 import pg from "pg";
 import type { DB } from "./schema";
 import { migrationProvider } from "./migrations";
+import { createPostgresPool } from "./postgres-pool";
 import { StorableTextPlugin } from "./storable-text-plugin";
 
 export type Database = Kysely<DB>;
@@ -19,15 +20,11 @@ export interface ConnectionOptions {
 
 export function connect(options: ConnectionOptions): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = createPostgresPool({
       connectionString: options.databaseUrl,
       max: 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    // An idle connection that the server drops (a restart, an administrator) is reported here;
-    // unheard, it would be an uncaught error that stops the process. The pool opens a new one
-    // for the next query.
-    pool.on("error", (error) => console.error(`An idle database connection was closed: ${error.message}`));
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
