@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
 import { NonceProvider } from "./lib/nonce";
 import { startHousekeeping } from "./lib/housekeeping.server";
+import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
 import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
 
 export const streamTimeout = 5_000;
@@ -33,9 +34,12 @@ class DocumentBody extends EventEmitter {
   private parts: Uint8Array[] = [];
   private size = 0;
   private done = false;
+  /** Every chunk, kept when the whole document is wanted at the end (for the page cache). */
+  private readonly whole: Uint8Array[] | undefined;
 
-  constructor() {
+  constructor(private readonly onComplete?: (document: string) => void) {
     super();
+    if (onComplete) this.whole = [];
     this.stream = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
@@ -60,6 +64,7 @@ class DocumentBody extends EventEmitter {
     const chunk = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
+    this.whole?.push(chunk);
     this.controller.enqueue(chunk);
   }
 
@@ -68,6 +73,7 @@ class DocumentBody extends EventEmitter {
     if (!this.done) {
       this.done = true;
       this.controller.close();
+      if (this.whole) this.onComplete?.(Buffer.concat(this.whole).toString());
     }
     return this;
   }
@@ -80,6 +86,10 @@ class DocumentBody extends EventEmitter {
 }
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+  // A guest's page rendered before from the same data is sent as it was; the loaders have run.
+  const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext);
+  const cached = cacheKey ? cachedPage(cacheKey) : undefined;
+  if (cached) return cachedResponse(request, cached, responseStatusCode, responseHeaders);
   const nonce = createNonce();
   // Every reader gets the whole document at once. Loaders fetch everything a page shows, so the
   // only parts that can suspend are components loaded as chunks of their own (the paywall's and
@@ -87,16 +97,19 @@ export default function handleRequest(request: Request, responseStatusCode: numb
   // without JS never runs.
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // A part that failed to render is left to the browser to retry: such a page is not kept.
+    let renderFailed = false;
     // Set after the render starts; its callbacks may run before that, and then find no timer.
     // eslint-disable-next-line prefer-const
     let timeout: ReturnType<typeof setTimeout> | undefined;
     const ready = () => {
       shellRendered = true;
-      const body = new DocumentBody();
+      const body = new DocumentBody(cacheKey ? (document) => renderFailed || keepPage(cacheKey, document, nonce) : undefined);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       const { pathname } = new URL(request.url);
-      if (production) applySecurityHeaders(responseHeaders, nonce, isEmbeddable(pathname));
+      if (production) applySecurityHeaders(responseHeaders, { nonce }, isEmbeddable(pathname));
       if (isPrivatePage(pathname)) responseHeaders.set("Cache-Control", "no-store");
+      if (cacheKey) responseHeaders.set("X-Page-Cache", "miss");
       resolve(new Response(body.stream, { headers: responseHeaders, status: responseStatusCode }));
       pipe(body);
     };
@@ -118,6 +131,7 @@ export default function handleRequest(request: Request, responseStatusCode: numb
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          renderFailed = true;
           if (shellRendered) console.error(error);
         },
       },

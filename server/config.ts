@@ -18,6 +18,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  /** Memory each server process gives the guest-page cache (ADR 034); 0 turns it off. */
+  PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  /** How long a cached page may be served; loaders run on every hit, so this bounds only what rendering itself reads (the year in the footer). */
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Server processes sharing the port (node:cluster); by default one per core. */
   WEB_CONCURRENCY: z.coerce
     .number()

@@ -13,9 +13,12 @@ function settings(): HeaderSettings {
   return { siteUrl: config().siteUrl, captchaOrigin: captchaScript ? new URL(captchaScript).origin : undefined };
 }
 
-/** The security headers (server/http/response-headers.ts) with this site's settings. */
-export function applySecurityHeaders(headers: Headers, nonce?: string, embeddable = false): void {
-  apply(headers, settings(), { nonce, embeddable });
+/**
+ * The security headers (server/http/response-headers.ts) with this site's settings; a document's
+ * inline scripts are allowed by its nonce or, from the page cache, by their hashes.
+ */
+export function applySecurityHeaders(headers: Headers, inline: { nonce?: string; scriptHashes?: string[] } = {}, embeddable = false): void {
+  apply(headers, settings(), { ...inline, embeddable });
 }
 
 /** The security headers and, on private pages, no-store: for any response the site sends. */

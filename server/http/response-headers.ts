@@ -26,16 +26,18 @@ const PRIVATE_PAGES = [
 export const isPrivatePage = (pathname: string) => PRIVATE_PAGES.some((page) => page.test(pathname));
 
 /**
- * Sets the security headers. The CSP allows scripts only from this origin or with the page's
- * nonce; only an embeddable page may be framed by another site; an https site adds HSTS.
+ * Sets the security headers. The CSP allows scripts only from this origin, or inline with the
+ * page's nonce or one of the given hashes (a page from the page cache); only an embeddable page
+ * may be framed by another site; an https site adds HSTS.
  */
 export function applySecurityHeaders(
   headers: Headers,
   settings: HeaderSettings,
-  options: { nonce?: string; embeddable?: boolean } = {},
+  options: { nonce?: string; scriptHashes?: string[]; embeddable?: boolean } = {},
 ): void {
   const extra = settings.captchaOrigin ? ` ${settings.captchaOrigin}` : "";
-  const script = (options.nonce ? `'self' 'nonce-${options.nonce}'` : "'self'") + extra;
+  const inline = [...(options.nonce ? [`'nonce-${options.nonce}'`] : []), ...(options.scriptHashes ?? [])];
+  const script = ["'self'", ...inline].join(" ") + extra;
   headers.set(
     "Content-Security-Policy",
     [

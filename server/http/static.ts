@@ -41,7 +41,7 @@ const ENCODINGS = [
   { name: "gzip", suffix: ".gz" },
 ] as const;
 
-type Encoding = (typeof ENCODINGS)[number]["name"];
+export type Encoding = (typeof ENCODINGS)[number]["name"];
 
 interface Variant {
   file: string;

@@ -214,6 +214,8 @@ interface Fetched {
   /** The redirects followed to get here. */
   hops: Hop[];
   text: string;
+  /** The guest-page cache's word on the last answer: "hit", "miss", or "" for a page it does not keep. */
+  pageCache: string;
 }
 
 /**
@@ -240,7 +242,15 @@ async function get(path: string, jar: CookieJar | null, headers: Record<string, 
       url = (dataRedirect ? `${next.pathname}.data` : next.pathname) + next.search;
       continue;
     }
-    return { url: path, status: res.status, cacheControl, setCookie, hops, text: await res.text() };
+    return {
+      url: path,
+      status: res.status,
+      cacheControl,
+      setCookie,
+      hops,
+      text: await res.text(),
+      pageCache: res.headers.get("x-page-cache") ?? "",
+    };
   }
 }
 
@@ -471,6 +481,30 @@ describe("a guest who has used up both meters never receives gated text", () => 
     const variants = await mapLimit(walled, (a, i) => visit(a, jar, queries[i % queries.length]));
     for (const v of variants) expect(v.wall, v.html.url).toBe("registration");
     expect(variants.flatMap((v) => walledProblems(v, "metered-out guest"))).toEqual([]);
+  });
+});
+
+describe("the guest-page cache, which is on", () => {
+  it("serves a page kept from one guest's render to another guest with the same access, and never across access", async () => {
+    // An article the metered-out guest has not read, so it is walled for them.
+    const article = nonAscend().at(-1)!;
+    const { jar: walledJar, counted } = await meteredOutGuest();
+    expect(counted.has(article.slug)).toBe(false);
+    // Each guest reads another article first: a new visitor's first page has an address of its
+    // own (the cookie check's), and so a cache entry of its own.
+    const guests = [new CookieJar(), new CookieJar()];
+    for (const jar of guests) expectFullContent(await open(nonAscend()[0]!, jar), nonAscend()[0]!, "a new guest");
+    const first = await open(article, guests[0]!);
+    const second = await open(article, guests[1]!);
+    expectFullContent(first, article, "a guest");
+    expectFullContent(second, article, "another guest");
+    expect([first.res.pageCache, second.res.pageCache]).toEqual(["miss", "hit"]);
+
+    const walled = [await visit(article, walledJar), await visit(article, walledJar)];
+    for (const v of walled) expect(walledProblems(v, "the metered-out guest, from the cache")).toEqual([]);
+    expect(walled[1]!.html.pageCache).toBe("hit");
+    // The meter counted the read the cache served, as it did the one rendered.
+    for (const jar of guests) expect((await quota(jar)).count).toBe(2);
   });
 });
 
