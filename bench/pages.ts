@@ -44,8 +44,8 @@ async function load(url: string, headers: Record<string, string> = {}) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx };
 }
 
-async function start(dataDir: string, port: number) {
-  if (SYNTHETIC > 0) {
+async function start(dataDir: string, port: number, env: Record<string, string> = {}) {
+  if (SYNTHETIC > 0 && !env.PAGE_CACHE_MB) {
     await new Promise<void>((resolve, reject) => {
       const seed = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/seed/cli.ts", "--articles", String(SYNTHETIC)], {
         env: { ...process.env, DATA_DIR: dataDir },
@@ -55,7 +55,7 @@ async function start(dataDir: string, port: number) {
     });
   }
   const child = spawn(process.execPath, SERVER, {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
     stdio: "ignore",
   });
   return untilServing(child, port);
@@ -83,6 +83,9 @@ async function main() {
   const port = 3900;
   const base = `http://127.0.0.1:${port}`;
   const server = await start(dataDir, port);
+  // The same build and database with the guest-page cache off: every request rendered.
+  const uncachedPort = 3902;
+  const uncached = await start(dataDir, uncachedPort, { PAGE_CACHE_MB: "0" });
   try {
     const latestHtml = await (await fetch(`${base}/the-latest`)).text();
     const article = /<h3[^>]*><a[^>]+href="(\/\d{4}\/\d{2}\/[^"]+)"/.exec(latestHtml)?.[1];
@@ -95,22 +98,26 @@ async function main() {
         .getSetCookie()
         .find((c) => c.startsWith("mr_visitor="))
         ?.split(";")[0] ?? "";
-    const pages: [name: string, route: string, headers: Record<string, string>][] = [
-      ["home", "/", {}],
-      ["article, returning reader", article, { cookie: visitor }],
-      ["article, new visitor each time", article, {}],
-      ["stream", "/the-latest", {}],
+    // The guest-page cache keys a page by its loader data: a returning reader's article and the
+    // pages without a meter are hits after the first request; "cache off" renders every time.
+    const pages: [name: string, route: string, headers: Record<string, string>, target: typeof server][] = [
+      ["home", "/", {}, server],
+      ["article, returning reader (cache hit)", article, { cookie: visitor }, server],
+      ["article, returning reader, cache off", article, { cookie: visitor }, uncached],
+      ["article, new visitor each time", article, {}, server],
+      ["stream", "/the-latest", {}, server],
     ];
     console.log(
       `${SERVER[0]} (${SERVER[0] === "build/server.js" ? `${process.env.WEB_CONCURRENCY ?? os.availableParallelism()} processes` : "1 process"}): ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`,
     );
-    for (const [name, route, headers] of pages) {
-      const res = await fetch(base + route, { headers });
-      const html = await res.text();
+    for (const [name, route, headers, target] of pages) {
+      const targetBase = `http://127.0.0.1:${target === server ? port : uncachedPort}`;
+      const res = await fetch(targetBase + route, { headers });
+      const html = (await res.text()).replace(/ nonce="[^"]+"/g, "");
       const type = res.headers.get("content-type") ?? "text/html";
-      const before = cpuMs(server.pid!);
-      const app = await load(base + route, headers);
-      const cpuPerRequest = (cpuMs(server.pid!) - before) / app.total;
+      const before = cpuMs(target.pid!);
+      const app = await load(targetBase + route, headers);
+      const cpuPerRequest = (cpuMs(target.pid!) - before) / app.total;
 
       const bytes = Buffer.from(html);
       const bare = http.createServer((_, out) => {
@@ -134,6 +141,7 @@ async function main() {
     }
   } finally {
     server.kill("SIGTERM");
+    uncached.kill("SIGTERM");
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
@@ -265,8 +266,9 @@ describe("crawlers and feeds", () => {
 });
 
 describe("security headers", () => {
-  it("sends CSP with a per-response nonce that every script carries", async () => {
-    const res = await fetch(server.url + "/");
+  it("allows a rendered page's scripts by a nonce new on every response, which every script carries", async () => {
+    // The sign-in page is rendered every time (the guest-page cache keeps no private page).
+    const res = await fetch(server.url + "/sign-in");
     const csp = res.headers.get("content-security-policy")!;
     const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
     expect(nonce).toBeTruthy();
@@ -277,8 +279,24 @@ describe("security headers", () => {
       if ($(s).attr("src") || $(s).attr("type") === "application/ld+json") return;
       expect($(s).attr("nonce")).toBe(nonce);
     });
-    const again = (await fetch(server.url + "/")).headers.get("content-security-policy")!;
+    const again = (await fetch(server.url + "/sign-in")).headers.get("content-security-policy")!;
     expect(again).not.toBe(csp);
+  });
+
+  it("allows a page from the guest-page cache's scripts by their hashes alone", async () => {
+    await (await fetch(server.url + "/")).text();
+    const res = await fetch(server.url + "/");
+    expect(res.headers.get("x-page-cache")).toBe("hit");
+    const csp = res.headers.get("content-security-policy")!;
+    expect(csp).not.toMatch(/nonce-|unsafe-inline/);
+    const $ = cheerio.load(await res.text());
+    const inline = $("script:not([src])").toArray();
+    expect(inline.length).toBeGreaterThan(0);
+    for (const s of inline) {
+      expect($(s).attr("nonce")).toBeUndefined();
+      const hash = crypto.createHash("sha256").update($(s).html()!).digest("base64");
+      expect(csp).toContain(`'sha256-${hash}'`);
+    }
   });
 
   it("sends the basic headers on pages, data requests and resource routes", async () => {
