@@ -25,12 +25,16 @@ import { completePendingCheckout } from "./lib/payments.server";
 import { knownVisitorId } from "./lib/visitor.server";
 import { miniCart } from "./lib/mini-cart.server";
 import { useNonce } from "./lib/nonce";
+import { siteStylesheetHref } from "./lib/stylesheet";
 import { useRootData, type RootData } from "./lib/root-data";
 import { readTextSize } from "./lib/preferences.server";
 import { currentUser } from "./lib/session.server";
 import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/site";
 
-export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+export const links: LinksFunction = () => {
+  const stylesheet = siteStylesheetHref();
+  return [...(stylesheet ? [{ rel: "stylesheet", href: stylesheet }] : []), { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+};
 
 export const meta: MetaFunction = ({ error }) => {
   if (!error) return [];
