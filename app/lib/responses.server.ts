@@ -7,7 +7,8 @@ function withHeaders(body: string, contentType: string, maxAge: number): Respons
   return new Response(body, { headers });
 }
 
-export const svgResponse = (svg: string) => withHeaders(svg, "image/svg+xml", 86_400);
+/** Drawn art: the same for everyone, so browsers keep it for 30 days (the server keeps it too: server/http/generated-files.ts). */
+export const svgResponse = (svg: string) => withHeaders(svg, "image/svg+xml", 2_592_000);
 export const xmlResponse = (xml: string) => withHeaders(xml, "application/xml; charset=utf-8", 900);
 export const rssResponse = (xml: string) => withHeaders(xml, "application/rss+xml; charset=utf-8", 900);
 export const textResponse = (text: string) => withHeaders(text, "text/plain; charset=utf-8", 3_600);

@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import zlib from "node:zlib";
 import { createReadableStreamFromReadable, createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { foreignOriginAsCrossSite } from "./cross-site";
+import { send, type GeneratedFiles } from "./generated-files";
 import { hardenResponse, type HeaderSettings } from "./response-headers";
 import { preferredEncoding } from "./static";
 
@@ -19,10 +20,13 @@ export function remoteAddress(req: IncomingMessage): string | undefined {
  * load context. A post from another site reaches the action as one (see cross-site.ts), since
  * Remix's own Origin check would answer it with an empty 500.
  */
-export function remixHandler(build: ServerBuild, mode: string, headerSettings: HeaderSettings): NodeHandler {
+export function remixHandler(build: ServerBuild, mode: string, headerSettings: HeaderSettings, generated?: GeneratedFiles): NodeHandler {
   const handle = createRequestHandler(build, mode);
   const siteOrigin = new URL(headerSettings.siteUrl).origin;
   return async (req, res) => {
+    // A drawn file (cover art) Remix has drawn once is sent from memory.
+    const generatedKey = generated?.keyOf(req) ?? null;
+    if (generatedKey && generated!.serve(generatedKey, req, res)) return;
     const controller = new AbortController();
     // Stop loaders and rendering when the client goes away before the answer is complete.
     res.once("close", () => {
@@ -39,6 +43,8 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
     const response = await handle(foreignOriginAsCrossSite(request, ownOrigins), context);
     // Whatever route made it, every answer leaves with the security headers.
     const hardened = hardenResponse(new URL(request.url).pathname, response, headerSettings);
+    const kept = generatedKey ? await generated!.keep(generatedKey, hardened) : null;
+    if (kept) return send(kept, req, res);
     await sendResponse(res, hardened, req.method === "HEAD", req.headers["accept-encoding"]);
   };
 }

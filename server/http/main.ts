@@ -12,7 +12,11 @@ import { openDatabase } from "../seed/initialize";
 import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
 import { remixHandler } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
+import { GeneratedFiles } from "./generated-files";
 import { staticFiles } from "./static";
+
+/** Memory each process gives the cover art it has drawn: about 3 kB a picture with its compressed copies. */
+const GENERATED_FILES_BYTES = 16 * 1024 * 1024;
 
 /** What the build's entry.server exports beyond Remix's own entries. */
 interface EntryExtras {
@@ -59,7 +63,8 @@ async function serve(config: Config): Promise<void> {
   const securityHeaders = new Headers();
   applySecurityHeaders(securityHeaders, headerSettings);
   const serveStatic = staticFiles(path.resolve(build.assetsBuildDirectory), build.publicPath, Object.fromEntries(securityHeaders));
-  const handleWithRemix = remixHandler(build, config.NODE_ENV, headerSettings);
+  const generatedArt = new GeneratedFiles((pathname) => pathname.startsWith("/art/"), GENERATED_FILES_BYTES);
+  const handleWithRemix = remixHandler(build, config.NODE_ENV, headerSettings, generatedArt);
   let draining = false;
   const server = http.createServer((req, res) => {
     // While draining, each answer closes its connection instead of keeping it for more requests,

@@ -136,6 +136,30 @@ describe("serving the client build", () => {
     }
   });
 
+  it("draws cover art once, then sends it as a static file: compressed, with its ETag, kept 30 days", async () => {
+    const art = "/art/article/a-cover-drawn-for-this-test.svg";
+    const drawn = await raw(server.url, art, { headers: { "Accept-Encoding": "identity" } });
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers["content-type"]).toBe("image/svg+xml");
+    const svg = drawn.body.toString("utf8");
+    expect(svg).toMatch(/^<svg /);
+
+    const kept = await raw(server.url, art, { headers: { "Accept-Encoding": "br" } });
+    expect(kept.headers["content-encoding"]).toBe("br");
+    expect(kept.headers["content-length"]).toBe(String(kept.body.length));
+    expect(zlib.brotliDecompressSync(kept.body).toString("utf8")).toBe(svg);
+    expect(kept.headers["cache-control"]).toBe("public, max-age=2592000");
+    expect(kept.headers["content-security-policy"]).toContain("default-src 'self'");
+    const etag = kept.headers.etag as string;
+    expect(etag).toBeTruthy();
+    expect((await raw(server.url, art, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    const head = await raw(server.url, art, { method: "HEAD", headers: { "Accept-Encoding": "identity" } });
+    expect([head.status, head.headers["content-length"], head.body.length]).toEqual([200, String(svg.length), 0]);
+
+    // Art for nothing is not found, every time: a 404 is not kept.
+    for (let i = 0; i < 2; i++) expect((await raw(server.url, "/art/issue/0000.svg")).status).toBe(404);
+  });
+
   it("never sends a file from outside the client build", async () => {
     for (const target of [
       "/assets/../../package.json",
