@@ -1,8 +1,9 @@
 import { EventEmitter } from "node:events";
-import type { EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
+import { DocumentOnlyProvider } from "./lib/document-only";
 import { NonceProvider } from "./lib/nonce";
 import { startHousekeeping } from "./lib/housekeeping.server";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
@@ -85,9 +86,16 @@ class DocumentBody extends EventEmitter {
   }
 }
 
-export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext?: AppLoadContext,
+) {
+  const documentOnly = loadContext?.documentOnly ?? {};
   // A guest's page rendered before from the same data is sent as it was; the loaders have run.
-  const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext);
+  const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext, documentOnly);
   const cached = cacheKey ? cachedPage(cacheKey) : undefined;
   if (cached) return cachedResponse(request, cached, responseStatusCode, responseHeaders);
   const nonce = createNonce();
@@ -115,7 +123,9 @@ export default function handleRequest(request: Request, responseStatusCode: numb
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        <DocumentOnlyProvider value={documentOnly}>
+          <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+        </DocumentOnlyProvider>
       </NonceProvider>,
       {
         nonce,

@@ -69,3 +69,24 @@ test("a series article lists the reading lists it appears in", async ({ page }) 
   await expect(related.getByRole("heading", { name: "THIS ARTICLE APPEARS IN" })).toBeVisible();
   await expect(related.getByText("Building the AI-Ready Company")).toBeVisible();
 });
+
+test("the body comes once, in the HTML, and stays whole when the page's data is reloaded", async ({ page, js }) => {
+  const path = await firstArticlePath(page);
+  await page.goto(path);
+  const body = page.locator("#article-body");
+  const text = await body.innerText();
+  const paragraphs = await body.locator("p").count();
+  expect(paragraphs).toBeGreaterThan(3);
+  // Not again in the data the page hydrates from (its inline scripts).
+  const firstParagraph = (await body.locator("p").first().innerText()).slice(0, 80);
+  const inlineScripts = await page.evaluate(() => [...document.scripts].map((s) => s.textContent ?? "").join("\n"));
+  expect(inlineScripts).not.toContain(firstParagraph);
+
+  // Changing the text size reloads the page's data with JS (and the page without).
+  const reloaded = js ? page.waitForResponse((r) => r.url().includes(".data") && r.request().method() === "GET") : Promise.resolve();
+  await page.getByRole("button", { name: "Larger text" }).click();
+  await reloaded;
+  await expect(page.getByRole("button", { name: "Larger text" })).toHaveAttribute("aria-pressed", "true");
+  await expect(body.locator("p")).toHaveCount(paragraphs);
+  expect(await body.innerText()).toBe(text);
+});

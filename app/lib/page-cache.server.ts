@@ -4,6 +4,7 @@ import type { EntryContext } from "@remix-run/node";
 import { PageCache, pageKey, type CachedPage } from "../../server/http/page-cache";
 import { preferredEncoding, type Encoding } from "../../server/http/static";
 import { config } from "./db.server";
+import type { DocumentOnly } from "./document-only";
 import { applySecurityHeaders, isEmbeddable, isPrivatePage } from "./security.server";
 
 let cache: PageCache | null | undefined;
@@ -43,8 +44,15 @@ function dataText(data: unknown): string | null {
  * stored, or a signed-in reader's (whose name is on every page). The key is the URL, the build and
  * all the loader data: the reader's access to the article and their meter, text size, cart and
  * dismissed notices are in it, so one reader's page never reaches a reader who would see another.
+ * What loaders gave the render alone (an article's body, ADR 036) is part of the key too.
  */
-export function pageCacheKey(request: Request, statusCode: number, headers: Headers, context: EntryContext): string | null {
+export function pageCacheKey(
+  request: Request,
+  statusCode: number,
+  headers: Headers,
+  context: EntryContext,
+  documentOnly: DocumentOnly,
+): string | null {
   if (!pageCache() || (request.method !== "GET" && request.method !== "HEAD") || statusCode !== 200) return null;
   const { loaderData, actionData, errors } = context.staticHandlerContext;
   if (actionData || errors) return null;
@@ -52,7 +60,8 @@ export function pageCacheKey(request: Request, statusCode: number, headers: Head
   if (isPrivatePage(url.pathname) || /no-store/i.test(headers.get("Cache-Control") ?? "")) return null;
   if ((loaderData.root as { user?: unknown } | undefined)?.user !== null) return null;
   const data = dataText(loaderData);
-  return data === null ? null : pageKey(context.manifest.version, url.pathname + url.search, data);
+  const rest = dataText(documentOnly);
+  return data === null || rest === null ? null : pageKey(context.manifest.version, url.pathname + url.search, data, rest);
 }
 
 export function cachedPage(key: string): CachedPage | undefined {

@@ -13,7 +13,7 @@ import { keepGift } from "../../server/library/items";
 import { decideOffer } from "../../server/paywall/offers";
 import { readingListForArticle } from "../../server/reading-lists";
 import { addToCartHref } from "../../shared/add-to-cart-links";
-import { ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
+import { ARTICLE_BODY, ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
 import { RegistrationWall, SubscribeWall } from "../components/Paywall";
 import type { WallScreen } from "../components/WallForm";
 import { ReadingListOverlay } from "../components/ReadingListOverlay";
@@ -37,6 +37,7 @@ import { readForm } from "../lib/form-guard.server";
 import { noteErrorField, noteSchema } from "../lib/forms/notes";
 import { rejectForm } from "../lib/forms/reply.server";
 import { imageLoading } from "../lib/image-loading";
+import { keepOutOfHydrationData } from "../lib/load-context.server";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { isDomesticVisitor } from "../lib/geo.server";
@@ -105,9 +106,14 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const headers = new Headers({ "Cache-Control": gift ? "no-store" : "private, no-cache" });
   if (gift) headers.set("X-Robots-Tag", "noindex");
   if (tools?.setCookie) headers.append("Set-Cookie", tools.setCookie);
+  // The body is in the HTML already: a whole page's hydration data leaves it out (ADR 036).
+  const { body, ...view } = articleView(found.page, offer.fullContent);
+  const bodyInHtmlOnly = keepOutOfHydrationData(loadContext, ARTICLE_BODY, body);
   return data(
     {
-      ...articleView(found.page, offer.fullContent),
+      ...view,
+      body: bodyInHtmlOnly ? null : body,
+      bodyGated: body.gated !== null,
       siteUrl: config().siteUrl,
       offer: { experience: offer.experience, wall: offer.wall, quota: offer.quota, abTag: offer.abTag, screen, domestic },
       viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null, cookiesRefused: context.cookiesRefused },
@@ -236,7 +242,7 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
 
 export default function ArticleRoute() {
   const data = useLoaderData<typeof loader>();
-  const { article, related, latest, promo, body, offer, viewer, readingList, subscriber, giftExpired } = data;
+  const { article, related, latest, promo, body, bodyGated, offer, viewer, readingList, subscriber, giftExpired } = data;
   const noteResult = useActionData<typeof action>()?.result;
   const nonce = useNonce();
   useTidyCookieCheck();
@@ -308,7 +314,9 @@ export default function ArticleRoute() {
             </p>
           ) : null}
           <ArticleBody
+            key={article.id}
             html={body}
+            gated={bodyGated}
             wall={
               offer.wall === "subscribe" ? (
                 <SubscribeWall firstName={viewer.firstName} abTag={offer.abTag} />

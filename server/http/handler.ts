@@ -37,7 +37,7 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request");
       return;
     }
-    const context: AppLoadContext = { clientAddress: remoteAddress(req) };
+    const context: AppLoadContext = { clientAddress: remoteAddress(req), documentRequest: isDocumentRequest(request) };
     const host = new URL(request.url).host;
     const ownOrigins = [siteOrigin, `http://${host}`, `https://${host}`];
     const response = await handle(foreignOriginAsCrossSite(request, ownOrigins), context);
@@ -48,6 +48,9 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
     await sendResponse(res, hardened, req.method === "HEAD", req.headers["accept-encoding"]);
   };
 }
+
+/** A request Remix answers with a whole page (not a `.data` request, which it answers with data). */
+const isDocumentRequest = (request: Request) => !new URL(request.url).pathname.endsWith(".data");
 
 /** Null when the request line or Host header cannot make a URL (a proxy probe, a forged Host). */
 function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | null {
