@@ -88,5 +88,5 @@ test("the body comes once, in the HTML, and stays whole when the page's data is 
   await reloaded;
   await expect(page.getByRole("button", { name: "Larger text" })).toHaveAttribute("aria-pressed", "true");
   await expect(body.locator("p")).toHaveCount(paragraphs);
-  expect(await body.innerText()).toBe(text);
+  await expect(body).toHaveText(text);
 });
