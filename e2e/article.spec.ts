@@ -74,7 +74,7 @@ test("the body comes once, in the HTML, and stays whole when the page's data is 
   const path = await firstArticlePath(page);
   await page.goto(path);
   const body = page.locator("#article-body");
-  const text = await body.innerText();
+  const text = (await body.textContent()) ?? "";
   const paragraphs = await body.locator("p").count();
   expect(paragraphs).toBeGreaterThan(3);
   // Not again in the data the page hydrates from (its inline scripts).
