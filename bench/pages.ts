@@ -98,14 +98,24 @@ async function main() {
         .getSetCookie()
         .find((c) => c.startsWith("mr_visitor="))
         ?.split(";")[0] ?? "";
+    const topic = /href="(\/topic\/subject\/[^"]+)"/.exec(await (await fetch(`${base}/topics`)).text())?.[1];
+    if (!topic) throw new Error("no topic found on /topics");
     // The guest-page cache keys a page by its loader data: a returning reader's article and the
-    // pages without a meter are hits after the first request; "cache off" renders every time.
-    const pages: [name: string, route: string, headers: Record<string, string>, target: typeof server][] = [
+    // pages without a meter are hits after the first request. "Cache off" renders every time:
+    // the pages listed for scale (topics, deep paging, the archive, sitemaps) are measured so, to
+    // show what their queries cost as the database grows.
+    type BenchPage = [name: string, route: string, headers: Record<string, string>, target: typeof server];
+    const pages: BenchPage[] = [
       ["home", "/", {}, server],
       ["article, returning reader (cache hit)", article, { cookie: visitor }, server],
       ["article, returning reader, cache off", article, { cookie: visitor }, uncached],
       ["article, new visitor each time", article, {}, server],
       ["stream", "/the-latest", {}, server],
+      ["topic page, cache off", topic, {}, uncached],
+      ["stream page 3, cache off", "/the-latest?page=3", {}, uncached],
+      ...(SYNTHETIC > 0 ? [["stream page 5,000, cache off", "/the-latest?page=5000", {}, uncached] satisfies BenchPage] : []),
+      ["magazine archive, cache off", "/magazine?year=1987", {}, uncached],
+      ["sitemap of articles, cache off", "/sitemaps/articles-1.xml", {}, uncached],
     ];
     console.log(
       `${SERVER[0]} (${SERVER[0] === "build/server.js" ? `${process.env.WEB_CONCURRENCY ?? os.availableParallelism()} processes` : "1 process"}): ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`,
