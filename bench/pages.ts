@@ -1,4 +1,6 @@
 // Server-rendering benchmark: npm run build && npm run bench
+// (BENCH_DATA_DIR=folder uses a data folder seeded before, with BENCH_ARTICLES saying how many
+// synthetic articles it holds, for the rows that only make sense at scale.)
 // (BENCH_SERVER=remix-serve measures the build under remix-serve instead of the repo's server.)
 // Starts the production build on a fresh database, then for the home page, an article and a
 // stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
@@ -17,6 +19,8 @@ import { untilServing } from "./serving";
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const SYNTHETIC = Number(process.env.BENCH_ARTICLES ?? 0);
+/** A data folder seeded before (say with `npm run seed -- --articles 100000`), used as it is and kept. */
+const GIVEN_DATA_DIR = process.env.BENCH_DATA_DIR;
 const SERVER =
   process.env.BENCH_SERVER === "remix-serve" ? ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"] : ["build/server.js"];
 
@@ -45,7 +49,7 @@ async function load(url: string, headers: Record<string, string> = {}) {
 }
 
 async function start(dataDir: string, port: number, env: Record<string, string> = {}) {
-  if (SYNTHETIC > 0 && !env.PAGE_CACHE_MB) {
+  if (SYNTHETIC > 0 && !GIVEN_DATA_DIR && !env.PAGE_CACHE_MB) {
     await new Promise<void>((resolve, reject) => {
       const seed = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/seed/cli.ts", "--articles", String(SYNTHETIC)], {
         env: { ...process.env, DATA_DIR: dataDir },
@@ -79,7 +83,7 @@ async function weight(base: string, html: string) {
 
 async function main() {
   if (!fs.existsSync("build/server.js")) throw new Error("run `npm run build` first");
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  const dataDir = GIVEN_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
   const port = 3900;
   const base = `http://127.0.0.1:${port}`;
   const server = await start(dataDir, port);
@@ -152,7 +156,7 @@ async function main() {
   } finally {
     server.kill("SIGTERM");
     uncached.kill("SIGTERM");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!GIVEN_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
