@@ -119,29 +119,57 @@ async function countEntries(db: Database, source: StreamSource): Promise<number>
   return Number(row.n);
 }
 
-/** Pages page..page+loaded-1 of a list of cards, newest first. A page past the end is empty. */
+/** A stream's articles as sort keys only, read from indexes: how deep pages find where they start. */
+function sortKeys(db: Database, source: StreamSource) {
+  const q = db.selectFrom("article").select(["article.published", "article.id"]);
+  switch (source.kind) {
+    case "all":
+      return q;
+    case "curated":
+      return q.innerJoin("stream_entry", "stream_entry.article_id", "article.id").where("stream_entry.stream", "=", source.stream);
+    case "topic":
+      return q.innerJoin("article_topic", "article_topic.article_id", "article.id").where("article_topic.topic_id", "=", source.topicId);
+  }
+}
+
+/**
+ * Pages page..page+loaded-1 of a list of cards, newest first. A page past the end is empty.
+ * With `keys` (the same list as sort keys alone), a page past the first skips to its start in
+ * that lean list and reads only its own cards from there: an offset into the cards themselves
+ * joins and reads every card it skips (page 5,000 of 100,000 articles cost 190 ms of CPU).
+ */
 export async function pageOfCards(
   db: Database,
   query: ReturnType<typeof cardQuery>,
   total: number,
   size: number,
   paging: Paging,
+  keys?: ReturnType<typeof sortKeys>,
 ): Promise<StreamPage> {
-  const rows = await query
+  const skip = (paging.page - 1) * size;
+  const pageInfo = { number: paging.page, loaded: paging.loaded, last: lastPage(total, size), size, total };
+  let page = query
     .orderBy("article.published", "desc")
     .orderBy("article.id", "desc")
-    .limit(size * paging.loaded)
-    .offset((paging.page - 1) * size)
-    .execute();
-  return {
-    entries: await toCards(db, rows),
-    page: { number: paging.page, loaded: paging.loaded, last: lastPage(total, size), size, total },
-  };
+    .limit(size * paging.loaded);
+  if (skip > 0 && keys) {
+    const start = await keys.orderBy("article.published", "desc").orderBy("article.id", "desc").limit(1).offset(skip).executeTakeFirst();
+    if (!start) return { entries: [], page: pageInfo };
+    page = page.where((eb) =>
+      eb.or([
+        eb("article.published", "<", start.published),
+        eb.and([eb("article.published", "=", start.published), eb("article.id", "<=", start.id)]),
+      ]),
+    );
+  } else if (skip > 0) {
+    page = page.offset(skip);
+  }
+  return { entries: await toCards(db, await page.execute()), page: pageInfo };
 }
 
 export async function loadStream(db: Database, stream: StreamDefinition, paging: Paging): Promise<StreamPage> {
   const total = await countEntries(db, stream.source);
-  return pageOfCards(db, filtered(db, stream.source), total, pageSize(stream), paging);
+  return pageOfCards(db, filtered(db, stream.source), total, pageSize(stream), paging, sortKeys(db, stream.source));
 }
 
 /** Adds the stream's referral code to a product link (`referral` query value). */

@@ -66,10 +66,22 @@ describe(`synthetic volume (${dialectName})`, () => {
     expect([...dates].sort().reverse()).toEqual(dates);
   });
 
-  it("still pages The Latest newest first", async () => {
-    const page = await loadStream(db, STREAM_PAGES["the-latest"]!, { page: 3, loaded: 1 });
+  it("still pages The Latest newest first, a deep page and Load more from it exactly where counting rows would put them", async () => {
+    const latest = STREAM_PAGES["the-latest"]!;
+    const page = await loadStream(db, latest, { page: 3, loaded: 1 });
     expect(page.page.last).toBeGreaterThan(1000);
     const dates = page.entries.map((e) => e.published);
     expect([...dates].sort().reverse()).toEqual(dates);
+
+    const newestFirst = await db.selectFrom("article").select("id").orderBy("published", "desc").orderBy("id", "desc").execute();
+    const ids = (p: { entries: { id: number }[] }) => p.entries.map((e) => e.id);
+    const size = page.page.size;
+    for (const number of [2, 700, page.page.last]) {
+      const deep = await loadStream(db, latest, { page: number, loaded: 1 });
+      expect(ids(deep), `page ${number}`).toEqual(newestFirst.slice((number - 1) * size, number * size).map((r) => r.id));
+    }
+    const two = await loadStream(db, latest, { page: 700, loaded: 2 });
+    expect(ids(two)).toEqual(newestFirst.slice(699 * size, 701 * size).map((r) => r.id));
+    expect((await loadStream(db, latest, { page: page.page.last + 1, loaded: 1 })).entries).toEqual([]);
   });
 });
