@@ -1,11 +1,11 @@
 // Store benchmark: npm run build && npm run bench:store
-// Starts the production build on a fresh database, registers 16 shoppers, then measures, with
-// all 16 at work at once, the two store writes that matter most:
+// Starts the production build on a fresh database, registers BENCH_SHOPPERS shoppers (64 by
+// default), then measures, with all of them at work at once, the two store writes that matter most:
 // - add to cart: POST /shopping-cart (intent=add, the spec's cart-add fields), each shopper
 //   adding ADDS items one after the other;
 // - order submit: POST /review-order with the idempotency key its review page issued. Each round,
 //   every shopper first puts an item in the cart, fills /shipping-payment and opens
-//   /review-order (not timed); then all 16 submit together.
+//   /review-order (not timed); then all submit together.
 // Prints p50/p95/p99 latency and requests/s per operation. Requests go to 127.0.0.1 only; the
 // counts are fixed, every request has a time limit, and the run stops by itself.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -17,7 +17,7 @@ import { connect } from "../server/db/connection";
 import { freePort } from "../tests/helpers/free-port";
 import { untilServing } from "./serving";
 
-const SHOPPERS = 16;
+const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 64);
 const ADDS = Number(process.env.BENCH_ADDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PASSWORD = "Lantern5!quay";
@@ -51,7 +51,7 @@ async function start(dataDir: string, port: number): Promise<ChildProcess> {
       // Registering 16 shoppers is set-up, not what is measured: the cheapest allowed hash.
       PASSWORD_SCRYPT_LOG2N: "14",
     },
-    stdio: "ignore",
+    stdio: ["ignore", "ignore", "inherit"],
   });
   return untilServing(child, port);
 }

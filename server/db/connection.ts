@@ -1,7 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type SqliteStatement,
+} from "kysely";
 import pg from "pg";
 import type { DB } from "./schema";
 import { migrationProvider } from "./migrations";
@@ -33,7 +45,34 @@ export function connect(options: ConnectionOptions): Database {
   file.pragma("synchronous = NORMAL");
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(file) }), plugins: [new StorableTextPlugin()] });
+  return new Kysely<DB>({
+    dialect: new ImmediateTransactionsDialect({ database: withStatementCache(file) }),
+    plugins: [new StorableTextPlugin()],
+  });
+}
+
+/**
+ * SQLite with every transaction begun IMMEDIATE, taking the write lock at its start. Several
+ * server processes share the file (ADR 032); a transaction begun the default way reads first
+ * and takes the lock at its first write, and if another process wrote in between, SQLite
+ * refuses it at once (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT: the busy timeout does not apply),
+ * which failed 4 shoppers adding to their carts at the same time. Begun IMMEDIATE, it waits
+ * for the lock (up to the busy timeout) instead.
+ */
+class ImmediateTransactionsDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionsDriver(this.settings);
+  }
+}
+
+class ImmediateTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
 }
 
 /**

@@ -1,0 +1,51 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../server/db/connection";
+import { dialectName } from "../helpers/test-db";
+
+/** A writer process (tests/helpers/sqlite-writer.ts), started once it is ready: call go() to let it write. */
+function writer(dataDir: string, count: number) {
+  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "tests/helpers/sqlite-writer.ts", dataDir, String(count)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let output = "";
+  const ready = new Promise<void>((resolve) =>
+    child.stdout.on("data", (chunk) => {
+      output += String(chunk);
+      if (output.startsWith("ready\n")) resolve();
+    }),
+  );
+  const finished = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, output: output.replace("ready\n", "").trim() })),
+  );
+  return { ready, go: () => child.stdin.end("go\n"), finished };
+}
+
+// The server runs one process per core, all on one SQLite file (ADR 032).
+describe.runIf(dialectName === "sqlite")("SQLite shared by several processes", () => {
+  it("commits every transaction that reads and then writes, in both processes, none refused as busy", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "writers-"));
+    const db = connect({ dataDir });
+    try {
+      await sql`create table tally (seen integer not null)`.execute(db);
+      const perProcess = 300;
+      const writers = [writer(dataDir, perProcess), writer(dataDir, perProcess)];
+      await Promise.all(writers.map((w) => w.ready));
+      for (const w of writers) w.go();
+      const results = await Promise.all(writers.map((w) => w.finished));
+      expect(results).toEqual([
+        { code: 0, output: "ok" },
+        { code: 0, output: "ok" },
+      ]);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from tally`.execute(db);
+      expect(rows[0]!.n).toBe(2 * perProcess);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
