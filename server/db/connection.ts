@@ -6,8 +6,10 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
+  type DialectAdapter,
   type DatabaseConnection,
   type Driver,
   type SqliteDatabase,
@@ -46,26 +48,40 @@ export function connect(options: ConnectionOptions): Database {
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
   return new Kysely<DB>({
-    dialect: new ImmediateTransactionsDialect({ database: withStatementCache(file) }),
+    dialect: new SiteSqliteDialect({ database: withStatementCache(file) }),
     plugins: [new StorableTextPlugin()],
   });
 }
 
 /**
- * SQLite with every transaction begun IMMEDIATE, taking the write lock at its start. Several
+ * SQLite as the site uses it. Migrations run in a transaction, as on PostgreSQL (SQLite's DDL is
+ * transactional; Kysely does not assume it): a migration cut short (a full disk, a killed
+ * process) leaves nothing behind, and the next start runs it whole.
+ *
+ * Every transaction begins IMMEDIATE, taking the write lock at its start. Several
  * server processes share the file (ADR 032); a transaction begun the default way reads first
  * and takes the lock at its first write, and if another process wrote in between, SQLite
  * refuses it at once (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT: the busy timeout does not apply),
  * which failed 4 shoppers adding to their carts at the same time. Begun IMMEDIATE, it waits
  * for the lock (up to the busy timeout) instead.
  */
-class ImmediateTransactionsDialect extends SqliteDialect {
+class SiteSqliteDialect extends SqliteDialect {
   constructor(private readonly settings: SqliteDialectConfig) {
     super(settings);
   }
 
   override createDriver(): Driver {
     return new ImmediateTransactionsDriver(this.settings);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlAdapter();
+  }
+}
+
+class TransactionalDdlAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
