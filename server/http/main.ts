@@ -38,8 +38,9 @@ async function main(): Promise<void> {
 /**
  * Once, before any process serves: the generated secrets are written (processes that each
  * generated their own would reject each other's cookies), and the database is migrated and
- * seeded. A database that cannot be opened yet (PostgreSQL restarting, say) does not stop the
- * start: pages answer 500 until a request finds it open (server/db opens it on first use).
+ * seeded. A PostgreSQL database that cannot be opened yet (restarting, say) does not stop the
+ * start: pages answer 500 until a request finds it open (server/db opens it on first use). An
+ * embedded one that cannot be opened stops it, saying why.
  */
 async function prepareData(config: Config): Promise<void> {
   loadSecrets(config.dataDir, config);
@@ -47,6 +48,9 @@ async function prepareData(config: Config): Promise<void> {
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
     await database.destroy();
   } catch (error) {
+    // The embedded database's file is on this machine: if it cannot be opened now (a read-only
+    // or full data folder, a half-written file), waiting will not help, and every page would fail.
+    if (!config.DATABASE_URL) throw new Error(`The database in ${config.dataDir} could not be opened: ${String(error)}`);
     console.error("The database could not be opened; starting anyway, and each request tries again:", error);
   }
 }
