@@ -268,6 +268,19 @@ describe("crawlers and feeds", () => {
   });
 });
 
+describe("health endpoints", () => {
+  it("say the process is alive and ready, and are never cached", async () => {
+    for (const [path, body] of [
+      ["/healthz", "ok\n"],
+      ["/readyz", "ready\n"],
+    ]) {
+      const res = await fetch(server.url + path!);
+      expect([res.status, await res.text()], path).toEqual([200, body]);
+      expect(res.headers.get("cache-control"), path).toBe("no-store");
+    }
+  });
+});
+
 describe("security headers", () => {
   it("allows a rendered page's scripts by a nonce new on every response, which every script carries", async () => {
     // The sign-in page is rendered every time (the guest-page cache keeps no private page).
@@ -343,6 +356,10 @@ describe("when the database cannot be reached", () => {
       expect($("nav[aria-label=Sections] a").length).toBeGreaterThan(5);
       expect($("title").text()).toContain("Something went wrong");
       expect((await fetch(`${broken.url}/robots.txt`)).status).toBe(200);
+      // What a load balancer asks: the process is alive, but not ready to take readers.
+      expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
+      const ready = await fetch(`${broken.url}/readyz`);
+      expect([ready.status, await ready.text()]).toEqual([503, "not ready\n"]);
     } finally {
       await broken.stop();
     }

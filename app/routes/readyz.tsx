@@ -1,0 +1,28 @@
+import { sql } from "kysely";
+import { db } from "../lib/db.server";
+import { withSecurityHeaders } from "../lib/responses.server";
+
+/** How long the database may take to answer before this instance is reported not ready. */
+const ANSWER_WITHIN_MS = 2_000;
+
+/**
+ * For load balancers and orchestrators: 200 once the database is open, migrated and seeded and
+ * answers a query; 503 otherwise (the cause goes to the server's log, not to the caller).
+ */
+export const loader = withSecurityHeaders(async function loader() {
+  const headers = { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const answered = db().then((database) => sql`select 1`.execute(database));
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the database did not answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
+    });
+    await Promise.race([answered, late]);
+    return new Response("ready\n", { headers });
+  } catch (error) {
+    console.error("Not ready:", error instanceof Error ? error.message : error);
+    return new Response("not ready\n", { status: 503, headers });
+  } finally {
+    clearTimeout(timer);
+  }
+});
