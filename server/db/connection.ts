@@ -24,6 +24,9 @@ import { StorableTextPlugin } from "./storable-text-plugin";
 
 export type Database = Kysely<DB>;
 
+/** How long opening a PostgreSQL connection may take. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5_000;
+
 export interface ConnectionOptions {
   /** postgres:// URL; when absent an SQLite file in dataDir is used. */
   databaseUrl?: string;
@@ -37,6 +40,9 @@ export function connect(options: ConnectionOptions): Database {
     const pool = createPostgresPool({
       connectionString: options.databaseUrl,
       max: 10,
+      // A database that does not answer (a host gone, a network partition) fails the request
+      // after this long instead of holding it open.
+      connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });

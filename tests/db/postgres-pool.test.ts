@@ -1,6 +1,7 @@
 import net from "node:net";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { connect, POSTGRES_CONNECT_TIMEOUT_MS } from "../../server/db/connection";
 import { createPostgresPool } from "../../server/db/postgres-pool";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
@@ -94,4 +95,24 @@ describe.runIf(dialectName === "postgres")("the PostgreSQL pool, when the server
     await expect(db.insertInto("note").values({ id: 2 }).execute()).rejects.toThrow(/Connection terminated/);
     expect(await db.selectFrom("note").select("id").execute()).toEqual([]);
   });
+});
+
+describe.runIf(dialectName === "postgres")("the PostgreSQL pool, when the server accepts connections and never answers", () => {
+  it("fails the query once the connection timeout has passed, instead of holding the request", async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const db = connect({ dataDir: "unused", databaseUrl: `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/x` });
+    try {
+      const started = performance.now();
+      await expect(sql`select 1`.execute(db)).rejects.toThrow(/timeout/i);
+      // Not before the timeout (a refusal would be sooner), and the server did hear from us.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(POSTGRES_CONNECT_TIMEOUT_MS - 50);
+      expect(sockets.size).toBeGreaterThan(0);
+    } finally {
+      await db.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 30_000);
 });
