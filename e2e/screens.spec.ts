@@ -1,0 +1,64 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test, uniqueEmail } from "./fixtures";
+
+// One screenshot of every page type at a phone's width and a laptop's, for a person to look at:
+// test-results/screens/<project>/<page>-<width>.png. Each page must answer and have its heading.
+const WIDTHS = [390, 1280];
+const SCREENS = path.join(process.env.TEST_RESULTS_DIR ?? "test-results", "screens");
+
+async function firstLink(page: Page, from: string, pattern: RegExp): Promise<string> {
+  await page.goto(from);
+  const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+  const href = hrefs.find((h) => pattern.test(h));
+  if (!href) throw new Error(`no link matching ${pattern} on ${from}`);
+  return href;
+}
+
+async function shoot(page: Page, project: string, name: string, address: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    const response = await page.goto(address);
+    expect(response?.status(), `${name} at ${width} px`).toBeLessThan(400);
+    await expect(page.locator("h1").first(), `${name} at ${width} px`).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENS, project, `${name}-${width}.png`), fullPage: true, animations: "disabled" });
+  }
+}
+
+test("every page type, as a guest, at 390 and 1280 px", async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const pages: [string, string][] = [
+    ["home", "/"],
+    ["article", await firstLink(page, "/the-latest", /^\/\d{4}\/\d{2}\//)],
+    ["stream", "/the-latest"],
+    ["topics", "/topics"],
+    ["topic", await firstLink(page, "/topics", /^\/topic\//)],
+    ["magazine", "/magazine"],
+    ["magazine-issue", await firstLink(page, "/magazine", /^\/archive-toc\//)],
+    ["video-index", "/video"],
+    ["video", await firstLink(page, "/video", /^\/video\/\d+/)],
+    ["podcasts", "/podcasts"],
+    ["podcast", await firstLink(page, "/podcasts", /^\/podcasts\/[^/?]+$/)],
+    ["store", "/store"],
+    ["product", await firstLink(page, "/store", /^\/product\//)],
+    ["shopping-cart", "/shopping-cart"],
+    ["search", "/search?q=strategy"],
+    ["subscriptions", "/subscriptions"],
+    ["newsletters", "/email-newsletters"],
+    ["sign-in", "/sign-in"],
+    ["register", "/register"],
+    ["reading-lists", "/reading-lists"],
+  ];
+  for (const [name, address] of pages) await shoot(page, testInfo.project.name, name, address);
+});
+
+test("a subscriber's own pages at 390 and 1280 px", async ({ page, signIn }, testInfo) => {
+  test.setTimeout(120_000);
+  await signIn(uniqueEmail("screens"), { plan: "digital" });
+  for (const [name, address] of [
+    ["my-library", "/my-library"],
+    ["my-account", "/my-account"],
+  ] as const) {
+    await shoot(page, testInfo.project.name, name, address);
+  }
+});
