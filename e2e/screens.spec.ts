@@ -3,8 +3,10 @@ import type { Page } from "@playwright/test";
 import { expect, test, uniqueEmail } from "./fixtures";
 
 // One screenshot of every page type at a phone's width and a laptop's, for a person to look at:
-// test-results/screens/<project>/<page>-<width>.png. Each page must answer and have its heading.
-const WIDTHS = [390, 1280];
+// test-results/screens/<project>/<page>-<width>.png. Each page must answer, have its heading, and
+// be no wider than the screen at 320, 390, 768 and 1280 px.
+const WIDTHS = [320, 390, 768, 1280];
+const SCREENSHOT_WIDTHS = [390, 1280];
 const SCREENS = path.join(process.env.TEST_RESULTS_DIR ?? "test-results", "screens");
 
 async function firstLink(page: Page, from: string, pattern: RegExp): Promise<string> {
@@ -21,11 +23,16 @@ async function shoot(page: Page, project: string, name: string, address: string)
     const response = await page.goto(address);
     expect(response?.status(), `${name} at ${width} px`).toBeLessThan(400);
     await expect(page.locator("h1").first(), `${name} at ${width} px`).toBeVisible();
-    await page.screenshot({ path: path.join(SCREENS, project, `${name}-${width}.png`), fullPage: true, animations: "disabled" });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px: page width`).toBeLessThanOrEqual(
+      width,
+    );
+    if (SCREENSHOT_WIDTHS.includes(width)) {
+      await page.screenshot({ path: path.join(SCREENS, project, `${name}-${width}.png`), fullPage: true, animations: "disabled" });
+    }
   }
 }
 
-test("every page type, as a guest, at 390 and 1280 px", async ({ page }, testInfo) => {
+test("every page type, as a guest, fits the screen from 320 to 1280 px", async ({ page }, testInfo) => {
   test.setTimeout(180_000);
   const pages: [string, string][] = [
     ["home", "/"],
@@ -52,7 +59,7 @@ test("every page type, as a guest, at 390 and 1280 px", async ({ page }, testInf
   for (const [name, address] of pages) await shoot(page, testInfo.project.name, name, address);
 });
 
-test("a subscriber's own pages at 390 and 1280 px", async ({ page, signIn }, testInfo) => {
+test("a subscriber's own pages fit the screen from 320 to 1280 px", async ({ page, signIn }, testInfo) => {
   test.setTimeout(120_000);
   await signIn(uniqueEmail("screens"), { plan: "digital" });
   for (const [name, address] of [

@@ -1,18 +1,22 @@
 import { style } from "@vanilla-extract/css";
 import { media, vars } from "../styles/theme.css";
 
+// Grid columns are minmax(0, …) throughout: a column is otherwise as wide as its longest word
+// or widest field, and on a 320 px phone that widened the page.
 export const top = style({
   display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.xl,
-  "@media": { [media.desktop]: { gridTemplateColumns: "3fr 2fr" } },
+  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)" } },
 });
 
 export const lead = style({ fontSize: vars.size.lg });
 
 export const split = style({
   display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.xl,
-  "@media": { [media.tablet]: { gridTemplateColumns: "1fr 1fr" } },
+  "@media": { [media.tablet]: { gridTemplateColumns: "repeat(2, minmax(0, 1fr))" } },
 });
 
 export const topicList = style({ columns: 2, paddingLeft: vars.space.lg, margin: 0 });

@@ -115,7 +115,12 @@ export const footerLinks = style({
   margin: `0 0 ${vars.space.lg}`,
 });
 
-export const footerLink = style({ color: vars.color.paper, selectors: { "&:hover": { color: vars.color.focus } } });
+export const footerLink = style({
+  color: vars.color.paper,
+  // The service address is one long word: on a 320 px screen it breaks rather than widen the page.
+  overflowWrap: "anywhere",
+  selectors: { "&:hover": { color: vars.color.focus } },
+});
 
 export const banner = style({
   background: vars.color.notice,

@@ -5,11 +5,13 @@ export const issueList = style({
   listStyle: "none",
   padding: 0,
   display: "grid",
+  // minmax(0, …): a column is otherwise as wide as its longest word, wider than a 320 px phone.
+  gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.xl,
-  "@media": { [media.desktop]: { gridTemplateColumns: "repeat(2, 1fr)" } },
+  "@media": { [media.desktop]: { gridTemplateColumns: "repeat(2, minmax(0, 1fr))" } },
 });
 
-export const issueCard = style({ display: "grid", gridTemplateColumns: "150px 1fr", gap: vars.space.md, alignItems: "start" });
+export const issueCard = style({ display: "grid", gridTemplateColumns: "150px minmax(0, 1fr)", gap: vars.space.md, alignItems: "start" });
 
 export const issueTitle = style({ margin: 0 });
 
@@ -35,9 +37,18 @@ export const finder = style({
   margin: `${vars.space.md} 0 ${vars.space.lg}`,
 });
 
-export const field = style({ display: "grid", gap: vars.space.xs, fontWeight: 600, fontSize: vars.size.sm });
+export const field = style({
+  display: "grid",
+  gridTemplateColumns: "minmax(0, 1fr)",
+  gap: vars.space.xs,
+  minWidth: 0,
+  maxWidth: "100%",
+  fontWeight: 600,
+  fontSize: vars.size.sm,
+});
 
 export const select = style({
+  maxWidth: "100%",
   minHeight: "2.75rem",
   padding: `0 ${vars.space.sm}`,
   border: `1px solid ${vars.color.ink}`,

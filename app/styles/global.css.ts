@@ -4,6 +4,7 @@ import { vars } from "./theme.css";
 globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
 globalStyle("html", { WebkitTextSizeAdjust: "100%", scrollPaddingTop: "4rem" });
 globalStyle("body", {
+  overflowWrap: "break-word",
   margin: 0,
   fontFamily: vars.font.ui,
   fontSize: vars.size.md,
@@ -15,7 +16,8 @@ globalStyle("img, svg", { maxWidth: "100%", height: "auto", display: "block" });
 globalStyle("a", { color: vars.color.link, textUnderlineOffset: "0.15em" });
 globalStyle("a:hover", { color: vars.color.accent });
 globalStyle(":focus-visible", { outline: `3px solid ${vars.color.focus}`, outlineOffset: "2px", boxShadow: `0 0 0 5px ${vars.color.ink}` });
-globalStyle("h1, h2, h3", { fontFamily: vars.font.body, lineHeight: 1.2, margin: `0 0 ${vars.space.sm}` });
+// A headline word longer than a phone's line breaks rather than widen the page.
+globalStyle("h1, h2, h3", { fontFamily: vars.font.body, lineHeight: 1.2, margin: `0 0 ${vars.space.sm}`, overflowWrap: "anywhere" });
 globalStyle("h1", { fontSize: vars.size.xxl });
 globalStyle("h2", { fontSize: vars.size.xl });
 globalStyle("h3", { fontSize: vars.size.lg });

@@ -49,6 +49,8 @@ export const typeLink = style({
 
 export const productLayout = style({
   display: "grid",
+  // One column no wider than the screen on a phone (a grid column is otherwise as wide as its widest word or field).
+  gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.xl,
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(18rem, 1fr)" } },
 });
