@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { media, vars } from "../styles/theme.css";
 
 // Grid columns are minmax(0, …) throughout: a column is otherwise as wide as its longest word
@@ -10,7 +10,15 @@ export const top = style({
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 3fr) minmax(0, 2fr)" } },
 });
 
+// The first section heading beside the lead starts level with the lead's picture.
+globalStyle(`${top} > section > h2:first-child`, { marginTop: 0 });
+
 export const lead = style({ fontSize: vars.size.lg });
+
+/** The help box above the front page runs its full width (no empty space beside it); its text keeps a reading measure. */
+export const intro = style({});
+globalStyle(`${intro} > aside`, { maxWidth: "none" });
+globalStyle(`${intro} > aside > *`, { maxWidth: vars.measure.text });
 
 export const split = style({
   display: "grid",

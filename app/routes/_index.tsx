@@ -31,7 +31,11 @@ export default function Home() {
   return (
     <>
       <h1 className="visually-hidden">{SITE_NAME}: ideas and advice for leaders</h1>
-      {root?.user ? null : <HelpBox id="sign-in-benefits" />}
+      {root?.user ? null : (
+        <div className={css.intro}>
+          <HelpBox id="sign-in-benefits" />
+        </div>
+      )}
       <div className={css.top}>
         {lead ? (
           <section aria-labelledby="lead-heading" className={css.lead}>
