@@ -44,11 +44,16 @@ const sha256 = (text: string) => `'sha256-${crypto.createHash("sha256").update(t
 const scriptSources = (answer: Answer) =>
   /script-src ([^;]*)/.exec(String(answer.headers["content-security-policy"]))?.[1]?.split(" ") ?? [];
 
-/** Asks for a page until the cache answers with its compressed copy (made in the background after the first render). */
+/**
+ * Asks for a page until the cache answers with its compressed copy, made on the thread pool after
+ * the first render. The deadline only guards against a hang; a loaded machine just takes longer.
+ */
 async function untilPrecompressed(path: string, encoding: string): Promise<Answer> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     const answer = await get(path, encoding);
     if (answer.headers["x-page-cache"] === "hit" && answer.headers["content-length"]) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`${path} was never served precompressed (${encoding})`);
 }
