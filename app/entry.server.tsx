@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
@@ -7,6 +7,7 @@ import { DocumentOnlyProvider } from "./lib/document-only";
 import { NonceProvider } from "./lib/nonce";
 import { startHousekeeping } from "./lib/housekeeping.server";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
+import { log } from "../server/log";
 import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
 
 export const streamTimeout = 5_000;
@@ -142,13 +143,22 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           renderFailed = true;
-          if (shellRendered) console.error(error);
+          if (shellRendered) log.error("A part of the page failed to render", { error });
         },
       },
     );
     timeout = setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/**
+ * An error a loader, an action or rendering threw: logged here, with its stack, on the server
+ * only. The reader gets the site's error page. A request the reader abandoned is not an error.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  log.error(`${request.method} ${new URL(request.url).pathname} failed`, { error });
+};
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>
   production ? hardenResponse(request, response) : response;

@@ -159,6 +159,5 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 403 && error.data === CROSS_SITE_REFUSED)
     return <ErrorPage status={403} message={CROSS_SITE_REFUSED} />;
   if (isRouteErrorResponse(error) && error.status < 500) return <ErrorPage status={error.status} />;
-  if (!isRouteErrorResponse(error)) console.error(error);
   return <ErrorPage status={500} />;
 }

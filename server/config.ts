@@ -7,6 +7,12 @@ const flag = z
   .default("")
   .transform((v) => ["1", "true", "on", "yes"].includes(v));
 
+/** A switch that is on unless set to 0, false, off or no. */
+const flagOn = z
+  .enum(["1", "0", "true", "false", "on", "off", "yes", "no"])
+  .default("1")
+  .transform((v) => ["1", "true", "on", "yes"].includes(v));
+
 function positiveInt(fallback: number) {
   return z.coerce.number().int().positive().max(1_000_000_000).default(fallback);
 }
@@ -18,6 +24,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  /** One JSON line per request answered (server/log.ts); off when the balancer's log is enough. */
+  LOG_REQUESTS: flagOn,
   /** Memory each server process gives the guest-page cache (ADR 034); 0 turns it off. */
   PAGE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   /** How long a cached page may be served; loaders run on every hit, so this bounds only what rendering itself reads (the year in the footer). */

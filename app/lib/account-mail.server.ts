@@ -3,6 +3,7 @@ import type { User } from "../../server/accounts/users";
 import { mailer } from "../../server/adapters/mail";
 import { config } from "./db.server";
 import { CUSTOMER_SERVICE, SITE_NAME } from "./site";
+import { log } from "../../server/log";
 
 // The mail an account change sends: the confirmation link to a new (or unverified) address,
 // and the notices that tell the account's owner something changed.
@@ -35,7 +36,7 @@ export async function sendEmailConfirmation(user: User, email: string, token: st
     });
     return true;
   } catch (error) {
-    console.error("email confirmation mail failed", error);
+    log.error("email confirmation mail failed", { error });
     return false;
   }
 }
@@ -67,6 +68,6 @@ async function notify(to: string, subject: string, lines: string[]): Promise<voi
   try {
     await mailer().send({ to, subject, text: lines.join("\n") });
   } catch (error) {
-    console.error(`account notice "${subject}" failed`, error);
+    log.error(`account notice "${subject}" failed`, { error });
   }
 }

@@ -1,6 +1,7 @@
 import { describeHousekeeping, runHousekeeping } from "../../server/housekeeping";
 import { db } from "./db.server";
 import { payments } from "./payments.server";
+import { log } from "../../server/log";
 
 const EVERY_MS = 15 * 60 * 1000;
 let timer: ReturnType<typeof setInterval> | undefined;
@@ -15,9 +16,9 @@ export function startHousekeeping(): void {
   if (timer) return;
   const run = async () => {
     try {
-      console.info(describeHousekeeping(await runHousekeeping(await db(), await payments())));
+      log.info(describeHousekeeping(await runHousekeeping(await db(), await payments())));
     } catch (error) {
-      console.error("Housekeeping failed; the next run tries again:", error);
+      log.error("Housekeeping failed; the next run tries again", { error });
     }
   };
   timer = setInterval(run, EVERY_MS);

@@ -3,6 +3,7 @@ import type { Order } from "../../server/store/order-records";
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
 import { confirmOrder, payments } from "./payments.server";
+import { log } from "../../server/log";
 
 /** The guest orders this browser placed (signed), so registering can claim exactly those. */
 const guestOrdersCookie = signedCookie("mr_guest_orders", 30 * 86_400);
@@ -34,6 +35,6 @@ export async function settleOnReturn(order: Order): Promise<void> {
     if (order.status === "pending_payment") await settleOrder(await db(), await payments(), order.id);
     await confirmOrder(order.id);
   } catch (error) {
-    console.error(`settling order ${order.id} failed:`, error);
+    log.error(`settling order ${order.id} failed`, { error });
   }
 }

@@ -9,6 +9,7 @@ import { ORDER_ID } from "../../server/store/order-records";
 import { handlePaymentEvent, settleCheckout } from "../../server/subscriptions/checkout";
 import { signedCookie } from "./cookies.server";
 import { config, db } from "./db.server";
+import { log } from "../../server/log";
 
 export async function payments(): Promise<PaymentProvider> {
   return paymentProvider(await db(), config(), secrets().paymentWebhookSecret);
@@ -41,7 +42,7 @@ export async function confirmOrder(orderId: string): Promise<void> {
   try {
     await sendOrderConfirmation(await db(), mailer(), orderId, config().siteUrl);
   } catch (error) {
-    console.error(`order confirmation mail for ${orderId} failed:`, error);
+    log.error(`order confirmation mail for ${orderId} failed`, { error });
   }
 }
 
@@ -63,9 +64,9 @@ export async function completePendingCheckout(request: Request, userId: string |
   if (typeof id === "string" && userId) {
     try {
       const outcome = await settleCheckout(await db(), await payments(), id, userId);
-      if (outcome !== "activated") console.error(`subscription activation: checkout ${id} is ${outcome}`);
+      if (outcome !== "activated") log.error(`subscription activation: checkout ${id} is ${outcome}`);
     } catch (error) {
-      console.error(`subscription activation failed for checkout ${id}:`, error);
+      log.error(`subscription activation failed for checkout ${id}`, { error });
     }
   }
   return c.serialize("", { maxAge: 0 });

@@ -16,6 +16,7 @@ import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { GENERIC_ERROR, SITE_NAME } from "../lib/site";
 import { sentByFetcher } from "../lib/via-fetcher";
+import { log } from "../../server/log";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { sent: new URL(request.url).searchParams.get("sent") === "1" };
@@ -52,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           `The link works once and expires in ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this message: your password stays as it is.`,
         ].join("\n"),
       })
-      .catch((error: unknown) => console.error("password reset mail failed", error));
+      .catch((error: unknown) => log.error("password reset mail failed", { error }));
   }
   // From the sign-in modal: the modal shows the message itself.
   if (sentByFetcher(form)) return { sent: true as const };

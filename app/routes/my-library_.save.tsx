@@ -17,6 +17,7 @@ import { formPageMeta } from "../lib/form-meta";
 import { safeRedirectPath, withQueryValue } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
 import { sentByFetcher } from "../lib/via-fetcher";
+import { log } from "../../server/log";
 
 export const SAVE_FAILED = "There was an error while processing your request, please try again later.";
 
@@ -88,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     await saveItem(database, user.id, ref, folderIds);
   } catch (error) {
-    console.error("save to library failed", error);
+    log.error("save to library failed", { error });
     return data({ failed: true, newFolderError: null, formError: SAVE_FAILED }, { status: 500 });
   }
   if (viaFetcher) return data({ saved: true as const });

@@ -17,6 +17,7 @@ import { settleOnReturn } from "../lib/orders.server";
 import { confirmOrder, payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
+import { log } from "../../server/log";
 
 const STATUS_LABEL: Record<Order["status"], string> = { paid: "Purchased", cancelled: "Cancelled", pending_payment: "Awaiting payment" };
 
@@ -91,7 +92,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     outcome = await cancelOrder(database, await payments(), order.id);
   } catch (error) {
     // The provider could not be reached to close the payment page: nothing has changed.
-    console.error(`cancelling order ${order.id} failed:`, error);
+    log.error(`cancelling order ${order.id} failed`, { error });
     return data({ message: "The order could not be cancelled just now. Please try again in a few minutes." }, { status: 503 });
   }
   if (outcome === "paid") {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { db } from "../lib/db.server";
 import { withSecurityHeaders } from "../lib/responses.server";
+import { log } from "../../server/log";
 
 /** How long the database may take to answer before this instance is reported not ready. */
 const ANSWER_WITHIN_MS = 2_000;
@@ -20,7 +21,7 @@ export const loader = withSecurityHeaders(async function loader() {
     await Promise.race([answered, late]);
     return new Response("ready\n", { headers });
   } catch (error) {
-    console.error("Not ready:", error instanceof Error ? error.message : error);
+    log.error("Not ready", { error });
     return new Response("not ready\n", { status: 503, headers });
   } finally {
     clearTimeout(timer);

@@ -24,6 +24,7 @@ import { paymentReturnPath, rememberGuestOrder } from "../lib/orders.server";
 import { confirmOrder, payments } from "../lib/payments.server";
 import { currentUser } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
+import { log } from "../../server/log";
 
 const PRICES_CHANGED =
   "Prices have changed since you reviewed your order, so nothing was charged. Please check the new total below and place your order again.";
@@ -125,7 +126,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     return redirect(url, { status: 303, headers });
   } catch (error) {
-    console.error(`order ${order.id}: payment could not start:`, error);
+    log.error(`order ${order.id}: payment could not start`, { error });
     return data<Refusal>({ message: GENERIC_ERROR }, { status: 502, headers });
   }
 }

@@ -8,6 +8,7 @@ import { readForm } from "../lib/form-guard.server";
 import { formatUsd } from "../lib/format";
 import { receivePaymentCallback, sandbox } from "../lib/payments.server";
 import { CHECKOUT_EXPIRED } from "../../server/payments/sandbox";
+import { log } from "../../server/log";
 
 /**
  * The sandbox payment provider's hosted checkout page. It stands where a real provider's page
@@ -39,7 +40,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     await receivePaymentCallback(outcome.callback.body, outcome.callback.signature);
   } catch (error) {
     // The reader's return still completes the subscription (the site asks the provider then).
-    console.error("sandbox completion callback failed:", error);
+    log.error("sandbox completion callback failed", { error });
   }
   return redirect(outcome.redirectUrl, 303);
 }

@@ -26,6 +26,7 @@ import { rejectForm } from "../lib/forms/reply.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
 import { sentByFetcher } from "../lib/via-fetcher";
+import { log } from "../../server/log";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });
@@ -123,7 +124,7 @@ async function add(request: Request, form: FormData, userId: string | undefined,
     if (confirmation) return data({ intent: "add" as const, added: confirmation }, { headers });
     return redirect(`/shopping-cart/added?line=${outcome.lineId}`, { status: 303, headers });
   } catch (error) {
-    console.error("add to cart failed", error);
+    log.error("add to cart failed", { error });
     return addFailed(failure("We could not reach our store just now. Please try again in a few minutes."), 500);
   }
 }

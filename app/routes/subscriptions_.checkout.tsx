@@ -16,6 +16,7 @@ import { currentUser, requireUser } from "../lib/session.server";
 import { GENERIC_ERROR } from "../lib/site";
 import { RegistrationForm } from "../components/account/RegistrationForm";
 import { abTagFrom } from "./subscriptions";
+import { log } from "../../server/log";
 
 /** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */
 type CheckoutState = "INITIAL" | "CHECKOUT";
@@ -69,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return data({ error: "This payment form has expired. Please check your plan and continue to payment again." }, { status: 409 });
     return redirect(started.url, 303);
   } catch (error) {
-    console.error("subscription checkout could not start:", error);
+    log.error("subscription checkout could not start", { error });
     return data({ error: GENERIC_ERROR }, { status: 502 });
   }
 }

@@ -10,6 +10,7 @@ import { payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { requireUser } from "../lib/session.server";
 import { CUSTOMER_SERVICE } from "../lib/site";
+import { log } from "../../server/log";
 
 /**
  * The receipt (spec: closing it goes to the home page). It shows success only once the
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     try {
       await settleCheckout(database, await payments(), checkout.id, user.id);
     } catch (error) {
-      console.error(`subscription activation failed for checkout ${checkout.id}:`, error);
+      log.error(`subscription activation failed for checkout ${checkout.id}`, { error });
     }
     checkout = (await findCheckout(database, id, user.id))!;
   }

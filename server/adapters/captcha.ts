@@ -1,4 +1,5 @@
 import { config } from "../config";
+import { log } from "../log";
 
 export type CaptchaResult = { ok: true } | { ok: false; reason: "missing" | "rejected" | "unavailable" };
 
@@ -67,7 +68,7 @@ export function createCaptcha(options: CaptchaOptions): Captcha {
 }
 
 function unavailable(why: string): CaptchaResult {
-  console.warn(`captcha: verification unavailable: ${why}`);
+  log.warn(`captcha: verification unavailable: ${why}`);
   return { ok: false, reason: "unavailable" };
 }
 

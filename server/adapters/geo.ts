@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { config } from "../config";
+import { log } from "../log";
 
 const DOMESTIC = new Set(["US", "CA"]);
 
@@ -55,7 +56,7 @@ export function createGeo(options: GeoOptions): Geo {
       } catch (error) {
         if (!(error instanceof GeoIpError)) throw error;
         const codes = error.serviceCode ? `${error.code} ${error.serviceCode}` : error.code;
-        console.warn(`geo: GeoIP2 lookup failed (${codes}): ${error.message}`);
+        log.warn(`geo: GeoIP2 lookup failed (${codes}): ${error.message}`);
         return null;
       }
     },

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { config } from "../config";
+import { log } from "../log";
 
 export interface MailMessage {
   to: string | string[];
@@ -50,7 +51,7 @@ function outboxMailer(outbox: string, from: string): Mailer {
       await mkdir(outbox, { recursive: true });
       const file = path.join(outbox, outboxFileName());
       await writeFile(file, info.message as Buffer, { flag: "wx" });
-      console.info(`mail: wrote ${file}`);
+      log.info(`mail: wrote ${file}`);
       return { messageId: info.messageId, file };
     },
   };

@@ -145,7 +145,11 @@ export async function migrate(db: Database, schema?: string, attempts = 5): Prom
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((r) => r.status === "Error");
     if (!error && !failed) return;
-    if (attempt >= attempts) throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+    if (attempt >= attempts) {
+      throw new Error(failed ? `Migration ${failed.migrationName} failed: ${String(error)}` : `Migrating failed: ${String(error)}`, {
+        cause: error,
+      });
+    }
     await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
 }

@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
+import { log } from "../log";
 
 /**
  * A pg pool that survives PostgreSQL dropping its connections (a restart, a failover, an
@@ -13,7 +14,7 @@ export function createPostgresPool(config: pg.PoolConfig): PostgresPool {
   const pool = new pg.Pool(config);
   const usedBefore = new WeakSet<pg.PoolClient>();
   // Unheard, this error would be an uncaught exception that stops the process.
-  pool.on("error", (error) => console.error(`An idle database connection was closed: ${error.message}`));
+  pool.on("error", (error) => log.error(`An idle database connection was closed: ${error.message}`));
 
   async function connect(): Promise<PostgresPoolClient> {
     const client = await pool.connect();

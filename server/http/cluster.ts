@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { log } from "../log";
 
 /** What a worker tells the primary, and the primary tells a worker (over the IPC channel). */
 export type WorkerMessage = "draining";
@@ -30,7 +31,7 @@ export function runPrimary(processes: number, graceSeconds: number): void {
       if (!announced && listening.size === processes) {
         announced = true;
         const where = address.addressType === -1 ? String(address.address) : `${address.address}:${address.port}`;
-        console.log(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes)`);
+        log.info(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes)`);
       }
     });
     worker.on("message", (message: WorkerMessage) => {
@@ -51,12 +52,12 @@ export function runPrimary(processes: number, graceSeconds: number): void {
       const how = signal ? `signal ${signal}` : `code ${code}`;
       if (!hadListened) {
         // It failed while starting (its error is above); starting another would fail the same way.
-        console.error(`A server process exited with ${how} before it listened; stopping`);
+        log.error(`A server process exited with ${how} before it listened; stopping`);
         failed = true;
         stop("Startup failure");
         return;
       }
-      console.error(`Server process ${worker.process.pid} exited with ${how}; starting another`);
+      log.error(`Server process ${worker.process.pid} exited with ${how}; starting another`);
       fork();
     });
   };
@@ -66,12 +67,12 @@ export function runPrimary(processes: number, graceSeconds: number): void {
   const announceDrain = () => {
     if (!stopping || drainAnnounced || ![...listening].every((worker) => draining.has(worker))) return;
     drainAnnounced = true;
-    console.log(`${stopping}: no new connections; finishing requests in flight (up to ${graceSeconds} s)`);
+    log.info(`${stopping}: no new connections; finishing requests in flight (up to ${graceSeconds} s)`);
   };
 
   const stop = (signal: string) => {
     if (stopping) {
-      console.log(`${signal} again: cutting off the requests in flight`);
+      log.info(`${signal} again: cutting off the requests in flight`);
       for (const worker of alive) send(worker, "cut-off");
       return;
     }

@@ -10,10 +10,11 @@ import { parseConfig, type Config } from "../config";
 import { loadSecrets } from "../secrets";
 import { openDatabase } from "../seed/initialize";
 import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
-import { remixHandler } from "./handler";
+import { remixHandler, remoteAddress } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { GeneratedFiles } from "./generated-files";
 import { staticFiles } from "./static";
+import { inRequestScope, log, requestIdFrom } from "../log";
 
 /** Memory each process gives the cover art it has drawn: about 3 kB a picture with its compressed copies. */
 const GENERATED_FILES_BYTES = 16 * 1024 * 1024;
@@ -51,7 +52,7 @@ async function prepareData(config: Config): Promise<void> {
     // The embedded database's file is on this machine: if it cannot be opened now (a read-only
     // or full data folder, a half-written file), waiting will not help, and every page would fail.
     if (!config.DATABASE_URL) throw new Error(`The database in ${config.dataDir} could not be opened: ${String(error)}`);
-    console.error("The database could not be opened; starting anyway, and each request tries again:", error);
+    log.error("The database could not be opened; starting anyway, and each request tries again", { error });
   }
 }
 
@@ -77,11 +78,16 @@ async function serve(config: Config): Promise<void> {
     res.once("finish", () => {
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
-    if (serveStatic(req, res)) return;
-    handleWithRemix(req, res).catch((error: unknown) => {
-      console.error(error);
-      if (res.headersSent) res.destroy();
-      else res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Internal Server Error");
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    res.setHeader("X-Request-Id", requestId);
+    if (config.LOG_REQUESTS) logWhenAnswered(req, res, requestId);
+    inRequestScope(requestId, () => {
+      if (serveStatic(req, res)) return;
+      handleWithRemix(req, res).catch((error: unknown) => {
+        log.error("The request could not be answered", { error });
+        if (res.headersSent) res.destroy();
+        else res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("Internal Server Error");
+      });
     });
   });
   // Idle connections stay open longer than a load balancer's usual 60 s, so the balancer (or a
@@ -96,15 +102,15 @@ async function serve(config: Config): Promise<void> {
   if (cluster.isPrimary) {
     const address = server.address();
     const where = typeof address === "object" && address ? `${address.address}:${address.port}` : String(address);
-    console.log(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
+    log.info(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
   }
 
   const closeDatabase = (build.entry.module as typeof build.entry.module & EntryExtras).closeDatabase;
   let drain: Drain | undefined;
   const finish = async (current: Drain) => {
     const cutOff = await current.done;
-    if (cutOff) console.error("Stopped before the requests in flight were answered");
-    await closeDatabase?.().catch((error: unknown) => console.error("Closing the database failed:", error));
+    if (cutOff) log.error("Stopped before the requests in flight were answered");
+    await closeDatabase?.().catch((error: unknown) => log.error("Closing the database failed", { error }));
     process.exit(cutOff ? 1 : 0);
   };
   const beginDrain = () => {
@@ -128,15 +134,34 @@ async function serve(config: Config): Promise<void> {
   }
   const stop = (signal: string) => {
     if (drain) {
-      console.log(`${signal} again: cutting off the requests in flight`);
+      log.info(`${signal} again: cutting off the requests in flight`);
       drain.cutOff();
       return;
     }
     beginDrain();
     // Logged once the port is closed: a test (or an operator) may take it as that event.
-    console.log(`${signal}: no new connections; finishing requests in flight (up to ${config.SHUTDOWN_GRACE_SECONDS} s)`);
+    log.info(`${signal}: no new connections; finishing requests in flight (up to ${config.SHUTDOWN_GRACE_SECONDS} s)`);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => stop(signal));
+}
+
+/**
+ * The access log: one line when the answer has gone (or the client left first). The path is
+ * logged without its query, which can hold a reader's search or a one-time token.
+ */
+function logWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): void {
+  const started = performance.now();
+  res.once("close", () => {
+    log.info("request", {
+      requestId,
+      method: req.method,
+      path: (req.url ?? "").split("?")[0],
+      status: res.statusCode,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      address: remoteAddress(req),
+      ...(res.writableFinished ? {} : { aborted: true }),
+    });
+  });
 }
 
 interface Drain {
@@ -168,6 +193,6 @@ function startDrain(server: http.Server, graceMs: number): Drain {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  log.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

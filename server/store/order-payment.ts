@@ -2,6 +2,7 @@ import type { Database } from "../db/connection";
 import type { PaymentEvent, PaymentProvider } from "../payments/provider";
 import { emptyCart } from "./cart";
 import { ORDER_ID, orderRow, type Order } from "./order-records";
+import { log } from "../log";
 
 /**
  * Sends the shopper to the provider's hosted checkout for an order. One session per order:
@@ -122,7 +123,7 @@ export async function handleOrderPaymentEvent(
 async function lateForCancelledOrder(db: Database, orderId: string, sessionId: string): Promise<boolean> {
   const row = await db.selectFrom("store_order").select(["status", "number", "provider"]).where("id", "=", orderId).executeTakeFirst();
   if (row?.status !== "cancelled") return false;
-  console.error(
+  log.error(
     `PAYMENT FOR CANCELLED ORDER: order ${row.number} (${orderId}) was paid through ${row.provider} session ${sessionId} after it was cancelled; it stays cancelled: refund the payment.`,
   );
   return true;

@@ -1,6 +1,7 @@
 import type { Database } from "../db/connection";
 import type { PaymentProvider } from "../payments/provider";
 import { cancelOrder } from "./order-payment";
+import { log } from "../log";
 
 /**
  * How long an order waits for its payment: Stripe's checkout sessions stay open 24 hours by
@@ -28,7 +29,7 @@ export async function cancelAbandonedOrders(db: Database, provider: PaymentProvi
     try {
       if ((await cancelOrder(db, provider, id, now)) === "cancelled") cancelled.push(id);
     } catch (error) {
-      console.error(`Abandoned order ${id} could not be cancelled; the next run tries again:`, error);
+      log.error(`Abandoned order ${id} could not be cancelled; the next run tries again`, { error });
     }
   }
   return cancelled;

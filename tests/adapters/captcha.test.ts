@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createCaptcha } from "../../server/adapters/captcha";
+import { log } from "../../server/log";
 
 const SECRET = "test-secret-6Lc";
 const MIN_SCORE = 0.5;
@@ -83,7 +84,7 @@ describe("captcha against a siteverify server", () => {
     siteverify.requests.length = 0;
     siteverify.contentTypes.length = 0;
     warnings = [];
-    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    vi.spyOn(log, "warn").mockImplementation((line: string) => void warnings.push(line));
   });
 
   afterEach(() => {

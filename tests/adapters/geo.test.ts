@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createGeo, GeoIpError, isDomestic, lookupCountry } from "../../server/adapters/geo";
 import { clientIp } from "../../server/client-ip";
+import { log } from "../../server/log";
 
 const ACCOUNT_ID = "123456";
 const LICENSE_KEY = "test_license_key";
@@ -93,7 +94,7 @@ describe("GeoIP2 web service", () => {
   beforeEach(() => {
     geoip.requests.length = 0;
     warnings = [];
-    vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    vi.spyOn(log, "warn").mockImplementation((line: string) => void warnings.push(line));
   });
 
   afterEach(() => {

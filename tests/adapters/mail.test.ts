@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMailer } from "../../server/adapters/mail";
 import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "../helpers/smtp";
+import { log } from "../../server/log";
 
 const FROM = "Meridian Review <no-reply@meridian-review.example>";
 const RESET_LINK = "http://localhost:3000/reset-password?token=3f9a1c7e0b";
@@ -62,7 +63,7 @@ describe("mail to the outbox folder (no SMTP configured)", () => {
 
   it("writes each message as an .eml file, in send order, and logs where it went", async () => {
     const logged: string[] = [];
-    vi.spyOn(console, "info").mockImplementation((line: string) => void logged.push(line));
+    vi.spyOn(log, "info").mockImplementation((line: string) => void logged.push(line));
     const mailer = createMailer({ from: FROM, outbox });
 
     const first = await mailer.send({

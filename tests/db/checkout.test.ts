@@ -24,6 +24,7 @@ import { cancelAbandonedOrders } from "../../server/store/order-sweep";
 import { evaluatePromo } from "../../server/store/promo";
 import { redeemVoucher, voucherState } from "../../server/store/vouchers";
 import { seededTestDatabase } from "../helpers/test-db";
+import { log } from "../../server/log";
 
 let db: Database;
 let close: () => Promise<void>;
@@ -560,7 +561,7 @@ describe("cancelling an order", () => {
     // The provider took the payment anyway (its page was still open in another tab, say).
 
     paid.add(sessionId);
-    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const logged = vi.spyOn(log, "error").mockImplementation(() => undefined);
     try {
       const event = { type: "checkout.completed" as const, eventId: "evt_late", sessionId, reference: outcome.order.id, paid: true };
       expect(await handleOrderPaymentEvent(db, event, NOON)).toBe("paid-after-cancel");

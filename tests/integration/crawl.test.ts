@@ -346,9 +346,22 @@ describe("when the database cannot be reached", () => {
   it("answers 500 inside the site chrome with the customer-service message, and keeps serving what needs no database", async () => {
     const broken = await startBuiltServer({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/unreachable" });
     try {
-      const res = await fetch(`${broken.url}/the-latest`);
+      const res = await fetch(`${broken.url}/the-latest`, { headers: { "X-Request-Id": "lb-7f3a9c" } });
       expect(res.status).toBe(500);
-      const $ = cheerio.load(await res.text());
+      expect(res.headers.get("x-request-id")).toBe("lb-7f3a9c");
+      const html = await res.text();
+      // The cause, with its stack, is in the server's log under the balancer's request id…
+      const logged = broken
+        .errors()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { level: string; requestId?: string; error?: { message: string; stack: string } })
+        .find((entry) => entry.requestId === "lb-7f3a9c" && entry.level === "error");
+      expect(logged?.error?.stack).toMatch(/\n\s+at /);
+      // …and never on the reader's page.
+      expect(html).not.toContain(logged!.error!.message);
+      expect(html).not.toMatch(/\n\s+at /);
+      const $ = cheerio.load(html);
       expect($("h1").text()).toBe("Something went wrong");
       expect($("main").text()).toContain(
         "We are sorry. We are unable to process your request at this time. Customer Service is available 24/7.",

@@ -182,6 +182,53 @@ describe("serving the client build", () => {
   });
 });
 
+describe("the request log", () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startBuiltServer();
+  }, 120_000);
+
+  afterAll(() => server?.stop());
+
+  /** The next access-log line the server writes for a request with this id. */
+  const loggedRequest = (requestId: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      let buffered = "";
+      const onData = (chunk: Buffer) => {
+        buffered += String(chunk);
+        for (const line of buffered.split("\n").slice(0, -1)) {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          if (entry.msg === "request" && entry.requestId === requestId) {
+            server.child.stdout!.off("data", onData);
+            resolve(entry);
+          }
+        }
+        buffered = buffered.slice(buffered.lastIndexOf("\n") + 1);
+      };
+      server.child.stdout!.on("data", onData);
+    });
+
+  it("writes a JSON line for each request under the balancer's id, without the query", async () => {
+    const logged = loggedRequest("lb-42");
+    const res = await fetch(`${server.url}/search?q=private+words`, { headers: { "X-Request-Id": "lb-42" } });
+    await res.arrayBuffer();
+    expect(res.headers.get("x-request-id")).toBe("lb-42");
+    expect(await logged).toMatchObject({ level: "info", method: "GET", path: "/search", status: 200, address: "127.0.0.1" });
+    expect(JSON.stringify(await logged)).not.toContain("private");
+  });
+
+  it("gives a request that came without a usable id one of its own, static files included", async () => {
+    const res = await fetch(`${server.url}/robots.txt`, { headers: { "X-Request-Id": "two words" } });
+    await res.arrayBuffer();
+    const id = res.headers.get("x-request-id")!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const again = await fetch(`${server.url}/robots.txt`);
+    await again.arrayBuffer();
+    expect(again.headers.get("x-request-id")).not.toBe(id);
+  });
+});
+
 describe("the client's address", () => {
   let server: RunningServer;
 
