@@ -49,7 +49,7 @@ export function connect(options: ConnectionOptions): Database {
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = new SQLite(path.join(options.dataDir, "site.db"));
-  file.pragma("journal_mode = WAL");
+  useWriteAheadLog(file);
   file.pragma("synchronous = NORMAL");
   file.pragma("foreign_keys = ON");
   file.pragma("busy_timeout = 5000");
@@ -129,6 +129,25 @@ export async function ensureSchema(options: ConnectionOptions): Promise<void> {
     if ((error as { code?: string }).code !== "23505") throw error;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Switches the file to write-ahead logging (a no-op once it is). Processes opening a new file
+ * together (a cluster's first start) race to switch it, and SQLite refuses the loser at once,
+ * whatever the busy timeout: it tries again for up to 5 s. This runs once, at start, so it
+ * may block the thread while it waits.
+ */
+function useWriteAheadLog(file: SQLite.Database): void {
+  const deadline = Date.now() + 5_000;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 200)) {
+    try {
+      file.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
+    }
   }
 }
 

@@ -6,9 +6,15 @@ let counter = 0;
 
 /** A browser as the built server meets it: a cookie jar, same-site form posts, no redirects followed. */
 export class Reader {
-  private readonly cookies = new Map<string, string>();
+  constructor(
+    readonly baseUrl: string,
+    private readonly cookies = new Map<string, string>(),
+  ) {}
 
-  constructor(readonly baseUrl: string) {}
+  /** The same browser, cookies and all, talking to another instance of the site. */
+  at(baseUrl: string): Reader {
+    return new Reader(baseUrl, this.cookies);
+  }
 
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
