@@ -6,10 +6,14 @@ import { isIP } from "node:net";
  * trusted: it is the one our own proxy appended; anything before it came from the client.
  */
 export function clientIp(request: Request, header: string | undefined): string | null {
-  if (!header) return null;
-  const value = request.headers.get(header);
-  if (value === null) return null;
-  const candidate = (header.toLowerCase() === "x-forwarded-for" ? value.split(",").at(-1) : value)?.trim() ?? "";
+  return header ? clientIpIn(request.headers.get(header), header) : null;
+}
+
+/** The same, from the header's value as Node gives it (repeated headers joined with commas). */
+export function clientIpIn(value: string | string[] | null | undefined, header: string): string | null {
+  const joined = Array.isArray(value) ? value.join(",") : value;
+  if (joined === null || joined === undefined) return null;
+  const candidate = (header.toLowerCase() === "x-forwarded-for" ? joined.split(",").at(-1) : joined)?.trim() ?? "";
   return isIP(candidate) ? candidate : null;
 }
 

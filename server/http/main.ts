@@ -14,7 +14,11 @@ import { remixHandler, remoteAddress } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { GeneratedFiles } from "./generated-files";
 import { staticFiles } from "./static";
+import { clientIpIn } from "../client-ip";
 import { inRequestScope, log, requestIdFrom } from "../log";
+
+/** A balancer asks these every few seconds: logging each would bury the readers' requests. */
+const HEALTH_CHECKS = new Set(["/healthz", "/readyz"]);
 
 /** Memory each process gives the cover art it has drawn: about 3 kB a picture with its compressed copies. */
 const GENERATED_FILES_BYTES = 16 * 1024 * 1024;
@@ -80,7 +84,7 @@ async function serve(config: Config): Promise<void> {
     });
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     res.setHeader("X-Request-Id", requestId);
-    if (config.LOG_REQUESTS) logWhenAnswered(req, res, requestId);
+    if (config.LOG_REQUESTS && !HEALTH_CHECKS.has(req.url ?? "")) logWhenAnswered(req, res, requestId, config.CLIENT_IP_HEADER);
     inRequestScope(requestId, () => {
       if (serveStatic(req, res)) return;
       handleWithRemix(req, res).catch((error: unknown) => {
@@ -147,9 +151,10 @@ async function serve(config: Config): Promise<void> {
 
 /**
  * The access log: one line when the answer has gone (or the client left first). The path is
- * logged without its query, which can hold a reader's search or a one-time token.
+ * logged without its query, which can hold a reader's search or a one-time token. The address
+ * is the client's: from the proxy's header when one is configured, as the app reads it.
  */
-function logWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): void {
+function logWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, clientHeader?: string): void {
   const started = performance.now();
   res.once("close", () => {
     log.info("request", {
@@ -158,7 +163,7 @@ function logWhenAnswered(req: http.IncomingMessage, res: http.ServerResponse, re
       path: (req.url ?? "").split("?")[0],
       status: res.statusCode,
       ms: Math.round((performance.now() - started) * 10) / 10,
-      address: remoteAddress(req),
+      address: (clientHeader && clientIpIn(req.headers[clientHeader.toLowerCase()], clientHeader)) || remoteAddress(req),
       ...(res.writableFinished ? {} : { aborted: true }),
     });
   });
