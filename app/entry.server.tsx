@@ -7,6 +7,7 @@ import { DocumentOnlyProvider } from "./lib/document-only";
 import { NonceProvider } from "./lib/nonce";
 import { startHousekeeping } from "./lib/housekeeping.server";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
+import { isDatabaseUnavailable } from "../server/db/unavailable";
 import { log } from "../server/log";
 import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
 
@@ -94,6 +95,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext?: AppLoadContext,
 ) {
+  if (loadContext?.databaseUnavailable && responseStatusCode >= 500) {
+    responseStatusCode = 503;
+    responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  }
   const documentOnly = loadContext?.documentOnly ?? {};
   // A guest's page rendered before from the same data is sent as it was; the loaders have run.
   const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext, documentOnly);
@@ -155,10 +160,20 @@ export default function handleRequest(
  * An error a loader, an action or rendering threw: logged here, with its stack, on the server
  * only. The reader gets the site's error page. A request the reader abandoned is not an error.
  */
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // The database is away (restarting, unreachable): the answer becomes a 503, "try again shortly".
+  if (isDatabaseUnavailable(error)) context.databaseUnavailable = true;
   log.error(`${request.method} ${new URL(request.url).pathname} failed`, { error });
 };
 
-export const handleDataRequest: HandleDataRequestFunction = (response, { request }) =>
-  production ? hardenResponse(request, response) : response;
+/** How long a reader (or a crawler) is asked to wait when the database is away. */
+const RETRY_AFTER_SECONDS = 30;
+
+export const handleDataRequest: HandleDataRequestFunction = (response, { request, context }) => {
+  if (context.databaseUnavailable && response.status >= 500) {
+    response = new Response(response.body, { status: 503, headers: response.headers });
+    response.headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  }
+  return production ? hardenResponse(request, response) : response;
+};

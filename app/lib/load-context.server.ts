@@ -10,6 +10,8 @@ declare module "@remix-run/node" {
     documentRequest?: boolean;
     /** What the document's render gets beside the loader data (app/lib/document-only.tsx). */
     documentOnly?: DocumentOnly;
+    /** Set by handleError when a loader or action failed because the database was away: the answer is a 503. */
+    databaseUnavailable?: boolean;
   }
 }
 

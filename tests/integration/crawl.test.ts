@@ -343,11 +343,12 @@ describe("maintenance mode", () => {
 });
 
 describe("when the database cannot be reached", () => {
-  it("answers 500 inside the site chrome with the customer-service message, and keeps serving what needs no database", async () => {
+  it("answers 503 (try again shortly) inside the site chrome with the customer-service message, and keeps serving what needs no database", async () => {
     const broken = await startBuiltServer({ DATABASE_URL: "postgres://postgres@127.0.0.1:1/unreachable" });
     try {
       const res = await fetch(`${broken.url}/the-latest`, { headers: { "X-Request-Id": "lb-7f3a9c" } });
-      expect(res.status).toBe(500);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("30");
       expect(res.headers.get("x-request-id")).toBe("lb-7f3a9c");
       const html = await res.text();
       // The cause, with its stack, is in the server's log under the balancer's request id…
@@ -368,6 +369,15 @@ describe("when the database cannot be reached", () => {
       );
       expect($("nav[aria-label=Sections] a").length).toBeGreaterThan(5);
       expect($("title").text()).toContain("Something went wrong");
+      // A page's data asked for by the browser's JS, and a form posted, are told the same.
+      const data = await fetch(`${broken.url}/the-latest.data`);
+      expect([data.status, data.headers.get("retry-after")]).toEqual([503, "30"]);
+      const posted = await fetch(`${broken.url}/sign-in`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: broken.url, "Sec-Fetch-Site": "same-origin" },
+        body: "username=reader%40example.com&password=x",
+      });
+      expect(posted.status).toBe(503);
       expect((await fetch(`${broken.url}/robots.txt`)).status).toBe(200);
       // What a load balancer asks: the process is alive, but not ready to take readers.
       expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
