@@ -117,12 +117,6 @@ export default function Search() {
                   Filter results
                 </a>
               </div>
-              {results.rankedOnly !== null ? (
-                <p className={css.note}>
-                  So many items match that the {results.rankedOnly.toLocaleString("en-US")} most relevant of the latest are listed. Sort by
-                  newest, add words or choose a filter to see others.
-                </p>
-              ) : null}
               <EntryList
                 stream={results}
                 totalText={results.countCapped ? `more than ${COUNT_WINDOW.toLocaleString("en-US")}` : undefined}

@@ -1,10 +1,10 @@
 // The one place that speaks each database's full-text dialect (ADR 030): FTS5 with bm25 on
 // SQLite, tsvector with ts_rank on PostgreSQL. Both get the same parsed query and filters, do
 // the same bounded work and answer in the same shape:
-// - windows: the newest TITLE_WINDOW matches in titles and the newest MATCH_WINDOW matches
-//   anywhere, with each engine's score; search ranks their union (title matches first);
-// - the newest COUNT_WINDOW + 1 matching keys (shared/search-kinds.ts): the counts, the facets
-//   and the list "newest first" all come from them.
+// - the newest TITLE_WINDOW matches in titles, with each engine's score of the title: search
+//   lists them first, best first;
+// - the newest COUNT_WINDOW + 1 matching keys (shared/search-kinds.ts): the counts, the facets,
+//   the list "newest first", and after the title matches the rest of the list by relevance.
 // Keys order documents newest first (documents.ts), so "newest" is a walk along an index that
 // stops once it has enough, however many documents match.
 import { sql, type RawBuilder } from "kysely";
@@ -14,13 +14,8 @@ import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { keysOfDay, REF_BITS } from "./documents";
 import { toFts5, toTsquery, type ParsedQuery } from "./query";
 
-/** How many of the newest title matches are ranked by relevance (a title is short: cheap to score). */
+/** How many of the newest title matches are ranked by their engine's score (a title is short: cheap to score). */
 export const TITLE_WINDOW = 200;
-/**
- * How many of the newest matches anywhere are ranked by relevance. Scoring a long body costs
- * FTS5 about 30 µs, so this window is smaller; it matters only for words most documents hold.
- */
-export const MATCH_WINDOW = 50;
 
 export interface EngineFilters {
   kinds: SearchKind[];
@@ -83,23 +78,6 @@ export async function titleWindow(db: Database, query: ParsedQuery, filters: Eng
     select rowid as key, -bm25(search_heading) as score from search_heading
     where search_heading match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
     order by rowid limit ${TITLE_WINDOW}`.execute(db);
-  return numbers(rows);
-}
-
-/** The newest MATCH_WINDOW matching documents, scored with title above summary above body. */
-export async function matchWindow(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Scored[]> {
-  if (isPostgres(db)) {
-    const { rows } = await sql<{ key: string; score: number }>`
-      select d.id as key, ts_rank('{0.1, 0.2, 0.4, 1.0}', d.document, q, 1) as score
-      from search_document d, to_tsquery('english', ${toTsquery(query)}) q
-      where d.document @@ q${keyConditions(sql`d.id`, filters)}
-      order by d.id limit ${MATCH_WINDOW}`.execute(db);
-    return numbers(rows);
-  }
-  const { rows } = await sql<{ key: number; score: number }>`
-    select rowid as key, -bm25(search_text, 10.0, 4.0, 1.0) as score from search_text
-    where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
-    order by rowid limit ${MATCH_WINDOW}`.execute(db);
   return numbers(rows);
 }
 
