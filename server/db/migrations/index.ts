@@ -11,6 +11,7 @@ import * as m009 from "./009-one-purchase-and-housekeeping";
 import * as m010 from "./010-meter-address";
 import * as m011 from "./011-search";
 import * as m012 from "./012-search-gin-pending-list";
+import * as m013 from "./013-search-words-inline";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   "010-meter-address": m010,
   "011-search": m011,
   "012-search-gin-pending-list": m012,
+  "013-search-words-inline": m013,
 };
 
 export const migrationProvider: MigrationProvider = {
