@@ -19,7 +19,8 @@ export default defineConfig({
   build: { target: "es2022", cssCodeSplit: false },
   ssr: { external: ["better-sqlite3", "pg"] },
   test: {
-    include: ["tests/**/*.test.{ts,tsx}"],
+    // `npm run test:faults` (FAULTS=1) runs the slow fault scripts in tests/faults instead.
+    include: process.env.FAULTS ? ["tests/faults/**/*.fault.ts"] : ["tests/**/*.test.{ts,tsx}"],
     globalSetup: ["tests/global-setup.ts"],
     environment: "node",
     pool: "forks",

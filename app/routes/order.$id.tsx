@@ -3,17 +3,18 @@ import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines } from "../../shared/address";
 import { downloadsForOrder } from "../../server/store/downloads";
-import { cancelOrder, type CancelOutcome } from "../../server/store/order-payment";
+import { cancelOrder, startOrderPayment, type CancelOutcome } from "../../server/store/order-payment";
+import type { Database } from "../../server/db/connection";
 import { orderForViewer, type Order } from "../../server/store/order-records";
 import { findShippingMethod } from "../../shared/shipping";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/store/checkout.css";
 import { OrderDownloads } from "../components/store/OrderDownloads";
 import { OrderLines, OrderTotals } from "../components/store/OrderLines";
-import { db } from "../lib/db.server";
+import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formatPublished } from "../lib/format";
-import { settleOnReturn } from "../lib/orders.server";
+import { paymentReturnPath, settleOnReturn } from "../lib/orders.server";
 import { confirmOrder, payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
@@ -77,7 +78,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /**
  * The buyer cancels an order still awaiting payment (intent=cancel), then sees it again (303).
- * A replay lands on the cancelled order; a paid order answers 409.
+ * A replay lands on the cancelled order; a paid order answers 409. An order whose payment page
+ * was never recorded (the server stopped as it was being opened) is paid through intent=pay,
+ * which opens it (or finds it again at the provider) and sends the buyer there.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
@@ -86,7 +89,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const database = await db();
   const order = await orderForViewer(database, params.id ?? "", { userId: user?.id ?? null, key });
   if (!order) throw new Response("No such order", { status: 404 });
-  if (form.get("intent") !== "cancel") throw new Response("Unknown request", { status: 400 });
+  const intent = form.get("intent");
+  if (intent === "pay") return payForOrder(database, order, key);
+  if (intent !== "cancel") throw new Response("Unknown request", { status: 400 });
   let outcome: CancelOutcome;
   try {
     outcome = await cancelOrder(database, await payments(), order.id);
@@ -104,6 +109,22 @@ export async function action({ request, params }: ActionFunctionArgs) {
     );
   }
   return redirect(`/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`, 303);
+}
+
+async function payForOrder(database: Database, order: Order, key: string | null) {
+  const here = `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+  if (order.status !== "pending_payment") return redirect(here, 303);
+  try {
+    const siteUrl = config().siteUrl;
+    const url = await startOrderPayment(database, await payments(), order, {
+      successUrl: `${siteUrl}${paymentReturnPath(order)}`,
+      cancelUrl: `${siteUrl}${here}`,
+    });
+    return redirect(url, 303);
+  } catch (error) {
+    log.error(`order ${order.id}: payment could not start`, { error });
+    return data({ message: "The payment page could not be opened just now. Please try again in a few minutes." }, { status: 503 });
+  }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
@@ -177,6 +198,12 @@ export default function OrderPage() {
               Pay for this order
             </a>
           </p>
+        ) : page.status === "pending_payment" ? (
+          <Form method="post" action={page.cancelPath}>
+            <button type="submit" name="intent" value="pay" className={primaryButton}>
+              Pay for this order
+            </button>
+          </Form>
         ) : null}
         {page.status === "pending_payment" ? (
           <Form method="post" action={page.cancelPath}>

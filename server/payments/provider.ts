@@ -62,6 +62,10 @@ export class WebhookSignatureError extends Error {
 
 export interface PaymentProvider {
   readonly name: "sandbox" | "stripe";
+  /**
+   * Opens the hosted checkout for a reference: the same session however often it is asked for
+   * the same reference (at once, or again after a crash), so that no purchase has two.
+   */
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** Asks the provider whether a session has been paid. */
   retrieveCheckout(sessionId: string): Promise<CheckoutState>;

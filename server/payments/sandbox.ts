@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import type { Database } from "../db/connection";
+import { isPostgres } from "../db/dialect";
 import {
   WebhookSignatureError,
   type CheckoutRequest,
@@ -76,23 +78,32 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
     name: "sandbox",
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
-      const id = `sbx_${crypto.randomBytes(16).toString("base64url")}`;
-      await db
-        .insertInto("sandbox_payment")
-        .values({
-          id,
-          reference: request.reference,
-          description: request.description,
-          amount_cents: request.amountCents,
-          customer_email: request.customerEmail,
-          success_url: request.successUrl,
-          cancel_url: request.cancelUrl,
-          status: "open",
-          card_last4: null,
-          created_at: new Date().toISOString(),
-          paid_at: null,
-        })
-        .execute();
+      // One session per reference, however often asked, as Stripe does for a repeated
+      // idempotency key. Askers are queued per reference: PostgreSQL by an advisory lock,
+      // SQLite by its write lock, which its transactions take as they begin.
+      const id = await db.transaction().execute(async (tx) => {
+        if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox:${request.reference}`}, 0))`.execute(tx);
+        const opened = await tx.selectFrom("sandbox_payment").select("id").where("reference", "=", request.reference).executeTakeFirst();
+        if (opened) return opened.id;
+        const fresh = `sbx_${crypto.randomBytes(16).toString("base64url")}`;
+        await tx
+          .insertInto("sandbox_payment")
+          .values({
+            id: fresh,
+            reference: request.reference,
+            description: request.description,
+            amount_cents: request.amountCents,
+            customer_email: request.customerEmail,
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+            status: "open",
+            card_last4: null,
+            created_at: new Date().toISOString(),
+            paid_at: null,
+          })
+          .execute();
+        return fresh;
+      });
       return { id, url: `${options.siteUrl}/sandbox-checkout/${id}` };
     },
 

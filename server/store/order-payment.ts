@@ -5,9 +5,12 @@ import { ORDER_ID, orderRow, type Order } from "./order-records";
 import { log } from "../log";
 
 /**
- * Sends the shopper to the provider's hosted checkout for an order. One session per order:
- * the first caller claims the order and opens it; a replay (even a concurrent one) gets the
- * same address.
+ * Sends the shopper to the provider's hosted checkout for an order, and returns its address.
+ * The first caller claims the order and opens the session; a replay (even a concurrent one)
+ * waits for that address. Providers open one session per reference however often they are
+ * asked (PaymentProvider.createCheckout), so when the claimant never records the session (the
+ * server stopped in between), a later caller opens it again and gets the same one: no order is
+ * left without a way to pay, and none has two.
  */
 export async function startOrderPayment(
   db: Database,
@@ -15,13 +18,17 @@ export async function startOrderPayment(
   order: Order,
   urls: { successUrl: string; cancelUrl: string },
 ): Promise<string> {
+  if (order.checkoutUrl) return order.checkoutUrl;
   const claimed = await db
     .updateTable("store_order")
     .set({ provider: provider.name })
     .where("id", "=", order.id)
     .where("provider", "is", null)
     .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return waitForCheckoutUrl(db, order.id);
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    const opened = await waitForCheckoutUrl(db, order.id);
+    if (opened) return opened;
+  }
   try {
     const session = await provider.createCheckout({
       reference: order.id,
@@ -34,7 +41,7 @@ export async function startOrderPayment(
     });
     await db
       .updateTable("store_order")
-      .set({ provider_session_id: session.id, provider_checkout_url: session.url })
+      .set({ provider: provider.name, provider_session_id: session.id, provider_checkout_url: session.url })
       .where("id", "=", order.id)
       .execute();
     return session.url;
@@ -50,18 +57,21 @@ export async function startOrderPayment(
   }
 }
 
-async function waitForCheckoutUrl(db: Database, orderId: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+/** How long a replay waits for the claimant to record the session before opening it itself. */
+const CLAIM_WAIT_MS = 3000;
+
+/** The address the claimant recorded, or null if it did not within CLAIM_WAIT_MS (or gave up). */
+async function waitForCheckoutUrl(db: Database, orderId: string): Promise<string | null> {
+  for (const until = Date.now() + CLAIM_WAIT_MS; ;) {
     const row = await db
       .selectFrom("store_order")
       .select(["provider", "provider_checkout_url"])
       .where("id", "=", orderId)
       .executeTakeFirstOrThrow();
     if (row.provider_checkout_url) return row.provider_checkout_url;
-    if (!row.provider) throw new Error(`order ${orderId}: the payment session could not be opened`);
-    await new Promise((r) => setTimeout(r, 100));
+    if (!row.provider || Date.now() >= until) return null;
+    await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`order ${orderId}: timed out waiting for the payment session`);
 }
 
 /**

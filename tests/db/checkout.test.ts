@@ -110,7 +110,7 @@ const submit = async (cartId: string, key = issueIdempotencyKey(), shown?: numbe
     NOON,
   );
 
-/** A payment provider double that opens numbered sessions and reports the paid ones. */
+/** A payment provider double that opens numbered sessions, one per reference, and reports the paid ones. */
 function fakeProvider() {
   const sessions: { id: string; reference: string }[] = [];
   const paid = new Set<string>();
@@ -118,6 +118,9 @@ function fakeProvider() {
     name: "sandbox",
     async createCheckout(request) {
       await new Promise((r) => setTimeout(r, 20));
+      // As every provider must: one session per reference.
+      const opened = sessions.find((s) => s.reference === request.reference);
+      if (opened) return { id: opened.id, url: `https://pay.example/${opened.id}` };
       const id = `sess_${sessions.length + 1}`;
       sessions.push({ id, reference: request.reference });
       return { id, url: `https://pay.example/${id}` };
@@ -411,14 +414,31 @@ describe("submitting an order", () => {
     const cart = await readyCart([{ id: ids.hardcover }]);
     const outcome = await submit(cart);
     if (!outcome.ok) throw new Error(outcome.problem);
-    const { provider, sessions } = fakeProvider();
-    const urls = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        startOrderPayment(db, provider, outcome.order, { successUrl: "https://site/ok", cancelUrl: "https://site/no" }),
-      ),
-    );
-    expect(new Set(urls)).toEqual(new Set(["https://pay.example/sess_1"]));
-    expect(sessions).toHaveLength(1);
+    const urls = await Promise.all(Array.from({ length: 5 }, () => startOrderPayment(db, sandbox(), outcome.order, payUrls)));
+    const opened = await db.selectFrom("sandbox_payment").select("id").where("reference", "=", outcome.order.id).execute();
+    expect(opened).toHaveLength(1);
+    expect(new Set(urls)).toEqual(new Set([`https://site/sandbox-checkout/${opened[0]!.id}`]));
+    expect(await sessionOf(outcome.order.id)).toBe(opened[0]!.id);
+  });
+
+  it("finds the session again when the server stopped between opening it and keeping it", async () => {
+    const cart = await readyCart([{ id: ids.hardcover }]);
+    const outcome = await submit(cart);
+    if (!outcome.ok) throw new Error(outcome.problem);
+    // What a crash leaves: the order claimed for the provider, which has the session; the order does not know it.
+    await db.updateTable("store_order").set({ provider: "sandbox" }).where("id", "=", outcome.order.id).execute();
+    const orphan = await sandbox().createCheckout({
+      reference: outcome.order.id,
+      description: "Order",
+      amountCents: outcome.order.totalCents,
+      currency: "usd",
+      customerEmail: outcome.order.email,
+      ...payUrls,
+    });
+    expect(await sessionOf(outcome.order.id)).toBeNull();
+    expect(await startOrderPayment(db, sandbox(), outcome.order, payUrls)).toBe(orphan.url);
+    expect(await sessionOf(outcome.order.id)).toBe(orphan.id);
+    expect(await db.selectFrom("sandbox_payment").select("id").where("reference", "=", outcome.order.id).execute()).toHaveLength(1);
   });
 
   it("does not let another shopper replay a key", async () => {

@@ -29,7 +29,8 @@ export async function startBuiltServer(
   kind: ServerKind = "production",
   database?: IsolatedConnection,
 ): Promise<RunningServer> {
-  const port = await freePort();
+  // A test that starts the server again on the same address gives its port.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const connection = database ?? (await isolatedConnection("srv"));
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, COMMANDS[kind], {
