@@ -75,10 +75,14 @@ async function serve(config: Config): Promise<void> {
   const generatedArt = new GeneratedFiles((pathname) => pathname.startsWith("/art/"), GENERATED_FILES_BYTES);
   const handleWithRemix = remixHandler(build, config.NODE_ENV, headerSettings, generatedArt);
   let draining = false;
+  /** Answers not yet finished: when the drain begins, those not yet started are told to close their connection. */
+  const unfinished = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     // While draining, each answer closes its connection instead of keeping it for more requests,
     // and a connection whose answer was in flight is closed as soon as it is idle.
     if (draining) res.shouldKeepAlive = false;
+    unfinished.add(res);
+    res.once("close", () => unfinished.delete(res));
     res.once("finish", () => {
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
@@ -119,6 +123,7 @@ async function serve(config: Config): Promise<void> {
   };
   const beginDrain = () => {
     draining = true;
+    for (const res of unfinished) if (!res.headersSent) res.shouldKeepAlive = false;
     drain = startDrain(server, config.SHUTDOWN_GRACE_SECONDS * 1000);
     void finish(drain);
   };

@@ -3,10 +3,10 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { connect } from "../../server/db/connection";
 import { createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
+import { addToCartForm, placeOrderForm, shippedItems } from "../helpers/checkout-flow";
 import { freePort } from "../helpers/free-port";
 import { Reader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
 import { dialectName, isolatedConnection } from "../helpers/test-db";
 
 // The server is killed (SIGKILL: no drain, no cleanup) while shoppers are placing orders and
@@ -18,23 +18,6 @@ const SHOPPERS = 8;
 const ROUNDS = 6;
 const KILLS = 3;
 const WEBHOOK_SECRET = "crash-test-webhook-secret-0123456789abcdef";
-
-/** The values a form posts as it stands: hidden and pre-filled inputs, checked boxes, selected options. */
-function formValues($: cheerio.CheerioAPI, form: cheerio.Cheerio<never>): Record<string, string> {
-  const values: Record<string, string> = {};
-  form.find("input[name]").each((_, el) => {
-    const input = $(el);
-    const type = (input.attr("type") ?? "text").toLowerCase();
-    if (["submit", "button", "image"].includes(type)) return;
-    if ((type === "checkbox" || type === "radio") && input.attr("checked") === undefined) return;
-    values[input.attr("name")!] = input.attr("value") ?? "";
-  });
-  form.find("select[name]").each((_, el) => {
-    const select = $(el);
-    values[select.attr("name")!] = (select.find("option[selected]").attr("value") ?? select.find("option").first().attr("value")) || "";
-  });
-  return values;
-}
 
 /** A step that did not get the answer a working site gives: the server went away under it. */
 class Interrupted extends Error {}
@@ -69,27 +52,11 @@ async function payFrom(reader: Reader, location: string): Promise<void> {
   await expectAnswer(await reader.request(back.pathname + back.search), 200, "GET order after payment");
 }
 
-/** Shipping, review and "place order" for what the cart holds: the answer that sends the shopper to pay, or null for an empty cart. */
+/** Shipping, review and "place order" for what the cart holds: where the shopper is sent to pay, or null for an empty cart. */
 async function placeOrder(reader: Reader): Promise<string | null> {
-  const shipping = await reader.request("/shipping-payment");
-  if (shipping.status === 302 || shipping.status === 303) return null;
-  await expectAnswer(shipping, 200, "GET /shipping-payment");
-  const $ = cheerio.load(await shipping.text());
-  const form = $('form[method="post" i]')
-    .filter((_, el) => $(el).find('[name="address1"], [name="addressChoice"]').length > 0)
-    .first() as cheerio.Cheerio<never>;
-  if (form.length === 0) return null; // the page says the cart is empty
-  const method = form.find('input[name="shippingMethod"]').first().attr("value") ?? "standard";
-  const posted = await reader.request("/shipping-payment", {
-    form: { ...formValues($, form), addressChoice: "new", ...SHIPPING_ADDRESS, shippingMethod: method, promoCode: "", intent: "continue" },
-  });
-  await expectAnswer(posted, 303, "POST /shipping-payment");
-  const review = await expectAnswer(await reader.request("/review-order"), 200, "GET /review-order");
-  const $r = cheerio.load(await review.text());
-  const place = $r('form[method="post" i]')
-    .filter((_, el) => $r(el).find('[name="idempotencyKey"]').length > 0)
-    .first() as cheerio.Cheerio<never>;
-  const placed = await expectAnswer(await reader.request("/review-order", { form: formValues($r, place) }), 303, "POST /review-order");
+  const form = await placeOrderForm(reader, expectAnswer);
+  if (form === null) return null;
+  const placed = await expectAnswer(await reader.request("/review-order", { form }), 303, "POST /review-order");
   return placed.headers.get("location")!;
 }
 
@@ -124,29 +91,8 @@ describe(`a crash while shoppers order and pay (${dialectName})`, () => {
     let server: RunningServer = await startBuiltServer(env, "production", connection);
     const db = connect(connection);
     try {
-      const items = await db
-        .selectFrom("product_availability as a")
-        .innerJoin("product as p", "p.id", "a.product_id")
-        .select(["a.id", "a.format", "a.list_price_cents", "p.slug"])
-        .where("a.line_type", "=", "SHIP")
-        .where("a.status", "=", "A")
-        .orderBy("a.id")
-        .execute();
-      const add = (reader: Reader, n: number) => {
-        const item = items[n % items.length]!;
-        return reader.request("/shopping-cart", {
-          form: {
-            intent: "add",
-            productId: String(item.id),
-            productUrl: `/product/${item.slug}/${item.id}`,
-            type: "Ship",
-            quantity: "1",
-            referral: "",
-            format: item.format,
-            productPrice: (item.list_price_cents / 100).toFixed(2),
-          },
-        });
-      };
+      const items = await shippedItems(db);
+      const add = (reader: Reader, n: number) => reader.request("/shopping-cart", { form: addToCartForm(items[n % items.length]!) });
       const emails = Array.from({ length: SHOPPERS }, (_, n) => `crash${n}.${process.pid}@example.org`);
       const shoppers = await Promise.all(emails.map((email) => register(server.url, email)));
       const paidOrders = async (email: string) =>

@@ -1,0 +1,102 @@
+import http from "node:http";
+import { once } from "node:events";
+import type { Socket } from "node:net";
+import { describe, expect, it } from "vitest";
+import { connect } from "../../server/db/connection";
+import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "../helpers/checkout-flow";
+import { registeredReader } from "../helpers/reader";
+import { startBuiltServer } from "../helpers/server";
+import { isolatedConnection } from "../helpers/test-db";
+
+// SIGTERM while a shopper's order is on its way in, and while browsers hold keep-alive
+// connections: the order is placed and answered, that answer closes its connection, the idle
+// connection is closed, nothing new is accepted, and the server exits 0.
+
+const check: AnswerCheck = async (res, status, step) => {
+  expect(res.status, step).toBe(status);
+  return res;
+};
+
+describe("stopping while an order is submitted", () => {
+  it("places the order in flight, answers it with Connection: close, closes idle keep-alive connections and exits 0", async () => {
+    const connection = await isolatedConnection("stop-order");
+    const server = await startBuiltServer({ SHUTDOWN_GRACE_SECONDS: "60", PAYMENT_PROVIDER: "sandbox" }, "production", connection);
+    const db = connect(connection);
+    try {
+      const shopper = await registeredReader(server.url);
+      const [item] = await shippedItems(db);
+      await check(await shopper.request("/shopping-cart", { form: addToCartForm(item!) }), 303, "POST /shopping-cart");
+      const place = (await placeOrderForm(shopper, check))!;
+      const cookie = shopper.cookie("mr_session");
+      expect(cookie).toBeDefined();
+
+      const { hostname, port } = new URL(server.url);
+      // Two browsers' keep-alive connections: one left idle, one carrying the order.
+      const [browser, shopping] = [new http.Agent({ keepAlive: true }), new http.Agent({ keepAlive: true })];
+      // A browser's idle keep-alive connection: one request answered, the socket kept.
+      const idle = await new Promise<Socket>((resolve, reject) => {
+        const req = http.get({ hostname, port, path: "/healthz", agent: browser }, (res) => {
+          res.resume();
+          res.once("end", () => resolve(req.socket!));
+        });
+        req.once("error", reject);
+      });
+      const idleClosed = once(idle, "close");
+
+      // The order submit, in flight when the signal comes: "Expect: 100-continue" holds its body back.
+      const body = new URLSearchParams(place).toString();
+      const submit = http.request({
+        hostname,
+        port,
+        path: "/review-order",
+        method: "POST",
+        agent: shopping,
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": String(Buffer.byteLength(body)),
+          Origin: server.url,
+          Cookie: `mr_session=${cookie}`,
+          Expect: "100-continue",
+        },
+      });
+      const answered = once(submit, "response") as Promise<[http.IncomingMessage]>;
+      submit.flushHeaders();
+      await once(submit, "continue");
+
+      const exited = once(server.child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      const draining = new Promise<void>((resolve) => {
+        server.child.stdout!.on("data", (chunk: Buffer) => {
+          if (String(chunk).includes("SIGTERM")) resolve();
+        });
+      });
+      server.child.kill("SIGTERM");
+      await draining;
+      await idleClosed;
+
+      submit.end(body);
+      const [res] = await answered;
+      res.resume();
+      await once(res, "end");
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toMatch(/\/sandbox-checkout\/sbx_/);
+      expect(res.headers.connection).toBe("close");
+
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      browser.destroy();
+      shopping.destroy();
+      const orders = await db
+        .selectFrom("store_order")
+        .select(["status", "provider_session_id"])
+        .where("idempotency_key", "=", place.idempotencyKey!)
+        .execute();
+      expect(orders).toHaveLength(1);
+      expect(orders[0]!.status).toBe("pending_payment");
+      expect(res.headers.location).toContain(orders[0]!.provider_session_id!);
+    } finally {
+      await db.destroy();
+      await server.stop();
+      await connection.drop();
+    }
+  }, 120_000);
+});
