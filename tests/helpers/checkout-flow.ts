@@ -1,6 +1,5 @@
 import * as cheerio from "cheerio";
 import type { Database } from "../../server/db/connection";
-import type { Reader } from "./reader";
 import { SHIPPING_ADDRESS } from "./store-orders";
 
 /** The values a form posts as it stands: hidden and pre-filled inputs, checked boxes, selected options. */
@@ -20,6 +19,11 @@ export function formValues($: cheerio.CheerioAPI, form: cheerio.Cheerio<never>):
   return values;
 }
 
+/** What the checkout steps need of a browser (tests/helpers/reader.ts's Reader, or a benchmark's). */
+export interface FormClient {
+  request(path: string, init?: { form?: Record<string, string> }): Promise<Response>;
+}
+
 /** Checks an answer's status, and returns the answer (a caller may throw its own kind of error). */
 export type AnswerCheck = (res: Response, status: number, step: string) => Promise<Response>;
 
@@ -28,7 +32,7 @@ export type AnswerCheck = (res: Response, status: number, step: string) => Promi
  * page with a new address and its first method, then the review page. Returns that form's
  * values, or null when the cart is empty (the shipping page then has no address form).
  */
-export async function placeOrderForm(reader: Reader, check: AnswerCheck): Promise<Record<string, string> | null> {
+export async function placeOrderForm(reader: FormClient, check: AnswerCheck): Promise<Record<string, string> | null> {
   const shipping = await reader.request("/shipping-payment");
   if (shipping.status === 302 || shipping.status === 303) return null;
   await check(shipping, 200, "GET /shipping-payment");

@@ -99,4 +99,42 @@ describe("stopping while an order is submitted", () => {
       await connection.drop();
     }
   }, 120_000);
+
+  it("offers Pay for this order on an order whose payment page was being opened when the server died, and opens it", async () => {
+    const connection = await isolatedConnection("stranded-order");
+    const server = await startBuiltServer({ PAYMENT_PROVIDER: "sandbox" }, "production", connection);
+    const db = connect(connection);
+    try {
+      const shopper = await registeredReader(server.url);
+      const [item] = await shippedItems(db);
+      await check(await shopper.request("/shopping-cart", { form: addToCartForm(item!) }), 303, "POST /shopping-cart");
+      const place = (await placeOrderForm(shopper, check))!;
+      await check(await shopper.request("/review-order", { form: place }), 303, "POST /review-order");
+      // What a crash between claiming the order for the provider and recording its page leaves.
+      const order = await db
+        .selectFrom("store_order")
+        .select("id")
+        .where("idempotency_key", "=", place.idempotencyKey!)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable("store_order")
+        .set({ provider_session_id: null, provider_checkout_url: null })
+        .where("id", "=", order.id)
+        .execute();
+
+      const $ = await shopper.page(`/order/${order.id}`);
+      const pay = $('button[name="intent"][value="pay"]');
+      expect(pay.text()).toBe("Pay for this order");
+      const opened = await check(await shopper.request(`/order/${order.id}`, { form: { intent: "pay" } }), 303, "POST intent=pay");
+      const session = new URL(opened.headers.get("location")!).pathname.split("/").pop()!;
+      // The provider's session opened before the crash, found again: still one per order.
+      const sessions = await db.selectFrom("sandbox_payment").select("id").where("reference", "=", order.id).execute();
+      expect(sessions).toEqual([{ id: session }]);
+      expect((await shopper.page(`/order/${order.id}`))(`a[href$="/sandbox-checkout/${session}"]`).text()).toBe("Pay for this order");
+    } finally {
+      await db.destroy();
+      await server.stop();
+      await connection.drop();
+    }
+  }, 120_000);
 });
