@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { connect } from "../server/db/connection";
+import { addToCartForm, formValues, shippedItems } from "../tests/helpers/checkout-flow";
 import { freePort } from "../tests/helpers/free-port";
 import { untilServing } from "./serving";
 
@@ -94,23 +95,6 @@ async function expectStatus(res: Response, expected: number, step: string): Prom
   );
 }
 
-/** The values a form would post as it stands: hidden and pre-filled inputs, checked boxes, selected options. */
-function formValues($: cheerio.CheerioAPI, form: ReturnType<cheerio.CheerioAPI>): Record<string, string> {
-  const values: Record<string, string> = {};
-  form.find("input[name]").each((_, el) => {
-    const input = $(el);
-    const type = (input.attr("type") ?? "text").toLowerCase();
-    if (type === "submit" || type === "button" || type === "image") return;
-    if ((type === "checkbox" || type === "radio") && input.attr("checked") === undefined) return;
-    values[input.attr("name")!] = input.attr("value") ?? "";
-  });
-  form.find("select[name]").each((_, el) => {
-    const select = $(el);
-    values[select.attr("name")!] = (select.find("option[selected]").attr("value") ?? select.find("option").first().attr("value")) || "";
-  });
-  return values;
-}
-
 interface Timing {
   ms: number[];
   wallMs: number;
@@ -142,28 +126,9 @@ async function main() {
   const db = connect({ dataDir });
   try {
     // What shoppers buy: shipped items on sale now, as the product page's add-to-cart form posts them.
-    const items = await db
-      .selectFrom("product_availability as a")
-      .innerJoin("product as p", "p.id", "a.product_id")
-      .select(["a.id", "a.format", "a.list_price_cents", "p.slug", "p.title"])
-      .where("a.line_type", "=", "SHIP")
-      .where("a.status", "=", "A")
-      .orderBy("a.id")
-      .execute();
+    const items = await shippedItems(db);
     if (items.length === 0) throw new Error("the seed catalogue has no shipped item on sale");
-    const addForm = (i: number) => {
-      const item = items[i % items.length]!;
-      return {
-        intent: "add",
-        productId: String(item.id),
-        productUrl: `/product/${item.slug}/${item.id}`,
-        type: "Ship",
-        quantity: "1",
-        referral: "",
-        format: item.format,
-        productPrice: (item.list_price_cents / 100).toFixed(2),
-      };
-    };
+    const addForm = (i: number) => addToCartForm(items[i % items.length]!);
 
     const shoppers = await Promise.all(
       Array.from({ length: SHOPPERS }, async (_, i) => {

@@ -3,7 +3,7 @@ import type { Database } from "../../server/db/connection";
 import { SHIPPING_ADDRESS } from "./store-orders";
 
 /** The values a form posts as it stands: hidden and pre-filled inputs, checked boxes, selected options. */
-export function formValues($: cheerio.CheerioAPI, form: cheerio.Cheerio<never>): Record<string, string> {
+export function formValues($: cheerio.CheerioAPI, form: ReturnType<cheerio.CheerioAPI>): Record<string, string> {
   const values: Record<string, string> = {};
   form.find("input[name]").each((_, el) => {
     const input = $(el);
@@ -39,7 +39,7 @@ export async function placeOrderForm(reader: FormClient, check: AnswerCheck): Pr
   const $ = cheerio.load(await shipping.text());
   const form = $('form[method="post" i]')
     .filter((_, el) => $(el).find('[name="address1"], [name="addressChoice"]').length > 0)
-    .first() as cheerio.Cheerio<never>;
+    .first();
   if (form.length === 0) return null;
   const method = form.find('input[name="shippingMethod"]').first().attr("value") ?? "standard";
   const posted = await reader.request("/shipping-payment", {
@@ -50,7 +50,7 @@ export async function placeOrderForm(reader: FormClient, check: AnswerCheck): Pr
   const $r = cheerio.load(await review.text());
   const place = $r('form[method="post" i]')
     .filter((_, el) => $r(el).find('[name="idempotencyKey"]').length > 0)
-    .first() as cheerio.Cheerio<never>;
+    .first();
   return formValues($r, place);
 }
 
@@ -59,7 +59,7 @@ export const shippedItems = (db: Database) =>
   db
     .selectFrom("product_availability as a")
     .innerJoin("product as p", "p.id", "a.product_id")
-    .select(["a.id", "a.format", "a.list_price_cents", "p.slug"])
+    .select(["a.id", "a.format", "a.list_price_cents", "p.slug", "p.title"])
     .where("a.line_type", "=", "SHIP")
     .where("a.status", "=", "A")
     .orderBy("a.id")

@@ -17,16 +17,27 @@ const check: AnswerCheck = async (res, status, step) => {
   return res;
 };
 
+/** A server on a database of its own, and a signed-in shopper at the "place order" form with one item in the cart. */
+async function shopperAtReview(label: string, env: Record<string, string>) {
+  const connection = await isolatedConnection(label);
+  const server = await startBuiltServer({ PAYMENT_PROVIDER: "sandbox", ...env }, "production", connection);
+  const db = connect(connection);
+  const shopper = await registeredReader(server.url);
+  const [item] = await shippedItems(db);
+  await check(await shopper.request("/shopping-cart", { form: addToCartForm(item!) }), 303, "POST /shopping-cart");
+  const place = (await placeOrderForm(shopper, check))!;
+  const close = async () => {
+    await db.destroy();
+    await server.stop();
+    await connection.drop();
+  };
+  return { server, db, shopper, place, close };
+}
+
 describe("stopping while an order is submitted", () => {
   it("places the order in flight, answers it with Connection: close, closes idle keep-alive connections and exits 0", async () => {
-    const connection = await isolatedConnection("stop-order");
-    const server = await startBuiltServer({ SHUTDOWN_GRACE_SECONDS: "60", PAYMENT_PROVIDER: "sandbox" }, "production", connection);
-    const db = connect(connection);
+    const { server, db, shopper, place, close } = await shopperAtReview("stop-order", { SHUTDOWN_GRACE_SECONDS: "60" });
     try {
-      const shopper = await registeredReader(server.url);
-      const [item] = await shippedItems(db);
-      await check(await shopper.request("/shopping-cart", { form: addToCartForm(item!) }), 303, "POST /shopping-cart");
-      const place = (await placeOrderForm(shopper, check))!;
       const cookie = shopper.cookie("mr_session");
       expect(cookie).toBeDefined();
 
@@ -94,21 +105,13 @@ describe("stopping while an order is submitted", () => {
       expect(orders[0]!.status).toBe("pending_payment");
       expect(res.headers.location).toContain(orders[0]!.provider_session_id!);
     } finally {
-      await db.destroy();
-      await server.stop();
-      await connection.drop();
+      await close();
     }
   }, 120_000);
 
   it("offers Pay for this order on an order whose payment page was being opened when the server died, and opens it", async () => {
-    const connection = await isolatedConnection("stranded-order");
-    const server = await startBuiltServer({ PAYMENT_PROVIDER: "sandbox" }, "production", connection);
-    const db = connect(connection);
+    const { db, shopper, place, close } = await shopperAtReview("stranded-order", {});
     try {
-      const shopper = await registeredReader(server.url);
-      const [item] = await shippedItems(db);
-      await check(await shopper.request("/shopping-cart", { form: addToCartForm(item!) }), 303, "POST /shopping-cart");
-      const place = (await placeOrderForm(shopper, check))!;
       await check(await shopper.request("/review-order", { form: place }), 303, "POST /review-order");
       // What a crash between claiming the order for the provider and recording its page leaves.
       const order = await db
@@ -132,9 +135,7 @@ describe("stopping while an order is submitted", () => {
       expect(sessions).toEqual([{ id: session }]);
       expect((await shopper.page(`/order/${order.id}`))(`a[href$="/sandbox-checkout/${session}"]`).text()).toBe("Pay for this order");
     } finally {
-      await db.destroy();
-      await server.stop();
-      await connection.drop();
+      await close();
     }
   }, 120_000);
 });
