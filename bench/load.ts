@@ -10,6 +10,7 @@
 // that was paid is exactly one paid order. Exits 1 on an error, an answer of 500 or above, or a
 // loss. Requests go to 127.0.0.1 only; the run is bounded in time and stops by itself.
 import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "kysely";
 import { connect, type Database } from "../server/db/connection";
 import { articlePath, topicPath } from "../shared/urls";
@@ -153,6 +154,9 @@ async function measure(engine: Engine) {
     /** Guest carts and what answered success going into each: availability id → quantity. */
     const carts: { browser: Browser; added: Map<number, number> }[] = [];
     const paidCheckouts = new Map<string, number>();
+    // This process's own delays show in every time it measures: they are printed beside them.
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const until = performance.now() + SECONDS * 1000;
     const started = performance.now();
     await Promise.all(
@@ -210,6 +214,7 @@ async function measure(engine: Engine) {
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
+    lag.disable();
 
     // Nothing lost: every add that answered success is in its cart; every paid checkout is one paid order.
     let lostLines = 0;
@@ -246,6 +251,8 @@ async function measure(engine: Engine) {
       engine,
       elapsed,
       stats,
+      /** The load generator's event-loop delay, p50 and p99, ms. */
+      lag: [lag.percentile(50) / 1e6, lag.percentile(99) / 1e6],
       carts: cartsChecked,
       lostLines,
       checkouts: [...paidCheckouts.values()].reduce((a, b) => a + b, 0),
@@ -271,6 +278,9 @@ function report(r: Awaited<ReturnType<typeof measure>>): boolean {
   console.log(`  kind       answers    req/s   p50 ms   p99 ms\n${rows.join("\n")}`);
   console.log(`  all        ${String(all.length).padStart(7)} ${(all.length / r.elapsed).toFixed(1).padStart(8)}`);
   console.log(`  page reads p99 ${percentile(reads, 99).toFixed(1)} ms (target ≤ 250 on a warm cache)`);
+  console.log(
+    `  this load generator's own event-loop delay: p50 ${r.lag[0]!.toFixed(1)} ms, p99 ${r.lag[1]!.toFixed(1)} ms (part of every time above)`,
+  );
   console.log(
     `  errors: ${r.stats.errors.length}${r.stats.errors.length ? ` (${[...new Set(r.stats.errors)].slice(0, 5).join("; ")})` : ""}`,
   );
