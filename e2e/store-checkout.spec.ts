@@ -178,3 +178,30 @@ test("a shopper leaves the payment page, cancels the order from its page, and se
   const entry = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: `Order ${number}` }) });
   await expect(entry).toContainText("Cancelled");
 });
+
+test("an order whose payment page was lost when the server stopped is paid from the order's own page", async ({ page, signIn, site }) => {
+  await signIn(uniqueEmail("reader-stranded"));
+  await addToCart(page, HARDCOVER);
+  await page.goto("/shipping-payment");
+  await fillAddress(page);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("button", { name: /^Place order: \$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  await page.getByRole("link", { name: "Cancel and go back" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+
+  // What a server stopped between claiming the order for the provider and recording its page leaves.
+  const orderId = new URL(page.url()).pathname.split("/").pop()!;
+  await site.db
+    .updateTable("store_order")
+    .set({ provider_session_id: null, provider_checkout_url: null })
+    .where("id", "=", orderId)
+    .execute();
+  await page.reload();
+  await expect(page.getByRole("link", { name: "Pay for this order" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Pay for this order" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.getByText("Purchased")).toBeVisible();
+});

@@ -200,9 +200,11 @@ export default function OrderPage() {
           </p>
         ) : page.status === "pending_payment" ? (
           <Form method="post" action={page.cancelPath}>
-            <button type="submit" name="intent" value="pay" className={primaryButton}>
-              Pay for this order
-            </button>
+            <p>
+              <button type="submit" name="intent" value="pay" className={primaryButton}>
+                Pay for this order
+              </button>
+            </p>
           </Form>
         ) : null}
         {page.status === "pending_payment" ? (
