@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { freePort } from "../helpers/free-port";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { heldFormPost, sigterm } from "../helpers/stopping";
 import { databaseEnv, isolatedConnection } from "../helpers/test-db";
 
 // The server `npm start` runs (server/http, built to build/server.js): how it serves the
@@ -253,34 +254,9 @@ describe("stopping", () => {
     const server = await startBuiltServer({ SHUTDOWN_GRACE_SECONDS: "60" });
     try {
       const { hostname, port } = new URL(server.url);
-      const body = new URLSearchParams({ emailAddress: "drain@example.org" }).toString();
-      // "Expect: 100-continue": the server says Continue only once it has the request, so the
-      // request is in flight before the signal; its body is sent only after.
-      const req = http.request({
-        hostname,
-        port,
-        path: "/forgot-password",
-        method: "POST",
-        agent: false,
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "Content-Length": String(Buffer.byteLength(body)),
-          Origin: server.url,
-          Expect: "100-continue",
-        },
-      });
-      const answered = once(req, "response") as Promise<[http.IncomingMessage]>;
-      req.flushHeaders();
-      await once(req, "continue");
-
-      const exited = once(server.child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-      const stopping = new Promise<void>((resolve) => {
-        server.child.stdout!.on("data", (chunk: Buffer) => {
-          if (String(chunk).includes("SIGTERM")) resolve();
-        });
-      });
-      server.child.kill("SIGTERM");
-      await stopping;
+      // The request is in flight before the signal; its body is sent only after.
+      const request = await heldFormPost(server.url, "/forgot-password", { emailAddress: "drain@example.org" });
+      const { exited } = await sigterm(server);
 
       const refused = await new Promise<string>((resolve) => {
         const socket = net.connect(Number(port), hostname);
@@ -293,10 +269,7 @@ describe("stopping", () => {
       expect(refused).toBe("ECONNREFUSED");
       expect(server.child.exitCode).toBeNull();
 
-      req.end(body);
-      const [res] = await answered;
-      res.resume();
-      await once(res, "end");
+      const res = await request.send();
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toContain("/forgot-password");
 

@@ -6,6 +6,7 @@ import { connect } from "../../server/db/connection";
 import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "../helpers/checkout-flow";
 import { registeredReader } from "../helpers/reader";
 import { startBuiltServer } from "../helpers/server";
+import { heldFormPost, sigterm } from "../helpers/stopping";
 import { isolatedConnection } from "../helpers/test-db";
 
 // SIGTERM while a shopper's order is on its way in, and while browsers hold keep-alive
@@ -54,40 +55,15 @@ describe("stopping while an order is submitted", () => {
       });
       const idleClosed = once(idle, "close");
 
-      // The order submit, in flight when the signal comes: "Expect: 100-continue" holds its body back.
-      const body = new URLSearchParams(place).toString();
-      const submit = http.request({
-        hostname,
-        port,
-        path: "/review-order",
-        method: "POST",
+      // The order submit, in flight when the signal comes.
+      const submit = await heldFormPost(server.url, "/review-order", place, {
         agent: shopping,
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          "Content-Length": String(Buffer.byteLength(body)),
-          Origin: server.url,
-          Cookie: `mr_session=${cookie}`,
-          Expect: "100-continue",
-        },
+        headers: { Cookie: `mr_session=${cookie}` },
       });
-      const answered = once(submit, "response") as Promise<[http.IncomingMessage]>;
-      submit.flushHeaders();
-      await once(submit, "continue");
-
-      const exited = once(server.child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
-      const draining = new Promise<void>((resolve) => {
-        server.child.stdout!.on("data", (chunk: Buffer) => {
-          if (String(chunk).includes("SIGTERM")) resolve();
-        });
-      });
-      server.child.kill("SIGTERM");
-      await draining;
+      const { exited } = await sigterm(server);
       await idleClosed;
 
-      submit.end(body);
-      const [res] = await answered;
-      res.resume();
-      await once(res, "end");
+      const res = await submit.send();
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toMatch(/\/sandbox-checkout\/sbx_/);
       expect(res.headers.connection).toBe("close");
