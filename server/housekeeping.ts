@@ -3,6 +3,7 @@ import { purgeExpiredSessions } from "./accounts/sessions";
 import type { Database } from "./db/connection";
 import { meterPeriod } from "./paywall/meter";
 import type { PaymentProvider } from "./payments/provider";
+import { resliceSearchIndex } from "./search/slices";
 import { cancelAbandonedOrders } from "./store/order-sweep";
 
 /** A guest cart nobody has touched for this long, and that no order was placed from, is dropped. */
@@ -16,6 +17,8 @@ export interface HousekeepingReport {
   guestCarts: number;
   passwordResets: number;
   emailChanges: number;
+  /** Whether PostgreSQL's search index was re-sliced: its newest slice had outgrown its size. */
+  searchResliced: boolean;
 }
 
 const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
@@ -25,7 +28,8 @@ const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeleted
  * (closing their checkout pages), and deletes what can no longer be used: expired sessions,
  * meter reads of past months, rate-limit windows that have ended, guest carts idle for
  * GUEST_CART_IDLE_DAYS with no order, and expired password-reset and e-mail-change tokens. Every step is a
- * conditional update or delete, so instances running it at the same moment do not clash.
+ * conditional update or delete, so instances running it at the same moment do not clash. On
+ * PostgreSQL it also re-slices the search index once new content has outgrown its newest slice.
  */
 export async function runHousekeeping(db: Database, provider: PaymentProvider, now = new Date()): Promise<HousekeepingReport> {
   const at = now.toISOString();
@@ -48,6 +52,7 @@ export async function runHousekeeping(db: Database, provider: PaymentProvider, n
     ),
     passwordResets: deleted(await db.deleteFrom("password_reset").where("expires_at", "<=", at).executeTakeFirst()),
     emailChanges: deleted(await db.deleteFrom("email_change").where("expires_at", "<=", at).executeTakeFirst()),
+    searchResliced: await resliceSearchIndex(db, { concurrently: true }),
   };
 }
 
@@ -57,6 +62,7 @@ export function describeHousekeeping(report: HousekeepingReport): string {
     `Housekeeping: cancelled ${report.abandonedOrders} abandoned order(s); removed ${report.sessions} expired session(s), ` +
     `${report.meterReads} meter read(s) of past months, ${report.rateLimits} ended rate-limit window(s), ` +
     `${report.guestCarts} idle guest cart(s), ${report.passwordResets} expired password-reset token(s), ` +
-    `${report.emailChanges} expired e-mail-change link(s)`
+    `${report.emailChanges} expired e-mail-change link(s)` +
+    (report.searchResliced ? "; re-sliced the search index" : "")
   );
 }

@@ -203,6 +203,8 @@ export interface SearchDocumentTable {
   heading_words?: string;
   /** PostgreSQL only: the title's words as written, for auto-suggest. */
   title_words?: string;
+  /** PostgreSQL only: the document's topics, counted with its matches (search_document_topic holds them too). */
+  topic_ids?: number[];
 }
 
 export interface SearchDocumentTopicTable {

@@ -245,6 +245,7 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
                 document: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
                 heading_words: sql<string>`to_tsvector('english', ${d.words.title})`,
                 title_words: sql<string>`to_tsvector('simple', ${d.words.title})`,
+                topic_ids: sql<number[]>`${[...new Set(d.topicIds)]}::integer[]`,
               }
             : {}),
         })),
@@ -314,9 +315,10 @@ export async function rebuildSearchIndex(db: Database): Promise<void> {
  */
 export async function optimizeSearchIndex(db: Database): Promise<void> {
   if (isPostgres(db)) {
-    for (const index of ["search_document_words_idx", "search_document_heading_idx", "search_document_title_idx"]) {
-      await sql`select gin_clean_pending_list(${sql.lit(index)}::regclass)`.execute(db);
-    }
+    const { rows } = await sql<{ name: string }>`
+      select indexname as name from pg_indexes
+      where schemaname = current_schema() and tablename = 'search_document' and indexdef like '% USING gin %'`.execute(db);
+    for (const { name } of rows) await sql`select gin_clean_pending_list(${sql.lit(name)}::regclass)`.execute(db);
     await sql`analyze search_document`.execute(db);
     await sql`analyze search_document_topic`.execute(db);
     return;

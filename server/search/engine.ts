@@ -6,13 +6,15 @@
 // - the newest COUNT_WINDOW + 1 matching keys (shared/search-kinds.ts): the counts, the facets,
 //   the list "newest first", and after the title matches the rest of the list by relevance.
 // Keys order documents newest first (documents.ts), so "newest" is a walk along an index that
-// stops once it has enough, however many documents match.
+// stops once it has enough, however many documents match: FTS5 walks a word's list in key order;
+// PostgreSQL asks its time slices newest first (slices.ts).
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/connection";
 import { isPostgres } from "../db/dialect";
 import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { keysOfDay, REF_BITS } from "./documents";
 import { toFts5, toTsquery, type ParsedQuery } from "./query";
+import { searchSlices, sliceCondition, slicesWithin } from "./slices";
 
 /** How many of the newest title matches are ranked by their engine's score (a title is short: cheap to score). */
 export const TITLE_WINDOW = 200;
@@ -64,14 +66,42 @@ function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters): RawBui
 const numbers = <T extends { key: number | string; score?: number | string }>(rows: T[]): Scored[] =>
   rows.map((r) => ({ key: Number(r.key), score: Number(r.score ?? 0) }));
 
+/**
+ * PostgreSQL: the newest `limit` documents whose `column` matches, as a union of each time
+ * slice's newest, newest slice first. The union's branches run in turn and the outer limit stops
+ * them, so the slices after the first that completes the list are never read. Each branch states
+ * its slice's bounds as its index's predicate states them, so that the planner uses that index.
+ * Null when no slice lies within the filters' dates.
+ */
+async function newestInSlices(
+  db: Database,
+  column: "document" | "heading_words",
+  columns: RawBuilder<unknown>,
+  query: ParsedQuery,
+  filters: EngineFilters,
+  limit: number,
+): Promise<RawBuilder<unknown> | null> {
+  const low = filters.to ? keysOfDay(filters.to).first : null;
+  const high = filters.from ? keysOfDay(filters.from).end : null;
+  const branches = slicesWithin(await searchSlices(db), low, high).map((slice) => {
+    const bounds = sliceCondition(sql`d.id`, slice);
+    return sql`(select ${columns} from search_document d
+      where d.${sql.raw(column)} @@ to_tsquery('english', ${toTsquery(query)})${bounds ? sql` and ${bounds}` : sql``}${keyConditions(sql`d.id`, filters)}
+      order by d.id limit ${limit})`;
+  });
+  if (branches.length === 0) return null;
+  return sql`select * from (${sql.join(branches, sql` union all `)}) s limit ${limit}`;
+}
+
 /** The newest TITLE_WINDOW documents matching in their titles, scored on the title alone. */
 export async function titleWindow(db: Database, query: ParsedQuery, filters: EngineFilters): Promise<Scored[]> {
   if (isPostgres(db)) {
+    const newest = await newestInSlices(db, "heading_words", sql`d.id as key, d.heading_words as words`, query, filters, TITLE_WINDOW);
+    if (!newest) return [];
+    // Scored after the limit: ts_rank reads each title's words, a few microseconds a row.
     const { rows } = await sql<{ key: string; score: number }>`
-      select d.id as key, ts_rank(d.heading_words, q) as score
-      from search_document d, to_tsquery('english', ${toTsquery(query)}) q
-      where d.heading_words @@ q${keyConditions(sql`d.id`, filters)}
-      order by d.id limit ${TITLE_WINDOW}`.execute(db);
+      select t.key, ts_rank(t.words, to_tsquery('english', ${toTsquery(query)})) as score
+      from (${newest}) t`.execute(db);
     return numbers(rows);
   }
   const { rows } = await sql<{ key: number; score: number }>`
@@ -81,39 +111,45 @@ export async function titleWindow(db: Database, query: ParsedQuery, filters: Eng
   return numbers(rows);
 }
 
-/** Keys of the newest matching documents, newest first. */
-export async function newestKeys(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number): Promise<number[]> {
-  const { rows } = isPostgres(db)
-    ? await sql<{ key: string }>`
-        select d.id as key from search_document d
-        where d.document @@ to_tsquery('english', ${toTsquery(query)})${keyConditions(sql`d.id`, filters)}
-        order by d.id limit ${limit}`.execute(db)
-    : await sql<{ key: number }>`
-        select rowid as key from search_text
-        where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
-        order by rowid limit ${limit}`.execute(db);
-  return rows.map((r) => Number(r.key));
+/** The newest matching documents, newest first: their keys, and on PostgreSQL their topics, read from the same rows. */
+export interface Newest {
+  keys: number[];
+  topics: number[][] | null;
+}
+
+export async function newestMatches(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number): Promise<Newest> {
+  if (isPostgres(db)) {
+    const newest = await newestInSlices(db, "document", sql`d.id as key, d.topic_ids`, query, filters, limit);
+    if (!newest) return { keys: [], topics: [] };
+    const { rows } = await sql<{ key: string; topic_ids: number[] }>`${newest}`.execute(db);
+    return { keys: rows.map((r) => Number(r.key)), topics: rows.map((r) => r.topic_ids) };
+  }
+  const { rows } = await sql<{ key: number }>`
+    select rowid as key from search_text
+    where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
+    order by rowid limit ${limit}`.execute(db);
+  return { keys: rows.map((r) => Number(r.key)), topics: null };
 }
 
 /**
- * How many of the given documents each topic has. The keys go as one parameter (a list of a
- * thousand costs more to plan than to run), each key one index lookup. PostgreSQL otherwise
- * chose from its statistics to hash or scan the whole table (8–26 ms against 2–3 at 100,000
- * documents); `offset 0` keeps it from flattening the lookup into such a join.
+ * How many of the first `count` matches each topic has. PostgreSQL read them with the matches;
+ * SQLite looks each key up, the keys going as one parameter (a list of a thousand costs more to
+ * plan than to run).
  */
-export async function countTopics(db: Database, keys: number[]): Promise<Map<number, number>> {
-  if (keys.length === 0) return new Map();
-  const { rows } = isPostgres(db)
-    ? await sql<{ topic_id: number; documents: string }>`
-        select x.topic_id, count(*) as documents
-        from unnest(${keys}::bigint[]) k(id)
-        cross join lateral (select topic_id from search_document_topic t where t.document_id = k.id offset 0) x
-        group by x.topic_id`.execute(db)
-    : await sql<{ topic_id: number; documents: number }>`
-        select t.topic_id, count(*) as documents
-        from json_each(${JSON.stringify(keys)}) k join search_document_topic t on t.document_id = k.value
-        group by t.topic_id`.execute(db);
-  return new Map(rows.map((r) => [r.topic_id, Number(r.documents)]));
+export async function countTopics(db: Database, newest: Newest, count: number): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  if (newest.topics) {
+    for (const ids of newest.topics.slice(0, count)) for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    return counts;
+  }
+  const keys = newest.keys.slice(0, count);
+  if (keys.length === 0) return counts;
+  const { rows } = await sql<{ topic_id: number; documents: number }>`
+    select t.topic_id, count(*) as documents
+    from json_each(${JSON.stringify(keys)}) k join search_document_topic t on t.document_id = k.value
+    group by t.topic_id`.execute(db);
+  for (const r of rows) counts.set(r.topic_id, Number(r.documents));
+  return counts;
 }
 
 /** The documents with these keys, in the order given. */

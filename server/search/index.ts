@@ -12,7 +12,7 @@ import { topicPath } from "../../shared/urls";
 import {
   TITLE_WINDOW,
   documentsInOrder,
-  newestKeys,
+  newestMatches,
   titleWindow,
   titlesMatching,
   countTopics,
@@ -77,15 +77,16 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
   const kindFilter = request.kinds.length > 0 && request.kinds.length < SEARCH_KINDS.length;
   // The last word is read as a prefix ("leadersh") only when, read whole, it finds less than a page.
   let query = wholeWords(parsed);
-  let counted = await newestKeys(db, query, filters, COUNT_WINDOW + 1);
-  if (counted.length < SEARCH_PAGE_SIZE && hasPrefix(parsed)) {
+  let newest = await newestMatches(db, query, filters, COUNT_WINDOW + 1);
+  if (newest.keys.length < SEARCH_PAGE_SIZE && hasPrefix(parsed)) {
     query = parsed;
-    counted = await newestKeys(db, query, filters, COUNT_WINDOW + 1);
+    newest = await newestMatches(db, query, filters, COUNT_WINDOW + 1);
   }
+  const counted = newest.keys;
   // A facet's counts leave out its own filter, so that the other choices stay on offer.
   const [forKinds, forTopics, titles] = await Promise.all([
-    kindFilter ? newestKeys(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : counted,
-    request.topicId !== null ? newestKeys(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : counted,
+    kindFilter ? newestMatches(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : newest,
+    request.topicId !== null ? newestMatches(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : newest,
     request.sort === "newest" ? [] : titleWindow(db, query, filters),
   ]);
   // Newest first, the counted keys are the list itself: paging stops where counting does.
@@ -94,12 +95,12 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
       ? { keys: counted.slice(offset, Math.min(offset + limit, COUNT_WINDOW)), ranked: null }
       : relevancePage(titles, counted, limit, offset);
   const kindCounts = new Map<SearchKind, number>();
-  for (const key of forKinds.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
-  const topicCounts = await countTopics(db, forTopics.slice(0, COUNT_WINDOW));
+  for (const key of forKinds.keys.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
+  const topicCounts = await countTopics(db, forTopics, COUNT_WINDOW);
   return {
     keys: page.keys,
     total: Math.min(counted.length, COUNT_WINDOW),
-    countCapped: [counted, forKinds, forTopics].some((keys) => keys.length > COUNT_WINDOW),
+    countCapped: [newest, forKinds, forTopics].some((m) => m.keys.length > COUNT_WINDOW),
     ranked: page.ranked,
     kindCounts,
     topicCounts,

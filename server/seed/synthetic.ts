@@ -6,6 +6,7 @@ import { seededRandom } from "../content/random";
 import { slugify } from "../../shared/slugs";
 import { insertChunked } from "./seed-content";
 import { indexArticles, optimizeSearchIndex } from "../search/documents";
+import { resliceSearchIndex } from "../search/slices";
 
 const BATCH = 500;
 const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Interview"];
@@ -78,6 +79,7 @@ export async function addSyntheticArticles(
     done += size;
     onProgress(done);
   }
+  await resliceSearchIndex(db, { concurrently: false });
   await optimizeSearchIndex(db);
   return count;
 }

@@ -126,6 +126,7 @@ describe("housekeeping", () => {
       guestCarts: 1,
       passwordResets: 1,
       emailChanges: 1,
+      searchResliced: false,
     });
     expect(describeHousekeeping(report)).toBe(
       "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s)",
@@ -169,8 +170,26 @@ describe("housekeeping", () => {
       [1, 2].map(() => runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW)),
     );
     expect(again).toEqual([
-      { abandonedOrders: 0, sessions: 0, meterReads: 0, rateLimits: 0, guestCarts: 0, passwordResets: 0, emailChanges: 0 },
-      { abandonedOrders: 0, sessions: 0, meterReads: 0, rateLimits: 0, guestCarts: 0, passwordResets: 0, emailChanges: 0 },
+      {
+        abandonedOrders: 0,
+        sessions: 0,
+        meterReads: 0,
+        rateLimits: 0,
+        guestCarts: 0,
+        passwordResets: 0,
+        emailChanges: 0,
+        searchResliced: false,
+      },
+      {
+        abandonedOrders: 0,
+        sessions: 0,
+        meterReads: 0,
+        rateLimits: 0,
+        guestCarts: 0,
+        passwordResets: 0,
+        emailChanges: 0,
+        searchResliced: false,
+      },
     ]);
   });
 

@@ -8,11 +8,17 @@ import { dialectName, isolatedConnection } from "../helpers/test-db";
 const SCHEMA_FILE = path.resolve("server/db/schema.ts");
 
 const declared = declaredTables(SCHEMA_FILE);
-/** Full-text index structures of one engine (ADR 030): SQLite's FTS5 table and its shadow tables, PostgreSQL's tsvector columns. */
-const engineIndexTable = (table: string) => dialectName === "sqlite" && /^search_(text|heading|title)(_|$)/.test(table);
+/** Full-text index structures of one engine (ADR 030): SQLite's FTS5 table and its shadow tables, PostgreSQL's tsvector columns and time slices. */
+const engineIndexTable = (table: string) =>
+  dialectName === "sqlite" ? /^search_(text|heading|title)(_|$)/.test(table) : table === "search_slice";
 const ENGINE_INDEX_COLUMNS: Record<typeof dialectName, Set<string>> = {
   sqlite: new Set(),
-  postgres: new Set(["search_document.document", "search_document.heading_words", "search_document.title_words"]),
+  postgres: new Set([
+    "search_document.document",
+    "search_document.heading_words",
+    "search_document.title_words",
+    "search_document.topic_ids",
+  ]),
 };
 const otherEngineColumn = (where: string) => ENGINE_INDEX_COLUMNS[dialectName === "sqlite" ? "postgres" : "sqlite"].has(where);
 let migrated: Map<string, TableMetadata>;

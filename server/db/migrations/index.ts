@@ -12,6 +12,8 @@ import * as m010 from "./010-meter-address";
 import * as m011 from "./011-search";
 import * as m012 from "./012-search-gin-pending-list";
 import * as m013 from "./013-search-words-inline";
+import * as m014 from "./014-search-slices";
+import * as m015 from "./015-search-topic-ids";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -28,6 +30,8 @@ const migrations: Record<string, Migration> = {
   "011-search": m011,
   "012-search-gin-pending-list": m012,
   "013-search-words-inline": m013,
+  "014-search-slices": m014,
+  "015-search-topic-ids": m015,
 };
 
 export const migrationProvider: MigrationProvider = {
