@@ -12,7 +12,7 @@ const gzip = promisify(zlib.gzip);
 export interface CachedPage {
   /** The document with its nonce attributes taken out: a hit allows its scripts by hash. */
   html: Buffer;
-  /** Filled in once compressed (off the event loop); until then a hit is compressed as it is sent. */
+  /** Filled in once compressed (off the event loop, after the first hit); until then a hit is compressed as it is sent. */
   br?: Buffer;
   gzip?: Buffer;
   /** CSP sources ('sha256-…') for the document's inline scripts. */
@@ -23,6 +23,8 @@ interface Entry {
   page: CachedPage;
   storedAt: number;
   bytes: number;
+  /** The compressed copies being made, from the page's first hit. */
+  compressing?: Promise<void>;
 }
 
 export interface PageCacheOptions {
@@ -63,6 +65,11 @@ export class PageCache {
     return { pages: this.entries.size, bytes: this.bytes };
   }
 
+  /**
+   * The page kept under `key`, if any. Its first hit has brotli and gzip copies made in the
+   * background: a page nobody asks for again (a meter position, a one-off query) never costs
+   * them. Until they are made, a hit is compressed as it is sent.
+   */
   get(key: string): CachedPage | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -73,29 +80,38 @@ export class PageCache {
     // Most recently used last: eviction takes from the front.
     this.entries.delete(key);
     this.entries.set(key, entry);
+    entry.compressing ??= this.compress(key, entry);
     return entry.page;
   }
 
+  /** Resolves once the copies of the page under `key` are made, or at once if none are under way. */
+  async settled(key: string): Promise<void> {
+    await this.entries.get(key)?.compressing;
+  }
+
   /**
-   * Keeps a rendered document. Its nonce attributes are removed (a hit gets a CSP with the
-   * scripts' hashes instead, so that no two responses share a nonce), and brotli and gzip copies
-   * are made in the background. Resolves when they are made (tests wait for it).
+   * Keeps a rendered document. Its nonce attributes are removed: a hit gets a CSP with the
+   * scripts' hashes instead, so that no two responses share a nonce.
    */
-  store(key: string, rendered: string, nonce: string): Promise<void> {
+  store(key: string, rendered: string, nonce: string): void {
     const text = rendered.replaceAll(` nonce="${nonce}"`, "");
     const page: CachedPage = { html: Buffer.from(text), scriptHashes: inlineScriptHashes(text) };
-    if (page.html.length > this.options.maxBytes / 4) return Promise.resolve();
+    if (page.html.length > this.options.maxBytes / 4) return;
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);
     const entry: Entry = { page, storedAt: this.now(), bytes: page.html.length };
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
     this.evict();
+  }
+
+  private compress(key: string, entry: Entry): Promise<void> {
+    const { page } = entry;
     return Promise.all([
       brotli(page.html, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.html.length },
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.html.length },
       }),
-      gzip(page.html, { level: 9 }),
+      gzip(page.html, { level: 6 }),
     ]).then(
       ([br, gz]) => {
         // Evicted or replaced meanwhile: nothing to add to.
