@@ -134,6 +134,9 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
     "/podcasts",
     "/subscriptions",
     "/store",
+    "/reading-lists",
+    "/email-newsletters",
+    "/privacy-policy",
     ...Object.keys(STREAM_PAGES).map((s) => `/${s}`),
   ];
   const [topics, issues, videos, products, podcasts] = await Promise.all([

@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { loadStreamPage } from "../lib/stream-page.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { ARTICLE_ART_SIZE } from "../../shared/art-sizes";
 import { MaintenanceNotice } from "./MaintenanceNotice";
 import { StreamList } from "./StreamList";
 import * as css from "./prose.css";
@@ -16,7 +17,15 @@ export const streamMeta: MetaFunction = ({ data, matches, location }) => {
   const page = d.stream?.page.number ?? 1;
   const suffix = page > 1 ? ` (page ${page})` : "";
   const path = `/${d.slug}${page > 1 ? `?page=${page}` : ""}`;
-  const tags = seo({ title: `${d.title}${suffix}`, description: d.description, path, siteUrl: siteUrlFrom(matches) });
+  // A section is shared with the art of its newest story.
+  const lead = d.stream?.entries[0];
+  const tags = seo({
+    title: `${d.title}${suffix}`,
+    description: d.description,
+    path,
+    siteUrl: siteUrlFrom(matches),
+    image: lead ? { path: lead.image, alt: lead.title, ...ARTICLE_ART_SIZE } : undefined,
+  });
   return new URLSearchParams(location.search).has("loaded") ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };
 

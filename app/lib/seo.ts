@@ -11,8 +11,20 @@ export interface SeoInput {
   type?: "website" | "article" | "video.other" | "product";
 }
 
-export function seo({ title, description, path, siteUrl, image, type = "website" }: SeoInput): MetaDescriptor[] {
+/** What search engines show of a description; longer ones are cut at a word, with an ellipsis. */
+export const DESCRIPTION_MAX = 160;
+
+export function shortDescription(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= DESCRIPTION_MAX) return flat;
+  const cut = flat.slice(0, DESCRIPTION_MAX - 1);
+  const atWord = cut.lastIndexOf(" ");
+  return `${(atWord > DESCRIPTION_MAX / 2 ? cut.slice(0, atWord) : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
+}
+
+export function seo({ title, description: text, path, siteUrl, image, type = "website" }: SeoInput): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
+  const description = shortDescription(text);
   const fullTitle = title === SITE_NAME ? title : `${title} | ${SITE_NAME}`;
   const tags: MetaDescriptor[] = [
     { title: fullTitle },

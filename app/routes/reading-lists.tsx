@@ -31,12 +31,18 @@ export default function ReadingLists() {
           <h2 id={`list-${list.slug}`}>{list.name}</h2>
           <p>{list.description}</p>
           <ol className={css.items}>
-            {list.items.map((item) => (
-              <li key={item.url}>
-                <h3 className={css.itemTitle}>
-                  <Link to={item.url}>{item.title}</Link>
-                </h3>
-                <p className={css.itemMeta}>{item.summary}</p>
+            {list.items.map((item, index) => (
+              <li key={item.url} className={css.numberedItem}>
+                {/* The list already gives each item its place to assistive technology. */}
+                <span className={css.itemNumber} aria-hidden="true">
+                  {index + 1}
+                </span>
+                <div>
+                  <h3 className={css.itemTitle}>
+                    <Link to={item.url}>{item.title}</Link>
+                  </h3>
+                  <p className={css.itemMeta}>{item.summary}</p>
+                </div>
               </li>
             ))}
           </ol>

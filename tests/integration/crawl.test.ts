@@ -110,11 +110,12 @@ describe("crawling every public page from the home page", () => {
     expect(brokenLinks).toEqual([]);
   });
 
-  it("gives every indexable page a unique title, a description, a canonical link and one h1", () => {
+  it("gives every indexable page a unique title, a description of at most 160 characters, a canonical link and one h1", () => {
     const indexable = [...crawled.values()].filter((p) => !p.noindex);
     const titles = new Map<string, { path: string; canonical: string | undefined }>();
     for (const page of indexable) {
       expect(page.description, page.path).toBeTruthy();
+      expect(page.description!.length, page.path).toBeLessThanOrEqual(160);
       expect(page.canonical, page.path).toMatch(new RegExp(`^${server.url}/`));
       expect(page.h1Count, page.path).toBe(1);
       // Variants of one page (e.g. /subscriptions?ab=…) share its title and name it canonical.
@@ -265,6 +266,16 @@ describe("crawlers and feeds", () => {
     expect(ld.headline).toBe($("h1").text());
     expect($('meta[property="og:title"]').attr("content")).toBe(ld.headline);
     expect($('meta[property="og:image"]').attr("content")).toMatch(/^http.*\.svg$/);
+  });
+
+  it("shares each section page with the art of its newest story", async () => {
+    for (const path of ["/the-latest", "/big-ideas", [...crawled.keys()].find((p) => p.startsWith("/topic/"))!]) {
+      const $ = cheerio.load(await (await fetch(server.url + path)).text());
+      const image = $('meta[property="og:image"]').attr("content");
+      expect(image, path).toBe(`${server.url}${$("main article img, main li img").first().attr("src")}`);
+      expect((await fetch(image!)).status, path).toBe(200);
+      expect($('meta[property="og:image:alt"]').attr("content"), path).toBeTruthy();
+    }
   });
 });
 

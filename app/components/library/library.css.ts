@@ -46,6 +46,17 @@ export const notice = style({
 
 export const items = style({ listStyle: "none", padding: 0, margin: `0 0 ${vars.space.md}`, display: "grid", gap: vars.space.md });
 
+/** An editor's list, read in order: each item beside a large numeral. */
+export const numberedItem = style({ display: "grid", gridTemplateColumns: "2.5rem minmax(0, 1fr)", columnGap: vars.space.sm });
+
+export const itemNumber = style({
+  fontFamily: vars.font.body,
+  fontSize: vars.size.xl,
+  fontWeight: 700,
+  lineHeight: 1,
+  color: vars.color.accent,
+});
+
 export const item = style({
   display: "grid",
   gridTemplateColumns: "auto 8rem minmax(0, 1fr)",

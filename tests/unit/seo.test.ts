@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { DESCRIPTION_MAX, seo, shortDescription } from "../../app/lib/seo";
+
+describe("meta descriptions", () => {
+  it("keeps a short description as it is, with its spacing made plain", () => {
+    expect(shortDescription("  Why boards\n fail at succession.  ")).toBe("Why boards fail at succession.");
+  });
+
+  it("cuts a long one at a word, within 160 characters, ending in an ellipsis", () => {
+    const long =
+      "Most succession plans fail long before the search begins: boards wait for a crisis, name a favourite, " +
+      "and discover too late that the bench they trusted was never tested in the role that mattered most.";
+    const short = shortDescription(long);
+    expect(short.length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+    expect(short.endsWith("…")).toBe(true);
+    expect(long.startsWith(short.slice(0, -1))).toBe(true);
+    expect(long[short.length - 1]).toBe(" ");
+  });
+
+  it("cuts a description with no space to break at within 160 characters", () => {
+    expect(shortDescription("x".repeat(400))).toBe(`${"x".repeat(DESCRIPTION_MAX - 1)}…`);
+  });
+
+  it("gives the page's description and og:description the short form", () => {
+    const tags = seo({ title: "T", description: "word ".repeat(100), path: "/t", siteUrl: "https://example.test" }) as Record<
+      string,
+      unknown
+    >[];
+    const content = (match: (t: Record<string, unknown>) => boolean) => tags.find(match)?.content;
+    expect(String(content((t) => t.name === "description")).length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+    expect(content((t) => t.property === "og:description")).toBe(content((t) => t.name === "description"));
+  });
+});
