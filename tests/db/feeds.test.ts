@@ -51,6 +51,7 @@ describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
     const locs = $("url > loc")
       .map((_, el) => $(el).text())
       .get();
-    for (const page of ["/", "/podcasts", "/reading-lists", "/email-newsletters", "/privacy-policy"]) expect(locs).toContain(`${SITE}${page}`);
+    for (const page of ["/", "/podcasts", "/reading-lists", "/email-newsletters", "/privacy-policy"])
+      expect(locs).toContain(`${SITE}${page}`);
   });
 });
