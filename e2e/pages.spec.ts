@@ -68,3 +68,23 @@ test("each reading list numbers its articles in reading order", async ({ page })
     }
   }
 });
+
+test("the header shrinks once the page scrolls past 100 px, and grows back at the top", async ({ page, js }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/the-latest");
+  const root = page.locator("html");
+  const logoHeight = () =>
+    page.getByRole("link", { name: "Meridian Review", exact: true }).evaluate((el) => el.getBoundingClientRect().height);
+  const full = await logoHeight();
+  await page.evaluate(() => window.scrollTo(0, 101));
+  if (!js) {
+    // Without JS the header keeps one size: nothing can flip it.
+    await expect(root).not.toHaveAttribute("data-scrolled");
+    return;
+  }
+  await expect(root).toHaveAttribute("data-scrolled", "");
+  await expect.poll(logoHeight).toBeLessThan(full);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(root).not.toHaveAttribute("data-scrolled");
+  await expect.poll(logoHeight).toBe(full);
+});

@@ -20,7 +20,21 @@ export const SECTIONS = [
   { to: "/store", label: "Store" },
 ] as const;
 
-// Spec: small logo after scrolling; thresholds 100/250 px on desktop, 90/200 px on mobile.
+/** How far back past its threshold the reader must scroll before a flag turns off again. */
+export const SCROLL_HYSTERESIS = 60;
+
+/**
+ * The header's scroll flags at `y` (spec: small logo after scrolling; thresholds 100/250 px on
+ * desktop, 90/200 px on mobile). A flag turns on past its threshold and off only once the page is
+ * back above it by SCROLL_HYSTERESIS: the header shrinks as the first flag turns on, which moves
+ * the page, and without the margin it flipped between its sizes every frame near the threshold.
+ */
+export function scrollFlags(y: number, desktop: boolean, was: { scrolled: boolean; far: boolean }) {
+  const [near, far] = desktop ? [100, 250] : [90, 200];
+  const flag = (on: boolean, threshold: number) => (on ? y > threshold - SCROLL_HYSTERESIS : y > threshold);
+  return { scrolled: flag(was.scrolled, near), far: flag(was.far, far) };
+}
+
 function useScrollFlags() {
   useEffect(() => {
     const root = document.documentElement;
@@ -28,9 +42,10 @@ function useScrollFlags() {
     const update = () => {
       pending = false;
       const desktop = window.matchMedia("(min-width: 1025px)").matches;
-      const [near, far] = desktop ? [100, 250] : [90, 200];
-      root.toggleAttribute("data-scrolled", window.scrollY > near);
-      root.toggleAttribute("data-scrolled-far", window.scrollY > far);
+      const was = { scrolled: root.hasAttribute("data-scrolled"), far: root.hasAttribute("data-scrolled-far") };
+      const now = scrollFlags(window.scrollY, desktop, was);
+      root.toggleAttribute("data-scrolled", now.scrolled);
+      root.toggleAttribute("data-scrolled-far", now.far);
     };
     const onScroll = () => {
       if (!pending) {
