@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { dismissMessage, expect, firstArticlePath, test } from "./fixtures";
+import { dismissMessage, expect, firstArticlePath, test, uniqueEmail } from "./fixtures";
 
 // One-time messages: help boxes and the persistent subscribe banner. Each closes for good (per
 // visitor here, per account once signed in), with a plain form without JS and in place with JS.
@@ -17,6 +17,38 @@ test("a help box closes with Ok, thanks and stays closed", async ({ page }) => {
   await page.reload();
   await expect(page.getByRole("heading", { name: "The Latest" }).first()).toBeVisible();
   await expect(box).toHaveCount(0);
+});
+
+test("a signed-in reader meets the help boxes where they belong: saves on an article, the library, and for a subscriber the Insider", async ({
+  page,
+  signIn,
+  js,
+}) => {
+  await signIn(uniqueEmail("help-boxes"), { plan: "digital" });
+  const places: [string, string][] = [
+    [await firstArticlePath(page), "Save it for later"],
+    ["/my-library", "Your library"],
+    ["/email-newsletters", "The Insider newsletter"],
+  ];
+  for (const [path, headline] of places) {
+    await page.goto(path);
+    const box = page.getByRole("complementary", { name: headline });
+    await expect(box, path).toBeVisible();
+    await dismissMessage(page, box.getByRole("button", { name: "Ok, thanks" }));
+    await expect(box, path).toHaveCount(0);
+    // With JS the box closes in place, and focus moves on to what followed it instead of being lost.
+    if (js) expect(await page.evaluate(() => document.activeElement !== document.body && document.activeElement !== null), path).toBe(true);
+    await page.reload();
+    await expect(page.locator("h1").first()).toBeVisible();
+    await expect(box, path).toHaveCount(0);
+  }
+});
+
+test("a guest meets none of the signed-in readers' help boxes", async ({ page }) => {
+  await page.goto(await firstArticlePath(page));
+  await expect(page.getByRole("heading", { name: "Save it for later" })).toHaveCount(0);
+  await page.goto("/email-newsletters");
+  await expect(page.getByRole("heading", { name: "The Insider newsletter" })).toHaveCount(0);
 });
 
 test("the persistent banner invites guests to subscribe on articles and closes for good", async ({ page, js }) => {

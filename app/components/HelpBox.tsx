@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import type { HelpBoxId } from "../../server/dismissals";
 import { useRootData } from "../lib/root-data";
 import { DismissForm } from "./DismissForm";
@@ -37,19 +37,41 @@ const CONTENT: Record<HelpBoxId, { headline: string; body: ReactNode }> = {
   },
 };
 
+/**
+ * Where focus goes when a help box closes under it: what followed the box, or failing that the
+ * page's heading, made focusable for the moment if it is not.
+ */
+function focusAfter(box: HTMLElement) {
+  const next = box.nextElementSibling ?? document.querySelector("main h1");
+  if (!(next instanceof HTMLElement)) return;
+  if (next.tabIndex < 0 && !next.hasAttribute("tabindex")) {
+    next.setAttribute("tabindex", "-1");
+    next.addEventListener("blur", () => next.removeAttribute("tabindex"), { once: true });
+  }
+  next.focus({ preventScroll: true });
+}
+
 /** A one-time help box (spec): headline, body, and "Ok, thanks", which closes it for good. */
 export function HelpBox({ id }: { id: HelpBoxId }) {
   const root = useRootData();
   const [open, setOpen] = useState(true);
+  const box = useRef<HTMLElement>(null);
   if (!open || root?.dismissed.includes(`help:${id}`)) return null;
   const { headline, body } = CONTENT[id];
   return (
-    <aside className={css.helpBox} id={`help-${id}`} aria-labelledby={`help-${id}-title`}>
+    <aside ref={box} className={css.helpBox} id={`help-${id}`} aria-labelledby={`help-${id}-title`}>
       <h2 id={`help-${id}-title`} className={css.headline}>
         {headline}
       </h2>
       <p>{body}</p>
-      <DismissForm item={`help:${id}`} className={css.close} onDismiss={() => setOpen(false)}>
+      <DismissForm
+        item={`help:${id}`}
+        className={css.close}
+        onDismiss={() => {
+          if (box.current) focusAfter(box.current);
+          setOpen(false);
+        }}
+      >
         Ok, thanks
       </DismissForm>
     </aside>

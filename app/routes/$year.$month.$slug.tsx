@@ -22,6 +22,8 @@ import { Carousel } from "../components/Carousel";
 import { Deferred } from "../components/Deferred";
 import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
+import { HelpBox } from "../components/HelpBox";
+import { useRootData } from "../lib/root-data";
 import { ShareControl } from "../components/library/ShareControl";
 import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
@@ -242,6 +244,7 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
 
 export default function ArticleRoute() {
   const data = useLoaderData<typeof loader>();
+  const root = useRootData();
   const { article, related, latest, promo, body, bodyGated, offer, viewer, readingList, subscriber, giftExpired } = data;
   const noteResult = useActionData<typeof action>()?.result;
   const nonce = useNonce();
@@ -282,6 +285,7 @@ export default function ArticleRoute() {
               <ShareControl type="article" id={article.id} title={article.title} url={`${data.siteUrl}${article.url}`} />
               <TextSizeToggle />
             </div>
+            {root?.user ? <HelpBox id="article-saves" /> : null}
             <details className={css.summaryBox} open>
               <summary className={css.summaryToggle}>Summary</summary>
               <p>{article.summary}</p>

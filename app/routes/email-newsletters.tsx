@@ -5,6 +5,7 @@ import { SUBSCRIBER_ONLY_NEWSLETTER } from "../../shared/follow-refusals";
 import { listCampaigns, listNewsletters } from "../../server/newsletters/catalog";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { FollowButton } from "../components/FollowButton";
+import { HelpBox } from "../components/HelpBox";
 import { SignInPrompt } from "../components/SignInPrompt";
 import { secondaryButton } from "../components/forms/forms.css";
 import * as css from "../components/follows.css";
@@ -60,6 +61,7 @@ export default function EmailNewsletters() {
           <SignInPrompt redirectTo={here} />
         )}
       </header>
+      {subscriber ? <HelpBox id="insider-newsletter" /> : null}
       <section aria-labelledby="newsletters-heading">
         <h2 id="newsletters-heading" className={prose.sectionHeading}>
           Newsletters

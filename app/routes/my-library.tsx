@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLocation } from "@remix-run/react";
+import { HelpBox } from "../components/HelpBox";
 import * as css from "../components/library/library.css";
 import * as prose from "../components/prose.css";
 import { requireUser } from "../lib/session.server";
@@ -37,6 +38,7 @@ export default function MyLibraryLayout() {
       <header className={prose.pageHeading}>
         <h1>My Library</h1>
       </header>
+      <HelpBox id="my-library" />
       <nav aria-label="My Library">
         <ul className={css.tabs}>
           {LIBRARY_TABS.map((t) => (
