@@ -207,3 +207,14 @@ test("a guest's cart joins the reader's own cart when they sign in", async ({ pa
   await header(page).getByRole("button", { name: "Log out" }).click();
   await expect(cartLink(page)).toHaveText("Cart (0 items)");
 });
+
+test("the mini cart counts a permission line once, whatever copies it licenses", async ({ page }) => {
+  await page.goto("/store?type=case-study");
+  await page.getByRole("link", { name: /^Harrow & Vane Textiles/ }).click();
+  await page.getByLabel("Number of copies").fill("25");
+  await page.getByRole("button", { name: "Add permissions to cart" }).click();
+  await expect(cartLink(page)).toHaveText("Cart (1 item)");
+  await page.goto("/shopping-cart");
+  await expect(page.getByText(/Copyright permissions: Harrow & Vane Textiles/).first()).toBeVisible();
+  await expect(cartLink(page)).toHaveText("Cart (1 item)");
+});

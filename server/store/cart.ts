@@ -43,7 +43,7 @@ export interface Cart {
   lines: CartLine[];
   physical: CartLine[];
   digital: CartLine[];
-  /** Number of units across all lines, for the header. */
+  /** What the header's mini cart counts: each copy of an item, and a permission line once, whatever copies it licenses. */
   itemCount: number;
   subtotalCents: number;
 }
@@ -128,7 +128,7 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
     // Permissions are delivered as a licence document, so they list with the digital items.
     physical: lines.filter((l) => l.type === "Ship"),
     digital: lines.filter((l) => l.type !== "Ship"),
-    itemCount: lines.reduce((n, l) => n + l.quantity, 0),
+    itemCount: lines.reduce((n, l) => n + (l.kind === "perm" ? 1 : l.quantity), 0),
     subtotalCents: lines.reduce((n, l) => n + l.lineTotalCents, 0),
   };
 }

@@ -87,6 +87,8 @@ describe("cart", () => {
     const [volume, perm] = (await readCart(db, cart)).lines;
     expect(volume).toMatchObject({ percentOff: 10, unitPriceCents: Math.round(pick.volume.price * 0.9) });
     expect(perm).toMatchObject({ type: "Perm", quantity: 250, lineTotalCents: 250 * 150, referral: "03069" });
+    // The mini cart counts the 10 copies and the permission once, not its 250 licensed copies.
+    expect((await readCart(db, cart)).itemCount).toBe(11);
   });
 
   it("merges a guest cart into the reader's cart at sign-in, within each line's limit", async () => {
