@@ -8,13 +8,13 @@ export type TierName = "Good" | "Better" | "Best" | "Executive" | "All Access";
 
 export interface Tier {
   name: TierName;
-  /** Shown in the user menu; Executive and All Access have none. */
+  /** Shown in the user menu; Executive has none. */
   caption: string | null;
 }
 
 // Longest suffix first, so that nothing ends-with-matches a shorter code by accident.
 const TIERS: [suffix: string, tier: Tier][] = [
-  ["ALLACCESS", { name: "All Access", caption: null }],
+  ["ALLACCESS", { name: "All Access", caption: "All Access" }],
   ["EXECUTIVE", { name: "Executive", caption: null }],
   ["BETTER", { name: "Better", caption: "Digital + Print" }],
   ["GOOD", { name: "Good", caption: "Digital" }],

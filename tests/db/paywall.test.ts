@@ -295,6 +295,8 @@ describe("subscriptions", () => {
     await grant("MRSUB_BETTER");
     await grant("MRSUB_EXECUTIVE");
     expect((await subscriberStatus(db, user.id, NOVEMBER))?.tier).toEqual({ name: "Executive", caption: null });
+    await grant("MRSUB_ALLACCESS");
+    expect((await subscriberStatus(db, user.id, NOVEMBER))?.tier).toEqual({ name: "All Access", caption: "All Access" });
   });
 
   it("links a print subscriber's account with the tier of their print subscription", async () => {
