@@ -88,6 +88,8 @@ test("a case study offers copyright permissions at their own price, and the shor
   await expect(page.getByText("$1.50 a copy")).toBeVisible();
   await expect(page.getByLabel("Number of copies")).toHaveValue("1");
   await expect(page.getByRole("button", { name: "Add permissions to cart" })).toBeVisible();
+  // One copy to a customer: no volume prices to show.
+  await expect(page.getByRole("table", { name: "Volume pricing" })).toHaveCount(0);
 
   await page.goto("/product/1");
   await expect(page).toHaveURL(/\/product\/the-patient-ledger\/\d+$/);

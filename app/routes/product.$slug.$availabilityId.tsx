@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import type { LineType } from "../../server/db/schema";
 import { referralCode } from "../../server/store/links";
-import { volumePriceTable } from "../../server/store/catalogue";
+import { volumePrices } from "../../server/store/catalogue";
 import { PERMISSION_PRICE_CENTS } from "../../shared/pricing";
 import { cartLineType, showsDownloadInfo } from "../../shared/product-types";
 import { AddToCartForm } from "../components/store/AddToCartForm";
@@ -35,7 +35,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     // Switching format keeps the referral the page was opened with.
     formatQuery: referral === query ? `?referral=${referral}` : "",
     cartType: cartLineType("item", availability.code),
-    volumeTiers: availability.volumePricing ? volumePriceTable(availability.listPriceCents) : null,
+    volumeTiers: volumePrices(availability),
   });
 }
 

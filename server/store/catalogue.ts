@@ -3,6 +3,7 @@ import type { LineType, ProductAvailabilityTable } from "../db/schema";
 import { lastPage, type Paging } from "../../shared/pagination";
 import { productPath, topicPath } from "../../shared/urls";
 import { linePrice, VOLUME_TIERS } from "../../shared/pricing";
+import { isDigitalCode } from "../../shared/product-types";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
 export const STORE_PAGE_SIZE = 8;
@@ -282,8 +283,21 @@ export async function promoProduct(db: Database, topicId: number): Promise<Produ
   return (await onSaleTopicFirst(db, topicId, null, 1))[0];
 }
 
-/** The volume pricing a product page shows: each tier's copies and unit price, fewest copies first. */
-export function volumePriceTable(listPriceCents: number): { copies: string; unitPriceCents: number }[] {
+/**
+ * The volume pricing a product page shows: each tier's copies and unit price, fewest copies
+ * first. None for an availability without volume pricing, or one sold one to a customer (a
+ * digital file), which can never reach a tier.
+ */
+export function volumePrices(availability: {
+  volumePricing: boolean;
+  code: string;
+  listPriceCents: number;
+}): { copies: string; unitPriceCents: number }[] | null {
+  if (!availability.volumePricing || isDigitalCode(availability.code)) return null;
+  return volumePriceTable(availability.listPriceCents);
+}
+
+function volumePriceTable(listPriceCents: number): { copies: string; unitPriceCents: number }[] {
   const froms = [1, ...VOLUME_TIERS.map((t) => t.from).sort((a, b) => a - b)];
   return froms.map((from, i) => {
     const next = froms[i + 1];

@@ -9,7 +9,7 @@ import {
   STORE_PAGE_SIZE,
   storeFilters,
   storePage,
-  volumePriceTable,
+  volumePrices,
 } from "../../server/store/catalogue";
 import { seededTestDatabase } from "../helpers/test-db";
 
@@ -174,12 +174,19 @@ describe("recommendations and the article promo", () => {
 });
 
 describe("volume pricing table", () => {
+  const printed = (listPriceCents: number) => ({ volumePricing: true, code: "HBK", listPriceCents });
+
   it("lists the tiers from one copy up, each with its discounted unit price", () => {
-    expect(volumePriceTable(3200)).toEqual([
+    expect(volumePrices(printed(3200))).toEqual([
       { copies: "1–9", unitPriceCents: 3200 },
       { copies: "10–49", unitPriceCents: 2880 },
       { copies: "50 or more", unitPriceCents: 2560 },
     ]);
-    expect(volumePriceTable(895).map((t) => t.unitPriceCents)).toEqual([895, 806, 716]);
+    expect(volumePrices(printed(895))!.map((t) => t.unitPriceCents)).toEqual([895, 806, 716]);
+  });
+
+  it("shows none where no tier can be reached: without volume pricing, or for a digital file sold one to a customer", () => {
+    expect(volumePrices({ ...printed(3200), volumePricing: false })).toBeNull();
+    expect(volumePrices({ ...printed(3200), code: "PDF" })).toBeNull();
   });
 });
