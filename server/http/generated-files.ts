@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { preferredEncoding, type Encoding } from "./static";
 
@@ -7,6 +8,9 @@ import { preferredEncoding, type Encoding } from "./static";
 // reader and every request. The first request for one goes through Remix, which draws it; the
 // server keeps the answer, compressed once, and sends it from then on as it sends the build's
 // static files, without Remix.
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
 
 interface GeneratedFile {
   headers: OutgoingHttpHeaders;
@@ -67,8 +71,11 @@ export class GeneratedFiles {
     }
     const encoded: GeneratedFile["encoded"] = {};
     if (body.length >= MIN_COMPRESSED) {
-      encoded.br = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
-      encoded.gzip = zlib.gzipSync(body, { level: 9 });
+      // On the thread pool: brotli 11 costs tens of milliseconds, which the event loop must not wait out.
+      [encoded.br, encoded.gzip] = await Promise.all([
+        brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip(body, { level: 9 }),
+      ]);
     }
     const etag = `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
     const file: GeneratedFile = {
