@@ -20,3 +20,7 @@ export const podcastEpisodePath = (seriesSlug: string, id: number) => `/podcasts
 export const podcastCoverPath = (slug: string) => `/art/podcast/${slug}.svg`;
 export const podcastAudioPath = (id: number) => `/media/podcast/${id}.mp3`;
 export const podcastFeedPath = (slug: string) => `/podcasts/${slug}/feed.xml`;
+
+/** A reading list: its section of the reading-lists page. */
+export const readingListPath = (slug: string) => `/reading-lists#${readingListAnchor(slug)}`;
+export const readingListAnchor = (slug: string) => `list-${slug}`;

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReadingListContext } from "../../server/reading-lists";
+import { readingListPath } from "../../shared/urls";
 import * as css from "./paywall.css";
 
 /**
@@ -26,7 +27,9 @@ export function ReadingListOverlay({ list, open }: { list: ReadingListContext; o
           <p>THIS ARTICLE APPEARS IN</p>
           <ul>
             {list.others.map((other) => (
-              <li key={other.slug}>{other.name}</li>
+              <li key={other.slug}>
+                <Link to={readingListPath(other.slug)}>{other.name}</Link>
+              </li>
             ))}
           </ul>
         </>

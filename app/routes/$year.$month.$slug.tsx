@@ -24,6 +24,7 @@ import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
 import { HelpBox } from "../components/HelpBox";
 import { useRootData } from "../lib/root-data";
+import { readingListPath } from "../../shared/urls";
 import { ShareControl } from "../components/library/ShareControl";
 import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
@@ -382,7 +383,9 @@ export default function ArticleRoute() {
               <h2 className={cards.eyebrow}>THIS ARTICLE APPEARS IN</h2>
               <ul className={css.asideList}>
                 {article.readingLists.map((l) => (
-                  <li key={l.slug}>{l.name}</li>
+                  <li key={l.slug}>
+                    <Link to={readingListPath(l.slug)}>{l.name}</Link>
+                  </li>
                 ))}
               </ul>
             </section>

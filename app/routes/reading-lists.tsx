@@ -5,6 +5,7 @@ import * as css from "../components/library/library.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { readingListAnchor } from "../../shared/urls";
 
 export async function loader() {
   return { lists: await allReadingLists(await db()) };
@@ -27,8 +28,8 @@ export default function ReadingLists() {
         <p className={prose.lede}>Articles our editors chose to be read together, in order.</p>
       </header>
       {lists.map((list) => (
-        <section key={list.slug} aria-labelledby={`list-${list.slug}`}>
-          <h2 id={`list-${list.slug}`}>{list.name}</h2>
+        <section key={list.slug} aria-labelledby={readingListAnchor(list.slug)}>
+          <h2 id={readingListAnchor(list.slug)}>{list.name}</h2>
           <p>{list.description}</p>
           <ol className={css.items}>
             {list.items.map((item, index) => (

@@ -151,6 +151,8 @@ const readingListSchema = z
     description: z.string().min(1),
     series: slugString.optional(),
     topics: z.array(z.string()).optional(),
+    /** Articles of other lists that belong in this one too, after its own. */
+    alsoIncludes: z.array(slugString).optional(),
   })
   .refine((l) => Boolean(l.series) !== Boolean(l.topics), "a reading list takes either series or topics");
 

@@ -125,6 +125,11 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
           .filter((a) => list.topics!.includes(a.topics[0]!))
           .reverse()
           .slice(0, 6);
+    for (const slug of list.alsoIncludes ?? []) {
+      const article = articles.find((a) => a.slug === slug);
+      if (!article) throw new Error(`Reading list ${list.slug} includes ${slug}, which is no article`);
+      members.push(article);
+    }
     await insertChunked(
       tx,
       "reading_list_item",
