@@ -17,6 +17,7 @@ export interface HousekeepingReport {
   guestCarts: number;
   passwordResets: number;
   emailChanges: number;
+  geoLookups: number;
   /** Whether PostgreSQL's search index was re-sliced: its newest slice had outgrown its size. */
   searchResliced: boolean;
 }
@@ -27,8 +28,9 @@ const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeleted
  * The periodic clean-up, as of `now`: cancels the orders left unpaid past their payment window
  * (closing their checkout pages), and deletes what can no longer be used: expired sessions,
  * meter reads of past months, rate-limit windows that have ended, guest carts idle for
- * GUEST_CART_IDLE_DAYS with no order, and expired password-reset and e-mail-change tokens. Every step is a
- * conditional update or delete, so instances running it at the same moment do not clash. On
+ * GUEST_CART_IDLE_DAYS with no order, expired password-reset and e-mail-change tokens, and geo
+ * lookups past their time. Every step is a conditional update or delete, so instances running it
+ * at the same moment do not clash. On
  * PostgreSQL it also re-slices the search index once new content has outgrown its newest slice.
  */
 export async function runHousekeeping(db: Database, provider: PaymentProvider, now = new Date()): Promise<HousekeepingReport> {
@@ -52,6 +54,7 @@ export async function runHousekeeping(db: Database, provider: PaymentProvider, n
     ),
     passwordResets: deleted(await db.deleteFrom("password_reset").where("expires_at", "<=", at).executeTakeFirst()),
     emailChanges: deleted(await db.deleteFrom("email_change").where("expires_at", "<=", at).executeTakeFirst()),
+    geoLookups: deleted(await db.deleteFrom("geo_country").where("expires_at", "<=", at).executeTakeFirst()),
     searchResliced: await resliceSearchIndex(db, { concurrently: true }),
   };
 }
@@ -62,7 +65,7 @@ export function describeHousekeeping(report: HousekeepingReport): string {
     `Housekeeping: cancelled ${report.abandonedOrders} abandoned order(s); removed ${report.sessions} expired session(s), ` +
     `${report.meterReads} meter read(s) of past months, ${report.rateLimits} ended rate-limit window(s), ` +
     `${report.guestCarts} idle guest cart(s), ${report.passwordResets} expired password-reset token(s), ` +
-    `${report.emailChanges} expired e-mail-change link(s)` +
+    `${report.emailChanges} expired e-mail-change link(s), ${report.geoLookups} expired geo lookup(s)` +
     (report.searchResliced ? "; re-sliced the search index" : "")
   );
 }

@@ -21,11 +21,24 @@ export interface GeoIpOptions {
   timeoutMs: number;
 }
 
+/** Where lookups are kept between requests and instances: the database, in the app. */
+export interface CountryCache {
+  read(address: string, now: Date): Promise<{ country: string | null } | undefined>;
+  write(address: string, country: string | null, expiresAt: Date): Promise<void>;
+}
+
+/** How long an answer is kept: a country for a month, a failed lookup for an hour. */
+export const KEEP_COUNTRY_MS = 30 * 86_400_000;
+export const KEEP_FAILURE_MS = 3_600_000;
+
 export interface GeoOptions extends Partial<Pick<GeoIpOptions, "accountId" | "licenseKey">> {
   /** A country header set by a trusted CDN (e.g. cf-ipcountry); consulted before GeoIP2. */
   countryHeader?: string;
   url: string;
   timeoutMs: number;
+  /** Answers kept per address, so that the service is asked at most once per visitor. */
+  cache?: CountryCache;
+  now?: () => Date;
 }
 
 export class GeoIpError extends Error {
@@ -44,21 +57,28 @@ export class GeoIpError extends Error {
 const TWO_LETTERS = /^[A-Za-z]{2}$/;
 
 export function createGeo(options: GeoOptions): Geo {
-  const { countryHeader, accountId, licenseKey } = options;
+  const { countryHeader, accountId, licenseKey, cache } = options;
+  const now = options.now ?? (() => new Date());
   return {
     async countryOf(request, clientIp) {
       const fromHeader = countryHeader ? request.headers.get(countryHeader)?.trim() : undefined;
       if (fromHeader && TWO_LETTERS.test(fromHeader)) return fromHeader.toUpperCase();
 
       if (!accountId || !licenseKey || !clientIp || !isIP(clientIp)) return null;
+      const kept = await cache?.read(clientIp, now());
+      if (kept) return kept.country;
+      let country: string | null = null;
+      let keepFor = KEEP_COUNTRY_MS;
       try {
-        return await lookupCountry(clientIp, { accountId, licenseKey, url: options.url, timeoutMs: options.timeoutMs });
+        country = await lookupCountry(clientIp, { accountId, licenseKey, url: options.url, timeoutMs: options.timeoutMs });
       } catch (error) {
         if (!(error instanceof GeoIpError)) throw error;
         const codes = error.serviceCode ? `${error.code} ${error.serviceCode}` : error.code;
         log.warn(`geo: GeoIP2 lookup failed (${codes}): ${error.message}`);
-        return null;
+        keepFor = KEEP_FAILURE_MS;
       }
+      await cache?.write(clientIp, country, new Date(now().getTime() + keepFor));
+      return country;
     },
   };
 }
@@ -115,18 +135,15 @@ function causeOf(error: unknown): string {
   return error.cause instanceof Error ? error.cause.message : error.message;
 }
 
-let current: Geo | undefined;
-
-export function geo(): Geo {
-  if (!current) {
-    const c = config();
-    current = createGeo({
-      countryHeader: c.GEO_COUNTRY_HEADER,
-      accountId: c.GEOIP_ACCOUNT_ID,
-      licenseKey: c.GEOIP_LICENSE_KEY,
-      url: c.GEOIP_URL,
-      timeoutMs: c.GEOIP_TIMEOUT_MS,
-    });
-  }
-  return current;
+/** The site's geo lookup, configured from the environment, keeping its answers in `cache`. */
+export function configuredGeo(cache: CountryCache): Geo {
+  const c = config();
+  return createGeo({
+    countryHeader: c.GEO_COUNTRY_HEADER,
+    accountId: c.GEOIP_ACCOUNT_ID,
+    licenseKey: c.GEOIP_LICENSE_KEY,
+    url: c.GEOIP_URL,
+    timeoutMs: c.GEOIP_TIMEOUT_MS,
+    cache,
+  });
 }

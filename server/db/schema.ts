@@ -261,6 +261,13 @@ export interface RateLimitTable {
   hits: number;
 }
 
+export interface GeoCountryTable {
+  address: string;
+  /** ISO code, or null: the service knows none, or the lookup failed. */
+  country: string | null;
+  expires_at: string;
+}
+
 export interface PasswordResetTable {
   token_hash: string;
   user_id: string;
@@ -590,6 +597,7 @@ export interface DB {
   user_session: UserSessionTable;
   login_failure: LoginFailureTable;
   rate_limit: RateLimitTable;
+  geo_country: GeoCountryTable;
   password_reset: PasswordResetTable;
   email_change: EmailChangeTable;
   print_subscriber: PrintSubscriberTable;

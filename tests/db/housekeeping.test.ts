@@ -116,6 +116,13 @@ describe("housekeeping", () => {
       .insertInto("email_change")
       .values([change("e-expired", daysBefore(1)), change("e-live", at("2026-11-16T11:00:00Z"))])
       .execute();
+    await db
+      .insertInto("geo_country")
+      .values([
+        { address: "192.0.2.1", country: "US", expires_at: daysBefore(1) },
+        { address: "192.0.2.2", country: null, expires_at: at("2026-11-16T11:00:00Z") },
+      ])
+      .execute();
 
     const report = await runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW);
     expect(report).toEqual({
@@ -126,10 +133,11 @@ describe("housekeeping", () => {
       guestCarts: 1,
       passwordResets: 1,
       emailChanges: 1,
+      geoLookups: 1,
       searchResliced: false,
     });
     expect(describeHousekeeping(report)).toBe(
-      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s)",
+      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s)",
     );
 
     expect(await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute()).toEqual([{ id_hash: "s-live" }]);
@@ -150,6 +158,7 @@ describe("housekeeping", () => {
     expect(await db.selectFrom("email_change").select("token_hash").where("user_id", "=", user.id).execute()).toEqual([
       { token_hash: "e-live" },
     ]);
+    expect(await db.selectFrom("geo_country").select("address").execute()).toEqual([{ address: "192.0.2.2" }]);
 
     expect({
       sessions: await count("user_session"),
@@ -178,6 +187,7 @@ describe("housekeeping", () => {
         guestCarts: 0,
         passwordResets: 0,
         emailChanges: 0,
+        geoLookups: 0,
         searchResliced: false,
       },
       {
@@ -188,6 +198,7 @@ describe("housekeeping", () => {
         guestCarts: 0,
         passwordResets: 0,
         emailChanges: 0,
+        geoLookups: 0,
         searchResliced: false,
       },
     ]);

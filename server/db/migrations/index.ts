@@ -14,6 +14,7 @@ import * as m012 from "./012-search-gin-pending-list";
 import * as m013 from "./013-search-words-inline";
 import * as m014 from "./014-search-slices";
 import * as m015 from "./015-search-topic-ids";
+import * as m016 from "./016-geo-country";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   "013-search-words-inline": m013,
   "014-search-slices": m014,
   "015-search-topic-ids": m015,
+  "016-geo-country": m016,
 };
 
 export const migrationProvider: MigrationProvider = {
