@@ -44,6 +44,24 @@ async function placeAndPay(page: Page, declineFirst: boolean) {
   await page.getByRole("button", { name: /^Pay / }).click();
 }
 
+/**
+ * Orders the hardcover as a signed-in reader, opens its payment page and leaves by "Cancel and
+ * go back", as a shopper who changes their mind does: the order's page, awaiting payment.
+ * Returns the payment page's address.
+ */
+async function orderAndLeavePayment(page: Page): Promise<string> {
+  await addToCart(page, HARDCOVER);
+  await page.goto("/shipping-payment");
+  await fillAddress(page);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("button", { name: /^Place order: \$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  const paymentPage = page.url();
+  await page.getByRole("link", { name: "Cancel and go back" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  return paymentPage;
+}
+
 test("a guest buys a print item and an ebook, after a declined card, and is offered an account", async ({ page, js, axe, site }) => {
   await addToCart(page, HARDCOVER);
   await addToCart(page, EBOOK);
@@ -151,16 +169,8 @@ test("a shopper leaves the payment page, cancels the order from its page, and se
   signIn,
 }) => {
   await signIn(uniqueEmail("reader-cancel"));
-  await addToCart(page, HARDCOVER);
-  await page.goto("/shipping-payment");
-  await fillAddress(page);
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("button", { name: /^Place order: \$/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
-  const paymentPage = page.url();
-  await page.getByRole("link", { name: "Cancel and go back" }).click();
+  const paymentPage = await orderAndLeavePayment(page);
 
-  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
   await expect(page.getByText("Awaiting payment", { exact: true })).toBeVisible();
   const number = (await page.getByRole("heading", { level: 1 }).innerText()).replace("Order ", "");
   await axe(page);
@@ -181,14 +191,7 @@ test("a shopper leaves the payment page, cancels the order from its page, and se
 
 test("an order whose payment page was lost when the server stopped is paid from the order's own page", async ({ page, signIn, site }) => {
   await signIn(uniqueEmail("reader-stranded"));
-  await addToCart(page, HARDCOVER);
-  await page.goto("/shipping-payment");
-  await fillAddress(page);
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("button", { name: /^Place order: \$/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
-  await page.getByRole("link", { name: "Cancel and go back" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  await orderAndLeavePayment(page);
 
   // What a server stopped between claiming the order for the provider and recording its page leaves.
   const orderId = new URL(page.url()).pathname.split("/").pop()!;
