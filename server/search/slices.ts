@@ -87,13 +87,12 @@ const toSlices = (boundaries: number[]): Slice[] => [null, ...boundaries].map((f
  * than twice its planned size (new content lands in it), or there are fewer slices than the documents
  * fill (a bulk load). Smaller drifts are left alone: re-slicing rebuilds every index.
  */
-async function drifted(db: Database, current: Slice[], base: number): Promise<boolean> {
+async function drifted(db: Database, current: Slice[], planned: Slice[], base: number): Promise<boolean> {
   const newest = current[0];
-  if (!newest) return true;
+  if (!newest || planned.length > current.length) return true;
   const { rows } = await sql<{ n: string }>`
     select count(*) as n from search_document where ${sliceCondition(sql`id`, newest) ?? sql`true`}`.execute(db);
-  if (Number(rows[0]?.n ?? 0) > 2 * base) return true;
-  return (await plannedBoundaries(db, base)).length + 1 > current.length;
+  return Number(rows[0]?.n ?? 0) > 2 * base;
 }
 
 export interface ResliceOptions {
@@ -129,8 +128,8 @@ export async function resliceSearchIndex(db: Database, options: ResliceOptions):
         existing.filter((name) => generationOf(name) !== generation),
       );
       const base = options.base ?? SLICE_BASE;
-      if (!(await drifted(conn, await readSlices(conn), base))) return false;
       const slices = toSlices(await plannedBoundaries(conn, base));
+      if (!(await drifted(conn, await readSlices(conn), slices, base))) return false;
       const next = generation + 1;
       for (const [position, slice] of slices.entries()) {
         const where = sliceCondition(sql`id`, slice);
