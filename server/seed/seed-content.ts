@@ -128,6 +128,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
     for (const slug of list.alsoIncludes ?? []) {
       const article = articles.find((a) => a.slug === slug);
       if (!article) throw new Error(`Reading list ${list.slug} includes ${slug}, which is no article`);
+      if (members.includes(article)) throw new Error(`Reading list ${list.slug} includes ${slug} twice`);
       members.push(article);
     }
     await insertChunked(
