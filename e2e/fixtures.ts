@@ -223,3 +223,28 @@ export async function dismissMessage(page: Page, button: Locator): Promise<void>
   await button.click();
   await posted;
 }
+
+const siteHeader = (page: Page) => page.locator("header[data-site-header]");
+
+/**
+ * The signed-in reader's name in the header, "My account: …": a link to the account without JS;
+ * with JS, the button that opens the account menu.
+ */
+export function accountControl(page: Page, name: string): Locator {
+  const header = siteHeader(page);
+  return header.getByRole("link", { name, exact: true }).or(header.getByRole("button", { name, exact: true }));
+}
+
+/**
+ * One of the signed-in reader's links or buttons in the wide header (My Library, Following,
+ * Log out), once the account menu that JS folds them into is open.
+ */
+export async function accountMenuItem(page: Page, js: boolean, role: "link" | "button", name: string | RegExp): Promise<Locator> {
+  const header = siteHeader(page);
+  if (js) await header.locator('button[aria-controls="account-menu"]').click();
+  return header.getByRole(role, { name, exact: typeof name === "string" });
+}
+
+export async function logOutFromHeader(page: Page, js: boolean): Promise<void> {
+  await (await accountMenuItem(page, js, "button", "Log out")).click();
+}

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { databaseEnv } from "../tests/helpers/test-db";
-import { expect, test, uniqueEmail } from "./fixtures";
+import { accountMenuItem, expect, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
 
 // Following topics and the following stream, the guests' sign-in prompt, and newsletters,
@@ -48,10 +48,7 @@ test("a reader follows topics, filters the following stream, and stops following
   await expect(page.getByRole("button", { name: "Following" })).toBeVisible();
   await axe(page);
 
-  await page
-    .getByRole("banner")
-    .getByRole("link", { name: /^Following/ })
-    .click();
+  await (await accountMenuItem(page, js, "link", /^Following/)).click();
   await expect(page).toHaveURL(/\/my-library\/topics$/);
   await expect(page.getByRole("heading", { level: 1, name: "Topics you follow" })).toBeVisible();
   const menu = page.getByRole("navigation", { name: "Your topics" });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, uniqueEmail } from "./fixtures";
+import { accountMenuItem, expect, test, uniqueEmail } from "./fixtures";
 
 // My Library with and without JavaScript: saving (guests are sent to registration), folders with
 // the spec's name rules and messages, bulk actions with their counted confirmations, discard.
@@ -45,7 +45,7 @@ test("a reader saves articles into folders and finds them in My Library", async 
   await signIn(uniqueEmail("library-save"));
   const first = await saveFromStream(page, js, 0, "Board prep");
   const second = await saveFromStream(page, js, 1);
-  await page.getByRole("link", { name: "My Library" }).first().click();
+  await (await accountMenuItem(page, js, "link", "My Library")).click();
   await expect(page.getByRole("heading", { level: 1, name: "My Library" })).toBeVisible();
   const items = page.locator("#library-items li");
   await expect(items).toHaveCount(2);

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { CUSTOMER_SERVICE, SITE_NAME } from "../lib/site";
-import { SECTIONS } from "./SiteHeader";
+import { SECTIONS } from "./sections";
 import * as css from "./layout.css";
 
 export function SiteFooter() {

@@ -1,24 +1,12 @@
-import { Form, NavLink, Link, useLocation } from "@remix-run/react";
+import { NavLink, Link } from "@remix-run/react";
 import { useEffect } from "react";
 import { SITE_NAME } from "../lib/site";
-import { useRootData } from "../lib/root-data";
 import * as css from "./layout.css";
 import { SearchBox } from "./SearchBox";
+import { SECTIONS } from "./sections";
+import { SiteMenuToggle } from "./SiteMenu";
 import { MiniCart } from "./store/MiniCart";
-
-export const SECTIONS = [
-  { to: "/the-latest", label: "The Latest" },
-  { to: "/topics", label: "Topics" },
-  { to: "/magazine", label: "Magazine" },
-  { to: "/video", label: "Video" },
-  { to: "/podcasts", label: "Podcasts" },
-  { to: "/big-ideas", label: "Big Ideas" },
-  { to: "/ascend", label: "Ascend" },
-  { to: "/visual-library", label: "Visual Library" },
-  { to: "/webinars", label: "Webinars" },
-  { to: "/hbr-analytic-services", label: "Analytic Services" },
-  { to: "/store", label: "Store" },
-] as const;
+import { UserMenu } from "./UserMenu";
 
 /** How far back past its threshold the reader must scroll before a flag turns off again. */
 export const SCROLL_HYSTERESIS = 60;
@@ -59,74 +47,29 @@ function useScrollFlags() {
   }, []);
 }
 
-/** Sign-in and registration links for guests; the reader's name, account and "Log out" once signed in. */
-function UserMenu() {
-  const root = useRootData();
-  const location = useLocation();
-  const here = `${location.pathname}${location.search}`;
-  const back = encodeURIComponent(here);
-  if (!root?.user) {
-    return (
-      <>
-        <Link to="/subscriptions">Subscribe</Link>
-        <Link to={`/sign-in?redirectTo=${back}`} rel="nofollow" data-modal="sign-in">
-          Sign In
-        </Link>
-        <Link to={`/register?redirectTo=${back}`} rel="nofollow" data-modal="registration">
-          Register
-        </Link>
-      </>
-    );
-  }
-  const caption = root.subscriber?.caption;
-  return (
-    <>
-      {root.subscriber ? null : <Link to="/subscriptions">Subscribe</Link>}
-      <Link to="/my-library">My Library</Link>
-      <FollowingLink unread={root.user.unreadFollowing} />
-      <Link to="/my-account" aria-label={`My account: ${root.user.name}${caption ? `, ${caption} subscriber` : ""}`}>
-        {root.user.name}
-        {caption ? <span className={css.caption}> {caption}</span> : null}
-      </Link>
-      <Form method="post" action={`/logout?return=${back}`} className={css.inlineForm}>
-        <button type="submit" className={css.linkButton}>
-          Log out
-        </button>
-      </Form>
-    </>
-  );
-}
-
-/** The following stream, with the number of new articles in followed topics. */
-function FollowingLink({ unread }: { unread: number }) {
-  return (
-    <Link to="/my-library/topics" data-unread-following={unread}>
-      Following
-      {unread > 0 ? (
-        <span className={css.caption}>
-          {" "}
-          {unread}
-          <span className="visually-hidden"> new</span>
-        </span>
-      ) : null}
-    </Link>
-  );
-}
-
+/**
+ * The masthead: logo, search, cart and the reader's links, then the section nav. On a phone only
+ * the logo row stays on screen when the page scrolls, and the reader's links move into the menu.
+ */
 export function SiteHeader() {
   useScrollFlags();
   return (
-    <header className={css.header} data-site-header="">
-      <div className={`${css.page} ${css.headerBar}`}>
-        <Link to="/" className={css.logo}>
-          {SITE_NAME}
-        </Link>
-        <div className={css.headerTools}>
-          <SearchBox />
-          <MiniCart />
-          <UserMenu />
+    <div className={css.masthead}>
+      <header className={css.header} data-site-header="">
+        <div className={`${css.page} ${css.headerBar}`}>
+          <Link to="/" className={css.logo}>
+            {SITE_NAME}
+          </Link>
+          <div className={css.headerTools}>
+            <SearchBox />
+            <MiniCart />
+            <div className={css.userLinks}>
+              <UserMenu inRow />
+            </div>
+            <SiteMenuToggle />
+          </div>
         </div>
-      </div>
+      </header>
       <nav aria-label="Sections" className={css.nav}>
         <ul className={`${css.page} ${css.navList}`}>
           {SECTIONS.map((s) => (
@@ -138,6 +81,6 @@ export function SiteHeader() {
           ))}
         </ul>
       </nav>
-    </header>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars, visuallyHidden } from "../styles/theme.css";
+import { popover } from "./controls.css";
 import { fullField } from "./SearchBox.css";
 
 export const skipLink = style({
@@ -19,13 +20,23 @@ export const page = style({
   "@media": { [media.tablet]: { paddingInline: vars.space.lg } },
 });
 
+/**
+ * The header and the section nav. From a tablet's width both stay on screen as the page scrolls;
+ * on a phone only the header's logo row does (the wrapper gives up its box, so the header sticks
+ * within the whole page), which keeps what the page loses to it under 64 px.
+ */
+export const masthead = style({
+  "@media": {
+    [media.narrow]: { display: "contents" },
+    [media.tablet]: { position: "sticky", top: 0, zIndex: 10, background: vars.color.paper },
+    print: { position: "static" },
+  },
+});
+
 export const header = style({
-  position: "sticky",
-  top: 0,
-  zIndex: 10,
   background: vars.color.paper,
   borderBottom: `1px solid ${vars.color.rule}`,
-  "@media": { print: { position: "static" } },
+  "@media": { [media.narrow]: { position: "sticky", top: 0, zIndex: 10 } },
 });
 
 export const headerBar = style({
@@ -44,9 +55,12 @@ export const logo = style({
   fontSize: vars.size.xl,
   color: vars.color.ink,
   textDecoration: "none",
+  whiteSpace: "nowrap",
   transition: "font-size 150ms ease",
-  selectors: { "[data-scrolled] &": { fontSize: vars.size.lg } },
   "@media": {
+    // Room for the search, cart and menu buttons beside it at 320 px; small enough not to shrink.
+    [media.narrow]: { fontSize: "clamp(1.125rem, 5vw, 1.625rem)" },
+    [media.tablet]: { selectors: { "[data-scrolled] &": { fontSize: vars.size.lg } } },
     [media.desktop]: { fontSize: vars.size.xxl },
     // The search field gives up its width before the logo wraps.
     [fullField]: { flexShrink: 0 },
@@ -59,8 +73,89 @@ export const headerTools = style({
   alignItems: "center",
   gap: vars.space.md,
   fontSize: vars.size.sm,
-  // The row's spare width goes to the search field.
-  "@media": { [fullField]: { flex: "1 1 auto", justifyContent: "flex-end" } },
+  "@media": {
+    [media.narrow]: { flexWrap: "nowrap", gap: vars.space.sm },
+    // The row's spare width goes to the search field.
+    [fullField]: { flex: "1 1 auto", justifyContent: "flex-end" },
+  },
+});
+
+/** The reader's links in the header row; on a phone they are in the menu instead. */
+export const userLinks = style({
+  display: "contents",
+  "@media": { [media.narrow]: { display: "none" } },
+});
+
+export const menuHolder = style({ display: "contents" });
+
+export const menuToggle = style({
+  display: "none",
+  "@media": {
+    [media.narrow]: {
+      display: "inline-flex",
+      alignItems: "center",
+      gap: vars.space.xs,
+      padding: `${vars.space.xs} ${vars.space.sm}`,
+      font: "inherit",
+      fontWeight: 600,
+      color: vars.color.ink,
+      textDecoration: "none",
+      background: "none",
+      border: `1px solid ${vars.color.rule}`,
+      borderRadius: vars.radius.md,
+      cursor: "pointer",
+      selectors: { '&[aria-expanded="true"]': { background: vars.color.ink, color: vars.color.paper } },
+    },
+  },
+});
+
+export const menuWord = style({ "@media": { [media.smallPhone]: visuallyHidden } });
+
+export const menuIcon = style({ width: "1rem", height: "1rem", flex: "none" });
+
+/** The open menu: a panel across the screen under the sticky header, scrolling on its own. */
+export const menuPanel = style({
+  position: "absolute",
+  top: "100%",
+  left: 0,
+  right: 0,
+  zIndex: 20,
+  maxHeight: "calc(100vh - 4rem)",
+  overflowY: "auto",
+  padding: vars.space.md,
+  background: vars.color.paper,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  boxShadow: "0 0.75rem 1.5rem rgba(0, 0, 0, 0.18)",
+  fontSize: vars.size.md,
+  selectors: { "&[hidden]": { display: "none" } },
+});
+
+export const menuAccount = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  gap: `${vars.space.sm} ${vars.space.lg}`,
+  paddingBottom: vars.space.md,
+  marginBottom: vars.space.md,
+  borderBottom: `1px solid ${vars.color.rule}`,
+});
+
+export const menuSections = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fill, minmax(9rem, 1fr))",
+  gap: `${vars.space.xs} ${vars.space.lg}`,
+  listStyle: "none",
+  margin: 0,
+  padding: 0,
+});
+
+export const menuSection = style({
+  display: "block",
+  paddingBlock: vars.space.sm,
+  color: vars.color.ink,
+  fontWeight: 600,
+  textDecoration: "none",
+  selectors: { "&[aria-current]": { color: vars.color.accent, textDecoration: "underline" } },
 });
 
 export const inlineForm = style({ display: "inline", margin: 0 });
@@ -76,7 +171,7 @@ export const linkButton = style({
   cursor: "pointer",
 });
 
-export const nav = style({ borderTop: `1px solid ${vars.color.rule}` });
+export const nav = style({ borderBottom: `1px solid ${vars.color.rule}`, background: vars.color.paper });
 
 export const navList = style({
   display: "flex",
@@ -88,6 +183,15 @@ export const navList = style({
   whiteSpace: "nowrap",
   fontSize: vars.size.sm,
   fontWeight: 600,
+  // A shadow at an edge with more sections beyond it, so that the row shows that it scrolls. The
+  // paper-coloured covers scroll with the list and hide each shadow once its end is reached.
+  background: [
+    `linear-gradient(to right, ${vars.color.paper} 40%, transparent) left / 2.5rem 100% no-repeat local`,
+    `linear-gradient(to left, ${vars.color.paper} 40%, transparent) right / 2.5rem 100% no-repeat local`,
+    "radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, 0.28), transparent) left / 0.875rem 100% no-repeat scroll",
+    "radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, 0.28), transparent) right / 0.875rem 100% no-repeat scroll",
+    vars.color.paper,
+  ].join(", "),
 });
 
 export const navLink = style({
@@ -141,3 +245,25 @@ export const caption = style({
   textDecoration: "none",
   display: "inline-block",
 });
+
+/** A signed-in reader's menu in the header row (with JS): the name, then a flyout of links. */
+export const accountHolder = style({ position: "relative", display: "inline-block" });
+
+export const accountToggle = style([
+  linkButton,
+  { display: "inline-flex", alignItems: "center", gap: vars.space.xs, textDecoration: "none", whiteSpace: "nowrap" },
+]);
+
+export const chevron = style({
+  width: "0.75rem",
+  height: "0.75rem",
+  transition: "transform 120ms ease",
+  selectors: { '[aria-expanded="true"] > &': { transform: "rotate(180deg)" } },
+});
+
+export const accountPanel = style([
+  popover,
+  { right: 0, minWidth: "13rem", fontFamily: vars.font.ui, selectors: { "&[hidden]": { display: "none" } } },
+]);
+
+export const accountLinks = style({ display: "grid", gap: vars.space.sm, listStyle: "none", margin: 0, padding: 0 });

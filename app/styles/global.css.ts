@@ -1,5 +1,5 @@
 import { globalStyle } from "@vanilla-extract/css";
-import { vars } from "./theme.css";
+import { vars, visuallyHidden } from "./theme.css";
 
 globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
 globalStyle("html", { WebkitTextSizeAdjust: "100%", scrollPaddingTop: "4rem" });
@@ -24,17 +24,7 @@ globalStyle("h3", { fontSize: vars.size.lg });
 globalStyle("p", { margin: `0 0 ${vars.space.md}` });
 globalStyle("button, input, select", { font: "inherit" });
 
-globalStyle(".visually-hidden", {
-  position: "absolute",
-  width: 1,
-  height: 1,
-  padding: 0,
-  margin: -1,
-  overflow: "hidden",
-  clip: "rect(0 0 0 0)",
-  whiteSpace: "nowrap",
-  border: 0,
-});
+globalStyle(".visually-hidden", visuallyHidden);
 
 // Print: the article and its metadata only, links spelled out, no chrome.
 globalStyle("header[data-site-header], footer[data-site-footer], nav, [data-no-print], form", {

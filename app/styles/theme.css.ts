@@ -9,6 +9,21 @@ export const media = {
   tablet: `screen and (min-width: ${breakpoints.tablet}px)`,
   desktop: `screen and (min-width: ${breakpoints.desktop}px)`,
   narrow: `screen and (max-width: ${breakpoints.tablet - 1}px)`,
+  /** The smallest phones, where the header's buttons keep only their icons. */
+  smallPhone: "screen and (max-width: 374px)",
+} as const;
+
+/** Off screen, yet read by screen readers: for text that an icon stands for on narrow screens. */
+export const visuallyHidden = {
+  position: "absolute",
+  width: 1,
+  height: 1,
+  padding: 0,
+  margin: -1,
+  overflow: "hidden",
+  clip: "rect(0 0 0 0)",
+  whiteSpace: "nowrap",
+  border: 0,
 } as const;
 
 export const vars = createGlobalTheme(":root", {

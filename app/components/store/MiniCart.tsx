@@ -29,12 +29,39 @@ export function MiniCart() {
   };
   return (
     <span className={css.miniCart} data-cart-count={count}>
-      <Link ref={toggle} to="/shopping-cart" onClick={onClick} aria-expanded={hydrated ? open : undefined}>
-        Cart ({count}
-        <span className="visually-hidden"> {count === 1 ? "item" : "items"}</span>)
+      <Link
+        ref={toggle}
+        to="/shopping-cart"
+        className={css.miniCartLink}
+        aria-label={`Cart (${count} ${count === 1 ? "item" : "items"})`}
+        onClick={onClick}
+        aria-expanded={hydrated ? open : undefined}
+      >
+        <CartIcon />
+        <span className={css.miniCartWord}>Cart (</span>
+        <span className={count > 0 ? css.miniCartCount : css.miniCartWord}>{count}</span>
+        <span className="visually-hidden"> {count === 1 ? "item" : "items"}</span>
+        <span className={css.miniCartWord}>)</span>
       </Link>
       {open && cart ? <MiniCartFlyout cart={cart} onClose={close} /> : null}
     </span>
+  );
+}
+
+/** Shown on phones, where the count sits on the icon and the words are left to screen readers. */
+function CartIcon() {
+  return (
+    <svg className={css.miniCartIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path
+        d="M2 3h3l2.4 11.2a1.5 1.5 0 0 0 1.5 1.2h8.9a1.5 1.5 0 0 0 1.5-1.1L21 7H6.2"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      />
+      <circle cx="9.5" cy="20" r="1.6" fill="currentColor" />
+      <circle cx="17.5" cy="20" r="1.6" fill="currentColor" />
+    </svg>
   );
 }
 

@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../../styles/theme.css";
+import { media, vars, visuallyHidden } from "../../styles/theme.css";
 import { popover } from "../controls.css";
 
 export const section = style({ margin: `0 0 ${vars.space.xl}` });
@@ -184,6 +184,39 @@ export const addForm = style({ display: "grid", gap: vars.space.md, maxWidth: "2
 
 /** The header's cart menu and its flyout. */
 export const miniCart = style({ position: "relative", display: "inline-block" });
+
+export const miniCartLink = style({
+  whiteSpace: "nowrap",
+  "@media": { [media.narrow]: { position: "relative", display: "inline-flex", alignItems: "center", padding: vars.space.xs } },
+});
+
+export const miniCartIcon = style({
+  display: "none",
+  "@media": { [media.narrow]: { display: "block", flex: "none", width: "1.5rem", height: "1.5rem", color: vars.color.ink } },
+});
+
+export const miniCartWord = style({ "@media": { [media.narrow]: visuallyHidden } });
+
+/** On a phone, a badge on the cart icon. */
+export const miniCartCount = style({
+  "@media": {
+    [media.narrow]: {
+      position: "absolute",
+      top: 0,
+      right: 0,
+      minWidth: "1.125rem",
+      height: "1.125rem",
+      paddingInline: "0.25rem",
+      borderRadius: "0.5625rem",
+      background: vars.color.accent,
+      color: vars.color.paper,
+      fontSize: vars.size.xs,
+      fontWeight: 700,
+      lineHeight: "1.125rem",
+      textAlign: "center",
+    },
+  },
+});
 
 export const miniCartFlyout = style([
   popover,
