@@ -124,11 +124,6 @@ export async function latestArticles(db: Database, limit: number, excludeId?: nu
   return toCards(db, await q.execute());
 }
 
-export async function articlesByTier(db: Database, tier: ContentTier, limit: number): Promise<ArticleCard[]> {
-  const rows = await cardQuery(db).where("article.tier", "=", tier).orderBy("article.published", "desc").limit(limit).execute();
-  return toCards(db, rows);
-}
-
 /**
  * A small least-recently-used cache for read-only content. Entries are kept per database (so
  * tests with their own databases never share them), at most `size` of them, and for at most

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { purgeExpiredSessions } from "./accounts/sessions";
 import type { Database } from "./db/connection";
 import { meterPeriod } from "./paywall/meter";
+import { READ_DAYS_KEPT, readDay } from "./popularity";
 import type { PaymentProvider } from "./payments/provider";
 import { resliceSearchIndex } from "./search/slices";
 import { cancelAbandonedOrders } from "./store/order-sweep";
@@ -18,6 +19,7 @@ export interface HousekeepingReport {
   passwordResets: number;
   emailChanges: number;
   geoLookups: number;
+  articleReadDays: number;
   /** Whether PostgreSQL's search index was re-sliced: its newest slice had outgrown its size. */
   searchResliced: boolean;
 }
@@ -28,8 +30,8 @@ const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeleted
  * The periodic clean-up, as of `now`: cancels the orders left unpaid past their payment window
  * (closing their checkout pages), and deletes what can no longer be used: expired sessions,
  * meter reads of past months, rate-limit windows that have ended, guest carts idle for
- * GUEST_CART_IDLE_DAYS with no order, expired password-reset and e-mail-change tokens, and geo
- * lookups past their time. Every step is a conditional update or delete, so instances running it
+ * GUEST_CART_IDLE_DAYS with no order, expired password-reset and e-mail-change tokens, geo
+ * lookups past their time, and article read counts older than READ_DAYS_KEPT days. Every step is a conditional update or delete, so instances running it
  * at the same moment do not clash. On
  * PostgreSQL it also re-slices the search index once new content has outgrown its newest slice.
  */
@@ -55,6 +57,7 @@ export async function runHousekeeping(db: Database, provider: PaymentProvider, n
     passwordResets: deleted(await db.deleteFrom("password_reset").where("expires_at", "<=", at).executeTakeFirst()),
     emailChanges: deleted(await db.deleteFrom("email_change").where("expires_at", "<=", at).executeTakeFirst()),
     geoLookups: deleted(await db.deleteFrom("geo_country").where("expires_at", "<=", at).executeTakeFirst()),
+    articleReadDays: deleted(await db.deleteFrom("article_read_day").where("day", "<", readDay(now, -READ_DAYS_KEPT)).executeTakeFirst()),
     searchResliced: await resliceSearchIndex(db, { concurrently: true }),
   };
 }
@@ -65,7 +68,8 @@ export function describeHousekeeping(report: HousekeepingReport): string {
     `Housekeeping: cancelled ${report.abandonedOrders} abandoned order(s); removed ${report.sessions} expired session(s), ` +
     `${report.meterReads} meter read(s) of past months, ${report.rateLimits} ended rate-limit window(s), ` +
     `${report.guestCarts} idle guest cart(s), ${report.passwordResets} expired password-reset token(s), ` +
-    `${report.emailChanges} expired e-mail-change link(s), ${report.geoLookups} expired geo lookup(s)` +
+    `${report.emailChanges} expired e-mail-change link(s), ${report.geoLookups} expired geo lookup(s), ` +
+    `${report.articleReadDays} day(s) of article read counts older than ${READ_DAYS_KEPT} days` +
     (report.searchResliced ? "; re-sliced the search index" : "")
   );
 }

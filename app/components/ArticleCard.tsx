@@ -10,17 +10,23 @@ export type { Card };
 interface Props {
   card: Card;
   headingLevel?: 2 | 3;
-  layout?: "row" | "stacked";
+  /** "headline": topic, headline and date only, for a compact list beside larger stories. */
+  layout?: "row" | "stacked" | "headline";
   focusTarget?: boolean;
   /** The page's largest image: loaded at once, ahead of the others. */
   largestImage?: boolean;
 }
 
+const LAYOUTS = { row: css.card, stacked: css.stackedCard, headline: css.headlineCard } as const;
+
 export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarget, largestImage = false }: Props) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const headlineOnly = layout === "headline";
   return (
-    <article className={layout === "row" ? css.card : css.stackedCard} tabIndex={focusTarget ? -1 : undefined} data-entry-id={card.id}>
-      <img className={css.cardImage} src={card.image} alt="" width={320} height={180} {...imageLoading(largestImage)} />
+    <article className={LAYOUTS[layout]} tabIndex={focusTarget ? -1 : undefined} data-entry-id={card.id}>
+      {headlineOnly ? null : (
+        <img className={css.cardImage} src={card.image} alt="" width={320} height={180} {...imageLoading(largestImage)} />
+      )}
       <div>
         <p className={css.eyebrow}>
           <Link className={css.eyebrowLink} to={card.topic.url}>
@@ -33,12 +39,15 @@ export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarge
             {card.title}
           </Link>
         </Heading>
-        <p className={css.summary}>{card.summary}</p>
+        {headlineOnly ? null : (
+          // The page's largest story keeps its whole summary; a card's is cut to what it holds.
+          <p className={largestImage ? css.summary : css.cardSummary}>{card.summary}</p>
+        )}
         <p className={css.byline}>
           {card.authors.length > 0 ? `${formatAuthors(card.authors)} · ` : null}
           <time dateTime={card.published}>{formatPublished(card.published)}</time>
         </p>
-        <SaveControl type="article" id={card.id} title={card.title} />
+        {headlineOnly ? null : <SaveControl type="article" id={card.id} title={card.title} />}
       </div>
     </article>
   );

@@ -49,4 +49,16 @@ export const summary = style({
   fontFamily: vars.font.body,
 });
 
+/** A card's summary: at most three lines, ended with an ellipsis. */
+export const cardSummary = style([
+  summary,
+  { display: "-webkit-box", WebkitBoxOrient: "vertical", WebkitLineClamp: 3, overflow: "hidden" },
+]);
+
+/** A story in a compact list: no picture, no summary, a rule between stories. */
+export const headlineCard = style({
+  borderBottom: `1px solid ${vars.color.rule}`,
+  paddingBottom: vars.space.md,
+});
+
 export const byline = style({ fontSize: vars.size.xs, color: vars.color.muted, margin: 0 });

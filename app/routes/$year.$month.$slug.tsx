@@ -9,6 +9,7 @@ import { articlePage, type ArticlePageData, type ArticlePageLookup } from "../..
 import { blocksToHtml } from "../../server/content/markdown";
 import { resolveGift } from "../../server/gifts";
 import { recordView } from "../../server/library/history";
+import { countRead } from "../../server/popularity";
 import { keepGift } from "../../server/library/items";
 import { decideOffer } from "../../server/paywall/offers";
 import { readingListForArticle } from "../../server/reading-lists";
@@ -94,6 +95,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
     gift: Boolean(gift),
     expiredGift: giftExpired,
   });
+  if (offer.fullContent) await countRead(database, article.id);
   if (context.user) {
     await recordView(database, context.user.id, { type: "article", id: article.id });
     if (gift) await keepGift(database, context.user.id, article.id);

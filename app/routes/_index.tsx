@@ -1,16 +1,18 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { homePage } from "../../server/home";
 import { ArticleCard } from "../components/ArticleCard";
-import { CardGridSection } from "../components/CardGridSection";
 import { HelpBox } from "../components/HelpBox";
 import { IssueCard } from "../components/IssueCard";
-import * as cards from "../components/cards.css";
+import { VideoCard } from "../components/VideoCard";
 import * as css from "../components/home.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
+import { formatAuthors } from "../lib/format";
+import { podcastCoverPath, podcastSeriesPath } from "../../shared/urls";
 import { useRootData } from "../lib/root-data";
 
 export async function loader() {
@@ -26,7 +28,7 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Home() {
-  const { lead, latest, popular, bigIdeas, issue, topics } = useLoaderData<typeof loader>();
+  const { lead, secondary, latest, popular, bigIdeas, videos, podcasts, newsletters, issue, topics } = useLoaderData<typeof loader>();
   const root = useRootData();
   return (
     <>
@@ -38,21 +40,30 @@ export default function Home() {
       )}
       <div className={css.top}>
         {lead ? (
-          <section aria-labelledby="lead-heading" className={css.lead}>
+          <section aria-labelledby="lead-heading" className={css.leadPackage}>
             <h2 id="lead-heading" className="visually-hidden">
-              Top story
+              Top stories
             </h2>
-            <ArticleCard card={lead} layout="stacked" headingLevel={3} largestImage />
+            <div className={css.lead}>
+              <ArticleCard card={lead} layout="stacked" headingLevel={3} largestImage />
+            </div>
+            <ul className={css.secondary}>
+              {secondary.map((a) => (
+                <li key={a.id}>
+                  <ArticleCard card={a} layout="stacked" />
+                </li>
+              ))}
+            </ul>
           </section>
         ) : null}
-        <section aria-labelledby="latest-heading">
+        <section aria-labelledby="latest-heading" className={css.latest}>
           <h2 id="latest-heading" className={prose.sectionHeading}>
             The Latest
           </h2>
-          <ol className={cards.list}>
+          <ol className={css.headlines}>
             {latest.map((a) => (
               <li key={a.id}>
-                <ArticleCard card={a} />
+                <ArticleCard card={a} layout="headline" />
               </li>
             ))}
           </ol>
@@ -62,10 +73,66 @@ export default function Home() {
         </section>
       </div>
 
-      <CardGridSection id="popular-heading" title="Most Popular" items={popular} />
-      <CardGridSection id="big-ideas-heading" title="Big Ideas" items={bigIdeas} />
+      {popular.length > 0 ? (
+        <section aria-labelledby="popular-heading">
+          <h2 id="popular-heading" className={prose.sectionHeading}>
+            Most Popular
+          </h2>
+          <ol className={css.ranked}>
+            {popular.map((a, i) => (
+              <li key={a.id} className={css.rankedItem}>
+                <span className={css.rank} aria-hidden="true">
+                  {i + 1}
+                </span>
+                <ArticleCard card={a} layout="headline" />
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
 
-      <div className={css.split}>
+      <HomeSection id="big-ideas-heading" title="Big Ideas" more={{ to: "/big-ideas", label: "More Big Ideas" }} count={bigIdeas.length}>
+        {bigIdeas.map((a) => (
+          <li key={a.id}>
+            <ArticleCard card={a} layout="stacked" />
+          </li>
+        ))}
+      </HomeSection>
+
+      <HomeSection id="video-heading" title="Video" more={{ to: "/video", label: "More videos" }} count={videos.length}>
+        {videos.map((v) => (
+          <li key={v.id}>
+            <VideoCard card={v} />
+          </li>
+        ))}
+      </HomeSection>
+
+      <div className={css.trio}>
+        {podcasts.length > 0 ? (
+          <section aria-labelledby="podcasts-heading">
+            <h2 id="podcasts-heading" className={prose.sectionHeading}>
+              Podcasts
+            </h2>
+            <ul className={css.shows}>
+              {podcasts.map((p) => (
+                <li key={p.slug} className={css.show}>
+                  <img className={css.showCover} src={podcastCoverPath(p.slug)} width={88} height={88} alt="" loading="lazy" />
+                  <div>
+                    <h3 className={css.smallTitle}>
+                      <Link to={podcastSeriesPath(p.slug)}>{p.title}</Link>
+                    </h3>
+                    <p className={css.note}>
+                      {formatAuthors(p.hosts.map((name) => ({ name })))} · {p.episodeCount} episodes
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <p>
+              <Link to="/podcasts">All podcasts</Link>
+            </p>
+          </section>
+        ) : null}
         {issue ? (
           <section aria-labelledby="issue-heading">
             <h2 id="issue-heading" className={prose.sectionHeading}>
@@ -77,25 +144,73 @@ export default function Home() {
             </p>
           </section>
         ) : null}
-        <section aria-labelledby="topics-heading">
-          <h2 id="topics-heading" className={prose.sectionHeading}>
-            Topics
-          </h2>
-          <ul className={css.topicList}>
-            {topics.map((t) => (
-              <li key={t.id}>
-                <Link to={t.url}>{t.name}</Link>
-              </li>
-            ))}
-          </ul>
-          <p>
-            <Link to="/topics">Find More</Link>
-          </p>
-          <p>
-            <Link to="/hbr-analytic-services#browse-reports-filter">Browse research reports</Link>
-          </p>
-        </section>
+        {newsletters.length > 0 ? (
+          <section aria-labelledby="newsletters-heading">
+            <h2 id="newsletters-heading" className={prose.sectionHeading}>
+              Newsletters
+            </h2>
+            <ul className={css.newsletterList}>
+              {newsletters.map((n) => (
+                <li key={n.slug}>
+                  <h3 className={css.smallTitle}>{n.name}</h3>
+                  <p className={css.note}>{n.frequency}</p>
+                </li>
+              ))}
+            </ul>
+            <p>
+              <Link to="/email-newsletters" className={css.signUp}>
+                Sign up for newsletters
+              </Link>
+            </p>
+          </section>
+        ) : null}
       </div>
+
+      <section aria-labelledby="topics-heading">
+        <h2 id="topics-heading" className={prose.sectionHeading}>
+          Topics
+        </h2>
+        <ul className={css.topicList}>
+          {topics.map((t) => (
+            <li key={t.id}>
+              <Link to={t.url}>{t.name}</Link>
+            </li>
+          ))}
+        </ul>
+        <p>
+          <Link to="/topics">Find More</Link> · <Link to="/hbr-analytic-services#browse-reports-filter">Browse research reports</Link>
+        </p>
+      </section>
     </>
+  );
+}
+
+/** A titled row of cards that fill it, whatever their number, and a link to the rest. */
+function HomeSection({
+  id,
+  title,
+  more,
+  count,
+  children,
+}: {
+  id: string;
+  title: string;
+  more: { to: string; label: string };
+  count: number;
+  children: ReactNode;
+}) {
+  if (count === 0) return null;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className={prose.sectionHeading}>
+        {title}
+      </h2>
+      <ul className={css.row} data-cards={count}>
+        {children}
+      </ul>
+      <p>
+        <Link to={more.to}>{more.label}</Link>
+      </p>
+    </section>
   );
 }

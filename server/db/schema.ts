@@ -261,6 +261,13 @@ export interface RateLimitTable {
   hits: number;
 }
 
+export interface ArticleReadDayTable {
+  article_id: number;
+  /** The UTC day, YYYY-MM-DD. */
+  day: string;
+  reads: number;
+}
+
 export interface GeoCountryTable {
   address: string;
   /** ISO code, or null: the service knows none, or the lookup failed. */
@@ -598,6 +605,7 @@ export interface DB {
   login_failure: LoginFailureTable;
   rate_limit: RateLimitTable;
   geo_country: GeoCountryTable;
+  article_read_day: ArticleReadDayTable;
   password_reset: PasswordResetTable;
   email_change: EmailChangeTable;
   print_subscriber: PrintSubscriberTable;

@@ -123,6 +123,15 @@ describe("housekeeping", () => {
         { address: "192.0.2.2", country: null, expires_at: at("2026-11-16T11:00:00Z") },
       ])
       .execute();
+    // Read counts: 14 October is 32 days back, past the 31 kept; 15 October is kept.
+    await db
+      .insertInto("article_read_day")
+      .values([
+        { article_id: 1, day: "2026-10-14", reads: 4 },
+        { article_id: 1, day: "2026-10-15", reads: 2 },
+        { article_id: 2, day: "2026-11-15", reads: 1 },
+      ])
+      .execute();
 
     const report = await runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW);
     expect(report).toEqual({
@@ -134,10 +143,11 @@ describe("housekeeping", () => {
       passwordResets: 1,
       emailChanges: 1,
       geoLookups: 1,
+      articleReadDays: 1,
       searchResliced: false,
     });
     expect(describeHousekeeping(report)).toBe(
-      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s)",
+      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s), 1 day(s) of article read counts older than 31 days",
     );
 
     expect(await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute()).toEqual([{ id_hash: "s-live" }]);
@@ -159,6 +169,10 @@ describe("housekeeping", () => {
       { token_hash: "e-live" },
     ]);
     expect(await db.selectFrom("geo_country").select("address").execute()).toEqual([{ address: "192.0.2.2" }]);
+    expect(await db.selectFrom("article_read_day").select(["article_id", "day"]).orderBy("day").execute()).toEqual([
+      { article_id: 1, day: "2026-10-15" },
+      { article_id: 2, day: "2026-11-15" },
+    ]);
 
     expect({
       sessions: await count("user_session"),
@@ -187,6 +201,7 @@ describe("housekeeping", () => {
       passwordResets: 0,
       emailChanges: 0,
       geoLookups: 0,
+      articleReadDays: 0,
       searchResliced: false,
     };
     expect(again).toEqual([nothing, nothing]);

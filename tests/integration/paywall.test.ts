@@ -757,6 +757,30 @@ describe("feeds, search and page metadata carry no gated text", () => {
 });
 
 describe("the meter, as a reader meets it", () => {
+  it("counts a read toward Most Popular when the article opens, and none when the wall stands in its way", async () => {
+    const reads = async (a: Article) =>
+      Number(
+        (
+          await selectFromServer<{ n: number }>(
+            database,
+            "SELECT COALESCE(SUM(d.reads), 0) AS n FROM article_read_day d JOIN article ON article.id = d.article_id WHERE article.slug = ?",
+            [a.slug],
+          )
+        )[0]!.n,
+      );
+    const jar = new CookieJar();
+    const list = nonAscend();
+    const first = list[0]!;
+    const before = await reads(first);
+    expectFullContent(await open(first, jar), first, "guest");
+    expect(await reads(first)).toBe(before + 1);
+    for (const a of list.slice(1, GUEST_LIMIT)) await open(a, jar);
+    const walled = list[GUEST_LIMIT]!;
+    const walledBefore = await reads(walled);
+    expect((await open(walled, jar)).wall).toBe("registration");
+    expect(await reads(walled)).toBe(walledBefore);
+  });
+
   it("counts down 4, 3, 2, 1, 0 on the quota endpoint, then walls a new article", async () => {
     const jar = new CookieJar();
     const [first, second, third, fourth, fifth] = nonAscend();

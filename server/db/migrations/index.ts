@@ -15,6 +15,7 @@ import * as m013 from "./013-search-words-inline";
 import * as m014 from "./014-search-slices";
 import * as m015 from "./015-search-topic-ids";
 import * as m016 from "./016-geo-country";
+import * as m017 from "./017-article-reads";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   "014-search-slices": m014,
   "015-search-topic-ids": m015,
   "016-geo-country": m016,
+  "017-article-reads": m017,
 };
 
 export const migrationProvider: MigrationProvider = {
