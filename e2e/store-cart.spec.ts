@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, PASSWORD, test, uniqueEmail } from "./fixtures";
+import { accountControl, expect, logOutFromHeader, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 // The cart with and without JavaScript, starting from product pages: adding (confirmation with
 // "You might also like", or the apology), the header's mini cart, the stepper, the estimate, and
@@ -185,7 +185,7 @@ test("an estimate fills in tax and shipping, and is kept for the cart", async ({
 test("a guest's cart joins the reader's own cart when they sign in", async ({ page, js, signIn }) => {
   const email = uniqueEmail("cart-merge");
   await signIn(email, { from: "/the-latest" });
-  await header(page).getByRole("button", { name: "Log out" }).click();
+  await logOutFromHeader(page, js);
   await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
   await expect(cartLink(page)).toHaveText("Cart (0 items)");
 
@@ -198,13 +198,13 @@ test("a guest's cart joins the reader's own cart when they sign in", async ({ pa
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/shopping-cart$/);
-  await expect(header(page).getByRole("button", { name: "Log out" })).toBeVisible();
+  await expect(accountControl(page, "My account: Grace Hopper")).toBeVisible();
   await expect(cartLine(page, "Items to ship").getByLabel(`Quantity of ${LEDGER}`)).toHaveValue("2");
   await expect(cartLine(page, "Digital items")).toHaveCount(1);
   await expect(cartLink(page)).toHaveText("Cart (3 items)");
 
   // Signed out, the browser is a guest with an empty cart; the reader's cart waits in the account.
-  await header(page).getByRole("button", { name: "Log out" }).click();
+  await logOutFromHeader(page, js);
   await expect(cartLink(page)).toHaveText("Cart (0 items)");
 });
 

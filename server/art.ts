@@ -1,4 +1,4 @@
-import { ARTICLE_ART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
+import { ARTICLE_ART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
 import { hashString, seededRandom } from "./content/random";
 import { escapeHtml } from "./text/escape";
 
@@ -82,4 +82,47 @@ export function podcastCover(series: { slug: string; title: string }): string {
     )
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
+}
+
+/** What the top of a product's cover says it is. */
+const IMPRINTS: Record<string, string> = {
+  Book: "MERIDIAN REVIEW PRESS",
+  "Magazine Issue": "MERIDIAN REVIEW",
+  "Case Study": "MERIDIAN REVIEW CASE STUDY",
+  "Article Reprint": "MERIDIAN REVIEW REPRINT",
+  Toolkit: "MERIDIAN REVIEW TOOLKIT",
+  Bundle: "MERIDIAN REVIEW COLLECTION",
+};
+
+/**
+ * A store product's cover, drawn as the issue covers are: the imprint, a rule, the title (a
+ * subtitle after a colon in smaller type) and the authors at the foot.
+ */
+export function productCover(product: { slug: string; title: string; productType: string; authors: string[] }): string {
+  const { width, height } = PRODUCT_COVER_SIZE;
+  const random = seededRandom(hashString(product.slug));
+  const colour = PALETTE[hashString(product.slug) % PALETTE.length];
+  const [main = product.title, ...rest] = product.title.split(": ");
+  const subtitle = rest.join(": ");
+  const titleLines = wrap(main, 15);
+  const subtitleTop = 300 + titleLines.length * 62 + 24;
+  const title = titleLines
+    .map(
+      (line, i) =>
+        `<text x="48" y="${300 + i * 62}" font-size="54" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`,
+    )
+    .join("");
+  const sub = subtitle
+    ? wrap(subtitle, 30)
+        .slice(0, 4)
+        .map(
+          (line, i) =>
+            `<text x="48" y="${subtitleTop + i * 38}" font-size="30" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`,
+        )
+        .join("")
+    : "";
+  const sans = `fill="#fff" font-family="Helvetica, Arial, sans-serif"`;
+  const imprint = IMPRINTS[product.productType] ?? "MERIDIAN REVIEW";
+  const byline = product.authors.length > 0 ? product.authors.join(", ") : "";
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><title>${escapeHtml(product.title)}</title><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" font-size="26" letter-spacing="2" ${sans}>${escapeHtml(imprint)}</text><rect x="48" y="122" width="80" height="8" fill="#fff"/>${title}${sub}<text x="48" y="${height - 64}" font-size="28" textLength="${Math.min(504, byline.length * 15)}" lengthAdjust="spacingAndGlyphs" ${sans}>${escapeHtml(byline)}</text></svg>`;
 }

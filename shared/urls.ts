@@ -18,6 +18,7 @@ export const podcastSeriesPath = (slug: string) => `/podcasts/${slug}`;
 /** An episode on its series page: the page opens the episode's tab with enough loaded to show it. */
 export const podcastEpisodePath = (seriesSlug: string, id: number) => `/podcasts/${seriesSlug}?episode=${id}#episode-${id}`;
 export const podcastCoverPath = (slug: string) => `/art/podcast/${slug}.svg`;
+export const productCoverPath = (slug: string) => `/art/product/${slug}.svg`;
 export const podcastAudioPath = (id: number) => `/media/podcast/${id}.mp3`;
 export const podcastFeedPath = (slug: string) => `/podcasts/${slug}/feed.xml`;
 

@@ -3,8 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { LineType } from "../../server/db/schema";
 import { referralCode } from "../../server/store/links";
 import { volumePrices } from "../../server/store/catalogue";
+import { PRODUCT_COVER_SIZE } from "../../shared/art-sizes";
 import { PERMISSION_PRICE_CENTS } from "../../shared/pricing";
 import { cartLineType, showsDownloadInfo } from "../../shared/product-types";
+import { productCoverPath } from "../../shared/urls";
 import { AddToCartForm } from "../components/store/AddToCartForm";
 import { availableLabel } from "../components/store/ProductCard";
 import * as cards from "../components/cards.css";
@@ -148,65 +150,75 @@ export default function ProductRoute() {
           </section>
         </article>
 
-        <section className={css.buyBox} aria-labelledby="buy-heading">
-          <div>
-            <h2 id="buy-heading">
-              {current.format}, {current.language}
-            </h2>
-            <p className={css.price}>{formatUsd(current.listPriceCents)}</p>
-          </div>
-          {showsDownloadInfo(current.lineType) ? (
-            <p>
-              File format: {current.format}
-              {current.code !== current.format ? ` (${current.code})` : null}. Download after purchase.
-            </p>
-          ) : null}
-          {current.comingSoon ? (
-            <p className={css.comingSoon}>{availableLabel(current.availableDate)}</p>
-          ) : (
-            <AddToCartForm
-              availabilityId={current.id}
-              productUrl={current.url}
-              format={current.format}
-              priceCents={current.listPriceCents}
-              type={cartType}
-              referral={referral}
-            />
-          )}
-          {volumeTiers ? (
-            <table className={css.table}>
-              <caption>Volume pricing</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Copies</th>
-                  <th scope="col">Price each</th>
-                </tr>
-              </thead>
-              <tbody>
-                {volumeTiers.map((t) => (
-                  <tr key={t.copies}>
-                    <td>{t.copies}</td>
-                    <td>{formatUsd(t.unitPriceCents)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
-          {current.permissionsAvailable && !current.comingSoon ? (
+        <div className={css.purchase}>
+          <img
+            className={css.productCover}
+            src={productCoverPath(product.slug)}
+            alt={`Cover of ${product.title}`}
+            width={PRODUCT_COVER_SIZE.width / 2}
+            height={PRODUCT_COVER_SIZE.height / 2}
+            fetchPriority="high"
+          />
+          <section className={css.buyBox} aria-labelledby="buy-heading">
             <div>
-              <h3>Copyright permissions</h3>
-              <p>Permission to make copies for a class or a team: {formatUsd(PERMISSION_PRICE_CENTS)} a copy.</p>
+              <h2 id="buy-heading">
+                {current.format}, {current.language}
+              </h2>
+              <p className={css.price}>{formatUsd(current.listPriceCents)}</p>
+            </div>
+            {showsDownloadInfo(current.lineType) ? (
+              <p>
+                File format: {current.format}
+                {current.code !== current.format ? ` (${current.code})` : null}. Download after purchase.
+              </p>
+            ) : null}
+            {current.comingSoon ? (
+              <p className={css.comingSoon}>{availableLabel(current.availableDate)}</p>
+            ) : (
               <AddToCartForm
                 availabilityId={current.id}
                 productUrl={current.url}
                 format={current.format}
-                priceCents={PERMISSION_PRICE_CENTS}
-                type="Perm"
+                priceCents={current.listPriceCents}
+                type={cartType}
                 referral={referral}
               />
-            </div>
-          ) : null}
-        </section>
+            )}
+            {volumeTiers ? (
+              <table className={css.table}>
+                <caption>Volume pricing</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Copies</th>
+                    <th scope="col">Price each</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {volumeTiers.map((t) => (
+                    <tr key={t.copies}>
+                      <td>{t.copies}</td>
+                      <td>{formatUsd(t.unitPriceCents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+            {current.permissionsAvailable && !current.comingSoon ? (
+              <div>
+                <h3>Copyright permissions</h3>
+                <p>Permission to make copies for a class or a team: {formatUsd(PERMISSION_PRICE_CENTS)} a copy.</p>
+                <AddToCartForm
+                  availabilityId={current.id}
+                  productUrl={current.url}
+                  format={current.format}
+                  priceCents={PERMISSION_PRICE_CENTS}
+                  type="Perm"
+                  referral={referral}
+                />
+              </div>
+            ) : null}
+          </section>
+        </div>
       </div>
     </>
   );

@@ -125,6 +125,7 @@ export default function Store() {
           unlimited={unlimited}
           emptyText="No products match these choices. Try another product type or topic."
           renderEntry={(card) => <ProductCard card={card} />}
+          listClassName={css.grid}
         />
         {type || topic ? (
           <p>

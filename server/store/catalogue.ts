@@ -1,7 +1,7 @@
 import type { Database } from "../db/connection";
 import type { LineType, ProductAvailabilityTable } from "../db/schema";
 import { lastPage, type Paging } from "../../shared/pagination";
-import { productPath, topicPath } from "../../shared/urls";
+import { productCoverPath, productPath, topicPath } from "../../shared/urls";
 import { linePrice, VOLUME_TIERS } from "../../shared/pricing";
 import { isDigitalCode } from "../../shared/product-types";
 
@@ -27,6 +27,8 @@ export interface Availability {
 export interface ProductCard {
   id: number;
   title: string;
+  /** The product's cover art (server/art.ts). */
+  cover: string;
   productType: string;
   topic: { name: string; slug: string };
   /** The canonical page of the lead availability (the first on sale, else the first). */
@@ -152,6 +154,7 @@ async function toCards(db: Database, rows: CardRow[]): Promise<ProductCard[]> {
       {
         id: r.id,
         title: r.title,
+        cover: productCoverPath(r.slug),
         productType: r.product_type,
         topic: { name: r.topic_name, slug: r.topic_slug },
         url: lead.url,

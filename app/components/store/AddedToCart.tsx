@@ -68,9 +68,14 @@ export function AddedToCart({
           <ul className={css.recommendations}>
             {recommendations.map((r) => (
               <li key={r.id} className={css.recommendation}>
-                <Link to={r.url}>{r.title}</Link>
-                <span className={css.muted}>
-                  {r.productType}, {r.format}: {formatUsd(r.priceCents)}
+                <span className={css.lineItem}>
+                  <img className={css.thumbnail} src={r.cover} alt="" width={48} height={64} loading="lazy" />
+                  <span>
+                    <Link to={r.url}>{r.title}</Link>
+                    <span className={css.muted}>
+                      {r.productType}, {r.format}: {formatUsd(r.priceCents)}
+                    </span>
+                  </span>
                 </span>
               </li>
             ))}

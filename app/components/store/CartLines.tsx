@@ -1,5 +1,6 @@
 import { Link, useFetcher } from "@remix-run/react";
 import type { CartLine } from "../../../server/store/cart";
+import { productCoverPath } from "../../../shared/urls";
 import { formatPublished, formatUsd } from "../../lib/format";
 import type { CartAction } from "../../routes/shopping-cart";
 import { useHydrated } from "../useHydrated";
@@ -75,8 +76,15 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
   return (
     <tr>
       <th scope="row">
-        <Link to={line.url}>{line.title}</Link>
-        {line.comingSoon && line.availableDate ? <span className={css.muted}>Available {formatPublished(line.availableDate)}</span> : null}
+        <span className={css.lineItem}>
+          <img className={css.thumbnail} src={productCoverPath(line.productSlug)} alt="" width={48} height={64} loading="lazy" />
+          <span>
+            <Link to={line.url}>{line.title}</Link>
+            {line.comingSoon && line.availableDate ? (
+              <span className={css.muted}>Available {formatPublished(line.availableDate)}</span>
+            ) : null}
+          </span>
+        </span>
       </th>
       <td data-label="Format">{line.format}</td>
       <td data-label="Type">

@@ -28,6 +28,17 @@ globalStyle(`${table} tbody tr`, {
 
 export const amount = style({ textAlign: "right", whiteSpace: "nowrap" });
 
+/** A cart line's thumbnail beside its title. */
+export const lineItem = style({ display: "flex", alignItems: "flex-start", gap: vars.space.sm, textAlign: "left" });
+
+export const thumbnail = style({
+  flex: "none",
+  width: "3rem",
+  height: "4rem",
+  boxShadow: "0 1px 3px rgba(0, 0, 0, 0.25)",
+  background: vars.color.wash,
+});
+
 export const muted = style({ color: vars.color.muted, fontSize: vars.size.xs, display: "block", whiteSpace: "normal" });
 
 export const stepper = style({

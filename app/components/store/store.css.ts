@@ -6,10 +6,33 @@ export const card = style({
   gap: vars.space.xs,
   alignContent: "start",
   height: "100%",
-  padding: vars.space.md,
-  border: `1px solid ${vars.color.rule}`,
   fontFamily: vars.font.ui,
   selectors: { "&:focus": { outline: `3px solid ${vars.color.focus}` } },
+});
+
+/** The store's listing: covers in a grid, two across on a phone and four on a desktop (a page holds 8). */
+export const grid = style({
+  listStyle: "none",
+  padding: 0,
+  margin: 0,
+  display: "grid",
+  gap: `${vars.space.lg} ${vars.space.md}`,
+  gridTemplateColumns: "repeat(2, minmax(0, 1fr))",
+  "@media": { [media.desktop]: { gridTemplateColumns: "repeat(4, minmax(0, 1fr))" } },
+});
+
+export const coverLink = style({ display: "block" });
+
+/** Two covers across a phone leave a title half the width of a card's. */
+export const title = style({ "@media": { [media.narrow]: { fontSize: vars.size.md } } });
+
+export const cover = style({
+  display: "block",
+  width: "100%",
+  height: "auto",
+  aspectRatio: "3 / 4",
+  background: vars.color.wash,
+  boxShadow: "0 1px 3px rgba(0, 0, 0, 0.25)",
 });
 
 export const facts = style({ margin: 0, fontSize: vars.size.sm, color: vars.color.muted });
@@ -53,6 +76,31 @@ export const productLayout = style({
   gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.xl,
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(18rem, 1fr)" } },
+});
+
+/**
+ * The cover with the buy box: side by side on a tablet, the cover above the box in the desktop's
+ * side column, and a smaller cover above it on a phone.
+ */
+export const purchase = style({
+  display: "grid",
+  gap: vars.space.lg,
+  alignContent: "start",
+  gridTemplateColumns: "minmax(0, 1fr)",
+  "@media": {
+    [media.tablet]: { gridTemplateColumns: "minmax(0, 14rem) minmax(0, 1fr)" },
+    [media.desktop]: { gridTemplateColumns: "minmax(0, 1fr)" },
+  },
+});
+
+export const productCover = style({
+  display: "block",
+  width: "100%",
+  maxWidth: "14rem",
+  height: "auto",
+  aspectRatio: "3 / 4",
+  boxShadow: "0 2px 8px rgba(0, 0, 0, 0.3)",
+  "@media": { [media.narrow]: { maxWidth: "10rem" }, [media.desktop]: { justifySelf: "center" } },
 });
 
 export const buyBox = style({
