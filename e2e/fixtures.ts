@@ -6,6 +6,8 @@ import axeCore from "axe-core";
 import { createCookie } from "@remix-run/node";
 import { register } from "../server/accounts/registration";
 import { createSession } from "../server/accounts/sessions";
+import { dismiss } from "../server/dismissals";
+import { userKey } from "../server/reader-keys";
 import { grantSubscription } from "../server/subscriptions/entitlements";
 import { findPlan } from "../server/subscriptions/plans";
 import { startSite, type Site } from "./site";
@@ -55,7 +57,16 @@ async function openDocumentChecker(browser: Browser) {
 }
 
 /** Signs a new reader in by writing the account and session straight into the worker's database. */
-export type SignIn = (email: string, options?: { plan?: "digital"; from?: string }) => Promise<{ userId: string }>;
+export type SignIn = (email: string, options?: ReaderOptions & { from?: string }) => Promise<{ userId: string }>;
+
+/**
+ * A reader's subscription, if any. A subscriber has seen the onboarding dialog unless
+ * `onboarded` is false: with JS it is modal, and would stand in front of what a test means to try.
+ */
+export interface ReaderOptions {
+  plan?: "digital";
+  onboarded?: boolean;
+}
 
 export const test = base.extend<
   { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn },
@@ -77,8 +88,8 @@ export const test = base.extend<
   baseURL: async ({ site }, use) => use(site.url),
   js: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
   signIn: async ({ site, page }, use) => {
-    await use(async (email, { plan, from } = {}) => {
-      const userId = await createReader(site, email, { plan });
+    await use(async (email, { from, ...options } = {}) => {
+      const userId = await createReader(site, email, options);
       const token = await createSession(site.db, userId, 30);
       const cookie = createCookie("mr_session", { secrets: [site.sessionSecret] });
       const [name, value] = (await cookie.serialize(token)).split(";")[0]!.split("=");
@@ -148,7 +159,7 @@ export function uniqueEmail(label: string): string {
 export const PASSWORD = "Harbour7!lights";
 
 /** Opens a reader's account (password PASSWORD) in the site's database, as registration would; with a plan, they subscribe to it. */
-export async function createReader(site: Site, email: string, { plan }: { plan?: "digital" } = {}): Promise<string> {
+export async function createReader(site: Site, email: string, { plan, onboarded = true }: ReaderOptions = {}): Promise<string> {
   const registered = await register(site.db, { firstName: "Grace", lastName: "Hopper", email, password: PASSWORD, optIn: false });
   if (!registered.ok) throw new Error(`cannot register ${email}: ${registered.reason}`);
   const userId = registered.user.id;
@@ -162,6 +173,7 @@ export async function createReader(site: Site, email: string, { plan }: { plan?:
       accessStart: new Date(),
       months: 1,
     });
+    if (onboarded) await dismiss(site.db, userKey(userId), "onboarding");
   }
   return userId;
 }

@@ -55,6 +55,19 @@ export const bannerClose = style({
   cursor: "pointer",
 });
 
+/** With JS the message is a modal dialog, centred over a dimmed page. */
+export const onboardingDialog = style({
+  width: "min(34rem, calc(100vw - 2rem))",
+  padding: vars.space.lg,
+  border: 0,
+  borderTop: `4px solid ${vars.color.accent}`,
+  background: vars.color.paper,
+  color: vars.color.ink,
+  fontFamily: vars.font.ui,
+  boxShadow: "0 1rem 3rem rgba(0, 0, 0, 0.35)",
+  selectors: { "&::backdrop": { background: "rgba(0, 0, 0, 0.55)" } },
+});
+
 export const onboarding = style({
   margin: `${vars.space.md} 0`,
   padding: vars.space.lg,

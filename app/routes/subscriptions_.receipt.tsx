@@ -92,6 +92,9 @@ export default function Receipt() {
         <dt>Reference</dt>
         <dd>{r.checkoutId}</dd>
       </dl>
+      <p>
+        <Link to="/welcome">See what your subscription includes</Link>
+      </p>
       <Link className={primaryButton} to="/">
         Close
       </Link>
