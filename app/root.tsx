@@ -15,6 +15,7 @@ import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
 import * as css from "./components/layout.css";
+import { analyticsDataLayer, type AnalyticsDataLayer } from "../server/analytics";
 import { dismissedItems, type Dismissible } from "../server/dismissals";
 import { unreadFollowingCount } from "../server/follows";
 import { userKey, visitorKey } from "../server/reader-keys";
@@ -23,6 +24,7 @@ import { subscriberStatus } from "../server/subscriptions/entitlements";
 import { config, db } from "./lib/db.server";
 import { completePendingCheckout } from "./lib/payments.server";
 import { knownVisitorId } from "./lib/visitor.server";
+import { offerRules } from "./lib/reader.server";
 import { miniCart } from "./lib/mini-cart.server";
 import { useNonce } from "./lib/nonce";
 import { siteStylesheetHref } from "./lib/stylesheet";
@@ -62,6 +64,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     user && !onFollowingStream ? unreadFollowingCount(database, user.id) : 0,
     miniCart(request, user?.id),
   ]);
+  const rules = offerRules();
+  const analytics = await analyticsDataLayer(database, {
+    userId: user?.id,
+    visitorId: visitor,
+    subscriber: Boolean(subscriber),
+    limits: { guest: rules.guestLimit, registered: rules.registeredLimit },
+  });
   const recaptcha = captcha();
   return data<RootData>(
     {
@@ -77,9 +86,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
         recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl
           ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl }
           : null,
+      analytics,
     },
     clearCheckout ? { headers: { "Set-Cookie": clearCheckout } } : undefined,
   );
+}
+
+/**
+ * The analytics data layer (server/analytics.ts) as `window.meridianDataLayer`, for a tag manager
+ * to read; nothing on the page reads it. Kept current after in-place navigations (a sign-in
+ * changes it), since a script's new text does not run again.
+ */
+function AnalyticsDataLayerScript({ layer, nonce }: { layer: AnalyticsDataLayer; nonce: string | undefined }) {
+  useEffect(() => {
+    (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layer;
+  }, [layer]);
+  const json = JSON.stringify(layer).replace(/</g, "\\u003c");
+  return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${json};` }} />;
 }
 
 /** A route whose handle says `bare` (a video embed) is shown without the site around it. */
@@ -120,6 +143,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <DocumentMeta />
         <Links />
         <link rel="alternate" type="application/rss+xml" title="The Latest" href="/feeds/latest.xml" />
+        {data ? <AnalyticsDataLayerScript layer={data.analytics} nonce={nonce} /> : null}
       </head>
       <body>
         <a href="#main" className={css.skipLink}>

@@ -198,6 +198,11 @@ export async function subscribeThroughCheckout(page: Page, label: string): Promi
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $12.00" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();
+  // The next page welcomes the new subscriber (a modal dialog with JS): they close it.
+  const receipt = page.url();
+  await page.goto("/");
+  await dismissMessage(page, page.locator("[data-onboarding]").getByRole("button", { name: "Ok, thanks" }));
+  await page.goto(receipt);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AnalyticsDataLayer } from "../../server/analytics";
 import { useRouteLoaderData } from "@remix-run/react";
 import type { Dismissible } from "../../server/dismissals";
 import type { TierName } from "../../server/subscriptions/tiers";
@@ -18,6 +19,7 @@ export interface RootData {
   dismissed: Dismissible[];
   cart: MiniCart;
   captcha: { siteKey: string; scriptUrl: string } | null;
+  analytics: AnalyticsDataLayer;
 }
 
 /** The root loader's data; undefined when the root loader did not answer (an error page). */

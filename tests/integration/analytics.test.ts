@@ -1,0 +1,108 @@
+import type * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnalyticsDataLayer } from "../../server/analytics";
+import { Reader, registeredReader, subscribe } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+
+// The analytics data layer (spec section 3): every page carries the reader's user view and
+// visitor scores in a nonce'd script a tag manager can read, built from the reader's own records.
+
+let server: RunningServer;
+let connection: IsolatedConnection;
+
+beforeAll(async () => {
+  connection = await isolatedConnection("analytics");
+  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000" }, "production", connection);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await connection.drop();
+});
+
+/** The data layer of a page, as the script sets it, and the script's nonce against the page's CSP. */
+async function dataLayer(reader: Reader, path: string): Promise<AnalyticsDataLayer> {
+  const res = await reader.request(path);
+  expect(res.status, path).toBe(200);
+  const html = await res.text();
+  const { load } = await import("cheerio");
+  const $: cheerio.CheerioAPI = load(html);
+  const script = $("head script[data-analytics]");
+  expect(script).toHaveLength(1);
+  const csp = res.headers.get("content-security-policy") ?? "";
+  const nonce = script.attr("nonce");
+  // Allowed by the page's policy: by its nonce, or (a page from the page cache) by its hash.
+  expect(nonce ? csp.includes(`'nonce-${nonce}'`) : /'sha256-/.test(csp)).toBe(true);
+  const match = /^window\.meridianDataLayer=(.*);$/s.exec(script.html() ?? "");
+  expect(match).not.toBeNull();
+  return JSON.parse(match![1]!) as AnalyticsDataLayer;
+}
+
+const firstArticle = async (reader: Reader) => {
+  const $ = await reader.page("/the-latest");
+  return $("main article h3 a").first().attr("href")!;
+};
+
+describe("the analytics data layer", () => {
+  it("tells a guest apart, with the meter and no account, and nothing of the browser", async () => {
+    const guest = new Reader(server.url);
+    await guest.page(await firstArticle(guest));
+    const layer = await dataLayer(guest, "/");
+    expect(layer.user).toEqual({
+      accountID: null,
+      guid: null,
+      userState: "Guest",
+      username: null,
+      quota: { limit: 4, remaining: 3 },
+      subscriptions: [],
+      createdDate: null,
+      lastVisitDate: null,
+      following: [],
+      optIn: false,
+    });
+    expect(layer.visitorScores).toEqual({ articlesReadThisMonth: 1, topicsFollowed: null });
+  });
+
+  it("describes a registered reader: account, meter, follows and opt-in", async () => {
+    const reader = await registeredReader(server.url);
+    const topicPage = await reader.page("/topic/subject/strategy");
+    const target = topicPage('form[action="/follow"] input[name="target"]').first().val() as string;
+    const follow = await reader.request("/follow", { form: { intent: "follow", kind: "topic", target, redirectTo: "/" } });
+    expect(follow.status).toBe(303);
+    const layer = await dataLayer(reader, "/topics");
+    expect(layer.user).toMatchObject({
+      userState: "Registered",
+      username: expect.stringMatching(/@example\.org$/),
+      quota: { limit: 8, remaining: 8 },
+      subscriptions: [],
+      optIn: false,
+    });
+    expect(layer.user.accountID).toMatch(/\S/);
+    expect(layer.user.guid).toBe(layer.user.accountID);
+    expect(Date.parse(layer.user.createdDate!)).not.toBeNaN();
+    expect(layer.user.following).toEqual(["Strategy"]);
+    expect(layer.visitorScores).toEqual({ articlesReadThisMonth: 0, topicsFollowed: 1 });
+  });
+
+  it("lists a subscriber's subscription with its term, value and access period, and no meter", async () => {
+    const reader = await subscribe(await registeredReader(server.url));
+    const layer = await dataLayer(reader, "/");
+    expect(layer.user.userState).toBe("Subscriber");
+    expect(layer.user.quota).toBeNull();
+    expect(layer.user.subscriptions).toHaveLength(1);
+    const [subscription] = layer.user.subscriptions;
+    expect(subscription).toMatchObject({
+      subscriptionSourceCode: "WEB",
+      subscriptionStatus: "active",
+      timesRenewed: 0,
+      termTitle: "Digital",
+      accountNumber: null,
+      country: null,
+    });
+    expect(subscription!.orderValue).toBeGreaterThan(0);
+    const { start, expiration } = subscription!.subscriptionAccessPeriod;
+    expect(Date.parse(expiration)).toBeGreaterThan(Date.parse(start));
+    expect(layer.visitorScores.articlesReadThisMonth).toBeNull();
+  });
+});
