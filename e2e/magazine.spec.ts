@@ -19,6 +19,23 @@ test("the issue finder goes to the chosen issue", async ({ page, js }) => {
   await expect(page.getByRole("heading", { name: "Featuring" })).toBeVisible();
 });
 
+test("the issue finder opens the issue chosen in a year that has other issues than the year on screen", async ({ page, js }) => {
+  await page.goto("/magazine");
+  const finder = page.locator("form[aria-label='Issue finder']");
+  // 2025 comes out every two months; 2010 ten times a year.
+  await finder.getByLabel("Year").selectOption("2010");
+  if (js) {
+    await expect(page.getByRole("heading", { name: "Issues of 2010" })).toBeVisible();
+    await finder.getByLabel("Issue").selectOption({ label: "September" });
+  } else {
+    // Without JS the month list is still 2025's: its September–October means 2010's September.
+    await finder.getByLabel("Issue").selectOption({ label: "September–October" });
+    await finder.getByRole("button", { name: "Go to issue" }).click();
+  }
+  await expect(page).toHaveURL(/\/archive-toc\/BR1009$/);
+  await expect(page.getByText("September 2010")).toBeVisible();
+});
+
 test("an issue links to the issues before and after it", async ({ page }) => {
   await page.goto("/archive-toc/5601");
   await expect(page.getByRole("link", { name: /Previous issue/ })).toHaveCount(0);

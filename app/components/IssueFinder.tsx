@@ -54,6 +54,8 @@ export function IssueFinder({ years, months, selectedYear, selectedMonth }: Prop
           ))}
         </select>
       </label>
+      {/* The month list is this year's: the answer reads the chosen month in it (magazine_.find.tsx). */}
+      <input type="hidden" name="shown" value={selectedYear} />
       <button type="submit" className={controls.primaryButton}>
         Go to issue
       </button>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect, withSecurityHeaders } from "../lib/responses.server";
 import { archiveYears } from "../../server/archive";
 import { db } from "../lib/db.server";
-import { pickMonthIndex, pickYear } from "../lib/issue-finder";
+import { pickIssueIndex, pickYear } from "../lib/issue-finder";
 
 // The issue finder's no-JS answer: go to the chosen issue of the chosen year.
 export const loader = withSecurityHeaders(async function loader({ request }: LoaderFunctionArgs) {
@@ -14,5 +14,8 @@ export const loader = withSecurityHeaders(async function loader({ request }: Loa
   );
   const issues = archive.find((y) => y.yearId === year)?.issues;
   if (!issues || issues.length === 0) throw new Response(null, { status: 404 });
-  return redirect(issues[pickMonthIndex(issues.length, params.get("month"))]!.issueURL);
+  // The month was chosen from the list of the year on screen, which the form names.
+  const shownYear = Number(params.get("shown"));
+  const shown = shownYear !== year ? archive.find((y) => y.yearId === shownYear)?.issues : undefined;
+  return redirect(issues[pickIssueIndex(issues, shown, params.get("month"))]!.issueURL);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../server/config";
 import { formatDuration, formatPublished } from "../../app/lib/format";
-import { pickMonthIndex, pickYear } from "../../app/lib/issue-finder";
+import { monthsOfIssue, pickIssueIndex, pickMonthIndex, pickYear } from "../../app/lib/issue-finder";
 import { safeRedirectPath } from "../../app/lib/redirects";
 
 describe("configuration", () => {
@@ -52,6 +52,37 @@ describe("issue finder choices", () => {
     expect(pickMonthIndex(6, "6")).toBe(0);
     expect(pickMonthIndex(6, null)).toBe(0);
     expect(pickMonthIndex(6, "-1")).toBe(0);
+  });
+
+  it("reads a month chosen from another year's list in that list, and finds the same months in the year chosen", () => {
+    const bimonthly = ["January–February", "March–April", "May–June", "July–August", "September–October", "November–December"].map(
+      (issueMonth) => ({ issueMonth }),
+    );
+    const monthly = [
+      "January",
+      "February",
+      "March",
+      "April",
+      "May",
+      "June",
+      "July–August",
+      "September",
+      "October",
+      "November–December",
+    ].map((issueMonth) => ({ issueMonth }));
+    expect(monthsOfIssue("July–August")).toEqual([7, 8]);
+    expect(monthsOfIssue("May")).toEqual([5]);
+    expect(monthsOfIssue("Smarch")).toEqual([]);
+    // Index 4 of the bimonthly list is September–October: the monthly year's September, not its May.
+    expect(pickIssueIndex(monthly, bimonthly, "4")).toBe(7);
+    expect(pickIssueIndex(bimonthly, monthly, "7")).toBe(4);
+    expect(pickIssueIndex(bimonthly, monthly, "6")).toBe(3);
+    // A year without that issue gives the nearest one.
+    const lostMarch = bimonthly.filter((i) => i.issueMonth !== "March–April");
+    expect(pickIssueIndex(lostMarch, bimonthly, "1")).toBe(0);
+    // The same year on screen: the index as it is.
+    expect(pickIssueIndex(monthly, undefined, "4")).toBe(4);
+    expect(pickIssueIndex(monthly, bimonthly, "x")).toBe(0);
   });
 });
 
