@@ -142,6 +142,20 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
   return { articles: articleRows.length, issues };
 }
 
+/** How many of the newest cover stories of its time an issue's own is chosen from. */
+const COVER_STORY_CHOICE = 6;
+
+/**
+ * An issue's cover story: one of the themes that had come up by the issue's year (`themes` in the
+ * order they came up), among the most recent few, so that a year's issues differ and none is
+ * ahead of its time.
+ */
+function coverStory(themes: SeedContent["magazine"]["themes"], year: number, issueIndex: number) {
+  const current = themes.filter((t) => t.since <= year);
+  const choice = (current.length > 0 ? current : themes).slice(-COVER_STORY_CHOICE);
+  return choice[issueIndex % choice.length]!;
+}
+
 function eraOf(year: number): Era {
   return year < 1980 ? "1956-1979" : year < 2000 ? "1980-1999" : "2000-2025";
 }
@@ -150,17 +164,15 @@ async function seedArchive(tx: Tx, content: SeedContent, articles: { id: number;
   const slots = archiveCalendar();
   const issueRows: Insertable<DB["magazine_issue"]>[] = [];
   const featureRows: Insertable<DB["issue_feature"]>[] = [];
-  const themesByEra = new Map<Era, SeedContent["magazine"]["themes"]>();
+  const themes = [...content.magazine.themes].sort((a, b) => a.since - b.since);
   const featuresByEra = new Map<Era, string[]>();
-  for (const t of content.magazine.themes) themesByEra.set(t.era, [...(themesByEra.get(t.era) ?? []), t]);
   for (const f of content.magazine.features) featuresByEra.set(f.era, [...(featuresByEra.get(f.era) ?? []), f.title]);
 
   slots.forEach((slot, i) => {
     const id = i + 1;
     const era = eraOf(slot.year);
     const random = seededRandom(hashString(slot.code));
-    const themes = themesByEra.get(era) ?? [];
-    const theme = themes[i % themes.length]!;
+    const theme = coverStory(themes, slot.year, i);
     issueRows.push({
       id,
       code: slot.code,

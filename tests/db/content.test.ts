@@ -1,9 +1,11 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findArticle, latestArticles } from "../../server/articles";
 import { archiveYears, issueByCode, issuesOfYear } from "../../server/archive";
 import type { Database } from "../../server/db/connection";
 import { loadStream, STREAM_PAGES, topicStream } from "../../server/streams";
 import { topicByHeadlineSegment, topicBySlug } from "../../server/topics";
+import { loadSeedContent } from "../../server/seed/content-source";
 import { dialectName, seededTestDatabase } from "../helpers/test-db";
 
 let db: Database;
@@ -36,6 +38,21 @@ describe(`seeded content (${dialectName})`, () => {
     expect(issue?.featuring.length).toBe(5);
     expect(issue?.previous).toBeNull();
     expect(issue?.next?.code).toBe("5603");
+  });
+
+  it("gives every issue a cover story of its time, and a year's issues different ones", async () => {
+    const { magazine } = loadSeedContent(path.resolve("content"));
+    const since = new Map(magazine.themes.map((t) => [t.title, t.since]));
+    const issues = await db.selectFrom("magazine_issue").select(["year", "title"]).execute();
+    expect(issues.length).toBeGreaterThan(400);
+    const early = issues.filter((i) => (since.get(i.title) ?? Infinity) > i.year).map((i) => `${i.year}: ${i.title}`);
+    expect(early).toEqual([]);
+    // "Generative AI at Work" runs from 2023, never in 2002.
+    expect(issues.filter((i) => i.title === "Generative AI at Work").every((i) => i.year >= 2023)).toBe(true);
+    for (const year of [1956, 1990, 2010, 2025]) {
+      const titles = issues.filter((i) => i.year === year).map((i) => i.title);
+      expect(new Set(titles).size, `${year}`).toBeGreaterThanOrEqual(Math.min(titles.length, 5));
+    }
   });
 
   it("features the month's own articles in recent issues", async () => {
