@@ -82,74 +82,18 @@ export default function ProductRoute() {
   return (
     <>
       <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(loaded) }} />
-      <div className={css.productLayout}>
-        <article>
-          <header className={prose.pageHeading}>
-            <p className={cards.eyebrow}>
-              <Link className={cards.eyebrowLink} to="/store">
-                Store
-              </Link>{" "}
-              · {product.productType}
-            </p>
-            <h1>{product.title}</h1>
-            {product.authors.length > 0 ? <p>by {formatAuthors(product.authors.map((name) => ({ name })))}</p> : null}
-            <p className={prose.lede}>{product.summary}</p>
-          </header>
-          <dl className={css.details}>
-            <dt>Published</dt>
-            <dd>
-              <time dateTime={product.published}>{formatPublished(product.published)}</time>
-            </dd>
-            <dt>Topic</dt>
-            <dd>
-              <Link to={product.topic.url}>{product.topic.name}</Link>
-            </dd>
-            <dt>Pages</dt>
-            <dd>{product.pages}</dd>
-          </dl>
-          <h2 className={prose.sectionHeading}>Description</h2>
-          <p>{product.description}</p>
-
-          <section aria-labelledby="formats-heading">
-            <h2 id="formats-heading" className={prose.sectionHeading}>
-              Formats
-            </h2>
-            <div className={css.tableScroll}>
-              <table className={css.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Format</th>
-                    <th scope="col">Language</th>
-                    <th scope="col">Price</th>
-                    <th scope="col">Line type</th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {product.availabilities.map((a) => (
-                    <tr key={a.id}>
-                      <th scope="row">
-                        <Link
-                          to={`${a.url}${formatQuery}`}
-                          aria-current={a.id === current.id ? "page" : undefined}
-                          aria-label={`${a.format}, ${a.language}`}
-                          preventScrollReset
-                        >
-                          {a.format}
-                        </Link>
-                      </th>
-                      <td>{a.language}</td>
-                      <td>{formatUsd(a.listPriceCents)}</td>
-                      <td>{LINE_TYPES[a.lineType]}</td>
-                      <td>{a.comingSoon ? availableLabel(a.availableDate) : "In stock"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
-        </article>
-
+      <article className={css.productLayout}>
+        <header className={`${prose.pageHeading} ${css.productHeader}`}>
+          <p className={cards.eyebrow}>
+            <Link className={cards.eyebrowLink} to="/store">
+              Store
+            </Link>{" "}
+            · {product.productType}
+          </p>
+          <h1>{product.title}</h1>
+          {product.authors.length > 0 ? <p>by {formatAuthors(product.authors.map((name) => ({ name })))}</p> : null}
+          <p className={prose.lede}>{product.summary}</p>
+        </header>
         <div className={css.purchase}>
           <img
             className={css.productCover}
@@ -219,7 +163,62 @@ export default function ProductRoute() {
             ) : null}
           </section>
         </div>
-      </div>
+        <div className={css.productDetails}>
+          <dl className={css.details}>
+            <dt>Published</dt>
+            <dd>
+              <time dateTime={product.published}>{formatPublished(product.published)}</time>
+            </dd>
+            <dt>Topic</dt>
+            <dd>
+              <Link to={product.topic.url}>{product.topic.name}</Link>
+            </dd>
+            <dt>Pages</dt>
+            <dd>{product.pages}</dd>
+          </dl>
+          <h2 className={prose.sectionHeading}>Description</h2>
+          <p>{product.description}</p>
+
+          <section aria-labelledby="formats-heading">
+            <h2 id="formats-heading" className={prose.sectionHeading}>
+              Formats
+            </h2>
+            <div className={css.tableScroll}>
+              <table className={css.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Format</th>
+                    <th scope="col">Language</th>
+                    <th scope="col">Price</th>
+                    <th scope="col">Line type</th>
+                    <th scope="col">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {product.availabilities.map((a) => (
+                    <tr key={a.id}>
+                      <th scope="row">
+                        <Link
+                          to={`${a.url}${formatQuery}`}
+                          aria-current={a.id === current.id ? "page" : undefined}
+                          aria-label={`${a.format}, ${a.language}`}
+                          preventScrollReset
+                        >
+                          {a.format}
+                        </Link>
+                      </th>
+                      <td>{a.language}</td>
+                      <td>{formatUsd(a.listPriceCents)}</td>
+                      <td>{LINE_TYPES[a.lineType]}</td>
+                      <td>{a.comingSoon ? availableLabel(a.availableDate) : "In stock"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        </div>
+      </article>
     </>
   );
 }

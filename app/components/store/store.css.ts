@@ -70,13 +70,22 @@ export const typeLink = style({
   selectors: { '&[aria-current="page"]': { background: vars.color.ink, color: vars.color.paper } },
 });
 
+/**
+ * The product page: its heading, then the cover with the buy box, then the details, in reading
+ * order; on a desktop the cover and buy box take a column of their own beside the other two.
+ */
 export const productLayout = style({
   display: "grid",
   // One column no wider than the screen on a phone (a grid column is otherwise as wide as its widest word or field).
   gridTemplateColumns: "minmax(0, 1fr)",
   gap: vars.space.xl,
-  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(18rem, 1fr)" } },
+  alignItems: "start",
+  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) minmax(18rem, 1fr)", gridTemplateRows: "auto 1fr", rowGap: 0 } },
 });
+
+export const productHeader = style({ "@media": { [media.desktop]: { gridColumn: 1, gridRow: 1 } } });
+
+export const productDetails = style({ "@media": { [media.desktop]: { gridColumn: 1, gridRow: 2 } } });
 
 /**
  * The cover with the buy box: side by side on a tablet, the cover above the box in the desktop's
@@ -89,7 +98,7 @@ export const purchase = style({
   gridTemplateColumns: "minmax(0, 1fr)",
   "@media": {
     [media.tablet]: { gridTemplateColumns: "minmax(0, 14rem) minmax(0, 1fr)" },
-    [media.desktop]: { gridTemplateColumns: "minmax(0, 1fr)" },
+    [media.desktop]: { gridTemplateColumns: "minmax(0, 1fr)", gridColumn: 2, gridRow: "1 / span 2" },
   },
 });
 
