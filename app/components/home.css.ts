@@ -39,6 +39,15 @@ export const secondary = style({
   "@media": { [media.tablet]: { gridTemplateColumns: "repeat(2, minmax(0, 1fr))" } },
 });
 
+// On a phone the stories under the lead, and the rows further down, are compact: a small
+// picture beside the headline, so the page is not a column of full-width pictures.
+const compactOnPhone = {
+  display: "grid",
+  gridTemplateColumns: "7rem minmax(0, 1fr)",
+  gap: vars.space.md,
+  alignItems: "start",
+} as const;
+
 export const latest = style({ "@media": { [media.desktop]: { borderLeft: `1px solid ${vars.color.rule}`, paddingLeft: vars.space.lg } } });
 
 export const headlines = style({ listStyle: "none", margin: 0, padding: 0, display: "grid", gap: vars.space.md });
@@ -85,6 +94,8 @@ export const row = style({
     [media.desktop]: { selectors: { '&[data-cards="4"]': { gridTemplateColumns: "repeat(4, minmax(0, 1fr))" } } },
   },
 });
+
+globalStyle(`${secondary} > li > article, ${row} > li > article`, { "@media": { [media.narrow]: compactOnPhone } });
 
 /** Podcasts, the magazine and newsletters: three columns on a desktop. */
 export const trio = style({
