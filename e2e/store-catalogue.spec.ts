@@ -86,6 +86,8 @@ test("a case study offers copyright permissions at their own price, and the shor
   await page.getByRole("link", { name: /^Harrow & Vane Textiles/ }).click();
   await expect(page.getByRole("heading", { level: 3, name: "Copyright permissions" })).toBeVisible();
   await expect(page.getByText("$1.50 a copy")).toBeVisible();
+  const prices = page.getByRole("table", { name: "Permission prices" });
+  await expect(prices.locator("tbody tr")).toHaveText(["1–99$1.50", "100–499$1.25", "500 or more$1.00"]);
   await expect(page.getByLabel("Number of copies")).toHaveValue("1");
   await expect(page.getByRole("button", { name: "Add permissions to cart" })).toBeVisible();
   // One copy to a customer: no volume prices to show.

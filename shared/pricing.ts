@@ -1,7 +1,18 @@
 import type { CartLineKind } from "./product-types";
 
-/** A copyright permission costs this much per copy (cents). */
-export const PERMISSION_PRICE_CENTS = 150;
+/** Copyright permissions are priced per copy, for less from `from` copies on (cents). */
+export const PERMISSION_TIERS = [
+  { from: 500, unitCents: 100 },
+  { from: 100, unitCents: 125 },
+  { from: 1, unitCents: 150 },
+] as const;
+
+export function permissionUnitCents(copies: number): number {
+  return (PERMISSION_TIERS.find((t) => copies >= t.from) ?? PERMISSION_TIERS[2]).unitCents;
+}
+
+/** What one copy's permission costs. */
+export const PERMISSION_PRICE_CENTS = permissionUnitCents(1);
 
 /** Volume pricing, where a product offers it: percent off the list price from a quantity on. */
 export const VOLUME_TIERS = [
@@ -17,7 +28,8 @@ export function volumePercentOff(quantity: number, volumePricing: boolean): numb
 /** Unit and line price in whole cents; the discounted unit price is rounded half up. */
 export function linePrice(input: { kind: CartLineKind; listPriceCents: number; quantity: number; volumePricing: boolean }) {
   if (input.kind === "perm") {
-    return { unitPriceCents: PERMISSION_PRICE_CENTS, percentOff: 0, lineTotalCents: PERMISSION_PRICE_CENTS * input.quantity };
+    const unitPriceCents = permissionUnitCents(input.quantity);
+    return { unitPriceCents, percentOff: 0, lineTotalCents: unitPriceCents * input.quantity };
   }
   const percentOff = volumePercentOff(input.quantity, input.volumePricing);
   const unitPriceCents = Math.round((input.listPriceCents * (100 - percentOff)) / 100);

@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import type { LineType } from "../../server/db/schema";
 import { referralCode } from "../../server/store/links";
-import { volumePrices } from "../../server/store/catalogue";
+import { permissionPrices, volumePrices } from "../../server/store/catalogue";
 import { PRODUCT_COVER_SIZE } from "../../shared/art-sizes";
 import { PERMISSION_PRICE_CENTS } from "../../shared/pricing";
 import { cartLineType, showsDownloadInfo } from "../../shared/product-types";
@@ -38,6 +38,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     formatQuery: referral === query ? `?referral=${referral}` : "",
     cartType: cartLineType("item", availability.code),
     volumeTiers: volumePrices(availability),
+    permissionTiers: permissionPrices(),
   });
 }
 
@@ -77,7 +78,7 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
 
 export default function ProductRoute() {
   const loaded = useLoaderData<typeof loader>();
-  const { product, current, referral, formatQuery, cartType, volumeTiers } = loaded;
+  const { product, current, referral, formatQuery, cartType, volumeTiers, permissionTiers } = loaded;
   const nonce = useNonce();
   return (
     <>
@@ -128,29 +129,14 @@ export default function ProductRoute() {
                 referral={referral}
               />
             )}
-            {volumeTiers ? (
-              <table className={css.table}>
-                <caption>Volume pricing</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Copies</th>
-                    <th scope="col">Price each</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {volumeTiers.map((t) => (
-                    <tr key={t.copies}>
-                      <td>{t.copies}</td>
-                      <td>{formatUsd(t.unitPriceCents)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ) : null}
+            {volumeTiers ? <PriceTable caption="Volume pricing" rows={volumeTiers} /> : null}
             {current.permissionsAvailable && !current.comingSoon ? (
               <div>
                 <h3>Copyright permissions</h3>
-                <p>Permission to make copies for a class or a team: {formatUsd(PERMISSION_PRICE_CENTS)} a copy.</p>
+                <p>
+                  Permission to make copies for a class or a team: {formatUsd(PERMISSION_PRICE_CENTS)} a copy, and less for more copies.
+                </p>
+                <PriceTable caption="Permission prices" rows={permissionTiers} />
                 <AddToCartForm
                   availabilityId={current.id}
                   productUrl={current.url}
@@ -220,5 +206,28 @@ export default function ProductRoute() {
         </div>
       </article>
     </>
+  );
+}
+
+/** Unit prices by the number of copies. */
+function PriceTable({ caption, rows }: { caption: string; rows: { copies: string; unitPriceCents: number }[] }) {
+  return (
+    <table className={css.table}>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Copies</th>
+          <th scope="col">Price each</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((t) => (
+          <tr key={t.copies}>
+            <td>{t.copies}</td>
+            <td>{formatUsd(t.unitPriceCents)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

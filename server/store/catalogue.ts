@@ -2,7 +2,7 @@ import type { Database } from "../db/connection";
 import type { LineType, ProductAvailabilityTable } from "../db/schema";
 import { lastPage, type Paging } from "../../shared/pagination";
 import { productCoverPath, productPath, topicPath } from "../../shared/urls";
-import { linePrice, VOLUME_TIERS } from "../../shared/pricing";
+import { linePrice, PERMISSION_TIERS, VOLUME_TIERS } from "../../shared/pricing";
 import { isDigitalCode } from "../../shared/product-types";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
@@ -300,13 +300,26 @@ export function volumePrices(availability: {
   return volumePriceTable(availability.listPriceCents);
 }
 
+/** The price of a copy of a product's copyright permission, by the number of copies. */
+export function permissionPrices(): { copies: string; unitPriceCents: number }[] {
+  return priceTable(
+    PERMISSION_TIERS.map((t) => t.from),
+    (copies) => linePrice({ kind: "perm", listPriceCents: 0, quantity: copies, volumePricing: false }).unitPriceCents,
+  );
+}
+
 function volumePriceTable(listPriceCents: number): { copies: string; unitPriceCents: number }[] {
-  const froms = [1, ...VOLUME_TIERS.map((t) => t.from).sort((a, b) => a - b)];
+  return priceTable(
+    VOLUME_TIERS.map((t) => t.from),
+    (copies) => linePrice({ kind: "item", listPriceCents, quantity: copies, volumePricing: true }).unitPriceCents,
+  );
+}
+
+/** Rows of "copies" ranges (from 1, then from each tier's first copy) and the unit price of each. */
+function priceTable(tierStarts: number[], unitCentsAt: (copies: number) => number): { copies: string; unitPriceCents: number }[] {
+  const froms = [...new Set([1, ...tierStarts])].sort((a, b) => a - b);
   return froms.map((from, i) => {
     const next = froms[i + 1];
-    return {
-      copies: next ? `${from}–${next - 1}` : `${from} or more`,
-      unitPriceCents: linePrice({ kind: "item", listPriceCents, quantity: from, volumePricing: true }).unitPriceCents,
-    };
+    return { copies: next ? `${from}–${next - 1}` : `${from} or more`, unitPriceCents: unitCentsAt(from) };
   });
 }

@@ -86,7 +86,7 @@ describe("cart", () => {
     ).toBe(true);
     const [volume, perm] = (await readCart(db, cart)).lines;
     expect(volume).toMatchObject({ percentOff: 10, unitPriceCents: Math.round(pick.volume.price * 0.9) });
-    expect(perm).toMatchObject({ type: "Perm", quantity: 250, lineTotalCents: 250 * 150, referral: "03069" });
+    expect(perm).toMatchObject({ type: "Perm", quantity: 250, lineTotalCents: 250 * 125, referral: "03069" });
     // The mini cart counts the 10 copies and the permission once, not its 250 licensed copies.
     expect((await readCart(db, cart)).itemCount).toBe(11);
   });

@@ -192,7 +192,7 @@ describe("adding to the cart", () => {
     expect((await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "250", format: "PDF" })).status).toBe(303);
     const cart = await cartPage(r);
     expect(cart.digital).toHaveLength(2);
-    expect(cart.digital[1]).toMatchObject({ type: "Perm (copyright permissions)", quantity: "250", price: "$1.50", total: "$375.00" });
+    expect(cart.digital[1]).toMatchObject({ type: "Perm (copyright permissions)", quantity: "250", price: "$1.25", total: "$312.50" });
     expect(cart.digital[1]!.title).toMatch(/^Copyright permissions: /);
     const tooMany = await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "10001" });
     expect(

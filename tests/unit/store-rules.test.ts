@@ -72,6 +72,12 @@ describe("product types, prices, shipping and tax", () => {
     expect(linePrice({ kind: "item", listPriceCents: 1995, quantity: 50, volumePricing: false }).unitPriceCents).toBe(1995);
   });
 
+  it("prices copyright permissions per copy, for less from 100 and from 500 copies", () => {
+    const perm = (quantity: number) => linePrice({ kind: "perm", listPriceCents: 2995, quantity, volumePricing: false });
+    expect([1, 99, 100, 499, 500, 10_000].map((q) => perm(q).unitPriceCents)).toEqual([150, 150, 125, 125, 100, 100]);
+    expect(perm(250)).toEqual({ unitPriceCents: 125, percentOff: 0, lineTotalCents: 31_250 });
+  });
+
   it("ships domestically by standard or express, abroad by international; free standard from $75", () => {
     expect(shippingMethodsFor("US").map((m) => m.id)).toEqual(["standard", "express"]);
     expect(shippingMethodsFor("DE").map((m) => m.id)).toEqual(["international"]);
