@@ -156,6 +156,20 @@ function coverStory(themes: SeedContent["magazine"]["themes"], year: number, iss
   return choice[issueIndex % choice.length]!;
 }
 
+/** An issue draws its "Featuring" titles from at least this many of its time. */
+const FEATURE_POOL_MIN = 15;
+
+/**
+ * The "Featuring" titles an issue of `year` may carry: its era's that had come up by then, and,
+ * early in an era when those are few, the newest of the eras before.
+ */
+function featurePool(features: SeedContent["magazine"]["features"], era: Era, year: number): string[] {
+  const current = features.filter((f) => f.era === era && f.since <= year);
+  if (current.length >= FEATURE_POOL_MIN) return current.map((f) => f.title);
+  const earlier = features.filter((f) => f.era !== era && f.since <= year).sort((a, b) => b.since - a.since);
+  return [...current, ...earlier.slice(0, FEATURE_POOL_MIN - current.length)].map((f) => f.title);
+}
+
 function eraOf(year: number): Era {
   return year < 1980 ? "1956-1979" : year < 2000 ? "1980-1999" : "2000-2025";
 }
@@ -165,8 +179,6 @@ async function seedArchive(tx: Tx, content: SeedContent, articles: { id: number;
   const issueRows: Insertable<DB["magazine_issue"]>[] = [];
   const featureRows: Insertable<DB["issue_feature"]>[] = [];
   const themes = [...content.magazine.themes].sort((a, b) => a.since - b.since);
-  const featuresByEra = new Map<Era, string[]>();
-  for (const f of content.magazine.features) featuresByEra.set(f.era, [...(featuresByEra.get(f.era) ?? []), f.title]);
 
   slots.forEach((slot, i) => {
     const id = i + 1;
@@ -188,7 +200,7 @@ async function seedArchive(tx: Tx, content: SeedContent, articles: { id: number;
       const [y, m] = a.published.split("-").map(Number) as [number, number];
       return y === slot.year && m >= slot.month && m < slot.month + monthsCovered;
     });
-    const pool = featuresByEra.get(era) ?? [];
+    const pool = featurePool(content.magazine.features, era, slot.year);
     const titles = new Set<string>();
     while (titles.size < 5 - Math.min(inIssue.length, 5) && titles.size < pool.length) {
       titles.add(pool[Math.floor(random() * pool.length)]!);

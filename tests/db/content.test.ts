@@ -40,13 +40,23 @@ describe(`seeded content (${dialectName})`, () => {
     expect(issue?.next?.code).toBe("5603");
   });
 
-  it("gives every issue a cover story of its time, and a year's issues different ones", async () => {
+  it("gives every issue a cover story and features of its time, and a year's issues different cover stories", async () => {
     const { magazine } = loadSeedContent(path.resolve("content"));
     const since = new Map(magazine.themes.map((t) => [t.title, t.since]));
     const issues = await db.selectFrom("magazine_issue").select(["year", "title"]).execute();
     expect(issues.length).toBeGreaterThan(400);
     const early = issues.filter((i) => (since.get(i.title) ?? Infinity) > i.year).map((i) => `${i.year}: ${i.title}`);
     expect(early).toEqual([]);
+    // Nor is any "Featuring" title: no "Generative AI and the Knowledge Worker" in 2002.
+    const featureSince = new Map(magazine.features.map((f) => [f.title, f.since]));
+    const features = await db
+      .selectFrom("issue_feature")
+      .innerJoin("magazine_issue", "magazine_issue.id", "issue_feature.issue_id")
+      .select(["magazine_issue.year", "issue_feature.title"])
+      .where("issue_feature.article_id", "is", null)
+      .execute();
+    expect(features.length).toBeGreaterThan(1000);
+    expect(features.filter((f) => (featureSince.get(f.title) ?? Infinity) > f.year).map((f) => `${f.year}: ${f.title}`)).toEqual([]);
     // "Generative AI at Work" runs from 2023, never in 2002.
     expect(issues.filter((i) => i.title === "Generative AI at Work").every((i) => i.year >= 2023)).toBe(true);
     for (const year of [1956, 1990, 2010, 2025]) {
