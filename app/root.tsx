@@ -30,6 +30,7 @@ import { useNonce } from "./lib/nonce";
 import { siteStylesheetHref } from "./lib/stylesheet";
 import { useRootData, type RootData } from "./lib/root-data";
 import { readTextSize } from "./lib/preferences.server";
+import { scriptJson } from "./lib/script-json";
 import { currentUser } from "./lib/session.server";
 import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/site";
 
@@ -101,8 +102,7 @@ function AnalyticsDataLayerScript({ layer, nonce }: { layer: AnalyticsDataLayer;
   useEffect(() => {
     (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layer;
   }, [layer]);
-  const json = JSON.stringify(layer).replace(/</g, "\\u003c");
-  return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${json};` }} />;
+  return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${scriptJson(layer)};` }} />;
 }
 
 /** A route whose handle says `bare` (a video embed) is shown without the site around it. */

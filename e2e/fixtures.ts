@@ -265,3 +265,7 @@ export async function accountMenuItem(page: Page, js: boolean, role: "link" | "b
 export async function logOutFromHeader(page: Page, js: boolean): Promise<void> {
   await (await accountMenuItem(page, js, "button", "Log out")).click();
 }
+
+/** The add-to-cart form for one availability (a product page may list several). */
+export const addForm = (page: Page, availabilityId: number): Locator =>
+  page.locator(`form:has(input[name="productId"][value="${availabilityId}"]):has(input[name="type"]:not([value="Perm"]))`);

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { accountControl, expect, logOutFromHeader, PASSWORD, test, uniqueEmail } from "./fixtures";
+import { accountControl, addForm, expect, logOutFromHeader, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 // The cart with and without JavaScript, starting from product pages: adding (confirmation with
 // "You might also like", or the apology), the header's mini cart, the stepper, the estimate, and
@@ -12,10 +12,6 @@ const APOLOGY = "Our apologies, something went wrong.";
 
 const header = (page: Page) => page.locator("header[data-site-header]");
 const cartLink = (page: Page) => header(page).getByRole("link", { name: /^Cart \(/ });
-
-/** The add-to-cart form for one availability (a product page may list several). */
-const addForm = (page: Page, availabilityId: number) =>
-  page.locator(`form:has(input[name="productId"][value="${availabilityId}"]):has(input[name="type"]:not([value="Perm"]))`);
 
 /** Adds from the product page; returns where the confirmation is (the dialog with JS, the page without). */
 async function addFromProductPage(page: Page, js: boolean, product: { id: number; path: string }, quantity?: string): Promise<Locator> {

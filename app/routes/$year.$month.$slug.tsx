@@ -51,6 +51,7 @@ import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
 import { currentSubscriber } from "../lib/subscriber.server";
 import { subscriberTools } from "../lib/subscriber-tools.server";
+import { scriptJson } from "../lib/script-json";
 
 // Subscribers' tools come in a chunk of their own: other readers' pages do not load it.
 const SubscriberTools = lazy(() => import("../components/SubscriberTools"));
@@ -242,7 +243,7 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
     isAccessibleForFree: false,
     hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: `.${GATED_CLASS}` },
   };
-  return JSON.stringify(doc).replace(/</g, "\\u003c");
+  return scriptJson(doc);
 }
 
 export default function ArticleRoute() {

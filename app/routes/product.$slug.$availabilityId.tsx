@@ -17,6 +17,7 @@ import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { productForParams } from "../lib/store-product.server";
+import { scriptJson } from "../lib/script-json";
 
 const LINE_TYPES: Record<LineType, string> = {
   SHIP: "Print, shipped",
@@ -73,7 +74,7 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
       ...(a.comingSoon && a.availableDate ? { availabilityStarts: a.availableDate } : {}),
     })),
   };
-  return JSON.stringify(doc).replace(/</g, "\\u003c");
+  return scriptJson(doc);
 }
 
 export default function ProductRoute() {

@@ -18,6 +18,7 @@ import { useNonce } from "../lib/nonce";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
 import { playable, videoForRequest } from "../lib/videos.server";
+import { scriptJson } from "../lib/script-json";
 
 const MAX_SHOWN = 600;
 
@@ -103,7 +104,7 @@ function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<ty
     isAccessibleForFree: !video.subscriberOnly,
     ...(canWatch && !video.subscriberOnly ? { contentUrl: `${siteUrl}/media/video/${video.id}.webm` } : {}),
   };
-  return JSON.stringify(doc).replace(/</g, "\\u003c");
+  return scriptJson(doc);
 }
 
 function embedCode(siteUrl: string, video: { embedUrl: string; title: string }): string {
