@@ -1,7 +1,7 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "./lib/responses.server";
 import { isRouteErrorResponse, Links, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useMemo, type ReactNode } from "react";
 import "./styles/global.css";
 import { captcha } from "../server/adapters/captcha";
 import { AuthModal } from "./components/AuthModal";
@@ -16,6 +16,8 @@ import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
 import * as css from "./components/layout.css";
 import { analyticsDataLayer, type AnalyticsDataLayer } from "../server/analytics";
+import type { Quota } from "../server/paywall/meter";
+import { isArticlePath } from "../shared/urls";
 import { dismissedItems, type Dismissible } from "../server/dismissals";
 import { unreadFollowingCount } from "../server/follows";
 import { userKey, visitorKey } from "../server/reader-keys";
@@ -71,6 +73,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     visitorId: visitor,
     subscriber: Boolean(subscriber),
     limits: { guest: rules.guestLimit, registered: rules.registeredLimit },
+    pageCountsRead: isArticlePath(new URL(request.url).pathname),
   });
   const recaptcha = captcha();
   return data<RootData>(
@@ -98,7 +101,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * to read; nothing on the page reads it. Kept current after in-place navigations (a sign-in
  * changes it), since a script's new text does not run again.
  */
-function AnalyticsDataLayerScript({ layer, nonce }: { layer: AnalyticsDataLayer; nonce: string | undefined }) {
+function AnalyticsDataLayerScript({ layer: rootLayer, nonce }: { layer: AnalyticsDataLayer; nonce: string | undefined }) {
+  // An article page counts its read on the meter, and says where the meter stands after it.
+  const pageQuota = useMatches()
+    .map((m) => (m.data as { offer?: { quota?: Quota | null } } | undefined)?.offer?.quota)
+    .find((q) => q);
+  const layer = useMemo<AnalyticsDataLayer>(
+    () =>
+      pageQuota
+        ? {
+            user: { ...rootLayer.user, quota: { limit: pageQuota.limit, remaining: pageQuota.remaining } },
+            visitorScores: { ...rootLayer.visitorScores, articlesReadThisMonth: pageQuota.count },
+          }
+        : rootLayer,
+    [rootLayer, pageQuota],
+  );
   useEffect(() => {
     (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layer;
   }, [layer]);

@@ -55,15 +55,21 @@ export interface AnalyticsReader {
   subscriber: boolean;
   /** The article meter's monthly limits. */
   limits: { guest: number; registered: number };
+  /**
+   * The page counts a read on the meter itself (an article page). Its loader runs beside this
+   * one, so a count made here could fall before or after that read: the meter is left out, and
+   * the page gives its own answer (app/root.tsx fills it in from the page's offer).
+   */
+  pageCountsRead: boolean;
 }
 
 const planTitle = (roleCode: string) =>
   PLANS.find((p) => p.roleCode === roleCode)?.name ?? tierOf(roleCode)?.caption ?? tierOf(roleCode)?.name ?? roleCode;
 
 export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, now = new Date()): Promise<AnalyticsDataLayer> {
-  const { userId, visitorId, subscriber, limits } = reader;
+  const { userId, visitorId, subscriber, limits, pageCountsRead } = reader;
   if (!userId) {
-    const quota = visitorId ? await readQuota(db, visitorKey(visitorId), "article", limits.guest, now) : null;
+    const quota = visitorId && !pageCountsRead ? await readQuota(db, visitorKey(visitorId), "article", limits.guest, now) : null;
     return {
       user: {
         accountID: null,
@@ -82,7 +88,7 @@ export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, 
   }
   const [account, quota, subscriptions, following] = await Promise.all([
     db.selectFrom("app_user").select(["email", "opt_in", "created_at", "last_visit_at"]).where("id", "=", userId).executeTakeFirstOrThrow(),
-    subscriber ? null : readQuota(db, userKey(userId), "article", limits.registered, now),
+    subscriber || pageCountsRead ? null : readQuota(db, userKey(userId), "article", limits.registered, now),
     userSubscriptions(db, userId),
     followedTopics(db, userId),
   ]);

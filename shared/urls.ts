@@ -3,6 +3,8 @@ import { topicHeadlineSegment } from "./slugs";
 const pad = (n: number) => String(n).padStart(2, "0");
 
 export const articlePath = (a: { year: number; month: number; slug: string }) => `/${a.year}/${pad(a.month)}/${a.slug}`;
+/** Whether a path is an article page's (the route $year.$month.$slug and its checks). */
+export const isArticlePath = (pathname: string) => /^\/\d{4}\/\d{1,2}\/[a-z0-9-]{1,120}$/.test(pathname);
 export const topicPath = (slug: string) => `/topic/subject/${slug}`;
 export const topicHeadlinePath = (name: string) => `/topic/${encodeURIComponent(topicHeadlineSegment(name))}`;
 export const issuePath = (code: string) => `/archive-toc/${code}`;
