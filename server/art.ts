@@ -94,6 +94,9 @@ const IMPRINTS: Record<string, string> = {
   Bundle: "MERIDIAN REVIEW COLLECTION",
 };
 
+/** The imprint a product's cover and title page name. */
+export const imprintOf = (productType: string) => IMPRINTS[productType] ?? "MERIDIAN REVIEW";
+
 /**
  * A store product's cover, drawn as the issue covers are: the imprint, a rule, the title (a
  * subtitle after a colon in smaller type) and the authors at the foot.
@@ -122,7 +125,7 @@ export function productCover(product: { slug: string; title: string; productType
         .join("")
     : "";
   const sans = `fill="#fff" font-family="Helvetica, Arial, sans-serif"`;
-  const imprint = IMPRINTS[product.productType] ?? "MERIDIAN REVIEW";
+  const imprint = imprintOf(product.productType);
   const byline = product.authors.length > 0 ? product.authors.join(", ") : "";
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><title>${escapeHtml(product.title)}</title><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" font-size="26" letter-spacing="2" ${sans}>${escapeHtml(imprint)}</text><rect x="48" y="122" width="80" height="8" fill="#fff"/>${title}${sub}<text x="48" y="${height - 64}" font-size="28" textLength="${Math.min(504, byline.length * 15)}" lengthAdjust="spacingAndGlyphs" ${sans}>${escapeHtml(byline)}</text></svg>`;
 }

@@ -39,6 +39,7 @@ export const loader = withSecurityHeaders(async function loader({ params, reques
   const { source } = access;
   const file = await renderDownloadFile(source, {
     published: formatPublished(source.product.published),
+    formatDate: formatPublished,
     paidOn: formatPublished(source.paidAt),
     siteUrl: config().siteUrl,
     siteName: SITE_NAME,

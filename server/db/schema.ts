@@ -99,6 +99,19 @@ export interface ProductTable {
   pages: number;
 }
 
+export interface ProductSectionTable {
+  product_id: number;
+  position: number;
+  title: string;
+  body: string;
+}
+
+export interface ProductArticleTable {
+  product_id: number;
+  position: number;
+  article_id: number;
+}
+
 export interface ProductAvailabilityTable {
   id: number;
   product_id: number;
@@ -590,6 +603,8 @@ export interface DB {
   issue_feature: IssueFeatureTable;
   product: ProductTable;
   product_availability: ProductAvailabilityTable;
+  product_section: ProductSectionTable;
+  product_article: ProductArticleTable;
   video: VideoTable;
   playlist: PlaylistTable;
   playlist_video: PlaylistVideoTable;

@@ -36,7 +36,9 @@ interface Style {
 }
 
 const STYLES = {
+  coverTitle: { font: "Helvetica-Bold", size: 32, leading: 37, color: "#000000" },
   title: { font: "Helvetica-Bold", size: 24, leading: 28, color: "#000000" },
+  contents: { font: "Times-Roman", size: 13, leading: 17, color: "#000000" },
   dek: { font: "Times-Italic", size: 14, leading: 19, color: "#404040" },
   byline: { font: "Helvetica-Bold", size: 10, leading: 14, color: "#000000" },
   date: { font: "Helvetica", size: 10, leading: 14, color: "#595959" },
@@ -187,14 +189,21 @@ function chromeLine(
   doc.text(printable(text), at.x, at.y, { width: at.width, height, ellipsis: true, align: at.align, baseline: "alphabetic" });
 }
 
-/** Running header (site name, title) and footer (page number, licensee, source URL). */
-function addPageChrome(doc: PDFKit.PDFDocument, number: number, total: number, input: ReprintInput): void {
-  setStyle(doc, STYLES.site);
-  const siteWidth = Math.min(doc.widthOfString(printable(input.siteName)), TEXT_WIDTH / 2);
-  chromeLine(doc, input.siteName, STYLES.site, { x: MARGIN, y: HEADER_BASELINE, width: TEXT_WIDTH / 2 });
-  const titleWidth = TEXT_WIDTH - siteWidth - 24;
-  chromeLine(doc, input.title, STYLES.chrome, { x: TEXT_RIGHT - titleWidth, y: HEADER_BASELINE, width: titleWidth, align: "right" });
-  hairline(doc, HEADER_BASELINE + 7);
+type Chrome = Pick<ReprintInput, "siteName" | "licensee" | "sourceUrl">;
+
+/**
+ * Running header (site name, `runningTitle`; none on a title page) and footer (page number,
+ * licensee, source URL).
+ */
+function addPageChrome(doc: PDFKit.PDFDocument, number: number, total: number, input: Chrome, runningTitle: string | null): void {
+  if (runningTitle !== null) {
+    setStyle(doc, STYLES.site);
+    const siteWidth = Math.min(doc.widthOfString(printable(input.siteName)), TEXT_WIDTH / 2);
+    chromeLine(doc, input.siteName, STYLES.site, { x: MARGIN, y: HEADER_BASELINE, width: TEXT_WIDTH / 2 });
+    const titleWidth = TEXT_WIDTH - siteWidth - 24;
+    chromeLine(doc, runningTitle, STYLES.chrome, { x: TEXT_RIGHT - titleWidth, y: HEADER_BASELINE, width: titleWidth, align: "right" });
+    hairline(doc, HEADER_BASELINE + 7);
+  }
 
   hairline(doc, FOOTER_BASELINE - 12);
   const pageLabel = `Page ${number} of ${total}`;
@@ -214,40 +223,148 @@ function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
   });
 }
 
-export function renderReprintPdf(input: ReprintInput): Promise<Buffer> {
-  const doc = new PDFDocument({
+function openDocument(info: { title: string; author: string; subject: string; siteName: string; now?: Date }): PDFKit.PDFDocument {
+  return new PDFDocument({
     size: "LETTER",
     margin: MARGIN,
     pdfVersion: "1.4",
-    // Pages stay open until the end, for the "Page N of M" footers.
+    // Pages stay open until the end, for the "Page N of M" footers and the contents page.
     bufferPages: true,
     info: {
-      Title: input.title,
-      Author: input.authors.join(", "),
-      Subject: input.dek,
-      Producer: input.siteName,
-      Creator: input.siteName,
-      CreationDate: input.now ?? new Date(),
+      Title: info.title,
+      Author: info.author,
+      Subject: info.subject,
+      Producer: info.siteName,
+      Creator: info.siteName,
+      CreationDate: info.now ?? new Date(),
     },
   });
-  const pdf = collect(doc);
+}
 
-  const flow = new Flow(doc);
-  flow.text(input.title, STYLES.title);
-  flow.gap(8);
-  flow.text(input.dek, STYLES.dek);
+/** An article's head (title, dek, byline, date and a rule) and its text. */
+function flowArticle(flow: Flow, article: { title: string; dek?: string; authors: string[]; published?: string; blocks: Block[] }): void {
+  flow.text(article.title, STYLES.title);
+  if (article.dek) {
+    flow.gap(8);
+    flow.text(article.dek, STYLES.dek);
+  }
   flow.gap(12);
-  if (input.authors.length > 0) flow.text(`By ${joinNames(input.authors)}`, STYLES.byline);
-  flow.text(input.published, STYLES.date);
+  if (article.authors.length > 0) flow.text(`By ${joinNames(article.authors)}`, STYLES.byline);
+  if (article.published) flow.text(article.published, STYLES.date);
   flow.gap(10);
   flow.rule();
   flow.gap(10);
-  for (const block of input.blocks) flow.block(block);
+  for (const block of article.blocks) flow.block(block);
+}
+
+export function renderReprintPdf(input: ReprintInput): Promise<Buffer> {
+  const doc = openDocument({
+    title: input.title,
+    author: input.authors.join(", "),
+    subject: input.dek,
+    siteName: input.siteName,
+    now: input.now,
+  });
+  const pdf = collect(doc);
+  flowArticle(new Flow(doc), input);
+  const { count } = doc.bufferedPageRange();
+  for (let i = 0; i < count; i++) {
+    doc.switchToPage(i);
+    addPageChrome(doc, i + 1, count, input, input.title);
+  }
+  doc.end();
+  return pdf;
+}
+
+/** One part of a book or an issue: a chapter, or an article with its own head. */
+export interface PdfPart {
+  title: string;
+  dek?: string;
+  authors: string[];
+  /** Already formatted; articles only. */
+  published?: string;
+  blocks: Block[];
+}
+
+export interface CollectionInput extends Chrome {
+  /** Above the title on the title page, e.g. "MERIDIAN REVIEW PRESS". */
+  imprint: string;
+  title: string;
+  subtitle: string;
+  authors: string[];
+  /** Already formatted. */
+  published: string;
+  parts: PdfPart[];
+  now?: Date;
+}
+
+/**
+ * A book or a magazine issue: a title page, a contents page whose entries link to their parts,
+ * then each part from a new page, with a bookmark for each in the reader's outline.
+ */
+export function renderCollectionPdf(input: CollectionInput): Promise<Buffer> {
+  const doc = openDocument({
+    title: input.title,
+    author: input.authors.join(", "),
+    subject: input.subtitle,
+    siteName: input.siteName,
+    now: input.now,
+  });
+  const pdf = collect(doc);
+  const flow = new Flow(doc);
+
+  doc.y = MARGIN + 96;
+  flow.text(input.imprint, STYLES.site);
+  flow.gap(18);
+  flow.text(input.title, STYLES.coverTitle);
+  if (input.subtitle) {
+    flow.gap(14);
+    flow.text(input.subtitle, STYLES.dek);
+  }
+  flow.gap(36);
+  if (input.authors.length > 0) flow.text(joinNames(input.authors), STYLES.heading);
+  flow.gap(6);
+  flow.text(input.published, STYLES.date);
+
+  doc.addPage();
+  const contentsPage = pageIndex(doc);
+  flow.text("Contents", STYLES.title);
+
+  // The running title of each page after the title page: the part it belongs to.
+  const running = ["", input.title];
+  const starts: number[] = [];
+  input.parts.forEach((part, i) => {
+    doc.addPage();
+    starts.push(pageIndex(doc));
+    doc.addNamedDestination(`part-${i + 1}`, "XYZ", MARGIN, doc.page.height - MARGIN, null);
+    doc.outline.addItem(printable(part.title));
+    flowArticle(flow, part);
+    while (running.length <= pageIndex(doc)) running.push(part.title);
+  });
+
+  doc.switchToPage(contentsPage);
+  let y = MARGIN + STYLES.title.leading + 24;
+  input.parts.forEach((part, i) => {
+    const number = String(starts[i]! + 1);
+    setStyle(doc, STYLES.contents);
+    const numberWidth = doc.widthOfString(number);
+    const titleWidth = TEXT_WIDTH - numberWidth - 24;
+    const height = doc.heightOfString(printable(part.title), { width: titleWidth });
+    doc.text(printable(part.title), MARGIN, y, { width: titleWidth, goTo: `part-${i + 1}` });
+    doc.text(number, TEXT_RIGHT - numberWidth, y, { lineBreak: false });
+    let below = y + height;
+    if (part.authors.length > 0) {
+      setStyle(doc, STYLES.date);
+      doc.text(printable(joinNames(part.authors)), MARGIN, below + 2, { width: titleWidth });
+      below = doc.y;
+    }
+    y = below + 14;
+  });
 
   const { count } = doc.bufferedPageRange();
   for (let i = 0; i < count; i++) {
     doc.switchToPage(i);
-    addPageChrome(doc, i + 1, count, input);
+    addPageChrome(doc, i + 1, count, input, i === 0 ? null : running[i]!);
   }
   doc.end();
   return pdf;

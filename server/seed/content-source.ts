@@ -101,6 +101,8 @@ const storeSchema = z.object({
       description: z.string(),
       published: dateString,
       pages: z.number().int().positive(),
+      /** Seed articles a magazine issue or reprint holds, in order: its download is their text. */
+      articles: z.array(slugString).optional(),
       availabilities: z
         .array(
           z.object({
@@ -167,6 +169,12 @@ export type SeedStore = z.infer<typeof storeSchema>;
 export type SeedMagazine = z.infer<typeof magazineSchema>;
 export type SeedReadingList = z.infer<typeof readingListSchema>;
 
+/** A book's or case study's text, from content/books/{slug}.md: its sections in order. */
+export interface SeedProductText {
+  slug: string;
+  sections: { title: string; body: string }[];
+}
+
 export interface SeedContent {
   topics: SeedTopic[];
   authors: SeedAuthor[];
@@ -175,6 +183,7 @@ export interface SeedContent {
   store: SeedStore;
   magazine: SeedMagazine;
   readingLists: SeedReadingList[];
+  productTexts: SeedProductText[];
 }
 
 /** Splits a "---" front-matter block (one `key: value` per line) from the body. */
@@ -223,6 +232,37 @@ function parseWith<S extends z.ZodTypeAny>(schema: S, fields: Record<string, str
   return parsed.data;
 }
 
+/** Sections open with a "# Title" line; each body is in the article bodies' Markdown subset. */
+export function splitSections(text: string): { title: string; body: string }[] {
+  const parts = text.replace(/\r\n/g, "\n").split(/^# (.+)$/m);
+  if (parts[0]!.trim() !== "") throw new Error('text before the first "# " section heading');
+  const sections: { title: string; body: string }[] = [];
+  for (let i = 1; i < parts.length; i += 2) {
+    const title = parts[i]!.trim();
+    const body = parts[i + 1]!.trim();
+    if (!body) throw new Error(`section "${title}" is empty`);
+    sections.push({ title, body });
+  }
+  if (sections.length === 0) throw new Error("no sections");
+  return sections;
+}
+
+function readProductTexts(dir: string): SeedProductText[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => {
+      const file = path.join(dir, f);
+      try {
+        return { slug: f.slice(0, -3), sections: splitSections(fs.readFileSync(file, "utf8")) };
+      } catch (error) {
+        throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    });
+}
+
 export function loadSeedContent(dir: string): SeedContent {
   return {
     topics: readJson(path.join(dir, "topics.json"), z.array(topicSchema)),
@@ -240,5 +280,6 @@ export function loadSeedContent(dir: string): SeedContent {
     store: readJson(path.join(dir, "store.json"), storeSchema),
     magazine: readJson(path.join(dir, "magazine.json"), magazineSchema),
     readingLists: readJson(path.join(dir, "reading-lists.json"), z.array(readingListSchema)),
+    productTexts: readProductTexts(path.join(dir, "books")),
   };
 }

@@ -5,16 +5,17 @@ import { connect, ensureSchema, migrate, type ConnectionOptions, type Database }
 import { loadSeedContent } from "./content-source";
 import { loadAccountRecords, seedAccountRecords } from "./account-records";
 import { seedContent } from "./seed-content";
+import { seedProductTexts } from "./product-texts";
 import { seedStoreOffers } from "./store-offers";
 
 export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
 
 /**
  * Opens the database, applies migrations and runs each seed step that has not run yet (the
- * content, the publisher's account records, then the store's promo codes and vouchers). Safe
- * to run from several instances at once: a step's marker is written in the same transaction as
- * its data, so a second instance's insert fails and it goes on with the data the first one
- * committed.
+ * content, the publisher's account records, the store's promo codes and vouchers, then the text
+ * its downloads are made of). Safe to run from several instances at once: a step's marker is
+ * written in the same transaction as its data, so a second instance's insert fails and it goes
+ * on with the data the first one committed.
  */
 export async function openDatabase(options: ConnectionOptions): Promise<Database> {
   await ensureSchema(options);
@@ -23,6 +24,7 @@ export async function openDatabase(options: ConnectionOptions): Promise<Database
   await seedOnce(db, "content", (tx) => seedContent(tx, loadSeedContent(CONTENT_DIR)));
   await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(CONTENT_DIR)));
   await seedOnce(db, "store-offers", (tx) => seedStoreOffers(tx, loadSeedContent(CONTENT_DIR).store));
+  await seedOnce(db, "product-texts", (tx) => seedProductTexts(tx, loadSeedContent(CONTENT_DIR)));
   return db;
 }
 

@@ -39,12 +39,27 @@ export interface DownloadSource {
   product: {
     slug: string;
     availabilityId: number;
+    /** E.g. "Book" or "Magazine Issue". */
+    productType: string;
     authors: string[];
     summary: string;
     description: string;
     published: string;
     pages: number;
   };
+  /** A book's or case study's sections (preface, chapters), in order; empty for other products. */
+  sections: { title: string; body: string }[];
+  /** The articles a magazine issue or reprint holds, in order; empty for other products. */
+  articles: HeldArticle[];
+}
+
+export interface HeldArticle {
+  title: string;
+  dek: string;
+  /** Display names. */
+  authors: string[];
+  published: string;
+  body: string;
 }
 
 export type DownloadAccess =
@@ -146,6 +161,7 @@ export async function openDownload(
       "l.product_type",
       "l.available_date",
       "l.availability_id",
+      "p.id as product_id",
       "p.slug",
       "p.authors",
       "p.summary",
@@ -159,6 +175,8 @@ export async function openDownload(
   if (!line || !downloadable(line, now)) return notFound;
   const expiresAt = expiryOf(line, order.paid_at);
   if (expiresAt !== null && now.toISOString() >= expiresAt) return { status: "expired", title: line.title, expiresAt, orderId: order.id };
+  // A permissions licence is made from the order alone, not from the work's text.
+  const texts = line.kind === "item" && line.product_id !== null ? await productTexts(db, line.product_id) : { sections: [], articles: [] };
   return {
     status: "ok",
     source: {
@@ -176,12 +194,47 @@ export async function openDownload(
       product: {
         slug: line.slug ?? `product-${line.availability_id}`,
         availabilityId: line.availability_id,
+        productType: line.product_type,
         authors: line.authors ? line.authors.split(", ") : [],
         summary: line.summary ?? "",
         description: line.description ?? "",
         published: line.published ?? order.paid_at,
         pages: line.pages ?? 0,
       },
+      ...texts,
     },
+  };
+}
+
+/** What a product's download is made of, beyond its catalogue entry. */
+async function productTexts(db: Database, productId: number): Promise<Pick<DownloadSource, "sections" | "articles">> {
+  const [sections, held, authors] = await Promise.all([
+    db.selectFrom("product_section").select(["title", "body"]).where("product_id", "=", productId).orderBy("position").execute(),
+    db
+      .selectFrom("product_article as pa")
+      .innerJoin("article as a", "a.id", "pa.article_id")
+      .select(["a.id", "a.title", "a.dek", "a.published", "a.body"])
+      .where("pa.product_id", "=", productId)
+      .orderBy("pa.position")
+      .execute(),
+    db
+      .selectFrom("product_article as pa")
+      .innerJoin("article_author as aa", "aa.article_id", "pa.article_id")
+      .innerJoin("author as au", "au.id", "aa.author_id")
+      .select(["aa.article_id", "au.name"])
+      .where("pa.product_id", "=", productId)
+      .orderBy("aa.article_id")
+      .orderBy("aa.position")
+      .execute(),
+  ]);
+  return {
+    sections,
+    articles: held.map((a) => ({
+      title: a.title,
+      dek: a.dek,
+      authors: authors.filter((x) => x.article_id === a.id).map((x) => x.name),
+      published: a.published,
+      body: a.body,
+    })),
   };
 }

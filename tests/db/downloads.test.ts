@@ -6,6 +6,9 @@ import type { Database } from "../../server/db/connection";
 import { renderDownloadFile, type FileText } from "../../server/store/download-files";
 import { downloadsForOrder, openDownload, type DownloadSource } from "../../server/store/downloads";
 import { fileFormatOf } from "../../server/store/file-formats";
+import { parseBody } from "../../server/content/markdown";
+import { CONTENT_DIR } from "../../server/seed/initialize";
+import { loadSeedContent } from "../../server/seed/content-source";
 import { pdfText, readPdf } from "../helpers/pdf-reader";
 import { availabilities, insertOrder } from "../helpers/store-orders";
 import { seededTestDatabase } from "../helpers/test-db";
@@ -15,6 +18,7 @@ let close: () => Promise<void>;
 let pick: Awaited<ReturnType<typeof availabilities>>;
 let buyer: User;
 let stranger: User;
+const content = loadSeedContent(CONTENT_DIR);
 
 beforeAll(async () => {
   ({ db, close } = await seededTestDatabase());
@@ -80,6 +84,7 @@ function unzip(archive: Buffer): { name: string; method: number; data: Buffer }[
 
 const TEXT: FileText = {
   published: "March 04, 2025",
+  formatDate: (iso) => `on ${iso.slice(0, 10)}`,
   paidOn: "January 10, 2026",
   siteUrl: "https://meridian.example",
   siteName: "Meridian Review",
@@ -241,20 +246,133 @@ describe("downloaded files", () => {
         .map((_, el) => opf(el).attr("href"))
         .get())
         expect(byName.has(dir + href), href).toBe(true);
-      const chapter = cheerio.load(byName.get(`${dir}text.xhtml`)!, { xml: true });
-      expect(chapter("h1").text()).toBe(ebook.title);
+      const first = opf("spine itemref").first().attr("idref");
+      const titlePage = cheerio.load(byName.get(dir + opf(`manifest item[id="${first}"]`).attr("href"))!, { xml: true });
+      expect(titlePage("h1").text()).toBe(ebook.title);
     }
   });
 
-  it("serves a spreadsheet code as a PDF named .pdf, and a ZIP code as an archive holding the PDF", async () => {
-    const o = await order("paid", buyer.id, [{ availabilityId: pick.spreadsheet.id }]);
-    const spreadsheet = await source(o.id, 1);
-    const file = await renderDownloadFile(spreadsheet, TEXT);
-    expect([file.contentType, file.filename.endsWith(".pdf")]).toEqual(["application/pdf", true]);
-    const archive = await renderDownloadFile({ ...spreadsheet, code: "ZIP", file: fileFormatOf("item", "ZIP") }, TEXT);
+  it("serves a ZIP code as an archive holding the PDF", async () => {
+    const o = await order("paid", buyer.id, [{ availabilityId: pick.pdfBook.id }]);
+    const pdf = await source(o.id, 1);
+    const archive = await renderDownloadFile({ ...pdf, code: "ZIP", file: fileFormatOf("item", "ZIP") }, TEXT);
     expect(archive.contentType).toBe("application/zip");
     const [inside] = unzip(archive.body);
     expect(inside!.name).toMatch(/\.pdf$/);
     expect(inside!.data.subarray(0, 5).toString()).toBe("%PDF-");
+  });
+});
+
+/** The seed's text of a product, as content/books/{slug}.md gives it. */
+function seedSections(slug: string) {
+  const text = content.productTexts.find((t) => t.slug === slug);
+  if (!text) throw new Error(`no seed text for ${slug}`);
+  return text.sections;
+}
+
+/** The first sentence of a section's first paragraph (or list item): text a reader would find in the file. */
+function openingSentence(body: string): string {
+  const first = parseBody(body)[0]!;
+  return (first.type === "list" ? first.items[0]! : first.text).split(/(?<=[.?!])\s/)[0]!;
+}
+
+/** A sentence's words, so a match does not depend on where the PDF breaks lines. */
+const words = (text: string) => text.replace(/[’‘]/g, "'").replace(/[“”]/g, '"').split(/\s+/).join(" ");
+
+async function availabilityOf(slug: string, code: string) {
+  const row = await db
+    .selectFrom("product_availability as a")
+    .innerJoin("product as p", "p.id", "a.product_id")
+    .select(["a.id", "p.title"])
+    .where("p.slug", "=", slug)
+    .where("a.code", "=", code)
+    .orderBy("a.id")
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+describe("what a download holds", () => {
+  it("gives a book's PDF a title page, a contents page with each chapter's page, and every chapter's text", async () => {
+    const book = await availabilityOf("the-patient-ledger", "PDF");
+    const o = await order("paid", buyer.id, [{ availabilityId: book.id }]);
+    const pdf = await readPdf((await renderDownloadFile(await source(o.id, 1), TEXT)).body);
+    const sections = seedSections("the-patient-ledger");
+    expect(sections.length).toBeGreaterThanOrEqual(3);
+
+    expect(pdfText([pdf.pages[0]!])).toContain("The Patient Ledger");
+    const contents = pdf.pages[1]!;
+    expect(contents[0]!.text).toBe("Contents");
+    for (const section of sections) {
+      const entry = contents.findIndex((l) => l.text === section.title);
+      expect(entry, section.title).toBeGreaterThan(0);
+      // The page number printed beside the entry is the page the chapter starts on.
+      const number = Number(contents.find((l, i) => i > entry && /^\d+$/.test(l.text))!.text);
+      const page = pdf.pages[number - 1]!;
+      expect(pdfText([page]), section.title).toContain(section.title);
+      expect(words(pdfText(pdf.pages.slice(number - 1)))).toContain(words(openingSentence(section.body)));
+    }
+  });
+
+  it("gives a book's EPUB a chapter file per section, in order, each listed in the navigation", async () => {
+    const book = await availabilityOf("the-patient-ledger", "KND");
+    const o = await order("paid", buyer.id, [{ availabilityId: book.id }]);
+    const entries = unzip((await renderDownloadFile(await source(o.id, 1), TEXT)).body);
+    const byName = new Map(entries.map((e) => [e.name, e.data.toString("utf8")]));
+    const opf = cheerio.load(byName.get("OEBPS/content.opf")!, { xml: true });
+    const nav = cheerio.load(byName.get("OEBPS/nav.xhtml")!, { xml: true });
+    const spine = opf("spine itemref")
+      .map((_, el) => opf(el).attr("idref"))
+      .get()
+      .map((id) => `OEBPS/${opf(`manifest item[id="${id}"]`).attr("href")}`);
+    const sections = seedSections("the-patient-ledger");
+    expect(spine).toHaveLength(sections.length + 1);
+    sections.forEach((section, i) => {
+      const chapter = cheerio.load(byName.get(spine[i + 1]!)!, { xml: true });
+      expect(chapter("h1").text()).toBe(section.title);
+      expect(chapter.text()).toContain(openingSentence(section.body));
+      expect(nav(`a[href="${spine[i + 1]!.slice("OEBPS/".length)}"]`).text()).toBe(section.title);
+    });
+  });
+
+  it("gives a magazine issue's PDF its contents and every article it holds, with their authors", async () => {
+    const issue = await availabilityOf("meridian-review-march-april-2026", "PDF");
+    const o = await order("paid", buyer.id, [{ availabilityId: issue.id }]);
+    const pdf = await readPdf((await renderDownloadFile(await source(o.id, 1), TEXT)).body);
+    const slugs = content.store.products.find((p) => p.slug === "meridian-review-march-april-2026")!.articles!;
+    expect(slugs.length).toBeGreaterThanOrEqual(3);
+    const contents = pdfText([pdf.pages[1]!]);
+    const all = words(pdfText(pdf.pages));
+    for (const slug of slugs) {
+      const article = content.articles.find((a) => a.slug === slug)!;
+      expect(contents).toContain(article.title);
+      const names = await db.selectFrom("author").select("name").where("slug", "in", article.authors).execute();
+      for (const { name } of names) expect(contents).toContain(name);
+      expect(all).toContain(words(openingSentence(article.body)));
+      expect(all).toContain(`on ${article.published}`);
+    }
+  });
+
+  it("gives a case study's PDF and HTML edition its sections as headings, from the case's own text", async () => {
+    const pdfEdition = await availabilityOf("corvell-foods-the-private-label-dilemma", "PDF");
+    const htmlEdition = await availabilityOf("corvell-foods-the-private-label-dilemma", "HTM");
+    const o = await order("paid", buyer.id, [{ availabilityId: pdfEdition.id }, { availabilityId: htmlEdition.id }]);
+    const sections = seedSections("corvell-foods-the-private-label-dilemma");
+    const pdf = words(pdfText((await readPdf((await renderDownloadFile(await source(o.id, 1), TEXT)).body)).pages));
+    const $ = cheerio.load((await renderDownloadFile(await source(o.id, 2), TEXT)).body.toString("utf8"));
+    expect($("h1").text()).toBe(htmlEdition.title);
+    for (const section of sections) {
+      expect(pdf).toContain(words(openingSentence(section.body)));
+      expect($("h2").filter((_, el) => $(el).text() === section.title)).toHaveLength(1);
+    }
+  });
+
+  it("seeds a text for every book, case study and reprint, and the articles of every magazine issue", async () => {
+    const products = await db.selectFrom("product").select(["id", "slug", "product_type"]).execute();
+    for (const p of products) {
+      const sections = await db.selectFrom("product_section").select("title").where("product_id", "=", p.id).execute();
+      const articles = await db.selectFrom("product_article").select("article_id").where("product_id", "=", p.id).execute();
+      if (["Book", "Case Study", "Article Reprint"].includes(p.product_type)) expect(sections.length, p.slug).toBeGreaterThanOrEqual(3);
+      if (p.product_type === "Magazine Issue") expect(articles.length, p.slug).toBeGreaterThanOrEqual(3);
+    }
   });
 });

@@ -16,6 +16,7 @@ import * as m014 from "./014-search-slices";
 import * as m015 from "./015-search-topic-ids";
 import * as m016 from "./016-geo-country";
 import * as m017 from "./017-article-reads";
+import * as m018 from "./018-product-texts";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   "015-search-topic-ids": m015,
   "016-geo-country": m016,
   "017-article-reads": m017,
+  "018-product-texts": m018,
 };
 
 export const migrationProvider: MigrationProvider = {
