@@ -97,3 +97,23 @@ test("a case study offers copyright permissions at their own price, and the shor
   await expect(page).toHaveURL(/\/product\/the-patient-ledger\/\d+$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^The Patient Ledger/);
 });
+
+test("a book's page lists its chapters, and a magazine issue's the articles in it, each opening the article", async ({ page, axe }) => {
+  await page.goto("/product/the-patient-ledger/1001");
+  const chapters = page.getByRole("region", { name: "Contents" }).getByRole("listitem");
+  await expect(chapters.first()).toHaveText("Preface");
+  await expect(chapters).toHaveCount(4);
+  await expect(chapters.nth(1)).toHaveText(/^1\. /);
+
+  await page.goto("/store?type=magazine-issue");
+  await page
+    .getByRole("link", { name: /March-April 2026/ })
+    .first()
+    .click();
+  const issue = page.getByRole("region", { name: "In this issue" });
+  await expect(issue.getByRole("link")).toHaveCount(3);
+  await axe(page);
+  await issue.getByRole("link", { name: "Kestrel Cold Chain and the Automation Bet" }).click();
+  await expect(page).toHaveURL(/\/2026\/03\/kestrel-cold-chain-and-the-automation-bet$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Kestrel Cold Chain and the Automation Bet");
+});

@@ -26,3 +26,6 @@ export function cartLineType(kind: CartLineKind, code: string): "Perm" | "Ship" 
   if (kind === "perm") return "Perm";
   return isDigitalCode(code) ? "Digital" : "Ship";
 }
+
+/** Books and magazine issues are collections: their downloads and pages list chapters or articles. */
+export const isCollection = (productType: string) => productType === "Book" || productType === "Magazine Issue";

@@ -165,6 +165,18 @@ export default function ProductRoute() {
           </dl>
           <h2 className={prose.sectionHeading}>Description</h2>
           <p>{product.description}</p>
+          {product.contents.length > 0 ? (
+            <section aria-labelledby="contents-heading">
+              <h2 id="contents-heading" className={prose.sectionHeading}>
+                {product.productType === "Magazine Issue" ? "In this issue" : "Contents"}
+              </h2>
+              <ol className={css.contents}>
+                {product.contents.map((entry) => (
+                  <li key={entry.title}>{entry.url ? <Link to={entry.url}>{entry.title}</Link> : entry.title}</li>
+                ))}
+              </ol>
+            </section>
+          ) : null}
 
           <section aria-labelledby="formats-heading">
             <h2 id="formats-heading" className={prose.sectionHeading}>

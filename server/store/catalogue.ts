@@ -1,9 +1,9 @@
 import type { Database } from "../db/connection";
 import type { LineType, ProductAvailabilityTable } from "../db/schema";
 import { lastPage, type Paging } from "../../shared/pagination";
-import { productCoverPath, productPath, topicPath } from "../../shared/urls";
+import { articlePath, productCoverPath, productPath, topicPath } from "../../shared/urls";
 import { linePrice, PERMISSION_TIERS, VOLUME_TIERS } from "../../shared/pricing";
-import { isDigitalCode } from "../../shared/product-types";
+import { isCollection, isDigitalCode } from "../../shared/product-types";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
 export const STORE_PAGE_SIZE = 8;
@@ -57,6 +57,8 @@ export interface ProductPage {
   pages: number;
   topic: { name: string; slug: string; url: string };
   availabilities: Availability[];
+  /** A book's chapters, or the articles of a magazine issue with their pages; empty for other products. */
+  contents: { title: string; url: string | null }[];
 }
 
 export interface StoreFilters {
@@ -227,6 +229,18 @@ async function productWhere(db: Database, column: "product.id" | "product.slug",
     .executeTakeFirst();
   if (!row) return undefined;
   const availabilities = (await availabilitiesOf(db, [row.id])).map((a) => toAvailability(row.slug, a));
+  const [sections, articles] = !isCollection(row.product_type)
+    ? [[], []]
+    : await Promise.all([
+        db.selectFrom("product_section").select("title").where("product_id", "=", row.id).orderBy("position").execute(),
+        db
+          .selectFrom("product_article as pa")
+          .innerJoin("article as a", "a.id", "pa.article_id")
+          .select(["a.title", "a.year", "a.month", "a.slug"])
+          .where("pa.product_id", "=", row.id)
+          .orderBy("pa.position")
+          .execute(),
+      ]);
   return {
     id: row.id,
     slug: row.slug,
@@ -239,6 +253,7 @@ async function productWhere(db: Database, column: "product.id" | "product.slug",
     pages: row.pages,
     topic: { name: row.topic_name, slug: row.topic_slug, url: topicPath(row.topic_slug) },
     availabilities,
+    contents: [...sections.map((s) => ({ title: s.title, url: null })), ...articles.map((a) => ({ title: a.title, url: articlePath(a) }))],
   };
 }
 

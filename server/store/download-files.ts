@@ -4,6 +4,7 @@
 import { blocksToHtml, parseBody, type Block } from "../content/markdown";
 import { imprintOf } from "../art";
 import { renderCollectionPdf, renderReprintPdf, type PdfPart } from "../reprints/pdf";
+import { isCollection } from "../../shared/product-types";
 import { productPath } from "../../shared/urls";
 import { escapeHtml } from "../text/escape";
 import type { DownloadSource } from "./downloads";
@@ -70,7 +71,7 @@ interface Work {
  * catalogue's description.
  */
 function workOf(source: DownloadSource, text: FileText): Work {
-  const collection = COLLECTION_TYPES.has(source.product.productType);
+  const collection = isCollection(source.product.productType);
   const articles: PdfPart[] = source.articles.map((a) => ({
     title: a.title,
     dek: a.dek,
@@ -92,8 +93,6 @@ function workOf(source: DownloadSource, text: FileText): Work {
   }
   return { collection: false, parts: [{ ...head, blocks: parseBody(source.product.description) }] };
 }
-
-const COLLECTION_TYPES = new Set(["Book", "Magazine Issue"]);
 
 /** "Main title: subtitle", as the covers split it. */
 function splitTitle(title: string): { title: string; subtitle: string } {

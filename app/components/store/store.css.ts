@@ -139,3 +139,14 @@ export const details = style({
 
 globalStyle(`${details} dt`, { fontWeight: 700 });
 globalStyle(`${details} dd`, { margin: 0 });
+
+/** A book's chapters or an issue's articles, as a contents page lists them. */
+export const contents = style({
+  margin: `0 0 ${vars.space.lg}`,
+  padding: 0,
+  // Chapter titles carry their own numbers.
+  listStyle: "none",
+});
+
+globalStyle(`${contents} li`, { padding: `${vars.space.xs} 0`, borderBottom: `1px solid ${vars.color.rule}` });
+globalStyle(`${contents} a`, { display: "inline-block", minHeight: "24px" });
