@@ -1,6 +1,7 @@
 // The files a store order's digital lines are delivered as, made here from the work's own text
 // (a book's chapters, an issue's articles, a case study's sections). PDF codes get a PDF; HTM an
-// HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF.
+// HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF; a toolkit's XLS an Excel
+// workbook and its PPT a PowerPoint deck (toolkit-files.ts).
 import { blocksToHtml, parseBody, type Block } from "../content/markdown";
 import { imprintOf } from "../art";
 import { renderCollectionPdf, renderReprintPdf, type PdfPart } from "../reprints/pdf";
@@ -8,6 +9,7 @@ import { isCollection } from "../../shared/product-types";
 import { productPath } from "../../shared/urls";
 import { escapeHtml } from "../text/escape";
 import type { DownloadSource } from "./downloads";
+import { renderPptx, renderXlsx } from "./toolkit-files";
 import { zip } from "./zip";
 
 export interface FileText {
@@ -230,5 +232,9 @@ export async function renderDownloadFile(source: DownloadSource, text: FileText)
       return { body: zip([{ name: `${base}.pdf`, data: await pdfFile(source, text) }]), contentType: file.contentType, filename };
     case "pdf":
       return { body: await pdfFile(source, text), contentType: file.contentType, filename };
+    case "xlsx":
+      return { body: await renderXlsx(source, text, licensee(source, text)), contentType: file.contentType, filename };
+    case "pptx":
+      return { body: await renderPptx(source, text, licensee(source, text)), contentType: file.contentType, filename };
   }
 }
