@@ -144,7 +144,7 @@ const eraSchema = z.enum(["1956-1979", "1980-1999", "2000-2025"]);
 const magazineSchema = z.object({
   // `since`: the first year the cover story could have run (no "Generative AI" in 2002).
   themes: z.array(z.object({ title: z.string(), summary: z.string(), era: eraSchema, since: z.number().int().min(1956).max(2025) })),
-  // `since`, as for themes; the features of the two older eras all fit anywhere in their era.
+  // `since`, as for themes: the first year the title could have run (no "Selling on the World Wide Web" in 1980).
   features: z.array(z.object({ title: z.string(), era: eraSchema, since: z.number().int().min(1956).max(2025) })),
 });
 
