@@ -116,14 +116,14 @@ test("the last gift of the month leaves the link shown, the copy button hidden a
   expect(await replay.json()).toEqual({ error: "You have no gifts left this month.", articleGiftsLeft: 0 });
 });
 
-test("a subscriber downloads a PDF reprint and a visual-library chart; another reader's chart address is refused", async ({
+test("a subscriber downloads a PDF reprint and a visual-library chart as SVG and PNG; another reader's chart address is refused", async ({
   page,
   signIn,
 }) => {
   await signIn(uniqueEmail("downloads"), { plan: "digital" });
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
-  await expect(page.getByRole("link", { name: "Download this chart" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /^Download this chart/ })).toHaveCount(0);
   const [reprint] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PDF reprint" }).click()]);
   expect(reprint.suggestedFilename()).toBe(`${path!.split("/").pop()}.pdf`);
   expect((await downloaded(reprint)).subarray(0, 5).toString("latin1")).toBe("%PDF-");
@@ -131,23 +131,40 @@ test("a subscriber downloads a PDF reprint and a visual-library chart; another r
   await page.goto("/visual-library");
   const chartArticle = await page.locator("main article h3 a").first().getAttribute("href");
   await page.goto(chartArticle!);
-  const chartLink = page.getByRole("link", { name: "Download this chart" });
-  const [chart] = await Promise.all([page.waitForEvent("download"), chartLink.click()]);
   const slug = chartArticle!.split("/").pop();
-  expect(chart.suggestedFilename()).toBe(`${slug}.svg`);
-  expect((await downloaded(chart)).toString("utf8")).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  // The page shows the chart itself, and says what it shows.
+  const hero = page.locator("main header img");
+  await expect(hero).toHaveAttribute("src", `/art/chart/${slug}.svg`);
+  await expect(hero).toHaveAttribute("alt", /^Chart: .+\. From \d{4} to \d{4}\./);
+  expect(await hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
 
-  const own = await chartLink.getAttribute("href");
-  const someoneElses = own!.replace(
-    /\/visual-library\/download\/[^/]+\//,
-    "/visual-library/download/00000000-0000-4000-8000-000000000000/",
-  );
-  const refused = await page.request.get(someoneElses, { maxRedirects: 0 });
-  expect(refused.status()).toBe(403);
+  const svgLink = page.getByRole("link", { name: "Download this chart (SVG)" });
+  const [svg] = await Promise.all([page.waitForEvent("download"), svgLink.click()]);
+  expect(svg.suggestedFilename()).toBe(`${slug}.svg`);
+  const svgText = (await downloaded(svg)).toString("utf8");
+  expect(svgText).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  expect(svgText).toContain('role="img"');
+  expect(svgText).toContain('<title id="chart-title">');
+
+  const pngLink = page.getByRole("link", { name: "Download this chart (PNG, 2,400 × 1,350 pixels)" });
+  const [png] = await Promise.all([page.waitForEvent("download"), pngLink.click()]);
+  expect(png.suggestedFilename()).toBe(`${slug}.png`);
+  const pngBytes = await downloaded(png);
+  expect(pngBytes.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+  expect([pngBytes.readUInt32BE(16), pngBytes.readUInt32BE(20)]).toEqual([2400, 1350]);
+
+  for (const link of [svgLink, pngLink]) {
+    const someoneElses = (await link.getAttribute("href"))!.replace(
+      /\/visual-library\/download\/[^/]+\//,
+      "/visual-library/download/00000000-0000-4000-8000-000000000000/",
+    );
+    const refused = await page.request.get(someoneElses, { maxRedirects: 0 });
+    expect(refused.status()).toBe(403);
+  }
 });
 
 test("a registered reader without a subscription gets no subscriber controls, and is refused", async ({ page, axe, signIn }) => {
-  await signIn(uniqueEmail("no-sub"));
+  const { userId } = await signIn(uniqueEmail("no-sub"));
   const [path] = await meteredArticlePaths(page, 1);
   await page.goto(path!);
   await expect(gated(page)).toHaveCount(1);
@@ -176,6 +193,15 @@ test("a registered reader without a subscription gets no subscriber controls, an
     maxRedirects: 0,
   });
   expect(note.status()).toBe(403);
+
+  // Their own chart address, in either format, leads to the same offer.
+  await page.goto("/visual-library");
+  const chartSlug = (await page.locator("main article h3 a").first().getAttribute("href"))!.split("/").pop()!;
+  for (const asset of [chartSlug, `${chartSlug}.png`]) {
+    const chart = await page.request.get(`/visual-library/download/${userId}/${asset}`, { maxRedirects: 0 });
+    expect(chart.status(), asset).toBe(302);
+    expect(chart.headers().location, asset).toMatch(/^\/subscriber-only\?feature=chart&from=/);
+  }
 
   // The reprint address: a page inside the site that says why and offers a subscription.
   const response = await page.goto("/download/subscriber/reprint/R1");

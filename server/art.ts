@@ -1,5 +1,13 @@
-import { ARTICLE_ART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
+import {
+  ARTICLE_ART_SIZE,
+  ISSUE_COVER_SIZE,
+  PODCAST_ARTWORK_PX,
+  PODCAST_COVER_SIZE,
+  PRODUCT_COVER_SIZE,
+  VIDEO_POSTER_SIZE,
+} from "../shared/art-sizes";
 import { hashString, seededRandom } from "./content/random";
+import { KeptPngs, svgToPng } from "./raster";
 import { escapeHtml } from "./text/escape";
 
 // Deterministic cover art drawn from a key, so the site ships no binary images and
@@ -82,6 +90,16 @@ export function podcastCover(series: { slug: string; title: string }): string {
     )
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
+}
+
+const podcastArtworks = new KeptPngs(64);
+
+/**
+ * A podcast's cover as podcast directories take it: a square PNG of PODCAST_ARTWORK_PX pixels,
+ * drawn once per process per show (it takes about half a second).
+ */
+export function podcastArtwork(series: { slug: string; title: string }): Promise<Buffer> {
+  return podcastArtworks.get(`${series.slug}\n${series.title}`, () => svgToPng(podcastCover(series), { width: PODCAST_ARTWORK_PX }));
 }
 
 /** What the top of a product's cover says it is. */

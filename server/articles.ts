@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { cardQuery, toCards, type ArticleCard } from "./article-cards";
+import { chartImage } from "./charts";
 import type { Database } from "./db/connection";
 import type { ContentTier } from "./db/schema";
 import { midpointIndex, parseBody, type Block } from "./content/markdown";
@@ -20,7 +21,10 @@ export interface ArticlePage {
   tier: ContentTier;
   primaryTopicId: number;
   wordCount: number;
+  /** The lead picture: a visual-library article's chart, drawn from its data, else drawn art. */
   image: string;
+  /** What the chart shows, as the picture's alt text; null for drawn art, which only decorates. */
+  imageAlt: string | null;
   authors: { name: string; role: string; bio: string }[];
   topics: { name: string; url: string; headlineUrl: string }[];
   series: { title: string; part: number; parts: { part: number; title: string; url: string }[] } | null;
@@ -78,6 +82,7 @@ async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | 
     db.selectFrom("stream_entry").select("article_id").where("stream", "=", "ascend").where("article_id", "=", row.id).executeTakeFirst(),
   ]);
 
+  const chart = row.tier === "visual-library" ? chartImage(row.slug) : undefined;
   return {
     id: row.id,
     slug: row.slug,
@@ -92,7 +97,8 @@ async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | 
     tier: row.tier,
     primaryTopicId: row.primary_topic_id,
     wordCount: row.word_count,
-    image: articleArtPath(row.slug),
+    image: chart?.path ?? articleArtPath(row.slug),
+    imageAlt: chart?.alt ?? null,
     authors,
     topics: topics.map((t) => ({ name: t.name, url: topicPath(t.slug), headlineUrl: topicHeadlinePath(t.name) })),
     series: series && {

@@ -8,8 +8,8 @@ import { STREAM_PAGES } from "./streams";
 import {
   articlePath,
   issuePath,
+  podcastArtworkPath,
   podcastAudioPath,
-  podcastCoverPath,
   podcastFeedPath,
   podcastSeriesPath,
   productPath,
@@ -70,7 +70,8 @@ export async function podcastFeed(db: Database, slug: string, siteUrl: string, s
   channel.ele("language").txt("en-us");
   channel.ele("copyright").txt(siteName);
   channel.ele("itunes:author").txt(series.hosts.join(" and "));
-  channel.ele("itunes:image", { href: siteUrl + podcastCoverPath(series.slug) });
+  // Apple takes a square PNG or JPEG of 1,400 to 3,000 pixels, never SVG.
+  channel.ele("itunes:image", { href: siteUrl + podcastArtworkPath(series.slug) });
   channel.ele("itunes:type").txt(series.feedType);
   channel.ele("itunes:explicit").txt("false");
   channel.ele("itunes:category", { text: "Business" });

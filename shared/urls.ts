@@ -9,6 +9,8 @@ export const topicPath = (slug: string) => `/topic/subject/${slug}`;
 export const topicHeadlinePath = (name: string) => `/topic/${encodeURIComponent(topicHeadlineSegment(name))}`;
 export const issuePath = (code: string) => `/archive-toc/${code}`;
 export const articleArtPath = (slug: string) => `/art/article/${slug}.svg`;
+/** A visual-library article's chart, drawn from its data: public, as the article page shows it. */
+export const chartArtPath = (slug: string) => `/art/chart/${slug}.svg`;
 export const issueCoverPath = (code: string) => `/art/issue/${code}.svg`;
 export const productPath = (p: { slug: string; availabilityId: number }) => `/product/${p.slug}/${p.availabilityId}`;
 export const videoPath = (v: { id: number; slug: string }) => `/video/${v.id}/${v.slug}`;
@@ -20,6 +22,8 @@ export const podcastSeriesPath = (slug: string) => `/podcasts/${slug}`;
 /** An episode on its series page: the page opens the episode's tab with enough loaded to show it. */
 export const podcastEpisodePath = (seriesSlug: string, id: number) => `/podcasts/${seriesSlug}?episode=${id}#episode-${id}`;
 export const podcastCoverPath = (slug: string) => `/art/podcast/${slug}.svg`;
+/** The same cover as a PNG, for podcast directories (Apple takes no SVG). */
+export const podcastArtworkPath = (slug: string) => `/art/podcast/${slug}.png`;
 export const productCoverPath = (slug: string) => `/art/product/${slug}.svg`;
 export const podcastAudioPath = (id: number) => `/media/podcast/${id}.mp3`;
 export const podcastFeedPath = (slug: string) => `/podcasts/${slug}/feed.xml`;

@@ -22,7 +22,7 @@ export default function SubscriberTools({
   return (
     <>
       <GiftArticle articleUrl={articleUrl} giftsLeft={tools.gift.giftsLeft} giftUrl={tools.gift.giftUrl} />
-      <SubscriberDownloads reprintPath={tools.reprintPath} chartPath={tools.chartPath} />
+      <SubscriberDownloads reprintPath={tools.reprintPath} chartPaths={tools.chartPaths} />
       <ArticleNotes
         articleUrl={articleUrl}
         notes={tools.notes}

@@ -9,6 +9,6 @@ export function articleIdFromReprint(productId: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** A visual-library chart, for the subscriber whose id is in the address. */
-export const chartPath = (userId: string, slug: string) =>
-  `/visual-library/download/${encodeURIComponent(userId)}/${encodeURIComponent(slug)}`;
+/** A visual-library chart, for the subscriber whose id is in the address: the SVG, or with ".png" its PNG. */
+export const chartPath = (userId: string, slug: string, format: "svg" | "png" = "svg") =>
+  `/visual-library/download/${encodeURIComponent(userId)}/${encodeURIComponent(slug)}${format === "png" ? ".png" : ""}`;

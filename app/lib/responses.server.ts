@@ -1,7 +1,7 @@
 import { redirect as remixRedirect } from "@remix-run/node";
 import { applySecurityHeaders, hardenResponse } from "./security.server";
 
-function withHeaders(body: string, contentType: string, maxAge: number): Response {
+function withHeaders(body: string | Uint8Array<ArrayBuffer>, contentType: string, maxAge: number): Response {
   const headers = new Headers({ "Content-Type": contentType, "Cache-Control": `public, max-age=${maxAge}` });
   applySecurityHeaders(headers);
   return new Response(body, { headers });
@@ -9,6 +9,8 @@ function withHeaders(body: string, contentType: string, maxAge: number): Respons
 
 /** Drawn art: the same for everyone, so browsers keep it for 30 days (the server keeps it too: server/http/generated-files.ts). */
 export const svgResponse = (svg: string) => withHeaders(svg, "image/svg+xml", 2_592_000);
+/** Drawn art as a PNG (for the places that take no SVG), kept as long. */
+export const pngResponse = (png: Uint8Array) => withHeaders(new Uint8Array(png), "image/png", 2_592_000);
 export const xmlResponse = (xml: string) => withHeaders(xml, "application/xml; charset=utf-8", 900);
 export const rssResponse = (xml: string) => withHeaders(xml, "application/rss+xml; charset=utf-8", 900);
 export const textResponse = (text: string) => withHeaders(text, "text/plain; charset=utf-8", 3_600);

@@ -25,7 +25,8 @@ export async function subscriberTools(request: Request, db: Database, user: User
     tools: {
       gift: { giftsLeft: left, giftUrl: flash.giftUrl },
       reprintPath: reprintPath(article.id),
-      chartPath: article.tier === "visual-library" ? chartPath(user.id, article.slug) : null,
+      chartPaths:
+        article.tier === "visual-library" ? { svg: chartPath(user.id, article.slug), png: chartPath(user.id, article.slug, "png") } : null,
       notes: notes.map(({ id, paragraph, quote, note }) => ({ id, paragraph, quote, note })),
       paragraphs: paragraphChoices(article.blocks),
       limits: { quote: MAX_QUOTE_LENGTH, note: MAX_NOTE_LENGTH },

@@ -216,7 +216,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
       path: article.url,
       siteUrl: siteUrlFrom(matches),
       type: "article",
-      image: { path: article.image, alt: "", ...ARTICLE_ART_SIZE },
+      image: { path: article.image, alt: article.imageAlt ?? "", ...ARTICLE_ART_SIZE },
     }),
     { property: "article:published_time", content: article.published },
     { property: "article:section", content: article.topics[0]?.name ?? "" },
@@ -281,7 +281,7 @@ export default function ArticleRoute() {
               src={article.image}
               width={ARTICLE_ART_SIZE.width}
               height={ARTICLE_ART_SIZE.height}
-              alt={`Abstract illustration accompanying “${article.title}”`}
+              alt={article.imageAlt ?? `Abstract illustration accompanying “${article.title}”`}
               {...imageLoading(true)}
             />
             <div className={css.tools}>

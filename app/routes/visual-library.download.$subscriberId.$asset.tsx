@@ -1,18 +1,30 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { articleArt } from "../../server/art";
+import { chartPngOf, chartSvgOf } from "../../server/charts";
 import { db } from "../lib/db.server";
 import { attachment, visualLibraryArticlePath } from "../lib/downloads.server";
 import { requireUser } from "../lib/session.server";
 import { requireSubscription } from "../lib/subscriber.server";
 import { withSecurityHeaders } from "../lib/responses.server";
 
-/** A visual-library chart, for the subscriber whose id is in the address and no one else. */
+/**
+ * A visual-library chart, drawn from its data, for the subscriber whose id is in the address and
+ * no one else: the SVG at the article's slug, the PNG (twice the size) at the slug and ".png".
+ */
 export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   if (params.subscriberId !== user.id) throw new Response("This download link belongs to another reader.", { status: 403 });
-  const slug = params.asset ?? "";
+  const asset = params.asset ?? "";
+  const png = asset.endsWith(".png");
+  const slug = png ? asset.slice(0, -".png".length) : asset;
   const articleUrl = await visualLibraryArticlePath(await db(), slug);
   if (!articleUrl) throw new Response("No such chart", { status: 404 });
   await requireSubscription(user, "chart", articleUrl);
-  return attachment(articleArt(slug), "image/svg+xml", `${slug}.svg`);
+  if (png) {
+    const file = await chartPngOf(slug);
+    if (!file) throw new Response("No such chart", { status: 404 });
+    return attachment(new Uint8Array(file), "image/png", `${slug}.png`);
+  }
+  const svg = chartSvgOf(slug);
+  if (!svg) throw new Response("No such chart", { status: 404 });
+  return attachment(svg, "image/svg+xml", `${slug}.svg`);
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reader, registeredReader } from "../helpers/reader";
+import { pngSize } from "../helpers/png";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
 // The podcast pages against the production build: series tabs and loading without JS, the
@@ -124,6 +125,8 @@ describe("a series page", () => {
       "/media/podcast/999999.mp3",
       "/media/podcast/1.wav",
       "/art/podcast/no-such-show.svg",
+      "/art/podcast/no-such-show.png",
+      `/art/podcast/${serial.slug}.jpg`,
       "/podcasts/no-such-show/feed.xml",
     ]) {
       expect((await guest().request(url)).status, url).toBe(404);
@@ -151,6 +154,26 @@ describe("the podcast feed", () => {
     expect(Number(enclosure.attr("length"))).toBe((await audio.arrayBuffer()).byteLength);
     expect(Number(first.find("itunes\\:duration").text())).toBeGreaterThan(0);
     expect(first.find("itunes\\:season").text()).toMatch(/^\d+$/);
+  });
+
+  it("gives its show's cover as a square PNG of 1,400 to 3,000 pixels, as Apple requires", async () => {
+    const $ = cheerio.load(await (await fetch(`${server.url}/podcasts/${episodic.slug}/feed.xml`)).text(), { xml: true });
+    const href = $("channel > itunes\\:image").attr("href")!;
+    expect(href).toBe(`${server.url}/art/podcast/${episodic.slug}.png`);
+    const res = await fetch(href);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    const svg = await fetch(`${server.url}/art/podcast/${episodic.slug}.svg`);
+    expect(svg.headers.get("content-type")).toBe("image/svg+xml");
+    expect(res.headers.get("cache-control")).toBe(svg.headers.get("cache-control"));
+    expect(res.headers.get("cache-control")).toBe("public, max-age=2592000");
+    const { width, height } = pngSize(Buffer.from(await res.arrayBuffer()));
+    expect(width).toBe(height);
+    expect(width).toBeGreaterThanOrEqual(1400);
+    expect(width).toBeLessThanOrEqual(3000);
+    // Kept once drawn: asked again, the same file, with its tag for revalidation.
+    const again = await fetch(href, { headers: { "If-None-Match": res.headers.get("etag") ?? "" } });
+    expect(again.status).toBe(304);
   });
 
   it("is linked from the series page for podcast apps to find", async () => {

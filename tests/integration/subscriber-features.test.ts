@@ -1,5 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chartData, type ChartData } from "../../server/charts/data";
+import { chartSvg } from "../../server/charts/render";
+import { svgToPng } from "../../server/raster";
+import { pngSize } from "../helpers/png";
 import { Reader, registeredReader, subscribe } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
@@ -42,6 +48,24 @@ async function articlePaths(): Promise<string[]> {
 async function anArticle(index = 0): Promise<string> {
   return (await articlePaths())[index]!;
 }
+
+async function visualLibraryArticle(): Promise<string> {
+  const $ = cheerio.load(await (await fetch(`${server.url}/visual-library`)).text());
+  return $("main article h3 a").first().attr("href")!;
+}
+
+/** The download links on a visual-library article's page, for a subscriber. */
+function chartLinks($: cheerio.CheerioAPI): { svg: string; png: string } {
+  const link = (start: string) =>
+    $("main a")
+      .filter((_, a) => $(a).text().startsWith(start))
+      .attr("href")!;
+  return { svg: link("Download this chart (SVG)"), png: link("Download this chart (PNG, 2,400 × 1,350 pixels)") };
+}
+
+/** A chart's data as the content folder has it. */
+const chartFile = (slug: string): ChartData =>
+  JSON.parse(fs.readFileSync(path.resolve(`content/charts/${slug}.json`), "utf8")) as ChartData;
 
 const giftsLeftText = ($: cheerio.CheerioAPI) => $("#gift [role=status]").text();
 
@@ -280,27 +304,100 @@ describe("downloads", () => {
     ).toBe("%PDF-");
   });
 
-  it("gives a visual-library chart only at the subscriber's own address, and only for visual-library articles", async () => {
+  it("gives a visual-library chart, as SVG or PNG, only at the subscriber's own address, and only for visual-library articles", async () => {
     const reader = await subscriber();
-    const $list = cheerio.load(await (await fetch(`${server.url}/visual-library`)).text());
-    const path = $list("main article h3 a").first().attr("href")!;
-    const link = (await reader.page(path))('a:contains("Download this chart")').attr("href")!;
-    const res = await reader.request(link);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("image/svg+xml");
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${path.split("/").pop()}.svg"`);
+    const path = await visualLibraryArticle();
+    const slug = path.split("/").pop()!;
+    const { svg, png } = chartLinks(await reader.page(path));
+    expect(svg).toMatch(new RegExp(`^/visual-library/download/[^/]+/${slug}$`));
+    expect(png).toBe(`${svg}.png`);
+    for (const [link, type, extension] of [
+      [svg, "image/svg+xml", "svg"],
+      [png, "image/png", "png"],
+    ] as const) {
+      const res = await reader.request(link);
+      expect(res.status, link).toBe(200);
+      expect(res.headers.get("content-type")).toBe(type);
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${slug}.${extension}"`);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+    }
 
     const other = await subscriber();
-    expect((await other.request(link)).status).toBe(403);
+    expect((await other.request(svg)).status).toBe(403);
+    expect((await other.request(png)).status).toBe(403);
+    const guest = await guestReader().request(png);
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("location")).toBe(`/sign-in?redirectTo=${encodeURIComponent(png)}`);
+    const $list = cheerio.load(await (await fetch(`${server.url}/visual-library`)).text());
     const charts = new Set(
       $list("main article h3 a")
         .map((_, a) => $list(a).attr("href")!)
         .get(),
     );
     const plain = (await articlePaths()).find((p) => !charts.has(p))!;
-    const ownId = link.split("/")[3];
-    expect((await reader.request(`/visual-library/download/${ownId}/${plain.split("/").pop()}`)).status).toBe(404);
-    expect((await reader.request(`/visual-library/download/${ownId}/..%2F..%2Fetc`)).status).toBe(404);
+    const ownId = svg.split("/")[3];
+    for (const asset of [plain.split("/").pop(), `${plain.split("/").pop()}.png`, "..%2F..%2Fetc", `${slug}.gif`, `${slug}.png.png`])
+      expect((await reader.request(`/visual-library/download/${ownId}/${asset}`)).status, asset).toBe(404);
     expect((await reader.page(plain))('a:contains("Download this chart")')).toHaveLength(0);
+  });
+
+  it("makes the SVG download the chart itself: its title, axes, legend, and a point for every year of every series", async () => {
+    const reader = await subscriber();
+    const path = await visualLibraryArticle();
+    const chart = chartFile(path.split("/").pop()!);
+    const $ = cheerio.load(await (await reader.request(chartLinks(await reader.page(path)).svg)).text(), { xml: true });
+    expect($("svg").attr("role")).toBe("img");
+    expect($("svg > title").text()).toBe(`${chart.title}: ${chart.subtitle}`);
+    const texts = $("text")
+      .map((_, t) => $(t).text())
+      .get();
+    expect(texts).toContain(chart.title);
+    expect(texts).toContain(chart.axes.left.label);
+    if (chart.axes.right) expect(texts).toContain(chart.axes.right.label);
+    expect(texts).toContain("Meridian Review");
+    const years = Array.from({ length: chart.years.to - chart.years.from + 1 }, (_, i) => chart.years.from + i);
+    for (const year of years) expect(texts, String(year)).toContain(String(year));
+    for (const s of chart.series) {
+      expect(
+        texts.some((t) => t.startsWith(s.name)),
+        s.name,
+      ).toBe(true);
+      const axis = chart.axes[s.axis]!;
+      expect(
+        $(`g[data-series="${s.name}"] title`)
+          .map((_, t) => $(t).text())
+          .get(),
+        s.name,
+      ).toEqual(years.map((y) => `${y}: ${s.values[String(y)]!.toFixed(axis.decimals)}${axis.unit}`));
+    }
+  });
+
+  it("makes the PNG download the same chart, drawn at twice its size", async () => {
+    const reader = await subscriber();
+    const path = await visualLibraryArticle();
+    const slug = path.split("/").pop()!;
+    const png = Buffer.from(await (await reader.request(chartLinks(await reader.page(path)).png)).arrayBuffer());
+    expect(pngSize(png)).toEqual({ width: 2400, height: 1350 });
+    expect(png.equals(await svgToPng(chartSvg(chartData(slug)!), { width: 2400 }))).toBe(true);
+  });
+
+  it("shows the chart on the article page to every reader, with alt text saying what it shows", async () => {
+    const path = await visualLibraryArticle();
+    const slug = path.split("/").pop()!;
+    const chart = chartFile(slug);
+    const $ = await guestReader().page(path);
+    const hero = $("main header img").first();
+    expect(hero.attr("src")).toBe(`/art/chart/${slug}.svg`);
+    expect(hero.attr("alt")).toBe(`Chart: ${chart.title}. ${chart.description}`);
+    const res = await fetch(server.url + hero.attr("src")!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/svg+xml");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=2592000");
+    expect(await res.text()).toContain(`<title id="chart-title">`);
+    for (const missing of ["/art/chart/no-such-chart.svg", `/art/chart/${slug}.png`, "/art/chart/..%2F..%2Fpackage.svg"])
+      expect((await fetch(server.url + missing)).status, missing).toBe(404);
+
+    const plain = cheerio.load(await (await fetch(server.url + (await anArticle()))).text());
+    expect(plain("main header img").first().attr("src")).toMatch(/^\/art\/article\/[a-z0-9-]+\.svg$/);
   });
 });

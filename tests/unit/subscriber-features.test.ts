@@ -36,7 +36,8 @@ describe("download addresses", () => {
     for (const id of ["R0", "R01", "42", "r42", "R42x", "R99999999999"]) expect(articleIdFromReprint(id), id).toBeUndefined();
   });
 
-  it("escapes a chart address's parts", () => {
+  it("escapes a chart address's parts, and gives its PNG the same address with .png", () => {
     expect(chartPath("a/b", "slug")).toBe("/visual-library/download/a%2Fb/slug");
+    expect(chartPath("a/b", "slug", "png")).toBe("/visual-library/download/a%2Fb/slug.png");
   });
 });
