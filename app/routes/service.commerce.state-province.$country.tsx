@@ -1,10 +1,15 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isCountry, regionsOf } from "../../shared/regions";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { apiError, apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { stateProvince } from "../lib/api/groups/lookups";
 
 /** GET /service/commerce/state-province/{country} (spec 7): the states or provinces to choose from. */
-export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {
-  const country = (params.country ?? "").toUpperCase();
-  if (!isCountry(country)) return Response.json({ error: "Unknown country" }, { status: 404 });
-  return Response.json({ country, regions: regionsOf(country) }, { headers: { "Cache-Control": "public, max-age=86400" } });
-});
+const route = apiRoute(
+  serve(stateProvince, async ({ params: { country } }) =>
+    isCountry(country)
+      ? apiJson({ country, regions: regionsOf(country) }, { headers: { "Cache-Control": "public, max-age=86400" } })
+      : apiError(404, "unknown_country", "Unknown country"),
+  ),
+);
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,6 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, serve } from "../lib/api/handler.server";
+import { ascendQuota } from "../lib/api/groups/meters";
 import { quotaResponse } from "../lib/quota.server";
-import { withSecurityHeaders } from "../lib/responses.server";
 
-/** GET /service/user/ascend-quota (spec): a guest's Ascend meter, {limit, count, remaining}. */
-export const loader = withSecurityHeaders(({ request }: LoaderFunctionArgs) => quotaResponse(request, "ascend"));
+/** GET /service/user/ascend-quota (spec): a guest's Ascend meter, {limit, count, remaining, metered}. */
+const route = apiRoute(serve(ascendQuota, ({ request }) => quotaResponse(request, "ascend")));
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,6 +1,9 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiRoute, serve } from "../lib/api/handler.server";
+import { quota } from "../lib/api/groups/meters";
 import { quotaResponse } from "../lib/quota.server";
-import { withSecurityHeaders } from "../lib/responses.server";
 
-/** GET /service/user/quota (spec): the reader's article meter, {limit, count, remaining}. */
-export const loader = withSecurityHeaders(({ request }: LoaderFunctionArgs) => quotaResponse(request, "article"));
+/** GET /service/user/quota (spec): the reader's article meter, {limit, count, remaining, metered}. */
+const route = apiRoute(serve(quota, ({ request }) => quotaResponse(request, "article")));
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,117 @@
+import { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z, type ZodTypeAny } from "zod";
+
+// The service API's contract (ADR 043): every endpoint's method, path, input and answers, as zod
+// schemas. Routes parse their input with these schemas and the OpenAPI document at
+// /api/openapi.json is generated from them, so the documentation cannot drift from the code.
+
+export type Method = "get" | "head" | "post" | "put" | "delete";
+
+/** Who may call: anyone, a signed-in reader (401 otherwise) or a subscriber (401, then 403). */
+export type Access = "public" | "reader" | "subscriber";
+
+export interface Answer {
+  description: string;
+  /** The JSON body; omitted for an answer without one. */
+  schema?: ZodTypeAny;
+  headers?: Record<string, string>;
+}
+
+export interface Endpoint<
+  Q extends ZodTypeAny = ZodTypeAny,
+  P extends ZodTypeAny = ZodTypeAny,
+  B extends ZodTypeAny = ZodTypeAny,
+  A extends Access = Access,
+> {
+  method: Method;
+  /** OpenAPI form, with {params}: "/service/user/list/{name}". */
+  path: string;
+  summary: string;
+  tag: string;
+  access: A;
+  query?: Q;
+  params?: P;
+  /** Read from a JSON body or a form (urlencoded or multipart): the same schema as the page's form. */
+  body?: B;
+  /** The answers besides the errors every endpoint may give (see `errorAnswers`). */
+  answers: Record<number, Answer>;
+}
+
+/** Every error: `{ code, message }`, with the page form's field errors on bad input. */
+export const apiErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  fields: z.record(z.array(z.string())).optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+const error = (description: string): Answer => ({ description, schema: apiErrorSchema });
+
+/** The errors an endpoint can give besides its own, from what it declares. */
+export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
+  const answers: Record<number, Answer> = {};
+  if (endpoint.query || endpoint.params || endpoint.body)
+    answers[400] = error("The input is not valid: `fields` holds each field's errors.");
+  if (endpoint.access !== "public") answers[401] = error("Not signed in.");
+  if (endpoint.access === "subscriber") answers[403] = error("Signed in, but not a subscriber.");
+  if (endpoint.method !== "get" && endpoint.method !== "head") {
+    answers[403] ??= error("Another site started the request.");
+    answers[413] = error("The body is too large.");
+  }
+  answers[405] = error("The method is not allowed on this path (the Allow header lists those that are).");
+  return answers;
+}
+
+/** Declares an endpoint, keeping its schemas' types for the route that serves it. */
+export function endpoint<Q extends ZodTypeAny, P extends ZodTypeAny, B extends ZodTypeAny, A extends Access>(
+  e: Endpoint<Q, P, B, A>,
+): Endpoint<Q, P, B, A> {
+  return e;
+}
+
+/** The paths of every endpoint, as OpenAPI registrations. */
+export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
+  const r = new OpenAPIRegistry();
+  r.registerComponent("securitySchemes", "session", { type: "apiKey", in: "cookie", name: "mr_session" });
+  for (const e of endpoints) {
+    const answers = { ...errorAnswers(e), ...e.answers };
+    r.registerPath({
+      method: e.method,
+      path: e.path,
+      summary: e.summary,
+      tags: [e.tag],
+      security: e.access === "public" ? [] : [{ session: [] }],
+      request: {
+        ...(e.query ? { query: e.query as never } : {}),
+        ...(e.params ? { params: e.params as never } : {}),
+        ...(e.body
+          ? {
+              body: {
+                content: {
+                  "application/json": { schema: e.body },
+                  "application/x-www-form-urlencoded": { schema: e.body },
+                },
+              },
+            }
+          : {}),
+      },
+      responses: Object.fromEntries(
+        Object.entries(answers).map(([status, a]) => [
+          status,
+          {
+            description: a.description,
+            ...(a.headers
+              ? {
+                  headers: Object.fromEntries(
+                    Object.entries(a.headers).map(([h, d]) => [h, { description: d, schema: { type: "string" } }]),
+                  ),
+                }
+              : {}),
+            ...(a.schema && e.method !== "head" ? { content: { "application/json": { schema: a.schema } } } : {}),
+          },
+        ]),
+      ),
+    });
+  }
+  return r;
+}

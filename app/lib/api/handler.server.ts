@@ -1,0 +1,168 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { z, ZodError, ZodTypeAny } from "zod";
+import type { User } from "../../../server/accounts/users";
+import { isStorableText } from "../../../server/db/storable-text";
+import { isCrossSite } from "../../../server/http/cross-site";
+import { log } from "../../../server/log";
+import { subscriberStatus } from "../../../server/subscriptions/entitlements";
+import { config, db } from "../db.server";
+import { withSecurityHeaders } from "../responses.server";
+import { currentUser } from "../session.server";
+import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "../site";
+import type { ApiErrorBody, Endpoint } from "./contract";
+
+// Serves the endpoints of one path (app/lib/api/contract.ts): checks the method, the site the
+// request came from, who is calling and the input, with the same rules as the pages, then calls
+// the endpoint's handler. Every answer is JSON and never cached by a shared cache.
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export type Call<E extends Endpoint> =
+  E extends Endpoint<infer Q, infer P, infer B, infer A>
+    ? {
+        request: Request;
+        context: AppLoadContext | undefined;
+        query: z.output<Q>;
+        params: z.output<P>;
+        body: z.output<B>;
+        /** The signed-in reader; always there when the endpoint's access is not "public". */
+        user: A extends "public" ? User | undefined : User;
+      }
+    : never;
+
+type Handler<E extends Endpoint> = (call: Call<E>) => Promise<Response>;
+
+export interface Served {
+  endpoint: Endpoint;
+  handle: Handler<Endpoint>;
+}
+
+/** One endpoint and what answers it, its input typed by its schemas. */
+export function serve<E extends Endpoint>(endpoint: E, handle: Handler<E>): Served {
+  return { endpoint, handle: handle as unknown as Handler<Endpoint> };
+}
+
+/** A JSON answer that no shared cache keeps. */
+export function apiJson(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Cache-Control", headers.get("Cache-Control") ?? "private, no-store");
+  return Response.json(data, { status: init.status ?? 200, headers });
+}
+
+export function apiError(
+  status: number,
+  code: string,
+  message: string,
+  extra: Partial<ApiErrorBody> & Record<string, unknown> = {},
+  headers?: HeadersInit,
+): Response {
+  return apiJson({ code, message, ...extra }, { status, headers });
+}
+
+/** A 400 carrying each field's messages, as the page form shows them. */
+export function invalidInput(error: ZodError, message = "Please correct the errors below."): Response {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const name = issue.path.join(".") || "form";
+    (fields[name] ??= []).push(issue.message);
+  }
+  return apiError(400, "invalid_input", message, { fields });
+}
+
+class Refusal extends Error {
+  constructor(readonly response: Response) {
+    super("refused");
+  }
+}
+
+function refuse(status: number, code: string, message: string): never {
+  throw new Refusal(apiError(status, code, message));
+}
+
+function storable(value: unknown): boolean {
+  if (typeof value === "string") return isStorableText(value);
+  if (Array.isArray(value)) return value.every(storable);
+  if (value && typeof value === "object") return Object.entries(value).every(([k, v]) => isStorableText(k) && storable(v));
+  return true;
+}
+
+/** The body as a plain object: JSON, or a form's fields (a repeated field becomes a list). */
+async function readBody(request: Request): Promise<unknown> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) refuse(413, "too_large", "The body is too large.");
+  const type = request.headers.get("Content-Type") ?? "";
+  let value: unknown;
+  try {
+    if (type.includes("application/json")) {
+      const text = await request.text();
+      if (text.length > MAX_BODY_BYTES) refuse(413, "too_large", "The body is too large.");
+      value = text.trim() === "" ? {} : JSON.parse(text);
+    } else if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+      const form = await request.formData();
+      const fields: Record<string, string | string[]> = {};
+      for (const [name, v] of form) {
+        if (typeof v !== "string") continue;
+        const held = fields[name];
+        fields[name] = held === undefined ? v : Array.isArray(held) ? [...held, v] : [held, v];
+      }
+      value = fields;
+    } else {
+      value = {};
+    }
+  } catch (error) {
+    if (error instanceof Refusal) throw error;
+    refuse(400, "unreadable_body", "The body could not be read as JSON or as a form.");
+  }
+  if (!storable(value)) refuse(400, "unreadable_body", "The body holds characters that cannot be stored.");
+  return value;
+}
+
+function parse<S extends ZodTypeAny>(schema: S | undefined, value: unknown): z.output<S> | undefined {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Refusal(invalidInput(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * The loader and action of a resource route serving the endpoints of one path (one or more
+ * methods). Remix sends GET and HEAD to the loader and every other method to the action.
+ */
+export function apiRoute(...served: Served[]) {
+  const allow = [...new Set(served.flatMap(({ endpoint: e }) => (e.method === "get" ? ["GET", "HEAD"] : [e.method.toUpperCase()])))].join(
+    ", ",
+  );
+
+  const serve = withSecurityHeaders(
+    async ({ request, params, context }: { request: Request; params: Record<string, string | undefined>; context?: AppLoadContext }) => {
+      const method = request.method.toLowerCase();
+      const match =
+        served.find(({ endpoint: e }) => e.method === method) ??
+        (method === "head" ? served.find(({ endpoint: e }) => e.method === "get") : undefined);
+      if (!match) return apiError(405, "method_not_allowed", `${request.method} is not allowed here.`, {}, { Allow: allow });
+      const { endpoint: e, handle } = match;
+      try {
+        if (
+          e.method !== "get" &&
+          e.method !== "head" &&
+          isCrossSite(request.headers, [new URL(config().siteUrl).origin, new URL(request.url).origin])
+        )
+          refuse(403, "cross_site", CROSS_SITE_REFUSED);
+        const user = await currentUser(request);
+        if (e.access !== "public" && !user) refuse(401, "not_signed_in", "Please sign in to use this service.");
+        if (e.access === "subscriber" && !(await subscriberStatus(await db(), user!.id)))
+          refuse(403, "not_a_subscriber", "This service is for subscribers.");
+        const url = new URL(request.url);
+        const query = parse(e.query, Object.fromEntries(url.searchParams));
+        const routeParams = parse(e.params, params);
+        const body = e.body ? parse(e.body, await readBody(request)) : undefined;
+        return await handle({ request, context, query, params: routeParams, body, user } as Call<Endpoint>);
+      } catch (error) {
+        if (error instanceof Refusal) return error.response;
+        if (error instanceof Response) throw error;
+        log.error(`${request.method} ${new URL(request.url).pathname} failed`, { error });
+        return apiError(500, "server_error", GENERIC_ERROR);
+      }
+    },
+  );
+  return { loader: serve, action: serve };
+}

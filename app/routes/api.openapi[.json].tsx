@@ -1,0 +1,10 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { openApiDocument } from "../lib/api/openapi.server";
+import { config } from "../lib/db.server";
+import { withSecurityHeaders } from "../lib/responses.server";
+import { SITE_NAME } from "../lib/site";
+
+/** GET /api/openapi.json: the service API's OpenAPI 3.1 document. */
+export const loader = withSecurityHeaders((_: LoaderFunctionArgs) =>
+  Promise.resolve(Response.json(openApiDocument(config().siteUrl, SITE_NAME), { headers: { "Cache-Control": "public, max-age=3600" } })),
+);
