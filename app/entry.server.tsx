@@ -95,6 +95,8 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext?: AppLoadContext,
 ) {
+  const refused = methodRefused(responseStatusCode, remixContext);
+  if (refused) return refused;
   if (loadContext?.databaseUnavailable && responseStatusCode >= 500) {
     responseStatusCode = 503;
     responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
@@ -154,6 +156,24 @@ export default function handleRequest(
     );
     timeout = setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/**
+ * A page whose path the service API also documents (GET /logout) refuses another method as the
+ * API does (app/lib/api/handler.server.ts): its action answers 405 with Allow and a JSON error,
+ * which goes out as it is instead of as the page.
+ */
+function methodRefused(status: number, remixContext: EntryContext): Response | undefined {
+  if (status !== 405) return undefined;
+  const { actionHeaders, actionData } = remixContext.staticHandlerContext;
+  for (const [routeId, headers] of Object.entries(actionHeaders ?? {})) {
+    const allow = headers.get("Allow");
+    if (!allow) continue;
+    const refused = Response.json(actionData?.[routeId], { status: 405, headers: { Allow: allow, "Cache-Control": "private, no-store" } });
+    applySecurityHeaders(refused.headers);
+    return refused;
+  }
+  return undefined;
 }
 
 /**

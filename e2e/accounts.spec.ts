@@ -11,6 +11,7 @@ import {
   test,
   uniqueEmail,
 } from "./fixtures";
+import { COUNTRY_HEADER } from "./site";
 
 const header = (page: Page) => page.locator("header[data-site-header]");
 
@@ -26,6 +27,30 @@ test("a reader registers, lands back where they were with the confirmation, and 
   await expect(header(page).getByRole("link", { name: "Sign In" })).toBeVisible();
   await expect(page).toHaveURL(/\/the-latest/);
 });
+
+const EU_NOTE = /^We will only send you these emails if you tick this box\. You can withdraw your consent at any time by writing to /;
+
+for (const { country, where, ticked, label, note } of [
+  { country: "DE", where: "the EU", ticked: false, label: /^Sign me up for email updates/, note: true },
+  { country: "US", where: "the US", ticked: true, label: /^By registering, you agree to receive occasional emails/, note: false },
+  { country: "JP", where: "elsewhere", ticked: false, label: /^Sign me up for email updates/, note: false },
+]) {
+  test(`a visitor from ${where} (${country}) gets the opt-in ${ticked ? "ticked" : "unticked"}, ${note ? "with" : "without"} the consent note`, async ({
+    page,
+  }) => {
+    await page.setExtraHTTPHeaders({ [COUNTRY_HEADER]: country });
+    await page.goto("/register");
+    const optIn = page.getByRole("checkbox", { name: label });
+    if (ticked) await expect(optIn).toBeChecked();
+    else await expect(optIn).not.toBeChecked();
+    if (note) {
+      await expect(page.getByText(EU_NOTE)).toBeVisible();
+      await expect(optIn).toHaveAccessibleDescription(EU_NOTE);
+    } else {
+      await expect(page.getByText("withdraw your consent")).toHaveCount(0);
+    }
+  });
+}
 
 test("registration explains every problem: summary, inline messages and an Error: title", async ({ page, js, axe }) => {
   await page.goto("/register");

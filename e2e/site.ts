@@ -3,6 +3,9 @@ import { connect, type Database } from "../server/db/connection";
 import { startBuiltServer, type RunningServer } from "../tests/helpers/server";
 import { isolatedConnection, type IsolatedConnection } from "../tests/helpers/test-db";
 
+/** The CDN country header the site trusts: a test sets it to choose the visitor's country. */
+export const COUNTRY_HEADER = "cf-ipcountry";
+
 /** One Playwright worker's own site: the production build on its own copy of the seeded database. */
 export interface Site {
   url: string;
@@ -25,6 +28,8 @@ export async function startSite(): Promise<Site> {
         RATE_LIMIT_PER_ACCOUNT: "1000",
         // Cheaper password hashing for the test accounts (production default: 2^17).
         PASSWORD_SCRYPT_LOG2N: "14",
+        // Requests without the header come from nowhere known (region "other"), as before.
+        GEO_COUNTRY_HEADER: COUNTRY_HEADER,
       },
       "production",
       database,

@@ -3,7 +3,7 @@ import { cardQuery } from "./article-cards";
 import type { Database } from "./db/connection";
 import type { Paging } from "../shared/pagination";
 import { pageOfCards, type StreamPage } from "./streams";
-import type { SubscriberStatus } from "./subscriptions/entitlements";
+import { subscriberStatus, type SubscriberStatus } from "./subscriptions/entitlements";
 import { listTopics, type Topic } from "./topics";
 import { EXECUTIVE_ONLY_TOPIC, SUBSCRIBER_ONLY_NEWSLETTER, SUBSCRIBER_ONLY_TOPIC } from "../shared/follow-refusals";
 
@@ -62,6 +62,34 @@ export function followRefusal(
     return EXECUTIVE_ONLY_TOPIC;
   if (target.subscriberOnly && !status) return target.kind === "newsletter" ? SUBSCRIBER_ONLY_NEWSLETTER : SUBSCRIBER_ONLY_TOPIC;
   return null;
+}
+
+export type FollowOutcome =
+  { ok: true; target: FollowTarget } | { ok: false; error: "unknown" } | { ok: false; error: "refused"; message: string };
+
+/**
+ * A reader asks to follow something (the follow page and the service API): it must exist, and
+ * subscriber-only or executive-only targets need the reader's subscription (followRefusal).
+ */
+export async function followAsReader(db: Database, userId: string, kind: FollowKind, target: string): Promise<FollowOutcome> {
+  const found = await findFollowTarget(db, kind, target);
+  if (!found) return { ok: false, error: "unknown" };
+  const refusal = followRefusal(found, await subscriberStatus(db, userId));
+  if (refusal) return { ok: false, error: "refused", message: refusal };
+  await follow(db, userId, found.kind, found.target);
+  return { ok: true, target: found };
+}
+
+/** A reader stops following something that exists (whether or not they followed it). */
+export async function unfollowAsReader(
+  db: Database,
+  userId: string,
+  kind: FollowKind,
+  target: string,
+): Promise<{ ok: true; target: FollowTarget; removed: boolean } | { ok: false; error: "unknown" }> {
+  const found = await findFollowTarget(db, kind, target);
+  if (!found) return { ok: false, error: "unknown" };
+  return { ok: true, target: found, removed: await unfollow(db, userId, found.kind, found.target) };
 }
 
 /** Follows once: following again changes nothing (and keeps when it began). */

@@ -1,11 +1,27 @@
 import type { Mailer } from "./adapters/mail";
 import type { Database } from "./db/connection";
-import type { ContentItem } from "./library/content";
+import { contentItem, type ContentItem, type ContentRef } from "./library/content";
 import { recordShare } from "./library/history";
 import { hit } from "./rate-limit";
+import { subscriberStatus } from "./subscriptions/entitlements";
+import { mayWatch, videoById } from "./videos";
 
 /** A cap against abuse, beside MAX_SHARE_RECIPIENTS per message: e-mail shares per reader per day. */
 export const EMAIL_SHARES_PER_DAY = 20;
+
+export type Shareable = { ok: true; item: ContentItem } | { ok: false; error: "missing" | "subscribers-only" };
+
+/** What a reader (or guest) may share: content that exists; a subscriber-only video only by its subscribers (spec 6). */
+export async function shareableItem(db: Database, ref: ContentRef, userId: string | undefined): Promise<Shareable> {
+  const item = await contentItem(db, ref);
+  if (!item) return { ok: false, error: "missing" };
+  if (item.type === "video") {
+    const video = await videoById(db, item.id);
+    const subscriber = userId ? await subscriberStatus(db, userId) : null;
+    if (!video || !mayWatch(video, subscriber !== null)) return { ok: false, error: "subscribers-only" };
+  }
+  return { ok: true, item };
+}
 
 export type EmailShareResult = { ok: true } | { ok: false; error: "daily-limit"; retryAfterSeconds: number };
 

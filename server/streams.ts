@@ -167,9 +167,9 @@ export async function pageOfCards(
   return { entries: await toCards(db, await page.execute()), page: pageInfo };
 }
 
-export async function loadStream(db: Database, stream: StreamDefinition, paging: Paging): Promise<StreamPage> {
+export async function loadStream(db: Database, stream: StreamDefinition, paging: Paging, size = pageSize(stream)): Promise<StreamPage> {
   const total = await countEntries(db, stream.source);
-  return pageOfCards(db, filtered(db, stream.source), total, pageSize(stream), paging, sortKeys(db, stream.source));
+  return pageOfCards(db, filtered(db, stream.source), total, size, paging, sortKeys(db, stream.source));
 }
 
 /** Adds the stream's referral code to a product link (`referral` query value). */

@@ -2,6 +2,7 @@ import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { RESET_SENT } from "../lib/account-messages";
 import type { ModalScreen } from "../lib/modal-screens";
+import type { Region } from "../../server/adapters/geo";
 import type { action as forgotPasswordAction } from "../routes/forgot-password";
 import type { action as profileAction, loader as profileLoader } from "../routes/my-account";
 import type { action as registerAction, loader as registerLoader } from "../routes/register";
@@ -55,7 +56,7 @@ function SignInScreen({ redirectTo }: { redirectTo: string }) {
 }
 
 function RegistrationScreen({ redirectTo, onRegistered }: { redirectTo: string; onRegistered: () => void }) {
-  const [domestic, setDomestic] = useState<boolean>();
+  const [region, setRegion] = useState<Region>();
   const fetcher = useFetcher<typeof registerAction>();
   const registered = Boolean(fetcher.data && "registered" in fetcher.data);
   useEffect(() => {
@@ -67,12 +68,12 @@ function RegistrationScreen({ redirectTo, onRegistered }: { redirectTo: string; 
       <p>
         Registration is free. Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>Sign in</Link>.
       </p>
-      {domestic === undefined ? (
-        <DomesticLookup redirectTo={redirectTo} onResult={setDomestic} />
+      {region === undefined ? (
+        <RegionLookup redirectTo={redirectTo} onResult={setRegion} />
       ) : (
         <RegistrationForm
           redirectTo={redirectTo}
-          domestic={domestic}
+          region={region}
           result={data && "result" in data ? data.result : undefined}
           fetcher={fetcher}
         />
@@ -82,21 +83,21 @@ function RegistrationScreen({ redirectTo, onRegistered }: { redirectTo: string; 
 }
 
 /**
- * Asks the registration page's loader whether the reader is domestic (the opt-in's wording and
- * default), then goes away, taking its fetcher with it: a fetcher still holding that loader's
+ * Asks the registration page's loader for the reader's region (the opt-in's default, wording and
+ * consent note), then goes away, taking its fetcher with it: a fetcher still holding that loader's
  * data would be revalidated after registering, and the loader sends signed-in readers away.
  */
-function DomesticLookup({ redirectTo, onResult }: { redirectTo: string; onResult: (domestic: boolean) => void }) {
+function RegionLookup({ redirectTo, onResult }: { redirectTo: string; onResult: (region: Region) => void }) {
   const page = useFetcher<typeof registerLoader>();
   const { load } = page;
   const source = `/register?redirectTo=${encodeURIComponent(redirectTo)}`;
   useEffect(() => {
     load(source);
   }, [load, source]);
-  const domestic = page.data?.domestic;
+  const region = page.data?.region;
   useEffect(() => {
-    if (domestic !== undefined) onResult(domestic);
-  }, [domestic, onResult]);
+    if (region !== undefined) onResult(region);
+  }, [region, onResult]);
   return <p className={css.loading}>Loading…</p>;
 }
 

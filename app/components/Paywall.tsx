@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import type { Region } from "../../server/adapters/geo";
 import { lazy } from "react";
 import { primaryButton } from "./controls.css";
 import { Deferred } from "./Deferred";
@@ -43,12 +44,12 @@ export function SubscribeWall({ firstName, abTag }: { firstName: string | null; 
 export function RegistrationWall({
   articleUrl,
   screen,
-  domestic,
+  region,
   cookiesRefused = false,
 }: {
   articleUrl: string;
   screen: WallScreen;
-  domestic: boolean;
+  region: Region;
   /** The browser sent back no cookie: the meter cannot count its free reads. */
   cookiesRefused?: boolean;
 }) {
@@ -78,7 +79,7 @@ export function RegistrationWall({
         </ul>
       </nav>
       <Deferred fallback={<p>Loading the form…</p>}>
-        <WallForm key={screen} screen={screen} articleUrl={articleUrl} domestic={domestic} />
+        <WallForm key={screen} screen={screen} articleUrl={articleUrl} region={region} />
       </Deferred>
     </section>
   );

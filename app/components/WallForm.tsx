@@ -1,3 +1,4 @@
+import type { Region } from "../../server/adapters/geo";
 import { ForgotPasswordForm } from "./account/ForgotPasswordForm";
 import { RegistrationForm } from "./account/RegistrationForm";
 import { SignInForm } from "./account/SignInForm";
@@ -8,8 +9,8 @@ export type WallScreen = "registration" | "sign-in" | "forgot-password";
  * The registration wall's form for its current screen. A chunk of its own (the forms bring the
  * form libraries), loaded only where a wall stands.
  */
-export default function WallForm({ screen, articleUrl, domestic }: { screen: WallScreen; articleUrl: string; domestic: boolean }) {
+export default function WallForm({ screen, articleUrl, region }: { screen: WallScreen; articleUrl: string; region: Region }) {
   if (screen === "sign-in") return <SignInForm redirectTo={articleUrl} result={undefined} credentials={false} />;
   if (screen === "forgot-password") return <ForgotPasswordForm result={undefined} />;
-  return <RegistrationForm redirectTo={articleUrl} domestic={domestic} result={undefined} />;
+  return <RegistrationForm redirectTo={articleUrl} region={region} result={undefined} />;
 }

@@ -1,5 +1,7 @@
 // The spec's account copy (section 8), word for word where the spec quotes it.
 
+import { CUSTOMER_SERVICE } from "./site";
+
 export const INVALID_CREDENTIALS = "You have entered an invalid email and password combination. Please try again.";
 export const RESTRICTED_USER = "We're having trouble verifying your account. Please contact our Customer Service team for assistance.";
 export const USERNAME_UNAVAILABLE = "That username is unavailable. Sign in or choose another email address.";
@@ -9,12 +11,18 @@ export const CURRENT_PASSWORD_REQUIRED = "Current Password is required";
 export const CURRENT_PASSWORD_INVALID = "Current Password is invalid";
 export const ADDRESS_BLOCKED = "This email address cannot be used for an account. Please contact our Customer Service team for assistance.";
 export const PASSWORD_CHANGED = "Password successfully changed.";
+export const LINK_DEAD = "This password reset link has expired or has already been used.";
 export const CAPTCHA_REQUIRED = "reCAPTCHA is required.";
 export const SIGN_IN_PENDING = "Success, you will now be redirected";
 export const REGISTRATION_SUCCESS = "Thank you for registering. You are now signed in.";
 export const OPT_IN_DOMESTIC =
   "By registering, you agree to receive occasional emails from Meridian Review about new articles, events and offers. You can unsubscribe at any time.";
 export const OPT_IN_OTHER = "Sign me up for email updates from Meridian Review about new articles, events and offers.";
+/**
+ * Under the opt-in, for EU visitors only. My account has no opt-in control and only newsletters
+ * carry an unsubscribe link, so withdrawing goes through Customer Service.
+ */
+export const OPT_IN_EU_CONSENT = `We will only send you these emails if you tick this box. You can withdraw your consent at any time by writing to ${CUSTOMER_SERVICE.email}.`;
 
 export function triesLeft(n: number): string {
   return `${INVALID_CREDENTIALS} You have ${n} ${n === 1 ? "try" : "tries"} left.`;

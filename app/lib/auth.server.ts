@@ -1,22 +1,10 @@
-import { Authenticator } from "remix-auth";
-import { FormStrategy } from "remix-auth-form";
-import { signIn, type LockoutRules, type SignInResult } from "../../server/accounts/sign-in";
+import type { LockoutRules } from "../../server/accounts/sign-in";
 import { normalizeEmail } from "../../server/accounts/users";
 import { captcha } from "../../server/adapters/captcha";
 import { hitAll, type RateLimitResult, type RateLimitRule } from "../../server/rate-limit";
 import type { AppLoadContext } from "@remix-run/node";
 import { clientAddress } from "./client-address.server";
 import { config, db } from "./db.server";
-
-/** Password sign-in through remix-auth's form strategy; the answer says why a sign-in failed. */
-export const authenticator = new Authenticator<SignInResult>();
-
-authenticator.use(
-  new FormStrategy(async ({ form }) =>
-    signIn(await db(), String(form.get("username") ?? ""), String(form.get("password") ?? ""), lockoutRules()),
-  ),
-  "password",
-);
 
 /** Sign-in and every current-password question share one lockout (ADR 008, 021). */
 export function lockoutRules(): LockoutRules {

@@ -1,6 +1,8 @@
-import { createCart, guestCartExists, mergeGuestCart, userCartId } from "../../server/store/cart";
+import { createCart, guestCartExists, mergeGuestCart, readCart, userCartId, type AddOutcome, type CartLine } from "../../server/store/cart";
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
+import { formatPublished } from "./format";
+import { VALID_NUMBER } from "./forms/cart";
 
 /** A guest's cart id, signed, so an edited id is simply not recognised. */
 const guestCartCookie = signedCookie("mr_cart", 90 * 86_400);
@@ -33,3 +35,53 @@ export async function mergeCartAtSignIn(request: Request, userId: string): Promi
   const guest = await guestCartId(request);
   if (guest) await mergeGuestCart(await db(), guest, userId);
 }
+
+/** Cart line ids are UUIDs; anything else cannot be one of this cart's lines. */
+const LINE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The line an update or remove names, in the cart of whoever asks (the page and the service
+ * API alike); null for anything else, someone else's line included.
+ */
+export async function ownCartLine(
+  request: Request,
+  userId: string | undefined,
+  lineId: unknown,
+): Promise<{ cartId: string; line: CartLine } | null> {
+  const cartId = await currentCartId(request, userId);
+  if (!cartId || typeof lineId !== "string" || !LINE_ID.test(lineId)) return null;
+  const line = (await readCart(await db(), cartId)).lines.find((l) => l.id === lineId);
+  return line ? { cartId, line } : null;
+}
+
+export type AddFailureOutcome = Extract<AddOutcome, { ok: false }>;
+
+/** Why an add was refused, as the page and the service API say it. */
+export function addProblemReason(outcome: AddFailureOutcome): string {
+  switch (outcome.problem) {
+    case "unknown-product":
+      return "This item is not in our catalogue.";
+    case "coming-soon":
+      return outcome.availableDate
+        ? `This item is coming soon and cannot be ordered yet: Available ${formatPublished(outcome.availableDate)}.`
+        : "This item is coming soon and cannot be ordered yet.";
+    case "no-permissions":
+      return "Copyright permissions are not offered for this item.";
+    case "quantity":
+      return VALID_NUMBER;
+    case "too-many":
+      return `Your cart can hold at most ${outcome.max ?? 0} of this item, counting those already in it.`;
+    case "digital-limit":
+      return "A digital item is sold one to an order, and this one is already in your cart.";
+  }
+}
+
+/** The HTTP status of each refused add. */
+export const ADD_STATUS: Record<AddFailureOutcome["problem"], number> = {
+  "unknown-product": 404,
+  "coming-soon": 409,
+  "no-permissions": 409,
+  quantity: 400,
+  "too-many": 409,
+  "digital-limit": 409,
+};

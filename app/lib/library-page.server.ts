@@ -8,7 +8,7 @@ import { lastPage, parsePaging } from "../../shared/pagination";
 import { libraryFolderPath } from "../../shared/urls";
 import { db } from "./db.server";
 import { readForm } from "./form-guard.server";
-import { folderSchema } from "./forms/library";
+import { BULK_ERRORS, folderSchema } from "./forms/library";
 import { rejectForm } from "./forms/reply.server";
 import { requireUser } from "./session.server";
 
@@ -71,11 +71,6 @@ const ids = (form: FormData, name: string) =>
     .getAll(name)
     .filter((v): v is string => typeof v === "string")
     .map((v) => v.slice(0, 64));
-
-const BULK_ERRORS = {
-  noItems: "Select at least one item.",
-  noFolders: "Select at least one folder to add the items to.",
-};
 
 /**
  * Every library page's form: folders (create, update, delete) and items (add to folders,

@@ -6,12 +6,7 @@ import { z } from "zod";
 import { addAnnotation, deleteAnnotation } from "../../server/annotations";
 import { ARTICLE_ART_SIZE } from "../../shared/art-sizes";
 import { articlePage, type ArticlePageData, type ArticlePageLookup } from "../../server/articles";
-import { blocksToHtml } from "../../server/content/markdown";
 import { resolveGift } from "../../server/gifts";
-import { recordView } from "../../server/library/history";
-import { countRead } from "../../server/popularity";
-import { keepGift } from "../../server/library/items";
-import { decideOffer } from "../../server/paywall/offers";
 import { readingListForArticle } from "../../server/reading-lists";
 import { addToCartHref } from "../../shared/add-to-cart-links";
 import { ARTICLE_BODY, ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
@@ -38,14 +33,15 @@ import * as cards from "../components/cards.css";
 import { useTidyCookieCheck } from "../lib/cookie-check";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
+import { articleAddressSchema } from "../lib/forms/article";
 import { noteErrorField, noteSchema } from "../lib/forms/notes";
 import { rejectForm } from "../lib/forms/reply.server";
 import { imageLoading } from "../lib/image-loading";
 import { keepOutOfHydrationData } from "../lib/load-context.server";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
-import { isDomesticVisitor } from "../lib/geo.server";
-import { articleReader, offerRules, unmeteredReader } from "../lib/reader.server";
+import { visitorRegion } from "../lib/geo.server";
+import { articleAsker, articleBodyParts, openArticle } from "../lib/article-access.server";
 import { redirect } from "../lib/responses.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
@@ -60,7 +56,7 @@ const NOTE_NOTICES: Record<string, string> = { added: "Your note has been saved.
 
 /** The article a URL names; 404 for an address no article could have. */
 async function lookUp({ year, month, slug = "" }: LoaderFunctionArgs["params"]): Promise<ArticlePageLookup> {
-  if (!/^\d{4}$/.test(year ?? "") || !/^\d{1,2}$/.test(month ?? "") || !/^[a-z0-9-]{1,120}$/.test(slug)) {
+  if (!articleAddressSchema.safeParse({ year, month, seotitle: slug }).success) {
     throw new Response(null, { status: 404 });
   }
   return articlePage(await db(), Number(year), Number(month), slug);
@@ -77,7 +73,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const listSlug = url.searchParams.get("list") ?? "";
   const giftToken = url.searchParams.get("gift") ?? "";
   const [asking, readingList, giftLink] = await Promise.all([
-    articleReader(request, loadContext),
+    articleAsker(request, loadContext),
     /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id) : undefined,
     giftToken ? resolveGift(database, giftToken, article.id, { validDays: config().GIFT_LINK_DAYS }) : undefined,
   ]);
@@ -85,24 +81,18 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const giftExpired = giftLink === "expired";
   const gift = giftExpired ? undefined : giftLink;
   // A gift link opens the article as it is; anyone else without cookies is asked for one first.
-  if (asking.kind === "first-visit" && !gift) {
-    throw redirect(asking.location, { status: 302, headers: { "Set-Cookie": asking.setCookie, "Cache-Control": "no-store" } });
-  }
-  const context = asking.kind === "reader" ? asking : unmeteredReader;
-  const offer = await decideOffer(database, offerRules(), {
-    reader: context.reader,
-    article: { id: article.id, tier: article.tier, ascend: article.ascend },
+  const access = await openArticle(database, asking, article, {
     readingList: Boolean(readingList),
     gift: Boolean(gift),
-    expiredGift: giftExpired,
+    giftExpired,
+    firstVisit: "redirect",
   });
-  if (offer.fullContent) await countRead(database, article.id);
-  if (context.user) {
-    await recordView(database, context.user.id, { type: "article", id: article.id });
-    if (gift) await keepGift(database, context.user.id, article.id);
+  if (access.kind === "first-visit") {
+    throw redirect(access.location, { status: 302, headers: { "Set-Cookie": access.setCookie, "Cache-Control": "no-store" } });
   }
+  const { context, offer } = access;
   const screen = wallScreen(url.searchParams.get("paywall"));
-  const domestic = offer.wall === "registration" && screen === "registration" ? await isDomesticVisitor(request, loadContext) : false;
+  const region = offer.wall === "registration" && screen === "registration" ? await visitorRegion(request, loadContext) : "other";
   // Gifting, downloads and notes: only for a subscriber, and only beside the full text.
   const tools =
     context.user && context.subscriber && offer.fullContent ? await subscriberTools(request, database, context.user, article) : null;
@@ -121,7 +111,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
       body: bodyInHtmlOnly ? null : body,
       bodyGated: body.gated !== null,
       siteUrl: config().siteUrl,
-      offer: { experience: offer.experience, wall: offer.wall, quota: offer.quota, abTag: offer.abTag, screen, domestic },
+      offer: { experience: offer.experience, wall: offer.wall, quota: offer.quota, abTag: offer.abTag, screen, region },
       viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null, cookiesRefused: context.cookiesRefused },
       readingList: readingList ?? null,
       gift: Boolean(gift),
@@ -191,18 +181,7 @@ type ArticleView = ReturnType<typeof toView>;
  */
 function toView({ article, promoAt, ...rest }: ArticlePageData, fullContent: boolean) {
   const { blocks, ...shown } = article;
-  const options = { quoteClass: css.pullQuote };
-  const previewEnd = Math.min(config().PAYWALL_PREVIEW_PARAGRAPHS, blocks.length);
-  const promoIndex = Math.max(promoAt, previewEnd);
-  const body: ArticleBodyHtml = {
-    preview: blocksToHtml(blocks.slice(0, previewEnd), options),
-    gated: fullContent
-      ? {
-          beforePromo: blocksToHtml(blocks.slice(previewEnd, promoIndex), options),
-          afterPromo: blocksToHtml(blocks.slice(promoIndex), options),
-        }
-      : null,
-  };
+  const body: ArticleBodyHtml = articleBodyParts({ article, promoAt }, fullContent, { quoteClass: css.pullQuote });
   return { ...rest, article: shown, body };
 }
 
@@ -332,7 +311,7 @@ export default function ArticleRoute() {
                 <RegistrationWall
                   articleUrl={article.url}
                   screen={offer.screen}
-                  domestic={offer.domestic}
+                  region={offer.region}
                   cookiesRefused={viewer.cookiesRefused}
                 />
               ) : null

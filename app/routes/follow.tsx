@@ -2,8 +2,8 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { findFollowTarget, follow, FOLLOW_KINDS, followRefusal, unfollow, unfollowAllNewsletters } from "../../server/follows";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import { UNKNOWN_FOLLOW_TARGET } from "../../shared/follow-refusals";
+import { FOLLOW_KINDS, followAsReader, unfollowAllNewsletters, unfollowAsReader } from "../../server/follows";
 import { SignInPrompt } from "../components/SignInPrompt";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
@@ -16,7 +16,7 @@ import { sentByFetcher } from "../lib/via-fetcher";
 // from every newsletter. A page form gets Post/Redirect/Get back to `redirectTo`; a fetcher
 // (`via=fetcher`) gets JSON. Refusals answer 4xx with a message this route's page shows.
 
-export const UNKNOWN_TARGET = "We could not find what you asked to follow.";
+export const UNKNOWN_TARGET = UNKNOWN_FOLLOW_TARGET;
 
 const input = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(["follow", "unfollow"]), kind: z.enum(FOLLOW_KINDS), target: z.string().min(1).max(100) }),
@@ -42,16 +42,12 @@ export async function action({ request }: ActionFunctionArgs) {
   if (wanted.intent === "unfollow-all-newsletters") {
     await unfollowAllNewsletters(database, user.id);
   } else {
-    const target = await findFollowTarget(database, wanted.kind, wanted.target);
-    if (!target) return refuse(404, UNKNOWN_TARGET);
-    if (wanted.intent === "follow") {
-      const refusal = followRefusal(target, await subscriberStatus(database, user.id));
-      if (refusal) return refuse(403, refusal);
-      await follow(database, user.id, target.kind, target.target);
-      following = true;
-    } else {
-      await unfollow(database, user.id, target.kind, target.target);
-    }
+    const done =
+      wanted.intent === "follow"
+        ? await followAsReader(database, user.id, wanted.kind, wanted.target)
+        : await unfollowAsReader(database, user.id, wanted.kind, wanted.target);
+    if (!done.ok) return done.error === "refused" ? refuse(403, done.message) : refuse(404, UNKNOWN_TARGET);
+    following = wanted.intent === "follow";
   }
   if (viaFetcher) return data({ ok: true as const, following, redirectTo });
   return redirect(redirectTo, 303);

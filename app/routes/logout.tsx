@@ -4,12 +4,14 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { isCrossSite } from "../../server/http/cross-site";
 import { primaryButton } from "../components/controls.css";
 import * as prose from "../components/prose.css";
+import { apiError } from "../lib/api/handler.server";
 import { config } from "../lib/db.server";
 import { refuseCrossSite } from "../lib/form-guard.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { endCurrentSession } from "../lib/session.server";
 
-// Spec: GET /logout[?return={path}]; the user menu posts to the same address. A GET signs out
+// Spec: GET /logout[?return={path}], also documented in the service API (app/lib/api/groups/
+// auth-user.ts); the user menu posts to the same address. A GET signs out
 // only when it comes from this site, so another site cannot sign a reader out with a link or
 // an image; any other GET shows a "Sign out" button instead.
 
@@ -40,6 +42,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export function action({ request }: ActionFunctionArgs) {
+  // The service API documents GET /logout (app/lib/api/groups/auth-user.ts): other methods get its JSON 405.
+  if (request.method !== "POST")
+    return apiError(405, "method_not_allowed", `${request.method} is not allowed here.`, {}, { Allow: "GET, HEAD, POST" });
   refuseCrossSite(request);
   return signOut(request);
 }

@@ -3,10 +3,9 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { changePassword, checkCurrentPassword, type CurrentPasswordCheck } from "../../server/accounts/change-password";
-import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../server/accounts/email-change";
+import { pendingEmailFor } from "../../server/accounts/email-change";
 import { EMAIL_LINK_HOURS } from "../../shared/email-change";
-import { normalizeEmail, updateProfile, type User } from "../../server/accounts/users";
+import type { User } from "../../server/accounts/users";
 import { ProfileForm } from "../components/account/ProfileForm";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
@@ -15,24 +14,14 @@ import { PasswordField } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
-import {
-  accountBlocked,
-  ADDRESS_BLOCKED,
-  CURRENT_PASSWORD_INVALID,
-  CURRENT_PASSWORD_REQUIRED,
-  PASSWORD_CHANGED,
-  tooManyAttempts,
-  USERNAME_UNAVAILABLE,
-} from "../lib/account-messages";
-import { sendEmailConfirmation, sendPasswordChangedNotice } from "../lib/account-mail.server";
-import { lockoutRules, rateLimit } from "../lib/auth.server";
+import { changePasswordFlow, formErrors, saveProfileFlow } from "../lib/account-flows.server";
+import { PASSWORD_CHANGED } from "../lib/account-messages";
 import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { changePasswordSchema, profileSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
-import { requireUser, sessionToken } from "../lib/session.server";
-import { GENERIC_ERROR } from "../lib/site";
+import { requireUser } from "../lib/session.server";
 import { useRootData } from "../lib/root-data";
 import { sentByFetcher } from "../lib/via-fetcher";
 
@@ -67,80 +56,27 @@ export async function action({ request, context }: ActionFunctionArgs) {
     : saveProfileAction(request, context, form, user);
 }
 
-type PasswordProblem = { status: number; message: string };
-
-/** The current-password question is limited like sign-in: first a rate limit per account and client address… */
-async function rateLimitProblem(request: Request, context: AppLoadContext, user: User): Promise<PasswordProblem | undefined> {
-  const limited = await rateLimit(request, context, "current-password", user.email);
-  return limited.allowed ? undefined : { status: 429, message: tooManyAttempts(limited.retryAfterSeconds) };
-}
-
-/** …then the sign-in lockout itself (checkCurrentPassword). */
-function checkProblem(checked: CurrentPasswordCheck | { outcome: "changed" }): PasswordProblem | undefined {
-  if (checked.outcome === "locked") return { status: 423, message: accountBlocked(checked.lockoutSeconds) };
-  if (checked.outcome === "wrong-current") return { status: 400, message: CURRENT_PASSWORD_INVALID };
-  return undefined;
-}
+// Both forms' flows (rate limits, the current-password lockout, the mails) are the service API's
+// POST /service/user/password and POST /service/user/profile too.
 
 async function changePasswordAction(request: Request, context: AppLoadContext, form: FormData, user: User) {
   const intent = { intent: "password" as const };
   const submission = parseWithZod(form, { schema: changePasswordSchema });
   if (submission.status !== "success") return rejectForm(submission, {}, 400, intent);
-  const token = (await sessionToken(request))!;
-  const problem =
-    (await rateLimitProblem(request, context, user)) ??
-    checkProblem(
-      await changePassword(
-        await db(),
-        user,
-        { current: submission.value.currentPassword, next: submission.value.newPassword },
-        token,
-        lockoutRules(),
-      ),
-    );
-  if (problem) return rejectForm(submission, { fieldErrors: { currentPassword: [problem.message] } }, problem.status, intent);
-  await sendPasswordChangedNotice(user);
+  const problem = await changePasswordFlow(request, context, user, submission.value);
+  if (problem) return rejectForm(submission, formErrors(problem), problem.status, intent);
   return redirect("/my-account?updated=password", 303);
 }
-
-const REFUSALS: Record<AddressRefusal, PasswordProblem> = {
-  taken: { status: 409, message: USERNAME_UNAVAILABLE },
-  "print-subscriber": { status: 409, message: USERNAME_UNAVAILABLE },
-  restricted: { status: 403, message: ADDRESS_BLOCKED },
-};
 
 async function saveProfileAction(request: Request, context: AppLoadContext, form: FormData, user: User) {
   const intent = { intent: "profile" as const };
   const submission = parseWithZod(form, { schema: profileSchema });
   if (submission.status !== "success") return rejectForm(submission, {}, 400, intent);
-  const value = submission.value;
-  const changesEmail = normalizeEmail(value.emailAddress) !== user.email;
-  if (changesEmail) {
-    // A new address needs the current password, and takes effect only from the mailed link.
-    if (!value.currentPassword)
-      return rejectForm(submission, { fieldErrors: { currentPassword: [CURRENT_PASSWORD_REQUIRED] } }, 400, intent);
-    const problem =
-      (await rateLimitProblem(request, context, user)) ??
-      checkProblem(await checkCurrentPassword(await db(), user, value.currentPassword, lockoutRules()));
-    if (problem) return rejectForm(submission, { fieldErrors: { currentPassword: [problem.message] } }, problem.status, intent);
-    const change = await requestEmailChange(await db(), user, value.emailAddress);
-    if (change.outcome === "refused") {
-      const refusal = REFUSALS[change.reason];
-      return rejectForm(submission, { fieldErrors: { emailAddress: [refusal.message] } }, refusal.status, intent);
-    }
-    if (change.outcome === "sent" && !(await sendEmailConfirmation(user, change.email, change.token, "change"))) {
-      return rejectForm(submission, { fieldErrors: { emailAddress: [GENERIC_ERROR] } }, 503, intent);
-    }
-  }
-  await updateProfile(await db(), user.id, {
-    displayName: value.displayName,
-    industry: value.industry,
-    jobTitle: value.jobTitle,
-    companySize: value.companySize,
-  });
+  const saved = await saveProfileFlow(request, context, user, submission.value);
+  if (!saved.ok) return rejectForm(submission, formErrors(saved.problem), saved.problem.status, intent);
   // From the sign-in modal: it closes itself.
   if (sentByFetcher(form)) return { intent: "profile" as const, saved: true as const };
-  return redirect(`/my-account?updated=${changesEmail ? "email-sent" : "profile"}`, 303);
+  return redirect(`/my-account?updated=${saved.changesEmail ? "email-sent" : "profile"}`, 303);
 }
 
 export const meta: MetaFunction = (args) =>

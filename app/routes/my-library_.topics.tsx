@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { followedTopics, followingStream, markFollowingSeen, topicFilterValue, topicForFilter } from "../../server/follows";
+import { topicFilterValue, topicForFilter } from "../../server/follows";
 import { parsePaging } from "../../shared/pagination";
 import { StreamList } from "../components/StreamList";
 import * as css from "../components/follows.css";
 import * as prose from "../components/prose.css";
 import { config, db } from "../lib/db.server";
+import { loadFollowing } from "../lib/following.server";
 import { requireUser } from "../lib/session.server";
 
 // The following stream: the newest articles in the topics a reader follows, all of them or one
@@ -14,22 +15,16 @@ import { requireUser } from "../lib/session.server";
 // (?confirm={topic}, rendered here so it works without JS). Visiting marks everything seen.
 
 const PATH = "/my-library/topics";
-const PAGE_SIZE = 10;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const database = await db();
   const params = new URL(request.url).searchParams;
-  const topics = await followedTopics(database, user.id);
-  const filter = params.get("filter");
-  const active = filter ? topicForFilter(topics, filter) : undefined;
-  if (filter && !active) throw new Response(null, { status: 404 });
+  const following = await loadFollowing(database, user.id, params.get("filter"), parsePaging(params, config().STREAM_UNLIMITED_LOADING));
+  if (typeof following === "string") throw new Response(null, { status: 404 });
+  const { topics, active, stream } = following;
   const confirmValue = params.get("confirm");
   const confirming = confirmValue ? topicForFilter(topics, confirmValue) : undefined;
-  const paging = parsePaging(params, config().STREAM_UNLIMITED_LOADING);
-  const stream = await followingStream(database, active ? [active.id] : topics.map((t) => t.id), paging, PAGE_SIZE);
-  if (paging.page > stream.page.last) throw new Response(null, { status: 404 });
-  await markFollowingSeen(database, user.id);
   return {
     topics: topics.map((t) => ({ id: t.id, name: t.name, filter: topicFilterValue(t.name) })),
     active: active ? { id: active.id, name: active.name, filter: topicFilterValue(active.name) } : null,

@@ -2,8 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isFollowing, unfollow } from "../../server/follows";
-import { newsletterBySlug } from "../../server/newsletters/catalog";
-import { readUnsubscribeToken } from "../../server/newsletters/unsubscribe-token";
+import { unsubscribeLinkTarget } from "../../server/newsletters/unsubscribe-token";
 import { secrets } from "../../server/secrets";
 import { primaryButton } from "../components/controls.css";
 import * as prose from "../components/prose.css";
@@ -22,15 +21,9 @@ const MAX_BODY = 4096;
 type Resolved = { state: "invalid" } | { state: "ok"; userId: string; slug: string; name: string; token: string };
 
 async function resolve(token: string | null): Promise<Resolved> {
-  const read = token ? readUnsubscribeToken(secrets().sessionSecret, token) : undefined;
-  if (!read || !token) return { state: "invalid" };
-  const database = await db();
-  const [newsletter, user] = await Promise.all([
-    newsletterBySlug(database, read.slug),
-    database.selectFrom("app_user").select("id").where("id", "=", read.userId).executeTakeFirst(),
-  ]);
-  if (!newsletter || !user) return { state: "invalid" };
-  return { state: "ok", userId: user.id, slug: newsletter.slug, name: newsletter.name, token };
+  const found = token ? await unsubscribeLinkTarget(await db(), secrets().sessionSecret, token) : undefined;
+  if (!found || !token) return { state: "invalid" };
+  return { state: "ok", ...found, token };
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {

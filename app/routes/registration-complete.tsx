@@ -5,7 +5,7 @@ import { claimGuestOrders, orderForViewer } from "../../server/store/order-recor
 import { orderPath } from "../../server/store/order-mail";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
-import { isDomesticVisitor } from "../lib/geo.server";
+import { visitorRegion } from "../lib/geo.server";
 import { guestOrderIds, settleOnReturn } from "../lib/orders.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser } from "../lib/session.server";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     here: `${url.pathname}?order=${order.id}&key=${encodeURIComponent(order.accessToken)}`,
     signedIn: Boolean(user),
     owned,
-    domestic: user ? false : await isDomesticVisitor(request, context),
+    region: user ? "other" : await visitorRegion(request, context),
   };
 }
 
@@ -78,7 +78,7 @@ export default function RegistrationComplete() {
             Already have an account with that address? <Link to={`/sign-in?redirectTo=${encodeURIComponent(page.here)}`}>Sign in</Link>{" "}
             instead.
           </p>
-          <RegistrationForm redirectTo={page.here} domestic={page.domestic} result={undefined} defaultEmail={page.email} />
+          <RegistrationForm redirectTo={page.here} region={page.region} result={undefined} defaultEmail={page.email} />
         </>
       )}
     </div>

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { resetPassword, userForResetToken } from "../../server/accounts/password-reset";
+import { userForResetToken } from "../../server/accounts/password-reset";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { PasswordField } from "../components/forms/fields";
@@ -16,9 +16,8 @@ import { readForm } from "../lib/form-guard.server";
 import { resetPasswordSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
-import { endCurrentSession } from "../lib/session.server";
-
-const LINK_DEAD = "This password reset link has expired or has already been used.";
+import { formErrors, resetPasswordFlow } from "../lib/account-flows.server";
+import { LINK_DEAD } from "../lib/account-messages";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -30,10 +29,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: resetPasswordSchema });
   if (submission.status !== "success") return rejectForm(submission);
-  const user = await resetPassword(await db(), submission.value.token, submission.value.newPassword);
-  if (!user) return rejectForm(submission, { formErrors: [LINK_DEAD] }, 410);
+  const outcome = await resetPasswordFlow(request, { token: submission.value.token, password: submission.value.newPassword });
+  if (!outcome.ok) return rejectForm(submission, formErrors(outcome.problem), outcome.problem.status);
   // Every session of the account has ended, this browser's included: sign in afresh.
-  return redirect("/sign-in?reset=success", { status: 303, headers: { "Set-Cookie": await endCurrentSession(request) } });
+  return redirect("/sign-in?reset=success", { status: 303, headers: { "Set-Cookie": outcome.setCookie } });
 }
 
 export const meta: MetaFunction = (args) =>

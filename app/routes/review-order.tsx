@@ -5,29 +5,21 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRev
 import { addressLines } from "../../shared/address";
 import { readCart } from "../../server/store/cart";
 import { buildReview, readDraft } from "../../server/store/checkout";
+import { issueIdempotencyKey } from "../../server/store/order-submit";
 import { storeMaintenance } from "../../server/store/maintenance";
-import { completeFreeOrder, startOrderPayment } from "../../server/store/order-payment";
-import { issueIdempotencyKey, submitOrder } from "../../server/store/order-submit";
 import { primaryButton } from "../components/controls.css";
 import * as forms from "../components/forms/forms.css";
 import * as css from "../components/store/checkout.css";
 import { OrderLines, OrderTotals } from "../components/store/OrderLines";
 import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
-import { orderPath } from "../../server/store/order-mail";
 import { currentCartId } from "../lib/cart.server";
+import { placeOrder } from "../lib/checkout.server";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
 import { placeOrderSchema } from "../lib/forms/checkout";
 import { formatUsd } from "../lib/format";
-import { paymentReturnPath, rememberGuestOrder } from "../lib/orders.server";
-import { confirmOrder, payments } from "../lib/payments.server";
 import { currentUser } from "../lib/session.server";
-import { GENERIC_ERROR } from "../lib/site";
-import { log } from "../../server/log";
-
-const PRICES_CHANGED =
-  "Prices have changed since you reviewed your order, so nothing was charged. Please check the new total below and place your order again.";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());
@@ -79,55 +71,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: placeOrderSchema });
   if (submission.status !== "success") return refuse("This order form could not be read. Please review your order and try again.", 400);
-  const user = await currentUser(request);
-  const cartId = await currentCartId(request, user?.id);
-  if (!cartId) return redirect("/shipping-payment", 303);
-  const database = await db();
-  const outcome = await submitOrder(database, config(), {
-    cartId,
-    userId: user?.id ?? null,
-    accountEmail: user?.email ?? null,
+  const outcome = await placeOrder(request, {
     idempotencyKey: submission.value.idempotencyKey,
     shownTotalCents: submission.value.shownTotal,
   });
-  if (!outcome.ok) {
-    switch (outcome.problem) {
-      case "closed":
-        return refuse("Ordering is closed for maintenance. Your cart is kept as it is.", 503);
-      case "already-ordered":
-        // Another tab placed this cart's order first: the shopper pays for (or cancels) that one.
-        return redirect(orderPath(outcome.order), 303);
-      case "empty":
-      case "incomplete":
-        return redirect("/shipping-payment", 303);
-      case "bad-key":
-        return refuse("This order form has expired. Please check your order below and place it again.", 409);
-      case "coming-soon":
-        return refuse(`Not available yet: ${outcome.titles.join(", ")}. Please remove it from your cart to order the rest.`, 409);
-      case "promo":
-        return refuse(`${outcome.message} Please change or remove the promo code.`, 409);
-      case "prices-changed":
-        return refuse(PRICES_CHANGED, 409);
-    }
-  }
-  const { order } = outcome;
-  const headers = new Headers();
-  if (!order.userId) headers.append("Set-Cookie", await rememberGuestOrder(request, order.id));
-  if (order.status === "paid" || (await completeFreeOrder(database, order))) {
-    await confirmOrder(order.id);
-    return redirect(paymentReturnPath(order), { status: 303, headers });
-  }
-  if (order.status !== "pending_payment") return redirect(orderPath(order), { status: 303, headers });
-  try {
-    const siteUrl = config().siteUrl;
-    const url = await startOrderPayment(database, await payments(), order, {
-      successUrl: `${siteUrl}${paymentReturnPath(order)}`,
-      cancelUrl: `${siteUrl}${orderPath(order)}`,
-    });
-    return redirect(url, { status: 303, headers });
-  } catch (error) {
-    log.error(`order ${order.id}: payment could not start`, { error });
-    return data<Refusal>({ message: GENERIC_ERROR }, { status: 502, headers });
+  switch (outcome.kind) {
+    case "refused":
+      return refuse(outcome.message, outcome.status);
+    case "elsewhere":
+      return redirect(outcome.to, 303);
+    case "placed":
+      return redirect(outcome.next, { status: 303, headers: outcome.headers });
+    case "payment-failed":
+      return data<Refusal>({ message: outcome.message }, { status: outcome.status, headers: outcome.headers });
   }
 }
 

@@ -5,58 +5,23 @@ import { HelpBox } from "../components/HelpBox";
 import { EntryList } from "../components/StreamList";
 import { SearchResult } from "../components/SearchResult";
 import { useRootData } from "../lib/root-data";
-import { parsePaging } from "../../shared/pagination";
-import { matchingSubjects, searchContent, type SearchResults } from "../../server/search";
-import { COUNT_WINDOW } from "../../shared/search-kinds";
-import { withReferral } from "../../server/streams";
+import type { SearchResults } from "../../server/search";
+import { runSearch } from "../lib/search-page.server";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
+import { COUNT_WINDOW } from "../../shared/search-kinds";
 import { FIRST_YEAR, MAX_QUERY_LENGTH } from "../../shared/search-query";
-import { readSearchForm, type SearchForm } from "../../shared/search-form";
+import type { SearchForm } from "../../shared/search-form";
 import { SEARCH_KIND_NAMES } from "../../shared/search-kinds";
 import * as prose from "../components/prose.css";
 import * as controls from "../components/controls.css";
 import * as css from "../components/search.css";
-import { config, db } from "../lib/db.server";
-import { currentSubscriber } from "../lib/subscriber.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 
 /** Topics offered in the topic filter: the ones with most results. */
 const TOPIC_FILTER_SIZE = 12;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const params = new URL(request.url).searchParams;
-  const form = readSearchForm(params);
-  const unlimited = config().STREAM_UNLIMITED_LOADING;
-  if (!form.q) return data({ form, results: null, subjects: [], unlimited });
-  const database = await db();
-  const topic = form.topic
-    ? await database.selectFrom("topic").select(["id", "name", "slug"]).where("slug", "=", form.topic).executeTakeFirst()
-    : undefined;
-  // Snippets come from gated paragraphs only for a subscriber; anyone else sees the free preview's.
-  const access = (await currentSubscriber(request)) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
-  const year = (y: number | null, end: "start" | "end") => (y === null ? null : `${y}-${end === "start" ? "01-01" : "12-31"}`);
-  const [results, subjects] = await Promise.all([
-    searchContent(
-      database,
-      {
-        query: form.q,
-        kinds: form.types,
-        topicId: topic?.id ?? null,
-        from: year(form.from, "start"),
-        to: year(form.to, "end"),
-        sort: form.sort,
-        paging: parsePaging(params, unlimited),
-      },
-      access,
-    ),
-    matchingSubjects(database, form.q),
-  ]);
-  // Spec 9: links reached through search's "more results" carry its referral code.
-  const referral = params.get("referral") === REFERRAL_SEARCH_MORE_RESULTS ? REFERRAL_SEARCH_MORE_RESULTS : null;
-  const entries = results.entries.map((e) => ({ ...e, url: withReferral(e.url, referral) }));
-  // The chosen topic stays in the filter even when nothing matches in it.
-  const topics = topic && !results.topics.some((t) => t.id === topic.id) ? [...results.topics, { ...topic, count: 0 }] : results.topics;
-  return data({ form: { ...form, topic: topic?.slug ?? null }, results: { ...results, entries, topics }, subjects, unlimited });
+  return data(await runSearch(request, new URL(request.url).searchParams));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => [

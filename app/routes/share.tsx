@@ -3,14 +3,10 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { mailer } from "../../server/adapters/mail";
-import { contentItem, type ContentRef } from "../../server/library/content";
 import { recordShare } from "../../server/library/history";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "../../shared/share-links";
-import { shareByEmail } from "../../server/sharing";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { mayWatch, videoById } from "../../server/videos";
+import { shareableItem, shareByEmail } from "../../server/sharing";
 import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import * as forms from "../components/forms/forms.css";
@@ -21,7 +17,7 @@ import { SignInPrompt } from "../components/SignInPrompt";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
-import { emailShareSchema } from "../lib/forms/share";
+import { emailShareSchema, SHARE_DAILY_LIMIT, shareRefSchema } from "../lib/forms/share";
 import { rejectForm } from "../lib/forms/reply.server";
 import { currentUser } from "../lib/session.server";
 import { sentByFetcher } from "../lib/via-fetcher";
@@ -29,20 +25,14 @@ import { sentByFetcher } from "../lib/via-fetcher";
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];
 
-const refSchema = z.object({ type: z.enum(["article", "video", "podcast"]), id: z.coerce.number().int().positive().max(2_147_483_647) });
-
 /** What is being shared; a subscriber-only video only by its subscribers (spec 6). */
 async function shareable(request: Request, values: { type: unknown; id: unknown }) {
-  const ref = refSchema.safeParse(values);
-  const item = ref.success ? await contentItem(await db(), ref.data as ContentRef) : undefined;
-  if (!ref.success || !item) throw new Response("Nothing to share here", { status: 404 });
+  const ref = shareRefSchema.safeParse(values);
   const user = await currentUser(request);
-  if (item.type === "video") {
-    const video = await videoById(await db(), item.id);
-    const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
-    if (!video || !mayWatch(video, subscriber !== null)) throw new Response("Only subscribers may share this video", { status: 403 });
-  }
-  return { item, user };
+  const found = ref.success ? await shareableItem(await db(), ref.data, user?.id) : undefined;
+  if (!found || (!found.ok && found.error === "missing")) throw new Response("Nothing to share here", { status: 404 });
+  if (!found.ok) throw new Response("Only subscribers may share this video", { status: 403 });
+  return { item: found.item, user };
 }
 
 const sharePath = (item: { type: string; id: number }, tab: Tab, extra: Record<string, string> = {}) =>
@@ -100,11 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
     siteUrl: config().siteUrl,
   });
   if (!sent.ok) {
-    return rejectForm(
-      submission,
-      { formErrors: ["You have shared as many e-mails as we allow in a day. Please try again tomorrow."] },
-      429,
-    );
+    return rejectForm(submission, { formErrors: [SHARE_DAILY_LIMIT] }, 429);
   }
   if (sentByFetcher(form)) return data({ sent: true as const });
   return redirect(sharePath(item, "email", { done: "email" }), 303);

@@ -1,18 +1,11 @@
+import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { addressLines, normalizeAddress, type Address } from "../../shared/address";
-import { readCart, type Cart } from "../../server/store/cart";
-import {
-  EMPTY_DRAFT,
-  needsShipping,
-  readDraft,
-  savedAddresses,
-  shippingChoices,
-  submitShippingPayment,
-  type CheckoutDraft,
-} from "../../server/store/checkout";
+import { addressLines, type Address } from "../../shared/address";
+import type { Cart } from "../../server/store/cart";
+import { EMPTY_DRAFT, needsShipping, readDraft, savedAddresses, shippingChoices, type CheckoutDraft } from "../../server/store/checkout";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { evaluatePromo } from "../../server/store/promo";
 import { regionsOf } from "../../shared/regions";
@@ -20,28 +13,20 @@ import * as css from "../components/store/checkout.css";
 import { CheckoutForm } from "../components/store/CheckoutForm";
 import { OrderLines } from "../components/store/OrderLines";
 import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
-import { currentCartId } from "../lib/cart.server";
+import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "../lib/checkout.server";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
-import { CHOOSE_SHIPPING, NEW_ADDRESS, shippingPaymentSchema } from "../lib/forms/checkout";
+import { CHOOSE_SHIPPING, NEW_ADDRESS } from "../lib/forms/checkout";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formatUsd } from "../lib/format";
-import { currentUser } from "../lib/session.server";
 
 const DOMESTIC_SAMPLE = "US";
 const INTERNATIONAL_SAMPLE = "GB";
 
-async function shopper(request: Request) {
-  const user = await currentUser(request);
-  const cartId = await currentCartId(request, user?.id);
-  const cart = await readCart(await db(), cartId);
-  return { user, cartId, cart };
-}
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());
-  const { user, cartId, cart } = await shopper(request);
+  const { user, cartId, cart } = await checkoutShopper(request);
   const database = await db();
   const draft = cartId ? await readDraft(database, cartId) : EMPTY_DRAFT;
   const saved = user ? await savedAddresses(database, user.id) : [];
@@ -103,56 +88,27 @@ function formDefaults(draft: CheckoutDraft, saved: Address[], country: string): 
   };
 }
 
-const str = (value: unknown) => (typeof value === "string" ? value : "");
-
-/** The draft as typed in the form, whichever button was pressed. */
-function draftFrom(payload: Record<string, unknown>): CheckoutDraft {
-  const choice = str(payload.addressChoice);
-  return {
-    email: str(payload.email).trim(),
-    addressId: choice && choice !== NEW_ADDRESS ? choice : null,
-    address: normalizeAddress({
-      firstName: str(payload.firstName),
-      lastName: str(payload.lastName),
-      address1: str(payload.address1),
-      address2: str(payload.address2),
-      city: str(payload.city),
-      state: str(payload.state),
-      postalCode: str(payload.postalCode),
-      countryCode: str(payload.countryCode) || "US",
-    }),
-    saveAddress: payload.saveAddress === "on",
-    shippingMethod: str(payload.shippingMethod),
-    promoCode: str(payload.promoCode),
-    confirmed: false,
-  };
-}
-
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  if (storeMaintenance(config()).closed) return data({ closed: true as const }, { status: 503 });
-  const { user, cartId, cart } = await shopper(request);
-  const submission = parseWithZod(form, { schema: shippingPaymentSchema({ guest: !user, physical: needsShipping(cart) }) });
-  const payload = submission.payload as Record<string, unknown>;
-  const outcome = await submitShippingPayment(await db(), {
-    cartId,
-    cart,
-    userId: user?.id ?? null,
-    intent: payload.intent === "country" || payload.intent === "promo" ? payload.intent : "continue",
-    draft: draftFrom(payload),
-    formValid: submission.status === "success",
+  let submission: Submission<unknown, string[]> | undefined;
+  const step = await shippingPaymentStep(request, (schema) => {
+    const parsed = parseWithZod(form, { schema });
+    submission = parsed;
+    return { payload: parsed.payload as Record<string, unknown>, valid: parsed.status === "success" };
   });
+  if (step.closed) return data({ closed: true as const }, { status: 503 });
+  const { outcome } = step;
   switch (outcome.kind) {
     case "redirect":
       return redirect(outcome.to, 303);
     case "invalid-form":
-      return rejectForm(submission);
+      return rejectForm(submission!);
     case "unknown-address":
-      return rejectForm(submission, { fieldErrors: { addressChoice: ["Please choose one of your addresses, or enter a new one."] } });
+      return rejectForm(submission!, { fieldErrors: { addressChoice: [UNKNOWN_ADDRESS] } });
     case "no-shipping-method":
-      return rejectForm(submission, { fieldErrors: { shippingMethod: [CHOOSE_SHIPPING] } });
+      return rejectForm(submission!, { fieldErrors: { shippingMethod: [CHOOSE_SHIPPING] } });
     case "promo-refused":
-      return rejectForm(submission, { fieldErrors: { promoCode: [outcome.message] } });
+      return rejectForm(submission!, { fieldErrors: { promoCode: [outcome.message] } });
   }
 }
 

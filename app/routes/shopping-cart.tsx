@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { addToCart, readCart, removeLine, setLineQuantity, type AddOutcome } from "../../server/store/cart";
+import { addToCart, readCart, removeLine, setLineQuantity } from "../../server/store/cart";
 import { estimateCharges } from "../../server/store/estimate";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { COUNTRIES, regionsOf } from "../../shared/regions";
@@ -14,14 +14,13 @@ import { CartLines } from "../components/store/CartLines";
 import { CartTotals } from "../components/store/CartTotals";
 import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { cartForWriting, currentCartId } from "../lib/cart.server";
+import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine } from "../lib/cart.server";
 import { addedConfirmation } from "../lib/cart-confirmation.server";
 import { readEstimateDestination, rememberEstimateDestination } from "../lib/cart-estimate.server";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
 import { addToCartSchema, DIGITAL_LIMIT, estimateSchema, overMax, updateQuantitySchema, VALID_NUMBER } from "../lib/forms/cart";
-import { formatPublished } from "../lib/format";
 import { rejectForm } from "../lib/forms/reply.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
@@ -45,47 +44,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** Cart line ids are UUIDs; anything else cannot be one of this cart's lines. */
-const LINE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 const notFound = () => new Response("No such line in your cart", { status: 404 });
 
 /** The line an update or remove names, in the cart of whoever asks; anything else is a 404. */
 async function ownLine(request: Request, userId: string | undefined, lineId: FormDataEntryValue | null) {
-  const cartId = await currentCartId(request, userId);
-  if (!cartId || typeof lineId !== "string" || !LINE_ID.test(lineId)) throw notFound();
-  const line = (await readCart(await db(), cartId)).lines.find((l) => l.id === lineId);
-  if (!line) throw notFound();
-  return { cartId, line };
+  const own = await ownCartLine(request, userId, lineId);
+  if (!own) throw notFound();
+  return own;
 }
-
-function addProblemReason(outcome: Extract<AddOutcome, { ok: false }>): string {
-  switch (outcome.problem) {
-    case "unknown-product":
-      return "This item is not in our catalogue.";
-    case "coming-soon":
-      return outcome.availableDate
-        ? `This item is coming soon and cannot be ordered yet: Available ${formatPublished(outcome.availableDate)}.`
-        : "This item is coming soon and cannot be ordered yet.";
-    case "no-permissions":
-      return "Copyright permissions are not offered for this item.";
-    case "quantity":
-      return VALID_NUMBER;
-    case "too-many":
-      return `Your cart can hold at most ${outcome.max ?? 0} of this item, counting those already in it.`;
-    case "digital-limit":
-      return "A digital item is sold one to an order, and this one is already in your cart.";
-  }
-}
-
-const ADD_STATUS: Record<Extract<AddOutcome, { ok: false }>["problem"], number> = {
-  "unknown-product": 404,
-  "coming-soon": 409,
-  "no-permissions": 409,
-  quantity: 400,
-  "too-many": 409,
-  "digital-limit": 409,
-};
 
 function addFailed(failure: AddFailureDetails, status: number, result?: SubmissionResult<string[]>) {
   return data({ intent: "add" as const, failed: true as const, failure, result }, { status });

@@ -5,26 +5,14 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { SignInForm } from "../components/account/SignInForm";
 import * as css from "../components/forms/forms.css";
 import * as prose from "../components/prose.css";
-import {
-  accountBlocked,
-  CAPTCHA_REQUIRED,
-  INVALID_CREDENTIALS,
-  PASSWORD_CHANGED,
-  RESTRICTED_USER,
-  tooManyAttempts,
-  triesLeft,
-} from "../lib/account-messages";
-import { authenticator, checkCaptcha, rateLimit } from "../lib/auth.server";
+import { formErrors, signInFlow } from "../lib/account-flows.server";
+import { PASSWORD_CHANGED } from "../lib/account-messages";
 import { readForm } from "../lib/form-guard.server";
 import { signInSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { safeRedirectPath } from "../lib/redirects";
-import { currentUser, startSession } from "../lib/session.server";
-import { GENERIC_ERROR } from "../lib/site";
-
-/** Below this many tries left the message counts them (ADR 008). */
-const COUNT_TRIES_FROM = 3;
+import { currentUser } from "../lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -34,33 +22,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await readForm(request.clone());
+  const form = await readForm(request);
   const submission = parseWithZod(form, { schema: signInSchema });
   if (submission.status !== "success") return rejectForm(submission);
-  const { username, reCaptchaToken } = submission.value;
 
-  const limited = await rateLimit(request, context, "sign-in", username);
-  if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const human = await checkCaptcha(request, context, reCaptchaToken, "sign-in");
-  if (!human.ok) return rejectForm(submission, { formErrors: [human.reason === "missing" ? CAPTCHA_REQUIRED : GENERIC_ERROR] }, 400);
-
-  const outcome = await authenticator.authenticate("password", request);
+  // The sign-in flow (rate limit, captcha, lockout, the spec's messages) is POST /authenticate's too.
+  const outcome = await signInFlow(request, context, submission.value);
   if (outcome.ok) {
-    return redirect(safeRedirectPath(form.get("redirectTo")), {
-      status: 303,
-      headers: { "Set-Cookie": await startSession(request, outcome.user.id) },
-    });
+    return redirect(safeRedirectPath(form.get("redirectTo")), { status: 303, headers: { "Set-Cookie": outcome.setCookie } });
   }
-  switch (outcome.reason) {
-    case "locked":
-      return rejectForm(submission, { formErrors: [accountBlocked(outcome.lockoutSeconds)] }, 423);
-    case "restricted":
-      return rejectForm(submission, { formErrors: [RESTRICTED_USER] }, 403);
-    case "invalid": {
-      const message = outcome.triesLeft <= COUNT_TRIES_FROM ? triesLeft(outcome.triesLeft) : INVALID_CREDENTIALS;
-      return rejectForm(submission, { formErrors: [message] }, 401, { credentials: true });
-    }
-  }
+  const { problem } = outcome;
+  return rejectForm(submission, formErrors(problem), problem.status, problem.code === "invalid_credentials" ? { credentials: true } : {});
 }
 
 export const meta: MetaFunction = (args) =>

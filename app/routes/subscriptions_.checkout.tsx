@@ -9,7 +9,7 @@ import * as css from "../components/subscriptions.css";
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formatPublished, formatUsd } from "../lib/format";
-import { isDomesticVisitor } from "../lib/geo.server";
+import { visitorRegion } from "../lib/geo.server";
 import { payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { currentUser, requireUser } from "../lib/session.server";
@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     here: `${url.pathname}${url.search}`,
     email: user?.email ?? null,
-    domestic: user ? false : await isDomesticVisitor(request, context),
+    region: user ? "other" : await visitorRegion(request, context),
     plan: { id: plan.id, name: plan.name, price: formatUsd(plan.priceCents), period: plan.period, terms: plan.terms },
   };
 }
@@ -86,7 +86,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
 ];
 
 export default function SubscriptionCheckout() {
-  const { state, here, email, domestic, plan, checkoutKey, change } = useLoaderData<typeof loader>();
+  const { state, here, email, region, plan, checkoutKey, change } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -116,7 +116,7 @@ export default function SubscriptionCheckout() {
           <p>
             Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(here)}`}>Sign in</Link> to continue.
           </p>
-          <RegistrationForm redirectTo={here} domestic={domestic} result={undefined} />
+          <RegistrationForm redirectTo={here} region={region} result={undefined} />
         </>
       ) : (
         <>

@@ -4,9 +4,57 @@ import { log } from "../log";
 
 const DOMESTIC = new Set(["US", "CA"]);
 
-/** Visitors from the US and Canada get the registration opt-in ticked by default. */
+/**
+ * The 27 EU member states, as ISO 3166-1 alpha-2 codes (what geo services give): Greece is "GR"
+ * here, not the EU's own "EL".
+ */
+export const EU_COUNTRIES: ReadonlySet<string> = new Set([
+  "AT",
+  "BE",
+  "BG",
+  "HR",
+  "CY",
+  "CZ",
+  "DK",
+  "EE",
+  "FI",
+  "FR",
+  "DE",
+  "GR",
+  "HU",
+  "IE",
+  "IT",
+  "LV",
+  "LT",
+  "LU",
+  "MT",
+  "NL",
+  "PL",
+  "PT",
+  "RO",
+  "SK",
+  "SI",
+  "ES",
+  "SE",
+]);
+
+/**
+ * Where a visitor is, as far as registration cares: domestic (US, Canada) readers get the opt-in
+ * ticked by default; EU readers get it unticked, with a note on consent; other (or unknown) readers
+ * get it unticked.
+ */
+export type Region = "domestic" | "eu" | "other";
+
+/** The region of an ISO country code, in any case; an unknown country (null) is "other". */
+export function regionOf(country: string | null): Region {
+  const code = country?.toUpperCase() ?? "";
+  if (DOMESTIC.has(code)) return "domestic";
+  return EU_COUNTRIES.has(code) ? "eu" : "other";
+}
+
+/** US or Canada. */
 export function isDomestic(country: string | null): boolean {
-  return country !== null && DOMESTIC.has(country.toUpperCase());
+  return regionOf(country) === "domestic";
 }
 
 export interface Geo {

@@ -59,6 +59,12 @@ export async function ownFolder(db: Database, userId: string, folderId: string):
   return (await listFolders(db, userId)).find((f) => f.id === folderId);
 }
 
+/** One of the reader's own folders by its name (ignoring case and spaces, as names are unique). */
+export async function ownFolderByName(db: Database, userId: string, name: string): Promise<Folder | undefined> {
+  const key = folderNameKey(name);
+  return (await listFolders(db, userId)).find((f) => folderNameKey(f.name) === key);
+}
+
 async function nameTaken(db: Database, userId: string, name: string, exceptId?: string): Promise<boolean> {
   let query = db.selectFrom("library_folder").select("id").where("user_id", "=", userId).where("name_key", "=", folderNameKey(name));
   if (exceptId) query = query.where("id", "!=", exceptId);

@@ -49,15 +49,21 @@ export async function recordShare(
 type Page = { entries: HistoryEntry[]; total: number };
 
 /** Reading history (articles) or watched history (videos), most recent first. */
-export async function viewHistory(db: Database, userId: string, type: LibraryContentType, page: number): Promise<Page> {
+export async function viewHistory(
+  db: Database,
+  userId: string,
+  type: LibraryContentType,
+  page: number,
+  size = HISTORY_PAGE_SIZE,
+): Promise<Page> {
   const base = db.selectFrom("view_history").where("user_id", "=", userId).where("content_type", "=", type);
   const [rows, count] = await Promise.all([
     base
       .select(["content_type", "content_id", "viewed_at"])
       .orderBy("viewed_at", "desc")
       .orderBy("content_id", "desc")
-      .limit(HISTORY_PAGE_SIZE)
-      .offset((page - 1) * HISTORY_PAGE_SIZE)
+      .limit(size)
+      .offset((page - 1) * size)
       .execute(),
     base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
   ]);

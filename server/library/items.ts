@@ -143,6 +143,27 @@ export async function addItemsToFolders(
 }
 
 /**
+ * Takes items out of folders (they stay in the library; read-only folders keep what they hold);
+ * answers how many items were named, or undefined (and changes nothing) when any id is not one
+ * of the reader's own items or writable folders.
+ */
+export async function removeItemsFromFolders(
+  db: Database,
+  userId: string,
+  itemIds: string[],
+  folderIds: string[],
+): Promise<number | undefined> {
+  const wanted = [...new Set(itemIds)].slice(0, MAX_BULK_ITEMS);
+  const folders = [...new Set(folderIds)];
+  const items = await ownItemIds(db, userId, wanted);
+  const writable = await ownFolderIds(db, userId, folders);
+  if (items.length !== wanted.length || writable.length !== folders.length) return undefined;
+  if (wanted.length === 0 || writable.length === 0) return 0;
+  await db.deleteFrom("library_item_folder").where("item_id", "in", wanted).where("folder_id", "in", writable).execute();
+  return wanted.length;
+}
+
+/**
  * Removes items from the library (read-only ones stay); answers how many went, or undefined
  * (and removes nothing) when any id is not one of the reader's own items.
  */
@@ -182,6 +203,7 @@ export async function libraryItems(
   userId: string,
   folderId: string | null,
   page: number,
+  size = LIBRARY_PAGE_SIZE,
 ): Promise<{ items: LibraryItem[]; total: number }> {
   let base = db.selectFrom("library_item").where("library_item.user_id", "=", userId);
   if (folderId) {
@@ -206,8 +228,8 @@ export async function libraryItems(
       ])
       .orderBy("library_item.saved_at", "desc")
       .orderBy("library_item.id")
-      .limit(LIBRARY_PAGE_SIZE)
-      .offset((page - 1) * LIBRARY_PAGE_SIZE)
+      .limit(size)
+      .offset((page - 1) * size)
       .execute(),
     base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
   ]);

@@ -1,4 +1,6 @@
 import crypto from "node:crypto";
+import type { Database } from "../db/connection";
+import { newsletterBySlug } from "./catalog";
 
 // The token in a newsletter's unsubscribe link: the reader's id and the newsletter's slug, with
 // an HMAC under a key derived for this purpose alone from the site's session secret, so the link
@@ -31,4 +33,20 @@ export function readUnsubscribeToken(secret: string, token: string): { userId: s
   const [userId, slug, extra] = Buffer.from(payload, "base64url").toString("utf8").split("\n");
   if (!userId || !slug || extra !== undefined) return undefined;
   return { userId, slug };
+}
+
+/** The reader and newsletter of a valid unsubscribe link, when both still exist. */
+export async function unsubscribeLinkTarget(
+  db: Database,
+  secret: string,
+  token: string,
+): Promise<{ userId: string; slug: string; name: string } | undefined> {
+  const read = readUnsubscribeToken(secret, token);
+  if (!read) return undefined;
+  const [newsletter, user] = await Promise.all([
+    newsletterBySlug(db, read.slug),
+    db.selectFrom("app_user").select("id").where("id", "=", read.userId).executeTakeFirst(),
+  ]);
+  if (!newsletter || !user) return undefined;
+  return { userId: user.id, slug: newsletter.slug, name: newsletter.name };
 }

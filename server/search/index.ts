@@ -37,6 +37,8 @@ export interface SearchRequest {
   to: string | null;
   sort: SearchSort;
   paging: Paging;
+  /** Entries a page: SEARCH_PAGE_SIZE unless said. */
+  size?: number;
 }
 
 /** How much of a gated article's body the reader may see: the free preview, or all of it. */
@@ -70,9 +72,9 @@ export interface Matches {
 export async function findMatches(db: Database, request: SearchRequest): Promise<Matches | null> {
   const parsed = parseQuery(request.query);
   if (!isSearchable(parsed)) return null;
-  const { paging } = request;
-  const offset = (paging.page - 1) * SEARCH_PAGE_SIZE;
-  const limit = SEARCH_PAGE_SIZE * paging.loaded;
+  const { paging, size = SEARCH_PAGE_SIZE } = request;
+  const offset = (paging.page - 1) * size;
+  const limit = size * paging.loaded;
   const filters: EngineFilters = { kinds: request.kinds, topicId: request.topicId, from: request.from, to: request.to };
   const kindFilter = request.kinds.length > 0 && request.kinds.length < SEARCH_KINDS.length;
   // The last word is read as a prefix ("leadersh") only when, read whole, it finds less than a page.
@@ -108,8 +110,8 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
 }
 
 export async function searchContent(db: Database, request: SearchRequest, access: BodyAccess): Promise<SearchResults> {
-  const { paging } = request;
-  const empty = { number: paging.page, loaded: paging.loaded, last: 1, size: SEARCH_PAGE_SIZE, total: 0 };
+  const { paging, size = SEARCH_PAGE_SIZE } = request;
+  const empty = { number: paging.page, loaded: paging.loaded, last: 1, size, total: 0 };
   const matches = await findMatches(db, request);
   if (!matches) return { entries: [], page: empty, countCapped: false, kinds: [], topics: [] };
   const { keys, total, ranked, kindCounts, topicCounts } = matches;
@@ -123,7 +125,7 @@ export async function searchContent(db: Database, request: SearchRequest, access
           .execute();
   return {
     entries: await withSnippets(db, await documentsInOrder(db, keys), parseQuery(request.query).terms, access),
-    page: { ...empty, last: lastPage(ranked ?? total, SEARCH_PAGE_SIZE), total },
+    page: { ...empty, last: lastPage(ranked ?? total, size), total },
     countCapped: matches.countCapped,
     kinds: SEARCH_KINDS.map((kind) => ({ kind, count: kindCounts.get(kind) ?? 0 })).filter(
       (k) => k.count > 0 || request.kinds.includes(k.kind),

@@ -278,3 +278,35 @@ export async function submitShippingPayment(
   await saveDraft(db, cartId, { ...draft, email: userId ? "" : draft.email }, now);
   return { kind: "redirect", to: "/review-order" };
 }
+
+export type PromoApplyOutcome =
+  | { kind: "empty-cart" }
+  /** The code was removed (an empty code). */
+  | { kind: "removed" }
+  | { kind: "applied"; promo: Extract<PromoOutcome, { status: "valid" }> }
+  /** Not applied; the draft keeps the code it had. */
+  | { kind: "refused"; promo: Exclude<PromoOutcome, { status: "valid" }> };
+
+/**
+ * Applies a promo code to the checkout on its own (the service API's promo-code call): checked
+ * against the cart now as the shipping page's Apply and Continue check it, and kept with the
+ * draft when it applies. The rest of the draft is left as it was, confirmed or not (placing the
+ * order checks the code again).
+ */
+export async function applyPromoCode(
+  db: Database,
+  input: { cartId: string | null; cart: Cart; code: string },
+  now = new Date(),
+): Promise<PromoApplyOutcome> {
+  const { cartId, cart } = input;
+  if (!cartId || cart.lines.length === 0) return { kind: "empty-cart" };
+  const draft = await readDraft(db, cartId);
+  if (!normalizePromoCode(input.code)) {
+    await saveDraft(db, cartId, { ...draft, promoCode: "" }, now);
+    return { kind: "removed" };
+  }
+  const promo = await evaluatePromo(db, input.code, cart.lines, now);
+  if (promo.status !== "valid") return { kind: "refused", promo };
+  await saveDraft(db, cartId, { ...draft, promoCode: input.code }, now);
+  return { kind: "applied", promo };
+}

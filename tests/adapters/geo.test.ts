@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createGeo, GeoIpError, isDomestic, lookupCountry } from "../../server/adapters/geo";
+import { createGeo, EU_COUNTRIES, GeoIpError, isDomestic, lookupCountry, regionOf } from "../../server/adapters/geo";
 import { clientIp } from "../../server/client-ip";
 import { log } from "../../server/log";
 
@@ -197,6 +197,29 @@ describe("isDomestic", () => {
     expect(isDomestic("GB")).toBe(false);
     expect(isDomestic("MX")).toBe(false);
     expect(isDomestic(null)).toBe(false);
+  });
+});
+
+describe("regionOf", () => {
+  it("places the US and Canada as domestic, EU members as eu, and the rest of Europe as other", () => {
+    expect(["US", "CA"].map(regionOf)).toEqual(["domestic", "domestic"]);
+    expect(["DE", "FR", "GR", "IE", "HR", "CY"].map(regionOf)).toEqual(["eu", "eu", "eu", "eu", "eu", "eu"]);
+    // Outside the EU: the UK, Switzerland, and the EEA members that are not EU members.
+    expect(["GB", "CH", "NO", "IS", "LI", "JP"].map(regionOf)).toEqual(["other", "other", "other", "other", "other", "other"]);
+  });
+
+  it("reads codes in any case, and places an unknown country as other", () => {
+    expect(regionOf("de")).toBe("eu");
+    expect(regionOf("us")).toBe("domestic");
+    expect(regionOf(null)).toBe("other");
+    expect(regionOf("")).toBe("other");
+    // The EU's own code for Greece is not ISO 3166-1: geo services say GR.
+    expect(regionOf("EL")).toBe("other");
+  });
+
+  it("knows the 27 member states", () => {
+    expect(EU_COUNTRIES.size).toBe(27);
+    for (const code of EU_COUNTRIES) expect(regionOf(code)).toBe("eu");
   });
 });
 

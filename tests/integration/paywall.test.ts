@@ -316,6 +316,43 @@ async function quota(jar: CookieJar, meter: "quota" | "ascend-quota" = "quota"):
   return JSON.parse(res.text) as QuotaJson;
 }
 
+/** The article content service's answer (POST /api/article/piano/content), as one reader. */
+interface ContentCall {
+  status: number;
+  setCookie: string[];
+  text: string;
+  body: { guid: string | null; content: string; fullContent: boolean; wall: string | null };
+}
+
+async function contentCall(article: Article, jar: CookieJar | null, headers: Record<string, string> = {}): Promise<ContentCall> {
+  const [, year, month, seotitle] = /^\/(\d{4})\/(\d{1,2})\/([a-z0-9-]+)$/.exec(article.path) ?? [];
+  expect(seotitle, article.path).toBeTruthy();
+  const res = await fetch(
+    `${server.url}/api/article/piano/content?${new URLSearchParams({ year: year!, month: month!, seotitle: seotitle! })}`,
+    {
+      method: "POST",
+      redirect: "manual",
+      headers: { ...headers, "Content-Type": "application/json", ...(jar ? { Cookie: jar.header() } : {}) },
+      body: JSON.stringify({ contentKey: "k", pageSlug: seotitle, pageAdUnitLocations: [] }),
+    },
+  );
+  jar?.absorb(res);
+  const text = await res.text();
+  expect(res.status, `${article.path}: content service`).toBe(200);
+  return { status: res.status, setCookie: res.headers.getSetCookie(), text, body: JSON.parse(text) as ContentCall["body"] };
+}
+
+/** Leaks and omissions of one walled content-service answer: nothing gated anywhere in it, the preview in `content`. */
+function walledContentProblems(article: Article, call: ContentCall, who: string): string[] {
+  const where = `${who} ${article.path} (content service)`;
+  const content = normalise(call.body.content);
+  return [
+    ...(call.body.fullContent ? [`${where}: answered as full content`] : []),
+    ...leaksIn(where, normalise(call.text)),
+    ...article.preview.filter((p) => !content.includes(p)).map((p) => `${where}: preview "${p}" missing`),
+  ];
+}
+
 let ipCounter = 0;
 
 async function register(jar: CookieJar, email: string): Promise<void> {
@@ -468,6 +505,23 @@ describe("a guest who has used up both meters never receives gated text", () => 
     expect(walled.flatMap((v) => walledProblems(v, "metered-out guest"))).toEqual([]);
   });
 
+  it("gets no gated text from the article content service for any walled article, only the preview, and the whole of a counted one", async () => {
+    const { jar, counted } = await meteredOutGuest();
+    const calls = await mapLimit(articles, async (a) => ({ a, call: await contentCall(a, jar.clone()) }));
+    const walled = calls.filter(({ a }) => !counted.has(a.slug));
+    expect(walled.length).toBe(articles.length - GUEST_LIMIT - ASCEND_LIMIT);
+    expect(walled.flatMap(({ a, call }) => walledContentProblems(a, call, "metered-out guest"))).toEqual([]);
+    for (const { call } of walled) expect([call.body.wall, call.body.guid]).toEqual(["registration", null]);
+    // A read already counted stays open, through the service as on the page.
+    for (const { a, call } of calls.filter(({ a }) => counted.has(a.slug))) {
+      const content = normalise(call.body.content);
+      expect(
+        a.gated.filter((g) => !content.includes(g)),
+        a.path,
+      ).toEqual([]);
+    }
+  });
+
   it("keeps the wall up whatever the query: other wall screens, a reading list, a made-up gift link", async () => {
     const { jar, visits } = await meteredOutGuest();
     const walled = visits.filter((v) => v.wall).map((v) => v.article);
@@ -549,6 +603,19 @@ describe("a client that keeps no cookies never receives gated text", () => {
       expect(v.wall, v.html.url).toBe("registration");
     }
     expect(visits.flatMap((v) => walledProblems(v, "robot"))).toEqual([]);
+  });
+
+  it("gets no gated text from the article content service, without a cookie or with a forged one, and a visitor cookie to come back with", async () => {
+    const forged = new CookieJar();
+    forged.set("mr_visitor", "forged-visitor-id-0000.c2lnbmF0dXJl");
+    const cookieless = await mapLimit(articles, (a) => contentCall(a, null));
+    const withForged = await mapLimit(articles, (a) => contentCall(a, forged.clone()));
+    expect(articles.flatMap((a, i) => walledContentProblems(a, cookieless[i]!, "client without cookies"))).toEqual([]);
+    expect(articles.flatMap((a, i) => walledContentProblems(a, withForged[i]!, "forged visitor cookie"))).toEqual([]);
+    for (const call of [...cookieless, ...withForged]) {
+      expect(call.body.wall).toBe("registration");
+      expect(call.setCookie.find((c) => c.startsWith("mr_visitor="))).toMatch(/;\s*HttpOnly/i);
+    }
   });
 
   it("writes no meter rows, however many articles it asks for", async () => {

@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { OPT_IN_DOMESTIC, OPT_IN_OTHER } from "../../lib/account-messages";
+import type { Region } from "../../../server/adapters/geo";
+import { OPT_IN_DOMESTIC, OPT_IN_EU_CONSENT, OPT_IN_OTHER } from "../../lib/account-messages";
 import { registrationSchema } from "../../lib/forms/account";
 import { primaryButton } from "../controls.css";
 import { CaptchaToken } from "../forms/CaptchaToken";
@@ -13,13 +14,13 @@ import { useSpecForm } from "../forms/useSpecForm";
 /** The registration form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function RegistrationForm({
   redirectTo,
-  domestic,
+  region,
   result,
   fetcher,
   defaultEmail,
 }: {
   redirectTo: string;
-  domestic: boolean;
+  region: Region;
   result: Parameters<typeof useSpecForm>[2];
   fetcher?: FormFetcher;
   /** Prefills the e-mail address (e.g. a guest's order e-mail). */
@@ -60,8 +61,8 @@ export function RegistrationForm({
           autoComplete="new-password"
           hint="Use at least 10 characters (8 at the very least), with a number, an upper and a lower case letter, and one of @ ! # $ % ^ & + =. No spaces."
         />
-        <Checkbox meta={fields.optIn} defaultChecked={domestic}>
-          {domestic ? OPT_IN_DOMESTIC : OPT_IN_OTHER}
+        <Checkbox meta={fields.optIn} defaultChecked={region === "domestic"} hint={region === "eu" ? OPT_IN_EU_CONSENT : undefined}>
+          {region === "domestic" ? OPT_IN_DOMESTIC : OPT_IN_OTHER}
         </Checkbox>
         <p className={css.hint}>
           By creating an account you accept our <Link to="/privacy-policy">privacy policy</Link>.

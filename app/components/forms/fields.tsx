@@ -142,20 +142,30 @@ export function SelectField({
   );
 }
 
+/** A checkbox with its label beside it and, when given, a hint under the label. */
 export function Checkbox({
   meta,
   children,
   defaultChecked,
+  hint,
 }: {
   meta: FieldMetadata<string | undefined>;
   children: ReactNode;
   defaultChecked: boolean;
+  hint?: ReactNode;
 }) {
-  const { key, ...props } = getInputProps(meta, { type: "checkbox" });
+  const { key, ...props } = getInputProps(meta, { type: "checkbox", ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
     <div className={css.checkbox}>
       <input key={key} {...props} defaultChecked={meta.initialValue === undefined ? defaultChecked : props.defaultChecked} />
-      <label htmlFor={meta.id}>{children}</label>
+      <div className={css.field}>
+        <label htmlFor={meta.id}>{children}</label>
+        {hint ? (
+          <div id={meta.descriptionId} className={css.hint}>
+            {hint}
+          </div>
+        ) : null}
+      </div>
     </div>
   );
 }

@@ -1,6 +1,17 @@
 import type { Endpoint } from "./contract";
+import * as authUser from "./groups/auth-user";
+import * as cart from "./groups/cart";
+import * as content from "./groups/content";
+import * as library from "./groups/library";
 import * as lookups from "./groups/lookups";
 import * as meters from "./groups/meters";
 
 /** Every endpoint of the service API, as the OpenAPI document lists them. */
-export const ENDPOINTS: readonly Endpoint[] = [...meters.endpoints, ...lookups.endpoints];
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...meters.endpoints,
+  ...authUser.endpoints,
+  ...lookups.endpoints,
+  ...cart.endpoints,
+  ...library.endpoints,
+  ...content.endpoints,
+];

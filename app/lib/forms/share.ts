@@ -33,3 +33,12 @@ export const emailShareSchema = z.object({
     .max(MESSAGE_MAX - 1, tooLong(MESSAGE_MAX))
     .default(""),
 });
+
+/** What is shared: an article, video or podcast episode by its id. */
+export const shareRefSchema = z.object({
+  type: z.enum(["article", "video", "podcast"]),
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});
+
+/** The daily cap on e-mail shares (server/sharing.ts EMAIL_SHARES_PER_DAY) is reached. */
+export const SHARE_DAILY_LIMIT = "You have shared as many e-mails as we allow in a day. Please try again tomorrow.";

@@ -1,0 +1,195 @@
+import type { z } from "zod";
+import type { ArticleCard } from "../../../server/article-cards";
+import { articlePage } from "../../../server/articles";
+import type { ContentItem } from "../../../server/library/content";
+import { listFolders } from "../../../server/library/folders";
+import { HISTORY_PAGE_SIZE, viewHistory } from "../../../server/library/history";
+import { LIBRARY_PAGE_SIZE, libraryItems } from "../../../server/library/items";
+import type { SearchResult } from "../../../server/search";
+import { pageSize, STREAM_PAGES } from "../../../server/streams";
+import { lastPage, type Paging } from "../../../shared/pagination";
+import { REFERRAL_SEARCH_MORE_RESULTS } from "../../../shared/referrals";
+import * as css from "../../components/article.css";
+import { articleAsker, articleBodyParts, openArticle } from "../article-access.server";
+import { db } from "../db.server";
+import { FOLLOWING_PAGE_SIZE, loadFollowing } from "../following.server";
+import { runSearch, SEARCH_PAGE_SIZE } from "../search-page.server";
+import { namedStreamPage } from "../stream-page.server";
+import { currentSubscriber } from "../subscriber.server";
+import type * as content from "./groups/content";
+import { apiError, apiJson, type Call } from "./handler.server";
+
+// The content group's handlers (app/lib/api/groups/content.ts): the same functions the article,
+// stream, search, following and library pages load with.
+
+type Entry = z.infer<typeof content.streamEntrySchema>;
+type PageInfo = { number: number; size: number; last: number; total: number };
+
+const noSuchPage = () => apiError(404, "not_found", "There is no such page of this stream.");
+
+/** POST /api/article/piano/content: the article as this reader may read it, the read counted as the page counts it. */
+export async function articleContentAnswer({ request, context, query }: Call<typeof content.articleContent>): Promise<Response> {
+  const database = await db();
+  const found = await articlePage(database, Number(query.year), Number(query.month), query.seotitle);
+  if (found.kind === "missing") return apiError(404, "not_found", "No article at this address.");
+  if (found.kind === "moved") return apiError(404, "moved", `This article has moved to ${found.url}.`);
+  const { article } = found.page;
+  const access = await openArticle(database, await articleAsker(request, context), article, {
+    readingList: false,
+    gift: false,
+    giftExpired: false,
+    firstVisit: "wall",
+  });
+  if (access.kind !== "open") throw new Error("a first visit is walled, not redirected");
+  const { context: who, offer } = access;
+  const body = articleBodyParts(found.page, offer.fullContent, { quoteClass: css.pullQuote });
+  const headers = new Headers();
+  if (access.setCookie) headers.append("Set-Cookie", access.setCookie);
+  return apiJson(
+    {
+      guid: who.user?.id ?? null,
+      content: body.preview + (body.gated ? body.gated.beforePromo + body.gated.afterPromo : ""),
+      quota: offer.quota && { limit: offer.quota.limit, count: offer.quota.count, remaining: offer.quota.remaining },
+      fullContent: offer.fullContent,
+      wall: offer.wall,
+      experience: offer.experience,
+    } satisfies z.infer<typeof content.articleContentSchema>,
+    { headers },
+  );
+}
+
+const cardEntry = (c: ArticleCard): Entry => ({
+  id: c.id,
+  title: c.title,
+  url: c.url,
+  summary: c.summary,
+  authors: c.authors.map((a) => a.name),
+  date: c.published,
+  contentType: c.contentType,
+  image: c.image || null,
+  topic: c.topic,
+});
+
+const itemEntry = (item: ContentItem, date: string, itemId?: string): Entry => ({
+  id: item.id,
+  title: item.title,
+  url: item.url,
+  summary: item.summary,
+  authors: item.authors.map((a) => a.name),
+  date,
+  contentType: item.contentType,
+  image: item.image || null,
+  topic: item.topic,
+  ...(itemId ? { itemId } : {}),
+});
+
+const searchEntry = (r: SearchResult): Entry => ({
+  id: r.id,
+  title: r.title,
+  url: r.url,
+  summary: r.snippet.map((p) => p.text).join(""),
+  authors: [],
+  date: r.published,
+  contentType: r.label,
+  image: r.image || null,
+  topic: null,
+});
+
+/** The spec's stream answer. */
+async function streamAnswer(
+  request: Request,
+  type: string,
+  entries: Entry[],
+  page: PageInfo,
+  maintenance = false,
+  status = 200,
+): Promise<Response> {
+  const isPaywallEnabled = !(await currentSubscriber(request));
+  return apiJson({ entries, page, type, isPaywallEnabled, maintenanceStatus: maintenance } satisfies z.infer<typeof content.streamSchema>, {
+    status,
+  });
+}
+
+const paging = (number: number): Paging => ({ page: number, loaded: 1 });
+const pageInfo = (p: { number: number; size: number; last: number; total: number }): PageInfo => ({
+  number: p.number,
+  size: p.size,
+  last: p.last,
+  total: p.total,
+});
+
+/** GET /service/{stream}/{number}/{size}: a named stream, as its page loads it (maintenance included). */
+export async function namedStreamAnswer({ request, params }: Call<typeof content.namedStream>): Promise<Response> {
+  const stream = STREAM_PAGES[params.stream]!;
+  const size = Math.min(params.size, pageSize(stream));
+  const page = await namedStreamPage(stream, paging(params.number), size);
+  if (page === "maintenance")
+    return streamAnswer(request, params.stream, [], { number: params.number, size, last: 1, total: 0 }, true, 503);
+  if (page === "past-end") return noSuchPage();
+  return streamAnswer(request, params.stream, page.entries.map(cardEntry), pageInfo(page.page));
+}
+
+/** GET /service/following/{number}/{size}: the followed topics' stream, as the page loads it (and marked seen). */
+export async function followingAnswer({ request, params, query, user }: Call<typeof content.followingStream>): Promise<Response> {
+  const size = Math.min(params.size, FOLLOWING_PAGE_SIZE);
+  const following = await loadFollowing(await db(), user.id, query.filter ?? null, paging(params.number), size);
+  if (following === "unknown-filter") return apiError(404, "not_found", "You do not follow a topic of that name.");
+  if (following === "past-end") return noSuchPage();
+  return streamAnswer(request, "following", following.stream.entries.map(cardEntry), pageInfo(following.stream.page));
+}
+
+/** GET /service/search[/more-results]/{number}/{size}: search results, read from the query string as the page reads it. */
+export async function searchAnswer({ request, params }: Call<typeof content.searchStream>, moreResults: boolean): Promise<Response> {
+  const url = new URL(request.url);
+  // The page number comes from the path, not from a `page` in the query.
+  const search = new URLSearchParams(url.searchParams);
+  search.set("page", String(params.number));
+  search.delete("loaded");
+  const size = Math.min(params.size, SEARCH_PAGE_SIZE);
+  const found = await runSearch(request, search, size, moreResults ? REFERRAL_SEARCH_MORE_RESULTS : undefined);
+  const type = moreResults ? "search/more-results" : "search";
+  if (!found.results) return streamAnswer(request, type, [], { number: params.number, size, last: 1, total: 0 });
+  if (params.number > found.results.page.last) return noSuchPage();
+  return streamAnswer(request, type, found.results.entries.map(searchEntry), pageInfo(found.results.page));
+}
+
+/** GET /service/user/history/{number}/{size}: the reader's reading history, as the page lists it. */
+export async function historyAnswer({ request, params, user }: Call<typeof content.historyStream>): Promise<Response> {
+  const size = Math.min(params.size, HISTORY_PAGE_SIZE);
+  const { entries, total } = await viewHistory(await db(), user.id, "article", params.number, size);
+  const last = lastPage(total, size);
+  if (params.number > last) return noSuchPage();
+  return streamAnswer(
+    request,
+    "user/history",
+    entries.map((e) => itemEntry(e.item, e.at)),
+    { number: params.number, size, last, total },
+  );
+}
+
+/** GET /service/user/saves/{number}/{size} and /service/user/list/{id}/{number}/{size}: the reader's library, all or one of their folders. */
+export async function libraryAnswer(
+  request: Request,
+  userId: string,
+  folder: string | null,
+  number: number,
+  requested: number,
+): Promise<Response> {
+  const database = await db();
+  let folderId: string | null = null;
+  if (folder !== null) {
+    const own = (await listFolders(database, userId)).find((f) => f.id === folder || f.slug === folder);
+    if (!own) return apiError(404, "not_found", "You have no folder of that id.");
+    folderId = own.id;
+  }
+  const size = Math.min(requested, LIBRARY_PAGE_SIZE);
+  const { items, total } = await libraryItems(database, userId, folderId, number, size);
+  const last = lastPage(total, size);
+  if (number > last) return noSuchPage();
+  return streamAnswer(
+    request,
+    folder === null ? "user/saves" : "user/list",
+    items.map((i) => itemEntry(i.item, i.savedAt, i.id)),
+    { number, size, last, total },
+  );
+}

@@ -1,0 +1,271 @@
+import { z } from "zod";
+import { apiErrorSchema, endpoint } from "../contract";
+import { bulkUpdateSchema, folderSchema } from "../../forms/library";
+import { emailShareSchema, shareRefSchema } from "../../forms/share";
+
+// The reader's library and follows (spec 7, "Library and follows"): folders and saved items,
+// following topics, newsletters and marketing campaigns, and sharing by e-mail. Each calls the
+// functions the library, follow, newsletter and share pages call.
+
+const TAG = "Library";
+const error = (description: string) => ({ description, schema: apiErrorSchema });
+
+export const folderAnswerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  readOnly: z.boolean(),
+  itemCount: z.number().int(),
+});
+
+const bulkAnswer = z.object({ id: z.string(), listIds: z.array(z.string()), message: z.string() });
+
+export const bulkAdd = endpoint({
+  method: "post",
+  path: "/service/user/lists/bulk-update",
+  summary: "Adds a saved item (`id`) to the reader's folders (`listIds`).",
+  tag: TAG,
+  access: "reader",
+  body: bulkUpdateSchema,
+  answers: {
+    200: { description: 'Added ("N item(s) added to folders").', schema: bulkAnswer },
+    404: error("The item or a folder is not one of the reader's own (or is read-only); nothing changed."),
+  },
+});
+
+export const bulkRemove = endpoint({
+  method: "delete",
+  path: "/service/user/lists/bulk-update",
+  summary: "Takes a saved item (`id`) out of the reader's folders (`listIds`); it stays in the library.",
+  tag: TAG,
+  access: "reader",
+  body: bulkUpdateSchema,
+  answers: {
+    200: { description: 'Removed from those folders ("Folders Updated").', schema: bulkAnswer },
+    404: error("The item or a folder is not one of the reader's own (or is read-only); nothing changed."),
+  },
+});
+
+const folderName = z.object({ name: folderSchema.shape.name });
+
+export const createList = endpoint({
+  method: "post",
+  path: "/service/user/list/{name}",
+  summary: "Creates a folder with this name (spec 5 folder rules; the name is trimmed) and an optional description.",
+  tag: TAG,
+  access: "reader",
+  params: folderName,
+  body: folderSchema.pick({ description: true }),
+  answers: {
+    201: {
+      description: 'Created ("Folder created.").',
+      schema: z.object({ folder: folderAnswerSchema, message: z.string() }),
+    },
+    400: error("The input is not valid, or the reader already has as many folders as allowed."),
+    409: error('A folder with this name exists: "A folder with this title already exists."'),
+  },
+});
+
+export const deleteList = endpoint({
+  method: "delete",
+  path: "/service/user/list/{name}",
+  summary: "Deletes the reader's folder with this name (ignoring case and spaces); its items stay in the library.",
+  tag: TAG,
+  access: "reader",
+  params: folderName,
+  answers: {
+    200: { description: "Deleted.", schema: z.object({ folder: folderAnswerSchema, message: z.string() }) },
+    403: error("A read-only folder (gifted articles) cannot be deleted, or another site started the request."),
+    404: error("The reader has no folder with this name."),
+  },
+});
+
+export const deleteSave = endpoint({
+  method: "delete",
+  path: "/service/user/saves",
+  summary: "Removes a saved item (`id`) from the reader's library.",
+  tag: TAG,
+  access: "reader",
+  body: z.object({ id: bulkUpdateSchema.shape.id }),
+  answers: {
+    200: { description: 'Removed ("Removed from My Library").', schema: z.object({ id: z.string(), message: z.string() }) },
+    403: error("A gifted article stays in the library, or another site started the request."),
+    404: error("No such item in the reader's library."),
+  },
+});
+
+/** The spec's follow types, and the follow kinds the pages use for them. */
+export const FOLLOW_TYPES = { topic: "topic", newsletter: "newsletter", marketingCampaign: "campaign" } as const;
+
+const targetName = z
+  .string({ required_error: "This field is required." })
+  .trim()
+  .min(1, "This field is required.")
+  .max(100, "This field must be less than 100 characters.");
+
+const followBody = z.object({
+  name: targetName.describe("The topic's id, the newsletter's slug or the campaign's id, as the pages send them."),
+  type: z.enum(["topic", "newsletter", "marketingCampaign"], {
+    errorMap: () => ({ message: "Please choose topic, newsletter or marketingCampaign." }),
+  }),
+});
+const followAnswer = z.object({ name: z.string(), type: z.string(), title: z.string(), following: z.boolean() });
+const unknownTarget = error("No such topic, newsletter or campaign.");
+
+export const followPost = endpoint({
+  method: "post",
+  path: "/service/user/follow",
+  summary: "Follows a topic, newsletter or marketing campaign (following again changes nothing).",
+  tag: TAG,
+  access: "reader",
+  body: followBody,
+  answers: {
+    200: { description: "Following.", schema: followAnswer },
+    403: error("Subscriber-only or Executive-only (the message says which), or another site started the request."),
+    404: unknownTarget,
+  },
+});
+
+export const followDelete = endpoint({
+  method: "delete",
+  path: "/service/user/follow",
+  summary: "Stops following a topic, newsletter or marketing campaign.",
+  tag: TAG,
+  access: "reader",
+  body: followBody,
+  answers: { 200: { description: "Not following.", schema: followAnswer }, 404: unknownTarget },
+});
+
+const newsletterBody = z.object({ name: targetName.describe("The newsletter's slug.") });
+const subscribedAnswer = z.object({ name: z.string(), title: z.string(), subscribed: z.boolean() });
+const unknownNewsletter = error("No such newsletter.");
+
+const subscribeAnswers = {
+  200: { description: "Subscribed.", schema: subscribedAnswer },
+  403: error("A subscriber-only newsletter, or another site started the request."),
+  404: unknownNewsletter,
+};
+
+export const userSubscribe = endpoint({
+  method: "post",
+  path: "/service/user/subscribe",
+  summary: "Subscribes the signed-in reader to a newsletter.",
+  tag: TAG,
+  access: "reader",
+  body: newsletterBody,
+  answers: subscribeAnswers,
+});
+
+export const userUnsubscribe = endpoint({
+  method: "delete",
+  path: "/service/user/subscribe",
+  summary: "Unsubscribes the signed-in reader from a newsletter.",
+  tag: TAG,
+  access: "reader",
+  body: newsletterBody,
+  answers: { 200: { description: "Unsubscribed.", schema: subscribedAnswer }, 404: unknownNewsletter },
+});
+
+export const unsubscribeAll = endpoint({
+  method: "delete",
+  path: "/service/user/unsubscribe/all",
+  summary: "Unsubscribes the signed-in reader from every newsletter.",
+  tag: TAG,
+  access: "reader",
+  answers: {
+    200: { description: "How many newsletters they left.", schema: z.object({ unsubscribed: z.number().int(), message: z.string() }) },
+  },
+});
+
+export const newslettersSubscribe = endpoint({
+  method: "post",
+  path: "/service/newsletters/subscribe",
+  summary: "Subscribes the signed-in reader to a newsletter, as the Email Newsletters page does (it has no guest sign-up).",
+  tag: TAG,
+  access: "reader",
+  body: newsletterBody,
+  answers: subscribeAnswers,
+});
+
+export const newslettersUnsubscribe = endpoint({
+  method: "post",
+  path: "/service/newsletters/unsubscribe",
+  summary:
+    "Unsubscribes from a newsletter: anyone holding the `token` of a newsletter's unsubscribe link (no sign-in, as the link's page), or the signed-in reader by the newsletter's `name`.",
+  tag: TAG,
+  access: "public",
+  body: z.object({
+    name: targetName.optional().describe("The newsletter's slug (signed in)."),
+    token: z.string().max(512).optional().describe("The token of an unsubscribe link."),
+  }),
+  answers: {
+    200: { description: "Unsubscribed.", schema: subscribedAnswer },
+    400: error("Neither a valid `token` nor a `name`, or the link is not valid."),
+    401: error("No `token`, and not signed in."),
+    404: unknownNewsletter,
+  },
+});
+
+export const share = endpoint({
+  method: "post",
+  path: "/service/user/share",
+  summary:
+    "Shares an article, video or podcast episode (`type`, `id`) by e-mail from the signed-in reader, as the share page does (at most 20 e-mail shares a day).",
+  tag: TAG,
+  access: "reader",
+  body: emailShareSchema.merge(shareRefSchema),
+  answers: {
+    200: {
+      description: 'Sent ("Shared via e-mail").',
+      schema: z.object({ sent: z.literal(true), recipients: z.number().int(), message: z.string() }),
+    },
+    403: error("A subscriber-only video, shared by a reader who is not its subscriber, or another site started the request."),
+    404: error("Nothing to share: no such item."),
+    429: {
+      ...error("The reader has shared as many e-mails as allowed today."),
+      headers: { "Retry-After": "Seconds until they may share again." },
+    },
+  },
+});
+
+const campaignBody = z.object({ name: targetName.describe("The marketing campaign's id.") });
+const unknownCampaign = error("No such marketing campaign.");
+
+export const campaignSubscribe = endpoint({
+  method: "post",
+  path: "/service/user/marketingcampaign/subscribe",
+  summary: "Subscribes the signed-in reader to a marketing campaign's e-mail.",
+  tag: TAG,
+  access: "reader",
+  body: campaignBody,
+  answers: { 200: { description: "Subscribed.", schema: subscribedAnswer }, 404: unknownCampaign },
+});
+
+export const campaignUnsubscribe = endpoint({
+  method: "delete",
+  path: "/service/user/marketingcampaign/subscribe",
+  summary: "Unsubscribes the signed-in reader from a marketing campaign's e-mail.",
+  tag: TAG,
+  access: "reader",
+  body: campaignBody,
+  answers: { 200: { description: "Unsubscribed.", schema: subscribedAnswer }, 404: unknownCampaign },
+});
+
+export const endpoints = [
+  bulkAdd,
+  bulkRemove,
+  createList,
+  deleteList,
+  deleteSave,
+  followPost,
+  followDelete,
+  userSubscribe,
+  userUnsubscribe,
+  unsubscribeAll,
+  newslettersSubscribe,
+  newslettersUnsubscribe,
+  share,
+  campaignSubscribe,
+  campaignUnsubscribe,
+];

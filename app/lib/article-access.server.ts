@@ -1,0 +1,103 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { ArticlePageData } from "../../server/articles";
+import { blocksToHtml } from "../../server/content/markdown";
+import type { Database } from "../../server/db/connection";
+import { keepGift } from "../../server/library/items";
+import { recordView } from "../../server/library/history";
+import { decideOffer, type Offer } from "../../server/paywall/offers";
+import { countRead } from "../../server/popularity";
+import { config } from "./db.server";
+import { articleReader, offerRules, unmeteredReader, type ArticleReader } from "./reader.server";
+
+// Who may read an article, decided once for the article page and the article content service
+// (POST /api/article/piano/content): the same reader, the same offer, the same read counted on
+// the meter and the same gated text withheld.
+
+export type ArticleContext = Extract<ArticleReader, { kind: "reader" }>;
+
+export type ArticleAccess =
+  /** A first visit without cookies on the page: set the visitor cookie and come back to `location`. */
+  | { kind: "first-visit"; location: string; setCookie: string }
+  /** `setCookie`: a new visitor cookie, for a first visit that is walled rather than redirected. */
+  | { kind: "open"; context: ArticleContext; offer: Offer; setCookie?: string };
+
+export interface ArticleAccessRequest {
+  /** The reader came from one of the article's reading lists. */
+  readingList: boolean;
+  /** A valid gift link for this article. */
+  gift: boolean;
+  /** This article's gift link, expired. */
+  giftExpired: boolean;
+  /**
+   * A first visit without cookies: the page redirects to set the visitor cookie; a service call,
+   * which cannot follow that, is answered as an unmetered client (the wall) with the cookie set.
+   */
+  firstVisit: "redirect" | "wall";
+}
+
+/** Who asks for an article (app/lib/reader.server.ts `articleReader`), for `openArticle`. */
+export function articleAsker(request: Request, loadContext: AppLoadContext | undefined): Promise<ArticleReader> {
+  return articleReader(request, loadContext);
+}
+
+/**
+ * Decides the offer for whoever asks (`articleAsker`) and records the read: a full read counts on the meter
+ * (inside decideOffer) and on the most-read list, and a signed-in reader's history gets the view.
+ */
+export async function openArticle(
+  database: Database,
+  asking: ArticleReader,
+  article: { id: number; tier: ArticlePageData["article"]["tier"]; ascend: boolean },
+  access: ArticleAccessRequest,
+): Promise<ArticleAccess> {
+  let setCookie: string | undefined;
+  if (asking.kind === "first-visit" && !access.gift) {
+    if (access.firstVisit === "redirect") return asking;
+    setCookie = asking.setCookie;
+  }
+  const context: ArticleContext = asking.kind === "reader" ? asking : unmeteredReader;
+  const offer = await decideOffer(database, offerRules(), {
+    reader: context.reader,
+    article,
+    readingList: access.readingList,
+    gift: access.gift,
+    expiredGift: access.giftExpired,
+  });
+  if (offer.fullContent) await countRead(database, article.id);
+  if (context.user) {
+    await recordView(database, context.user.id, { type: "article", id: article.id });
+    if (access.gift) await keepGift(database, context.user.id, article.id);
+  }
+  return { kind: "open", context, offer, ...(setCookie ? { setCookie } : {}) };
+}
+
+export interface ArticleBodyParts {
+  /** The free preview: the first paragraphs, shown to everyone. */
+  preview: string;
+  /** The rest, either side of the promo; null for a reader who meets a wall. */
+  gated: { beforePromo: string; afterPromo: string } | null;
+}
+
+/**
+ * The body as HTML made on the server from the seed content's Markdown, every text escaped (see
+ * blocksToHtml): the free preview, then, only for a reader entitled to it, the rest either side
+ * of the store promo. A walled reader's body holds no more of the text than the preview.
+ */
+export function articleBodyParts(
+  { article, promoAt }: Pick<ArticlePageData, "article" | "promoAt">,
+  fullContent: boolean,
+  options: { quoteClass: string },
+): ArticleBodyParts {
+  const { blocks } = article;
+  const previewEnd = Math.min(config().PAYWALL_PREVIEW_PARAGRAPHS, blocks.length);
+  const promoIndex = Math.max(promoAt, previewEnd);
+  return {
+    preview: blocksToHtml(blocks.slice(0, previewEnd), options),
+    gated: fullContent
+      ? {
+          beforePromo: blocksToHtml(blocks.slice(previewEnd, promoIndex), options),
+          afterPromo: blocksToHtml(blocks.slice(promoIndex), options),
+        }
+      : null,
+  };
+}

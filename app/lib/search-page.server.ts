@@ -1,0 +1,55 @@
+import { parsePaging } from "../../shared/pagination";
+import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
+import { readSearchForm, type SearchForm } from "../../shared/search-form";
+import { matchingSubjects, searchContent, SEARCH_PAGE_SIZE } from "../../server/search";
+import { withReferral } from "../../server/streams";
+import { config, db } from "./db.server";
+import { currentSubscriber } from "./subscriber.server";
+
+// What a search finds, for the search page and the search stream service (GET
+// /service/search/{number}/{size}): the same form, the same snippets (gated text only for a
+// subscriber) and the same referral code on "more results" links.
+
+export { SEARCH_PAGE_SIZE };
+
+/** A search from a query string as the search page's GET form sends it; null results without a query. */
+export async function runSearch(request: Request, params: URLSearchParams, size = SEARCH_PAGE_SIZE, referralOverride?: string) {
+  const form = readSearchForm(params);
+  const unlimited = config().STREAM_UNLIMITED_LOADING;
+  if (!form.q) return { form, results: null, subjects: [], unlimited };
+  const database = await db();
+  const topic = form.topic
+    ? await database.selectFrom("topic").select(["id", "name", "slug"]).where("slug", "=", form.topic).executeTakeFirst()
+    : undefined;
+  // Snippets come from gated paragraphs only for a subscriber; anyone else sees the free preview's.
+  const access = (await currentSubscriber(request)) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
+  const year = (y: number | null, end: "start" | "end") => (y === null ? null : `${y}-${end === "start" ? "01-01" : "12-31"}`);
+  const [results, subjects] = await Promise.all([
+    searchContent(
+      database,
+      {
+        query: form.q,
+        kinds: form.types,
+        topicId: topic?.id ?? null,
+        from: year(form.from, "start"),
+        to: year(form.to, "end"),
+        sort: form.sort,
+        paging: parsePaging(params, unlimited),
+        size,
+      },
+      access,
+    ),
+    matchingSubjects(database, form.q),
+  ]);
+  // Spec 9: links reached through search's "more results" carry its referral code.
+  const referral = (referralOverride ?? params.get("referral")) === REFERRAL_SEARCH_MORE_RESULTS ? REFERRAL_SEARCH_MORE_RESULTS : null;
+  const entries = results.entries.map((e) => ({ ...e, url: withReferral(e.url, referral) }));
+  // The chosen topic stays in the filter even when nothing matches in it.
+  const topics = topic && !results.topics.some((t) => t.id === topic.id) ? [...results.topics, { ...topic, count: 0 }] : results.topics;
+  return {
+    form: { ...form, topic: topic?.slug ?? null } satisfies SearchForm,
+    results: { ...results, entries, topics },
+    subjects,
+    unlimited,
+  };
+}

@@ -1,0 +1,9 @@
+import { articleContentAnswer } from "../lib/api/content.server";
+import { articleContent } from "../lib/api/groups/content";
+import { apiRoute, serve } from "../lib/api/handler.server";
+
+/** POST /api/article/piano/content?year=&month=&seotitle= (spec 7): guid, content and quota, access decided as the article page decides it. */
+const route = apiRoute(serve(articleContent, articleContentAnswer));
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,58 @@
+import { addToCart, emptyCart, readCart, removeLine } from "../../server/store/cart";
+import { cartView } from "../lib/api/cart.server";
+import { addToCartEndpoint, getCart, removeFromCart } from "../lib/api/groups/cart";
+import { apiError, apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine, type AddFailureOutcome } from "../lib/cart.server";
+import { db } from "../lib/db.server";
+
+type ItemResult =
+  { productId: string; added: true; lineId: string; quantity: number } | { productId: string; added: false; code: string; message: string };
+
+/**
+ * GET /api/shopping-cart: the caller's cart. POST: adds a list of cart add items, each as the
+ * product page's add does (the same schema and addToCart). DELETE: removes one of the caller's
+ * lines, or empties the cart.
+ */
+const route = apiRoute(
+  serve(getCart, async ({ request, user }) => apiJson(cartView(await readCart(await db(), await currentCartId(request, user?.id))))),
+
+  serve(addToCartEndpoint, async ({ request, body, user }) => {
+    const database = await db();
+    const { cartId, setCookie } = await cartForWriting(request, user?.id);
+    const items: ItemResult[] = [];
+    let firstFailure: AddFailureOutcome | null = null;
+    for (const item of body) {
+      const productId = String(item.availabilityId);
+      const outcome = await addToCart(database, cartId, {
+        availabilityId: item.availabilityId,
+        kind: item.kind,
+        quantity: item.quantity,
+        referral: item.referral,
+      });
+      if (outcome.ok) items.push({ productId, added: true, lineId: outcome.lineId, quantity: outcome.quantity });
+      else {
+        firstFailure ??= outcome;
+        items.push({ productId, added: false, code: outcome.problem, message: addProblemReason(outcome) });
+      }
+    }
+    if (firstFailure && items.every((i) => !i.added))
+      return apiError(ADD_STATUS[firstFailure.problem], firstFailure.problem, addProblemReason(firstFailure), { items });
+    const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
+    return apiJson({ items, cart: cartView(await readCart(database, cartId)) }, { headers });
+  }),
+
+  serve(removeFromCart, async ({ request, body, user }) => {
+    const database = await db();
+    if (body.lineId !== undefined) {
+      const own = await ownCartLine(request, user?.id, body.lineId);
+      if (!own || !(await removeLine(database, own.cartId, own.line.id))) return apiError(404, "not_found", "No such line in your cart");
+      return apiJson(cartView(await readCart(database, own.cartId)));
+    }
+    const cartId = await currentCartId(request, user?.id);
+    if (cartId) await emptyCart(database, cartId);
+    return apiJson(cartView(await readCart(database, cartId)));
+  }),
+);
+
+export const loader = route.loader;
+export const action = route.action;

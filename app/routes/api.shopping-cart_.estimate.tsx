@@ -1,0 +1,34 @@
+import { readCart } from "../../server/store/cart";
+import { estimateCharges } from "../../server/store/estimate";
+import { money } from "../lib/api/cart.server";
+import { estimateEndpoint } from "../lib/api/groups/cart";
+import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { currentCartId } from "../lib/cart.server";
+import { rememberEstimateDestination } from "../lib/cart-estimate.server";
+import { db } from "../lib/db.server";
+
+/**
+ * POST /api/shopping-cart/estimate: the cart page's estimate form (the same schema and
+ * estimateCharges), remembering the destination for the cart page as the form does.
+ */
+const route = apiRoute(
+  serve(estimateEndpoint, async ({ request, body: destination, user }) => {
+    const cart = await readCart(await db(), await currentCartId(request, user?.id));
+    const estimate = cart.lines.length > 0 ? estimateCharges(cart, destination) : null;
+    return apiJson(
+      {
+        destination,
+        estimate: estimate && {
+          subtotal: money(cart.subtotalCents),
+          tax: money(estimate.taxCents),
+          shipping: estimate.shipping && { ...estimate.shipping, formatted: money(estimate.shipping.cents).formatted },
+          total: money(estimate.grandTotalCents),
+        },
+      },
+      { headers: { "Set-Cookie": await rememberEstimateDestination(destination) } },
+    );
+  }),
+);
+
+export const loader = route.loader;
+export const action = route.action;

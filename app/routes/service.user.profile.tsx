@@ -1,0 +1,20 @@
+import { saveProfileFlow, userProfile } from "../lib/account-flows.server";
+import { accountProblem } from "../lib/api/account-problem.server";
+import { profile, profileHead, saveProfile } from "../lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { currentUser } from "../lib/session.server";
+
+/** HEAD, GET and POST /service/user/profile (spec): the reader's profile, saved as my account saves it. */
+const route = apiRoute(
+  serve(profile, async ({ user }) => apiJson(await userProfile(user))),
+  serve(profileHead, () => Promise.resolve(new Response(null, { status: 200, headers: { "Cache-Control": "private, no-store" } }))),
+  serve(saveProfile, async ({ request, context, user, body }) => {
+    const saved = await saveProfileFlow(request, context, user, body);
+    if (!saved.ok) return accountProblem(saved.problem);
+    // The profile as it now is (updateProfile changed the stored user).
+    return apiJson(await userProfile((await currentUser(request))!));
+  }),
+);
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,17 @@
+import { resetPasswordFlow } from "../lib/account-flows.server";
+import { PASSWORD_CHANGED } from "../lib/account-messages";
+import { accountProblem } from "../lib/api/account-problem.server";
+import { resetPassword } from "../lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+
+/** POST /service/user/reset-password (spec: password, token): the reset-password page's flow. */
+const route = apiRoute(
+  serve(resetPassword, async ({ request, body }) => {
+    const outcome = await resetPasswordFlow(request, body);
+    if (!outcome.ok) return accountProblem(outcome.problem);
+    return apiJson({ message: PASSWORD_CHANGED }, { headers: { "Set-Cookie": outcome.setCookie } });
+  }),
+);
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,11 @@
+import { libraryAnswer } from "../lib/api/content.server";
+import { savesStream } from "../lib/api/groups/content";
+import { apiRoute, serve } from "../lib/api/handler.server";
+
+/** GET /service/user/saves/{number}/{size} (spec 7): everything in the reader's library. (Not nested under user/saves.) */
+const route = apiRoute(
+  serve(savesStream, ({ request, params, user }) => libraryAnswer(request, user.id, null, params.number, params.size)),
+);
+
+export const loader = route.loader;
+export const action = route.action;

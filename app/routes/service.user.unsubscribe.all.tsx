@@ -1,0 +1,9 @@
+import { unsubscribeAll } from "../lib/api/groups/library";
+import { apiRoute, serve } from "../lib/api/handler.server";
+import * as handlers from "../lib/api/library.server";
+
+/** DELETE /service/user/unsubscribe/all (spec): leaves every newsletter. */
+const route = apiRoute(serve(unsubscribeAll, handlers.unsubscribeAll));
+
+export const loader = route.loader;
+export const action = route.action;

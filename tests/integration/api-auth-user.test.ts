@@ -1,0 +1,473 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, type Database } from "../../server/db/connection";
+import { follow } from "../../server/follows";
+import { ApiContract } from "../helpers/api-contract";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+
+// The auth-user group of the service API (spec 7: authenticate, logout, user/profile, password,
+// forgot and reset password, register) against the production build and a real database. Each
+// answer is checked against the published OpenAPI document; the rules (rate limits, captcha,
+// lockouts, the spec's messages) are the pages' own, so the same limits and wording show here.
+
+const PASSWORD = "Lantern5!quay";
+const NEW_PASSWORD = "Beacon8!shore";
+const INVALID = "You have entered an invalid email and password combination. Please try again.";
+const RESTRICTED = "We're having trouble verifying your account. Please contact our Customer Service team for assistance.";
+const UNAVAILABLE = "That username is unavailable. Sign in or choose another email address.";
+const RESET_SENT = "If your email is registered with us, you will receive an email with a link to reset your password.";
+const RESET_LOCKED = "You cannot unlock your account by resetting the password. Please wait 24 hours to unlock and try again.";
+const PASSWORD_RULE =
+  "Passwords must meet the following criteria: must have at least one number, one lower case letter, one upper case letter, and one special character (@ ! # $ % ^ & + =), no spaces, and be at least 8 characters long";
+
+let server: RunningServer;
+let contract: ApiContract;
+let smtp: LoopbackSmtp;
+let connection: IsolatedConnection;
+let database: Database;
+let counter = 0;
+let ipCounter = 10;
+
+beforeAll(async () => {
+  connection = await isolatedConnection("apiauth");
+  smtp = await startLoopbackSmtp();
+  server = await startBuiltServer(
+    {
+      SMTP_URL: smtp.url,
+      CLIENT_IP_HEADER: "x-forwarded-for",
+      RATE_LIMIT_PER_IP: "8",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+      // Short locks, so three of them (the day-long lock) fit in a test.
+      LOGIN_LOCKOUT_SECONDS: "1",
+    },
+    "production",
+    connection,
+  );
+  database = connect(connection);
+  contract = await ApiContract.load(server.url);
+}, 120_000);
+
+afterAll(async () => {
+  await database?.destroy();
+  await server?.stop();
+  await connection?.drop();
+  await smtp?.stop();
+});
+
+const uniqueEmail = (label: string) => `${label}.${++counter}.${process.pid}.${Date.now()}@example.org`;
+/** Each test calls from its own client address, so only the rate-limit test meets the per-address limit. */
+const newClientIp = () => {
+  ipCounter += 1;
+  return `10.77.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+};
+
+type Body = Record<string, unknown> & { code?: string; message?: string; fields?: Record<string, string[]> };
+
+/** A client of the API: its own address and, once signed in, the session cookie. */
+class Client {
+  session: string | undefined;
+  constructor(readonly ip = newClientIp()) {}
+
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const res = await fetch(server.url + path, {
+      method,
+      redirect: "manual",
+      headers: {
+        Origin: server.url,
+        "X-Forwarded-For": this.ip,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(this.session ? { Cookie: `mr_session=${this.session}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("mr_session="));
+    if (cookie) this.session = /Max-Age=0/i.test(cookie) ? undefined : cookie.split(";")[0]!.slice("mr_session=".length);
+    return res;
+  }
+
+  /** The call, checked against the document for its documented path. */
+  async api(method: string, path: string, body?: unknown, documented = path): Promise<{ status: number; json: Body; res: Response }> {
+    const res = await this.call(method, path, body);
+    const json = ((await contract.check(documented, method.toLowerCase(), res)) ?? {}) as Body;
+    return { status: res.status, json, res };
+  }
+}
+
+/** A reader registered through the API, signed in. */
+async function registered(label = "reader"): Promise<{ client: Client; email: string; id: string }> {
+  const client = new Client();
+  const email = uniqueEmail(label);
+  const { status, json } = await client.api("POST", "/api/user/register", {
+    firstName: "Nell",
+    lastName: "Ransome",
+    emailAddress: email,
+    password: PASSWORD,
+    deviceType: "WEB_SITE",
+  });
+  expect(status).toBe(201);
+  return { client, email, id: json.id as string };
+}
+
+async function mailedResetToken(email: string): Promise<string> {
+  const mail = await smtp.waitFor((m) => m.rcptTo.includes(email));
+  const body = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
+  return new URL(body.match(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/)![0]).searchParams.get("token")!;
+}
+
+const restrict = (id: string) => database.updateTable("app_user").set({ status: "restricted" }).where("id", "=", id).execute();
+
+describe("POST /api/user/register", () => {
+  it("creates the account, signs the reader in and answers the account", async () => {
+    const client = new Client();
+    const email = uniqueEmail("new");
+    const { status, json, res } = await client.api("POST", "/api/user/register", {
+      firstName: "Ada",
+      lastName: "Quill",
+      emailAddress: email,
+      password: PASSWORD,
+      optIn: "on",
+    });
+    expect(status).toBe(201);
+    expect(json).toMatchObject({ name: "Ada Quill", email });
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("mr_session=") && /HttpOnly/i.test(c))).toBe(true);
+    const profile = await client.api("GET", "/service/user/profile");
+    expect(profile.json).toMatchObject({ id: json.id, email, firstName: "Ada", lastName: "Quill", optIn: true });
+  });
+
+  it("answers 400 with the registration form's field errors", async () => {
+    const { status, json } = await new Client().api("POST", "/api/user/register", {
+      firstName: "",
+      lastName: "Quill",
+      emailAddress: "not-an-address",
+      password: "weak",
+    });
+    expect(status).toBe(400);
+    expect(json.code).toBe("invalid_input");
+    expect(json.fields).toMatchObject({
+      firstName: ["This field is required."],
+      emailAddress: ["This email address is not valid."],
+      password: [PASSWORD_RULE],
+    });
+  });
+
+  it("answers 409 with the spec's sentence for an address in use, and 403 for a restricted one", async () => {
+    const { email } = await registered("taken");
+    const taken = await new Client().api("POST", "/api/user/register", {
+      firstName: "Other",
+      lastName: "Person",
+      emailAddress: email.toUpperCase(),
+      password: PASSWORD,
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.json).toMatchObject({ code: "taken", message: UNAVAILABLE, fields: { emailAddress: [UNAVAILABLE] } });
+    expect(taken.res.headers.getSetCookie().some((c) => c.startsWith("mr_session="))).toBe(false);
+
+    const blocked = await new Client().api("POST", "/api/user/register", {
+      firstName: "Blocked",
+      lastName: "Reader",
+      emailAddress: `x${++counter}@blocked-domain.example`,
+      password: PASSWORD,
+    });
+    expect(blocked.status).toBe(403);
+    expect(blocked.json).toMatchObject({ code: "user_restricted", message: RESTRICTED });
+  });
+});
+
+describe("POST /authenticate", () => {
+  it("signs in with JSON or a form and answers the account; the cookie opens the profile", async () => {
+    const { email, id } = await registered("signin");
+    const client = new Client();
+    const { status, json } = await client.api("POST", "/authenticate", {
+      username: email,
+      password: PASSWORD,
+      deviceType: "WEB_SITE",
+    });
+    expect(status).toBe(200);
+    expect(json).toEqual({ id, name: "Nell Ransome", email });
+    expect((await client.api("GET", "/service/user/profile")).json.email).toBe(email);
+
+    const form = await fetch(`${server.url}/authenticate`, {
+      method: "POST",
+      headers: { Origin: server.url, "X-Forwarded-For": newClientIp(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: email, password: PASSWORD, deviceType: "WEB_SITE" }),
+    });
+    expect(form.status).toBe(200);
+    expect(((await contract.check("/authenticate", "post", form)) as Body).id).toBe(id);
+  });
+
+  it("answers 400 with the sign-in form's field errors", async () => {
+    const { status, json } = await new Client().api("POST", "/authenticate", { username: "nobody", password: "" });
+    expect(status).toBe(400);
+    expect(json.fields).toMatchObject({ username: ["This field is required."], password: ["This field is required."] });
+  });
+
+  it("counts tries_left on a wrong password, in the spec's words, then locks with lockout_duration", async () => {
+    const { email } = await registered("locked");
+    const answers: [number, string][] = [];
+    for (let i = 0; i < 4; i++) {
+      const { status, json } = await new Client().api("POST", "/authenticate", { username: email, password: "Wrong1!guess" });
+      expect(status).toBe(401);
+      expect(json.code).toBe("invalid_credentials");
+      answers.push([json.tries_left as number, json.message!]);
+    }
+    expect(answers).toEqual([
+      [4, INVALID],
+      [3, `${INVALID} You have 3 tries left.`],
+      [2, `${INVALID} You have 2 tries left.`],
+      [1, `${INVALID} You have 1 try left.`],
+    ]);
+    // The last try sets the lock (the day-long lock below shows the right password refused too).
+    const locked = await new Client().api("POST", "/authenticate", { username: email, password: "Wrong1!guess" });
+    expect(locked.status).toBe(423);
+    expect(locked.json).toMatchObject({ code: "locked", lockout_duration: 1 });
+    expect(locked.json.message).toBe(
+      "Your account is blocked, please wait 1 second to unlock and try again. For immediate assistance, please contact Customer Service.",
+    );
+  });
+
+  it("answers 403 user_restricted for a restricted account, and a wrong password for an unknown one", async () => {
+    const { email, id } = await registered("restricted");
+    await restrict(id);
+    const restricted = await new Client().api("POST", "/authenticate", { username: email, password: PASSWORD });
+    expect(restricted.status).toBe(403);
+    expect(restricted.json).toMatchObject({ code: "user_restricted", message: RESTRICTED });
+    const unknown = await new Client().api("POST", "/authenticate", { username: uniqueEmail("nobody"), password: PASSWORD });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json.message).toBe(INVALID);
+  });
+
+  it("applies the sign-in page's per-address limit: 429 with Retry-After", async () => {
+    const client = new Client();
+    let last: Awaited<ReturnType<Client["api"]>> | undefined;
+    for (let i = 0; i < 9; i++) last = await client.api("POST", "/authenticate", { username: uniqueEmail("limit"), password: PASSWORD });
+    expect(last!.status).toBe(429);
+    expect(last!.json.code).toBe("too_many_attempts");
+    expect(Number(last!.res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // The page shares the limit: the same address is refused there too.
+    const page = await fetch(`${server.url}/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: server.url, "X-Forwarded-For": client.ip, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: uniqueEmail("limit"), password: PASSWORD }),
+    });
+    expect(page.status).toBe(429);
+  });
+});
+
+describe("HEAD, GET and POST /service/user/profile", () => {
+  it("answers 401 signed out (HEAD with no body), 200 signed in", async () => {
+    const guest = new Client();
+    expect((await guest.api("GET", "/service/user/profile")).json.code).toBe("not_signed_in");
+    const head = await guest.call("HEAD", "/service/user/profile");
+    await contract.check("/service/user/profile", "head", head);
+    expect([head.status, await head.text()]).toEqual([401, ""]);
+    const { client } = await registered("head");
+    const signedIn = await client.call("HEAD", "/service/user/profile");
+    await contract.check("/service/user/profile", "head", signedIn);
+    expect([signedIn.status, await signedIn.text()]).toEqual([200, ""]);
+  });
+
+  it("gives the reader's own newsletters, topics and campaigns, never another reader's", async () => {
+    const a = await registered("follower");
+    const b = await registered("other");
+    const topic = await database.selectFrom("topic").select(["id", "name"]).orderBy("id").executeTakeFirstOrThrow();
+    const newsletter = await database
+      .selectFrom("newsletter")
+      .select(["slug", "name"])
+      .where("subscriber_only", "=", 0)
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const campaign = await database.selectFrom("marketing_campaign").select(["id", "name"]).orderBy("id").executeTakeFirstOrThrow();
+    await follow(database, a.id, "topic", String(topic.id));
+    await follow(database, a.id, "newsletter", newsletter.slug);
+    await follow(database, a.id, "campaign", campaign.id);
+
+    const mine = await a.client.api("GET", "/service/user/profile");
+    expect(mine.json).toMatchObject({
+      id: a.id,
+      email: a.email,
+      firstName: "Nell",
+      lastName: "Ransome",
+      pendingEmail: null,
+      attributes: { industry: "", jobTitle: "", companySize: "" },
+      newsletters: [{ slug: newsletter.slug, name: newsletter.name }],
+      following: [{ id: topic.id, name: topic.name }],
+      marketingCampaigns: [{ id: campaign.id, name: campaign.name }],
+      subscriber: null,
+    });
+    expect(mine.res.headers.get("Cache-Control")).toContain("no-store");
+    const theirs = await b.client.api("GET", "/service/user/profile");
+    expect(theirs.json).toMatchObject({ id: b.id, email: b.email, newsletters: [], following: [], marketingCampaigns: [] });
+  });
+
+  it("saves the profile as my account does, with its field errors and its current-password rule", async () => {
+    const a = await registered("profile");
+    const b = await registered("neighbour");
+    const saved = await a.client.api("POST", "/service/user/profile", {
+      displayName: "Nell R",
+      emailAddress: a.email,
+      industry: "Media",
+      jobTitle: "Analyst",
+      companySize: "5 to 99",
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({
+      displayName: "Nell R",
+      attributes: { industry: "Media", jobTitle: "Analyst", companySize: "5 to 99" },
+    });
+    expect((await a.client.api("GET", "/service/user/profile")).json.displayName).toBe("Nell R");
+    // The page shows what the API saved.
+    expect(await (await a.client.call("GET", "/my-account")).text()).toContain("Nell R");
+
+    const bad = await a.client.api("POST", "/service/user/profile", { emailAddress: a.email, industry: "Piracy" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ industry: ["Please select a valid value"] });
+
+    const noPassword = await a.client.api("POST", "/service/user/profile", { emailAddress: uniqueEmail("moved") });
+    expect(noPassword.status).toBe(400);
+    expect(noPassword.json.fields).toEqual({ currentPassword: ["Current Password is required"] });
+
+    // Another reader's address is refused and theirs is untouched.
+    const theirs = await a.client.api("POST", "/service/user/profile", { emailAddress: b.email, currentPassword: PASSWORD });
+    expect(theirs.status).toBe(409);
+    expect(theirs.json).toMatchObject({ code: "taken", message: UNAVAILABLE });
+    expect((await b.client.api("GET", "/service/user/profile")).json.email).toBe(b.email);
+
+    const moved = uniqueEmail("moved");
+    const pending = await a.client.api("POST", "/service/user/profile", { emailAddress: moved, currentPassword: PASSWORD });
+    expect(pending.status).toBe(200);
+    expect(pending.json).toMatchObject({ email: a.email, pendingEmail: moved });
+    await smtp.waitFor((m) => m.rcptTo.includes(moved));
+  });
+
+  it("answers 401 to a signed-out save and changes nothing", async () => {
+    const { status, json } = await new Client().api("POST", "/service/user/profile", { emailAddress: "x@example.org", displayName: "X" });
+    expect(status).toBe(401);
+    expect(json.code).toBe("not_signed_in");
+  });
+});
+
+describe("POST /service/user/password", () => {
+  it("changes the password: this session stays, the reader's others end", async () => {
+    const { client, email } = await registered("changer");
+    const other = new Client();
+    expect((await other.api("POST", "/authenticate", { username: email, password: PASSWORD })).status).toBe(200);
+    const { status, json } = await client.api("POST", "/service/user/password", { current: PASSWORD, password: NEW_PASSWORD });
+    expect(status).toBe(200);
+    expect(json.message).toBe("Password successfully changed.");
+    expect((await client.api("GET", "/service/user/profile")).status).toBe(200);
+    expect((await other.api("GET", "/service/user/profile")).status).toBe(401);
+    expect((await new Client().api("POST", "/authenticate", { username: email, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await new Client().api("POST", "/authenticate", { username: email, password: PASSWORD })).status).toBe(401);
+  });
+
+  it("answers the spec's 'Current Password is invalid' and the form's password rule", async () => {
+    const { client, email } = await registered("wrongcurrent");
+    const wrong = await client.api("POST", "/service/user/password", { current: "Nope1!nope", password: NEW_PASSWORD });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json).toMatchObject({ code: "current_password_invalid", message: "Current Password is invalid" });
+    expect(wrong.json.fields).toEqual({ current: ["Current Password is invalid"] });
+    const weak = await client.api("POST", "/service/user/password", { current: PASSWORD, password: "weak" });
+    expect(weak.status).toBe(400);
+    expect(weak.json.fields).toEqual({ password: [PASSWORD_RULE] });
+    const missing = await client.api("POST", "/service/user/password", {});
+    expect(missing.json.fields).toMatchObject({ current: ["Current Password is required"], password: ["New Password is required"] });
+    // Nothing changed.
+    expect((await new Client().api("POST", "/authenticate", { username: email, password: PASSWORD })).status).toBe(200);
+  });
+
+  it("answers 401 signed out", async () => {
+    const { status } = await new Client().api("POST", "/service/user/password", { current: PASSWORD, password: NEW_PASSWORD });
+    expect(status).toBe(401);
+  });
+});
+
+describe("forgot and reset password", () => {
+  for (const [path, field] of [
+    ["/service/user/forgot-password", "email"],
+    ["/api/user/forgotpassword", "emailAddress"],
+  ] as const) {
+    it(`${path}: always the spec's sentence, and a link only to an account's address`, async () => {
+      const { email } = await registered("forgot");
+      const known = await new Client().api("POST", path, { [field]: email, deviceType: "WEB_SITE" });
+      expect(known.status).toBe(200);
+      expect(known.json).toEqual({ message: RESET_SENT });
+      expect(await mailedResetToken(email)).toBeTruthy();
+      const unknown = await new Client().api("POST", path, { [field]: uniqueEmail("stranger") });
+      expect(unknown.json).toEqual({ message: RESET_SENT });
+      const bad = await new Client().api("POST", path, { [field]: "nope" });
+      expect(bad.status).toBe(400);
+      expect(bad.json.fields).toEqual({ [field]: ["Please enter a valid email address."] });
+    });
+  }
+
+  it("answers 403 for a restricted account and 423 for a day-locked one", async () => {
+    const restricted = await registered("forgotrestricted");
+    await restrict(restricted.id);
+    const refused = await new Client().api("POST", "/service/user/forgot-password", { email: restricted.email });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: "user_restricted", message: RESTRICTED });
+
+    const { email } = await registered("hammered");
+    for (let lockout = 0; lockout < 3; lockout++) {
+      for (let i = 0; i < 5; i++) await new Client().call("POST", "/authenticate", { username: email, password: "Guess1!password" });
+      if (lockout < 2) await new Promise((r) => setTimeout(r, 1100));
+    }
+    const locked = await new Client().api("POST", "/authenticate", { username: email, password: PASSWORD });
+    expect(locked.status).toBe(423);
+    expect(locked.json.lockout_duration).toBe(86_400);
+    const day = await new Client().api("POST", "/api/user/forgotpassword", { emailAddress: email });
+    expect(day.status).toBe(423);
+    expect(day.json).toMatchObject({ code: "locked", message: RESET_LOCKED });
+  });
+
+  it("/service/user/reset-password sets the password once with the mailed token and ends every session", async () => {
+    const { client, email } = await registered("resetter");
+    await new Client().api("POST", "/service/user/forgot-password", { email });
+    const token = await mailedResetToken(email);
+
+    const bad = await new Client().api("POST", "/service/user/reset-password", { token, password: "weak" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ password: [PASSWORD_RULE] });
+    const noToken = await new Client().api("POST", "/service/user/reset-password", { password: NEW_PASSWORD });
+    expect(noToken.json.fields).toEqual({ token: ["This field is required."] });
+
+    const reset = await client.api("POST", "/service/user/reset-password", { token, password: NEW_PASSWORD });
+    expect(reset.status).toBe(200);
+    expect(reset.json.message).toBe("Password successfully changed.");
+    expect(client.session).toBeUndefined();
+    expect((await new Client().api("POST", "/authenticate", { username: email, password: NEW_PASSWORD })).status).toBe(200);
+
+    const again = await new Client().api("POST", "/service/user/reset-password", { token, password: "Other9!shore" });
+    expect(again.status).toBe(410);
+    expect(again.json.code).toBe("link_dead");
+    const forged = await new Client().api("POST", "/service/user/reset-password", { token: "a".repeat(43), password: "Other9!shore" });
+    expect(forged.status).toBe(410);
+  });
+});
+
+describe("GET /logout", () => {
+  it("signs out a request from this site and goes to the return path", async () => {
+    const { client } = await registered("leaver");
+    const res = await client.call("GET", "/logout?return=/topics", undefined, { "Sec-Fetch-Site": "same-origin" });
+    await contract.check("/logout", "get", res);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe("/topics");
+    expect(client.session).toBeUndefined();
+    const old = await registered("leaver2");
+    const offsite = await old.client.call("GET", "/logout?return=https://evil.example/", undefined, { "Sec-Fetch-Site": "none" });
+    expect(offsite.headers.get("Location")).toBe("/");
+  });
+
+  it("does not sign out a request another site started: it answers the confirm page", async () => {
+    const { client } = await registered("stayer");
+    const res = await client.call("GET", "/logout?return=/topics", undefined, { "Sec-Fetch-Site": "cross-site" });
+    await contract.check("/logout", "get", res);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(await res.text()).toContain("Do you want to sign out of Meridian Review?");
+    expect((await client.api("GET", "/service/user/profile")).status).toBe(200);
+  });
+});

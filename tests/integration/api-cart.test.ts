@@ -1,0 +1,592 @@
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiContract } from "../helpers/api-contract";
+import { Reader, registeredReader } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+// The cart group of the service API (app/lib/api/groups/cart.ts) against the production build,
+// as an outside client meets it: JSON in and out, the cart cookie for a guest, the session for a
+// reader, every answer checked against the published OpenAPI document.
+
+// Seed catalogue (content/store.json): availability ids are given in file order from 1001.
+const HARDCOVER = { id: 1001, price: 3200 }; // The Patient Ledger, HBK, volume pricing
+const EBOOK = { id: 1002, price: 2499 }; // The Patient Ledger, KND
+const COMING_SOON = 1016; // Machines at the Table, HBK, available 2027-02-09
+const COMING_SOON_PRODUCT = 6; // Machines at the Table: product ids are given in file order from 1
+const REPRINT_PDF = 1031; // The Hidden Cost of Consensus, permissions available
+
+const VALID_NUMBER = "Please enter a valid number.";
+const DIGITAL_LIMIT = "A digital item is sold one to an order, so its quantity cannot be more than 1.";
+const REQUIRED = "This field is required.";
+
+let server: RunningServer;
+let contract: ApiContract;
+
+beforeAll(async () => {
+  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000" });
+  contract = await ApiContract.load(server.url);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Money {
+  cents: number;
+  formatted: string;
+}
+interface Line {
+  id: string;
+  availabilityId: number;
+  productId: number;
+  title: string;
+  type: string;
+  quantity: number;
+  unitPrice: Money;
+  linePrice: Money;
+  productUrl: string;
+}
+interface CartBody {
+  lines: Line[];
+  count: number;
+  subtotal: Money;
+}
+interface AddBody {
+  items: { productId: string; added: boolean; lineId?: string; code?: string; message?: string }[];
+  cart: CartBody;
+}
+interface ErrorBody {
+  code: string;
+  message: string;
+  fields?: Record<string, string[]>;
+  items?: AddBody["items"];
+}
+
+const SESSION_COOKIES = ["mr_session", "mr_cart", "mr_cart_estimate"];
+
+/** An API client with its own cookie jar: the cookies a browser of the site would send. */
+class Client {
+  readonly cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  /** The client of a signed-in browser (tests/helpers/reader.ts). */
+  static of(reader: Reader): Client {
+    const client = new Client(reader.baseUrl);
+    for (const name of SESSION_COOKIES) {
+      const value = reader.cookie(name);
+      if (value) client.cookies.set(name, value);
+    }
+    return client;
+  }
+
+  /** The same cookies in a browser, to see the pages. */
+  browser(): Reader {
+    const reader = new Reader(this.baseUrl);
+    for (const [name, value] of this.cookies) reader.setCookie(name, value);
+    return reader;
+  }
+
+  async call(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { Origin: this.baseUrl, Accept: "application/json" };
+    if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: "manual",
+    });
+    for (const header of res.headers.getSetCookie()) {
+      const [pair] = header.split(";");
+      const at = pair!.indexOf("=");
+      const name = pair!.slice(0, at);
+      if (/Max-Age=0/i.test(header)) this.cookies.delete(name);
+      else this.cookies.set(name, pair!.slice(at + 1));
+    }
+    return res;
+  }
+}
+
+const guest = () => new Client(server.url);
+const reader = async () => Client.of(await registeredReader(server.url));
+
+/** Calls and checks the answer against the document, expecting a status. */
+async function expectAnswer<T>(client: Client, method: string, path: string, documented: string, status: number, body?: unknown) {
+  const res = await client.call(method, path, body);
+  const text = await res.clone().text();
+  expect(res.status, `${method} ${path}: ${text.slice(0, 300)}`).toBe(status);
+  return { res, body: (await contract.check(documented, method.toLowerCase(), res)) as T };
+}
+
+const getCart = async (c: Client) => (await expectAnswer<CartBody>(c, "GET", "/api/shopping-cart", "/api/shopping-cart", 200)).body;
+const add = (c: Client, items: unknown, status = 200) =>
+  expectAnswer<AddBody>(c, "POST", "/api/shopping-cart", "/api/shopping-cart", status, items);
+const addError = (c: Client, items: unknown, status: number) =>
+  expectAnswer<ErrorBody>(c, "POST", "/api/shopping-cart", "/api/shopping-cart", status, items);
+const remove = <T>(c: Client, body: unknown, status: number) =>
+  expectAnswer<T>(c, "DELETE", "/api/shopping-cart", "/api/shopping-cart", status, body);
+
+const shipped = (id: number, quantity: number | string = 1) => ({ productId: id, type: "Ship", quantity });
+
+describe("GET /api/shopping-cart", () => {
+  it("gives a caller with no cart an empty one", async () => {
+    expect(await getCart(guest())).toEqual({ lines: [], count: 0, subtotal: { cents: 0, formatted: "$0.00" } });
+  });
+});
+
+describe("POST /api/shopping-cart", () => {
+  it("adds a guest's list of items at the catalogue's prices and sets the cart cookie the cart page then reads", async () => {
+    const client = guest();
+    const { res, body } = await add(client, [
+      { ...shipped(HARDCOVER.id, "2"), productPrice: "0.01", referral: "03069" },
+      { productId: String(EBOOK.id), type: "Digital" },
+    ]);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("mr_cart="))).toBe(true);
+    expect(body.items.map((i) => [i.productId, i.added])).toEqual([
+      [String(HARDCOVER.id), true],
+      [String(EBOOK.id), true],
+    ]);
+    const lines = body.cart.lines.map((l) => [l.availabilityId, l.type, l.quantity, l.unitPrice.cents, l.linePrice.formatted]);
+    expect(lines).toEqual([
+      [HARDCOVER.id, "Ship", 2, HARDCOVER.price, "$64.00"],
+      [EBOOK.id, "Digital", 1, EBOOK.price, "$24.99"],
+    ]);
+    expect(body.cart.count).toBe(3);
+    expect(body.cart.subtotal).toEqual({ cents: 2 * HARDCOVER.price + EBOOK.price, formatted: "$88.99" });
+    expect(body.cart.lines[0]!.productUrl).toMatch(new RegExp(`^/product/[a-z0-9-]+/${HARDCOVER.id}$`));
+
+    // The same cart, by its cookie, through the API and on the page.
+    expect(await getCart(client)).toEqual(body.cart);
+    const $ = await client.browser().page("/shopping-cart");
+    expect($("section[aria-labelledby=totals-title]").text()).toContain("$88.99");
+    // Adding again adds up on the same line, as the page does.
+    const again = await add(client, [shipped(HARDCOVER.id, 1)]);
+    expect(again.body.cart.lines.find((l) => l.availabilityId === HARDCOVER.id)!.quantity).toBe(3);
+    expect(again.res.headers.getSetCookie().some((c) => c.startsWith("mr_cart="))).toBe(false);
+  });
+
+  it("keeps a reader's cart with their account, whichever client they use", async () => {
+    const client = await reader();
+    await add(client, [{ productId: REPRINT_PDF, type: "Perm", quantity: 120 }]);
+    const other = Client.of(new Reader(server.url));
+    other.cookies.set("mr_session", client.cookies.get("mr_session")!);
+    const cart = await getCart(other);
+    expect(cart.lines.map((l) => [l.availabilityId, l.type, l.quantity, l.unitPrice.cents])).toEqual([[REPRINT_PDF, "Perm", 120, 125]]);
+    expect(cart.lines[0]!.title).toMatch(/^Copyright permissions: /);
+    expect(cart.count).toBe(1);
+    // A guest (no session) does not see it.
+    expect((await getCart(guest())).lines).toEqual([]);
+  });
+
+  it("refuses input the product page's form refuses, with its messages, adding nothing", async () => {
+    const client = guest();
+    await add(client, [shipped(HARDCOVER.id)]);
+    const zero = await addError(client, [shipped(HARDCOVER.id, 0)], 400);
+    expect(zero.body.fields).toEqual({ "0.quantity": [VALID_NUMBER] });
+    const digital = await addError(client, [shipped(EBOOK.id), { productId: EBOOK.id, type: "Digital", quantity: 2 }], 400);
+    expect(digital.body.fields).toEqual({ "1.quantity": [DIGITAL_LIMIT] });
+    const over = await addError(client, [shipped(HARDCOVER.id, 1000)], 400);
+    expect(over.body.fields?.["0.quantity"]?.[0]).toMatch(/^Please enter a value that is less than \d+$/);
+    const noId = await addError(client, [{ type: "Ship", quantity: 1 }], 400);
+    expect(noId.body.fields).toEqual({ "0.productId": [REQUIRED] });
+    expect((await addError(client, {}, 400)).body.code).toBe("invalid_input");
+    expect((await addError(client, [], 400)).body.fields).toEqual({ form: ["Please add at least one item."] });
+    const cart = await getCart(client);
+    expect(cart.lines.map((l) => [l.availabilityId, l.quantity])).toEqual([[HARDCOVER.id, 1]]);
+  });
+
+  it("answers what the store refuses as the page does: unknown items 404, coming soon and the digital limit 409", async () => {
+    const client = guest();
+    const unknown = await addError(client, [shipped(999_999)], 404);
+    expect(unknown.body).toMatchObject({ code: "unknown-product", message: "This item is not in our catalogue." });
+    // Nothing was added, so a guest gets no cart cookie.
+    expect(client.cookies.has("mr_cart")).toBe(false);
+    const soon = await addError(client, [shipped(COMING_SOON)], 409);
+    expect(soon.body.message).toMatch(/^This item is coming soon and cannot be ordered yet: Available /);
+    const noPerms = await addError(client, [{ productId: HARDCOVER.id, type: "Perm", quantity: 5 }], 409);
+    expect(noPerms.body.message).toBe("Copyright permissions are not offered for this item.");
+
+    await add(client, [{ productId: EBOOK.id, type: "Digital" }]);
+    const twice = await addError(client, [{ productId: EBOOK.id, type: "Digital" }], 409);
+    expect(twice.body.message).toBe("A digital item is sold one to an order, and this one is already in your cart.");
+
+    // A list where some are added: 200, with each item's outcome.
+    const mixed = await add(client, [shipped(HARDCOVER.id), shipped(999_999)]);
+    expect(mixed.body.items).toEqual([
+      expect.objectContaining({ productId: String(HARDCOVER.id), added: true }),
+      { productId: "999999", added: false, code: "unknown-product", message: "This item is not in our catalogue." },
+    ]);
+    expect(mixed.body.cart.lines.map((l) => l.availabilityId)).toEqual([EBOOK.id, HARDCOVER.id]);
+  });
+});
+
+describe("DELETE /api/shopping-cart", () => {
+  it("removes one of the caller's lines, or empties the cart", async () => {
+    const client = await reader();
+    const { body } = await add(client, [shipped(HARDCOVER.id, 2), { productId: EBOOK.id, type: "Digital" }]);
+    const [hardcover, ebook] = body.cart.lines;
+    const after = await remove<CartBody>(client, { lineId: hardcover!.id }, 200);
+    expect(after.body.lines.map((l) => l.id)).toEqual([ebook!.id]);
+    expect(after.body.subtotal.cents).toBe(EBOOK.price);
+    // Gone: a second remove is a 404.
+    expect((await remove<ErrorBody>(client, { lineId: hardcover!.id }, 404)).body.code).toBe("not_found");
+    const emptied = await remove<CartBody>(client, { all: true }, 200);
+    expect(emptied.body).toEqual({ lines: [], count: 0, subtotal: { cents: 0, formatted: "$0.00" } });
+    expect((await getCart(client)).lines).toEqual([]);
+  });
+
+  it("refuses a body naming neither a line nor the whole cart", async () => {
+    const client = guest();
+    await add(client, [shipped(HARDCOVER.id)]);
+    expect((await remove<ErrorBody>(client, {}, 400)).body.fields).toEqual({
+      lineId: ["Please name one line (lineId) or the whole cart (all: true)."],
+    });
+    expect((await remove<ErrorBody>(client, { lineId: 5 }, 400)).body.fields?.lineId).toBeDefined();
+    expect((await remove<ErrorBody>(client, { lineId: "not-a-line" }, 404)).body.code).toBe("not_found");
+    expect((await getCart(client)).lines).toHaveLength(1);
+  });
+
+  it("never touches someone else's cart: their line is a 404 and stays", async () => {
+    const owner = await reader();
+    const { body } = await add(owner, [shipped(HARDCOVER.id, 3)]);
+    const lineId = body.cart.lines[0]!.id;
+    const guestOwner = guest();
+    const guestLine = (await add(guestOwner, [shipped(HARDCOVER.id)])).body.cart.lines[0]!.id;
+
+    const stranger = await reader();
+    await add(stranger, [shipped(EBOOK.id)]);
+    expect((await remove<ErrorBody>(stranger, { lineId }, 404)).body.message).toBe("No such line in your cart");
+    expect((await remove<ErrorBody>(stranger, { lineId: guestLine }, 404)).body.code).toBe("not_found");
+    expect((await remove<ErrorBody>(guest(), { lineId }, 404)).body.code).toBe("not_found");
+    // Emptying one's own cart leaves the others alone.
+    await remove<CartBody>(stranger, { all: true }, 200);
+
+    expect((await getCart(owner)).lines.map((l) => [l.id, l.quantity])).toEqual([[lineId, 3]]);
+    expect((await getCart(guestOwner)).lines.map((l) => l.id)).toEqual([guestLine]);
+  });
+});
+
+describe("POST /api/shopping-cart/estimate", () => {
+  const PATH = "/api/shopping-cart/estimate";
+  interface EstimateBody {
+    destination: { country: string; region: string | null; postalCode: string };
+    estimate: { subtotal: Money; tax: Money; shipping: { name: string; cents: number; formatted: string } | null; total: Money } | null;
+  }
+
+  it("estimates tax and the cheapest shipping as the cart page does, and the page shows the same", async () => {
+    const client = guest();
+    await add(client, [shipped(HARDCOVER.id, 2)]);
+    const { res, body } = await expectAnswer<EstimateBody>(client, "POST", PATH, PATH, 200, {
+      country: "US",
+      region: "NY",
+      postalCode: "10001",
+    });
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("mr_cart_estimate="))).toBe(true);
+    expect(body.destination).toEqual({ country: "US", region: "NY", postalCode: "10001" });
+    const estimate = body.estimate!;
+    expect(estimate.subtotal.cents).toBe(2 * HARDCOVER.price);
+    expect(estimate.shipping).not.toBeNull();
+    expect(estimate.total.cents).toBe(estimate.subtotal.cents + estimate.tax.cents + estimate.shipping!.cents);
+
+    const $ = await client.browser().page("/shopping-cart");
+    const totals = $("section[aria-labelledby=totals-title]").text();
+    expect(totals).toContain(estimate.tax.formatted);
+    expect(totals).toContain(estimate.total.formatted);
+  });
+
+  it("has nothing to ship for a digital-only cart, and no estimate for an empty one", async () => {
+    const client = guest();
+    const empty = await expectAnswer<EstimateBody>(client, "POST", PATH, PATH, 200, { country: "GB", postalCode: "SW1A 1AA" });
+    expect(empty.body).toEqual({ destination: { country: "GB", region: null, postalCode: "SW1A 1AA" }, estimate: null });
+    await add(client, [{ productId: EBOOK.id, type: "Digital" }]);
+    const digital = await expectAnswer<EstimateBody>(client, "POST", PATH, PATH, 200, { country: "GB", postalCode: "SW1A 1AA" });
+    expect(digital.body.estimate!.shipping).toBeNull();
+  });
+
+  it("refuses what the estimate form refuses, with its messages", async () => {
+    const client = guest();
+    const bad = await expectAnswer<ErrorBody>(client, "POST", PATH, PATH, 400, { country: "US", postalCode: "ABC" });
+    expect(bad.body.fields).toEqual({ region: [REQUIRED], postalCode: ["Please enter a valid value into this field."] });
+    const noCountry = await expectAnswer<ErrorBody>(client, "POST", PATH, PATH, 400, { country: "XX", postalCode: "1234" });
+    expect(noCountry.body.fields?.country).toEqual(["Please select a valid value"]);
+    expect(client.cookies.has("mr_cart_estimate")).toBe(false);
+  });
+});
+
+describe("GET /service/product/{id}/availabilities", () => {
+  const DOC = "/service/product/{id}/availabilities";
+  interface AvailabilityBody {
+    productId: number;
+    title: string;
+    availabilities: {
+      availabilityId: number;
+      format: string;
+      listPrice: Money;
+      lineType: string;
+      status: string;
+      availableDate: string | null;
+      permissionsAvailable: boolean;
+      isVolumePricingAvailable: boolean;
+      productUrl: string;
+    }[];
+  }
+  const productOf = async (availabilityId: number) => {
+    const client = guest();
+    const { body } = await add(client, [shipped(availabilityId)]);
+    return body.cart.lines[0]!.productId;
+  };
+
+  it("lists a product's formats, prices and status, as its product page sells them", async () => {
+    const id = await productOf(HARDCOVER.id);
+    const { body } = await expectAnswer<AvailabilityBody>(guest(), "GET", `/service/product/${id}/availabilities`, DOC, 200);
+    expect(body.productId).toBe(id);
+    expect(body.title).toMatch(/^The Patient Ledger/);
+    const hardcover = body.availabilities.find((a) => a.availabilityId === HARDCOVER.id)!;
+    expect(hardcover).toMatchObject({
+      listPrice: { cents: HARDCOVER.price, formatted: "$32.00" },
+      lineType: "SHIP",
+      status: "AVAILABLE",
+      isVolumePricingAvailable: true,
+    });
+    const ebook = body.availabilities.find((a) => a.availabilityId === EBOOK.id)!;
+    expect(ebook.listPrice.cents).toBe(EBOOK.price);
+    expect(ebook.lineType).not.toBe("SHIP");
+    // The product page at each availability's address is there.
+    const $ = await new Reader(server.url).page(hardcover.productUrl);
+    expect($("h1").text()).toContain("The Patient Ledger");
+  });
+
+  it("gives a coming-soon item its status and date", async () => {
+    const { body } = await expectAnswer<AvailabilityBody>(
+      guest(),
+      "GET",
+      `/service/product/${COMING_SOON_PRODUCT}/availabilities`,
+      DOC,
+      200,
+    );
+    expect(body.title).toMatch(/^Machines at the Table/);
+    expect(body.availabilities.find((a) => a.availabilityId === COMING_SOON)).toMatchObject({
+      status: "COMING_SOON",
+      availableDate: "2027-02-09",
+    });
+  });
+
+  it("answers 404 for an unknown product and 400 for an id that is not a number", async () => {
+    const unknown = await expectAnswer<ErrorBody>(guest(), "GET", "/service/product/99999999/availabilities", DOC, 404);
+    expect(unknown.body.message).toBe("This item is not in our catalogue.");
+    const bad = await expectAnswer<ErrorBody>(guest(), "GET", "/service/product/abc/availabilities", DOC, 400);
+    expect(bad.body.fields).toEqual({ id: [VALID_NUMBER] });
+  });
+});
+
+describe("the cart group's common rules", () => {
+  it("refuses a cart change another site started", async () => {
+    const res = await fetch(`${server.url}/api/shopping-cart`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: JSON.stringify([shipped(HARDCOVER.id)]),
+    });
+    expect(res.status).toBe(403);
+    expect(((await contract.check("/api/shopping-cart", "post", res)) as ErrorBody).code).toBe("cross_site");
+  });
+
+  it("answers a page browser's cart the same as the API's", async () => {
+    const browser = new Reader(server.url);
+    const res = await browser.request("/shopping-cart", {
+      form: { intent: "add", productId: String(HARDCOVER.id), type: "Ship", quantity: "2", productUrl: "/product/x/1001" },
+    });
+    expect(res.status).toBe(303);
+    const client = Client.of(browser);
+    const cart = await getCart(client);
+    expect(cart.lines.map((l) => [l.availabilityId, l.quantity])).toEqual([[HARDCOVER.id, 2]]);
+    const $ = cheerio.load(await (await browser.request("/shopping-cart")).text());
+    expect($("main").text()).toContain(cart.subtotal.formatted);
+  });
+});
+
+describe("checkout: POST /service/commerce/address, order/promo-code and order/submit", () => {
+  const ADDRESS = "/service/commerce/address";
+  const PROMO = "/service/commerce/order/promo-code";
+  const SUBMIT = "/service/commerce/order/submit";
+  const SHIPPING = {
+    firstName: "Ada",
+    lastName: "Byron",
+    address1: "12 Harbour Road",
+    address2: "",
+    city: "Albany",
+    state: "NY",
+    postalCode: "12207",
+    countryCode: "US",
+  };
+  interface Review {
+    email: string;
+    address: typeof SHIPPING;
+    shippingMethod: { id: string } | null;
+    promo: { code: string; applied: boolean; message: string } | null;
+    lines: Line[];
+    totals: { subtotal: Money; discount: Money; tax: Money; shipping: Money; total: Money };
+  }
+  interface Placed {
+    order: { id: string; number: string; status: string; total: Money; url: string };
+    next: string;
+  }
+  let keys = 0;
+  const newKey = () => `api-cart-key-${process.pid}-${Date.now()}-${++keys}`.padEnd(24, "x");
+
+  async function confirmedGuest(items: unknown[] = [shipped(HARDCOVER.id, 2)]) {
+    const client = guest();
+    await add(client, items);
+    const { body } = await expectAnswer<{ confirmed: boolean; review: Review | null }>(client, "POST", ADDRESS, ADDRESS, 200, {
+      email: "ada.api@example.org",
+      ...SHIPPING,
+      shippingMethod: "standard",
+    });
+    return { client, body };
+  }
+
+  it("confirms a guest's details, applies a promo code and places the order once per key", async () => {
+    const { client, body } = await confirmedGuest();
+    expect(body.confirmed).toBe(true);
+    const review = body.review!;
+    expect(review).toMatchObject({ email: "ada.api@example.org", address: SHIPPING, shippingMethod: { id: "standard" }, promo: null });
+    expect(review.totals.subtotal.cents).toBe(2 * HARDCOVER.price);
+    expect(review.totals.total.cents).toBe(review.totals.subtotal.cents + review.totals.tax.cents + review.totals.shipping.cents);
+
+    const promo = await expectAnswer<{ promo: { code: string; message: string; discount: Money }; review: Review }>(
+      client,
+      "POST",
+      PROMO,
+      PROMO,
+      200,
+      { promoCode: " welcome10 " },
+    );
+    expect(promo.body.promo).toEqual({
+      code: "WELCOME10",
+      message: "Promo code WELCOME10 applied: 10% off your order.",
+      discount: { cents: 640, formatted: "$6.40" },
+    });
+    expect(promo.body.review.totals.discount.cents).toBe(640);
+    const total = promo.body.review.totals.total.cents;
+
+    // The review page shows the same total.
+    const $ = await client.browser().page("/review-order");
+    expect($("main").text()).toContain(promo.body.review.totals.total.formatted);
+
+    const key = newKey();
+    const placed = await expectAnswer<Placed>(client, "POST", SUBMIT, SUBMIT, 201, { idempotencyKey: key, shownTotal: total });
+    expect(placed.body.order).toMatchObject({ status: "pending_payment", total: { cents: total } });
+    expect(placed.body.order.number).toMatch(/^MR-\d{6}-[0-9A-Z]{6}$/);
+    expect(placed.body.next).not.toBe("");
+    // The same key again: the same order, not a second one.
+    const replay = await expectAnswer<Placed>(client, "POST", SUBMIT, SUBMIT, 200, { idempotencyKey: key, shownTotal: total });
+    expect(replay.body.order.id).toBe(placed.body.order.id);
+    // Another key for the same cart: that order is the one to pay.
+    const other = await expectAnswer<ErrorBody & { next?: string }>(client, "POST", SUBMIT, SUBMIT, 409, {
+      idempotencyKey: newKey(),
+      shownTotal: total,
+    });
+    expect(other.body.code).toBe("already_ordered");
+    expect(other.body.next).toBe(placed.body.order.url);
+    // The order's page opens for this guest at the address given.
+    const page = await client.browser().request(placed.body.order.url);
+    expect(page.status).toBe(200);
+  });
+
+  it("refuses what the shipping page refuses, with its messages, and keeps nothing unconfirmed", async () => {
+    const client = guest();
+    await add(client, [shipped(HARDCOVER.id)]);
+    const bad = await expectAnswer<ErrorBody>(client, "POST", ADDRESS, ADDRESS, 400, {
+      ...SHIPPING,
+      postalCode: "",
+      shippingMethod: "standard",
+    });
+    expect(bad.body.fields?.email).toEqual([REQUIRED]);
+    expect(bad.body.fields?.postalCode).toBeDefined();
+    const noMethod = await expectAnswer<ErrorBody>(client, "POST", ADDRESS, ADDRESS, 400, { email: "a@example.org", ...SHIPPING });
+    expect(noMethod.body.fields).toEqual({ shippingMethod: ["Please choose a shipping method."] });
+
+    const unknown = await expectAnswer<ErrorBody>(client, "POST", PROMO, PROMO, 400, { promoCode: "nope" });
+    expect(unknown.body.fields).toEqual({ promoCode: ["We don't recognise the promo code NOPE. Please check it and try again."] });
+    const expired = await expectAnswer<ErrorBody>(client, "POST", PROMO, PROMO, 400, { promoCode: "SUMMER24" });
+    expect(expired.body.message).toBe("The promo code SUMMER24 has expired.");
+    const cases = await expectAnswer<ErrorBody>(client, "POST", PROMO, PROMO, 400, { promoCode: "CASES25" });
+    expect(cases.body.message).toBe(
+      "The promo code CASES25 does not apply to the items in your cart. It applies to case study items only.",
+    );
+
+    // An empty code removes one: nothing to review yet, as the details are not confirmed.
+    expect((await expectAnswer<unknown>(client, "POST", PROMO, PROMO, 200, { promoCode: "" })).body).toEqual({ promo: null, review: null });
+
+    // Not confirmed: the order cannot be placed yet.
+    const submit = await expectAnswer<ErrorBody>(client, "POST", SUBMIT, SUBMIT, 409, { idempotencyKey: newKey(), shownTotal: 1 });
+    expect(submit.body.code).toBe("incomplete");
+    const badKey = await expectAnswer<ErrorBody>(client, "POST", SUBMIT, SUBMIT, 400, { shownTotal: "x" });
+    expect(Object.keys(badKey.body.fields ?? {}).sort()).toEqual(["idempotencyKey", "shownTotal"]);
+  });
+
+  it("places nothing at a total other than the one shown, or with a malformed key", async () => {
+    const { client, body } = await confirmedGuest();
+    const total = body.review!.totals.total.cents;
+    const changed = await expectAnswer<ErrorBody>(client, "POST", SUBMIT, SUBMIT, 409, { idempotencyKey: newKey(), shownTotal: total - 1 });
+    expect(changed.body.code).toBe("prices_changed");
+    const short = await expectAnswer<ErrorBody>(client, "POST", SUBMIT, SUBMIT, 409, { idempotencyKey: "short", shownTotal: total });
+    expect(short.body.message).toBe("This order form has expired. Please check your order below and place it again.");
+    // Still nothing placed: a good submission makes the order now.
+    await expectAnswer<Placed>(client, "POST", SUBMIT, SUBMIT, 201, { idempotencyKey: newKey(), shownTotal: total });
+  });
+
+  it("completes a free order at once", async () => {
+    const { client, body } = await confirmedGuest([{ productId: EBOOK.id, type: "Digital" }]);
+    expect(body.review!.shippingMethod).toBeNull();
+    const promo = await expectAnswer<{ review: Review }>(client, "POST", PROMO, PROMO, 200, { promoCode: "EDITORS100" });
+    expect(promo.body.review.totals.total.cents).toBe(0);
+    const placed = await expectAnswer<Placed>(client, "POST", SUBMIT, SUBMIT, 201, { idempotencyKey: newKey(), shownTotal: 0 });
+    expect(placed.body.order.status).toBe("paid");
+    // Nothing to pay: the guest goes on to the offer of an account, as from the payment page.
+    expect(placed.body.next).toMatch(/^\/registration-complete\?order=/);
+  });
+
+  it("answers an empty cart with 409 at each step", async () => {
+    const client = guest();
+    expect((await expectAnswer<ErrorBody>(client, "POST", ADDRESS, ADDRESS, 409, { ...SHIPPING })).body.code).toBe("empty_cart");
+    expect((await expectAnswer<ErrorBody>(client, "POST", PROMO, PROMO, 409, { promoCode: "WELCOME10" })).body.code).toBe("empty_cart");
+    expect(
+      (await expectAnswer<ErrorBody>(client, "POST", SUBMIT, SUBMIT, 409, { idempotencyKey: newKey(), shownTotal: 0 })).body.code,
+    ).toBe("empty_cart");
+  });
+
+  it("never uses another reader's saved address or order key", async () => {
+    const owner = await reader();
+    await add(owner, [shipped(HARDCOVER.id)]);
+    const saved = await expectAnswer<{ review: Review }>(owner, "POST", ADDRESS, ADDRESS, 200, {
+      ...SHIPPING,
+      saveAddress: "on",
+      shippingMethod: "standard",
+    });
+    const $ = await owner.browser().page("/shipping-payment");
+    const addressId = $("input[name=addressChoice]")
+      .map((_, el) => $(el).attr("value"))
+      .get()
+      .find((v) => v !== "new");
+    expect(addressId).toBeDefined();
+    const key = newKey();
+    const total = saved.body.review.totals.total.cents;
+    const placed = await expectAnswer<Placed>(owner, "POST", SUBMIT, SUBMIT, 201, { idempotencyKey: key, shownTotal: total });
+
+    const stranger = await reader();
+    await add(stranger, [shipped(HARDCOVER.id)]);
+    const theirs = await expectAnswer<ErrorBody>(stranger, "POST", ADDRESS, ADDRESS, 404, {
+      addressChoice: addressId,
+      shippingMethod: "standard",
+    });
+    expect(theirs.body.message).toBe("Please choose one of your addresses, or enter a new one.");
+    // The owner's key gives the stranger nothing of the owner's order.
+    const replay = await expectAnswer<ErrorBody>(stranger, "POST", SUBMIT, SUBMIT, 409, { idempotencyKey: key, shownTotal: total });
+    expect(replay.body.code).toBe("bad_key");
+    expect(JSON.stringify(replay.body)).not.toContain(placed.body.order.id);
+    // The stranger's own details then work, and make their own order.
+    await expectAnswer(stranger, "POST", ADDRESS, ADDRESS, 200, { ...SHIPPING, shippingMethod: "standard" });
+    const own = await expectAnswer<Placed>(stranger, "POST", SUBMIT, SUBMIT, 201, { idempotencyKey: newKey(), shownTotal: total });
+    expect(own.body.order.id).not.toBe(placed.body.order.id);
+  });
+});

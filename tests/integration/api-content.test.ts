@@ -1,0 +1,354 @@
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiContract } from "../helpers/api-contract";
+import { Reader, registeredReader, subscribe } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+
+// The content group of the service API against the production build: the article content
+// service (access decided and reads counted exactly as the article page does) and the stream
+// services (named streams, following, search, history, library), each answer checked against
+// the published OpenAPI document.
+
+const REGISTERED_LIMIT = 3;
+
+let server: RunningServer;
+let contract: ApiContract;
+/** The Latest's first page: article paths, newest first. */
+let articles: { path: string; id: string }[] = [];
+
+beforeAll(async () => {
+  server = await startBuiltServer({
+    RATE_LIMIT_PER_IP: "100000",
+    RATE_LIMIT_PER_ACCOUNT: "1000",
+    METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
+  });
+  contract = await ApiContract.load(server.url);
+  const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
+  articles = $("main ol article")
+    .map((_, a) => {
+      const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
+      const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, server.url) : save;
+      return { path: $(a).find("h3 a").attr("href")!, id: target.searchParams.get("id")! };
+    })
+    .get();
+  expect(articles.length).toBeGreaterThan(REGISTERED_LIMIT + 2);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const CONTENT = "/api/article/piano/content";
+
+interface ContentAnswer {
+  guid: string | null;
+  content: string;
+  quota: { limit: number; count: number; remaining: number } | null;
+  fullContent: boolean;
+  wall: string | null;
+}
+
+interface StreamAnswer {
+  entries: { id: number; title: string; url: string; summary: string; contentType: string; itemId?: string }[];
+  page: { number: number; size: number; last: number; total: number };
+  type: string;
+  isPaywallEnabled: boolean;
+  maintenanceStatus: boolean;
+}
+
+const contentQuery = (path: string) => {
+  const [, year, month, seotitle] = /^\/(\d{4})\/(\d{1,2})\/([a-z0-9-]+)$/.exec(path)!;
+  return new URLSearchParams({ year: year!, month: month!, seotitle: seotitle! }).toString();
+};
+
+/** The content service, as the article page's script calls it (a form post from the site). */
+async function content(r: Reader, path: string): Promise<{ res: Response; body: ContentAnswer }> {
+  const res = await r.request(`${CONTENT}?${contentQuery(path)}`, { form: { contentKey: "ck", pageSlug: path } });
+  const body = (await contract.check(CONTENT, "post", res)) as ContentAnswer;
+  return { res, body };
+}
+
+/** A stream service's answer, checked against the document. */
+async function stream(r: Reader, documented: string, path: string): Promise<{ status: number; body: StreamAnswer }> {
+  const res = await r.request(path);
+  const body = (await contract.check(documented, "get", res)) as StreamAnswer;
+  return { status: res.status, body };
+}
+
+/** The reader's id as the page's analytics data layer gives it. */
+async function dataLayerGuid(r: Reader): Promise<string | null> {
+  const $ = await r.page("/");
+  const match = /^window\.meridianDataLayer=(.*);$/s.exec($("head script[data-analytics]").html() ?? "");
+  return (JSON.parse(match![1]!) as { user: { guid: string | null } }).user.guid;
+}
+
+const meter = async (r: Reader) => (await (await r.request("/service/user/quota")).json()) as { count: number; remaining: number };
+
+describe("POST /api/article/piano/content", () => {
+  it("gives a subscriber the whole text, with their guid and no meter", async () => {
+    const r = await subscribe(await registeredReader(server.url));
+    const { res, body } = await content(r, articles[0]!.path);
+    expect(res.status).toBe(200);
+    expect(body.fullContent).toBe(true);
+    expect(body.wall).toBeNull();
+    expect(body.quota).toBeNull();
+    expect(body.guid).toBe(await dataLayerGuid(r));
+    expect(body.guid).toMatch(/\S/);
+    // Every paragraph the page shows in the gated part is in the answer.
+    const $ = await r.page(articles[0]!.path);
+    // (The store promo between them is the page's, not the article's.)
+    const gated = $(".paywalled-content p")
+      .filter((_, p) => $(p).closest("aside").length === 0)
+      .map((_, p) => $(p).text().trim())
+      .get()
+      .filter((t) => t.length > 40);
+    expect(gated.length).toBeGreaterThan(1);
+    const served = cheerio.load(body.content).text();
+    for (const paragraph of gated) expect(served).toContain(paragraph);
+  });
+
+  it("counts a registered reader's reads on the same meter as the page, once an article, then walls them with the preview only", async () => {
+    const r = await registeredReader(server.url);
+    const subscriber = await subscribe(await registeredReader(server.url));
+    expect((await meter(r)).count).toBe(0);
+
+    const first = await content(r, articles[1]!.path);
+    expect(first.body).toMatchObject({ fullContent: true, wall: null, quota: { count: 1, limit: REGISTERED_LIMIT } });
+    expect(first.body.guid).toBe(await dataLayerGuid(r));
+    // Opening the page after the call counts nothing more, and neither does a second call.
+    expect((await r.page(articles[1]!.path))("[data-wall]").length).toBe(0);
+    expect((await content(r, articles[1]!.path)).body.quota?.count).toBe(1);
+    expect((await meter(r)).count).toBe(1);
+    // A read on the page counts for the service too.
+    await r.page(articles[2]!.path);
+    expect((await content(r, articles[3]!.path)).body.quota).toMatchObject({ count: 3, remaining: 0 });
+
+    const walled = await content(r, articles[4]!.path);
+    expect(walled.body).toMatchObject({ fullContent: false, wall: "subscribe", quota: { count: 3, remaining: 0 } });
+    const full = (await content(subscriber, articles[4]!.path)).body.content;
+    expect(walled.body.content.length).toBeGreaterThan(0);
+    expect(full.startsWith(walled.body.content)).toBe(true);
+    expect(full.length).toBeGreaterThan(walled.body.content.length * 1.5);
+    // The page walls them on the same article.
+    expect((await r.page(articles[4]!.path))("[data-wall]").attr("data-wall")).toBe("subscribe");
+  });
+
+  it("walls a caller without cookies, setting the visitor cookie, then meters them as a guest", async () => {
+    const guest = new Reader(server.url);
+    const first = await content(guest, articles[5]!.path);
+    expect(first.body).toMatchObject({ guid: null, fullContent: false, wall: "registration", quota: null });
+    expect(guest.cookie("mr_visitor")).toBeTruthy();
+    const second = await content(guest, articles[5]!.path);
+    expect(second.body).toMatchObject({ guid: null, fullContent: true, wall: null });
+    expect(second.body.quota?.count).toBe(1);
+    expect(second.body.content.startsWith(first.body.content)).toBe(true);
+    expect(second.body.content.length).toBeGreaterThan(first.body.content.length);
+  });
+
+  it("refuses a bad address with the fields' errors, and answers 404 for an article that does not exist", async () => {
+    const r = new Reader(server.url);
+    const bad = await r.request(`${CONTENT}?year=20&month=x`, { form: {} });
+    expect(bad.status).toBe(400);
+    const error = (await contract.check(CONTENT, "post", bad)) as { code: string; fields: Record<string, string[]> };
+    expect(error.code).toBe("invalid_input");
+    expect(Object.keys(error.fields).sort()).toEqual(["month", "seotitle", "year"]);
+    const missing = await r.request(`${CONTENT}?year=2020&month=1&seotitle=no-such-article-zz`, { form: {} });
+    expect(missing.status).toBe(404);
+    expect(((await contract.check(CONTENT, "post", missing)) as { code: string }).code).toBe("not_found");
+  });
+});
+
+describe("GET /service/{stream}/{number}/{size}", () => {
+  const NAMED = "/service/{stream}/{number}/{size}";
+
+  it("gives a named stream's page as its page lists it, capped at the page's size", async () => {
+    const guest = new Reader(server.url);
+    const { status, body } = await stream(guest, NAMED, "/service/ascend/1/500?format=json");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ type: "ascend", isPaywallEnabled: true, maintenanceStatus: false, page: { number: 1, size: 8 } });
+    const $ = await guest.page("/ascend");
+    const listed = $("main ol article h3 a")
+      .map((_, a) => $(a).attr("href"))
+      .get();
+    expect(body.entries.map((e) => e.url)).toEqual(listed);
+    expect(body.entries.length).toBeGreaterThan(2);
+
+    const small = (await stream(guest, NAMED, "/service/ascend/2/2")).body;
+    expect(small.page).toMatchObject({ number: 2, size: 2, last: Math.ceil(small.page.total / 2) });
+    expect(small.entries.map((e) => e.url)).toEqual(listed.slice(2, 4));
+  });
+
+  it("tells a subscriber the paywall is off for them", async () => {
+    const r = await subscribe(await registeredReader(server.url));
+    expect((await stream(r, NAMED, "/service/webinars/1/8")).body.isPaywallEnabled).toBe(false);
+  });
+
+  it("refuses a bad page number, size or stream with 400, and a page past the last with 404", async () => {
+    const guest = new Reader(server.url);
+    for (const [path, field] of [
+      ["/service/webinars/0/8", "number"],
+      ["/service/webinars/1/0", "size"],
+      ["/service/webinars/1/ten", "size"],
+      ["/service/no-such-stream/1/8", "stream"],
+    ] as const) {
+      const res = await guest.request(path);
+      expect(res.status, path).toBe(400);
+      expect(Object.keys(((await contract.check(NAMED, "get", res)) as { fields: object }).fields), path).toContain(field);
+    }
+    const past = await guest.request("/service/webinars/99999/8");
+    expect(past.status).toBe(404);
+    await contract.check(NAMED, "get", past);
+  });
+});
+
+describe("GET /service/following/{number}/{size}", () => {
+  const FOLLOWING = "/service/following/{number}/{size}";
+
+  async function follow(r: Reader, topicPath: string): Promise<void> {
+    const $ = await r.page(topicPath);
+    const target = $("main form[action='/follow'] input[name=target]").val() as string;
+    const res = await r.request("/follow", { form: { intent: "follow", kind: "topic", target, redirectTo: topicPath } });
+    expect(res.status).toBe(303);
+  }
+
+  it("lists the followed topics' articles as the page does, one topic by its filter (R&D as RD), and nobody else's", async () => {
+    const r = await subscribe(await registeredReader(server.url));
+    const other = await registeredReader(server.url);
+    await follow(r, "/topic/subject/strategy");
+    await follow(r, "/topic/subject/randd");
+
+    const all = (await stream(r, FOLLOWING, "/service/following/1/100")).body;
+    expect(all).toMatchObject({ type: "following", page: { number: 1, size: 10 } });
+    const $ = await r.page("/my-library/topics");
+    expect(all.entries.map((e) => e.url)).toEqual(
+      $("main ol article h3 a")
+        .map((_, a) => $(a).attr("href"))
+        .get(),
+    );
+    const onlyRd = (await stream(r, FOLLOWING, "/service/following/1/10?filter=RD")).body;
+    const $rd = await r.page("/my-library/topics?filter=RD");
+    expect(onlyRd.entries.map((e) => e.url)).toEqual(
+      $rd("main ol article h3 a")
+        .map((_, a) => $rd(a).attr("href"))
+        .get(),
+    );
+    expect(onlyRd.page.total).toBeGreaterThan(0);
+    expect(onlyRd.page.total).toBeLessThan(all.page.total);
+
+    expect((await stream(other, FOLLOWING, "/service/following/1/10")).body.entries).toEqual([]);
+    const unknown = await other.request("/service/following/1/10?filter=Strategy");
+    expect(unknown.status).toBe(404);
+    await contract.check(FOLLOWING, "get", unknown);
+  });
+
+  it("answers 401 signed out and 400 for a bad page", async () => {
+    const out = await new Reader(server.url).request("/service/following/1/10");
+    expect(out.status).toBe(401);
+    await contract.check(FOLLOWING, "get", out);
+    const bad = await (await registeredReader(server.url)).request("/service/following/x/10");
+    expect(bad.status).toBe(400);
+    expect(((await contract.check(FOLLOWING, "get", bad)) as { fields: object }).fields).toHaveProperty("number");
+  });
+});
+
+describe("GET /service/search/{number}/{size} and search/more-results", () => {
+  const SEARCH = "/service/search/{number}/{size}";
+  const MORE = "/service/search/more-results/{number}/{size}";
+
+  it("finds what the search page finds, page by page, and nothing without a query", async () => {
+    const guest = new Reader(server.url);
+    const found = (await stream(guest, SEARCH, "/service/search/1/10?q=strategy")).body;
+    expect(found.type).toBe("search");
+    expect(found.entries.length).toBeGreaterThan(0);
+    const $ = await guest.page("/search?q=strategy");
+    expect(found.entries.map((e) => e.title)).toEqual(
+      $("main ol article h3")
+        .map((_, h) => $(h).text().trim())
+        .get(),
+    );
+    const second = (await stream(guest, SEARCH, "/service/search/2/3?q=strategy")).body;
+    expect(second.page).toMatchObject({ number: 2, size: 3 });
+    expect(second.entries.map((e) => e.title)).toEqual(found.entries.slice(3, 6).map((e) => e.title));
+
+    const more = (await stream(guest, MORE, "/service/search/more-results/1/10?q=strategy")).body;
+    expect(more.type).toBe("search/more-results");
+    expect(more.entries.map((e) => e.title)).toEqual(found.entries.map((e) => e.title));
+
+    const none = (await stream(guest, SEARCH, "/service/search/1/10")).body;
+    expect(none.entries).toEqual([]);
+    const bad = await guest.request("/service/search/1/-1?q=strategy");
+    expect(bad.status).toBe(400);
+    await contract.check(SEARCH, "get", bad);
+  });
+});
+
+describe("the reader's history, saves and folders", () => {
+  const HISTORY = "/service/user/history/{number}/{size}";
+  const SAVES = "/service/user/saves/{number}/{size}";
+  const LIST = "/service/user/list/{id}/{number}/{size}";
+
+  it("answers 401 to a caller who is not signed in", async () => {
+    const guest = new Reader(server.url);
+    for (const [documented, path] of [
+      [HISTORY, "/service/user/history/1/10"],
+      [SAVES, "/service/user/saves/1/10"],
+      [LIST, "/service/user/list/zz/1/10"],
+    ] as const) {
+      const res = await guest.request(path);
+      expect(res.status, path).toBe(401);
+      await contract.check(documented, "get", res);
+    }
+  });
+
+  it("lists the articles the reader opened, the latest first, and never another reader's", async () => {
+    const r = await registeredReader(server.url);
+    const other = await registeredReader(server.url);
+    await r.page(articles[0]!.path);
+    await r.page(articles[1]!.path);
+    const history = (await stream(r, HISTORY, "/service/user/history/1/10")).body;
+    expect(history.type).toBe("user/history");
+    expect(history.entries.map((e) => e.url)).toEqual([articles[1]!.path, articles[0]!.path]);
+    expect((await stream(r, HISTORY, "/service/user/history/2/1")).body.entries.map((e) => e.url)).toEqual([articles[0]!.path]);
+    expect((await stream(other, HISTORY, "/service/user/history/1/10")).body.entries).toEqual([]);
+    const past = await r.request("/service/user/history/3/1");
+    expect(past.status).toBe(404);
+    await contract.check(HISTORY, "get", past);
+  });
+
+  it("lists the reader's saves and own folders, with item ids, and answers 404 for another reader's folder", async () => {
+    const r = await registeredReader(server.url);
+    const other = await registeredReader(server.url);
+    for (const i of [2, 3]) {
+      const query = new URLSearchParams({ type: "article", id: articles[i]!.id });
+      expect((await r.request(`/my-library/save?${query}`, { form: { type: "article", id: articles[i]!.id } })).status).toBe(303);
+    }
+    const saves = (await stream(r, SAVES, "/service/user/saves/1/10")).body;
+    expect(saves.type).toBe("user/saves");
+    expect(saves.entries.map((e) => e.url).sort()).toEqual([articles[2]!.path, articles[3]!.path].sort());
+    expect(saves.entries.every((e) => typeof e.itemId === "string")).toBe(true);
+    expect((await stream(other, SAVES, "/service/user/saves/1/10")).body.entries).toEqual([]);
+
+    expect((await r.request("/my-library?index", { form: { intent: "create-folder", name: "Api reading", description: "" } })).status).toBe(
+      303,
+    );
+    const $ = await r.page("/my-library");
+    const folderId = $("#library-items input[name=folderId]")
+      .filter((_, el) => $(el).parent().text().trim() === "Api reading")
+      .attr("value")!;
+    expect(folderId).toBeTruthy();
+    const add = new URLSearchParams({ intent: "bulk-add", itemId: saves.entries[0]!.itemId!, folderId });
+    expect((await r.request("/my-library?index", { form: add })).status).toBe(303);
+
+    const folder = (await stream(r, LIST, `/service/user/list/${folderId}/1/10`)).body;
+    expect(folder.type).toBe("user/list");
+    expect(folder.entries.map((e) => e.itemId)).toEqual([saves.entries[0]!.itemId]);
+    for (const path of [`/service/user/list/${folderId}/1/10`, "/service/user/list/no-such-folder/1/10"]) {
+      const res = await other.request(path);
+      expect(res.status, path).toBe(404);
+      await contract.check(LIST, "get", res);
+    }
+    const bad = await r.request(`/service/user/list/${folderId}/0/10`);
+    expect(bad.status).toBe(400);
+    await contract.check(LIST, "get", bad);
+  });
+});

@@ -1,0 +1,460 @@
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, type Database } from "../../server/db/connection";
+import { unsubscribeToken } from "../../server/newsletters/unsubscribe-token";
+import { ApiContract } from "../helpers/api-contract";
+import { type Reader, registeredReader, subscribe } from "../helpers/reader";
+import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+
+// The library group of the service API (spec 7, "Library and follows") against the production
+// build and a real database: folders, saved items, follows, newsletters, campaigns and e-mail
+// shares, each checked against the published OpenAPI document. Another reader's ids answer 404
+// and change nothing.
+
+const SESSION_SECRET = "api-library-tests-session-secret-0123456789";
+const FOLDER_NAME_MESSAGE = "Folder title must be 30 characters or less and consisting of English letters, numbers or spaces.";
+const FOLDER_EXISTS_MESSAGE = "A folder with this title already exists.";
+const SUBSCRIBER_ONLY_TOPIC = "This topic is for subscribers. Subscribe to follow it.";
+const SUBSCRIBER_ONLY_NEWSLETTER = "This newsletter is for subscribers. Subscribe to receive it.";
+
+let server: RunningServer;
+let contract: ApiContract;
+let smtp: LoopbackSmtp;
+let connection: IsolatedConnection;
+let database: Database;
+let articleIds: string[] = [];
+
+beforeAll(async () => {
+  connection = await isolatedConnection("apilib");
+  smtp = await startLoopbackSmtp();
+  server = await startBuiltServer(
+    { SESSION_SECRET, RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", SMTP_URL: smtp.url },
+    "production",
+    connection,
+  );
+  database = connect(connection);
+  contract = await ApiContract.load(server.url);
+  const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
+  articleIds = $("main ol article")
+    .map((_, a) => {
+      const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
+      const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, server.url) : save;
+      return target.searchParams.get("id")!;
+    })
+    .get();
+  expect(articleIds.length).toBeGreaterThan(3);
+}, 120_000);
+
+afterAll(async () => {
+  await database?.destroy();
+  await server?.stop();
+  await connection?.drop();
+  await smtp?.stop();
+});
+
+/** A JSON call as a same-site client sends it, with the reader's session cookie if there is one. */
+async function call(reader: Reader | undefined, method: string, path: string, body?: unknown): Promise<Response> {
+  const session = reader?.cookie("mr_session");
+  return fetch(server.url + path, {
+    method,
+    redirect: "manual",
+    headers: {
+      Origin: server.url,
+      "Content-Type": "application/json",
+      ...(session ? { Cookie: `mr_session=${session}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The call, checked against the document for its documented path; answers status and body. */
+async function api(reader: Reader | undefined, method: string, documented: string, path: string, body?: unknown) {
+  const res = await call(reader, method, path, body);
+  const json = (await contract.check(documented, method.toLowerCase(), res)) as Record<string, unknown> & {
+    code?: string;
+    message?: string;
+    fields?: Record<string, string[]>;
+  };
+  return { status: res.status, json, res };
+}
+
+const registered = () => registeredReader(server.url);
+
+async function userIdOf(reader: Reader): Promise<string> {
+  const $ = await reader.page("/my-account");
+  const email = $("input[name=emailAddress]").val() as string;
+  return (await database.selectFrom("app_user").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id;
+}
+
+/** Saves an article through the save page, as a browser does; answers the saved item's id. */
+async function saved(reader: Reader, i: number): Promise<string> {
+  const id = articleIds[i]!;
+  const res = await reader.request(`/my-library/save?type=article&id=${id}`, { form: { type: "article", id } });
+  expect(res.status).toBe(303);
+  const row = await database
+    .selectFrom("library_item")
+    .select("id")
+    .where("user_id", "=", await userIdOf(reader))
+    .where("content_id", "=", Number(id))
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function folderIds(reader: Reader): Promise<Record<string, string>> {
+  const rows = await database
+    .selectFrom("library_folder")
+    .select(["id", "name"])
+    .where("user_id", "=", await userIdOf(reader))
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.name, r.id]));
+}
+
+async function foldersOf(itemId: string): Promise<string[]> {
+  const rows = await database.selectFrom("library_item_folder").select("folder_id").where("item_id", "=", itemId).execute();
+  return rows.map((r) => r.folder_id).sort();
+}
+
+async function follows(reader: Reader, kind: "topic" | "newsletter" | "campaign"): Promise<string[]> {
+  const rows = await database
+    .selectFrom("follow")
+    .select("target")
+    .where("user_id", "=", await userIdOf(reader))
+    .where("kind", "=", kind)
+    .orderBy("target")
+    .execute();
+  return rows.map((r) => r.target);
+}
+
+const LIST = "/service/user/list/{name}";
+const BULK = "/service/user/lists/bulk-update";
+
+describe("folders: POST/DELETE /service/user/list/{name}", () => {
+  it("creates a folder with the spec's rules and messages, and deletes it by name", async () => {
+    const r = await registered();
+    const made = await api(r, "POST", LIST, "/service/user/list/Deep%20Work", { description: "Long reads" });
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ message: "Folder created.", folder: { name: "Deep Work", description: "Long reads", itemCount: 0 } });
+    expect(Object.keys(await folderIds(r))).toEqual(["Deep Work"]);
+
+    const again = await api(r, "POST", LIST, "/service/user/list/deep%20%20WORK", {});
+    expect(again.status).toBe(409);
+    expect(again.json.message).toBe(FOLDER_EXISTS_MESSAGE);
+
+    const bad = await api(r, "POST", LIST, "/service/user/list/No%21Way", {});
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields?.name).toEqual([FOLDER_NAME_MESSAGE]);
+    const long = await api(r, "POST", LIST, "/service/user/list/Fine", { description: "x".repeat(201) });
+    expect(long.status).toBe(400);
+    expect(long.json.fields?.description).toEqual(["This field must be less than 200 characters."]);
+
+    const gone = await api(r, "DELETE", LIST, "/service/user/list/deep%20work");
+    expect(gone.status).toBe(200);
+    expect(gone.json.message).toBe("Folder deleted. Its items are still in All Folders.");
+    expect(await folderIds(r)).toEqual({});
+    expect((await api(r, "DELETE", LIST, "/service/user/list/Deep%20Work")).status).toBe(404);
+  });
+
+  it("asks a guest to sign in, with a JSON 401", async () => {
+    for (const method of ["POST", "DELETE"]) {
+      const res = await api(undefined, method, LIST, "/service/user/list/Anything", {});
+      expect(res.status).toBe(401);
+      expect(res.json.code).toBe("not_signed_in");
+    }
+  });
+
+  it("never reaches another reader's folder", async () => {
+    const owner = await registered();
+    expect((await api(owner, "POST", LIST, "/service/user/list/Private", {})).status).toBe(201);
+    const intruder = await registered();
+    expect((await api(intruder, "DELETE", LIST, "/service/user/list/Private")).status).toBe(404);
+    expect(Object.keys(await folderIds(owner))).toEqual(["Private"]);
+    // The same name is free for another reader.
+    expect((await api(intruder, "POST", LIST, "/service/user/list/Private", {})).status).toBe(201);
+  });
+});
+
+describe("a saved item in folders: POST/DELETE /service/user/lists/bulk-update", () => {
+  it("adds an item to folders and takes it out of some, keeping it in the library", async () => {
+    const r = await registered();
+    const item = await saved(r, 0);
+    await api(r, "POST", LIST, "/service/user/list/Alpha", {});
+    await api(r, "POST", LIST, "/service/user/list/Beta", {});
+    const { Alpha: alpha, Beta: beta } = await folderIds(r);
+
+    const added = await api(r, "POST", BULK, BULK, { id: item, listIds: [alpha, beta] });
+    expect(added.status).toBe(200);
+    expect(added.json.message).toBe("1 item(s) added to folders");
+    expect(await foldersOf(item)).toEqual([alpha!, beta!].sort());
+
+    // A form body works too: one listIds field.
+    const removed = await r.request(BULK, { method: "DELETE", form: { id: item, listIds: alpha! } });
+    expect(removed.status).toBe(200);
+    expect(((await contract.check(BULK, "delete", removed)) as { message: string }).message).toBe("Folders Updated");
+    expect(await foldersOf(item)).toEqual([beta]);
+    expect((await database.selectFrom("library_item").select("id").where("id", "=", item).execute()).length).toBe(1);
+  });
+
+  it("refuses an empty selection with the library page's messages", async () => {
+    const r = await registered();
+    const noFolders = await api(r, "POST", BULK, BULK, { id: "x", listIds: [] });
+    expect(noFolders.status).toBe(400);
+    expect(noFolders.json.fields).toEqual({ listIds: ["Select at least one folder to add the items to."] });
+    const noItem = await api(r, "DELETE", BULK, BULK, { listIds: ["a"] });
+    expect(noItem.status).toBe(400);
+    expect(noItem.json.fields).toEqual({ id: ["Select at least one item."] });
+  });
+
+  it("asks a guest to sign in", async () => {
+    for (const method of ["POST", "DELETE"])
+      expect((await api(undefined, method, BULK, BULK, { id: "a", listIds: ["b"] })).status).toBe(401);
+  });
+
+  it("answers 404 for another reader's item or folder, changing nothing", async () => {
+    const owner = await registered();
+    const theirs = await saved(owner, 1);
+    await api(owner, "POST", LIST, "/service/user/list/Theirs", {});
+    const theirFolder = (await folderIds(owner)).Theirs!;
+    await api(owner, "POST", BULK, BULK, { id: theirs, listIds: [theirFolder] });
+
+    const intruder = await registered();
+    const mine = await saved(intruder, 2);
+    await api(intruder, "POST", LIST, "/service/user/list/Mine", {});
+    const myFolder = (await folderIds(intruder)).Mine!;
+    for (const method of ["POST", "DELETE"]) {
+      for (const body of [
+        { id: theirs, listIds: [myFolder] },
+        { id: mine, listIds: [theirFolder] },
+        { id: theirs, listIds: [theirFolder] },
+      ]) {
+        const res = await api(intruder, method, BULK, BULK, body);
+        expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(404);
+      }
+    }
+    expect(await foldersOf(theirs)).toEqual([theirFolder]);
+    expect(await foldersOf(mine)).toEqual([]);
+  });
+});
+
+describe("DELETE /service/user/saves", () => {
+  it("removes a saved item, and answers 404 for another reader's or an unknown one", async () => {
+    const owner = await registered();
+    const theirs = await saved(owner, 0);
+    const r = await registered();
+    const mine = await saved(r, 0);
+
+    const foreign = await api(r, "DELETE", "/service/user/saves", "/service/user/saves", { id: theirs });
+    expect(foreign.status).toBe(404);
+    expect((await database.selectFrom("library_item").select("id").where("id", "=", theirs).execute()).length).toBe(1);
+
+    const done = await api(r, "DELETE", "/service/user/saves", "/service/user/saves", { id: mine });
+    expect(done.status).toBe(200);
+    expect(done.json.message).toBe("Removed from My Library");
+    expect((await database.selectFrom("library_item").select("id").where("id", "=", mine).execute()).length).toBe(0);
+    expect((await api(r, "DELETE", "/service/user/saves", "/service/user/saves", { id: mine })).status).toBe(404);
+
+    const bad = await api(r, "DELETE", "/service/user/saves", "/service/user/saves", {});
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ id: ["Select at least one item."] });
+    expect((await api(undefined, "DELETE", "/service/user/saves", "/service/user/saves", { id: mine })).status).toBe(401);
+  });
+});
+
+describe("follows: POST/DELETE /service/user/follow", () => {
+  const FOLLOW = "/service/user/follow";
+  const topicId = async (slug: string) =>
+    String((await database.selectFrom("topic").select("id").where("slug", "=", slug).executeTakeFirstOrThrow()).id);
+
+  it("follows and unfollows a topic, a newsletter and a marketing campaign", async () => {
+    const r = await registered();
+    const strategy = await topicId("strategy");
+    for (const [type, name] of [
+      ["topic", strategy],
+      ["newsletter", "the-daily-brief"],
+      ["marketingCampaign", "event-invitations"],
+    ] as const) {
+      const on = await api(r, "POST", FOLLOW, FOLLOW, { name, type });
+      expect(on.status).toBe(200);
+      expect(on.json).toMatchObject({ name, type, following: true });
+    }
+    expect(await follows(r, "topic")).toEqual([strategy]);
+    expect(await follows(r, "newsletter")).toEqual(["the-daily-brief"]);
+    expect(await follows(r, "campaign")).toEqual(["event-invitations"]);
+
+    const off = await api(r, "DELETE", FOLLOW, FOLLOW, { name: strategy, type: "topic" });
+    expect(off.json).toMatchObject({ following: false, title: "Strategy" });
+    expect(await follows(r, "topic")).toEqual([]);
+    expect(await follows(r, "newsletter")).toEqual(["the-daily-brief"]);
+  });
+
+  it("refuses a subscriber-only topic to a reader without a subscription, as the follow page does", async () => {
+    const r = await registered();
+    const refused = await api(r, "POST", FOLLOW, FOLLOW, { name: await topicId("randd"), type: "topic" });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe(SUBSCRIBER_ONLY_TOPIC);
+    expect(await follows(r, "topic")).toEqual([]);
+  });
+
+  it("answers bad input with 400 and unknown targets with 404, storing nothing", async () => {
+    const r = await registered();
+    const bad = await api(r, "POST", FOLLOW, FOLLOW, { name: "strategy", type: "playlist" });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json.fields ?? {})).toEqual(["type"]);
+    expect((await api(r, "DELETE", FOLLOW, FOLLOW, { type: "topic" })).json.fields).toEqual({ name: ["This field is required."] });
+    expect((await api(r, "POST", FOLLOW, FOLLOW, { name: "no-such-letter", type: "newsletter" })).status).toBe(404);
+    expect((await api(r, "DELETE", FOLLOW, FOLLOW, { name: "999999", type: "topic" })).status).toBe(404);
+    expect(await follows(r, "newsletter")).toEqual([]);
+    expect((await api(undefined, "DELETE", FOLLOW, FOLLOW, { name: "1", type: "topic" })).status).toBe(401);
+  });
+
+  it("only ever changes the caller's own follows", async () => {
+    const owner = await registered();
+    await api(owner, "POST", FOLLOW, FOLLOW, { name: "the-chart-room", type: "newsletter" });
+    const other = await registered();
+    expect((await api(other, "DELETE", FOLLOW, FOLLOW, { name: "the-chart-room", type: "newsletter" })).status).toBe(200);
+    expect(await follows(owner, "newsletter")).toEqual(["the-chart-room"]);
+  });
+});
+
+describe("newsletters: user/subscribe, user/unsubscribe/all, newsletters/subscribe and unsubscribe", () => {
+  it("subscribes and unsubscribes the signed-in reader, and unsubscribes them from all", async () => {
+    const r = await registered();
+    const a = await api(r, "POST", "/service/user/subscribe", "/service/user/subscribe", { name: "the-daily-brief" });
+    expect(a.json).toMatchObject({ name: "the-daily-brief", title: "The Daily Brief", subscribed: true });
+    const b = await api(r, "POST", "/service/newsletters/subscribe", "/service/newsletters/subscribe", { name: "leading-people" });
+    expect(b.json).toMatchObject({ subscribed: true });
+    await api(r, "POST", "/service/user/marketingcampaign/subscribe", "/service/user/marketingcampaign/subscribe", {
+      name: "research-panel",
+    });
+    expect(await follows(r, "newsletter")).toEqual(["leading-people", "the-daily-brief"]);
+
+    const off = await api(r, "DELETE", "/service/user/subscribe", "/service/user/subscribe", { name: "leading-people" });
+    expect(off.json).toMatchObject({ subscribed: false });
+    const byName = await api(r, "POST", "/service/newsletters/unsubscribe", "/service/newsletters/unsubscribe", {
+      name: "the-daily-brief",
+    });
+    expect(byName.json).toMatchObject({ subscribed: false });
+    expect(await follows(r, "newsletter")).toEqual([]);
+
+    await api(r, "POST", "/service/user/subscribe", "/service/user/subscribe", { name: "the-chart-room" });
+    await api(r, "POST", "/service/user/subscribe", "/service/user/subscribe", { name: "strategy-dispatch" });
+    const all = await api(r, "DELETE", "/service/user/unsubscribe/all", "/service/user/unsubscribe/all");
+    expect(all.status).toBe(200);
+    expect(all.json.unsubscribed).toBe(2);
+    expect(await follows(r, "newsletter")).toEqual([]);
+    // Marketing campaigns are not newsletters: they stay.
+    expect(await follows(r, "campaign")).toEqual(["research-panel"]);
+  });
+
+  it("keeps a subscriber-only newsletter for subscribers", async () => {
+    const r = await registered();
+    const refused = await api(r, "POST", "/service/newsletters/subscribe", "/service/newsletters/subscribe", { name: "the-insider" });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe(SUBSCRIBER_ONLY_NEWSLETTER);
+    expect(await follows(r, "newsletter")).toEqual([]);
+    const subscriber = await subscribe(await registered());
+    expect((await api(subscriber, "POST", "/service/user/subscribe", "/service/user/subscribe", { name: "the-insider" })).status).toBe(200);
+    expect(await follows(subscriber, "newsletter")).toEqual(["the-insider"]);
+  });
+
+  it("answers bad input, unknown newsletters and guests as it should", async () => {
+    const r = await registered();
+    for (const path of ["/service/user/subscribe", "/service/newsletters/subscribe"]) {
+      const bad = await api(r, "POST", path, path, { name: "" });
+      expect(bad.status).toBe(400);
+      expect(bad.json.fields).toEqual({ name: ["This field is required."] });
+      expect((await api(r, "POST", path, path, { name: "no-such-letter" })).status).toBe(404);
+      expect((await api(undefined, "POST", path, path, { name: "the-daily-brief" })).status).toBe(401);
+    }
+    expect((await api(undefined, "DELETE", "/service/user/unsubscribe/all", "/service/user/unsubscribe/all")).status).toBe(401);
+    const guest = await api(undefined, "POST", "/service/newsletters/unsubscribe", "/service/newsletters/unsubscribe", {
+      name: "the-daily-brief",
+    });
+    expect(guest.status).toBe(401);
+    const noName = await api(r, "POST", "/service/newsletters/unsubscribe", "/service/newsletters/unsubscribe", {});
+    expect(noName.status).toBe(400);
+    expect(noName.json.fields).toEqual({ name: ["This field is required."] });
+  });
+
+  it("unsubscribes a guest holding a newsletter's unsubscribe link, and only that reader from that newsletter", async () => {
+    const owner = await registered();
+    await api(owner, "POST", "/service/user/subscribe", "/service/user/subscribe", { name: "the-daily-brief" });
+    await api(owner, "POST", "/service/user/subscribe", "/service/user/subscribe", { name: "the-chart-room" });
+    const token = unsubscribeToken(SESSION_SECRET, await userIdOf(owner), "the-daily-brief");
+    const path = "/service/newsletters/unsubscribe";
+
+    const forged = await api(undefined, "POST", path, path, { token: `${token.slice(0, -2)}xx` });
+    expect(forged.status).toBe(400);
+    // The token names one newsletter; it cannot be pointed at another.
+    expect((await api(undefined, "POST", path, path, { token, name: "the-chart-room" })).status).toBe(400);
+    expect(await follows(owner, "newsletter")).toEqual(["the-chart-room", "the-daily-brief"]);
+
+    const done = await api(undefined, "POST", path, path, { token });
+    expect(done.status).toBe(200);
+    expect(done.json).toMatchObject({ name: "the-daily-brief", subscribed: false });
+    expect(await follows(owner, "newsletter")).toEqual(["the-chart-room"]);
+  });
+});
+
+describe("marketing campaigns: POST/DELETE /service/user/marketingcampaign/subscribe", () => {
+  const PATH = "/service/user/marketingcampaign/subscribe";
+  it("subscribes and unsubscribes, refusing unknown campaigns, bad input and guests", async () => {
+    const r = await registered();
+    expect((await api(r, "POST", PATH, PATH, { name: "event-invitations" })).json).toMatchObject({ subscribed: true });
+    expect(await follows(r, "campaign")).toEqual(["event-invitations"]);
+    expect((await api(r, "DELETE", PATH, PATH, { name: "event-invitations" })).json).toMatchObject({ subscribed: false });
+    expect(await follows(r, "campaign")).toEqual([]);
+    expect((await api(r, "POST", PATH, PATH, { name: "no-such-campaign" })).status).toBe(404);
+    expect((await api(r, "POST", PATH, PATH, {})).status).toBe(400);
+    expect((await api(undefined, "DELETE", PATH, PATH, { name: "event-invitations" })).status).toBe(401);
+    expect(await follows(r, "campaign")).toEqual([]);
+  });
+});
+
+describe("sharing by e-mail: POST /service/user/share", () => {
+  const PATH = "/service/user/share";
+  const share = (r: Reader | undefined, body: Record<string, unknown>) =>
+    api(r, "POST", PATH, PATH, { from: "nell@example.org", type: "article", id: articleIds[0], ...body });
+
+  it("mails the item to each address, checks the addresses with the share form's messages, and asks a guest to sign in", async () => {
+    const r = await registered();
+    const before = smtp.received.length;
+    const sent = await share(r, { sharedWith: "ann@example.org, bob@example.org", description: "Worth a read" });
+    expect(sent.status).toBe(200);
+    expect(sent.json).toMatchObject({ sent: true, recipients: 2, message: "Shared via e-mail" });
+    await smtp.waitFor((m) => m.rcptTo.includes("ann@example.org"));
+    expect(smtp.received.length).toBe(before + 1);
+
+    const bad = await share(r, { sharedWith: "ann@example.org, not-an-address" });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ sharedWith: ["Please enter valid email addresses, separated by commas."] });
+    expect((await share(r, { from: "", sharedWith: "ann@example.org" })).json.fields?.from).toBeDefined();
+    expect((await share(r, { id: 999_999_999, sharedWith: "ann@example.org" })).status).toBe(404);
+    expect((await share(undefined, { sharedWith: "ann@example.org" })).status).toBe(401);
+    expect(smtp.received.length).toBe(before + 1);
+  });
+
+  it("keeps a subscriber-only video for its subscribers", async () => {
+    const video = await database.selectFrom("video").select("id").where("subscriber_only", "=", 1).executeTakeFirstOrThrow();
+    const r = await registered();
+    const refused = await share(r, { type: "video", id: video.id, sharedWith: "ann@example.org" });
+    expect(refused.status).toBe(403);
+    const subscriber = await subscribe(await registered());
+    expect((await share(subscriber, { type: "video", id: video.id, sharedWith: "ann@example.org" })).status).toBe(200);
+  });
+
+  it("shares the share page's daily cap: after 20 e-mail shares in a day, 429 with Retry-After", async () => {
+    const r = await registered();
+    // One through the page counts against the same cap.
+    const page = await r.request(`/share?type=article&id=${articleIds[1]}&tab=email`, {
+      form: { intent: "email", type: "article", id: articleIds[1]!, from: "nell@example.org", sharedWith: "ann@example.org" },
+    });
+    expect(page.status).toBe(303);
+    for (let i = 0; i < 19; i += 1) expect((await share(r, { sharedWith: "ann@example.org" })).status).toBe(200);
+    const capped = await share(r, { sharedWith: "ann@example.org" });
+    expect(capped.status).toBe(429);
+    expect(capped.json.message).toBe("You have shared as many e-mails as we allow in a day. Please try again tomorrow.");
+    expect(Number(capped.res.headers.get("Retry-After"))).toBeGreaterThan(0);
+  });
+});
