@@ -39,14 +39,16 @@ export default function PrivacyPolicy() {
 
       <h2>Cookies</h2>
       <p>
-        We set only cookies that the site needs to work: the session cookie, and a preference cookie for text size. We use no advertising
-        cookies and load nothing from other companies' servers while you read.
+        We set only cookies that the site needs to work: the session cookie that keeps you signed in, a visitor cookie that counts the free
+        articles you have read this month, cookies that hold a guest's cart, delivery estimate and orders while you shop, and a preference
+        cookie for text size. We use no advertising cookies and load nothing from other companies' servers while you read.
       </p>
 
       <h2>Email</h2>
       <p>
-        We send account messages (such as password reset links) when you ask for them. Marketing emails go only to readers who opted in, and
-        every one of them has a link to stop them.
+        We send account messages (such as password reset links and order receipts) when you ask for them or buy something. Newsletters go
+        only to readers who sign up for them, and every issue has a link to stop it. If you tick the box for email updates when you
+        register, we keep your choice; to withdraw it, write to Customer Service at the address below.
       </p>
 
       <h2>Your rights</h2>
