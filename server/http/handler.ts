@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { createReadableStreamFromReadable, createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import { log } from "../log";
 import { foreignOriginAsCrossSite } from "./cross-site";
 import { send, type GeneratedFiles } from "./generated-files";
 import { hardenResponse, type HeaderSettings } from "./response-headers";
@@ -143,6 +144,8 @@ async function pipeBody(
     }
     sink.end();
   } catch (error) {
+    // The connection is cut: the reader's browser sees a broken page, or none if nothing was sent.
+    log.error("The answer's body failed while being sent", { error, sent: res.headersSent });
     res.destroy(error as Error);
   } finally {
     res.off("close", gone);

@@ -219,6 +219,21 @@ interface Fetched {
 }
 
 /**
+ * fetch, retrying a GET once when a kept-alive connection turns out closed before any answer, as
+ * browsers do (undici does not). Seen now and then in CI on a loaded machine, with no failed
+ * answer in the server's log; it is not an answer a page gave.
+ */
+async function fetchAsBrowser(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code !== "UND_ERR_SOCKET" || cause.message !== "other side closed") throw error;
+    return fetch(url, init);
+  }
+}
+
+/**
  * GET as a reader, following redirects as a browser does: with their jar (kept up to date on every
  * hop), or as a client that keeps no cookies at all (`curl -L`). `headers` go with every hop.
  */
@@ -227,7 +242,10 @@ async function get(path: string, jar: CookieJar | null, headers: Record<string, 
   const setCookie: string[] = [];
   let url = path;
   for (;;) {
-    const res = await fetch(server.url + url, { redirect: "manual", headers: { ...headers, ...(jar ? { Cookie: jar.header() } : {}) } });
+    const res = await fetchAsBrowser(server.url + url, {
+      redirect: "manual",
+      headers: { ...headers, ...(jar ? { Cookie: jar.header() } : {}) },
+    });
     jar?.absorb(res);
     setCookie.push(...res.headers.getSetCookie());
     const location = res.headers.get("location");
