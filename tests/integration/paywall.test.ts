@@ -447,6 +447,10 @@ const meteredOutRegistered = once(async () => {
   return { jar, counted: new Set(counted.map((a) => a.slug)), visits };
 });
 
+// Setting up seeds a fresh database behind its own server and reads every article as several
+// readers: on a loaded 2-core CI machine beside the other integration files, over two minutes.
+const SETUP_LIMIT_MS = 300_000;
+
 beforeAll(async () => {
   database = await isolatedConnection("pay");
   dns = await startDnsServer({
@@ -483,7 +487,7 @@ beforeAll(async () => {
   articles = loadArticles().map((a) => ({ ...a, path: paths.get(a.slug) ?? `(not in the sitemap: ${a.slug})` }));
   // The sitemap lists exactly the seed articles.
   expect([...paths.keys()].sort()).toEqual(articles.map((a) => a.slug).sort());
-}, 120_000);
+}, SETUP_LIMIT_MS);
 
 afterAll(async () => {
   await server?.stop();
@@ -505,7 +509,7 @@ describe("the seed content the checks rely on", () => {
 });
 
 describe("a guest who has used up both meters never receives gated text", () => {
-  beforeAll(() => meteredOutGuest(), 120_000);
+  beforeAll(() => meteredOutGuest(), SETUP_LIMIT_MS);
 
   it("meets the registration wall on every article not already counted, and reads counted ones in full", async () => {
     const { visits, counted } = await meteredOutGuest();
@@ -581,7 +585,7 @@ describe("the guest-page cache, which is on", () => {
 });
 
 describe("a client that keeps no cookies never receives gated text", () => {
-  beforeAll(() => cookielessClient(), 120_000);
+  beforeAll(() => cookielessClient(), SETUP_LIMIT_MS);
 
   it("is sent once to the cookie check, with a new HttpOnly, SameSite=Lax visitor cookie and nothing gated on the way", async () => {
     for (const v of await cookielessClient()) {
@@ -726,7 +730,7 @@ describe("a search engine's crawler, when the site lets verified crawlers index 
 });
 
 describe("a registered reader who has used up the meter never receives gated text", () => {
-  beforeAll(() => meteredOutRegistered(), 120_000);
+  beforeAll(() => meteredOutRegistered(), SETUP_LIMIT_MS);
 
   it("meets the subscribe wall on every article not already counted, with a call to action tagged by the article's tier", async () => {
     const { visits, counted, jar } = await meteredOutRegistered();
@@ -756,7 +760,7 @@ describe("a registered reader who has used up the meter never receives gated tex
 });
 
 describe("feeds, search and page metadata carry no gated text", () => {
-  beforeAll(() => meteredOutGuest(), 120_000);
+  beforeAll(() => meteredOutGuest(), SETUP_LIMIT_MS);
 
   it("keeps gated text out of the RSS feed", async () => {
     const { jar } = await meteredOutGuest();
@@ -977,7 +981,7 @@ describe("the meter, as a reader meets it", () => {
 });
 
 describe("no shared cache keeps an article page", () => {
-  beforeAll(() => Promise.all([meteredOutGuest(), cookielessClient(), meteredOutRegistered()]), 120_000);
+  beforeAll(() => Promise.all([meteredOutGuest(), cookielessClient(), meteredOutRegistered()]), SETUP_LIMIT_MS);
 
   it("sends Cache-Control private or no-store on walled and unwalled pages and their .data", async () => {
     const visits = [...(await meteredOutGuest()).visits, ...(await cookielessClient()), ...(await meteredOutRegistered()).visits];
