@@ -207,7 +207,8 @@ function readJson<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>):
   return parsed.data;
 }
 
-function readMarkdownDir<T>(dir: string, parse: (slug: string, fields: Record<string, string>, body: string) => T): T[] {
+/** Each `{slug}.md` of a folder, in name order, parsed; an error names the file. */
+function readTextDir<T>(dir: string, parse: (slug: string, text: string) => T): T[] {
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith(".md"))
@@ -215,12 +216,18 @@ function readMarkdownDir<T>(dir: string, parse: (slug: string, fields: Record<st
     .map((f) => {
       const file = path.join(dir, f);
       try {
-        const { fields, body } = splitFrontMatter(fs.readFileSync(file, "utf8"));
-        return parse(f.slice(0, -3), fields, body);
+        return parse(f.slice(0, -3), fs.readFileSync(file, "utf8"));
       } catch (error) {
         throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
       }
     });
+}
+
+function readMarkdownDir<T>(dir: string, parse: (slug: string, fields: Record<string, string>, body: string) => T): T[] {
+  return readTextDir(dir, (slug, text) => {
+    const { fields, body } = splitFrontMatter(text);
+    return parse(slug, fields, body);
+  });
 }
 
 function parseWith<S extends z.ZodTypeAny>(schema: S, fields: Record<string, string>): z.infer<S> {
@@ -249,18 +256,7 @@ export function splitSections(text: string): { title: string; body: string }[] {
 
 function readProductTexts(dir: string): SeedProductText[] {
   if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".md"))
-    .sort()
-    .map((f) => {
-      const file = path.join(dir, f);
-      try {
-        return { slug: f.slice(0, -3), sections: splitSections(fs.readFileSync(file, "utf8")) };
-      } catch (error) {
-        throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
+  return readTextDir(dir, (slug, text) => ({ slug, sections: splitSections(text) }));
 }
 
 export function loadSeedContent(dir: string): SeedContent {

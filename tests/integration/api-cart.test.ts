@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiContract } from "../helpers/api-contract";
 import { Reader, registeredReader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { SHIPPING_ADDRESS } from "../helpers/store-orders";
 
 // The cart group of the service API (app/lib/api/groups/cart.ts) against the production build,
 // as an outside client meets it: JSON in and out, the cart cookie for a guest, the session for a
@@ -408,16 +409,7 @@ describe("checkout: POST /service/commerce/address, order/promo-code and order/s
   const ADDRESS = "/service/commerce/address";
   const PROMO = "/service/commerce/order/promo-code";
   const SUBMIT = "/service/commerce/order/submit";
-  const SHIPPING = {
-    firstName: "Ada",
-    lastName: "Byron",
-    address1: "12 Harbour Road",
-    address2: "",
-    city: "Albany",
-    state: "NY",
-    postalCode: "12207",
-    countryCode: "US",
-  };
+  const SHIPPING = SHIPPING_ADDRESS;
   interface Review {
     email: string;
     address: typeof SHIPPING;
