@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
+import type { Reader } from "./reader";
 
 // Checks answers of the service API against its published OpenAPI document, as a client
 // generated from that document would read them.
@@ -11,6 +12,15 @@ interface Operation {
 export interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+}
+
+/** A JSON answer of the API: an error's `code`, `message` and `fields`, or the endpoint's own fields. */
+export type ApiBody = Record<string, unknown> & { code?: string; message?: string; fields?: Record<string, string[]> };
+
+export interface ApiAnswer<T = ApiBody> {
+  status: number;
+  json: T;
+  res: Response;
 }
 
 export class ApiContract {
@@ -59,5 +69,21 @@ export class ApiContract {
     }
     expect(validate(body) ? [] : validate.errors, `${where}: ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
     return body;
+  }
+
+  /**
+   * A call by a client with this reader's cookies (a same-site client: it sends Origin), checked
+   * against the document under its documented path ("/service/user/list/{name}"); `path` is the
+   * concrete one and defaults to it. A body is sent as JSON.
+   */
+  async call<T = ApiBody>(
+    reader: Reader,
+    method: string,
+    documented: string,
+    options: { path?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiAnswer<T>> {
+    const res = await reader.request(options.path ?? documented, { method, json: options.body, headers: options.headers });
+    const json = ((await this.check(documented, method.toLowerCase(), res)) ?? {}) as T;
+    return { status: res.status, json, res };
   }
 }

@@ -24,20 +24,31 @@ export class Reader {
     this.cookies.set(name, value);
   }
 
-  /** A form may repeat a name (checkboxes): pass URLSearchParams for that. */
+  /**
+   * A form may repeat a name (checkboxes): pass URLSearchParams for that. `json` sends a JSON
+   * body as the site's own scripts call the service API. A body is sent from this site (Origin).
+   */
   async request(
     path: string,
-    init: { method?: string; form?: Record<string, string> | URLSearchParams; headers?: Record<string, string> } = {},
+    init: { method?: string; form?: Record<string, string> | URLSearchParams; json?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Response> {
-    const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "), ...init.headers };
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    let body: URLSearchParams | string | undefined;
     if (init.form) {
       headers["Content-Type"] = "application/x-www-form-urlencoded";
-      headers.Origin ??= this.baseUrl;
+      body = new URLSearchParams(init.form);
+    } else if (init.json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      headers.Accept = "application/json";
+      body = JSON.stringify(init.json);
     }
+    if (body !== undefined || (init.method && !["GET", "HEAD"].includes(init.method))) headers.Origin = this.baseUrl;
+    Object.assign(headers, init.headers);
     const res = await fetch(this.baseUrl + path, {
-      method: init.method ?? (init.form ? "POST" : "GET"),
+      method: init.method ?? (body !== undefined ? "POST" : "GET"),
       headers,
-      body: init.form ? new URLSearchParams(init.form) : undefined,
+      body,
       redirect: "manual",
     });
     for (const header of res.headers.getSetCookie()) {

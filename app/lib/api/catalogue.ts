@@ -3,15 +3,19 @@ import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
 import * as content from "./groups/content";
 import * as library from "./groups/library";
+import * as links from "./groups/links";
 import * as lookups from "./groups/lookups";
 import * as meters from "./groups/meters";
+import * as subscriber from "./groups/subscriber";
 
 /** Every endpoint of the service API, as the OpenAPI document lists them. */
 export const ENDPOINTS: readonly Endpoint[] = [
   ...meters.endpoints,
   ...authUser.endpoints,
+  ...subscriber.endpoints,
   ...lookups.endpoints,
   ...cart.endpoints,
   ...library.endpoints,
   ...content.endpoints,
+  ...links.endpoints,
 ];
