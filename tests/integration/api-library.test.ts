@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Database } from "../../server/db/connection";
 import { unsubscribeToken } from "../../server/newsletters/unsubscribe-token";
 import { ApiContract } from "../helpers/api-contract";
-import { type Reader, registeredReader, subscribe } from "../helpers/reader";
+import { Reader, registeredReader, subscribe } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
 import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
@@ -25,6 +25,7 @@ let smtp: LoopbackSmtp;
 let connection: IsolatedConnection;
 let database: Database;
 let articleIds: string[] = [];
+let articlePaths: string[] = [];
 
 beforeAll(async () => {
   connection = await isolatedConnection("apilib");
@@ -37,13 +38,13 @@ beforeAll(async () => {
   database = connect(connection);
   contract = await ApiContract.load(server.url);
   const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
-  articleIds = $("main ol article")
-    .map((_, a) => {
-      const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
-      const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, server.url) : save;
-      return target.searchParams.get("id")!;
-    })
-    .get();
+  const cards = $("main ol article").toArray();
+  articleIds = cards.map((a) => {
+    const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
+    const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, server.url) : save;
+    return target.searchParams.get("id")!;
+  });
+  articlePaths = cards.map((a) => $(a).find("h3 a").attr("href")!);
   expect(articleIds.length).toBeGreaterThan(3);
 }, 120_000);
 
@@ -54,32 +55,11 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-/** A JSON call as a same-site client sends it, with the reader's session cookie if there is one. */
-async function call(reader: Reader | undefined, method: string, path: string, body?: unknown): Promise<Response> {
-  const session = reader?.cookie("mr_session");
-  return fetch(server.url + path, {
-    method,
-    redirect: "manual",
-    headers: {
-      Origin: server.url,
-      "Content-Type": "application/json",
-      ...(session ? { Cookie: `mr_session=${session}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+/** The call as a same-site client makes it (a guest when there is no reader), checked against the document for its documented path. */
+const api = (reader: Reader | undefined, method: string, documented: string, path: string, body?: unknown) =>
+  contract.call(reader ?? guest(), method, documented, { path, body });
 
-/** The call, checked against the document for its documented path; answers status and body. */
-async function api(reader: Reader | undefined, method: string, documented: string, path: string, body?: unknown) {
-  const res = await call(reader, method, path, body);
-  const json = (await contract.check(documented, method.toLowerCase(), res)) as Record<string, unknown> & {
-    code?: string;
-    message?: string;
-    fields?: Record<string, string[]>;
-  };
-  return { status: res.status, json, res };
-}
-
+const guest = () => new Reader(server.url);
 const registered = () => registeredReader(server.url);
 
 async function userIdOf(reader: Reader): Promise<string> {
@@ -100,6 +80,19 @@ async function saved(reader: Reader, i: number): Promise<string> {
     .where("content_id", "=", Number(id))
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A subscriber gifts the reader an article, which the reader opens: it lands in their read-only gift folder. */
+async function gifted(reader: Reader): Promise<Reader> {
+  const giver = await subscribe(await registered());
+  const res = await giver.request("/api/article-gift/give-gift", {
+    form: { url: articlePaths[3]! },
+    headers: { Accept: "application/json" },
+  });
+  expect(res.status).toBe(200);
+  const link = new URL(((await res.json()) as { articleGiftURL: string }).articleGiftURL);
+  await reader.page(link.pathname + link.search);
+  return reader;
 }
 
 async function folderIds(reader: Reader): Promise<Record<string, string>> {
@@ -261,6 +254,126 @@ describe("DELETE /service/user/saves", () => {
   });
 });
 
+describe("a saved item's folders: GET /service/user/saves/{id}/lists", () => {
+  const LISTS = "/service/user/saves/{id}/lists";
+  const listsOf = (r: Reader, id: string) =>
+    contract.call(r, "GET", LISTS, { path: `/service/user/saves/${encodeURIComponent(id)}/lists` });
+
+  it("lists the reader's folders as the save page ticks them, leaving out the read-only gift folder", async () => {
+    const r = await gifted(await registered());
+    const item = await saved(r, 0);
+    await api(r, "POST", LIST, "/service/user/list/Alpha", {});
+    await api(r, "POST", LIST, "/service/user/list/Beta", {});
+    const { Alpha: alpha, Beta: beta } = await folderIds(r);
+    await api(r, "POST", BULK, BULK, { id: item, listIds: [alpha] });
+
+    const res = await listsOf(r, item);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      id: item,
+      lists: [
+        { id: alpha, name: "Alpha", selected: true },
+        { id: beta, name: "Beta", selected: false },
+      ],
+    });
+    const $ = await r.page(`/my-library/save?type=article&id=${articleIds[0]}`);
+    const boxes = $("input[name=folderId]").toArray();
+    expect(boxes.map((b) => ({ id: $(b).val(), selected: $(b).is("[checked]") }))).toEqual([
+      { id: alpha, selected: true },
+      { id: beta, selected: false },
+    ]);
+  });
+
+  it("answers 400 for a malformed id, 401 for a guest, and 404 for another reader's or an unknown item", async () => {
+    const owner = await registered();
+    const theirs = await saved(owner, 1);
+    const r = await registered();
+
+    const bad = await listsOf(r, "x".repeat(65));
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json.fields ?? {})).toEqual(["id"]);
+    const signedOut = await listsOf(guest(), theirs);
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.json.code).toBe("not_signed_in");
+    for (const id of [theirs, "00000000-0000-4000-8000-000000000000"]) {
+      const res = await listsOf(r, id);
+      expect(res.status, id).toBe(404);
+      expect(res.json.code).toBe("not_found");
+    }
+  });
+});
+
+describe("a folder's address: GET /service/user/list/url/{id}", () => {
+  const URL_OF = "/service/user/list/url/{id}";
+  const urlOf = (r: Reader, id: string) => contract.call(r, "GET", URL_OF, { path: `/service/user/list/url/${encodeURIComponent(id)}` });
+
+  it("answers the absolute address of the folder's page, which shows that folder", async () => {
+    const r = await registered();
+    await api(r, "POST", LIST, "/service/user/list/Deep%20Work", {});
+    const id = (await folderIds(r))["Deep Work"]!;
+    const res = await urlOf(r, id);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id, listurl: `${server.url}/my-library/library/deep-work` });
+    const $ = await r.page(new URL(res.json.listurl as string).pathname);
+    expect($("#items-title").text()).toBe("Deep Work");
+  });
+
+  it("answers 400 for a malformed id, 401 for a guest, and 404 for another reader's or an unknown folder", async () => {
+    const owner = await registered();
+    await api(owner, "POST", LIST, "/service/user/list/Private", {});
+    const theirs = (await folderIds(owner)).Private!;
+    const r = await registered();
+
+    const bad = await urlOf(r, "x".repeat(65));
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json.fields ?? {})).toEqual(["id"]);
+    expect((await urlOf(guest(), theirs)).status).toBe(401);
+    expect((await urlOf(r, theirs)).status).toBe(404);
+    expect((await urlOf(r, "no-such-folder")).status).toBe(404);
+  });
+});
+
+describe("DELETE /service/user/lists", () => {
+  const LISTS = "/service/user/lists";
+
+  it("deletes the reader's folders as the library page does: the gift folder and every saved item stay", async () => {
+    const r = await gifted(await registered());
+    const item = await saved(r, 0);
+    await api(r, "POST", LIST, "/service/user/list/Alpha", {});
+    await api(r, "POST", LIST, "/service/user/list/Beta", {});
+    const { Alpha: alpha, Beta: beta, "Gifted Articles": gifts } = await folderIds(r);
+    await api(r, "POST", BULK, BULK, { id: item, listIds: [alpha, beta] });
+
+    const other = await registered();
+    const theirs = await saved(other, 0);
+    await api(other, "POST", LIST, "/service/user/list/Alpha", {});
+    const theirFolder = (await folderIds(other)).Alpha!;
+    await api(other, "POST", BULK, BULK, { id: theirs, listIds: [theirFolder] });
+
+    const res = await contract.call(r, "DELETE", LISTS);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ deleted: 2, kept: 1 });
+    expect(await folderIds(r)).toEqual({ "Gifted Articles": gifts });
+    expect(await foldersOf(item)).toEqual([]);
+    const kept = await database
+      .selectFrom("library_item")
+      .select("id")
+      .where("user_id", "=", await userIdOf(r))
+      .execute();
+    expect(kept.length).toBe(2);
+    expect((await contract.call(r, "DELETE", LISTS)).json).toEqual({ deleted: 0, kept: 1 });
+
+    expect(await folderIds(other)).toEqual({ Alpha: theirFolder });
+    expect(await foldersOf(theirs)).toEqual([theirFolder]);
+  });
+
+  it("asks a guest to sign in, with a JSON 401", async () => {
+    const res = await contract.call(guest(), "DELETE", LISTS);
+    expect(res.status).toBe(401);
+    expect(res.json.code).toBe("not_signed_in");
+  });
+});
+
 describe("follows: POST/DELETE /service/user/follow", () => {
   const FOLLOW = "/service/user/follow";
   const topicId = async (slug: string) =>
@@ -314,6 +427,64 @@ describe("follows: POST/DELETE /service/user/follow", () => {
     const other = await registered();
     expect((await api(other, "DELETE", FOLLOW, FOLLOW, { name: "the-chart-room", type: "newsletter" })).status).toBe(200);
     expect(await follows(owner, "newsletter")).toEqual(["the-chart-room"]);
+  });
+});
+
+describe("followed topics: GET/DELETE /service/topic", () => {
+  const TOPIC = "/service/topic";
+  const FOLLOW = "/service/user/follow";
+  const topic = async (slug: string) =>
+    database.selectFrom("topic").select(["id", "name"]).where("slug", "=", slug).executeTakeFirstOrThrow();
+  const followTopic = async (r: Reader, slug: string) =>
+    expect((await api(r, "POST", FOLLOW, FOLLOW, { name: String((await topic(slug)).id), type: "topic" })).status).toBe(200);
+
+  it("lists the topics the reader follows by name, and stops following one by its name", async () => {
+    const r = await registered();
+    expect((await contract.call(r, "GET", TOPIC)).json).toEqual([]);
+    await followTopic(r, "strategy");
+    await followTopic(r, "innovation");
+    const [strategy, innovation] = [await topic("strategy"), await topic("innovation")];
+
+    const listed = await contract.call(r, "GET", TOPIC);
+    expect(listed.status).toBe(200);
+    expect(listed.json).toEqual([innovation, strategy]);
+
+    const off = await contract.call(r, "DELETE", TOPIC, { body: { name: "  strategy " } });
+    expect(off.status).toBe(200);
+    expect(off.json).toEqual({ ...strategy, following: false });
+    expect((await contract.call(r, "GET", TOPIC)).json).toEqual([innovation]);
+    expect(await follows(r, "topic")).toEqual([String(innovation.id)]);
+  });
+
+  it('names "R&D" as the following stream does, "RD"', async () => {
+    const r = await subscribe(await registered());
+    await followTopic(r, "randd");
+    const off = await contract.call(r, "DELETE", TOPIC, { body: { name: "RD" } });
+    expect(off.status).toBe(200);
+    expect(off.json.name).toBe("R&D");
+    expect(await follows(r, "topic")).toEqual([]);
+  });
+
+  it("answers 400 without a name, 401 for a guest, and 404 for a topic the reader does not follow, changing nothing", async () => {
+    const owner = await registered();
+    await followTopic(owner, "strategy");
+    const r = await registered();
+    await followTopic(r, "innovation");
+
+    const bad = await contract.call(r, "DELETE", TOPIC, { body: {} });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ name: ["This field is required."] });
+    for (const method of ["GET", "DELETE"]) {
+      const res = await contract.call(guest(), method, TOPIC, { body: method === "DELETE" ? { name: "Strategy" } : undefined });
+      expect(res.status, method).toBe(401);
+    }
+    for (const name of ["Strategy", "No Such Topic"]) {
+      const res = await contract.call(r, "DELETE", TOPIC, { body: { name } });
+      expect(res.status, name).toBe(404);
+      expect(res.json.code).toBe("not_found");
+    }
+    expect(await follows(owner, "topic")).toEqual([String((await topic("strategy")).id)]);
+    expect(await follows(r, "topic")).toEqual([String((await topic("innovation")).id)]);
   });
 });
 
@@ -408,6 +579,42 @@ describe("marketing campaigns: POST/DELETE /service/user/marketingcampaign/subsc
     expect((await api(r, "POST", PATH, PATH, { name: "no-such-campaign" })).status).toBe(404);
     expect((await api(r, "POST", PATH, PATH, {})).status).toBe(400);
     expect((await api(undefined, "DELETE", PATH, PATH, { name: "event-invitations" })).status).toBe(401);
+    expect(await follows(r, "campaign")).toEqual([]);
+  });
+});
+
+describe("the /api/ sign-ups: POST /api/newsletters/subscribe and /api/marketingcampaign/subscribe", () => {
+  const NEWSLETTERS = "/api/newsletters/subscribe";
+  const CAMPAIGNS = "/api/marketingcampaign/subscribe";
+
+  it("subscribe the signed-in reader, as their /service/ twins do", async () => {
+    const r = await registered();
+    const letter = await contract.call(r, "POST", NEWSLETTERS, { body: { name: "the-daily-brief" } });
+    expect(letter.status).toBe(200);
+    expect(letter.json).toEqual({ name: "the-daily-brief", title: "The Daily Brief", subscribed: true });
+    const campaign = await contract.call(r, "POST", CAMPAIGNS, { body: { name: "event-invitations" } });
+    expect(campaign.status).toBe(200);
+    expect(campaign.json).toMatchObject({ name: "event-invitations", subscribed: true });
+    expect(await follows(r, "newsletter")).toEqual(["the-daily-brief"]);
+    expect(await follows(r, "campaign")).toEqual(["event-invitations"]);
+
+    const refused = await contract.call(r, "POST", NEWSLETTERS, { body: { name: "the-insider" } });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe(SUBSCRIBER_ONLY_NEWSLETTER);
+  });
+
+  it("answer bad input with 400, unknown names with 404 and a guest with 401, storing nothing", async () => {
+    const r = await registered();
+    for (const path of [NEWSLETTERS, CAMPAIGNS]) {
+      const bad = await contract.call(r, "POST", path, { body: { name: "" } });
+      expect(bad.status, path).toBe(400);
+      expect(bad.json.fields).toEqual({ name: ["This field is required."] });
+      expect((await contract.call(r, "POST", path, { body: { name: "no-such-name" } })).status, path).toBe(404);
+      const signedOut = await contract.call(guest(), "POST", path, { body: { name: "the-daily-brief" } });
+      expect(signedOut.status, path).toBe(401);
+      expect(signedOut.json.code).toBe("not_signed_in");
+    }
+    expect(await follows(r, "newsletter")).toEqual([]);
     expect(await follows(r, "campaign")).toEqual([]);
   });
 });

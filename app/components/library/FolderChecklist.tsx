@@ -1,17 +1,18 @@
 import type { Folder } from "../../../server/library/folders";
+import { folderChoices } from "../../../shared/folder-choices";
 import * as css from "./library.css";
 
-/** The reader's folders as checkboxes (read-only folders cannot take items, so they are left out). */
+/** The reader's folders an item can go in, as checkboxes. */
 export function FolderChecklist({ folders, checked, legend }: { folders: Folder[]; checked: string[]; legend: string }) {
-  const writable = folders.filter((f) => !f.readOnly);
+  const choices = folderChoices(folders, checked);
   return (
     <fieldset className={css.bulk}>
       <legend>{legend}</legend>
-      {writable.length === 0 ? <p>You have no folders yet.</p> : null}
+      {choices.length === 0 ? <p>You have no folders yet.</p> : null}
       <div className={css.checks}>
-        {writable.map((f) => (
+        {choices.map((f) => (
           <label key={f.id}>
-            <input type="checkbox" name="folderId" value={f.id} defaultChecked={checked.includes(f.id)} /> {f.name}
+            <input type="checkbox" name="folderId" value={f.id} defaultChecked={f.selected} /> {f.name}
           </label>
         ))}
       </div>

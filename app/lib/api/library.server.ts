@@ -1,12 +1,22 @@
 import { mailer } from "../../../server/adapters/mail";
-import { followAsReader, unfollowAllNewsletters, unfollowAsReader, unfollow, type FollowKind } from "../../../server/follows";
-import { createFolder, deleteFolder, MAX_FOLDERS, ownFolderByName } from "../../../server/library/folders";
-import { addItemsToFolders, discardItems, removeItemsFromFolders } from "../../../server/library/items";
+import {
+  followAsReader,
+  followedTopics,
+  topicForFilter,
+  unfollowAllNewsletters,
+  unfollowAsReader,
+  unfollow,
+  type FollowKind,
+} from "../../../server/follows";
+import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, ownFolder, ownFolderByName } from "../../../server/library/folders";
+import { addItemsToFolders, discardItems, ownLibraryItem, removeItemsFromFolders } from "../../../server/library/items";
 import { unsubscribeLinkTarget } from "../../../server/newsletters/unsubscribe-token";
 import { secrets } from "../../../server/secrets";
 import { shareableItem, shareByEmail } from "../../../server/sharing";
+import { folderChoices } from "../../../shared/folder-choices";
 import { FOLDER_EXISTS_MESSAGE } from "../../../shared/folder-names";
 import { UNKNOWN_FOLLOW_TARGET } from "../../../shared/follow-refusals";
+import { libraryFolderPath } from "../../../shared/urls";
 import { config, db } from "../db.server";
 import { SHARE_DAILY_LIMIT } from "../forms/share";
 import { libraryNotice } from "../library-page.server";
@@ -56,6 +66,35 @@ export async function deleteSave({ user, body }: Call<typeof library.deleteSave>
   return apiJson({ id: body.id, message: libraryNotice("discarded", n)! });
 }
 
+/** GET /service/user/saves/{id}/lists: the folders the save and organize pages offer the item, ticked where it is. */
+export async function itemLists({ user, params }: Call<typeof library.itemLists>): Promise<Response> {
+  const database = await db();
+  const item = await ownLibraryItem(database, user.id, params.id);
+  if (!item) return apiError(404, "not_found", NO_SUCH_ITEM);
+  return apiJson({ id: item.id, lists: folderChoices(await listFolders(database, user.id), item.folderIds) });
+}
+
+export async function listUrl({ user, params }: Call<typeof library.listUrl>): Promise<Response> {
+  const folder = await ownFolder(await db(), user.id, params.id);
+  if (!folder) return apiError(404, "not_found", "You have no such folder.");
+  return apiJson({ id: folder.id, listurl: config().siteUrl + libraryFolderPath(folder.slug) });
+}
+
+/** DELETE /service/user/lists: each folder as the library page deletes one, all or none. */
+export async function deleteLists({ user }: Call<typeof library.deleteLists>): Promise<Response> {
+  const outcome = await (await db()).transaction().execute(async (tx) => {
+    let deleted = 0;
+    let kept = 0;
+    for (const folder of await listFolders(tx, user.id)) {
+      const result = await deleteFolder(tx, user.id, folder.id);
+      if (result.ok) deleted += 1;
+      else if (result.error === "read-only") kept += 1;
+    }
+    return { deleted, kept };
+  });
+  return apiJson(outcome);
+}
+
 /** Follows (POST) or stops following (DELETE) one target, as POST /follow does. */
 async function setFollowing(wanted: boolean, userId: string, kind: FollowKind, name: string) {
   const database = await db();
@@ -71,6 +110,20 @@ export async function follow({ request, user, body }: Call<typeof library.follow
   const done = await setFollowing(request.method === "POST", user.id, FOLLOW_TYPES[body.type], body.name);
   if (done.refusal) return done.refusal;
   return apiJson({ name: done.target.target, type: body.type, title: done.target.name, following: done.following });
+}
+
+export async function topicList({ user }: Call<typeof library.topicList>): Promise<Response> {
+  const topics = await followedTopics(await db(), user.id);
+  return apiJson(topics.map((t) => ({ id: t.id, name: t.name })));
+}
+
+/** DELETE /service/topic: a followed topic found by name as the topics page's delete finds it, unfollowed as POST /follow does. */
+export async function topicDelete({ user, body }: Call<typeof library.topicDelete>): Promise<Response> {
+  const topic = topicForFilter(await followedTopics(await db(), user.id), body.name);
+  if (!topic) return apiError(404, "not_found", "You do not follow a topic of this name.");
+  const done = await setFollowing(false, user.id, "topic", String(topic.id));
+  if (done.refusal) return done.refusal;
+  return apiJson({ id: topic.id, name: topic.name, following: false });
 }
 
 /** A newsletter (user/subscribe, newsletters/subscribe) or marketing campaign subscription, POST or DELETE. */

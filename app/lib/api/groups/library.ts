@@ -48,6 +48,54 @@ export const bulkRemove = endpoint({
 });
 
 const folderName = z.object({ name: folderSchema.shape.name });
+const savedItemId = z.object({ id: bulkUpdateSchema.shape.id.describe("The saved item's id.") });
+const folderId = z.object({ id: z.string().trim().min(1).max(64).describe("The folder's id.") });
+const notOwnItem = error("No such item in the reader's library (another reader's item included).");
+
+export const itemLists = endpoint({
+  method: "get",
+  path: "/service/user/saves/{id}/lists",
+  summary:
+    "The folders a saved item can go in and whether each holds it, as the save and organize pages show them (the read-only gift folder takes no items, so it is left out).",
+  tag: TAG,
+  access: "reader",
+  params: savedItemId,
+  answers: {
+    200: {
+      description: "The reader's writable folders, `selected` when the item is in it.",
+      schema: z.object({ id: z.string(), lists: z.array(z.object({ id: z.string(), name: z.string(), selected: z.boolean() })) }),
+    },
+    404: notOwnItem,
+  },
+});
+
+export const listUrl = endpoint({
+  method: "get",
+  path: "/service/user/list/url/{id}",
+  summary: "The absolute address (`listurl`) of one of the reader's folders' page in My Library.",
+  tag: TAG,
+  access: "reader",
+  params: folderId,
+  answers: {
+    200: { description: "The folder's page.", schema: z.object({ id: z.string(), listurl: z.string().url() }) },
+    404: error("The reader has no folder with this id (another reader's folder included)."),
+  },
+});
+
+export const deleteLists = endpoint({
+  method: "delete",
+  path: "/service/user/lists",
+  summary:
+    "Deletes every folder of the reader's that the library page lets them delete; the read-only gift folder stays, and saved items stay in the library.",
+  tag: TAG,
+  access: "reader",
+  answers: {
+    200: {
+      description: "How many folders were deleted, and how many read-only ones were kept.",
+      schema: z.object({ deleted: z.number().int(), kept: z.number().int() }),
+    },
+  },
+});
 
 export const createList = endpoint({
   method: "post",
@@ -135,6 +183,34 @@ export const followDelete = endpoint({
   access: "reader",
   body: followBody,
   answers: { 200: { description: "Not following.", schema: followAnswer }, 404: unknownTarget },
+});
+
+export const topicList = endpoint({
+  method: "get",
+  path: "/service/topic",
+  summary: "The topics the reader follows, by name.",
+  tag: TAG,
+  access: "reader",
+  answers: {
+    200: { description: "The followed topics.", schema: z.array(z.object({ id: z.number().int(), name: z.string() })) },
+  },
+});
+
+export const topicDelete = endpoint({
+  method: "delete",
+  path: "/service/topic",
+  summary:
+    'Stops following a topic the reader follows, named as GET /service/topic names it (any case; "RD" names "R&D", as the following stream\'s filter does).',
+  tag: TAG,
+  access: "reader",
+  body: z.object({ name: targetName.describe("The topic's name.") }),
+  answers: {
+    200: {
+      description: "No longer following.",
+      schema: z.object({ id: z.number().int(), name: z.string(), following: z.literal(false) }),
+    },
+    404: error("The reader follows no topic of this name."),
+  },
 });
 
 const newsletterBody = z.object({ name: targetName.describe("The newsletter's slug.") });
@@ -229,6 +305,15 @@ export const share = endpoint({
   },
 });
 
+// The site has no guest sign-up by e-mail (the Email Newsletters page asks a guest to sign in),
+// so the spec's /api/ sign-ups are twins of the /service/ ones.
+export const apiNewslettersSubscribe = endpoint({
+  ...newslettersSubscribe,
+  path: "/api/newsletters/subscribe",
+  summary:
+    "The twin of POST /service/newsletters/subscribe: subscribes the signed-in reader to a newsletter (the site has no guest sign-up).",
+});
+
 const campaignBody = z.object({ name: targetName.describe("The marketing campaign's id.") });
 const unknownCampaign = error("No such marketing campaign.");
 
@@ -252,20 +337,34 @@ export const campaignUnsubscribe = endpoint({
   answers: { 200: { description: "Unsubscribed.", schema: subscribedAnswer }, 404: unknownCampaign },
 });
 
+export const apiCampaignSubscribe = endpoint({
+  ...campaignSubscribe,
+  path: "/api/marketingcampaign/subscribe",
+  summary:
+    "The twin of POST /service/user/marketingcampaign/subscribe: subscribes the signed-in reader to a marketing campaign's e-mail (the site has no guest sign-up).",
+});
+
 export const endpoints = [
   bulkAdd,
   bulkRemove,
   createList,
   deleteList,
   deleteSave,
+  itemLists,
+  listUrl,
+  deleteLists,
   followPost,
   followDelete,
+  topicList,
+  topicDelete,
   userSubscribe,
   userUnsubscribe,
   unsubscribeAll,
   newslettersSubscribe,
+  apiNewslettersSubscribe,
   newslettersUnsubscribe,
   share,
   campaignSubscribe,
   campaignUnsubscribe,
+  apiCampaignSubscribe,
 ];
