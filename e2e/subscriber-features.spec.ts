@@ -109,11 +109,11 @@ test("the last gift of the month leaves the link shown, the copy button hidden a
 
   // A replayed post is refused and makes no link.
   const replay = await page.request.post("/api/article-gift/give-gift", {
-    form: { url: path!, _format: "json" },
+    form: { url: path! },
     headers: { Origin: new URL(page.url()).origin },
   });
   expect(replay.status()).toBe(409);
-  expect(await replay.json()).toEqual({ error: "You have no gifts left this month.", articleGiftsLeft: 0 });
+  expect(await replay.json()).toEqual({ code: "no_gifts_left", message: "You have no gifts left this month.", articleGiftsLeft: 0 });
 });
 
 test("a subscriber downloads a PDF reprint and a visual-library chart as SVG and PNG; another reader's chart address is refused", async ({
@@ -175,18 +175,18 @@ test("a registered reader without a subscription gets no subscriber controls, an
   await expect(page.getByRole("heading", { name: "Add a note" })).toHaveCount(0);
 
   const origin = new URL(page.url()).origin;
-  const gift = await page.request.post("/api/article-gift/give-gift", {
+  const gift = await page.request.post("/article-gift", {
     form: { url: path! },
     headers: { Origin: origin },
     maxRedirects: 0,
   });
   expect(gift.status()).toBe(403);
   const json = await page.request.post("/api/article-gift/give-gift", {
-    form: { url: path!, _format: "json" },
+    form: { url: path! },
     headers: { Origin: origin },
   });
   expect(json.status()).toBe(403);
-  expect(await json.json()).toEqual({ error: "Gifting articles is for subscribers." });
+  expect(await json.json()).toEqual({ code: "not_a_subscriber", message: "This service is for subscribers." });
   const note = await page.request.post(path!, {
     form: { intent: "add-note", paragraph: "0", note: "Mine" },
     headers: { Origin: origin },

@@ -2,6 +2,7 @@ import type { Database } from "./db/connection";
 import { articlePath, issueCoverPath, issuePath } from "../shared/urls";
 
 export interface IssueSummary {
+  id: number;
   code: string;
   year: number;
   month: number;
@@ -22,6 +23,7 @@ type IssueRow = { id: number; code: string; year: number; month: number; month_l
 
 function toSummary(r: IssueRow): IssueSummary {
   return {
+    id: r.id,
     code: r.code,
     year: r.year,
     month: r.month,

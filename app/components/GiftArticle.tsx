@@ -6,9 +6,11 @@ import { useHydrated } from "./useHydrated";
 import * as forms from "./forms/forms.css";
 import * as css from "./subscriber-tools.css";
 
-const GIFT_ACTION = "/api/article-gift/give-gift";
+/** The page's own form route (Post/Redirect/Get), and the service API call the live form makes. */
+const GIFT_FORM_ACTION = "/article-gift";
+const GIFT_API = "/api/article-gift/give-gift";
 
-type GiftReply = { articleGiftURL: string; articleGiftsLeft: number } | { error: string; articleGiftsLeft?: number };
+type GiftReply = { articleGiftURL: string; articleGiftsLeft: number } | { code: string; message: string; articleGiftsLeft?: number };
 
 const giftsLeftText = (n: number) => (n > 0 ? `${n} ${n === 1 ? "gift" : "gifts"} left this month` : NO_GIFTS_LEFT);
 
@@ -22,7 +24,7 @@ export function GiftArticle({ articleUrl, giftsLeft, giftUrl }: { articleUrl: st
   const reply = fetcher.data;
   const url = reply && "articleGiftURL" in reply ? reply.articleGiftURL : giftUrl;
   const left = reply?.articleGiftsLeft ?? giftsLeft;
-  const error = reply && "error" in reply && reply.error !== NO_GIFTS_LEFT ? reply.error : null;
+  const error = reply && "message" in reply && reply.message !== NO_GIFTS_LEFT ? reply.message : null;
   return (
     <section id="gift" aria-labelledby="gift-heading" className={css.section} data-no-print="">
       <h2 id="gift-heading" className={css.heading}>
@@ -38,14 +40,12 @@ export function GiftArticle({ articleUrl, giftsLeft, giftUrl }: { articleUrl: st
       {left > 0 ? (
         <fetcher.Form
           method="post"
-          action={GIFT_ACTION}
+          action={GIFT_FORM_ACTION}
           onSubmit={(event) => {
-            // Once this form is live, ask for the JSON answer (the link shows in place); before
+            // Once this form is live, it calls the service API (the link shows in place); before
             // that, the browser posts the plain form and the page comes back with the link.
             event.preventDefault();
-            const form = new FormData(event.currentTarget);
-            form.set("_format", "json");
-            fetcher.submit(form, { method: "post", action: GIFT_ACTION });
+            fetcher.submit(event.currentTarget, { method: "post", action: GIFT_API });
           }}
         >
           <input type="hidden" name="url" value={articleUrl} />

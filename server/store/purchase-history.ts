@@ -44,7 +44,7 @@ type Page = { entries: PurchaseEntry[]; total: number };
  * (an order still waiting for its payment is not a purchase yet) and the subscriptions they
  * bought on /subscriptions. Only ever the reader's own.
  */
-export async function purchaseHistory(db: Database, userId: string, page: number): Promise<Page> {
+export async function purchaseHistory(db: Database, userId: string, page: number, size = HISTORY_PAGE_SIZE): Promise<Page> {
   const orders = db
     .selectFrom("store_order")
     .select([sql<string>`'order'`.as("kind"), "id", "created_at as at"])
@@ -62,8 +62,8 @@ export async function purchaseHistory(db: Database, userId: string, page: number
       .selectAll()
       .orderBy("at", "desc")
       .orderBy("id", "desc")
-      .limit(HISTORY_PAGE_SIZE)
-      .offset((page - 1) * HISTORY_PAGE_SIZE)
+      .limit(size)
+      .offset((page - 1) * size)
       .execute(),
     db
       .selectFrom(all.as("p"))

@@ -1,27 +1,43 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiContract } from "../helpers/api-contract";
+import { NO_GIFTS_LEFT } from "../../app/lib/gift-messages";
+import { connect, type Database } from "../../server/db/connection";
+import { HISTORY_PAGE_SIZE } from "../../server/library/history";
+import { ApiContract, type ApiBody } from "../helpers/api-contract";
 import { Reader, registeredReader, subscribe } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { availabilities, insertOrder } from "../helpers/store-orders";
+import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The content group of the service API against the production build: the article content
-// service (access decided and reads counted exactly as the article page does) and the stream
-// services (named streams, following, search, history, library), each answer checked against
-// the published OpenAPI document.
+// service (access decided and reads counted exactly as the article page does), gift links, and
+// the stream services (named streams, following, search, history, library, magazine, orders,
+// topics), each answer checked against the published OpenAPI document. Orders are written into
+// the server's own database, as the checkout leaves them (tests/helpers/store-orders.ts).
 
 const REGISTERED_LIMIT = 3;
+const GIFTS_PER_MONTH = 2;
 
+let database: IsolatedConnection;
+let db: Database;
 let server: RunningServer;
 let contract: ApiContract;
 /** The Latest's first page: article paths, newest first. */
 let articles: { path: string; id: string }[] = [];
 
 beforeAll(async () => {
-  server = await startBuiltServer({
-    RATE_LIMIT_PER_IP: "100000",
-    RATE_LIMIT_PER_ACCOUNT: "1000",
-    METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
-  });
+  database = await isolatedConnection("api-content");
+  server = await startBuiltServer(
+    {
+      RATE_LIMIT_PER_IP: "100000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+      METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
+      GIFTS_PER_MONTH: String(GIFTS_PER_MONTH),
+    },
+    "production",
+    database,
+  );
+  db = connect(database);
   contract = await ApiContract.load(server.url);
   const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
   articles = $("main ol article")
@@ -35,7 +51,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await db?.destroy();
   await server?.stop();
+  await database?.drop();
 });
 
 const CONTENT = "/api/article/piano/content";
@@ -49,7 +67,17 @@ interface ContentAnswer {
 }
 
 interface StreamAnswer {
-  entries: { id: number; title: string; url: string; summary: string; contentType: string; itemId?: string }[];
+  entries: {
+    id: number;
+    title: string;
+    url: string;
+    summary: string;
+    contentType: string;
+    date: string | null;
+    image: string | null;
+    itemId?: string;
+    featuring?: string[];
+  }[];
   page: { number: number; size: number; last: number; total: number };
   type: string;
   isPaywallEnabled: boolean;
@@ -350,5 +378,351 @@ describe("the reader's history, saves and folders", () => {
     const bad = await r.request(`/service/user/list/${folderId}/0/10`);
     expect(bad.status).toBe(400);
     await contract.check(LIST, "get", bad);
+  });
+});
+
+/** The hrefs of the links a selector finds on a page. */
+const hrefs = ($: cheerio.CheerioAPI, selector: string) =>
+  $(selector)
+    .map((_, a) => $(a).attr("href"))
+    .get();
+
+describe("GET /service/magazine/{number}/{size}", () => {
+  const MAGAZINE = "/service/magazine/{number}/{size}";
+  const magazine = (r: Reader, path: string) => contract.call<StreamAnswer & ApiBody>(r, "GET", MAGAZINE, { path });
+
+  it("lists every issue newest first, each as the archive's card shows it: cover, title, summary and Featuring list", async () => {
+    const guest = new Reader(server.url);
+    const { status, json: first } = await magazine(guest, "/service/magazine/1/10?format=json");
+    expect(status).toBe(200);
+    expect(first).toMatchObject({ type: "magazine", isPaywallEnabled: true, maintenanceStatus: false, page: { number: 1, size: 10 } });
+    expect(first.entries).toHaveLength(10);
+
+    // The archive opens on the newest year, its issues in calendar order; the year before follows.
+    const $ = await guest.page("/magazine");
+    const cards = $("main article").get();
+    const newestYear = cards.map((card) => ({
+      url: $(card).find("h3 a").attr("href"),
+      title: $(card).find("h3").text().trim(),
+      summary: $(card).find("p").eq(1).text().trim(),
+      image: $(card).find("img").attr("src"),
+      featuring: $(card)
+        .find("ul li")
+        .map((_, li) => $(li).text().trim())
+        .get(),
+    }));
+    expect(newestYear.length).toBeGreaterThan(0);
+    expect(newestYear.length).toBeLessThan(10);
+    expect(
+      first.entries
+        .slice(0, newestYear.length)
+        .map(({ url, title, summary, image, featuring }) => ({ url, title, summary, image, featuring })),
+    ).toEqual(newestYear.toReversed());
+    expect(first.entries.some((e) => (e.featuring ?? []).length > 0)).toBe(true);
+    expect(first.entries.every((e) => e.contentType === "Magazine issue" && /^\/archive-toc\/\w+$/.test(e.url))).toBe(true);
+    const dates = first.entries.map((e) => e.date!);
+    expect(dates).toEqual(dates.toSorted().toReversed());
+
+    const year = $("nav[aria-label='Archive years'] a").eq(1).text();
+    const yearBefore = hrefs(await guest.page(`/magazine?year=${year}`), "main article h3 a");
+    expect(first.entries.slice(newestYear.length).map((e) => e.url)).toEqual(yearBefore.toReversed().slice(0, 10 - newestYear.length));
+  });
+
+  it("pages through the issues, at most 10 a page, and answers 404 past the last page", async () => {
+    const guest = new Reader(server.url);
+    const first = (await magazine(guest, "/service/magazine/1/10")).json;
+    const second = (await magazine(guest, "/service/magazine/2/3")).json;
+    expect(second.page).toMatchObject({ number: 2, size: 3, total: first.page.total, last: Math.ceil(first.page.total / 3) });
+    expect(second.entries.map((e) => e.url)).toEqual(first.entries.slice(3, 6).map((e) => e.url));
+    const capped = (await magazine(guest, "/service/magazine/1/500")).json;
+    expect(capped.page.size).toBe(10);
+    expect(capped.entries.map((e) => e.url)).toEqual(first.entries.map((e) => e.url));
+
+    const { last, total } = first.page;
+    const lastPage = (await magazine(guest, `/service/magazine/${last}/10`)).json;
+    expect(lastPage.entries).toHaveLength(total - (last - 1) * 10);
+    expect(lastPage.entries.at(-1)!.date).toMatch(/^1956-/);
+    const past = await magazine(guest, `/service/magazine/${last + 1}/10`);
+    expect(past.status).toBe(404);
+    expect(past.json.code).toBe("not_found");
+  });
+
+  it("refuses a bad page number or size with 400 and the field's error", async () => {
+    const guest = new Reader(server.url);
+    for (const [path, field] of [
+      ["/service/magazine/0/10", "number"],
+      ["/service/magazine/one/10", "number"],
+      ["/service/magazine/1/0", "size"],
+    ] as const) {
+      const { status, json } = await magazine(guest, path);
+      expect(status, path).toBe(400);
+      expect(Object.keys(json.fields ?? {}), path).toEqual([field]);
+    }
+  });
+});
+
+describe("GET /service/topics/{number}/{size}", () => {
+  const TOPICS = "/service/topics/{number}/{size}";
+  const topics = (r: Reader, path: string) => contract.call<StreamAnswer & ApiBody>(r, "GET", TOPICS, { path });
+
+  it("lists the topic directory as /topics does, page by page, with each topic's page and description", async () => {
+    const guest = new Reader(server.url);
+    const $ = await guest.page("/topics");
+    const listed = $("main li")
+      .filter((_, li) => $(li).find("h2 a").length === 1)
+      .map((_, li) => ({
+        title: $(li).find("h2").text().trim(),
+        url: $(li).find("h2 a").attr("href"),
+        summary: $(li).find("p").first().text(),
+      }))
+      .get();
+    expect(listed.length).toBeGreaterThan(10);
+
+    const { status, json: first } = await topics(guest, "/service/topics/1/100?format=json");
+    expect(status).toBe(200);
+    expect(first).toMatchObject({
+      type: "topics",
+      page: { number: 1, size: 10, total: listed.length, last: Math.ceil(listed.length / 10) },
+    });
+    expect(first.entries.map(({ title, url, summary }) => ({ title, url, summary }))).toEqual(listed.slice(0, 10));
+    expect(first.entries.every((e) => e.contentType === "topic")).toBe(true);
+
+    const second = (await topics(guest, "/service/topics/2/4")).json;
+    expect(second.entries.map((e) => e.url)).toEqual(listed.slice(4, 8).map((t) => t.url));
+    const last = (await topics(guest, `/service/topics/${first.page.last}/10`)).json;
+    expect(last.entries.map((e) => e.url)).toEqual(listed.slice((first.page.last - 1) * 10).map((t) => t.url));
+    const opened = await guest.request(first.entries[0]!.url);
+    expect(opened.status).toBe(200);
+  });
+
+  it("answers 404 past the last page and 400 for a bad page", async () => {
+    const guest = new Reader(server.url);
+    const past = await topics(guest, "/service/topics/99/10");
+    expect(past.status).toBe(404);
+    const bad = await topics(guest, "/service/topics/1/ten");
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toHaveProperty("size");
+  });
+});
+
+describe("GET /service/ordered/{number}/{size}", () => {
+  const ORDERED = "/service/ordered/{number}/{size}";
+  const DAY = 24 * 60 * 60 * 1000;
+  const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString();
+
+  interface OrderEntry {
+    id: string;
+    title: string;
+    url: string;
+    date: string;
+    contentType: "order" | "subscription";
+    orderStatus: "PURCHASED" | "CANCELLED";
+    lineItems: { title: string; contentType: string; authors: string[]; availableDate: string | null }[];
+    grandTotalIncTax: { cents: number; formatted: string };
+    itemCount: number;
+    downloads: { link: string; format: string; title: string }[];
+    hasDownloads: boolean;
+    accountNumber: string | null;
+  }
+  interface OrderedAnswer {
+    entries: OrderEntry[];
+    page: { number: number; size: number; last: number; total: number };
+    type: string;
+  }
+  const ordered = (r: Reader, path: string) => contract.call<OrderedAnswer & ApiBody>(r, "GET", ORDERED, { path });
+
+  let counter = 0;
+  /** A signed-in reader and their account id. */
+  async function buyer(): Promise<{ reader: Reader; id: string; email: string }> {
+    counter += 1;
+    const reader = new Reader(server.url);
+    const email = `api-orders${counter}.${process.pid}.${Date.now()}@example.org`;
+    const res = await reader.request("/register", {
+      form: { firstName: "Ines", lastName: "Valcourt", emailAddress: email, password: "Lantern5!quay" },
+    });
+    expect(res.status).toBe(303);
+    const row = await db.selectFrom("app_user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    return { reader, id: row.id, email };
+  }
+
+  it("answers 401 to a caller who is not signed in", async () => {
+    const { status, json } = await ordered(new Reader(server.url), "/service/ordered/1/10");
+    expect(status).toBe(401);
+    expect(json.code).toBe("not_signed_in");
+  });
+
+  it("lists the reader's own orders and subscription, newest first, as the purchase history does, with items, totals and downloads", async () => {
+    const pick = await availabilities(db);
+    const me = await buyer();
+    const stranger = await buyer();
+    const paid = await insertOrder(db, {
+      userId: me.id,
+      email: me.email,
+      status: "paid",
+      createdAt: daysAgo(3),
+      lines: [{ availabilityId: pick.hardcover.id }, { availabilityId: pick.kindle.id }],
+    });
+    const cancelled = await insertOrder(db, {
+      userId: me.id,
+      email: me.email,
+      status: "cancelled",
+      createdAt: daysAgo(2),
+      lines: [{ availabilityId: pick.epub.id }],
+    });
+    // Waiting for its payment: not a purchase yet.
+    await insertOrder(db, {
+      userId: me.id,
+      email: me.email,
+      status: "pending_payment",
+      createdAt: daysAgo(1),
+      lines: [{ availabilityId: pick.html.id }],
+    });
+    const theirs = await insertOrder(db, {
+      userId: stranger.id,
+      email: stranger.email,
+      status: "paid",
+      createdAt: daysAgo(1),
+      lines: [{ availabilityId: pick.pdfBook.id }],
+    });
+    await subscribe(me.reader);
+
+    const { status, json } = await ordered(me.reader, "/service/ordered/1/10?format=json");
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ type: "ordered", page: { number: 1, size: 10, last: 1, total: 3 } });
+    const $ = await me.reader.page("/my-library/history/purchases");
+    expect(json.entries.map((e) => e.title)).toEqual(
+      $("main ol h3")
+        .map((_, h) => $(h).text().trim())
+        .get(),
+    );
+    const [subscription, cancelledEntry, paidEntry] = json.entries;
+
+    expect(subscription).toMatchObject({ contentType: "subscription", orderStatus: "PURCHASED", lineItems: [], hasDownloads: false });
+    expect(subscription!.title).toContain("#S1");
+    expect(subscription!.accountNumber).toMatch(/\S/);
+    expect($("main").text()).toContain(`Account number ${subscription!.accountNumber}`);
+
+    expect(cancelledEntry).toMatchObject({
+      id: cancelled.id,
+      title: `Order ${cancelled.number}`,
+      url: `/order/${cancelled.id}`,
+      orderStatus: "CANCELLED",
+      itemCount: 1,
+      downloads: [],
+      hasDownloads: false,
+      accountNumber: null,
+    });
+
+    const total = await db.selectFrom("store_order").select("total_cents").where("id", "=", paid.id).executeTakeFirstOrThrow();
+    expect(paidEntry).toMatchObject({
+      id: paid.id,
+      orderStatus: "PURCHASED",
+      itemCount: 2,
+      grandTotalIncTax: { cents: total.total_cents },
+      hasDownloads: true,
+      lineItems: [
+        { title: pick.hardcover.title, contentType: pick.hardcover.product_type, authors: pick.hardcover.authors!.split(", ") },
+        { title: pick.kindle.title, contentType: pick.kindle.product_type },
+      ],
+    });
+    expect(paidEntry!.grandTotalIncTax.formatted).toMatch(/^\$\d/);
+    // Only the ebook is a file; its link downloads it for the buyer.
+    expect(paidEntry!.downloads).toEqual([{ link: `/download/order/${paid.id}/2`, format: "EPUB", title: pick.kindle.title }]);
+    expect((await me.reader.request(paidEntry!.downloads[0]!.link)).status).toBe(200);
+
+    // Another reader sees only their own.
+    const other = (await ordered(stranger.reader, "/service/ordered/1/10")).json;
+    expect(other.entries.map((e) => e.id)).toEqual([theirs.id]);
+  });
+
+  it("pages the history, at most a history page a call, and answers 404 past the last page and 400 for a bad page", async () => {
+    const pick = await availabilities(db);
+    const me = await buyer();
+    const orders = [];
+    for (let i = 1; i <= 3; i++)
+      orders.push(
+        await insertOrder(db, {
+          userId: me.id,
+          email: me.email,
+          status: "paid",
+          createdAt: daysAgo(i),
+          lines: [{ availabilityId: pick.hardcover.id }],
+        }),
+      );
+    const second = await ordered(me.reader, "/service/ordered/2/1");
+    expect(second.json.page).toMatchObject({ number: 2, size: 1, last: 3, total: 3 });
+    expect(second.json.entries.map((e) => e.id)).toEqual([orders[1]!.id]);
+    expect((await ordered(me.reader, "/service/ordered/1/500")).json.page.size).toBe(HISTORY_PAGE_SIZE);
+    const past = await ordered(me.reader, "/service/ordered/4/1");
+    expect(past.status).toBe(404);
+    const bad = await ordered(me.reader, "/service/ordered/1/-2");
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toHaveProperty("size");
+    // A reader with no purchases has one empty page.
+    const empty = await ordered((await buyer()).reader, "/service/ordered/1/10");
+    expect(empty.json).toMatchObject({ entries: [], page: { last: 1, total: 0 } });
+  });
+});
+
+describe("POST /api/article-gift/give-gift", () => {
+  const GIFT = "/api/article-gift/give-gift";
+  interface GiftAnswer {
+    articleGiftURL: string;
+    articleGiftsLeft: number;
+  }
+  const give = (r: Reader, body: unknown, headers?: Record<string, string>) =>
+    contract.call<GiftAnswer & ApiBody>(r, "POST", GIFT, { body, headers });
+
+  it("makes a gift link that opens the article in full for anyone, then refuses with 409 once the month's gifts are used", async () => {
+    const giver = await subscribe(await registeredReader(server.url));
+    const path = articles[6]!.path;
+    const first = await give(giver, { url: path });
+    expect(first.status).toBe(200);
+    expect(first.json.articleGiftsLeft).toBe(GIFTS_PER_MONTH - 1);
+    expect(first.json.articleGiftURL).toMatch(new RegExp(`^${server.url}${path}\\?gift=[A-Za-z0-9_-]{43}$`));
+    const opened = cheerio.load(await (await fetch(first.json.articleGiftURL)).text());
+    expect(opened("#article-body .paywalled-content")).toHaveLength(1);
+
+    // An address on this site is taken as well as a path.
+    const second = await give(giver, { url: `${server.url}${articles[7]!.path}` });
+    expect(second.status).toBe(200);
+    expect(second.json.articleGiftsLeft).toBe(0);
+
+    const refused = await give(giver, { url: path });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toEqual({ code: "no_gifts_left", message: NO_GIFTS_LEFT, articleGiftsLeft: 0 });
+    // The article page says the same.
+    expect((await giver.page(path))("#gift [role=status]").text()).toContain(NO_GIFTS_LEFT);
+  });
+
+  it("refuses bad input with 400 and the field's error, an unknown article with 404, and takes no gift for either", async () => {
+    const giver = await subscribe(await registeredReader(server.url));
+    for (const body of [{}, { url: "" }, { url: "x".repeat(5000) }, { url: 12 }]) {
+      const { status, json } = await give(giver, body);
+      expect(status, JSON.stringify(body).slice(0, 40)).toBe(400);
+      expect(json.fields, JSON.stringify(body).slice(0, 40)).toHaveProperty("url");
+    }
+    for (const url of ["/2020/01/no-such-article", `https://evil.example${articles[0]!.path}`, "/the-latest"]) {
+      const { status, json } = await give(giver, { url });
+      expect(status, url).toBe(404);
+      expect(json.code).toBe("not_found");
+    }
+    expect((await give(giver, { url: articles[0]!.path })).json.articleGiftsLeft).toBe(GIFTS_PER_MONTH - 1);
+  });
+
+  it("answers 401 signed out, 403 to a reader without a subscription and to another site, and takes nothing", async () => {
+    const signedOut = await give(new Reader(server.url), { url: articles[0]!.path });
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.json.code).toBe("not_signed_in");
+    const reader = await registeredReader(server.url);
+    const notSubscriber = await give(reader, { url: articles[0]!.path });
+    expect(notSubscriber.status).toBe(403);
+    expect(notSubscriber.json.code).toBe("not_a_subscriber");
+
+    const giver = await subscribe(await registeredReader(server.url));
+    const foreign = await give(giver, { url: articles[0]!.path }, { Origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json.code).toBe("cross_site");
+    expect((await give(giver, { url: articles[0]!.path })).json.articleGiftsLeft).toBe(GIFTS_PER_MONTH - 1);
   });
 });

@@ -21,7 +21,7 @@ afterAll(async () => {
 /** Where to post for each route file with an action. A new action route fails the test until it is listed here. */
 const ACTION_URLS: Record<string, string | null> = {
   "$year.$month.$slug.tsx": "/2026/01/any-article",
-  "api.article-gift.give-gift.tsx": "/api/article-gift/give-gift",
+  "article-gift.tsx": "/article-gift",
   // Server to server from the payment provider, authenticated by its signature: not a browser form.
   "api.payments.webhook.tsx": null,
   "dismiss.tsx": "/dismiss",

@@ -28,7 +28,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const giftJson = (reader: Reader, url: string) => reader.request("/api/article-gift/give-gift", { form: { url, _format: "json" } });
+/** The service API's gift call (JSON), and the article page's gift form without JS (Post/Redirect/Get). */
+const giftJson = (reader: Reader, url: string) => reader.request("/api/article-gift/give-gift", { form: { url } });
+const giftForm = (reader: Reader, url: string) => reader.request("/article-gift", { form: { url } });
 const registered = () => registeredReader(server.url);
 const guestReader = () => new Reader(server.url);
 const subscriber = async () => subscribe(await registered());
@@ -78,7 +80,7 @@ describe("gifting an article", () => {
       headers: { Accept: "application/json" },
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
     const body = (await res.json()) as { articleGiftURL: string; articleGiftsLeft: number };
     expect(body.articleGiftsLeft).toBe(GIFTS_PER_MONTH - 1);
     expect(body.articleGiftURL).toMatch(new RegExp(`^${server.url}${path}\\?gift=[A-Za-z0-9_-]{43}$`));
@@ -95,7 +97,8 @@ describe("gifting an article", () => {
   it("hands a page form's link back once, in a cookie only that article's page receives", async () => {
     const reader = await subscriber();
     const path = await anArticle(1);
-    const res = await reader.request("/api/article-gift/give-gift", { form: { url: path } });
+    expect((await reader.page(path))("#gift form").attr("action")).toBe("/article-gift");
+    const res = await giftForm(reader, path);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`${path}#gift`);
     const flash = res.headers.getSetCookie().find((c) => c.startsWith("mr_gift="))!;
@@ -113,7 +116,7 @@ describe("gifting an article", () => {
   it("shows a link handed to one reader to no one else, even with the cookie copied", async () => {
     const giver = await subscriber();
     const path = await anArticle(2);
-    await giver.request("/api/article-gift/give-gift", { form: { url: path } });
+    await giftForm(giver, path);
     const stolen = giver.cookie("mr_gift")!;
     const other = await subscriber();
     other.setCookie("mr_gift", stolen);
@@ -122,16 +125,18 @@ describe("gifting an article", () => {
     expect(giftsLeftText($)).toContain(`${GIFTS_PER_MONTH} gifts left this month`);
   });
 
-  it("refuses guests and readers without a subscription with 403, and takes nothing from their allowance", async () => {
+  it("refuses guests (the API: 401) and readers without a subscription with 403, and takes nothing from their allowance", async () => {
     const path = await anArticle();
     const guest = guestReader();
-    expect((await giftJson(guest, path)).status).toBe(403);
+    expect((await giftJson(guest, path)).status).toBe(401);
+    expect((await giftForm(guest, path)).status).toBe(403);
     const reader = await registered();
     const json = await giftJson(reader, path);
     expect(json.status).toBe(403);
-    expect(await json.json()).toEqual({ error: "Gifting articles is for subscribers." });
-    const page = await reader.request("/api/article-gift/give-gift", { form: { url: path } });
+    expect(await json.json()).toEqual({ code: "not_a_subscriber", message: "This service is for subscribers." });
+    const page = await giftForm(reader, path);
     expect(page.status).toBe(403);
+    expect(await page.text()).toContain("Gifting articles is for subscribers.");
     expect(page.headers.getSetCookie().some((c) => c.startsWith("mr_gift="))).toBe(false);
 
     await subscribe(reader);
@@ -141,24 +146,19 @@ describe("gifting an article", () => {
   it("answers bad input with 4xx and takes no gift", async () => {
     const reader = await subscriber();
     const path = await anArticle();
-    for (const url of [
-      undefined,
-      "",
-      "/2020/01/no-such-article",
-      "https://evil.example" + path,
-      "/the-latest",
-      `${path}/../x`,
-      "x".repeat(5000),
-    ]) {
-      const res = await reader.request("/api/article-gift/give-gift", {
-        form: url === undefined ? { _format: "json" } : { url, _format: "json" },
-      });
-      expect(res.status, String(url).slice(0, 40)).toBe(404);
+    const missing = ["/2020/01/no-such-article", "https://evil.example" + path, "/the-latest", `${path}/../x`];
+    const malformed = [undefined, "", "x".repeat(5000)];
+    for (const url of [...missing, ...malformed]) {
+      const form: Record<string, string> = url === undefined ? {} : { url };
+      const api = await reader.request("/api/article-gift/give-gift", { form });
+      expect(api.status, String(url).slice(0, 40)).toBe(missing.includes(url!) ? 404 : 400);
+      expect(((await api.json()) as { code: string }).code).toBe(missing.includes(url!) ? "not_found" : "invalid_input");
+      expect((await reader.request("/article-gift", { form })).status, String(url).slice(0, 40)).toBe(404);
     }
-    expect(
-      (await reader.request("/api/article-gift/give-gift", { form: { url: path }, headers: { Origin: "https://evil.example" } })).status,
-    ).toBe(403);
-    expect((await reader.request("/api/article-gift/give-gift")).status).toBe(405);
+    for (const target of ["/api/article-gift/give-gift", "/article-gift"]) {
+      expect((await reader.request(target, { form: { url: path }, headers: { Origin: "https://evil.example" } })).status, target).toBe(403);
+      expect((await reader.request(target)).status, target).toBe(405);
+    }
     expect(giftsLeftText(await reader.page(path))).toContain(`${GIFTS_PER_MONTH} gifts left this month`);
   });
 

@@ -1,28 +1,40 @@
 import type { z } from "zod";
+import { archiveYears, issuesOfYear } from "../../../server/archive";
 import type { ArticleCard } from "../../../server/article-cards";
 import { articlePage } from "../../../server/articles";
+import type { Database } from "../../../server/db/connection";
 import type { ContentItem } from "../../../server/library/content";
 import { listFolders } from "../../../server/library/folders";
 import { HISTORY_PAGE_SIZE, viewHistory } from "../../../server/library/history";
 import { LIBRARY_PAGE_SIZE, libraryItems } from "../../../server/library/items";
 import type { SearchResult } from "../../../server/search";
+import { downloadsForOrder } from "../../../server/store/downloads";
+import { storeMaintenance } from "../../../server/store/maintenance";
+import { purchaseHistory, type PurchaseEntry } from "../../../server/store/purchase-history";
 import { pageSize, STREAM_PAGES } from "../../../server/streams";
+import { listTopics } from "../../../server/topics";
 import { lastPage, type Paging } from "../../../shared/pagination";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../../shared/referrals";
 import * as css from "../../components/article.css";
 import { articleAsker, articleBodyParts, openArticle } from "../article-access.server";
-import { db } from "../db.server";
+import { config, db } from "../db.server";
 import { FOLLOWING_PAGE_SIZE, loadFollowing } from "../following.server";
+import { NO_GIFTS_LEFT } from "../gift-messages";
+import { giveGift } from "../gifts.server";
 import { runSearch, SEARCH_PAGE_SIZE } from "../search-page.server";
 import { namedStreamPage } from "../stream-page.server";
 import { currentSubscriber } from "../subscriber.server";
+import { money } from "./cart.server";
+import { DIRECTORY_PAGE_SIZE } from "./groups/content";
 import type * as content from "./groups/content";
 import { apiError, apiJson, type Call } from "./handler.server";
 
 // The content group's handlers (app/lib/api/groups/content.ts): the same functions the article,
-// stream, search, following and library pages load with.
+// gift, stream, search, following, library, magazine, purchase history and topics pages use.
 
 type Entry = z.infer<typeof content.streamEntrySchema>;
+type OrderEntry = z.infer<typeof content.orderEntrySchema>;
+type StreamBody<E> = Omit<z.infer<typeof content.streamSchema>, "entries"> & { entries: E[] };
 type PageInfo = { number: number; size: number; last: number; total: number };
 
 const noSuchPage = () => apiError(404, "not_found", "There is no such page of this stream.");
@@ -56,6 +68,14 @@ export async function articleContentAnswer({ request, context, query }: Call<typ
     } satisfies z.infer<typeof content.articleContentSchema>,
     { headers },
   );
+}
+
+/** POST /api/article-gift/give-gift: a gift link, by the rule the article page's gift form keeps. */
+export async function giveGiftAnswer({ body, user }: Call<typeof content.giveGift>): Promise<Response> {
+  const outcome = await giveGift(user, body.url);
+  if (outcome.kind === "unknown-article") return apiError(404, "not_found", "That article could not be found.");
+  if (outcome.kind === "none-left") return apiError(409, "no_gifts_left", NO_GIFTS_LEFT, { articleGiftsLeft: 0 });
+  return apiJson({ articleGiftURL: outcome.giftUrl, articleGiftsLeft: outcome.giftsLeft } satisfies z.infer<typeof content.giftLinkSchema>);
 }
 
 const cardEntry = (c: ArticleCard): Entry => ({
@@ -95,19 +115,17 @@ const searchEntry = (r: SearchResult): Entry => ({
   topic: null,
 });
 
-/** The spec's stream answer. */
-async function streamAnswer(
+/** The spec's stream answer: cards, or (the reader's orders) order entries. */
+async function streamAnswer<E extends Entry | OrderEntry>(
   request: Request,
   type: string,
-  entries: Entry[],
+  entries: E[],
   page: PageInfo,
   maintenance = false,
   status = 200,
 ): Promise<Response> {
   const isPaywallEnabled = !(await currentSubscriber(request));
-  return apiJson({ entries, page, type, isPaywallEnabled, maintenanceStatus: maintenance } satisfies z.infer<typeof content.streamSchema>, {
-    status,
-  });
+  return apiJson({ entries, page, type, isPaywallEnabled, maintenanceStatus: maintenance } satisfies StreamBody<E>, { status });
 }
 
 const paging = (number: number): Paging => ({ page: number, loaded: 1 });
@@ -191,5 +209,109 @@ export async function libraryAnswer(
     folder === null ? "user/saves" : "user/list",
     items.map((i) => itemEntry(i.item, i.savedAt, i.id)),
     { number, size, last, total },
+  );
+}
+
+type Issue = Awaited<ReturnType<typeof issuesOfYear>>[number];
+
+const issueEntry = (issue: Issue): Entry => ({
+  id: issue.id,
+  title: issue.title,
+  url: issue.url,
+  summary: issue.summary,
+  authors: [],
+  date: `${issue.year}-${String(issue.month).padStart(2, "0")}-01`,
+  contentType: "Magazine issue",
+  image: issue.cover,
+  topic: null,
+  featuring: issue.featuring.map((f) => f.title),
+});
+
+/**
+ * One page of every issue, newest first, read as the magazine page reads them: the archive's
+ * list of issues says which are on the page, and each year it touches is loaded as its page is.
+ */
+async function magazineIssues(database: Database, number: number, size: number): Promise<{ issues: Issue[]; total: number }> {
+  const newestFirst = (await archiveYears(database)).flatMap((y) =>
+    [...y.issues].reverse().map((i) => ({ year: y.yearId, url: i.issueURL })),
+  );
+  const onPage = newestFirst.slice((number - 1) * size, number * size);
+  const years = await Promise.all([...new Set(onPage.map((i) => i.year))].map((year) => issuesOfYear(database, year)));
+  const byUrl = new Map(years.flat().map((issue) => [issue.url, issue]));
+  return { issues: onPage.map((i) => byUrl.get(i.url)!), total: newestFirst.length };
+}
+
+/** GET /service/magazine/{number}/{size}: the magazine's issues, newest first, as the archive shows them. */
+export async function magazineAnswer({ request, params }: Call<typeof content.magazineStream>): Promise<Response> {
+  const size = Math.min(params.size, DIRECTORY_PAGE_SIZE);
+  const { issues, total } = await magazineIssues(await db(), params.number, size);
+  const last = lastPage(total, size);
+  if (params.number > last) return noSuchPage();
+  return streamAnswer(request, "magazine", issues.map(issueEntry), { number: params.number, size, last, total });
+}
+
+/** An order as the purchase history lists it, with the downloads its order page offers. */
+async function orderEntry(database: Database, e: PurchaseEntry): Promise<OrderEntry> {
+  const downloads = e.kind === "order" ? (await downloadsForOrder(database, e.id)).filter((d) => !d.expired) : [];
+  return {
+    id: e.id,
+    title: e.title,
+    url: e.href,
+    summary: "",
+    authors: [],
+    date: e.at,
+    contentType: e.kind,
+    image: null,
+    topic: null,
+    orderStatus: e.status === "Cancelled" ? "CANCELLED" : "PURCHASED",
+    lineItems: e.lines.map((l) => ({
+      title: l.title,
+      contentType: l.contentType,
+      authors: l.authors ? l.authors.split(", ") : [],
+      availableDate: l.availableDate,
+    })),
+    grandTotalIncTax: money(e.totalCents),
+    itemCount: e.lines.length + e.moreLines,
+    downloads: downloads.map((d) => ({ link: d.href, format: d.format, title: d.title })),
+    hasDownloads: downloads.length > 0,
+    accountNumber: e.accountNumber,
+  };
+}
+
+/** GET /service/ordered/{number}/{size}: the reader's own purchase history, closed as the page is during store maintenance. */
+export async function orderedAnswer({ request, params, user }: Call<typeof content.orderedStream>): Promise<Response> {
+  const size = Math.min(params.size, HISTORY_PAGE_SIZE);
+  if (storeMaintenance(config()).closed)
+    return streamAnswer(request, "ordered", [], { number: params.number, size, last: 1, total: 0 }, true, 503);
+  const database = await db();
+  const { entries, total } = await purchaseHistory(database, user.id, params.number, size);
+  const last = lastPage(total, size);
+  if (params.number > last) return noSuchPage();
+  const orders = await Promise.all(entries.map((e) => orderEntry(database, e)));
+  return streamAnswer(request, "ordered", orders, { number: params.number, size, last, total });
+}
+
+/** GET /service/topics/{number}/{size}: the topic directory, by name, as /topics lists it. */
+export async function topicsAnswer({ request, params }: Call<typeof content.topicsStream>): Promise<Response> {
+  const size = Math.min(params.size, DIRECTORY_PAGE_SIZE);
+  const topics = await listTopics(await db());
+  const last = lastPage(topics.length, size);
+  if (params.number > last) return noSuchPage();
+  const onPage = topics.slice((params.number - 1) * size, params.number * size);
+  return streamAnswer(
+    request,
+    "topics",
+    onPage.map((t) => ({
+      id: t.id,
+      title: t.name,
+      url: t.url,
+      summary: t.description,
+      authors: [],
+      date: null,
+      contentType: "topic",
+      image: null,
+      topic: null,
+    })),
+    { number: params.number, size, last, total: topics.length },
   );
 }

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { MAX_PAGE } from "../../../../shared/pagination";
 import { articleAddressSchema } from "../../forms/article";
+import { giftSchema } from "../../forms/gift";
+import { NO_GIFTS_LEFT } from "../../gift-messages";
 import { apiErrorSchema, endpoint } from "../contract";
 
-// Articles and streams (spec 7): an article's text as the reader may see it, and the paged
-// streams of cards (named streams, followed topics, search, the reader's history and library).
+// Articles and streams (spec 7): an article's text as the reader may see it, gift links, and the
+// paged streams of cards (named streams, followed topics, search, the reader's history and
+// library, the magazine, the reader's orders, the topic directory).
 
 // ---- The article content service ----
 
@@ -51,6 +54,32 @@ export const articleContent = endpoint({
   },
 });
 
+// ---- Gift links ----
+
+export const giftLinkSchema = z.object({
+  /** The article's address with the gift token: it opens the article in full for anyone, for a limited time. */
+  articleGiftURL: z.string(),
+  articleGiftsLeft: z.number().int(),
+});
+
+export const giveGift = endpoint({
+  method: "post",
+  path: "/api/article-gift/give-gift",
+  summary:
+    "Makes a gift link for an article (`url`: its path or its address on this site), taking one of the subscriber's gifts for this month, as the article page's gift box does.",
+  tag: "Articles",
+  access: "subscriber",
+  body: giftSchema,
+  answers: {
+    200: { description: "The new link, and how many gifts are left this month.", schema: giftLinkSchema },
+    404: { description: "No article at that address on this site; no gift was taken.", schema: apiErrorSchema },
+    409: {
+      description: `This month's gifts are used ("${NO_GIFTS_LEFT}"); no link was made.`,
+      schema: apiErrorSchema.extend({ articleGiftsLeft: z.literal(0) }),
+    },
+  },
+});
+
 // ---- Streams ----
 
 const pageNumber = z
@@ -84,6 +113,8 @@ export const streamEntrySchema = z.object({
   topic: z.object({ name: z.string(), url: z.string() }).nullable(),
   /** A library item's id (saves and folders), for the library's own calls. */
   itemId: z.string().optional(),
+  /** A magazine issue's "Featuring" list: the titles of its feature articles, in order. */
+  featuring: z.array(z.string()).optional(),
 });
 
 export const streamSchema = z.object({
@@ -100,8 +131,37 @@ export const streamSchema = z.object({
   maintenanceStatus: z.boolean(),
 });
 
-const streamAnswers = (extra: string) => ({
-  200: { description: `One page of the stream${extra}.`, schema: streamSchema },
+const money = z.object({ cents: z.number().int(), formatted: z.string() });
+
+/** An entry of the reader's purchase history: a store order, or a subscription (its title holds "#S"). */
+export const orderEntrySchema = streamEntrySchema.omit({ itemId: true, featuring: true }).extend({
+  /** The order's id, or the subscription checkout's. */
+  id: z.string(),
+  contentType: z.enum(["order", "subscription"]),
+  orderStatus: z.enum(["PURCHASED", "CANCELLED"]),
+  /** The order's first line items (at most five; `itemCount` counts them all); none for a subscription. */
+  lineItems: z.array(
+    z.object({
+      title: z.string(),
+      contentType: z.string(),
+      authors: z.array(z.string()),
+      /** A coming-soon item's date ("Available {date}"); null once it is out. */
+      availableDate: z.string().nullable(),
+    }),
+  ),
+  grandTotalIncTax: money,
+  itemCount: z.number().int(),
+  /** The files of a paid order the reader may download now (expired case studies left out). */
+  downloads: z.array(z.object({ link: z.string(), format: z.string(), title: z.string() })),
+  hasDownloads: z.boolean(),
+  /** A subscription's account number, to quote to customer service; null for an order. */
+  accountNumber: z.string().nullable(),
+});
+
+export const orderedStreamSchema = streamSchema.extend({ entries: z.array(orderEntrySchema) });
+
+const streamAnswers = (extra: string, schema: z.ZodTypeAny = streamSchema) => ({
+  200: { description: `One page of the stream${extra}.`, schema },
   404: { description: "A page past the last one, or no such stream or folder.", schema: apiErrorSchema },
 });
 
@@ -198,8 +258,49 @@ export const folderStream = endpoint({
   answers: streamAnswers(""),
 });
 
+/** Spec 9: a list with a page-size attribute shows 10 entries a page; the magazine and topics give no more. */
+export const DIRECTORY_PAGE_SIZE = 10;
+
+export const magazineStream = endpoint({
+  method: "get",
+  path: "/service/magazine/{number}/{size}",
+  summary: `The magazine's issues, newest first, as the magazine archive lists them: cover, title, summary and "Featuring" list (at most ${DIRECTORY_PAGE_SIZE} a page).`,
+  tag: "Streams",
+  access: "public",
+  params: pagingParams,
+  query: z.object({ format }),
+  answers: streamAnswers(""),
+});
+
+export const orderedStream = endpoint({
+  method: "get",
+  path: "/service/ordered/{number}/{size}",
+  summary:
+    "The reader's purchase history, newest first, as my library's purchase history lists it: store orders (Purchased or Cancelled) with their items, total and downloads, and subscriptions.",
+  tag: "Streams",
+  access: "reader",
+  params: pagingParams,
+  query: z.object({ format }),
+  answers: {
+    ...streamAnswers("", orderedStreamSchema),
+    503: { description: "The store is in maintenance: no entries, `maintenanceStatus` true.", schema: orderedStreamSchema },
+  },
+});
+
+export const topicsStream = endpoint({
+  method: "get",
+  path: "/service/topics/{number}/{size}",
+  summary: `The topic directory as /topics lists it, by name: each topic's name, page and description (at most ${DIRECTORY_PAGE_SIZE} a page).`,
+  tag: "Streams",
+  access: "public",
+  params: pagingParams,
+  query: z.object({ format }),
+  answers: streamAnswers(""),
+});
+
 export const endpoints = [
   articleContent,
+  giveGift,
   namedStream,
   followingStream,
   searchStream,
@@ -207,4 +308,7 @@ export const endpoints = [
   historyStream,
   savesStream,
   folderStream,
+  magazineStream,
+  orderedStream,
+  topicsStream,
 ];
