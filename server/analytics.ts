@@ -1,3 +1,5 @@
+import { sql } from "kysely";
+import { PRINT_REFERENCE_PREFIX } from "./accounts/print-subscribers";
 import type { Database } from "./db/connection";
 import { readQuota } from "./paywall/meter";
 import { userKey, visitorKey } from "./reader-keys";
@@ -125,7 +127,9 @@ async function userSubscriptions(db: Database, userId: string): Promise<Analytic
       join.onRef("subscription_checkout.id", "=", "subscription.reference").on("subscription.source", "=", "web"),
     )
     .leftJoin("print_subscriber", (join) =>
-      join.onRef("print_subscriber.account_number", "=", "subscription.reference").on("subscription.source", "=", "print"),
+      join
+        .on("subscription.reference", "=", sql<string>`${PRINT_REFERENCE_PREFIX} || print_subscriber.account_number`)
+        .on("subscription.source", "=", "print"),
     )
     .select([
       "subscription.role_code",
@@ -154,7 +158,7 @@ async function userSubscriptions(db: Database, userId: string): Promise<Analytic
       orderValue: r.amount_cents === null ? null : r.amount_cents / 100,
       country: print && r.print_source ? countryOfSource(r.print_source) : null,
       termTitle: planTitle(r.role_code),
-      accountNumber: print ? r.reference : null,
+      accountNumber: print ? r.reference.slice(PRINT_REFERENCE_PREFIX.length) : null,
       purchaseDate: r.created_at,
       subscriptionAccessPeriod: { start: r.access_start, expiration: r.access_end },
     };

@@ -4,7 +4,7 @@ import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../
 import { requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from "../../server/accounts/password-reset";
 import { register } from "../../server/accounts/registration";
 import { signIn } from "../../server/accounts/sign-in";
-import { normalizeEmail, updateProfile, type User } from "../../server/accounts/users";
+import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "../../server/accounts/users";
 import { mailer } from "../../server/adapters/mail";
 import { followedTargets, followedTopics } from "../../server/follows";
 import { listCampaigns, listNewsletters } from "../../server/newsletters/catalog";
@@ -27,6 +27,7 @@ import {
 } from "./account-messages";
 import { sendEmailConfirmation, sendPasswordChangedNotice } from "./account-mail.server";
 import { checkCaptcha, lockoutRules, rateLimit, type GuardedAction } from "./auth.server";
+import { mergeCartAtSignIn } from "./cart.server";
 import { config, db } from "./db.server";
 import { endCurrentSession, sessionToken, startSession } from "./session.server";
 import { knownVisitorId } from "./visitor.server";
@@ -80,16 +81,24 @@ async function guard(
 
 export type SignInOutcome = { ok: true; user: User; setCookie: string } | { ok: false; problem: AccountProblem };
 
+type SignInInput = { username: string; password: string; reCaptchaToken?: string };
+
 /** Sign-in (spec: POST /authenticate): on success a new session, whose Set-Cookie it gives. */
-export async function signInFlow(
+export async function signInFlow(request: Request, context: AppLoadContext | undefined, input: SignInInput): Promise<SignInOutcome> {
+  const checked = await checkSignIn(request, context, input);
+  return checked.ok ? { ...checked, setCookie: await startSession(request, checked.user.id) } : checked;
+}
+
+/** Sign-in's checks (rate limit, captcha, lockout, password, restriction), starting no session. */
+export async function checkSignIn(
   request: Request,
   context: AppLoadContext | undefined,
-  input: { username: string; password: string; reCaptchaToken?: string },
-): Promise<SignInOutcome> {
+  input: SignInInput,
+): Promise<{ ok: true; user: User } | { ok: false; problem: AccountProblem }> {
   const stopped = await guard(request, context, "sign-in", input.username, input.reCaptchaToken);
   if (stopped) return { ok: false, problem: stopped };
   const outcome = await signIn(await db(), input.username, input.password, lockoutRules());
-  if (outcome.ok) return { ok: true, user: outcome.user, setCookie: await startSession(request, outcome.user.id) };
+  if (outcome.ok) return { ok: true, user: outcome.user };
   switch (outcome.reason) {
     case "locked":
       return {
@@ -291,6 +300,29 @@ export async function saveProfileFlow(
   return { ok: true, changesEmail };
 }
 
+/** The reader's profile attributes (spec: "update profile attributes"). */
+export function profileAttributes(user: User): ProfileAttributes {
+  return { industry: user.industry, jobTitle: user.jobTitle, companySize: user.companySize };
+}
+
+/**
+ * Saves only the profile's attributes, checked by the my-account form's own fields (the service
+ * API's user/attributes); answers them as they now are.
+ */
+export async function saveProfileAttributesFlow(user: User, attributes: ProfileAttributes): Promise<ProfileAttributes> {
+  await updateProfileAttributes(await db(), user.id, attributes);
+  return attributes;
+}
+
+/**
+ * Carries what this browser collected as a guest into the signed-in account, as signing in does
+ * (startSession): the guest cart, whose lines it counts. A second call finds no guest cart and
+ * moves nothing. A guest's meter reads are not carried: only registration does that.
+ */
+export async function carryOverGuestFlow(request: Request, user: User): Promise<{ cartLines: number }> {
+  return { cartLines: await mergeCartAtSignIn(request, user.id) };
+}
+
 /** A problem as a page form shows it: on its field, or over the whole form. */
 export function formErrors(problem: AccountProblem): { formErrors?: string[]; fieldErrors?: Record<string, string[]> } {
   return problem.field ? { fieldErrors: { [problem.field]: [problem.message] } } : { formErrors: [problem.message] };
@@ -314,7 +346,7 @@ export async function userProfile(user: User) {
     displayName: user.displayName,
     email: user.email,
     pendingEmail: pendingEmail ?? null,
-    attributes: { industry: user.industry, jobTitle: user.jobTitle, companySize: user.companySize },
+    attributes: profileAttributes(user),
     optIn: user.optIn,
     createdDate: user.createdAt,
     newsletters: newsletters.filter((n) => newsletterSlugs.has(n.slug)).map((n) => ({ slug: n.slug, name: n.name })),

@@ -3,8 +3,6 @@ import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
-import { requestAddressVerification } from "../../server/accounts/email-change";
 import type { User } from "../../server/accounts/users";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { primaryButton } from "../components/controls.css";
@@ -13,19 +11,17 @@ import { Checkbox, Honeypot, PasswordField, TextField } from "../components/form
 import * as css from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
-import { OPT_IN_OTHER, tooManyAttempts, USERNAME_UNAVAILABLE } from "../lib/account-messages";
-import { sendEmailConfirmation } from "../lib/account-mail.server";
-import { rateLimit } from "../lib/auth.server";
+import { formErrors } from "../lib/account-flows.server";
+import { OPT_IN_OTHER } from "../lib/account-messages";
 import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { PASSWORD_RULE } from "../lib/forms/validation";
-import { currentUser, startSession } from "../lib/session.server";
-import { GENERIC_ERROR } from "../lib/site";
+import { currentUser } from "../lib/session.server";
+import { linkSubscriptionFlow, registerSubscriberFlow } from "../lib/subscriber-flows.server";
 
-const NO_ACTIVE_SUBSCRIPTION = "No Active Subscriptions Found";
 const verifyNotice = (email: string) =>
   `Before we connect a subscription we need to know that ${email} is yours. We have sent a link to it: follow the link, then enter your account number here again.`;
 
@@ -54,39 +50,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (user) return linkToAccount(request, context, form, user);
   const submission = parseWithZod(form, { schema: subscriberRegistrationSchema });
   if (submission.status !== "success") return rejectForm(submission);
-  const input = submission.value;
-  const limited = await rateLimit(request, context, "register", input.emailAddress);
-  if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const outcome = await registerPrintSubscriber(await db(), {
-    email: input.emailAddress,
-    accountNumber: input.accountNumber,
-    password: input.password,
-    optIn: input.optIn === "on",
-  });
-  if (!outcome.ok) {
-    return outcome.reason === "taken"
-      ? rejectForm(submission, { fieldErrors: { emailAddress: [USERNAME_UNAVAILABLE] } }, 409)
-      : rejectForm(submission, { formErrors: [NO_ACTIVE_SUBSCRIPTION] }, 404);
-  }
-  return redirect("/?registration=success", { status: 303, headers: { "Set-Cookie": await startSession(request, outcome.user.id) } });
+  const outcome = await registerSubscriberFlow(request, context, submission.value);
+  if (!outcome.ok) return rejectForm(submission, formErrors(outcome.problem), outcome.problem.status);
+  return redirect("/?registration=success", { status: 303, headers: { "Set-Cookie": outcome.setCookie } });
 }
 
 /** A signed-in reader connects a print subscription recorded under their own address. */
 async function linkToAccount(request: Request, context: AppLoadContext, form: FormData, user: User) {
   const submission = parseWithZod(form, { schema: linkPrintSubscriptionSchema });
   if (submission.status !== "success") return rejectForm(submission);
-  const limited = await rateLimit(request, context, "register", user.email);
-  if (!limited.allowed) return rejectForm(submission, { formErrors: [tooManyAttempts(limited.retryAfterSeconds)] }, 429);
-  const outcome = await linkPrintSubscription(await db(), user, submission.value.accountNumber);
-  if (outcome === "no-active-subscription") return rejectForm(submission, { formErrors: [NO_ACTIVE_SUBSCRIPTION] }, 404);
-  if (outcome === "unverified") {
-    // The address was only ever typed: prove it is the reader's before the subscription moves.
-    const token = await requestAddressVerification(await db(), user);
-    if (!(await sendEmailConfirmation(user, user.email, token, "verify")))
-      return rejectForm(submission, { formErrors: [GENERIC_ERROR] }, 503);
-    return redirect("/subscriber-registration?verify=sent", 303);
-  }
-  return redirect("/subscriber-registration?linked=1", 303);
+  const linked = await linkSubscriptionFlow(request, context, user, submission.value.accountNumber);
+  if (!linked.ok) return rejectForm(submission, formErrors(linked.problem), linked.problem.status);
+  return redirect(linked.outcome === "linked" ? "/subscriber-registration?linked=1" : "/subscriber-registration?verify=sent", 303);
 }
 
 export const meta: MetaFunction = (args) =>

@@ -1,16 +1,14 @@
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { findCheckout, settleCheckout } from "../../server/subscriptions/checkout";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/subscriptions.css";
 import { db } from "../lib/db.server";
 import { formatPublished, formatUsd } from "../lib/format";
-import { payments } from "../lib/payments.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { requireUser } from "../lib/session.server";
 import { CUSTOMER_SERVICE } from "../lib/site";
-import { log } from "../../server/log";
+import { completeCheckout } from "../lib/subscription-checkout.server";
 
 /**
  * The receipt (spec: closing it goes to the home page). It shows success only once the
@@ -18,19 +16,9 @@ import { log } from "../../server/log";
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const database = await db();
-  const id = new URL(request.url).searchParams.get("checkout") ?? "";
-  let checkout = await findCheckout(database, id, user.id);
+  const checkout = await completeCheckout(user.id, new URL(request.url).searchParams.get("checkout") ?? "");
   if (!checkout) throw new Response("No such checkout", { status: 404 });
-  if (checkout.status !== "activated") {
-    try {
-      await settleCheckout(database, await payments(), checkout.id, user.id);
-    } catch (error) {
-      log.error(`subscription activation failed for checkout ${checkout.id}`, { error });
-    }
-    checkout = (await findCheckout(database, id, user.id))!;
-  }
-  const status = checkout.status === "activated" ? await subscriberStatus(database, user.id) : null;
+  const status = checkout.status === "activated" ? await subscriberStatus(await db(), user.id) : null;
   return {
     activated: checkout.status === "activated",
     checkoutId: checkout.id,

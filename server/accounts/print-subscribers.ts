@@ -1,7 +1,7 @@
 import type { Database } from "../db/connection";
 import { grantSubscription } from "../subscriptions/entitlements";
-import { roleCodeFor, roleCodeForPrintCode } from "../subscriptions/tiers";
-import { insertUser, normalizeEmail, type User } from "./users";
+import { roleCodeFor, roleCodeForPrintCode, tierOf, type TierName } from "../subscriptions/tiers";
+import { emailInUse, insertUser, normalizeEmail, type User } from "./users";
 
 /** Spec: only subscriptions from these sources count when linking a print subscriber. */
 export const LINKABLE_SOURCES = ["CDS_US", "CDS_UK"] as const;
@@ -56,6 +56,30 @@ export async function findActivePrintSubscription(
   );
 }
 
+/** Spec "Subscriber lookup": the active subscription found, whether it is linked yet, and whether the address has an account. */
+export interface PrintSubscriberLookup {
+  subscription: PrintSubscription & { tier: TierName };
+  /** Already connected to a web account. */
+  linked: boolean;
+  userAccountExists: boolean;
+}
+
+/** The subscriber lookup behind subscriber registration: undefined when no active subscription matches. */
+export async function lookUpPrintSubscriber(
+  db: Database,
+  email: string,
+  accountNumber: string,
+  now = new Date(),
+): Promise<PrintSubscriberLookup | undefined> {
+  const subscription = await findActivePrintSubscription(db, email, accountNumber, now);
+  if (!subscription) return undefined;
+  const [grant, userAccountExists] = await Promise.all([
+    db.selectFrom("subscription").select("id").where("reference", "=", printReference(subscription.accountNumber)).executeTakeFirst(),
+    emailInUse(db, email),
+  ]);
+  return { subscription: { ...subscription, tier: tierOf(printRoleCode(subscription))!.name }, linked: Boolean(grant), userAccountExists };
+}
+
 export type LinkResult = { ok: true; user: User } | { ok: false; reason: "no-active-subscription" | "taken" };
 
 /** Opens a web account for a print subscriber, named as on their subscription record. */
@@ -98,6 +122,11 @@ export async function linkPrintSubscription(db: Database, user: User, accountNum
   return "linked";
 }
 
+/** Keeps a subscriber's "email updates" tick; an unticked box withdraws nothing (that goes through Customer Service). */
+export async function recordOptIn(db: Database, userId: string): Promise<void> {
+  await db.updateTable("app_user").set({ opt_in: 1 }).where("id", "=", userId).execute();
+}
+
 /** Account numbers of the print records under this address that are not linked to the user. */
 export async function unlinkedPrintRecords(db: Database, email: string, userId: string): Promise<string[]> {
   const records = await db.selectFrom("print_subscriber").select("account_number").where("email", "=", normalizeEmail(email)).execute();
@@ -112,13 +141,18 @@ export async function unlinkedPrintRecords(db: Database, email: string, userId: 
   return records.map((row) => row.account_number).filter((number) => !references.has(printReference(number)));
 }
 
-const printReference = (accountNumber: string) => `print:${accountNumber}`;
+/** A linked print subscription's `subscription.reference`: its account number, marked as print. */
+export const PRINT_REFERENCE_PREFIX = "print:";
+const printReference = (accountNumber: string) => `${PRINT_REFERENCE_PREFIX}${accountNumber}`;
+
+/** The role a print subscription brings: its code's tier, Good when the code names none. */
+const printRoleCode = (subscription: PrintSubscription) => roleCodeForPrintCode(subscription.subscriptionCode) ?? roleCodeFor("GOOD");
 
 /** The web access a print subscription brings: its tier, until the print access ends. */
 async function grantPrintSubscription(db: Database, userId: string, subscription: PrintSubscription): Promise<void> {
   await grantSubscription(db, {
     userId,
-    roleCode: roleCodeForPrintCode(subscription.subscriptionCode) ?? roleCodeFor("GOOD"),
+    roleCode: printRoleCode(subscription),
     source: "print",
     reference: printReference(subscription.accountNumber),
     accessStart: new Date(`${subscription.accessStart}T00:00:00Z`),

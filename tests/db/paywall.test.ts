@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyticsDataLayer } from "../../server/analytics";
 import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
 import { markEmailVerified } from "../../server/accounts/email-change";
 import { findUserById, insertUser, type User } from "../../server/accounts/users";
@@ -310,6 +311,15 @@ describe("subscriptions", () => {
     const status = await subscriberStatus(db, linked.user.id, NOVEMBER);
     expect(status?.tier).toEqual({ name: "Better", caption: "Digital + Print" });
     expect(status?.entitlements[0]).toMatchObject({ source: "print", accessEnd: "2027-12-31T23:59:59.999Z" });
+    // The analytics view names the print record's source, its country and its account number.
+    const layer = await analyticsDataLayer(
+      db,
+      { userId: linked.user.id, visitorId: undefined, subscriber: true, limits: { guest: 4, registered: 10 }, pageCountsRead: false },
+      NOVEMBER,
+    );
+    expect(layer.user.subscriptions).toEqual([
+      expect.objectContaining({ subscriptionSourceCode: "CDS_US", country: "US", accountNumber: "MR10045521", orderValue: null }),
+    ]);
   });
 
   it("connects a print subscription to an existing account only under the account's own address", async () => {

@@ -1,0 +1,9 @@
+import { checkoutComplete } from "../lib/api/groups/subscriber";
+import { apiRoute, serve } from "../lib/api/handler.server";
+import * as handlers from "../lib/api/subscriber.server";
+
+/** POST /api/user/subscribe/checkoutComplete (spec): completes the reader's subscription checkout, once. */
+const route = apiRoute(serve(checkoutComplete, handlers.checkoutComplete));
+
+export const loader = route.loader;
+export const action = route.action;
