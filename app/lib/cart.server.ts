@@ -30,10 +30,13 @@ export async function cartForWriting(request: Request, userId: string | undefine
   return { cartId, setCookie: await guestCartCookie().serialize(cartId) };
 }
 
-/** At sign-in or registration: the guest cart this browser holds moves into the reader's cart. */
-export async function mergeCartAtSignIn(request: Request, userId: string): Promise<void> {
+/**
+ * At sign-in or registration: the guest cart this browser holds moves into the reader's cart.
+ * Answers how many lines moved (0 when the browser holds no guest cart).
+ */
+export async function mergeCartAtSignIn(request: Request, userId: string): Promise<number> {
   const guest = await guestCartId(request);
-  if (guest) await mergeGuestCart(await db(), guest, userId);
+  return guest ? (await mergeGuestCart(await db(), guest, userId)).linesMoved : 0;
 }
 
 /** Cart line ids are UUIDs; anything else cannot be one of this cart's lines. */

@@ -139,6 +139,27 @@ export async function insertUser(db: Database, input: NewUser, now = new Date())
   return inserted ? findUserById(db, id) : undefined;
 }
 
+/** The profile's attributes (spec: industry, job title, company size), which a reader may update alone. */
+export type ProfileAttributes = Pick<Profile, "industry" | "jobTitle" | "companySize">;
+
+export async function updateProfileAttributes(
+  db: Database,
+  userId: string,
+  attributes: ProfileAttributes,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .updateTable("app_user")
+    .set({
+      industry: attributes.industry,
+      job_title: attributes.jobTitle,
+      company_size: attributes.companySize,
+      updated_at: now.toISOString(),
+    })
+    .where("id", "=", userId)
+    .execute();
+}
+
 /** Saves the profile questions. The address changes only through a confirmed link (email-change.ts). */
 export async function updateProfile(db: Database, userId: string, profile: Profile, now = new Date()): Promise<void> {
   await db

@@ -281,6 +281,13 @@ export interface ArticleReadDayTable {
   reads: number;
 }
 
+export interface ShortLinkTable {
+  code: string;
+  /** A path on this site with its query, as a redirect takes it. */
+  path: string;
+  created_at: string;
+}
+
 export interface GeoCountryTable {
   address: string;
   /** ISO code, or null: the service knows none, or the lookup failed. */
@@ -620,6 +627,7 @@ export interface DB {
   login_failure: LoginFailureTable;
   rate_limit: RateLimitTable;
   geo_country: GeoCountryTable;
+  short_link: ShortLinkTable;
   article_read_day: ArticleReadDayTable;
   password_reset: PasswordResetTable;
   email_change: EmailChangeTable;

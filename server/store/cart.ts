@@ -275,14 +275,27 @@ export async function emptyCart(db: Database, cartId: string): Promise<void> {
 
 /**
  * A guest signs in: what their guest cart holds moves into their own cart (quantities add up,
- * within each line's limit) and the guest cart is deleted. Returns the reader's cart id.
+ * within each line's limit) and the guest cart is deleted. Returns the reader's cart id and how
+ * many of the guest's lines moved (none when another request merged that cart first).
  */
-export async function mergeGuestCart(db: Database, guestCartId: string, userId: string, now = new Date()): Promise<string> {
+export async function mergeGuestCart(
+  db: Database,
+  guestCartId: string,
+  userId: string,
+  now = new Date(),
+): Promise<{ cartId: string; linesMoved: number }> {
   const target = await userCartId(db, userId, true);
-  if (guestCartId === target) return target;
-  await db.transaction().execute(async (tx) => {
-    const guest = await tx.selectFrom("cart").select("id").where("id", "=", guestCartId).where("user_id", "is", null).executeTakeFirst();
-    if (!guest) return;
+  if (guestCartId === target) return { cartId: target, linesMoved: 0 };
+  const linesMoved = await db.transaction().execute(async (tx) => {
+    // Claims the guest cart first: the update takes its row's write lock, so a second merge of
+    // the same cart at the same moment waits, then finds it gone and moves nothing.
+    const claimed = await tx
+      .updateTable("cart")
+      .set({ updated_at: now.toISOString() })
+      .where("id", "=", guestCartId)
+      .where("user_id", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return 0;
     const incoming = await tx
       .selectFrom("cart_line as l")
       .innerJoin("product_availability as a", "a.id", "l.availability_id")
@@ -315,6 +328,7 @@ export async function mergeGuestCart(db: Database, guestCartId: string, userId: 
     }
     await tx.deleteFrom("cart").where("id", "=", guestCartId).execute();
     await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", target).execute();
+    return incoming.length;
   });
-  return target;
+  return { cartId: target, linesMoved };
 }

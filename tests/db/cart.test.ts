@@ -107,7 +107,7 @@ describe("cart", () => {
     await addToCart(db, guest, item(pick.hardcover.id, 2), tick());
     await addToCart(db, guest, item(pick.ebook.id), tick());
     await addToCart(db, guest, item(pick.volume.id, 4), tick());
-    expect(await mergeGuestCart(db, guest, user.id)).toBe(own);
+    expect(await mergeGuestCart(db, guest, user.id)).toEqual({ cartId: own, linesMoved: pick.volume.id === pick.hardcover.id ? 2 : 3 });
     const merged = await readCart(db, own);
     expect(Object.fromEntries(merged.lines.map((l) => [l.availabilityId, l.quantity]))).toEqual({
       [pick.hardcover.id]: pick.volume.id === pick.hardcover.id ? 7 : 3,
@@ -115,5 +115,22 @@ describe("cart", () => {
       ...(pick.volume.id === pick.hardcover.id ? {} : { [pick.volume.id]: 4 }),
     });
     expect(await db.selectFrom("cart").select("id").where("id", "=", guest).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("moves a guest cart once when two merges of it arrive at the same moment", async () => {
+    const user = await insertUser(db, {
+      firstName: "Cart",
+      lastName: "Twice",
+      email: "cart.twice@example.org",
+      password: "Correct7horse!",
+      optIn: false,
+    });
+    if (!user) throw new Error("user");
+    const guest = await createCart(db, null);
+    await addToCart(db, guest, item(pick.hardcover.id, 2), tick());
+    const merges = await Promise.all([mergeGuestCart(db, guest, user.id), mergeGuestCart(db, guest, user.id)]);
+    expect(merges.map((m) => m.linesMoved).sort()).toEqual([0, 1]);
+    const own = await userCartId(db, user.id);
+    expect((await readCart(db, own!)).lines.map((l) => l.quantity)).toEqual([2]);
   });
 });

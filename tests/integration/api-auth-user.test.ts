@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Database } from "../../server/db/connection";
 import { follow } from "../../server/follows";
 import { ApiContract } from "../helpers/api-contract";
+import { Reader, registeredReader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
 import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
@@ -346,6 +347,128 @@ describe("HEAD, GET and POST /service/user/profile", () => {
     const { status, json } = await new Client().api("POST", "/service/user/profile", { emailAddress: "x@example.org", displayName: "X" });
     expect(status).toBe(401);
     expect(json.code).toBe("not_signed_in");
+  });
+});
+
+describe("GET and POST /service/user/attributes", () => {
+  const ATTRIBUTES = "/service/user/attributes";
+  const attributesOf = async (reader: Reader) => (await contract.call(reader, "GET", ATTRIBUTES)).json;
+
+  it("answers the reader's attributes, and saves them as my account does", async () => {
+    const reader = await registeredReader(server.url);
+    expect(await attributesOf(reader)).toEqual({ industry: "", jobTitle: "", companySize: "" });
+
+    const chosen = { industry: "Food & Beverage", jobTitle: "Retired", companySize: "10000+" };
+    const saved = await contract.call(reader, "POST", ATTRIBUTES, { body: chosen });
+    expect([saved.status, saved.json]).toEqual([200, chosen]);
+    expect(saved.res.headers.get("Cache-Control")).toContain("no-store");
+    expect(await attributesOf(reader)).toEqual(chosen);
+    expect((await contract.call(reader, "GET", "/service/user/profile")).json).toMatchObject({ displayName: "", attributes: chosen });
+    // The my-account form shows what the API saved.
+    const $ = await reader.page("/my-account");
+    expect([$("select[name=industry]").val(), $("select[name=jobTitle]").val(), $("select[name=companySize]").val()]).toEqual([
+      chosen.industry,
+      chosen.jobTitle,
+      chosen.companySize,
+    ]);
+
+    // As on the form, an attribute left out is cleared.
+    const cleared = await contract.call(reader, "POST", ATTRIBUTES, { body: { industry: "Media" } });
+    expect(cleared.json).toEqual({ industry: "Media", jobTitle: "", companySize: "" });
+  });
+
+  it("answers 400 with the my-account form's field errors and changes nothing", async () => {
+    const reader = await registeredReader(server.url);
+    const chosen = { industry: "Media", jobTitle: "Analyst", companySize: "1 to 4" };
+    await contract.call(reader, "POST", ATTRIBUTES, { body: chosen });
+    const bad = await contract.call(reader, "POST", ATTRIBUTES, { body: { industry: "Piracy", jobTitle: "Analyst", companySize: 12 } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ industry: ["Please select a valid value"], companySize: ["Please select a valid value"] });
+    expect(await attributesOf(reader)).toEqual(chosen);
+  });
+
+  it("answers 401 JSON signed out, to a read and a save, and saves nothing", async () => {
+    const guest = new Reader(server.url);
+    for (const method of ["GET", "POST"]) {
+      const { status, json, res } = await contract.call(
+        guest,
+        method,
+        ATTRIBUTES,
+        method === "POST" ? { body: { industry: "Media" } } : {},
+      );
+      expect([status, json.code, res.headers.get("location")], method).toEqual([401, "not_signed_in", null]);
+    }
+  });
+});
+
+describe("POST /service/user/migrate", () => {
+  const MIGRATE = "/service/user/migrate";
+  const HARDCOVER = 1001; // seed catalogue: The Patient Ledger, HBK
+  const EBOOK = 1002; // the same, KND
+
+  /** A browser that shopped as a guest: its cart cookie, and what the cart holds. */
+  async function guestWithCart(): Promise<Reader> {
+    const guest = new Reader(server.url);
+    const res = await guest.request("/api/shopping-cart", {
+      json: [
+        { productId: HARDCOVER, type: "Ship", quantity: 2 },
+        { productId: EBOOK, type: "Digital", quantity: 1 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(guest.cookie("mr_cart")).toBeDefined();
+    return guest;
+  }
+
+  const cartOf = async (reader: Reader) => {
+    const { json } = await contract.call<{ lines: { availabilityId: number; quantity: number }[] }>(reader, "GET", "/api/shopping-cart");
+    return Object.fromEntries(json.lines.map((l) => [l.availabilityId, l.quantity]));
+  };
+
+  it("moves this browser's guest cart into the reader's cart once; a second call moves nothing and says so", async () => {
+    const guest = await guestWithCart();
+    const reader = await registeredReader(server.url);
+    await reader.request("/api/shopping-cart", { json: [{ productId: HARDCOVER, type: "Ship", quantity: 1 }] });
+    reader.setCookie("mr_cart", guest.cookie("mr_cart")!);
+
+    const first = await contract.call(reader, "POST", MIGRATE);
+    expect(first.status).toBe(200);
+    expect(first.json).toEqual({ cartLines: 2, message: "2 items from this browser's guest cart moved into your cart." });
+    expect(await cartOf(reader)).toEqual({ [HARDCOVER]: 3, [EBOOK]: 1 });
+    // The guest cart is gone: the browser that made it has none left.
+    expect(await cartOf(guest)).toEqual({});
+
+    const second = await contract.call(reader, "POST", MIGRATE);
+    expect(second.json).toEqual({ cartLines: 0, message: "Nothing to carry over: this browser holds no guest cart." });
+    expect(await cartOf(reader)).toEqual({ [HARDCOVER]: 3, [EBOOK]: 1 });
+  });
+
+  it("moves nothing from a cart cookie that is not this browser's guest cart: forged, or another reader's", async () => {
+    const other = await registeredReader(server.url);
+    await other.request("/api/shopping-cart", { json: [{ productId: EBOOK, type: "Digital", quantity: 1 }] });
+    const otherCart = await database
+      .selectFrom("cart")
+      .innerJoin("app_user", "app_user.id", "cart.user_id")
+      .select("cart.id")
+      .where("app_user.email", "=", (await contract.call(other, "GET", "/service/user/profile")).json.email as string)
+      .executeTakeFirstOrThrow();
+    const guestCookie = (await guestWithCart()).cookie("mr_cart")!;
+
+    const reader = await registeredReader(server.url);
+    for (const cookie of [otherCart.id, guestCookie.replace(/^[^.]+/, otherCart.id), "garbage"]) {
+      reader.setCookie("mr_cart", cookie);
+      const { status, json } = await contract.call(reader, "POST", MIGRATE);
+      expect([status, json.cartLines], cookie).toEqual([200, 0]);
+    }
+    expect(await cartOf(reader)).toEqual({});
+    expect(await cartOf(other)).toEqual({ [EBOOK]: 1 });
+  });
+
+  it("answers 401 JSON signed out and leaves the guest cart where it is", async () => {
+    const guest = await guestWithCart();
+    const { status, json, res } = await contract.call(guest, "POST", MIGRATE);
+    expect([status, json.code, res.headers.get("location")]).toEqual([401, "not_signed_in", null]);
+    expect(await cartOf(guest)).toEqual({ [HARDCOVER]: 2, [EBOOK]: 1 });
   });
 });
 

@@ -17,6 +17,7 @@ import * as m015 from "./015-search-topic-ids";
 import * as m016 from "./016-geo-country";
 import * as m017 from "./017-article-reads";
 import * as m018 from "./018-product-texts";
+import * as m019 from "./019-short-links";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   "016-geo-country": m016,
   "017-article-reads": m017,
   "018-product-texts": m018,
+  "019-short-links": m019,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -72,6 +72,9 @@ export const logout = endpoint({
   },
 });
 
+/** The profile's attributes, each one of the my-account form's choices ("" when not answered). */
+const attributesFields = z.object({ industry: z.string(), jobTitle: z.string(), companySize: z.string() });
+
 export const profileFields = z.object({
   id: z.string(),
   firstName: z.string(),
@@ -80,7 +83,7 @@ export const profileFields = z.object({
   email: z.string(),
   /** A new address waiting for its mailed link to be followed. */
   pendingEmail: z.string().nullable(),
-  attributes: z.object({ industry: z.string(), jobTitle: z.string(), companySize: z.string() }),
+  attributes: attributesFields,
   optIn: z.boolean(),
   createdDate: z.string(),
   newsletters: z.array(z.object({ slug: z.string(), name: z.string() })),
@@ -123,6 +126,43 @@ export const saveProfile = endpoint({
     423: refusal("The current-password question is locked, as sign-in is (code locked)."),
     429: rateLimited,
     503: refusal("The confirmation mail to the new address could not be sent; nothing was changed."),
+  },
+});
+
+export const attributes = endpoint({
+  method: "get",
+  path: "/service/user/attributes",
+  summary: "The signed-in reader's profile attributes: industry, job title and company size.",
+  tag: "User",
+  access: "reader",
+  answers: { 200: { description: "The attributes.", schema: attributesFields } },
+});
+
+export const saveAttributes = endpoint({
+  method: "post",
+  path: "/service/user/attributes",
+  summary:
+    "Saves the profile attributes with the my-account form's fields and choices. The three are saved together: one left out or blank is cleared, as on the form.",
+  tag: "User",
+  access: "reader",
+  body: profileSchema.pick({ industry: true, jobTitle: true, companySize: true }),
+  answers: { 200: { description: "Saved: the attributes as they now are.", schema: attributesFields } },
+});
+
+export const migrate = endpoint({
+  method: "post",
+  path: "/service/user/migrate",
+  summary:
+    "Carries what this browser collected as a guest into the signed-in account, as signing in does: the guest cart (cart cookie) moves into the reader's cart. " +
+    "A guest's meter reads move only at registration, so none are waiting. A second call finds nothing left and moves nothing.",
+  tag: "User",
+  access: "reader",
+  answers: {
+    200: {
+      description:
+        "What was carried over: `cartLines` counts the guest cart's lines now in the reader's cart (0 when there was nothing to carry).",
+      schema: z.object({ cartLines: z.number().int().min(0), message: z.string() }),
+    },
   },
 });
 
@@ -216,6 +256,9 @@ export const endpoints = [
   profile,
   profileHead,
   saveProfile,
+  attributes,
+  saveAttributes,
+  migrate,
   changePassword,
   forgotPassword,
   forgotPasswordApi,
