@@ -125,6 +125,14 @@ export async function placeOrder(request: Request, input: { idempotencyKey: stri
           code: "bad_key",
           message: "This order form has expired. Please check your order below and place it again.",
         };
+      case "foreign-key":
+        // As if there were no such key: nothing of the other shopper's order is given away.
+        return {
+          kind: "refused",
+          status: 404,
+          code: "not_found",
+          message: "This order form was not found. Please check your order below and place it again.",
+        };
       case "coming-soon":
         return {
           kind: "refused",

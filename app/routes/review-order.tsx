@@ -87,9 +87,9 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-/** A refused order (prices changed, say) shows the review as it is now, with a fresh key. */
+/** A refused order (prices changed, say, or a key not this shopper's) shows the review as it is now, with a fresh key. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionStatus, defaultShouldRevalidate }) =>
-  actionStatus === 409 || defaultShouldRevalidate;
+  actionStatus === 409 || actionStatus === 404 || defaultShouldRevalidate;
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Review your order", description: "Check everything before you place your order.", path: "/review-order" });

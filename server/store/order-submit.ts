@@ -21,7 +21,8 @@ export type SubmitOutcome =
   | { ok: true; created: boolean; order: Order }
   /** The cart already became this order, still awaiting payment (say, placed from another tab). */
   | { ok: false; problem: "already-ordered"; order: Order }
-  | { ok: false; problem: "closed" | "bad-key" | "empty" | "incomplete" }
+  /** bad-key: not a key the review form issues (an expired form); foreign-key: another shopper's order was placed with it. */
+  | { ok: false; problem: "closed" | "bad-key" | "foreign-key" | "empty" | "incomplete" }
   | { ok: false; problem: "coming-soon"; titles: string[] }
   | { ok: false; problem: "promo"; message: string }
   | { ok: false; problem: "prices-changed"; review: Review };
@@ -165,6 +166,6 @@ async function byKey(db: Database, input: SubmitInput): Promise<SubmitOutcome | 
   const row = await db.selectFrom("store_order").selectAll().where("idempotency_key", "=", input.idempotencyKey).executeTakeFirst();
   if (!row) return undefined;
   const mine = input.userId ? row.user_id === input.userId : row.user_id === null && row.cart_id === input.cartId;
-  if (!mine) return { ok: false, problem: "bad-key" };
+  if (!mine) return { ok: false, problem: "foreign-key" };
   return { ok: true, created: false, order: await toOrder(db, row) };
 }

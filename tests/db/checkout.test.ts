@@ -446,7 +446,7 @@ describe("submitting an order", () => {
     const key = issueIdempotencyKey();
     expect((await submit(cart, key)).ok).toBe(true);
     const other = await readyCart([{ id: ids.ebook }]);
-    expect(await submit(other, key)).toEqual({ ok: false, problem: "bad-key" });
+    expect(await submit(other, key)).toEqual({ ok: false, problem: "foreign-key" });
     expect(await submit(other, "short")).toEqual({ ok: false, problem: "bad-key" });
   });
 

@@ -66,8 +66,8 @@ export function actionTargets(w: World): ActionTarget[] {
     {
       name: "give a gift",
       actors: both,
-      path: fc.constant("/api/article-gift/give-gift"),
-      fields: { url: oneOf(w.article.path, `${w.baseUrl}${w.article.path}`, "https://evil.example/2026/01/x"), _format: oneOf("json", "") },
+      path: oneOf("/api/article-gift/give-gift", "/article-gift"),
+      fields: { url: oneOf(w.article.path, `${w.baseUrl}${w.article.path}`, "https://evil.example/2026/01/x") },
     },
     {
       name: "payment webhook",

@@ -8,7 +8,21 @@ export type Piece = { text: string } | { raw: string };
 export type FieldValue = Piece[];
 
 /** Percent-encodings that do not decode to valid UTF-8 text, or are not escapes at all. */
-const RAW_BYTES = ["%00", "%C0%AF", "%C0%80", "%FF", "%FE%FF", "%ED%A0%80", "%ED%B0%80", "%F4%90%80%80", "%E2%82", "%", "%zz", "%%41", "+"];
+export const RAW_BYTES = [
+  "%00",
+  "%C0%AF",
+  "%C0%80",
+  "%FF",
+  "%FE%FF",
+  "%ED%A0%80",
+  "%ED%B0%80",
+  "%F4%90%80%80",
+  "%E2%82",
+  "%",
+  "%zz",
+  "%%41",
+  "+",
+];
 
 const HUGE = "x".repeat(100_000);
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { encoding, fieldOccurrences, hostileText, origin, type FieldValue, type Piece } from "./arbitraries";
+import { encoding, fieldOccurrences, hostileText, origin, type FieldValue, type OriginKind, type Piece } from "./arbitraries";
 import type { ActionTarget, FuzzCase } from "./actions";
 import type { World } from "./world";
 
@@ -85,8 +85,8 @@ export function encodeBody(c: FuzzCase): { body: Buffer | string; contentType?: 
   }
 }
 
-function originHeaders(c: FuzzCase, baseUrl: string): Record<string, string> {
-  switch (c.origin) {
+export function originHeaders(kind: OriginKind, baseUrl: string): Record<string, string> {
+  switch (kind) {
     case "same":
       return { Origin: baseUrl };
     case "missing":
@@ -101,11 +101,11 @@ function originHeaders(c: FuzzCase, baseUrl: string): Record<string, string> {
 }
 
 /** Sends the case (twice when it is a replay) and gives the statuses. */
-const MAX_FORM_BYTES = 64 * 1024;
+export const MAX_FORM_BYTES = 64 * 1024;
 /** Stands for "connection closed while an oversized body was being sent". */
 export const CLOSED_EARLY = 0;
 /** Stands for "no answer at all" (the connection failed on a body of allowed size): a failure. */
-const NO_ANSWER = 599;
+export const NO_ANSWER = 599;
 
 export async function send(world: World, target: ActionTarget, c: FuzzCase): Promise<number[]> {
   const method = target.method ?? "POST";
@@ -115,7 +115,7 @@ export async function send(world: World, target: ActionTarget, c: FuzzCase): Pro
   if (method === "POST") {
     const encoded = encodeBody(c);
     body = encoded.body;
-    Object.assign(headers, originHeaders(c, world.baseUrl), encoded.contentType ? { "Content-Type": encoded.contentType } : {});
+    Object.assign(headers, originHeaders(c.origin, world.baseUrl), encoded.contentType ? { "Content-Type": encoded.contentType } : {});
   }
   const bodyLength = body === undefined ? 0 : Buffer.byteLength(body);
   // The server may close the connection after refusing an oversized body: keep that

@@ -23,7 +23,11 @@ export interface Ids {
   noteId: string;
   giftId: string;
   orderId: string;
+  /** The key the order awaiting payment was placed with. */
+  orderKey: string;
   sandboxId: string;
+  /** The subscription checkout the reader paid. */
+  checkoutId: string;
 }
 
 export interface World {
@@ -107,7 +111,9 @@ async function furnish(browser: Browser, email: string, database: ConnectionOpti
     noteId: await one("SELECT id FROM annotation WHERE user_id = ?", [userId]),
     giftId: await one("SELECT id FROM gift_link WHERE user_id = ?", [userId]),
     orderId,
+    orderKey: await one("SELECT idempotency_key AS id FROM store_order WHERE id = ?", [orderId]),
     sandboxId: await one("SELECT id FROM sandbox_payment WHERE reference = ?", [orderId]),
+    checkoutId: await one("SELECT id FROM subscription_checkout WHERE user_id = ?", [userId]),
   };
 }
 
@@ -123,6 +129,12 @@ export async function prepareWorld(baseUrl: string, database: ConnectionOptions)
   const owner = await furnish(a.browser, a.email, database, article);
   const hostileIds = await furnish(b.browser, b.email, database, article);
   return { baseUrl, database, article, owner, hostile: Object.assign(b.browser, { ids: hostileIds }), guest: new Browser(baseUrl) };
+}
+
+/** Reader B's calls are a signed-in reader's only while B's session lasts: a call that ended it stops the run. */
+export async function expectStillSignedIn(world: World): Promise<void> {
+  const res = await world.hostile.request("/service/user/profile");
+  if (res.status !== 200) throw new Error(`reader B is no longer signed in (GET /service/user/profile answered ${res.status})`);
 }
 
 /** Everything of reader A's that B's posts must leave alone, as rows. */

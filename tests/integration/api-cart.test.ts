@@ -63,6 +63,9 @@ interface ErrorBody {
   items?: AddBody["items"];
 }
 
+/** An amount as the API gives it. */
+const money = (cents: number): Money => ({ cents, formatted: `$${(cents / 100).toFixed(2)}` });
+
 const SESSION_COOKIES = ["mr_session", "mr_cart", "mr_cart_estimate"];
 
 /** An API client with its own cookie jar: the cookies a browser of the site would send. */
@@ -391,6 +394,16 @@ describe("the cart group's common rules", () => {
     expect(((await contract.check("/api/shopping-cart", "post", res)) as ErrorBody).code).toBe("cross_site");
   });
 
+  it("refuses a body nested deeper than any input goes with a 400", async () => {
+    const res = await fetch(`${server.url}/api/shopping-cart`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: `${"[".repeat(5000)}${"]".repeat(5000)}`,
+    });
+    expect(res.status).toBe(400);
+    expect(((await contract.check("/api/shopping-cart", "post", res)) as ErrorBody).code).toBe("unreadable_body");
+  });
+
   it("answers a page browser's cart the same as the API's", async () => {
     const browser = new Reader(server.url);
     const res = await browser.request("/shopping-cart", {
@@ -572,13 +585,243 @@ describe("checkout: POST /service/commerce/address, order/promo-code and order/s
       shippingMethod: "standard",
     });
     expect(theirs.body.message).toBe("Please choose one of your addresses, or enter a new one.");
-    // The owner's key gives the stranger nothing of the owner's order.
-    const replay = await expectAnswer<ErrorBody>(stranger, "POST", SUBMIT, SUBMIT, 409, { idempotencyKey: key, shownTotal: total });
-    expect(replay.body.code).toBe("bad_key");
+    // The owner's key gives the stranger nothing of the owner's order: as if there were no such key.
+    const replay = await expectAnswer<ErrorBody>(stranger, "POST", SUBMIT, SUBMIT, 404, { idempotencyKey: key, shownTotal: total });
+    expect(replay.body).toEqual({
+      code: "not_found",
+      message: "This order form was not found. Please check your order below and place it again.",
+    });
     expect(JSON.stringify(replay.body)).not.toContain(placed.body.order.id);
+    const shopper = guest();
+    await add(shopper, [shipped(HARDCOVER.id)]);
+    const byGuest = await expectAnswer<ErrorBody>(shopper, "POST", SUBMIT, SUBMIT, 404, { idempotencyKey: key, shownTotal: total });
+    expect(byGuest.body.code).toBe("not_found");
+    // The owner's order is as it was, and still theirs by that key.
+    const again = await expectAnswer<Placed>(owner, "POST", SUBMIT, SUBMIT, 200, { idempotencyKey: key, shownTotal: total });
+    expect(again.body.order).toEqual(placed.body.order);
     // The stranger's own details then work, and make their own order.
     await expectAnswer(stranger, "POST", ADDRESS, ADDRESS, 200, { ...SHIPPING, shippingMethod: "standard" });
     const own = await expectAnswer<Placed>(stranger, "POST", SUBMIT, SUBMIT, 201, { idempotencyKey: newKey(), shownTotal: total });
     expect(own.body.order.id).not.toBe(placed.body.order.id);
+  });
+});
+
+describe("HEAD /service/commerce/shopping-cart", () => {
+  const PATH = "/service/commerce/shopping-cart";
+  const count = async (c: Client) => {
+    const { res } = await expectAnswer<undefined>(c, "HEAD", PATH, PATH, 200);
+    expect(await res.text()).toBe("");
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    return res.headers.get("X-Cart-Item-Count");
+  };
+
+  it("counts the items of a guest's cart by its cookie, as the header's mini cart does", async () => {
+    const client = guest();
+    expect(await count(client)).toBe("0");
+    await add(client, [shipped(HARDCOVER.id, 2), { productId: EBOOK.id, type: "Digital" }]);
+    expect(await count(client)).toBe("3");
+    expect(Number(await count(client))).toBe((await getCart(client)).count);
+    // Another browser has no cart.
+    expect(await count(guest())).toBe("0");
+  });
+
+  it("counts a reader's cart by their session, which a guest never sees", async () => {
+    const client = await reader();
+    expect(await count(client)).toBe("0");
+    await add(client, [shipped(HARDCOVER.id, 4)]);
+    expect(await count(client)).toBe("4");
+    expect(await count(guest())).toBe("0");
+  });
+
+  it("takes only HEAD: the cart itself is GET /api/shopping-cart", async () => {
+    const res = await guest().call("GET", PATH);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toBe("HEAD");
+    expect(((await res.json()) as ErrorBody).code).toBe("method_not_allowed");
+  });
+});
+
+describe("checkout: POST /service/commerce/shipping-payment and order/shipping-method", () => {
+  const STEP = "/service/commerce/shipping-payment";
+  const METHOD = "/service/commerce/order/shipping-method";
+  interface Offered {
+    id: string;
+    name: string;
+    delivery: string;
+    price: Money;
+  }
+  interface Review {
+    address: typeof SHIPPING_ADDRESS;
+    shippingMethod: { id: string; name: string } | null;
+    totals: { subtotal: Money; tax: Money; shipping: Money; total: Money };
+  }
+  interface StepBody {
+    confirmed: boolean;
+    next: string;
+    review: Review | null;
+    shippingMethods: Offered[];
+  }
+  interface MethodBody {
+    shippingMethod: Offered;
+    review: Review | null;
+  }
+  // Two hardcovers ($64.00, under the $75 of free standard shipping): first unit and one more.
+  const STANDARD = 595 + 100;
+  const EXPRESS = 1495 + 200;
+  const INTERNATIONAL = 2495 + 500;
+  const CHOOSE_SHIPPING = "Please choose a shipping method.";
+
+  const step = <T = StepBody>(c: Client, body: unknown, status = 200) => expectAnswer<T>(c, "POST", STEP, STEP, status, body);
+  const choose = <T = MethodBody>(c: Client, body: unknown, status = 200) => expectAnswer<T>(c, "POST", METHOD, METHOD, status, body);
+  const reviewTotal = async (c: Client) => {
+    const $ = await c.browser().page("/review-order");
+    return Number($("input[name=shownTotal]").val());
+  };
+
+  async function shopper(items: unknown[] = [shipped(HARDCOVER.id, 2)]) {
+    const client = guest();
+    await add(client, items);
+    return client;
+  }
+
+  it("confirms a guest's details and answers the review page's order, and the page shows the same", async () => {
+    const client = await shopper();
+    const { body } = await step(client, { email: "grace.api@example.org", ...SHIPPING_ADDRESS, shippingMethod: "standard" });
+    expect(body).toMatchObject({ confirmed: true, next: "/review-order" });
+    expect(body.shippingMethods.map((m) => [m.id, m.price.cents])).toEqual([
+      ["standard", STANDARD],
+      ["express", EXPRESS],
+    ]);
+    const review = body.review!;
+    expect(review.address).toEqual(SHIPPING_ADDRESS);
+    expect(review.shippingMethod).toMatchObject({ id: "standard", name: "Standard" });
+    expect(review.totals.shipping.cents).toBe(STANDARD);
+    expect(await reviewTotal(client)).toBe(review.totals.total.cents);
+  });
+
+  it("keeps what the page's Update button keeps, and answers the methods offered for the new country", async () => {
+    const client = await shopper();
+    const { body } = await step(client, { intent: "country", ...SHIPPING_ADDRESS, countryCode: "GB", state: "", postalCode: "SW1A 1AA" });
+    expect(body).toEqual({
+      confirmed: false,
+      next: "/shipping-payment#address",
+      review: null,
+      shippingMethods: [{ id: "international", name: "International", delivery: "7 to 14 business days", price: money(INTERNATIONAL) }],
+    });
+    const $ = await client.browser().page("/shipping-payment");
+    expect($("[name=countryCode]").val()).toBe("GB");
+    // Nothing ships in a digital-only cart: no methods to offer.
+    const digital = await shopper([{ productId: EBOOK.id, type: "Digital" }]);
+    expect((await step(digital, { email: "d@example.org", ...SHIPPING_ADDRESS })).body).toMatchObject({
+      confirmed: true,
+      shippingMethods: [],
+    });
+  });
+
+  it("refuses what the shipping page refuses, with its messages, and confirms nothing", async () => {
+    const client = await shopper();
+    const missing = await step<ErrorBody>(client, { ...SHIPPING_ADDRESS, postalCode: "", shippingMethod: "standard" }, 400);
+    expect(missing.body.fields).toMatchObject({ email: [REQUIRED], postalCode: [REQUIRED] });
+    const wrongType = await step<ErrorBody>(client, { email: 42, ...SHIPPING_ADDRESS, intent: "pay" }, 400);
+    expect(Object.keys(wrongType.body.fields ?? {}).sort()).toEqual(["email", "intent"]);
+    const noMethod = await step<ErrorBody>(client, { email: "a@example.org", ...SHIPPING_ADDRESS, shippingMethod: "international" }, 400);
+    expect(noMethod.body.fields).toEqual({ shippingMethod: [CHOOSE_SHIPPING] });
+    const promo = await step<ErrorBody>(
+      client,
+      { email: "a@example.org", ...SHIPPING_ADDRESS, shippingMethod: "standard", promoCode: "nope" },
+      400,
+    );
+    expect(promo.body.fields).toEqual({ promoCode: ["We don't recognise the promo code NOPE. Please check it and try again."] });
+    // Nothing confirmed: the review page sends the shopper back.
+    expect((await client.browser().request("/review-order")).headers.get("location")).toBe("/shipping-payment");
+    expect((await step<ErrorBody>(guest(), { ...SHIPPING_ADDRESS }, 409)).body.code).toBe("empty_cart");
+  });
+
+  it("changes the method of a confirmed checkout, and the review and order go with it", async () => {
+    const client = await shopper();
+    await step(client, { email: "ada.method@example.org", ...SHIPPING_ADDRESS, shippingMethod: "standard" });
+    const { body } = await choose(client, { shippingMethod: "express" });
+    expect(body.shippingMethod).toEqual({ id: "express", name: "Express", delivery: "2 business days", price: money(EXPRESS) });
+    expect(body.review!.shippingMethod).toMatchObject({ id: "express" });
+    expect(body.review!.totals.shipping.cents).toBe(EXPRESS);
+    const total = body.review!.totals.total.cents;
+    const $ = await client.browser().page("/review-order");
+    expect($("main").text()).toContain("Shipping method: Express (2 business days)");
+    expect(Number($("input[name=shownTotal]").val())).toBe(total);
+    const placed = await expectAnswer<{ order: { total: Money } }>(
+      client,
+      "POST",
+      "/service/commerce/order/submit",
+      "/service/commerce/order/submit",
+      201,
+      {
+        idempotencyKey: `api-cart-method-${process.pid}-${Date.now()}`,
+        shownTotal: total,
+      },
+    );
+    expect(placed.body.order.total.cents).toBe(total);
+  });
+
+  it("offers the destination's methods only: before any address, those of the United States", async () => {
+    const client = await shopper();
+    const { body } = await choose(client, { shippingMethod: " standard " });
+    expect(body).toEqual({
+      shippingMethod: { id: "standard", name: "Standard", delivery: "5 to 7 business days", price: money(STANDARD) },
+      review: null,
+    });
+    await step(client, { intent: "country", ...SHIPPING_ADDRESS, countryCode: "CA", state: "ON", postalCode: "K1A 0B1" });
+    expect((await choose(client, { shippingMethod: "express" })).body.shippingMethod.id).toBe("express");
+    expect((await choose<ErrorBody>(client, { shippingMethod: "international" }, 400)).body.fields).toEqual({
+      shippingMethod: [CHOOSE_SHIPPING],
+    });
+  });
+
+  it("refuses an unknown method or bad input with a field error, changing nothing", async () => {
+    const client = await shopper();
+    await step(client, { email: "bad.method@example.org", ...SHIPPING_ADDRESS, shippingMethod: "standard" });
+    const total = await reviewTotal(client);
+    for (const body of [{ shippingMethod: "teleport" }, {}, { shippingMethod: "" }])
+      expect((await choose<ErrorBody>(client, body, 400)).body.fields, JSON.stringify(body)).toEqual({ shippingMethod: [CHOOSE_SHIPPING] });
+    expect((await choose<ErrorBody>(client, { shippingMethod: ["standard", "express"] }, 400)).body.fields?.shippingMethod).toBeDefined();
+    expect((await choose<ErrorBody>(client, { shippingMethod: "x".repeat(3000) }, 400)).body.fields?.shippingMethod).toEqual([
+      "This field must be less than 2000 characters.",
+    ]);
+    expect(await reviewTotal(client)).toBe(total);
+  });
+
+  it("answers 409 when there is nothing to ship to", async () => {
+    expect((await choose<ErrorBody>(guest(), { shippingMethod: "standard" }, 409)).body.code).toBe("empty_cart");
+    const digital = await shopper([{ productId: EBOOK.id, type: "Digital" }]);
+    expect((await choose<ErrorBody>(digital, { shippingMethod: "standard" }, 409)).body).toEqual({
+      code: "nothing_to_ship",
+      message: "Nothing in your cart ships, so there is no shipping method to choose.",
+    });
+  });
+
+  it("never ships to another reader's saved address, or changes their checkout", async () => {
+    const owner = await reader();
+    await add(owner, [shipped(HARDCOVER.id, 2)]);
+    await step(owner, { ...SHIPPING_ADDRESS, saveAddress: "on", shippingMethod: "standard" });
+    const $ = await owner.browser().page("/shipping-payment");
+    const addressId = $("input[name=addressChoice]")
+      .map((_, el) => $(el).attr("value"))
+      .get()
+      .find((v) => v !== "new")!;
+    const ownerTotal = await reviewTotal(owner);
+
+    const stranger = await reader();
+    await add(stranger, [shipped(HARDCOVER.id, 2)]);
+    const theirs = await step<ErrorBody>(stranger, { addressChoice: addressId, shippingMethod: "standard" }, 404);
+    expect(theirs.body).toEqual({ code: "unknown_address", message: "Please choose one of your addresses, or enter a new one." });
+    // Kept as typed by the Update button, the owner's address id still gives the stranger nowhere to ship.
+    await step(stranger, { intent: "country", addressChoice: addressId });
+    expect((await choose<ErrorBody>(stranger, { shippingMethod: "express" }, 409)).body.code).toBe("unknown_address");
+    expect((await step(stranger, { intent: "country", addressChoice: addressId })).body.shippingMethods).toEqual([]);
+    // A guest's choice is their own checkout's.
+    await choose(await shopper(), { shippingMethod: "express" });
+
+    const owners = await owner.browser().page("/review-order");
+    expect(owners("main").text()).toContain("Shipping method: Standard (5 to 7 business days)");
+    expect(Number(owners("input[name=shownTotal]").val())).toBe(ownerTotal);
   });
 });

@@ -1,22 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINTS } from "../../app/lib/api/catalogue";
 import { actionTargets, type ActionTarget } from "../fuzz/actions";
+import { apiOperations, fuzzOperation, loadApiDocument, operationName, type ApiOperation } from "../fuzz/api";
 import { fuzzTarget } from "../fuzz/engine";
 import { integrity, ownerData, prepareWorld, type World } from "../fuzz/world";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 import { selectFromServer } from "../helpers/server-db";
 import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
-// The bounded fuzz run: a fixed-seed sample of hostile bodies for every state-changing action
-// (the long run is `npm run fuzz`). Reader B and guests post them, aiming at reader A's ids;
-// every answer must be below 500, and A's data and the database file come through unchanged.
+// The bounded fuzz run: a fixed-seed sample of hostile bodies for every state-changing action,
+// and of hostile calls to every operation of the service API's document (the long run is `npm
+// run fuzz`). Reader B and guests send them, aiming at reader A's ids; every answer must be below
+// 500 (and, from the API, one its document lists), and A's data and the database file come
+// through unchanged.
 
 const BODIES_PER_ACTION = 20;
+const CALLS_PER_OPERATION = 20;
 const SEED = 20_261_125;
 
 let server: RunningServer;
 let world: World;
 let before: Awaited<ReturnType<typeof ownerData>>;
 let database: IsolatedConnection;
+let operations: ApiOperation[];
 
 beforeAll(async () => {
   database = await isolatedConnection("fuz");
@@ -31,6 +37,7 @@ beforeAll(async () => {
   );
   world = await prepareWorld(server.url, database);
   before = await ownerData(world);
+  operations = apiOperations(await loadApiDocument(server.url));
 }, 180_000);
 
 afterAll(async () => {
@@ -79,7 +86,30 @@ describe("hostile posts to every action", () => {
     },
     60_000,
   );
+});
 
+describe("hostile calls to every operation of the service API", () => {
+  // The operations are read from the published document once the server is up; the catalogue
+  // it is generated from names them for the test list.
+  const names = ENDPOINTS.map((e) => operationName(e.method, e.path));
+
+  it("calls every operation the document lists", () => {
+    expect(operations.map((o) => o.name).sort()).toEqual([...names].sort());
+  });
+
+  it.each(names)(
+    "%s: every answer is one the document lists, an error as JSON { code, message }",
+    async (name) => {
+      const operation = operations.find((o) => o.name === name) as ApiOperation;
+      const tally = await fuzzOperation(world, operation, { runs: CALLS_PER_OPERATION, seed: SEED + names.indexOf(name) });
+      expect(tally.bodies).toBe(CALLS_PER_OPERATION);
+      expect(tally.failures, server.errors().slice(-2000)).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+describe("after the hostile posts and calls", () => {
   it("leaves reader A's account, cart, library, notes, gifts, orders and subscription as they were", async () => {
     expect(await ownerData(world)).toEqual(before);
     expect(await integrity(world)).toBe("ok");
@@ -98,7 +128,9 @@ function placeholderWorld(): World {
     noteId: "",
     giftId: "",
     orderId: "",
+    orderKey: "",
     sandboxId: "",
+    checkoutId: "",
   };
   return {
     baseUrl: "",

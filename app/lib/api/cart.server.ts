@@ -1,11 +1,14 @@
-import type { z } from "zod";
+import type { z, ZodError } from "zod";
+import type { ShippingMethod } from "../../../shared/shipping";
 import type { Cart } from "../../../server/store/cart";
 import { buildReview, readDraft } from "../../../server/store/checkout";
 import { normalizePromoCode } from "../../../server/store/promo";
-import { checkoutShopper } from "../checkout.server";
+import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "../checkout.server";
 import { db } from "../db.server";
 import { formatUsd } from "../format";
+import { CHOOSE_SHIPPING, type shippingPaymentFields } from "../forms/checkout";
 import type { cartSchema, reviewSchema } from "./groups/cart";
+import { apiError, invalidInput } from "./handler.server";
 
 /** An amount as the API gives it: cents, and US dollars as the page shows them. */
 export const money = (cents: number) => ({ cents, formatted: formatUsd(cents) });
@@ -68,4 +71,51 @@ export async function reviewView(request: Request): Promise<z.infer<typeof revie
       total: money(t.totalCents),
     },
   };
+}
+
+/** A shipping method as the API offers it: what it is, and its price for the caller's cart. */
+export const shippingMethodView = (method: ShippingMethod, priceCents: number) => ({
+  id: method.id,
+  name: method.name,
+  delivery: method.delivery,
+  price: money(priceCents),
+});
+
+export const EMPTY_CART_MESSAGE = "Your Shopping Cart is empty.";
+
+/** A field's error, as the page form shows it beside the field. */
+export const fieldError = (field: string, message: string) => apiError(400, "invalid_input", message, { fields: { [field]: [message] } });
+
+export type ShippingPaymentAnswer = { ok: true; confirmed: boolean; next: string } | { ok: false; response: Response };
+
+/**
+ * The /shipping-payment form's step (shippingPaymentStep: the page's schema and rules) for the
+ * service API: where the shopper goes next, or the refusal as a JSON error.
+ */
+export async function shippingPaymentAnswer(
+  request: Request,
+  body: z.output<typeof shippingPaymentFields>,
+): Promise<ShippingPaymentAnswer> {
+  let problems: ZodError | undefined;
+  const step = await shippingPaymentStep(request, (schema) => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) problems = parsed.error;
+    return { payload: body, valid: parsed.success };
+  });
+  const refused = (response: Response) => ({ ok: false as const, response });
+  if (step.closed) return refused(apiError(503, "closed", "Ordering is closed for maintenance. Your cart is kept as it is."));
+  const { outcome } = step;
+  switch (outcome.kind) {
+    case "invalid-form":
+      return refused(invalidInput(problems!));
+    case "unknown-address":
+      return refused(apiError(404, "unknown_address", UNKNOWN_ADDRESS));
+    case "no-shipping-method":
+      return refused(fieldError("shippingMethod", CHOOSE_SHIPPING));
+    case "promo-refused":
+      return refused(fieldError("promoCode", outcome.message));
+    case "redirect":
+      if (outcome.to === "/shipping-payment") return refused(apiError(409, "empty_cart", EMPTY_CART_MESSAGE));
+      return { ok: true, confirmed: outcome.to === "/review-order", next: outcome.to };
+  }
 }

@@ -79,10 +79,14 @@ function refuse(status: number, code: string, message: string): never {
   throw new Refusal(apiError(status, code, message));
 }
 
-function storable(value: unknown): boolean {
+/** Deeper than any endpoint's input goes; walking JSON nested thousands deep would overflow the stack. */
+const MAX_NESTING = 32;
+
+function storable(value: unknown, depth = 0): boolean {
   if (typeof value === "string") return isStorableText(value);
-  if (Array.isArray(value)) return value.every(storable);
-  if (value && typeof value === "object") return Object.entries(value).every(([k, v]) => isStorableText(k) && storable(v));
+  if (depth >= MAX_NESTING) return value === null || typeof value !== "object";
+  if (Array.isArray(value)) return value.every((v) => storable(v, depth + 1));
+  if (value && typeof value === "object") return Object.entries(value).every(([k, v]) => isStorableText(k) && storable(v, depth + 1));
   return true;
 }
 
@@ -112,7 +116,7 @@ async function readBody(request: Request): Promise<unknown> {
     if (error instanceof Refusal) throw error;
     refuse(400, "unreadable_body", "The body could not be read as JSON or as a form.");
   }
-  if (!storable(value)) refuse(400, "unreadable_body", "The body holds characters that cannot be stored.");
+  if (!storable(value)) refuse(400, "unreadable_body", "The body holds characters that cannot be stored, or is nested too deeply.");
   return value;
 }
 

@@ -4,8 +4,8 @@ import { addToCartSchema, estimateSchema } from "../../forms/cart";
 import { placeOrderSchema, shippingPaymentFields } from "../../forms/checkout";
 
 // The store's cart (spec 7: GET/POST/DELETE /api/shopping-cart, POST /api/shopping-cart/estimate,
-// GET product/{id}/availabilities). A guest's cart is found by its signed cookie (set on the first
-// add, as the page sets it), a reader's by their session.
+// GET product/{id}/availabilities, HEAD commerce/shopping-cart). A guest's cart is found by its
+// signed cookie (set on the first add, as the page sets it), a reader's by their session.
 
 /** An amount in cents and as the page shows it (US dollars). */
 const money = z.object({ cents: z.number().int(), formatted: z.string() });
@@ -167,8 +167,25 @@ export const availabilities = endpoint({
   },
 });
 
-// Checkout (spec 7: commerce/address, commerce/order/promo-code, commerce/order/submit), for a
-// guest or a reader, on the cart the caller shops with.
+export const cartHead = endpoint({
+  method: "head",
+  path: "/service/commerce/shopping-cart",
+  summary:
+    "Whether the caller has a cart with items, without a body: the item count the header's mini cart shows " +
+    "(a guest's cart by the cart cookie, a reader's by their session). Only HEAD: GET /api/shopping-cart gives the cart itself.",
+  tag: "Commerce",
+  access: "public",
+  answers: {
+    200: {
+      description: "The count is in X-Cart-Item-Count (0 when there is no cart yet).",
+      headers: { "X-Cart-Item-Count": "How many items the cart holds (quantities added up), as a decimal integer." },
+    },
+  },
+});
+
+// Checkout (spec 7: commerce/shipping-payment, commerce/address, commerce/order/shipping-method,
+// commerce/order/promo-code, commerce/order/submit), for a guest or a reader, on the cart the
+// caller shops with.
 
 /** What the review page shows before the order is placed; `totals.total.cents` is what submit's shownTotal must be. */
 export const reviewSchema = z.object({
@@ -196,8 +213,8 @@ export const address = endpoint({
   method: "post",
   path: "/service/commerce/address",
   summary:
-    "The shipping-and-payment step: e-mail (guests), a new address or a saved one (addressChoice), the shipping method and promo code, " +
-    "checked as the page checks them and kept with the cart. intent continue (the default) confirms them; country and promo only keep them.",
+    "The shipping-and-payment step, as POST /service/commerce/shipping-payment takes it (the same input and rules), answering " +
+    "whether the details were confirmed and the review once they are.",
   tag: "Commerce",
   access: "public",
   body: shippingPaymentFields,
@@ -209,6 +226,58 @@ export const address = endpoint({
     404: { description: "The saved address chosen is not one of the caller's.", schema: apiErrorSchema },
     409: emptyCart,
     503: closed,
+  },
+});
+
+/** A shipping method offered for the destination, with what it costs for the caller's cart. */
+const offeredMethodSchema = z.object({ id: z.string(), name: z.string(), delivery: z.string(), price: money });
+
+export const shippingPayment = endpoint({
+  method: "post",
+  path: "/service/commerce/shipping-payment",
+  summary:
+    "The /shipping-payment form as JSON, with its schema and rules: e-mail (guests), a new address or a saved one (addressChoice), " +
+    "the shipping method and promo code. intent continue (the default) checks and confirms them; country and promo only keep " +
+    "what was sent, as the page's Update and Apply buttons do.",
+  tag: "Commerce",
+  access: "public",
+  body: shippingPaymentFields,
+  answers: {
+    200: {
+      description:
+        "Kept. `next` is the page the shopper would see next: /review-order once confirmed (`review` is that page's order), " +
+        "else the form again. `shippingMethods` are those offered where the order now ships (none when nothing ships).",
+      schema: z.object({
+        confirmed: z.boolean(),
+        next: z.string(),
+        review: reviewSchema.nullable(),
+        shippingMethods: z.array(offeredMethodSchema),
+      }),
+    },
+    404: { description: "The saved address chosen is not one of the caller's; nothing was kept.", schema: apiErrorSchema },
+    409: emptyCart,
+    503: closed,
+  },
+});
+
+export const shippingMethodEndpoint = endpoint({
+  method: "post",
+  path: "/service/commerce/order/shipping-method",
+  summary:
+    "Chooses the shipping method of the caller's checkout (standard, express or international), on the shipping page's rule: " +
+    "one offered where the order ships (the address given at the shipping-and-payment step; the United States before one is).",
+  tag: "Commerce",
+  access: "public",
+  body: shippingPaymentFields.pick({ shippingMethod: true }),
+  answers: {
+    200: {
+      description: "Chosen. `review` is the order as it would be placed, once the address step is confirmed.",
+      schema: z.object({ shippingMethod: offeredMethodSchema, review: reviewSchema.nullable() }),
+    },
+    409: {
+      description: "Nothing chosen: the cart is empty, nothing in it ships, or the checkout's saved address is no longer the caller's.",
+      schema: apiErrorSchema,
+    },
   },
 });
 
@@ -258,9 +327,13 @@ export const submitOrderEndpoint = endpoint({
       schema: placedSchema,
       headers: { "Set-Cookie": "A guest's list of their orders (mr_guest_orders), as the page sets it." },
     },
+    404: {
+      description: "Not placed: the key is one another shopper's order was placed with. Nothing of that order is given, nothing changes.",
+      schema: apiErrorSchema,
+    },
     409: {
       description:
-        "Not placed: the key is expired or not the caller's, prices changed, an item is not on sale yet, the promo code no longer applies, " +
+        "Not placed: the key is expired (malformed), prices changed, an item is not on sale yet, the promo code no longer applies, " +
         "the checkout is incomplete or the cart empty, or the cart's order was placed already (`next` is that order).",
       schema: apiErrorSchema.extend({ next: z.string().optional() }),
     },
@@ -275,7 +348,10 @@ export const endpoints = [
   removeFromCart,
   estimateEndpoint,
   availabilities,
+  cartHead,
+  shippingPayment,
   address,
+  shippingMethodEndpoint,
   promoCode,
   submitOrderEndpoint,
 ];

@@ -1,0 +1,29 @@
+import { offeredShipping } from "../../server/store/shipping-method";
+import { reviewView, shippingMethodView, shippingPaymentAnswer } from "../lib/api/cart.server";
+import { shippingPayment } from "../lib/api/groups/cart";
+import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { checkoutShopper } from "../lib/checkout.server";
+import { db } from "../lib/db.server";
+
+/**
+ * POST /service/commerce/shipping-payment (spec 7): the /shipping-payment form as JSON
+ * (shippingPaymentStep, the same schema and rules), answering what the page would show next:
+ * the review once confirmed, and the shipping methods offered where the order now ships.
+ */
+const route = apiRoute(
+  serve(shippingPayment, async ({ request, body }) => {
+    const step = await shippingPaymentAnswer(request, body);
+    if (!step.ok) return step.response;
+    const { user, cartId, cart } = await checkoutShopper(request);
+    const offered = await offeredShipping(await db(), { cartId, cart, userId: user?.id ?? null });
+    return apiJson({
+      confirmed: step.confirmed,
+      next: step.next,
+      review: step.confirmed ? await reviewView(request) : null,
+      shippingMethods: offered.map((c) => shippingMethodView(c.method, c.priceCents)),
+    });
+  }),
+);
+
+export const loader = route.loader;
+export const action = route.action;

@@ -1,0 +1,18 @@
+import { cartHead } from "../lib/api/groups/cart";
+import { apiRoute, serve } from "../lib/api/handler.server";
+import { miniCart } from "../lib/mini-cart.server";
+
+/**
+ * HEAD /service/commerce/shopping-cart (spec 7): the header mini cart's item count, in a header
+ * and without a body. Remix hands a HEAD request to the loader; apiRoute serves it with this
+ * endpoint and answers any other method 405.
+ */
+const route = apiRoute(
+  serve(cartHead, async ({ request, user }) => {
+    const { itemCount } = await miniCart(request, user?.id);
+    return new Response(null, { status: 200, headers: { "Cache-Control": "private, no-store", "X-Cart-Item-Count": String(itemCount) } });
+  }),
+);
+
+export const loader = route.loader;
+export const action = route.action;
