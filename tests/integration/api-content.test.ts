@@ -229,8 +229,8 @@ describe("GET /service/{stream}/{number}/{size}", () => {
   });
 });
 
-describe("GET /service/following/{number}/{size}", () => {
-  const FOLLOWING = "/service/following/{number}/{size}";
+describe("GET /service/components/myhbr/following/{number}/{size}", () => {
+  const FOLLOWING = "/service/components/myhbr/following/{number}/{size}";
 
   async function follow(r: Reader, topicPath: string): Promise<void> {
     const $ = await r.page(topicPath);
@@ -245,7 +245,7 @@ describe("GET /service/following/{number}/{size}", () => {
     await follow(r, "/topic/subject/strategy");
     await follow(r, "/topic/subject/randd");
 
-    const all = (await stream(r, FOLLOWING, "/service/following/1/100")).body;
+    const all = (await stream(r, FOLLOWING, "/service/components/myhbr/following/1/100")).body;
     expect(all).toMatchObject({ type: "following", page: { number: 1, size: 10 } });
     const $ = await r.page("/my-library/topics");
     expect(all.entries.map((e) => e.url)).toEqual(
@@ -253,7 +253,7 @@ describe("GET /service/following/{number}/{size}", () => {
         .map((_, a) => $(a).attr("href"))
         .get(),
     );
-    const onlyRd = (await stream(r, FOLLOWING, "/service/following/1/10?filter=RD")).body;
+    const onlyRd = (await stream(r, FOLLOWING, "/service/components/myhbr/following/1/10?filter=RD")).body;
     const $rd = await r.page("/my-library/topics?filter=RD");
     expect(onlyRd.entries.map((e) => e.url)).toEqual(
       $rd("main ol article h3 a")
@@ -263,17 +263,17 @@ describe("GET /service/following/{number}/{size}", () => {
     expect(onlyRd.page.total).toBeGreaterThan(0);
     expect(onlyRd.page.total).toBeLessThan(all.page.total);
 
-    expect((await stream(other, FOLLOWING, "/service/following/1/10")).body.entries).toEqual([]);
-    const unknown = await other.request("/service/following/1/10?filter=Strategy");
+    expect((await stream(other, FOLLOWING, "/service/components/myhbr/following/1/10")).body.entries).toEqual([]);
+    const unknown = await other.request("/service/components/myhbr/following/1/10?filter=Strategy");
     expect(unknown.status).toBe(404);
     await contract.check(FOLLOWING, "get", unknown);
   });
 
   it("answers 401 signed out and 400 for a bad page", async () => {
-    const out = await new Reader(server.url).request("/service/following/1/10");
+    const out = await new Reader(server.url).request("/service/components/myhbr/following/1/10");
     expect(out.status).toBe(401);
     await contract.check(FOLLOWING, "get", out);
-    const bad = await (await registeredReader(server.url)).request("/service/following/x/10");
+    const bad = await (await registeredReader(server.url)).request("/service/components/myhbr/following/x/10");
     expect(bad.status).toBe(400);
     expect(((await contract.check(FOLLOWING, "get", bad)) as { fields: object }).fields).toHaveProperty("number");
   });

@@ -147,7 +147,7 @@ export async function namedStreamAnswer({ request, params }: Call<typeof content
   return streamAnswer(request, params.stream, page.entries.map(cardEntry), pageInfo(page.page));
 }
 
-/** GET /service/following/{number}/{size}: the followed topics' stream, as the page loads it (and marked seen). */
+/** GET /service/components/myhbr/following/{number}/{size}: the followed topics' stream, as the page loads it (and marked seen). */
 export async function followingAnswer({ request, params, query, user }: Call<typeof content.followingStream>): Promise<Response> {
   const size = Math.min(params.size, FOLLOWING_PAGE_SIZE);
   const following = await loadFollowing(await db(), user.id, query.filter ?? null, paging(params.number), size);

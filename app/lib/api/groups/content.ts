@@ -183,7 +183,7 @@ export const namedStream = endpoint({
 
 export const followingStream = endpoint({
   method: "get",
-  path: "/service/following/{number}/{size}",
+  path: "/service/components/myhbr/following/{number}/{size}",
   summary: 'The newest articles in the topics the reader follows, or in one of them (`filter`: its name, "R&D" sent as "RD").',
   tag: "Streams",
   access: "reader",

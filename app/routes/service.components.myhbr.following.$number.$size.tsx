@@ -2,7 +2,7 @@ import { followingAnswer } from "../lib/api/content.server";
 import { followingStream } from "../lib/api/groups/content";
 import { apiRoute, serve } from "../lib/api/handler.server";
 
-/** GET /service/following/{number}/{size}?filter= (spec 7): the topics the reader follows, as /my-library/topics lists them. */
+/** GET /service/components/myhbr/following/{number}/{size}?filter= (spec 7): the topics the reader follows, as /my-library/topics lists them. */
 const route = apiRoute(serve(followingStream, followingAnswer));
 
 export const loader = route.loader;
