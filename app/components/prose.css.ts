@@ -5,6 +5,9 @@ export const narrow = style({ maxWidth: vars.measure.text });
 
 export const pageHeading = style({ marginBottom: vars.space.lg });
 
+/** A part of a page after the first, set off by a rule (My account's forms). */
+export const section = style({ marginTop: vars.space.xl, paddingTop: vars.space.lg, borderTop: `1px solid ${vars.color.rule}` });
+
 export const lede = style({ fontSize: vars.size.lg, color: vars.color.muted, fontFamily: vars.font.body });
 
 export const sectionHeading = style({

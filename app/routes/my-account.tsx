@@ -117,7 +117,7 @@ type Result = Parameters<typeof useSpecForm>[2];
 export function ChangePasswordForm({ result }: { result: Result }) {
   const { form, fields, summary, submitDisabled } = useSpecForm("change-password", changePasswordSchema, result);
   return (
-    <section aria-labelledby="password-heading">
+    <section aria-labelledby="password-heading" className={prose.section}>
       <h2 id="password-heading">Change password</h2>
       <ErrorSummary items={summary} />
       <Form method="post" action="/my-account" {...getFormProps(form)} noValidate className={css.form}>
@@ -139,7 +139,7 @@ export function ChangePasswordForm({ result }: { result: Result }) {
 function SubscriberLinks() {
   if (!useRootData()?.subscriber) return null;
   return (
-    <section aria-labelledby="subscriber-heading">
+    <section aria-labelledby="subscriber-heading" className={prose.section}>
       <h2 id="subscriber-heading">Gifts and notes</h2>
       <ul>
         <li>
