@@ -485,7 +485,7 @@ describe("GET /service/topics/{number}/{size}", () => {
       page: { number: 1, size: 10, total: listed.length, last: Math.ceil(listed.length / 10) },
     });
     expect(first.entries.map(({ title, url, summary }) => ({ title, url, summary }))).toEqual(listed.slice(0, 10));
-    expect(first.entries.every((e) => e.contentType === "topic")).toBe(true);
+    expect(first.entries.every((e) => e.contentType === "Topic")).toBe(true);
 
     const second = (await topics(guest, "/service/topics/2/4")).json;
     expect(second.entries.map((e) => e.url)).toEqual(listed.slice(4, 8).map((t) => t.url));

@@ -308,7 +308,7 @@ export async function topicsAnswer({ request, params }: Call<typeof content.topi
       summary: t.description,
       authors: [],
       date: null,
-      contentType: "topic",
+      contentType: "Topic",
       image: null,
       topic: null,
     })),
