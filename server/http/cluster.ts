@@ -30,7 +30,13 @@ export function runPrimary(processes: number, graceSeconds: number): void {
       if (stopping) return void send(worker, "drain");
       if (!announced && listening.size === processes) {
         announced = true;
-        const where = address.addressType === -1 ? String(address.address) : `${address.address}:${address.port}`;
+        // A worker listening on every interface reports no address.
+        const where =
+          address.addressType === -1
+            ? String(address.address)
+            : address.address
+              ? `${address.address}:${address.port}`
+              : `port ${address.port} on every interface`;
         log.info(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes)`);
       }
     });
