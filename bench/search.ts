@@ -61,7 +61,7 @@ async function engineFigures(db: Database, query: BenchQuery): Promise<EngineFig
 async function allMatches(db: Database, text: string): Promise<number> {
   const query = parseQuery(text);
   const statement = isPostgres(db)
-    ? sql<{ n: string }>`select count(*) as n from search_document where document @@ to_tsquery('english', ${toTsquery(query)})`
+    ? sql<{ n: string }>`select count(*) as n from search_match where words @@ to_tsquery('english', ${toTsquery(query)})`
     : sql<{ n: number }>`select count(*) as n from search_text where search_text match ${toFts5(query)}`;
   const { rows } = await statement.execute(db);
   return Number(rows[0]?.n ?? 0);

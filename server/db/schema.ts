@@ -210,14 +210,19 @@ export interface SearchDocumentTable {
   label: string;
   image: string;
   teaser: string;
-  /** PostgreSQL only: the weighted words of title, summary and body (SQLite keeps them in FTS5). */
-  document?: string;
-  /** PostgreSQL only: the title's words, stemmed, to rank title matches first. */
-  heading_words?: string;
   /** PostgreSQL only: the title's words as written, for auto-suggest. */
   title_words?: string;
-  /** PostgreSQL only: the document's topics, counted with its matches (search_document_topic holds them too). */
-  topic_ids?: number[];
+}
+
+/** PostgreSQL only: what a search reads of each match, in a narrow row (migration 020); SQLite keeps the words in FTS5. */
+export interface SearchMatchTable {
+  id: number;
+  /** The document's topics, counted with its matches (search_document_topic holds them too). */
+  topic_ids: number[];
+  /** The title's words, stemmed, to rank title matches first. */
+  heading_words: string;
+  /** The weighted words of title, summary and body, stored out of line. */
+  words: string;
 }
 
 export interface SearchDocumentTopicTable {
@@ -658,4 +663,5 @@ export interface DB {
   voucher: VoucherTable;
   search_document: SearchDocumentTable;
   search_document_topic: SearchDocumentTopicTable;
+  search_match: SearchMatchTable;
 }

@@ -240,17 +240,23 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
           label: d.label,
           image: d.image,
           teaser: d.teaser,
-          ...(postgres
-            ? {
-                document: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
-                heading_words: sql<string>`to_tsvector('english', ${d.words.title})`,
-                title_words: sql<string>`to_tsvector('simple', ${d.words.title})`,
-                topic_ids: sql<number[]>`${[...new Set(d.topicIds)]}::integer[]`,
-              }
-            : {}),
+          ...(postgres ? { title_words: sql<string>`to_tsvector('simple', ${d.words.title})` } : {}),
         })),
       )
       .execute();
+    if (postgres) {
+      await db
+        .insertInto("search_match")
+        .values(
+          rows.map(({ key, d }) => ({
+            id: key,
+            topic_ids: sql<number[]>`${[...new Set(d.topicIds)]}::integer[]`,
+            heading_words: sql<string>`to_tsvector('english', ${d.words.title})`,
+            words: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
+          })),
+        )
+        .execute();
+    }
     const topics = rows.flatMap(({ key, d }) => [...new Set(d.topicIds)].map((topic_id) => ({ document_id: key, topic_id })));
     if (topics.length > 0) await db.insertInto("search_document_topic").values(topics).execute();
     if (!postgres) {
@@ -288,6 +294,13 @@ export async function indexArticles(db: Database, range: { fromId: number; toId:
   }
 }
 
+/** Indexes every piece of content when there is content but no index (a database older than search). */
+export async function indexUnindexedContent(db: Database): Promise<void> {
+  const article = await db.selectFrom("article").select("id").limit(1).executeTakeFirst();
+  const indexed = await db.selectFrom("search_document").select("id").limit(1).executeTakeFirst();
+  if (article && !indexed) await rebuildSearchIndex(db);
+}
+
 /** Empties the index and indexes every piece of content again. */
 export async function rebuildSearchIndex(db: Database): Promise<void> {
   await db.deleteFrom("search_document_topic").execute();
@@ -317,9 +330,12 @@ export async function optimizeSearchIndex(db: Database): Promise<void> {
   if (isPostgres(db)) {
     const { rows } = await sql<{ name: string }>`
       select indexname as name from pg_indexes
-      where schemaname = current_schema() and tablename = 'search_document' and indexdef like '% USING gin %'`.execute(db);
+      where schemaname = current_schema() and tablename in ('search_document', 'search_match') and indexdef like '% USING gin %'`.execute(
+      db,
+    );
     for (const { name } of rows) await sql`select gin_clean_pending_list(${sql.lit(name)}::regclass)`.execute(db);
     await sql`analyze search_document`.execute(db);
+    await sql`analyze search_match`.execute(db);
     await sql`analyze search_document_topic`.execute(db);
     return;
   }

@@ -7,11 +7,11 @@
 //   the list "newest first", and after the title matches the rest of the list by relevance.
 // Keys order documents newest first (documents.ts), so "newest" is a walk along an index that
 // stops once it has enough, however many documents match: FTS5 walks a word's list in key order;
-// PostgreSQL asks its time slices newest first (slices.ts).
+// PostgreSQL asks its time slices of search_match newest first (slices.ts, ADR 040).
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/connection";
 import { isPostgres } from "../db/dialect";
-import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { keysOfDay, REF_BITS } from "./documents";
 import { toFts5, toTsquery, type ParsedQuery } from "./query";
 import { searchSlices, sliceCondition, slicesWithin } from "./slices";
@@ -75,7 +75,7 @@ const numbers = <T extends { key: number | string; score?: number | string }>(ro
  */
 async function newestInSlices(
   db: Database,
-  column: "document" | "heading_words",
+  column: "words" | "heading_words",
   columns: RawBuilder<unknown>,
   query: ParsedQuery,
   filters: EngineFilters,
@@ -85,7 +85,7 @@ async function newestInSlices(
   const high = filters.from ? keysOfDay(filters.from).end : null;
   const branches = slicesWithin(await searchSlices(db), low, high).map((slice) => {
     const bounds = sliceCondition(sql`d.id`, slice);
-    return sql`(select ${columns} from search_document d
+    return sql`(select ${columns} from search_match d
       where d.${sql.raw(column)} @@ to_tsquery('english', ${toTsquery(query)})${bounds ? sql` and ${bounds}` : sql``}${keyConditions(sql`d.id`, filters)}
       order by d.id limit ${limit})`;
   });
@@ -111,38 +111,49 @@ export async function titleWindow(db: Database, query: ParsedQuery, filters: Eng
   return numbers(rows);
 }
 
-/** The newest matching documents, newest first: their keys, and on PostgreSQL their topics, read from the same rows. */
+/**
+ * The newest matching documents, newest first: their keys, and on PostgreSQL how many of the
+ * first COUNT_WINDOW have each topic, counted from the same rows.
+ */
 export interface Newest {
   keys: number[];
-  topics: number[][] | null;
+  topicCounts: Map<number, number> | null;
 }
 
 export async function newestMatches(db: Database, query: ParsedQuery, filters: EngineFilters, limit: number): Promise<Newest> {
   if (isPostgres(db)) {
-    const newest = await newestInSlices(db, "document", sql`d.id as key, d.topic_ids`, query, filters, limit);
-    if (!newest) return { keys: [], topics: [] };
-    const { rows } = await sql<{ key: string; topic_ids: number[] }>`${newest}`.execute(db);
-    return { keys: rows.map((r) => Number(r.key)), topics: rows.map((r) => r.topic_ids) };
+    const newest = await newestInSlices(db, "words", sql`d.id as key, d.topic_ids`, query, filters, limit);
+    if (!newest) return { keys: [], topicCounts: new Map() };
+    // As one line of text ("key:topic topic,key:…"), not a thousand rows: node-postgres spends
+    // more on parsing a thousand rows than the database spends finding them.
+    const { rows } = await sql<{ matches: string | null }>`
+      select string_agg(key::text || ':' || array_to_string(topic_ids, ' '), ',') as matches from (${newest}) m`.execute(db);
+    const matches = (rows[0]?.matches?.split(",") ?? [])
+      .map((match) => {
+        const [key, topics] = match.split(":");
+        return { key: Number(key), topics: topics ? topics.split(" ").map(Number) : [] };
+      })
+      .sort((a, b) => a.key - b.key);
+    const topicCounts = new Map<number, number>();
+    for (const { topics } of matches.slice(0, COUNT_WINDOW)) for (const id of topics) topicCounts.set(id, (topicCounts.get(id) ?? 0) + 1);
+    return { keys: matches.map((m) => m.key), topicCounts };
   }
   const { rows } = await sql<{ key: number }>`
     select rowid as key from search_text
     where search_text match ${toFts5(query)}${keyConditions(sql`rowid`, filters)}
     order by rowid limit ${limit}`.execute(db);
-  return { keys: rows.map((r) => Number(r.key)), topics: null };
+  return { keys: rows.map((r) => Number(r.key)), topicCounts: null };
 }
 
 /**
- * How many of the first `count` matches each topic has. PostgreSQL read them with the matches;
- * SQLite looks each key up, the keys going as one parameter (a list of a thousand costs more to
- * plan than to run).
+ * How many of the first COUNT_WINDOW matches each topic has. PostgreSQL counted them with the
+ * matches; SQLite looks each key up, the keys going as one parameter (a list of a thousand costs
+ * more to plan than to run).
  */
-export async function countTopics(db: Database, newest: Newest, count: number): Promise<Map<number, number>> {
+export async function countTopics(db: Database, newest: Newest): Promise<Map<number, number>> {
+  if (newest.topicCounts) return newest.topicCounts;
   const counts = new Map<number, number>();
-  if (newest.topics) {
-    for (const ids of newest.topics.slice(0, count)) for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-    return counts;
-  }
-  const keys = newest.keys.slice(0, count);
+  const keys = newest.keys.slice(0, COUNT_WINDOW);
   if (keys.length === 0) return counts;
   const { rows } = await sql<{ topic_id: number; documents: number }>`
     select t.topic_id, count(*) as documents

@@ -20,7 +20,7 @@ import {
   type EngineFilters,
   type Scored,
 } from "./engine";
-import { hasPrefix, isSearchable, parseQuery, wholeWords } from "./query";
+import { hasPrefix, isSearchable, parseQuery, wholeWords, type ParsedQuery } from "./query";
 import { snippet, type SnippetPart } from "./snippets";
 
 export type SearchSort = "relevance" | "newest";
@@ -77,19 +77,23 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
   const limit = size * paging.loaded;
   const filters: EngineFilters = { kinds: request.kinds, topicId: request.topicId, from: request.from, to: request.to };
   const kindFilter = request.kinds.length > 0 && request.kinds.length < SEARCH_KINDS.length;
+  const matchesOf = (query: ParsedQuery) =>
+    Promise.all([
+      newestMatches(db, query, filters, COUNT_WINDOW + 1),
+      request.sort === "newest" ? ([] as Scored[]) : titleWindow(db, query, filters),
+    ]);
   // The last word is read as a prefix ("leadersh") only when, read whole, it finds less than a page.
   let query = wholeWords(parsed);
-  let newest = await newestMatches(db, query, filters, COUNT_WINDOW + 1);
+  let [newest, titles] = await matchesOf(query);
   if (newest.keys.length < SEARCH_PAGE_SIZE && hasPrefix(parsed)) {
     query = parsed;
-    newest = await newestMatches(db, query, filters, COUNT_WINDOW + 1);
+    [newest, titles] = await matchesOf(query);
   }
   const counted = newest.keys;
   // A facet's counts leave out its own filter, so that the other choices stay on offer.
-  const [forKinds, forTopics, titles] = await Promise.all([
+  const [forKinds, forTopics] = await Promise.all([
     kindFilter ? newestMatches(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : newest,
     request.topicId !== null ? newestMatches(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : newest,
-    request.sort === "newest" ? [] : titleWindow(db, query, filters),
   ]);
   // Newest first, the counted keys are the list itself: paging stops where counting does.
   const page =
@@ -98,7 +102,7 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
       : relevancePage(titles, counted, limit, offset);
   const kindCounts = new Map<SearchKind, number>();
   for (const key of forKinds.keys.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
-  const topicCounts = await countTopics(db, forTopics, COUNT_WINDOW);
+  const topicCounts = await countTopics(db, forTopics);
   return {
     keys: page.keys,
     total: Math.min(counted.length, COUNT_WINDOW),

@@ -17,9 +17,9 @@ export interface Slice {
   end: number | null;
 }
 
-/** The tsvector columns indexed by slice, and the prefix of their indexes' names. */
+/** The tsvector columns of search_match indexed by slice, and the prefix of their indexes' names. */
 const SLICED = [
-  { column: "document", prefix: "search_words" },
+  { column: "words", prefix: "search_words" },
   { column: "heading_words", prefix: "search_heading" },
 ] as const;
 
@@ -135,7 +135,7 @@ export async function resliceSearchIndex(db: Database, options: ResliceOptions):
         const where = sliceCondition(sql`id`, slice);
         for (const { column, prefix } of SLICED) {
           await sql`create index ${maybeConcurrently}${sql.ref(`${prefix}_${next}_${position}`)}
-            on search_document using gin (${sql.ref(column)}) with (gin_pending_list_limit = 64)${where ? sql` where ${where}` : sql``}`.execute(
+            on search_match using gin (${sql.ref(column)}) with (gin_pending_list_limit = 64)${where ? sql` where ${where}` : sql``}`.execute(
             conn,
           );
         }
@@ -165,7 +165,7 @@ const generationOf = (indexName: string) => Number(indexName.split("_").at(-2));
 export async function sliceIndexes(db: Database): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     select indexname as name from pg_indexes
-    where schemaname = current_schema() and tablename = 'search_document'
+    where schemaname = current_schema() and tablename = 'search_match'
       and (indexname like 'search\\_words\\_%' or indexname like 'search\\_heading\\_%')`.execute(db);
   return rows.map((r) => r.name);
 }

@@ -7,12 +7,13 @@ import { loadAccountRecords, seedAccountRecords } from "./account-records";
 import { seedContent } from "./seed-content";
 import { seedProductTexts } from "./product-texts";
 import { seedStoreOffers } from "./store-offers";
+import { indexUnindexedContent } from "../search/documents";
 
 export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
 
 /**
  * Opens the database, applies migrations and runs each seed step that has not run yet (the
- * content, the publisher's account records, the store's promo codes and vouchers, then the text
+ * search index of content written before there was one, the content, the publisher's account records, the store's promo codes and vouchers, then the text
  * its downloads are made of). Safe to run from several instances at once: a step's marker is
  * written in the same transaction as its data, so a second instance's insert fails and it goes
  * on with the data the first one committed.
@@ -21,6 +22,7 @@ export async function openDatabase(options: ConnectionOptions): Promise<Database
   await ensureSchema(options);
   const db = connect(options);
   await migrate(db, options.schema);
+  await seedOnce(db, "search-index", (tx) => indexUnindexedContent(tx));
   await seedOnce(db, "content", (tx) => seedContent(tx, loadSeedContent(CONTENT_DIR)));
   await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(CONTENT_DIR)));
   await seedOnce(db, "store-offers", (tx) => seedStoreOffers(tx, loadSeedContent(CONTENT_DIR).store));

@@ -93,7 +93,7 @@ describe.runIf(dialectName === "postgres")("PostgreSQL's search index in time sl
 
   it("re-slices in one process at a time, and clears what an interrupted re-slice left", async () => {
     // A re-slice that stopped after building an index of its next generation.
-    await sql`create index search_words_3_0 on search_document using gin (document) where id < 0`.execute(db);
+    await sql`create index search_words_3_0 on search_match using gin (words) where id < 0`.execute(db);
     const done = await Promise.all([
       resliceSearchIndex(db, { concurrently: true, base: 8 }),
       resliceSearchIndex(other, { concurrently: true, base: 8 }),

@@ -18,6 +18,7 @@ import * as m016 from "./016-geo-country";
 import * as m017 from "./017-article-reads";
 import * as m018 from "./018-product-texts";
 import * as m019 from "./019-short-links";
+import * as m020 from "./020-search-match";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   "017-article-reads": m017,
   "018-product-texts": m018,
   "019-short-links": m019,
+  "020-search-match": m020,
 };
 
 export const migrationProvider: MigrationProvider = {
