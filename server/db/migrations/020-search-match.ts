@@ -26,6 +26,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select id, topic_ids, heading_words, document from search_document order by id`.execute(db);
   await moveSliceIndexes(db, "search_document", { table: "search_match", words: "words" });
   await sql`alter table search_document drop column document, drop column heading_words, drop column topic_ids`.execute(db);
+  // A dropped column's values stay in each row until the row is written again: rewriting the
+  // table (a type change with USING does) leaves its rows about 0.8 kB instead of 3.9, so that
+  // auto-suggest's walk along the key reads a fifth of the pages (396 MB to 81 MB at 100,000 articles).
+  await sql`alter table search_document alter column teaser type text using teaser || ''`.execute(db);
   await sql`analyze search_match`.execute(db);
 }
 
