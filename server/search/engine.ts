@@ -11,6 +11,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Database } from "../db/connection";
 import { isPostgres } from "../db/dialect";
+import { PREPARED } from "../db/postgres-pool";
 import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { keysOfDay, REF_BITS } from "./documents";
 import { toFts5, toTsquery, type ParsedQuery } from "./query";
@@ -45,6 +46,8 @@ export interface Scored {
   score: number;
 }
 
+/** PostgreSQL plans these once a connection (the slices' unions cost more to plan than to run). */
+const PREPARED_STATEMENT = sql.raw(PREPARED);
 const DOCUMENT_COLUMNS = sql.raw("d.id, d.kind, d.ref_id, d.published, d.title, d.url, d.label, d.image, d.teaser");
 const kindCode = (kind: SearchKind) => SEARCH_KINDS.indexOf(kind) + 1;
 
@@ -99,7 +102,7 @@ export async function titleWindow(db: Database, query: ParsedQuery, filters: Eng
     const newest = await newestInSlices(db, "heading_words", sql`d.id as key, d.heading_words as words`, query, filters, TITLE_WINDOW);
     if (!newest) return [];
     // Scored after the limit: ts_rank reads each title's words, a few microseconds a row.
-    const { rows } = await sql<{ key: string; score: number }>`
+    const { rows } = await sql<{ key: string; score: number }>`${PREPARED_STATEMENT}
       select t.key, ts_rank(t.words, to_tsquery('english', ${toTsquery(query)})) as score
       from (${newest}) t`.execute(db);
     return numbers(rows);
@@ -126,7 +129,7 @@ export async function newestMatches(db: Database, query: ParsedQuery, filters: E
     if (!newest) return { keys: [], topicCounts: new Map() };
     // As one line of text ("key:topic topic,key:…"), not a thousand rows: node-postgres spends
     // more on parsing a thousand rows than the database spends finding them.
-    const { rows } = await sql<{ matches: string | null }>`
+    const { rows } = await sql<{ matches: string | null }>`${PREPARED_STATEMENT}
       select string_agg(key::text || ':' || array_to_string(topic_ids, ' '), ',') as matches from (${newest}) m`.execute(db);
     const matches = (rows[0]?.matches?.split(",") ?? [])
       .map((match) => {
@@ -174,7 +177,7 @@ export async function documentsInOrder(db: Database, keys: number[]): Promise<Do
 /** The newest documents whose title holds the words typed so far, unstemmed, for auto-suggest. */
 export async function titlesMatching(db: Database, query: ParsedQuery, limit: number): Promise<DocumentRow[]> {
   const { rows } = isPostgres(db)
-    ? await sql<DocumentRow>`
+    ? await sql<DocumentRow>`${PREPARED_STATEMENT}
         select ${DOCUMENT_COLUMNS} from search_document d
         where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
         order by d.id limit ${limit}`.execute(db)

@@ -2,7 +2,7 @@ import net from "node:net";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connect, POSTGRES_CONNECT_TIMEOUT_MS } from "../../server/db/connection";
-import { createPostgresPool } from "../../server/db/postgres-pool";
+import { createPostgresPool, PREPARED } from "../../server/db/postgres-pool";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 /**
@@ -91,9 +91,44 @@ describe.runIf(dialectName === "postgres")("the PostgreSQL pool, when the server
     await db.deleteFrom("note").execute();
   });
 
+  it("sends a prepared read again on a new connection, and prepares it there", async () => {
+    const read = (n: number) => sql<{ n: number }>`${sql.raw(PREPARED)}select ${n}::integer + count(*)::integer as n from note`.execute(db);
+    expect((await read(5)).rows).toEqual([{ n: 5 }]);
+    relay.loseEveryConnection();
+    expect((await read(7)).rows).toEqual([{ n: 7 }]);
+  });
+
   it("does not send a write again, since it cannot know whether the first one was done", async () => {
     await expect(db.insertInto("note").values({ id: 2 }).execute()).rejects.toThrow(/Connection terminated/);
     expect(await db.selectFrom("note").select("id").execute()).toEqual([]);
+  });
+});
+
+describe.runIf(dialectName === "postgres")("the PostgreSQL pool's prepared statements", () => {
+  it("prepares a marked statement once on a connection and answers each call with its own values", async () => {
+    const connection = await isolatedConnection("prepared", { empty: true });
+    const db = new Kysely({
+      dialect: new PostgresDialect({ pool: createPostgresPool({ connectionString: connection.databaseUrl!, max: 1 }) }),
+    });
+    try {
+      const answers = [];
+      for (const word of ["leaders", "customers", "strategy"]) {
+        const { rows } = await sql<{
+          found: boolean;
+        }>`${sql.raw(PREPARED)}select to_tsvector('english', 'strategy for leaders') @@ to_tsquery('english', ${word}) as found`.execute(
+          db,
+        );
+        answers.push(rows[0]!.found);
+      }
+      expect(answers).toEqual([true, false, true]);
+      const { rows } = await sql<{
+        n: string;
+      }>`select count(*) as n from pg_prepared_statements where statement like ${`${PREPARED}%`}`.execute(db);
+      expect(Number(rows[0]!.n)).toBe(1);
+    } finally {
+      await db.destroy();
+      await connection.drop();
+    }
   });
 });
 
