@@ -66,6 +66,13 @@ function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters): RawBui
   return out.length === 0 ? sql`` : sql` and ${sql.join(out, sql` and `)}`;
 }
 
+/**
+ * The query as PostgreSQL's tsquery, in an uncorrelated subquery: computed once per statement. In
+ * a prepared statement a call on a parameter is computed again for every row it tests (a phrase's
+ * rechecks: 6.3 ms instead of 4.6 for "supply chain").
+ */
+const tsquery = (config: "english" | "simple", query: ParsedQuery) => sql`(select to_tsquery(${sql.lit(config)}, ${toTsquery(query)}))`;
+
 const numbers = <T extends { key: number | string; score?: number | string }>(rows: T[]): Scored[] =>
   rows.map((r) => ({ key: Number(r.key), score: Number(r.score ?? 0) }));
 
@@ -89,7 +96,7 @@ async function newestInSlices(
   const branches = slicesWithin(await searchSlices(db), low, high).map((slice) => {
     const bounds = sliceCondition(sql`d.id`, slice);
     return sql`(select ${columns} from search_match d
-      where d.${sql.raw(column)} @@ to_tsquery('english', ${toTsquery(query)})${bounds ? sql` and ${bounds}` : sql``}${keyConditions(sql`d.id`, filters)}
+      where d.${sql.raw(column)} @@ ${tsquery("english", query)}${bounds ? sql` and ${bounds}` : sql``}${keyConditions(sql`d.id`, filters)}
       order by d.id limit ${limit})`;
   });
   if (branches.length === 0) return null;
@@ -103,7 +110,7 @@ export async function titleWindow(db: Database, query: ParsedQuery, filters: Eng
     if (!newest) return [];
     // Scored after the limit: ts_rank reads each title's words, a few microseconds a row.
     const { rows } = await sql<{ key: string; score: number }>`${PREPARED_STATEMENT}
-      select t.key, ts_rank(t.words, to_tsquery('english', ${toTsquery(query)})) as score
+      select t.key, ts_rank(t.words, ${tsquery("english", query)}) as score
       from (${newest}) t`.execute(db);
     return numbers(rows);
   }
@@ -179,7 +186,7 @@ export async function titlesMatching(db: Database, query: ParsedQuery, limit: nu
   const { rows } = isPostgres(db)
     ? await sql<DocumentRow>`${PREPARED_STATEMENT}
         select ${DOCUMENT_COLUMNS} from search_document d
-        where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
+        where d.title_words @@ ${tsquery("simple", query)}
         order by d.id limit ${limit}`.execute(db)
     : await sql<DocumentRow>`
         select ${DOCUMENT_COLUMNS} from search_title t join search_document d on d.id = t.rowid
