@@ -184,9 +184,11 @@ export async function documentsInOrder(db: Database, keys: number[]): Promise<Do
 /** The newest documents whose title holds the words typed so far, unstemmed, for auto-suggest. */
 export async function titlesMatching(db: Database, query: ParsedQuery, limit: number): Promise<DocumentRow[]> {
   const { rows } = isPostgres(db)
-    ? await sql<DocumentRow>`${PREPARED_STATEMENT}
+    ? // The tsquery is written out, not in a subquery as in the other statements: with it in a
+      // subquery the planner chose a plan that took 4–6 ms instead of 0.5 at 100,000 articles.
+      await sql<DocumentRow>`${PREPARED_STATEMENT}
         select ${DOCUMENT_COLUMNS} from search_document d
-        where d.title_words @@ ${tsquery("simple", query)}
+        where d.title_words @@ to_tsquery('simple', ${toTsquery(query)})
         order by d.id limit ${limit}`.execute(db)
     : await sql<DocumentRow>`
         select ${DOCUMENT_COLUMNS} from search_title t join search_document d on d.id = t.rowid
