@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
+import type { Database } from "../../server/db/connection";
 import { follow } from "../../server/follows";
-import { ApiContract, type ApiAnswer, type ApiBody } from "../helpers/api-contract";
+import type { ApiAnswer, ApiBody, ApiContract } from "../helpers/api-contract";
 import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startApiSite, type ApiSite } from "../helpers/api-site";
+import type { RunningServer } from "../helpers/server";
 import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The auth-user group of the service API (spec 7: authenticate, logout, user/profile, password,
 // forgot and reset password, register) against the production build and a real database. Each
@@ -22,37 +22,29 @@ const RESET_LOCKED = "You cannot unlock your account by resetting the password. 
 const PASSWORD_RULE =
   "Passwords must meet the following criteria: must have at least one number, one lower case letter, one upper case letter, and one special character (@ ! # $ % ^ & + =), no spaces, and be at least 8 characters long";
 
+let site: ApiSite;
 let server: RunningServer;
 let contract: ApiContract;
 let smtp: LoopbackSmtp;
-let connection: IsolatedConnection;
 let database: Database;
 let counter = 0;
 let ipCounter = 10;
 
 beforeAll(async () => {
-  connection = await isolatedConnection("apiauth");
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer(
-    {
-      SMTP_URL: smtp.url,
-      CLIENT_IP_HEADER: "x-forwarded-for",
-      RATE_LIMIT_PER_IP: "8",
-      RATE_LIMIT_PER_ACCOUNT: "1000",
-      // Short locks, so three of them (the day-long lock) fit in a test.
-      LOGIN_LOCKOUT_SECONDS: "1",
-    },
-    "production",
-    connection,
-  );
-  database = connect(connection);
-  contract = await ApiContract.load(server.url);
+  site = await startApiSite("apiauth", {
+    SMTP_URL: smtp.url,
+    CLIENT_IP_HEADER: "x-forwarded-for",
+    RATE_LIMIT_PER_IP: "8",
+    RATE_LIMIT_PER_ACCOUNT: "1000",
+    // Short locks, so three of them (the day-long lock) fit in a test.
+    LOGIN_LOCKOUT_SECONDS: "1",
+  });
+  ({ server, contract, database } = site);
 }, 120_000);
 
 afterAll(async () => {
-  await database?.destroy();
-  await server?.stop();
-  await connection?.drop();
+  await site?.stop();
   await smtp?.stop();
 });
 

@@ -1,13 +1,13 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_GIFTS_LEFT } from "../../app/lib/gift-messages";
-import { connect, type Database } from "../../server/db/connection";
+import type { Database } from "../../server/db/connection";
 import { HISTORY_PAGE_SIZE } from "../../server/library/history";
-import { ApiContract, type ApiBody } from "../helpers/api-contract";
+import type { ApiBody, ApiContract } from "../helpers/api-contract";
 import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { latestArticles, startApiSite, type ApiSite } from "../helpers/api-site";
+import type { RunningServer } from "../helpers/server";
 import { availabilities, insertOrder } from "../helpers/store-orders";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The content group of the service API against the production build: the article content
 // service (access decided and reads counted exactly as the article page does), gift links, and
@@ -18,7 +18,7 @@ import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db"
 const REGISTERED_LIMIT = 3;
 const GIFTS_PER_MONTH = 2;
 
-let database: IsolatedConnection;
+let site: ApiSite;
 let db: Database;
 let server: RunningServer;
 let contract: ApiContract;
@@ -26,35 +26,18 @@ let contract: ApiContract;
 let articles: { path: string; id: string }[] = [];
 
 beforeAll(async () => {
-  database = await isolatedConnection("api-content");
-  server = await startBuiltServer(
-    {
-      RATE_LIMIT_PER_IP: "100000",
-      RATE_LIMIT_PER_ACCOUNT: "1000",
-      METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
-      GIFTS_PER_MONTH: String(GIFTS_PER_MONTH),
-    },
-    "production",
-    database,
-  );
-  db = connect(database);
-  contract = await ApiContract.load(server.url);
-  const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
-  articles = $("main ol article")
-    .map((_, a) => {
-      const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
-      const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, server.url) : save;
-      return { path: $(a).find("h3 a").attr("href")!, id: target.searchParams.get("id")! };
-    })
-    .get();
+  site = await startApiSite("api-content", {
+    RATE_LIMIT_PER_IP: "100000",
+    RATE_LIMIT_PER_ACCOUNT: "1000",
+    METER_REGISTERED_LIMIT: String(REGISTERED_LIMIT),
+    GIFTS_PER_MONTH: String(GIFTS_PER_MONTH),
+  });
+  ({ server, contract, database: db } = site);
+  articles = await latestArticles(server.url);
   expect(articles.length).toBeGreaterThan(REGISTERED_LIMIT + 2);
 }, 120_000);
 
-afterAll(async () => {
-  await db?.destroy();
-  await server?.stop();
-  await database?.drop();
-});
+afterAll(() => site?.stop());
 
 const CONTENT = "/api/article/piano/content";
 

@@ -1,12 +1,11 @@
-import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
+import type { Database } from "../../server/db/connection";
 import { unsubscribeToken } from "../../server/newsletters/unsubscribe-token";
-import { ApiContract } from "../helpers/api-contract";
+import type { ApiContract } from "../helpers/api-contract";
 import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { latestArticles, startApiSite, type ApiSite } from "../helpers/api-site";
+import type { RunningServer } from "../helpers/server";
 import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The library group of the service API (spec 7, "Library and follows") against the production
 // build and a real database: folders, saved items, follows, newsletters, campaigns and e-mail
@@ -19,39 +18,26 @@ const FOLDER_EXISTS_MESSAGE = "A folder with this title already exists.";
 const SUBSCRIBER_ONLY_TOPIC = "This topic is for subscribers. Subscribe to follow it.";
 const SUBSCRIBER_ONLY_NEWSLETTER = "This newsletter is for subscribers. Subscribe to receive it.";
 
+let site: ApiSite;
 let server: RunningServer;
 let contract: ApiContract;
 let smtp: LoopbackSmtp;
-let connection: IsolatedConnection;
 let database: Database;
 let articleIds: string[] = [];
 let articlePaths: string[] = [];
 
 beforeAll(async () => {
-  connection = await isolatedConnection("apilib");
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer(
-    { SESSION_SECRET, RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", SMTP_URL: smtp.url },
-    "production",
-    connection,
-  );
-  database = connect(connection);
-  contract = await ApiContract.load(server.url);
-  const $ = cheerio.load(await (await fetch(`${server.url}/the-latest`)).text());
-  const cards = $("main ol article").toArray();
-  articleIds = cards.map((a) => {
-    const save = new URL($(a).find("a[href*='save']").attr("href")!, server.url);
-    const target = save.pathname === "/register" ? new URL(save.searchParams.get("redirectTo")!, server.url) : save;
-    return target.searchParams.get("id")!;
-  });
-  articlePaths = cards.map((a) => $(a).find("h3 a").attr("href")!);
+  site = await startApiSite("apilib", { SESSION_SECRET, RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", SMTP_URL: smtp.url });
+  ({ server, contract, database } = site);
+  const articles = await latestArticles(server.url);
+  articleIds = articles.map((a) => a.id);
+  articlePaths = articles.map((a) => a.path);
   expect(articleIds.length).toBeGreaterThan(3);
 }, 120_000);
 
 afterAll(async () => {
-  await database?.destroy();
-  await server?.stop();
-  await connection?.drop();
+  await site?.stop();
   await smtp?.stop();
 });
 

@@ -1,10 +1,10 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
-import { ApiContract } from "../helpers/api-contract";
+import type { Database } from "../../server/db/connection";
+import type { ApiContract } from "../helpers/api-contract";
 import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { startApiSite, type ApiSite } from "../helpers/api-site";
+import type { RunningServer } from "../helpers/server";
 
 // The links group of the service API (spec 7, integration/url/shorten) and the /s/{code} page
 // route, against the production build and a real database: a short link leads only to a page of
@@ -15,24 +15,18 @@ const NOT_THIS_SITE = "Please enter the address of a page on this site.";
 const REQUIRED = "This field is required.";
 const PER_IP = 6;
 
+let site: ApiSite;
 let server: RunningServer;
 let contract: ApiContract;
-let connection: IsolatedConnection;
 let database: Database;
 let ipCounter = 0;
 
 beforeAll(async () => {
-  connection = await isolatedConnection("apilinks");
-  server = await startBuiltServer({ CLIENT_IP_HEADER: "x-forwarded-for", RATE_LIMIT_PER_IP: String(PER_IP) }, "production", connection);
-  database = connect(connection);
-  contract = await ApiContract.load(server.url);
+  site = await startApiSite("apilinks", { CLIENT_IP_HEADER: "x-forwarded-for", RATE_LIMIT_PER_IP: String(PER_IP) });
+  ({ server, contract, database } = site);
 }, 120_000);
 
-afterAll(async () => {
-  await database?.destroy();
-  await server?.stop();
-  await connection?.drop();
-});
+afterAll(() => site?.stop());
 
 /** Each test calls from its own client address, so only the rate-limit test meets the limit. */
 const newClientIp = () => `10.88.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;

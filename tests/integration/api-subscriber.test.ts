@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
-import { ApiContract, type ApiBody } from "../helpers/api-contract";
+import type { Database } from "../../server/db/connection";
+import type { ApiBody, ApiContract } from "../helpers/api-contract";
 import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startApiSite, type ApiSite } from "../helpers/api-site";
+import type { RunningServer } from "../helpers/server";
 import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
 
 // The subscriber group of the service API (spec 7, "Auth and user": subscriber search and
 // registration, subscribe, userRef, checkoutComplete, transactionComplete) against the
@@ -20,29 +20,21 @@ const REQUIRED = "This field is required.";
 /** Lookups per address in the rate-limit window (the server's RATE_LIMIT_PER_ACCOUNT). */
 const PER_ADDRESS = 6;
 
+let site: ApiSite;
 let server: RunningServer;
 let contract: ApiContract;
 let smtp: LoopbackSmtp;
-let connection: IsolatedConnection;
 let database: Database;
 let counter = 0;
 
 beforeAll(async () => {
-  connection = await isolatedConnection("apisub");
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer(
-    { SMTP_URL: smtp.url, RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: String(PER_ADDRESS) },
-    "production",
-    connection,
-  );
-  database = connect(connection);
-  contract = await ApiContract.load(server.url);
+  site = await startApiSite("apisub", { SMTP_URL: smtp.url, RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: String(PER_ADDRESS) });
+  ({ server, contract, database } = site);
 }, 120_000);
 
 afterAll(async () => {
-  await database?.destroy();
-  await server?.stop();
-  await connection?.drop();
+  await site?.stop();
   await smtp?.stop();
 });
 
