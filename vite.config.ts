@@ -3,6 +3,7 @@ import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
 import { defineConfig } from "vite";
 import { clientImportGuard } from "./client-import-guard";
 import { precompressAssets } from "./precompress-assets";
+import { rootChunk } from "./root-chunk";
 import remixConfig from "./remix.config";
 import { siteStylesheet } from "./site-stylesheet";
 
@@ -12,6 +13,7 @@ export default defineConfig({
     siteStylesheet(remixConfig.buildDirectory ?? "build"),
     !process.env.VITEST && clientImportGuard(),
     !process.env.VITEST && remix(remixConfig),
+    !process.env.VITEST && rootChunk(remixConfig.appDirectory ?? "app"),
     !process.env.VITEST && precompressAssets(`${remixConfig.buildDirectory}/client`),
   ],
   server: { port: 3000 },
