@@ -1,4 +1,5 @@
-import { ContentCache, latestArticles } from "./articles";
+import { latestArticles } from "./articles";
+import { ContentCache } from "./content-cache";
 import { cardQuery, toCards, type ArticleCard } from "./article-cards";
 import { latestIssue } from "./archive";
 import type { Database } from "./db/connection";

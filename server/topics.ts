@@ -1,3 +1,4 @@
+import { ContentCache } from "./content-cache";
 import type { Database } from "./db/connection";
 import { topicKey } from "../shared/slugs";
 import { topicPath } from "../shared/urls";
@@ -31,14 +32,19 @@ function toTopic(r: {
   };
 }
 
-export async function listTopics(db: Database): Promise<Topic[]> {
-  const rows = await db.selectFrom("topic").selectAll().orderBy("name").execute();
-  return rows.map(toTopic);
+/** Topics change only with the content (the seed), so a process keeps their list for a minute. */
+const topicLists = new ContentCache<Topic[]>(1, 60_000);
+
+/** Every topic, by name. */
+export function listTopics(db: Database): Promise<Topic[]> {
+  return topicLists.get(db, "all", async () => {
+    const rows = await db.selectFrom("topic").selectAll().orderBy("name").execute();
+    return rows.map(toTopic);
+  });
 }
 
 export async function topicBySlug(db: Database, slug: string): Promise<Topic | undefined> {
-  const row = await db.selectFrom("topic").selectAll().where("slug", "=", slug).executeTakeFirst();
-  return row && toTopic(row);
+  return (await listTopics(db)).find((t) => t.slug === slug);
 }
 
 /** Resolves a headline topic link segment ("leadership-&-managing-people") to its topic. */

@@ -3,6 +3,7 @@ import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
 import { readSearchForm, type SearchForm } from "../../shared/search-form";
 import { matchingSubjects, searchContent, SEARCH_PAGE_SIZE } from "../../server/search";
 import { withReferral } from "../../server/streams";
+import { topicBySlug } from "../../server/topics";
 import { config, db } from "./db.server";
 import { currentSubscriber } from "./subscriber.server";
 
@@ -18,9 +19,8 @@ export async function runSearch(request: Request, params: URLSearchParams, size 
   const unlimited = config().STREAM_UNLIMITED_LOADING;
   if (!form.q) return { form, results: null, subjects: [], unlimited };
   const database = await db();
-  const topic = form.topic
-    ? await database.selectFrom("topic").select(["id", "name", "slug"]).where("slug", "=", form.topic).executeTakeFirst()
-    : undefined;
+  const chosen = form.topic ? await topicBySlug(database, form.topic) : undefined;
+  const topic = chosen && { id: chosen.id, name: chosen.name, slug: chosen.slug };
   // Snippets come from gated paragraphs only for a subscriber; anyone else sees the free preview's.
   const access = (await currentSubscriber(request)) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
   const year = (y: number | null, end: "start" | "end") => (y === null ? null : `${y}-${end === "start" ? "01-01" : "12-31"}`);

@@ -173,10 +173,15 @@ export async function countTopics(db: Database, newest: Newest): Promise<Map<num
   return counts;
 }
 
-/** The documents with these keys, in the order given. */
-export async function documentsInOrder(db: Database, keys: number[]): Promise<DocumentRow[]> {
+/** A document as a result page needs it: with an article's body, from which its snippet may come. */
+export type ResultRow = DocumentRow & { body: string | null };
+
+/** The documents with these keys, in the order given, each article with its body. */
+export async function resultsInOrder(db: Database, keys: number[]): Promise<ResultRow[]> {
   if (keys.length === 0) return [];
-  const { rows } = await sql<DocumentRow>`select ${DOCUMENT_COLUMNS} from search_document d where d.id in (${sql.join(keys)})`.execute(db);
+  const { rows } = await sql<ResultRow>`select ${DOCUMENT_COLUMNS}, a.body from search_document d
+    left join article a on d.kind = 'article' and a.id = d.ref_id
+    where d.id in (${sql.join(keys)})`.execute(db);
   const byKey = new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
   return keys.flatMap((k) => byKey.get(k) ?? []);
 }

@@ -1,23 +1,23 @@
 // Search as the site offers it: a page of results with snippets and facet counts, and the
 // auto-suggest answer. Which text a snippet may come from is decided here, from what the
 // reader may read: a gated paragraph finds an article for anyone, but shows only to the entitled.
-import { sql } from "kysely";
 import type { Database } from "../db/connection";
 import { parseBody, blockText } from "../content/markdown";
 import { lastPage, type Paging } from "../../shared/pagination";
 import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { SUGGEST_MIN_CHARS } from "../../shared/suggest";
 import { kindOfKey } from "./documents";
-import { topicPath } from "../../shared/urls";
+import { listTopics } from "../topics";
 import {
   TITLE_WINDOW,
-  documentsInOrder,
+  resultsInOrder,
   newestMatches,
   titleWindow,
   titlesMatching,
   countTopics,
   type DocumentRow,
   type EngineFilters,
+  type ResultRow,
   type Scored,
 } from "./engine";
 import { hasPrefix, isSearchable, parseQuery, wholeWords, type ParsedQuery } from "./query";
@@ -119,16 +119,10 @@ export async function searchContent(db: Database, request: SearchRequest, access
   const matches = await findMatches(db, request);
   if (!matches) return { entries: [], page: empty, countCapped: false, kinds: [], topics: [] };
   const { keys, total, ranked, kindCounts, topicCounts } = matches;
-  const topicRows =
-    topicCounts.size === 0
-      ? []
-      : await db
-          .selectFrom("topic")
-          .select(["id", "name", "slug"])
-          .where("id", "in", [...topicCounts.keys()])
-          .execute();
+  const [topics, documents] = await Promise.all([listTopics(db), resultsInOrder(db, keys)]);
+  const topicRows = topics.filter((t) => topicCounts.has(t.id)).map(({ id, name, slug }) => ({ id, name, slug }));
   return {
-    entries: await withSnippets(db, await documentsInOrder(db, keys), parseQuery(request.query).terms, access),
+    entries: withSnippets(documents, parseQuery(request.query).terms, access),
     page: { ...empty, last: lastPage(ranked ?? total, size), total },
     countCapped: matches.countCapped,
     kinds: SEARCH_KINDS.map((kind) => ({ kind, count: kindCounts.get(kind) ?? 0 })).filter(
@@ -156,31 +150,21 @@ function relevancePage(titles: Scored[], counted: number[], limit: number, offse
   return { keys: order.slice(offset, offset + limit), ranked: full ? order.length : null };
 }
 
-async function withSnippets(
-  db: Database,
-  rows: DocumentRow[],
-  terms: ReturnType<typeof parseQuery>["terms"],
-  access: BodyAccess,
-): Promise<SearchResult[]> {
-  const articleIds = rows.filter((r) => r.kind === "article").map((r) => r.ref_id);
-  const bodies =
-    articleIds.length === 0 ? [] : await db.selectFrom("article").select(["id", "body"]).where("id", "in", articleIds).execute();
-  const readable = new Map(
-    bodies.map((b) => {
-      const blocks = parseBody(b.body);
-      return [b.id, (access === "full" ? blocks : blocks.slice(0, access.previewBlocks)).map(blockText)];
-    }),
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    kind: r.kind,
-    title: r.title,
-    url: r.url,
-    label: r.label,
-    image: r.image,
-    published: r.published,
-    snippet: snippet([...r.teaser.split("\n\n"), ...(r.kind === "article" ? (readable.get(r.ref_id) ?? []) : [])], terms),
-  }));
+function withSnippets(rows: ResultRow[], terms: ReturnType<typeof parseQuery>["terms"], access: BodyAccess): SearchResult[] {
+  return rows.map((r) => {
+    const blocks = r.body === null ? [] : parseBody(r.body);
+    const readable = (access === "full" ? blocks : blocks.slice(0, access.previewBlocks)).map(blockText);
+    return {
+      id: r.id,
+      kind: r.kind,
+      title: r.title,
+      url: r.url,
+      label: r.label,
+      image: r.image,
+      published: r.published,
+      snippet: snippet([...r.teaser.split("\n\n"), ...readable], terms),
+    };
+  });
 }
 
 /** Spec 9: auto-suggest offers up to 6 records and 3 subjects. */
@@ -192,23 +176,18 @@ export interface Suggestions {
   subjects: { name: string; link: string }[];
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Topics whose name has a word starting with what the reader typed. */
+/** Topics whose name has a word starting with what the reader typed, by name. */
 export async function matchingSubjects(db: Database, text: string, limit = SUGGESTED_SUBJECTS): Promise<Suggestions["subjects"]> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (words.length === 0) return [];
-  const typed = escapeLike(words.join(" "));
-  const rows = await db
-    .selectFrom("topic")
-    .select(["name", "slug"])
-    .where(({ or }) =>
-      or([sql<boolean>`lower(name) like ${`${typed}%`} escape '\\'`, sql<boolean>`lower(name) like ${`% ${typed}%`} escape '\\'`]),
-    )
-    .orderBy("name")
-    .limit(limit)
-    .execute();
-  return rows.map((t) => ({ name: t.name, link: topicPath(t.slug) }));
+  const typed = words.join(" ");
+  return (await listTopics(db))
+    .filter((t) => {
+      const name = t.name.toLowerCase();
+      return name.startsWith(typed) || name.includes(` ${typed}`);
+    })
+    .slice(0, limit)
+    .map((t) => ({ name: t.name, link: t.url }));
 }
 
 /** Titles and topics for what a reader has typed so far (spec: search/auto-suggest). */
