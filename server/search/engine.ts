@@ -137,16 +137,8 @@ export async function newestMatches(db: Database, query: ParsedQuery, filters: E
     // As one line of text ("key:topic topic,key:…"), not a thousand rows: node-postgres spends
     // more on parsing a thousand rows than the database spends finding them.
     const { rows } = await sql<{ matches: string | null }>`${PREPARED_STATEMENT}
-      select string_agg(key::text || ':' || array_to_string(topic_ids, ' '), ',') as matches from (${newest}) m`.execute(db);
-    const matches = (rows[0]?.matches?.split(",") ?? [])
-      .map((match) => {
-        const [key, topics] = match.split(":");
-        return { key: Number(key), topics: topics ? topics.split(" ").map(Number) : [] };
-      })
-      .sort((a, b) => a.key - b.key);
-    const topicCounts = new Map<number, number>();
-    for (const { topics } of matches.slice(0, COUNT_WINDOW)) for (const id of topics) topicCounts.set(id, (topicCounts.get(id) ?? 0) + 1);
-    return { keys: matches.map((m) => m.key), topicCounts };
+      select string_agg(key::text || ':' || array_to_string(topic_ids, ' '), ',' order by key) as matches from (${newest}) m`.execute(db);
+    return readMatches(rows[0]?.matches ?? "");
   }
   const { rows } = await sql<{ key: number }>`
     select rowid as key from search_text
@@ -154,6 +146,38 @@ export async function newestMatches(db: Database, query: ParsedQuery, filters: E
     order by rowid limit ${limit}`.execute(db);
   return { keys: rows.map((r) => Number(r.key)), topicCounts: null };
 }
+
+/**
+ * The keys in a line of matches ("key:topic topic,key:…", keys ascending), and how many of the
+ * first COUNT_WINDOW have each topic. Read a character at a time: splitting each match into
+ * arrays cost a "strategy" search page 5 % of its CPU.
+ */
+function readMatches(line: string): Newest {
+  const keys: number[] = [];
+  const topicCounts = new Map<number, number>();
+  for (let start = 0; start < line.length;) {
+    const colon = line.indexOf(":", start);
+    const comma = line.indexOf(",", colon);
+    const end = comma === -1 ? line.length : comma;
+    keys.push(Number(line.slice(start, colon)));
+    if (keys.length <= COUNT_WINDOW) {
+      let topic = -1;
+      for (let i = colon + 1; i <= end; i++) {
+        const code = i < end ? line.charCodeAt(i) : SPACE;
+        if (code !== SPACE) topic = Math.max(topic, 0) * 10 + code - ZERO;
+        else if (topic >= 0) {
+          topicCounts.set(topic, (topicCounts.get(topic) ?? 0) + 1);
+          topic = -1;
+        }
+      }
+    }
+    start = end + 1;
+  }
+  return { keys, topicCounts };
+}
+
+const SPACE = " ".charCodeAt(0);
+const ZERO = "0".charCodeAt(0);
 
 /**
  * How many of the first COUNT_WINDOW matches each topic has. PostgreSQL counted them with the
