@@ -15,6 +15,10 @@ const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Int
  * Adds `count` synthetic articles for scale tests: titles from the archive's feature pool,
  * bodies recombined from the seeded articles' paragraphs, dates spread over 2000–2024.
  * Calls onProgress after every batch.
+ *
+ * They are added oldest first, as a site publishes them, so that rows of the same months lie
+ * together on disk. Added in random order, the newest thousand matches of a word on
+ * PostgreSQL lay on a thousand different pages of search_match instead of a few dozen (ADR 040).
  */
 export async function addSyntheticArticles(
   db: Database,
@@ -34,6 +38,12 @@ export async function addSyntheticArticles(
   let nextId = Number(maxRow.id ?? 0) + 1;
   const random = seededRandom(nextId);
   const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+  const dateRandom = seededRandom(nextId + 1);
+  const dates = Array.from({ length: count }, () => ({
+    year: 2000 + Math.floor(dateRandom() * 25),
+    month: 1 + Math.floor(dateRandom() * 12),
+    day: 1 + Math.floor(dateRandom() * 28),
+  })).sort((a, b) => a.year - b.year || a.month - b.month || a.day - b.day);
 
   for (let done = 0; done < count;) {
     const size = Math.min(BATCH, count - done);
@@ -42,9 +52,7 @@ export async function addSyntheticArticles(
     const articleTopics: Insertable<DB["article_topic"]>[] = [];
     for (let i = 0; i < size; i++) {
       const id = nextId++;
-      const year = 2000 + Math.floor(random() * 25);
-      const month = 1 + Math.floor(random() * 12);
-      const day = 1 + Math.floor(random() * 28);
+      const { year, month, day } = dates[done + i]!;
       const body = Array.from({ length: 4 + Math.floor(random() * 3) }, () => pick(paragraphs)).join("\n\n");
       const from = pick(source);
       const title = pick(features).title;

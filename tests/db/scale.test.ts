@@ -32,6 +32,13 @@ describe(`synthetic volume (${dialectName})`, () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
+  it("adds them oldest first, as a site would have published them", async () => {
+    const byId = await db.selectFrom("article").select("published").where("slug", "like", "synthetic-%").orderBy("id").execute();
+    const dates = byId.map((r) => r.published);
+    expect(new Set(dates.map((d) => d.slice(0, 4))).size).toBeGreaterThan(20);
+    expect(dates).toEqual([...dates].sort());
+  });
+
   it(`splits the sitemap's articles into files of ${ARTICLES_PER_SITEMAP}, with every article in one of them`, async () => {
     const index = await sitemapIndex(db, "https://example.test");
     expect(index).toContain("https://example.test/sitemaps/articles-3.xml");
