@@ -52,6 +52,37 @@ describe.runIf(dialectName === "sqlite")("SQLite shared by several processes", (
     }
   }, 120_000);
 
+  it("waits for another process's write lock without holding up its own event loop, then writes", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lock-wait-"));
+    const db = connect({ dataDir });
+    const holder = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "tests/helpers/sqlite-lock-holder.ts", dataDir], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    try {
+      await sql`create table tally (seen integer not null)`.execute(db);
+      const lines = readline.createInterface({ input: holder.stdout })[Symbol.asyncIterator]();
+      expect((await lines.next()).value).toBe("locked");
+      const events: string[] = [];
+      const write = sql`insert into tally (seen) values (1)`.execute(db).then(
+        () => events.push("written"),
+        (error: unknown) => events.push(`failed: ${String(error)}`),
+      );
+      // SQLite's own busy handler would have slept in this thread until the lock came free or
+      // the wait ran out: this timer could not have run before the insert ended either way.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      events.push("event loop turned");
+      holder.stdin.end("commit\n");
+      await write;
+      expect(events).toEqual(["event loop turned", "written"]);
+      const { rows } = await sql<{ n: number }>`select count(*) as n from tally`.execute(db);
+      expect(rows[0]!.n).toBe(1);
+    } finally {
+      holder.kill();
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("opens a new database in both of two processes starting together (the first start of a cluster)", async () => {
     // Both switch each new file to write-ahead logging at the same moment; SQLite refused the
     // loser at once, whatever its busy timeout, in about one round in twelve.
