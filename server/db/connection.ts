@@ -99,10 +99,11 @@ export const SQLITE_LOCK_WAIT_MS = 5_000;
 /**
  * Transactions begin IMMEDIATE, and a statement that finds the write lock taken by another
  * process waits for it without blocking: it is tried again after a pause on a timer, for up to
- * SQLITE_LOCK_WAIT_MS. SQLite's own busy timeout sleeps in the thread, so a process waiting for
- * the lock served nobody meanwhile: with two processes, `npm run bench:store` added to carts at
- * half the rate of one process. Only a statement outside a transaction, or the BEGIN that opens
- * one, is tried again: it did nothing when it was refused.
+ * SQLITE_LOCK_WAIT_MS, and this process's other queries have the connection meanwhile. SQLite's
+ * own busy timeout sleeps in the thread, so a process waiting for the lock served nobody: with
+ * two processes, `npm run bench:store` added to carts at half the rate of one process. Only a
+ * statement outside a transaction, or the BEGIN that opens one, is tried again: it did nothing
+ * when it was refused.
  */
 class WaitForWriteLockDriver extends SqliteDriver {
   constructor(
@@ -134,7 +135,10 @@ class WaitForWriteLockDriver extends SqliteDriver {
         const busy = String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY");
         if (!busy || !retryable || Date.now() >= deadline) throw error;
       }
+      // The connection is this caller's again before it returns, for Kysely to release.
+      await super.releaseConnection();
       await new Promise((resolve) => setTimeout(resolve, pause));
+      await super.acquireConnection();
     }
   }
 }
