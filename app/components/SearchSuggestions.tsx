@@ -15,6 +15,9 @@ async function loadSuggestions(term: string, signal: AbortSignal): Promise<Sugge
   return (await response.json()) as Suggestions;
 }
 
+/** What the combobox sets on the field, and takes off again when it goes. */
+const FIELD_ATTRIBUTES = ["role", "aria-autocomplete", "aria-expanded", "aria-controls", "aria-activedescendant"] as const;
+
 interface Props {
   /** The header's search field, which this makes a combobox. */
   input: RefObject<HTMLInputElement>;
@@ -65,7 +68,7 @@ export default function SearchSuggestions({ input, idPrefix: id, liveRegion }: P
   useLayoutEffect(() => {
     const field = input.current;
     if (!field) return;
-    const attributes: Record<string, string | null> = {
+    const attributes: Record<(typeof FIELD_ATTRIBUTES)[number], string | null> = {
       role: "combobox",
       "aria-autocomplete": "list",
       "aria-expanded": String(open),
@@ -80,8 +83,7 @@ export default function SearchSuggestions({ input, idPrefix: id, liveRegion }: P
   useEffect(() => {
     const field = input.current;
     return () => {
-      for (const name of ["role", "aria-autocomplete", "aria-expanded", "aria-controls", "aria-activedescendant"])
-        field?.removeAttribute(name);
+      for (const name of FIELD_ATTRIBUTES) field?.removeAttribute(name);
     };
   }, [input]);
 

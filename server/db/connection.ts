@@ -94,7 +94,7 @@ class TransactionalDdlAdapter extends SqliteAdapter {
 }
 
 /** How long a statement may wait for another process's write lock before it fails as busy. */
-export const SQLITE_LOCK_WAIT_MS = 5_000;
+const SQLITE_LOCK_WAIT_MS = 5_000;
 
 /**
  * Transactions begin IMMEDIATE, and a statement that finds the write lock taken by another
