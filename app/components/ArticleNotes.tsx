@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import { useEffect, useMemo, useRef, type ReactNode } from "react";
-import { noteSchema } from "../lib/forms/notes";
+import { useCallback, useEffect, useRef, type ReactNode } from "react";
+
 import { GATED_CLASS } from "./ArticleBody";
 import { primaryButton } from "./controls.css";
 import { ErrorSummary } from "./forms/ErrorSummary";
@@ -73,8 +73,9 @@ export function NoteText({ note }: { note: Pick<Note, "paragraph" | "quote" | "n
 }
 
 function AddNoteForm({ articleUrl, paragraphs, limits, result }: Omit<Props, "notes" | "notice">) {
-  const schema = useMemo(() => noteSchema(paragraphs.length), [paragraphs.length]);
-  const { form, fields, summary, submitDisabled } = useSpecForm("add-note", schema, result, { paragraph: "0" });
+  const count = paragraphs.length;
+  const loadSchema = useCallback(() => import("../lib/forms/notes").then((forms) => forms.noteSchema(count)), [count]);
+  const { form, fields, summary, submitDisabled } = useSpecForm("add-note", loadSchema, result, { paragraph: "0" });
   const update = form.update;
   useSelectionInBody((paragraph, quote) => {
     update({ name: fields.paragraph.name, value: String(paragraph) });

@@ -268,7 +268,11 @@ export default function ArticleRoute() {
               <ShareControl type="article" id={article.id} title={article.title} url={`${data.siteUrl}${article.url}`} />
               <TextSizeToggle />
             </div>
-            {root?.user ? <HelpBox id="article-saves" /> : null}
+            {root?.user ? (
+              <HelpBox id="article-saves" headline="Save it for later">
+                Use Save on any article, video or podcast to keep it in your library, sorted into your own folders.
+              </HelpBox>
+            ) : null}
             <details className={css.summaryBox} open>
               <summary className={css.summaryToggle}>Summary</summary>
               <p>{article.summary}</p>

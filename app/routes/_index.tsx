@@ -35,7 +35,10 @@ export default function Home() {
       <h1 className="visually-hidden">{SITE_NAME}: ideas and advice for leaders</h1>
       {root?.user ? null : (
         <div className={css.intro}>
-          <HelpBox id="sign-in-benefits" />
+          <HelpBox id="sign-in-benefits" headline="Get more from Meridian Review">
+            A free account lets you read more articles each month, save them to your library and follow topics.{" "}
+            <Link to="/register">Create a free account</Link>.
+          </HelpBox>
         </div>
       )}
       <div className={css.top}>

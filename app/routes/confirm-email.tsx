@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { confirmEmailChange, pendingChangeForToken, type AddressRefusal } from "../../server/accounts/email-change";
 import { primaryButton } from "../components/controls.css";
 import * as css from "../components/forms/forms.css";
-import { useSpecForm } from "../components/forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
 import { ADDRESS_BLOCKED, USERNAME_UNAVAILABLE } from "../lib/account-messages";
 import { sendEmailChangedNotice } from "../lib/account-mail.server";
@@ -15,6 +15,9 @@ import { readForm } from "../lib/form-guard.server";
 import { confirmEmailSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
+
+const loadConfirmEmailSchema: SchemaLoader<typeof confirmEmailSchema> = () =>
+  import("../lib/forms/account").then((forms) => forms.confirmEmailSchema);
 
 // A mailed link opens this page, which asks for one click: a mail scanner that fetches the link
 // changes nothing, only the button's POST does.
@@ -67,7 +70,7 @@ export const meta: MetaFunction = (args) =>
 export default function ConfirmEmail() {
   const { done, token, newEmail } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { form } = useSpecForm("confirm-email", confirmEmailSchema, actionData?.result);
+  const { form } = useSpecForm("confirm-email", loadConfirmEmailSchema, actionData?.result);
   const problem = form.errors?.[0];
   return (
     <div className={prose.narrow}>

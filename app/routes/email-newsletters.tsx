@@ -61,7 +61,11 @@ export default function EmailNewsletters() {
           <SignInPrompt redirectTo={here} />
         )}
       </header>
-      {subscriber ? <HelpBox id="insider-newsletter" /> : null}
+      {subscriber ? (
+        <HelpBox id="insider-newsletter" headline="The Insider newsletter">
+          Subscribers get a weekly briefing from our editors. Switch it on below.
+        </HelpBox>
+      ) : null}
       <section aria-labelledby="newsletters-heading">
         <h2 id="newsletters-heading" className={prose.sectionHeading}>
           Newsletters

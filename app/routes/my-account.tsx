@@ -12,7 +12,7 @@ import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { HelpBox } from "../components/HelpBox";
 import { PasswordField } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
-import { useSpecForm } from "../components/forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
 import { changePasswordFlow, formErrors, saveProfileFlow } from "../lib/account-flows.server";
 import { PASSWORD_CHANGED } from "../lib/account-messages";
@@ -24,6 +24,9 @@ import { formPageMeta } from "../lib/form-meta";
 import { requireUser } from "../lib/session.server";
 import { useRootData } from "../lib/root-data";
 import { sentByFetcher } from "../lib/via-fetcher";
+
+const loadChangePasswordSchema: SchemaLoader<typeof changePasswordSchema> = () =>
+  import("../lib/forms/account").then((forms) => forms.changePasswordSchema);
 
 const PROFILE_SAVED = "Your profile has been saved.";
 
@@ -89,7 +92,9 @@ export default function MyAccount() {
     <div className={prose.narrow}>
       <h1>My account</h1>
       <p>Signed in as {name}.</p>
-      <HelpBox id="firmographics" />
+      <HelpBox id="firmographics" headline="Tell us about your work">
+        Add your industry, job title and company size below and we will recommend articles that fit. Every question is optional.
+      </HelpBox>
       {notice ? (
         <p className={css.success} role="status">
           {notice}
@@ -115,7 +120,7 @@ export default function MyAccount() {
 type Result = Parameters<typeof useSpecForm>[2];
 
 export function ChangePasswordForm({ result }: { result: Result }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("change-password", changePasswordSchema, result);
+  const { form, fields, summary, submitDisabled } = useSpecForm("change-password", loadChangePasswordSchema, result);
   return (
     <section aria-labelledby="password-heading" className={prose.section}>
       <h2 id="password-heading">Change password</h2>

@@ -38,7 +38,9 @@ export default function MyLibraryLayout() {
       <header className={prose.pageHeading}>
         <h1>My Library</h1>
       </header>
-      <HelpBox id="my-library" />
+      <HelpBox id="my-library" headline="Your library">
+        Everything you save, read, watch and share is kept here. Make folders to sort it your way.
+      </HelpBox>
       <nav aria-label="My Library">
         <ul className={css.tabs}>
           {LIBRARY_TABS.map((t) => (

@@ -8,9 +8,9 @@ import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { PasswordField } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
-import { useSpecForm } from "../components/forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
-import { PASSWORD_RULE } from "../lib/forms/validation";
+import { PASSWORD_RULE } from "../lib/forms/messages";
 import { db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { resetPasswordSchema } from "../lib/forms/account";
@@ -18,6 +18,9 @@ import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { formErrors, resetPasswordFlow } from "../lib/account-flows.server";
 import { LINK_DEAD } from "../lib/account-messages";
+
+const loadResetPasswordSchema: SchemaLoader<typeof resetPasswordSchema> = () =>
+  import("../lib/forms/account").then((forms) => forms.resetPasswordSchema);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -41,7 +44,7 @@ export const meta: MetaFunction = (args) =>
 export default function ResetPassword() {
   const { token } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { form, fields, summary, submitDisabled } = useSpecForm("reset-password", resetPasswordSchema, actionData?.result);
+  const { form, fields, summary, submitDisabled } = useSpecForm("reset-password", loadResetPasswordSchema, actionData?.result);
   return (
     <div className={prose.narrow}>
       <h1>Choose a new password</h1>

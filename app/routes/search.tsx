@@ -48,7 +48,11 @@ export default function Search() {
       <header className={prose.pageHeading}>
         <h1>Search</h1>
       </header>
-      {root?.subscriber ? <HelpBox id="subscriber-search" /> : null}
+      {root?.subscriber ? (
+        <HelpBox id="subscriber-search" headline="Search the whole archive">
+          As a subscriber you can search every article and magazine issue since 1956, and open every result in full.
+        </HelpBox>
+      ) : null}
       <Form method="get" role="search" className={css.form} onChange={applyChoice} aria-label="Search the site">
         <label htmlFor="search-q" className={css.label}>
           Search articles, videos, podcasts, magazine issues and the store

@@ -11,7 +11,7 @@ import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import * as forms from "../components/forms/forms.css";
 import { useSpecForm } from "../components/forms/useSpecForm";
-import { EmailShareInputs } from "../components/library/EmailShareInputs";
+import { EmailShareInputs, loadEmailShareSchema } from "../components/library/EmailShareInputs";
 import * as css from "../components/library/library.css";
 import { SignInPrompt } from "../components/SignInPrompt";
 import { config, db } from "../lib/db.server";
@@ -147,7 +147,7 @@ function EmailPanel({ sent }: { sent: boolean }) {
   const { item, signedIn, from } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const result = actionData && "result" in actionData ? actionData.result : undefined;
-  const { form, fields, summary, submitDisabled } = useSpecForm("email-share", emailShareSchema, result, { from });
+  const { form, fields, summary, submitDisabled } = useSpecForm("email-share", loadEmailShareSchema, result, { from });
   if (!signedIn) return <SignInPrompt redirectTo={sharePath(item, "email")} />;
   return (
     <>

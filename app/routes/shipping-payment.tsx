@@ -17,7 +17,8 @@ import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "../lib/ch
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
-import { CHOOSE_SHIPPING, NEW_ADDRESS } from "../lib/forms/checkout";
+import { CHOOSE_SHIPPING } from "../lib/forms/checkout";
+import { NEW_ADDRESS } from "../lib/forms/choices";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formatUsd } from "../lib/format";
 

@@ -9,7 +9,7 @@ import { primaryButton } from "../components/controls.css";
 import { ErrorSummary } from "../components/forms/ErrorSummary";
 import { Checkbox, Honeypot, PasswordField, TextField } from "../components/forms/fields";
 import * as css from "../components/forms/forms.css";
-import { useSpecForm } from "../components/forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
 import * as prose from "../components/prose.css";
 import { formErrors } from "../lib/account-flows.server";
 import { OPT_IN_OTHER } from "../lib/account-messages";
@@ -18,9 +18,14 @@ import { readForm } from "../lib/form-guard.server";
 import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
-import { PASSWORD_RULE } from "../lib/forms/validation";
+import { PASSWORD_RULE } from "../lib/forms/messages";
 import { currentUser } from "../lib/session.server";
 import { linkSubscriptionFlow, registerSubscriberFlow } from "../lib/subscriber-flows.server";
+
+const loadLinkPrintSubscriptionSchema: SchemaLoader<typeof linkPrintSubscriptionSchema> = () =>
+  import("../lib/forms/account").then((forms) => forms.linkPrintSubscriptionSchema);
+const loadSubscriberRegistrationSchema: SchemaLoader<typeof subscriberRegistrationSchema> = () =>
+  import("../lib/forms/account").then((forms) => forms.subscriberRegistrationSchema);
 
 const verifyNotice = (email: string) =>
   `Before we connect a subscription we need to know that ${email} is yours. We have sent a link to it: follow the link, then enter your account number here again.`;
@@ -109,7 +114,7 @@ function LookupError({ message, id }: { message: string | undefined; id: string 
 }
 
 function LinkPrintSubscription({ email, result }: { email: string; result: Parameters<typeof useSpecForm>[2] }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("link-print-subscription", linkPrintSubscriptionSchema, result);
+  const { form, fields, summary, submitDisabled } = useSpecForm("link-print-subscription", loadLinkPrintSubscriptionSchema, result);
   return (
     <div className={prose.narrow}>
       <h1>Connect your print subscription</h1>
@@ -133,7 +138,7 @@ function LinkPrintSubscription({ email, result }: { email: string; result: Param
 }
 
 function CreateSubscriberAccount({ emailAddress, result }: { emailAddress: string; result: Parameters<typeof useSpecForm>[2] }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("subscriber-registration", subscriberRegistrationSchema, result, {
+  const { form, fields, summary, submitDisabled } = useSpecForm("subscriber-registration", loadSubscriberRegistrationSchema, result, {
     emailAddress,
   });
   return (

@@ -1,17 +1,20 @@
 import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import { forgotPasswordSchema } from "../../lib/forms/account";
+import type { forgotPasswordSchema } from "../../lib/forms/account";
 import { primaryButton } from "../controls.css";
 import { CaptchaToken } from "../forms/CaptchaToken";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "../forms/form-host";
 import { Honeypot, TextField } from "../forms/fields";
 import * as css from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+
+const loadForgotPasswordSchema: SchemaLoader<typeof forgotPasswordSchema> = () =>
+  import("../../lib/forms/account").then((forms) => forms.forgotPasswordSchema);
 
 /** The forgot-password form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("forgot-password", forgotPasswordSchema, result);
+  const { form, fields, summary, submitDisabled } = useSpecForm("forgot-password", loadForgotPasswordSchema, result);
   const { FormElement, viaField } = useFormHost(fetcher, "/forgot-password");
   return (
     <>

@@ -1,11 +1,14 @@
 import { getFormProps } from "@conform-to/react";
-import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES, profileSchema } from "../../lib/forms/account";
+import type { profileSchema } from "../../lib/forms/account";
+import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES } from "../../lib/forms/choices";
 import { primaryButton } from "../controls.css";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "../forms/form-host";
 import { PasswordField, SelectField, TextField } from "../forms/fields";
 import * as css from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+
+const loadProfileSchema: SchemaLoader<typeof profileSchema> = () => import("../../lib/forms/account").then((forms) => forms.profileSchema);
 
 type ProfileValues = Record<Exclude<keyof typeof profileSchema.shape, "currentPassword">, string>;
 
@@ -22,7 +25,7 @@ export function ProfileForm({
   result: Parameters<typeof useSpecForm>[2];
   fetcher?: FormFetcher;
 }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("profile", profileSchema, result, profile);
+  const { form, fields, summary, submitDisabled } = useSpecForm("profile", loadProfileSchema, result, profile);
   const { FormElement, viaField } = useFormHost(fetcher, "/my-account");
   return (
     <section aria-labelledby={fetcher ? undefined : "profile-heading"}>

@@ -2,14 +2,17 @@ import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import type { Region } from "../../../server/adapters/geo";
 import { OPT_IN_DOMESTIC, OPT_IN_EU_CONSENT, OPT_IN_OTHER } from "../../lib/account-messages";
-import { registrationSchema } from "../../lib/forms/account";
+import type { registrationSchema } from "../../lib/forms/account";
 import { primaryButton } from "../controls.css";
 import { CaptchaToken } from "../forms/CaptchaToken";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "../forms/form-host";
 import { Checkbox, Honeypot, PasswordField, TextField } from "../forms/fields";
 import * as css from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+
+const loadRegistrationSchema: SchemaLoader<typeof registrationSchema> = () =>
+  import("../../lib/forms/account").then((forms) => forms.registrationSchema);
 
 /** The registration form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function RegistrationForm({
@@ -28,7 +31,7 @@ export function RegistrationForm({
 }) {
   const { form, fields, summary, submitDisabled } = useSpecForm(
     "register",
-    registrationSchema,
+    loadRegistrationSchema,
     result,
     defaultEmail ? { emailAddress: defaultEmail } : undefined,
   );

@@ -2,14 +2,16 @@ import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { useEffect } from "react";
 import { SIGN_IN_PENDING } from "../../lib/account-messages";
-import { signInSchema } from "../../lib/forms/account";
+import type { signInSchema } from "../../lib/forms/account";
 import { primaryButton } from "../controls.css";
 import { CaptchaToken } from "../forms/CaptchaToken";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "../forms/form-host";
 import { Honeypot, PasswordField, TextField } from "../forms/fields";
 import * as css from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+
+const loadSignInSchema: SchemaLoader<typeof signInSchema> = () => import("../../lib/forms/account").then((forms) => forms.signInSchema);
 
 /** The sign-in form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function SignInForm({
@@ -23,7 +25,7 @@ export function SignInForm({
   credentials: boolean;
   fetcher?: FormFetcher;
 }) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("sign-in", signInSchema, result);
+  const { form, fields, summary, submitDisabled } = useSpecForm("sign-in", loadSignInSchema, result);
   const { FormElement, pending, viaField } = useFormHost(fetcher, "/sign-in");
   const formError = form.errors?.[0];
   // Wrong email or password: focus goes to the password, to try again (the autofocus does this

@@ -1,30 +1,42 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { useForm, type Submission, type SubmissionResult } from "@conform-to/react";
 import { useEffect, useState } from "react";
 import type { z, ZodTypeAny } from "zod";
 import type { SummaryItem } from "./ErrorSummary";
 
 /**
+ * Where a form's schema comes from in the browser: a dynamic import of its module, so zod and
+ * the schemas load after the page has hydrated instead of with it (ADR 047). Keep it stable: a
+ * module-level function, or memoised on what it depends on.
+ */
+export type SchemaLoader<Schema extends ZodTypeAny> = () => Promise<Schema>;
+
+type Validate<Schema extends ZodTypeAny> = (formData: FormData) => Submission<z.input<Schema>, string[], z.output<Schema>>;
+
+/**
  * conform's form state with the spec's behaviour: validation on blur, then on every change
  * once a field has an error; the submit button is disabled (with JS) until the values pass
- * the schema. Without JS the server answers with the same schema's messages.
+ * the schema. Without JS the server answers with the same schema's messages, and so it does
+ * for a form sent in the moment before the schema has loaded.
  */
 export function useSpecForm<Schema extends ZodTypeAny>(
   id: string,
-  schema: Schema,
+  loadSchema: SchemaLoader<Schema>,
   lastResult: SubmissionResult<string[]> | null | undefined,
   defaultValue?: Partial<Record<keyof z.input<Schema>, string>>,
 ) {
+  const validate = useValidator(loadSchema);
   const [form, fields] = useForm<z.input<Schema>>({
     id,
     lastResult,
     // conform types this as a deep partial of the schema's input; the forms here are flat strings.
     defaultValue: defaultValue as never,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    // Until the schema is there, nothing validates before the submit: conform would otherwise
+    // send the form to the server to validate a field on blur.
+    shouldValidate: validate ? "onBlur" : "onSubmit",
+    shouldRevalidate: validate ? "onInput" : "onSubmit",
+    onValidate: validate && (({ formData }) => validate(formData)),
   });
-  const valid = useDomValidity(form.id, schema);
+  const valid = useDomValidity(form.id, validate);
   const summary: SummaryItem[] = [];
   for (const [name, messages] of Object.entries(lastResult?.error ?? {})) {
     for (const message of messages ?? []) summary.push({ fieldId: name ? `${form.id}-${name}` : undefined, message });
@@ -32,17 +44,35 @@ export function useSpecForm<Schema extends ZodTypeAny>(
   return { form, fields, summary, submitDisabled: valid === false };
 }
 
+/** The form's validation once its schema and conform's zod adapter have loaded; undefined before. */
+function useValidator<Schema extends ZodTypeAny>(loadSchema: SchemaLoader<Schema>): Validate<Schema> | undefined {
+  const [validate, setValidate] = useState<Validate<Schema>>();
+  useEffect(() => {
+    let current = true;
+    Promise.all([loadSchema(), import("@conform-to/zod")]).then(
+      ([schema, { parseWithZod }]) => {
+        if (current) setValidate(() => (formData: FormData) => parseWithZod(formData, { schema }));
+      },
+      () => {}, // a chunk that failed to load leaves validation to the server, as without JS
+    );
+    return () => {
+      current = false;
+    };
+  }, [loadSchema]);
+  return validate;
+}
+
 /**
  * Whether the form's current values pass the schema, read from the form element itself (so
- * text typed before the page's scripts ran counts too). Undefined until hydrated, so the
- * server-rendered button is never disabled.
+ * text typed before the page's scripts ran counts too). Undefined until the schema has loaded,
+ * so the server-rendered button is never disabled.
  */
-function useDomValidity(formId: string, schema: ZodTypeAny): boolean | undefined {
+function useDomValidity(formId: string, validate: Validate<ZodTypeAny> | undefined): boolean | undefined {
   const [valid, setValid] = useState<boolean>();
   useEffect(() => {
     const element = document.getElementById(formId);
-    if (!(element instanceof HTMLFormElement)) return;
-    const check = () => setValid(parseWithZod(new FormData(element), { schema }).status === "success");
+    if (!validate || !(element instanceof HTMLFormElement)) return;
+    const check = () => setValid(validate(new FormData(element)).status === "success");
     check();
     element.addEventListener("input", check);
     element.addEventListener("change", check);
@@ -50,6 +80,6 @@ function useDomValidity(formId: string, schema: ZodTypeAny): boolean | undefined
       element.removeEventListener("input", check);
       element.removeEventListener("change", check);
     };
-  }, [formId, schema]);
+  }, [formId, validate]);
   return valid;
 }

@@ -3,15 +3,17 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import type { Folder } from "../../../server/library/folders";
 import type { LibraryItem } from "../../../server/library/items";
 import { libraryFolderPath } from "../../../shared/urls";
-import { folderSchema } from "../../lib/forms/library";
+import type { folderSchema } from "../../lib/forms/library";
 import type { loadLibrary } from "../../lib/library-page.server";
 import { primaryButton } from "../controls.css";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { TextField } from "../forms/fields";
 import * as forms from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
 import { Pagination } from "../Pagination";
 import * as css from "./library.css";
+
+const loadFolderSchema: SchemaLoader<typeof folderSchema> = () => import("../../lib/forms/library").then((forms) => forms.folderSchema);
 
 type LibraryData = Awaited<ReturnType<typeof loadLibrary>>;
 type ActionData = { intent?: string; result?: SubmissionResult<string[]>; bulkError?: string } | undefined;
@@ -143,7 +145,7 @@ function FolderForm({
 }) {
   const { form, fields, summary, submitDisabled } = useSpecForm(
     intent,
-    folderSchema,
+    loadFolderSchema,
     result,
     folder ? { name: folder.name, description: folder.description } : undefined,
   );

@@ -3,7 +3,6 @@ import type { LibraryContentType } from "../../../server/db/schema";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../shared/share-links";
-import { emailShareSchema } from "../../lib/forms/share";
 import type { action as shareAction, loader as shareLoader } from "../../routes/share";
 import { primaryButton } from "../controls.css";
 import * as forms from "../forms/forms.css";
@@ -11,7 +10,7 @@ import { useSpecForm } from "../forms/useSpecForm";
 import { ShareLinks } from "../ShareLinks";
 import { SignInPrompt } from "../SignInPrompt";
 import { useDismiss } from "../useDismiss";
-import { EmailShareInputs } from "./EmailShareInputs";
+import { EmailShareInputs, loadEmailShareSchema } from "./EmailShareInputs";
 import * as css from "./library.css";
 import { ViaFetcherField } from "../../lib/via-fetcher";
 
@@ -125,7 +124,7 @@ function EmailShareFields({
     const timer = setTimeout(onSent, CONFIRMATION_MS);
     return () => clearTimeout(timer);
   }, [sent, onSent]);
-  const { form, fields, submitDisabled } = useSpecForm("email-share-flyout", emailShareSchema, result, { from });
+  const { form, fields, submitDisabled } = useSpecForm("email-share-flyout", loadEmailShareSchema, result, { from });
   if (sent) {
     return (
       <p role="status" className={css.notice}>

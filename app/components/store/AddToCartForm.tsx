@@ -1,16 +1,19 @@
 import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { addToCartSchema } from "../../lib/forms/cart";
+import type { addToCartSchema } from "../../lib/forms/cart";
 import type { CartAction } from "../../routes/shopping-cart";
 import { primaryButton } from "../controls.css";
 import { TextField } from "../forms/fields";
 import { useHydrated } from "../useHydrated";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
 import { AddedToCart } from "./AddedToCart";
 import { AddFailure } from "./AddFailure";
 import * as css from "./cart.css";
 import { ViaFetcherField } from "../../lib/via-fetcher";
+
+const loadAddToCartSchema: SchemaLoader<typeof addToCartSchema> = () =>
+  import("../../lib/forms/cart").then((forms) => forms.addToCartSchema);
 
 export interface AddToCartFormProps {
   availabilityId: number;
@@ -34,7 +37,7 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
   const fetcher = useFetcher<CartAction>({ key: formId });
   const hydrated = useHydrated();
   const data = fetcher.data && fetcher.data.intent === "add" ? (fetcher.data as AddResult) : undefined;
-  const { form, fields } = useSpecForm(formId, addToCartSchema, data && "result" in data ? data.result : undefined, { quantity: "1" });
+  const { form, fields } = useSpecForm(formId, loadAddToCartSchema, data && "result" in data ? data.result : undefined, { quantity: "1" });
   const [shown, setShown] = useState<AddResult | null>(null);
 
   useEffect(() => {

@@ -1,15 +1,17 @@
 import { getFormProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
 import type { Destination } from "../../../server/store/estimate";
-import { estimateSchema } from "../../lib/forms/cart";
+import type { estimateSchema } from "../../lib/forms/cart";
 import type { CartAction } from "../../routes/shopping-cart";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { Shell, TextField } from "../forms/fields";
 import { useHydrated } from "../useHydrated";
 import * as forms from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
 import * as css from "./cart.css";
 import { ViaFetcherField } from "../../lib/via-fetcher";
+
+const loadEstimateSchema: SchemaLoader<typeof estimateSchema> = () => import("../../lib/forms/cart").then((forms) => forms.estimateSchema);
 
 type Choice = { code: string; name: string };
 
@@ -32,7 +34,7 @@ export function CartEstimate({
   const fetcher = useFetcher<CartAction>({ key: "cart-estimate" });
   const hydrated = useHydrated();
   const fetched = fetcher.data && "result" in fetcher.data ? fetcher.data.result : undefined;
-  const { form, fields, summary, submitDisabled } = useSpecForm("cart-estimate", estimateSchema, fetched ?? lastResult, {
+  const { form, fields, summary, submitDisabled } = useSpecForm("cart-estimate", loadEstimateSchema, fetched ?? lastResult, {
     country: destination?.country ?? "US",
     region: destination?.region ?? "",
     postalCode: destination?.postalCode ?? "",

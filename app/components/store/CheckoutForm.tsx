@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, Link, useFetcher } from "@remix-run/react";
-import { useMemo, useState } from "react";
+import { useCallback, useState } from "react";
 import { COUNTRIES, isDomestic } from "../../../shared/regions";
-import { NEW_ADDRESS, shippingPaymentSchema } from "../../lib/forms/checkout";
+import { NEW_ADDRESS } from "../../lib/forms/choices";
 import { primaryButton } from "../controls.css";
 import { ErrorSummary } from "../forms/ErrorSummary";
 import { Checkbox, SelectField, TextField } from "../forms/fields";
@@ -36,8 +36,12 @@ export interface CheckoutFormData {
  * Continue, Update (the country, without JS) and Apply (the promo code).
  */
 export function CheckoutForm({ page, result }: { page: CheckoutFormData; result: Parameters<typeof useSpecForm>[2] }) {
-  const schema = useMemo(() => shippingPaymentSchema({ guest: !page.signedIn, physical: page.physical }), [page.signedIn, page.physical]);
-  const { form, fields, summary, submitDisabled } = useSpecForm("shipping-payment", schema, result, page.defaults);
+  const { signedIn, physical } = page;
+  const loadSchema = useCallback(
+    () => import("../../lib/forms/checkout").then((forms) => forms.shippingPaymentSchema({ guest: !signedIn, physical })),
+    [signedIn, physical],
+  );
+  const { form, fields, summary, submitDisabled } = useSpecForm("shipping-payment", loadSchema, result, page.defaults);
   const hydrated = useHydrated();
   const [country, setCountry] = useState(page.defaults.countryCode ?? "US");
   const regionsFetcher = useFetcher<{ regions: { code: string; name: string }[] }>();

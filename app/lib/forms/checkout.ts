@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "../../../shared/address";
 import { findShippingMethod } from "../../../shared/shipping";
-import { EMAIL_INVALID, EMAIL_PATTERN, REQUIRED, tooLong } from "./validation";
+import { EMAIL_INVALID, REQUIRED, tooLong } from "./messages";
+import { EMAIL_PATTERN } from "./validation";
+import { NEW_ADDRESS } from "./choices";
 
 /** What the shipping-and-payment form's buttons ask for. */
 export const CHECKOUT_INTENTS = ["continue", "country", "promo"] as const;
 
 export const CHOOSE_SHIPPING = "Please choose a shipping method.";
-export const NEW_ADDRESS = "new";
 
 const text = z.string().max(2000, tooLong(2000)).default("");
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_SHARE_RECIPIENTS } from "../../../shared/share-links";
-import { email, EMAIL_PATTERN, REQUIRED, tooLong } from "./validation";
+import { REQUIRED, tooLong } from "./messages";
+import { email, EMAIL_PATTERN } from "./validation";
 
 export const RECIPIENTS_INVALID = "Please enter valid email addresses, separated by commas.";
 export const TOO_MANY_RECIPIENTS = `You can share with up to ${MAX_SHARE_RECIPIENTS} addresses at a time.`;

@@ -1,12 +1,7 @@
 import { z } from "zod";
+import { EMAIL_INVALID, PASSWORD_RULE, REQUIRED, tooLong } from "./messages";
 
-// The spec's validation rules and their exact messages, shared by the browser and the server.
-
-export const REQUIRED = "This field is required.";
-export const EMAIL_INVALID = "Please enter a valid email address.";
-export const REGISTRATION_EMAIL_INVALID = "This email address is not valid.";
-export const PASSWORD_RULE =
-  "Passwords must meet the following criteria: must have at least one number, one lower case letter, one upper case letter, and one special character (@ ! # $ % ^ & + =), no spaces, and be at least 8 characters long";
+// The spec's validation rules, shared by the browser and the server (their messages: messages.ts).
 
 /** Local part, "@", and a domain with a top-level name of two or more letters, or an IP literal. */
 export const EMAIL_PATTERN =
@@ -14,8 +9,6 @@ export const EMAIL_PATTERN =
 
 const PASSWORD_PATTERN = /^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])(?=.*[@!#$%^&+=])\S{8,}$/;
 const NAME_PATTERN = /^[^<>()[\]{}"'`,;|/\\]*$/;
-
-export const tooLong = (n: number) => `This field must be less than ${n} characters.`;
 
 /** A required text field: empty or only spaces is "This field is required."; trimmed. */
 export function requiredText(max = 100) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REQUIRED } from "../../forms/validation";
+import { REQUIRED } from "../../forms/messages";
 import { apiErrorSchema, endpoint } from "../contract";
 
 // Short links to pages of this site (spec 7, integration/url/shorten).

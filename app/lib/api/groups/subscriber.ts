@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { signInSchema, subscriberRegistrationSchema } from "../../forms/account";
-import { REQUIRED, requiredText } from "../../forms/validation";
+import { REQUIRED } from "../../forms/messages";
+import { requiredText } from "../../forms/validation";
 import { apiErrorSchema, endpoint, type Answer } from "../contract";
 
 // Print subscribers and the subscription checkout (spec 7, "Auth and user"), over the same flows
