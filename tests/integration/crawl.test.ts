@@ -149,6 +149,16 @@ describe("images", () => {
   });
 });
 
+describe("scripts", () => {
+  it("asks for the page's scripts after what the first paint needs", async () => {
+    const $home = cheerio.load(await (await fetch(server.url)).text());
+    const preloads = $home('link[rel="modulepreload"]').toArray();
+    expect(preloads.length).toBeGreaterThan(3);
+    for (const link of preloads) expect($home(link).attr("fetchpriority"), $home(link).attr("href")).toBe("low");
+    expect($home('link[rel="stylesheet"]').attr("fetchpriority")).toBeUndefined();
+  });
+});
+
 describe("statuses and redirects", () => {
   it("redirects an article with the wrong year or month to its canonical URL with 301", async () => {
     const article = [...crawled.keys()].find((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p))!;
