@@ -1,7 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useCallback, useEffect, useRef, type ReactNode } from "react";
-
 import { GATED_CLASS } from "./ArticleBody";
 import { primaryButton } from "./controls.css";
 import { ErrorSummary } from "./forms/ErrorSummary";

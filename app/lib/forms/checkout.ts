@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "../../../shared/address";
 import { findShippingMethod } from "../../../shared/shipping";
+import { NEW_ADDRESS } from "./choices";
 import { EMAIL_INVALID, REQUIRED, tooLong } from "./messages";
 import { EMAIL_PATTERN } from "./validation";
-import { NEW_ADDRESS } from "./choices";
 
 /** What the shipping-and-payment form's buttons ask for. */
 export const CHECKOUT_INTENTS = ["continue", "country", "promo"] as const;
