@@ -22,7 +22,7 @@ export interface DatabaseFigures {
   articles: number;
   documents: number;
   seed: { seconds: number; report: string };
-  /** PostgreSQL only: the VACUUM ANALYZE run before measuring. */
+  /** PostgreSQL only: the VACUUM ANALYZE and CHECKPOINT run before measuring. */
   vacuumSeconds: number | null;
   engine: EngineFigures[];
   suggest: { term: string; titles: number; timing: Timing }[];
@@ -62,7 +62,7 @@ const loadRow = (name: string, connections: number, r: LoadResult) => [
 const LOAD_COLUMNS = ["conc", "req/s", "p50 ms", "p95 ms", "p99 ms", "non-2xx", "errors"];
 
 export function databaseTable(f: DatabaseFigures, runs: number): string {
-  const vacuum = f.vacuumSeconds === null ? "" : `; VACUUM ANALYZE ${f.vacuumSeconds.toFixed(1)} s before measuring`;
+  const vacuum = f.vacuumSeconds === null ? "" : `; VACUUM ANALYZE and CHECKPOINT ${f.vacuumSeconds.toFixed(1)} s before measuring`;
   const timed = (name: string, t: Timing, matches = "") => [name, matches, ms(t.p50), ms(t.p99), t.runs < runs ? `${t.runs} runs` : ""];
   const engineRows = f.engine.flatMap((e) => [
     [`  ${describe(e.query)}`, count(e.matches), "", "", ""],

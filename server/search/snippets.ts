@@ -44,9 +44,12 @@ export function matchesTerm(token: string, term: Term): boolean {
 export function snippet(texts: string[], terms: Term[], maxWords = 40): SnippetPart[] {
   let best: { tokens: string[]; hits: boolean[]; score: number } | null = null;
   const wanted = new Set(terms.map((t) => t.word)).size;
+  const openings = terms.map((t) => t.word.slice(0, 3));
   for (const text of texts) {
     // The first text holding every word is as good as any later one.
     if (best && best.score === wanted) break;
+    // A text without any word's first letters scores nothing: after the first, none is split.
+    if (best && !openings.some((opening) => text.toLowerCase().includes(opening))) continue;
     const tokens = text.split(/\s+/).filter(Boolean);
     if (tokens.length === 0) continue;
     const matched = tokens.map((t) => terms.filter((term) => matchesTerm(t, term)));
