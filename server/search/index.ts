@@ -151,20 +151,24 @@ function relevancePage(titles: Scored[], counted: number[], limit: number, offse
 }
 
 function withSnippets(rows: ResultRow[], terms: ReturnType<typeof parseQuery>["terms"], access: BodyAccess): SearchResult[] {
-  return rows.map((r) => {
-    const blocks = r.body === null ? [] : parseBody(r.body);
-    const readable = (access === "full" ? blocks : blocks.slice(0, access.previewBlocks)).map(blockText);
-    return {
-      id: r.id,
-      kind: r.kind,
-      title: r.title,
-      url: r.url,
-      label: r.label,
-      image: r.image,
-      published: r.published,
-      snippet: snippet([...r.teaser.split("\n\n"), ...readable], terms),
-    };
-  });
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    url: r.url,
+    label: r.label,
+    image: r.image,
+    published: r.published,
+    snippet: snippet(snippetTexts(r, access), terms),
+  }));
+}
+
+/** The teaser's parts, then the body's paragraphs the reader may read: parsed only if the teaser lacks a word. */
+function* snippetTexts(row: ResultRow, access: BodyAccess): Generator<string> {
+  yield* row.teaser.split("\n\n");
+  if (row.body === null) return;
+  const blocks = parseBody(row.body);
+  for (const block of access === "full" ? blocks : blocks.slice(0, access.previewBlocks)) yield blockText(block);
 }
 
 /** Spec 9: auto-suggest offers up to 6 records and 3 subjects. */

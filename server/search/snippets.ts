@@ -39,9 +39,10 @@ export function matchesTerm(token: string, term: Term): boolean {
 
 /**
  * Up to `maxWords` words from the text that holds most of the reader's words, with those words
- * marked; from the start of the first text when none holds any.
+ * marked; from the start of the first text when none holds any. The texts are read in order and
+ * only until one holds every word, so a lazy iterable spares the caller making the rest.
  */
-export function snippet(texts: string[], terms: Term[], maxWords = 40): SnippetPart[] {
+export function snippet(texts: Iterable<string>, terms: Term[], maxWords = 40): SnippetPart[] {
   let best: { tokens: string[]; hits: boolean[]; score: number } | null = null;
   const wanted = new Set(terms.map((t) => t.word)).size;
   const openings = terms.map((t) => t.word.slice(0, 3));
@@ -52,9 +53,17 @@ export function snippet(texts: string[], terms: Term[], maxWords = 40): SnippetP
     if (best && !openings.some((opening) => text.toLowerCase().includes(opening))) continue;
     const tokens = text.split(/\s+/).filter(Boolean);
     if (tokens.length === 0) continue;
-    const matched = tokens.map((t) => terms.filter((term) => matchesTerm(t, term)));
-    const hits = matched.map((m) => m.length > 0);
-    const score = new Set(matched.flat().map((term) => term.word)).size;
+    const found = new Set<string>();
+    const hits = tokens.map((token) => {
+      let hit = false;
+      for (const term of terms) {
+        if (!matchesTerm(token, term)) continue;
+        hit = true;
+        found.add(term.word);
+      }
+      return hit;
+    });
+    const score = found.size;
     if (!best || score > best.score) best = { tokens, hits, score };
   }
   if (!best) return [];
