@@ -82,6 +82,32 @@ test("registration explains every problem: summary, inline messages and an Error
   }
 });
 
+test("a form whose checks could not be loaded is checked by the server instead", async ({ page, js }) => {
+  // The registration schema's module (ADR 047): with JS the form asks for it once it has hydrated.
+  let asked = 0;
+  await page.route(/\/assets\/account-[\w-]+\.js$/, (route) => {
+    asked += 1;
+    return route.abort();
+  });
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.url());
+  });
+  await page.goto("/register");
+  if (js) await expect.poll(() => asked).toBeGreaterThan(0);
+  const create = page.getByRole("button", { name: "Create Account" });
+  await expect(create).toBeEnabled();
+  await page.getByLabel("Email address").fill("not-an-address");
+  await page.getByLabel("First name").focus();
+  await create.click();
+  await expect(page).toHaveTitle(/^Error: Create an account/);
+  const summary = page.getByRole("alert");
+  await expect(summary.getByRole("link", { name: "This email address is not valid." })).toHaveAttribute("href", "#register-emailAddress");
+  await expect(page.getByLabel("Email address")).toHaveValue("not-an-address");
+  // Leaving a field sent nothing: the one request is the submit.
+  expect(posts).toHaveLength(1);
+});
+
 test("an address that already has an account is unavailable", async ({ page, site }) => {
   const email = uniqueEmail("taken");
   await createReader(site, email);
