@@ -6,19 +6,28 @@ import { precompressAssets } from "./precompress-assets";
 import { rootChunk } from "./root-chunk";
 import remixConfig from "./remix.config";
 import { siteStylesheet } from "./site-stylesheet";
+import { withoutRouteDiscovery } from "./without-route-discovery";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     vanillaExtractPlugin(),
     siteStylesheet(remixConfig.buildDirectory ?? "build"),
     !process.env.VITEST && clientImportGuard(),
     !process.env.VITEST && remix(remixConfig),
+    !process.env.VITEST && withoutRouteDiscovery(remixConfig.future?.v3_lazyRouteDiscovery),
     !process.env.VITEST && rootChunk(remixConfig.appDirectory ?? "app"),
     !process.env.VITEST && precompressAssets(`${remixConfig.buildDirectory}/client`),
   ],
   server: { port: 3000 },
-  // One stylesheet for every page (site-stylesheet.ts): 6 KB compressed, one request.
-  build: { target: "es2022", cssCodeSplit: false },
+  build: {
+    target: "es2022",
+    // One stylesheet for every page (site-stylesheet.ts): 6 KB compressed, one request.
+    cssCodeSplit: false,
+    // The browser's code: terser's output is 4 % smaller than esbuild's (ADR 049). The server's is
+    // left readable, for its stack traces.
+    minify: isSsrBuild ? false : "terser",
+    terserOptions: { ecma: 2020, module: true, compress: { passes: 2 } },
+  },
   ssr: { external: ["better-sqlite3", "pg"] },
   test: {
     // `npm run test:faults` (FAULTS=1) runs the slow fault scripts in tests/faults instead.
@@ -38,4 +47,4 @@ export default defineConfig({
     // Hundreds of test passwords: hashed at scrypt N = 2^14 instead of production's 2^17.
     env: { PASSWORD_SCRYPT_LOG2N: "14" },
   },
-});
+}));

@@ -1,16 +1,17 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "./lib/responses.server";
-import { isRouteErrorResponse, Links, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
-import { useEffect, useMemo, type ReactNode } from "react";
+import { isRouteErrorResponse, Links, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError } from "@remix-run/react";
+import { Suspense, useEffect, useMemo, type ReactNode } from "react";
+import { useHydrated } from "./components/useHydrated";
+import { Deferred } from "./components/Deferred";
+import { lazyEnhancement } from "./lib/lazy-enhancement";
+import { onboardingDue } from "./lib/onboarding";
 import "./styles/global.css";
 import { captcha } from "../server/adapters/captcha";
-import { AuthModal } from "./components/AuthModal";
-import { OnboardingOverlay } from "./components/OnboardingOverlay";
 import { PersistentBanner } from "./components/PersistentBanner";
 import { PrintOnRequest } from "./components/PrintOnRequest";
 import { DocumentMeta } from "./components/DocumentMeta";
 import { ErrorPage, errorTitle } from "./components/ErrorPage";
-import { RegistrationBanner } from "./components/RegistrationBanner";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
@@ -127,15 +128,27 @@ export interface RouteHandle {
   bare?: boolean;
 }
 
+// The sign-in modal arrives after hydration, in a chunk of its own (ADR 049): until then a link
+// to /sign-in leads to the page, as without JS.
+const AuthModal = lazyEnhancement(() => import("./components/AuthModal").then((module) => ({ default: module.AuthModal })));
+// Messages few readers see (a new subscriber's welcome, the confirmation after registering) load
+// only for them: rendered on the server, hydrated once their chunk has arrived.
+const OnboardingOverlay = lazyEnhancement(() =>
+  import("./components/OnboardingOverlay").then((module) => ({ default: module.OnboardingOverlay })),
+);
+const RegistrationBanner = lazyEnhancement(() =>
+  import("./components/RegistrationBanner").then((module) => ({ default: module.RegistrationBanner })),
+);
+
 export function Layout({ children }: { children: ReactNode }) {
+  const hydrated = useHydrated();
   const data = useRootData();
   const nonce = useNonce();
   const textSize = useTextSize();
   const bare = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.bare);
-  // Marks the page once React has taken over (browser tests wait for it before they click).
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
+  const location = useLocation();
+  const registered = new URLSearchParams(location.search).get("registration") === "success" && Boolean(data?.user);
+  const welcoming = onboardingDue(data, location.pathname);
   if (bare) {
     return (
       <html lang="en">
@@ -147,6 +160,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </head>
         <body>
           <main>{children}</main>
+          <HydrationMark />
           <Scripts nonce={nonce} />
         </body>
       </html>
@@ -167,7 +181,11 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to main content
         </a>
         <SiteHeader />
-        <RegistrationBanner />
+        {registered ? (
+          <Deferred>
+            <RegistrationBanner />
+          </Deferred>
+        ) : null}
         {data?.maintenance ? (
           <p className={css.banner} role="status">
             {data.maintenance.window
@@ -176,18 +194,39 @@ export function Layout({ children }: { children: ReactNode }) {
           </p>
         ) : null}
         <main id="main" className={`${css.page} ${css.main}`} tabIndex={-1}>
-          <OnboardingOverlay />
+          {welcoming ? (
+            <Deferred>
+              <OnboardingOverlay />
+            </Deferred>
+          ) : null}
           {children}
         </main>
         <PersistentBanner />
         <SiteFooter />
         <PrintOnRequest />
-        <AuthModal />
+        {hydrated ? (
+          <Suspense fallback={null}>
+            <AuthModal />
+            <HydrationMark />
+          </Suspense>
+        ) : null}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
   );
+}
+
+/**
+ * Marks the page once React has taken over and the sign-in modal is in place (browser tests wait
+ * for it before they click). In the modal's Suspense boundary, so it mounts with the modal; a
+ * bare page has no modal.
+ */
+function HydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return null;
 }
 
 export default function App() {

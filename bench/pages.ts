@@ -5,8 +5,10 @@
 // Starts the production build on a fresh database, then for the home page, an article and a
 // stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
 // node:http server sending identical bytes (the ceiling), their ratio, server CPU per request,
-// and page weight (HTML, CSS, JS and the route data sent for hydration; gzip). WEB_CONCURRENCY
-// sets the production server's processes (one per core by default); CPU counts all of them.
+// and page weight (HTML, CSS, JS and the route data sent for hydration; gzip). Then the weight
+// alone of the pages with forms (sign-in, the store's, a reader's own), which are the heaviest in
+// JS. WEB_CONCURRENCY sets the production server's processes (one per core by default); CPU
+// counts all of them.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -14,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import autocannon from "autocannon";
+import * as cheerio from "cheerio";
 import { untilServing } from "./serving";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -79,6 +82,57 @@ async function weight(base: string, html: string) {
   let jsBytes = gz(inline.filter((script) => !isData(script)).join(""));
   for (const src of js) jsBytes += gz(Buffer.from(await (await fetch(base + src)).arrayBuffer()));
   return { html: gz(html), css: cssBytes, js: jsBytes, data: gz(inline.filter(isData).join("")) };
+}
+
+/** A form's fields as the browser would send them, and where to. */
+function formFields(html: string, selector: string): { action: string; body: URLSearchParams } {
+  const $ = cheerio.load(html);
+  const form = $(selector).first();
+  if (form.length === 0) throw new Error(`no form ${selector}`);
+  const body = new URLSearchParams();
+  form.find("input[name]").each((_, input) => void body.append($(input).attr("name")!, $(input).attr("value") ?? ""));
+  return { action: form.attr("action")!, body };
+}
+
+/** Posts as a same-site form would, and returns the cookie the answer sets. */
+async function post(base: string, action: string, body: URLSearchParams, cookie: string, name: string): Promise<string> {
+  const res = await fetch(base + action, { method: "POST", body, redirect: "manual", headers: { origin: base, cookie } });
+  const set = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+  if (res.status !== 303 || !set) throw new Error(`POST ${action} answered ${res.status} without ${name}`);
+  return set.split(";")[0]!;
+}
+
+/** The pages with forms, as a guest, a shopper with an item in the cart and a signed-in reader see them. */
+async function formPages(base: string): Promise<[name: string, route: string, cookie: string][]> {
+  const store = await (await fetch(`${base}/store`)).text();
+  const products = [...new Set([...store.matchAll(/href="(\/product\/[^"]+)"/g)].map((m) => m[1]!))];
+  let product: { route: string; html: string } | undefined;
+  for (const route of products) {
+    const html = await (await fetch(base + route)).text();
+    if (html.includes('action="/shopping-cart"')) {
+      product = { route, html };
+      break;
+    }
+  }
+  if (!product) throw new Error("no product with an Add to Cart form in the store");
+  const add = formFields(product.html, 'form[action="/shopping-cart"]');
+  const cart = await post(base, add.action, add.body, "", "mr_cart");
+  const registration = formFields(await (await fetch(`${base}/register`)).text(), 'form[method="post"]');
+  registration.body.set("emailAddress", `bench-${Date.now()}@example.com`);
+  registration.body.set("firstName", "Bench");
+  registration.body.set("lastName", "Reader");
+  registration.body.set("password", "Bench#reader7");
+  const session = await post(base, "/register", registration.body, "", "mr_session");
+  return [
+    ["sign-in", "/sign-in", ""],
+    ["registration", "/register", ""],
+    ["forgot password", "/forgot-password", ""],
+    ["a product, with its Add to Cart form", product.route, ""],
+    ["shopping cart, one item", "/shopping-cart", cart],
+    ["shipping and payment, one item", "/shipping-payment", cart],
+    ["my account", "/my-account", session],
+    ["my library", "/my-library", session],
+  ];
 }
 
 async function main() {
@@ -152,6 +206,12 @@ async function main() {
       );
       console.log(`  ratio:   ${((app.rps / ceiling.rps) * 100).toFixed(1)}% of the ceiling`);
       console.log(`  weight:  HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)}, route data for hydration ${kb(w.data)} (gzip)\n`);
+    }
+    console.log("Pages with forms, weight only (gzip):");
+    for (const [name, route, cookie] of await formPages(base)) {
+      const html = await (await fetch(base + route, { headers: { cookie } })).text();
+      const w = await weight(base, html);
+      console.log(`  ${name.padEnd(38)} JS ${kb(w.js)}, HTML ${kb(w.html)}, route data ${kb(w.data)}  ${route}`);
     }
   } finally {
     server.kill("SIGTERM");

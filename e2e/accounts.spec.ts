@@ -83,9 +83,10 @@ test("registration explains every problem: summary, inline messages and an Error
 });
 
 test("a form whose checks could not be loaded is checked by the server instead", async ({ page, js }) => {
-  // The registration schema's module (ADR 047): with JS the form asks for it once it has hydrated.
+  // The registration schema's module (ADR 047), lib/forms/account.ts: with JS the form asks for it
+  // once it has hydrated. Its chunk's name is "account" and an 8-character hash.
   let asked = 0;
-  await page.route(/\/assets\/account-[\w-]+\.js$/, (route) => {
+  await page.route(/\/assets\/account-[\w-]{8}\.js$/, (route) => {
     asked += 1;
     return route.abort();
   });

@@ -196,3 +196,13 @@ test("on a narrow screen the dialog is marked while an input has focus", async (
     await expect(page.getByLabel("Email address")).toBeVisible();
   }
 });
+
+test("if the dialog's code cannot be loaded, Sign In still leads to the sign-in page", async ({ page }) => {
+  // The dialog loads after hydration, in a chunk of its own (ADR 049).
+  await page.route(/\/assets\/AuthModal-[\w-]{8}\.js$/, (route) => route.abort());
+  await page.goto("/topics");
+  await header(page).getByRole("link", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/sign-in(\?|$)/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in to your account");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+});

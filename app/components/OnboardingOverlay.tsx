@@ -1,4 +1,4 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useRootData } from "../lib/root-data";
 import { DismissForm } from "./DismissForm";
@@ -26,18 +26,15 @@ export function OnboardingMessage({ headingLevel: Heading = "h2" }: { headingLev
 }
 
 /**
- * The subscriber onboarding message (spec): shown once, on whatever page a new subscriber opens
- * next. With JS it is a modal dialog; without, a message at the top of the page. "Ok, thanks",
- * or Escape in the dialog, records that it was seen, and focus goes on to the page's content.
+ * The subscriber onboarding message (spec), where `onboardingDue` says: shown once, on whatever page a
+ * new subscriber opens next. With JS it is a modal dialog; without, a message at the top of the
+ * page. "Ok, thanks", or Escape in the dialog, records that it was seen, and focus goes on to the
+ * page's content.
  */
 export function OnboardingOverlay() {
-  const root = useRootData();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(true);
-  // Not over the subscription pages (the receipt comes first), nor on /welcome, which says the same.
-  const { pathname } = useLocation();
-  const elsewhere = pathname === "/welcome" || pathname.startsWith("/subscriptions");
-  if (!open || elsewhere || !root?.subscriber || !root.user || root.dismissed.includes("onboarding")) return null;
+  if (!open) return null;
   const done = () => {
     setOpen(false);
     document.getElementById("main")?.focus();

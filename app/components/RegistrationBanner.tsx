@@ -1,8 +1,10 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { REGISTRATION_SUCCESS } from "../lib/account-messages";
 import { useRootData } from "../lib/root-data";
 import * as css from "./layout.css";
+
+// Spec copy. Kept here rather than with the account messages, which every page would then load.
+const REGISTRATION_SUCCESS = "Thank you for registering. You are now signed in.";
 
 const CLOSE_AFTER_SCROLL = 250;
 
@@ -15,18 +17,16 @@ export function RegistrationBanner() {
   const root = useRootData();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
-  const flagged = params.get("registration") === "success" && Boolean(root?.user);
   const [open, setOpen] = useState(true);
   useEffect(() => {
-    if (!flagged) return;
     setOpen(true);
     const onScroll = () => {
       if (window.scrollY > CLOSE_AFTER_SCROLL) setOpen(false);
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
-  }, [flagged, location.key]);
-  if (!flagged || !open) return null;
+  }, [location.key]);
+  if (!open) return null;
   params.delete("registration");
   const rest = params.toString();
   return (

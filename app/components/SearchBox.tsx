@@ -1,13 +1,14 @@
 import { Form } from "@remix-run/react";
-import { lazy, Suspense, useId, useRef, useState } from "react";
+import { Suspense, useId, useRef, useState } from "react";
 import { MAX_QUERY_LENGTH } from "../../shared/search-query";
+import { lazyEnhancement } from "../lib/lazy-enhancement";
 import { SITE_NAME } from "../lib/site";
 import { useHydrated } from "./useHydrated";
 import * as css from "./SearchBox.css";
 
 // The suggestions arrive after hydration, in a chunk of their own: the field works as a plain
 // search form until then, and no page waits for the combobox's code before it can run (ADR 045).
-const SearchSuggestions = lazy(() => import("./SearchSuggestions"));
+const SearchSuggestions = lazyEnhancement(() => import("./SearchSuggestions"));
 
 /**
  * The header's search field: a plain GET form to /search that works without JS. With JS the

@@ -14,7 +14,6 @@ export const PASSWORD_CHANGED = "Password successfully changed.";
 export const LINK_DEAD = "This password reset link has expired or has already been used.";
 export const CAPTCHA_REQUIRED = "reCAPTCHA is required.";
 export const SIGN_IN_PENDING = "Success, you will now be redirected";
-export const REGISTRATION_SUCCESS = "Thank you for registering. You are now signed in.";
 export const OPT_IN_DOMESTIC =
   "By registering, you agree to receive occasional emails from Meridian Review about new articles, events and offers. You can unsubscribe at any time.";
 export const OPT_IN_OTHER = "Sign me up for email updates from Meridian Review about new articles, events and offers.";

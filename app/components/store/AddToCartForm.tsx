@@ -1,16 +1,18 @@
 import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
+import { lazyEnhancement } from "../../lib/lazy-enhancement";
 import type { addToCartSchema } from "../../lib/forms/cart";
 import type { CartAction } from "../../routes/shopping-cart";
 import { primaryButton } from "../controls.css";
 import { TextField } from "../forms/fields";
 import { useHydrated } from "../useHydrated";
 import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
-import { AddedToCart } from "./AddedToCart";
-import { AddFailure } from "./AddFailure";
 import * as css from "./cart.css";
 import { ViaFetcherField } from "../../lib/via-fetcher";
+
+// The confirmation's dialog is wanted only after an add: its code loads while the add is on its way.
+const AddResultDialog = lazyEnhancement(() => import("./AddResultDialog"));
 
 const loadAddToCartSchema: SchemaLoader<typeof addToCartSchema> = () =>
   import("../../lib/forms/cart").then((forms) => forms.addToCartSchema);
@@ -24,7 +26,7 @@ export interface AddToCartFormProps {
   referral: string | null;
 }
 
-type AddResult = Extract<NonNullable<ReturnType<typeof useFetcher<CartAction>>["data"]>, { intent: "add" }>;
+export type AddResult = Extract<NonNullable<ReturnType<typeof useFetcher<CartAction>>["data"]>, { intent: "add" }>;
 
 /**
  * Add to cart: the spec's cart-add fields posted to /shopping-cart. Without JS the shopper lands
@@ -41,7 +43,8 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
   const [shown, setShown] = useState<AddResult | null>(null);
 
   useEffect(() => {
-    if (fetcher.state === "idle" && data) setShown(data);
+    if (fetcher.state !== "idle") void AddResultDialog.preload();
+    else if (data) setShown(data);
   }, [fetcher.state, data]);
 
   return (
@@ -72,31 +75,11 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
           </button>
         </div>
       </fetcher.Form>
-      {shown ? <AddResultDialog result={shown} onClose={() => setShown(null)} /> : null}
+      {shown ? (
+        <Suspense fallback={null}>
+          <AddResultDialog result={shown} onClose={() => setShown(null)} />
+        </Suspense>
+      ) : null}
     </>
-  );
-}
-
-/** The confirmation or the apology, as a modal dialog (Escape or its button closes it). */
-function AddResultDialog({ result, onClose }: { result: AddResult; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-  }, []);
-  const close = () => dialog.current?.close();
-  const closeButton = (label: string) => (
-    <button type="button" className={css.linkButton} onClick={close}>
-      {label}
-    </button>
-  );
-  return (
-    <dialog ref={dialog} className={css.dialog} aria-labelledby={"added" in result ? "added-title" : "add-failed-title"} onClose={onClose}>
-      {"added" in result ? (
-        <AddedToCart confirmation={result.added} headingLevel={2} after={closeButton("Continue shopping")} />
-      ) : (
-        <AddFailure failure={result.failure} headingLevel={2} after={closeButton("Close")} />
-      )}
-    </dialog>
   );
 }

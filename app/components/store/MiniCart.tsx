@@ -1,10 +1,13 @@
 import { Link, useLocation } from "@remix-run/react";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
-import { formatUsd } from "../../lib/format";
-import { useRootData, type RootData } from "../../lib/root-data";
+import { Suspense, useEffect, useRef, useState, type MouseEvent } from "react";
+import { lazyEnhancement } from "../../lib/lazy-enhancement";
+import { useRootData } from "../../lib/root-data";
 import { useHydrated } from "../useHydrated";
-import { useDismiss } from "../useDismiss";
 import * as css from "./cart.css";
+
+// The flyout's code is not part of every page: it loads when the pointer or focus reaches the
+// cart link, and the link itself goes to the cart until then.
+const MiniCartFlyout = lazyEnhancement(() => import("./MiniCartFlyout"));
 
 /**
  * The header's cart menu: a link to the cart with the number of items; with JS it opens a
@@ -35,6 +38,8 @@ export function MiniCart() {
         className={css.miniCartLink}
         aria-label={`Cart (${count} ${count === 1 ? "item" : "items"})`}
         onClick={onClick}
+        onPointerEnter={MiniCartFlyout.preload}
+        onFocus={MiniCartFlyout.preload}
         aria-expanded={hydrated ? open : undefined}
       >
         <CartIcon />
@@ -43,7 +48,11 @@ export function MiniCart() {
         <span className="visually-hidden"> {count === 1 ? "item" : "items"}</span>
         <span className={css.miniCartWord}>)</span>
       </Link>
-      {open && cart ? <MiniCartFlyout cart={cart} onClose={close} /> : null}
+      {open && cart ? (
+        <Suspense fallback={null}>
+          <MiniCartFlyout cart={cart} onClose={close} />
+        </Suspense>
+      ) : null}
     </span>
   );
 }
@@ -62,47 +71,5 @@ function CartIcon() {
       <circle cx="9.5" cy="20" r="1.6" fill="currentColor" />
       <circle cx="17.5" cy="20" r="1.6" fill="currentColor" />
     </svg>
-  );
-}
-
-function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<RootData["cart"]>; onClose: () => void }) {
-  const panel = useRef<HTMLDivElement>(null);
-  useDismiss(panel, onClose);
-  // Focus moves into the flyout once, when it opens.
-  useEffect(() => {
-    panel.current?.querySelector<HTMLElement>("a")?.focus();
-  }, []);
-  return (
-    <div ref={panel} className={css.miniCartFlyout} role="dialog" aria-label="Your shopping cart">
-      {cart.lines.length === 0 ? (
-        <>
-          <p>Your Shopping Cart is empty.</p>
-          <Link to="/store">Visit Our Store</Link>
-        </>
-      ) : (
-        <>
-          <ul className={css.miniCartLines}>
-            {cart.lines.map((line) => (
-              <li key={line.id} className={css.miniCartLine}>
-                <span>
-                  <Link to={line.url}>{line.title}</Link> <span className={css.muted}>{line.format}</span>
-                </span>
-                <span className={css.miniCartAmount}>
-                  Qty {line.quantity}
-                  <span className={css.block}>{formatUsd(line.lineTotalCents)}</span>
-                </span>
-              </li>
-            ))}
-          </ul>
-          {cart.moreLines > 0 ? <p>and {cart.moreLines} more in your cart</p> : null}
-          <p>
-            <strong>Total: {formatUsd(cart.totalCents)}</strong>
-          </p>
-          <Link to="/shopping-cart" className={css.buttonLink}>
-            View Cart
-          </Link>
-        </>
-      )}
-    </div>
   );
 }
