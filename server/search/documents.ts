@@ -252,7 +252,8 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
             id: key,
             topic_ids: sql<number[]>`${[...new Set(d.topicIds)]}::integer[]`,
             heading_words: sql<string>`to_tsvector('english', ${d.words.title})`,
-            words: sql<string>`setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C')`,
+            // With the pairs of neighbouring words, for two-word phrases (migration 021).
+            words: sql<string>`(select w || search_word_pairs(w) from (select setweight(to_tsvector('english', ${d.words.title}), 'A') || setweight(to_tsvector('english', ${d.words.summary}), 'B') || setweight(to_tsvector('english', ${d.words.body}), 'C') as w) t)`,
           })),
         )
         .execute();

@@ -14,7 +14,7 @@ import { isPostgres } from "../db/dialect";
 import { PREPARED } from "../db/postgres-pool";
 import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
 import { keysOfDay, REF_BITS } from "./documents";
-import { toFts5, toTsquery, type ParsedQuery } from "./query";
+import { phrasePairs, toFts5, toTsquery, type ParsedQuery } from "./query";
 import { searchSlices, sliceCondition, slicesWithin } from "./slices";
 
 /** How many of the newest title matches are ranked by their engine's score (a title is short: cheap to score). */
@@ -73,6 +73,19 @@ function keyConditions(key: RawBuilder<unknown>, filters: EngineFilters): RawBui
  */
 const tsquery = (config: "english" | "simple", query: ParsedQuery) => sql`(select to_tsquery(${sql.lit(config)}, ${toTsquery(query)}))`;
 
+/**
+ * The query against search_match's body words, each two-word phrase asked for as the pair of
+ * words the index holds (ADR 050): one lexeme, which GIN answers without reading the rows to check
+ * the words' positions.
+ */
+function wordsTsquery(query: ParsedQuery): RawBuilder<unknown> {
+  const { rest, pairs } = phrasePairs(query);
+  if (pairs.length === 0) return tsquery("english", query);
+  const parts = pairs.map(([first, second]) => sql`search_phrase_pair(${first}, ${second})`);
+  if (rest.clauses.length > 0 || rest.excluded.length > 0) parts.unshift(sql`to_tsquery('english', ${toTsquery(rest)})`);
+  return sql`(select ${sql.join(parts, sql` && `)})`;
+}
+
 const numbers = <T extends { key: number | string; score?: number | string }>(rows: T[]): Scored[] =>
   rows.map((r) => ({ key: Number(r.key), score: Number(r.score ?? 0) }));
 
@@ -96,7 +109,7 @@ async function newestInSlices(
   const branches = slicesWithin(await searchSlices(db), low, high).map((slice) => {
     const bounds = sliceCondition(sql`d.id`, slice);
     return sql`(select ${columns} from search_match d
-      where d.${sql.raw(column)} @@ ${tsquery("english", query)}${bounds ? sql` and ${bounds}` : sql``}${keyConditions(sql`d.id`, filters)}
+      where d.${sql.raw(column)} @@ ${column === "words" ? wordsTsquery(query) : tsquery("english", query)}${bounds ? sql` and ${bounds}` : sql``}${keyConditions(sql`d.id`, filters)}
       order by d.id limit ${limit})`;
   });
   if (branches.length === 0) return null;

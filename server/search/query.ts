@@ -160,6 +160,21 @@ function tsClause(clause: Clause, weight: string): string {
   }
 }
 
+/**
+ * PostgreSQL's body words also hold each pair of neighbouring words as one lexeme (migration 021):
+ * a two-word phrase among the clauses that must match is asked for as its pair, and the rest of
+ * the query as before. A phrase inside an OR or after a minus stays a phrase.
+ */
+export function phrasePairs(q: ParsedQuery): { rest: ParsedQuery; pairs: [string, string][] } {
+  const pairs: [string, string][] = [];
+  const clauses = q.clauses.filter((clause) => {
+    if (clause.kind !== "phrase" || clause.words.length !== 2) return true;
+    pairs.push([clause.words[0]!, clause.words[1]!]);
+    return false;
+  });
+  return { rest: { ...q, clauses }, pairs };
+}
+
 /** The text for PostgreSQL's to_tsquery; with a weight, only words of that weight match (A: the title). */
 export function toTsquery(q: ParsedQuery, weight: "" | "A" = ""): string {
   return [...q.clauses.map((c) => tsClause(c, weight)), ...q.excluded.map((c) => `!${tsClause(c, "")}`)].join(" & ");

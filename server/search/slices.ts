@@ -115,8 +115,7 @@ export async function resliceSearchIndex(db: Database, options: ResliceOptions):
     for (const name of names) await sql`drop index ${maybeConcurrently}if exists ${sql.ref(name)}`.execute(conn);
   };
   return db.connection().execute(async (conn) => {
-    const lockName = sql`hashtextextended('search-slices:' || current_schema(), 0)`;
-    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${lockName}) as locked`.execute(conn);
+    const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${SLICES_LOCK}) as locked`.execute(conn);
     if (!rows[0]?.locked) return false;
     try {
       const { rows: gen } = await sql<{ g: number | null }>`select max(generation) as g from search_slice`.execute(conn);
@@ -154,7 +153,31 @@ export async function resliceSearchIndex(db: Database, options: ResliceOptions):
       );
       return true;
     } finally {
-      await sql`select pg_advisory_unlock(${lockName})`.execute(conn);
+      await sql`select pg_advisory_unlock(${SLICES_LOCK})`.execute(conn);
+    }
+  });
+}
+
+/** One instance at a time changes the slices. */
+const SLICES_LOCK = sql`hashtextextended('search-slices:' || current_schema(), 0)`;
+
+/**
+ * Before a bulk load that re-slices when it is done (the seed's synthetic articles): drops the
+ * slices' indexes and their layout, so that the load does not keep up to date the indexes that
+ * the re-slice would replace; with a two-word phrase's pairs (ADR 050), that upkeep doubled the
+ * seed's time. Until the re-slice, searches find nothing; with no layout, the next re-slice
+ * (housekeeping's, if the load stops half-way) always builds one.
+ */
+export async function dropSearchSlices(db: Database): Promise<void> {
+  if (!isPostgres(db)) return;
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${SLICES_LOCK})`.execute(conn);
+    try {
+      await sql`delete from search_slice`.execute(conn);
+      known.delete(db);
+      for (const name of await sliceIndexes(conn)) await sql`drop index if exists ${sql.ref(name)}`.execute(conn);
+    } finally {
+      await sql`select pg_advisory_unlock(${SLICES_LOCK})`.execute(conn);
     }
   });
 }

@@ -6,7 +6,7 @@ import { seededRandom } from "../content/random";
 import { slugify } from "../../shared/slugs";
 import { insertChunked } from "./seed-content";
 import { indexArticles, optimizeSearchIndex } from "../search/documents";
-import { resliceSearchIndex } from "../search/slices";
+import { dropSearchSlices, resliceSearchIndex } from "../search/slices";
 
 const BATCH = 500;
 const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Interview"];
@@ -45,6 +45,7 @@ export async function addSyntheticArticles(
     day: 1 + Math.floor(dateRandom() * 28),
   })).sort((a, b) => a.year - b.year || a.month - b.month || a.day - b.day);
 
+  await dropSearchSlices(db);
   for (let done = 0; done < count;) {
     const size = Math.min(BATCH, count - done);
     const articles: Insertable<DB["article"]>[] = [];

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/connection";
 import { blockText, parseBody } from "../../server/content/markdown";
@@ -6,6 +7,7 @@ import { searchContent, suggest, type SearchRequest, type SearchResults } from "
 import { addSyntheticArticles } from "../../server/seed/synthetic";
 import type { SearchKind } from "../../shared/search-kinds";
 import { dialectName, seededTestDatabase } from "../helpers/test-db";
+import { isPostgres } from "../../server/db/dialect";
 
 let db: Database;
 let close: () => Promise<void>;
@@ -131,6 +133,51 @@ describe(`search engine (${dialectName})`, () => {
     expect(either.page.total).toBeGreaterThanOrEqual(Math.max(succession.page.total, supply.page.total));
     expect(either.page.total).toBeLessThanOrEqual(succession.page.total + supply.page.total);
   });
+
+  it("finds a two-word phrase exactly where its words stand side by side, and follows a changed title", async () => {
+    const target = await db.selectFrom("article").select(["id", "title", "slug"]).orderBy("id", "desc").executeTakeFirstOrThrow();
+    await db
+      .updateTable("article")
+      .set({ title: "Quokkas of Zanzibar: Procurement Quokkas Reorganize" })
+      .where("id", "=", target.id)
+      .execute();
+    await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
+    const titles = async (query: string) => (await search(query)).entries.map((e) => e.title);
+    expect(await titles('"procurement quokkas"')).toEqual(["Quokkas of Zanzibar: Procurement Quokkas Reorganize"]);
+    // Both words are in the title, but not side by side; nor across the stop word.
+    expect(await titles('"quokkas procurement"')).toEqual([]);
+    expect(await titles('"quokkas zanzibar"')).toEqual([]);
+    expect(await titles('"quokkas of zanzibar"')).toEqual(["Quokkas of Zanzibar: Procurement Quokkas Reorganize"]);
+    await db.updateTable("article").set({ title: target.title }).where("id", "=", target.id).execute();
+    await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
+    expect(await titles('"procurement quokkas"')).toEqual([]);
+  });
+
+  it.runIf(dialectName === "postgres")(
+    "asks PostgreSQL for a two-word phrase's pair, which matches what the phrase operator matches",
+    async () => {
+      if (!isPostgres(db)) return;
+      // Neighbouring words from the articles' own text, a sentence's end and the next one's start included.
+      const bodies = await db.selectFrom("article").select("body").orderBy("id").limit(40).execute();
+      const pairs = new Set<string>();
+      for (const { body } of bodies) {
+        const text = words(body).filter((w) => w.length >= 3);
+        for (let i = 0; i + 1 < text.length && pairs.size < 60; i += 37) pairs.add(`${text[i]} ${text[i + 1]}`);
+      }
+      pairs.add("supply chain").add("state of").add("chain supply");
+      const matching = async (condition: ReturnType<typeof sql>) =>
+        (await sql<{ id: string }>`select id from search_match where words @@ ${condition} order by id`.execute(db)).rows.map((r) => r.id);
+      let found = 0;
+      for (const pair of pairs) {
+        const [first, second] = pair.split(" ") as [string, string];
+        const byPair = await matching(sql`search_phrase_pair(${first}, ${second})`);
+        const byPositions = await matching(sql`to_tsquery('english', ${`${first} <-> ${second}`})`);
+        expect(byPair, pair).toEqual(byPositions);
+        if (byPair.length > 0) found += 1;
+      }
+      expect(found).toBeGreaterThan(20);
+    },
+  );
 
   it("answers any text, engine syntax included, with results or none and never an error", async () => {
     const inputs = [

@@ -19,6 +19,7 @@ import * as m017 from "./017-article-reads";
 import * as m018 from "./018-product-texts";
 import * as m019 from "./019-short-links";
 import * as m020 from "./020-search-match";
+import * as m021 from "./021-search-word-pairs";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   "018-product-texts": m018,
   "019-short-links": m019,
   "020-search-match": m020,
+  "021-search-word-pairs": m021,
 };
 
 export const migrationProvider: MigrationProvider = {
