@@ -26,10 +26,10 @@ export function OnboardingMessage({ headingLevel: Heading = "h2" }: { headingLev
 }
 
 /**
- * The subscriber onboarding message (spec), where `onboardingDue` says: shown once, on whatever page a
- * new subscriber opens next. With JS it is a modal dialog; without, a message at the top of the
- * page. "Ok, thanks", or Escape in the dialog, records that it was seen, and focus goes on to the
- * page's content.
+ * The subscriber onboarding message (spec), which the layout shows where `onboardingDue` says it
+ * is due: once, on whatever page a new subscriber opens next. With JS it is a modal dialog;
+ * without, a message at the top of the page. "Ok, thanks", or Escape in the dialog, records that
+ * it was seen, and focus goes on to the page's content.
  */
 export function OnboardingOverlay() {
   const hydrated = useHydrated();

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { useRootData } from "../lib/root-data";
 import * as css from "./layout.css";
 
-// Spec copy. Kept here rather than with the account messages, which every page would then load.
+// Kept here rather than with the account messages, which every page would then load.
 const REGISTRATION_SUCCESS = "Thank you for registering. You are now signed in.";
 
 const CLOSE_AFTER_SCROLL = 250;
