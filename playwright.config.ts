@@ -1,8 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { chromiumLaunchOptions } from "./e2e/browser";
 
-// The fixtures hash their readers' passwords in the test workers, which inherit this.
-process.env.PASSWORD_SCRYPT_LOG2N ??= "14";
 const launchOptions = await chromiumLaunchOptions();
 // npm test gives each database's run a folder of its own (tests/run-suite.mjs).
 const resultsDir = process.env.TEST_RESULTS_DIR ?? "test-results";

@@ -44,7 +44,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     reporters: ["default", ["json", { outputFile: `${process.env.TEST_RESULTS_DIR ?? "test-results"}/vitest.json` }]],
-    // Hundreds of test passwords: hashed at scrypt N = 2^14 instead of production's 2^17.
-    env: { PASSWORD_SCRYPT_LOG2N: "14" },
   },
 }));

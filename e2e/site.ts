@@ -26,8 +26,6 @@ export async function startSite(): Promise<Site> {
       {
         SESSION_SECRET: sessionSecret,
         RATE_LIMIT_PER_ACCOUNT: "1000",
-        // Cheaper password hashing for the test accounts (production default: 2^17).
-        PASSWORD_SCRYPT_LOG2N: "14",
         // Requests without the header come from nowhere known (region "other"), as before.
         GEO_COUNTRY_HEADER: COUNTRY_HEADER,
       },

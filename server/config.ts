@@ -57,13 +57,6 @@ const envSchema = z.object({
   PAYMENT_WEBHOOK_SECRET: z.string().min(32, "PAYMENT_WEBHOOK_SECRET must be at least 32 characters").optional(),
 
   // Accounts: sign-in lockout, rate limits (per client address and per account), sessions.
-  // scrypt's cost as log2 of N: 17 is OWASP's minimum. Tests lower it (they hash hundreds of passwords).
-  PASSWORD_SCRYPT_LOG2N: z.coerce
-    .number()
-    .int()
-    .min(14, "PASSWORD_SCRYPT_LOG2N must be 14 to 20")
-    .max(20, "PASSWORD_SCRYPT_LOG2N must be 14 to 20")
-    .default(17),
   LOGIN_MAX_FAILURES: positiveInt(5),
   LOGIN_LOCKOUT_SECONDS: positiveInt(15 * 60),
   RATE_LIMIT_WINDOW_SECONDS: positiveInt(15 * 60),

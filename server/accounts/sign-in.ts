@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "../db/connection";
-import { verifyDecoy, verifyPassword } from "./passwords";
+import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from "./passwords";
 import { findCredentials, normalizeEmail, type User } from "./users";
 
 export interface LockoutRules {
@@ -61,6 +61,16 @@ export async function checkPasswordWithLockout(
   let clear = db.deleteFrom("login_failure").where("email", "=", address);
   if (!claim.lockSeconds) clear = clear.where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now.toISOString())]));
   await clear.execute();
+  // An older hash is made again at today's cost while the password is at hand (unless the
+  // password was changed meanwhile).
+  if (needsRehash(account.passwordHash)) {
+    await db
+      .updateTable("app_user")
+      .set({ password_hash: await hashPassword(password) })
+      .where("id", "=", account.user.id)
+      .where("password_hash", "=", account.passwordHash)
+      .execute();
+  }
   return { ok: true, user: account.user };
 }
 

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changePassword } from "../../server/accounts/change-password";
 import { requestPasswordReset, resetPassword, userForResetToken } from "../../server/accounts/password-reset";
@@ -54,7 +55,27 @@ describe("sign-in", () => {
     expect(result).toMatchObject({ ok: true, user: { id: user.id } });
     const row = await db.selectFrom("app_user").select("password_hash").where("id", "=", user.id).executeTakeFirstOrThrow();
     expect(row.password_hash).not.toContain(PASSWORD);
-    expect(row.password_hash.startsWith(`scrypt$${2 ** Number(process.env.PASSWORD_SCRYPT_LOG2N ?? 17)}$8$1$`)).toBe(true);
+    // Argon2id at OWASP's first recommendation (ADR 051).
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it("still lets in a reader whose password was hashed with scrypt, and hashes it again with Argon2id", async () => {
+    const user = await newReader("kept.since.scrypt@example.org");
+    const salt = crypto.randomBytes(16);
+    const key = crypto.scryptSync(PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 });
+    const legacy = ["scrypt", 2 ** 14, 8, 1, salt.toString("base64"), key.toString("base64")].join("$");
+    await db.updateTable("app_user").set({ password_hash: legacy }).where("id", "=", user.id).execute();
+    const storedHash = async () =>
+      (await db.selectFrom("app_user").select("password_hash").where("id", "=", user.id).executeTakeFirstOrThrow()).password_hash;
+
+    expect(await signIn(db, user.email, "Wrong7horse!", RULES)).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await storedHash()).toBe(legacy);
+    expect(await signIn(db, user.email, PASSWORD, RULES)).toMatchObject({ ok: true, user: { id: user.id } });
+    const upgraded = await storedHash();
+    expect(upgraded).toMatch(/^\$argon2id\$/);
+    expect(await signIn(db, user.email, PASSWORD, RULES)).toMatchObject({ ok: true, user: { id: user.id } });
+    expect(await signIn(db, user.email, "Wrong7horse!", RULES)).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await storedHash()).toBe(upgraded);
   });
 
   it("counts failures down to a lockout, and answers a stranger's address the same way", async () => {

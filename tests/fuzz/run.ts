@@ -22,7 +22,7 @@ const only = process.env.FUZZ_ONLY?.toLowerCase();
 const template = await createTemplate();
 const database = await isolatedConnection("fuzz");
 const server = await startBuiltServer(
-  { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ACCOUNT: "1000000", PASSWORD_SCRYPT_LOG2N: "14" },
+  { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ACCOUNT: "1000000" },
   "production",
   database,
 );

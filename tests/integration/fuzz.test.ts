@@ -31,7 +31,6 @@ beforeAll(async () => {
     {
       RATE_LIMIT_PER_IP: "100000",
       RATE_LIMIT_PER_ACCOUNT: "100000",
-      PASSWORD_SCRYPT_LOG2N: "14",
     },
     "production",
     database,

@@ -27,7 +27,7 @@ beforeAll(async () => {
     otherFolders.push(folder);
     return folder;
   };
-  const env = () => ({ ...SECRETS, DATA_DIR: folderFor(), PASSWORD_SCRYPT_LOG2N: "14" });
+  const env = () => ({ ...SECRETS, DATA_DIR: folderFor() });
   [a, b] = await Promise.all([startBuiltServer(env(), "production", database), startBuiltServer(env(), "production", database)]);
   db = connect(database);
 }, 180_000);

@@ -20,7 +20,7 @@ const REPRINT_PDF = "1031"; // The Hidden Cost of Consensus, permissions availab
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000", PASSWORD_SCRYPT_LOG2N: "14" });
+  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000" });
 }, 120_000);
 
 afterAll(async () => {

@@ -41,7 +41,6 @@ beforeAll(async () => {
     {
       RATE_LIMIT_PER_IP: "100000",
       RATE_LIMIT_PER_ACCOUNT: "1000",
-      PASSWORD_SCRYPT_LOG2N: "14",
       SMTP_URL: smtp.url,
     },
     "production",

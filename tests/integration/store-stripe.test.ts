@@ -55,7 +55,6 @@ beforeAll(async () => {
       SMTP_URL: smtp.url,
       RATE_LIMIT_PER_IP: "100000",
       RATE_LIMIT_PER_ACCOUNT: "1000",
-      PASSWORD_SCRYPT_LOG2N: "14",
     },
     "production",
     database,
