@@ -3,7 +3,7 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErr
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/db.server";
-import { DocumentOnlyProvider } from "./lib/document-only";
+import { DocumentOnlyProvider, type DocumentOnly } from "./lib/document-only";
 import { NonceProvider } from "./lib/nonce";
 import { startHousekeeping } from "./lib/housekeeping.server";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
@@ -24,67 +24,33 @@ startHousekeeping();
 const production = process.env.NODE_ENV === "production";
 
 /**
- * Where React writes the document: it hands on what React wrote as one chunk each time React
- * flushes (the shell, then each part streamed after it) rather than one per 2 KB piece, and
- * straight into the response body, without a Node stream in between. Everything React writes
- * is already rendered and held in memory, so it does not wait for the reader (no backpressure);
- * if the reader goes away, React is told the destination closed and stops.
+ * Where React writes the document. The render has finished before React is given it (onAllReady),
+ * so React writes the whole document and ends it in the same turn: the response is sent with its
+ * length, and the server compresses it in one go instead of piece by piece on other threads.
  */
-class DocumentBody extends EventEmitter {
-  readonly stream: ReadableStream<Uint8Array>;
+class DocumentCollector extends EventEmitter {
   readonly writable = true;
-  private controller!: ReadableStreamDefaultController<Uint8Array>;
-  private parts: Uint8Array[] = [];
-  private size = 0;
-  private done = false;
-  /** Every chunk, kept when the whole document is wanted at the end (for the page cache). */
-  private readonly whole: Uint8Array[] | undefined;
+  private readonly parts: Uint8Array[] = [];
 
-  constructor(private readonly onComplete?: (document: string) => void) {
+  constructor(
+    private readonly onEnd: (document: Buffer) => void,
+    private readonly onFail: (error: unknown) => void,
+  ) {
     super();
-    if (onComplete) this.whole = [];
-    this.stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
-      },
-      cancel: () => {
-        this.done = true;
-        this.emit("close");
-      },
-    });
   }
 
   write(chunk: Uint8Array | string): boolean {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    this.parts.push(bytes);
-    this.size += bytes.byteLength;
+    this.parts.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     return true;
   }
 
-  /** Called by React when it has written all it can for now. */
-  flush(): void {
-    if (this.size === 0 || this.done) return;
-    const chunk = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    this.parts = [];
-    this.size = 0;
-    this.whole?.push(chunk);
-    this.controller.enqueue(chunk);
-  }
-
   end(): this {
-    this.flush();
-    if (!this.done) {
-      this.done = true;
-      this.controller.close();
-      if (this.whole) this.onComplete?.(Buffer.concat(this.whole).toString());
-    }
+    this.onEnd(Buffer.concat(this.parts));
     return this;
   }
 
   destroy(error?: unknown): void {
-    if (this.done) return;
-    this.done = true;
-    this.controller.error(error);
+    this.onFail(error ?? new Error("React stopped writing the document"));
   }
 }
 
@@ -106,6 +72,17 @@ export default function handleRequest(
   const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext, documentOnly);
   const cached = cacheKey ? cachedPage(cacheKey) : undefined;
   if (cached) return cachedResponse(request, cached, responseStatusCode, responseHeaders);
+  return readHandoffAhead(remixContext).then(() => renderDocument(request, responseStatusCode, responseHeaders, remixContext, documentOnly, cacheKey));
+}
+
+function renderDocument(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  documentOnly: DocumentOnly,
+  cacheKey: string | null,
+): Promise<Response> {
   const nonce = createNonce();
   // Every reader gets the whole document at once. Loaders fetch everything a page shows, so the
   // only parts that can suspend are components loaded as chunks of their own (the paywall's and
@@ -120,14 +97,17 @@ export default function handleRequest(
     let timeout: ReturnType<typeof setTimeout> | undefined;
     const ready = () => {
       shellRendered = true;
-      const body = new DocumentBody(cacheKey ? (document) => renderFailed || keepPage(cacheKey, document, nonce) : undefined);
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       const { pathname } = new URL(request.url);
-      if (production) applySecurityHeaders(responseHeaders, { nonce }, isEmbeddable(pathname));
-      if (isPrivatePage(pathname)) responseHeaders.set("Cache-Control", "no-store");
-      if (cacheKey) responseHeaders.set("X-Page-Cache", "miss");
-      resolve(new Response(body.stream, { headers: responseHeaders, status: responseStatusCode }));
-      pipe(body);
+      const send = (document: Buffer) => {
+        if (cacheKey && !renderFailed) keepPage(cacheKey, document.toString(), nonce);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        if (production) applySecurityHeaders(responseHeaders, { nonce }, isEmbeddable(pathname));
+        if (isPrivatePage(pathname)) responseHeaders.set("Cache-Control", "no-store");
+        if (cacheKey) responseHeaders.set("X-Page-Cache", "miss");
+        responseHeaders.set("Content-Length", String(document.byteLength));
+        resolve(new Response(new Uint8Array(document), { headers: responseHeaders, status: responseStatusCode }));
+      };
+      pipe(new DocumentCollector(send, reject));
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
@@ -156,6 +136,26 @@ export default function handleRequest(
     );
     timeout = setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/**
+ * Reads the route data for hydration before the render, so that the render writes it without
+ * suspending (see the @remix-run/react patch, ADR 051). The encoding holds no promises (loaders
+ * return plain data), so its chunks are there within this turn of the event loop.
+ */
+async function readHandoffAhead(context: EntryContext): Promise<void> {
+  const stream = context.serverHandoffStream;
+  if (!stream) return;
+  const reader = stream.getReader();
+  const chunks: ReadableStreamReadResult<Uint8Array>[] = [];
+  for (let result = await reader.read(); ; result = await reader.read()) {
+    chunks.push(result);
+    if (result.done) break;
+  }
+  let next = 0;
+  const readHeld = () => chunks[next++] ?? { done: true, value: undefined };
+  const held = { getReader: () => ({ readHeld, read: async () => readHeld() }) };
+  Object.defineProperty(context, "serverHandoffStream", { value: held, configurable: true, enumerable: false });
 }
 
 /**

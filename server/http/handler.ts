@@ -78,27 +78,46 @@ function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | nu
 /** Text worth compressing: pages, their data, feeds, JSON and SVG. */
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|rss\+xml|atom\+xml|javascript)|image\/svg\+xml)/;
 
-/** Brotli at quality 4 costs about what gzip 6 does, and sends smaller pages. */
-function compressorFor(response: Response, acceptEncoding: string | undefined): zlib.BrotliCompress | zlib.Gzip | undefined {
+type Encoding = "br" | "gzip";
+
+/** How a text response is compressed for this client, if it is. */
+function encodingFor(response: Response, acceptEncoding: string | undefined): Encoding | undefined {
   if (!response.body || response.headers.has("content-encoding") || response.status === 206) return undefined;
   if (!COMPRESSIBLE.test(response.headers.get("content-type") ?? "")) return undefined;
-  const encoding = preferredEncoding(acceptEncoding, ["br", "gzip"]);
-  if (encoding === "br") return zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } });
-  if (encoding === "gzip") return zlib.createGzip({ level: 6 });
-  return undefined;
+  return preferredEncoding(acceptEncoding, ["br", "gzip"]);
 }
+
+/** Brotli at quality 4 costs about what gzip 6 does, and sends smaller pages. */
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS = { level: 6 };
+
+/**
+ * A body of known length up to this size (every page: entry.server sends the whole document) is
+ * read whole and compressed in one call on this thread. Streamed through zlib, it would go to
+ * libuv's threads and back once per piece, and each return waits for this process's next turn
+ * of the event loop, which under load is the time of every other request in it.
+ */
+const WHOLE_BODY_BYTES = 2 * 1024 * 1024;
 
 async function sendResponse(res: ServerResponse, response: Response, head: boolean, acceptEncoding: string | undefined): Promise<void> {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of response.headers) if (name !== "set-cookie") headers[name] = value;
-  const compressor = head ? undefined : compressorFor(response, acceptEncoding);
-  if (compressor) {
-    headers["content-encoding"] = compressor instanceof zlib.Gzip ? "gzip" : "br";
+  const encoding = head ? undefined : encodingFor(response, acceptEncoding);
+  if (encoding) {
+    headers["content-encoding"] = encoding;
     headers["vary"] = headers["vary"] ? `${headers["vary"]}, Accept-Encoding` : "Accept-Encoding";
     delete headers["content-length"];
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  const length = Number(response.headers.get("content-length"));
+  if (encoding && length > 0 && length <= WHOLE_BODY_BYTES) {
+    const body = Buffer.from(await response.arrayBuffer());
+    const compressed = encoding === "br" ? zlib.brotliCompressSync(body, BROTLI_OPTIONS) : zlib.gzipSync(body, GZIP_OPTIONS);
+    headers["content-length"] = compressed.byteLength;
+    res.writeHead(response.status, response.statusText || undefined, headers).end(compressed);
+    return;
+  }
   try {
     res.writeHead(response.status, response.statusText || undefined, headers);
   } catch (error) {
@@ -111,6 +130,7 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
     res.end();
     return;
   }
+  const compressor = encoding === "br" ? zlib.createBrotliCompress(BROTLI_OPTIONS) : encoding === "gzip" ? zlib.createGzip(GZIP_OPTIONS) : undefined;
   if (compressor) {
     compressor.pipe(res);
     res.once("close", () => compressor.destroy());

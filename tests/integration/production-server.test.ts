@@ -103,6 +103,10 @@ describe("serving the client build", () => {
     expect(page).toMatch(/^<!DOCTYPE html>/i);
     expect(page).toContain("</html>");
     expect(brotli.body.length).toBeLessThan(page.length / 2);
+    // The whole page is compressed at once (ADR 052): its length is known before it is sent,
+    // and it ends with the route data for hydration, whole.
+    expect(Number(brotli.headers["content-length"])).toBe(brotli.body.length);
+    expect(page).toMatch(/streamController\.enqueue\("[\s\S]*"\);<\/script>(<!--\/?\$-->)*<script>window\.__remixContext\.streamController\.close\(\);<\/script>(<!--\/\$-->)*$/);
 
     const gzip = await raw(server.url, "/the-latest.data", { headers: { "Accept-Encoding": "gzip" } });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
