@@ -5,6 +5,8 @@
 //   PORT, HOST     where HAProxy listens (default 8080, all addresses); its counters are on
 //                  127.0.0.1:8404/stats
 //   WEB_CONCURRENCY  processes per instance (default 1)
+//   DATABASE_POOL_SIZE  connections per process (default: 20, or fewer so that all the
+//                  processes together hold at most 80, within PostgreSQL's default 100)
 // The instances get the same secrets (given, or generated once into DATA_DIR) and their own
 // data folders under DATA_DIR. SIGTERM or Ctrl-C stops HAProxy and drains every instance.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -90,6 +92,7 @@ const secrets = loadSecrets(s.DATA_DIR, {
   PAYMENT_WEBHOOK_SECRET: process.env.PAYMENT_WEBHOOK_SECRET,
 });
 const ports = Array.from({ length: s.INSTANCES }, (_, i) => s.FIRST_INSTANCE_PORT + i);
+const poolSize = process.env.DATABASE_POOL_SIZE || String(Math.max(1, Math.min(20, Math.floor(80 / (s.INSTANCES * s.WEB_CONCURRENCY)))));
 
 // The first instance migrates and seeds an empty database; the others would wait on its locks.
 const instances = ports.map((port, i) =>
@@ -102,6 +105,7 @@ const instances = ports.map((port, i) =>
     SITE_URL: siteUrl,
     CLIENT_IP_HEADER: "x-forwarded-for",
     WEB_CONCURRENCY: String(s.WEB_CONCURRENCY),
+    DATABASE_POOL_SIZE: poolSize,
     SESSION_SECRET: secrets.sessionSecret,
     PAYMENT_WEBHOOK_SECRET: secrets.paymentWebhookSecret,
   }),

@@ -49,22 +49,26 @@ export function cardQuery(db: Database) {
   return db.selectFrom("article").innerJoin("topic", "topic.id", "article.primary_topic_id").select(cardColumns);
 }
 
-export async function toCards(db: Database, rows: CardRow[]): Promise<ArticleCard[]> {
-  if (rows.length === 0) return [];
-  const authorRows = await db
-    .selectFrom("article_author")
-    .innerJoin("author", "author.id", "article_author.author_id")
-    .select(["article_author.article_id", "author.name"])
-    .where(
-      "article_author.article_id",
-      "in",
-      rows.map((r) => r.id),
-    )
-    .orderBy("article_author.position")
-    .execute();
+type CardQuery = ReturnType<typeof cardQuery>;
+
+/**
+ * The cards a query selects, with their authors. The authors are asked for by the same query
+ * (as a subquery) at the same time, so on PostgreSQL the two take one round trip, not two.
+ */
+export async function cardsOf(db: Database, query: CardQuery): Promise<ArticleCard[]> {
+  const [rows, authorRows] = await Promise.all([
+    query.execute(),
+    db
+      .selectFrom("article_author")
+      .innerJoin("author", "author.id", "article_author.author_id")
+      .select(["article_author.article_id", "author.name"])
+      .where("article_author.article_id", "in", query.clearSelect().select("article.id"))
+      .orderBy("article_author.position")
+      .execute(),
+  ]);
   const authors = new Map<number, { name: string }[]>();
   for (const a of authorRows) authors.set(a.article_id, [...(authors.get(a.article_id) ?? []), { name: a.name }]);
-  return rows.map((r) => ({
+  return rows.map((r: CardRow) => ({
     id: r.id,
     title: r.title,
     summary: r.summary,

@@ -1,4 +1,4 @@
-import { cardQuery, toCards, type ArticleCard } from "./article-cards";
+import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import { chartImage } from "./charts";
 import { ContentCache } from "./content-cache";
 import type { Database } from "./db/connection";
@@ -127,7 +127,7 @@ export async function relatedArticles(db: Database, article: { id: number; prima
 export async function latestArticles(db: Database, limit: number, excludeId?: number): Promise<ArticleCard[]> {
   let q = cardQuery(db).orderBy("article.published", "desc").orderBy("article.id", "desc").limit(limit);
   if (excludeId !== undefined) q = q.where("article.id", "!=", excludeId);
-  return toCards(db, await q.execute());
+  return cardsOf(db, q);
 }
 
 /** Everything an article page shows besides the site chrome. */

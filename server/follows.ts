@@ -159,12 +159,13 @@ export function topicForFilter(topics: Topic[], filter: string): Topic | undefin
 export async function followingStream(db: Database, topicIds: number[], paging: Paging, size = 10): Promise<StreamPage> {
   if (topicIds.length === 0) return { entries: [], page: { number: 1, loaded: paging.loaded, last: 1, size, total: 0 } };
   const inTopics = db.selectFrom("article_topic").select("article_topic.article_id").where("article_topic.topic_id", "in", topicIds);
-  const count = await db
+  const counting = db
     .selectFrom("article_topic")
     .where("topic_id", "in", topicIds)
     .select((eb) => eb.fn.count<number>("article_id").distinct().as("n"))
-    .executeTakeFirstOrThrow();
-  return pageOfCards(db, cardQuery(db).where("article.id", "in", inTopics), Number(count.n), size, paging);
+    .executeTakeFirstOrThrow()
+    .then((count) => Number(count.n));
+  return pageOfCards(db, cardQuery(db).where("article.id", "in", inTopics), counting, size, paging);
 }
 
 /**

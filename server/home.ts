@@ -1,6 +1,6 @@
 import { latestArticles } from "./articles";
 import { ContentCache } from "./content-cache";
-import { cardQuery, toCards, type ArticleCard } from "./article-cards";
+import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import { latestIssue } from "./archive";
 import type { Database } from "./db/connection";
 import { listNewsletters } from "./newsletters/catalog";
@@ -22,15 +22,17 @@ export function homePage(db: Database, now = new Date()): Promise<HomePage> {
 }
 
 async function loadHomePage(db: Database, now: Date) {
-  const [newest, popular, bigIdeasRows, videos, podcasts, newsletters, issue, topics] = await Promise.all([
+  const [newest, popular, bigIdeas, videos, podcasts, newsletters, issue, topics] = await Promise.all([
     latestArticles(db, 1 + HOME_COUNTS.secondary + HOME_COUNTS.latest),
     mostPopular(db, now),
-    cardQuery(db)
-      .innerJoin("stream_entry", "stream_entry.article_id", "article.id")
-      .where("stream_entry.stream", "=", "big-ideas")
-      .orderBy("article.published", "desc")
-      .limit(HOME_COUNTS.bigIdeas)
-      .execute(),
+    cardsOf(
+      db,
+      cardQuery(db)
+        .innerJoin("stream_entry", "stream_entry.article_id", "article.id")
+        .where("stream_entry.stream", "=", "big-ideas")
+        .orderBy("article.published", "desc")
+        .limit(HOME_COUNTS.bigIdeas),
+    ),
     videoList(db, 1),
     podcastSeriesList(db),
     listNewsletters(db),
@@ -42,7 +44,7 @@ async function loadHomePage(db: Database, now: Date) {
     secondary: newest.slice(1, 1 + HOME_COUNTS.secondary),
     latest: newest.slice(1 + HOME_COUNTS.secondary),
     popular,
-    bigIdeas: await toCards(db, bigIdeasRows),
+    bigIdeas,
     videos: videos.videos.slice(0, HOME_COUNTS.videos),
     podcasts,
     newsletters: newsletters.filter((n) => !n.subscriberOnly).slice(0, HOME_COUNTS.newsletters),
@@ -58,11 +60,11 @@ async function loadHomePage(db: Database, now: Date) {
  */
 async function mostPopular(db: Database, now: Date): Promise<ArticleCard[]> {
   const ids = await mostReadArticleIds(db, HOME_COUNTS.popular, now);
-  const read = ids.length > 0 ? await toCards(db, await cardQuery(db).where("article.id", "in", ids).execute()) : [];
+  const read = ids.length > 0 ? await cardsOf(db, cardQuery(db).where("article.id", "in", ids)) : [];
   read.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
   const missing = HOME_COUNTS.popular - read.length;
   if (missing <= 0) return read;
   let fill = cardQuery(db).where("article.tier", "=", "top50").orderBy("article.published", "desc").limit(missing);
   if (ids.length > 0) fill = fill.where("article.id", "not in", ids);
-  return [...read, ...(await toCards(db, await fill.execute()))];
+  return [...read, ...(await cardsOf(db, fill))];
 }

@@ -1,4 +1,4 @@
-import { cardQuery, toCards, type ArticleCard } from "./article-cards";
+import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import type { Database } from "./db/connection";
 import { lastPage, type Paging } from "../shared/pagination";
 import { REFERRAL_TOPICS_AND_HOME } from "../shared/referrals";
@@ -141,20 +141,20 @@ function sortKeys(db: Database, source: StreamSource) {
 export async function pageOfCards(
   db: Database,
   query: ReturnType<typeof cardQuery>,
-  total: number,
+  counting: Promise<number>,
   size: number,
   paging: Paging,
   keys?: ReturnType<typeof sortKeys>,
 ): Promise<StreamPage> {
   const skip = (paging.page - 1) * size;
-  const pageInfo = { number: paging.page, loaded: paging.loaded, last: lastPage(total, size), size, total };
+  const pageInfo = (total: number) => ({ number: paging.page, loaded: paging.loaded, last: lastPage(total, size), size, total });
   let page = query
     .orderBy("article.published", "desc")
     .orderBy("article.id", "desc")
     .limit(size * paging.loaded);
   if (skip > 0 && keys) {
     const start = await keys.orderBy("article.published", "desc").orderBy("article.id", "desc").limit(1).offset(skip).executeTakeFirst();
-    if (!start) return { entries: [], page: pageInfo };
+    if (!start) return { entries: [], page: pageInfo(await counting) };
     page = page.where((eb) =>
       eb.or([
         eb("article.published", "<", start.published),
@@ -164,12 +164,12 @@ export async function pageOfCards(
   } else if (skip > 0) {
     page = page.offset(skip);
   }
-  return { entries: await toCards(db, await page.execute()), page: pageInfo };
+  const [entries, total] = await Promise.all([cardsOf(db, page), counting]);
+  return { entries, page: pageInfo(total) };
 }
 
-export async function loadStream(db: Database, stream: StreamDefinition, paging: Paging, size = pageSize(stream)): Promise<StreamPage> {
-  const total = await countEntries(db, stream.source);
-  return pageOfCards(db, filtered(db, stream.source), total, size, paging, sortKeys(db, stream.source));
+export function loadStream(db: Database, stream: StreamDefinition, paging: Paging, size = pageSize(stream)): Promise<StreamPage> {
+  return pageOfCards(db, filtered(db, stream.source), countEntries(db, stream.source), size, paging, sortKeys(db, stream.source));
 }
 
 /** Adds the stream's referral code to a product link (`referral` query value). */

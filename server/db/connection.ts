@@ -32,6 +32,8 @@ export interface ConnectionOptions {
   databaseUrl?: string;
   /** PostgreSQL schema to use (created if missing); lets tests isolate themselves. */
   schema?: string;
+  /** PostgreSQL connections at most (DATABASE_POOL_SIZE); 10 unless given. */
+  poolSize?: number;
   dataDir: string;
 }
 
@@ -39,7 +41,7 @@ export function connect(options: ConnectionOptions): Database {
   if (options.databaseUrl) {
     const pool = createPostgresPool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: options.poolSize ?? 10,
       // A database that does not answer (a host gone, a network partition) fails the request
       // after this long instead of holding it open.
       connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,

@@ -8,7 +8,7 @@ let opening: Promise<Database> | undefined;
 export function db(): Promise<Database> {
   if (!opening) {
     const c = config();
-    opening = openDatabase({ databaseUrl: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, dataDir: c.dataDir });
+    opening = openDatabase({ databaseUrl: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, dataDir: c.dataDir, poolSize: c.DATABASE_POOL_SIZE });
     opening.catch(() => {
       opening = undefined;
     });

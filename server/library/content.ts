@@ -1,4 +1,4 @@
-import { cardQuery, toCards } from "../article-cards";
+import { cardQuery, cardsOf } from "../article-cards";
 import type { Database } from "../db/connection";
 import type { LibraryContentType } from "../db/schema";
 import { podcastEpisodesById } from "../podcasts";
@@ -33,7 +33,7 @@ export async function contentItems(db: Database, refs: ContentRef[]): Promise<Ma
   const articleIds = refs.filter((r) => r.type === "article").map((r) => r.id);
   const videoIds = refs.filter((r) => r.type === "video").map((r) => r.id);
   if (articleIds.length > 0) {
-    const cards = await toCards(db, await cardQuery(db).where("article.id", "in", articleIds).execute());
+    const cards = await cardsOf(db, cardQuery(db).where("article.id", "in", articleIds));
     for (const c of cards) {
       found.set(key({ type: "article", id: c.id }), {
         type: "article",

@@ -11,6 +11,9 @@ describe("configuration", () => {
     expect(c.dataDir).toMatch(/data$/);
     expect(c.MAINTENANCE_MODE).toBe(false);
     expect(c.siteUrl).toBe("http://localhost:3000");
+    expect(c.DATABASE_POOL_SIZE).toBe(20);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE/);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "500" })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
   it("reads switches and rejects bad values with a message naming the variable", () => {
