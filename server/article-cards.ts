@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { Database } from "./db/connection";
+import { isPostgres } from "./db/dialect";
 import type { ContentTier } from "./db/schema";
 import { articleArtPath, articlePath, topicPath } from "../shared/urls";
 
@@ -42,33 +44,35 @@ type CardRow = {
   tier: ContentTier;
   topic_name: string;
   topic_slug: string;
+  author_names: string | null;
 };
 
-/** Selects cards from article joined to its primary topic; callers add where/order/limit. */
-export function cardQuery(db: Database) {
-  return db.selectFrom("article").innerJoin("topic", "topic.id", "article.primary_topic_id").select(cardColumns);
-}
-
-type CardQuery = ReturnType<typeof cardQuery>;
+/** Joins the authors' names, in their order, in one column. */
+const AUTHOR_SEPARATOR = "\u001f";
 
 /**
- * The cards a query selects, with their authors. The authors are asked for by the same query
- * (as a subquery) at the same time, so on PostgreSQL the two take one round trip, not two.
+ * Selects cards from article joined to its primary topic, each with its authors' names (in a
+ * subquery, so that a list of cards is one query: on PostgreSQL each query is a round trip);
+ * callers add where/order/limit.
  */
-export async function cardsOf(db: Database, query: CardQuery): Promise<ArticleCard[]> {
-  const [rows, authorRows] = await Promise.all([
-    query.execute(),
-    db
-      .selectFrom("article_author")
-      .innerJoin("author", "author.id", "article_author.author_id")
-      .select(["article_author.article_id", "author.name"])
-      .where("article_author.article_id", "in", query.clearSelect().select("article.id"))
-      .orderBy("article_author.position")
-      .execute(),
-  ]);
-  const authors = new Map<number, { name: string }[]>();
-  for (const a of authorRows) authors.set(a.article_id, [...(authors.get(a.article_id) ?? []), { name: a.name }]);
-  return rows.map((r: CardRow) => ({
+export function cardQuery(db: Database) {
+  const names = isPostgres(db)
+    ? sql`string_agg(author.name, chr(31) order by article_author.position)`
+    : sql`group_concat(author.name, char(31) order by article_author.position)`;
+  return db
+    .selectFrom("article")
+    .innerJoin("topic", "topic.id", "article.primary_topic_id")
+    .select(cardColumns)
+    .select(
+      sql<string | null>`(select ${names} from article_author join author on author.id = article_author.author_id
+        where article_author.article_id = article.id)`.as("author_names"),
+    );
+}
+
+/** The cards a query selects. */
+export async function cardsOf(query: ReturnType<typeof cardQuery>): Promise<ArticleCard[]> {
+  const rows: CardRow[] = await query.execute();
+  return rows.map((r) => ({
     id: r.id,
     title: r.title,
     summary: r.summary,
@@ -78,6 +82,6 @@ export async function cardsOf(db: Database, query: CardQuery): Promise<ArticleCa
     published: r.published,
     tier: r.tier,
     topic: { name: r.topic_name, url: topicPath(r.topic_slug) },
-    authors: authors.get(r.id) ?? [],
+    authors: r.author_names ? r.author_names.split(AUTHOR_SEPARATOR).map((name) => ({ name })) : [],
   }));
 }

@@ -127,7 +127,7 @@ export async function relatedArticles(db: Database, article: { id: number; prima
 export async function latestArticles(db: Database, limit: number, excludeId?: number): Promise<ArticleCard[]> {
   let q = cardQuery(db).orderBy("article.published", "desc").orderBy("article.id", "desc").limit(limit);
   if (excludeId !== undefined) q = q.where("article.id", "!=", excludeId);
-  return cardsOf(db, q);
+  return cardsOf(q);
 }
 
 /** Everything an article page shows besides the site chrome. */

@@ -26,7 +26,6 @@ async function loadHomePage(db: Database, now: Date) {
     latestArticles(db, 1 + HOME_COUNTS.secondary + HOME_COUNTS.latest),
     mostPopular(db, now),
     cardsOf(
-      db,
       cardQuery(db)
         .innerJoin("stream_entry", "stream_entry.article_id", "article.id")
         .where("stream_entry.stream", "=", "big-ideas")
@@ -60,11 +59,11 @@ async function loadHomePage(db: Database, now: Date) {
  */
 async function mostPopular(db: Database, now: Date): Promise<ArticleCard[]> {
   const ids = await mostReadArticleIds(db, HOME_COUNTS.popular, now);
-  const read = ids.length > 0 ? await cardsOf(db, cardQuery(db).where("article.id", "in", ids)) : [];
+  const read = ids.length > 0 ? await cardsOf(cardQuery(db).where("article.id", "in", ids)) : [];
   read.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
   const missing = HOME_COUNTS.popular - read.length;
   if (missing <= 0) return read;
   let fill = cardQuery(db).where("article.tier", "=", "top50").orderBy("article.published", "desc").limit(missing);
   if (ids.length > 0) fill = fill.where("article.id", "not in", ids);
-  return [...read, ...(await cardsOf(db, fill))];
+  return [...read, ...(await cardsOf(fill))];
 }

@@ -164,7 +164,7 @@ export async function pageOfCards(
   } else if (skip > 0) {
     page = page.offset(skip);
   }
-  const [entries, total] = await Promise.all([cardsOf(db, page), counting]);
+  const [entries, total] = await Promise.all([cardsOf(page), counting]);
   return { entries, page: pageInfo(total) };
 }
 

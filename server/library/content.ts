@@ -33,7 +33,7 @@ export async function contentItems(db: Database, refs: ContentRef[]): Promise<Ma
   const articleIds = refs.filter((r) => r.type === "article").map((r) => r.id);
   const videoIds = refs.filter((r) => r.type === "video").map((r) => r.id);
   if (articleIds.length > 0) {
-    const cards = await cardsOf(db, cardQuery(db).where("article.id", "in", articleIds));
+    const cards = await cardsOf(cardQuery(db).where("article.id", "in", articleIds));
     for (const c of cards) {
       found.set(key({ type: "article", id: c.id }), {
         type: "article",

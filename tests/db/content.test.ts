@@ -126,6 +126,20 @@ describe(`streams (${dialectName})`, () => {
     expect(two.entries.slice(10).map((e) => e.id)).toEqual(second.entries.map((e) => e.id));
   });
 
+  it("names each card's authors in their byline order", async () => {
+    const first = await loadStream(db, STREAM_PAGES["the-latest"]!, { page: 1, loaded: 3 });
+    const bylines = await db
+      .selectFrom("article_author")
+      .innerJoin("author", "author.id", "article_author.author_id")
+      .select(["article_author.article_id", "author.name"])
+      .orderBy("article_author.article_id")
+      .orderBy("article_author.position")
+      .execute();
+    const expected = (id: number) => bylines.filter((b) => b.article_id === id).map((b) => ({ name: b.name }));
+    expect(first.entries.some((e) => e.authors.length > 1)).toBe(true);
+    for (const entry of first.entries) expect(entry.authors).toEqual(expected(entry.id));
+  });
+
   it("uses page size 8 for lists without a page-size attribute", async () => {
     const stream = await loadStream(db, STREAM_PAGES["ascend"]!, { page: 1, loaded: 1 });
     expect(stream.page.size).toBe(8);
