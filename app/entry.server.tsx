@@ -72,7 +72,9 @@ export default function handleRequest(
   const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext, documentOnly);
   const cached = cacheKey ? cachedPage(cacheKey) : undefined;
   if (cached) return cachedResponse(request, cached, responseStatusCode, responseHeaders);
-  return readHandoffAhead(remixContext).then(() => renderDocument(request, responseStatusCode, responseHeaders, remixContext, documentOnly, cacheKey));
+  return readHandoffAhead(remixContext).then(() =>
+    renderDocument(request, responseStatusCode, responseHeaders, remixContext, documentOnly, cacheKey),
+  );
 }
 
 function renderDocument(

@@ -48,7 +48,12 @@ const envSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, "DATABASE_SCHEMA must be a lowercase SQL identifier")
     .optional(),
   // PostgreSQL connections per server process (ADR 053).
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1, "DATABASE_POOL_SIZE must be 1 to 100").max(100, "DATABASE_POOL_SIZE must be 1 to 100").default(20),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1, "DATABASE_POOL_SIZE must be 1 to 100")
+    .max(100, "DATABASE_POOL_SIZE must be 1 to 100")
+    .default(20),
   SITE_URL: z.string().url().default("http://localhost:3000"),
   MAINTENANCE_MODE: flag,
   STREAM_UNLIMITED_LOADING: flag,

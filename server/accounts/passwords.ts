@@ -28,7 +28,12 @@ export function needsRehash(stored: string): boolean {
   return !cost || Number(cost[1]) < ARGON2.memoryCost || Number(cost[2]) < ARGON2.timeCost;
 }
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 /** A hash made before ADR 051: "scrypt$N$r$p$salt$key", replaced at its owner's next sign-in. */
 async function verifyScrypt(password: string, stored: string): Promise<boolean> {

@@ -130,7 +130,8 @@ async function sendResponse(res: ServerResponse, response: Response, head: boole
     res.end();
     return;
   }
-  const compressor = encoding === "br" ? zlib.createBrotliCompress(BROTLI_OPTIONS) : encoding === "gzip" ? zlib.createGzip(GZIP_OPTIONS) : undefined;
+  const compressor =
+    encoding === "br" ? zlib.createBrotliCompress(BROTLI_OPTIONS) : encoding === "gzip" ? zlib.createGzip(GZIP_OPTIONS) : undefined;
   if (compressor) {
     compressor.pipe(res);
     res.once("close", () => compressor.destroy());

@@ -21,11 +21,7 @@ const only = process.env.FUZZ_ONLY?.toLowerCase();
 
 const template = await createTemplate();
 const database = await isolatedConnection("fuzz");
-const server = await startBuiltServer(
-  { RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ACCOUNT: "1000000" },
-  "production",
-  database,
-);
+const server = await startBuiltServer({ RATE_LIMIT_PER_IP: "1000000", RATE_LIMIT_PER_ACCOUNT: "1000000" }, "production", database);
 let failed = false;
 try {
   console.log(`fuzz: ${database.databaseUrl ? "PostgreSQL" : "SQLite"}, ${runs} bodies per action, seed ${seed}`);

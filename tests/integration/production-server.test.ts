@@ -106,7 +106,9 @@ describe("serving the client build", () => {
     // The whole page is compressed at once (ADR 052): its length is known before it is sent,
     // and it ends with the route data for hydration, whole.
     expect(Number(brotli.headers["content-length"])).toBe(brotli.body.length);
-    expect(page).toMatch(/streamController\.enqueue\("[\s\S]*"\);<\/script>(<!--\/?\$-->)*<script>window\.__remixContext\.streamController\.close\(\);<\/script>(<!--\/\$-->)*$/);
+    expect(page).toMatch(
+      /streamController\.enqueue\("[\s\S]*"\);<\/script>(<!--\/?\$-->)*<script>window\.__remixContext\.streamController\.close\(\);<\/script>(<!--\/\$-->)*$/,
+    );
 
     const gzip = await raw(server.url, "/the-latest.data", { headers: { "Accept-Encoding": "gzip" } });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
