@@ -142,7 +142,7 @@ function renderDocument(
 
 /**
  * Reads the route data for hydration before the render, so that the render writes it without
- * suspending (see the @remix-run/react patch, ADR 051). The encoding holds no promises (loaders
+ * suspending (see the @remix-run/react patch, ADR 052). The encoding holds no promises (loaders
  * return plain data), so its chunks are there within this turn of the event loop.
  */
 async function readHandoffAhead(context: EntryContext): Promise<void> {

@@ -153,8 +153,12 @@ export async function pageOfCards(
     .orderBy("article.id", "desc")
     .limit(size * paging.loaded);
   if (skip > 0 && keys) {
-    const start = await keys.orderBy("article.published", "desc").orderBy("article.id", "desc").limit(1).offset(skip).executeTakeFirst();
-    if (!start) return { entries: [], page: pageInfo(await counting) };
+    // Awaited together, so that neither fails unheard.
+    const [start, total] = await Promise.all([
+      keys.orderBy("article.published", "desc").orderBy("article.id", "desc").limit(1).offset(skip).executeTakeFirst(),
+      counting,
+    ]);
+    if (!start) return { entries: [], page: pageInfo(total) };
     page = page.where((eb) =>
       eb.or([
         eb("article.published", "<", start.published),
