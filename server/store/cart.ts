@@ -201,35 +201,31 @@ export async function addToCart(
   const max = maxQuantity(input.kind, availability.code);
 
   return db.transaction().execute(async (tx): Promise<AddOutcome> => {
+    // Touching the cart first takes its row's lock on PostgreSQL: two adds to one cart go one
+    // after the other, and the second finds the line the first made.
+    await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
     const existing = await findLine(tx, cartId, input.availabilityId, input.kind);
     if (existing && max === 1) return { ok: false, problem: "digital-limit" };
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
     if (existing) {
       await tx.updateTable("cart_line").set({ quantity }).where("id", "=", existing.id).execute();
-    } else {
-      await tx
-        .insertInto("cart_line")
-        .values({
-          id: crypto.randomUUID(),
-          cart_id: cartId,
-          availability_id: input.availabilityId,
-          kind: input.kind,
-          quantity,
-          referral: input.referral,
-          added_at: now.toISOString(),
-        })
-        .execute();
+      return { ok: true, lineId: existing.id, quantity };
     }
-    await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
-    const line = await tx
-      .selectFrom("cart_line")
-      .select("id")
-      .where("cart_id", "=", cartId)
-      .where("availability_id", "=", input.availabilityId)
-      .where("kind", "=", input.kind)
-      .executeTakeFirstOrThrow();
-    return { ok: true, lineId: line.id, quantity };
+    const lineId = crypto.randomUUID();
+    await tx
+      .insertInto("cart_line")
+      .values({
+        id: lineId,
+        cart_id: cartId,
+        availability_id: input.availabilityId,
+        kind: input.kind,
+        quantity,
+        referral: input.referral,
+        added_at: now.toISOString(),
+      })
+      .execute();
+    return { ok: true, lineId, quantity };
   });
 }
 

@@ -46,6 +46,15 @@ describe("cart", () => {
     expect(read.itemCount).toBe(3);
   });
 
+  it("counts every one of several adds of one new item to one cart that arrive at once", async () => {
+    const cart = await createCart(db, null);
+    const now = tick();
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => addToCart(db, cart, item(pick.hardcover.id), now)));
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+    expect(new Set(outcomes.map((o) => o.ok && o.lineId)).size).toBe(1);
+    expect((await readCart(db, cart)).lines.map((l) => [l.availabilityId, l.quantity])).toEqual([[pick.hardcover.id, 5]]);
+  });
+
   it("refuses quantities below 1, unknown items, coming-soon items and a second copy of a digital item", async () => {
     const cart = await createCart(db, null);
     expect(await addToCart(db, cart, item(pick.hardcover.id, 0), tick())).toMatchObject({ ok: false, problem: "quantity" });
