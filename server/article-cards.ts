@@ -47,7 +47,7 @@ type CardRow = {
   author_names: string | null;
 };
 
-/** Joins the authors' names, in their order, in one column. */
+/** Joins the authors' names, in their order, in one column (chr(31) and char(31) in cardQuery's SQL). */
 const AUTHOR_SEPARATOR = "\u001f";
 
 /**
