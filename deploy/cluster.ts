@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { z } from "zod";
+import { defaultSiteUrl } from "../server/config";
 import { loadSecrets } from "../server/secrets";
 
 const settings = z
@@ -86,7 +87,7 @@ const listening = (child: ChildProcess) =>
     child.once("exit", () => reject(new Error("an instance stopped before it listened")));
   });
 
-const siteUrl = s.SITE_URL ?? `http://${s.HOST || "localhost"}:${s.PORT}`;
+const siteUrl = s.SITE_URL ?? defaultSiteUrl(s.HOST, s.PORT);
 const secrets = loadSecrets(s.DATA_DIR, {
   SESSION_SECRET: process.env.SESSION_SECRET,
   PAYMENT_WEBHOOK_SECRET: process.env.PAYMENT_WEBHOOK_SECRET,

@@ -54,7 +54,16 @@ const envSchema = z.object({
     .min(1, "DATABASE_POOL_SIZE must be 1 to 100")
     .max(100, "DATABASE_POOL_SIZE must be 1 to 100")
     .default(20),
-  SITE_URL: z.string().url().default("http://localhost:3000"),
+  /**
+   * The public origin of every absolute link (mail, the payment provider, feeds, canonical URLs);
+   * unset or empty, the server's own address (defaultSiteUrl).
+   */
+  SITE_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "SITE_URL must be an http:// or https:// address")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   MAINTENANCE_MODE: flag,
   STREAM_UNLIMITED_LOADING: flag,
   SEED_ARTICLES: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -175,11 +184,27 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; siteUrl: string };
 
+/** Addresses that mean "every interface": the machine itself answers on them as localhost. */
+const EVERY_INTERFACE = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * The origin a server on HOST and PORT answers at from the machine it runs on: what links use
+ * when SITE_URL is not given (a second copy started on another port links to itself).
+ */
+export function defaultSiteUrl(host: string | undefined, port: number): string {
+  const name = !host || EVERY_INTERFACE.has(host) ? "localhost" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  // An address no URL can hold (an IPv6 one with its interface, fe80::1%eth0) is still this machine.
+  return URL.canParse(`http://${name}`) ? new URL(`http://${name}:${port}`).origin : `http://localhost:${port}`;
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  if (result.data.PORT === 0 && !result.data.SITE_URL) {
+    throw new Error("Invalid configuration:\n  PORT: 0 (any free port) needs SITE_URL, the address links are to use");
   }
   if (result.data.PAYMENT_PROVIDER === "stripe" && !(result.data.STRIPE_SECRET_KEY && result.data.STRIPE_WEBHOOK_SECRET)) {
     throw new Error("Invalid configuration:\n  PAYMENT_PROVIDER: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
@@ -187,7 +212,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     ...result.data,
     dataDir: path.resolve(result.data.DATA_DIR),
-    siteUrl: result.data.SITE_URL.replace(/\/$/, ""),
+    siteUrl: result.data.SITE_URL?.replace(/\/$/, "") ?? defaultSiteUrl(result.data.HOST, result.data.PORT),
   };
 }
 

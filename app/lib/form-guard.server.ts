@@ -2,9 +2,12 @@ import { isStorableText } from "../../server/db/storable-text";
 import { isCrossSite } from "../../server/http/cross-site";
 import { config } from "./db.server";
 import { HONEYPOT_FIELD } from "./forms/honeypot";
+import { readFormBody } from "./read-body.server";
 import { CROSS_SITE_REFUSED } from "./site";
 
 const MAX_FORM_BYTES = 64 * 1024;
+/** Far above any of the site's forms (the longest, a library page's, ticks at most 10 items and 100 folders). */
+const MAX_FORM_FIELDS = 1_000;
 
 function refuse(status: number, message: string): never {
   throw new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -21,20 +24,17 @@ export function refuseCrossSite(request: Request): void {
 }
 
 /**
- * Every action's way in: refuses cross-site posts and oversized bodies, reads the form, refuses
- * NUL bytes and lone surrogates (PostgreSQL cannot store them) and drops what a bot filled into
- * the honeypot with a 400.
+ * Every action's way in: refuses cross-site posts (403), a body over 64 KB as received, chunked
+ * or not, and more than 1,000 fields (413), reads the form, refuses NUL bytes and lone
+ * surrogates (PostgreSQL cannot store them) and drops what a bot filled into the honeypot with
+ * a 400.
  */
 export async function readForm(request: Request): Promise<FormData> {
   refuseCrossSite(request);
-  const length = Number(request.headers.get("Content-Length") ?? 0);
-  if (length > MAX_FORM_BYTES) refuse(413, "Form too large");
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    refuse(400, "Form could not be read");
-  }
+  const form = await readFormBody(request, { maxBytes: MAX_FORM_BYTES, maxFields: MAX_FORM_FIELDS });
+  if (form === "too-large") refuse(413, "Form too large");
+  if (form === "too-many-fields") refuse(413, "Form has too many fields");
+  if (form === "unreadable") refuse(400, "Form could not be read");
   for (const [name, value] of form) {
     if (!isStorableText(name) || (typeof value === "string" && !isStorableText(value)))
       refuse(400, "Form holds characters that cannot be stored");

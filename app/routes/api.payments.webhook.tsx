@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { WebhookSignatureError } from "../../server/payments/provider";
 import { SANDBOX_SIGNATURE_HEADER } from "../../server/payments/sandbox";
 import { payments, receivePaymentCallback } from "../lib/payments.server";
+import { readBodyBytes } from "../lib/read-body.server";
 import { withSecurityHeaders } from "../lib/responses.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -14,9 +15,10 @@ const json = (body: object, status: number) => Response.json(body, { status, hea
  */
 export const action = withSecurityHeaders(async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return json({ error: "Method not allowed" }, 405);
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) return json({ error: "Payload too large" }, 413);
-  const raw = await request.text();
-  if (raw.length > MAX_BODY_BYTES) return json({ error: "Payload too large" }, 413);
+  const body = await readBodyBytes(request, MAX_BODY_BYTES);
+  if (body === "too-large") return json({ error: "Payload too large" }, 413);
+  if (body === "unreadable") return json({ error: "Body could not be read" }, 400);
+  const raw = new TextDecoder().decode(body);
   const header = (await payments()).name === "stripe" ? "Stripe-Signature" : SANDBOX_SIGNATURE_HEADER;
   try {
     const outcome = await receivePaymentCallback(raw, request.headers.get(header));

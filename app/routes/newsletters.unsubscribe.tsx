@@ -8,6 +8,7 @@ import { primaryButton } from "../components/controls.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { refuseCrossSite } from "../lib/form-guard.server";
+import { readFormBody } from "../lib/read-body.server";
 
 // The unsubscribe link of a newsletter e-mail: /newsletters/unsubscribe?token=… GET asks, POST
 // unsubscribes (idempotent). The token alone authorises it, no sign-in. A mail client's RFC 8058
@@ -17,6 +18,8 @@ import { refuseCrossSite } from "../lib/form-guard.server";
 export const INVALID_LINK =
   "This unsubscribe link is not valid. Please use the link in the latest e-mail, or manage your newsletters on the Email Newsletters page.";
 const MAX_BODY = 4096;
+/** The one-click body, or the page's button: a token and a field or two. */
+const MAX_FIELDS = 8;
 
 type Resolved = { state: "invalid" } | { state: "ok"; userId: string; slug: string; name: string; token: string };
 
@@ -42,13 +45,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY) throw new Response("Form too large", { status: 413 });
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    throw new Response("Form could not be read", { status: 400 });
-  }
+  const form = await readFormBody(request, { maxBytes: MAX_BODY, maxFields: MAX_FIELDS });
+  if (form === "too-large" || form === "too-many-fields") throw new Response("Form too large", { status: 413 });
+  if (form === "unreadable") throw new Response("Form could not be read", { status: 400 });
   const oneClick = form.get("List-Unsubscribe") === "One-Click";
   if (!oneClick) refuseCrossSite(request);
   const token = new URL(request.url).searchParams.get("token") ?? form.get("token");

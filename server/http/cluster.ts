@@ -11,7 +11,7 @@ export type PrimaryMessage = "drain" | "cut-off";
  * that dies, and on SIGTERM or SIGINT tells each one to drain; a second signal cuts off the
  * requests still in flight. It exits once every process has, with 1 if any of them failed.
  */
-export function runPrimary(processes: number, graceSeconds: number): void {
+export function runPrimary(processes: number, graceSeconds: number, siteUrl: string): void {
   // Kept here rather than read from cluster.workers, which may still hold a process that has
   // exited until its channel closes.
   const alive = new Set<Worker>();
@@ -37,7 +37,7 @@ export function runPrimary(processes: number, graceSeconds: number): void {
             : address.address
               ? `${address.address}:${address.port}`
               : `port ${address.port} on every interface`;
-        log.info(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes)`);
+        log.info(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes) at ${siteUrl}`);
       }
     });
     worker.on("message", (message: WorkerMessage) => {

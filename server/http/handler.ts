@@ -1,9 +1,10 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import { createReadableStreamFromReadable, createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
 import { log } from "../log";
 import { foreignOriginAsCrossSite } from "./cross-site";
 import { send, type GeneratedFiles } from "./generated-files";
+import { incomingBody, lingerOnUnreadBody } from "./incoming-body";
 import { hardenResponse, type HeaderSettings } from "./response-headers";
 import { preferredEncoding } from "./static";
 
@@ -34,8 +35,12 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
       if (!res.writableFinished) controller.abort();
     });
     const request = toFetchRequest(req, controller.signal);
-    if (!request) {
-      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request");
+    // Remix's data requests of before single fetch: Remix would answer with a warning and its
+    // stack in the error log, for anyone to repeat. The site's own requests never make them.
+    if (!request || new URL(request.url).searchParams.has("_data")) {
+      const refused = new Response("Bad Request", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      lingerOnUnreadBody(req, res);
+      await sendResponse(res, hardenResponse("/", refused, headerSettings), false, undefined);
       return;
     }
     const context: AppLoadContext = { clientAddress: remoteAddress(req), documentRequest: isDocumentRequest(request) };
@@ -46,6 +51,7 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
     const hardened = hardenResponse(new URL(request.url).pathname, response, headerSettings);
     const kept = generatedKey ? await generated!.keep(generatedKey, hardened) : null;
     if (kept) return send(kept, req, res);
+    lingerOnUnreadBody(req, res);
     await sendResponse(res, hardened, req.method === "HEAD", req.headers["accept-encoding"]);
   };
 }
@@ -53,26 +59,34 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
 /** A request Remix answers with a whole page (not a `.data` request, which it answers with data). */
 const isDocumentRequest = (request: Request) => !new URL(request.url).pathname.endsWith(".data");
 
+/**
+ * A Host header as clients send one: a name or IPv4 address, or an IPv6 address in brackets,
+ * then an optional port. Anything else (user info such as `127.0.0.1@evil.example`, spaces, an
+ * empty value, which the URL parser would fill from the path) is refused.
+ */
+const VALID_HOST = /^(?:[A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
 /** Null when the request line or Host header cannot make a URL (a proxy probe, a forged Host). */
 function toFetchRequest(req: IncomingMessage, signal: AbortSignal): Request | null {
   // Only origin-form targets ("/path?query"): an absolute or authority form would let the
   // client choose the URL's host.
   if (!req.url?.startsWith("/")) return null;
-  let url: URL;
+  // HTTP/1.0 may leave Host out.
+  const host = req.headers.host ?? "localhost";
+  if (!VALID_HOST.test(host)) return null;
+  const headers = new Headers();
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
   try {
-    url = new URL(`http://${req.headers.host ?? "localhost"}${req.url}`);
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    return new Request(`http://${host}${req.url}`, {
+      method: req.method,
+      headers,
+      signal,
+      ...(hasBody ? { body: incomingBody(req), duplex: "half" } : {}),
+    } as RequestInit);
   } catch {
     return null;
   }
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, {
-    method: req.method,
-    headers,
-    signal,
-    ...(hasBody ? { body: createReadableStreamFromReadable(req), duplex: "half" } : {}),
-  } as RequestInit);
 }
 
 /** Text worth compressing: pages, their data, feeds, JSON and SVG. */

@@ -34,8 +34,13 @@ async function main(): Promise<void> {
   // A bad setting stops the start here, with the variable's name, before the port is taken.
   const config = parseConfig(process.env);
   if (cluster.isPrimary) {
+    if (config.NODE_ENV === "production" && !config.SITE_URL) {
+      log.warn(
+        `SITE_URL is not set: links in mail and at the payment provider use ${config.siteUrl}, this server's own address. Set SITE_URL to the site's public address.`,
+      );
+    }
     await prepareData(config);
-    if (config.WEB_CONCURRENCY > 1) return runPrimary(config.WEB_CONCURRENCY, config.SHUTDOWN_GRACE_SECONDS);
+    if (config.WEB_CONCURRENCY > 1) return runPrimary(config.WEB_CONCURRENCY, config.SHUTDOWN_GRACE_SECONDS, config.siteUrl);
   }
   await serve(config);
 }
@@ -68,7 +73,7 @@ async function serve(config: Config): Promise<void> {
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
   const captchaScript = config.CAPTCHA_SECRET ? config.CAPTCHA_SCRIPT_URL : undefined;
-  const headerSettings: HeaderSettings = { siteUrl: config.SITE_URL, captchaOrigin: captchaScript && new URL(captchaScript).origin };
+  const headerSettings: HeaderSettings = { siteUrl: config.siteUrl, captchaOrigin: captchaScript && new URL(captchaScript).origin };
   const securityHeaders = new Headers();
   applySecurityHeaders(securityHeaders, headerSettings);
   const serveStatic = staticFiles(path.resolve(build.assetsBuildDirectory), build.publicPath, Object.fromEntries(securityHeaders));
@@ -110,7 +115,7 @@ async function serve(config: Config): Promise<void> {
   if (cluster.isPrimary) {
     const address = server.address();
     const where = typeof address === "object" && address ? `${address.address}:${address.port}` : String(address);
-    log.info(`Meridian Review listening on ${where} (${config.NODE_ENV})`);
+    log.info(`Meridian Review listening on ${where} (${config.NODE_ENV}) at ${config.siteUrl}`);
   }
 
   const closeDatabase = (build.entry.module as typeof build.entry.module & EntryExtras).closeDatabase;

@@ -24,6 +24,11 @@ export class Reader {
     this.cookies.set(name, value);
   }
 
+  /** The Cookie header this browser sends. */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
   /**
    * A form may repeat a name (checkboxes): pass URLSearchParams for that. `json` sends a JSON
    * body as the site's own scripts call the service API. A body is sent from this site (Origin).
@@ -33,7 +38,7 @@ export class Reader {
     init: { method?: string; form?: Record<string, string> | URLSearchParams; json?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = {};
-    if (this.cookies.size > 0) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (this.cookies.size > 0) headers.Cookie = this.cookieHeader();
     let body: URLSearchParams | string | undefined;
     if (init.form) {
       headers["Content-Type"] = "application/x-www-form-urlencoded";

@@ -7,6 +7,8 @@ export interface RunningServer {
   url: string;
   /** The server's process, for tests of how it stops. */
   child: ChildProcess;
+  /** What the server wrote to stdout up to the line saying it listens. */
+  started: string;
   /** What the server wrote to stderr so far, for failure messages. */
   errors: () => string;
   stop: () => Promise<void>;
@@ -57,8 +59,9 @@ export async function startBuiltServer(
   child.stderr?.on("data", (chunk) => (stderr += String(chunk)));
   // Shown as it comes: a test that fails on a cut-off answer needs the server's side of it.
   child.stderr?.on("data", (chunk) => process.stderr.write(`[server :${port}] ${chunk}`));
+  let started: string;
   try {
-    await listening(child, () => stderr);
+    started = await listening(child, () => stderr);
   } catch (error) {
     if (!database) await connection.drop();
     throw error;
@@ -69,6 +72,7 @@ export async function startBuiltServer(
   return {
     url,
     child,
+    started,
     errors: () => stderr,
     async stop() {
       if (child.exitCode === null) {
@@ -82,10 +86,11 @@ export async function startBuiltServer(
 }
 
 /**
- * Resolves when the server says it listens (the production server's "listening on", remix-serve's
- * address line); rejects if it exits first. Its later output is read and dropped.
+ * Resolves with its output so far when the server says it listens (the production server's
+ * "listening on", remix-serve's address line); rejects if it exits first. Its later output is
+ * read and dropped.
  */
-function listening(child: ChildProcess, stderr: () => string): Promise<void> {
+function listening(child: ChildProcess, stderr: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     let stdout = "";
     const onData = (chunk: Buffer) => {
@@ -93,7 +98,7 @@ function listening(child: ChildProcess, stderr: () => string): Promise<void> {
       if (/listening on|http:\/\//.test(stdout)) {
         child.off("close", onExit);
         child.stdout?.off("data", onData).resume();
-        resolve();
+        resolve(stdout);
       }
     };
     // "close" comes after the output is read, so the error names what the server printed.

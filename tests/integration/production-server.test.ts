@@ -187,6 +187,33 @@ describe("serving the client build", () => {
     const res = await raw(server.url, "http://evil.example/");
     expect(res.status).toBe(400);
   });
+
+  it("answers a Host header that is not a host and port with 400", async () => {
+    /** The status of GET /healthz with this Host line, sent byte for byte (a client library would fill in an empty one). */
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const { hostname, port } = new URL(server.url);
+        const socket = net.connect(Number(port), hostname);
+        let answer = "";
+        socket.on("data", (chunk: Buffer) => (answer += String(chunk)));
+        socket.on("end", () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1])));
+        socket.on("error", reject);
+        socket.end(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      });
+    const forged = [
+      "127.0.0.1@evil.example",
+      "user:pass@127.0.0.1",
+      "",
+      "two words",
+      "127.0.0.1:99999",
+      "127.0.0.1:port",
+      "[",
+      "[::1",
+      "a".repeat(300),
+    ];
+    for (const host of forged) expect(await statusFor(host), host).toBe(400);
+    for (const host of ["127.0.0.1", "localhost:3210", "[::1]:3210", "www.meridian.example"]) expect(await statusFor(host), host).toBe(200);
+  });
 });
 
 describe("the request log", () => {
@@ -223,6 +250,22 @@ describe("the request log", () => {
     expect(res.headers.get("x-request-id")).toBe("lb-42");
     expect(await logged).toMatchObject({ level: "info", method: "GET", path: "/search", status: 200, address: "127.0.0.1" });
     expect(JSON.stringify(await logged)).not.toContain("private");
+  });
+
+  it("answers Remix's old data requests (?_data=) with 400, logging nothing but the request's line", async () => {
+    for (const [id, target] of [
+      ["data-probe-root", "/?_data=root"],
+      ["data-probe-route", "/the-latest?_data=routes%2Fthe-latest"],
+    ] as const) {
+      const logged = loggedRequest(id);
+      const res = await fetch(`${server.url}${target}`, { headers: { "X-Request-Id": id } });
+      expect(res.status, target).toBe(400);
+      await res.arrayBuffer();
+      expect(await logged).toMatchObject({ level: "info", status: 400 });
+      // What the server wrote to stderr before that line has been read by the end of this turn.
+      await new Promise(setImmediate);
+      expect(server.errors()).not.toContain(id);
+    }
   });
 
   it("gives a request that came without a usable id one of its own, static files included", async () => {

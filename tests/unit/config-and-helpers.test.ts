@@ -25,6 +25,18 @@ describe("configuration", () => {
     expect(() => parseConfig({ MAINTENANCE_MODE: "maybe" })).toThrow(/MAINTENANCE_MODE/);
     expect(() => parseConfig({ DATABASE_SCHEMA: "x; drop table" })).toThrow(/DATABASE_SCHEMA/);
   });
+
+  it("links to the server's own address when SITE_URL is not given", () => {
+    expect(parseConfig({ PORT: "3210" }).siteUrl).toBe("http://localhost:3210");
+    expect(parseConfig({ PORT: "3210", HOST: "0.0.0.0" }).siteUrl).toBe("http://localhost:3210");
+    expect(parseConfig({ PORT: "3210", HOST: "127.0.0.1" }).siteUrl).toBe("http://127.0.0.1:3210");
+    expect(parseConfig({ PORT: "3210", HOST: "::1" }).siteUrl).toBe("http://[::1]:3210");
+    expect(parseConfig({ PORT: "80", HOST: "meridian.internal" }).siteUrl).toBe("http://meridian.internal");
+    expect(parseConfig({ PORT: "3210", SITE_URL: "" }).siteUrl).toBe("http://localhost:3210");
+    expect(parseConfig({ PORT: "3210", SITE_URL: "https://www.meridian.example/" }).siteUrl).toBe("https://www.meridian.example");
+    expect(() => parseConfig({ PORT: "0" })).toThrow(/PORT: 0 .* needs SITE_URL/);
+    expect(() => parseConfig({ SITE_URL: "ftp://meridian.example" })).toThrow(/SITE_URL/);
+  });
 });
 
 describe("formats", () => {

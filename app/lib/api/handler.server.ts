@@ -6,6 +6,7 @@ import { isCrossSite } from "../../../server/http/cross-site";
 import { log } from "../../../server/log";
 import { subscriberStatus } from "../../../server/subscriptions/entitlements";
 import { config, db } from "../db.server";
+import { readBodyBytes, readFormBody } from "../read-body.server";
 import { withSecurityHeaders } from "../responses.server";
 import { currentUser } from "../session.server";
 import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "../site";
@@ -16,6 +17,8 @@ import type { ApiErrorBody, Endpoint } from "./contract";
 // the endpoint's handler. Every answer is JSON and never cached by a shared cache.
 
 const MAX_BODY_BYTES = 64 * 1024;
+/** As for the pages' forms (form-guard.server.ts). */
+const MAX_FORM_FIELDS = 1_000;
 
 export type Call<E extends Endpoint> =
   E extends Endpoint<infer Q, infer P, infer B, infer A>
@@ -90,31 +93,39 @@ function storable(value: unknown, depth = 0): boolean {
   return true;
 }
 
+const TOO_LARGE = "The body is too large.";
+const UNREADABLE = "The body could not be read as JSON or as a form.";
+
 /** The body as a plain object: JSON, or a form's fields (a repeated field becomes a list). */
 async function readBody(request: Request): Promise<unknown> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_BODY_BYTES) refuse(413, "too_large", "The body is too large.");
   const type = request.headers.get("Content-Type") ?? "";
   let value: unknown;
-  try {
-    if (type.includes("application/json")) {
-      const text = await request.text();
-      if (text.length > MAX_BODY_BYTES) refuse(413, "too_large", "The body is too large.");
+  if (type.includes("application/json")) {
+    const bytes = await readBodyBytes(request, MAX_BODY_BYTES);
+    if (bytes === "too-large") refuse(413, "too_large", TOO_LARGE);
+    if (bytes === "unreadable") refuse(400, "unreadable_body", UNREADABLE);
+    const text = new TextDecoder().decode(bytes);
+    try {
       value = text.trim() === "" ? {} : JSON.parse(text);
-    } else if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
-      const form = await request.formData();
-      const fields: Record<string, string | string[]> = {};
-      for (const [name, v] of form) {
-        if (typeof v !== "string") continue;
-        const held = fields[name];
-        fields[name] = held === undefined ? v : Array.isArray(held) ? [...held, v] : [held, v];
-      }
-      value = fields;
-    } else {
-      value = {};
+    } catch {
+      refuse(400, "unreadable_body", UNREADABLE);
     }
-  } catch (error) {
-    if (error instanceof Refusal) throw error;
-    refuse(400, "unreadable_body", "The body could not be read as JSON or as a form.");
+  } else if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+    const form = await readFormBody(request, { maxBytes: MAX_BODY_BYTES, maxFields: MAX_FORM_FIELDS });
+    if (form === "too-large") refuse(413, "too_large", TOO_LARGE);
+    if (form === "too-many-fields") refuse(413, "too_many_fields", "The form has too many fields.");
+    if (form === "unreadable") refuse(400, "unreadable_body", UNREADABLE);
+    const fields: Record<string, string | string[]> = {};
+    for (const [name, v] of form) {
+      if (typeof v !== "string") continue;
+      const held = fields[name];
+      if (held === undefined) fields[name] = v;
+      else if (Array.isArray(held)) held.push(v);
+      else fields[name] = [held, v];
+    }
+    value = fields;
+  } else {
+    value = {};
   }
   if (!storable(value)) refuse(400, "unreadable_body", "The body holds characters that cannot be stored, or is nested too deeply.");
   return value;
