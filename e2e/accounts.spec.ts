@@ -227,8 +227,11 @@ test("sign-in failures count down, then block the address", async ({ page }) => 
   };
   await attempt();
   const message = page.locator("#sign-in-error");
+  // Spec §8: the first wrong password already counts the tries left.
   await expect(
-    message.getByText("You have entered an invalid email and password combination. Please try again.", { exact: true }),
+    message.getByText("You have entered an invalid email and password combination. Please try again. You have 4 tries left.", {
+      exact: true,
+    }),
   ).toBeVisible();
   await expect(message.getByRole("link", { name: "Reset your password" })).toBeVisible();
   await expect(message.getByRole("link", { name: "create an account" })).toBeVisible();

@@ -55,7 +55,8 @@ test("a failed sign-in shows the invalid-credentials message in the dialog", asy
   await scope.getByLabel("Email address").fill(uniqueEmail("modal-wrong"));
   await scope.getByLabel("Password", { exact: true }).fill("Wrong1!password");
   await scope.getByRole("button", { name: "Sign In" }).click();
-  await expect(scope.locator("#sign-in-error").getByText(INVALID, { exact: true })).toBeVisible();
+  // Spec §8: the first wrong password already counts the tries left, in the dialog as on the page.
+  await expect(scope.locator("#sign-in-error").getByText(`${INVALID} You have 4 tries left.`, { exact: true })).toBeVisible();
   await expect(scope.getByRole("button", { name: "Sign In", exact: true })).toBeVisible();
   if (js) {
     await expect(page).toHaveURL(/\/topics$/);
