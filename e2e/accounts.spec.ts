@@ -176,9 +176,13 @@ test("an address that already has an account is unavailable", async ({ page, sit
   await page.getByLabel("Email address").fill(email.toUpperCase());
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page.locator("#register-emailAddress-error")).toHaveText(
-    "That username is unavailable. Sign in or choose another email address.",
+  const error = page.locator("#register-emailAddress-error");
+  await expect(error).toHaveText(
+    "That username is unavailable. Sign in or choose another email address. Forgot your password? Reset it here.",
   );
+  await error.getByRole("link", { name: "Reset it here" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Reset your password" })).toBeVisible();
 });
 
 test("a blocked address is sent to the restricted-user page", async ({ page }) => {

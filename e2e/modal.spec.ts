@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { accountControl, createReader, expect, PASSWORD, test, uniqueEmail } from "./fixtures";
+import { accountControl, createReader, expect, formChecksReady, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 // The sign-in modal (spec). With JS the account links open a dialog in place; without JS they
 // stay links to the account pages. Every test runs in both projects: the no-JS branch checks
@@ -8,6 +8,7 @@ import { accountControl, createReader, expect, PASSWORD, test, uniqueEmail } fro
 const header = (page: Page) => page.locator("header[data-site-header]");
 const INVALID = "You have entered an invalid email and password combination. Please try again.";
 const RESET_SENT = "If your email is registered with us, you will receive an email with a link to reset your password.";
+const UNAVAILABLE = "That username is unavailable. Sign in or choose another email address.";
 
 test("the header's Sign In opens the sign-in dialog in place; Escape closes it and focus returns", async ({ page, js }) => {
   await page.goto("/topics");
@@ -125,6 +126,41 @@ test("registering in the dialog moves on to profile settings; saving closes it",
     await expect(page.getByRole("heading", { level: 1, name: "Create an account" })).toBeVisible();
     await expect(page.locator("dialog")).toHaveCount(0);
   }
+});
+
+test("registration's messages: a malformed address, and an address in use with a link to reset its password", async ({
+  page,
+  js,
+  site,
+}) => {
+  const taken = uniqueEmail("modal-taken");
+  await createReader(site, taken);
+  await page.goto("/topics");
+  await header(page).getByRole("link", { name: "Register" }).click();
+  const scope = js ? page.getByRole("dialog", { name: "Create an account" }) : page.locator("main");
+  const emailField = scope.getByLabel("Email address");
+  const password = scope.getByLabel("Password", { exact: true });
+  const error = scope.locator("#register-emailAddress-error");
+  await scope.getByLabel("First name").fill("Grace");
+  await scope.getByLabel("Last name").fill("Hopper");
+  await emailField.fill("not-an-address");
+  if (js) {
+    // The dialog's words (spec §5 and §8), as the field is left.
+    await formChecksReady(emailField);
+    await password.focus();
+    await expect(error).toHaveText("Email address is not valid.");
+  } else {
+    // Its page's, the registration form's (§5).
+    await scope.getByRole("button", { name: "Create Account" }).click();
+    await expect(error).toHaveText("This email address is not valid.");
+  }
+  await emailField.fill(taken);
+  await password.fill(PASSWORD);
+  await scope.getByRole("button", { name: "Create Account" }).click();
+  await expect(error).toHaveText(`${UNAVAILABLE} Forgot your password? Reset it here.`);
+  await error.getByRole("link", { name: "Reset it here" }).click();
+  if (js) await expect(page.getByRole("dialog", { name: "Reset your password" })).toBeVisible();
+  else await expect(page).toHaveURL(/\/forgot-password$/);
 });
 
 test("forgot password in the dialog shows the message, then the dialog closes after about 5 s", async ({ page, js, site }) => {

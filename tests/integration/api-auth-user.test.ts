@@ -105,7 +105,7 @@ describe("POST /api/user/register", () => {
     expect(profile.json).toMatchObject({ id: json.id, email, firstName: "Ada", lastName: "Quill", optIn: true });
   });
 
-  it("answers 400 with the registration form's field errors", async () => {
+  it("answers 400 with the registration form's field errors, the address in the spec's words for this call", async () => {
     const { status, json } = await contract.call(new Caller(), "POST", "/api/user/register", {
       body: { firstName: "", lastName: "Quill", emailAddress: "not-an-address", password: "weak" },
     });
@@ -113,7 +113,7 @@ describe("POST /api/user/register", () => {
     expect(json.code).toBe("invalid_input");
     expect(json.fields).toMatchObject({
       firstName: ["This field is required."],
-      emailAddress: ["This email address is not valid."],
+      emailAddress: ["Email address is not valid."],
       password: [PASSWORD_RULE],
     });
   });
