@@ -3,6 +3,7 @@ import {
   accountControl,
   createReader,
   expect,
+  formChecksReady,
   logOutFromHeader,
   mailTo,
   PASSWORD,
@@ -57,6 +58,7 @@ test("registration explains every problem: summary, inline messages and an Error
   if (js) {
     // With JS the button waits for a valid form, and each field is checked as it is left.
     await expect(page.getByRole("button", { name: "Create Account" })).toBeDisabled();
+    await formChecksReady(page.getByLabel("Email address"));
     await page.getByLabel("Email address").fill("not-an-address");
     await page.getByLabel("First name").focus();
     await expect(page.getByText("This email address is not valid.")).toBeVisible();
@@ -109,6 +111,62 @@ test("a form whose checks could not be loaded is checked by the server instead",
   expect(posts).toHaveLength(1);
 });
 
+test("a field left before the form's checks have loaded is checked once they arrive", async ({ page, js }) => {
+  // The registration schema's chunk (see above) is held back until the reader has left the
+  // field, as on a slow phone.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = false;
+  await page.route(/\/assets\/account-[\w-]{8}\.js$/, async (route) => {
+    asked = true;
+    await held;
+    await route.continue();
+  });
+  await page.goto("/register", { waitUntil: "domcontentloaded" });
+  const emailField = page.getByLabel("Email address");
+  await emailField.fill("not-an-address");
+  await page.getByLabel("First name").focus();
+  if (js) {
+    await expect.poll(() => asked).toBe(true);
+    await expect(emailField).not.toHaveAttribute("aria-invalid");
+    release();
+    await formChecksReady(emailField);
+    await expect(page.locator("#register-emailAddress-error")).toHaveText("This email address is not valid.");
+    await expect(emailField).toHaveAttribute("aria-invalid", "true");
+    // Only the field that was left: the one being filled in, and the others, have no message yet.
+    await expect(page.getByText("This field is required.")).toHaveCount(0);
+  } else {
+    // Without JS the field is checked when the form is sent.
+    release();
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.locator("#register-emailAddress-error")).toHaveText("This email address is not valid.");
+  }
+});
+
+test("text typed before the page's scripts ran is checked once the form's checks have loaded", async ({ page, js }) => {
+  // The page's entry script is held back, so the reader types into the server's HTML.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/entry\.client-[\w-]{8}\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const loaded = page.goto("/register", { waitUntil: "commit" });
+  const emailField = page.getByLabel("Email address");
+  await emailField.fill("not-an-address");
+  await page.getByLabel("First name").focus();
+  release();
+  await loaded;
+  if (js) {
+    await formChecksReady(emailField);
+    await expect(page.locator("#register-emailAddress-error")).toHaveText("This email address is not valid.");
+    await expect(page.getByText("This field is required.")).toHaveCount(0);
+  } else {
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page.locator("#register-emailAddress-error")).toHaveText("This email address is not valid.");
+  }
+});
+
 test("an address that already has an account is unavailable", async ({ page, site }) => {
   const email = uniqueEmail("taken");
   await createReader(site, email);
@@ -118,9 +176,13 @@ test("an address that already has an account is unavailable", async ({ page, sit
   await page.getByLabel("Email address").fill(email.toUpperCase());
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page.locator("#register-emailAddress-error")).toHaveText(
-    "That username is unavailable. Sign in or choose another email address.",
+  const error = page.locator("#register-emailAddress-error");
+  await expect(error).toHaveText(
+    "That username is unavailable. Sign in or choose another email address. Forgot your password? Reset it here.",
   );
+  await error.getByRole("link", { name: "Reset it here" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Reset your password" })).toBeVisible();
 });
 
 test("a blocked address is sent to the restricted-user page", async ({ page }) => {
@@ -169,8 +231,11 @@ test("sign-in failures count down, then block the address", async ({ page }) => 
   };
   await attempt();
   const message = page.locator("#sign-in-error");
+  // Spec §8: the first wrong password already counts the tries left.
   await expect(
-    message.getByText("You have entered an invalid email and password combination. Please try again.", { exact: true }),
+    message.getByText("You have entered an invalid email and password combination. Please try again. You have 4 tries left.", {
+      exact: true,
+    }),
   ).toBeVisible();
   await expect(message.getByRole("link", { name: "Reset your password" })).toBeVisible();
   await expect(message.getByRole("link", { name: "create an account" })).toBeVisible();

@@ -140,6 +140,15 @@ export const test = base.extend<
 
 export { expect };
 
+/**
+ * With JS, waits until the form a field belongs to checks it in the browser. Forms load their
+ * schemas after the page has hydrated (ADR 047): a test that leaves a field to see its message
+ * waits for this, not for time.
+ */
+export async function formChecksReady(field: Locator): Promise<void> {
+  await expect(field.locator("xpath=ancestor::form[1]")).toHaveAttribute("data-schema", "loaded");
+}
+
 /** The first article link on the latest stream. */
 export async function firstArticlePath(page: Page): Promise<string> {
   await page.goto("/the-latest");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { accountMenuItem, expect, test, uniqueEmail } from "./fixtures";
+import { accountMenuItem, expect, formChecksReady, test, uniqueEmail } from "./fixtures";
 
 // My Library with and without JavaScript: saving (guests are sent to registration), folders with
 // the spec's name rules and messages, bulk actions with their counted confirmations, discard.
@@ -71,6 +71,7 @@ test("folders: the name rules and their messages, rename, and delete with Yes/No
   await name.fill("R&D notes");
   if (js) {
     // With JS the message shows as the reader leaves the field, and Save waits for a valid name.
+    await formChecksReady(name);
     await name.blur();
     await expect(page.getByText(FOLDER_NAME_MESSAGE)).toBeVisible();
     await expect(save).toBeDisabled();

@@ -1,4 +1,4 @@
-import { expect, firstArticlePath, mailTo, test, uniqueEmail } from "./fixtures";
+import { expect, firstArticlePath, formChecksReady, mailTo, test, uniqueEmail } from "./fixtures";
 
 // Sharing with and without JavaScript: by e-mail from the share page, and to a network from an
 // article (the network's page is answered locally: nothing here reaches the internet).
@@ -17,6 +17,7 @@ test("a reader shares an article by e-mail; the message is checked first", async
 
   const recipient = uniqueEmail("colleague");
   await page.getByLabel("Send to").fill(`${recipient}, not an address`);
+  if (js) await formChecksReady(page.getByLabel("Send to"));
   await page.getByLabel("Send to").blur();
   const send = page.getByRole("button", { name: "Send" });
   if (js) {

@@ -17,7 +17,6 @@ import {
   CAPTCHA_REQUIRED,
   CURRENT_PASSWORD_INVALID,
   CURRENT_PASSWORD_REQUIRED,
-  INVALID_CREDENTIALS,
   LINK_DEAD,
   RESET_LOCKED,
   RESTRICTED_USER,
@@ -51,9 +50,6 @@ export interface AccountProblem {
   /** For a 429: when to try again. */
   retryAfterSeconds?: number;
 }
-
-/** Below this many tries left the sign-in message counts them (ADR 008). */
-const COUNT_TRIES_FROM = 3;
 
 /** The per-client and per-account limits, then the captcha, as every guarded form has them. */
 async function guard(
@@ -113,7 +109,8 @@ export async function checkSignIn(
         problem: {
           status: 401,
           code: "invalid_credentials",
-          message: outcome.triesLeft <= COUNT_TRIES_FROM ? triesLeft(outcome.triesLeft) : INVALID_CREDENTIALS,
+          // Spec §8: every wrong password counts the tries left, the first one too (ADR 056).
+          message: triesLeft(outcome.triesLeft),
           triesLeft: outcome.triesLeft,
         },
       };

@@ -6,12 +6,10 @@ export function formatPublished(isoDate: string): string {
   return PUBLISHED.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
 }
 
-/** Duration as h:mm:ss (spec), or m:ss under an hour. */
+/** A video's or an episode's length in the spec's h:mm:ss, under an hour too ("0:04:05"). */
 export function formatDuration(totalSeconds: number): string {
-  const h = Math.floor(totalSeconds / 3600);
-  const m = Math.floor((totalSeconds % 3600) / 60);
-  const s = String(totalSeconds % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${Math.floor(totalSeconds / 3600)}:${two(Math.floor((totalSeconds % 3600) / 60))}:${two(totalSeconds % 60)}`;
 }
 
 export function formatAuthors(authors: { name: string }[]): string {

@@ -5,8 +5,11 @@ import { db } from "./db.server";
 import { confirmOrder, payments } from "./payments.server";
 import { log } from "../../server/log";
 
-/** The guest orders this browser placed (signed), so registering can claim exactly those. */
-const guestOrdersCookie = signedCookie("mr_guest_orders", 30 * 86_400);
+/**
+ * The guest orders this browser placed (signed), so registering can claim exactly those: the
+ * spec's order breadcrumb, which lives 7 days (§9).
+ */
+const guestOrdersCookie = signedCookie("mr_guest_orders", 7 * 86_400);
 
 const MAX_REMEMBERED = 20;
 

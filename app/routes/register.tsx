@@ -6,7 +6,7 @@ import { RegistrationForm } from "../components/account/RegistrationForm";
 import * as prose from "../components/prose.css";
 import { formErrors, registerFlow } from "../lib/account-flows.server";
 import { readForm } from "../lib/form-guard.server";
-import { registrationSchema } from "../lib/forms/account";
+import { modalRegistrationSchema, registrationSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { visitorRegion } from "../lib/geo.server";
@@ -22,7 +22,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: registrationSchema });
+  // The modal posts here too, and checks the address in its own words.
+  const submission = parseWithZod(form, { schema: sentByFetcher(form) ? modalRegistrationSchema : registrationSchema });
   if (submission.status !== "success") return rejectForm(submission);
   const input = submission.value;
 

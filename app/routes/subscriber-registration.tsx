@@ -27,6 +27,9 @@ const loadLinkPrintSubscriptionSchema: SchemaLoader<typeof linkPrintSubscription
 const loadSubscriberRegistrationSchema: SchemaLoader<typeof subscriberRegistrationSchema> = () =>
   import("../lib/forms/account").then((forms) => forms.subscriberRegistrationSchema);
 
+/** Made up, and no subscriber's: a real number here would be someone's account. */
+const ACCOUNT_NUMBER_HINT = "For example MR12345678.";
+
 const verifyNotice = (email: string) =>
   `Before we connect a subscription we need to know that ${email} is yours. We have sent a link to it: follow the link, then enter your account number here again.`;
 
@@ -126,7 +129,7 @@ function LinkPrintSubscription({ email, result }: { email: string; result: Param
       <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
         <Honeypot />
         <LookupError message={form.errors?.[0]} id={form.errorId} />
-        <TextField meta={fields.accountNumber} label="Subscriber account number" hint="For example MR10045521." />
+        <TextField meta={fields.accountNumber} label="Subscriber account number" hint={ACCOUNT_NUMBER_HINT} />
         <div className={css.actions}>
           <button type="submit" className={primaryButton} disabled={submitDisabled}>
             Connect Subscription
@@ -145,15 +148,15 @@ function CreateSubscriberAccount({ emailAddress, result }: { emailAddress: strin
     <div className={prose.narrow}>
       <h1>Activate your subscriber account</h1>
       <p>
-        This email address belongs to a print subscription. Enter the account number printed on your mailing label or invoice to connect it
-        to a web account, and choose a password.
+        Connect your print subscription to a web account: enter the email address it is recorded under and the account number printed on
+        your mailing label or invoice, then choose a password.
       </p>
       <ErrorSummary items={summary} />
       <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
         <Honeypot />
         <LookupError message={form.errors?.[0]} id={form.errorId} />
         <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />
-        <TextField meta={fields.accountNumber} label="Subscriber account number" hint="For example MR10045521." />
+        <TextField meta={fields.accountNumber} label="Subscriber account number" hint={ACCOUNT_NUMBER_HINT} />
         <PasswordField meta={fields.password} label="Password" autoComplete="new-password" hint={PASSWORD_RULE} />
         <Checkbox meta={fields.optIn} defaultChecked={false}>
           {OPT_IN_OTHER}

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
@@ -5,7 +6,8 @@ import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp
 
 // Issue 12's account holes, tried against the production build as the issue's scripts did:
 // the e-mail change, the print-subscription takeover, lapsed subscribers, the notices, the
-// rate-limited current-password question and the lockout under parallel sign-ins.
+// rate-limited current-password question and the lockout under parallel sign-ins; and what the
+// subscriber registration page says.
 
 const PASSWORD = "Lantern5!quay";
 const WRONG = "Wrong5!lantern";
@@ -198,6 +200,30 @@ describe("the print-subscription takeover script", () => {
     });
     expect(real.status).toBe(303);
     expect((await signIn("ruth.okafor@example.com", PASSWORD)).status).toBe(303);
+  });
+});
+
+describe("the subscriber registration page", () => {
+  it("gives no subscriber's account number as its example, and claims nothing about the address in its URL", async () => {
+    const seed = JSON.parse(fs.readFileSync("content/accounts.json", "utf8")) as { printSubscribers: { accountNumber: string }[] };
+    const accountNumbers = seed.printSubscribers.map((s) => s.accountNumber);
+    const address = "anyone.at.all@example.org";
+    const res = await get(`/subscriber-registration?emailAddress=${encodeURIComponent(Buffer.from(address).toString("base64"))}`);
+    expect(res.status).toBe(200);
+    const $ = cheerio.load(await res.text());
+    const example = $("main")
+      .text()
+      .match(/For example (\w+)\./)?.[1];
+    expect(example).toMatch(/^MR\d{8}$/);
+    expect(accountNumbers).not.toContain(example);
+    // The address fills its field; nothing is said of it, since no lookup has found it.
+    expect($("input[name=emailAddress]").attr("value")).toBe(address);
+    expect($("main").text()).not.toMatch(/belongs to|this email address/i);
+
+    // A signed-in reader's form has the same example.
+    const cookie = await registerReader(`example.${Date.now()}@example.org`);
+    const signedIn = cheerio.load(await (await get("/subscriber-registration", cookie)).text());
+    expect(signedIn("main").text()).toContain(`For example ${example}.`);
   });
 });
 

@@ -105,7 +105,7 @@ describe("POST /api/user/register", () => {
     expect(profile.json).toMatchObject({ id: json.id, email, firstName: "Ada", lastName: "Quill", optIn: true });
   });
 
-  it("answers 400 with the registration form's field errors", async () => {
+  it("answers 400 with the registration form's field errors, the address in the spec's words for this call", async () => {
     const { status, json } = await contract.call(new Caller(), "POST", "/api/user/register", {
       body: { firstName: "", lastName: "Quill", emailAddress: "not-an-address", password: "weak" },
     });
@@ -113,7 +113,7 @@ describe("POST /api/user/register", () => {
     expect(json.code).toBe("invalid_input");
     expect(json.fields).toMatchObject({
       firstName: ["This field is required."],
-      emailAddress: ["This email address is not valid."],
+      emailAddress: ["Email address is not valid."],
       password: [PASSWORD_RULE],
     });
   });
@@ -157,7 +157,7 @@ describe("POST /authenticate", () => {
     expect(json.fields).toMatchObject({ username: ["This field is required."], password: ["This field is required."] });
   });
 
-  it("counts tries_left on a wrong password, in the spec's words, then locks with lockout_duration", async () => {
+  it("counts tries_left on every wrong password, the first too, in the spec's words, then locks with lockout_duration", async () => {
     const { email } = await registered("locked");
     const answers: [number, string][] = [];
     for (let i = 0; i < 4; i++) {
@@ -167,7 +167,7 @@ describe("POST /authenticate", () => {
       answers.push([json.tries_left as number, json.message!]);
     }
     expect(answers).toEqual([
-      [4, INVALID],
+      [4, `${INVALID} You have 4 tries left.`],
       [3, `${INVALID} You have 3 tries left.`],
       [2, `${INVALID} You have 2 tries left.`],
       [1, `${INVALID} You have 1 try left.`],
@@ -189,7 +189,7 @@ describe("POST /authenticate", () => {
     expect(restricted.json).toMatchObject({ code: "user_restricted", message: RESTRICTED });
     const unknown = await signIn(new Caller(), uniqueEmail("nobody"), PASSWORD);
     expect(unknown.status).toBe(401);
-    expect(unknown.json.message).toBe(INVALID);
+    expect(unknown.json.message).toBe(`${INVALID} You have 4 tries left.`);
   });
 
   it("applies the sign-in page's per-address limit: 429 with Retry-After", async () => {

@@ -306,7 +306,7 @@ describe("POST /api/user/subscribe", () => {
       );
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 423]);
     expect(answers.slice(0, 4).map((a) => a.json.tries_left)).toEqual([4, 3, 2, 1]);
-    expect(answers[0]!.json).toMatchObject({ code: "invalid_credentials", message: INVALID });
+    expect(answers[0]!.json).toMatchObject({ code: "invalid_credentials", message: `${INVALID} You have 4 tries left.` });
     expect(answers[1]!.json.message).toBe(`${INVALID} You have 3 tries left.`);
     expect(answers[4]!.json).toMatchObject({ code: "locked", lockout_duration: expect.any(Number) as unknown });
     // The lock holds for /authenticate too: one lockout.

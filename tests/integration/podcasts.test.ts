@@ -102,8 +102,9 @@ describe("a series page", () => {
     const trailer = serial.episodes.find((e) => e.episodeType === "trailer")!;
     const card = $("main ol article").filter((_, a) => $(a).find("h2").text() === trailer.title);
     expect(card.find("p").first().text()).toContain(`Trailer · Season ${trailer.season}, Episode ${trailer.episode}`);
-    const minutes = Math.floor(trailer.durationSeconds / 60);
-    expect(card.text()).toContain(`${minutes}:${String(trailer.durationSeconds % 60).padStart(2, "0")}`);
+    // Spec §9: h:mm:ss, under an hour too (the seed's episodes are under a minute).
+    expect(trailer.durationSeconds).toBeLessThan(60);
+    expect(card.text()).toContain(` · 0:00:${String(trailer.durationSeconds).padStart(2, "0")}`);
     expect(card.find("button:contains('Read More')")).toHaveLength(0);
     const audio = card.find("audio").attr("src")!;
     expect(card.find("a[download]").attr("href")).toBe(audio);

@@ -420,6 +420,19 @@ describe("signed-in checkout", () => {
 });
 
 describe("guest orders and registration", () => {
+  it("remembers a guest's order in this browser for exactly 7 days (spec §9, the order breadcrumb)", async () => {
+    const guest = new Reader(server.url);
+    await addToCart(guest, EBOOK, "Digital");
+    await continueToReview(guest, { email: `crumb.${Date.now()}@example.org` });
+    const { idempotencyKey, shownTotal } = await reviewForm(guest);
+    const placed = await guest.request("/review-order", { form: { idempotencyKey, shownTotal } });
+    expect(placed.status).toBe(303);
+    const cookie = placed.headers.getSetCookie().find((c) => c.startsWith("mr_guest_orders="));
+    // 7 × 86,400 seconds, and no Expires to say otherwise.
+    expect(cookie).toMatch(/; Max-Age=604800(;|$)/);
+    expect(cookie).not.toMatch(/; Expires=/i);
+  });
+
   it("moves a guest's paid order into the account they register with the order's e-mail", async () => {
     const guest = new Reader(server.url);
     const email = `claim.${Date.now()}@example.org`;

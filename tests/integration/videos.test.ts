@@ -12,6 +12,7 @@ interface SeedVideo {
   slug: string;
   title: string;
   subscriberOnly: boolean;
+  durationSeconds: number;
 }
 const media = JSON.parse(fs.readFileSync(path.resolve("content/media.json"), "utf8")) as {
   videos: SeedVideo[];
@@ -117,8 +118,17 @@ describe("a video page", () => {
     expect(seen.networks).toEqual(["Connect with Facebook", "Connect with X", "Connect with LinkedIn", "E-mail"]);
     expect(seen.embed).toContain(`<iframe src="${server.url}/video/embed/${idOf(freeVideo)}/${freeVideo.slug}"`);
     expect(seen.wall).toBe("");
+    // Spec §9: the length reads h:mm:ss, under an hour too (the seed's videos are under a minute);
+    // the structured data keeps ISO 8601.
+    expect(freeVideo.durationSeconds).toBeLessThan(60);
+    expect($("main").text()).toContain(`0:00:${String(freeVideo.durationSeconds).padStart(2, "0")} · `);
     const ld = JSON.parse($('script[type="application/ld+json"]').text()) as Record<string, unknown>;
-    expect(ld).toMatchObject({ "@type": "VideoObject", name: freeVideo.title, isAccessibleForFree: true });
+    expect(ld).toMatchObject({
+      "@type": "VideoObject",
+      name: freeVideo.title,
+      isAccessibleForFree: true,
+      duration: `PT${freeVideo.durationSeconds}S`,
+    });
   });
 
   it("shows a subscriber-only video to others as its poster and a way to subscribe: no player, share, embed or media", async () => {

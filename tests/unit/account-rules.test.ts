@@ -1,7 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import { accountBlocked, formatWait, triesLeft } from "../../app/lib/account-messages";
-import { changePasswordSchema, profileSchema, registrationSchema, signInSchema } from "../../app/lib/forms/account";
+import {
+  changePasswordSchema,
+  modalRegistrationSchema,
+  profileSchema,
+  registrationSchema,
+  signInSchema,
+} from "../../app/lib/forms/account";
 import { PASSWORD_RULE } from "../../app/lib/forms/messages";
 
 function errors(schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) {
@@ -59,6 +65,9 @@ describe("form rules", () => {
         emailAddress: ["This email address is not valid."],
       });
     }
+    // The modal's, and the registration call's 400 (spec §5, §8).
+    expect(errors(modalRegistrationSchema, { ...good, emailAddress: "a@b" })).toEqual({ emailAddress: ["Email address is not valid."] });
+    expect(errors(modalRegistrationSchema, good)).toEqual({});
     expect(errors(signInSchema, { username: "a@b", password: "x" })).toEqual({ username: ["This field is required."] });
     expect(errors(profileSchema, { emailAddress: "a@b" })).toEqual({ emailAddress: ["Please enter a valid email address."] });
   });

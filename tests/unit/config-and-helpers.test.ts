@@ -44,9 +44,11 @@ describe("formats", () => {
     expect(formatPublished("2025-03-08")).toBe("March 08, 2025");
   });
 
-  it("writes durations as h:mm:ss", () => {
+  it("writes durations as h:mm:ss, under an hour and under a minute too", () => {
     expect(formatDuration(3725)).toBe("1:02:05");
-    expect(formatDuration(95)).toBe("1:35");
+    expect(formatDuration(36_000)).toBe("10:00:00");
+    expect(formatDuration(95)).toBe("0:01:35");
+    expect(formatDuration(29)).toBe("0:00:29");
   });
 });
 

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import type { Region } from "../../../server/adapters/geo";
-import { OPT_IN_DOMESTIC, OPT_IN_EU_CONSENT, OPT_IN_OTHER } from "../../lib/account-messages";
+import { OPT_IN_DOMESTIC, OPT_IN_EU_CONSENT, OPT_IN_OTHER, USERNAME_UNAVAILABLE } from "../../lib/account-messages";
 import type { registrationSchema } from "../../lib/forms/account";
 import { primaryButton } from "../controls.css";
 import { CaptchaToken } from "../forms/CaptchaToken";
@@ -13,6 +13,8 @@ import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
 
 const loadRegistrationSchema: SchemaLoader<typeof registrationSchema> = () =>
   import("../../lib/forms/account").then((forms) => forms.registrationSchema);
+const loadModalRegistrationSchema: SchemaLoader<typeof registrationSchema> = () =>
+  import("../../lib/forms/account").then((forms) => forms.modalRegistrationSchema);
 
 /** The registration form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function RegistrationForm({
@@ -31,7 +33,7 @@ export function RegistrationForm({
 }) {
   const { form, fields, summary, submitDisabled } = useSpecForm(
     "register",
-    loadRegistrationSchema,
+    fetcher ? loadModalRegistrationSchema : loadRegistrationSchema,
     result,
     defaultEmail ? { emailAddress: defaultEmail } : undefined,
   );
@@ -57,7 +59,20 @@ export function RegistrationForm({
         ) : null}
         <TextField meta={fields.firstName} label="First name" autoComplete="given-name" />
         <TextField meta={fields.lastName} label="Last name" autoComplete="family-name" />
-        <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />
+        <TextField
+          meta={fields.emailAddress}
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          errorHelp={
+            // Spec §8: the address is taken, most likely by the reader themselves.
+            fields.emailAddress.errors?.[0] === USERNAME_UNAVAILABLE ? (
+              <>
+                Forgot your password? <Link to="/forgot-password">Reset it here</Link>.
+              </>
+            ) : undefined
+          }
+        />
         <PasswordField
           meta={fields.password}
           label="Password"

@@ -8,11 +8,13 @@ interface FieldShell {
   meta: FieldMetadata<string | undefined>;
   label: string;
   hint?: ReactNode;
+  /** What to do about the error, after its message (e.g. a link). */
+  errorHelp?: ReactNode;
   children: ReactNode;
 }
 
 /** Label, hint and inline error around a control (GOV.UK pattern: the error sits above the control). */
-export function Shell({ meta, label, hint, children }: FieldShell) {
+export function Shell({ meta, label, hint, errorHelp, children }: FieldShell) {
   const error = meta.errors?.[0];
   return (
     <div className={error ? `${css.field} ${css.withError}` : css.field}>
@@ -27,6 +29,7 @@ export function Shell({ meta, label, hint, children }: FieldShell) {
       {error ? (
         <p id={meta.errorId} className={css.fieldError}>
           {error}
+          {errorHelp ? <> {errorHelp}</> : null}
         </p>
       ) : null}
       {children}
@@ -43,12 +46,13 @@ interface TextFieldProps {
   /** Mark the control invalid without a message of its own (the message is the form's). */
   flagged?: boolean;
   inputMode?: "numeric";
+  errorHelp?: ReactNode;
 }
 
-export function TextField({ meta, label, type = "text", hint, autoComplete, flagged, inputMode }: TextFieldProps) {
+export function TextField({ meta, label, type = "text", hint, autoComplete, flagged, inputMode, errorHelp }: TextFieldProps) {
   const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
-    <Shell meta={meta} label={label} hint={hint}>
+    <Shell meta={meta} label={label} hint={hint} errorHelp={errorHelp}>
       <input
         key={key}
         {...props}

@@ -1,5 +1,5 @@
 import { useForm, type Submission, type SubmissionResult } from "@conform-to/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { z, ZodTypeAny } from "zod";
 import type { SummaryItem } from "./ErrorSummary";
 
@@ -16,7 +16,8 @@ type Validate<Schema extends ZodTypeAny> = (formData: FormData) => Submission<z.
  * conform's form state with the spec's behaviour: validation on blur, then on every change
  * once a field has an error; the submit button is disabled (with JS) until the values pass
  * the schema. Without JS the server answers with the same schema's messages, and so it does
- * for a form sent in the moment before the schema has loaded.
+ * for a form sent in the moment before the schema has loaded; fields left in that moment are
+ * checked as soon as it has.
  */
 export function useSpecForm<Schema extends ZodTypeAny>(
   id: string,
@@ -36,6 +37,7 @@ export function useSpecForm<Schema extends ZodTypeAny>(
     shouldRevalidate: validate ? "onInput" : "onSubmit",
     onValidate: validate && (({ formData }) => validate(formData)),
   });
+  useLateChecks(form.id, validate, form.validate);
   const valid = useDomValidity(form.id, validate);
   const summary: SummaryItem[] = [];
   for (const [name, messages] of Object.entries(lastResult?.error ?? {})) {
@@ -60,6 +62,41 @@ function useValidator<Schema extends ZodTypeAny>(loadSchema: SchemaLoader<Schema
     };
   }, [loadSchema]);
   return validate;
+}
+
+function isNamedControl(target: EventTarget | null): target is HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement {
+  return (
+    (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) &&
+    target.name !== ""
+  );
+}
+
+/**
+ * The fields a reader left, or typed into before the page's scripts ran, while the schema was
+ * loading are checked once it has loaded, as leaving them would have been. Then the form says
+ * that the browser checks it (data-schema="loaded", which browser tests wait for).
+ */
+function useLateChecks(formId: string, validate: Validate<ZodTypeAny> | undefined, checkField: (field: { name: string }) => void) {
+  const left = useRef(new Set<string>());
+  useEffect(() => {
+    if (!validate) {
+      const record = (event: FocusEvent) => {
+        if (isNamedControl(event.target) && event.target.form?.id === formId) left.current.add(event.target.name);
+      };
+      document.addEventListener("focusout", record);
+      return () => document.removeEventListener("focusout", record);
+    }
+    const element = document.getElementById(formId);
+    if (!(element instanceof HTMLFormElement)) return;
+    for (const control of element.elements) {
+      const typedIn =
+        (control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement) && control.value !== control.defaultValue;
+      if (isNamedControl(control) && typedIn && control !== document.activeElement) left.current.add(control.name);
+    }
+    for (const name of left.current) checkField({ name });
+    left.current.clear();
+    element.dataset.schema = "loaded";
+  }, [formId, validate, checkField]);
 }
 
 /**

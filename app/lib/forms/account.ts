@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES } from "./choices";
-import { REGISTRATION_EMAIL_INVALID, REQUIRED } from "./messages";
+import { MODAL_EMAIL_INVALID, REGISTRATION_EMAIL_INVALID, REQUIRED } from "./messages";
 import { anyPassword, email, newPassword, optionalChoice, personName, requiredText } from "./validation";
 
 // Field names follow the spec's payloads (sign-in, registration, forgot password, profile).
@@ -22,6 +22,9 @@ export const registrationSchema = z.object({
   optIn: z.literal("on").optional(),
   reCaptchaToken: captchaToken,
 });
+
+/** The same rules in the modal's words, which the registration call (POST /api/user/register) answers with too. */
+export const modalRegistrationSchema = registrationSchema.extend({ emailAddress: email(MODAL_EMAIL_INVALID) });
 
 export const forgotPasswordSchema = z.object({
   emailAddress: email(),

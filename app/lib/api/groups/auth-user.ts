@@ -2,8 +2,8 @@ import { z } from "zod";
 import {
   changePasswordSchema,
   forgotPasswordSchema,
+  modalRegistrationSchema,
   profileSchema,
-  registrationSchema,
   resetPasswordSchema,
   signInSchema,
 } from "../../forms/account";
@@ -238,7 +238,7 @@ export const register = endpoint({
     "Creates an account as the registration page does (rate limit, captcha); success signs the reader in (Set-Cookie) and keeps the reads of this month's meter.",
   tag: "User",
   access: "public",
-  body: registrationSchema.extend({ deviceType }),
+  body: modalRegistrationSchema.extend({ deviceType }),
   answers: {
     201: { description: "Registered and signed in.", schema: accountSchema, headers: { "Set-Cookie": "The new session cookie." } },
     400: refusal("The input is not valid (`fields`), or the captcha is missing or failed."),
