@@ -52,6 +52,15 @@ describe("StreamList", () => {
     expect(screen.getByRole("link", { name: "Load more items" }).getAttribute("href")).toBe("/the-latest?loaded=3");
   });
 
+  it("numbers page 2's list from 11, as the count above it says, and page 1's from 1", () => {
+    renderAt("/the-latest?page=2", () => <StreamList stream={stream(2, 1, 5)} unlimited={false} emptyText="Empty" />);
+    expect(screen.getByText("Showing 11–20 of 50")).toBeTruthy();
+    expect(screen.getAllByRole("article")[0]!.closest("ol")!.getAttribute("start")).toBe("11");
+    cleanup();
+    renderAt("/the-latest", () => <StreamList stream={stream(1, 1, 5)} unlimited={false} emptyText="Empty" />);
+    expect(screen.getAllByRole("article")[0]!.closest("ol")!.getAttribute("start")).toBeNull();
+  });
+
   it("hides Load more items on the last page and shows the empty text for an empty stream", () => {
     renderAt("/the-latest?page=5", () => <StreamList stream={stream(5, 1, 5)} unlimited={false} emptyText="Empty" />);
     expect(screen.queryByRole("link", { name: "Load more items" })).toBeNull();
