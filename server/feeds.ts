@@ -189,6 +189,10 @@ export function robotsTxt(siteUrl: string): string {
     "Disallow: /service/",
     "Disallow: /api/",
     "Disallow: /video/embed/",
+    // Sign-in, registration and the menu carry the page they return to: one copy per page.
+    "Disallow: /sign-in",
+    "Disallow: /register",
+    "Disallow: /menu",
     "",
     `Sitemap: ${siteUrl}/sitemap.xml`,
     "",
