@@ -310,6 +310,13 @@ describe("crawlers and feeds", () => {
     expect((await fetch(`${server.url}/sitemaps/other.xml`)).status).toBe(404);
   });
 
+  it("lists in the sitemap every page a crawler may index: one that answers 200, is not noindex and names itself canonical", async () => {
+    const locs = new Set(await sitemapLocs());
+    const indexable = [...crawled.values()].filter((p) => !p.noindex && p.canonical === server.url + p.path);
+    expect(indexable.length).toBeGreaterThan(300);
+    expect(indexable.map((p) => p.path).filter((path) => !locs.has(server.url + path))).toEqual([]);
+  });
+
   it("points robots.txt at the sitemap", async () => {
     expect(await (await fetch(`${server.url}/robots.txt`)).text()).toContain(`Sitemap: ${server.url}/sitemap.xml`);
   });
