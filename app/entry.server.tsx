@@ -45,13 +45,28 @@ class DocumentCollector extends EventEmitter {
   }
 
   end(): this {
-    this.onEnd(Buffer.concat(this.parts));
+    this.onEnd(scriptsInsideBody(Buffer.concat(this.parts)));
     return this;
   }
 
   destroy(error?: unknown): void {
     this.onFail(error ?? new Error("React stopped writing the document"));
   }
+}
+
+const DOCUMENT_END = Buffer.from("</body></html>");
+
+/**
+ * Remix renders the route data's scripts (its StreamTransfer) beside the document, so React writes
+ * them after `</html>`, where HTML allows nothing (the Nu HTML Checker stops there; browsers move
+ * them into the body). The document is whole here, so they go where browsers put them: at the end
+ * of the body. The scripts themselves cannot contain the closing tags: they carry their data with
+ * `<` escaped.
+ */
+function scriptsInsideBody(document: Buffer): Buffer {
+  const end = document.lastIndexOf(DOCUMENT_END);
+  if (end === -1 || end + DOCUMENT_END.length === document.length) return document;
+  return Buffer.concat([document.subarray(0, end), document.subarray(end + DOCUMENT_END.length), DOCUMENT_END]);
 }
 
 export default function handleRequest(

@@ -4,7 +4,10 @@ import type { Database } from "./db/connection";
 import { escapeHtml } from "./text/escape";
 import { latestArticles } from "./articles";
 import { episodeAudioFile, podcastSeries, podcastSeriesList } from "./podcasts";
-import { STREAM_PAGES } from "./streams";
+import { STORE_PAGE_SIZE, storeListings } from "./store/catalogue";
+import { pageSize, streamsWithSizes } from "./streams";
+import { VIDEO_PAGE_SIZE } from "./videos";
+import { lastPage } from "../shared/pagination";
 import {
   articlePath,
   issuePath,
@@ -13,7 +16,7 @@ import {
   podcastFeedPath,
   podcastSeriesPath,
   productPath,
-  topicPath,
+  storePath,
   videoPath,
 } from "../shared/urls";
 
@@ -126,23 +129,21 @@ async function articleSitemapFiles(db: Database): Promise<number> {
   return Math.max(1, Math.ceil(Number(row?.last ?? 0) / ARTICLES_PER_SITEMAP));
 }
 
+/** Pages 2 to the last of a list at `path` with `total` entries, `size` to a page (page 1 is `path`). */
+function laterPages(path: string, total: number, size: number): string[] {
+  return Array.from({ length: lastPage(total, size) - 1 }, (_, i) => `${path}?page=${i + 2}`);
+}
+
+/**
+ * Every page a search engine may index but the articles: the site's own pages, every page of
+ * each stream, topic, the video index and the store's listings, each year of the magazine's
+ * archive, and each video, podcast, issue and product.
+ */
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
-  const fixed = [
-    "/",
-    "/topics",
-    "/magazine",
-    "/video",
-    "/podcasts",
-    "/subscriptions",
-    "/store",
-    "/reading-lists",
-    "/email-newsletters",
-    "/privacy-policy",
-    ...Object.keys(STREAM_PAGES).map((s) => `/${s}`),
-  ];
-  const [topics, issues, videos, products, podcasts] = await Promise.all([
-    db.selectFrom("topic").select("slug").orderBy("slug").execute(),
-    db.selectFrom("magazine_issue").select("code").orderBy("id", "desc").execute(),
+  const fixed = ["/", "/topics", "/magazine", "/podcasts", "/subscriptions", "/reading-lists", "/email-newsletters", "/privacy-policy"];
+  const [streams, issues, videos, products, podcasts, listings] = await Promise.all([
+    streamsWithSizes(db),
+    db.selectFrom("magazine_issue").select(["code", "year"]).orderBy("id", "desc").execute(),
     db.selectFrom("video").select(["id", "slug", "published"]).orderBy("id").execute(),
     db
       .selectFrom("product_availability as a")
@@ -151,13 +152,23 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
       .orderBy("a.id")
       .execute(),
     podcastSeriesList(db),
+    storeListings(db),
   ]);
+  const years = [...new Set(issues.map((i) => i.year))].sort((a, b) => b - a);
   return urlSet(siteUrl, [
     ...fixed.map((p) => ({ loc: p })),
+    ...streams.flatMap(({ stream, total }) => {
+      const path = `/${stream.slug}`;
+      return [path, ...laterPages(path, total, pageSize(stream))].map((loc) => ({ loc }));
+    }),
+    ...["/video", ...laterPages("/video", videos.length, VIDEO_PAGE_SIZE)].map((loc) => ({ loc })),
     ...videos.map((v) => ({ loc: videoPath(v), lastmod: v.published })),
     ...podcasts.map((p) => ({ loc: podcastSeriesPath(p.slug) })),
-    ...topics.map((t) => ({ loc: topicPath(t.slug) })),
+    ...years.map((year) => ({ loc: `/magazine?year=${year}` })),
     ...issues.map((i) => ({ loc: issuePath(i.code) })),
+    ...listings.flatMap(({ filter, total }) =>
+      Array.from({ length: lastPage(total, STORE_PAGE_SIZE) }, (_, i) => ({ loc: storePath(filter, i + 1) })),
+    ),
     ...products.map((p) => ({ loc: productPath(p) })),
   ]);
 }
@@ -189,6 +200,10 @@ export function robotsTxt(siteUrl: string): string {
     "Disallow: /service/",
     "Disallow: /api/",
     "Disallow: /video/embed/",
+    // Sign-in, registration and the menu carry the page they return to: one copy per page.
+    "Disallow: /sign-in",
+    "Disallow: /register",
+    "Disallow: /menu",
     "",
     `Sitemap: ${siteUrl}/sitemap.xml`,
     "",

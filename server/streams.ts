@@ -2,6 +2,7 @@ import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import type { Database } from "./db/connection";
 import { lastPage, type Paging } from "../shared/pagination";
 import { REFERRAL_TOPICS_AND_HOME } from "../shared/referrals";
+import { listTopics, topicArticleCounts } from "./topics";
 
 export type StreamSource = { kind: "all" } | { kind: "curated"; stream: string } | { kind: "topic"; topicId: number };
 
@@ -117,6 +118,27 @@ async function countEntries(db: Database, source: StreamSource): Promise<number>
             .select((eb) => eb.fn.countAll().as("n"))
   ).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * Every named stream and every topic's, with its number of entries as its pages count them
+ * (countEntries), in three queries however many topics there are: what the sitemap lists.
+ */
+export async function streamsWithSizes(db: Database): Promise<{ stream: StreamDefinition; total: number }[]> {
+  const [all, curated, topics, topicCounts] = await Promise.all([
+    countEntries(db, { kind: "all" }),
+    db
+      .selectFrom("stream_entry")
+      .select(["stream", (eb) => eb.fn.countAll().as("n")])
+      .groupBy("stream")
+      .execute(),
+    listTopics(db),
+    topicArticleCounts(db),
+  ]);
+  const curatedCounts = new Map(curated.map((r) => [r.stream, Number(r.n)]));
+  const total = (source: StreamSource) =>
+    source.kind === "all" ? all : ((source.kind === "curated" ? curatedCounts.get(source.stream) : topicCounts.get(source.topicId)) ?? 0);
+  return [...Object.values(STREAM_PAGES), ...topics.map(topicStream)].map((stream) => ({ stream, total: total(stream.source) }));
 }
 
 /** A stream's articles as sort keys only, read from indexes: how deep pages find where they start. */

@@ -1,4 +1,5 @@
 import { Link, NavLink, useLocation } from "@remix-run/react";
+import { returnPath } from "../lib/redirects";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
 import { SECTIONS } from "./sections";
@@ -36,9 +37,8 @@ export function SiteMenuToggle() {
     </>
   );
   if (!hydrated) {
-    const here = pathname === "/menu" ? undefined : `${pathname}${search}`;
     return (
-      <Link to={here ? `/menu?return=${encodeURIComponent(here)}` : "/menu"} className={css.menuToggle} rel="nofollow">
+      <Link to={`/menu?return=${encodeURIComponent(returnPath(`${pathname}${search}`))}`} className={css.menuToggle} rel="nofollow">
         {label}
       </Link>
     );

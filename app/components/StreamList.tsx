@@ -70,12 +70,13 @@ export function EntryList<T extends { id: number }>({
   }, [loaded, size]);
 
   if (stream.entries.length === 0) return <p>{emptyText}</p>;
+  const first = (number - 1) * size + 1;
   return (
     <>
       <p className={css.count}>
-        Showing {(number - 1) * size + 1}–{(number - 1) * size + stream.entries.length} of {totalText ?? total}
+        Showing {first}–{first + stream.entries.length - 1} of {totalText ?? total}
       </p>
-      <ol className={listClassName} aria-busy={navigation.state === "loading" ? true : undefined}>
+      <ol className={listClassName} start={first > 1 ? first : undefined} aria-busy={navigation.state === "loading" ? true : undefined}>
         {stream.entries.map((entry, i) => (
           <li key={entry.id} data-stream-index={i}>
             {renderEntry(entry)}

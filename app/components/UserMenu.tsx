@@ -1,11 +1,12 @@
 import { Form, Link, useLocation } from "@remix-run/react";
+import { returnPath } from "../lib/redirects";
 import { useRootData } from "../lib/root-data";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
 import { useHydrated } from "./useHydrated";
 
 interface UserMenuProps {
-  /** Where signing in or out comes back to; this page when not given. */
+  /** Where signing in or out comes back to; this page (or where it leads, ../lib/redirects.ts) when not given. */
   returnTo?: string;
   /** In the header's row, where a signed-in reader's links fold into a flyout once JS runs. */
   inRow?: boolean;
@@ -20,7 +21,7 @@ export function UserMenu({ returnTo, inRow = false }: UserMenuProps) {
   const root = useRootData();
   const location = useLocation();
   const hydrated = useHydrated();
-  const back = encodeURIComponent(returnTo ?? `${location.pathname}${location.search}`);
+  const back = encodeURIComponent(returnTo ?? returnPath(`${location.pathname}${location.search}`));
   if (!root?.user) {
     return (
       <>

@@ -38,6 +38,27 @@ export function safeRedirectPath(value: FormDataEntryValue | string | null | und
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/** Pages that only lead back to another (sign-in, registration, the no-JS menu), and the query value naming it. */
+const WAYPOINTS: Record<string, string> = { "/sign-in": "redirectTo", "/register": "redirectTo", "/menu": "return" };
+/** More waypoints wrapped in one another than a link of the site ever made: an old or made-up address. */
+const MAX_WRAPPED = 4;
+
+/**
+ * Where a sign-in, registration or menu link leads back to from `path` (the page it is on, or a
+ * redirectTo taken from a request): the page itself, or, when it is one of those pages, where
+ * that one leads, so such links never wrap one another (ever longer addresses for crawlers).
+ * Checked as safeRedirectPath checks, with "/" for anything refused.
+ */
+export function returnPath(path: FormDataEntryValue | string | null | undefined): string {
+  let target = safeRedirectPath(path);
+  for (let wrapped = 0; wrapped <= MAX_WRAPPED; wrapped++) {
+    const url = new URL(target, BASE);
+    if (!Object.hasOwn(WAYPOINTS, url.pathname)) return target;
+    target = safeRedirectPath(url.searchParams.get(WAYPOINTS[url.pathname]!));
+  }
+  return "/";
+}
+
 /** The same-site path with one query value set (e.g. registration=success). */
 export function withQueryValue(path: string, name: string, value: string): string {
   const url = new URL(path, BASE);

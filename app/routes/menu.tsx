@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SiteMenuContent } from "../components/SiteMenu";
-import { safeRedirectPath } from "../lib/redirects";
+import { returnPath } from "../lib/redirects";
 import { SITE_NAME } from "../lib/site";
 
 /** The phone header's menu as a page of its own, for a browser without JS (SiteMenu.tsx). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const returnTo = safeRedirectPath(new URL(request.url).searchParams.get("return"));
+  const returnTo = returnPath(new URL(request.url).searchParams.get("return"));
   return { returnTo };
 }
 
-export const meta: MetaFunction = () => [{ title: `Menu | ${SITE_NAME}` }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction = () => [{ title: `Menu | ${SITE_NAME}` }, { name: "robots", content: "noindex, nofollow" }];
 
 export default function Menu() {
   const { returnTo } = useLoaderData<typeof loader>();

@@ -10,12 +10,12 @@ import { modalRegistrationSchema, registrationSchema } from "../lib/forms/accoun
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
 import { visitorRegion } from "../lib/geo.server";
-import { safeRedirectPath, withQueryValue } from "../lib/redirects";
+import { returnPath, safeRedirectPath, withQueryValue } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
 import { sentByFetcher } from "../lib/via-fetcher";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  const redirectTo = returnPath(new URL(request.url).searchParams.get("redirectTo"));
   if (await currentUser(request)) throw redirect(redirectTo);
   return { redirectTo, region: await visitorRegion(request, context) };
 }
@@ -54,6 +54,7 @@ export const meta: MetaFunction = (args) =>
     title: "Create an account",
     description: "Register for free to read more articles, save them to your library and follow the topics you care about.",
     path: "/register",
+    nofollow: true,
   });
 
 export default function Register() {

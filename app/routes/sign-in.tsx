@@ -11,12 +11,12 @@ import { readForm } from "../lib/form-guard.server";
 import { signInSchema } from "../lib/forms/account";
 import { rejectForm } from "../lib/forms/reply.server";
 import { formPageMeta } from "../lib/form-meta";
-import { safeRedirectPath } from "../lib/redirects";
+import { returnPath, safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  const redirectTo = returnPath(url.searchParams.get("redirectTo"));
   if (await currentUser(request)) throw redirect(redirectTo);
   return { redirectTo, reset: url.searchParams.get("reset") === "success" };
 }
@@ -40,6 +40,7 @@ export const meta: MetaFunction = (args) =>
     title: "Sign in to your account",
     description: "Sign in to Meridian Review to save articles, follow topics and manage your subscription.",
     path: "/sign-in",
+    nofollow: true,
   });
 
 export default function SignIn() {

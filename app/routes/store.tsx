@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { parsePaging } from "../../shared/pagination";
+import { storePath } from "../../shared/urls";
 import { storeFilters, storePage } from "../../server/store/catalogue";
 import { EntryList } from "../components/StreamList";
 import { ProductCard } from "../components/store/ProductCard";
@@ -12,16 +13,6 @@ import { config, db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 
 const DESCRIPTION = "Books, ebooks, case studies, magazine issues, article reprints, bundles and toolkits from Meridian Review.";
-
-/** The address of the store with these filters, at a page. */
-function storeHref(filter: { type: string | null; topic: string | null }, page = 1): string {
-  const params = new URLSearchParams();
-  if (filter.type) params.set("type", filter.type);
-  if (filter.topic) params.set("topic", filter.topic);
-  if (page > 1) params.set("page", String(page));
-  const query = params.toString();
-  return query ? `/store?${query}` : "/store";
-}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -58,7 +49,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
   const tags = seo({
     title: `Store${filtered}${page > 1 ? ` (page ${page})` : ""}`,
     description: DESCRIPTION,
-    path: storeHref({ type: d.type?.slug ?? null, topic: d.topic?.slug ?? null }, page),
+    path: storePath({ type: d.type?.slug ?? null, topic: d.topic?.slug ?? null }, page),
     siteUrl: siteUrlFrom(matches),
   });
   const thin = d.loadedMore || d.products.entries.length === 0;
@@ -80,7 +71,7 @@ export default function Store() {
             <li key={t.slug ?? "all"}>
               <Link
                 className={css.typeLink}
-                to={storeHref({ ...current, type: t.slug })}
+                to={storePath({ ...current, type: t.slug })}
                 aria-current={t.slug === current.type ? "page" : undefined}
               >
                 {t.name}

@@ -189,6 +189,35 @@ export async function storeFilters(db: Database): Promise<StoreFilters> {
 }
 
 /**
+ * Every listing of the store that has products (all of them, each type's, each topic's, and each
+ * type's within a topic) with how many it lists: what the sitemap lists.
+ */
+export async function storeListings(db: Database): Promise<{ filter: { type: string | null; topic: string | null }; total: number }[]> {
+  const rows = await db
+    .selectFrom("product")
+    .innerJoin("topic", "topic.id", "product.topic_id")
+    .select(["product.product_type", "topic.slug", (eb) => eb.fn.countAll().as("n")])
+    .groupBy(["product.product_type", "topic.slug"])
+    .execute();
+  const listings = new Map<string, { filter: { type: string | null; topic: string | null }; total: number }>();
+  for (const row of rows) {
+    const type = productTypeSlug(row.product_type);
+    for (const filter of [
+      { type: null, topic: null },
+      { type, topic: null },
+      { type: null, topic: row.slug },
+      { type, topic: row.slug },
+    ]) {
+      const key = JSON.stringify(filter);
+      const listing = listings.get(key) ?? { filter, total: 0 };
+      listing.total += Number(row.n);
+      listings.set(key, listing);
+    }
+  }
+  return [...listings.values()];
+}
+
+/**
  * Pages page..page+loaded-1 of the store, newest first, filtered by product type (its name)
  * and topic (its slug). A page past the end is empty.
  */

@@ -37,6 +37,9 @@ function renderAt(path: string, element: () => JSX.Element) {
   render(<Stub initialEntries={[path]} />);
 }
 
+/** The list of the stream's cards (the pagination is a list too). */
+const articleList = () => screen.getAllByRole("list").find((list) => within(list).queryAllByRole("article").length > 0)!;
+
 describe("StreamList", () => {
   it("offers Load more items as a link to the next loaded count, keeping other query values", () => {
     renderAt("/the-latest?topic=x", () => <StreamList stream={stream(1, 1, 5)} unlimited={false} emptyText="Empty" />);
@@ -50,6 +53,15 @@ describe("StreamList", () => {
     cleanup();
     renderAt("/the-latest?loaded=2", () => <StreamList stream={stream(1, 2, 5)} unlimited emptyText="Empty" />);
     expect(screen.getByRole("link", { name: "Load more items" }).getAttribute("href")).toBe("/the-latest?loaded=3");
+  });
+
+  it("numbers page 2's list from 11, as the count above it says, and page 1's from 1", () => {
+    renderAt("/the-latest?page=2", () => <StreamList stream={stream(2, 1, 5)} unlimited={false} emptyText="Empty" />);
+    expect(screen.getByText("Showing 11–20 of 50")).toBeTruthy();
+    expect(articleList().getAttribute("start")).toBe("11");
+    cleanup();
+    renderAt("/the-latest", () => <StreamList stream={stream(1, 1, 5)} unlimited={false} emptyText="Empty" />);
+    expect(articleList().getAttribute("start")).toBeNull();
   });
 
   it("hides Load more items on the last page and shows the empty text for an empty stream", () => {

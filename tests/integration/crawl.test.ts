@@ -227,9 +227,59 @@ describe("statuses and redirects", () => {
   });
 });
 
+/** Pages that only lead back to another, and the query value that names it. */
+const WAYPOINTS: Record<string, string> = { "/sign-in": "redirectTo", "/register": "redirectTo", "/menu": "return" };
+const isWaypoint = (pathname: string) => Object.hasOwn(WAYPOINTS, pathname);
+
+describe("sign-in, registration and menu pages", () => {
+  it("link to one another without wrapping one in another, so a link checker finds a few of them, not ever more", async () => {
+    // As a link checker goes: breadth first, every link (nofollow too), here those to these pages.
+    const article = [...crawled.keys()].find((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p))!;
+    let level = ["/", article];
+    const seen = new Set(level);
+    for (let depth = 0; depth < 5 && level.length > 0; depth++) {
+      const next: string[] = [];
+      for (const path of level) {
+        const $ = cheerio.load(await (await fetch(server.url + path)).text());
+        $("a[href]").each((_, a) => {
+          const url = new URL($(a).attr("href")!, server.url + path);
+          const target = url.pathname + url.search;
+          if (url.origin !== server.url || !isWaypoint(url.pathname) || seen.has(target)) return;
+          seen.add(target);
+          next.push(target);
+        });
+      }
+      level = next;
+    }
+    const nested = [...seen].filter((path) => {
+      const url = new URL(path, server.url);
+      const back = isWaypoint(url.pathname) ? url.searchParams.get(WAYPOINTS[url.pathname]!) : null;
+      return back !== null && isWaypoint(new URL(back, server.url).pathname);
+    });
+    expect(nested).toEqual([]);
+    // The crawl ran out of new pages.
+    expect(level).toEqual([]);
+  });
+
+  it("are kept out of search engines: robots.txt disallows them, and each says noindex, nofollow", async () => {
+    const robots = await (await fetch(`${server.url}/robots.txt`)).text();
+    const disallowed = [...robots.matchAll(/^Disallow: (\S+)$/gm)].map((m) => m[1]!);
+    for (const path of ["/sign-in?redirectTo=%2Ftopics", "/register?redirectTo=%2Ftopics", "/menu?return=%2Ftopics", "/sign-in"]) {
+      expect(
+        disallowed.some((prefix) => path.startsWith(prefix)),
+        path,
+      ).toBe(true);
+      const $ = cheerio.load(await (await fetch(server.url + path)).text());
+      expect($('meta[name="robots"]').attr("content"), path).toBe("noindex, nofollow");
+    }
+  });
+});
+
 describe("crawlers and feeds", () => {
-  it("lists every article and canonical page in the sitemap files, and they answer 200", async () => {
-    const xml = async (url: string) => cheerio.load(await (await fetch(url)).text(), { xml: true });
+  const xml = async (url: string) => cheerio.load(await (await fetch(url)).text(), { xml: true });
+
+  /** Every URL of the sitemap files the index lists. */
+  async function sitemapLocs(): Promise<string[]> {
     const index = await xml(`${server.url}/sitemap.xml`);
     const files = index("sitemap loc")
       .map((_, el) => index(el).text())
@@ -244,6 +294,11 @@ describe("crawlers and feeds", () => {
           .get(),
       );
     }
+    return locs;
+  }
+
+  it("lists every article and canonical page in the sitemap files, and they answer 200", async () => {
+    const locs = await sitemapLocs();
     const articlesInCrawl = [...crawled.keys()].filter((p) => /^\/\d{4}\/\d{2}\/[a-z0-9-]+$/.test(p));
     for (const article of articlesInCrawl) expect(locs).toContain(server.url + article);
     expect(locs.length).toBeGreaterThan(500);
@@ -253,6 +308,13 @@ describe("crawlers and feeds", () => {
     expect((await fetch(`${server.url}/sitemaps/articles-2.xml`)).status).toBe(404);
     expect((await fetch(`${server.url}/sitemaps/articles-0.xml`)).status).toBe(404);
     expect((await fetch(`${server.url}/sitemaps/other.xml`)).status).toBe(404);
+  });
+
+  it("lists in the sitemap every page a crawler may index: one that answers 200, is not noindex and names itself canonical", async () => {
+    const locs = new Set(await sitemapLocs());
+    const indexable = [...crawled.values()].filter((p) => !p.noindex && p.canonical === server.url + p.path);
+    expect(indexable.length).toBeGreaterThan(300);
+    expect(indexable.map((p) => p.path).filter((path) => !locs.has(server.url + path))).toEqual([]);
   });
 
   it("points robots.txt at the sitemap", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath, withQueryValue } from "../../app/lib/redirects";
+import { returnPath, safeRedirectPath, withQueryValue } from "../../app/lib/redirects";
 import { foreignOriginAsCrossSite, isCrossSite } from "../../server/http/cross-site";
 
 describe("redirect targets", () => {
@@ -8,6 +8,18 @@ describe("redirect targets", () => {
     expect(safeRedirectPath("/my-library?done=saved&x=//y")).toBe("/my-library?done=saved&x=//y");
     expect(safeRedirectPath("/a/b/../c")).toBe("/a/c");
     expect(safeRedirectPath("/search?q=caf%C3%A9")).toBe("/search?q=caf%C3%A9");
+  });
+
+  it("leads sign-in, registration and menu links past those pages to where they lead, so none wraps another", () => {
+    expect(returnPath("/topics?page=2")).toBe("/topics?page=2");
+    expect(returnPath("/sign-in?redirectTo=%2Ftopics")).toBe("/topics");
+    expect(returnPath("/menu?return=%2Fregister%3FredirectTo%3D%252Fsign-in%253FredirectTo%253D%25252Fstore")).toBe("/store");
+    expect(returnPath("/register")).toBe("/");
+    expect(returnPath("/sign-in?redirectTo=%2F%2Fevil.example")).toBe("/");
+    expect(returnPath("/registration-complete?order=1")).toBe("/registration-complete?order=1");
+    // Wrapped deeper than any link of the site ever wrapped them: the home page.
+    const wrapped = Array.from({ length: 6 }).reduce<string>((inner) => `/sign-in?redirectTo=${encodeURIComponent(inner)}`, "/store");
+    expect(returnPath(wrapped)).toBe("/");
   });
 
   it.each([
