@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findArticle, latestArticles } from "../../server/articles";
 import { archiveYears, issueByCode, issuesOfYear } from "../../server/archive";
 import type { Database } from "../../server/db/connection";
-import { loadStream, STREAM_PAGES, topicStream } from "../../server/streams";
+import { loadStream, pageSize, STREAM_PAGES, topicStream } from "../../server/streams";
 import { listTopics, topicByHeadlineSegment, topicBySlug, topicDirectory } from "../../server/topics";
 import { topicSlug } from "../../shared/slugs";
 import { loadSeedContent } from "../../server/seed/content-source";
@@ -157,6 +157,16 @@ describe(`streams (${dialectName})`, () => {
     expect((await topicByHeadlineSegment(db, "leadership-&-managing-people"))?.slug).toBe("leadership-and-managing-people");
     expect(await topicByHeadlineSegment(db, "not-a-topic")).toBeUndefined();
   });
+
+  it("fills the first page of every named stream, and its other pages hold the rest once each", async () => {
+    for (const stream of Object.values(STREAM_PAGES)) {
+      const first = await loadStream(db, stream, { page: 1, loaded: 1 });
+      expect(first.entries, stream.slug).toHaveLength(pageSize(stream));
+      const all = await loadStream(db, stream, { page: 1, loaded: first.page.last });
+      expect(all.entries, stream.slug).toHaveLength(first.page.total);
+      expect(new Set(all.entries.map((e) => e.id)).size, stream.slug).toBe(first.page.total);
+    }
+  });
 });
 
 describe(`topics (${dialectName})`, () => {
@@ -190,6 +200,15 @@ describe(`topics (${dialectName})`, () => {
       expect(t.slug).toBe(topicSlug(t.name));
     }
     expect(new Set(topics.map((t) => t.description)).size).toBe(topics.length);
+  });
+
+  it("gives every topic a page with articles on it", async () => {
+    const empty: string[] = [];
+    for (const topic of await listTopics(db)) {
+      const page = await loadStream(db, topicStream(topic), { page: 1, loaded: 1 });
+      if (page.entries.length === 0) empty.push(topic.name);
+    }
+    expect(empty).toEqual([]);
   });
 
   it("gives a subject's topics its subscriber and executive rules", async () => {
