@@ -32,7 +32,7 @@ test("the summary collapses and expands", async ({ page }) => {
 });
 
 test("series navigation links the parts of a series", async ({ page }) => {
-  await page.goto("/topic/subject/technology");
+  await page.goto("/topic/subject/artificial-intelligence");
   await page.getByRole("link", { name: "Start With the Work, Not the Model" }).first().click();
   const series = page.getByRole("navigation", { name: "Series" });
   await expect(series).toContainText("part 1 of 3");
@@ -96,7 +96,7 @@ test("an article in two reading lists names both as links, and the list overlay 
 });
 
 test("a series article lists the reading lists it appears in", async ({ page }) => {
-  await page.goto("/topic/subject/technology");
+  await page.goto("/topic/subject/artificial-intelligence");
   await page.getByRole("link", { name: "Start With the Work, Not the Model" }).first().click();
   const related = page.getByRole("complementary", { name: "Related" });
   await expect(related.getByRole("heading", { name: "THIS ARTICLE APPEARS IN" })).toBeVisible();

@@ -9,11 +9,13 @@ const words = (text: string): string[] => text.toLowerCase().match(/[a-z]+/g) ??
 
 /** An article and a word found only in its body, in as few bodies as possible. */
 function bodyOnlyWord() {
-  const shown = new Set(content.articles.flatMap((a) => words([a.title, a.dek, a.subDek, a.summary].join(" "))));
-  const inBodies = (w: string) => content.articles.filter((a) => words(a.body).includes(w)).length;
+  // The words shown on cards by their first six letters, and each body's words, read once.
+  const shown = new Set(content.articles.flatMap((a) => words([a.title, a.dek, a.subDek, a.summary].join(" ")).map((w) => w.slice(0, 6))));
+  const bodies = content.articles.map((a) => new Set(words(a.body)));
+  const inBodies = (w: string) => bodies.filter((body) => body.has(w)).length;
   const candidates = content.articles.flatMap((a) =>
     [...new Set(parseBody(a.body).flatMap((b) => words(blockText(b))))]
-      .filter((w) => w.length >= 9 && ![...shown].some((s) => s.startsWith(w.slice(0, 6))))
+      .filter((w) => w.length >= 9 && !shown.has(w.slice(0, 6)))
       .map((word) => ({ article: a, word, bodies: inBodies(word) })),
   );
   return candidates.sort((x, y) => x.bodies - y.bodies || x.word.localeCompare(y.word))[0]!;

@@ -33,11 +33,34 @@ test("numbered pagination moves between pages with Previous and Next", async ({ 
 
 test("a topic page lists its articles and links to each", async ({ page }) => {
   await page.goto("/topics");
-  await page.getByRole("link", { name: "Leadership & Managing People" }).click();
+  await page.getByRole("heading", { name: "Leadership & Managing People" }).getByRole("link").click();
   await expect(page).toHaveURL(/\/topic\/subject\/leadership-and-managing-people$/);
   await expect(page.locator("h1")).toHaveText("Leadership & Managing People");
   const first = page.locator("main ol article h3 a").first();
   const title = await first.textContent();
   await first.click();
   await expect(page.locator("h1")).toHaveText(title!);
+});
+
+test("the topics page groups every topic under its subject, jumps to a subject, and a topic leads back to its subject", async ({
+  page,
+}) => {
+  await page.goto("/topics");
+  await expect(page.locator("main section")).toHaveCount(14);
+  expect(await page.locator("main section li").count()).toBeGreaterThanOrEqual(180);
+  await page.getByRole("navigation", { name: "Jump to a subject" }).getByRole("link", { name: "Strategy", exact: true }).click();
+  await expect(page).toHaveURL(/\/topics#strategy$/);
+  const strategy = page.getByRole("region", { name: "Strategy", exact: true });
+  await expect(strategy.getByRole("heading", { name: "Strategy", exact: true })).toBeInViewport();
+
+  await strategy.getByRole("link", { name: "Mergers & Acquisitions" }).click();
+  await expect(page).toHaveURL(/\/topic\/subject\/mergers-and-acquisitions$/);
+  await expect(page.locator("h1")).toHaveText("Mergers & Acquisitions");
+  await expect(page.locator("main ol > li").first()).toBeVisible();
+
+  await page.locator("main header").getByRole("link", { name: "Strategy", exact: true }).click();
+  await expect(page.locator("h1")).toHaveText("Strategy");
+  await expect(
+    page.getByRole("navigation", { name: "Topics in Strategy" }).getByRole("link", { name: "Mergers & Acquisitions" }),
+  ).toBeVisible();
 });

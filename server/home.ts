@@ -48,7 +48,7 @@ async function loadHomePage(db: Database, now: Date) {
     podcasts,
     newsletters: newsletters.filter((n) => !n.subscriberOnly).slice(0, HOME_COUNTS.newsletters),
     issue: issue ?? null,
-    topics: topics.filter((t) => !t.executiveOnly),
+    subjects: topics.filter((t) => t.subjectId === null && !t.executiveOnly),
   };
 }
 

@@ -11,6 +11,8 @@ export interface Topic {
   url: string;
   subscriberOnly: boolean;
   executiveOnly: boolean;
+  /** The subject it belongs to; null for a subject (a broad topic such as Strategy). */
+  subjectId: number | null;
 }
 
 function toTopic(r: {
@@ -20,6 +22,7 @@ function toTopic(r: {
   description: string;
   subscriber_only: number;
   executive_only: number;
+  subject_id: number | null;
 }): Topic {
   return {
     id: r.id,
@@ -29,6 +32,7 @@ function toTopic(r: {
     url: topicPath(r.slug),
     subscriberOnly: r.subscriber_only === 1,
     executiveOnly: r.executive_only === 1,
+    subjectId: r.subject_id,
   };
 }
 
@@ -41,6 +45,18 @@ export function listTopics(db: Database): Promise<Topic[]> {
     const rows = await db.selectFrom("topic").selectAll().orderBy("name").execute();
     return rows.map(toTopic);
   });
+}
+
+export interface SubjectTopics {
+  subject: Topic;
+  topics: Topic[];
+}
+
+/** The taxonomy as /topics shows it: the subjects by name, each with its topics by name. */
+export function topicDirectory(topics: Topic[]): SubjectTopics[] {
+  return topics
+    .filter((t) => t.subjectId === null)
+    .map((subject) => ({ subject, topics: topics.filter((t) => t.subjectId === subject.id) }));
 }
 
 export async function topicBySlug(db: Database, slug: string): Promise<Topic | undefined> {

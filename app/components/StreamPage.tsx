@@ -29,13 +29,14 @@ export const streamMeta: MetaFunction = ({ data, matches, location }) => {
   return new URLSearchParams(location.search).has("loaded") ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };
 
-/** `headerExtra` goes under the page's heading and description (a topic's follow button). */
-export function StreamPage({ headerExtra }: { headerExtra?: ReactNode } = {}) {
+/** `kicker` goes above the page's heading (a topic's subject), `headerExtra` under its description (a topic's follow button). */
+export function StreamPage({ kicker, headerExtra }: { kicker?: ReactNode; headerExtra?: ReactNode } = {}) {
   const d = useLoaderData<StreamData>();
   const listHeadingId = `${d.listId ?? "stream"}-heading`;
   return (
     <>
       <header className={css.pageHeading}>
+        {kicker}
         <h1>{d.title}</h1>
         <p className={css.lede}>{d.description}</p>
         {headerExtra}

@@ -28,7 +28,7 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Home() {
-  const { lead, secondary, latest, popular, bigIdeas, videos, podcasts, newsletters, issue, topics } = useLoaderData<typeof loader>();
+  const { lead, secondary, latest, popular, bigIdeas, videos, podcasts, newsletters, issue, subjects } = useLoaderData<typeof loader>();
   const root = useRootData();
   return (
     <>
@@ -174,7 +174,7 @@ export default function Home() {
           Topics
         </h2>
         <ul className={css.topicList}>
-          {topics.map((t) => (
+          {subjects.map((t) => (
             <li key={t.id}>
               <Link to={t.url}>{t.name}</Link>
             </li>

@@ -3,18 +3,27 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { followRefusal, isFollowing } from "../../server/follows";
 import { topicStream } from "../../server/streams";
 import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { topicBySlug } from "../../server/topics";
+import { listTopics } from "../../server/topics";
 import { FollowButton } from "../components/FollowButton";
 import { StreamPage, streamMeta } from "../components/StreamPage";
+import * as cards from "../components/cards.css";
 import * as css from "../components/follows.css";
+import * as topicsCss from "../components/topics.css";
 import { db } from "../lib/db.server";
 import { currentUser } from "../lib/session.server";
 import { loadStreamPage } from "../lib/stream-page.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const database = await db();
-  const topic = await topicBySlug(database, params.slug ?? "");
+  const topics = await listTopics(database);
+  const topic = topics.find((t) => t.slug === params.slug);
   if (!topic) throw new Response(null, { status: 404 });
+  // A topic names its subject; a subject lists its topics.
+  const subject = topics.find((t) => t.id === topic.subjectId);
+  const taxonomy = {
+    subject: subject ? { name: subject.name, url: subject.url } : null,
+    topics: topics.filter((t) => t.subjectId === topic.id).map((t) => ({ name: t.name, url: t.url })),
+  };
   const [page, user] = await Promise.all([loadStreamPage(request, topicStream(topic)), currentUser(request)]);
   const [following, status] = user
     ? await Promise.all([isFollowing(database, user.id, "topic", String(topic.id)), subscriberStatus(database, user.id)])
@@ -25,28 +34,53 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // Guests get the button: following it asks them to sign in. Readers who may not follow see why.
     refusal: user && !following ? followRefusal({ kind: "topic", ...topic }, status) : null,
   };
-  return data({ ...page.data, follow }, page.init ?? undefined);
+  return data({ ...page.data, follow, taxonomy }, page.init ?? undefined);
 }
 
 export const meta = streamMeta;
 
 export default function TopicPage() {
-  const { follow } = useLoaderData<typeof loader>();
+  const { title, follow, taxonomy } = useLoaderData<typeof loader>();
   return (
     <StreamPage
-      headerExtra={
-        follow.refusal ? (
-          <p className={css.followRow}>
-            {follow.refusal} <Link to="/subscriptions">See subscription offers</Link>
+      kicker={
+        taxonomy.subject ? (
+          <p className={cards.eyebrow}>
+            <Link className={cards.eyebrowLink} to={taxonomy.subject.url}>
+              {taxonomy.subject.name}
+            </Link>
           </p>
-        ) : (
-          <FollowButton
-            kind="topic"
-            target={follow.topicId}
-            following={follow.following}
-            labels={{ off: "Follow this", on: "Following" }}
-          />
-        )
+        ) : null
+      }
+      headerExtra={
+        <>
+          {follow.refusal ? (
+            <p className={css.followRow}>
+              {follow.refusal} <Link to="/subscriptions">See subscription offers</Link>
+            </p>
+          ) : (
+            <FollowButton
+              kind="topic"
+              target={follow.topicId}
+              following={follow.following}
+              labels={{ off: "Follow this", on: "Following" }}
+            />
+          )}
+          {taxonomy.topics.length > 0 ? (
+            <nav aria-labelledby="subject-topics-heading" className={topicsCss.subjectTopics}>
+              <h2 id="subject-topics-heading" className={topicsCss.subjectTopicsHeading}>
+                Topics in {title}
+              </h2>
+              <ul>
+                {taxonomy.topics.map((t) => (
+                  <li key={t.url}>
+                    <Link to={t.url}>{t.name}</Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : null}
+        </>
       }
     />
   );

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listTopics, topicArticleCounts } from "../../server/topics";
+import { listTopics, topicArticleCounts, topicDirectory } from "../../server/topics";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
 import * as prose from "../components/prose.css";
@@ -9,7 +9,11 @@ import * as css from "../components/topics.css";
 export async function loader() {
   const database = await db();
   const [topics, counts] = await Promise.all([listTopics(database), topicArticleCounts(database)]);
-  return { topics: topics.map((t) => ({ ...t, count: counts.get(t.id) ?? 0 })) };
+  const entry = (t: (typeof topics)[number]) => ({ ...t, count: counts.get(t.id) ?? 0 });
+  return {
+    topicCount: topics.filter((t) => t.subjectId !== null).length,
+    subjects: topicDirectory(topics).map(({ subject, topics }) => ({ subject: entry(subject), topics: topics.map(entry) })),
+  };
 }
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -20,29 +24,65 @@ export const meta: MetaFunction = ({ matches }) =>
     siteUrl: siteUrlFrom(matches),
   });
 
+type Entry = ReturnType<typeof useLoaderData<typeof loader>>["subjects"][number]["subject"];
+
+function TopicMeta({ topic }: { topic: Entry }) {
+  return (
+    <p className={css.topicMeta}>
+      {topic.count} {topic.count === 1 ? "article" : "articles"}
+      {topic.subscriberOnly ? " · Subscribers only" : null}
+      {topic.executiveOnly ? " · Executive subscribers" : null}
+    </p>
+  );
+}
+
 export default function Topics() {
-  const { topics } = useLoaderData<typeof loader>();
+  const { topicCount, subjects } = useLoaderData<typeof loader>();
   return (
     <>
       <header className={prose.pageHeading}>
         <h1>Topics</h1>
-        <p className={prose.lede}>Find more of what interests you: every topic we cover, with its latest articles.</p>
+        <p className={prose.lede}>
+          Find more of what interests you: {topicCount} topics in {subjects.length} subjects, each with its latest articles.
+        </p>
       </header>
-      <ul className={css.topicGrid}>
-        {topics.map((t) => (
-          <li key={t.id} className={css.topicItem}>
-            <h2 className={css.topicName}>
-              <Link to={t.url}>{t.name}</Link>
+      <nav id="subjects" aria-labelledby="subjects-heading" className={css.jumpList}>
+        <h2 id="subjects-heading" className={css.jumpHeading}>
+          Jump to a subject
+        </h2>
+        <ul>
+          {subjects.map(({ subject }) => (
+            <li key={subject.id}>
+              <a href={`#${subject.slug}`}>{subject.name}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {subjects.map(({ subject, topics }) => (
+        <section key={subject.id} id={subject.slug} aria-labelledby={`${subject.slug}-heading`} className={css.subject}>
+          <header className={css.subjectHeader}>
+            <h2 id={`${subject.slug}-heading`} className={css.subjectName}>
+              <Link to={subject.url}>{subject.name}</Link>
             </h2>
-            <p className={css.topicDescription}>{t.description}</p>
-            <p className={css.topicMeta}>
-              {t.count} {t.count === 1 ? "article" : "articles"}
-              {t.subscriberOnly ? " · Subscribers only" : null}
-              {t.executiveOnly ? " · Executive subscribers" : null}
-            </p>
-          </li>
-        ))}
-      </ul>
+            <p className={css.topicDescription}>{subject.description}</p>
+            <TopicMeta topic={subject} />
+          </header>
+          <ul className={css.topicGrid} aria-label={`Topics in ${subject.name}`}>
+            {topics.map((t) => (
+              <li key={t.id} className={css.topicItem}>
+                <h3 className={css.topicName}>
+                  <Link to={t.url}>{t.name}</Link>
+                </h3>
+                <p className={css.topicDescription}>{t.description}</p>
+                <TopicMeta topic={t} />
+              </li>
+            ))}
+          </ul>
+          <p className={css.backLink}>
+            <a href="#subjects">Back to all subjects</a>
+          </p>
+        </section>
+      ))}
     </>
   );
 }

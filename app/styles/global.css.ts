@@ -1,8 +1,13 @@
 import { globalStyle } from "@vanilla-extract/css";
-import { vars, visuallyHidden } from "./theme.css";
+import { media, vars, visuallyHidden } from "./theme.css";
 
 globalStyle("*, *::before, *::after", { boxSizing: "border-box" });
-globalStyle("html", { WebkitTextSizeAdjust: "100%", scrollPaddingTop: "4rem" });
+// In-page links land below the sticky header: the logo row on a phone, the header and section nav from a tablet up.
+globalStyle("html", {
+  WebkitTextSizeAdjust: "100%",
+  scrollPaddingTop: "4rem",
+  "@media": { [media.tablet]: { scrollPaddingTop: "7.5rem" } },
+});
 globalStyle("body", {
   overflowWrap: "break-word",
   margin: 0,

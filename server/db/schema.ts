@@ -14,6 +14,8 @@ export interface TopicTable {
   description: string;
   subscriber_only: Flag;
   executive_only: Flag;
+  /** The subject the topic belongs to; null for a subject itself. */
+  subject_id: number | null;
 }
 
 export interface AuthorTable {

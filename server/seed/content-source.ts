@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { topicKey } from "../../shared/slugs";
 
 // Reads and validates the original seed content under content/ (see content/README.md).
 
@@ -13,11 +14,31 @@ const list = z.string().transform((v) =>
     .filter(Boolean),
 );
 
-const topicSchema = z.object({
-  name: z.string().min(1),
-  description: z.string().min(1),
+/** Letters, digits, spaces, hyphens and "&": a name whose slug (spec: "&" as "and", spaces as hyphens) is a plain URL segment. */
+const topicName = z.string().regex(/^[A-Za-z0-9]+([ &-]+[A-Za-z0-9]+)*$/, "a topic name is letters, digits, spaces, hyphens and &");
+const topicFields = { name: topicName, description: z.string().min(1) };
+
+/** A subject (a broad topic such as Strategy) with its topics, which follow its subscriber and executive rules. */
+const subjectSchema = z.object({
+  ...topicFields,
   subscriberOnly: z.boolean().default(false),
   executiveOnly: z.boolean().default(false),
+  topics: z.array(z.object(topicFields)).min(1),
+});
+
+/** The taxonomy flattened: every subject first, in file order, then every topic, each naming its subject. */
+const taxonomySchema = z.array(subjectSchema).transform((subjects, ctx): SeedTopic[] => {
+  const flags = (s: (typeof subjects)[number]) => ({ subscriberOnly: s.subscriberOnly, executiveOnly: s.executiveOnly });
+  const topics = [
+    ...subjects.map((s) => ({ name: s.name, description: s.description, ...flags(s), subject: null })),
+    ...subjects.flatMap((s) => s.topics.map((t) => ({ ...t, ...flags(s), subject: s.name }))),
+  ];
+  const seen = new Set<string>();
+  for (const t of topics) {
+    if (seen.has(topicKey(t.name))) ctx.addIssue({ code: "custom", message: `two topics share the page of "${t.name}"` });
+    seen.add(topicKey(t.name));
+  }
+  return topics;
 });
 
 const authorSchema = z.object({ name: z.string().min(1), role: z.string().min(1) });
@@ -154,6 +175,7 @@ const readingListSchema = z
     name: z.string().min(1),
     description: z.string().min(1),
     series: slugString.optional(),
+    /** The list holds the newest six articles tagged with any of these topics. */
     topics: z.array(z.string()).optional(),
     /** Articles of other lists that belong in this one too, after its own. */
     alsoIncludes: z.array(slugString).optional(),
@@ -163,7 +185,14 @@ const readingListSchema = z
 export type Era = z.infer<typeof eraSchema>;
 export type SeedArticle = z.infer<typeof articleSchema> & { slug: string; body: string };
 export type SeedAuthor = z.infer<typeof authorSchema> & { slug: string; bio: string };
-export type SeedTopic = z.infer<typeof topicSchema>;
+export interface SeedTopic {
+  name: string;
+  description: string;
+  subscriberOnly: boolean;
+  executiveOnly: boolean;
+  /** The subject's name; null for a subject. */
+  subject: string | null;
+}
 export type SeedMedia = z.infer<typeof mediaSchema>;
 export type SeedStore = z.infer<typeof storeSchema>;
 export type SeedMagazine = z.infer<typeof magazineSchema>;
@@ -261,7 +290,7 @@ function readProductTexts(dir: string): SeedProductText[] {
 
 export function loadSeedContent(dir: string): SeedContent {
   return {
-    topics: readJson(path.join(dir, "topics.json"), z.array(topicSchema)),
+    topics: readJson(path.join(dir, "topics.json"), taxonomySchema),
     authors: readMarkdownDir(path.join(dir, "authors"), (slug, fields, bio) => ({
       ...parseWith(authorSchema, fields),
       slug,

@@ -45,6 +45,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
         description: t.description,
         subscriber_only: flag(t.subscriberOnly),
         executive_only: flag(t.executiveOnly),
+        subject_id: t.subject === null ? null : requireId(topicIds, t.subject, "subject"),
       };
     }),
   );
@@ -67,6 +68,10 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
       await tx.insertInto("series").values({ id, slug: a.series, title: a.seriesTitle! }).execute();
     }
   }
+
+  const subjects = new Set(content.topics.filter((t) => t.subject === null).map((t) => t.name));
+  const unfiled = content.articles.find((a) => !subjects.has(a.topics[0]!));
+  if (unfiled) throw new Error(`Seed article ${unfiled.slug} must name a subject first, not "${unfiled.topics[0]}"`);
 
   const articles = [...content.articles].sort((a, b) => a.published.localeCompare(b.published) || a.slug.localeCompare(b.slug));
   const articleIds = new Map<string, number>();
@@ -122,7 +127,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
     const members = list.series
       ? articles.filter((a) => a.series === list.series).sort((a, b) => (a.seriesPart ?? 0) - (b.seriesPart ?? 0))
       : articles
-          .filter((a) => list.topics!.includes(a.topics[0]!))
+          .filter((a) => a.topics.some((t) => list.topics!.includes(t)))
           .reverse()
           .slice(0, 6);
     for (const slug of list.alsoIncludes ?? []) {

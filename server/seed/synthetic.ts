@@ -28,7 +28,13 @@ export async function addSyntheticArticles(
   const source = await db.selectFrom("article").select(["body", "dek", "summary"]).where("slug", "not like", "synthetic-%").execute();
   const paragraphs = source.flatMap((a) => a.body.split(/\n\s*\n/).filter((p) => !p.startsWith("#") && p.length > 200));
   const features = await db.selectFrom("issue_feature").select("title").distinct().execute();
-  const topics = await db.selectFrom("topic").select("id").where("executive_only", "=", 0).execute();
+  // Each is filed, as a seed article is, under a subject (its primary topic) and one of its topics.
+  const topics = await db
+    .selectFrom("topic")
+    .select(["id", "subject_id"])
+    .where("executive_only", "=", 0)
+    .where("subject_id", "is not", null)
+    .execute();
   const authors = await db.selectFrom("author").select("id").execute();
   if (paragraphs.length === 0 || features.length === 0) throw new Error("seed the original content first");
   const maxRow = await db
@@ -57,7 +63,7 @@ export async function addSyntheticArticles(
       const body = Array.from({ length: 4 + Math.floor(random() * 3) }, () => pick(paragraphs)).join("\n\n");
       const from = pick(source);
       const title = pick(features).title;
-      const topicId = pick(topics).id;
+      const topic = pick(topics);
       articles.push({
         id,
         slug: `synthetic-${id}-${slugify(title)}`.slice(0, 110),
@@ -71,13 +77,13 @@ export async function addSyntheticArticles(
         content_type: pick(CONTENT_TYPES),
         published: `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`,
         tier: random() < 0.05 ? "top50" : "article",
-        primary_topic_id: topicId,
+        primary_topic_id: topic.subject_id!,
         series_id: null,
         series_part: null,
         word_count: countWords(body),
       });
       articleAuthors.push({ article_id: id, author_id: pick(authors).id, position: 0 });
-      articleTopics.push({ article_id: id, topic_id: topicId, position: 0 });
+      articleTopics.push({ article_id: id, topic_id: topic.subject_id!, position: 0 }, { article_id: id, topic_id: topic.id, position: 1 });
     }
     await db.transaction().execute(async (tx) => {
       await insertChunked(tx, "article", articles);

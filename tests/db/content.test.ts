@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findArticle, latestArticles } from "../../server/articles";
 import { archiveYears, issueByCode, issuesOfYear } from "../../server/archive";
 import type { Database } from "../../server/db/connection";
-import { loadStream, STREAM_PAGES, topicStream } from "../../server/streams";
-import { topicByHeadlineSegment, topicBySlug } from "../../server/topics";
+import { loadStream, pageSize, STREAM_PAGES, topicStream } from "../../server/streams";
+import { listTopics, topicByHeadlineSegment, topicBySlug, topicDirectory } from "../../server/topics";
+import { topicSlug } from "../../shared/slugs";
 import { loadSeedContent } from "../../server/seed/content-source";
 import { dialectName, seededTestDatabase } from "../helpers/test-db";
 
@@ -155,5 +156,71 @@ describe(`streams (${dialectName})`, () => {
   it("resolves headline topic links", async () => {
     expect((await topicByHeadlineSegment(db, "leadership-&-managing-people"))?.slug).toBe("leadership-and-managing-people");
     expect(await topicByHeadlineSegment(db, "not-a-topic")).toBeUndefined();
+  });
+
+  it("fills the first page of every named stream, and its other pages hold the rest once each", async () => {
+    for (const stream of Object.values(STREAM_PAGES)) {
+      const first = await loadStream(db, stream, { page: 1, loaded: 1 });
+      expect(first.entries, stream.slug).toHaveLength(pageSize(stream));
+      const all = await loadStream(db, stream, { page: 1, loaded: first.page.last });
+      expect(all.entries, stream.slug).toHaveLength(first.page.total);
+      expect(new Set(all.entries.map((e) => e.id)).size, stream.slug).toBe(first.page.total);
+    }
+  });
+});
+
+describe(`topics (${dialectName})`, () => {
+  const SUBJECTS = [
+    "Board Governance",
+    "Economics & Society",
+    "Entrepreneurship",
+    "Finance & Accounting",
+    "Innovation",
+    "International Business",
+    "Leadership & Managing People",
+    "Managing Organizations",
+    "Managing Yourself",
+    "Operations",
+    "R&D",
+    "Sales & Marketing",
+    "Strategy",
+    "Technology",
+  ];
+
+  it("groups at least 180 described topics under the 14 subjects, each at the spec's slug", async () => {
+    const topics = await listTopics(db);
+    const directory = topicDirectory(topics);
+    expect(directory.map((d) => d.subject.name)).toEqual(SUBJECTS);
+    const grouped = directory.flatMap((d) => d.topics);
+    expect(grouped.length).toBeGreaterThanOrEqual(180);
+    expect(grouped.length + SUBJECTS.length).toBe(topics.length);
+    for (const { subject, topics: inSubject } of directory) expect(inSubject.length, subject.name).toBeGreaterThanOrEqual(10);
+    for (const t of topics) {
+      expect(t.description.length, t.name).toBeGreaterThan(40);
+      expect(t.slug).toBe(topicSlug(t.name));
+    }
+    expect(new Set(topics.map((t) => t.description)).size).toBe(topics.length);
+  });
+
+  it("gives every topic a page with articles on it", async () => {
+    const empty: string[] = [];
+    for (const topic of await listTopics(db)) {
+      const page = await loadStream(db, topicStream(topic), { page: 1, loaded: 1 });
+      if (page.entries.length === 0) empty.push(topic.name);
+    }
+    expect(empty).toEqual([]);
+  });
+
+  it("gives a subject's topics its subscriber and executive rules", async () => {
+    const topics = await listTopics(db);
+    for (const { subject, topics: inSubject } of topicDirectory(topics))
+      for (const t of inSubject)
+        expect({ t: t.name, s: t.subscriberOnly, e: t.executiveOnly }).toEqual({
+          t: t.name,
+          s: subject.subscriberOnly,
+          e: subject.executiveOnly,
+        });
+    expect(topics.find((t) => t.name === "Prototyping")).toMatchObject({ subscriberOnly: true, executiveOnly: false });
+    expect(topics.find((t) => t.name === "CEO Succession")).toMatchObject({ subscriberOnly: false, executiveOnly: true });
   });
 });

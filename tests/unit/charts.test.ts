@@ -81,6 +81,103 @@ describe("chart data", () => {
     expect(rate(2025)).toBeLessThan(rate(2023));
   });
 
+  // Each figure an article's text gives, as [series, year, value]: the chart must draw the same.
+  const stated: Record<string, [RegExp, number, number][]> = {
+    "burnout-is-rising-fastest-in-the-middle": [
+      [/^Middle/, 2018, 28],
+      [/^Individual/, 2018, 27],
+      [/^Senior/, 2018, 22],
+      [/^Middle/, 2021, 41],
+      [/^Individual/, 2021, 36],
+      [/^Senior/, 2021, 31],
+      [/^Middle/, 2025, 47],
+      [/^Individual/, 2025, 33],
+      [/^Senior/, 2025, 25],
+      [/^Direct/, 2018, 6.8],
+      [/^Direct/, 2025, 10.6],
+    ],
+    "venture-funding-has-reset-exits-have-not": [
+      [/funding/, 2014, 95],
+      [/funding/, 2019, 175],
+      [/funding/, 2020, 200],
+      [/funding/, 2021, 390],
+      [/funding/, 2022, 260],
+      [/funding/, 2023, 165],
+      [/funding/, 2024, 170],
+      [/funding/, 2025, 185],
+      [/IPOs/, 2021, 290],
+      [/IPOs/, 2022, 45],
+      [/IPOs/, 2023, 40],
+      [/IPOs/, 2024, 55],
+      [/IPOs/, 2025, 62],
+    ],
+    "paying-more-to-win-customers-who-stay-less": [
+      [/^Acquisition/, 2016, 100],
+      [/^Acquisition/, 2019, 126],
+      [/^Acquisition/, 2022, 158],
+      [/^Acquisition/, 2025, 192],
+      [/^Still/, 2016, 71],
+      [/^Still/, 2019, 68],
+      [/^Still/, 2020, 70],
+      [/^Still/, 2022, 63],
+      [/^Still/, 2024, 60],
+      [/^Still/, 2025, 59],
+    ],
+    "inventories-never-went-back-to-lean": [
+      [/^Manufacturers/, 2012, 62],
+      [/^Manufacturers/, 2019, 57],
+      [/^Manufacturers/, 2020, 60],
+      [/^Manufacturers/, 2022, 74],
+      [/^Manufacturers/, 2025, 70],
+      [/^Retailers/, 2012, 48],
+      [/^Retailers/, 2019, 44],
+      [/^Retailers/, 2020, 41],
+      [/^Retailers/, 2022, 52],
+      [/^Retailers/, 2025, 49],
+    ],
+    "each-new-medicine-costs-more-to-discover": [
+      [/per approval/, 2005, 1.4],
+      [/per approval/, 2024, 2.9],
+      [/approvals$/, 2005, 14],
+      [/approvals$/, 2018, 29],
+      [/approvals$/, 2024, 25],
+    ],
+    "small-business-owners-are-heading-for-retirement": [
+      [/^Owner aged/, 2010, 21],
+      [/^Owner aged/, 2019, 30.5],
+      [/^Owner aged/, 2025, 36],
+      [/^Owner under/, 2010, 24],
+      [/^Owner under/, 2025, 18],
+      [/succession/, 2010, 31],
+      [/succession/, 2025, 34],
+    ],
+  };
+
+  it("agrees with the figures the other visual-library articles state", () => {
+    for (const [slug, figures] of Object.entries(stated)) {
+      const chart = chartData(slug, CONTENT)!;
+      for (const [name, year, value] of figures) expect(series(chart, name)(year), `${slug}: ${name} ${year}`).toBe(value);
+    }
+    // Stated as shapes: an average, a peak, a plateau, a crossing and a steady rise.
+    const venture = chartData("venture-funding-has-reset-exits-have-not", CONTENT)!;
+    const ipos = [2014, 2015, 2016, 2017, 2018, 2019].map(series(venture, /IPOs/));
+    expect(Math.round(ipos.reduce((a, b) => a + b) / ipos.length)).toBe(86);
+    const medicine = chartData("each-new-medicine-costs-more-to-discover", CONTENT)!;
+    const approvals = series(medicine, /approvals$/);
+    expect(Math.max(...chartYears(medicine).map(approvals))).toBe(approvals(2018));
+    for (let year = 2010; year <= 2018; year++) {
+      expect(series(medicine, /per approval/)(year)).toBeGreaterThanOrEqual(1.8);
+      expect(series(medicine, /per approval/)(year)).toBeLessThanOrEqual(2.2);
+    }
+    const owners = chartData("small-business-owners-are-heading-for-retirement", CONTENT)!;
+    const [older, younger] = [series(owners, /^Owner aged/), series(owners, /^Owner under/)];
+    expect(chartYears(owners).find((year) => older(year) > younger(year))).toBe(2013);
+    for (let year = 2011; year <= 2025; year++) expect(older(year)).toBeGreaterThan(older(year - 1));
+    const acquisition = chartData("paying-more-to-win-customers-who-stay-less", CONTENT)!;
+    for (let year = 2017; year <= 2025; year++)
+      expect(series(acquisition, /^Acquisition/)(year)).toBeGreaterThan(series(acquisition, /^Acquisition/)(year - 1));
+  });
+
   const valid = (): unknown =>
     JSON.parse(fs.readFileSync(path.join(CONTENT, "charts/small-firms-are-absorbing-more-credit-stress.json"), "utf8"));
 

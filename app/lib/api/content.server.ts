@@ -12,7 +12,7 @@ import { downloadsForOrder } from "../../../server/store/downloads";
 import { storeMaintenance } from "../../../server/store/maintenance";
 import { purchaseHistory, type PurchaseEntry } from "../../../server/store/purchase-history";
 import { pageSize, STREAM_PAGES } from "../../../server/streams";
-import { listTopics } from "../../../server/topics";
+import { listTopics, topicDirectory } from "../../../server/topics";
 import { lastPage, type Paging } from "../../../shared/pagination";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../../shared/referrals";
 import * as css from "../../components/article.css";
@@ -291,10 +291,10 @@ export async function orderedAnswer({ request, params, user }: Call<typeof conte
   return streamAnswer(request, "ordered", orders, { number: params.number, size, last, total });
 }
 
-/** GET /service/topics/{number}/{size}: the topic directory, by name, as /topics lists it. */
+/** GET /service/topics/{number}/{size}: the topic directory as /topics lists it, each subject followed by its topics. */
 export async function topicsAnswer({ request, params }: Call<typeof content.topicsStream>): Promise<Response> {
   const size = Math.min(params.size, DIRECTORY_PAGE_SIZE);
-  const topics = await listTopics(await db());
+  const topics = topicDirectory(await listTopics(await db())).flatMap(({ subject, topics }) => [subject, ...topics]);
   const last = lastPage(topics.length, size);
   if (params.number > last) return noSuchPage();
   const onPage = topics.slice((params.number - 1) * size, params.number * size);

@@ -290,7 +290,7 @@ export const orderedStream = endpoint({
 export const topicsStream = endpoint({
   method: "get",
   path: "/service/topics/{number}/{size}",
-  summary: `The topic directory as /topics lists it, by name: each topic's name, page and description (at most ${DIRECTORY_PAGE_SIZE} a page).`,
+  summary: `The topic directory as /topics lists it, each subject by name followed by its topics by name: each one's name, page and description (at most ${DIRECTORY_PAGE_SIZE} a page).`,
   tag: "Streams",
   access: "public",
   params: pagingParams,
