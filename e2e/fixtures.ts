@@ -68,6 +68,34 @@ export interface ReaderOptions {
   onboarded?: boolean;
 }
 
+/**
+ * Everything the browser reports as going wrong while a test runs: uncaught errors, console
+ * errors and warnings (React reports a hydration mismatch as one), and sub-resources that fail.
+ * A 4xx answer to a navigation or a fetcher's post is the site refusing bad input as it means to,
+ * so Chromium's "Failed to load resource" line for it is not counted; a 5xx always is.
+ */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  const where = () => new URL(page.url()).pathname;
+  page.on("pageerror", (error) => problems.push(`${where()}: ${error.message}`));
+  page.on("console", (message) => {
+    const text = message.text();
+    if (message.type() === "error") {
+      if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text)) return;
+      problems.push(`${where()}: ${text} (${message.location().url})`);
+    } else if (message.type() === "warning" && /hydrat|did not match|server rendered/i.test(text)) {
+      problems.push(`${where()}: ${text}`);
+    }
+  });
+  page.on("response", (response) => {
+    const type = response.request().resourceType();
+    if (response.status() >= 400 && !["document", "fetch", "xhr"].includes(type)) {
+      problems.push(`${where()}: ${type} ${new URL(response.url()).pathname} answered ${response.status()}`);
+    }
+  });
+  return problems;
+}
+
 export const test = base.extend<
   { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn },
   { site: Site; documentChecker: Awaited<ReturnType<typeof openDocumentChecker>> }
@@ -102,6 +130,7 @@ export const test = base.extend<
   // lazily (app/components/Deferred.tsx): a click before that is a plain link or form, not what
   // the test means to try.
   page: async ({ page, javaScriptEnabled }, use) => {
+    const problems = javaScriptEnabled === false ? null : watchConsole(page);
     if (javaScriptEnabled !== false) {
       const hydrated = async () => {
         await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -121,6 +150,7 @@ export const test = base.extend<
       };
     }
     await use(page);
+    if (problems) expect(problems, "console errors, page errors and hydration warnings").toEqual([]);
   },
   documentChecker: [
     async ({ browser }, use) => {
