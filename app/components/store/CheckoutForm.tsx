@@ -65,7 +65,7 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
         <fieldset className={css.fieldset}>
           <legend className={css.legend}>Contact</legend>
           {page.accountEmail ? (
-            <p>We will send your confirmation to {page.accountEmail}, your account's e-mail address.</p>
+            <p className={css.withAddress}>We will send your confirmation to {page.accountEmail}, your account's e-mail address.</p>
           ) : (
             <>
               <TextField
