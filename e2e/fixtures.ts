@@ -72,32 +72,41 @@ export interface ReaderOptions {
  * Everything the browser reports as going wrong while a test runs: uncaught errors, console
  * errors and warnings (React reports a hydration mismatch as one), and sub-resources that fail.
  * A 4xx answer to a navigation or a fetcher's post is the site refusing bad input as it means to,
- * so Chromium's "Failed to load resource" line for it is not counted; a 5xx always is.
+ * so Chromium's "Failed to load resource" line for it is not counted; a 5xx always is. A test
+ * that breaks something on purpose (a chunk it blocks) allows what that causes, and only that.
  */
-function watchConsole(page: Page): string[] {
+export interface BrowserErrors {
+  allow: (pattern: RegExp) => void;
+}
+
+function watchBrowserErrors(page: Page): BrowserErrors & { unexpected: () => string[] } {
   const problems: string[] = [];
-  const where = () => new URL(page.url()).pathname;
-  page.on("pageerror", (error) => problems.push(`${where()}: ${error.message}`));
+  const allowed: RegExp[] = [];
+  const record = (problem: string) => problems.push(`${new URL(page.url()).pathname}: ${problem.split("\n")[0]}`);
+  page.on("pageerror", (error) => record(error.message));
   page.on("console", (message) => {
     const text = message.text();
     if (message.type() === "error") {
-      if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text)) return;
-      problems.push(`${where()}: ${text} (${message.location().url})`);
+      if (!/^Failed to load resource: the server responded with a status of 4\d\d/.test(text))
+        record(`${text} (${message.location().url})`);
     } else if (message.type() === "warning" && /hydrat|did not match|server rendered/i.test(text)) {
-      problems.push(`${where()}: ${text}`);
+      record(text);
     }
   });
   page.on("response", (response) => {
     const type = response.request().resourceType();
     if (response.status() >= 400 && !["document", "fetch", "xhr"].includes(type)) {
-      problems.push(`${where()}: ${type} ${new URL(response.url()).pathname} answered ${response.status()}`);
+      record(`${type} ${new URL(response.url()).pathname} answered ${response.status()}`);
     }
   });
-  return problems;
+  return {
+    allow: (pattern) => allowed.push(pattern),
+    unexpected: () => problems.filter((problem) => !allowed.some((pattern) => pattern.test(problem))),
+  };
 }
 
 export const test = base.extend<
-  { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn },
+  { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn; browserErrors: BrowserErrors },
   { site: Site; documentChecker: Awaited<ReturnType<typeof openDocumentChecker>> }
 >({
   // Each worker runs its own server on its own copy of the seeded database, so no test waits
@@ -129,8 +138,16 @@ export const test = base.extend<
   // With JS, a page is only ready once React has hydrated it, including the parts that load
   // lazily (app/components/Deferred.tsx): a click before that is a plain link or form, not what
   // the test means to try.
+  // With JS, every test fails on anything the browser reports as going wrong (watchBrowserErrors).
+  browserErrors: [
+    async ({ page, javaScriptEnabled }, use) => {
+      const watch = watchBrowserErrors(page);
+      await use(watch);
+      if (javaScriptEnabled !== false) expect(watch.unexpected(), "page errors, console errors and hydration warnings").toEqual([]);
+    },
+    { auto: true },
+  ],
   page: async ({ page, javaScriptEnabled }, use) => {
-    const problems = javaScriptEnabled === false ? null : watchConsole(page);
     if (javaScriptEnabled !== false) {
       const hydrated = async () => {
         await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
@@ -150,7 +167,6 @@ export const test = base.extend<
       };
     }
     await use(page);
-    if (problems) expect(problems, "console errors, page errors and hydration warnings").toEqual([]);
   },
   documentChecker: [
     async ({ browser }, use) => {
