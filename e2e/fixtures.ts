@@ -312,6 +312,23 @@ export async function logOutFromHeader(page: Page, js: boolean): Promise<void> {
   await (await accountMenuItem(page, js, "button", "Log out")).click();
 }
 
+/** A link drawn as a button: a box at least 44 px tall, with its words inside it and centred top to bottom. */
+export async function expectWordsInsideButton(button: Locator): Promise<void> {
+  const { box, words } = await button.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const outer = el.getBoundingClientRect();
+    const inner = range.getBoundingClientRect();
+    return { box: { top: outer.top, bottom: outer.bottom }, words: { top: inner.top, bottom: inner.bottom } };
+  });
+  expect(box.bottom - box.top, "the button's height").toBeGreaterThanOrEqual(44);
+  expect(words.top, "the words' top against the button's").toBeGreaterThanOrEqual(box.top);
+  expect(words.bottom, "the words' bottom against the button's").toBeLessThanOrEqual(box.bottom);
+  expect(Math.abs((words.top + words.bottom) / 2 - (box.top + box.bottom) / 2), "the words' distance from the middle").toBeLessThanOrEqual(
+    2,
+  );
+}
+
 /** The add-to-cart form for one availability (a product page may list several). */
 export const addForm = (page: Page, availabilityId: number): Locator =>
   page.locator(`form:has(input[name="productId"][value="${availabilityId}"]):has(input[name="type"]:not([value="Perm"]))`);

@@ -56,6 +56,7 @@ test("a guest adds a hardcover and an ebook, sees each confirmation, and steps q
   await expect(ship).toHaveCount(1);
   await expect(ship.getByLabel(`Quantity of ${LEDGER}`)).toHaveValue("2");
   await expect(ship).toContainText("$64.00");
+  await expect(ship.getByText("Ships to you", { exact: true })).toBeVisible();
   await expect(digital).toContainText("Ebook");
   await expect(page.getByText("Calculated at checkout")).toHaveCount(2);
   await expect(page.getByRole("link", { name: "Checkout" })).toHaveAttribute("href", "/shipping-payment");

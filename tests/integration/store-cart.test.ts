@@ -95,7 +95,7 @@ describe("adding to the cart", () => {
     expect($("main a[href='/shopping-cart']").text()).toBe("Checkout");
 
     const cart = await cartPage(r);
-    expect(cart.physical).toMatchObject([{ quantity: "2", type: "Ship", price: "$32.00", total: "$64.00" }]);
+    expect(cart.physical).toMatchObject([{ quantity: "2", type: "Ship Ships to you", price: "$32.00", total: "$64.00" }]);
     expect(cart.totals.Subtotal).toBe("$64.00");
     expect(cart.totals["Estimated tax"]).toBe("Calculated at checkout");
     expect(cart.totals.Shipping).toBe("Calculated at checkout");
@@ -193,7 +193,7 @@ describe("adding to the cart", () => {
     expect((await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "250", format: "PDF" })).status).toBe(303);
     const cart = await cartPage(r);
     expect(cart.digital).toHaveLength(2);
-    expect(cart.digital[1]).toMatchObject({ type: "Perm (copyright permissions)", quantity: "250", price: "$1.25", total: "$312.50" });
+    expect(cart.digital[1]).toMatchObject({ type: "Perm Copyright permission", quantity: "250", price: "$1.25", total: "$312.50" });
     expect(cart.digital[1]!.title).toMatch(/^Copyright permissions: /);
     const tooMany = await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "10001" });
     expect(
