@@ -141,7 +141,6 @@ const RegistrationBanner = lazyEnhancement(() =>
 );
 
 export function Layout({ children }: { children: ReactNode }) {
-  const hydrated = useHydrated();
   const data = useRootData();
   const nonce = useNonce();
   const textSize = useTextSize();
@@ -204,17 +203,26 @@ export function Layout({ children }: { children: ReactNode }) {
         <PersistentBanner />
         <SiteFooter />
         <PrintOnRequest />
-        {hydrated ? (
-          <Suspense fallback={null}>
-            <AuthModal />
-            <HydrationMark />
-          </Suspense>
-        ) : null}
+        <AfterHydration />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
   );
+}
+
+/**
+ * What only a hydrated page has. A component of its own, so that hydrating does not render the
+ * layout again: a message in it whose code has not arrived yet (Deferred) would take that for an
+ * update, and React would throw its server HTML away with error #421.
+ */
+function AfterHydration() {
+  return useHydrated() ? (
+    <Suspense fallback={null}>
+      <AuthModal />
+      <HydrationMark />
+    </Suspense>
+  ) : null;
 }
 
 /**

@@ -68,8 +68,45 @@ export interface ReaderOptions {
   onboarded?: boolean;
 }
 
+/**
+ * Everything the browser reports as going wrong while a test runs: uncaught errors, console
+ * errors and warnings (React reports a hydration mismatch as one), and sub-resources that fail.
+ * A 4xx answer to a navigation or a fetcher's post is the site refusing bad input as it means to,
+ * so Chromium's "Failed to load resource" line for it is not counted; a 5xx always is. A test
+ * that breaks something on purpose (a chunk it blocks) allows what that causes, and only that.
+ */
+export interface BrowserErrors {
+  allow: (pattern: RegExp) => void;
+}
+
+function watchBrowserErrors(page: Page): BrowserErrors & { unexpected: () => string[] } {
+  const problems: string[] = [];
+  const allowed: RegExp[] = [];
+  const record = (problem: string) => problems.push(`${new URL(page.url()).pathname}: ${problem.split("\n")[0]}`);
+  page.on("pageerror", (error) => record(error.message));
+  page.on("console", (message) => {
+    const text = message.text();
+    if (message.type() === "error") {
+      if (!/^Failed to load resource: the server responded with a status of 4\d\d/.test(text))
+        record(`${text} (${message.location().url})`);
+    } else if (message.type() === "warning" && /hydrat|did not match|server rendered/i.test(text)) {
+      record(text);
+    }
+  });
+  page.on("response", (response) => {
+    const type = response.request().resourceType();
+    if (response.status() >= 400 && !["document", "fetch", "xhr"].includes(type)) {
+      record(`${type} ${new URL(response.url()).pathname} answered ${response.status()}`);
+    }
+  });
+  return {
+    allow: (pattern) => allowed.push(pattern),
+    unexpected: () => problems.filter((problem) => !allowed.some((pattern) => pattern.test(problem))),
+  };
+}
+
 export const test = base.extend<
-  { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn },
+  { axe: (page: Page) => Promise<void>; js: boolean; signIn: SignIn; browserErrors: BrowserErrors },
   { site: Site; documentChecker: Awaited<ReturnType<typeof openDocumentChecker>> }
 >({
   // Each worker runs its own server on its own copy of the seeded database, so no test waits
@@ -101,6 +138,15 @@ export const test = base.extend<
   // With JS, a page is only ready once React has hydrated it, including the parts that load
   // lazily (app/components/Deferred.tsx): a click before that is a plain link or form, not what
   // the test means to try.
+  // With JS, every test fails on anything the browser reports as going wrong (watchBrowserErrors).
+  browserErrors: [
+    async ({ page, javaScriptEnabled }, use) => {
+      const watch = watchBrowserErrors(page);
+      await use(watch);
+      if (javaScriptEnabled !== false) expect(watch.unexpected(), "page errors, console errors and hydration warnings").toEqual([]);
+    },
+    { auto: true },
+  ],
   page: async ({ page, javaScriptEnabled }, use) => {
     if (javaScriptEnabled !== false) {
       const hydrated = async () => {
@@ -273,6 +319,23 @@ export async function accountMenuItem(page: Page, js: boolean, role: "link" | "b
 
 export async function logOutFromHeader(page: Page, js: boolean): Promise<void> {
   await (await accountMenuItem(page, js, "button", "Log out")).click();
+}
+
+/** A link drawn as a button: a box at least 44 px tall, with its words inside it and centred top to bottom. */
+export async function expectWordsInsideButton(button: Locator): Promise<void> {
+  const { box, words } = await button.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const outer = el.getBoundingClientRect();
+    const inner = range.getBoundingClientRect();
+    return { box: { top: outer.top, bottom: outer.bottom }, words: { top: inner.top, bottom: inner.bottom } };
+  });
+  expect(box.bottom - box.top, "the button's height").toBeGreaterThanOrEqual(44);
+  expect(words.top, "the words' top against the button's").toBeGreaterThanOrEqual(box.top);
+  expect(words.bottom, "the words' bottom against the button's").toBeLessThanOrEqual(box.bottom);
+  expect(Math.abs((words.top + words.bottom) / 2 - (box.top + box.bottom) / 2), "the words' distance from the middle").toBeLessThanOrEqual(
+    2,
+  );
 }
 
 /** The add-to-cart form for one availability (a product page may list several). */

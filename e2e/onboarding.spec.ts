@@ -36,6 +36,24 @@ test("a new subscriber sees the onboarding message once; with JS it is a dialog 
   await expect(page.getByRole("dialog", { name: TITLE })).toHaveCount(0);
 });
 
+test("the message's code arriving after the page has hydrated still finds the message in place", async ({ page, js, signIn }) => {
+  // Held until React has taken the rest of the page over: until then the message is the server's HTML.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/OnboardingOverlay-[\w-]{8}\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await signIn(uniqueEmail("onboarding-late"), { plan: "digital", onboarded: false });
+  const opening = page.goto("/topics");
+  if (js) {
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    release();
+  }
+  await opening;
+  await expect(page.getByRole(js ? "dialog" : "region", { name: TITLE })).toBeVisible();
+});
+
 test("the onboarding message is also the page /welcome, for subscribers only", async ({ page, signIn }) => {
   await page.goto("/welcome");
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fwelcome$/);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { accountControl, dismissMessage, expect, PASSWORD, test, uniqueEmail } from "./fixtures";
+import { accountControl, dismissMessage, expect, expectWordsInsideButton, PASSWORD, test, uniqueEmail } from "./fixtures";
 
 // The metered paywall as a reader meets it, with and without JavaScript: four free articles, the
 // registration wall, registering from it, the registered allowance, the subscribe wall, paying
@@ -74,6 +74,7 @@ test("a guest reads four articles, registers at the wall, reads on, subscribes a
   await expect(gated(page)).toHaveCount(0);
   const subscribe = wall(page).getByRole("link", { name: "Subscribe" });
   await expect(subscribe).toHaveAttribute("href", /^\/subscriptions\?ab=paywall-[a-z0-9-]+$/);
+  await expectWordsInsideButton(subscribe);
   await subscribe.click();
 
   // Choose a plan, go to the provider's checkout, meet a declined card, then pay.
@@ -95,6 +96,7 @@ test("a guest reads four articles, registers at the wall, reads on, subscribes a
   await expect(page.getByText("Your Digital subscription is active.")).toBeVisible();
   await expect(accountControl(page, "My account: Grace Hopper, Digital subscriber")).toBeVisible();
   await expect(header(page).getByRole("link", { name: "Subscribe", exact: true })).toHaveCount(0);
+  await expectWordsInsideButton(page.getByRole("link", { name: "Close", exact: true }));
   await page.getByRole("link", { name: "Close", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 

@@ -69,3 +69,48 @@ test("a subscriber's own pages fit the screen from 320 to 1280 px", async ({ pag
     await shoot(page, testInfo.project.name, name, address);
   }
 });
+
+test("every checkout step, signed in with a print item and an ebook in the cart, fits the screen from 320 to 1280 px", async ({
+  page,
+  signIn,
+  site,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  await signIn(uniqueEmail("screens-checkout"));
+  for (const product of ["/product/the-patient-ledger/1001", "/product/the-patient-ledger/1002"]) {
+    await page.goto(product);
+    await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
+    await expect(page.getByRole("heading", { name: "Added to your cart" })).toBeVisible();
+  }
+  await shoot(page, project, "shopping-cart-full", "/shopping-cart");
+  await shoot(page, project, "shipping-payment", "/shipping-payment");
+
+  await page.getByLabel("First name").fill("Ada");
+  await page.getByLabel("Last name").fill("Byron");
+  await page.getByLabel("Address line 1").fill("12 Harbour Road");
+  await page.getByLabel("City").fill("Albany");
+  await page.getByLabel("State", { exact: true }).selectOption("NY");
+  await page.getByLabel("ZIP code").fill("12207");
+  await page.getByLabel(/^Standard/).check();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Review your order" })).toBeVisible();
+  await shoot(page, project, "review-order", "/review-order");
+
+  await page.getByRole("button", { name: /^Place order: \$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  await shoot(page, project, "sandbox-checkout", new URL(page.url()).pathname);
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByRole("button", { name: /^Pay / }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  const orderId = new URL(page.url()).pathname.split("/").pop()!;
+  await shoot(page, project, "order", `/order/${orderId}`);
+
+  // A guest lands on the thanks page; the signed-in buyer can open it with the order's key.
+  const { access_token } = await site.db
+    .selectFrom("store_order")
+    .select("access_token")
+    .where("id", "=", orderId)
+    .executeTakeFirstOrThrow();
+  await shoot(page, project, "registration-complete", `/registration-complete?order=${orderId}&key=${access_token}`);
+});

@@ -56,6 +56,7 @@ test("a guest adds a hardcover and an ebook, sees each confirmation, and steps q
   await expect(ship).toHaveCount(1);
   await expect(ship.getByLabel(`Quantity of ${LEDGER}`)).toHaveValue("2");
   await expect(ship).toContainText("$64.00");
+  await expect(ship.getByText("Ships to you", { exact: true })).toBeVisible();
   await expect(digital).toContainText("Ebook");
   await expect(page.getByText("Calculated at checkout")).toHaveCount(2);
   await expect(page.getByRole("link", { name: "Checkout" })).toHaveAttribute("href", "/shipping-payment");
@@ -68,18 +69,22 @@ test("a guest adds a hardcover and an ebook, sees each confirmation, and steps q
   await expect(ship).toContainText("$96.00");
   await expect(cartLink(page)).toHaveText("Cart (4 items)");
 
-  // The quantity box takes any number; anything else is explained beside it.
+  // The quantity box takes any number, with Update or Enter; anything else is explained beside it.
+  await ship.getByLabel(`Quantity of ${LEDGER}`).fill("4");
+  await ship.getByLabel(`Quantity of ${LEDGER}`).press("Enter");
+  await expect(ship).toContainText("$128.00");
+  await expect(cartLink(page)).toHaveText("Cart (5 items)");
   await ship.getByLabel(`Quantity of ${LEDGER}`).fill("abc");
   await ship.getByRole("button", { name: `Update quantity of ${LEDGER}` }).click();
   await expect(ship.getByText("Please enter a valid number.")).toBeVisible();
   if (!js) await expect(page.getByRole("alert").getByRole("link", { name: "Please enter a valid number." })).toBeVisible();
-  await expect(ship).toContainText("$96.00");
+  await expect(ship).toContainText("$128.00");
 
   // A digital item stays at one.
   await expect(digital.getByRole("button", { name: `Increase quantity of ${LEDGER}` })).toBeDisabled();
   await expect(digital).toContainText("One per order");
 
-  for (const expected of ["2", "1"]) {
+  for (const expected of ["3", "2", "1"]) {
     await ship.getByRole("button", { name: `Decrease quantity of ${LEDGER}` }).click();
     await expect(ship.getByLabel(`Quantity of ${LEDGER}`)).toHaveValue(expected);
   }

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test, uniqueEmail } from "./fixtures";
+import { expect, expectWordsInsideButton, test, uniqueEmail } from "./fixtures";
 
 // Video pages with and without JavaScript: the browser's own player (which needs no script of
 // ours), captions, playlists, the end screen, and what a subscriber-only video shows to whom.
@@ -74,6 +74,7 @@ test("the end screen counts down to the next video in the playlist, and can be c
   }
   await expect(endScreen).toBeVisible();
   await expect(endScreen).toContainText(nextTitle);
+  await expectWordsInsideButton(endScreen.getByRole("link", { name: "Play now" }));
   await expect(endScreen.getByRole("timer")).toHaveText(/Playing in (10|9|8) seconds/);
   await endScreen.getByRole("button", { name: "Cancel" }).click();
   await expect(endScreen.getByRole("timer")).toHaveCount(0);

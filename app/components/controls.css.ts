@@ -1,8 +1,15 @@
 import { style } from "@vanilla-extract/css";
 import { vars } from "../styles/theme.css";
 
-/** The primary button: a 44 px target, white on the accent colour (7.4:1). */
+/**
+ * The primary button: a 44 px target, white on the accent colour (7.4:1). A link wearing it is a
+ * box too, its words centred in it as a button's are.
+ */
 export const primaryButton = style({
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  textDecoration: "none",
   minHeight: "2.75rem",
   padding: `0 ${vars.space.lg}`,
   border: 0,

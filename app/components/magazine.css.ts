@@ -23,9 +23,10 @@ export const featuringLabel = style({ fontWeight: 700, fontSize: vars.size.xs, t
 
 export const featuring = style({ margin: `${vars.space.xs} 0 0`, paddingLeft: vars.space.lg, fontSize: vars.size.sm });
 
-// Keeps each link a comfortable 24 px touch target (WCAG 2.2 target size).
+// Keeps each link a comfortable 24 px touch target (WCAG 2.2 target size). Aligned by its top,
+// a title that wraps keeps its first line on the bullet's line (an inline block's baseline is its last line's).
 globalStyle(`${featuring} li`, { marginBottom: vars.space.xs });
-globalStyle(`${featuring} a`, { display: "inline-block", minHeight: "24px" });
+globalStyle(`${featuring} a`, { display: "inline-block", minHeight: "24px", verticalAlign: "top" });
 
 export const finder = style({
   display: "flex",

@@ -8,7 +8,7 @@ import type { Cart } from "../../server/store/cart";
 import { EMPTY_DRAFT, needsShipping, readDraft, savedAddresses, shippingChoices, type CheckoutDraft } from "../../server/store/checkout";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { evaluatePromo } from "../../server/store/promo";
-import { regionsOf } from "../../shared/regions";
+import { COUNTRIES, regionsOf } from "../../shared/regions";
 import * as css from "../components/store/checkout.css";
 import { CheckoutForm } from "../components/store/CheckoutForm";
 import { OrderLines } from "../components/store/OrderLines";
@@ -40,6 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     cart: summaryOf(cart),
     physical: needsShipping(cart),
     saved: saved.map((a) => ({ id: a.id!, lines: addressLines(a) })),
+    countries: COUNTRIES,
     regions: regionsOf(country),
     shipping: {
       domestic: shippingChoices(cart, DOMESTIC_SAMPLE).map(choiceView),

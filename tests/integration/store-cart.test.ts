@@ -1,5 +1,6 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formValues } from "../helpers/checkout-flow";
 import { Reader } from "../helpers/reader";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
@@ -94,7 +95,7 @@ describe("adding to the cart", () => {
     expect($("main a[href='/shopping-cart']").text()).toBe("Checkout");
 
     const cart = await cartPage(r);
-    expect(cart.physical).toMatchObject([{ quantity: "2", type: "Ship", price: "$32.00", total: "$64.00" }]);
+    expect(cart.physical).toMatchObject([{ quantity: "2", type: "Ship Ships to you", price: "$32.00", total: "$64.00" }]);
     expect(cart.totals.Subtotal).toBe("$64.00");
     expect(cart.totals["Estimated tax"]).toBe("Calculated at checkout");
     expect(cart.totals.Shipping).toBe("Calculated at checkout");
@@ -192,7 +193,7 @@ describe("adding to the cart", () => {
     expect((await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "250", format: "PDF" })).status).toBe(303);
     const cart = await cartPage(r);
     expect(cart.digital).toHaveLength(2);
-    expect(cart.digital[1]).toMatchObject({ type: "Perm (copyright permissions)", quantity: "250", price: "$1.25", total: "$312.50" });
+    expect(cart.digital[1]).toMatchObject({ type: "Perm Copyright permission", quantity: "250", price: "$1.25", total: "$312.50" });
     expect(cart.digital[1]!.title).toMatch(/^Copyright permissions: /);
     const tooMany = await add(r, { productId: REPRINT_PDF, type: "Perm", quantity: "10001" });
     expect(
@@ -245,6 +246,26 @@ describe("the cart page", () => {
     expect((await cartPage(r)).physical[0]!.quantity).toBe("12");
     await step({ set: "0" });
     expect((await cartPage(r)).text).toContain("Your Shopping Cart is empty.");
+  });
+
+  it("takes a typed quantity from its form's own fields, as a browser without the form attribute (w3m) posts them", async () => {
+    const r = new Reader(server.url);
+    await add(r, { productId: HARDCOVER.id, type: "Ship", quantity: "2" });
+    const $ = await r.page("/shopping-cart");
+    const row = $("section[aria-labelledby=physical-items] tbody tr").first();
+    const update = row.find("button").filter((_, b) => $(b).text().startsWith("Update quantity of "));
+    const form = update.closest("form");
+    // What such a browser sends for Update (which has no name): the form's own fields, the box holding what was typed.
+    const typed = { ...formValues($, form) };
+    if ("quantity" in typed) typed.quantity = "5";
+    const res = await r.request("/shopping-cart", { form: typed });
+    expect(res.status).toBe(303);
+    expect((await cartPage(r)).physical[0]!.quantity).toBe("5");
+    // "−" and "+" are in that form too, and post their own value whatever the box holds.
+    const plus = form.find("button[name=set]").filter((_, b) => $(b).text().includes("Increase quantity of "));
+    expect(plus.attr("value")).toBe("3");
+    await r.request("/shopping-cart", { form: { ...formValues($, form), quantity: "9", set: plus.attr("value")! } });
+    expect((await cartPage(r)).physical[0]!.quantity).toBe("3");
   });
 
   it("removes a line", async () => {

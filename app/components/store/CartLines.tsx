@@ -55,8 +55,9 @@ export function CartLines({
 
 /**
  * A line with its stepper: "−" and "+" post the new quantity (0 removes the line), the box takes
- * any quantity with its Update button. Plain forms; with JS they post through the line's fetcher
- * and the page's data reloads in place.
+ * any quantity with its Update button. Each is inside the one form it submits, for browsers
+ * without the form attribute (w3m). Plain forms; with JS they post through the line's fetcher and
+ * the page's data reloads in place.
  */
 function LineRow({ line, error }: { line: CartLine; error: string | null }) {
   const fetcher = useFetcher<CartAction>({ key: `cart-line-${line.id}` });
@@ -65,7 +66,6 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
   const fetcherError = fetcher.state === "idle" && fetcher.data && "message" in fetcher.data ? fetcher.data.message : null;
   const message = fetcherError ?? error;
   const fieldId = `quantity-${line.id}`;
-  const boxFormId = `quantity-form-${line.id}`;
   const hidden = (intent: "update" | "remove") => (
     <>
       <input type="hidden" name="intent" value={intent} />
@@ -91,38 +91,40 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
         <LineTypeLabel type={line.type} />
       </td>
       <td data-label="Quantity">
-        <div className={css.stepper}>
-          <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
-            {hidden("update")}
+        <fetcher.Form method="post" action="/shopping-cart">
+          {hidden("update")}
+          {line.digital ? null : (
+            // Enter in the box presses the form's first button: let that be Update, not "−".
+            <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true" disabled={busy}>
+              Update
+            </button>
+          )}
+          <div className={css.stepper}>
             <button type="submit" name="set" value={line.quantity - 1} className={css.stepButton} disabled={busy}>
               <span aria-hidden="true">−</span>
               <span className="visually-hidden">Decrease quantity of {line.title}</span>
             </button>
-          </fetcher.Form>
-          {line.digital ? (
-            <span id={fieldId} className={css.quantityValue}>
-              {line.quantity}
-            </span>
-          ) : (
-            <>
-              <label htmlFor={fieldId} className="visually-hidden">
-                Quantity of {line.title}
-              </label>
-              <input
-                key={line.quantity}
-                id={fieldId}
-                form={boxFormId}
-                name="quantity"
-                defaultValue={line.quantity}
-                inputMode="numeric"
-                className={css.quantityInput}
-                aria-invalid={message ? true : undefined}
-                aria-describedby={message ? `${fieldId}-error` : undefined}
-              />
-            </>
-          )}
-          <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
-            {hidden("update")}
+            {line.digital ? (
+              <span id={fieldId} className={css.quantityValue}>
+                {line.quantity}
+              </span>
+            ) : (
+              <>
+                <label htmlFor={fieldId} className="visually-hidden">
+                  Quantity of {line.title}
+                </label>
+                <input
+                  key={line.quantity}
+                  id={fieldId}
+                  name="quantity"
+                  defaultValue={line.quantity}
+                  inputMode="numeric"
+                  className={css.quantityInput}
+                  aria-invalid={message ? true : undefined}
+                  aria-describedby={message ? `${fieldId}-error` : undefined}
+                />
+              </>
+            )}
             <button
               type="submit"
               name="set"
@@ -133,17 +135,15 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
               <span aria-hidden="true">+</span>
               <span className="visually-hidden">Increase quantity of {line.title}</span>
             </button>
-          </fetcher.Form>
-        </div>
-        {line.digital ? null : (
-          <fetcher.Form method="post" action="/shopping-cart" id={boxFormId}>
-            {hidden("update")}
+          </div>
+          {line.digital ? (
+            <span className={css.muted}>One per order</span>
+          ) : (
             <button type="submit" className={css.linkButton} disabled={busy}>
               Update<span className="visually-hidden"> quantity of {line.title}</span>
             </button>
-          </fetcher.Form>
-        )}
-        {line.digital ? <span className={css.muted}>One per order</span> : null}
+          )}
+        </fetcher.Form>
         {message ? (
           <p id={`${fieldId}-error`} className={css.lineError}>
             {message}

@@ -1,12 +1,14 @@
 import { formatUsd } from "../../lib/format";
 import * as css from "./cart.css";
 
-/** A line's type as the spec names it; "Perm" is spelled out, since it means copyright permissions. */
+const TYPE_MEANING = { Ship: "Ships to you", Perm: "Copyright permission" } as const;
+
+/** A line's type in the spec's word, with what it means beside the words a shopper would not know. */
 export function LineTypeLabel({ type }: { type: "Ship" | "Digital" | "Perm" }) {
-  if (type !== "Perm") return <>{type}</>;
+  if (type === "Digital") return <>{type}</>;
   return (
     <>
-      Perm <span className={css.muted}>(copyright permissions)</span>
+      {type} <span className={css.muted}>{TYPE_MEANING[type]}</span>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { useCallback, useState } from "react";
-import { COUNTRIES, isDomestic } from "../../../shared/regions";
+import { isDomestic } from "../../../shared/regions";
 import { NEW_ADDRESS } from "../../lib/forms/choices";
 import { primaryButton } from "../controls.css";
 import { ErrorSummary } from "../forms/ErrorSummary";
@@ -23,6 +23,7 @@ export interface CheckoutFormData {
   signedIn: boolean;
   physical: boolean;
   saved: { id: string; lines: string[] }[];
+  countries: { code: string; name: string }[];
   regions: { code: string; name: string }[];
   /** The methods for a domestic (US, Canada) and an international destination, priced for this cart. */
   shipping: { domestic: ShippingChoiceView[]; international: ShippingChoiceView[] };
@@ -64,7 +65,7 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
         <fieldset className={css.fieldset}>
           <legend className={css.legend}>Contact</legend>
           {page.accountEmail ? (
-            <p>We will send your confirmation to {page.accountEmail}, your account's e-mail address.</p>
+            <p className={css.withAddress}>We will send your confirmation to {page.accountEmail}, your account's e-mail address.</p>
           ) : (
             <>
               <TextField
@@ -124,7 +125,7 @@ export function CheckoutForm({ page, result }: { page: CheckoutFormData; result:
               <SelectField
                 meta={fields.countryCode}
                 label="Country"
-                options={COUNTRIES.map((c) => ({ value: c.code, label: c.name }))}
+                options={page.countries.map((c) => ({ value: c.code, label: c.name }))}
                 autoComplete="country"
                 onChange={chooseCountry}
               />

@@ -42,9 +42,13 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
                 </>
               ) : null}
             </td>
-            <td>{l.quantity}</td>
-            <td className="amount">{formatUsd(l.unitPriceCents)}</td>
-            <td className="amount">{formatUsd(l.lineTotalCents)}</td>
+            <td data-label="Quantity">{l.quantity}</td>
+            <td data-label="Price" className="amount">
+              {formatUsd(l.unitPriceCents)}
+            </td>
+            <td data-label="Total" className="amount">
+              {formatUsd(l.lineTotalCents)}
+            </td>
           </tr>
         ))}
       </tbody>

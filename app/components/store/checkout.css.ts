@@ -1,10 +1,11 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../../styles/theme.css";
+import { media, vars, visuallyHidden } from "../../styles/theme.css";
 
 export const layout = style({
   display: "grid",
   gap: vars.space.xl,
   alignItems: "start",
+  gridTemplateColumns: "minmax(0, 1fr)",
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 3fr) minmax(22rem, 2fr)" } },
 });
 
@@ -37,6 +38,23 @@ globalStyle(`${lines} th, ${lines} td`, {
 });
 globalStyle(`${lines} .amount`, { textAlign: "right", whiteSpace: "nowrap" });
 
+/** On narrow screens a line is its item, then its quantity, price and total in a row, each labelled. */
+globalStyle(`${lines} thead`, { "@media": { [media.narrow]: visuallyHidden } });
+globalStyle(`${lines} tr`, {
+  "@media": {
+    [media.narrow]: {
+      display: "flex",
+      flexWrap: "wrap",
+      columnGap: vars.space.md,
+      padding: `${vars.space.xs} 0`,
+      borderBottom: `1px solid ${vars.color.rule}`,
+    },
+  },
+});
+globalStyle(`${lines} td`, { "@media": { [media.narrow]: { display: "block", padding: 0, border: 0 } } });
+globalStyle(`${lines} td:first-child`, { "@media": { [media.narrow]: { flexBasis: "100%" } } });
+globalStyle(`${lines} td[data-label]::before`, { "@media": { [media.narrow]: { content: "attr(data-label) ': '" } } });
+
 export const totals = style({
   display: "grid",
   gridTemplateColumns: "1fr auto",
@@ -46,6 +64,9 @@ export const totals = style({
 });
 globalStyle(`${totals} dd`, { margin: 0, textAlign: "right" });
 globalStyle(`${totals} .grand`, { fontWeight: 700, fontSize: vars.size.lg });
+
+/** Text holding an e-mail address, which may be wider than a phone and has nowhere to wrap. */
+export const withAddress = style({ overflowWrap: "anywhere" });
 
 export const muted = style({ color: vars.color.muted, fontSize: vars.size.sm });
 
