@@ -13,6 +13,7 @@ import {
   podcastFeedPath,
   podcastSeriesPath,
   productPath,
+  readingListPath,
   topicPath,
   videoPath,
 } from "../shared/urls";
@@ -140,7 +141,7 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
     "/privacy-policy",
     ...Object.keys(STREAM_PAGES).map((s) => `/${s}`),
   ];
-  const [topics, issues, videos, products, podcasts] = await Promise.all([
+  const [topics, issues, videos, products, podcasts, readingLists] = await Promise.all([
     db.selectFrom("topic").select("slug").orderBy("slug").execute(),
     db.selectFrom("magazine_issue").select("code").orderBy("id", "desc").execute(),
     db.selectFrom("video").select(["id", "slug", "published"]).orderBy("id").execute(),
@@ -151,6 +152,7 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
       .orderBy("a.id")
       .execute(),
     podcastSeriesList(db),
+    db.selectFrom("reading_list").select("slug").orderBy("slug").execute(),
   ]);
   return urlSet(siteUrl, [
     ...fixed.map((p) => ({ loc: p })),
@@ -159,6 +161,7 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
     ...topics.map((t) => ({ loc: topicPath(t.slug) })),
     ...issues.map((i) => ({ loc: issuePath(i.code) })),
     ...products.map((p) => ({ loc: productPath(p) })),
+    ...readingLists.map((l) => ({ loc: readingListPath(l.slug) })),
   ]);
 }
 
