@@ -74,27 +74,6 @@ test("the title bar appears after 300 px of scrolling with JS, and never repeats
   expect(tree).not.toContain(`text: ${headline}`);
 });
 
-test("an article in two reading lists names both as links, and the list overlay links the other one", async ({ page }) => {
-  await page.goto("/reading-lists");
-  const path = await page
-    .getByRole("region", { name: "Your First Years as a Manager" })
-    .getByRole("link", { name: "The Calibration Meeting Is Where Talent Gets Decided" })
-    .getAttribute("href");
-  // The reading-lists page links each article within its list (?list=…).
-  expect(path).toMatch(/\?list=your-first-years-as-a-manager$/);
-  await page.goto(path!.split("?")[0]!);
-  const related = page.getByRole("complementary", { name: "Related" });
-  for (const name of ["Leading Through Reorganization", "Your First Years as a Manager"]) {
-    await expect(related.getByRole("link", { name })).toHaveAttribute("href", /^\/reading-lists#list-/);
-  }
-  await page.goto(path!);
-  const overlay = page.locator("[data-reading-list]");
-  await overlay.getByText("Reading list: Your First Years as a Manager").click();
-  await overlay.getByRole("link", { name: "Leading Through Reorganization" }).click();
-  await expect(page).toHaveURL(/\/reading-lists#list-leading-through-reorganization$/);
-  await expect(page.getByRole("heading", { name: "Leading Through Reorganization" })).toBeInViewport();
-});
-
 test("a series article lists the reading lists it appears in", async ({ page }) => {
   await page.goto("/topic/subject/artificial-intelligence");
   await page.getByRole("link", { name: "Start With the Work, Not the Model" }).first().click();

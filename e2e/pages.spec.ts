@@ -52,23 +52,6 @@ test("a narrow screen gets the same content without horizontal page scrolling", 
   await expect(page.getByRole("link", { name: "Load more items" })).toBeVisible();
 });
 
-test("each reading list numbers its articles in reading order", async ({ page }) => {
-  await page.goto("/reading-lists");
-  const lists = page.locator("main section ol");
-  expect(await lists.count()).toBeGreaterThan(0);
-  for (const list of await lists.all()) {
-    const items = list.locator(":scope > li");
-    const count = await items.count();
-    expect(count).toBeGreaterThan(1);
-    for (let i = 0; i < count; i++) {
-      const item = items.nth(i);
-      await expect(item.locator('[aria-hidden="true"]').first()).toHaveText(String(i + 1));
-      await expect(item.locator('[aria-hidden="true"]').first()).toBeVisible();
-      await expect(item.getByRole("link")).toBeVisible();
-    }
-  }
-});
-
 test("the header shrinks once the page scrolls past 100 px, and grows back at the top", async ({ page, js }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/the-latest");

@@ -55,6 +55,8 @@ test("every page type, as a guest, fits the screen from 320 to 1280 px", async (
     ["sign-in", "/sign-in"],
     ["register", "/register"],
     ["reading-lists", "/reading-lists"],
+    ["reading-list", "/reading-lists/leading-through-reorganization"],
+    ["product-better-together", "/product/the-patient-ledger/1001"],
   ];
   for (const [name, address] of pages) await shoot(page, testInfo.project.name, name, address);
 });
@@ -113,4 +115,25 @@ test("every checkout step, signed in with a print item and an ebook in the cart,
     .where("id", "=", orderId)
     .executeTakeFirstOrThrow();
   await shoot(page, project, "registration-complete", `/registration-complete?order=${orderId}&key=${access_token}`);
+});
+
+test("the reading-list dialog over an article fits the screen from 320 to 1280 px", async ({ page, js }, testInfo) => {
+  const article = await firstLink(page, "/reading-lists/leading-through-reorganization", /^\/\d{4}\/\d{2}\//);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(article.split("?")[0]!);
+    await page.getByRole("complementary", { name: "Related" }).getByRole("link", { name: "Leading Through Reorganization" }).click();
+    // Without JS the link leads to the list's page, which the test above covers.
+    const dialog = page.getByRole("dialog", { name: "Leading Through Reorganization" });
+    const firstItem = js ? dialog.locator("ol > li h3 a").first() : page.locator("main ol > li h2 a").first();
+    await expect(firstItem, `${width} px`).toBeVisible();
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.querySelector("dialog")?.scrollWidth ?? 0]);
+    for (const w of widths) expect(w, `${width} px`).toBeLessThanOrEqual(width);
+    if (SCREENSHOT_WIDTHS.includes(width)) {
+      await page.screenshot({
+        path: path.join(SCREENS, testInfo.project.name, `reading-list-dialog-${width}.png`),
+        animations: "disabled",
+      });
+    }
+  }
 });

@@ -16,6 +16,7 @@ import {
   podcastFeedPath,
   podcastSeriesPath,
   productPath,
+  readingListPath,
   storePath,
   videoPath,
 } from "../shared/urls";
@@ -141,7 +142,7 @@ function laterPages(path: string, total: number, size: number): string[] {
  */
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
   const fixed = ["/", "/topics", "/magazine", "/podcasts", "/subscriptions", "/reading-lists", "/email-newsletters", "/privacy-policy"];
-  const [streams, issues, videos, products, podcasts, listings] = await Promise.all([
+  const [streams, issues, videos, products, podcasts, listings, readingLists] = await Promise.all([
     streamsWithSizes(db),
     db.selectFrom("magazine_issue").select(["code", "year"]).orderBy("id", "desc").execute(),
     db.selectFrom("video").select(["id", "slug", "published"]).orderBy("id").execute(),
@@ -153,6 +154,7 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
       .execute(),
     podcastSeriesList(db),
     storeListings(db),
+    db.selectFrom("reading_list").select("slug").orderBy("slug").execute(),
   ]);
   const years = [...new Set(issues.map((i) => i.year))].sort((a, b) => b - a);
   return urlSet(siteUrl, [
@@ -170,6 +172,7 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
       Array.from({ length: lastPage(total, STORE_PAGE_SIZE) }, (_, i) => ({ loc: storePath(filter, i + 1) })),
     ),
     ...products.map((p) => ({ loc: productPath(p) })),
+    ...readingLists.map((l) => ({ loc: readingListPath(l.slug) })),
   ]);
 }
 

@@ -37,6 +37,5 @@ export const productCoverPath = (slug: string) => `/art/product/${slug}.svg`;
 export const podcastAudioPath = (id: number) => `/media/podcast/${id}.mp3`;
 export const podcastFeedPath = (slug: string) => `/podcasts/${slug}/feed.xml`;
 
-/** A reading list: its section of the reading-lists page. */
-export const readingListPath = (slug: string) => `/reading-lists#${readingListAnchor(slug)}`;
-export const readingListAnchor = (slug: string) => `list-${slug}`;
+/** A reading list's own page. */
+export const readingListPath = (slug: string) => `/reading-lists/${slug}`;

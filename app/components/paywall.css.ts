@@ -43,13 +43,3 @@ export const counter = style({
   fontFamily: vars.font.ui,
   fontSize: vars.size.sm,
 });
-
-export const readingList = style({
-  margin: `${vars.space.md} 0`,
-  padding: vars.space.md,
-  background: vars.color.wash,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-});
-
-export const readingListToggle = style({ cursor: "pointer", fontWeight: 700 });

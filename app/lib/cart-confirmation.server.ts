@@ -1,26 +1,30 @@
-import { addedItem } from "../../server/store/added-item";
+import { addedItems } from "../../server/store/added-item";
 import { recommendationsFor } from "../../server/store/catalogue";
 import { db } from "./db.server";
 
 /** How many products "You might also like" shows. */
 const RECOMMENDATIONS = 4;
 
-/** The add-to-cart confirmation for a line of this cart (null: not this cart's line). */
-export async function addedConfirmation(cartId: string, lineId: string) {
+/** The add-to-cart confirmation for lines of this cart, in order (null: not all of them this cart's). */
+export async function addedConfirmation(cartId: string, lineIds: string[]) {
   const database = await db();
-  const added = await addedItem(database, cartId, lineId);
+  const added = await addedItems(database, cartId, lineIds);
   if (!added) return null;
-  const { line } = added;
+  const productIds = new Set(added.map(({ line }) => line.productId));
+  // Recommended after the first item added, leaving out every product just added.
+  const recommendations = (await recommendationsFor(database, added[0]!.line.productId, RECOMMENDATIONS + productIds.size))
+    .filter((r) => !productIds.has(r.id))
+    .slice(0, RECOMMENDATIONS);
   return {
-    item: {
+    items: added.map(({ line, topic, publicationDate }) => ({
       lineId: line.id,
       productId: line.productId,
       availabilityId: line.availabilityId,
       title: line.title,
       url: line.url,
-      topic: added.topic,
+      topic,
       productType: line.productType,
-      publicationDate: added.publicationDate,
+      publicationDate,
       format: line.format,
       type: line.type,
       quantity: line.quantity,
@@ -29,8 +33,8 @@ export async function addedConfirmation(cartId: string, lineId: string) {
       percentOff: line.percentOff,
       comingSoon: line.comingSoon,
       availableDate: line.availableDate,
-    },
-    recommendations: await recommendationsFor(database, line.productId, RECOMMENDATIONS),
+    })),
+    recommendations,
   };
 }
 

@@ -12,7 +12,8 @@ import { addToCartHref } from "../../shared/add-to-cart-links";
 import { ARTICLE_BODY, ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "../components/ArticleBody";
 import { RegistrationWall, SubscribeWall } from "../components/Paywall";
 import type { WallScreen } from "../components/WallForm";
-import { ReadingListOverlay } from "../components/ReadingListOverlay";
+import { ReadingListLinks } from "../components/reading-lists/ReadingListLinks";
+import { ReadingListOverlay } from "../components/reading-lists/ReadingListOverlay";
 import { SubscriptionCounter } from "../components/SubscriptionCounter";
 import { Carousel } from "../components/Carousel";
 import { Deferred } from "../components/Deferred";
@@ -20,7 +21,6 @@ import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
 import { HelpBox } from "../components/HelpBox";
 import { useRootData } from "../lib/root-data";
-import { readingListPath } from "../../shared/urls";
 import { ShareControl } from "../components/library/ShareControl";
 import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
@@ -72,9 +72,11 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const url = new URL(request.url);
   const listSlug = url.searchParams.get("list") ?? "";
   const giftToken = url.searchParams.get("gift") ?? "";
-  const [asking, readingList, giftLink] = await Promise.all([
-    articleAsker(request, loadContext),
-    /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id) : undefined,
+  const asking = await articleAsker(request, loadContext);
+  // Only a subscriber sees the whole list (spec section 6).
+  const complete = asking.kind === "reader" && asking.reader.kind === "subscriber";
+  const [readingList, giftLink] = await Promise.all([
+    /^[a-z0-9-]{1,80}$/.test(listSlug) ? readingListForArticle(database, listSlug, article.id, { complete }) : undefined,
     giftToken ? resolveGift(database, giftToken, article.id, { validDays: config().GIFT_LINK_DAYS }) : undefined,
   ]);
   // An expired link opens nothing: the reader meets the wall, and is told why.
@@ -294,7 +296,7 @@ export default function ArticleRoute() {
             </nav>
           ) : null}
 
-          {readingList ? <ReadingListOverlay list={readingList} open={offer.wall !== null} /> : null}
+          {readingList && offer.wall === null ? <ReadingListOverlay list={readingList} open={false} /> : null}
           {offer.quota && offer.wall === null && viewer.kind !== "subscriber" ? (
             <SubscriptionCounter remaining={offer.quota.remaining} abTag={offer.abTag} />
           ) : null}
@@ -309,15 +311,21 @@ export default function ArticleRoute() {
             html={body}
             gated={bodyGated}
             wall={
-              offer.wall === "subscribe" ? (
-                <SubscribeWall firstName={viewer.firstName} abTag={offer.abTag} />
-              ) : offer.wall === "registration" ? (
-                <RegistrationWall
-                  articleUrl={article.url}
-                  screen={offer.screen}
-                  region={offer.region}
-                  cookiesRefused={viewer.cookiesRefused}
-                />
+              offer.wall ? (
+                <>
+                  {offer.wall === "subscribe" ? (
+                    <SubscribeWall firstName={viewer.firstName} abTag={offer.abTag} />
+                  ) : (
+                    <RegistrationWall
+                      articleUrl={article.url}
+                      screen={offer.screen}
+                      region={offer.region}
+                      cookiesRefused={viewer.cookiesRefused}
+                    />
+                  )}
+                  {/* The reading-list paywall: the list the reader came from, with the wall. */}
+                  {readingList ? <ReadingListOverlay list={readingList} open /> : null}
+                </>
               ) : null
             }
             promo={
@@ -367,13 +375,7 @@ export default function ArticleRoute() {
           {article.readingLists.length > 0 ? (
             <section className={css.asideBlock}>
               <h2 className={cards.eyebrow}>THIS ARTICLE APPEARS IN</h2>
-              <ul className={css.asideList}>
-                {article.readingLists.map((l) => (
-                  <li key={l.slug}>
-                    <Link to={readingListPath(l.slug)}>{l.name}</Link>
-                  </li>
-                ))}
-              </ul>
+              <ReadingListLinks lists={article.readingLists} className={css.asideList} />
             </section>
           ) : null}
           {related.length > 0 && primary ? (

@@ -1,23 +1,29 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { lazy } from "react";
 import type { LineType } from "../../server/db/schema";
 import { referralCode } from "../../server/store/links";
+import { betterTogether } from "../../server/store/better-together";
 import { permissionPrices, volumePrices } from "../../server/store/catalogue";
 import { PRODUCT_COVER_SIZE } from "../../shared/art-sizes";
 import { PERMISSION_PRICE_CENTS } from "../../shared/pricing";
 import { cartLineType, showsDownloadInfo } from "../../shared/product-types";
 import { productCoverPath } from "../../shared/urls";
 import { AddToCartForm } from "../components/store/AddToCartForm";
+import { Deferred } from "../components/Deferred";
 import { availableLabel } from "../components/store/ProductCard";
 import * as cards from "../components/cards.css";
 import * as prose from "../components/prose.css";
 import * as css from "../components/store/store.css";
-import { config } from "../lib/db.server";
+import { config, db } from "../lib/db.server";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
 import { useNonce } from "../lib/nonce";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { productForParams } from "../lib/store-product.server";
 import { scriptJson } from "../lib/script-json";
+
+// Its script (the total that follows the boxes) is not part of the page's up-front budget (ADR 049).
+const BetterTogether = lazy(() => import("../components/store/BetterTogether"));
 
 const LINE_TYPES: Record<LineType, string> = {
   SHIP: "Print, shipped",
@@ -30,6 +36,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const { product, availability } = await productForParams(params);
   const query = new URL(request.url).searchParams.get("referral");
   const referral = referralCode(query);
+  const together = await betterTogether(await db(), product, availability);
   return data({
     product,
     current: availability,
@@ -40,6 +47,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     cartType: cartLineType("item", availability.code),
     volumeTiers: volumePrices(availability),
     permissionTiers: permissionPrices(),
+    together,
   });
 }
 
@@ -79,7 +87,7 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
 
 export default function ProductRoute() {
   const loaded = useLoaderData<typeof loader>();
-  const { product, current, referral, formatQuery, cartType, volumeTiers, permissionTiers } = loaded;
+  const { product, current, referral, formatQuery, cartType, volumeTiers, permissionTiers, together } = loaded;
   const nonce = useNonce();
   return (
     <>
@@ -165,6 +173,11 @@ export default function ProductRoute() {
           </dl>
           <h2 className={prose.sectionHeading}>Description</h2>
           <p>{product.description}</p>
+          {together.length > 0 ? (
+            <Deferred>
+              <BetterTogether items={together} productUrl={current.url} referral={referral} />
+            </Deferred>
+          ) : null}
           {product.contents.length > 0 ? (
             <section aria-labelledby="contents-heading">
               <h2 id="contents-heading" className={prose.sectionHeading}>

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { addToCart, readCart, removeLine, setLineQuantity } from "../../server/store/cart";
+import { addAllToCart, addToCart, readCart, removeLine, setLineQuantity } from "../../server/store/cart";
 import { estimateCharges } from "../../server/store/estimate";
 import { storeMaintenance } from "../../server/store/maintenance";
 import { COUNTRIES, regionsOf } from "../../shared/regions";
@@ -20,7 +20,17 @@ import { readEstimateDestination, rememberEstimateDestination } from "../lib/car
 import { config, db } from "../lib/db.server";
 import { readForm } from "../lib/form-guard.server";
 import { formPageMeta } from "../lib/form-meta";
-import { addToCartSchema, DIGITAL_LIMIT, estimateSchema, overMax, updateQuantitySchema, VALID_NUMBER } from "../lib/forms/cart";
+import {
+  addSelectedSchema,
+  addToCartSchema,
+  DIGITAL_LIMIT,
+  estimateSchema,
+  MAX_ADD_ITEMS,
+  NOTHING_CHECKED,
+  overMax,
+  updateQuantitySchema,
+  VALID_NUMBER,
+} from "../lib/forms/cart";
 import { rejectForm } from "../lib/forms/reply.server";
 import { safeRedirectPath } from "../lib/redirects";
 import { currentUser } from "../lib/session.server";
@@ -57,18 +67,22 @@ function addFailed(failure: AddFailureDetails, status: number, result?: Submissi
   return data({ intent: "add" as const, failed: true as const, failure, result }, { status });
 }
 
-async function add(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
-  const productIds = form
+/** The apology for an add: why, the product ids the form posted (or the one refused), and the product page it came from. */
+function addFailure(form: FormData, reason: string, productIds = postedProductIds(form)): AddFailureDetails {
+  const productUrl = safeRedirectPath(form.get("productUrl"), "");
+  return { reason, productIds, productUrl: productUrl.startsWith("/product/") ? productUrl : null };
+}
+
+function postedProductIds(form: FormData): string[] {
+  return form
     .getAll("productId")
     .filter((v): v is string => typeof v === "string")
-    .slice(0, 10)
+    .slice(0, MAX_ADD_ITEMS)
     .map((v) => v.slice(0, 20));
-  const productUrl = safeRedirectPath(form.get("productUrl"), "");
-  const failure = (reason: string): AddFailureDetails => ({
-    reason,
-    productIds,
-    productUrl: productUrl.startsWith("/product/") ? productUrl : null,
-  });
+}
+
+async function add(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
+  const failure = (reason: string) => addFailure(form, reason);
 
   const submission = parseWithZod(form, { schema: addToCartSchema });
   if (submission.status !== "success") {
@@ -86,12 +100,39 @@ async function add(request: Request, form: FormData, userId: string | undefined,
       referral: input.referral,
     });
     if (!outcome.ok) return addFailed(failure(addProblemReason(outcome)), ADD_STATUS[outcome.problem]);
-    const confirmation = viaFetcher ? await addedConfirmation(cartId, outcome.lineId) : null;
+    const confirmation = viaFetcher ? await addedConfirmation(cartId, [outcome.lineId]) : null;
     if (confirmation) return data({ intent: "add" as const, added: confirmation }, { headers });
     return redirect(`/shopping-cart/added?line=${outcome.lineId}`, { status: 303, headers });
   } catch (error) {
     log.error("add to cart failed", { error });
     return addFailed(failure("We could not reach our store just now. Please try again in a few minutes."), 500);
+  }
+}
+
+/**
+ * "Better together": every checked item in one post, each once and as the catalogue sells it;
+ * all of them or, if any one is refused, none. Then the confirmation of them all.
+ */
+async function addSelected(request: Request, form: FormData, userId: string | undefined) {
+  const parsed = addSelectedSchema.safeParse({ productIds: form.getAll("productId"), referral: form.get("referral") ?? undefined });
+  if (!parsed.success) return addFailed(addFailure(form, parsed.error.issues[0]?.message ?? NOTHING_CHECKED), 400);
+  const { availabilityIds, referral } = parsed.data;
+  try {
+    const { cartId, setCookie } = await cartForWriting(request, userId);
+    const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
+    const outcome = await addAllToCart(
+      await db(),
+      cartId,
+      availabilityIds.map((availabilityId) => ({ availabilityId, kind: "item" as const, quantity: 1, referral })),
+    );
+    if (!outcome.ok) {
+      return addFailed(addFailure(form, addProblemReason(outcome), [String(outcome.availabilityId)]), ADD_STATUS[outcome.problem]);
+    }
+    const lines = new URLSearchParams(outcome.lines.map((l) => ["line", l.lineId]));
+    return redirect(`/shopping-cart/added?${lines}`, { status: 303, headers });
+  } catch (error) {
+    log.error("add to cart failed", { error });
+    return addFailed(addFailure(form, "We could not reach our store just now. Please try again in a few minutes."), 500);
   }
 }
 
@@ -128,7 +169,7 @@ async function estimate(form: FormData, viaFetcher: boolean) {
     : redirect("/shopping-cart", { status: 303, headers });
 }
 
-/** The cart's one action: `intent` is add (from product pages), update (the stepper), remove or estimate. */
+/** The cart's one action: `intent` is add or add-selected (from product pages), update (the stepper), remove or estimate. */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const user = await currentUser(request);
@@ -136,6 +177,8 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case "add":
       return add(request, form, user?.id, viaFetcher);
+    case "add-selected":
+      return addSelected(request, form, user?.id);
     case "update":
       return update(request, form, user?.id, viaFetcher);
     case "remove":

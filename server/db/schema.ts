@@ -114,6 +114,13 @@ export interface ProductArticleTable {
   article_id: number;
 }
 
+/** "Better together": companion_id is shown with product_id, at position. */
+export interface ProductCompanionTable {
+  product_id: number;
+  position: number;
+  companion_id: number;
+}
+
 export interface ProductAvailabilityTable {
   id: number;
   product_id: number;
@@ -619,6 +626,7 @@ export interface DB {
   product_availability: ProductAvailabilityTable;
   product_section: ProductSectionTable;
   product_article: ProductArticleTable;
+  product_companion: ProductCompanionTable;
   video: VideoTable;
   playlist: PlaylistTable;
   playlist_video: PlaylistVideoTable;

@@ -124,6 +124,8 @@ const storeSchema = z.object({
       pages: z.number().int().positive(),
       /** Seed articles a magazine issue or reprint holds, in order: its download is their text. */
       articles: z.array(slugString).optional(),
+      /** Other products its page offers with it under "Better together", in order. */
+      betterTogether: z.array(slugString).optional(),
       availabilities: z
         .array(
           z.object({

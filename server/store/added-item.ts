@@ -9,15 +9,21 @@ export interface AddedItem {
   publicationDate: string;
 }
 
-/** A line of this cart as just added; null for a line id the cart does not hold. */
-export async function addedItem(db: Database, cartId: string, lineId: string): Promise<AddedItem | null> {
-  const line = (await readCart(db, cartId)).lines.find((l) => l.id === lineId);
-  if (!line) return null;
-  const product = await db
+/** Lines of this cart as just added, in the order asked; null if the cart does not hold every one of them. */
+export async function addedItems(db: Database, cartId: string, lineIds: string[]): Promise<AddedItem[] | null> {
+  const cart = await readCart(db, cartId);
+  const lines = lineIds.flatMap((id) => cart.lines.filter((l) => l.id === id));
+  if (lines.length === 0 || lines.length !== lineIds.length) return null;
+  const productIds = lines.map((l) => l.productId);
+  const products = await db
     .selectFrom("product as p")
     .innerJoin("topic as t", "t.id", "p.topic_id")
-    .select(["t.name as topic", "p.published"])
-    .where("p.id", "=", line.productId)
-    .executeTakeFirstOrThrow();
-  return { line, topic: product.topic, publicationDate: product.published };
+    .select(["p.id", "t.name as topic", "p.published"])
+    .where("p.id", "in", productIds)
+    .execute();
+  const byId = new Map(products.map((p) => [p.id, p]));
+  return lines.map((line) => {
+    const product = byId.get(line.productId)!;
+    return { line, topic: product.topic, publicationDate: product.published };
+  });
 }

@@ -177,16 +177,15 @@ function findLine(db: Database, cartId: string, availabilityId: number, kind: Ca
     .executeTakeFirst();
 }
 
-/**
- * Adds to a cart. The price is never taken from the shopper: it comes from the catalogue
- * whenever the cart is read. A digital item is sold one to an order.
- */
-export async function addToCart(
-  db: Database,
-  cartId: string,
-  input: { availabilityId: number; kind: CartLineKind; quantity: number; referral: string | null },
-  now = new Date(),
-): Promise<AddOutcome> {
+export interface AddInput {
+  availabilityId: number;
+  kind: CartLineKind;
+  quantity: number;
+  referral: string | null;
+}
+
+/** What can be refused before the cart is touched: the quantity, and the item's being on sale that way. Answers the line's limit. */
+async function checkAdd(db: Database, input: AddInput): Promise<{ ok: true; max: number } | Extract<AddOutcome, { ok: false }>> {
   if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) return { ok: false, problem: "quantity" };
   const availability = Number.isSafeInteger(input.availabilityId)
     ? await db
@@ -198,35 +197,92 @@ export async function addToCart(
   if (!availability) return { ok: false, problem: "unknown-product" };
   if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
   if (input.kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
-  const max = maxQuantity(input.kind, availability.code);
+  return { ok: true, max: maxQuantity(input.kind, availability.code) };
+}
 
+/**
+ * Touching the cart first takes its row's lock on PostgreSQL: two adds to one cart go one after
+ * the other, and the second finds the lines the first made.
+ */
+async function lockCart(tx: Database, cartId: string, now: Date): Promise<void> {
+  await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
+}
+
+/** One line's add, inside the transaction that locked the cart. */
+async function addLine(tx: Database, cartId: string, input: AddInput, max: number, now: Date): Promise<AddOutcome> {
+  const existing = await findLine(tx, cartId, input.availabilityId, input.kind);
+  if (existing && max === 1) return { ok: false, problem: "digital-limit" };
+  const quantity = (existing?.quantity ?? 0) + input.quantity;
+  if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
+  if (existing) {
+    await tx.updateTable("cart_line").set({ quantity }).where("id", "=", existing.id).execute();
+    return { ok: true, lineId: existing.id, quantity };
+  }
+  const lineId = crypto.randomUUID();
+  await tx
+    .insertInto("cart_line")
+    .values({
+      id: lineId,
+      cart_id: cartId,
+      availability_id: input.availabilityId,
+      kind: input.kind,
+      quantity,
+      referral: input.referral,
+      added_at: now.toISOString(),
+    })
+    .execute();
+  return { ok: true, lineId, quantity };
+}
+
+/**
+ * Adds to a cart. The price is never taken from the shopper: it comes from the catalogue
+ * whenever the cart is read. A digital item is sold one to an order.
+ */
+export async function addToCart(db: Database, cartId: string, input: AddInput, now = new Date()): Promise<AddOutcome> {
+  const checked = await checkAdd(db, input);
+  if (!checked.ok) return checked;
   return db.transaction().execute(async (tx): Promise<AddOutcome> => {
-    // Touching the cart first takes its row's lock on PostgreSQL: two adds to one cart go one
-    // after the other, and the second finds the line the first made.
-    await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
-    const existing = await findLine(tx, cartId, input.availabilityId, input.kind);
-    if (existing && max === 1) return { ok: false, problem: "digital-limit" };
-    const quantity = (existing?.quantity ?? 0) + input.quantity;
-    if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
-    if (existing) {
-      await tx.updateTable("cart_line").set({ quantity }).where("id", "=", existing.id).execute();
-      return { ok: true, lineId: existing.id, quantity };
-    }
-    const lineId = crypto.randomUUID();
-    await tx
-      .insertInto("cart_line")
-      .values({
-        id: lineId,
-        cart_id: cartId,
-        availability_id: input.availabilityId,
-        kind: input.kind,
-        quantity,
-        referral: input.referral,
-        added_at: now.toISOString(),
-      })
-      .execute();
-    return { ok: true, lineId, quantity };
+    await lockCart(tx, cartId, now);
+    return addLine(tx, cartId, input, checked.max, now);
   });
+}
+
+export type AddAllOutcome =
+  { ok: true; lines: { lineId: string; quantity: number }[] } | (Extract<AddOutcome, { ok: false }> & { availabilityId: number });
+
+/** Refuses a whole add from inside its transaction, so that nothing of it is kept. */
+class AddRefused extends Error {
+  constructor(readonly outcome: Extract<AddAllOutcome, { ok: false }>) {
+    super(outcome.problem);
+  }
+}
+
+/**
+ * Adds several items at once ("Better together"), each as addToCart would: all of them, or
+ * none when any one is refused (the answer names it).
+ */
+export async function addAllToCart(db: Database, cartId: string, inputs: AddInput[], now = new Date()): Promise<AddAllOutcome> {
+  const limits: number[] = [];
+  for (const input of inputs) {
+    const checked = await checkAdd(db, input);
+    if (!checked.ok) return { ...checked, availabilityId: input.availabilityId };
+    limits.push(checked.max);
+  }
+  try {
+    return await db.transaction().execute(async (tx): Promise<AddAllOutcome> => {
+      await lockCart(tx, cartId, now);
+      const lines: { lineId: string; quantity: number }[] = [];
+      for (const [i, input] of inputs.entries()) {
+        const outcome = await addLine(tx, cartId, input, limits[i]!, now);
+        if (!outcome.ok) throw new AddRefused({ ...outcome, availabilityId: input.availabilityId });
+        lines.push({ lineId: outcome.lineId, quantity: outcome.quantity });
+      }
+      return { ok: true, lines };
+    });
+  } catch (error) {
+    if (error instanceof AddRefused) return error.outcome;
+    throw error;
+  }
 }
 
 export type QuantityOutcome = "updated" | "removed" | "not-found" | "invalid" | "too-many" | "digital-limit";

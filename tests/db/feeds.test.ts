@@ -54,4 +54,14 @@ describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
     for (const page of ["/", "/podcasts", "/reading-lists", "/email-newsletters", "/privacy-policy"])
       expect(locs).toContain(`${SITE}${page}`);
   });
+
+  it("lists each reading list's own page", async () => {
+    const $ = cheerio.load(await pagesSitemap(db, SITE), { xml: true });
+    const locs = $("url > loc")
+      .map((_, el) => $(el).text())
+      .get();
+    const lists = await db.selectFrom("reading_list").select("slug").execute();
+    expect(lists.length).toBeGreaterThan(0);
+    for (const { slug } of lists) expect(locs).toContain(`${SITE}/reading-lists/${slug}`);
+  });
 });

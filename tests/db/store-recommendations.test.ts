@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/connection";
-import { addedItem } from "../../server/store/added-item";
+import { addedItems } from "../../server/store/added-item";
 import { addToCart, createCart } from "../../server/store/cart";
 import { recommendationsFor } from "../../server/store/catalogue";
 import { seededTestDatabase } from "../helpers/test-db";
@@ -61,11 +61,13 @@ describe("the added-to-cart item", () => {
       .executeTakeFirstOrThrow();
     const added = await addToCart(db, cart, { availabilityId: ledger.id, kind: "item", quantity: 2, referral: null });
     if (!added.ok) throw new Error("setup");
-    expect(await addedItem(db, cart, added.lineId)).toMatchObject({
-      topic: "Finance & Accounting",
-      publicationDate: ledger.published,
-      line: { availabilityId: ledger.id, quantity: 2, format: "Hardcover", type: "Ship" },
-    });
-    expect(await addedItem(db, other, added.lineId)).toBeNull();
+    expect(await addedItems(db, cart, [added.lineId])).toMatchObject([
+      {
+        topic: "Finance & Accounting",
+        publicationDate: ledger.published,
+        line: { availabilityId: ledger.id, quantity: 2, format: "Hardcover", type: "Ship" },
+      },
+    ]);
+    expect(await addedItems(db, other, [added.lineId])).toBeNull();
   });
 });

@@ -1,12 +1,13 @@
 import { Link } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { AddedConfirmation } from "../../lib/cart-confirmation.server";
 import { formatPublished, formatUsd } from "../../lib/format";
 import * as css from "./cart.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 
 /**
- * The add-to-cart confirmation: what was added, "You might also like", and the way to the cart.
+ * The add-to-cart confirmation: what was added (one item, or several added together), "You
+ * might also like", and the way to the cart.
  * The same on its own page and in the flyout; `after` holds the flyout's close button.
  */
 export function AddedToCart({
@@ -18,44 +19,51 @@ export function AddedToCart({
   headingLevel: 1 | 2;
   after?: ReactNode;
 }) {
-  const { item, recommendations } = confirmation;
+  const { items, recommendations } = confirmation;
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const Sub = headingLevel === 1 ? "h2" : "h3";
+  const only = items.length === 1 ? items[0]! : null;
   return (
     <>
       <Heading id="added-title">Added to your cart</Heading>
       <p role="status" className={css.notice}>
-        {item.quantity === 1 ? "1 item" : `${item.quantity} items`} of “{item.title}” in your cart.
+        {only
+          ? `${only.quantity === 1 ? "1 item" : `${only.quantity} items`} of “${only.title}” in your cart.`
+          : `${items.length} items added to your cart.`}
       </p>
-      <p>
-        <Link to={item.url}>{item.title}</Link>
-      </p>
-      <dl className={css.details}>
-        <dt>Format</dt>
-        <dd>{item.format}</dd>
-        <dt>Type</dt>
-        <dd>
-          <LineTypeLabel type={item.type} />
-        </dd>
-        <dt>Quantity</dt>
-        <dd>{item.quantity}</dd>
-        <dt>Price</dt>
-        <dd>
-          <UnitPrice unitPriceCents={item.unitPriceCents} listPriceCents={item.listPriceCents} percentOff={item.percentOff} />
-        </dd>
-        <dt>Product</dt>
-        <dd>{item.productType}</dd>
-        <dt>Subject</dt>
-        <dd>{item.topic}</dd>
-        <dt>Published</dt>
-        <dd>{formatPublished(item.publicationDate)}</dd>
-        {item.comingSoon && item.availableDate ? (
-          <>
-            <dt>Status</dt>
-            <dd>Coming soon: Available {formatPublished(item.availableDate)}</dd>
-          </>
-        ) : null}
-      </dl>
+      {items.map((item) => (
+        <Fragment key={item.lineId}>
+          <p>
+            <Link to={item.url}>{item.title}</Link>
+          </p>
+          <dl className={css.details}>
+            <dt>Format</dt>
+            <dd>{item.format}</dd>
+            <dt>Type</dt>
+            <dd>
+              <LineTypeLabel type={item.type} />
+            </dd>
+            <dt>Quantity</dt>
+            <dd>{item.quantity}</dd>
+            <dt>Price</dt>
+            <dd>
+              <UnitPrice unitPriceCents={item.unitPriceCents} listPriceCents={item.listPriceCents} percentOff={item.percentOff} />
+            </dd>
+            <dt>Product</dt>
+            <dd>{item.productType}</dd>
+            <dt>Subject</dt>
+            <dd>{item.topic}</dd>
+            <dt>Published</dt>
+            <dd>{formatPublished(item.publicationDate)}</dd>
+            {item.comingSoon && item.availableDate ? (
+              <>
+                <dt>Status</dt>
+                <dd>Coming soon: Available {formatPublished(item.availableDate)}</dd>
+              </>
+            ) : null}
+          </dl>
+        </Fragment>
+      ))}
       <div className={css.actions}>
         <Link to="/shopping-cart" className={css.buttonLink}>
           Checkout

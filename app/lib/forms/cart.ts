@@ -24,6 +24,9 @@ function wholeNumber(text: string | undefined): number | null {
   return /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : null;
 }
 
+/** Spec: the referral is numeric; anything else is dropped rather than refusing the add. */
+const numericReferral = (referral: string | undefined) => (referral && /^\d{1,10}$/.test(referral) ? referral : null);
+
 /**
  * The spec's Cart add item. `productPrice` is posted too, for display only: it is not in the
  * schema, so it never reaches the server's pricing (which reads the catalogue).
@@ -55,9 +58,30 @@ export const addToCartSchema = z
     kind: value.type === "Perm" ? ("perm" as const) : ("item" as const),
     type: value.type,
     quantity: value.type === "Digital" ? 1 : Number(value.quantity),
-    // Spec: the referral is numeric; anything else is dropped rather than refusing the add.
-    referral: /^\d{1,10}$/.test(value.referral ?? "") ? value.referral! : null,
+    referral: numericReferral(value.referral),
     productUrl: value.productUrl ?? null,
+  }));
+
+/** The most items one post adds ("Better together"), and one confirmation shows. */
+export const MAX_ADD_ITEMS = 10;
+export const NOTHING_CHECKED = "Choose at least one item to add.";
+
+/**
+ * "Better together": the checked items (each box posts its availability id as `productId`),
+ * each added once, as the catalogue sells it. Read from the form's repeated values, not through
+ * conform: there is nothing to check in the browser but the boxes themselves.
+ */
+export const addSelectedSchema = z
+  .object({
+    productIds: z
+      .array(z.string().regex(/^\d{1,9}$/, "This item is not in our catalogue."), { invalid_type_error: NOTHING_CHECKED })
+      .min(1, NOTHING_CHECKED)
+      .max(MAX_ADD_ITEMS, `Choose at most ${MAX_ADD_ITEMS} items to add at once.`),
+    referral: z.string().optional(),
+  })
+  .transform((value) => ({
+    availabilityIds: [...new Set(value.productIds.map(Number))],
+    referral: numericReferral(value.referral),
   }));
 
 /** The stepper and the quantity box: 0 removes the line. */

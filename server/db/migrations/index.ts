@@ -21,6 +21,7 @@ import * as m019 from "./019-short-links";
 import * as m020 from "./020-search-match";
 import * as m021 from "./021-search-word-pairs";
 import * as m022 from "./022-topic-subjects";
+import * as m023 from "./023-product-companions";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   "020-search-match": m020,
   "021-search-word-pairs": m021,
   "022-topic-subjects": m022,
+  "023-product-companions": m023,
 };
 
 export const migrationProvider: MigrationProvider = {
