@@ -55,6 +55,7 @@ const addResult = z.union([
 
 export const getCart = endpoint({
   method: "get",
+  operationId: "getCart",
   path: "/api/shopping-cart",
   summary: "The caller's cart: a guest's by the cart cookie, a reader's by their session. Prices are the catalogue's now.",
   tag: "Commerce",
@@ -64,6 +65,7 @@ export const getCart = endpoint({
 
 export const addToCartEndpoint = endpoint({
   method: "post",
+  operationId: "addToCart",
   path: "/api/shopping-cart",
   summary:
     "Adds a list of cart add items (productId is the availability id; type Ship, Digital or Perm; quantity above 0, a digital item 1), " +
@@ -90,6 +92,7 @@ export const addToCartEndpoint = endpoint({
 
 export const removeFromCart = endpoint({
   method: "delete",
+  operationId: "removeFromCart",
   path: "/api/shopping-cart",
   summary: "Removes one line of the caller's cart (`lineId`), or empties it (`all: true`).",
   tag: "Commerce",
@@ -108,6 +111,7 @@ export const removeFromCart = endpoint({
 
 export const estimateEndpoint = endpoint({
   method: "post",
+  operationId: "estimateCart",
   path: "/api/shopping-cart/estimate",
   summary: "Estimated tax and the cheapest shipping of the caller's cart to a destination, as the cart page's estimate form.",
   tag: "Commerce",
@@ -148,6 +152,7 @@ export const availabilitySchema = z.object({
 
 export const availabilities = endpoint({
   method: "get",
+  operationId: "getAvailabilities",
   path: "/service/product/{id}/availabilities",
   summary: "A product's availabilities (formats, prices, status, coming-soon dates), in catalogue order.",
   tag: "Commerce",
@@ -169,6 +174,7 @@ export const availabilities = endpoint({
 
 export const cartHead = endpoint({
   method: "head",
+  operationId: "countCartItems",
   path: "/service/commerce/shopping-cart",
   summary:
     "Whether the caller has a cart with items, without a body: the item count the header's mini cart shows " +
@@ -211,6 +217,7 @@ const closed = { description: "The store is closed for maintenance; the cart is 
 
 export const address = endpoint({
   method: "post",
+  operationId: "confirmAddress",
   path: "/service/commerce/address",
   summary:
     "The shipping-and-payment step, as POST /service/commerce/shipping-payment takes it (the same input and rules), answering " +
@@ -234,6 +241,7 @@ const offeredMethodSchema = z.object({ id: z.string(), name: z.string(), deliver
 
 export const shippingPayment = endpoint({
   method: "post",
+  operationId: "shippingPayment",
   path: "/service/commerce/shipping-payment",
   summary:
     "The /shipping-payment form as JSON, with its schema and rules: e-mail (guests), a new address or a saved one (addressChoice), " +
@@ -262,6 +270,7 @@ export const shippingPayment = endpoint({
 
 export const shippingMethodEndpoint = endpoint({
   method: "post",
+  operationId: "chooseShippingMethod",
   path: "/service/commerce/order/shipping-method",
   summary:
     "Chooses the shipping method of the caller's checkout (standard, express or international), on the shipping page's rule: " +
@@ -283,6 +292,7 @@ export const shippingMethodEndpoint = endpoint({
 
 export const promoCode = endpoint({
   method: "post",
+  operationId: "applyPromoCode",
   path: "/service/commerce/order/promo-code",
   summary: "Applies a promo code to the caller's checkout (an empty code removes it), with the page's messages.",
   tag: "Commerce",
@@ -313,6 +323,7 @@ const placedSchema = z.object({
 
 export const submitOrderEndpoint = endpoint({
   method: "post",
+  operationId: "submitOrder",
   path: "/service/commerce/order/submit",
   summary:
     "Places the order from the caller's cart as the review page's button does: once per idempotencyKey (22 to 64 letters, digits, - or _; " +

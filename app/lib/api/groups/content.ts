@@ -32,12 +32,13 @@ export const articleContentSchema = z.object({
   quota: articleQuotaSchema.nullable(),
   /** Whether `content` is the whole article, and which wall stands in front of the rest if not. */
   fullContent: z.boolean(),
-  wall: z.union([z.enum(["registration", "subscribe"]), z.null()]),
+  wall: z.union([z.literal("registration"), z.literal("subscribe")]).nullable(),
   experience: z.string(),
 });
 
 export const articleContent = endpoint({
   method: "post",
+  operationId: "getArticleContent",
   path: "/api/article/piano/content",
   summary:
     "An article's text as the caller may read it, deciding access exactly as the article page does: a full read counts on the reader's meter; a walled reader gets only the free preview.",
@@ -64,6 +65,7 @@ export const giftLinkSchema = z.object({
 
 export const giveGift = endpoint({
   method: "post",
+  operationId: "giveGift",
   path: "/api/article-gift/give-gift",
   summary:
     "Makes a gift link for an article (`url`: its path or its address on this site), taking one of the subscriber's gifts for this month, as the article page's gift box does.",
@@ -169,6 +171,7 @@ export const NAMED_STREAMS = ["webinars", "visual-library", "hbr-analytic-servic
 
 export const namedStream = endpoint({
   method: "get",
+  operationId: "getNamedStream",
   path: "/service/{stream}/{number}/{size}",
   summary: "A page of a named stream (webinars, visual library, analytic services, Ascend), newest first, as its page lists it.",
   tag: "Streams",
@@ -183,6 +186,7 @@ export const namedStream = endpoint({
 
 export const followingStream = endpoint({
   method: "get",
+  operationId: "getFollowingStream",
   path: "/service/components/myhbr/following/{number}/{size}",
   summary: 'The newest articles in the topics the reader follows, or in one of them (`filter`: its name, "R&D" sent as "RD").',
   tag: "Streams",
@@ -205,6 +209,7 @@ const searchQuery = z.object({
 
 export const searchStream = endpoint({
   method: "get",
+  operationId: "getSearchStream",
   path: "/service/search/{number}/{size}",
   summary: "A page of search results, the query string read as the search page reads it (q, type repeated, topic, from, to, sort).",
   tag: "Streams",
@@ -216,6 +221,7 @@ export const searchStream = endpoint({
 
 export const searchMoreResults = endpoint({
   method: "get",
+  operationId: "getSearchMoreResults",
   path: "/service/search/more-results/{number}/{size}",
   summary: "Search's “more results”: the same results, their store links carrying the search referral code.",
   tag: "Streams",
@@ -227,6 +233,7 @@ export const searchMoreResults = endpoint({
 
 export const historyStream = endpoint({
   method: "get",
+  operationId: "getHistoryStream",
   path: "/service/user/history/{number}/{size}",
   summary: "The reader's reading history: the articles they opened while signed in, the latest first.",
   tag: "Streams",
@@ -238,6 +245,7 @@ export const historyStream = endpoint({
 
 export const savesStream = endpoint({
   method: "get",
+  operationId: "getSavesStream",
   path: "/service/user/saves/{number}/{size}",
   summary: "Everything the reader saved to their library, the latest first.",
   tag: "Streams",
@@ -249,6 +257,7 @@ export const savesStream = endpoint({
 
 export const folderStream = endpoint({
   method: "get",
+  operationId: "getFolderStream",
   path: "/service/user/list/{id}/{number}/{size}",
   summary: "What one of the reader's own library folders holds, the latest first (another reader's folder is a 404).",
   tag: "Streams",
@@ -263,6 +272,7 @@ export const DIRECTORY_PAGE_SIZE = 10;
 
 export const magazineStream = endpoint({
   method: "get",
+  operationId: "getMagazineStream",
   path: "/service/magazine/{number}/{size}",
   summary: `The magazine's issues, newest first, as the magazine archive lists them: cover, title, summary and "Featuring" list (at most ${DIRECTORY_PAGE_SIZE} a page).`,
   tag: "Streams",
@@ -274,6 +284,7 @@ export const magazineStream = endpoint({
 
 export const orderedStream = endpoint({
   method: "get",
+  operationId: "getOrderedStream",
   path: "/service/ordered/{number}/{size}",
   summary:
     "The reader's purchase history, newest first, as my library's purchase history lists it: store orders (Purchased or Cancelled) with their items, total and downloads, and subscriptions.",
@@ -289,6 +300,7 @@ export const orderedStream = endpoint({
 
 export const topicsStream = endpoint({
   method: "get",
+  operationId: "getTopicsStream",
   path: "/service/topics/{number}/{size}",
   summary: `The topic directory as /topics lists it, by name: each topic's name, page and description (at most ${DIRECTORY_PAGE_SIZE} a page).`,
   tag: "Streams",
