@@ -81,7 +81,7 @@ async function add(request: Request, form: FormData, userId: string | undefined,
     const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
     const outcome = await addToCart(await db(), cartId, {
       availabilityId: input.availabilityId,
-      kind: input.kind,
+      type: input.type,
       quantity: input.quantity,
       referral: input.referral,
     });

@@ -3,7 +3,7 @@ import type { Database } from "../db/connection";
 import type { CartLineKind, LineType } from "../db/schema";
 import { productPath } from "../../shared/urls";
 import { linePrice } from "../../shared/pricing";
-import { cartLineType, isDigitalCode } from "../../shared/product-types";
+import { cartLineType, isDigitalCode, type CartLineType } from "../../shared/product-types";
 import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../shared/quantity-limits";
 
 export { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY };
@@ -21,7 +21,7 @@ export interface CartLine {
   lineType: LineType;
   kind: CartLineKind;
   /** "Perm" (copyright permissions), "Ship" or "Digital". */
-  type: "Perm" | "Ship" | "Digital";
+  type: CartLineType;
   digital: boolean;
   quantity: number;
   maxQuantity: number;
@@ -161,10 +161,11 @@ export async function guestCartExists(db: Database, cartId: string): Promise<boo
   return Boolean(await db.selectFrom("cart").select("id").where("id", "=", cartId).where("user_id", "is", null).executeTakeFirst());
 }
 
-export type AddProblem = "unknown-product" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
+export type AddProblem = "unknown-product" | "wrong-type" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
 
 export type AddOutcome =
-  { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number };
+  | { ok: true; lineId: string; quantity: number }
+  | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number; type?: CartLineType };
 
 /** The cart's line for this item sold this way, if it has one (a cart holds at most one). */
 function findLine(db: Database, cartId: string, availabilityId: number, kind: CartLineKind) {
@@ -179,14 +180,17 @@ function findLine(db: Database, cartId: string, availabilityId: number, kind: Ca
 
 /**
  * Adds to a cart. The price is never taken from the shopper: it comes from the catalogue
- * whenever the cart is read. A digital item is sold one to an order.
+ * whenever the cart is read. A digital item is sold one to an order. An item's type must be how
+ * its format is delivered (a bundle or a hardcover ships, an ebook is digital): "wrong-type"
+ * names the type it has.
  */
 export async function addToCart(
   db: Database,
   cartId: string,
-  input: { availabilityId: number; kind: CartLineKind; quantity: number; referral: string | null },
+  input: { availabilityId: number; type: CartLineType; quantity: number; referral: string | null },
   now = new Date(),
 ): Promise<AddOutcome> {
+  const kind: CartLineKind = input.type === "Perm" ? "perm" : "item";
   if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) return { ok: false, problem: "quantity" };
   const availability = Number.isSafeInteger(input.availabilityId)
     ? await db
@@ -196,15 +200,17 @@ export async function addToCart(
         .executeTakeFirst()
     : undefined;
   if (!availability) return { ok: false, problem: "unknown-product" };
+  const type = cartLineType(kind, availability.code);
+  if (input.type !== type) return { ok: false, problem: "wrong-type", type };
   if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
-  if (input.kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
-  const max = maxQuantity(input.kind, availability.code);
+  if (kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
+  const max = maxQuantity(kind, availability.code);
 
   return db.transaction().execute(async (tx): Promise<AddOutcome> => {
     // Touching the cart first takes its row's lock on PostgreSQL: two adds to one cart go one
     // after the other, and the second finds the line the first made.
     await tx.updateTable("cart").set({ updated_at: now.toISOString() }).where("id", "=", cartId).execute();
-    const existing = await findLine(tx, cartId, input.availabilityId, input.kind);
+    const existing = await findLine(tx, cartId, input.availabilityId, kind);
     if (existing && max === 1) return { ok: false, problem: "digital-limit" };
     const quantity = (existing?.quantity ?? 0) + input.quantity;
     if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
@@ -219,7 +225,7 @@ export async function addToCart(
         id: lineId,
         cart_id: cartId,
         availability_id: input.availabilityId,
-        kind: input.kind,
+        kind,
         quantity,
         referral: input.referral,
         added_at: now.toISOString(),

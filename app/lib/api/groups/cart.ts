@@ -29,7 +29,42 @@ export const cartLineSchema = z.object({
   productUrl: z.string(),
 });
 
+/** A line as the spec's Cart entity lists it. */
+export const cartItemSchema = z.object({
+  /** The line's id (DELETE /api/shopping-cart takes it as lineId). */
+  itemid: z.string().uuid(),
+  /** The availability: the productId the add call takes. */
+  productId: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  /** The catalogue's price of one, before volume discounts (copyright permissions: one copy's, before the per-copy tiers). */
+  listPrice: money,
+  quantity: z.number().int(),
+  type: z.enum(["Perm", "Ship", "Digital"]),
+  /** The numeric referral code the item was added with, if any. */
+  referral: z.string().nullable(),
+});
+
+/**
+ * The spec's Cart entity (§3), then the answer's earlier fields, kept for the clients written
+ * against them: `lines`, `count` and `subtotal`.
+ */
 export const cartSchema = z.object({
+  /** What the items come to at today's prices, volume discounts applied: the same as subTotal (promo codes apply at checkout). */
+  cart_amount: money,
+  line_items: z.object({
+    /** Lines that ship. */
+    physical_items: z.array(cartItemSchema),
+    /** Digital items, and copyright permissions (delivered as a licence document). */
+    digital_items: z.array(cartItemSchema),
+  }),
+  subTotal: money,
+  /** Estimated for the destination last given to the cart's estimate (POST /api/shopping-cart/estimate or the cart page); null before one is. */
+  tax: money.nullable(),
+  /** The cheapest shipping to that destination (0 when nothing ships); null before a destination is given. */
+  shippingCost: money.nullable(),
+  /** subTotal, tax and shippingCost together; null before a destination is given. */
+  grandTotal: money.nullable(),
   lines: z.array(cartLineSchema),
   /** What the header's mini cart counts. */
   count: z.number().int(),
@@ -69,7 +104,8 @@ export const addToCartEndpoint = endpoint({
   path: "/api/shopping-cart",
   summary:
     "Adds a list of cart add items (productId is the availability id; type Ship, Digital or Perm; quantity above 0, a digital item 1), " +
-    "each as the product page's add to cart does. A guest's first add sets the cart cookie.",
+    "each as the product page's add to cart does. The type must be how the format is delivered (a bundle or a hardcover ships, an ebook is digital). " +
+    "A guest's first add sets the cart cookie.",
   tag: "Commerce",
   access: "public",
   body: z.array(cartAddItem).min(1, "Please add at least one item.").max(10, "Please add at most 10 items at once."),
@@ -78,6 +114,11 @@ export const addToCartEndpoint = endpoint({
       description: "At least one item was added: each item's outcome, and the cart as it is now.",
       schema: z.object({ items: z.array(addResult), cart: cartSchema }),
       headers: { "Set-Cookie": "A guest's new cart cookie (mr_cart)." },
+    },
+    400: {
+      description:
+        "The input is not valid (`fields`), or nothing was added because an item's type is not how its format is delivered (code wrong-type; `fields` names each such item's type, as `0.type`). `items` holds each item's outcome then.",
+      schema: apiErrorSchema.extend({ items: z.array(addResult).optional() }),
     },
     404: {
       description: "Nothing was added: the (first) item is not in the catalogue. `items` holds each item's outcome.",
