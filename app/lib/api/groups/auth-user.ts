@@ -248,7 +248,8 @@ export const register = endpoint({
   operationId: "register",
   path: "/api/user/register",
   summary:
-    "Creates an account as the registration page does (rate limit, captcha); success signs the reader in (Set-Cookie) and keeps the reads of this month's meter.",
+    "Creates an account as the registration page does (rate limit, captcha); success signs the reader in (Set-Cookie) and keeps the reads of this month's meter. " +
+    "`optIn` is a JSON boolean, or a form's \"on\" for a ticked box; `deviceType` is the client's (WEB_SITE for the site).",
   tag: "User",
   access: "public",
   body: registrationSchema.extend({ deviceType }),
@@ -261,6 +262,24 @@ export const register = endpoint({
     ),
     429: rateLimited,
   },
+});
+
+export const serviceRegister = endpoint({
+  ...register,
+  operationId: "serviceRegister",
+  path: "/service/user/register",
+  summary: "The twin of POST /api/user/register (spec: user/register under /service/): the same body, flow and answers.",
+});
+
+export const recaptchaEnabled = endpoint({
+  method: "get",
+  operationId: "getRecaptchaEnabled",
+  path: "/api/recaptcha/enabled",
+  summary:
+    "Whether sign-in, registration and forgot password ask for a reCAPTCHA token. A client that cannot reach this call should assume they do.",
+  tag: "User",
+  access: "public",
+  answers: { 200: { description: "Whether the captcha is on.", schema: z.object({ enabled: z.boolean() }) } },
 });
 
 export const endpoints = [
@@ -277,4 +296,6 @@ export const endpoints = [
   forgotPasswordApi,
   resetPassword,
   register,
+  serviceRegister,
+  recaptchaEnabled,
 ];
