@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { MAX_PAGE } from "../../../../shared/pagination";
+import { SEARCH_KINDS } from "../../../../shared/search-kinds";
+import { FIRST_YEAR, MAX_QUERY_LENGTH } from "../../../../shared/search-query";
+import { REQUIRED } from "../../forms/messages";
 import { articleAddressSchema } from "../../forms/article";
 import { giftSchema } from "../../forms/gift";
 import { NO_GIFTS_LEFT } from "../../gift-messages";
@@ -53,6 +56,22 @@ export const articleContent = endpoint({
     },
     404: { description: "No article at this address.", schema: apiErrorSchema },
   },
+});
+
+export const articleComponent = endpoint({
+  method: "get",
+  operationId: "getArticleComponent",
+  path: "/service/components/article/{year}/{month}/{seo}",
+  summary:
+    "The article at /{year}/{month}/{seo} as the caller may read it, the same answer as POST /api/article/piano/content: access is decided as the article page decides it, and a full read counts on the reader's meter as opening the page does.",
+  tag: "Articles",
+  access: "public",
+  params: z.object({
+    year: articleAddressSchema.shape.year,
+    month: articleAddressSchema.shape.month,
+    seo: articleAddressSchema.shape.seotitle,
+  }),
+  answers: articleContent.answers,
 });
 
 // ---- Gift links ----
@@ -167,13 +186,15 @@ const streamAnswers = (extra: string, schema: z.ZodTypeAny = streamSchema) => ({
   404: { description: "A page past the last one, or no such stream or folder.", schema: apiErrorSchema },
 });
 
-export const NAMED_STREAMS = ["webinars", "visual-library", "hbr-analytic-services", "ascend"] as const;
+/** The spec's stream names; `latest`, the default stream, is The Latest (/the-latest): everything, newest first. */
+export const NAMED_STREAMS = ["latest", "webinars", "visual-library", "hbr-analytic-services", "ascend"] as const;
 
 export const namedStream = endpoint({
   method: "get",
   operationId: "getNamedStream",
   path: "/service/{stream}/{number}/{size}",
-  summary: "A page of a named stream (webinars, visual library, analytic services, Ascend), newest first, as its page lists it.",
+  summary:
+    "A page of a named stream (latest, the default: everything; webinars, visual library, analytic services, Ascend), newest first, as its page lists it.",
   tag: "Streams",
   access: "public",
   params: pagingParams.extend({ stream: z.enum(NAMED_STREAMS, { message: `The stream is one of ${NAMED_STREAMS.join(", ")}.` }) }),
@@ -228,6 +249,57 @@ export const searchMoreResults = endpoint({
   access: "public",
   params: pagingParams,
   query: searchQuery,
+  answers: streamAnswers(" (no entries without a query)"),
+});
+
+const searchYear = z
+  .number({ invalid_type_error: `The year is a whole number from ${FIRST_YEAR}.` })
+  .int(`The year is a whole number from ${FIRST_YEAR}.`)
+  .min(FIRST_YEAR, `The year is a whole number from ${FIRST_YEAR}.`)
+  .max(2100, "The year must be at most 2100.");
+
+const searchBody = z.object({
+  queryString: z
+    .string({ required_error: REQUIRED, invalid_type_error: REQUIRED })
+    .max(MAX_QUERY_LENGTH, `The search must be at most ${MAX_QUERY_LENGTH} characters.`)
+    .describe("What the reader typed, as the search box takes it."),
+  filters: z
+    .object({
+      type: z
+        .array(z.enum(SEARCH_KINDS, { errorMap: () => ({ message: `The type is one of ${SEARCH_KINDS.join(", ")}.` }) }))
+        .max(SEARCH_KINDS.length)
+        .optional()
+        .describe("The kinds of content to find (none: every kind)."),
+      topic: z
+        .string()
+        .regex(/^[a-z0-9-]{1,80}$/, "The topic is a topic's slug, as in its page's address.")
+        .optional(),
+      from: searchYear.optional().describe("The first year published."),
+      to: searchYear.optional().describe("The last year published."),
+    })
+    .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, {
+      message: "The first year must not come after the last.",
+      path: ["to"],
+    })
+    .default({}),
+  sort: z.enum(["relevance", "newest"], { errorMap: () => ({ message: "Please sort by relevance or newest." }) }).default("relevance"),
+  order: z
+    .enum(["desc"], { errorMap: () => ({ message: "Results come best or newest first: the order is desc." }) })
+    .default("desc")
+    .describe("Best (relevance) or newest first; the only order search offers."),
+  page: z.number().int().min(1).max(MAX_PAGE).default(1),
+  size: z.number().int().min(1).max(1000).default(10).describe("Entries a page; a page holds at most 10."),
+});
+
+export const searchPost = endpoint({
+  method: "post",
+  operationId: "search",
+  path: "/service/search",
+  summary:
+    "Search (spec: queryString, filters, sort, order), with the search page's engine and snippets: gated text shows in a snippet only for a subscriber. Unlike the page's lenient query string, a filter that makes no sense is refused.",
+  tag: "Streams",
+  access: "public",
+  body: searchBody,
   answers: streamAnswers(" (no entries without a query)"),
 });
 
@@ -312,11 +384,13 @@ export const topicsStream = endpoint({
 
 export const endpoints = [
   articleContent,
+  articleComponent,
   giveGift,
   namedStream,
   followingStream,
   searchStream,
   searchMoreResults,
+  searchPost,
   historyStream,
   savesStream,
   folderStream,
