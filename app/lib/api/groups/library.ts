@@ -86,6 +86,17 @@ export const listUrl = endpoint({
   },
 });
 
+export const getLists = endpoint({
+  method: "get",
+  operationId: "getFolders",
+  path: "/service/user/lists",
+  summary:
+    "The reader's folders as the library lists them: the read-only gift folder first, then their own in the order they were made, each with how many items it holds.",
+  tag: TAG,
+  access: "reader",
+  answers: { 200: { description: "The folders.", schema: z.object({ lists: z.array(folderAnswerSchema) }) } },
+});
+
 export const deleteLists = endpoint({
   method: "delete",
   operationId: "deleteFolders",
@@ -133,6 +144,30 @@ export const deleteList = endpoint({
     200: { description: "Deleted.", schema: z.object({ folder: folderAnswerSchema, message: z.string() }) },
     403: error("A read-only folder (gifted articles) cannot be deleted, or another site started the request."),
     404: error("The reader has no folder with this name."),
+  },
+});
+
+export const saveItem = endpoint({
+  method: "post",
+  operationId: "saveItem",
+  path: "/service/user/saves",
+  summary:
+    "Saves an article, video or podcast episode (`type`, `id`) to the reader's library and into the folders `listIds` names, as the save page does: saving again only adds folders, and ids of folders that are not the reader's own writable ones are passed over.",
+  tag: TAG,
+  access: "reader",
+  body: shareRefSchema.extend({
+    listIds: z
+      .union([z.string().max(64), z.array(z.string().max(64)).max(100)])
+      .optional()
+      .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+      .describe("The folders to put it in (none: only All Folders)."),
+  }),
+  answers: {
+    200: {
+      description: 'Saved ("Saved!"): the saved item\'s id and the folders it is now in.',
+      schema: z.object({ id: z.string(), listIds: z.array(z.string()), message: z.string() }),
+    },
+    404: error("Nothing to save: no such article, video or episode."),
   },
 });
 
@@ -371,9 +406,11 @@ export const endpoints = [
   bulkRemove,
   createList,
   deleteList,
+  saveItem,
   deleteSave,
   itemLists,
   listUrl,
+  getLists,
   deleteLists,
   followPost,
   followDelete,
