@@ -20,6 +20,7 @@ import * as m018 from "./018-product-texts";
 import * as m019 from "./019-short-links";
 import * as m020 from "./020-search-match";
 import * as m021 from "./021-search-word-pairs";
+import * as m022 from "./022-courses";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   "019-short-links": m019,
   "020-search-match": m020,
   "021-search-word-pairs": m021,
+  "022-courses": m022,
 };
 
 export const migrationProvider: MigrationProvider = {
