@@ -36,12 +36,22 @@ describe("the service API's contract", () => {
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
     expect(contract.document.openapi).toBe("3.1.0");
+    expect(Object.keys(contract.document.paths["/service/user/lists"]!).sort()).toEqual(["delete", "get"]);
+    expect(Object.keys(contract.document.paths["/service/user/saves"]!).sort()).toEqual(["delete", "post"]);
     const paths = Object.keys(contract.document.paths);
     for (const path of [
       "/service/user/quota",
       "/service/user/ascend-quota",
       "/service/search/auto-suggest",
       "/service/commerce/state-province/{country}",
+      "/service/user/register",
+      "/service/components/article/{year}/{month}/{seo}",
+      "/service/search",
+      "/service/user/lists",
+      "/service/user/saves",
+      "/api/hmm/course/link",
+      "/api/mindstone/userToken",
+      "/api/recaptcha/enabled",
     ])
       expect(paths).toContain(path);
   });
