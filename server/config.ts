@@ -71,6 +71,8 @@ const envSchema = z.object({
   // Secrets: generated into DATA_DIR on first start when not given (see server/secrets.ts).
   SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
   PAYMENT_WEBHOOK_SECRET: z.string().min(32, "PAYMENT_WEBHOOK_SECRET must be at least 32 characters").optional(),
+  // Signs the subscribers' Mindstone tokens (HS256): the same value must be set at Mindstone.
+  MINDSTONE_JWT_SECRET: z.string().min(32, "MINDSTONE_JWT_SECRET must be at least 32 characters").optional(),
 
   // Accounts: sign-in lockout, rate limits (per client address and per account), sessions.
   LOGIN_MAX_FAILURES: positiveInt(5),

@@ -8,13 +8,20 @@ export interface Secrets {
   sessionSecret: string;
   /** Signs the built-in sandbox payment provider's completion callbacks. */
   paymentWebhookSecret: string;
+  /** Signs the tokens subscribers take to the Mindstone learning platform (GET /api/mindstone/userToken). */
+  mindstoneJwtSecret: string;
 }
 
-interface GivenSecrets {
-  SESSION_SECRET?: string;
-  PAYMENT_WEBHOOK_SECRET?: string;
-}
+/** Each secret and the environment variable that gives it. */
+const VARIABLES = {
+  sessionSecret: "SESSION_SECRET",
+  paymentWebhookSecret: "PAYMENT_WEBHOOK_SECRET",
+  mindstoneJwtSecret: "MINDSTONE_JWT_SECRET",
+} as const satisfies Record<keyof Secrets, string>;
 
+type GivenSecrets = Partial<Record<(typeof VARIABLES)[keyof Secrets], string>>;
+
+const NAMES = Object.keys(VARIABLES) as (keyof Secrets)[];
 const FILE = "secrets.json";
 const fresh = () => crypto.randomBytes(32).toString("base64url");
 
@@ -35,15 +42,11 @@ export function loadSecrets(dataDir: string, given: GivenSecrets): Secrets {
       }
     }
   }
-  const secrets: Secrets = {
-    sessionSecret: given.SESSION_SECRET ?? stored.sessionSecret ?? fresh(),
-    paymentWebhookSecret: given.PAYMENT_WEBHOOK_SECRET ?? stored.paymentWebhookSecret ?? fresh(),
-  };
-  const toStore = {
-    ...stored,
-    ...(given.SESSION_SECRET ? {} : { sessionSecret: secrets.sessionSecret }),
-    ...(given.PAYMENT_WEBHOOK_SECRET ? {} : { paymentWebhookSecret: secrets.paymentWebhookSecret }),
-  };
+  const pick = (from: Partial<Secrets>, fallback: (name: keyof Secrets) => string) =>
+    Object.fromEntries(NAMES.map((name) => [name, given[VARIABLES[name]] ?? from[name] ?? fallback(name)])) as unknown as Secrets;
+  const secrets = pick(stored, fresh);
+  const toStore: Partial<Secrets> = { ...stored };
+  for (const name of NAMES) if (!given[VARIABLES[name]]) toStore[name] = secrets[name];
   if (JSON.stringify(toStore) !== JSON.stringify(stored)) {
     // Written beside the file and renamed over it, so a reader never sees half a file.
     const temporary = `${file}.${process.pid}.tmp`;
@@ -52,10 +55,7 @@ export function loadSecrets(dataDir: string, given: GivenSecrets): Secrets {
     // Two instances starting at once on one data folder: whichever file landed last is the one
     // both go on with.
     const landed = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Secrets>;
-    return {
-      sessionSecret: given.SESSION_SECRET ?? landed.sessionSecret ?? secrets.sessionSecret,
-      paymentWebhookSecret: given.PAYMENT_WEBHOOK_SECRET ?? landed.paymentWebhookSecret ?? secrets.paymentWebhookSecret,
-    };
+    return pick(landed, (name) => secrets[name]);
   }
   return secrets;
 }

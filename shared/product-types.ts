@@ -21,8 +21,11 @@ export const isDigitalCode = (code: string) => deliveryOf(code) === "digital";
 /** Downloadable-file details are hidden for SHIP and BUNDLE lines (spec section 9). */
 export const showsDownloadInfo = (lineType: LineType) => lineType !== "SHIP" && lineType !== "BUNDLE";
 
-/** The cart's line type: "Perm" for copyright permissions, else how the item is delivered. */
-export function cartLineType(kind: CartLineKind, code: string): "Perm" | "Ship" | "Digital" {
+/** A cart line's type, and the cart add item's: "Perm" for copyright permissions, else how the item is delivered. */
+export type CartLineType = "Perm" | "Ship" | "Digital";
+
+/** The cart's line type of an item sold this way. */
+export function cartLineType(kind: CartLineKind, code: string): CartLineType {
   if (kind === "perm") return "Perm";
   return isDigitalCode(code) ? "Digital" : "Ship";
 }

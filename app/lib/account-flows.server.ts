@@ -126,7 +126,7 @@ export type RegisterOutcome =
 export async function registerFlow(
   request: Request,
   context: AppLoadContext | undefined,
-  input: { firstName: string; lastName: string; emailAddress: string; password: string; optIn?: "on"; reCaptchaToken?: string },
+  input: { firstName: string; lastName: string; emailAddress: string; password: string; optIn: boolean; reCaptchaToken?: string },
 ): Promise<RegisterOutcome> {
   const stopped = await guard(request, context, "register", input.emailAddress, input.reCaptchaToken);
   if (stopped) return { ok: false, problem: stopped };
@@ -135,7 +135,7 @@ export async function registerFlow(
     lastName: input.lastName,
     email: input.emailAddress,
     password: input.password,
-    optIn: input.optIn === "on",
+    optIn: input.optIn,
   });
   if (!outcome.ok) {
     switch (outcome.reason) {

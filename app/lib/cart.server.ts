@@ -2,7 +2,7 @@ import { createCart, guestCartExists, mergeGuestCart, readCart, userCartId, type
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
 import { formatPublished } from "./format";
-import { VALID_NUMBER } from "./forms/cart";
+import { VALID_NUMBER, wrongType } from "./forms/cart";
 
 /** A guest's cart id, signed, so an edited id is simply not recognised. */
 const guestCartCookie = signedCookie("mr_cart", 90 * 86_400);
@@ -64,6 +64,8 @@ export function addProblemReason(outcome: AddFailureOutcome): string {
   switch (outcome.problem) {
     case "unknown-product":
       return "This item is not in our catalogue.";
+    case "wrong-type":
+      return wrongType(outcome.type!);
     case "coming-soon":
       return outcome.availableDate
         ? `This item is coming soon and cannot be ordered yet: Available ${formatPublished(outcome.availableDate)}.`
@@ -82,6 +84,7 @@ export function addProblemReason(outcome: AddFailureOutcome): string {
 /** The HTTP status of each refused add. */
 export const ADD_STATUS: Record<AddFailureOutcome["problem"], number> = {
   "unknown-product": 404,
+  "wrong-type": 400,
   "coming-soon": 409,
   "no-permissions": 409,
   quantity: 400,

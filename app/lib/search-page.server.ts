@@ -1,4 +1,4 @@
-import { parsePaging } from "../../shared/pagination";
+import { parsePaging, type Paging } from "../../shared/pagination";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
 import { readSearchForm, type SearchForm } from "../../shared/search-form";
 import { matchingSubjects, searchContent, SEARCH_PAGE_SIZE } from "../../server/search";
@@ -14,8 +14,13 @@ import { currentSubscriber } from "./subscriber.server";
 export { SEARCH_PAGE_SIZE };
 
 /** A search from a query string as the search page's GET form sends it; null results without a query. */
-export async function runSearch(request: Request, params: URLSearchParams, size = SEARCH_PAGE_SIZE, referralOverride?: string) {
-  const form = readSearchForm(params);
+export function runSearch(request: Request, params: URLSearchParams, size = SEARCH_PAGE_SIZE, referralOverride?: string) {
+  const unlimited = config().STREAM_UNLIMITED_LOADING;
+  return searchFor(request, readSearchForm(params), parsePaging(params, unlimited), size, referralOverride ?? params.get("referral"));
+}
+
+/** A search as the form reads (the page's, or the service's POST body); null results without a query. */
+export async function searchFor(request: Request, form: SearchForm, paging: Paging, size: number, referralCode: string | null) {
   const unlimited = config().STREAM_UNLIMITED_LOADING;
   if (!form.q) return { form, results: null, subjects: [], unlimited };
   const database = await db();
@@ -34,7 +39,7 @@ export async function runSearch(request: Request, params: URLSearchParams, size 
         from: year(form.from, "start"),
         to: year(form.to, "end"),
         sort: form.sort,
-        paging: parsePaging(params, unlimited),
+        paging,
         size,
       },
       access,
@@ -42,7 +47,7 @@ export async function runSearch(request: Request, params: URLSearchParams, size 
     matchingSubjects(database, form.q),
   ]);
   // Spec 9: links reached through search's "more results" carry its referral code.
-  const referral = (referralOverride ?? params.get("referral")) === REFERRAL_SEARCH_MORE_RESULTS ? REFERRAL_SEARCH_MORE_RESULTS : null;
+  const referral = referralCode === REFERRAL_SEARCH_MORE_RESULTS ? REFERRAL_SEARCH_MORE_RESULTS : null;
   const entries = results.entries.map((e) => ({ ...e, url: withReferral(e.url, referral) }));
   // The chosen topic stays in the filter even when nothing matches in it.
   const topics = topic && !results.topics.some((t) => t.id === topic.id) ? [...results.topics, { ...topic, count: 0 }] : results.topics;

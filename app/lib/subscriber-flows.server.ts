@@ -59,7 +59,7 @@ export async function subscriberLookupFlow(
 export async function registerSubscriberFlow(
   request: Request,
   context: AppLoadContext | undefined,
-  input: { emailAddress: string; accountNumber: string; password: string; optIn?: "on" },
+  input: { emailAddress: string; accountNumber: string; password: string; optIn: boolean },
 ): Promise<Outcome<{ user: User; setCookie: string }>> {
   const stopped = await lookupLimit(request, context, input.emailAddress);
   if (stopped) return { ok: false, problem: stopped };
@@ -67,7 +67,7 @@ export async function registerSubscriberFlow(
     email: input.emailAddress,
     accountNumber: input.accountNumber,
     password: input.password,
-    optIn: input.optIn === "on",
+    optIn: input.optIn,
   });
   if (!outcome.ok)
     return {
@@ -110,7 +110,7 @@ export async function linkSubscriptionFlow(
 export async function subscribeFlow(
   request: Request,
   context: AppLoadContext | undefined,
-  input: { emailAddress: string; accountNumber: string; password: string; optIn?: "on"; reCaptchaToken?: string },
+  input: { emailAddress: string; accountNumber: string; password: string; optIn: boolean; reCaptchaToken?: string },
 ): Promise<Outcome<{ user: User } & ({ outcome: "linked"; setCookie: string } | { outcome: "verification-sent" })>> {
   const checked = await checkSignIn(request, context, {
     username: input.emailAddress,
@@ -122,7 +122,7 @@ export async function subscribeFlow(
   const linked = await linkSubscriptionFlow(request, context, user, input.accountNumber);
   if (!linked.ok) return linked;
   if (linked.outcome === "verification-sent") return { ok: true, user, outcome: linked.outcome };
-  if (input.optIn === "on") await recordOptIn(await db(), user.id);
+  if (input.optIn) await recordOptIn(await db(), user.id);
   return { ok: true, user, outcome: linked.outcome, setCookie: await startSession(request, user.id) };
 }
 

@@ -1,7 +1,9 @@
 import { captcha } from "../../server/adapters/captcha";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { recaptchaEnabled } from "../lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
 
-/** Spec: GET /api/recaptcha/enabled. Clients that cannot reach it assume captcha is on. */
-export const loader = withSecurityHeaders(function loader() {
-  return Response.json({ enabled: captcha().enabled }, { headers: { "Cache-Control": "no-store" } });
-});
+/** GET /api/recaptcha/enabled (spec 7). Clients that cannot reach it assume captcha is on. */
+const route = apiRoute(serve(recaptchaEnabled, async () => apiJson({ enabled: captcha().enabled })));
+
+export const loader = route.loader;
+export const action = route.action;

@@ -9,23 +9,26 @@ type ItemResult =
   { productId: string; added: true; lineId: string; quantity: number } | { productId: string; added: false; code: string; message: string };
 
 /**
- * GET /api/shopping-cart: the caller's cart. POST: adds a list of cart add items, each as the
- * product page's add does (the same schema and addToCart). DELETE: removes one of the caller's
- * lines, or empties the cart.
+ * GET /api/shopping-cart: the caller's cart, as the spec's Cart entity. POST: adds a list of
+ * cart add items, each as the product page's add does (the same schema and addToCart). DELETE:
+ * removes one of the caller's lines, or empties the cart.
  */
 const route = apiRoute(
-  serve(getCart, async ({ request, user }) => apiJson(cartView(await readCart(await db(), await currentCartId(request, user?.id))))),
+  serve(getCart, async ({ request, user }) =>
+    apiJson(await cartView(request, await readCart(await db(), await currentCartId(request, user?.id)))),
+  ),
 
   serve(addToCartEndpoint, async ({ request, body, user }) => {
     const database = await db();
     const { cartId, setCookie } = await cartForWriting(request, user?.id);
     const items: ItemResult[] = [];
+    const wrongTypes: Record<string, string[]> = {};
     let firstFailure: AddFailureOutcome | null = null;
-    for (const item of body) {
+    for (const [index, item] of body.entries()) {
       const productId = String(item.availabilityId);
       const outcome = await addToCart(database, cartId, {
         availabilityId: item.availabilityId,
-        kind: item.kind,
+        type: item.type,
         quantity: item.quantity,
         referral: item.referral,
       });
@@ -33,12 +36,16 @@ const route = apiRoute(
       else {
         firstFailure ??= outcome;
         items.push({ productId, added: false, code: outcome.problem, message: addProblemReason(outcome) });
+        if (outcome.problem === "wrong-type") wrongTypes[`${index}.type`] = [addProblemReason(outcome)];
       }
     }
     if (firstFailure && items.every((i) => !i.added))
-      return apiError(ADD_STATUS[firstFailure.problem], firstFailure.problem, addProblemReason(firstFailure), { items });
+      return apiError(ADD_STATUS[firstFailure.problem], firstFailure.problem, addProblemReason(firstFailure), {
+        items,
+        ...(firstFailure.problem === "wrong-type" ? { fields: wrongTypes } : {}),
+      });
     const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
-    return apiJson({ items, cart: cartView(await readCart(database, cartId)) }, { headers });
+    return apiJson({ items, cart: await cartView(request, await readCart(database, cartId)) }, { headers });
   }),
 
   serve(removeFromCart, async ({ request, body, user }) => {
@@ -46,11 +53,11 @@ const route = apiRoute(
     if (body.lineId !== undefined) {
       const own = await ownCartLine(request, user?.id, body.lineId);
       if (!own || !(await removeLine(database, own.cartId, own.line.id))) return apiError(404, "not_found", "No such line in your cart");
-      return apiJson(cartView(await readCart(database, own.cartId)));
+      return apiJson(await cartView(request, await readCart(database, own.cartId)));
     }
     const cartId = await currentCartId(request, user?.id);
     if (cartId) await emptyCart(database, cartId);
-    return apiJson(cartView(await readCart(database, cartId)));
+    return apiJson(await cartView(request, await readCart(database, cartId)));
   }),
 );
 

@@ -2,7 +2,7 @@ import { namedStreamAnswer } from "../lib/api/content.server";
 import { namedStream } from "../lib/api/groups/content";
 import { apiRoute, serve } from "../lib/api/handler.server";
 
-/** GET /service/{stream}/{number}/{size}?format=json (spec 7): a page of a named stream (webinars, visual-library, ...). */
+/** GET /service/{stream}/{number}/{size}?format=json (spec 7): a page of a named stream (latest, webinars, visual-library, ...). */
 const route = apiRoute(serve(namedStream, namedStreamAnswer));
 
 export const loader = route.loader;

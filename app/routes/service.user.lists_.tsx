@@ -1,9 +1,9 @@
-import { deleteLists } from "../lib/api/groups/library";
+import { deleteLists, getLists } from "../lib/api/groups/library";
 import { apiRoute, serve } from "../lib/api/handler.server";
 import * as handlers from "../lib/api/library.server";
 
-/** DELETE /service/user/lists (spec): deletes the reader's folders. (Not the parent of user/lists/bulk-update.) */
-const route = apiRoute(serve(deleteLists, handlers.deleteLists));
+/** GET and DELETE /service/user/lists (spec): the reader's folders. (Not the parent of user/lists/bulk-update.) */
+const route = apiRoute(serve(getLists, handlers.getLists), serve(deleteLists, handlers.deleteLists));
 
 export const loader = route.loader;
 export const action = route.action;

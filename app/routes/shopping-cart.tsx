@@ -95,7 +95,7 @@ async function add(request: Request, form: FormData, userId: string | undefined,
     const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
     const outcome = await addToCart(await db(), cartId, {
       availabilityId: input.availabilityId,
-      kind: input.kind,
+      type: input.type,
       quantity: input.quantity,
       referral: input.referral,
     });
@@ -123,7 +123,7 @@ async function addSelected(request: Request, form: FormData, userId: string | un
     const outcome = await addAllToCart(
       await db(),
       cartId,
-      availabilityIds.map((availabilityId) => ({ availabilityId, kind: "item" as const, quantity: 1, referral })),
+      availabilityIds.map((availabilityId) => ({ availabilityId, quantity: 1, referral })),
     );
     if (!outcome.ok) {
       return addFailed(addFailure(form, addProblemReason(outcome), [String(outcome.availabilityId)]), ADD_STATUS[outcome.problem]);

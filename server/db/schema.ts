@@ -202,6 +202,14 @@ export interface ReadingListTable {
   description: string;
 }
 
+/** A learning path through a reading list (server/learning/courses.ts). */
+export interface CourseTable {
+  slug: string;
+  title: string;
+  description: string;
+  reading_list_id: number;
+}
+
 export interface ReadingListItemTable {
   list_id: number;
   article_id: number;
@@ -636,6 +644,7 @@ export interface DB {
   marketing_campaign: MarketingCampaignTable;
   reading_list: ReadingListTable;
   reading_list_item: ReadingListItemTable;
+  course: CourseTable;
   seed_state: SeedStateTable;
   app_user: AppUserTable;
   user_session: UserSessionTable;

@@ -184,6 +184,14 @@ const readingListSchema = z
   })
   .refine((l) => Boolean(l.series) !== Boolean(l.topics), "a reading list takes either series or topics");
 
+const courseSchema = z.object({
+  slug: slugString,
+  title: z.string().min(1),
+  description: z.string().min(1),
+  /** The reading list the course follows, by its slug. */
+  readingList: slugString,
+});
+
 export type Era = z.infer<typeof eraSchema>;
 export type SeedArticle = z.infer<typeof articleSchema> & { slug: string; body: string };
 export type SeedAuthor = z.infer<typeof authorSchema> & { slug: string; bio: string };
@@ -199,6 +207,7 @@ export type SeedMedia = z.infer<typeof mediaSchema>;
 export type SeedStore = z.infer<typeof storeSchema>;
 export type SeedMagazine = z.infer<typeof magazineSchema>;
 export type SeedReadingList = z.infer<typeof readingListSchema>;
+export type SeedCourse = z.infer<typeof courseSchema>;
 
 /** A book's or case study's text, from content/books/{slug}.md: its sections in order. */
 export interface SeedProductText {
@@ -214,6 +223,7 @@ export interface SeedContent {
   store: SeedStore;
   magazine: SeedMagazine;
   readingLists: SeedReadingList[];
+  courses: SeedCourse[];
   productTexts: SeedProductText[];
 }
 
@@ -307,6 +317,7 @@ export function loadSeedContent(dir: string): SeedContent {
     store: readJson(path.join(dir, "store.json"), storeSchema),
     magazine: readJson(path.join(dir, "magazine.json"), magazineSchema),
     readingLists: readJson(path.join(dir, "reading-lists.json"), z.array(readingListSchema)),
+    courses: readJson(path.join(dir, "courses.json"), z.array(courseSchema)),
     productTexts: readProductTexts(path.join(dir, "books")),
   };
 }

@@ -3,6 +3,7 @@ import type { Transaction } from "kysely";
 import type { DB } from "../db/schema";
 import { connect, ensureSchema, migrate, type ConnectionOptions, type Database } from "../db/connection";
 import { loadSeedContent } from "./content-source";
+import { seedCourses } from "./courses";
 import { loadAccountRecords, seedAccountRecords } from "./account-records";
 import { seedContent } from "./seed-content";
 import { seedProductCompanions } from "./product-companions";
@@ -16,7 +17,7 @@ export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
  * Opens the database, applies migrations and runs each seed step that has not run yet (the
  * search index of content written before there was one, the content, the publisher's account
  * records, the store's promo codes and vouchers, the text its downloads are made of, then its
- * "Better together" pairings). Safe to run from several instances at once: a step's marker is
+ * "Better together" pairings, and the courses). Safe to run from several instances at once: a step's marker is
  * written in the same transaction as its data, so a second instance's insert fails and it goes
  * on with the data the first one committed.
  */
@@ -30,6 +31,7 @@ export async function openDatabase(options: ConnectionOptions): Promise<Database
   await seedOnce(db, "store-offers", (tx) => seedStoreOffers(tx, loadSeedContent(CONTENT_DIR).store));
   await seedOnce(db, "product-texts", (tx) => seedProductTexts(tx, loadSeedContent(CONTENT_DIR)));
   await seedOnce(db, "product-companions", (tx) => seedProductCompanions(tx, loadSeedContent(CONTENT_DIR).store));
+  await seedOnce(db, "courses", (tx) => seedCourses(tx, loadSeedContent(CONTENT_DIR).courses));
   return db;
 }
 

@@ -3,7 +3,7 @@ import type { Database } from "../db/connection";
 import type { CartLineKind, LineType } from "../db/schema";
 import { productPath } from "../../shared/urls";
 import { linePrice } from "../../shared/pricing";
-import { cartLineType, isDigitalCode } from "../../shared/product-types";
+import { cartLineType, isDigitalCode, type CartLineType } from "../../shared/product-types";
 import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../shared/quantity-limits";
 
 export { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY };
@@ -21,7 +21,7 @@ export interface CartLine {
   lineType: LineType;
   kind: CartLineKind;
   /** "Perm" (copyright permissions), "Ship" or "Digital". */
-  type: "Perm" | "Ship" | "Digital";
+  type: CartLineType;
   digital: boolean;
   quantity: number;
   maxQuantity: number;
@@ -161,10 +161,11 @@ export async function guestCartExists(db: Database, cartId: string): Promise<boo
   return Boolean(await db.selectFrom("cart").select("id").where("id", "=", cartId).where("user_id", "is", null).executeTakeFirst());
 }
 
-export type AddProblem = "unknown-product" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
+export type AddProblem = "unknown-product" | "wrong-type" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
 
 export type AddOutcome =
-  { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number };
+  | { ok: true; lineId: string; quantity: number }
+  | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number; type?: CartLineType };
 
 /** The cart's line for this item sold this way, if it has one (a cart holds at most one). */
 function findLine(db: Database, cartId: string, availabilityId: number, kind: CartLineKind) {
@@ -179,13 +180,25 @@ function findLine(db: Database, cartId: string, availabilityId: number, kind: Ca
 
 export interface AddInput {
   availabilityId: number;
-  kind: CartLineKind;
+  /** How the shopper says it is sold; when given, it must be how its format is delivered. Left out, the item is added as the catalogue sells it. */
+  type?: CartLineType;
   quantity: number;
   referral: string | null;
 }
 
-/** What can be refused before the cart is touched: the quantity, and the item's being on sale that way. Answers the line's limit. */
-async function checkAdd(db: Database, input: AddInput): Promise<{ ok: true; max: number } | Extract<AddOutcome, { ok: false }>> {
+interface Checked {
+  ok: true;
+  kind: CartLineKind;
+  max: number;
+}
+
+/**
+ * What can be refused before the cart is touched: the quantity, the type (a bundle or a
+ * hardcover ships, an ebook is digital: "wrong-type" names the type it has), and the item's being
+ * on sale that way. Answers the line's kind and limit.
+ */
+async function checkAdd(db: Database, input: AddInput): Promise<Checked | Extract<AddOutcome, { ok: false }>> {
+  const kind: CartLineKind = input.type === "Perm" ? "perm" : "item";
   if (!Number.isSafeInteger(input.quantity) || input.quantity < 1) return { ok: false, problem: "quantity" };
   const availability = Number.isSafeInteger(input.availabilityId)
     ? await db
@@ -195,9 +208,11 @@ async function checkAdd(db: Database, input: AddInput): Promise<{ ok: true; max:
         .executeTakeFirst()
     : undefined;
   if (!availability) return { ok: false, problem: "unknown-product" };
+  const type = cartLineType(kind, availability.code);
+  if (input.type !== undefined && input.type !== type) return { ok: false, problem: "wrong-type", type };
   if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
-  if (input.kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
-  return { ok: true, max: maxQuantity(input.kind, availability.code) };
+  if (kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
+  return { ok: true, kind, max: maxQuantity(kind, availability.code) };
 }
 
 /**
@@ -209,8 +224,8 @@ async function lockCart(tx: Database, cartId: string, now: Date): Promise<void> 
 }
 
 /** One line's add, inside the transaction that locked the cart. */
-async function addLine(tx: Database, cartId: string, input: AddInput, max: number, now: Date): Promise<AddOutcome> {
-  const existing = await findLine(tx, cartId, input.availabilityId, input.kind);
+async function addLine(tx: Database, cartId: string, input: AddInput, { kind, max }: Checked, now: Date): Promise<AddOutcome> {
+  const existing = await findLine(tx, cartId, input.availabilityId, kind);
   if (existing && max === 1) return { ok: false, problem: "digital-limit" };
   const quantity = (existing?.quantity ?? 0) + input.quantity;
   if (quantity > max) return { ok: false, problem: max === 1 ? "digital-limit" : "too-many", max };
@@ -225,7 +240,7 @@ async function addLine(tx: Database, cartId: string, input: AddInput, max: numbe
       id: lineId,
       cart_id: cartId,
       availability_id: input.availabilityId,
-      kind: input.kind,
+      kind,
       quantity,
       referral: input.referral,
       added_at: now.toISOString(),
@@ -243,7 +258,7 @@ export async function addToCart(db: Database, cartId: string, input: AddInput, n
   if (!checked.ok) return checked;
   return db.transaction().execute(async (tx): Promise<AddOutcome> => {
     await lockCart(tx, cartId, now);
-    return addLine(tx, cartId, input, checked.max, now);
+    return addLine(tx, cartId, input, checked, now);
   });
 }
 
@@ -262,18 +277,18 @@ class AddRefused extends Error {
  * none when any one is refused (the answer names it).
  */
 export async function addAllToCart(db: Database, cartId: string, inputs: AddInput[], now = new Date()): Promise<AddAllOutcome> {
-  const limits: number[] = [];
+  const checks: Checked[] = [];
   for (const input of inputs) {
     const checked = await checkAdd(db, input);
     if (!checked.ok) return { ...checked, availabilityId: input.availabilityId };
-    limits.push(checked.max);
+    checks.push(checked);
   }
   try {
     return await db.transaction().execute(async (tx): Promise<AddAllOutcome> => {
       await lockCart(tx, cartId, now);
       const lines: { lineId: string; quantity: number }[] = [];
       for (const [i, input] of inputs.entries()) {
-        const outcome = await addLine(tx, cartId, input, limits[i]!, now);
+        const outcome = await addLine(tx, cartId, input, checks[i]!, now);
         if (!outcome.ok) throw new AddRefused({ ...outcome, availabilityId: input.availabilityId });
         lines.push({ lineId: outcome.lineId, quantity: outcome.quantity });
       }

@@ -7,8 +7,10 @@ import { seededTestDatabase } from "../helpers/test-db";
 let db: Database;
 let close: () => Promise<void>;
 /** Availability ids from the seed catalogue, by what they are. */
-const pick: Record<"hardcover" | "ebook" | "comingSoon" | "volume" | "withPermissions" | "noPermissions", { id: number; price: number }> =
-  {} as never;
+const pick: Record<
+  "hardcover" | "ebook" | "bundle" | "comingSoon" | "volume" | "withPermissions" | "noPermissions",
+  { id: number; price: number }
+> = {} as never;
 
 beforeAll(async () => {
   ({ db, close } = await seededTestDatabase());
@@ -20,6 +22,7 @@ beforeAll(async () => {
   };
   pick.hardcover = first((r) => r.code === "HBK" && r.status === "A");
   pick.ebook = first((r) => r.code === "KND" && r.status === "A");
+  pick.bundle = first((r) => r.code === "BUN" && r.status === "A");
   pick.comingSoon = first((r) => r.status === "F");
   pick.volume = first((r) => r.line_type === "SHIP" && r.volume_pricing === 1 && r.status === "A");
   pick.withPermissions = first((r) => r.permissions_available === 1 && r.status === "A");
@@ -27,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const item = (availabilityId: number, quantity = 1) => ({ availabilityId, kind: "item" as const, quantity, referral: null });
+const item = (availabilityId: number, quantity = 1) => ({ availabilityId, type: "Ship" as const, quantity, referral: null });
+const digitalItem = (availabilityId: number, quantity = 1) => ({ availabilityId, type: "Digital" as const, quantity, referral: null });
 let clock = Date.parse("2026-11-01T12:00:00Z");
 /** Each add a second after the last, so lines list in the order they were added. */
 const tick = () => new Date((clock += 1000));
@@ -36,7 +40,7 @@ describe("cart", () => {
   it("prices lines from the catalogue and splits physical from digital", async () => {
     const cart = await createCart(db, null);
     expect((await addToCart(db, cart, item(pick.hardcover.id, 2), tick())).ok).toBe(true);
-    expect((await addToCart(db, cart, item(pick.ebook.id), tick())).ok).toBe(true);
+    expect((await addToCart(db, cart, digitalItem(pick.ebook.id), tick())).ok).toBe(true);
     const read = await readCart(db, cart);
     expect(read.physical.map((l) => [l.availabilityId, l.quantity, l.lineTotalCents])).toEqual([
       [pick.hardcover.id, 2, pick.hardcover.price * 2],
@@ -62,18 +66,28 @@ describe("cart", () => {
     expect(await addToCart(db, cart, item(pick.hardcover.id, 1.5), tick())).toMatchObject({ ok: false, problem: "quantity" });
     expect(await addToCart(db, cart, item(999_999), tick())).toMatchObject({ ok: false, problem: "unknown-product" });
     expect(await addToCart(db, cart, item(pick.comingSoon.id), tick())).toMatchObject({ ok: false, problem: "coming-soon" });
-    expect(await addToCart(db, cart, item(pick.ebook.id, 2), tick())).toMatchObject({ ok: false, problem: "digital-limit" });
-    expect((await addToCart(db, cart, item(pick.ebook.id), tick())).ok).toBe(true);
-    expect(await addToCart(db, cart, item(pick.ebook.id), tick())).toMatchObject({ ok: false, problem: "digital-limit" });
+    expect(await addToCart(db, cart, digitalItem(pick.ebook.id, 2), tick())).toMatchObject({ ok: false, problem: "digital-limit" });
+    expect((await addToCart(db, cart, digitalItem(pick.ebook.id), tick())).ok).toBe(true);
+    expect(await addToCart(db, cart, digitalItem(pick.ebook.id), tick())).toMatchObject({ ok: false, problem: "digital-limit" });
     expect(await addToCart(db, cart, item(pick.hardcover.id, 1000), tick())).toMatchObject({ ok: false, problem: "too-many" });
     expect((await readCart(db, cart)).lines.map((l) => l.quantity)).toEqual([1]);
+  });
+
+  it("refuses an item added as a type its format is not, naming the type it is: a bundle ships, an ebook is digital", async () => {
+    const cart = await createCart(db, null);
+    expect(await addToCart(db, cart, digitalItem(pick.bundle.id), tick())).toEqual({ ok: false, problem: "wrong-type", type: "Ship" });
+    expect(await addToCart(db, cart, item(pick.ebook.id), tick())).toEqual({ ok: false, problem: "wrong-type", type: "Digital" });
+    expect(await addToCart(db, cart, digitalItem(pick.hardcover.id), tick())).toEqual({ ok: false, problem: "wrong-type", type: "Ship" });
+    expect((await readCart(db, cart)).lines).toEqual([]);
+    expect((await addToCart(db, cart, item(pick.bundle.id), tick())).ok).toBe(true);
+    expect((await readCart(db, cart)).lines.map((l) => [l.availabilityId, l.type])).toEqual([[pick.bundle.id, "Ship"]]);
   });
 
   it("steps quantities: 0 removes the line, a digital line stays at 1, another cart's line is not found", async () => {
     const cart = await createCart(db, null);
     const other = await createCart(db, null);
     const ship = await addToCart(db, cart, item(pick.hardcover.id, 3), tick());
-    const digital = await addToCart(db, cart, item(pick.ebook.id), tick());
+    const digital = await addToCart(db, cart, digitalItem(pick.ebook.id), tick());
     if (!ship.ok || !digital.ok) throw new Error("setup");
     expect(await setLineQuantity(db, cart, ship.lineId, 2)).toBe("updated");
     expect(await setLineQuantity(db, cart, digital.lineId, 2)).toBe("digital-limit");
@@ -88,10 +102,10 @@ describe("cart", () => {
     const cart = await createCart(db, null);
     await addToCart(db, cart, item(pick.volume.id, 10), tick());
     expect(
-      await addToCart(db, cart, { availabilityId: pick.noPermissions.id, kind: "perm", quantity: 5, referral: null }, tick()),
+      await addToCart(db, cart, { availabilityId: pick.noPermissions.id, type: "Perm", quantity: 5, referral: null }, tick()),
     ).toMatchObject({ ok: false, problem: "no-permissions" });
     expect(
-      (await addToCart(db, cart, { availabilityId: pick.withPermissions.id, kind: "perm", quantity: 250, referral: "03069" }, tick())).ok,
+      (await addToCart(db, cart, { availabilityId: pick.withPermissions.id, type: "Perm", quantity: 250, referral: "03069" }, tick())).ok,
     ).toBe(true);
     const [volume, perm] = (await readCart(db, cart)).lines;
     expect(volume).toMatchObject({ percentOff: 10, unitPriceCents: Math.round(pick.volume.price * 0.9) });
@@ -111,10 +125,10 @@ describe("cart", () => {
     if (!user) throw new Error("user");
     const own = await userCartId(db, user.id, true);
     await addToCart(db, own, item(pick.hardcover.id, 1), tick());
-    await addToCart(db, own, item(pick.ebook.id), tick());
+    await addToCart(db, own, digitalItem(pick.ebook.id), tick());
     const guest = await createCart(db, null);
     await addToCart(db, guest, item(pick.hardcover.id, 2), tick());
-    await addToCart(db, guest, item(pick.ebook.id), tick());
+    await addToCart(db, guest, digitalItem(pick.ebook.id), tick());
     await addToCart(db, guest, item(pick.volume.id, 4), tick());
     expect(await mergeGuestCart(db, guest, user.id)).toEqual({ cartId: own, linesMoved: pick.volume.id === pick.hardcover.id ? 2 : 3 });
     const merged = await readCart(db, own);

@@ -25,6 +25,7 @@ import { evaluatePromo } from "../../server/store/promo";
 import { redeemVoucher, voucherState } from "../../server/store/vouchers";
 import { seededTestDatabase } from "../helpers/test-db";
 import { log } from "../../server/log";
+import { cartLineType } from "../../shared/product-types";
 
 let db: Database;
 let close: () => Promise<void>;
@@ -67,7 +68,9 @@ const NY = normalizeAddress({
 async function cartWith(lines: { id: number; quantity?: number }[]): Promise<string> {
   const cart = await createCart(db, null);
   for (const l of lines) {
-    const added = await addToCart(db, cart, { availabilityId: l.id, kind: "item", quantity: l.quantity ?? 1, referral: null });
+    const { code } = await db.selectFrom("product_availability").select("code").where("id", "=", l.id).executeTakeFirstOrThrow();
+    const type = cartLineType("item", code);
+    const added = await addToCart(db, cart, { availabilityId: l.id, type, quantity: l.quantity ?? 1, referral: null });
     expect(added.ok).toBe(true);
   }
   return cart;
@@ -345,7 +348,7 @@ describe("shipping and payment details", () => {
     }))!;
     const othersAddress = (await saveAddress(db, other.id, NY))!;
     const cart = await createCart(db, reader.id);
-    await addToCart(db, cart, { availabilityId: ids.hardcover, kind: "item", quantity: 1, referral: null });
+    await addToCart(db, cart, { availabilityId: ids.hardcover, type: "Ship", quantity: 1, referral: null });
     expect(await send(cart, "continue", { addressId: othersAddress }, reader.id)).toEqual({ kind: "unknown-address" });
 
     expect(await send(cart, "continue", { saveAddress: true }, reader.id)).toEqual({ kind: "redirect", to: "/review-order" });
@@ -665,7 +668,7 @@ describe("who sees an order", () => {
       optIn: false,
     }))!;
     const cart = await createCart(db, buyer.id);
-    await addToCart(db, cart, { availabilityId: ids.ebook, kind: "item", quantity: 1, referral: null });
+    await addToCart(db, cart, { availabilityId: ids.ebook, type: "Digital", quantity: 1, referral: null });
     await saveDraft(db, cart, { ...EMPTY_DRAFT, address: NY, confirmed: true });
     const shown = await buildReview(
       db,

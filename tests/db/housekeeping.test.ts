@@ -37,7 +37,13 @@ describe("housekeeping", () => {
       optIn: false,
     }))!;
     const availability = (
-      await db.selectFrom("product_availability").select("id").where("status", "=", "A").orderBy("id").executeTakeFirstOrThrow()
+      await db
+        .selectFrom("product_availability")
+        .select("id")
+        .where("status", "=", "A")
+        .where("code", "=", "HBK")
+        .orderBy("id")
+        .executeTakeFirstOrThrow()
     ).id;
     const before = {
       sessions: await count("user_session"),
@@ -80,7 +86,7 @@ describe("housekeeping", () => {
       .execute();
 
     const idleGuest = await createCart(db, null, new Date(daysBefore(31)));
-    await addToCart(db, idleGuest, { availabilityId: availability, kind: "item", quantity: 1, referral: null }, new Date(daysBefore(31)));
+    await addToCart(db, idleGuest, { availabilityId: availability, type: "Ship", quantity: 1, referral: null }, new Date(daysBefore(31)));
     const recentGuest = await createCart(db, null, new Date(daysBefore(29)));
     const orderedGuest = await createCart(db, null, new Date(daysBefore(60)));
     const order = await insertOrder(db, {

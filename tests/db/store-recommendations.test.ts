@@ -59,7 +59,7 @@ describe("the added-to-cart item", () => {
       .where("p.slug", "=", "the-patient-ledger")
       .where("a.code", "=", "HBK")
       .executeTakeFirstOrThrow();
-    const added = await addToCart(db, cart, { availabilityId: ledger.id, kind: "item", quantity: 2, referral: null });
+    const added = await addToCart(db, cart, { availabilityId: ledger.id, type: "Ship", quantity: 2, referral: null });
     if (!added.ok) throw new Error("setup");
     expect(await addedItems(db, cart, [added.lineId])).toMatchObject([
       {

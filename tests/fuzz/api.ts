@@ -103,7 +103,8 @@ function textFor(name: string, w: World): string[] {
   if (n === "term" || n === "q" || n === "querystring") return ["strategy", "a", "lead"];
   if (n === "year") return [year!, "1999"];
   if (n === "month") return [month!, "13"];
-  if (n === "seotitle" || n === "pageslug") return [slug!, "no-such-article"];
+  if (n === "seotitle" || n === "seo" || n === "pageslug") return [slug!, "no-such-article"];
+  if (n === "slugs") return ["new-manager-essentials", "ai-adoption-foundations", "no-such-course", "Not A Slug"];
   if (n === "number") return ["0", "1", "2", "99999"];
   if (n === "size") return ["1", "5", "10", "0", "500"];
   if (n === "productid") return ["1001", "1002", "1016", "1031", "0", "999999"];

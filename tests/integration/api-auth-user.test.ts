@@ -135,6 +135,94 @@ describe("POST /api/user/register", () => {
   });
 });
 
+describe("the spec's registration payload", () => {
+  it("takes optIn as a JSON boolean and deviceType WEB_SITE, keeping the reader's choice", async () => {
+    for (const optIn of [true, false]) {
+      const client = new Caller();
+      const email = uniqueEmail(`optin-${optIn}`);
+      const { status } = await contract.call(client, "POST", "/api/user/register", {
+        body: { firstName: "Ada", lastName: "Quill", emailAddress: email, password: PASSWORD, optIn, deviceType: "WEB_SITE" },
+      });
+      expect(status, `optIn ${optIn}`).toBe(201);
+      expect((await contract.call(client, "GET", "/service/user/profile")).json.optIn).toBe(optIn);
+    }
+    // A form's ticked box still reads as yes.
+    const form = new Caller();
+    const res = await form.request("/api/user/register", {
+      form: { firstName: "Ada", lastName: "Quill", emailAddress: uniqueEmail("optin-form"), password: PASSWORD, optIn: "on" },
+    });
+    expect(res.status).toBe(201);
+    expect((await contract.call(form, "GET", "/service/user/profile")).json.optIn).toBe(true);
+  });
+
+  it("reads the registration page's box as before: ticked is yes, left empty is no", async () => {
+    for (const ticked of [true, false]) {
+      const client = new Caller();
+      const res = await client.request("/register", {
+        form: {
+          firstName: "Ada",
+          lastName: "Quill",
+          emailAddress: uniqueEmail(`page-${ticked}`),
+          password: PASSWORD,
+          ...(ticked ? { optIn: "on" } : {}),
+        },
+      });
+      expect(res.status).toBe(303);
+      expect((await contract.call(client, "GET", "/service/user/profile")).json.optIn, `ticked ${ticked}`).toBe(ticked);
+    }
+  });
+
+  it("refuses an optIn that is neither a boolean nor a ticked box with 400 and the field's error", async () => {
+    const { status, json } = await contract.call(new Caller(), "POST", "/api/user/register", {
+      body: { firstName: "Ada", lastName: "Quill", emailAddress: uniqueEmail("optin-bad"), password: PASSWORD, optIn: "yes" },
+    });
+    expect(status).toBe(400);
+    expect(Object.keys(json.fields!)).toEqual(["optIn"]);
+  });
+});
+
+describe("POST /service/user/register", () => {
+  const SERVICE = "/service/user/register";
+
+  it("registers and signs in as /api/user/register does, with the same refusals", async () => {
+    const client = new Caller();
+    const email = uniqueEmail("service");
+    const made = await contract.call(client, "POST", SERVICE, {
+      body: { firstName: "Ida", lastName: "Marsh", emailAddress: email, password: PASSWORD, optIn: true, deviceType: "WEB_SITE" },
+    });
+    expect(made.status).toBe(201);
+    expect(made.json).toMatchObject({ name: "Ida Marsh", email });
+    expect((await contract.call(client, "GET", "/service/user/profile")).json).toMatchObject({ id: made.json.id, email, optIn: true });
+    // The account signs in on the page too.
+    expect((await signIn(new Caller(), email, PASSWORD)).status).toBe(200);
+
+    const taken = await contract.call(new Caller(), "POST", SERVICE, {
+      body: { firstName: "Ida", lastName: "Marsh", emailAddress: email, password: PASSWORD },
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.json).toMatchObject({ code: "taken", message: UNAVAILABLE });
+    const bad = await contract.call(new Caller(), "POST", SERVICE, {
+      body: { firstName: "", lastName: "Marsh", emailAddress: "x", password: "weak" },
+    });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json.fields!).sort()).toEqual(["emailAddress", "firstName", "password"]);
+    const foreign = await contract.call(new Caller(), "POST", SERVICE, {
+      body: { firstName: "Ida", lastName: "Marsh", emailAddress: uniqueEmail("foreign"), password: PASSWORD },
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.json.code).toBe("cross_site");
+  });
+});
+
+describe("GET /api/recaptcha/enabled", () => {
+  it("is in the document, and says the captcha is off when no secret is configured", async () => {
+    const { status, json } = await contract.call(new Caller(), "GET", "/api/recaptcha/enabled");
+    expect(status).toBe(200);
+    expect(json).toEqual({ enabled: false });
+  });
+});
+
 describe("POST /authenticate", () => {
   it("signs in with JSON or a form and answers the account; the cookie opens the profile", async () => {
     const { email, id } = await registered("signin");

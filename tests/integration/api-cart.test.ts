@@ -15,6 +15,7 @@ const EBOOK = { id: 1002, price: 2499 }; // The Patient Ledger, KND
 const COMING_SOON = 1016; // Machines at the Table, HBK, available 2027-02-09
 const COMING_SOON_PRODUCT = 6; // Machines at the Table: product ids are given in file order from 1
 const REPRINT_PDF = 1031; // The Hidden Cost of Consensus, permissions available
+const BUNDLE = { id: 1023, price: 5900 }; // Strategy Essentials Collection, BUN: it ships
 
 const VALID_NUMBER = "Please enter a valid number.";
 const DIGITAL_LIMIT = "A digital item is sold one to an order, so its quantity cannot be more than 1.";
@@ -47,7 +48,24 @@ interface Line {
   linePrice: Money;
   productUrl: string;
 }
+/** A line as the spec's Cart entity lists it. */
+interface CartItem {
+  itemid: string;
+  productId: number;
+  name: string;
+  url: string;
+  listPrice: Money;
+  quantity: number;
+  type: string;
+  referral: string | null;
+}
 interface CartBody {
+  cart_amount: Money;
+  line_items: { physical_items: CartItem[]; digital_items: CartItem[] };
+  subTotal: Money;
+  tax: Money | null;
+  shippingCost: Money | null;
+  grandTotal: Money | null;
   lines: Line[];
   count: number;
   subtotal: Money;
@@ -88,7 +106,70 @@ const shipped = (id: number, quantity: number | string = 1) => ({ productId: id,
 
 describe("GET /api/shopping-cart", () => {
   it("gives a caller with no cart an empty one", async () => {
-    expect(await getCart(guest())).toEqual({ lines: [], count: 0, subtotal: { cents: 0, formatted: "$0.00" } });
+    expect(await getCart(guest())).toEqual({
+      cart_amount: money(0),
+      line_items: { physical_items: [], digital_items: [] },
+      subTotal: money(0),
+      tax: null,
+      shippingCost: null,
+      grandTotal: null,
+      lines: [],
+      count: 0,
+      subtotal: money(0),
+    });
+  });
+
+  it("speaks the spec's Cart entity: physical and digital items with their ids, list prices, types and referrals, and the totals", async () => {
+    const client = guest();
+    const added = await add(client, [
+      { ...shipped(HARDCOVER.id, 10), referral: "03069" },
+      { productId: EBOOK.id, type: "Digital" },
+      { productId: REPRINT_PDF, type: "Perm", quantity: 120 },
+    ]);
+    const lineId = (id: number, type: string) => added.body.cart.lines.find((l) => l.availabilityId === id && l.type === type)!.id;
+    const cart = await getCart(client);
+    expect(cart.line_items.physical_items).toEqual([
+      {
+        itemid: lineId(HARDCOVER.id, "Ship"),
+        productId: HARDCOVER.id,
+        name: "The Patient Ledger: Capital Allocation for Long-Horizon Companies",
+        url: expect.stringMatching(new RegExp(`/${HARDCOVER.id}$`)),
+        listPrice: money(HARDCOVER.price),
+        quantity: 10,
+        type: "Ship",
+        referral: "03069",
+      },
+    ]);
+    // Permissions are delivered as a licence document: they list with the digital items.
+    expect(cart.line_items.digital_items.map((i) => [i.itemid, i.productId, i.type, i.quantity, i.referral])).toEqual([
+      [lineId(EBOOK.id, "Digital"), EBOOK.id, "Digital", 1, null],
+      [lineId(REPRINT_PDF, "Perm"), REPRINT_PDF, "Perm", 120, null],
+    ]);
+    expect(cart.line_items.digital_items.map((i) => i.listPrice)).toEqual([money(EBOOK.price), money(150)]);
+    // The list prices are before discounts; the subtotal adds the lines at their prices: 10 copies at
+    // 10 % off, the ebook, and 120 permissions at the tier's $1.25.
+    const sum = 10 * 2880 + EBOOK.price + 120 * 125;
+    expect(cart.lines.reduce((n, l) => n + l.linePrice.cents, 0)).toBe(sum);
+    expect(cart.subTotal).toEqual(money(sum));
+    expect(cart.cart_amount).toEqual(money(sum));
+    expect([cart.tax, cart.shippingCost, cart.grandTotal]).toEqual([null, null, null]);
+
+    // Once the cart page's estimate knows the destination, tax, shipping and the grand total are its figures.
+    const estimate = await expectAnswer<{ estimate: { tax: Money; shipping: { cents: number }; total: Money } }>(
+      client,
+      "POST",
+      "/api/shopping-cart/estimate",
+      "/api/shopping-cart/estimate",
+      200,
+      { country: "US", region: "NY", postalCode: "10001" },
+    );
+    const withTotals = await getCart(client);
+    expect(withTotals.tax).toEqual(estimate.body.estimate.tax);
+    expect(withTotals.shippingCost).toEqual(money(estimate.body.estimate.shipping.cents));
+    expect(withTotals.grandTotal).toEqual(estimate.body.estimate.total);
+    expect(withTotals.grandTotal!.cents).toBe(sum + withTotals.tax!.cents + withTotals.shippingCost!.cents);
+    const $ = await client.page("/shopping-cart");
+    expect($("section[aria-labelledby=totals-title]").text()).toContain(withTotals.grandTotal!.formatted);
   });
 });
 
@@ -153,6 +234,26 @@ describe("POST /api/shopping-cart", () => {
     expect(cart.lines.map((l) => [l.availabilityId, l.quantity])).toEqual([[HARDCOVER.id, 1]]);
   });
 
+  it("refuses an item whose type is not how its format is delivered with 400 and the field's error, adding nothing", async () => {
+    const client = guest();
+    // A bundle ships: posted as Digital, it is refused rather than put on a Ship line.
+    const bundle = await addError(client, [{ productId: BUNDLE.id, type: "Digital" }], 400);
+    expect(bundle.body).toMatchObject({ code: "wrong-type", fields: { "0.type": ["This format ships to you: add it with type Ship."] } });
+    const ebook = await addError(client, [shipped(EBOOK.id), { productId: BUNDLE.id, type: "Digital" }], 400);
+    expect(ebook.body.fields).toEqual({
+      "0.type": ["This format is digital: add it with type Digital."],
+      "1.type": ["This format ships to you: add it with type Ship."],
+    });
+    expect((await getCart(client)).lines).toEqual([]);
+    // Posted as what it is, it lands on its Ship line; a good item beside a wrong one is added, and the wrong one named.
+    const mixed = await add(client, [shipped(BUNDLE.id), { productId: BUNDLE.id, type: "Digital" }]);
+    expect(mixed.body.items.map((i) => [i.added, i.code ?? null])).toEqual([
+      [true, null],
+      [false, "wrong-type"],
+    ]);
+    expect(mixed.body.cart.lines.map((l) => [l.availabilityId, l.type, l.quantity])).toEqual([[BUNDLE.id, "Ship", 1]]);
+  });
+
   it("answers what the store refuses as the page does: unknown items 404, coming soon and the digital limit 409", async () => {
     const client = guest();
     const unknown = await addError(client, [shipped(999_999)], 404);
@@ -189,7 +290,13 @@ describe("DELETE /api/shopping-cart", () => {
     // Gone: a second remove is a 404.
     expect((await remove<ErrorBody>(client, { lineId: hardcover!.id }, 404)).body.code).toBe("not_found");
     const emptied = await remove<CartBody>(client, { all: true }, 200);
-    expect(emptied.body).toEqual({ lines: [], count: 0, subtotal: { cents: 0, formatted: "$0.00" } });
+    expect(emptied.body).toMatchObject({
+      line_items: { physical_items: [], digital_items: [] },
+      subTotal: money(0),
+      lines: [],
+      count: 0,
+      subtotal: money(0),
+    });
     expect((await getCart(client)).lines).toEqual([]);
   });
 
@@ -212,7 +319,7 @@ describe("DELETE /api/shopping-cart", () => {
     const guestLine = (await add(guestOwner, [shipped(HARDCOVER.id)])).body.cart.lines[0]!.id;
 
     const stranger = await reader();
-    await add(stranger, [shipped(EBOOK.id)]);
+    await add(stranger, [{ productId: EBOOK.id, type: "Digital" }]);
     expect((await remove<ErrorBody>(stranger, { lineId }, 404)).body.message).toBe("No such line in your cart");
     expect((await remove<ErrorBody>(stranger, { lineId: guestLine }, 404)).body.code).toBe("not_found");
     expect((await remove<ErrorBody>(guest(), { lineId }, 404)).body.code).toBe("not_found");

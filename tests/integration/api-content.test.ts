@@ -169,6 +169,57 @@ describe("POST /api/article/piano/content", () => {
   });
 });
 
+describe("GET /service/components/article/{year}/{month}/{seo}", () => {
+  const COMPONENT = "/service/components/article/{year}/{month}/{seo}";
+
+  /** The article's content by its address in the path, checked against the document. */
+  async function component(r: Reader, path: string): Promise<{ status: number; body: ContentAnswer }> {
+    const res = await r.request(`/service/components/article${path}`);
+    return { status: res.status, body: (await contract.check(COMPONENT, "get", res)) as ContentAnswer };
+  }
+
+  it("gives each caller the article as the page does: a subscriber all of it, a reader on the meter, then the preview behind the wall", async () => {
+    const subscriber = await subscribe(await registeredReader(server.url));
+    const whole = await component(subscriber, articles[0]!.path);
+    expect(whole.status).toBe(200);
+    expect(whole.body).toMatchObject({ fullContent: true, wall: null, quota: null, guid: await dataLayerGuid(subscriber) });
+    expect(whole.body.content).toBe((await content(subscriber, articles[0]!.path)).body.content);
+
+    const r = await registeredReader(server.url);
+    const first = await component(r, articles[1]!.path);
+    expect(first.body).toMatchObject({ fullContent: true, wall: null, quota: { count: 1, limit: REGISTERED_LIMIT } });
+    // The same read is not counted again, by the service or by the page.
+    expect((await component(r, articles[1]!.path)).body.quota?.count).toBe(1);
+    expect((await r.page(articles[1]!.path))("[data-wall]").length).toBe(0);
+    expect((await meter(r)).count).toBe(1);
+    await r.page(articles[2]!.path);
+    expect((await component(r, articles[3]!.path)).body.quota).toMatchObject({ count: 3, remaining: 0 });
+    const walled = await component(r, articles[4]!.path);
+    expect(walled.body).toMatchObject({ fullContent: false, wall: "subscribe" });
+    const full = (await component(subscriber, articles[4]!.path)).body.content;
+    expect(walled.body.content.length).toBeGreaterThan(0);
+    expect(full.startsWith(walled.body.content)).toBe(true);
+    expect(full.length).toBeGreaterThan(walled.body.content.length * 1.5);
+    expect((await r.page(articles[4]!.path))("[data-wall]").attr("data-wall")).toBe("subscribe");
+
+    const guest = new Reader(server.url);
+    expect((await component(guest, articles[5]!.path)).body).toMatchObject({ guid: null, fullContent: false, wall: "registration" });
+    expect(guest.cookie("mr_visitor")).toBeTruthy();
+  });
+
+  it("refuses a bad address with 400 and each field's error, and answers 404 for an article that does not exist", async () => {
+    const guest = new Reader(server.url);
+    const bad = await guest.request("/service/components/article/20/x/No_Such");
+    expect(bad.status).toBe(400);
+    const error = (await contract.check(COMPONENT, "get", bad)) as { code: string; fields: Record<string, string[]> };
+    expect(error.code).toBe("invalid_input");
+    expect(Object.keys(error.fields).sort()).toEqual(["month", "seo", "year"]);
+    const missing = await guest.request("/service/components/article/2020/1/no-such-article-zz");
+    expect(missing.status).toBe(404);
+    expect(((await contract.check(COMPONENT, "get", missing)) as { code: string }).code).toBe("not_found");
+  });
+});
+
 describe("GET /service/{stream}/{number}/{size}", () => {
   const NAMED = "/service/{stream}/{number}/{size}";
 
@@ -187,6 +238,20 @@ describe("GET /service/{stream}/{number}/{size}", () => {
     const small = (await stream(guest, NAMED, "/service/ascend/2/2")).body;
     expect(small.page).toMatchObject({ number: 2, size: 2, last: Math.ceil(small.page.total / 2) });
     expect(small.entries.map((e) => e.url)).toEqual(listed.slice(2, 4));
+  });
+
+  it("gives the default stream, latest, as The Latest lists it", async () => {
+    const guest = new Reader(server.url);
+    const { status, body } = await stream(guest, NAMED, "/service/latest/1/10?format=json");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ type: "latest", page: { number: 1, size: 10 } });
+    expect(body.entries.map((e) => e.url)).toEqual(articles.map((a) => a.path));
+    const $ = await guest.page("/the-latest?page=2");
+    expect((await stream(guest, NAMED, "/service/latest/2/10")).body.entries.map((e) => e.url)).toEqual(
+      $("main ol article h3 a")
+        .map((_, a) => $(a).attr("href"))
+        .get(),
+    );
   });
 
   it("tells a subscriber the paywall is off for them", async () => {
@@ -290,6 +355,73 @@ describe("GET /service/search/{number}/{size} and search/more-results", () => {
     const bad = await guest.request("/service/search/1/-1?q=strategy");
     expect(bad.status).toBe(400);
     await contract.check(SEARCH, "get", bad);
+  });
+});
+
+describe("POST /service/search", () => {
+  const SEARCH = "/service/search";
+
+  const search = async (r: Reader, body: unknown, headers?: Record<string, string>) => {
+    const res = await r.request(SEARCH, { json: body, headers });
+    return { status: res.status, body: (await contract.check(SEARCH, "post", res)) as StreamAnswer & ApiBody };
+  };
+  const titlesOn = async (r: Reader, path: string) => {
+    const $ = await r.page(path);
+    return $("main ol article h3")
+      .map((_, h) => $(h).text().trim())
+      .get();
+  };
+
+  it("finds what the search page finds for the same query, filters and sort, page by page", async () => {
+    const guest = new Reader(server.url);
+    const plain = await search(guest, { queryString: "strategy" });
+    expect(plain.status).toBe(200);
+    expect(plain.body).toMatchObject({ type: "search", page: { number: 1, size: 10 } });
+    expect(plain.body.entries.length).toBeGreaterThan(0);
+    expect(plain.body.entries.map((e) => e.title)).toEqual(await titlesOn(guest, "/search?q=strategy"));
+
+    const filtered = await search(guest, {
+      queryString: "strategy",
+      filters: { type: ["article"], topic: "strategy", from: 2000, to: 2025 },
+      sort: "newest",
+      order: "desc",
+    });
+    expect(filtered.status).toBe(200);
+    const page = await titlesOn(guest, "/search?q=strategy&type=article&topic=strategy&from=2000&to=2025&sort=newest");
+    expect(filtered.body.entries.map((e) => e.title)).toEqual(page);
+    expect(filtered.body.page.total).toBeLessThan(plain.body.page.total);
+    const dates = filtered.body.entries.map((e) => e.date!);
+    expect(dates).toEqual([...dates].sort().reverse());
+
+    const second = await search(guest, { queryString: "strategy", page: 2, size: 3 });
+    expect(second.body.page).toMatchObject({ number: 2, size: 3 });
+    expect(second.body.entries.map((e) => e.title)).toEqual(plain.body.entries.slice(3, 6).map((e) => e.title));
+
+    expect((await search(guest, { queryString: "" })).body.entries).toEqual([]);
+  });
+
+  it("refuses filters, a sort or an order that make no sense with 400 and the field's error, and another site with 403", async () => {
+    const guest = new Reader(server.url);
+    for (const [body, field] of [
+      [{}, "queryString"],
+      [{ queryString: "strategy", filters: { type: ["novel"] } }, "filters.type.0"],
+      [{ queryString: "strategy", filters: { topic: "no-such-topic-zz" } }, "filters.topic"],
+      [{ queryString: "strategy", filters: { from: 2020, to: 2010 } }, "filters.to"],
+      [{ queryString: "strategy", filters: { from: 1200 } }, "filters.from"],
+      [{ queryString: "strategy", sort: "popular" }, "sort"],
+      [{ queryString: "strategy", order: "asc" }, "order"],
+      [{ queryString: "strategy", page: 0 }, "page"],
+    ] as const) {
+      const refused = await search(guest, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.code).toBe("invalid_input");
+      expect(Object.keys(refused.body.fields!), JSON.stringify(body)).toEqual([field]);
+    }
+    const past = await search(guest, { queryString: "strategy", page: 99999 });
+    expect(past.status).toBe(404);
+    const foreign = await search(guest, { queryString: "strategy" }, { Origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe("cross_site");
   });
 });
 

@@ -1,4 +1,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiContract } from "../helpers/api-contract";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
@@ -31,15 +36,53 @@ describe("the service API's contract", () => {
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
     expect(result.valid).toBe(true);
     expect(contract.document.openapi).toBe("3.1.0");
+    expect(Object.keys(contract.document.paths["/service/user/lists"]!).sort()).toEqual(["delete", "get"]);
+    expect(Object.keys(contract.document.paths["/service/user/saves"]!).sort()).toEqual(["delete", "post"]);
     const paths = Object.keys(contract.document.paths);
     for (const path of [
       "/service/user/quota",
       "/service/user/ascend-quota",
       "/service/search/auto-suggest",
       "/service/commerce/state-province/{country}",
+      "/service/user/register",
+      "/service/components/article/{year}/{month}/{seo}",
+      "/service/search",
+      "/service/user/lists",
+      "/service/user/saves",
+      "/api/hmm/course/link",
+      "/api/mindstone/userToken",
+      "/api/recaptcha/enabled",
     ])
       expect(paths).toContain(path);
   });
+
+  it("names, sums up and tags every operation, and passes Redocly's recommended lint without a warning", async () => {
+    for (const [p, method] of contract.operations()) {
+      const operation = contract.document.paths[p]![method] as unknown as { operationId?: string; summary?: string; tags?: string[] };
+      expect(operation.operationId, `${method} ${p}`).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(operation.summary?.length, `${method} ${p}`).toBeGreaterThan(10);
+      expect(operation.tags?.length, `${method} ${p}`).toBe(1);
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-lint-"));
+    try {
+      const file = path.join(dir, "openapi.json");
+      fs.writeFileSync(file, JSON.stringify(contract.document));
+      // The CLI prints a banner about Node versions on stderr; the JSON report is on stdout, and
+      // it exits with 1 when it finds errors.
+      const { stdout } = await promisify(execFile)(path.resolve("node_modules/.bin/redocly"), ["lint", "--format=json", file], {
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+      const report = JSON.parse(stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: { ruleId: string; message: string }[];
+      };
+      expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("answers every documented operation, for a caller with no cookie and no input, with an answer it documents", async () => {
     expect(contract.operations().length).toBeGreaterThan(3);

@@ -216,6 +216,91 @@ describe("a saved item in folders: POST/DELETE /service/user/lists/bulk-update",
   });
 });
 
+describe("POST /service/user/saves", () => {
+  const SAVES = "/service/user/saves";
+
+  it("saves an item to the library and the reader's own folders, as the save page does; saving again only adds folders", async () => {
+    const r = await registered();
+    await api(r, "POST", LIST, "/service/user/list/Reading%20plan", {});
+    await api(r, "POST", LIST, "/service/user/list/Board%20prep", {});
+    const folders = await folderIds(r);
+    const other = await registered();
+    await api(other, "POST", LIST, "/service/user/list/Not%20yours", {});
+    const foreignFolder = (await folderIds(other))["Not yours"]!;
+
+    const first = await api(r, "POST", SAVES, SAVES, {
+      type: "article",
+      id: Number(articleIds[1]),
+      listIds: [folders["Reading plan"]!, foreignFolder],
+    });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ message: "Saved!", listIds: [folders["Reading plan"]] });
+    const itemId = first.json.id as string;
+    expect(await foldersOf(itemId)).toEqual([folders["Reading plan"]]);
+    // The library page lists it.
+    const $ = await r.page("/my-library");
+    expect($(`main a[href='${articlePaths[1]}']`).length).toBeGreaterThan(0);
+
+    const again = await api(r, "POST", SAVES, SAVES, { type: "article", id: articleIds[1], listIds: folders["Board prep"]! });
+    expect(again.json.id).toBe(itemId);
+    expect(await foldersOf(itemId)).toEqual([folders["Reading plan"]!, folders["Board prep"]!].sort());
+    expect(await database.selectFrom("library_item_folder").select("item_id").where("folder_id", "=", foreignFolder).execute()).toEqual([]);
+  });
+
+  it("answers 400 for bad input, 404 for content that does not exist, 401 for a guest and 403 for another site, saving nothing", async () => {
+    const r = await registered();
+    const bad = await api(r, "POST", SAVES, SAVES, { type: "novel", id: "x" });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json.fields!).sort()).toEqual(["id", "type"]);
+    expect((await api(r, "POST", SAVES, SAVES, { type: "article", id: 2_000_000_000 })).status).toBe(404);
+    expect((await api(undefined, "POST", SAVES, SAVES, { type: "article", id: Number(articleIds[0]) })).status).toBe(401);
+    const foreign = await contract.call(r, "POST", SAVES, {
+      body: { type: "article", id: Number(articleIds[0]) },
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    expect(
+      await database
+        .selectFrom("library_item")
+        .select("id")
+        .where("user_id", "=", await userIdOf(r))
+        .execute(),
+    ).toEqual([]);
+  });
+});
+
+describe("GET /service/user/lists", () => {
+  const LISTS = "/service/user/lists";
+
+  it("lists the reader's own folders as the library does, the gift folder first, with their item counts", async () => {
+    const r = await gifted(await registered());
+    await api(r, "POST", LIST, "/service/user/list/Quarterly", { description: "For the board" });
+    const itemId = await saved(r, 0);
+    const quarterly = (await folderIds(r))["Quarterly"]!;
+    await api(r, "POST", BULK, BULK, { id: itemId, listIds: [quarterly] });
+    const other = await registered();
+    await api(other, "POST", LIST, "/service/user/list/Someone%20else", {});
+
+    const { status, json } = await api(r, "GET", LISTS, LISTS);
+    expect(status).toBe(200);
+    expect(json.lists).toEqual([
+      {
+        id: expect.any(String),
+        name: "Gifted Articles",
+        slug: "gifted-articles",
+        description: expect.any(String),
+        readOnly: true,
+        itemCount: 1,
+      },
+      { id: quarterly, name: "Quarterly", slug: "quarterly", description: "For the board", readOnly: false, itemCount: 1 },
+    ]);
+    const $ = await r.page("/my-library");
+    const text = $("main").text();
+    for (const name of ["Gifted Articles", "Quarterly"]) expect(text).toContain(name);
+    expect((await api(undefined, "GET", LISTS, LISTS)).status).toBe(401);
+  });
+});
+
 describe("DELETE /service/user/saves", () => {
   it("removes a saved item, and answers 404 for another reader's or an unknown one", async () => {
     const owner = await registered();

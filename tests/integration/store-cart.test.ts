@@ -146,8 +146,14 @@ describe("adding to the cart", () => {
         .load(await again.text())("[role=alert]")
         .text(),
     ).toContain("this one is already in your cart");
-    // A digital item posted as if it shipped is still one to an order.
-    expect((await add(r, { productId: EBOOK.id, type: "Ship", quantity: "3" })).status).toBe(409);
+    // A digital item posted as if it shipped is refused for its type, and stays one to an order.
+    const asShipped = await add(r, { productId: EBOOK.id, type: "Ship", quantity: "3" });
+    expect(asShipped.status).toBe(400);
+    expect(
+      cheerio
+        .load(await asShipped.text())("[role=alert]")
+        .text(),
+    ).toContain("This format is digital: add it with type Digital.");
 
     const { digital } = await cartPage(r);
     const up = await r.request("/shopping-cart", { form: { intent: "update", lineId: digital[0]!.id, set: "2" } });

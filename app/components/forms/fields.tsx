@@ -153,7 +153,7 @@ export function Checkbox({
   defaultChecked,
   hint,
 }: {
-  meta: FieldMetadata<string | undefined>;
+  meta: FieldMetadata<string | boolean | undefined>;
   children: ReactNode;
   defaultChecked: boolean;
   hint?: ReactNode;

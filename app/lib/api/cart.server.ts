@@ -1,37 +1,70 @@
 import type { z, ZodError } from "zod";
+import { PERMISSION_PRICE_CENTS } from "../../../shared/pricing";
 import type { ShippingMethod } from "../../../shared/shipping";
-import type { Cart } from "../../../server/store/cart";
+import type { Cart, CartLine } from "../../../server/store/cart";
+import { estimateCharges } from "../../../server/store/estimate";
 import { buildReview, readDraft } from "../../../server/store/checkout";
 import { normalizePromoCode } from "../../../server/store/promo";
+import { readEstimateDestination } from "../cart-estimate.server";
 import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "../checkout.server";
 import { db } from "../db.server";
 import { formatUsd } from "../format";
 import { CHOOSE_SHIPPING, type shippingPaymentFields } from "../forms/checkout";
-import type { cartSchema, reviewSchema } from "./groups/cart";
+import type { cartItemSchema, cartLineSchema, cartSchema, reviewSchema } from "./groups/cart";
 import { apiError, invalidInput } from "./handler.server";
 
 /** An amount as the API gives it: cents, and US dollars as the page shows them. */
 export const money = (cents: number) => ({ cents, formatted: formatUsd(cents) });
 
-/** A cart as the service API answers it (app/lib/api/groups/cart.ts). */
-export function cartView(cart: Cart): z.infer<typeof cartSchema> {
+type LineView = z.infer<typeof cartLineSchema>;
+
+/** A cart's lines as the service API lists them (app/lib/api/groups/cart.ts). */
+export function cartLines(cart: Cart): LineView[] {
+  return cart.lines.map((l) => ({
+    id: l.id,
+    availabilityId: l.availabilityId,
+    productId: l.productId,
+    title: l.title,
+    format: l.format,
+    type: l.type,
+    quantity: l.quantity,
+    maxQuantity: l.maxQuantity,
+    unitPrice: money(l.unitPriceCents),
+    percentOff: l.percentOff,
+    linePrice: money(l.lineTotalCents),
+    comingSoon: l.comingSoon,
+    availableDate: l.availableDate,
+    productUrl: l.url,
+  }));
+}
+
+const cartItem = (l: CartLine): z.infer<typeof cartItemSchema> => ({
+  itemid: l.id,
+  productId: l.availabilityId,
+  name: l.title,
+  url: l.url,
+  listPrice: money(l.kind === "perm" ? PERMISSION_PRICE_CENTS : l.listPriceCents),
+  quantity: l.quantity,
+  type: l.type,
+  referral: l.referral,
+});
+
+/**
+ * A cart as the service API answers it: the spec's Cart entity, its tax and shipping estimated
+ * for the destination the cart page's estimate remembers (as the cart page shows them).
+ */
+export async function cartView(request: Request, cart: Cart): Promise<z.infer<typeof cartSchema>> {
+  const destination = await readEstimateDestination(request);
+  const estimate = destination && cart.lines.length > 0 ? estimateCharges(cart, destination) : null;
+  const estimated = destination !== null;
   return {
-    lines: cart.lines.map((l) => ({
-      id: l.id,
-      availabilityId: l.availabilityId,
-      productId: l.productId,
-      title: l.title,
-      format: l.format,
-      type: l.type,
-      quantity: l.quantity,
-      maxQuantity: l.maxQuantity,
-      unitPrice: money(l.unitPriceCents),
-      percentOff: l.percentOff,
-      linePrice: money(l.lineTotalCents),
-      comingSoon: l.comingSoon,
-      availableDate: l.availableDate,
-      productUrl: l.url,
-    })),
+    cart_amount: money(cart.subtotalCents),
+    line_items: { physical_items: cart.physical.map(cartItem), digital_items: cart.digital.map(cartItem) },
+    subTotal: money(cart.subtotalCents),
+    tax: estimated ? money(estimate?.taxCents ?? 0) : null,
+    shippingCost: estimated ? money(estimate?.shipping?.cents ?? 0) : null,
+    grandTotal: estimated ? money(estimate?.grandTotalCents ?? cart.subtotalCents) : null,
+    lines: cartLines(cart),
     count: cart.itemCount,
     subtotal: money(cart.subtotalCents),
   };
@@ -62,7 +95,7 @@ export async function reviewView(request: Request): Promise<z.infer<typeof revie
       applied: review.promo.status === "valid",
       message: review.promo.message,
     },
-    lines: cartView(review.cart).lines,
+    lines: cartLines(review.cart),
     totals: {
       subtotal: money(t.subtotalCents),
       discount: money(t.discountCents),

@@ -2,6 +2,7 @@ import type { Endpoint } from "./contract";
 import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
 import * as content from "./groups/content";
+import * as learning from "./groups/learning";
 import * as library from "./groups/library";
 import * as links from "./groups/links";
 import * as lookups from "./groups/lookups";
@@ -17,5 +18,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...cart.endpoints,
   ...library.endpoints,
   ...content.endpoints,
+  ...learning.endpoints,
   ...links.endpoints,
 ];

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import { archiveYears, issuesOfYear } from "../../../server/archive";
 import type { ArticleCard } from "../../../server/article-cards";
@@ -12,19 +13,21 @@ import { downloadsForOrder } from "../../../server/store/downloads";
 import { storeMaintenance } from "../../../server/store/maintenance";
 import { purchaseHistory, type PurchaseEntry } from "../../../server/store/purchase-history";
 import { pageSize, STREAM_PAGES } from "../../../server/streams";
-import { listTopics, topicDirectory } from "../../../server/topics";
+import { listTopics, topicBySlug, topicDirectory } from "../../../server/topics";
 import { lastPage, type Paging } from "../../../shared/pagination";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "../../../shared/referrals";
+import type { SearchForm } from "../../../shared/search-form";
+import { normaliseQuery } from "../../../shared/search-query";
 import * as css from "../../components/article.css";
 import { articleAsker, articleBodyParts, openArticle } from "../article-access.server";
 import { config, db } from "../db.server";
 import { FOLLOWING_PAGE_SIZE, loadFollowing } from "../following.server";
 import { NO_GIFTS_LEFT } from "../gift-messages";
 import { giveGift } from "../gifts.server";
-import { runSearch, SEARCH_PAGE_SIZE } from "../search-page.server";
+import { runSearch, searchFor, SEARCH_PAGE_SIZE } from "../search-page.server";
 import { namedStreamPage } from "../stream-page.server";
 import { currentSubscriber } from "../subscriber.server";
-import { money } from "./cart.server";
+import { fieldError, money } from "./cart.server";
 import { DIRECTORY_PAGE_SIZE } from "./groups/content";
 import type * as content from "./groups/content";
 import { apiError, apiJson, type Call } from "./handler.server";
@@ -39,10 +42,14 @@ type PageInfo = { number: number; size: number; last: number; total: number };
 
 const noSuchPage = () => apiError(404, "not_found", "There is no such page of this stream.");
 
-/** POST /api/article/piano/content: the article as this reader may read it, the read counted as the page counts it. */
-export async function articleContentAnswer({ request, context, query }: Call<typeof content.articleContent>): Promise<Response> {
+/** An article's text as the caller may read it, the read counted as the article page counts it. */
+async function articleForCaller(
+  request: Request,
+  context: AppLoadContext | undefined,
+  address: { year: string; month: string; seotitle: string },
+): Promise<Response> {
   const database = await db();
-  const found = await articlePage(database, Number(query.year), Number(query.month), query.seotitle);
+  const found = await articlePage(database, Number(address.year), Number(address.month), address.seotitle);
   if (found.kind === "missing") return apiError(404, "not_found", "No article at this address.");
   if (found.kind === "moved") return apiError(404, "moved", `This article has moved to ${found.url}.`);
   const { article } = found.page;
@@ -68,6 +75,16 @@ export async function articleContentAnswer({ request, context, query }: Call<typ
     } satisfies z.infer<typeof content.articleContentSchema>,
     { headers },
   );
+}
+
+/** POST /api/article/piano/content?year=&month=&seotitle=: the article named by the query. */
+export function articleContentAnswer({ request, context, query }: Call<typeof content.articleContent>): Promise<Response> {
+  return articleForCaller(request, context, query);
+}
+
+/** GET /service/components/article/{year}/{month}/{seo}: the article named by the path. */
+export function articleComponentAnswer({ request, context, params }: Call<typeof content.articleComponent>): Promise<Response> {
+  return articleForCaller(request, context, { year: params.year, month: params.month, seotitle: params.seo });
 }
 
 /** POST /api/article-gift/give-gift: a gift link, by the rule the article page's gift form keeps. */
@@ -138,7 +155,7 @@ const pageInfo = (p: { number: number; size: number; last: number; total: number
 
 /** GET /service/{stream}/{number}/{size}: a named stream, as its page loads it (maintenance included). */
 export async function namedStreamAnswer({ request, params }: Call<typeof content.namedStream>): Promise<Response> {
-  const stream = STREAM_PAGES[params.stream]!;
+  const stream = STREAM_PAGES[params.stream === "latest" ? "the-latest" : params.stream]!;
   const size = Math.min(params.size, pageSize(stream));
   const page = await namedStreamPage(stream, paging(params.number), size);
   if (page === "maintenance")
@@ -169,6 +186,25 @@ export async function searchAnswer({ request, params }: Call<typeof content.sear
   if (!found.results) return streamAnswer(request, type, [], { number: params.number, size, last: 1, total: 0 });
   if (params.number > found.results.page.last) return noSuchPage();
   return streamAnswer(request, type, found.results.entries.map(searchEntry), pageInfo(found.results.page));
+}
+
+/** POST /service/search: the body read into the search page's form, and searched as the page searches. */
+export async function searchPostAnswer({ request, body }: Call<typeof content.searchPost>): Promise<Response> {
+  const size = Math.min(body.size, SEARCH_PAGE_SIZE);
+  if (body.filters.topic !== undefined && !(await topicBySlug(await db(), body.filters.topic)))
+    return fieldError("filters.topic", "No topic has this slug.");
+  const form: SearchForm = {
+    q: normaliseQuery(body.queryString),
+    types: body.filters.type ?? [],
+    topic: body.filters.topic ?? null,
+    from: body.filters.from ?? null,
+    to: body.filters.to ?? null,
+    sort: body.sort,
+  };
+  const found = await searchFor(request, form, { page: body.page, loaded: 1 }, size, null);
+  if (!found.results) return streamAnswer(request, "search", [], { number: body.page, size, last: 1, total: 0 });
+  if (body.page > found.results.page.last) return noSuchPage();
+  return streamAnswer(request, "search", found.results.entries.map(searchEntry), pageInfo(found.results.page));
 }
 
 /** GET /service/user/history/{number}/{size}: the reader's reading history, as the page lists it. */

@@ -26,6 +26,8 @@ export interface Endpoint<
   method: Method;
   /** OpenAPI form, with {params}: "/service/user/list/{name}". */
   path: string;
+  /** The operation's name in generated clients: unique across the document, camelCase. */
+  operationId: string;
   summary: string;
   tag: string;
   access: A;
@@ -78,6 +80,7 @@ export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
     r.registerPath({
       method: e.method,
       path: e.path,
+      operationId: e.operationId,
       summary: e.summary,
       tags: [e.tag],
       security: e.access === "public" ? [] : [{ session: [] }],

@@ -9,7 +9,14 @@ import {
   type FollowKind,
 } from "../../../server/follows";
 import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, ownFolder, ownFolderByName } from "../../../server/library/folders";
-import { addItemsToFolders, discardItems, ownLibraryItem, removeItemsFromFolders } from "../../../server/library/items";
+import {
+  addItemsToFolders,
+  discardItems,
+  ownLibraryItem,
+  removeItemsFromFolders,
+  saveItem as saveToLibrary,
+  savedItem,
+} from "../../../server/library/items";
 import { unsubscribeLinkTarget } from "../../../server/newsletters/unsubscribe-token";
 import { secrets } from "../../../server/secrets";
 import { shareableItem, shareByEmail } from "../../../server/sharing";
@@ -59,6 +66,15 @@ export async function deleteList({ user, params }: Call<typeof library.deleteLis
   return apiJson({ folder: result.folder, message: libraryNotice("folder-deleted", 0)! });
 }
 
+/** POST /service/user/saves: the save page's save. */
+export async function saveItem({ user, body }: Call<typeof library.saveItem>): Promise<Response> {
+  const database = await db();
+  const ref = { type: body.type, id: body.id };
+  if (!(await saveToLibrary(database, user.id, ref, body.listIds))) return apiError(404, "not_found", "Nothing to save here.");
+  const saved = (await savedItem(database, user.id, ref))!;
+  return apiJson({ id: saved.id, listIds: saved.folderIds, message: libraryNotice("saved", 0)! });
+}
+
 export async function deleteSave({ user, body }: Call<typeof library.deleteSave>): Promise<Response> {
   const n = await discardItems(await db(), user.id, [body.id]);
   if (n === undefined) return apiError(404, "not_found", NO_SUCH_ITEM);
@@ -78,6 +94,11 @@ export async function listUrl({ user, params }: Call<typeof library.listUrl>): P
   const folder = await ownFolder(await db(), user.id, params.id);
   if (!folder) return apiError(404, "not_found", "You have no such folder.");
   return apiJson({ id: folder.id, listurl: config().siteUrl + libraryFolderPath(folder.slug) });
+}
+
+/** GET /service/user/lists: the reader's folders, as the library lists them. */
+export async function getLists({ user }: Call<typeof library.getLists>): Promise<Response> {
+  return apiJson({ lists: await listFolders(await db(), user.id) });
 }
 
 /** DELETE /service/user/lists: each folder as the library page deletes one, all or none. */

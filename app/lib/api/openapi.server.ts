@@ -15,6 +15,8 @@ export function openApiDocument(siteUrl: string, siteName: string): object {
     info: {
       title: `${siteName} service API`,
       version: "1.0.0",
+      // The site's own terms: its footer reserves all rights, and the API is the site's.
+      license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
       description:
         "The JSON calls behind the site's pages, on the same rules: a signed-in reader is known by the session cookie, state-changing calls from another site are refused (403), and every error is `{ code, message }`.",
     },

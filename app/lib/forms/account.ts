@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES } from "./choices";
 import { MODAL_EMAIL_INVALID, REGISTRATION_EMAIL_INVALID, REQUIRED } from "./messages";
-import { anyPassword, email, newPassword, optionalChoice, personName, requiredText } from "./validation";
+import { anyPassword, email, newPassword, optInFlag, optionalChoice, personName, requiredText } from "./validation";
 
 // Field names follow the spec's payloads (sign-in, registration, forgot password, profile).
 
@@ -19,7 +19,7 @@ export const registrationSchema = z.object({
   lastName: personName("Please enter a valid last name."),
   emailAddress: email(REGISTRATION_EMAIL_INVALID),
   password: newPassword,
-  optIn: z.literal("on").optional(),
+  optIn: optInFlag,
   reCaptchaToken: captchaToken,
 });
 
@@ -80,5 +80,5 @@ export const subscriberRegistrationSchema = z.object({
   emailAddress: email(),
   accountNumber,
   password: newPassword,
-  optIn: z.literal("on").optional(),
+  optIn: optInFlag,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isCountry, isRegionOf, regionsOf } from "../../../shared/regions";
+import type { CartLineType } from "../../../shared/product-types";
 import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../../shared/quantity-limits";
 import { REQUIRED } from "./messages";
 
@@ -11,8 +12,11 @@ export const overMax = (limit: number) => `Please enter a value that is less tha
 export const DIGITAL_LIMIT = "A digital item is sold one to an order, so its quantity cannot be more than 1.";
 export const INVALID_VALUE = "Please enter a valid value into this field.";
 export const INVALID_CHOICE = "Please select a valid value";
+/** A cart add item whose type is not how its format is delivered (a bundle posted as Digital). */
+export const wrongType = (type: CartLineType) =>
+  type === "Ship" ? "This format ships to you: add it with type Ship." : "This format is digital: add it with type Digital.";
 
-export const CART_TYPES = ["Ship", "Digital", "Perm"] as const;
+export const CART_TYPES = ["Ship", "Digital", "Perm"] as const satisfies readonly CartLineType[];
 export type CartAddType = (typeof CART_TYPES)[number];
 
 /** The most a shopper may ask for on a line of each type. */
@@ -55,7 +59,6 @@ export const addToCartSchema = z
   })
   .transform((value) => ({
     availabilityId: Number(value.productId),
-    kind: value.type === "Perm" ? ("perm" as const) : ("item" as const),
     type: value.type,
     quantity: value.type === "Digital" ? 1 : Number(value.quantity),
     referral: numericReferral(value.referral),

@@ -9,4 +9,6 @@ export const MODAL_EMAIL_INVALID = "Email address is not valid.";
 export const PASSWORD_RULE =
   "Passwords must meet the following criteria: must have at least one number, one lower case letter, one upper case letter, and one special character (@ ! # $ % ^ & + =), no spaces, and be at least 8 characters long";
 
+export const OPT_IN_INVALID = "Please tick the box or leave it empty (true or false).";
+
 export const tooLong = (n: number) => `This field must be less than ${n} characters.`;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EMAIL_INVALID, PASSWORD_RULE, REQUIRED, tooLong } from "./messages";
+import { EMAIL_INVALID, OPT_IN_INVALID, PASSWORD_RULE, REQUIRED, tooLong } from "./messages";
 
 // The spec's validation rules, shared by the browser and the server (their messages: messages.ts).
 
@@ -22,6 +22,15 @@ export function requiredText(max = 100) {
 export function email(message = EMAIL_INVALID) {
   return requiredText(255).pipe(z.string().regex(EMAIL_PATTERN, message));
 }
+
+/**
+ * A consent box: a form sends "on" when it is ticked and nothing when it is not; a JSON client
+ * sends true or false. Read as a yes or no.
+ */
+export const optInFlag = z
+  .union([z.boolean(), z.literal("on")], { errorMap: () => ({ message: OPT_IN_INVALID }) })
+  .optional()
+  .transform((value) => value === true || value === "on");
 
 export const newPassword = z
   .string({ required_error: REQUIRED })

@@ -22,6 +22,7 @@ import * as m020 from "./020-search-match";
 import * as m021 from "./021-search-word-pairs";
 import * as m022 from "./022-topic-subjects";
 import * as m023 from "./023-product-companions";
+import * as m024 from "./024-courses";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   "021-search-word-pairs": m021,
   "022-topic-subjects": m022,
   "023-product-companions": m023,
+  "024-courses": m024,
 };
 
 export const migrationProvider: MigrationProvider = {

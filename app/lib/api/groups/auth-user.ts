@@ -30,6 +30,7 @@ const messageSchema = z.object({ message: z.string() });
 
 export const authenticate = endpoint({
   method: "post",
+  operationId: "authenticate",
   path: "/authenticate",
   summary:
     "Signs in with the e-mail address and password (a form or JSON), under the sign-in page's rate limit, captcha and lockout. Success starts a new session (Set-Cookie) and answers the account.",
@@ -54,6 +55,7 @@ export const authenticate = endpoint({
 
 export const logout = endpoint({
   method: "get",
+  operationId: "logout",
   path: "/logout",
   summary:
     "Signs out and goes to `return` (a path on this site). Against cross-site sign-out, a GET signs out only when it comes from this site: Sec-Fetch-Site same-origin or none (a browser's address bar; a client that is not a browser sends `Sec-Fetch-Site: none`), or, from a browser that sends no Sec-Fetch-Site, a Referer on this site. Any other GET answers the HTML page with a Sign out button (a same-site POST) and signs nobody out.",
@@ -94,6 +96,7 @@ export const profileFields = z.object({
 
 export const profile = endpoint({
   method: "get",
+  operationId: "getProfile",
   path: "/service/user/profile",
   summary: "The signed-in reader's profile, with the newsletters, topics and marketing campaigns they follow and their subscription.",
   tag: "User",
@@ -103,6 +106,7 @@ export const profile = endpoint({
 
 export const profileHead = endpoint({
   method: "head",
+  operationId: "checkSignedIn",
   path: "/service/user/profile",
   summary: "Whether a reader is signed in: 200, or 401 when not; no body.",
   tag: "User",
@@ -112,6 +116,7 @@ export const profileHead = endpoint({
 
 export const saveProfile = endpoint({
   method: "post",
+  operationId: "saveProfile",
   path: "/service/user/profile",
   summary:
     "Saves the profile as the my-account page does. A new e-mail address needs `currentPassword` and takes effect only from the link mailed to it (see `pendingEmail`).",
@@ -131,6 +136,7 @@ export const saveProfile = endpoint({
 
 export const attributes = endpoint({
   method: "get",
+  operationId: "getAttributes",
   path: "/service/user/attributes",
   summary: "The signed-in reader's profile attributes: industry, job title and company size.",
   tag: "User",
@@ -140,6 +146,7 @@ export const attributes = endpoint({
 
 export const saveAttributes = endpoint({
   method: "post",
+  operationId: "saveAttributes",
   path: "/service/user/attributes",
   summary:
     "Saves the profile attributes with the my-account form's fields and choices. The three are saved together: one left out or blank is cleared, as on the form.",
@@ -151,6 +158,7 @@ export const saveAttributes = endpoint({
 
 export const migrate = endpoint({
   method: "post",
+  operationId: "migrateGuestData",
   path: "/service/user/migrate",
   summary:
     "Carries what this browser collected as a guest into the signed-in account, as signing in does: the guest cart (cart cookie) moves into the reader's cart. " +
@@ -170,6 +178,7 @@ const changePasswordFields = changePasswordSchema.innerType().shape;
 
 export const changePassword = endpoint({
   method: "post",
+  operationId: "changePassword",
   path: "/service/user/password",
   summary:
     "Changes the signed-in reader's password (spec: current, password) under the same lockout as sign-in; their other sessions end and a notice is mailed.",
@@ -199,6 +208,7 @@ const forgotAnswers = {
 
 export const forgotPassword = endpoint({
   method: "post",
+  operationId: "forgotPassword",
   path: "/service/user/forgot-password",
   summary: "Mails a link to choose a new password (spec: email), as the forgot-password page does.",
   tag: "User",
@@ -209,6 +219,7 @@ export const forgotPassword = endpoint({
 
 export const forgotPasswordApi = endpoint({
   method: "post",
+  operationId: "forgotPasswordApi",
   path: "/api/user/forgotpassword",
   summary: "The same as /service/user/forgot-password, with the spec's field names (emailAddress, reCaptchaToken, deviceType).",
   tag: "User",
@@ -219,6 +230,7 @@ export const forgotPasswordApi = endpoint({
 
 export const resetPassword = endpoint({
   method: "post",
+  operationId: "resetPassword",
   path: "/service/user/reset-password",
   summary:
     "Sets a new password with the token from a mailed link (spec: password, token). Every session of the account ends, the caller's too (its cookie is cleared).",
@@ -233,9 +245,11 @@ export const resetPassword = endpoint({
 
 export const register = endpoint({
   method: "post",
+  operationId: "register",
   path: "/api/user/register",
   summary:
-    "Creates an account as the registration page does (rate limit, captcha); success signs the reader in (Set-Cookie) and keeps the reads of this month's meter.",
+    "Creates an account as the registration page does (rate limit, captcha); success signs the reader in (Set-Cookie) and keeps the reads of this month's meter. " +
+    "`optIn` is a JSON boolean, or a form's \"on\" for a ticked box; `deviceType` is the client's (WEB_SITE for the site).",
   tag: "User",
   access: "public",
   body: modalRegistrationSchema.extend({ deviceType }),
@@ -248,6 +262,24 @@ export const register = endpoint({
     ),
     429: rateLimited,
   },
+});
+
+export const serviceRegister = endpoint({
+  ...register,
+  operationId: "serviceRegister",
+  path: "/service/user/register",
+  summary: "The twin of POST /api/user/register (spec: user/register under /service/): the same body, flow and answers.",
+});
+
+export const recaptchaEnabled = endpoint({
+  method: "get",
+  operationId: "getRecaptchaEnabled",
+  path: "/api/recaptcha/enabled",
+  summary:
+    "Whether sign-in, registration and forgot password ask for a reCAPTCHA token. A client that cannot reach this call should assume they do.",
+  tag: "User",
+  access: "public",
+  answers: { 200: { description: "Whether the captcha is on.", schema: z.object({ enabled: z.boolean() }) } },
 });
 
 export const endpoints = [
@@ -264,4 +296,6 @@ export const endpoints = [
   forgotPasswordApi,
   resetPassword,
   register,
+  serviceRegister,
+  recaptchaEnabled,
 ];

@@ -29,7 +29,42 @@ export const cartLineSchema = z.object({
   productUrl: z.string(),
 });
 
+/** A line as the spec's Cart entity lists it. */
+export const cartItemSchema = z.object({
+  /** The line's id (DELETE /api/shopping-cart takes it as lineId). */
+  itemid: z.string().uuid(),
+  /** The availability: the productId the add call takes. */
+  productId: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  /** The catalogue's price of one, before volume discounts (copyright permissions: one copy's, before the per-copy tiers). */
+  listPrice: money,
+  quantity: z.number().int(),
+  type: z.enum(["Perm", "Ship", "Digital"]),
+  /** The numeric referral code the item was added with, if any. */
+  referral: z.string().nullable(),
+});
+
+/**
+ * The spec's Cart entity (§3), then the answer's earlier fields, kept for the clients written
+ * against them: `lines`, `count` and `subtotal`.
+ */
 export const cartSchema = z.object({
+  /** What the items come to at today's prices, volume discounts applied: the same as subTotal (promo codes apply at checkout). */
+  cart_amount: money,
+  line_items: z.object({
+    /** Lines that ship. */
+    physical_items: z.array(cartItemSchema),
+    /** Digital items, and copyright permissions (delivered as a licence document). */
+    digital_items: z.array(cartItemSchema),
+  }),
+  subTotal: money,
+  /** Estimated for the destination last given to the cart's estimate (POST /api/shopping-cart/estimate or the cart page); null before one is. */
+  tax: money.nullable(),
+  /** The cheapest shipping to that destination (0 when nothing ships); null before a destination is given. */
+  shippingCost: money.nullable(),
+  /** subTotal, tax and shippingCost together; null before a destination is given. */
+  grandTotal: money.nullable(),
   lines: z.array(cartLineSchema),
   /** What the header's mini cart counts. */
   count: z.number().int(),
@@ -55,6 +90,7 @@ const addResult = z.union([
 
 export const getCart = endpoint({
   method: "get",
+  operationId: "getCart",
   path: "/api/shopping-cart",
   summary: "The caller's cart: a guest's by the cart cookie, a reader's by their session. Prices are the catalogue's now.",
   tag: "Commerce",
@@ -64,10 +100,12 @@ export const getCart = endpoint({
 
 export const addToCartEndpoint = endpoint({
   method: "post",
+  operationId: "addToCart",
   path: "/api/shopping-cart",
   summary:
     "Adds a list of cart add items (productId is the availability id; type Ship, Digital or Perm; quantity above 0, a digital item 1), " +
-    "each as the product page's add to cart does. A guest's first add sets the cart cookie.",
+    "each as the product page's add to cart does. The type must be how the format is delivered (a bundle or a hardcover ships, an ebook is digital). " +
+    "A guest's first add sets the cart cookie.",
   tag: "Commerce",
   access: "public",
   body: z.array(cartAddItem).min(1, "Please add at least one item.").max(10, "Please add at most 10 items at once."),
@@ -76,6 +114,11 @@ export const addToCartEndpoint = endpoint({
       description: "At least one item was added: each item's outcome, and the cart as it is now.",
       schema: z.object({ items: z.array(addResult), cart: cartSchema }),
       headers: { "Set-Cookie": "A guest's new cart cookie (mr_cart)." },
+    },
+    400: {
+      description:
+        "The input is not valid (`fields`), or nothing was added because an item's type is not how its format is delivered (code wrong-type; `fields` names each such item's type, as `0.type`). `items` holds each item's outcome then.",
+      schema: apiErrorSchema.extend({ items: z.array(addResult).optional() }),
     },
     404: {
       description: "Nothing was added: the (first) item is not in the catalogue. `items` holds each item's outcome.",
@@ -90,6 +133,7 @@ export const addToCartEndpoint = endpoint({
 
 export const removeFromCart = endpoint({
   method: "delete",
+  operationId: "removeFromCart",
   path: "/api/shopping-cart",
   summary: "Removes one line of the caller's cart (`lineId`), or empties it (`all: true`).",
   tag: "Commerce",
@@ -108,6 +152,7 @@ export const removeFromCart = endpoint({
 
 export const estimateEndpoint = endpoint({
   method: "post",
+  operationId: "estimateCart",
   path: "/api/shopping-cart/estimate",
   summary: "Estimated tax and the cheapest shipping of the caller's cart to a destination, as the cart page's estimate form.",
   tag: "Commerce",
@@ -148,6 +193,7 @@ export const availabilitySchema = z.object({
 
 export const availabilities = endpoint({
   method: "get",
+  operationId: "getAvailabilities",
   path: "/service/product/{id}/availabilities",
   summary: "A product's availabilities (formats, prices, status, coming-soon dates), in catalogue order.",
   tag: "Commerce",
@@ -169,6 +215,7 @@ export const availabilities = endpoint({
 
 export const cartHead = endpoint({
   method: "head",
+  operationId: "countCartItems",
   path: "/service/commerce/shopping-cart",
   summary:
     "Whether the caller has a cart with items, without a body: the item count the header's mini cart shows " +
@@ -211,6 +258,7 @@ const closed = { description: "The store is closed for maintenance; the cart is 
 
 export const address = endpoint({
   method: "post",
+  operationId: "confirmAddress",
   path: "/service/commerce/address",
   summary:
     "The shipping-and-payment step, as POST /service/commerce/shipping-payment takes it (the same input and rules), answering " +
@@ -234,6 +282,7 @@ const offeredMethodSchema = z.object({ id: z.string(), name: z.string(), deliver
 
 export const shippingPayment = endpoint({
   method: "post",
+  operationId: "shippingPayment",
   path: "/service/commerce/shipping-payment",
   summary:
     "The /shipping-payment form as JSON, with its schema and rules: e-mail (guests), a new address or a saved one (addressChoice), " +
@@ -262,6 +311,7 @@ export const shippingPayment = endpoint({
 
 export const shippingMethodEndpoint = endpoint({
   method: "post",
+  operationId: "chooseShippingMethod",
   path: "/service/commerce/order/shipping-method",
   summary:
     "Chooses the shipping method of the caller's checkout (standard, express or international), on the shipping page's rule: " +
@@ -283,6 +333,7 @@ export const shippingMethodEndpoint = endpoint({
 
 export const promoCode = endpoint({
   method: "post",
+  operationId: "applyPromoCode",
   path: "/service/commerce/order/promo-code",
   summary: "Applies a promo code to the caller's checkout (an empty code removes it), with the page's messages.",
   tag: "Commerce",
@@ -313,6 +364,7 @@ const placedSchema = z.object({
 
 export const submitOrderEndpoint = endpoint({
   method: "post",
+  operationId: "submitOrder",
   path: "/service/commerce/order/submit",
   summary:
     "Places the order from the caller's cart as the review page's button does: once per idempotencyKey (22 to 64 letters, digits, - or _; " +

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { MAX_PAGE } from "../../../../shared/pagination";
+import { SEARCH_KINDS } from "../../../../shared/search-kinds";
+import { FIRST_YEAR, MAX_QUERY_LENGTH } from "../../../../shared/search-query";
+import { REQUIRED } from "../../forms/messages";
 import { articleAddressSchema } from "../../forms/article";
 import { giftSchema } from "../../forms/gift";
 import { NO_GIFTS_LEFT } from "../../gift-messages";
@@ -32,12 +35,13 @@ export const articleContentSchema = z.object({
   quota: articleQuotaSchema.nullable(),
   /** Whether `content` is the whole article, and which wall stands in front of the rest if not. */
   fullContent: z.boolean(),
-  wall: z.union([z.enum(["registration", "subscribe"]), z.null()]),
+  wall: z.union([z.literal("registration"), z.literal("subscribe")]).nullable(),
   experience: z.string(),
 });
 
 export const articleContent = endpoint({
   method: "post",
+  operationId: "getArticleContent",
   path: "/api/article/piano/content",
   summary:
     "An article's text as the caller may read it, deciding access exactly as the article page does: a full read counts on the reader's meter; a walled reader gets only the free preview.",
@@ -54,6 +58,22 @@ export const articleContent = endpoint({
   },
 });
 
+export const articleComponent = endpoint({
+  method: "get",
+  operationId: "getArticleComponent",
+  path: "/service/components/article/{year}/{month}/{seo}",
+  summary:
+    "The article at /{year}/{month}/{seo} as the caller may read it, the same answer as POST /api/article/piano/content: access is decided as the article page decides it, and a full read counts on the reader's meter as opening the page does.",
+  tag: "Articles",
+  access: "public",
+  params: z.object({
+    year: articleAddressSchema.shape.year,
+    month: articleAddressSchema.shape.month,
+    seo: articleAddressSchema.shape.seotitle,
+  }),
+  answers: articleContent.answers,
+});
+
 // ---- Gift links ----
 
 export const giftLinkSchema = z.object({
@@ -64,6 +84,7 @@ export const giftLinkSchema = z.object({
 
 export const giveGift = endpoint({
   method: "post",
+  operationId: "giveGift",
   path: "/api/article-gift/give-gift",
   summary:
     "Makes a gift link for an article (`url`: its path or its address on this site), taking one of the subscriber's gifts for this month, as the article page's gift box does.",
@@ -165,12 +186,15 @@ const streamAnswers = (extra: string, schema: z.ZodTypeAny = streamSchema) => ({
   404: { description: "A page past the last one, or no such stream or folder.", schema: apiErrorSchema },
 });
 
-export const NAMED_STREAMS = ["webinars", "visual-library", "hbr-analytic-services", "ascend"] as const;
+/** The spec's stream names; `latest`, the default stream, is The Latest (/the-latest): everything, newest first. */
+export const NAMED_STREAMS = ["latest", "webinars", "visual-library", "hbr-analytic-services", "ascend"] as const;
 
 export const namedStream = endpoint({
   method: "get",
+  operationId: "getNamedStream",
   path: "/service/{stream}/{number}/{size}",
-  summary: "A page of a named stream (webinars, visual library, analytic services, Ascend), newest first, as its page lists it.",
+  summary:
+    "A page of a named stream (latest, the default: everything; webinars, visual library, analytic services, Ascend), newest first, as its page lists it.",
   tag: "Streams",
   access: "public",
   params: pagingParams.extend({ stream: z.enum(NAMED_STREAMS, { message: `The stream is one of ${NAMED_STREAMS.join(", ")}.` }) }),
@@ -183,6 +207,7 @@ export const namedStream = endpoint({
 
 export const followingStream = endpoint({
   method: "get",
+  operationId: "getFollowingStream",
   path: "/service/components/myhbr/following/{number}/{size}",
   summary: 'The newest articles in the topics the reader follows, or in one of them (`filter`: its name, "R&D" sent as "RD").',
   tag: "Streams",
@@ -205,6 +230,7 @@ const searchQuery = z.object({
 
 export const searchStream = endpoint({
   method: "get",
+  operationId: "getSearchStream",
   path: "/service/search/{number}/{size}",
   summary: "A page of search results, the query string read as the search page reads it (q, type repeated, topic, from, to, sort).",
   tag: "Streams",
@@ -216,6 +242,7 @@ export const searchStream = endpoint({
 
 export const searchMoreResults = endpoint({
   method: "get",
+  operationId: "getSearchMoreResults",
   path: "/service/search/more-results/{number}/{size}",
   summary: "Search's “more results”: the same results, their store links carrying the search referral code.",
   tag: "Streams",
@@ -225,8 +252,60 @@ export const searchMoreResults = endpoint({
   answers: streamAnswers(" (no entries without a query)"),
 });
 
+const searchYear = z
+  .number({ invalid_type_error: `The year is a whole number from ${FIRST_YEAR}.` })
+  .int(`The year is a whole number from ${FIRST_YEAR}.`)
+  .min(FIRST_YEAR, `The year is a whole number from ${FIRST_YEAR}.`)
+  .max(2100, "The year must be at most 2100.");
+
+const searchBody = z.object({
+  queryString: z
+    .string({ required_error: REQUIRED, invalid_type_error: REQUIRED })
+    .max(MAX_QUERY_LENGTH, `The search must be at most ${MAX_QUERY_LENGTH} characters.`)
+    .describe("What the reader typed, as the search box takes it."),
+  filters: z
+    .object({
+      type: z
+        .array(z.enum(SEARCH_KINDS, { errorMap: () => ({ message: `The type is one of ${SEARCH_KINDS.join(", ")}.` }) }))
+        .max(SEARCH_KINDS.length)
+        .optional()
+        .describe("The kinds of content to find (none: every kind)."),
+      topic: z
+        .string()
+        .regex(/^[a-z0-9-]{1,80}$/, "The topic is a topic's slug, as in its page's address.")
+        .optional(),
+      from: searchYear.optional().describe("The first year published."),
+      to: searchYear.optional().describe("The last year published."),
+    })
+    .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, {
+      message: "The first year must not come after the last.",
+      path: ["to"],
+    })
+    .default({}),
+  sort: z.enum(["relevance", "newest"], { errorMap: () => ({ message: "Please sort by relevance or newest." }) }).default("relevance"),
+  order: z
+    .enum(["desc"], { errorMap: () => ({ message: "Results come best or newest first: the order is desc." }) })
+    .default("desc")
+    .describe("Best (relevance) or newest first; the only order search offers."),
+  page: z.number().int().min(1).max(MAX_PAGE).default(1),
+  size: z.number().int().min(1).max(1000).default(10).describe("Entries a page; a page holds at most 10."),
+});
+
+export const searchPost = endpoint({
+  method: "post",
+  operationId: "search",
+  path: "/service/search",
+  summary:
+    "Search (spec: queryString, filters, sort, order), with the search page's engine and snippets: gated text shows in a snippet only for a subscriber. Unlike the page's lenient query string, a filter that makes no sense is refused.",
+  tag: "Streams",
+  access: "public",
+  body: searchBody,
+  answers: streamAnswers(" (no entries without a query)"),
+});
+
 export const historyStream = endpoint({
   method: "get",
+  operationId: "getHistoryStream",
   path: "/service/user/history/{number}/{size}",
   summary: "The reader's reading history: the articles they opened while signed in, the latest first.",
   tag: "Streams",
@@ -238,6 +317,7 @@ export const historyStream = endpoint({
 
 export const savesStream = endpoint({
   method: "get",
+  operationId: "getSavesStream",
   path: "/service/user/saves/{number}/{size}",
   summary: "Everything the reader saved to their library, the latest first.",
   tag: "Streams",
@@ -249,6 +329,7 @@ export const savesStream = endpoint({
 
 export const folderStream = endpoint({
   method: "get",
+  operationId: "getFolderStream",
   path: "/service/user/list/{id}/{number}/{size}",
   summary: "What one of the reader's own library folders holds, the latest first (another reader's folder is a 404).",
   tag: "Streams",
@@ -263,6 +344,7 @@ export const DIRECTORY_PAGE_SIZE = 10;
 
 export const magazineStream = endpoint({
   method: "get",
+  operationId: "getMagazineStream",
   path: "/service/magazine/{number}/{size}",
   summary: `The magazine's issues, newest first, as the magazine archive lists them: cover, title, summary and "Featuring" list (at most ${DIRECTORY_PAGE_SIZE} a page).`,
   tag: "Streams",
@@ -274,6 +356,7 @@ export const magazineStream = endpoint({
 
 export const orderedStream = endpoint({
   method: "get",
+  operationId: "getOrderedStream",
   path: "/service/ordered/{number}/{size}",
   summary:
     "The reader's purchase history, newest first, as my library's purchase history lists it: store orders (Purchased or Cancelled) with their items, total and downloads, and subscriptions.",
@@ -289,6 +372,7 @@ export const orderedStream = endpoint({
 
 export const topicsStream = endpoint({
   method: "get",
+  operationId: "getTopicsStream",
   path: "/service/topics/{number}/{size}",
   summary: `The topic directory as /topics lists it, each subject by name followed by its topics by name: each one's name, page and description (at most ${DIRECTORY_PAGE_SIZE} a page).`,
   tag: "Streams",
@@ -300,11 +384,13 @@ export const topicsStream = endpoint({
 
 export const endpoints = [
   articleContent,
+  articleComponent,
   giveGift,
   namedStream,
   followingStream,
   searchStream,
   searchMoreResults,
+  searchPost,
   historyStream,
   savesStream,
   folderStream,

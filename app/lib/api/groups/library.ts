@@ -23,6 +23,7 @@ const bulkAnswer = z.object({ id: z.string(), listIds: z.array(z.string()), mess
 
 export const bulkAdd = endpoint({
   method: "post",
+  operationId: "addToFolders",
   path: "/service/user/lists/bulk-update",
   summary: "Adds a saved item (`id`) to the reader's folders (`listIds`).",
   tag: TAG,
@@ -36,6 +37,7 @@ export const bulkAdd = endpoint({
 
 export const bulkRemove = endpoint({
   method: "delete",
+  operationId: "removeFromFolders",
   path: "/service/user/lists/bulk-update",
   summary: "Takes a saved item (`id`) out of the reader's folders (`listIds`); it stays in the library.",
   tag: TAG,
@@ -54,6 +56,7 @@ const notOwnItem = error("No such item in the reader's library (another reader's
 
 export const itemLists = endpoint({
   method: "get",
+  operationId: "getItemFolders",
   path: "/service/user/saves/{id}/lists",
   summary:
     "The folders a saved item can go in and whether each holds it, as the save and organize pages show them (the read-only gift folder takes no items, so it is left out).",
@@ -71,6 +74,7 @@ export const itemLists = endpoint({
 
 export const listUrl = endpoint({
   method: "get",
+  operationId: "getFolderUrl",
   path: "/service/user/list/url/{id}",
   summary: "The absolute address (`listurl`) of one of the reader's folders' page in My Library.",
   tag: TAG,
@@ -82,8 +86,20 @@ export const listUrl = endpoint({
   },
 });
 
+export const getLists = endpoint({
+  method: "get",
+  operationId: "getFolders",
+  path: "/service/user/lists",
+  summary:
+    "The reader's folders as the library lists them: the read-only gift folder first, then their own in the order they were made, each with how many items it holds.",
+  tag: TAG,
+  access: "reader",
+  answers: { 200: { description: "The folders.", schema: z.object({ lists: z.array(folderAnswerSchema) }) } },
+});
+
 export const deleteLists = endpoint({
   method: "delete",
+  operationId: "deleteFolders",
   path: "/service/user/lists",
   summary:
     "Deletes every folder of the reader's that the library page lets them delete; the read-only gift folder stays, and saved items stay in the library.",
@@ -99,6 +115,7 @@ export const deleteLists = endpoint({
 
 export const createList = endpoint({
   method: "post",
+  operationId: "createFolder",
   path: "/service/user/list/{name}",
   summary: "Creates a folder with this name (spec 5 folder rules; the name is trimmed) and an optional description.",
   tag: TAG,
@@ -117,6 +134,7 @@ export const createList = endpoint({
 
 export const deleteList = endpoint({
   method: "delete",
+  operationId: "deleteFolder",
   path: "/service/user/list/{name}",
   summary: "Deletes the reader's folder with this name (ignoring case and spaces); its items stay in the library.",
   tag: TAG,
@@ -129,8 +147,33 @@ export const deleteList = endpoint({
   },
 });
 
+export const saveItem = endpoint({
+  method: "post",
+  operationId: "saveItem",
+  path: "/service/user/saves",
+  summary:
+    "Saves an article, video or podcast episode (`type`, `id`) to the reader's library and into the folders `listIds` names, as the save page does: saving again only adds folders, and ids of folders that are not the reader's own writable ones are passed over.",
+  tag: TAG,
+  access: "reader",
+  body: shareRefSchema.extend({
+    listIds: z
+      .union([z.string().max(64), z.array(z.string().max(64)).max(100)])
+      .optional()
+      .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]))
+      .describe("The folders to put it in (none: only All Folders)."),
+  }),
+  answers: {
+    200: {
+      description: 'Saved ("Saved!"): the saved item\'s id and the folders it is now in.',
+      schema: z.object({ id: z.string(), listIds: z.array(z.string()), message: z.string() }),
+    },
+    404: error("Nothing to save: no such article, video or episode."),
+  },
+});
+
 export const deleteSave = endpoint({
   method: "delete",
+  operationId: "deleteSave",
   path: "/service/user/saves",
   summary: "Removes a saved item (`id`) from the reader's library.",
   tag: TAG,
@@ -163,6 +206,7 @@ const unknownTarget = error("No such topic, newsletter or campaign.");
 
 export const followPost = endpoint({
   method: "post",
+  operationId: "follow",
   path: "/service/user/follow",
   summary: "Follows a topic, newsletter or marketing campaign (following again changes nothing).",
   tag: TAG,
@@ -177,6 +221,7 @@ export const followPost = endpoint({
 
 export const followDelete = endpoint({
   method: "delete",
+  operationId: "unfollow",
   path: "/service/user/follow",
   summary: "Stops following a topic, newsletter or marketing campaign.",
   tag: TAG,
@@ -187,6 +232,7 @@ export const followDelete = endpoint({
 
 export const topicList = endpoint({
   method: "get",
+  operationId: "getFollowedTopics",
   path: "/service/topic",
   summary: "The topics the reader follows, by name.",
   tag: TAG,
@@ -198,6 +244,7 @@ export const topicList = endpoint({
 
 export const topicDelete = endpoint({
   method: "delete",
+  operationId: "unfollowTopic",
   path: "/service/topic",
   summary:
     'Stops following a topic the reader follows, named as GET /service/topic names it (any case; "RD" names "R&D", as the following stream\'s filter does).',
@@ -225,6 +272,7 @@ const subscribeAnswers = {
 
 export const userSubscribe = endpoint({
   method: "post",
+  operationId: "subscribeNewsletter",
   path: "/service/user/subscribe",
   summary: "Subscribes the signed-in reader to a newsletter.",
   tag: TAG,
@@ -235,6 +283,7 @@ export const userSubscribe = endpoint({
 
 export const userUnsubscribe = endpoint({
   method: "delete",
+  operationId: "unsubscribeNewsletter",
   path: "/service/user/subscribe",
   summary: "Unsubscribes the signed-in reader from a newsletter.",
   tag: TAG,
@@ -245,6 +294,7 @@ export const userUnsubscribe = endpoint({
 
 export const unsubscribeAll = endpoint({
   method: "delete",
+  operationId: "unsubscribeAllNewsletters",
   path: "/service/user/unsubscribe/all",
   summary: "Unsubscribes the signed-in reader from every newsletter.",
   tag: TAG,
@@ -256,6 +306,7 @@ export const unsubscribeAll = endpoint({
 
 export const newslettersSubscribe = endpoint({
   method: "post",
+  operationId: "newslettersSubscribe",
   path: "/service/newsletters/subscribe",
   summary: "Subscribes the signed-in reader to a newsletter, as the Email Newsletters page does (it has no guest sign-up).",
   tag: TAG,
@@ -266,6 +317,7 @@ export const newslettersSubscribe = endpoint({
 
 export const newslettersUnsubscribe = endpoint({
   method: "post",
+  operationId: "newslettersUnsubscribe",
   path: "/service/newsletters/unsubscribe",
   summary:
     "Unsubscribes from a newsletter: anyone holding the `token` of a newsletter's unsubscribe link (no sign-in, as the link's page), or the signed-in reader by the newsletter's `name`.",
@@ -285,6 +337,7 @@ export const newslettersUnsubscribe = endpoint({
 
 export const share = endpoint({
   method: "post",
+  operationId: "shareByEmail",
   path: "/service/user/share",
   summary:
     "Shares an article, video or podcast episode (`type`, `id`) by e-mail from the signed-in reader, as the share page does (at most 20 e-mail shares a day).",
@@ -309,6 +362,7 @@ export const share = endpoint({
 // so the spec's /api/ sign-ups are twins of the /service/ ones.
 export const apiNewslettersSubscribe = endpoint({
   ...newslettersSubscribe,
+  operationId: "apiNewslettersSubscribe",
   path: "/api/newsletters/subscribe",
   summary:
     "The twin of POST /service/newsletters/subscribe: subscribes the signed-in reader to a newsletter (the site has no guest sign-up).",
@@ -319,6 +373,7 @@ const unknownCampaign = error("No such marketing campaign.");
 
 export const campaignSubscribe = endpoint({
   method: "post",
+  operationId: "subscribeCampaign",
   path: "/service/user/marketingcampaign/subscribe",
   summary: "Subscribes the signed-in reader to a marketing campaign's e-mail.",
   tag: TAG,
@@ -329,6 +384,7 @@ export const campaignSubscribe = endpoint({
 
 export const campaignUnsubscribe = endpoint({
   method: "delete",
+  operationId: "unsubscribeCampaign",
   path: "/service/user/marketingcampaign/subscribe",
   summary: "Unsubscribes the signed-in reader from a marketing campaign's e-mail.",
   tag: TAG,
@@ -339,6 +395,7 @@ export const campaignUnsubscribe = endpoint({
 
 export const apiCampaignSubscribe = endpoint({
   ...campaignSubscribe,
+  operationId: "apiCampaignSubscribe",
   path: "/api/marketingcampaign/subscribe",
   summary:
     "The twin of POST /service/user/marketingcampaign/subscribe: subscribes the signed-in reader to a marketing campaign's e-mail (the site has no guest sign-up).",
@@ -349,9 +406,11 @@ export const endpoints = [
   bulkRemove,
   createList,
   deleteList,
+  saveItem,
   deleteSave,
   itemLists,
   listUrl,
+  getLists,
   deleteLists,
   followPost,
   followDelete,

@@ -11,6 +11,7 @@ export const NOT_THIS_SITE = "Please enter the address of a page on this site.";
 
 export const shorten = endpoint({
   method: "post",
+  operationId: "shortenUrl",
   path: "/service/integration/url/shorten",
   summary:
     "A short link (/s/{code}) to a page of this site: `url` is an address on this site or a path. The same page always gets the same link. " +

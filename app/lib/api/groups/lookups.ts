@@ -7,6 +7,7 @@ export const suggestTerm = z.object({ term: z.string().max(200).optional() });
 
 export const autoSuggest = endpoint({
   method: "get",
+  operationId: "autoSuggest",
   path: "/service/search/auto-suggest",
   summary: "Up to 6 titles and 3 topics for what a reader has typed (nothing below 3 characters).",
   tag: "Search",
@@ -25,6 +26,7 @@ export const autoSuggest = endpoint({
 
 export const stateProvince = endpoint({
   method: "get",
+  operationId: "getStatesProvinces",
   path: "/service/commerce/state-province/{country}",
   summary: "The states or provinces of a country (ISO 3166 code), for an address form.",
   tag: "Commerce",

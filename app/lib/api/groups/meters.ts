@@ -13,6 +13,7 @@ export const quotaSchema = z.object({
 
 export const quota = endpoint({
   method: "get",
+  operationId: "getQuota",
   path: "/service/user/quota",
   summary: "The reader's article meter this month: a guest's by their visitor cookie, a registered reader's by their account.",
   tag: "User",
@@ -22,6 +23,7 @@ export const quota = endpoint({
 
 export const ascendQuota = endpoint({
   method: "get",
+  operationId: "getAscendQuota",
   path: "/service/user/ascend-quota",
   summary: "A guest's Ascend meter this month (registered readers have one meter, as user/quota gives).",
   tag: "User",

@@ -35,6 +35,7 @@ const accountWithSubscription = z.object({
 
 export const search = endpoint({
   method: "post",
+  operationId: "searchSubscriber",
   path: "/api/user/subscriber/search",
   summary:
     "The subscriber lookup: the active print subscription (source CDS_US or CDS_UK, access not ended) with this address and account number. Each lookup counts against the subscriber registration page's rate limit.",
@@ -84,6 +85,7 @@ const refusedRegistration = (description: string): Answer => ({ ...refusal(descr
 
 export const register = endpoint({
   method: "post",
+  operationId: "registerSubscriber",
   path: "/api/user/subscriber/register",
   summary:
     "Opens a web account for a print subscriber, as /subscriber-registration does: the account is named as on the subscription record, gets the subscription's tier and signs in. `id` is a random id the client makes for the attempt (8 to 64 letters, digits or hyphens).",
@@ -107,6 +109,7 @@ export const register = endpoint({
 
 export const subscribe = endpoint({
   method: "post",
+  operationId: "linkSubscription",
   path: "/api/user/subscribe",
   summary:
     "An existing web account connects its print subscription. The password is checked as sign-in checks it (rate limit, captcha, lockout); the subscription must be recorded under the account's address, and that address must have been confirmed by a mailed link. A ticked `optIn` is kept.",
@@ -146,6 +149,7 @@ export const subscribe = endpoint({
 
 export const userRef = endpoint({
   method: "get",
+  operationId: "getUserRef",
   path: "/service/user/userRef",
   summary: "The signed-in reader's references: as the payment provider knows them (checkout's customer) and as analytics does (guid).",
   tag: TAG,
@@ -163,6 +167,7 @@ export const userRef = endpoint({
 
 export const checkoutComplete = endpoint({
   method: "post",
+  operationId: "checkoutComplete",
   path: "/api/user/subscribe/checkoutComplete",
   summary:
     "What the return from the payment provider does: asks the provider whether the reader's subscription checkout was paid and, once it was, grants the subscription. Safe to repeat: it grants once.",
@@ -181,6 +186,7 @@ export const checkoutComplete = endpoint({
 
 export const transactionComplete = endpoint({
   method: "get",
+  operationId: "transactionComplete",
   path: "/api/digitaldata/piano/transactionComplete",
   summary: "The analytics data of one of the reader's completed subscription purchases (the receipt's facts).",
   tag: TAG,
