@@ -142,4 +142,3 @@ export function regionsOf(countryCode: string): { code: string; name: string }[]
 
 export const isCountry = (code: string) => COUNTRIES.some((c) => c.code === code);
 export const isRegionOf = (countryCode: string, region: string) => regionsOf(countryCode).some((r) => r.code === region);
-export const isDomestic = (countryCode: string) => countryCode === "US" || countryCode === "CA";

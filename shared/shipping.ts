@@ -1,4 +1,4 @@
-import { isDomestic } from "./regions";
+import { isDomestic } from "./domestic";
 
 export type ShippingMethodId = "standard" | "express" | "international";
 

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { useCallback, useState } from "react";
-import { isDomestic } from "../../../shared/regions";
+import { isDomestic } from "../../../shared/domestic";
 import { NEW_ADDRESS } from "../../lib/forms/choices";
 import { primaryButton } from "../controls.css";
 import { ErrorSummary } from "../forms/ErrorSummary";
