@@ -49,7 +49,15 @@ describe(`two instances started together on one empty ${dialectName} database`, 
     expect(names.length).toBeGreaterThan(10);
     expect(new Set(names).size).toBe(names.length);
     const seeded = await db.selectFrom("seed_state").select("name").orderBy("name").execute();
-    expect(seeded.map((s) => s.name)).toEqual(["accounts", "content", "product-texts", "search-index", "store-offers"]);
+    expect(seeded.map((s) => s.name)).toEqual([
+      "accounts",
+      "content",
+      "courses",
+      "product-companions",
+      "product-texts",
+      "search-index",
+      "store-offers",
+    ]);
     const slugs = await db.selectFrom("article").select("slug").execute();
     expect(slugs.length).toBeGreaterThan(0);
     expect(new Set(slugs.map((s) => s.slug)).size).toBe(slugs.length);

@@ -104,10 +104,10 @@ describe("serving the client build", () => {
     expect(page).toContain("</html>");
     expect(brotli.body.length).toBeLessThan(page.length / 2);
     // The whole page is compressed at once (ADR 052): its length is known before it is sent,
-    // and it ends with the route data for hydration, whole.
+    // and its body ends with the route data for hydration, whole (ADR 057).
     expect(Number(brotli.headers["content-length"])).toBe(brotli.body.length);
     expect(page).toMatch(
-      /streamController\.enqueue\("[\s\S]*"\);<\/script>(<!--\/?\$-->)*<script>window\.__remixContext\.streamController\.close\(\);<\/script>(<!--\/\$-->)*$/,
+      /streamController\.enqueue\("[\s\S]*"\);<\/script>(<!--\/?\$-->)*<script>window\.__remixContext\.streamController\.close\(\);<\/script>(<!--\/\$-->)*<\/body><\/html>$/,
     );
 
     const gzip = await raw(server.url, "/the-latest.data", { headers: { "Accept-Encoding": "gzip" } });

@@ -186,17 +186,19 @@ describe("product pages", () => {
   });
 
   it("posts the spec's cart-add fields, a permissions form where available, and a volume pricing table", () => {
+    // Its add forms, not "Better together"'s, which adds several at once.
+    const ADD_FORMS = "main form[action='/shopping-cart']:has(input[name=intent][value=add])";
     /** The inputs of the page's nth add-to-cart form, by name. */
     const fields = ($: cheerio.CheerioAPI, n: number) =>
       Object.fromEntries(
-        $("main form[action='/shopping-cart']")
+        $(ADD_FORMS)
           .eq(n)
           .find("input")
           .map((_, i) => [[$(i).attr("name"), $(i).attr("value")]])
           .get(),
       );
     const [, $] = pageOf("harrow-and-vane-textiles")[0]!;
-    expect($("main form[action='/shopping-cart']").length).toBe(2);
+    expect($(ADD_FORMS).length).toBe(2);
     const item = fields($, 0);
     expect(item).toMatchObject({ intent: "add", type: "Digital", quantity: "1", format: "PDF", referral: DEFAULT_ADD_TO_CART_REFERRAL });
     expect(item.productUrl).toMatch(/^\/product\/harrow-and-vane-textiles\/\d+$/);
