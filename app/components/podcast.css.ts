@@ -78,3 +78,16 @@ export const tools = style({
 });
 
 globalStyle(`${episode} p`, { maxWidth: vars.measure.text });
+
+/** An episode's own page: the player, the description and the links below the header, at reading width. */
+export const episodeBody = style({ maxWidth: vars.measure.text });
+
+export const episodeNav = style({
+  marginTop: vars.space.lg,
+  paddingTop: vars.space.md,
+  borderTop: `1px solid ${vars.color.rule}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
+
+globalStyle(`${episodeNav} ul`, { listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
