@@ -75,7 +75,7 @@ test("a listener opens an episode's own page from its show, plays it, and finds 
   await page.goto("/podcasts/the-long-way-back");
   const second = page.locator("main ol > li").nth(1);
   const title = await second.getByRole("heading", { level: 2 }).innerText();
-  await second.getByRole("link", { name: title }).click();
+  await second.getByRole("link", { name: title, exact: true }).click();
   await expect(page).toHaveURL(/\/podcasts\/the-long-way-back\/\d+-[a-z0-9-]+$/);
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Share this episode" })).toBeVisible();
@@ -89,12 +89,11 @@ test("a listener opens an episode's own page from its show, plays it, and finds 
   });
   await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
 
-  const more = page.getByRole("navigation", { name: "More episodes" });
-  await more.getByRole("link", { name: "Introducing The Long Way Back" }).click();
+  const more = () => page.getByRole("navigation", { name: "More from The Long Way Back" });
+  await more().getByRole("link", { name: "Introducing The Long Way Back" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Introducing The Long Way Back" })).toBeVisible();
-  await page
-    .getByRole("navigation", { name: "More episodes" })
-    .getByRole("link", { name: /^All \d+ episodes of The Long Way Back$/ })
+  await more()
+    .getByRole("link", { name: /^All \d+ episodes$/ })
     .click();
   await expect(page.getByRole("heading", { level: 1, name: "The Long Way Back" })).toBeVisible();
 });

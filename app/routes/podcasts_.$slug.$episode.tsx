@@ -7,6 +7,8 @@ import { episodeCoverPath, podcastFeedPath, podcastSeriesPath } from "../../shar
 import { JsonLd } from "../components/JsonLd";
 import { EpisodeAudio, EpisodeMeta } from "../components/PodcastEpisode";
 import { ShareLinks } from "../components/ShareLinks";
+import * as layout from "../components/article.css";
+import * as cards from "../components/cards.css";
 import * as css from "../components/podcast.css";
 import * as stream from "../components/stream.css";
 import { config, db } from "../lib/db.server";
@@ -60,18 +62,23 @@ export default function PodcastEpisodePage() {
           <p className={css.hosts}>Hosted by {formatAuthors(series.hosts.map((name) => ({ name })))}</p>
         </div>
       </header>
-      <div className={css.episodeBody}>
-        <EpisodeAudio episode={episode} seriesTitle={series.title} siteUrl={siteUrl} />
-        <p>{episode.description}</p>
-        <ShareLinks
-          type="podcast"
-          id={episode.id}
-          url={`${siteUrl}${episode.url}`}
-          title={`${series.title}: ${episode.title}`}
-          heading="Share this episode"
-        />
-        <nav aria-label="More episodes" className={css.episodeNav}>
-          <ul>
+      <div className={layout.layout}>
+        <div>
+          <EpisodeAudio episode={episode} seriesTitle={series.title} siteUrl={siteUrl} />
+          <p>{episode.description}</p>
+          <ShareLinks
+            type="podcast"
+            id={episode.id}
+            url={`${siteUrl}${episode.url}`}
+            title={`${series.title}: ${episode.title}`}
+            heading="Share this episode"
+          />
+        </div>
+        <nav aria-labelledby="more-episodes" className={layout.asideBlock}>
+          <h2 id="more-episodes" className={cards.eyebrow}>
+            More from {series.title}
+          </h2>
+          <ul className={layout.asideList}>
             {previous ? (
               <li>
                 Previous episode:{" "}
@@ -89,9 +96,7 @@ export default function PodcastEpisodePage() {
               </li>
             ) : null}
             <li>
-              <Link to={podcastSeriesPath(series.slug)}>
-                All {series.episodeCount} episodes of {series.title}
-              </Link>
+              <Link to={podcastSeriesPath(series.slug)}>All {series.episodeCount} episodes</Link>
             </li>
             <li>
               <a href={podcastFeedPath(series.slug)} type="application/rss+xml">
