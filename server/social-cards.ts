@@ -57,6 +57,12 @@ const CARDS: Record<SocialCardKind, (db: Database, key: string) => Promise<strin
     return topic && socialCard({ key: slug, kicker: "Topic", title: topic.name });
   },
   article: (db, slug) => (SLUG.test(slug) ? articleCard(db, slug) : Promise.resolve(undefined)),
+  "reading-list": async (db, slug) => {
+    const list = SLUG.test(slug)
+      ? await db.selectFrom("reading_list").select(["name", "description"]).where("slug", "=", slug).executeTakeFirst()
+      : undefined;
+    return list && socialCard({ key: slug, kicker: "Reading list", title: list.name, line: list.description });
+  },
   issue: async (db, code) => {
     const issue = isIssueCode(code) ? await issueByCode(db, code) : undefined;
     return (

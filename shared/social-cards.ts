@@ -1,7 +1,18 @@
 // A page's social card: the 1200 × 630 PNG that og:image names (server/art.ts draws it). Each
 // kind of page has its own, found by a key: an article's slug, an issue's code, a page's name…
 
-export const SOCIAL_CARD_KINDS = ["page", "stream", "topic", "article", "issue", "product", "video", "podcast", "episode"] as const;
+export const SOCIAL_CARD_KINDS = [
+  "page",
+  "stream",
+  "topic",
+  "article",
+  "reading-list",
+  "issue",
+  "product",
+  "video",
+  "podcast",
+  "episode",
+] as const;
 export type SocialCardKind = (typeof SOCIAL_CARD_KINDS)[number];
 
 export const socialCardPath = (kind: SocialCardKind, key: string | number) => `/art/card/${kind}/${key}.png`;

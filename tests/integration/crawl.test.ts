@@ -151,12 +151,23 @@ describe("social previews", () => {
         alt: expect.stringMatching(/^Meridian Review: \S/),
         twitterCard: "summary_large_image",
       });
-      const kind = new RegExp(`^${server.url}/art/card/([a-z]+)/[A-Za-z0-9-]+\\.png$`).exec(image ?? "")?.[1];
+      const kind = new RegExp(`^${server.url}/art/card/([a-z-]+)/[A-Za-z0-9-]+\\.png$`).exec(image ?? "")?.[1];
       expect(kind, `${page.path}: og:image ${image}`).toBeDefined();
       cards.set(kind!, [...new Set([...(cards.get(kind!) ?? []), image!])]);
     }
     // Every kind of page has its own card: content by its key, the other pages by their name.
-    expect([...cards.keys()].sort()).toEqual(["article", "episode", "issue", "page", "podcast", "product", "stream", "topic", "video"]);
+    expect([...cards.keys()].sort()).toEqual([
+      "article",
+      "episode",
+      "issue",
+      "page",
+      "podcast",
+      "product",
+      "reading-list",
+      "stream",
+      "topic",
+      "video",
+    ]);
     // Each card the fixed pages name, and two of every other kind, as a network fetches them.
     const fetched = [...cards].flatMap(([kind, urls]) => (kind === "page" || kind === "stream" ? urls : urls.slice(0, 2)));
     for (const url of fetched) {
