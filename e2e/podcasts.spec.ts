@@ -67,6 +67,33 @@ test("a reader saves an episode and finds it in My Library", async ({ page, js, 
   }
   await page.goto("/my-library/library/commute");
   await page.getByRole("link", { name: title }).first().click();
-  await expect(page.getByRole("heading", { level: 2, name: title })).toBeVisible();
-  await expect(page).toHaveURL(/\/podcasts\/the-meridian-conversation\?episode=\d+#episode-\d+$/);
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page).toHaveURL(/\/podcasts\/the-meridian-conversation\/\d+-[a-z0-9-]+$/);
+});
+
+test("a listener opens an episode's own page from its show, plays it, and finds the way back and on", async ({ page, axe }) => {
+  await page.goto("/podcasts/the-long-way-back");
+  const second = page.locator("main ol > li").nth(1);
+  const title = await second.getByRole("heading", { level: 2 }).innerText();
+  await second.getByRole("link", { name: title, exact: true }).click();
+  await expect(page).toHaveURL(/\/podcasts\/the-long-way-back\/\d+-[a-z0-9-]+$/);
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Share this episode" })).toBeVisible();
+  await axe(page);
+
+  const audio = page.locator("main audio");
+  await page.waitForLoadState("load");
+  await audio.evaluate(async (el: HTMLAudioElement) => {
+    el.muted = true;
+    await el.play();
+  });
+  await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
+
+  const more = () => page.getByRole("navigation", { name: "More from The Long Way Back" });
+  await more().getByRole("link", { name: "Introducing The Long Way Back" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Introducing The Long Way Back" })).toBeVisible();
+  await more()
+    .getByRole("link", { name: /^All \d+ episodes$/ })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: "The Long Way Back" })).toBeVisible();
 });

@@ -46,6 +46,7 @@ test("every page type, as a guest, fits the screen from 320 to 1280 px", async (
     ["video", await firstLink(page, "/video", /^\/video\/\d+/)],
     ["podcasts", "/podcasts"],
     ["podcast", await firstLink(page, "/podcasts", /^\/podcasts\/[^/?]+$/)],
+    ["podcast-episode", await firstLink(page, "/podcasts/the-long-way-back", /^\/podcasts\/[^/?]+\/\d+-/)],
     ["store", "/store"],
     ["product", await firstLink(page, "/store", /^\/product\//)],
     ["shopping-cart", "/shopping-cart"],

@@ -51,7 +51,7 @@ test("finds a video, a podcast episode, a magazine issue by a featured title and
   const product = content.store.products[0]!;
   const cases = [
     { text: partOf(video.title), kind: "video", title: video.title, opens: /\/video\/\d+\// },
-    { text: partOf(episode.title), kind: "podcast", title: episode.title, opens: /\/podcasts\/[a-z0-9-]+\?episode=\d+/ },
+    { text: partOf(episode.title), kind: "podcast", title: episode.title, opens: /\/podcasts\/[a-z0-9-]+\/\d+-[a-z0-9-]+$/ },
     { text: partOf(feature), kind: "issue", title: null, opens: /\/archive-toc\/\d+$/ },
     { text: partOf(product.title), kind: "product", title: product.title, opens: /\/product\/[a-z0-9-]+\/\d+/ },
   ];

@@ -4,6 +4,8 @@ import {
   PODCAST_ARTWORK_PX,
   PODCAST_COVER_SIZE,
   PRODUCT_COVER_SIZE,
+  PRODUCT_PNG_SCALE,
+  SOCIAL_CARD_SIZE,
   VIDEO_POSTER_SIZE,
 } from "../shared/art-sizes";
 import { hashString, seededRandom } from "./content/random";
@@ -92,6 +94,36 @@ export function podcastCover(series: { slug: string; title: string }): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" fill="#fff" font-size="28" font-family="Helvetica, Arial, sans-serif">MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/>${title}</svg>`;
 }
 
+/** What an episode's cover says it is: its place in a serial show, or its type in any show. */
+function episodeLabel(e: { season: number; episode: number; episodeType: string }, serial: boolean): string {
+  const type = e.episodeType === "full" ? "" : e.episodeType.toUpperCase();
+  const place = serial ? `SEASON ${e.season} · EPISODE ${e.episode}` : `EPISODE ${e.episode}`;
+  return type && !serial ? type : [place, type].filter(Boolean).join(" · ");
+}
+
+/**
+ * An episode's square cover: its show's colour, the show's name, the episode's title and its
+ * place in the show (podcast apps show it beside the episode).
+ */
+export function episodeCover(
+  series: { slug: string; title: string; serial: boolean },
+  episode: { id: number; title: string; season: number; episode: number; episodeType: string },
+): string {
+  const { width, height } = PODCAST_COVER_SIZE;
+  const random = seededRandom(hashString(`${series.slug}/${episode.id}`));
+  const colour = PALETTE[hashString(series.slug) % PALETTE.length];
+  const lines = clampLines(wrap(episode.title, 18), 5);
+  const top = 236 + (5 - lines.length) * 26;
+  const title = lines
+    .map(
+      (line, i) =>
+        `<text x="48" y="${top + i * 56}" font-size="48" font-weight="700" fill="#fff" font-family="Georgia, serif"${fitWidth(line, 48, 504)}>${escapeHtml(line)}</text>`,
+    )
+    .join("");
+  const sans = `fill="#fff" font-family="Helvetica, Arial, sans-serif"`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" font-size="28" ${sans}>MERIDIAN REVIEW PODCASTS</text><rect x="48" y="120" width="80" height="8" fill="#fff"/><text x="48" y="176" font-size="30" ${sans}${fitWidth(series.title, 30 * 0.92, 504)}>${escapeHtml(series.title)}</text>${title}<text x="48" y="${height - 56}" font-size="24" letter-spacing="2" ${sans}>${escapeHtml(episodeLabel(episode, series.serial))}</text></svg>`;
+}
+
 const podcastArtworks = new KeptPngs(64);
 
 /**
@@ -100,6 +132,12 @@ const podcastArtworks = new KeptPngs(64);
  */
 export function podcastArtwork(series: { slug: string; title: string }): Promise<Buffer> {
   return podcastArtworks.get(`${series.slug}\n${series.title}`, () => svgToPng(podcastCover(series), { width: PODCAST_ARTWORK_PX }));
+}
+
+/** An episode's cover as the feed's `itunes:image` takes it: the same square PNG as its show's. */
+export function episodeArtwork(...args: Parameters<typeof episodeCover>): Promise<Buffer> {
+  const svg = episodeCover(...args);
+  return podcastArtworks.get(svg, () => svgToPng(svg, { width: PODCAST_ARTWORK_PX }));
 }
 
 /** What the top of a product's cover says it is. */
@@ -146,4 +184,122 @@ export function productCover(product: { slug: string; title: string; productType
   const imprint = imprintOf(product.productType);
   const byline = product.authors.length > 0 ? product.authors.join(", ") : "";
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><title>${escapeHtml(product.title)}</title><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="48" y="96" font-size="26" letter-spacing="2" ${sans}>${escapeHtml(imprint)}</text><rect x="48" y="122" width="80" height="8" fill="#fff"/>${title}${sub}<text x="48" y="${height - 64}" font-size="28" textLength="${Math.min(504, byline.length * 15)}" lengthAdjust="spacingAndGlyphs" ${sans}>${escapeHtml(byline)}</text></svg>`;
+}
+
+const productPngs = new KeptPngs(64);
+
+/** A product's cover as a PNG of PRODUCT_PNG_SCALE times its drawn size, for its JSON-LD `image` (Google takes no SVG there). */
+export function productCoverPng(product: Parameters<typeof productCover>[0]): Promise<Buffer> {
+  const svg = productCover(product);
+  return productPngs.get(svg, () => svgToPng(svg, { width: PRODUCT_COVER_SIZE.width * PRODUCT_PNG_SCALE }));
+}
+
+/** A picture drawn by this module, and the size it was drawn at. */
+export interface Picture {
+  svg: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * What a social card shows: the title over the art of `key` (an article's slug gives the
+ * article's own art), with a kicker above it (the topic, the show, the issue's date) or a line
+ * below it, and a cover, a podcast's artwork or a chart beside it.
+ */
+export interface TitleCard {
+  key: string;
+  kicker?: string;
+  title: string;
+  line?: string;
+  picture?: Picture;
+}
+
+/** A picture placed in a box of the card: `fit` shows all of it, `fill` covers the box and crops what overflows. */
+function placed(picture: Picture, box: { x: number; y: number; width: number; height: number }, mode: "fit" | "fill"): string {
+  const inner = picture.svg.replace(/^<svg[^>]*>/, "").replace(/<\/svg>$/, "");
+  const aspect = mode === "fit" ? "xMidYMid meet" : "xMidYMid slice";
+  return `<svg x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" viewBox="0 0 ${picture.width} ${picture.height}" preserveAspectRatio="${aspect}">${inner}</svg>`;
+}
+
+/** Lines beyond `max` are dropped, the last kept one ending in an ellipsis. */
+function clampLines(lines: string[], max: number): string[] {
+  if (lines.length <= max) return lines;
+  const kept = lines.slice(0, max);
+  kept[max - 1] = `${kept[max - 1]!.replace(/[\s,;:.–—-]+$/, "")}…`;
+  return kept;
+}
+
+/**
+ * A text too wide for its column (one long word, or wider letters than the wrap allowed for) is
+ * squeezed to the column; DejaVu's letters average about 0.6 of their size.
+ */
+function fitWidth(text: string, size: number, column: number): string {
+  return text.length * size * 0.6 > column ? ` textLength="${column}" lengthAdjust="spacingAndGlyphs"` : "";
+}
+
+const CARD_MARGIN = 64;
+const CARD_INK = "#1c232b";
+const PICTURE_GAP = 48;
+
+/**
+ * A page's social card (og:image), 1200 × 630: the site's name and a rule at the top, the title
+ * at the foot in large serif type over the key's art, darkened towards the foot so that the
+ * white text reads on any of it, and the picture, if any, at the right.
+ */
+export function socialCard(card: TitleCard): string {
+  const { width, height } = SOCIAL_CARD_SIZE;
+  // Beside a picture (itself in the key's colour) the card is ink, with the key's shapes faint.
+  const backdrop = card.picture
+    ? `<rect width="100%" height="100%" fill="${CARD_INK}"/><g opacity="0.3">${shapes(seededRandom(hashString(card.key)), width, height, 6)}</g>`
+    : placed({ svg: articleArt(card.key), ...ARTICLE_ART_SIZE }, { x: 0, y: 0, width, height }, "fill");
+  const shade = `<defs><linearGradient id="card-shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0.3"/><stop offset="0.35" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.55"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#card-shade)"/>`;
+  let picture = "";
+  let column = width - 2 * CARD_MARGIN;
+  if (card.picture) {
+    const box = fitted(card.picture, { width: 520, height: height - 2 * CARD_MARGIN });
+    const x = width - CARD_MARGIN - box.width;
+    const y = Math.round((height - box.height) / 2);
+    picture = `<rect x="${x + 12}" y="${y + 12}" width="${box.width}" height="${box.height}" fill="#000" fill-opacity="0.35"/>${placed(card.picture, { x, y, ...box }, "fit")}`;
+    column = x - PICTURE_GAP - CARD_MARGIN;
+  }
+  const size = card.picture ? 54 : 66;
+  const leading = Math.round(size * 1.16);
+  const lines = clampLines(wrap(card.title, Math.floor(column / (size * 0.56))), card.line ? 3 : 4);
+  const below = card.line ? clampLines(wrap(card.line, Math.floor(column / 17)), 2) : [];
+  const lastBaseline = height - CARD_MARGIN - (below.length > 0 ? below.length * 42 + 12 : 0);
+  const titleTop = lastBaseline - (lines.length - 1) * leading;
+  const sans = `fill="#fff" font-family="Helvetica, Arial, sans-serif"`;
+  const kicker = card.kicker
+    ? `<text x="${CARD_MARGIN}" y="${titleTop - size - 6}" font-size="26" letter-spacing="2" ${sans}${fitWidth(card.kicker, 26, column)}>${escapeHtml(card.kicker.toUpperCase())}</text>`
+    : "";
+  const title = lines
+    .map(
+      (line, i) =>
+        `<text x="${CARD_MARGIN}" y="${titleTop + i * leading}" font-size="${size}" font-weight="700" fill="#fff" font-family="Georgia, serif"${fitWidth(line, size, column)}>${escapeHtml(line)}</text>`,
+    )
+    .join("");
+  const line = below
+    .map((text, i) => `<text x="${CARD_MARGIN}" y="${lastBaseline + 54 + i * 42}" font-size="30" ${sans}>${escapeHtml(text)}</text>`)
+    .join("");
+  const brand = `<text x="${CARD_MARGIN}" y="${CARD_MARGIN + 34}" font-size="30" letter-spacing="3" ${sans}>MERIDIAN REVIEW</text><rect x="${CARD_MARGIN}" y="${CARD_MARGIN + 58}" width="96" height="8" fill="#fff"/>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img">${backdrop}${shade}${picture}${brand}${kicker}${title}${line}</svg>`;
+}
+
+/** The largest size of a picture's proportions within a box. */
+function fitted(picture: Picture, box: { width: number; height: number }): { width: number; height: number } {
+  const scale = Math.min(box.width / picture.width, box.height / picture.height);
+  return { width: Math.round(picture.width * scale), height: Math.round(picture.height * scale) };
+}
+
+/** A picture that already is a title card (a video's poster) as a social card: cropped to the card's shape. */
+export function pictureCard(picture: Picture): string {
+  const { width, height } = SOCIAL_CARD_SIZE;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img">${placed(picture, { x: 0, y: 0, width, height }, "fill")}</svg>`;
+}
+
+const socialCards = new KeptPngs(128);
+
+/** A social card's SVG as the PNG og:image names, drawn once per process while it is asked for. */
+export function socialCardPng(svg: string): Promise<Buffer> {
+  return socialCards.get(svg, () => svgToPng(svg, { width: SOCIAL_CARD_SIZE.width }));
 }

@@ -10,9 +10,11 @@ import { VIDEO_PAGE_SIZE } from "./videos";
 import { lastPage } from "../shared/pagination";
 import {
   articlePath,
+  episodeCoverPath,
   issuePath,
   podcastArtworkPath,
   podcastAudioPath,
+  podcastEpisodePath,
   podcastFeedPath,
   podcastSeriesPath,
   productPath,
@@ -58,11 +60,18 @@ export async function latestFeed(db: Database, siteUrl: string, siteName: string
   return serialise(rss);
 }
 
+/** Who the directories write to about a show (Apple sends its ownership check to this address). */
+export interface PodcastOwner {
+  name: string;
+  email: string;
+}
+
 /**
  * A podcast series as a podcast feed (RSS 2.0 with the iTunes tags podcast apps read): every
- * episode with its audio as an enclosure; undefined for an unknown series.
+ * episode with its audio as an enclosure, its own page as its link and its own cover; undefined
+ * for an unknown series.
  */
-export async function podcastFeed(db: Database, slug: string, siteUrl: string, siteName: string): Promise<string | undefined> {
+export async function podcastFeed(db: Database, slug: string, siteUrl: string, owner: PodcastOwner): Promise<string | undefined> {
   const series = await podcastSeries(db, slug);
   if (!series) return undefined;
   const rss = xmlRoot("rss", { version: "2.0", "xmlns:itunes": ITUNES_NS, "xmlns:atom": ATOM_NS });
@@ -72,9 +81,12 @@ export async function podcastFeed(db: Database, slug: string, siteUrl: string, s
   channel.ele("atom:link", { href: siteUrl + podcastFeedPath(series.slug), rel: "self", type: "application/rss+xml" });
   channel.ele("description").txt(series.description);
   channel.ele("language").txt("en-us");
-  channel.ele("copyright").txt(siteName);
+  channel.ele("copyright").txt(owner.name);
   channel.ele("itunes:author").txt(series.hosts.join(" and "));
-  // Apple takes a square PNG or JPEG of 1,400 to 3,000 pixels, never SVG.
+  const itunesOwner = channel.ele("itunes:owner");
+  itunesOwner.ele("itunes:name").txt(owner.name);
+  itunesOwner.ele("itunes:email").txt(owner.email);
+  // Apple takes a square PNG or JPEG of 1,400 to 3,000 pixels in RGB, never SVG.
   channel.ele("itunes:image", { href: siteUrl + podcastArtworkPath(series.slug) });
   channel.ele("itunes:type").txt(series.feedType);
   channel.ele("itunes:explicit").txt("false");
@@ -89,6 +101,7 @@ export async function podcastFeed(db: Database, slug: string, siteUrl: string, s
     item.ele("description").txt(e.description);
     item.ele("pubDate").txt(new Date(`${e.published}T10:00:00Z`).toUTCString());
     item.ele("enclosure", { url: siteUrl + podcastAudioPath(e.id), length: String(bytes), type: "audio/mpeg" });
+    item.ele("itunes:image", { href: siteUrl + episodeCoverPath(e.id, "png") });
     item.ele("itunes:duration").txt(String(e.durationSeconds));
     item.ele("itunes:episodeType").txt(e.episodeType);
     if (series.feedType === "serial") item.ele("itunes:season").txt(String(e.season));
@@ -138,11 +151,11 @@ function laterPages(path: string, total: number, size: number): string[] {
 /**
  * Every page a search engine may index but the articles: the site's own pages, every page of
  * each stream, topic, the video index and the store's listings, each year of the magazine's
- * archive, and each video, podcast, issue and product.
+ * archive, and each video, podcast show and episode, issue and product.
  */
 export async function pagesSitemap(db: Database, siteUrl: string): Promise<string> {
   const fixed = ["/", "/topics", "/magazine", "/podcasts", "/subscriptions", "/reading-lists", "/email-newsletters", "/privacy-policy"];
-  const [streams, issues, videos, products, podcasts, listings, readingLists] = await Promise.all([
+  const [streams, issues, videos, products, podcasts, listings, readingLists, episodes] = await Promise.all([
     streamsWithSizes(db),
     db.selectFrom("magazine_issue").select(["code", "year"]).orderBy("id", "desc").execute(),
     db.selectFrom("video").select(["id", "slug", "published"]).orderBy("id").execute(),
@@ -155,6 +168,12 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
     podcastSeriesList(db),
     storeListings(db),
     db.selectFrom("reading_list").select("slug").orderBy("slug").execute(),
+    db
+      .selectFrom("podcast_episode as e")
+      .innerJoin("podcast_series as s", "s.id", "e.series_id")
+      .select(["e.id", "e.title", "e.pub_date", "s.slug"])
+      .orderBy("e.id")
+      .execute(),
   ]);
   const years = [...new Set(issues.map((i) => i.year))].sort((a, b) => b - a);
   return urlSet(siteUrl, [
@@ -166,6 +185,7 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
     ...["/video", ...laterPages("/video", videos.length, VIDEO_PAGE_SIZE)].map((loc) => ({ loc })),
     ...videos.map((v) => ({ loc: videoPath(v), lastmod: v.published })),
     ...podcasts.map((p) => ({ loc: podcastSeriesPath(p.slug) })),
+    ...episodes.map((e) => ({ loc: podcastEpisodePath(e.slug, e), lastmod: e.pub_date })),
     ...years.map((year) => ({ loc: `/magazine?year=${year}` })),
     ...issues.map((i) => ({ loc: issuePath(i.code) })),
     ...listings.flatMap(({ filter, total }) =>

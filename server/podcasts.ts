@@ -90,7 +90,7 @@ export async function podcastSeries(db: Database, slug: string): Promise<Podcast
       episode: row.episode,
       episodeType: row.episode_type,
       durationSeconds: row.duration_seconds,
-      url: podcastEpisodePath(series.slug, row.id),
+      url: podcastEpisodePath(series.slug, row),
     });
   }
   return {
@@ -103,6 +103,31 @@ export async function podcastSeries(db: Database, slug: string): Promise<Podcast
     episodeCount: rows.length,
     tabs: [...tabs.values()],
   };
+}
+
+/** An episode's own page: the episode, its show, and the episodes published either side of it. */
+export interface PodcastEpisodePage {
+  series: Omit<PodcastSeries, "tabs" | "id">;
+  episode: PodcastEpisode;
+  /** The episode published before this one, and the one after (by date, in either kind of show). */
+  previous: PodcastEpisode | null;
+  next: PodcastEpisode | null;
+}
+
+export async function podcastEpisodePage(db: Database, id: number): Promise<PodcastEpisodePage | undefined> {
+  const row = await db
+    .selectFrom("podcast_episode as e")
+    .innerJoin("podcast_series as s", "s.id", "e.series_id")
+    .select("s.slug")
+    .where("e.id", "=", id)
+    .executeTakeFirst();
+  const found = row && (await podcastSeries(db, row.slug));
+  if (!found) return undefined;
+  const { tabs, id: _, ...series } = found;
+  const byDate = tabs.flatMap((t) => t.episodes).sort((a, b) => a.published.localeCompare(b.published) || a.id - b.id);
+  const at = byDate.findIndex((e) => e.id === id);
+  if (at < 0) return undefined;
+  return { series, episode: byDate[at]!, previous: byDate[at - 1] ?? null, next: byDate[at + 1] ?? null };
 }
 
 export interface EpisodeRecord {

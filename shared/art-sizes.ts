@@ -11,3 +11,7 @@ export const CHART_SIZE = ARTICLE_ART_SIZE;
 export const CHART_PNG_SCALE = 2;
 /** A podcast's artwork for the directories: Apple takes a square PNG of 1,400 to 3,000 pixels. */
 export const PODCAST_ARTWORK_PX = 3000;
+/** A page's picture for social networks (og:image): Facebook, X and LinkedIn show 1.91:1 at this size. */
+export const SOCIAL_CARD_SIZE = { width: 1200, height: 630 } as const;
+/** A store product's cover as a PNG (Product.image in JSON-LD): twice its drawn size, over the 500 px Google asks of a side. */
+export const PRODUCT_PNG_SCALE = 2;

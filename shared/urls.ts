@@ -1,4 +1,4 @@
-import { topicHeadlineSegment } from "./slugs";
+import { slugify, topicHeadlineSegment } from "./slugs";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -28,12 +28,15 @@ export const videoPosterPath = (slug: string) => `/art/video/${slug}.svg`;
 export const videoMediaPath = (id: number, kind: "webm" | "vtt") => `/media/video/${id}.${kind}`;
 export const libraryFolderPath = (slug: string) => `/my-library/library/${slug}`;
 export const podcastSeriesPath = (slug: string) => `/podcasts/${slug}`;
-/** An episode on its series page: the page opens the episode's tab with enough loaded to show it. */
-export const podcastEpisodePath = (seriesSlug: string, id: number) => `/podcasts/${seriesSlug}?episode=${id}#episode-${id}`;
+/** An episode's own page: its id, then its title's words (only the id finds it; the words are for people). */
+export const podcastEpisodePath = (seriesSlug: string, e: { id: number; title: string }) =>
+  `/podcasts/${seriesSlug}/${e.id}-${slugify(e.title)}`;
+/** An episode's square cover, drawn in its show's colours: SVG for pages, PNG for the feed's `itunes:image`. */
+export const episodeCoverPath = (id: number, format: "svg" | "png") => `/art/episode/${id}.${format}`;
 export const podcastCoverPath = (slug: string) => `/art/podcast/${slug}.svg`;
 /** The same cover as a PNG, for podcast directories (Apple takes no SVG). */
 export const podcastArtworkPath = (slug: string) => `/art/podcast/${slug}.png`;
-export const productCoverPath = (slug: string) => `/art/product/${slug}.svg`;
+export const productCoverPath = (slug: string, format: "svg" | "png" = "svg") => `/art/product/${slug}.${format}`;
 export const podcastAudioPath = (id: number) => `/media/podcast/${id}.mp3`;
 export const podcastFeedPath = (slug: string) => `/podcasts/${slug}/feed.xml`;
 

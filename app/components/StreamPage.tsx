@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { loadStreamPage } from "../lib/stream-page.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { ARTICLE_ART_SIZE } from "../../shared/art-sizes";
+import { socialCard } from "../../shared/social-cards";
 import { MaintenanceNotice } from "./MaintenanceNotice";
 import { StreamList } from "./StreamList";
 import * as css from "./prose.css";
@@ -17,14 +17,14 @@ export const streamMeta: MetaFunction = ({ data, matches, location }) => {
   const page = d.stream?.page.number ?? 1;
   const suffix = page > 1 ? ` (page ${page})` : "";
   const path = `/${d.slug}${page > 1 ? `?page=${page}` : ""}`;
-  // A section is shared with the art of its newest story.
-  const lead = d.stream?.entries[0];
+  // A topic's page is the stream at /topic/subject/{slug}; the others are named streams.
+  const topic = /^topic\/subject\/([a-z0-9-]+)$/.exec(d.slug)?.[1];
   const tags = seo({
     title: `${d.title}${suffix}`,
     description: d.description,
     path,
     siteUrl: siteUrlFrom(matches),
-    image: lead ? { path: lead.image, alt: lead.title, ...ARTICLE_ART_SIZE } : undefined,
+    card: topic ? socialCard("topic", topic, d.title) : socialCard("stream", d.slug, d.title),
   });
   return new URLSearchParams(location.search).has("loaded") ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;
 };

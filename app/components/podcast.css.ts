@@ -1,15 +1,22 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { vars } from "../styles/theme.css";
+import { media, vars } from "../styles/theme.css";
 
+// On a phone the cover sits small above the text, which keeps the width for its title.
 export const header = style({
   display: "grid",
   gap: vars.space.md,
-  gridTemplateColumns: "minmax(0, 12rem) minmax(0, 1fr)",
   alignItems: "start",
   marginBottom: vars.space.lg,
+  "@media": { [media.tablet]: { gridTemplateColumns: "minmax(0, 12rem) minmax(0, 1fr)" } },
 });
 
-export const cover = style({ display: "block", width: "100%", height: "auto", borderRadius: vars.radius.sm });
+export const cover = style({
+  display: "block",
+  width: "8rem",
+  height: "auto",
+  borderRadius: vars.radius.sm,
+  "@media": { [media.tablet]: { width: "100%" } },
+});
 
 export const hosts = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted });
 

@@ -1,4 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/react";
+import { SOCIAL_CARD_SIZE } from "../../shared/art-sizes";
+import { pageCard } from "../../shared/social-cards";
 import { SITE_NAME } from "./site";
 
 export interface SeoInput {
@@ -7,7 +9,11 @@ export interface SeoInput {
   /** Path of the canonical page, starting with "/". */
   path: string;
   siteUrl: string;
-  image?: { path: string; alt: string; width: number; height: number };
+  /**
+   * The page's social card (shared/social-cards.ts): a PNG of SOCIAL_CARD_SIZE, and its alt
+   * text. A page that names none is shared with the site's own.
+   */
+  card?: { path: string; alt: string };
   type?: "website" | "article" | "video.other" | "product";
 }
 
@@ -22,11 +28,11 @@ export function shortDescription(text: string): string {
   return `${(atWord > DESCRIPTION_MAX / 2 ? cut.slice(0, atWord) : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
 }
 
-export function seo({ title, description: text, path, siteUrl, image, type = "website" }: SeoInput): MetaDescriptor[] {
+export function seo({ title, description: text, path, siteUrl, card = pageCard("home"), type = "website" }: SeoInput): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
   const description = shortDescription(text);
   const fullTitle = title === SITE_NAME ? title : `${title} | ${SITE_NAME}`;
-  const tags: MetaDescriptor[] = [
+  return [
     { title: fullTitle },
     { name: "description", content: description },
     { tagName: "link", rel: "canonical", href: url },
@@ -35,17 +41,14 @@ export function seo({ title, description: text, path, siteUrl, image, type = "we
     { property: "og:title", content: title },
     { property: "og:description", content: description },
     { property: "og:url", content: url },
-    { name: "twitter:card", content: image ? "summary_large_image" : "summary" },
+    // Facebook, X and LinkedIn show a PNG or JPEG, never SVG; at 1.91:1 they show it large.
+    { property: "og:image", content: `${siteUrl}${card.path}` },
+    { property: "og:image:type", content: "image/png" },
+    { property: "og:image:width", content: String(SOCIAL_CARD_SIZE.width) },
+    { property: "og:image:height", content: String(SOCIAL_CARD_SIZE.height) },
+    { property: "og:image:alt", content: card.alt },
+    { name: "twitter:card", content: "summary_large_image" },
   ];
-  if (image) {
-    tags.push(
-      { property: "og:image", content: `${siteUrl}${image.path}` },
-      { property: "og:image:width", content: String(image.width) },
-      { property: "og:image:height", content: String(image.height) },
-      { property: "og:image:alt", content: image.alt },
-    );
-  }
-  return tags;
 }
 
 /** The site URL from the root loader, for meta functions. */

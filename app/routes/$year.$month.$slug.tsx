@@ -21,7 +21,9 @@ import { TextSizeToggle } from "../components/TextSizeToggle";
 import { SaveControl } from "../components/library/SaveControl";
 import { HelpBox } from "../components/HelpBox";
 import { useRootData } from "../lib/root-data";
+import { socialCard, socialCardPath } from "../../shared/social-cards";
 import { ShareControl } from "../components/library/ShareControl";
+import { JsonLd } from "../components/JsonLd";
 import { ShareLinks } from "../components/ShareLinks";
 import { TitleBar } from "../components/TitleBar";
 import * as css from "../components/article.css";
@@ -39,7 +41,6 @@ import { rejectForm } from "../lib/forms/reply.server";
 import { imageLoading } from "../lib/image-loading";
 import { keepOutOfHydrationData } from "../lib/load-context.server";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
-import { useNonce } from "../lib/nonce";
 import { visitorRegion } from "../lib/geo.server";
 import { articleAsker, articleBodyParts, openArticle } from "../lib/article-access.server";
 import { redirect } from "../lib/responses.server";
@@ -47,7 +48,6 @@ import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
 import { currentSubscriber } from "../lib/subscriber.server";
 import { subscriberTools } from "../lib/subscriber-tools.server";
-import { scriptJson } from "../lib/script-json";
 
 // Subscribers' tools come in a chunk of their own: other readers' pages do not load it.
 const SubscriberTools = lazy(() => import("../components/SubscriberTools"));
@@ -197,7 +197,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
       path: article.url,
       siteUrl: siteUrlFrom(matches),
       type: "article",
-      image: { path: article.image, alt: article.imageAlt ?? "", ...ARTICLE_ART_SIZE },
+      card: socialCard("article", article.slug, article.title),
     }),
     { property: "article:published_time", content: article.published },
     { property: "article:section", content: article.topics[0]?.name ?? "" },
@@ -206,15 +206,17 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   ];
 };
 
-function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
-  const { article, siteUrl } = data;
-  const doc = {
+function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const { article, siteUrl, bodyGated } = data;
+  return {
     "@context": "https://schema.org",
     "@type": "NewsArticle",
     headline: article.title,
     description: article.summary,
     datePublished: article.published,
-    image: [`${siteUrl}${article.image}`],
+    // Articles are published as they are written: the content is never edited afterwards.
+    dateModified: article.published,
+    image: [`${siteUrl}${article.image}`, `${siteUrl}${socialCardPath("article", article.slug)}`],
     author: article.authors.map((a) => ({ "@type": "Person", name: a.name })),
     publisher: { "@type": "Organization", name: SITE_NAME, logo: { "@type": "ImageObject", url: `${siteUrl}/favicon.svg` } },
     mainEntityOfPage: `${siteUrl}${article.url}`,
@@ -222,9 +224,10 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>): string {
     wordCount: article.wordCount,
     // Metered: the part after the preview is for subscribers and readers with free reads left.
     isAccessibleForFree: false,
-    hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: `.${GATED_CLASS}` },
+    // The gated part is named where it is in the page (a reader with reads left, a subscriber, a
+    // verified crawler); where the wall stands in its place there is no part to point at.
+    ...(bodyGated ? { hasPart: { "@type": "WebPageElement", isAccessibleForFree: false, cssSelector: `.${GATED_CLASS}` } } : {}),
   };
-  return scriptJson(doc);
 }
 
 export default function ArticleRoute() {
@@ -232,13 +235,12 @@ export default function ArticleRoute() {
   const root = useRootData();
   const { article, related, latest, promo, body, bodyGated, offer, viewer, readingList, subscriber, giftExpired } = data;
   const noteResult = useActionData<typeof action>()?.result;
-  const nonce = useNonce();
   useTidyCookieCheck();
   const primary = article.topics[0];
   return (
     <>
       <TitleBar title={article.title} />
-      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(data) }} />
+      <JsonLd data={jsonLd(data)} />
       <div className={css.layout}>
         <article>
           <header className={css.header}>

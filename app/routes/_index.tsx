@@ -8,15 +8,17 @@ import { IssueCard } from "../components/IssueCard";
 import { VideoCard } from "../components/VideoCard";
 import * as css from "../components/home.css";
 import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
+import { config, db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import * as schema from "../lib/structured-data";
+import { JsonLd } from "../components/JsonLd";
 import { SITE_NAME } from "../lib/site";
 import { formatAuthors } from "../lib/format";
 import { podcastCoverPath, podcastSeriesPath } from "../../shared/urls";
 import { useRootData } from "../lib/root-data";
 
 export async function loader() {
-  return homePage(await db());
+  return { ...(await homePage(await db())), siteUrl: config().siteUrl };
 }
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -28,10 +30,12 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Home() {
-  const { lead, secondary, latest, popular, bigIdeas, videos, podcasts, newsletters, issue, subjects } = useLoaderData<typeof loader>();
+  const { lead, secondary, latest, popular, bigIdeas, videos, podcasts, newsletters, issue, subjects, siteUrl } =
+    useLoaderData<typeof loader>();
   const root = useRootData();
   return (
     <>
+      <JsonLd data={schema.webSite(siteUrl)} />
       <h1 className="visually-hidden">{SITE_NAME}: ideas and advice for leaders</h1>
       {root?.user ? null : (
         <div className={css.intro}>

@@ -3,17 +3,20 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { issueByCode } from "../../server/archive";
 import { ISSUE_COVER_SIZE } from "../../shared/art-sizes";
 import { isIssueCode } from "../../server/content/archive-calendar";
+import { socialCard } from "../../shared/social-cards";
 import { coverAlt } from "../components/IssueCard";
 import * as css from "../components/magazine.css";
 import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
+import { config, db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import * as schema from "../lib/structured-data";
+import { JsonLd } from "../components/JsonLd";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const code = params.code ?? "";
   const issue = isIssueCode(code) ? await issueByCode(await db(), code) : undefined;
   if (!issue) throw new Response(null, { status: 404 });
-  return { issue };
+  return { issue, siteUrl: config().siteUrl };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
@@ -24,14 +27,15 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     description: issue.summary,
     path: issue.url,
     siteUrl: siteUrlFrom(matches),
-    image: { path: issue.cover, alt: coverAlt(issue), ...ISSUE_COVER_SIZE },
+    card: socialCard("issue", issue.code, issue.title),
   });
 };
 
 export default function IssueContents() {
-  const { issue } = useLoaderData<typeof loader>();
+  const { issue, siteUrl } = useLoaderData<typeof loader>();
   return (
     <div className={css.tocLayout}>
+      <JsonLd data={schema.magazineIssue(siteUrl, issue)} />
       <img className={css.cover} src={issue.cover} alt={coverAlt(issue)} width={ISSUE_COVER_SIZE.width} height={ISSUE_COVER_SIZE.height} />
       <div>
         <p className={prose.lede}>

@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { productCover } from "../../server/art";
+import { productCover, productCoverPng } from "../../server/art";
 import { productBySlug } from "../../server/store/catalogue";
 import { db } from "../lib/db.server";
-import { svgResponse, withSecurityHeaders } from "../lib/responses.server";
+import { pngResponse, svgResponse, withSecurityHeaders } from "../lib/responses.server";
 
+/** A product's cover: SVG for the site's pages, PNG for its structured data. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
-  const slug = (params.file ?? "").replace(/\.svg$/, "");
-  const product = /^[a-z0-9-]{1,120}$/.test(slug) ? await productBySlug(await db(), slug) : undefined;
+  const match = /^([a-z0-9-]{1,120})\.(svg|png)$/.exec(params.file ?? "");
+  const product = match ? await productBySlug(await db(), match[1]!) : undefined;
   if (!product) throw new Response("Not found", { status: 404 });
-  return svgResponse(productCover(product));
+  return match![2] === "png" ? pngResponse(await productCoverPng(product)) : svgResponse(productCover(product));
 });

@@ -12,6 +12,7 @@ import * as css from "../components/follows.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 import { currentUser } from "../lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -39,6 +40,7 @@ export const meta: MetaFunction = ({ matches }) =>
       "Our newsletters and e-mail updates: what each one covers, how often it arrives, and one place to subscribe or unsubscribe.",
     path: "/email-newsletters",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("email-newsletters"),
   });
 
 export default function EmailNewsletters() {

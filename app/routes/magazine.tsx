@@ -5,9 +5,12 @@ import { IssueCard } from "../components/IssueCard";
 import { IssueFinder } from "../components/IssueFinder";
 import * as css from "../components/magazine.css";
 import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
+import { config, db } from "../lib/db.server";
 import { pickMonthIndex, pickYear } from "../lib/issue-finder";
 import { seo, siteUrlFrom } from "../lib/seo";
+import * as schema from "../lib/structured-data";
+import { JsonLd } from "../components/JsonLd";
+import { pageCard } from "../../shared/social-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
@@ -23,6 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     issues,
     selectedMonth: pickMonthIndex(issues.length, params.get("month")),
     isDefaultYear: !params.has("year"),
+    siteUrl: config().siteUrl,
   };
 }
 
@@ -34,13 +38,15 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     description: `Every issue of the magazine from ${data.years.at(-1)} to ${data.years[0]}, with covers, summaries and the features in each. Showing ${data.year}.`,
     path: data.isDefaultYear ? "/magazine" : `/magazine?year=${data.year}`,
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("magazine"),
   });
 };
 
 export default function Magazine() {
-  const { years, year, issues, selectedMonth } = useLoaderData<typeof loader>();
+  const { years, year, issues, selectedMonth, siteUrl } = useLoaderData<typeof loader>();
   return (
     <>
+      <JsonLd data={schema.magazine(siteUrl, years.at(-1) ?? year, issues)} />
       <header className={prose.pageHeading}>
         <h1>Magazine Archive</h1>
         <p className={prose.lede}>

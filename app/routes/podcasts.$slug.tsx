@@ -3,21 +3,24 @@ import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { podcastSeries, type PodcastEpisode } from "../../server/podcasts";
 import { PODCAST_PAGE_SIZE } from "../../shared/pagination";
-import { podcastAudioPath, podcastCoverPath, podcastFeedPath } from "../../shared/urls";
-import { SaveControl } from "../components/library/SaveControl";
-import { ShareControl } from "../components/library/ShareControl";
+import { socialCard } from "../../shared/social-cards";
+import { podcastCoverPath, podcastFeedPath } from "../../shared/urls";
+import { JsonLd } from "../components/JsonLd";
+import { EpisodeAudio, EpisodeMeta } from "../components/PodcastEpisode";
 import * as css from "../components/podcast.css";
 import * as stream from "../components/stream.css";
 import { useHydrated } from "../components/useHydrated";
 import { config, db } from "../lib/db.server";
-import { formatAuthors, formatDuration, formatPublished } from "../lib/format";
+import { formatAuthors } from "../lib/format";
 import { seo, siteUrlFrom } from "../lib/seo";
+import * as schema from "../lib/structured-data";
 
 /**
  * A podcast series (spec 2): its episodes in tabs, by season for a serial show or by year for
  * an episodic one, five at first and "Load more items" adding five. Tabs and loading are links
  * (?tab=, ?loaded=) that the server renders whole; with JS the router fetches them in place.
- * ?episode={id} opens that episode's tab with enough loaded to show it.
+ * ?episode={id} opens that episode's tab with enough loaded to show it (an episode's address
+ * before it had a page of its own). Each episode's title links to its own page.
  */
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
@@ -58,7 +61,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
       description: series.description.length > 200 ? `${series.description.slice(0, 197).trimEnd()}…` : series.description,
       path: `/podcasts/${series.slug}`,
       siteUrl: siteUrlFrom(matches),
-      image: { path: podcastCoverPath(series.slug), width: 600, height: 600, alt: `${series.title} cover art` },
+      card: socialCard("podcast", series.slug, series.title),
     }),
     { tagName: "link", rel: "alternate", type: "application/rss+xml", title: `${series.title} (RSS)`, href: podcastFeedPath(series.slug) },
   ];
@@ -81,6 +84,7 @@ export default function PodcastSeriesPage() {
 
   return (
     <article aria-labelledby="podcast-title">
+      <JsonLd data={schema.podcastSeries(siteUrl, series)} />
       <header className={css.header}>
         <img className={css.cover} src={podcastCoverPath(series.slug)} width={600} height={600} alt="" />
         <div>
@@ -140,8 +144,6 @@ export default function PodcastSeriesPage() {
   );
 }
 
-const TYPE_LABELS = { trailer: "Trailer", bonus: "Bonus", full: null } as const;
-
 function Episode({
   episode,
   serial,
@@ -153,31 +155,15 @@ function Episode({
   seriesTitle: string;
   siteUrl: string;
 }) {
-  const label = TYPE_LABELS[episode.episodeType];
   const titleId = `episode-${episode.id}-title`;
   return (
     <article id={`episode-${episode.id}`} className={css.episode} aria-labelledby={titleId} tabIndex={-1}>
       <h2 id={titleId} className={css.episodeTitle}>
-        {episode.title}
+        <Link to={episode.url}>{episode.title}</Link>
       </h2>
-      <p className={css.episodeMeta}>
-        {[label, serial ? `Season ${episode.season}, Episode ${episode.episode}` : null].filter(Boolean).join(" · ")}
-        {label || serial ? " · " : null}
-        <time dateTime={episode.published}>{formatPublished(episode.published)}</time> · {formatDuration(episode.durationSeconds)}
-      </p>
+      <EpisodeMeta episode={episode} serial={serial} />
       <Description text={episode.description} />
-      {/* Audio only: WCAG asks a transcript of it, not a captions <track>. */}
-      {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
-      <audio className={css.player} controls preload="none" src={podcastAudioPath(episode.id)} aria-label={`Listen: ${episode.title}`}>
-        <a href={podcastAudioPath(episode.id)}>Download the episode (MP3)</a>
-      </audio>
-      <p className={css.tools}>
-        <a href={podcastAudioPath(episode.id)} download>
-          Download<span className="visually-hidden"> {episode.title}</span> (MP3)
-        </a>
-        <SaveControl type="podcast" id={episode.id} title={episode.title} />
-        <ShareControl type="podcast" id={episode.id} title={`${seriesTitle}: ${episode.title}`} url={`${siteUrl}${episode.url}`} />
-      </p>
+      <EpisodeAudio episode={episode} seriesTitle={seriesTitle} siteUrl={siteUrl} />
     </article>
   );
 }

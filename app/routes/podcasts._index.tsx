@@ -6,6 +6,7 @@ import * as css from "../components/podcast.css";
 import { db } from "../lib/db.server";
 import { formatAuthors } from "../lib/format";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 
 export async function loader() {
   return { series: await podcastSeriesList(await db()) };
@@ -18,6 +19,7 @@ export const meta: MetaFunction<typeof loader> = ({ matches }) =>
       "Meridian Review's podcasts: narrated series and conversations with managers and researchers, to play here or follow in any podcast app.",
     path: "/podcasts",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("podcasts"),
   });
 
 export default function Podcasts() {

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import * as prose from "../components/prose.css";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 import { CUSTOMER_SERVICE } from "../lib/site";
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -10,6 +11,7 @@ export const meta: MetaFunction = ({ matches }) =>
     description: "What Meridian Review records about readers, why, how long we keep it, and how to see or delete it.",
     path: "/privacy-policy",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("privacy-policy"),
   });
 
 export default function PrivacyPolicy() {

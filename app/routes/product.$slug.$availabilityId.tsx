@@ -8,7 +8,9 @@ import { permissionPrices, volumePrices } from "../../server/store/catalogue";
 import { PRODUCT_COVER_SIZE } from "../../shared/art-sizes";
 import { PERMISSION_PRICE_CENTS } from "../../shared/pricing";
 import { cartLineType, showsDownloadInfo } from "../../shared/product-types";
+import { socialCard } from "../../shared/social-cards";
 import { productCoverPath } from "../../shared/urls";
+import { JsonLd } from "../components/JsonLd";
 import { AddToCartForm } from "../components/store/AddToCartForm";
 import { Deferred } from "../components/Deferred";
 import { availableLabel } from "../components/store/ProductCard";
@@ -17,10 +19,8 @@ import * as prose from "../components/prose.css";
 import * as css from "../components/store/store.css";
 import { config, db } from "../lib/db.server";
 import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
-import { useNonce } from "../lib/nonce";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { productForParams } from "../lib/store-product.server";
-import { scriptJson } from "../lib/script-json";
 
 // Its script (the total that follows the boxes) is not part of the page's up-front budget (ADR 049).
 const BetterTogether = lazy(() => import("../components/store/BetterTogether"));
@@ -59,15 +59,18 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
     path: d.current.url,
     siteUrl: siteUrlFrom(matches),
     type: "product",
+    card: socialCard("product", d.product.slug, d.product.title),
   });
 };
 
-function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<typeof loader>>): string {
-  const doc = {
+function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  return {
     "@context": "https://schema.org",
     "@type": "Product",
     name: product.title,
     description: product.summary,
+    // Google's product results take no SVG: the cover as a PNG.
+    image: [`${siteUrl}${productCoverPath(product.slug, "png")}`],
     sku: String(current.id),
     category: product.productType,
     url: `${siteUrl}${current.url}`,
@@ -82,16 +85,14 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
       ...(a.comingSoon && a.availableDate ? { availabilityStarts: a.availableDate } : {}),
     })),
   };
-  return scriptJson(doc);
 }
 
 export default function ProductRoute() {
   const loaded = useLoaderData<typeof loader>();
   const { product, current, referral, formatQuery, cartType, volumeTiers, permissionTiers, together } = loaded;
-  const nonce = useNonce();
   return (
     <>
-      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(loaded) }} />
+      <JsonLd data={jsonLd(loaded)} />
       <article className={css.productLayout}>
         <header className={`${prose.pageHeading} ${css.productHeader}`}>
           <p className={cards.eyebrow}>

@@ -7,6 +7,7 @@ import { articleCount } from "../components/reading-lists/ReadingListView";
 import * as css from "../components/reading-lists/reading-lists.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 
 export async function loader() {
   return { lists: await readingListSummaries(await db()) };
@@ -18,6 +19,7 @@ export const meta: MetaFunction = ({ matches }) =>
     description: "Articles our editors put together to read in order, on the subjects managers ask us about most.",
     path: "/reading-lists",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("reading-lists"),
   });
 
 export default function ReadingLists() {

@@ -1,6 +1,7 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { readingListPage } from "../../server/reading-lists";
+import { socialCard } from "../../shared/social-cards";
 import * as cards from "../components/cards.css";
 import * as prose from "../components/prose.css";
 import { articleCount, ReadingListView } from "../components/reading-lists/ReadingListView";
@@ -35,6 +36,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) =>
         description: loaded.list.description,
         path: `/reading-lists/${loaded.list.slug}`,
         siteUrl: siteUrlFrom(matches),
+        card: socialCard("reading-list", loaded.list.slug, loaded.list.name),
       })
     : [];
 

@@ -11,6 +11,7 @@ import * as prose from "../components/prose.css";
 import * as css from "../components/store/store.css";
 import { config, db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 
 const DESCRIPTION = "Books, ebooks, case studies, magazine issues, article reprints, bundles and toolkits from Meridian Review.";
 
@@ -51,6 +52,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
     description: DESCRIPTION,
     path: storePath({ type: d.type?.slug ?? null, topic: d.topic?.slug ?? null }, page),
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("store"),
   });
   const thin = d.loadedMore || d.products.entries.length === 0;
   return thin ? [...tags, { name: "robots", content: "noindex, follow" }] : tags;

@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import * as prose from "../components/prose.css";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 import { CUSTOMER_SERVICE } from "../lib/site";
 
 export const meta: MetaFunction = ({ matches }) =>
@@ -10,6 +11,7 @@ export const meta: MetaFunction = ({ matches }) =>
     description: "Answers to common questions about your Meridian Review account and subscription, and how to reach Customer Service.",
     path: "/subscriber-help",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("subscriber-help"),
   });
 
 export default function SubscriberHelp() {

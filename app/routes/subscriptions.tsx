@@ -9,6 +9,7 @@ import { db } from "../lib/db.server";
 import { formatPublished, formatUsd } from "../lib/format";
 import { currentUser } from "../lib/session.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {
@@ -45,6 +46,7 @@ export const meta: MetaFunction = ({ matches }) =>
       "Unlimited access to every article, video and podcast, the magazine archive since 1956, and subscriber features. Plans from $12.00 a month.",
     path: "/subscriptions",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("subscriptions"),
   });
 
 export default function Subscriptions() {

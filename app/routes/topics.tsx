@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { listTopics, topicArticleCounts, topicDirectory } from "../../server/topics";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 import * as prose from "../components/prose.css";
 import * as css from "../components/topics.css";
 
@@ -22,6 +23,7 @@ export const meta: MetaFunction = ({ matches }) =>
     description: "Browse every topic we cover, from strategy and innovation to managing yourself, with the latest articles in each.",
     path: "/topics",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("topics"),
   });
 
 type Entry = ReturnType<typeof useLoaderData<typeof loader>>["subjects"][number]["subject"];

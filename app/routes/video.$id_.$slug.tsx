@@ -1,10 +1,11 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "../lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
-import { VIDEO_POSTER_SIZE } from "../../shared/art-sizes";
+import { socialCard } from "../../shared/social-cards";
 import { recordView } from "../../server/library/history";
 import { escapeHtml } from "../../server/text/escape";
 import { nextInPlaylist, nextVideo, playlistBySlug, PLAYLIST_STEP, videoList, type Playlist, type VideoCard } from "../../server/videos";
+import { JsonLd } from "../components/JsonLd";
 import { ShareLinks } from "../components/ShareLinks";
 import { SaveControl } from "../components/library/SaveControl";
 import { ShareControl } from "../components/library/ShareControl";
@@ -14,11 +15,9 @@ import * as cards from "../components/cards.css";
 import * as css from "../components/video.css";
 import { config, db } from "../lib/db.server";
 import { formatDuration, formatPublished } from "../lib/format";
-import { useNonce } from "../lib/nonce";
 import { seo, siteUrlFrom } from "../lib/seo";
 import { SITE_NAME } from "../lib/site";
 import { playable, videoForRequest } from "../lib/videos.server";
-import { scriptJson } from "../lib/script-json";
 
 const MAX_SHOWN = 600;
 
@@ -86,12 +85,12 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     path: video.url,
     siteUrl: siteUrlFrom(matches),
     type: "video.other",
-    image: { path: video.poster, alt: "", ...VIDEO_POSTER_SIZE },
+    card: socialCard("video", video.slug, video.title),
   });
 };
 
-function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<typeof loader>>): string {
-  const doc = {
+function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  return {
     "@context": "https://schema.org",
     "@type": "VideoObject",
     name: video.title,
@@ -104,7 +103,6 @@ function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<ty
     isAccessibleForFree: !video.subscriberOnly,
     ...(canWatch && !video.subscriberOnly ? { contentUrl: `${siteUrl}/media/video/${video.id}.webm` } : {}),
   };
-  return scriptJson(doc);
 }
 
 function embedCode(siteUrl: string, video: { embedUrl: string; title: string }): string {
@@ -114,11 +112,10 @@ function embedCode(siteUrl: string, video: { embedUrl: string; title: string }):
 export default function VideoRoute() {
   const loaded = useLoaderData<typeof loader>();
   const { video, canWatch, player, next, playlist, more, siteUrl, embedCode } = loaded;
-  const nonce = useNonce();
   const pageUrl = `${siteUrl}${video.url}`;
   return (
     <div className={css.layout}>
-      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLd(loaded) }} />
+      <JsonLd data={jsonLd(loaded)} />
       <article>
         <p className={cards.eyebrow}>
           <Link className={cards.eyebrowLink} to={video.topic.url}>

@@ -9,6 +9,7 @@ import * as cards from "../components/cards.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
+import { pageCard } from "../../shared/social-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const database = await db();
@@ -39,6 +40,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
       "Short videos from Meridian Review: managers and researchers on strategy, operations, finance, leadership and more, in playlists and on their own.",
     path: data && data.page > 1 ? `/video?page=${data.page}` : "/video",
     siteUrl: siteUrlFrom(matches),
+    card: pageCard("video"),
   });
 
 export default function VideoHub() {

@@ -78,7 +78,7 @@ export async function contentItems(db: Database, refs: ContentRef[]): Promise<Ma
       id: e.id,
       title: e.title,
       summary: e.description,
-      url: podcastEpisodePath(e.seriesSlug, e.id),
+      url: podcastEpisodePath(e.seriesSlug, e),
       image: podcastCoverPath(e.seriesSlug),
       contentType: "Podcast",
       // A show stands where an article's topic would: the card links to it.

@@ -154,7 +154,7 @@ async function podcastDocuments(db: Database): Promise<IndexedDocument[]> {
     refId: r.id,
     published: r.pub_date,
     title: r.title,
-    url: podcastEpisodePath(r.slug, r.id),
+    url: podcastEpisodePath(r.slug, r),
     label: `Podcast · ${r.series_title}`,
     image: podcastCoverPath(r.slug),
     teaser: r.description,

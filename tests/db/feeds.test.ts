@@ -38,11 +38,15 @@ describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
       .orderBy("id")
       .executeTakeFirstOrThrow();
     await db.updateTable("podcast_episode").set({ title: AWKWARD }).where("id", "=", episode.id).execute();
-    const $ = cheerio.load((await podcastFeed(db, series.slug, SITE, "Meridian Review"))!, { xml: true });
+    const owner = { name: `Meridian & "Review"`, email: "podcasts@example.test" };
+    const $ = cheerio.load((await podcastFeed(db, series.slug, SITE, owner))!, { xml: true });
     const item = $("item").filter((_, el) => $(el).find("guid").text() === `podcast-episode-${episode.id}@example.test`);
     expect(item.find("title").text()).toBe(AWKWARD);
     expect(item.find("enclosure").attr("url")).toBe(`${SITE}/media/podcast/${episode.id}.mp3`);
     expect($("rss").attr("xmlns:itunes")).toBe("http://www.itunes.com/dtds/podcast-1.0.dtd");
+    // Apple writes to the owner to confirm a show is theirs.
+    expect($("channel > itunes\\:owner > itunes\\:name").text()).toBe(owner.name);
+    expect($("channel > itunes\\:owner > itunes\\:email").text()).toBe(owner.email);
   });
 
   it("lists the fixed pages in the sitemap namespace", async () => {
@@ -63,5 +67,21 @@ describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
     const lists = await db.selectFrom("reading_list").select("slug").execute();
     expect(lists.length).toBeGreaterThan(0);
     for (const { slug } of lists) expect(locs).toContain(`${SITE}/reading-lists/${slug}`);
+  });
+
+  it("lists every podcast episode's page, dated as published", async () => {
+    const $ = cheerio.load(await pagesSitemap(db, SITE), { xml: true });
+    const episodes = await db.selectFrom("podcast_episode").select(["id", "pub_date"]).execute();
+    expect(episodes.length).toBeGreaterThan(20);
+    const listed = new Map(
+      $("url")
+        .map((_, u) => [[$(u).find("loc").text(), $(u).find("lastmod").text()]])
+        .get() as [string, string][],
+    );
+    for (const e of episodes) {
+      const loc = [...listed.keys()].find((l) => new RegExp(`^${SITE}/podcasts/[a-z0-9-]+/${e.id}-[a-z0-9-]+$`).test(l));
+      expect(loc, `episode ${e.id}`).toBeDefined();
+      expect(listed.get(loc!)).toBe(e.pub_date);
+    }
   });
 });

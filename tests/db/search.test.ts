@@ -82,7 +82,7 @@ describe(`search engine (${dialectName})`, () => {
 
     const cases: { kind: SearchKind; query: string; url: string | RegExp }[] = [
       { kind: "video", query: video.title, url: /^\/video\/\d+\// },
-      { kind: "podcast", query: episode.title, url: new RegExp(`episode=${episode.id}#`) },
+      { kind: "podcast", query: episode.title, url: new RegExp(`^/podcasts/[a-z0-9-]+/${episode.id}-[a-z0-9-]+$`) },
       { kind: "issue", query: `"${feature.title}"`, url: `/archive-toc/${feature.code}` },
       { kind: "product", query: product.title, url: new RegExp(`^/product/${product.slug}/\\d+$`) },
     ];

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PNG_RGB, pngHeader } from "../helpers/png";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
 let server: RunningServer;
@@ -16,6 +17,8 @@ interface Crawled {
   canonical: string | undefined;
   h1Count: number;
   noindex: boolean;
+  /** How social networks show a link to the page: og:image and its tags, and twitter:card. */
+  social: { image?: string; type?: string; width?: string; height?: string; alt?: string; twitterCard?: string };
 }
 
 const crawled = new Map<string, Crawled>();
@@ -56,6 +59,14 @@ async function crawlPage(path: string, queue: string[], seen: Set<string>) {
     canonical: $('link[rel="canonical"]').attr("href"),
     h1Count: $("h1").length,
     noindex: ($('meta[name="robots"]').attr("content") ?? "").includes("noindex"),
+    social: {
+      image: $('meta[property="og:image"]').attr("content"),
+      type: $('meta[property="og:image:type"]').attr("content"),
+      width: $('meta[property="og:image:width"]').attr("content"),
+      height: $('meta[property="og:image:height"]').attr("content"),
+      alt: $('meta[property="og:image:alt"]').attr("content"),
+      twitterCard: $('meta[name="twitter:card"]').attr("content"),
+    },
   });
   $("a[href]").each((_, a) => {
     const href = $(a).attr("href")!;
@@ -97,6 +108,7 @@ describe("crawling every public page from the home page", () => {
       /^\/hbr-analytic-services/,
       /^\/magazine\?year=\d{4}$/,
       /^\/archive-toc\/(BR)?\d{4}$/,
+      /^\/podcasts\/[a-z0-9-]+\/\d+-[a-z0-9-]+$/,
       /^\/search/,
     ]) {
       expect(
@@ -122,6 +134,58 @@ describe("crawling every public page from the home page", () => {
       const other = titles.get(page.title);
       if (other?.canonical !== page.canonical) expect(other?.path, `${page.path} has the same title as ${other?.path}`).toBeUndefined();
       titles.set(page.title, { path: page.path, canonical: page.canonical });
+    }
+  });
+});
+
+describe("social previews", () => {
+  it("gives every indexable page a 1200 × 630 RGB PNG card, with its type, size and alt text, and a large twitter:card", async () => {
+    const indexable = [...crawled.values()].filter((p) => !p.noindex);
+    const cards = new Map<string, string[]>();
+    for (const page of indexable) {
+      const { image, ...tags } = page.social;
+      expect(tags, page.path).toEqual({
+        type: "image/png",
+        width: "1200",
+        height: "630",
+        alt: expect.stringMatching(/^Meridian Review: \S/),
+        twitterCard: "summary_large_image",
+      });
+      const kind = new RegExp(`^${server.url}/art/card/([a-z-]+)/[A-Za-z0-9-]+\\.png$`).exec(image ?? "")?.[1];
+      expect(kind, `${page.path}: og:image ${image}`).toBeDefined();
+      cards.set(kind!, [...new Set([...(cards.get(kind!) ?? []), image!])]);
+    }
+    // Every kind of page has its own card: content by its key, the other pages by their name.
+    expect([...cards.keys()].sort()).toEqual([
+      "article",
+      "episode",
+      "issue",
+      "page",
+      "podcast",
+      "product",
+      "reading-list",
+      "stream",
+      "topic",
+      "video",
+    ]);
+    // Each card the fixed pages name, and two of every other kind, as a network fetches them.
+    const fetched = [...cards].flatMap(([kind, urls]) => (kind === "page" || kind === "stream" ? urls : urls.slice(0, 2)));
+    for (const url of fetched) {
+      const res = await fetch(url);
+      expect([res.status, res.headers.get("content-type")], url).toEqual([200, "image/png"]);
+      expect(pngHeader(Buffer.from(await res.arrayBuffer())), url).toEqual({ width: 1200, height: 630, bitDepth: 8, colourType: PNG_RGB });
+    }
+  });
+
+  it("answers 404 for a card no page has", async () => {
+    for (const path of [
+      "/art/card/article/no-such-article.png",
+      "/art/card/page/no-such-page.png",
+      "/art/card/nothing/x.png",
+      "/art/card/page/home.svg",
+      "/art/card/episode/99999.png",
+    ]) {
+      expect((await fetch(server.url + path)).status, path).toBe(404);
     }
   });
 });
@@ -337,16 +401,19 @@ describe("crawlers and feeds", () => {
     expect(ld["@type"]).toBe("NewsArticle");
     expect(ld.headline).toBe($("h1").text());
     expect($('meta[property="og:title"]').attr("content")).toBe(ld.headline);
-    expect($('meta[property="og:image"]').attr("content")).toMatch(/^http.*\.svg$/);
+    expect($('meta[property="og:image"]').attr("content")).toBe(`${server.url}/art/card/article/${article.split("/").pop()}.png`);
   });
 
-  it("shares each section page with the art of its newest story", async () => {
-    for (const path of ["/the-latest", "/big-ideas", [...crawled.keys()].find((p) => p.startsWith("/topic/"))!]) {
-      const $ = cheerio.load(await (await fetch(server.url + path)).text());
-      const image = $('meta[property="og:image"]').attr("content");
-      expect(image, path).toBe(`${server.url}${$("main article img, main li img").first().attr("src")}`);
-      expect((await fetch(image!)).status, path).toBe(200);
-      expect($('meta[property="og:image:alt"]').attr("content"), path).toBeTruthy();
+  it("shares each section and topic page with a card of its own, not its newest story's", async () => {
+    const topic = [...crawled.keys()].find((p) => p.startsWith("/topic/subject/"))!;
+    for (const [path, card] of [
+      ["/the-latest", "/art/card/stream/the-latest.png"],
+      ["/big-ideas", "/art/card/stream/big-ideas.png"],
+      [topic, `/art/card/topic/${topic.split("/").pop()}.png`],
+    ]) {
+      const $ = cheerio.load(await (await fetch(server.url + path!)).text());
+      expect($('meta[property="og:image"]').attr("content"), path).toBe(server.url + card);
+      expect($('meta[property="og:image:alt"]').attr("content"), path).toBe(`Meridian Review: ${$("h1").text()}`);
     }
   });
 });

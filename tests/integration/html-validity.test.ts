@@ -93,7 +93,8 @@ async function guestPages() {
   await keep("video", guest, video);
   await keep("video, embedded elsewhere", guest, video.replace(/^\/video\//, "/video/embed/"));
   const $podcasts = await keep("podcasts", guest, "/podcasts");
-  await keep("podcast series", guest, firstHref($podcasts, /^\/podcasts\/[^/?]+$/));
+  const $series = await keep("podcast series", guest, firstHref($podcasts, /^\/podcasts\/[^/?]+$/));
+  await keep("podcast episode", guest, firstHref($series, /^\/podcasts\/[^/?]+\/\d+-/));
   const $magazine = await keep("magazine", guest, "/magazine");
   await keep("magazine year", guest, firstHref($magazine, /^\/magazine\?year=\d{4}$/));
   await keep("magazine issue", guest, firstHref($magazine, /^\/archive-toc\//));

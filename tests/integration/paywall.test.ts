@@ -400,13 +400,26 @@ async function register(jar: CookieJar, email: string): Promise<void> {
   expect(jar.get("mr_session")).toBeTruthy();
 }
 
-const gatedText = ($: cheerio.CheerioAPI) => normalise($(".paywalled-content").html() ?? "");
 const bodyText = ($: cheerio.CheerioAPI) => normalise($("#article-body").html() ?? "");
 
-/** The full article was served: no wall, and every gated slice of it inside the gated wrapper. */
+/** The article's JSON-LD (one document), with the part it marks as paywalled, if any. */
+const articleLd = ($: cheerio.CheerioAPI) =>
+  JSON.parse($('script[type="application/ld+json"]').text()) as {
+    isAccessibleForFree: unknown;
+    hasPart?: { isAccessibleForFree: unknown; cssSelector: string };
+  };
+
+/**
+ * The full article was served: no wall, and every gated slice of it inside the gated wrapper,
+ * which is the one element the JSON-LD's paywalled part selects.
+ */
 function expectFullContent(page: { $: cheerio.CheerioAPI; wall: string | undefined }, article: Article, who: string): void {
   expect(page.wall, `${who} ${article.path}: wall`).toBeUndefined();
-  const inside = gatedText(page.$);
+  const part = articleLd(page.$).hasPart;
+  expect(part, `${who} ${article.path}: JSON-LD hasPart`).toMatchObject({ isAccessibleForFree: false, cssSelector: ".paywalled-content" });
+  const selected = page.$(part!.cssSelector);
+  expect(selected.length, `${who} ${article.path}: elements the JSON-LD's cssSelector selects`).toBe(1);
+  const inside = normalise(selected.html() ?? "");
   expect(
     article.gated.filter((s) => !inside.includes(s)),
     `${who} ${article.path}: gated text missing from .paywalled-content`,
@@ -724,8 +737,7 @@ describe("a search engine's crawler, when the site lets verified crawlers index 
     for (const v of visits) {
       expect(v.html.hops).toEqual([]);
       expectFullContent(v, v.article, "verified Googlebot");
-      const ld = JSON.parse(v.$('script[type="application/ld+json"]').html() ?? "{}");
-      expect(ld).toMatchObject({ isAccessibleForFree: false, hasPart: { isAccessibleForFree: false, cssSelector: ".paywalled-content" } });
+      expect(articleLd(v.$).isAccessibleForFree).toBe(false);
     }
   });
 
@@ -828,7 +840,7 @@ describe("feeds, search and page metadata carry no gated text", () => {
     expect(articles.filter((a) => a.searchListsIt).length).toBeGreaterThanOrEqual(articles.length * 0.9);
   });
 
-  it("keeps gated text out of every article's meta tags and JSON-LD, which marks the gated part", async () => {
+  it("keeps gated text out of every article's meta tags and JSON-LD, which marks the gated part only where it is served", async () => {
     const { visits } = await meteredOutGuest();
     const problems: string[] = [];
     for (const v of visits) {
@@ -842,12 +854,11 @@ describe("feeds, search and page metadata carry no gated text", () => {
       problems.push(...leaksIn(`${v.article.path} (meta)`, normalise(metas)));
       const ld = $('script[type="application/ld+json"]');
       expect(ld.length, v.article.path).toBe(1);
-      const json = JSON.parse(ld.text()) as {
-        isAccessibleForFree: unknown;
-        hasPart: { isAccessibleForFree: unknown; cssSelector: unknown };
-      };
+      const json = articleLd($);
       expect(json.isAccessibleForFree, v.article.path).toBe(false);
-      expect(json.hasPart, v.article.path).toMatchObject({ isAccessibleForFree: false, cssSelector: ".paywalled-content" });
+      // Where the wall stands in the gated part's place, there is no part for a selector to name.
+      if (v.wall) expect(json.hasPart, v.article.path).toBeUndefined();
+      else expect($(json.hasPart!.cssSelector), v.article.path).toHaveLength(1);
       problems.push(...leaksIn(`${v.article.path} (JSON-LD)`, normalise(ld.text())));
     }
     expect(problems).toEqual([]);

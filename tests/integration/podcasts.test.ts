@@ -3,7 +3,8 @@ import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reader, registeredReader } from "../helpers/reader";
-import { pngSize } from "../helpers/png";
+import { PNG_RGB, pngHeader } from "../helpers/png";
+import { jsonLdOfType, structuredDataProblems } from "../helpers/structured-data";
 import { startBuiltServer, type RunningServer } from "../helpers/server";
 
 // The podcast pages against the production build: series tabs and loading without JS, the
@@ -138,6 +139,96 @@ describe("a series page", () => {
   });
 });
 
+describe("an episode's own page", () => {
+  /** The series page's episodes in the order it lists them, with their own pages. */
+  const listed = async (slug: string) => {
+    const $ = await guest().page(`/podcasts/${slug}?loaded=99`);
+    return $("main ol article h2 a")
+      .map((_, a) => ({ title: $(a).text(), href: $(a).attr("href")! }))
+      .get();
+  };
+
+  it("is where the series page links each episode's title", async () => {
+    const episodes = await listed(serial.slug);
+    const firstSeason = serial.episodes.filter((e) => e.season === 1).sort((a, b) => a.episode - b.episode);
+    expect(episodes.map((e) => e.title)).toEqual(firstSeason.map((e) => e.title));
+    for (const e of episodes) expect(e.href, e.title).toMatch(new RegExp(`^/podcasts/${serial.slug}/\\d+-[a-z0-9-]+$`));
+    expect(new Set(episodes.map((e) => e.href)).size).toBe(episodes.length);
+  });
+
+  it("plays the episode, shows its whole description, its show and its neighbours, and shares it, all without JS", async () => {
+    const byDate = [...episodic.episodes].sort((a, b) => a.pubDate.localeCompare(b.pubDate));
+    const middle = byDate[5]!;
+    const $year = await guest().page(`/podcasts/${episodic.slug}?tab=${middle.pubDate.slice(0, 4)}&loaded=99`);
+    const href = $year(`main h2 a`)
+      .filter((_, a) => $year(a).text() === middle.title)
+      .attr("href")!;
+    const $ = await guest().page(href);
+    const id = href.split("/").pop()!.split("-")[0];
+    expect($("h1").text()).toBe(middle.title);
+    expect($("link[rel=canonical]").attr("href")).toBe(server.url + href);
+    expect($("main audio").attr("src")).toBe(`/media/podcast/${id}.mp3`);
+    expect($("main a[download]").attr("href")).toBe(`/media/podcast/${id}.mp3`);
+    expect(
+      $("main a[href='/podcasts/" + episodic.slug + "']")
+        .first()
+        .text(),
+    ).toBe(episodic.title);
+    expect($("main button:contains('Read More')")).toHaveLength(0);
+    const seed = media.podcasts.flatMap((s) => s.episodes).find((e) => e.title === middle.title) as SeedEpisode & { description: string };
+    expect($("main p").filter((_, p) => $(p).text() === seed.description)).toHaveLength(1);
+    expect($("main nav a[rel=prev]").text()).toBe(byDate[4]!.title);
+    expect($("main nav a[rel=next]").text()).toBe(byDate[6]!.title);
+    const facebook = $("main a:contains('Connect with Facebook')").attr("href")!;
+    expect(new URL(facebook).searchParams.get("u")).toBe(server.url + href);
+    expect($("main a:contains('E-mail')").attr("href")).toBe(`/share?type=podcast&id=${id}&tab=email`);
+    expect($("link[rel=alternate][type='application/rss+xml']").attr("href")).toBe(`/podcasts/${episodic.slug}/feed.xml`);
+  });
+
+  it("describes the episode in JSON-LD as a PodcastEpisode of its show, with its audio and cover", async () => {
+    const [first] = await listed(serial.slug);
+    const $ = await guest().page(first!.href);
+    const episode = jsonLdOfType($, "PodcastEpisode");
+    expect(structuredDataProblems(episode, server.url)).toEqual([]);
+    expect(episode).toMatchObject({
+      name: first!.title,
+      url: server.url + first!.href,
+      partOfSeries: { "@type": "PodcastSeries", name: serial.title, url: `${server.url}/podcasts/${serial.slug}` },
+      partOfSeason: { "@type": "PodcastSeason", seasonNumber: 1 },
+    });
+    const audio = await fetch((episode.associatedMedia as { contentUrl: string }).contentUrl);
+    expect([audio.status, audio.headers.get("content-type")]).toEqual([200, "audio/mpeg"]);
+    const cover = await fetch(episode.image as string);
+    expect(pngHeader(Buffer.from(await cover.arrayBuffer())).colourType).toBe(PNG_RGB);
+
+    const series = jsonLdOfType(await guest().page(`/podcasts/${serial.slug}`), "PodcastSeries");
+    expect(structuredDataProblems(series, server.url)).toEqual([]);
+    expect(series).toMatchObject({ name: serial.title, webFeed: `${server.url}/podcasts/${serial.slug}/feed.xml` });
+  });
+
+  it("moves an address with another show or other title words to the episode's own, and answers 404 for no episode", async () => {
+    const [first] = await listed(serial.slug);
+    const id = first!.href.split("/").pop()!.split("-")[0];
+    for (const wrong of [
+      `/podcasts/${serial.slug}/${id}`,
+      `/podcasts/${serial.slug}/${id}-old-title`,
+      `/podcasts/${episodic.slug}${first!.href.slice(first!.href.lastIndexOf("/"))}`,
+    ]) {
+      const res = await guest().request(wrong);
+      expect([res.status, res.headers.get("location")], wrong).toEqual([301, first!.href]);
+    }
+    for (const missing of [
+      `/podcasts/${serial.slug}/999999-x`,
+      `/podcasts/${serial.slug}/episode-one`,
+      `/podcasts/${serial.slug}/0x1`,
+      `/podcasts/no-such-show/x`,
+    ]) {
+      expect((await guest().request(missing)).status, missing).toBe(404);
+    }
+    expect((await guest().request(`/podcasts/${serial.slug}/feed.xml`)).headers.get("content-type")).toContain("rss");
+  });
+});
+
 describe("the podcast feed", () => {
   it("lists every episode with its audio enclosure, its size and the iTunes fields", async () => {
     const res = await fetch(`${server.url}/podcasts/${serial.slug}/feed.xml`);
@@ -157,7 +248,7 @@ describe("the podcast feed", () => {
     expect(first.find("itunes\\:season").text()).toMatch(/^\d+$/);
   });
 
-  it("gives its show's cover as a square PNG of 1,400 to 3,000 pixels, as Apple requires", async () => {
+  it("gives its show's cover as a square RGB PNG of 1,400 to 3,000 pixels, as Apple requires", async () => {
     const $ = cheerio.load(await (await fetch(`${server.url}/podcasts/${episodic.slug}/feed.xml`)).text(), { xml: true });
     const href = $("channel > itunes\\:image").attr("href")!;
     expect(href).toBe(`${server.url}/art/podcast/${episodic.slug}.png`);
@@ -168,13 +259,37 @@ describe("the podcast feed", () => {
     expect(svg.headers.get("content-type")).toBe("image/svg+xml");
     expect(res.headers.get("cache-control")).toBe(svg.headers.get("cache-control"));
     expect(res.headers.get("cache-control")).toBe("public, max-age=2592000");
-    const { width, height } = pngSize(Buffer.from(await res.arrayBuffer()));
+    const { width, height, colourType } = pngHeader(Buffer.from(await res.arrayBuffer()));
     expect(width).toBe(height);
     expect(width).toBeGreaterThanOrEqual(1400);
     expect(width).toBeLessThanOrEqual(3000);
+    // Apple refuses artwork with an alpha channel.
+    expect(colourType).toBe(PNG_RGB);
     // Kept once drawn: asked again, the same file, with its tag for revalidation.
     const again = await fetch(href, { headers: { "If-None-Match": res.headers.get("etag") ?? "" } });
     expect(again.status).toBe(304);
+  });
+
+  it("names its owner, and gives each episode its own page as its link and its own square RGB cover", async () => {
+    const $ = cheerio.load(await (await fetch(`${server.url}/podcasts/${serial.slug}/feed.xml`)).text(), { xml: true });
+    expect($("channel > itunes\\:owner > itunes\\:name").text()).toBe("Meridian Review");
+    expect($("channel > itunes\\:owner > itunes\\:email").text()).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+    const items = $("item").toArray();
+    const covers = new Set<string>();
+    for (const item of items) {
+      const link = $(item).children("link").text();
+      expect(link, $(item).children("title").text()).toMatch(new RegExp(`^${server.url}/podcasts/${serial.slug}/\\d+-[a-z0-9-]+$`));
+      covers.add($(item).children("itunes\\:image").attr("href") ?? "");
+    }
+    expect(covers.size).toBe(items.length);
+    const [first] = items;
+    const $page = await guest().page(new URL($(first).children("link").text()).pathname);
+    expect($page("h1").text()).toBe($(first).children("title").text());
+    expect($page("link[rel=canonical]").attr("href")).toBe($(first).children("link").text());
+    const cover = await fetch($(first).children("itunes\\:image").attr("href")!);
+    expect(cover.headers.get("content-type")).toBe("image/png");
+    const { width, height, colourType } = pngHeader(Buffer.from(await cover.arrayBuffer()));
+    expect([width === height, width >= 1400 && width <= 3000, colourType]).toEqual([true, true, PNG_RGB]);
   });
 
   it("is linked from the series page for podcast apps to find", async () => {
@@ -184,7 +299,7 @@ describe("the podcast feed", () => {
 });
 
 describe("saving and sharing an episode", () => {
-  it("saves an episode into the library, which links back to it on its series page", async () => {
+  it("saves an episode into the library, which links to the episode's page", async () => {
     const reader = await registeredReader(server.url);
     const $ = await reader.page(`/podcasts/${serial.slug}`);
     const card = $("main ol article").first();
@@ -198,9 +313,9 @@ describe("saving and sharing an episode", () => {
     expect($saved("a:contains('Back to the episode')")).toHaveLength(1);
 
     const $library = await reader.page("/my-library/library/listening");
-    const link = $library(`main a[href*='episode=${id}']`).first();
+    const link = $library(`main a[href^='/podcasts/${serial.slug}/${id}-']`).first();
     expect(link.text()).toBe(card.find("h2").text());
-    expect(link.attr("href")).toBe(`/podcasts/${serial.slug}?episode=${id}#episode-${id}`);
+    expect(link.attr("href")).toBe(card.find("h2 a").attr("href"));
   });
 
   it("shares an episode by its page: the share page names it and links back to it", async () => {
@@ -209,8 +324,6 @@ describe("saving and sharing an episode", () => {
     const share = card.find("a:contains('Share')").attr("href")!;
     const $share = await guest().page(share);
     expect($share("main").text()).toContain(card.find("h2").text());
-    expect($share("a:contains('Back to the episode')").attr("href")).toMatch(
-      new RegExp(`^/podcasts/${episodic.slug}\\?episode=\\d+#episode-\\d+$`),
-    );
+    expect($share("a:contains('Back to the episode')").attr("href")).toBe(card.find("h2 a").attr("href"));
   });
 });

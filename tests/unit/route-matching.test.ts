@@ -45,6 +45,10 @@ describe("route matching on the server", async () => {
     expect(leaf("/service/search/more-results/2/12")?.id).toBe("routes/service.search.more-results.$number.$size");
     expect(leaf("/service/user/saves/7/lists")?.id).toBe("routes/service.user.saves_.$id.lists");
     expect(leaf("/podcasts/the-long-view/feed.xml")?.id).toBe("routes/podcasts_.$slug.feed[.xml]");
+    expect(leaf("/podcasts/the-long-view/12-a-talk")).toEqual({
+      id: "routes/podcasts_.$slug.$episode",
+      params: { slug: "the-long-view", episode: "12-a-talk" },
+    });
     expect(leaf("/the-latest")).toEqual({ id: "routes/$stream", params: { stream: "the-latest" } });
   });
 

@@ -31,3 +31,30 @@ describe("meta descriptions", () => {
     expect(content((t) => t.property === "og:description")).toBe(content((t) => t.name === "description"));
   });
 });
+
+describe("social previews", () => {
+  const tagsOf = (card?: { path: string; alt: string }) => {
+    const tags = seo({ title: "T", description: "D", path: "/t", siteUrl: "https://example.test", card }) as Record<string, string>[];
+    return Object.fromEntries(
+      tags.filter((t) => t.property?.startsWith("og:image") || t.name === "twitter:card").map((t) => [t.property ?? t.name, t.content]),
+    );
+  };
+
+  it("names the page's card as a 1200 × 630 PNG with its alt text, shown large on X", () => {
+    expect(tagsOf({ path: "/art/card/article/a.png", alt: "Meridian Review: A" })).toEqual({
+      "og:image": "https://example.test/art/card/article/a.png",
+      "og:image:type": "image/png",
+      "og:image:width": "1200",
+      "og:image:height": "630",
+      "og:image:alt": "Meridian Review: A",
+      "twitter:card": "summary_large_image",
+    });
+  });
+
+  it("shares a page that names no card of its own with the site's", () => {
+    expect(tagsOf()).toMatchObject({
+      "og:image": "https://example.test/art/card/page/home.png",
+      "og:image:alt": "Meridian Review: Ideas and advice for leaders",
+    });
+  });
+});

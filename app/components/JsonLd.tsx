@@ -1,0 +1,8 @@
+import { scriptJson } from "../lib/script-json";
+import { useNonce } from "../lib/nonce";
+
+/** A page's structured data (schema.org, as JSON-LD), allowed by the document's CSP nonce. */
+export function JsonLd({ data }: { data: object }) {
+  const nonce = useNonce();
+  return <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: scriptJson(data) }} />;
+}

@@ -1,0 +1,40 @@
+import type { PodcastEpisode } from "../../server/podcasts";
+import { podcastAudioPath } from "../../shared/urls";
+import { formatDuration, formatPublished } from "../lib/format";
+import { SaveControl } from "./library/SaveControl";
+import { ShareControl } from "./library/ShareControl";
+import * as css from "./podcast.css";
+
+const TYPE_LABELS = { trailer: "Trailer", bonus: "Bonus", full: null } as const;
+
+/** An episode's type (unless a full one), its place in a serial show, its date and its length. */
+export function EpisodeMeta({ episode, serial }: { episode: PodcastEpisode; serial: boolean }) {
+  const label = TYPE_LABELS[episode.episodeType];
+  return (
+    <p className={css.episodeMeta}>
+      {[label, serial ? `Season ${episode.season}, Episode ${episode.episode}` : null].filter(Boolean).join(" · ")}
+      {label || serial ? " · " : null}
+      <time dateTime={episode.published}>{formatPublished(episode.published)}</time> · {formatDuration(episode.durationSeconds)}
+    </p>
+  );
+}
+
+/** The browser's own player, a download link, and Save and Share, for one episode. */
+export function EpisodeAudio({ episode, seriesTitle, siteUrl }: { episode: PodcastEpisode; seriesTitle: string; siteUrl: string }) {
+  return (
+    <>
+      {/* Audio only: WCAG asks a transcript of it, not a captions <track>. */}
+      {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
+      <audio className={css.player} controls preload="none" src={podcastAudioPath(episode.id)} aria-label={`Listen: ${episode.title}`}>
+        <a href={podcastAudioPath(episode.id)}>Download the episode (MP3)</a>
+      </audio>
+      <p className={css.tools}>
+        <a href={podcastAudioPath(episode.id)} download>
+          Download<span className="visually-hidden"> {episode.title}</span> (MP3)
+        </a>
+        <SaveControl type="podcast" id={episode.id} title={episode.title} />
+        <ShareControl type="podcast" id={episode.id} title={`${seriesTitle}: ${episode.title}`} url={`${siteUrl}${episode.url}`} />
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { CHART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
+import { isPageCardName, PAGE_CARDS, type SocialCardKind } from "../shared/social-cards";
+import { issueByCode } from "./archive";
+import { episodeCover, issueCover, pictureCard, podcastCover, productCover, socialCard, socialCardPng, videoPoster } from "./art";
+import { chartSvgOf } from "./charts";
+import { isIssueCode } from "./content/archive-calendar";
+import type { Database } from "./db/connection";
+import { podcastEpisodePage } from "./podcasts";
+import { productBySlug } from "./store/catalogue";
+import { STREAM_PAGES } from "./streams";
+import { topicBySlug } from "./topics";
+import { videoPosterSource } from "./videos";
+
+// What each kind of page's social card shows, looked up by the key in its address
+// (shared/social-cards.ts). An unknown key has no card: its address answers 404.
+
+const SLUG = /^[a-z0-9-]{1,120}$/;
+
+async function articleCard(db: Database, slug: string): Promise<string | undefined> {
+  const article = await db
+    .selectFrom("article")
+    .innerJoin("topic", "topic.id", "article.primary_topic_id")
+    .select(["article.title", "article.tier", "topic.name as topic"])
+    .where("article.slug", "=", slug)
+    .executeTakeFirst();
+  if (!article) return undefined;
+  // A visual-library article leads with its chart, so its card shows the chart.
+  const chart = article.tier === "visual-library" ? chartSvgOf(slug) : undefined;
+  return socialCard({
+    key: slug,
+    kicker: article.topic,
+    title: article.title,
+    picture: chart ? { svg: chart, ...CHART_SIZE } : undefined,
+  });
+}
+
+async function episodeCard(db: Database, key: string): Promise<string | undefined> {
+  const page = /^\d{1,9}$/.test(key) ? await podcastEpisodePage(db, Number(key)) : undefined;
+  if (!page) return undefined;
+  const { series, episode } = page;
+  return socialCard({
+    key: series.slug,
+    kicker: series.title,
+    title: episode.title,
+    picture: { svg: episodeCover({ ...series, serial: series.feedType === "serial" }, episode), ...PODCAST_COVER_SIZE },
+  });
+}
+
+const CARDS: Record<SocialCardKind, (db: Database, key: string) => Promise<string | undefined>> = {
+  page: async (_, name) => (isPageCardName(name) ? socialCard({ key: name, ...PAGE_CARDS[name] }) : undefined),
+  stream: async (_, slug) => {
+    const stream = Object.hasOwn(STREAM_PAGES, slug) ? STREAM_PAGES[slug] : undefined;
+    return stream && socialCard({ key: slug, title: stream.title, line: stream.description });
+  },
+  topic: async (db, slug) => {
+    const topic = SLUG.test(slug) ? await topicBySlug(db, slug) : undefined;
+    return topic && socialCard({ key: slug, kicker: "Topic", title: topic.name });
+  },
+  article: (db, slug) => (SLUG.test(slug) ? articleCard(db, slug) : Promise.resolve(undefined)),
+  "reading-list": async (db, slug) => {
+    const list = SLUG.test(slug)
+      ? await db.selectFrom("reading_list").select(["name", "description"]).where("slug", "=", slug).executeTakeFirst()
+      : undefined;
+    return list && socialCard({ key: slug, kicker: "Reading list", title: list.name, line: list.description });
+  },
+  issue: async (db, code) => {
+    const issue = isIssueCode(code) ? await issueByCode(db, code) : undefined;
+    return (
+      issue &&
+      socialCard({
+        key: code,
+        kicker: `${issue.monthLabel} ${issue.year} issue`,
+        title: issue.title,
+        picture: { svg: issueCover(issue), ...ISSUE_COVER_SIZE },
+      })
+    );
+  },
+  product: async (db, slug) => {
+    const product = SLUG.test(slug) ? await productBySlug(db, slug) : undefined;
+    return (
+      product &&
+      socialCard({
+        key: slug,
+        kicker: product.productType,
+        title: product.title,
+        picture: { svg: productCover(product), ...PRODUCT_COVER_SIZE },
+      })
+    );
+  },
+  // A video's poster already is its title card.
+  video: async (db, slug) => {
+    const video = SLUG.test(slug) ? await videoPosterSource(db, slug) : undefined;
+    return video && pictureCard({ svg: videoPoster(video), ...VIDEO_POSTER_SIZE });
+  },
+  podcast: async (db, slug) => {
+    const series = SLUG.test(slug)
+      ? await db.selectFrom("podcast_series").select(["slug", "title"]).where("slug", "=", slug).executeTakeFirst()
+      : undefined;
+    return (
+      series &&
+      socialCard({ key: slug, kicker: "Podcast", title: series.title, picture: { svg: podcastCover(series), ...PODCAST_COVER_SIZE } })
+    );
+  },
+  episode: episodeCard,
+};
+
+/** The card of a page as a 1200 × 630 PNG; undefined when no page of that kind has that key. */
+export async function socialCardFor(db: Database, kind: SocialCardKind, key: string): Promise<Buffer | undefined> {
+  const svg = await CARDS[kind](db, key);
+  return svg === undefined ? undefined : socialCardPng(svg);
+}
