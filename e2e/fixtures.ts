@@ -341,3 +341,21 @@ export async function expectWordsInsideButton(button: Locator): Promise<void> {
 /** The add-to-cart form for one availability (a product page may list several). */
 export const addForm = (page: Page, availabilityId: number): Locator =>
   page.locator(`form:has(input[name="productId"][value="${availabilityId}"]):has(input[name="type"]:not([value="Perm"]))`);
+
+/** Adds one copy from the product page, as a shopper does: the confirmation is a page without JS, a dialog with it. */
+export async function addToCart(page: Page, productUrl: string): Promise<void> {
+  await page.goto(productUrl);
+  await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Added to your cart" })).toBeVisible();
+}
+
+/** A New York address and standard shipping on the shipping and payment page. */
+export async function fillAddress(page: Page): Promise<void> {
+  await page.getByLabel("First name").fill("Ada");
+  await page.getByLabel("Last name").fill("Byron");
+  await page.getByLabel("Address line 1").fill("12 Harbour Road");
+  await page.getByLabel("City").fill("Albany");
+  await page.getByLabel("State", { exact: true }).selectOption("NY");
+  await page.getByLabel("ZIP code").fill("12207");
+  await page.getByLabel(/^Standard/).check();
+}

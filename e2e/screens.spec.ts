@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test, uniqueEmail } from "./fixtures";
+import { addToCart, expect, fillAddress, test, uniqueEmail } from "./fixtures";
 
 // One screenshot of every page type at a phone's width and a laptop's, for a person to look at:
 // test-results/screens/<project>/<page>-<width>.png. Each page must answer, have its heading, and
@@ -81,21 +81,11 @@ test("every checkout step, signed in with a print item and an ebook in the cart,
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   await signIn(uniqueEmail("screens-checkout"));
-  for (const product of ["/product/the-patient-ledger/1001", "/product/the-patient-ledger/1002"]) {
-    await page.goto(product);
-    await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
-    await expect(page.getByRole("heading", { name: "Added to your cart" })).toBeVisible();
-  }
+  for (const product of ["/product/the-patient-ledger/1001", "/product/the-patient-ledger/1002"]) await addToCart(page, product);
   await shoot(page, project, "shopping-cart-full", "/shopping-cart");
   await shoot(page, project, "shipping-payment", "/shipping-payment");
 
-  await page.getByLabel("First name").fill("Ada");
-  await page.getByLabel("Last name").fill("Byron");
-  await page.getByLabel("Address line 1").fill("12 Harbour Road");
-  await page.getByLabel("City").fill("Albany");
-  await page.getByLabel("State", { exact: true }).selectOption("NY");
-  await page.getByLabel("ZIP code").fill("12207");
-  await page.getByLabel(/^Standard/).check();
+  await fillAddress(page);
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Review your order" })).toBeVisible();
   await shoot(page, project, "review-order", "/review-order");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, mailTo, test, uniqueEmail } from "./fixtures";
+import { addToCart, expect, fillAddress, mailTo, test, uniqueEmail } from "./fixtures";
 
 // Checkout with and without JavaScript: a guest and a signed-in shopper each buy a print item
 // and an ebook, through shipping and payment, the review, and the sandbox payment page (a
@@ -8,23 +8,6 @@ import { expect, mailTo, test, uniqueEmail } from "./fixtures";
 /** Seed catalogue: the first book's hardcover (ships) and its ebook. */
 const HARDCOVER = "/product/the-patient-ledger/1001";
 const EBOOK = "/product/the-patient-ledger/1002";
-
-/** Adds one copy from the product page, as a shopper does: the confirmation is a page without JS, a dialog with it. */
-async function addToCart(page: Page, productUrl: string) {
-  await page.goto(productUrl);
-  await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
-  await expect(page.getByRole("heading", { name: "Added to your cart" })).toBeVisible();
-}
-
-async function fillAddress(page: Page) {
-  await page.getByLabel("First name").fill("Ada");
-  await page.getByLabel("Last name").fill("Byron");
-  await page.getByLabel("Address line 1").fill("12 Harbour Road");
-  await page.getByLabel("City").fill("Albany");
-  await page.getByLabel("State", { exact: true }).selectOption("NY");
-  await page.getByLabel("ZIP code").fill("12207");
-  await page.getByLabel(/^Standard/).check();
-}
 
 /** Changes the country: with JS the provinces appear at once; without, after "Update". */
 async function chooseCountry(page: Page, js: boolean, code: string) {

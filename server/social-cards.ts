@@ -1,5 +1,6 @@
 import { CHART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
-import { isPageCardName, PAGE_CARDS, type SocialCardKind } from "../shared/social-cards";
+import { isPageCardName, PAGE_CARD_TITLES, type PageCardName } from "../shared/page-cards";
+import { HOME_LINE, type SocialCardKind } from "../shared/social-cards";
 import { issueByCode } from "./archive";
 import { episodeCover, issueCover, pictureCard, podcastCover, productCover, socialCard, socialCardPng, videoPoster } from "./art";
 import { chartSvgOf } from "./charts";
@@ -46,8 +47,24 @@ async function episodeCard(db: Database, key: string): Promise<string | undefine
   });
 }
 
+/** What each page that is not content holds, in a line under its title on its card. */
+const PAGE_CARD_LINES: Record<PageCardName, string> = {
+  home: HOME_LINE,
+  topics: "Every subject we cover, from strategy and innovation to managing yourself",
+  magazine: "Every issue since 1956, with its covers and features",
+  video: "Managers and researchers on strategy, operations, finance and leadership",
+  podcasts: "Narrated series and conversations, to play here or in any podcast app",
+  store: "Books, case studies, reprints, toolkits and magazine issues",
+  subscriptions: "Every article, video and podcast, and the archive since 1956",
+  "reading-lists": "Articles our editors put together to read in order",
+  "email-newsletters": "What each one covers and how often it arrives",
+  "privacy-policy": "What we record about readers, why, and for how long",
+  "subscriber-help": "Your account and subscription, and how to reach Customer Service",
+};
+
 const CARDS: Record<SocialCardKind, (db: Database, key: string) => Promise<string | undefined>> = {
-  page: async (_, name) => (isPageCardName(name) ? socialCard({ key: name, ...PAGE_CARDS[name] }) : undefined),
+  page: async (_, name) =>
+    isPageCardName(name) ? socialCard({ key: name, title: PAGE_CARD_TITLES[name], line: PAGE_CARD_LINES[name] }) : undefined,
   stream: async (_, slug) => {
     const stream = Object.hasOwn(STREAM_PAGES, slug) ? STREAM_PAGES[slug] : undefined;
     return stream && socialCard({ key: slug, title: stream.title, line: stream.description });

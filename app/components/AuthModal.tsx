@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FocusEvent } from "react";
 import { isAccountFormPage, MODAL_TITLES, modalScreen, screenForPath, type ModalScreen } from "../lib/modal-screens";
-import { returnPath } from "../lib/redirects";
+import { useReturnPath } from "../lib/return-path";
 import { useRootData } from "../lib/root-data";
 import { media } from "../styles/theme.css";
 import * as css from "./AuthModal.css";
@@ -55,7 +55,7 @@ export function AuthModal() {
   const location = useLocation();
   const root = useRootData();
   const signedIn = Boolean(root?.user);
-  const redirectTo = returnPath(`${location.pathname}${location.search}`);
+  const redirectTo = useReturnPath();
 
   const close = useCallback(() => {
     const dialog = dialogRef.current;

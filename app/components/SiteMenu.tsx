@@ -1,5 +1,5 @@
-import { Link, NavLink, useLocation } from "@remix-run/react";
-import { returnPath } from "../lib/redirects";
+import { Link, NavLink } from "@remix-run/react";
+import { useReturnPath } from "../lib/return-path";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
 import { SECTIONS } from "./sections";
@@ -29,7 +29,7 @@ export function SiteMenuContent({ returnTo }: { returnTo?: string }) {
 /** The phone header's menu button: a link to /menu without JS, a disclosure with it. */
 export function SiteMenuToggle() {
   const hydrated = useHydrated();
-  const { pathname, search } = useLocation();
+  const back = useReturnPath();
   const label = (
     <>
       <MenuIcon />
@@ -38,7 +38,7 @@ export function SiteMenuToggle() {
   );
   if (!hydrated) {
     return (
-      <Link to={`/menu?return=${encodeURIComponent(returnPath(`${pathname}${search}`))}`} className={css.menuToggle} rel="nofollow">
+      <Link to={`/menu?return=${encodeURIComponent(back)}`} className={css.menuToggle} rel="nofollow">
         {label}
       </Link>
     );

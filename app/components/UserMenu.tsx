@@ -1,12 +1,12 @@
-import { Form, Link, useLocation } from "@remix-run/react";
-import { returnPath } from "../lib/redirects";
+import { Form, Link } from "@remix-run/react";
+import { useReturnPath } from "../lib/return-path";
 import { useRootData } from "../lib/root-data";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
 import { useHydrated } from "./useHydrated";
 
 interface UserMenuProps {
-  /** Where signing in or out comes back to; this page (or where it leads, ../lib/redirects.ts) when not given. */
+  /** Where signing in or out comes back to; this page (or where it leads, ../lib/return-path.ts) when not given. */
   returnTo?: string;
   /** In the header's row, where a signed-in reader's links fold into a flyout once JS runs. */
   inRow?: boolean;
@@ -19,9 +19,9 @@ interface UserMenuProps {
  */
 export function UserMenu({ returnTo, inRow = false }: UserMenuProps) {
   const root = useRootData();
-  const location = useLocation();
   const hydrated = useHydrated();
-  const back = encodeURIComponent(returnTo ?? returnPath(`${location.pathname}${location.search}`));
+  const here = useReturnPath();
+  const back = encodeURIComponent(returnTo ?? here);
   if (!root?.user) {
     return (
       <>

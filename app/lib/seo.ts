@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/react";
 import { SOCIAL_CARD_SIZE } from "../../shared/art-sizes";
-import { pageCard } from "../../shared/social-cards";
+import { HOME_CARD } from "../../shared/social-cards";
 import { SITE_NAME } from "./site";
 
 export interface SeoInput {
@@ -28,7 +28,7 @@ export function shortDescription(text: string): string {
   return `${(atWord > DESCRIPTION_MAX / 2 ? cut.slice(0, atWord) : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
 }
 
-export function seo({ title, description: text, path, siteUrl, card = pageCard("home"), type = "website" }: SeoInput): MetaDescriptor[] {
+export function seo({ title, description: text, path, siteUrl, card = HOME_CARD, type = "website" }: SeoInput): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
   const description = shortDescription(text);
   const fullTitle = title === SITE_NAME ? title : `${title} | ${SITE_NAME}`;

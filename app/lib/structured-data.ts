@@ -1,3 +1,4 @@
+import type { PodcastEpisode } from "../../server/podcasts";
 import { episodeCoverPath, podcastArtworkPath, podcastAudioPath, podcastFeedPath, podcastSeriesPath } from "../../shared/urls";
 import { SITE_NAME } from "./site";
 
@@ -95,16 +96,7 @@ export function podcastSeries(siteUrl: string, series: Series) {
   };
 }
 
-interface Episode {
-  id: number;
-  title: string;
-  description: string;
-  published: string;
-  season: number;
-  episode: number;
-  durationSeconds: number;
-  url: string;
-}
+type Episode = Omit<PodcastEpisode, "episodeType">;
 
 /** A podcast episode: its audio, its place in its show, and its cover. */
 export function podcastEpisode(siteUrl: string, series: Pick<Series, "slug" | "title">, episode: Episode, serial: boolean) {

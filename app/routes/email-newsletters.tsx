@@ -12,7 +12,7 @@ import * as css from "../components/follows.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 import { currentUser } from "../lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

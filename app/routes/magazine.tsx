@@ -10,7 +10,7 @@ import { pickMonthIndex, pickYear } from "../lib/issue-finder";
 import { seo, siteUrlFrom } from "../lib/seo";
 import * as schema from "../lib/structured-data";
 import { JsonLd } from "../components/JsonLd";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;

@@ -6,7 +6,7 @@ import * as css from "../components/podcast.css";
 import { db } from "../lib/db.server";
 import { formatAuthors } from "../lib/format";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 
 export async function loader() {
   return { series: await podcastSeriesList(await db()) };

@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import * as prose from "../components/prose.css";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 import { CUSTOMER_SERVICE } from "../lib/site";
 
 export const meta: MetaFunction = ({ matches }) =>

@@ -7,7 +7,7 @@ import { articleCount } from "../components/reading-lists/ReadingListView";
 import * as css from "../components/reading-lists/reading-lists.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 
 export async function loader() {
   return { lists: await readingListSummaries(await db()) };

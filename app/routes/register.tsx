@@ -15,9 +15,9 @@ import { currentUser } from "../lib/session.server";
 import { sentByFetcher } from "../lib/via-fetcher";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const redirectTo = returnPath(new URL(request.url).searchParams.get("redirectTo"));
-  if (await currentUser(request)) throw redirect(redirectTo);
-  return { redirectTo, region: await visitorRegion(request, context) };
+  const returnTo = returnPath(new URL(request.url).searchParams.get("redirectTo"));
+  if (await currentUser(request)) throw redirect(returnTo);
+  return { returnTo, region: await visitorRegion(request, context) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -58,16 +58,16 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function Register() {
-  const { redirectTo, region } = useLoaderData<typeof loader>();
+  const { returnTo, region } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className={prose.narrow}>
       <h1>Create an account</h1>
       <p>
-        Registration is free. Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}>Sign in</Link>.
+        Registration is free. Already have an account? <Link to={`/sign-in?redirectTo=${encodeURIComponent(returnTo)}`}>Sign in</Link>.
       </p>
       <RegistrationForm
-        redirectTo={redirectTo}
+        redirectTo={returnTo}
         region={region}
         result={actionData && "result" in actionData ? actionData.result : undefined}
       />

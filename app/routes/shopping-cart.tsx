@@ -9,6 +9,7 @@ import { storeMaintenance } from "../../server/store/maintenance";
 import { COUNTRIES, regionsOf } from "../../shared/regions";
 import { AddFailure, type AddFailureDetails } from "../components/store/AddFailure";
 import * as css from "../components/store/cart.css";
+import { primaryButton } from "../components/controls.css";
 import { CartEstimate } from "../components/store/CartEstimate";
 import { CartLines } from "../components/store/CartLines";
 import { CartTotals } from "../components/store/CartTotals";
@@ -207,7 +208,7 @@ export default function ShoppingCart() {
         <>
           <p>Your Shopping Cart is empty.</p>
           <p>
-            <Link to="/store" className={css.buttonLink}>
+            <Link to="/store" className={primaryButton}>
               Visit Our Store
             </Link>
           </p>
@@ -225,7 +226,7 @@ export default function ShoppingCart() {
           <div>
             <CartTotals subtotalCents={cart.subtotalCents} estimate={estimate} />
             <div className={css.actions}>
-              <Link to="/shipping-payment" className={css.buttonLink}>
+              <Link to="/shipping-payment" className={primaryButton}>
                 Checkout
               </Link>
               <Link to="/store">Continue shopping</Link>

@@ -16,9 +16,9 @@ import { currentUser } from "../lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const redirectTo = returnPath(url.searchParams.get("redirectTo"));
-  if (await currentUser(request)) throw redirect(redirectTo);
-  return { redirectTo, reset: url.searchParams.get("reset") === "success" };
+  const returnTo = returnPath(url.searchParams.get("redirectTo"));
+  if (await currentUser(request)) throw redirect(returnTo);
+  return { returnTo, reset: url.searchParams.get("reset") === "success" };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -44,7 +44,7 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function SignIn() {
-  const { redirectTo, reset } = useLoaderData<typeof loader>();
+  const { returnTo, reset } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className={prose.narrow}>
@@ -54,7 +54,7 @@ export default function SignIn() {
           {PASSWORD_CHANGED} Sign in with your new password.
         </p>
       ) : null}
-      <SignInForm redirectTo={redirectTo} result={actionData?.result} credentials={Boolean(actionData && "credentials" in actionData)} />
+      <SignInForm redirectTo={returnTo} result={actionData?.result} credentials={Boolean(actionData && "credentials" in actionData)} />
     </div>
   );
 }

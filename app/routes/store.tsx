@@ -11,7 +11,7 @@ import * as prose from "../components/prose.css";
 import * as css from "../components/store/store.css";
 import { config, db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 
 const DESCRIPTION = "Books, ebooks, case studies, magazine issues, article reprints, bundles and toolkits from Meridian Review.";
 

@@ -9,7 +9,7 @@ import { db } from "../lib/db.server";
 import { formatPublished, formatUsd } from "../lib/format";
 import { currentUser } from "../lib/session.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { listTopics, topicArticleCounts, topicDirectory } from "../../server/topics";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 import * as prose from "../components/prose.css";
 import * as css from "../components/topics.css";
 

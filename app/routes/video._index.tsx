@@ -9,7 +9,7 @@ import * as cards from "../components/cards.css";
 import * as prose from "../components/prose.css";
 import { db } from "../lib/db.server";
 import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/social-cards";
+import { pageCard } from "../../shared/page-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const database = await db();

@@ -5,6 +5,7 @@ import { readingListPath } from "../../../shared/urls";
 import { formatAuthors } from "../../lib/format";
 import { useRootData } from "../../lib/root-data";
 import * as css from "./reading-lists.css";
+import { primaryButton } from "../controls.css";
 
 export const articleCount = (n: number) => (n === 1 ? "1 article" : `${n} articles`);
 
@@ -68,7 +69,7 @@ function Withheld({ count }: { count: number }) {
       <p>
         <strong>{count === 1 ? "1 more article completes" : `${count} more articles complete`} this list</strong> for subscribers.
       </p>
-      <Link className={css.subscribeLink} to="/subscriptions">
+      <Link className={primaryButton} to="/subscriptions">
         Subscribe
       </Link>
       {signedIn ? null : (

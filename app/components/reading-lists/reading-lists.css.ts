@@ -83,17 +83,6 @@ export const withheld = style({
 
 globalStyle(`${withheld} p`, { margin: 0 });
 
-export const subscribeLink = style({
-  display: "inline-flex",
-  alignItems: "center",
-  minHeight: "2.75rem",
-  padding: `0 ${vars.space.lg}`,
-  background: vars.color.accent,
-  color: vars.color.accentInk,
-  fontWeight: 700,
-  textDecoration: "none",
-});
-
 export const related = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm });
 
 export const relatedHeading = style({

@@ -3,6 +3,7 @@ import { Fragment, type ReactNode } from "react";
 import type { AddedConfirmation } from "../../lib/cart-confirmation.server";
 import { formatPublished, formatUsd } from "../../lib/format";
 import * as css from "./cart.css";
+import { primaryButton } from "../controls.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 
 /**
@@ -65,7 +66,7 @@ export function AddedToCart({
         </Fragment>
       ))}
       <div className={css.actions}>
-        <Link to="/shopping-cart" className={css.buttonLink}>
+        <Link to="/shopping-cart" className={primaryButton}>
           Checkout
         </Link>
         {after}

@@ -4,6 +4,7 @@ import { formatUsd } from "../../lib/format";
 import type { RootData } from "../../lib/root-data";
 import { useDismiss } from "../useDismiss";
 import * as css from "./cart.css";
+import { primaryButton } from "../controls.css";
 
 /** The header cart's flyout: the first lines, the total and "View Cart". */
 export default function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<RootData["cart"]>; onClose: () => void }) {
@@ -39,7 +40,7 @@ export default function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<Ro
           <p>
             <strong>Total: {formatUsd(cart.totalCents)}</strong>
           </p>
-          <Link to="/shopping-cart" className={css.buttonLink}>
+          <Link to="/shopping-cart" className={primaryButton}>
             View Cart
           </Link>
         </>

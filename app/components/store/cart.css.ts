@@ -115,17 +115,6 @@ export const actions = style({
   margin: `0 0 ${vars.space.lg}`,
 });
 
-export const buttonLink = style({
-  display: "inline-flex",
-  alignItems: "center",
-  minHeight: "2.75rem",
-  padding: `0 ${vars.space.lg}`,
-  background: vars.color.accent,
-  color: vars.color.accentInk,
-  fontWeight: 700,
-  textDecoration: "none",
-});
-
 export const layout = style({
   display: "grid",
   gap: vars.space.xl,
