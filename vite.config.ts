@@ -1,5 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { clientImportGuard } from "./client-import-guard";
 import { precompressAssets } from "./precompress-assets";
@@ -18,6 +19,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     !process.env.VITEST && rootChunk(remixConfig.appDirectory ?? "app"),
     !process.env.VITEST && precompressAssets(`${remixConfig.buildDirectory}/client`),
   ],
+  // One import alias, the same as tsconfig.json's paths: "~/server/…" is server/… from anywhere.
+  resolve: { alias: [{ find: /^~\//, replacement: fileURLToPath(new URL("./", import.meta.url)) }] },
   server: { port: 3000 },
   build: {
     target: "es2022",

@@ -7,8 +7,8 @@ import { DocumentOnlyProvider, type DocumentOnly } from "./lib/document-only";
 import { NonceProvider } from "./lib/nonce";
 import { startHousekeeping } from "./lib/housekeeping.server";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
-import { isDatabaseUnavailable } from "../server/db/unavailable";
-import { log } from "../server/log";
+import { isDatabaseUnavailable } from "~/server/db/unavailable";
+import { log } from "~/server/log";
 import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
 
 export const streamTimeout = 5_000;

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
-import { freePort } from "../tests/helpers/free-port";
+import { freePort } from "~/tests/helpers/free-port";
 import { load, type LoadResult } from "./latency";
 import { cleanUp, createDatabase } from "./search-setup";
 

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../tests/helpers/free-port";
+import { freePort } from "~/tests/helpers/free-port";
 import { untilServing } from "./serving";
 
 const BUILD = path.resolve(process.env.BENCH_BUILD ?? "build");

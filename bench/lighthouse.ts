@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright";
-import { chromiumLaunchOptions } from "../e2e/browser";
+import { chromiumLaunchOptions } from "~/e2e/browser";
 import { untilServing } from "./serving";
 
 const PORT = 3910;

@@ -14,9 +14,9 @@ import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import zlib from "node:zlib";
 import { sql } from "kysely";
-import { connect, type Database } from "../server/db/connection";
-import { articlePath, topicPath } from "../shared/urls";
-import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "../tests/helpers/checkout-flow";
+import { connect, type Database } from "~/server/db/connection";
+import { articlePath, topicPath } from "~/shared/urls";
+import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "~/tests/helpers/checkout-flow";
 import { percentile } from "./latency";
 import { cleanUp, createDatabase, ENGINE_NAMES, seed, startServer, type Engine } from "./search-setup";
 

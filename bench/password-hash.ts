@@ -4,7 +4,7 @@
 // one verification of a hash made before ADR 051 (scrypt at OWASP's N = 2^17, r = 8, p = 1).
 import crypto from "node:crypto";
 import os from "node:os";
-import { hashPassword, verifyPassword } from "../server/accounts/passwords";
+import { hashPassword, verifyPassword } from "~/server/accounts/passwords";
 
 const ROUNDS = Number(process.env.BENCH_HASHES ?? 10);
 

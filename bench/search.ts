@@ -9,11 +9,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import { sql } from "kysely";
-import type { Database } from "../server/db/connection";
-import { isPostgres } from "../server/db/dialect";
-import { findMatches, searchContent, suggest } from "../server/search";
-import { parseQuery, toFts5, toTsquery } from "../server/search/query";
-import { openDatabase } from "../server/seed/initialize";
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
+import { findMatches, searchContent, suggest } from "~/server/search";
+import { parseQuery, toFts5, toTsquery } from "~/server/search/query";
+import { openDatabase } from "~/server/seed/initialize";
 import { load, timeCalls } from "./latency";
 import { databaseTable, markdownSummary, type BenchQuery, type DatabaseFigures, type EngineFigures } from "./search-report";
 import { cleanUp, createDatabase, ENGINE_NAMES, postgresVersion, seed, startServer, type BenchDatabase, type Engine } from "./search-setup";

@@ -13,9 +13,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
-import { connect } from "../server/db/connection";
-import { addToCartForm, formValues, shippedItems } from "../tests/helpers/checkout-flow";
-import { freePort } from "../tests/helpers/free-port";
+import { connect } from "~/server/db/connection";
+import { addToCartForm, formValues, shippedItems } from "~/tests/helpers/checkout-flow";
+import { freePort } from "~/tests/helpers/free-port";
 import { untilServing } from "./serving";
 
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 64);

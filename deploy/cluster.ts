@@ -14,8 +14,8 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { z } from "zod";
-import { defaultSiteUrl } from "../server/config";
-import { loadSecrets } from "../server/secrets";
+import { defaultSiteUrl } from "~/server/config";
+import { loadSecrets } from "~/server/secrets";
 
 const settings = z
   .object({

@@ -4,12 +4,12 @@ import path from "node:path";
 import { expect, test as base, type Browser, type Locator, type Page } from "@playwright/test";
 import axeCore from "axe-core";
 import { createCookie } from "@remix-run/node";
-import { register } from "../server/accounts/registration";
-import { createSession } from "../server/accounts/sessions";
-import { dismiss } from "../server/dismissals";
-import { userKey } from "../server/reader-keys";
-import { grantSubscription } from "../server/subscriptions/entitlements";
-import { findPlan } from "../server/subscriptions/plans";
+import { register } from "~/server/accounts/registration";
+import { createSession } from "~/server/accounts/sessions";
+import { dismiss } from "~/server/dismissals";
+import { userKey } from "~/server/reader-keys";
+import { grantSubscription } from "~/server/subscriptions/entitlements";
+import { findPlan } from "~/server/subscriptions/plans";
 import { startSite, type Site } from "./site";
 
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { databaseEnv } from "../tests/helpers/test-db";
+import { databaseEnv } from "~/tests/helpers/test-db";
 import { accountMenuItem, expect, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { articlePath } from "../shared/urls";
+import { articlePath } from "~/shared/urls";
 import { expect, test } from "./fixtures";
 import type { Site } from "./site";
 

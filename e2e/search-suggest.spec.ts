@@ -1,6 +1,6 @@
 import type { Page, Request } from "@playwright/test";
-import type { Suggestions } from "../server/search";
-import { SUGGEST_MIN_CHARS } from "../shared/suggest";
+import type { Suggestions } from "~/server/search";
+import { SUGGEST_MIN_CHARS } from "~/shared/suggest";
 import { expect, test } from "./fixtures";
 
 // The header's search field (spec 5 and 9): a plain GET form to /search without JS; with JS a

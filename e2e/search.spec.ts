@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { blockText, parseBody } from "../server/content/markdown";
-import { loadSeedContent } from "../server/seed/content-source";
+import { blockText, parseBody } from "~/server/content/markdown";
+import { loadSeedContent } from "~/server/seed/content-source";
 import { expect, test } from "./fixtures";
 
 const content = loadSeedContent(path.resolve("content"));

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { connect, type Database } from "../server/db/connection";
-import { startBuiltServer, type RunningServer } from "../tests/helpers/server";
-import { isolatedConnection, type IsolatedConnection } from "../tests/helpers/test-db";
+import { connect, type Database } from "~/server/db/connection";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 /** The CDN country header the site trusts: a test sets it to choose the visitor's country. */
 export const COUNTRY_HEADER = "cf-ipcountry";

@@ -1,4 +1,4 @@
-import { availabilities, insertOrder } from "../tests/helpers/store-orders";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { expect, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 
 // Purchase history and order downloads, with and without JavaScript. Subscriptions are bought

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Database } from "./db/connection";
-import { articlePath } from "../shared/urls";
+import { articlePath } from "~/shared/urls";
 
 export const MAX_PARAGRAPH = 9_999;
 export const MAX_NOTE_LENGTH = 2_000;

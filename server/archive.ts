@@ -1,5 +1,5 @@
 import type { Database } from "./db/connection";
-import { articlePath, issueCoverPath, issuePath } from "../shared/urls";
+import { articlePath, issueCoverPath, issuePath } from "~/shared/urls";
 
 export interface IssueSummary {
   id: number;

@@ -7,7 +7,7 @@ import {
   PRODUCT_PNG_SCALE,
   SOCIAL_CARD_SIZE,
   VIDEO_POSTER_SIZE,
-} from "../shared/art-sizes";
+} from "~/shared/art-sizes";
 import { hashString, seededRandom } from "./content/random";
 import { KeptPngs, svgToPng } from "./raster";
 import { escapeHtml } from "./text/escape";

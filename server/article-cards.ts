@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Database } from "./db/connection";
 import { isPostgres } from "./db/dialect";
 import type { ContentTier } from "./db/schema";
-import { articleArtPath, articlePath, topicPath } from "../shared/urls";
+import { articleArtPath, articlePath, topicPath } from "~/shared/urls";
 
 /** What a list, stream or carousel shows of an article (spec: stream entry). */
 export interface ArticleCard {

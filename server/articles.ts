@@ -5,7 +5,7 @@ import type { Database } from "./db/connection";
 import type { ContentTier } from "./db/schema";
 import { midpointIndex, parseBody, type Block } from "./content/markdown";
 import { promoProduct, type ProductCard } from "./store/catalogue";
-import { articleArtPath, articlePath, topicHeadlinePath, topicPath } from "../shared/urls";
+import { articleArtPath, articlePath, topicHeadlinePath, topicPath } from "~/shared/urls";
 
 export interface ArticlePage {
   id: number;

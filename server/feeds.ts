@@ -7,7 +7,7 @@ import { episodeAudioFile, podcastSeries, podcastSeriesList } from "./podcasts";
 import { STORE_PAGE_SIZE, storeListings } from "./store/catalogue";
 import { pageSize, streamsWithSizes } from "./streams";
 import { VIDEO_PAGE_SIZE } from "./videos";
-import { lastPage } from "../shared/pagination";
+import { lastPage } from "~/shared/pagination";
 import {
   articlePath,
   episodeCoverPath,
@@ -21,7 +21,7 @@ import {
   readingListPath,
   storePath,
   videoPath,
-} from "../shared/urls";
+} from "~/shared/urls";
 
 type XmlElement = ReturnType<typeof create>;
 

@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import { cardQuery } from "./article-cards";
 import type { Database } from "./db/connection";
-import type { Paging } from "../shared/pagination";
+import type { Paging } from "~/shared/pagination";
 import { pageOfCards, type StreamPage } from "./streams";
 import { subscriberStatus, type SubscriberStatus } from "./subscriptions/entitlements";
 import { listTopics, type Topic } from "./topics";
-import { EXECUTIVE_ONLY_TOPIC, SUBSCRIBER_ONLY_NEWSLETTER, SUBSCRIBER_ONLY_TOPIC } from "../shared/follow-refusals";
+import { EXECUTIVE_ONLY_TOPIC, SUBSCRIBER_ONLY_NEWSLETTER, SUBSCRIBER_ONLY_TOPIC } from "~/shared/follow-refusals";
 
 // Following topics, newsletters and marketing campaigns (one `follow` row each), the following
 // stream built from the followed topics, and its unread count.

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import { hashToken, newToken } from "./accounts/tokens";
 import type { Database } from "./db/connection";
-import { articlePath } from "../shared/urls";
+import { articlePath } from "~/shared/urls";
 
 export type CreateGiftResult = { ok: true; token: string; giftId: string; giftsLeft: number } | { ok: false; reason: "allowance-used" };
 

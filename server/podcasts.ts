@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Database } from "./db/connection";
 import { CONTENT_DIR } from "./seed/initialize";
-import { podcastEpisodePath } from "../shared/urls";
+import { podcastEpisodePath } from "~/shared/urls";
 
 export interface PodcastSeriesCard {
   slug: string;

@@ -1,6 +1,6 @@
 import type { Database } from "./db/connection";
 import { cardQuery, cardsOf } from "./article-cards";
-import { articlePath } from "../shared/urls";
+import { articlePath } from "~/shared/urls";
 
 /**
  * How many of a list's articles a reader without a subscription sees: the list's opening. Spec

@@ -1,6 +1,6 @@
-import { CHART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "../shared/art-sizes";
-import { isPageCardName, PAGE_CARD_TITLES, type PageCardName } from "../shared/page-cards";
-import { HOME_LINE, type SocialCardKind } from "../shared/social-cards";
+import { CHART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "~/shared/art-sizes";
+import { isPageCardName, PAGE_CARD_TITLES, type PageCardName } from "~/shared/page-cards";
+import { HOME_LINE, type SocialCardKind } from "~/shared/social-cards";
 import { issueByCode } from "./archive";
 import { episodeCover, issueCover, pictureCard, podcastCover, productCover, socialCard, socialCardPng, videoPoster } from "./art";
 import { chartSvgOf } from "./charts";

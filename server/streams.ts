@@ -1,7 +1,7 @@
 import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import type { Database } from "./db/connection";
-import { lastPage, type Paging } from "../shared/pagination";
-import { REFERRAL_TOPICS_AND_HOME } from "../shared/referrals";
+import { lastPage, type Paging } from "~/shared/pagination";
+import { REFERRAL_TOPICS_AND_HOME } from "~/shared/referrals";
 import { listTopics, topicArticleCounts } from "./topics";
 
 export type StreamSource = { kind: "all" } | { kind: "curated"; stream: string } | { kind: "topic"; topicId: number };

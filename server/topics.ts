@@ -1,7 +1,7 @@
 import { ContentCache } from "./content-cache";
 import type { Database } from "./db/connection";
-import { topicKey } from "../shared/slugs";
-import { topicPath } from "../shared/urls";
+import { topicKey } from "~/shared/slugs";
+import { topicPath } from "~/shared/urls";
 
 export interface Topic {
   id: number;

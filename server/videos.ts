@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Database } from "./db/connection";
 import { CONTENT_DIR } from "./seed/initialize";
-import { topicPath, videoEmbedPath, videoPath, videoPosterPath } from "../shared/urls";
+import { topicPath, videoEmbedPath, videoPath, videoPosterPath } from "~/shared/urls";
 
 export interface VideoCard {
   id: number;

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import type { ArticleCard as Card } from "../../server/article-cards";
-import { formatAuthors, formatPublished } from "../lib/format";
-import { imageLoading } from "../lib/image-loading";
+import type { ArticleCard as Card } from "~/server/article-cards";
+import { formatAuthors, formatPublished } from "~/app/lib/format";
+import { imageLoading } from "~/app/lib/image-loading";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";
 

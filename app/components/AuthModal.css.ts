@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars } from "~/app/styles/theme.css";
 
 /** On <html> while the modal is open: the page behind it does not scroll. */
 export const scrollLocked = style({ overflow: "hidden" });

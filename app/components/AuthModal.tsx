@@ -1,9 +1,9 @@
 import { useLocation } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FocusEvent } from "react";
-import { isAccountFormPage, MODAL_TITLES, modalScreen, screenForPath, type ModalScreen } from "../lib/modal-screens";
-import { useReturnPath } from "../lib/return-path";
-import { useRootData } from "../lib/root-data";
-import { media } from "../styles/theme.css";
+import { isAccountFormPage, MODAL_TITLES, modalScreen, screenForPath, type ModalScreen } from "~/app/lib/modal-screens";
+import { useReturnPath } from "~/app/lib/return-path";
+import { useRootData } from "~/app/lib/root-data";
+import { media } from "~/app/styles/theme.css";
 import * as css from "./AuthModal.css";
 
 const AuthModalScreen = lazy(() => import("./AuthModalScreens"));

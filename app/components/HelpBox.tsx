@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from "react";
-import type { HelpBoxId } from "../../server/dismissals";
-import { useRootData } from "../lib/root-data";
+import type { HelpBoxId } from "~/server/dismissals";
+import { useRootData } from "~/app/lib/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";
 

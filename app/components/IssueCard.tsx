@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { IssueSummary } from "../../server/archive";
-import { ISSUE_COVER_SIZE } from "../../shared/art-sizes";
+import type { IssueSummary } from "~/server/archive";
+import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
 import * as css from "./magazine.css";
 
 export function coverAlt(issue: IssueSummary): string {

@@ -1,4 +1,4 @@
-import { useRootData } from "../lib/root-data";
+import { useRootData } from "~/app/lib/root-data";
 import * as css from "./prose.css";
 
 export function MaintenanceNotice() {

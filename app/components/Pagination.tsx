@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { paginationItems } from "../../shared/pagination";
+import { paginationItems } from "~/shared/pagination";
 import * as css from "./stream.css";
 
 interface Props {

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { Region } from "../../server/adapters/geo";
+import type { Region } from "~/server/adapters/geo";
 import { lazy } from "react";
 import { primaryButton } from "./controls.css";
 import { Deferred } from "./Deferred";

@@ -1,5 +1,5 @@
 import { style, type StyleRule } from "@vanilla-extract/css";
-import { breakpoints, vars } from "../styles/theme.css";
+import { breakpoints, vars } from "~/app/styles/theme.css";
 import { popover } from "./controls.css";
 
 // Below 1200 px the field folds into an icon in the tools row, and opens over the header bar

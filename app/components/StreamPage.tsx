@@ -1,9 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { loadStreamPage } from "../lib/stream-page.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { socialCard } from "../../shared/social-cards";
+import type { loadStreamPage } from "~/app/lib/stream-page.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { socialCard } from "~/shared/social-cards";
 import { MaintenanceNotice } from "./MaintenanceNotice";
 import { StreamList } from "./StreamList";
 import * as css from "./prose.css";

@@ -1,4 +1,4 @@
-import { CHART_PNG_SCALE, CHART_SIZE } from "../../shared/art-sizes";
+import { CHART_PNG_SCALE, CHART_SIZE } from "~/shared/art-sizes";
 import * as css from "./subscriber-tools.css";
 
 const pngSize = `${(CHART_SIZE.width * CHART_PNG_SCALE).toLocaleString("en-US")} × ${(CHART_SIZE.height * CHART_PNG_SCALE).toLocaleString("en-US")} pixels`;

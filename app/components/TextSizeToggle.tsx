@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useRootData } from "../lib/root-data";
-import type { TextSize } from "../lib/preferences.server";
+import { useRootData } from "~/app/lib/root-data";
+import type { TextSize } from "~/app/lib/preferences.server";
 import * as css from "./article.css";
 
 const FETCHER_KEY = "text-size";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { VideoCard as Card } from "../../server/videos";
-import { formatDuration, formatPublished } from "../lib/format";
+import type { VideoCard as Card } from "~/server/videos";
+import { formatDuration, formatPublished } from "~/app/lib/format";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";
 

@@ -1,4 +1,4 @@
-import type { Region } from "../../server/adapters/geo";
+import type { Region } from "~/server/adapters/geo";
 import { ForgotPasswordForm } from "./account/ForgotPasswordForm";
 import { RegistrationForm } from "./account/RegistrationForm";
 import { SignInForm } from "./account/SignInForm";

@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars } from "~/app/styles/theme.css";
 
 export const list = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.lg });
 

@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "../styles/theme.css";
+import { vars } from "~/app/styles/theme.css";
 
 /**
  * The primary button: a 44 px target, white on the accent colour (7.4:1). A link wearing it is a

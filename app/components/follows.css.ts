@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { vars } from "../styles/theme.css";
+import { vars } from "~/app/styles/theme.css";
 
 export const followRow = style({
   display: "flex",

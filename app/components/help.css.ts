@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "../styles/theme.css";
+import { vars } from "~/app/styles/theme.css";
 
 // Spec: help boxes sit 14 px from what they explain.
 export const helpBox = style({

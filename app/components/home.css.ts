@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars } from "~/app/styles/theme.css";
 
 // Grid columns are minmax(0, …) throughout: a column is otherwise as wide as its longest word
 // or widest field, and on a 320 px phone that widened the page.

@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { media, vars, visuallyHidden } from "../styles/theme.css";
+import { media, vars, visuallyHidden } from "~/app/styles/theme.css";
 import { popover } from "./controls.css";
 import { fullField } from "./SearchBox.css";
 

@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars } from "~/app/styles/theme.css";
 
 // On a phone the cover sits small above the text, which keeps the width for its title.
 export const header = style({

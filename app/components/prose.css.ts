@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { vars } from "../styles/theme.css";
+import { vars } from "~/app/styles/theme.css";
 
 export const narrow = style({ maxWidth: vars.measure.text });
 

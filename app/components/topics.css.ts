@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars } from "~/app/styles/theme.css";
 
 /** /topics: the subjects as in-page links. */
 export const jumpList = style({ fontFamily: vars.font.ui, marginBottom: vars.space.lg });

@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { media, vars } from "../styles/theme.css";
+import { media, vars } from "~/app/styles/theme.css";
 
 export const layout = style({
   display: "grid",

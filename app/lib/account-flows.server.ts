@@ -1,16 +1,16 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { changePassword, checkCurrentPassword, type CurrentPasswordCheck } from "../../server/accounts/change-password";
-import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "../../server/accounts/email-change";
-import { requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from "../../server/accounts/password-reset";
-import { register } from "../../server/accounts/registration";
-import { signIn } from "../../server/accounts/sign-in";
-import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "../../server/accounts/users";
-import { mailer } from "../../server/adapters/mail";
-import { followedTargets, followedTopics } from "../../server/follows";
-import { listCampaigns, listNewsletters } from "../../server/newsletters/catalog";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { log } from "../../server/log";
-import { carryOverReads } from "../../server/paywall/meter";
+import { changePassword, checkCurrentPassword, type CurrentPasswordCheck } from "~/server/accounts/change-password";
+import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "~/server/accounts/email-change";
+import { requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from "~/server/accounts/password-reset";
+import { register } from "~/server/accounts/registration";
+import { signIn } from "~/server/accounts/sign-in";
+import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "~/server/accounts/users";
+import { mailer } from "~/server/adapters/mail";
+import { followedTargets, followedTopics } from "~/server/follows";
+import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { log } from "~/server/log";
+import { carryOverReads } from "~/server/paywall/meter";
 import {
   accountBlocked,
   ADDRESS_BLOCKED,

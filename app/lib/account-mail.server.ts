@@ -1,9 +1,9 @@
-import { EMAIL_LINK_HOURS } from "../../shared/email-change";
-import type { User } from "../../server/accounts/users";
-import { mailer } from "../../server/adapters/mail";
+import { EMAIL_LINK_HOURS } from "~/shared/email-change";
+import type { User } from "~/server/accounts/users";
+import { mailer } from "~/server/adapters/mail";
 import { config } from "./db.server";
 import { CUSTOMER_SERVICE, SITE_NAME } from "./site";
-import { log } from "../../server/log";
+import { log } from "~/server/log";
 
 // The mail an account change sends: the confirmation link to a new (or unverified) address,
 // and the notices that tell the account's owner something changed.

@@ -1,5 +1,5 @@
-import { addedItems } from "../../server/store/added-item";
-import { recommendationsFor } from "../../server/store/catalogue";
+import { addedItems } from "~/server/store/added-item";
+import { recommendationsFor } from "~/server/store/catalogue";
 import { db } from "./db.server";
 
 /** How many products "You might also like" shows. */

@@ -1,4 +1,4 @@
-import { createCart, guestCartExists, mergeGuestCart, readCart, userCartId, type AddOutcome, type CartLine } from "../../server/store/cart";
+import { createCart, guestCartExists, mergeGuestCart, readCart, userCartId, type AddOutcome, type CartLine } from "~/server/store/cart";
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
 import { formatPublished } from "./format";

@@ -1,5 +1,5 @@
 import { createCookie, type Cookie } from "@remix-run/node";
-import { secrets } from "../../server/secrets";
+import { secrets } from "~/server/secrets";
 import { config } from "./db.server";
 
 /**

@@ -1,2 +1,2 @@
-export { closeDb, db } from "../../server/db";
-export { config } from "../../server/config";
+export { closeDb, db } from "~/server/db";
+export { config } from "~/server/config";

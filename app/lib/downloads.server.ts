@@ -1,6 +1,6 @@
-import { articlePage, type ArticlePage } from "../../server/articles";
-import type { Database } from "../../server/db/connection";
-import { articlePath } from "../../shared/urls";
+import { articlePage, type ArticlePage } from "~/server/articles";
+import type { Database } from "~/server/db/connection";
+import { articlePath } from "~/shared/urls";
 import { applySecurityHeaders } from "./security.server";
 
 /** The article a reprint id stands for, with everything the PDF prints. */

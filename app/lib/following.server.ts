@@ -1,8 +1,8 @@
-import type { Database } from "../../server/db/connection";
-import { followedTopics, followingStream, markFollowingSeen, topicForFilter } from "../../server/follows";
-import type { StreamPage } from "../../server/streams";
-import type { Topic } from "../../server/topics";
-import type { Paging } from "../../shared/pagination";
+import type { Database } from "~/server/db/connection";
+import { followedTopics, followingStream, markFollowingSeen, topicForFilter } from "~/server/follows";
+import type { StreamPage } from "~/server/streams";
+import type { Topic } from "~/server/topics";
+import type { Paging } from "~/shared/pagination";
 
 /** The following stream's page size (the page's, and the most the stream service gives). */
 export const FOLLOWING_PAGE_SIZE = 10;

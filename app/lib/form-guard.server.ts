@@ -1,5 +1,5 @@
-import { isStorableText } from "../../server/db/storable-text";
-import { isCrossSite } from "../../server/http/cross-site";
+import { isStorableText } from "~/server/db/storable-text";
+import { isCrossSite } from "~/server/http/cross-site";
 import { config } from "./db.server";
 import { HONEYPOT_FIELD } from "./forms/honeypot";
 import { readFormBody } from "./read-body.server";

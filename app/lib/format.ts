@@ -18,4 +18,4 @@ export function formatAuthors(authors: { name: string }[]): string {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-export { formatUsd } from "../../shared/money";
+export { formatUsd } from "~/shared/money";

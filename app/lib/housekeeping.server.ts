@@ -1,7 +1,7 @@
-import { describeHousekeeping, runHousekeeping } from "../../server/housekeeping";
+import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
 import { db } from "./db.server";
 import { payments } from "./payments.server";
-import { log } from "../../server/log";
+import { log } from "~/server/log";
 
 const EVERY_MS = 15 * 60 * 1000;
 let timer: ReturnType<typeof setInterval> | undefined;

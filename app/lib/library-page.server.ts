@@ -1,11 +1,11 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
 import { redirect } from "./responses.server";
-import { FOLDER_EXISTS_MESSAGE } from "../../shared/folder-names";
-import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "../../server/library/folders";
-import { addItemsToFolders, discardItems, LIBRARY_PAGE_SIZE, libraryItems } from "../../server/library/items";
-import { lastPage, parsePaging } from "../../shared/pagination";
-import { libraryFolderPath } from "../../shared/urls";
+import { FOLDER_EXISTS_MESSAGE } from "~/shared/folder-names";
+import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "~/server/library/folders";
+import { addItemsToFolders, discardItems, LIBRARY_PAGE_SIZE, libraryItems } from "~/server/library/items";
+import { lastPage, parsePaging } from "~/shared/pagination";
+import { libraryFolderPath } from "~/shared/urls";
 import { db } from "./db.server";
 import { readForm } from "./form-guard.server";
 import { BULK_ERRORS, folderSchema } from "./forms/library";

@@ -1,4 +1,4 @@
-import { readCart } from "../../server/store/cart";
+import { readCart } from "~/server/store/cart";
 import { currentCartId } from "./cart.server";
 import { db } from "./db.server";
 

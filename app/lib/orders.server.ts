@@ -1,9 +1,9 @@
-import { settleOrder } from "../../server/store/order-payment";
-import type { Order } from "../../server/store/order-records";
+import { settleOrder } from "~/server/store/order-payment";
+import type { Order } from "~/server/store/order-records";
 import { signedCookie } from "./cookies.server";
 import { db } from "./db.server";
 import { confirmOrder, payments } from "./payments.server";
-import { log } from "../../server/log";
+import { log } from "~/server/log";
 
 /**
  * The guest orders this browser placed (signed), so registering can claim exactly those: the

@@ -1,8 +1,8 @@
 // Which documents the guest-page cache (server/http/page-cache.ts, ADR 034) may keep and serve,
 // and how a kept one is sent.
 import type { EntryContext } from "@remix-run/node";
-import { PageCache, pageKey, type CachedPage } from "../../server/http/page-cache";
-import { preferredEncoding, type Encoding } from "../../server/http/static";
+import { PageCache, pageKey, type CachedPage } from "~/server/http/page-cache";
+import { preferredEncoding, type Encoding } from "~/server/http/static";
 import { config } from "./db.server";
 import type { DocumentOnly } from "./document-only";
 import { applySecurityHeaders, isEmbeddable, isPrivatePage } from "./security.server";

@@ -1,15 +1,15 @@
-import { paymentProvider, sandboxProvider } from "../../server/payments";
-import type { PaymentProvider } from "../../server/payments/provider";
-import type { SandboxProvider } from "../../server/payments/sandbox";
-import { secrets } from "../../server/secrets";
-import { mailer } from "../../server/adapters/mail";
-import { sendOrderConfirmation } from "../../server/store/order-mail";
-import { handleOrderPaymentEvent } from "../../server/store/order-payment";
-import { ORDER_ID } from "../../server/store/order-records";
-import { handlePaymentEvent, settleCheckout } from "../../server/subscriptions/checkout";
+import { paymentProvider, sandboxProvider } from "~/server/payments";
+import type { PaymentProvider } from "~/server/payments/provider";
+import type { SandboxProvider } from "~/server/payments/sandbox";
+import { secrets } from "~/server/secrets";
+import { mailer } from "~/server/adapters/mail";
+import { sendOrderConfirmation } from "~/server/store/order-mail";
+import { handleOrderPaymentEvent } from "~/server/store/order-payment";
+import { ORDER_ID } from "~/server/store/order-records";
+import { handlePaymentEvent, settleCheckout } from "~/server/subscriptions/checkout";
 import { signedCookie } from "./cookies.server";
 import { config, db } from "./db.server";
-import { log } from "../../server/log";
+import { log } from "~/server/log";
 
 export async function payments(): Promise<PaymentProvider> {
   return paymentProvider(await db(), config(), secrets().paymentWebhookSecret);

@@ -1,9 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { User } from "../../server/accounts/users";
-import { addressNetwork } from "../../server/client-ip";
-import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "../../server/paywall/crawlers";
-import type { OfferRules, Reader } from "../../server/paywall/offers";
-import { subscriberStatus, type SubscriberStatus } from "../../server/subscriptions/entitlements";
+import type { User } from "~/server/accounts/users";
+import { addressNetwork } from "~/server/client-ip";
+import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "~/server/paywall/crawlers";
+import type { OfferRules, Reader } from "~/server/paywall/offers";
+import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
 import { clientAddress } from "./client-address.server";
 import { COOKIE_CHECK_PARAM } from "./cookie-check";
 import { config, db } from "./db.server";

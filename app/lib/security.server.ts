@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
-import { applySecurityHeaders as apply, hardenResponse as harden, type HeaderSettings } from "../../server/http/response-headers";
+import { applySecurityHeaders as apply, hardenResponse as harden, type HeaderSettings } from "~/server/http/response-headers";
 import { config } from "./db.server";
 
-export { isEmbeddable, isPrivatePage } from "../../server/http/response-headers";
+export { isEmbeddable, isPrivatePage } from "~/server/http/response-headers";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");

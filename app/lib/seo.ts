@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "@remix-run/react";
-import { SOCIAL_CARD_SIZE } from "../../shared/art-sizes";
-import { HOME_CARD } from "../../shared/social-cards";
+import { SOCIAL_CARD_SIZE } from "~/shared/art-sizes";
+import { HOME_CARD } from "~/shared/social-cards";
 import { SITE_NAME } from "./site";
 
 export interface SeoInput {

@@ -1,6 +1,6 @@
 import { redirect } from "./responses.server";
-import { createSession, endSession, userForSession } from "../../server/accounts/sessions";
-import type { User } from "../../server/accounts/users";
+import { createSession, endSession, userForSession } from "~/server/accounts/sessions";
+import type { User } from "~/server/accounts/users";
 import { mergeCartAtSignIn } from "./cart.server";
 import { signedCookie } from "./cookies.server";
 import { config, db } from "./db.server";

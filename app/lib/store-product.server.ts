@@ -1,4 +1,4 @@
-import { productBySlug } from "../../server/store/catalogue";
+import { productBySlug } from "~/server/store/catalogue";
 import { db } from "./db.server";
 
 /**

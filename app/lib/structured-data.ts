@@ -1,5 +1,5 @@
-import type { PodcastEpisode } from "../../server/podcasts";
-import { episodeCoverPath, podcastArtworkPath, podcastAudioPath, podcastFeedPath, podcastSeriesPath } from "../../shared/urls";
+import type { PodcastEpisode } from "~/server/podcasts";
+import { episodeCoverPath, podcastArtworkPath, podcastAudioPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
 import { SITE_NAME } from "./site";
 
 // schema.org descriptions of the pages that are not articles, products or videos (those routes

@@ -1,14 +1,14 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { requestAddressVerification } from "../../server/accounts/email-change";
+import { requestAddressVerification } from "~/server/accounts/email-change";
 import {
   linkPrintSubscription,
   lookUpPrintSubscriber,
   recordOptIn,
   registerPrintSubscriber,
   type PrintSubscriberLookup,
-} from "../../server/accounts/print-subscribers";
-import type { User } from "../../server/accounts/users";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
+} from "~/server/accounts/print-subscribers";
+import type { User } from "~/server/accounts/users";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { checkSignIn, type AccountProblem } from "./account-flows.server";
 import { sendEmailConfirmation } from "./account-mail.server";
 import { tooManyAttempts, USERNAME_UNAVAILABLE } from "./account-messages";

@@ -1,6 +1,6 @@
 import { redirect } from "./responses.server";
-import type { User } from "../../server/accounts/users";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
+import type { User } from "~/server/accounts/users";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { db } from "./db.server";
 import { currentUser } from "./session.server";
 

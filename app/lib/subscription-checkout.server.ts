@@ -1,5 +1,5 @@
-import { log } from "../../server/log";
-import { findCheckout, settleCheckout, type SubscriptionCheckout } from "../../server/subscriptions/checkout";
+import { log } from "~/server/log";
+import { findCheckout, settleCheckout, type SubscriptionCheckout } from "~/server/subscriptions/checkout";
 import { db } from "./db.server";
 import { payments } from "./payments.server";
 

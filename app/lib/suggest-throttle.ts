@@ -1,5 +1,5 @@
-import { normaliseQuery } from "../../shared/search-query";
-import { SUGGEST_MIN_CHARS, SUGGEST_THROTTLE_MS } from "../../shared/suggest";
+import { normaliseQuery } from "~/shared/search-query";
+import { SUGGEST_MIN_CHARS, SUGGEST_THROTTLE_MS } from "~/shared/suggest";
 
 /** The time and timers the throttle runs on; tests give it fake ones. */
 export interface Clock {

@@ -1,8 +1,8 @@
 import { redirect } from "./responses.server";
-import type { User } from "../../server/accounts/users";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { mayWatch, videoById, type Video } from "../../server/videos";
-import { videoMediaPath } from "../../shared/urls";
+import type { User } from "~/server/accounts/users";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { mayWatch, videoById, type Video } from "~/server/videos";
+import { videoMediaPath } from "~/shared/urls";
 import { db } from "./db.server";
 import { currentUser } from "./session.server";
 

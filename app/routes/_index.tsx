@@ -1,21 +1,21 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { homePage } from "../../server/home";
-import { ArticleCard } from "../components/ArticleCard";
-import { HelpBox } from "../components/HelpBox";
-import { IssueCard } from "../components/IssueCard";
-import { VideoCard } from "../components/VideoCard";
-import * as css from "../components/home.css";
-import * as prose from "../components/prose.css";
-import { config, db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import * as schema from "../lib/structured-data";
-import { JsonLd } from "../components/JsonLd";
-import { SITE_NAME } from "../lib/site";
-import { formatAuthors } from "../lib/format";
-import { podcastCoverPath, podcastSeriesPath } from "../../shared/urls";
-import { useRootData } from "../lib/root-data";
+import { homePage } from "~/server/home";
+import { ArticleCard } from "~/app/components/ArticleCard";
+import { HelpBox } from "~/app/components/HelpBox";
+import { IssueCard } from "~/app/components/IssueCard";
+import { VideoCard } from "~/app/components/VideoCard";
+import * as css from "~/app/components/home.css";
+import * as prose from "~/app/components/prose.css";
+import { config, db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import * as schema from "~/app/lib/structured-data";
+import { JsonLd } from "~/app/components/JsonLd";
+import { SITE_NAME } from "~/app/lib/site";
+import { formatAuthors } from "~/app/lib/format";
+import { podcastCoverPath, podcastSeriesPath } from "~/shared/urls";
+import { useRootData } from "~/app/lib/root-data";
 
 export async function loader() {
   return { ...(await homePage(await db())), siteUrl: config().siteUrl };

@@ -1,6 +1,6 @@
-import { giveGiftAnswer } from "../lib/api/content.server";
-import { giveGift } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { giveGiftAnswer } from "~/app/lib/api/content.server";
+import { giveGift } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** POST /api/article-gift/give-gift (url) (spec 7): a subscriber's gift link for an article, and the gifts left this month. */
 const route = apiRoute(serve(giveGift, giveGiftAnswer));

@@ -1,6 +1,6 @@
-import { mindstoneUserToken } from "../lib/api/groups/learning";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import { mindstoneTokenAnswer } from "../lib/api/learning.server";
+import { mindstoneUserToken } from "~/app/lib/api/groups/learning";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { mindstoneTokenAnswer } from "~/app/lib/api/learning.server";
 
 /** GET /api/mindstone/userToken (spec 7): a subscriber's mindstoneJWT. */
 const route = apiRoute(serve(mindstoneUserToken, mindstoneTokenAnswer));

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { WebhookSignatureError } from "../../server/payments/provider";
-import { SANDBOX_SIGNATURE_HEADER } from "../../server/payments/sandbox";
-import { payments, receivePaymentCallback } from "../lib/payments.server";
-import { readBodyBytes } from "../lib/read-body.server";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { WebhookSignatureError } from "~/server/payments/provider";
+import { SANDBOX_SIGNATURE_HEADER } from "~/server/payments/sandbox";
+import { payments, receivePaymentCallback } from "~/app/lib/payments.server";
+import { readBodyBytes } from "~/app/lib/read-body.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
 

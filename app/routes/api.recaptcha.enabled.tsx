@@ -1,6 +1,6 @@
-import { captcha } from "../../server/adapters/captcha";
-import { recaptchaEnabled } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { captcha } from "~/server/adapters/captcha";
+import { recaptchaEnabled } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /api/recaptcha/enabled (spec 7). Clients that cannot reach it assume captcha is on. */
 const route = apiRoute(serve(recaptchaEnabled, async () => apiJson({ enabled: captcha().enabled })));

@@ -1,9 +1,9 @@
-import { addToCart, emptyCart, readCart, removeLine } from "../../server/store/cart";
-import { cartView } from "../lib/api/cart.server";
-import { addToCartEndpoint, getCart, removeFromCart } from "../lib/api/groups/cart";
-import { apiError, apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine, type AddFailureOutcome } from "../lib/cart.server";
-import { db } from "../lib/db.server";
+import { addToCart, emptyCart, readCart, removeLine } from "~/server/store/cart";
+import { cartView } from "~/app/lib/api/cart.server";
+import { addToCartEndpoint, getCart, removeFromCart } from "~/app/lib/api/groups/cart";
+import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine, type AddFailureOutcome } from "~/app/lib/cart.server";
+import { db } from "~/app/lib/db.server";
 
 type ItemResult =
   { productId: string; added: true; lineId: string; quantity: number } | { productId: string; added: false; code: string; message: string };

@@ -1,11 +1,11 @@
-import { readCart } from "../../server/store/cart";
-import { estimateCharges } from "../../server/store/estimate";
-import { money } from "../lib/api/cart.server";
-import { estimateEndpoint } from "../lib/api/groups/cart";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { currentCartId } from "../lib/cart.server";
-import { rememberEstimateDestination } from "../lib/cart-estimate.server";
-import { db } from "../lib/db.server";
+import { readCart } from "~/server/store/cart";
+import { estimateCharges } from "~/server/store/estimate";
+import { money } from "~/app/lib/api/cart.server";
+import { estimateEndpoint } from "~/app/lib/api/groups/cart";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { currentCartId } from "~/app/lib/cart.server";
+import { rememberEstimateDestination } from "~/app/lib/cart-estimate.server";
+import { db } from "~/app/lib/db.server";
 
 /**
  * POST /api/shopping-cart/estimate: the cart page's estimate form (the same schema and

@@ -1,8 +1,8 @@
-import { forgotPasswordFlow } from "../lib/account-flows.server";
-import { RESET_SENT } from "../lib/account-messages";
-import { accountProblem } from "../lib/api/account-problem.server";
-import { forgotPasswordApi } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { forgotPasswordFlow } from "~/app/lib/account-flows.server";
+import { RESET_SENT } from "~/app/lib/account-messages";
+import { accountProblem } from "~/app/lib/api/account-problem.server";
+import { forgotPasswordApi } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** POST /api/user/forgotpassword (spec: emailAddress, reCaptchaToken, deviceType): the forgot-password page's flow. */
 const route = apiRoute(

@@ -1,6 +1,6 @@
-import { checkoutComplete } from "../lib/api/groups/subscriber";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import * as handlers from "../lib/api/subscriber.server";
+import { checkoutComplete } from "~/app/lib/api/groups/subscriber";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import * as handlers from "~/app/lib/api/subscriber.server";
 
 /** POST /api/user/subscribe/checkoutComplete (spec): completes the reader's subscription checkout, once. */
 const route = apiRoute(serve(checkoutComplete, handlers.checkoutComplete));

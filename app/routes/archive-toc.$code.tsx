@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { issueByCode } from "../../server/archive";
-import { ISSUE_COVER_SIZE } from "../../shared/art-sizes";
-import { isIssueCode } from "../../server/content/archive-calendar";
-import { socialCard } from "../../shared/social-cards";
-import { coverAlt } from "../components/IssueCard";
-import * as css from "../components/magazine.css";
-import * as prose from "../components/prose.css";
-import { config, db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import * as schema from "../lib/structured-data";
-import { JsonLd } from "../components/JsonLd";
+import { issueByCode } from "~/server/archive";
+import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
+import { isIssueCode } from "~/server/content/archive-calendar";
+import { socialCard } from "~/shared/social-cards";
+import { coverAlt } from "~/app/components/IssueCard";
+import * as css from "~/app/components/magazine.css";
+import * as prose from "~/app/components/prose.css";
+import { config, db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import * as schema from "~/app/lib/structured-data";
+import { JsonLd } from "~/app/components/JsonLd";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const code = params.code ?? "";

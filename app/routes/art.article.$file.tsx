@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { articleArt } from "../../server/art";
-import { svgResponse, withSecurityHeaders } from "../lib/responses.server";
+import { articleArt } from "~/server/art";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {
   const match = /^([a-z0-9-]{1,120})\.svg$/.exec(params.file ?? "");

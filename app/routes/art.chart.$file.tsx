@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { chartSvgOf } from "../../server/charts";
-import { svgResponse, withSecurityHeaders } from "../lib/responses.server";
+import { chartSvgOf } from "~/server/charts";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 /** A visual-library article's chart as its page shows it (the subscriber's download is the licensed copy). */
 export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {

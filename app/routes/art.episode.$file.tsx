@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { episodeArtwork, episodeCover } from "../../server/art";
-import { podcastEpisodePage } from "../../server/podcasts";
-import { db } from "../lib/db.server";
-import { pngResponse, svgResponse, withSecurityHeaders } from "../lib/responses.server";
+import { episodeArtwork, episodeCover } from "~/server/art";
+import { podcastEpisodePage } from "~/server/podcasts";
+import { db } from "~/app/lib/db.server";
+import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 /** An episode's cover: SVG for its page, PNG for the feed's `itunes:image`. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { issueByCode } from "../../server/archive";
-import { issueCover } from "../../server/art";
-import { isIssueCode } from "../../server/content/archive-calendar";
-import { db } from "../lib/db.server";
-import { svgResponse, withSecurityHeaders } from "../lib/responses.server";
+import { issueByCode } from "~/server/archive";
+import { issueCover } from "~/server/art";
+import { isIssueCode } from "~/server/content/archive-calendar";
+import { db } from "~/app/lib/db.server";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const code = (params.file ?? "").replace(/\.svg$/, "");

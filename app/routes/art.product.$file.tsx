@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { productCover, productCoverPng } from "../../server/art";
-import { productBySlug } from "../../server/store/catalogue";
-import { db } from "../lib/db.server";
-import { pngResponse, svgResponse, withSecurityHeaders } from "../lib/responses.server";
+import { productCover, productCoverPng } from "~/server/art";
+import { productBySlug } from "~/server/store/catalogue";
+import { db } from "~/app/lib/db.server";
+import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 /** A product's cover: SVG for the site's pages, PNG for its structured data. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {

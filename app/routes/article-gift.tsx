@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { readForm } from "../lib/form-guard.server";
-import { giftSchema } from "../lib/forms/gift";
-import { setGiftFlash } from "../lib/gift-flash.server";
-import { giveGift } from "../lib/gifts.server";
-import { redirect } from "../lib/responses.server";
-import { currentSubscriber } from "../lib/subscriber.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { giftSchema } from "~/app/lib/forms/gift";
+import { setGiftFlash } from "~/app/lib/gift-flash.server";
+import { giveGift } from "~/app/lib/gifts.server";
+import { redirect } from "~/app/lib/responses.server";
+import { currentSubscriber } from "~/app/lib/subscriber.server";
 
 /**
  * The article page's gift form without JS: Post/Redirect/Get back to the article's gift box, the
@@ -31,4 +31,4 @@ export function loader() {
 }
 
 // A page route, not a resource route, so a refusal (cross-site, not a subscriber) is a page inside the site.
-export { ErrorBoundary } from "../root";
+export { ErrorBoundary } from "~/app/root";

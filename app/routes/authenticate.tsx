@@ -1,7 +1,7 @@
-import { signInFlow } from "../lib/account-flows.server";
-import { authenticate } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { accountProblem } from "../lib/api/account-problem.server";
+import { signInFlow } from "~/app/lib/account-flows.server";
+import { authenticate } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { accountProblem } from "~/app/lib/api/account-problem.server";
 
 /** POST /authenticate (spec): the sign-in page's flow, answered in JSON. */
 const route = apiRoute(

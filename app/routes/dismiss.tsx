@@ -1,13 +1,13 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
-import { dismiss, isDismissible } from "../../server/dismissals";
-import { userKey, visitorKey } from "../../server/reader-keys";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { safeRedirectPath } from "../lib/redirects";
-import { currentUser } from "../lib/session.server";
-import { visitorId } from "../lib/visitor.server";
-import { sentByFetcher } from "../lib/via-fetcher";
+import { redirect } from "~/app/lib/responses.server";
+import { dismiss, isDismissible } from "~/server/dismissals";
+import { userKey, visitorKey } from "~/server/reader-keys";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { safeRedirectPath } from "~/app/lib/redirects";
+import { currentUser } from "~/app/lib/session.server";
+import { visitorId } from "~/app/lib/visitor.server";
+import { sentByFetcher } from "~/app/lib/via-fetcher";
 
 /**
  * Closes a help box, the onboarding overlay or the persistent banner for good: remembered for
@@ -38,4 +38,4 @@ export function loader() {
 }
 
 // A page route, not a resource route, so a refusal (cross-site, 405) is a page inside the site.
-export { ErrorBoundary } from "../root";
+export { ErrorBoundary } from "~/app/root";

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
-import { renderDownloadFile } from "../../server/store/download-files";
-import { openDownload } from "../../server/store/downloads";
-import { DownloadAccessEnded } from "../components/store/DownloadAccessEnded";
-import { config, db } from "../lib/db.server";
-import { attachment } from "../lib/downloads.server";
-import { formatPublished } from "../lib/format";
-import { applySecurityHeaders } from "../lib/security.server";
-import { currentUser } from "../lib/session.server";
-import { SITE_NAME } from "../lib/site";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { renderDownloadFile } from "~/server/store/download-files";
+import { openDownload } from "~/server/store/downloads";
+import { DownloadAccessEnded } from "~/app/components/store/DownloadAccessEnded";
+import { config, db } from "~/app/lib/db.server";
+import { attachment } from "~/app/lib/downloads.server";
+import { formatPublished } from "~/app/lib/format";
+import { applySecurityHeaders } from "~/app/lib/security.server";
+import { currentUser } from "~/app/lib/session.server";
+import { SITE_NAME } from "~/app/lib/site";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
 
 /**
  * One digital line of a paid order, for its buyer: the signed-in reader who placed it, or a

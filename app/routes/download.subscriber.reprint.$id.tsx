@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { renderReprintPdf } from "../../server/reprints/pdf";
-import { config, db } from "../lib/db.server";
-import { articleIdFromReprint } from "../lib/downloads";
-import { articleById, attachment } from "../lib/downloads.server";
-import { formatPublished } from "../lib/format";
-import { requireUser } from "../lib/session.server";
-import { SITE_NAME } from "../lib/site";
-import { requireSubscription } from "../lib/subscriber.server";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { renderReprintPdf } from "~/server/reprints/pdf";
+import { config, db } from "~/app/lib/db.server";
+import { articleIdFromReprint } from "~/app/lib/downloads";
+import { articleById, attachment } from "~/app/lib/downloads.server";
+import { formatPublished } from "~/app/lib/format";
+import { requireUser } from "~/app/lib/session.server";
+import { SITE_NAME } from "~/app/lib/site";
+import { requireSubscription } from "~/app/lib/subscriber.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
 
 /** A subscriber's PDF reprint of an article (product id "R" + article id), licensed to them. */
 export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {

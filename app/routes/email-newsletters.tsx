@@ -1,19 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { followedTargets } from "../../server/follows";
-import { SUBSCRIBER_ONLY_NEWSLETTER } from "../../shared/follow-refusals";
-import { listCampaigns, listNewsletters } from "../../server/newsletters/catalog";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { FollowButton } from "../components/FollowButton";
-import { HelpBox } from "../components/HelpBox";
-import { SignInPrompt } from "../components/SignInPrompt";
-import { secondaryButton } from "../components/forms/forms.css";
-import * as css from "../components/follows.css";
-import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
-import { currentUser } from "../lib/session.server";
+import { followedTargets } from "~/server/follows";
+import { SUBSCRIBER_ONLY_NEWSLETTER } from "~/shared/follow-refusals";
+import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { FollowButton } from "~/app/components/FollowButton";
+import { HelpBox } from "~/app/components/HelpBox";
+import { SignInPrompt } from "~/app/components/SignInPrompt";
+import { secondaryButton } from "~/app/components/forms/forms.css";
+import * as css from "~/app/components/follows.css";
+import * as prose from "~/app/components/prose.css";
+import { db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
+import { currentUser } from "~/app/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const database = await db();

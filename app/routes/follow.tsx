@@ -1,16 +1,16 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { UNKNOWN_FOLLOW_TARGET } from "../../shared/follow-refusals";
-import { FOLLOW_KINDS, followAsReader, unfollowAllNewsletters, unfollowAsReader } from "../../server/follows";
-import { SignInPrompt } from "../components/SignInPrompt";
-import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { safeRedirectPath } from "../lib/redirects";
-import { currentUser } from "../lib/session.server";
-import { sentByFetcher } from "../lib/via-fetcher";
+import { UNKNOWN_FOLLOW_TARGET } from "~/shared/follow-refusals";
+import { FOLLOW_KINDS, followAsReader, unfollowAllNewsletters, unfollowAsReader } from "~/server/follows";
+import { SignInPrompt } from "~/app/components/SignInPrompt";
+import * as prose from "~/app/components/prose.css";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { safeRedirectPath } from "~/app/lib/redirects";
+import { currentUser } from "~/app/lib/session.server";
+import { sentByFetcher } from "~/app/lib/via-fetcher";
 
 // POST /follow: follow or unfollow a topic, newsletter or marketing campaign, or unsubscribe
 // from every newsletter. A page form gets Post/Redirect/Get back to `redirectTo`; a fetcher

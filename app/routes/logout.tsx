@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, useLoaderData } from "@remix-run/react";
-import { isCrossSite } from "../../server/http/cross-site";
-import { primaryButton } from "../components/controls.css";
-import * as prose from "../components/prose.css";
-import { apiError } from "../lib/api/handler.server";
-import { config } from "../lib/db.server";
-import { refuseCrossSite } from "../lib/form-guard.server";
-import { safeRedirectPath } from "../lib/redirects";
-import { endCurrentSession } from "../lib/session.server";
+import { isCrossSite } from "~/server/http/cross-site";
+import { primaryButton } from "~/app/components/controls.css";
+import * as prose from "~/app/components/prose.css";
+import { apiError } from "~/app/lib/api/handler.server";
+import { config } from "~/app/lib/db.server";
+import { refuseCrossSite } from "~/app/lib/form-guard.server";
+import { safeRedirectPath } from "~/app/lib/redirects";
+import { endCurrentSession } from "~/app/lib/session.server";
 
 // Spec: GET /logout[?return={path}], also documented in the service API (app/lib/api/groups/
 // auth-user.ts); the user menu posts to the same address. A GET signs out

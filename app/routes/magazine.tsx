@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { archiveYears, issuesOfYear } from "../../server/archive";
-import { IssueCard } from "../components/IssueCard";
-import { IssueFinder } from "../components/IssueFinder";
-import * as css from "../components/magazine.css";
-import * as prose from "../components/prose.css";
-import { config, db } from "../lib/db.server";
-import { pickMonthIndex, pickYear } from "../lib/issue-finder";
-import { seo, siteUrlFrom } from "../lib/seo";
-import * as schema from "../lib/structured-data";
-import { JsonLd } from "../components/JsonLd";
-import { pageCard } from "../../shared/page-cards";
+import { archiveYears, issuesOfYear } from "~/server/archive";
+import { IssueCard } from "~/app/components/IssueCard";
+import { IssueFinder } from "~/app/components/IssueFinder";
+import * as css from "~/app/components/magazine.css";
+import * as prose from "~/app/components/prose.css";
+import { config, db } from "~/app/lib/db.server";
+import { pickMonthIndex, pickYear } from "~/app/lib/issue-finder";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import * as schema from "~/app/lib/structured-data";
+import { JsonLd } from "~/app/components/JsonLd";
+import { pageCard } from "~/shared/page-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect, withSecurityHeaders } from "../lib/responses.server";
-import { archiveYears } from "../../server/archive";
-import { db } from "../lib/db.server";
-import { pickIssueIndex, pickYear } from "../lib/issue-finder";
+import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
+import { archiveYears } from "~/server/archive";
+import { db } from "~/app/lib/db.server";
+import { pickIssueIndex, pickYear } from "~/app/lib/issue-finder";
 
 // The issue finder's no-JS answer: go to the chosen issue of the chosen year.
 export const loader = withSecurityHeaders(async function loader({ request }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { episodeAudioFile, podcastEpisodesById } from "../../server/podcasts";
-import { db } from "../lib/db.server";
-import { mediaFileResponse } from "../lib/media-files.server";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { episodeAudioFile, podcastEpisodesById } from "~/server/podcasts";
+import { db } from "~/app/lib/db.server";
+import { mediaFileResponse } from "~/app/lib/media-files.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
 
 /** An episode's audio, with byte ranges for seeking; podcasts are free to everyone. */
 export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { videoById, videoFile } from "../../server/videos";
-import { db } from "../lib/db.server";
-import { mediaFileResponse } from "../lib/media-files.server";
-import { currentSubscriber } from "../lib/subscriber.server";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { videoById, videoFile } from "~/server/videos";
+import { db } from "~/app/lib/db.server";
+import { mediaFileResponse } from "~/app/lib/media-files.server";
+import { currentSubscriber } from "~/app/lib/subscriber.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
 
 const TYPES = { webm: "video/webm", vtt: "text/vtt; charset=utf-8" } as const;
 

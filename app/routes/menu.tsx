@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { SiteMenuContent } from "../components/SiteMenu";
-import { returnPath } from "../lib/redirects";
-import { SITE_NAME } from "../lib/site";
+import { SiteMenuContent } from "~/app/components/SiteMenu";
+import { returnPath } from "~/app/lib/redirects";
+import { SITE_NAME } from "~/app/lib/site";
 
 /** The phone header's menu as a page of its own, for a browser without JS (SiteMenu.tsx). */
 export async function loader({ request }: LoaderFunctionArgs) {

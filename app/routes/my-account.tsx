@@ -1,32 +1,32 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { pendingEmailFor } from "../../server/accounts/email-change";
-import { EMAIL_LINK_HOURS } from "../../shared/email-change";
-import type { User } from "../../server/accounts/users";
-import { ProfileForm } from "../components/account/ProfileForm";
-import { primaryButton } from "../components/controls.css";
-import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { HelpBox } from "../components/HelpBox";
-import { PasswordField } from "../components/forms/fields";
-import * as css from "../components/forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
-import * as prose from "../components/prose.css";
-import { changePasswordFlow, formErrors, saveProfileFlow } from "../lib/account-flows.server";
-import { PASSWORD_CHANGED } from "../lib/account-messages";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { changePasswordSchema, profileSchema } from "../lib/forms/account";
-import { rejectForm } from "../lib/forms/reply.server";
-import { formPageMeta } from "../lib/form-meta";
-import { requireUser } from "../lib/session.server";
-import { useRootData } from "../lib/root-data";
-import { sentByFetcher } from "../lib/via-fetcher";
+import { pendingEmailFor } from "~/server/accounts/email-change";
+import { EMAIL_LINK_HOURS } from "~/shared/email-change";
+import type { User } from "~/server/accounts/users";
+import { ProfileForm } from "~/app/components/account/ProfileForm";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { HelpBox } from "~/app/components/HelpBox";
+import { PasswordField } from "~/app/components/forms/fields";
+import * as css from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
+import * as prose from "~/app/components/prose.css";
+import { changePasswordFlow, formErrors, saveProfileFlow } from "~/app/lib/account-flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { changePasswordSchema, profileSchema } from "~/app/lib/forms/account";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { formPageMeta } from "~/app/lib/form-meta";
+import { requireUser } from "~/app/lib/session.server";
+import { useRootData } from "~/app/lib/root-data";
+import { sentByFetcher } from "~/app/lib/via-fetcher";
 
 const loadChangePasswordSchema: SchemaLoader<typeof changePasswordSchema> = () =>
-  import("../lib/forms/account").then((forms) => forms.changePasswordSchema);
+  import("~/app/lib/forms/account").then((forms) => forms.changePasswordSchema);
 
 const PROFILE_SAVED = "Your profile has been saved.";
 

@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { listGifts, revokeGift } from "../../server/gifts";
-import * as forms from "../components/forms/forms.css";
-import * as prose from "../components/prose.css";
-import * as css from "../components/subscriber-tools.css";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { formatPublished } from "../lib/format";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { currentUser, requireUser } from "../lib/session.server";
+import { listGifts, revokeGift } from "~/server/gifts";
+import * as forms from "~/app/components/forms/forms.css";
+import * as prose from "~/app/components/prose.css";
+import * as css from "~/app/components/subscriber-tools.css";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { formatPublished } from "~/app/lib/format";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { currentUser, requireUser } from "~/app/lib/session.server";
 
 // Listing and revoking need only an account: a reader whose subscription has lapsed can still
 // stop the links they gave.

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { annotationsForUser } from "../../server/annotations";
-import { lastPage } from "../../shared/pagination";
-import { NoteText } from "../components/ArticleNotes";
-import { Pagination } from "../components/Pagination";
-import * as prose from "../components/prose.css";
-import * as css from "../components/subscriber-tools.css";
-import { db } from "../lib/db.server";
-import { formatPublished } from "../lib/format";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { requireUser } from "../lib/session.server";
+import { annotationsForUser } from "~/server/annotations";
+import { lastPage } from "~/shared/pagination";
+import { NoteText } from "~/app/components/ArticleNotes";
+import { Pagination } from "~/app/components/Pagination";
+import * as prose from "~/app/components/prose.css";
+import * as css from "~/app/components/subscriber-tools.css";
+import { db } from "~/app/lib/db.server";
+import { formatPublished } from "~/app/lib/format";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { requireUser } from "~/app/lib/session.server";
 
 const PAGE_SIZE = 20;
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { LibraryView } from "../components/library/LibraryView";
-import { libraryMeta } from "../lib/library-meta";
-import { libraryAction, loadLibrary } from "../lib/library-page.server";
+import { LibraryView } from "~/app/components/library/LibraryView";
+import { libraryMeta } from "~/app/lib/library-meta";
+import { libraryAction, loadLibrary } from "~/app/lib/library-page.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) => loadLibrary(request, null);
 export const action = ({ request }: ActionFunctionArgs) => libraryAction(request);

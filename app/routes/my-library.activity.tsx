@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { activityFeed, HISTORY_PAGE_SIZE } from "../../server/library/history";
-import { lastPage, parsePaging } from "../../shared/pagination";
-import { HistoryList } from "../components/library/HistoryList";
-import * as css from "../components/library/library.css";
-import { Pagination } from "../components/Pagination";
-import { db } from "../lib/db.server";
-import { requireUser } from "../lib/session.server";
+import { activityFeed, HISTORY_PAGE_SIZE } from "~/server/library/history";
+import { lastPage, parsePaging } from "~/shared/pagination";
+import { HistoryList } from "~/app/components/library/HistoryList";
+import * as css from "~/app/components/library/library.css";
+import { Pagination } from "~/app/components/Pagination";
+import { db } from "~/app/lib/db.server";
+import { requireUser } from "~/app/lib/session.server";
 
 export const EMPTY_ACTIVITY = "Welcome to your activity feed. What you save, read, watch and share on Meridian Review will show up here.";
 

@@ -1,16 +1,16 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { HISTORY_PAGE_SIZE, shareHistory, viewHistory } from "../../server/library/history";
-import { lastPage, parsePaging } from "../../shared/pagination";
-import { storeMaintenance } from "../../server/store/maintenance";
-import { purchaseHistory } from "../../server/store/purchase-history";
-import { HistoryList } from "../components/library/HistoryList";
-import * as css from "../components/library/library.css";
-import { Pagination } from "../components/Pagination";
-import { PurchaseHistoryList } from "../components/store/PurchaseHistoryList";
-import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
-import { config, db } from "../lib/db.server";
-import { requireUser } from "../lib/session.server";
+import { HISTORY_PAGE_SIZE, shareHistory, viewHistory } from "~/server/library/history";
+import { lastPage, parsePaging } from "~/shared/pagination";
+import { storeMaintenance } from "~/server/store/maintenance";
+import { purchaseHistory } from "~/server/store/purchase-history";
+import { HistoryList } from "~/app/components/library/HistoryList";
+import * as css from "~/app/components/library/library.css";
+import { Pagination } from "~/app/components/Pagination";
+import { PurchaseHistoryList } from "~/app/components/store/PurchaseHistoryList";
+import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
+import { config, db } from "~/app/lib/db.server";
+import { requireUser } from "~/app/lib/session.server";
 
 const HISTORIES = {
   reading: {

@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { listFolders } from "../../server/library/folders";
-import { ownLibraryItem, setItemFolders } from "../../server/library/items";
-import { primaryButton } from "../components/controls.css";
-import * as forms from "../components/forms/forms.css";
-import { FolderChecklist } from "../components/library/FolderChecklist";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { safeRedirectPath, withQueryValue } from "../lib/redirects";
-import { requireUser } from "../lib/session.server";
+import { listFolders } from "~/server/library/folders";
+import { ownLibraryItem, setItemFolders } from "~/server/library/items";
+import { primaryButton } from "~/app/components/controls.css";
+import * as forms from "~/app/components/forms/forms.css";
+import { FolderChecklist } from "~/app/components/library/FolderChecklist";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
+import { requireUser } from "~/app/lib/session.server";
 
 /** The reader's own item; another reader's or an unknown id is a 404. */
 async function requireItem(request: Request, itemId: string | undefined) {

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLocation } from "@remix-run/react";
-import { HelpBox } from "../components/HelpBox";
-import * as css from "../components/library/library.css";
-import * as prose from "../components/prose.css";
-import { requireUser } from "../lib/session.server";
-import { SITE_NAME } from "../lib/site";
+import { HelpBox } from "~/app/components/HelpBox";
+import * as css from "~/app/components/library/library.css";
+import * as prose from "~/app/components/prose.css";
+import { requireUser } from "~/app/lib/session.server";
+import { SITE_NAME } from "~/app/lib/site";
 
 const LIBRARY_TABS = [
   { to: "/my-library", label: "Library" },

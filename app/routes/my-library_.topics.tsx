@@ -1,14 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { topicFilterValue, topicForFilter } from "../../server/follows";
-import { parsePaging } from "../../shared/pagination";
-import { StreamList } from "../components/StreamList";
-import * as css from "../components/follows.css";
-import * as prose from "../components/prose.css";
-import { config, db } from "../lib/db.server";
-import { loadFollowing } from "../lib/following.server";
-import { requireUser } from "../lib/session.server";
+import { topicFilterValue, topicForFilter } from "~/server/follows";
+import { parsePaging } from "~/shared/pagination";
+import { StreamList } from "~/app/components/StreamList";
+import * as css from "~/app/components/follows.css";
+import * as prose from "~/app/components/prose.css";
+import { config, db } from "~/app/lib/db.server";
+import { loadFollowing } from "~/app/lib/following.server";
+import { requireUser } from "~/app/lib/session.server";
 
 // The following stream: the newest articles in the topics a reader follows, all of them or one
 // (?filter={topic name}, "R&D" sent as "RD"), with a topic menu whose delete asks first

@@ -1,19 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { podcastSeries, type PodcastEpisode } from "../../server/podcasts";
-import { PODCAST_PAGE_SIZE } from "../../shared/pagination";
-import { socialCard } from "../../shared/social-cards";
-import { podcastCoverPath, podcastFeedPath } from "../../shared/urls";
-import { JsonLd } from "../components/JsonLd";
-import { EpisodeAudio, EpisodeMeta } from "../components/PodcastEpisode";
-import * as css from "../components/podcast.css";
-import * as stream from "../components/stream.css";
-import { useHydrated } from "../components/useHydrated";
-import { config, db } from "../lib/db.server";
-import { formatAuthors } from "../lib/format";
-import { seo, siteUrlFrom } from "../lib/seo";
-import * as schema from "../lib/structured-data";
+import { podcastSeries, type PodcastEpisode } from "~/server/podcasts";
+import { PODCAST_PAGE_SIZE } from "~/shared/pagination";
+import { socialCard } from "~/shared/social-cards";
+import { podcastCoverPath, podcastFeedPath } from "~/shared/urls";
+import { JsonLd } from "~/app/components/JsonLd";
+import { EpisodeAudio, EpisodeMeta } from "~/app/components/PodcastEpisode";
+import * as css from "~/app/components/podcast.css";
+import * as stream from "~/app/components/stream.css";
+import { useHydrated } from "~/app/components/useHydrated";
+import { config, db } from "~/app/lib/db.server";
+import { formatAuthors } from "~/app/lib/format";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import * as schema from "~/app/lib/structured-data";
 
 /**
  * A podcast series (spec 2): its episodes in tabs, by season for a serial show or by year for

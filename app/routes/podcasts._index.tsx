@@ -1,12 +1,12 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { podcastSeriesList } from "../../server/podcasts";
-import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "../../shared/urls";
-import * as css from "../components/podcast.css";
-import { db } from "../lib/db.server";
-import { formatAuthors } from "../lib/format";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
+import { podcastSeriesList } from "~/server/podcasts";
+import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
+import * as css from "~/app/components/podcast.css";
+import { db } from "~/app/lib/db.server";
+import { formatAuthors } from "~/app/lib/format";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
 
 export async function loader() {
   return { series: await podcastSeriesList(await db()) };

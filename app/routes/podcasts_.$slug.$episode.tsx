@@ -1,21 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { podcastEpisodePage } from "../../server/podcasts";
-import { PODCAST_COVER_SIZE } from "../../shared/art-sizes";
-import { socialCard } from "../../shared/social-cards";
-import { episodeCoverPath, podcastFeedPath, podcastSeriesPath } from "../../shared/urls";
-import { JsonLd } from "../components/JsonLd";
-import { EpisodeAudio, EpisodeMeta } from "../components/PodcastEpisode";
-import { ShareLinks } from "../components/ShareLinks";
-import * as layout from "../components/article.css";
-import * as cards from "../components/cards.css";
-import * as css from "../components/podcast.css";
-import * as stream from "../components/stream.css";
-import { config, db } from "../lib/db.server";
-import { formatAuthors } from "../lib/format";
-import { redirect } from "../lib/responses.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import * as schema from "../lib/structured-data";
+import { podcastEpisodePage } from "~/server/podcasts";
+import { PODCAST_COVER_SIZE } from "~/shared/art-sizes";
+import { socialCard } from "~/shared/social-cards";
+import { episodeCoverPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
+import { JsonLd } from "~/app/components/JsonLd";
+import { EpisodeAudio, EpisodeMeta } from "~/app/components/PodcastEpisode";
+import { ShareLinks } from "~/app/components/ShareLinks";
+import * as layout from "~/app/components/article.css";
+import * as cards from "~/app/components/cards.css";
+import * as css from "~/app/components/podcast.css";
+import * as stream from "~/app/components/stream.css";
+import { config, db } from "~/app/lib/db.server";
+import { formatAuthors } from "~/app/lib/format";
+import { redirect } from "~/app/lib/responses.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import * as schema from "~/app/lib/structured-data";
 
 /**
  * A podcast episode's own page (/podcasts/{show}/{id}-{title}): the address it is shared, saved

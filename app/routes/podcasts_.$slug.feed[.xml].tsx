@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { podcastFeed } from "../../server/feeds";
-import { config, db } from "../lib/db.server";
-import { rssResponse, withSecurityHeaders } from "../lib/responses.server";
-import { CUSTOMER_SERVICE, SITE_NAME } from "../lib/site";
+import { podcastFeed } from "~/server/feeds";
+import { config, db } from "~/app/lib/db.server";
+import { rssResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/site";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";

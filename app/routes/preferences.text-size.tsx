@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
-import { readForm } from "../lib/form-guard.server";
-import { textSizeCookie } from "../lib/preferences.server";
-import { safeRedirectPath } from "../lib/redirects";
+import { redirect } from "~/app/lib/responses.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { textSizeCookie } from "~/app/lib/preferences.server";
+import { safeRedirectPath } from "~/app/lib/redirects";
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
@@ -18,4 +18,4 @@ export function loader() {
 }
 
 // A page route, not a resource route, so a refusal (cross-site, 405) is a page inside the site.
-export { ErrorBoundary } from "../root";
+export { ErrorBoundary } from "~/app/root";

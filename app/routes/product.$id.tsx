@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
-import { leadAvailability, productById } from "../../server/store/catalogue";
-import { db } from "../lib/db.server";
+import { redirect } from "~/app/lib/responses.server";
+import { leadAvailability, productById } from "~/server/store/catalogue";
+import { db } from "~/app/lib/db.server";
 
 /** The short form /product/{id}: moved to the product's page for its first availability on sale (the query goes along). */
 export async function loader({ params, request }: LoaderFunctionArgs) {

@@ -1,29 +1,29 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lazy } from "react";
-import type { LineType } from "../../server/db/schema";
-import { referralCode } from "../../server/store/links";
-import { betterTogether } from "../../server/store/better-together";
-import { permissionPrices, volumePrices } from "../../server/store/catalogue";
-import { PRODUCT_COVER_SIZE } from "../../shared/art-sizes";
-import { PERMISSION_PRICE_CENTS } from "../../shared/pricing";
-import { cartLineType, showsDownloadInfo } from "../../shared/product-types";
-import { socialCard } from "../../shared/social-cards";
-import { productCoverPath } from "../../shared/urls";
-import { JsonLd } from "../components/JsonLd";
-import { AddToCartForm } from "../components/store/AddToCartForm";
-import { Deferred } from "../components/Deferred";
-import { availableLabel } from "../components/store/ProductCard";
-import * as cards from "../components/cards.css";
-import * as prose from "../components/prose.css";
-import * as css from "../components/store/store.css";
-import { config, db } from "../lib/db.server";
-import { formatAuthors, formatPublished, formatUsd } from "../lib/format";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { productForParams } from "../lib/store-product.server";
+import type { LineType } from "~/server/db/schema";
+import { referralCode } from "~/server/store/links";
+import { betterTogether } from "~/server/store/better-together";
+import { permissionPrices, volumePrices } from "~/server/store/catalogue";
+import { PRODUCT_COVER_SIZE } from "~/shared/art-sizes";
+import { PERMISSION_PRICE_CENTS } from "~/shared/pricing";
+import { cartLineType, showsDownloadInfo } from "~/shared/product-types";
+import { socialCard } from "~/shared/social-cards";
+import { productCoverPath } from "~/shared/urls";
+import { JsonLd } from "~/app/components/JsonLd";
+import { AddToCartForm } from "~/app/components/store/AddToCartForm";
+import { Deferred } from "~/app/components/Deferred";
+import { availableLabel } from "~/app/components/store/ProductCard";
+import * as cards from "~/app/components/cards.css";
+import * as prose from "~/app/components/prose.css";
+import * as css from "~/app/components/store/store.css";
+import { config, db } from "~/app/lib/db.server";
+import { formatAuthors, formatPublished, formatUsd } from "~/app/lib/format";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { productForParams } from "~/app/lib/store-product.server";
 
 // Its script (the total that follows the boxes) is not part of the page's up-front budget (ADR 049).
-const BetterTogether = lazy(() => import("../components/store/BetterTogether"));
+const BetterTogether = lazy(() => import("~/app/components/store/BetterTogether"));
 
 const LINE_TYPES: Record<LineType, string> = {
   SHIP: "Print, shipped",

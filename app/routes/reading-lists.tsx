@@ -1,13 +1,13 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { readingListSummaries } from "../../server/reading-lists";
-import { readingListPath } from "../../shared/urls";
-import * as prose from "../components/prose.css";
-import { articleCount } from "../components/reading-lists/ReadingListView";
-import * as css from "../components/reading-lists/reading-lists.css";
-import { db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
+import { readingListSummaries } from "~/server/reading-lists";
+import { readingListPath } from "~/shared/urls";
+import * as prose from "~/app/components/prose.css";
+import { articleCount } from "~/app/components/reading-lists/ReadingListView";
+import * as css from "~/app/components/reading-lists/reading-lists.css";
+import { db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
 
 export async function loader() {
   return { lists: await readingListSummaries(await db()) };

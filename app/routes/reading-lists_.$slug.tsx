@@ -1,13 +1,13 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { readingListPage } from "../../server/reading-lists";
-import { socialCard } from "../../shared/social-cards";
-import * as cards from "../components/cards.css";
-import * as prose from "../components/prose.css";
-import { articleCount, ReadingListView } from "../components/reading-lists/ReadingListView";
-import { db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { currentSubscriber } from "../lib/subscriber.server";
+import { readingListPage } from "~/server/reading-lists";
+import { socialCard } from "~/shared/social-cards";
+import * as cards from "~/app/components/cards.css";
+import * as prose from "~/app/components/prose.css";
+import { articleCount, ReadingListView } from "~/app/components/reading-lists/ReadingListView";
+import { db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { currentSubscriber } from "~/app/lib/subscriber.server";
 
 /**
  * A reading list's own page: its articles in order, numbered, and related lists. A subscriber

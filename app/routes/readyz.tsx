@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { db } from "../lib/db.server";
-import { withSecurityHeaders } from "../lib/responses.server";
-import { log } from "../../server/log";
+import { db } from "~/app/lib/db.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { log } from "~/server/log";
 
 /** How long the database may take to answer before this instance is reported not ready. */
 const ANSWER_WITHIN_MS = 2_000;

@@ -1,16 +1,16 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { storeMaintenance } from "../../server/store/maintenance";
-import { redeemVoucher, voucherState } from "../../server/store/vouchers";
-import { primaryButton } from "../components/controls.css";
-import * as prose from "../components/prose.css";
-import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
-import { config, db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { confirmOrder } from "../lib/payments.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { currentUser } from "../lib/session.server";
+import { storeMaintenance } from "~/server/store/maintenance";
+import { redeemVoucher, voucherState } from "~/server/store/vouchers";
+import { primaryButton } from "~/app/components/controls.css";
+import * as prose from "~/app/components/prose.css";
+import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
+import { config, db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { confirmOrder } from "~/app/lib/payments.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { currentUser } from "~/app/lib/session.server";
 
 const unknownMessage = (code: string) => `We don't recognise the voucher code ${code}. Please check it and try again.`;
 const usedMessage = (code: string) => `The voucher ${code} has already been redeemed.`;

@@ -1,18 +1,18 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { RegistrationForm } from "../components/account/RegistrationForm";
-import * as prose from "../components/prose.css";
-import { formErrors, registerFlow } from "../lib/account-flows.server";
-import { readForm } from "../lib/form-guard.server";
-import { modalRegistrationSchema, registrationSchema } from "../lib/forms/account";
-import { rejectForm } from "../lib/forms/reply.server";
-import { formPageMeta } from "../lib/form-meta";
-import { visitorRegion } from "../lib/geo.server";
-import { returnPath, safeRedirectPath, withQueryValue } from "../lib/redirects";
-import { currentUser } from "../lib/session.server";
-import { sentByFetcher } from "../lib/via-fetcher";
+import { RegistrationForm } from "~/app/components/account/RegistrationForm";
+import * as prose from "~/app/components/prose.css";
+import { formErrors, registerFlow } from "~/app/lib/account-flows.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { modalRegistrationSchema, registrationSchema } from "~/app/lib/forms/account";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { formPageMeta } from "~/app/lib/form-meta";
+import { visitorRegion } from "~/app/lib/geo.server";
+import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
+import { currentUser } from "~/app/lib/session.server";
+import { sentByFetcher } from "~/app/lib/via-fetcher";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const returnTo = returnPath(new URL(request.url).searchParams.get("redirectTo"));

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
-import { claimGuestOrders, orderForViewer } from "../../server/store/order-records";
-import { orderPath } from "../../server/store/order-mail";
-import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
-import { visitorRegion } from "../lib/geo.server";
-import { guestOrderIds, settleOnReturn } from "../lib/orders.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { currentUser } from "../lib/session.server";
-import { RegistrationForm } from "../components/account/RegistrationForm";
+import { claimGuestOrders, orderForViewer } from "~/server/store/order-records";
+import { orderPath } from "~/server/store/order-mail";
+import * as prose from "~/app/components/prose.css";
+import { db } from "~/app/lib/db.server";
+import { visitorRegion } from "~/app/lib/geo.server";
+import { guestOrderIds, settleOnReturn } from "~/app/lib/orders.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { currentUser } from "~/app/lib/session.server";
+import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 
 /**
  * Where a guest lands after paying: the order is confirmed, and they are offered an account

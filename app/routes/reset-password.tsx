@@ -1,26 +1,26 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { userForResetToken } from "../../server/accounts/password-reset";
-import { primaryButton } from "../components/controls.css";
-import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { PasswordField } from "../components/forms/fields";
-import * as css from "../components/forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
-import * as prose from "../components/prose.css";
-import { PASSWORD_RULE } from "../lib/forms/messages";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { resetPasswordSchema } from "../lib/forms/account";
-import { rejectForm } from "../lib/forms/reply.server";
-import { formPageMeta } from "../lib/form-meta";
-import { formErrors, resetPasswordFlow } from "../lib/account-flows.server";
-import { LINK_DEAD } from "../lib/account-messages";
+import { userForResetToken } from "~/server/accounts/password-reset";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { PasswordField } from "~/app/components/forms/fields";
+import * as css from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
+import * as prose from "~/app/components/prose.css";
+import { PASSWORD_RULE } from "~/app/lib/forms/messages";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { resetPasswordSchema } from "~/app/lib/forms/account";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { formPageMeta } from "~/app/lib/form-meta";
+import { formErrors, resetPasswordFlow } from "~/app/lib/account-flows.server";
+import { LINK_DEAD } from "~/app/lib/account-messages";
 
 const loadResetPasswordSchema: SchemaLoader<typeof resetPasswordSchema> = () =>
-  import("../lib/forms/account").then((forms) => forms.resetPasswordSchema);
+  import("~/app/lib/forms/account").then((forms) => forms.resetPasswordSchema);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

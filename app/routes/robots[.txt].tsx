@@ -1,6 +1,6 @@
-import { robotsTxt } from "../../server/feeds";
-import { config } from "../lib/db.server";
-import { textResponse, withSecurityHeaders } from "../lib/responses.server";
+import { robotsTxt } from "~/server/feeds";
+import { config } from "~/app/lib/db.server";
+import { textResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 export const loader = withSecurityHeaders(function loader() {
   return textResponse(robotsTxt(config().siteUrl));

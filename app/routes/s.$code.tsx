@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { shortLinkPath } from "../../server/short-links";
-import { db } from "../lib/db.server";
-import { redirect } from "../lib/responses.server";
+import { shortLinkPath } from "~/server/short-links";
+import { db } from "~/app/lib/db.server";
+import { redirect } from "~/app/lib/responses.server";
 
 /** GET /s/{code}: a short link (service API integration/url/shorten) leads to its page on this site. */
 export async function loader({ params }: LoaderFunctionArgs) {

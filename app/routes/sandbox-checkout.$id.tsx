@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { primaryButton } from "../components/controls.css";
-import * as forms from "../components/forms/forms.css";
-import * as css from "../components/subscriptions.css";
-import { readForm } from "../lib/form-guard.server";
-import { formatUsd } from "../lib/format";
-import { receivePaymentCallback, sandbox } from "../lib/payments.server";
-import { CHECKOUT_EXPIRED } from "../../server/payments/sandbox";
-import { log } from "../../server/log";
+import { primaryButton } from "~/app/components/controls.css";
+import * as forms from "~/app/components/forms/forms.css";
+import * as css from "~/app/components/subscriptions.css";
+import { readForm } from "~/app/lib/form-guard.server";
+import { formatUsd } from "~/app/lib/format";
+import { receivePaymentCallback, sandbox } from "~/app/lib/payments.server";
+import { CHECKOUT_EXPIRED } from "~/server/payments/sandbox";
+import { log } from "~/server/log";
 
 /**
  * The sandbox payment provider's hosted checkout page. It stands where a real provider's page

@@ -1,21 +1,21 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import type { FormEvent } from "react";
-import { HelpBox } from "../components/HelpBox";
-import { EntryList } from "../components/StreamList";
-import { SearchResult } from "../components/SearchResult";
-import { useRootData } from "../lib/root-data";
-import type { SearchResults } from "../../server/search";
-import { runSearch } from "../lib/search-page.server";
-import { REFERRAL_SEARCH_MORE_RESULTS } from "../../shared/referrals";
-import { COUNT_WINDOW } from "../../shared/search-kinds";
-import { FIRST_YEAR, MAX_QUERY_LENGTH } from "../../shared/search-query";
-import type { SearchForm } from "../../shared/search-form";
-import { SEARCH_KIND_NAMES } from "../../shared/search-kinds";
-import * as prose from "../components/prose.css";
-import * as controls from "../components/controls.css";
-import * as css from "../components/search.css";
-import { seo, siteUrlFrom } from "../lib/seo";
+import { HelpBox } from "~/app/components/HelpBox";
+import { EntryList } from "~/app/components/StreamList";
+import { SearchResult } from "~/app/components/SearchResult";
+import { useRootData } from "~/app/lib/root-data";
+import type { SearchResults } from "~/server/search";
+import { runSearch } from "~/app/lib/search-page.server";
+import { REFERRAL_SEARCH_MORE_RESULTS } from "~/shared/referrals";
+import { COUNT_WINDOW } from "~/shared/search-kinds";
+import { FIRST_YEAR, MAX_QUERY_LENGTH } from "~/shared/search-query";
+import type { SearchForm } from "~/shared/search-form";
+import { SEARCH_KIND_NAMES } from "~/shared/search-kinds";
+import * as prose from "~/app/components/prose.css";
+import * as controls from "~/app/components/controls.css";
+import * as css from "~/app/components/search.css";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
 
 /** Topics offered in the topic filter: the ones with most results. */
 const TOPIC_FILTER_SIZE = 12;

@@ -1,6 +1,6 @@
-import { reviewView, shippingPaymentAnswer } from "../lib/api/cart.server";
-import { address } from "../lib/api/groups/cart";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { reviewView, shippingPaymentAnswer } from "~/app/lib/api/cart.server";
+import { address } from "~/app/lib/api/groups/cart";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /**
  * POST /service/commerce/address (spec 7): the /shipping-payment form's step (shippingPaymentStep,

@@ -1,10 +1,10 @@
-import { chooseShippingMethod } from "../../server/store/shipping-method";
-import { EMPTY_CART_MESSAGE, fieldError, reviewView, shippingMethodView } from "../lib/api/cart.server";
-import { shippingMethodEndpoint } from "../lib/api/groups/cart";
-import { apiError, apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { checkoutShopper, UNKNOWN_ADDRESS } from "../lib/checkout.server";
-import { db } from "../lib/db.server";
-import { CHOOSE_SHIPPING } from "../lib/forms/checkout";
+import { chooseShippingMethod } from "~/server/store/shipping-method";
+import { EMPTY_CART_MESSAGE, fieldError, reviewView, shippingMethodView } from "~/app/lib/api/cart.server";
+import { shippingMethodEndpoint } from "~/app/lib/api/groups/cart";
+import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { checkoutShopper, UNKNOWN_ADDRESS } from "~/app/lib/checkout.server";
+import { db } from "~/app/lib/db.server";
+import { CHOOSE_SHIPPING } from "~/app/lib/forms/checkout";
 
 /** POST /service/commerce/order/shipping-method (spec 7): the shipping page's method choice, on its own. */
 const route = apiRoute(

@@ -1,6 +1,6 @@
-import { cartHead } from "../lib/api/groups/cart";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import { miniCart } from "../lib/mini-cart.server";
+import { cartHead } from "~/app/lib/api/groups/cart";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { miniCart } from "~/app/lib/mini-cart.server";
 
 /**
  * HEAD /service/commerce/shopping-cart (spec 7): the header mini cart's item count, in a header

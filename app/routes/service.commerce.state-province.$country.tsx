@@ -1,6 +1,6 @@
-import { isCountry, regionsOf } from "../../shared/regions";
-import { apiError, apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { stateProvince } from "../lib/api/groups/lookups";
+import { isCountry, regionsOf } from "~/shared/regions";
+import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { stateProvince } from "~/app/lib/api/groups/lookups";
 
 /** GET /service/commerce/state-province/{country} (spec 7): the states or provinces to choose from. */
 const route = apiRoute(

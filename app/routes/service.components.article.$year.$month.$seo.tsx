@@ -1,6 +1,6 @@
-import { articleComponentAnswer } from "../lib/api/content.server";
-import { articleComponent } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { articleComponentAnswer } from "~/app/lib/api/content.server";
+import { articleComponent } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/components/article/{year}/{month}/{seo} (spec 7): the article as the caller may read it, access decided as the page decides it. */
 const route = apiRoute(serve(articleComponent, articleComponentAnswer));

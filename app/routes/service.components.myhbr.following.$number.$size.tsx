@@ -1,6 +1,6 @@
-import { followingAnswer } from "../lib/api/content.server";
-import { followingStream } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { followingAnswer } from "~/app/lib/api/content.server";
+import { followingStream } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/components/myhbr/following/{number}/{size}?filter= (spec 7): the topics the reader follows, as /my-library/topics lists them. */
 const route = apiRoute(serve(followingStream, followingAnswer));

@@ -1,6 +1,6 @@
-import { magazineAnswer } from "../lib/api/content.server";
-import { magazineStream } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { magazineAnswer } from "~/app/lib/api/content.server";
+import { magazineStream } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/magazine/{number}/{size}?format=json (spec 7): the magazine's issues, newest first, as the archive lists them. */
 const route = apiRoute(serve(magazineStream, magazineAnswer));

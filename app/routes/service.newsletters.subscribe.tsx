@@ -1,6 +1,6 @@
-import { newslettersSubscribe } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import { subscription } from "../lib/api/library.server";
+import { newslettersSubscribe } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { subscription } from "~/app/lib/api/library.server";
 
 /** POST /service/newsletters/subscribe (spec): subscribes the signed-in reader to a newsletter. */
 const route = apiRoute(serve(newslettersSubscribe, subscription("newsletter")));

@@ -1,6 +1,6 @@
-import { newslettersUnsubscribe } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import * as handlers from "../lib/api/library.server";
+import { newslettersUnsubscribe } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import * as handlers from "~/app/lib/api/library.server";
 
 /** POST /service/newsletters/unsubscribe (spec): by an unsubscribe link's token, or the signed-in reader by name. */
 const route = apiRoute(serve(newslettersUnsubscribe, handlers.newslettersUnsubscribe));

@@ -1,8 +1,8 @@
-import { productById } from "../../server/store/catalogue";
-import { money } from "../lib/api/cart.server";
-import { availabilities } from "../lib/api/groups/cart";
-import { apiError, apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { db } from "../lib/db.server";
+import { productById } from "~/server/store/catalogue";
+import { money } from "~/app/lib/api/cart.server";
+import { availabilities } from "~/app/lib/api/groups/cart";
+import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { db } from "~/app/lib/db.server";
 
 /** GET /service/product/{id}/availabilities (spec 7): the product page's availabilities, as the spec's Product availability. */
 const route = apiRoute(

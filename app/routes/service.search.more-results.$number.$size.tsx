@@ -1,6 +1,6 @@
-import { searchAnswer } from "../lib/api/content.server";
-import { searchMoreResults } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { searchAnswer } from "~/app/lib/api/content.server";
+import { searchMoreResults } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/search/more-results/{number}/{size}?q= (spec 7): search's "more results", store links with its referral code. */
 const route = apiRoute(serve(searchMoreResults, (call) => searchAnswer(call, true)));

@@ -1,6 +1,6 @@
-import { searchPostAnswer } from "../lib/api/content.server";
-import { searchPost } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { searchPostAnswer } from "~/app/lib/api/content.server";
+import { searchPost } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** POST /service/search (spec 7: queryString, filters, sort, order). (Not the parent of search/auto-suggest and the search streams.) */
 const route = apiRoute(serve(searchPost, searchPostAnswer));

@@ -1,6 +1,6 @@
-import { profileAttributes, saveProfileAttributesFlow } from "../lib/account-flows.server";
-import { attributes, saveAttributes } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { profileAttributes, saveProfileAttributesFlow } from "~/app/lib/account-flows.server";
+import { attributes, saveAttributes } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET and POST /service/user/attributes (spec): the profile's attributes, saved as my account saves them. */
 const route = apiRoute(

@@ -1,6 +1,6 @@
-import { historyAnswer } from "../lib/api/content.server";
-import { historyStream } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { historyAnswer } from "~/app/lib/api/content.server";
+import { historyStream } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/user/history/{number}/{size} (spec 7): the reader's reading history. */
 const route = apiRoute(serve(historyStream, historyAnswer));

@@ -1,6 +1,6 @@
-import { libraryAnswer } from "../lib/api/content.server";
-import { folderStream } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { libraryAnswer } from "~/app/lib/api/content.server";
+import { folderStream } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/user/list/{id}/{number}/{size} (spec 7): one of the reader's own folders. (Not nested under user/list.) */
 const route = apiRoute(

@@ -1,6 +1,6 @@
-import { listUrl } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import * as handlers from "../lib/api/library.server";
+import { listUrl } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import * as handlers from "~/app/lib/api/library.server";
 
 /** GET /service/user/list/url/{id} (spec, "reads listurl"): the address of one of the reader's folders. */
 const route = apiRoute(serve(listUrl, handlers.listUrl));

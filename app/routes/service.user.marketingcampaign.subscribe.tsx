@@ -1,6 +1,6 @@
-import { campaignSubscribe, campaignUnsubscribe } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import { subscription } from "../lib/api/library.server";
+import { campaignSubscribe, campaignUnsubscribe } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { subscription } from "~/app/lib/api/library.server";
 
 /** POST/DELETE /service/user/marketingcampaign/subscribe (spec): a marketing campaign's e-mail. */
 const handle = subscription("campaign");

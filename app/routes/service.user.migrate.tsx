@@ -1,6 +1,6 @@
-import { carryOverGuestFlow } from "../lib/account-flows.server";
-import { migrate } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { carryOverGuestFlow } from "~/app/lib/account-flows.server";
+import { migrate } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 function carriedMessage(cartLines: number): string {
   if (cartLines === 0) return "Nothing to carry over: this browser holds no guest cart.";

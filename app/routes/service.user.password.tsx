@@ -1,8 +1,8 @@
-import { changePasswordFlow } from "../lib/account-flows.server";
-import { PASSWORD_CHANGED } from "../lib/account-messages";
-import { accountProblem } from "../lib/api/account-problem.server";
-import { changePassword } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { changePasswordFlow } from "~/app/lib/account-flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
+import { accountProblem } from "~/app/lib/api/account-problem.server";
+import { changePassword } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** POST /service/user/password (spec: current, password): my account's change of password. */
 const route = apiRoute(

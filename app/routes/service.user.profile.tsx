@@ -1,8 +1,8 @@
-import { saveProfileFlow, userProfile } from "../lib/account-flows.server";
-import { accountProblem } from "../lib/api/account-problem.server";
-import { profile, profileHead, saveProfile } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
-import { currentUser } from "../lib/session.server";
+import { saveProfileFlow, userProfile } from "~/app/lib/account-flows.server";
+import { accountProblem } from "~/app/lib/api/account-problem.server";
+import { profile, profileHead, saveProfile } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { currentUser } from "~/app/lib/session.server";
 
 /** HEAD, GET and POST /service/user/profile (spec): the reader's profile, saved as my account saves it. */
 const route = apiRoute(

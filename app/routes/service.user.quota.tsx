@@ -1,6 +1,6 @@
-import { apiRoute, serve } from "../lib/api/handler.server";
-import { quota } from "../lib/api/groups/meters";
-import { quotaResponse } from "../lib/quota.server";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { quota } from "~/app/lib/api/groups/meters";
+import { quotaResponse } from "~/app/lib/quota.server";
 
 /** GET /service/user/quota (spec): the reader's article meter, {limit, count, remaining, metered}. */
 const route = apiRoute(serve(quota, ({ request }) => quotaResponse(request, "article")));

@@ -1,8 +1,8 @@
-import { resetPasswordFlow } from "../lib/account-flows.server";
-import { PASSWORD_CHANGED } from "../lib/account-messages";
-import { accountProblem } from "../lib/api/account-problem.server";
-import { resetPassword } from "../lib/api/groups/auth-user";
-import { apiJson, apiRoute, serve } from "../lib/api/handler.server";
+import { resetPasswordFlow } from "~/app/lib/account-flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
+import { accountProblem } from "~/app/lib/api/account-problem.server";
+import { resetPassword } from "~/app/lib/api/groups/auth-user";
+import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** POST /service/user/reset-password (spec: password, token): the reset-password page's flow. */
 const route = apiRoute(

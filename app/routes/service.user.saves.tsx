@@ -1,6 +1,6 @@
-import { deleteSave, saveItem } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import * as handlers from "../lib/api/library.server";
+import { deleteSave, saveItem } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import * as handlers from "~/app/lib/api/library.server";
 
 /** POST and DELETE /service/user/saves (spec): saves an item to the reader's library, or removes one. */
 const route = apiRoute(serve(saveItem, handlers.saveItem), serve(deleteSave, handlers.deleteSave));

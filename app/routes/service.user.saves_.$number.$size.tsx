@@ -1,6 +1,6 @@
-import { libraryAnswer } from "../lib/api/content.server";
-import { savesStream } from "../lib/api/groups/content";
-import { apiRoute, serve } from "../lib/api/handler.server";
+import { libraryAnswer } from "~/app/lib/api/content.server";
+import { savesStream } from "~/app/lib/api/groups/content";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/user/saves/{number}/{size} (spec 7): everything in the reader's library. (Not nested under user/saves.) */
 const route = apiRoute(

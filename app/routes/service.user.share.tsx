@@ -1,6 +1,6 @@
-import { share } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import * as handlers from "../lib/api/library.server";
+import { share } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import * as handlers from "~/app/lib/api/library.server";
 
 /** POST /service/user/share (spec): shares an item by e-mail, as the share page does. */
 const route = apiRoute(serve(share, handlers.share));

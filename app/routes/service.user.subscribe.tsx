@@ -1,6 +1,6 @@
-import { userSubscribe, userUnsubscribe } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import { subscription } from "../lib/api/library.server";
+import { userSubscribe, userUnsubscribe } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { subscription } from "~/app/lib/api/library.server";
 
 /** POST/DELETE /service/user/subscribe (spec): the signed-in reader's newsletter subscriptions. */
 const handle = subscription("newsletter");

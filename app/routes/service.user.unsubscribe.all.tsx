@@ -1,6 +1,6 @@
-import { unsubscribeAll } from "../lib/api/groups/library";
-import { apiRoute, serve } from "../lib/api/handler.server";
-import * as handlers from "../lib/api/library.server";
+import { unsubscribeAll } from "~/app/lib/api/groups/library";
+import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import * as handlers from "~/app/lib/api/library.server";
 
 /** DELETE /service/user/unsubscribe/all (spec): leaves every newsletter. */
 const route = apiRoute(serve(unsubscribeAll, handlers.unsubscribeAll));

@@ -1,26 +1,26 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { addAllToCart, addToCart, readCart, removeLine, setLineQuantity } from "../../server/store/cart";
-import { estimateCharges } from "../../server/store/estimate";
-import { storeMaintenance } from "../../server/store/maintenance";
-import { COUNTRIES, regionsOf } from "../../shared/regions";
-import { AddFailure, type AddFailureDetails } from "../components/store/AddFailure";
-import * as css from "../components/store/cart.css";
-import { primaryButton } from "../components/controls.css";
-import { CartEstimate } from "../components/store/CartEstimate";
-import { CartLines } from "../components/store/CartLines";
-import { CartTotals } from "../components/store/CartTotals";
-import { StoreMaintenanceNotice } from "../components/store/StoreMaintenanceNotice";
-import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine } from "../lib/cart.server";
-import { addedConfirmation } from "../lib/cart-confirmation.server";
-import { readEstimateDestination, rememberEstimateDestination } from "../lib/cart-estimate.server";
-import { config, db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { formPageMeta } from "../lib/form-meta";
+import { addAllToCart, addToCart, readCart, removeLine, setLineQuantity } from "~/server/store/cart";
+import { estimateCharges } from "~/server/store/estimate";
+import { storeMaintenance } from "~/server/store/maintenance";
+import { COUNTRIES, regionsOf } from "~/shared/regions";
+import { AddFailure, type AddFailureDetails } from "~/app/components/store/AddFailure";
+import * as css from "~/app/components/store/cart.css";
+import { primaryButton } from "~/app/components/controls.css";
+import { CartEstimate } from "~/app/components/store/CartEstimate";
+import { CartLines } from "~/app/components/store/CartLines";
+import { CartTotals } from "~/app/components/store/CartTotals";
+import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine } from "~/app/lib/cart.server";
+import { addedConfirmation } from "~/app/lib/cart-confirmation.server";
+import { readEstimateDestination, rememberEstimateDestination } from "~/app/lib/cart-estimate.server";
+import { config, db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { formPageMeta } from "~/app/lib/form-meta";
 import {
   addSelectedSchema,
   addToCartSchema,
@@ -31,12 +31,12 @@ import {
   overMax,
   updateQuantitySchema,
   VALID_NUMBER,
-} from "../lib/forms/cart";
-import { rejectForm } from "../lib/forms/reply.server";
-import { safeRedirectPath } from "../lib/redirects";
-import { currentUser } from "../lib/session.server";
-import { sentByFetcher } from "../lib/via-fetcher";
-import { log } from "../../server/log";
+} from "~/app/lib/forms/cart";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { safeRedirectPath } from "~/app/lib/redirects";
+import { currentUser } from "~/app/lib/session.server";
+import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { log } from "~/server/log";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });

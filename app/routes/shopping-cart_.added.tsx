@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { AddedToCart } from "../components/store/AddedToCart";
-import { currentCartId } from "../lib/cart.server";
-import { MAX_ADD_ITEMS } from "../lib/forms/cart";
-import { addedConfirmation } from "../lib/cart-confirmation.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { currentUser } from "../lib/session.server";
+import { AddedToCart } from "~/app/components/store/AddedToCart";
+import { currentCartId } from "~/app/lib/cart.server";
+import { MAX_ADD_ITEMS } from "~/app/lib/forms/cart";
+import { addedConfirmation } from "~/app/lib/cart-confirmation.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { currentUser } from "~/app/lib/session.server";
 
 export const meta: MetaFunction = ({ matches }) => [
   ...seo({

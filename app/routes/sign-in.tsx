@@ -1,18 +1,18 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { SignInForm } from "../components/account/SignInForm";
-import * as css from "../components/forms/forms.css";
-import * as prose from "../components/prose.css";
-import { formErrors, signInFlow } from "../lib/account-flows.server";
-import { PASSWORD_CHANGED } from "../lib/account-messages";
-import { readForm } from "../lib/form-guard.server";
-import { signInSchema } from "../lib/forms/account";
-import { rejectForm } from "../lib/forms/reply.server";
-import { formPageMeta } from "../lib/form-meta";
-import { returnPath, safeRedirectPath } from "../lib/redirects";
-import { currentUser } from "../lib/session.server";
+import { SignInForm } from "~/app/components/account/SignInForm";
+import * as css from "~/app/components/forms/forms.css";
+import * as prose from "~/app/components/prose.css";
+import { formErrors, signInFlow } from "~/app/lib/account-flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
+import { readForm } from "~/app/lib/form-guard.server";
+import { signInSchema } from "~/app/lib/forms/account";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { formPageMeta } from "~/app/lib/form-meta";
+import { returnPath, safeRedirectPath } from "~/app/lib/redirects";
+import { currentUser } from "~/app/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

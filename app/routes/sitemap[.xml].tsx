@@ -1,6 +1,6 @@
-import { sitemapIndex } from "../../server/feeds";
-import { config, db } from "../lib/db.server";
-import { withSecurityHeaders, xmlResponse } from "../lib/responses.server";
+import { sitemapIndex } from "~/server/feeds";
+import { config, db } from "~/app/lib/db.server";
+import { withSecurityHeaders, xmlResponse } from "~/app/lib/responses.server";
 
 export const loader = withSecurityHeaders(async function loader() {
   return xmlResponse(await sitemapIndex(await db(), config().siteUrl));

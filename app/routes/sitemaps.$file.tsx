@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { articlesSitemap, pagesSitemap } from "../../server/feeds";
-import { config, db } from "../lib/db.server";
-import { withSecurityHeaders, xmlResponse } from "../lib/responses.server";
+import { articlesSitemap, pagesSitemap } from "~/server/feeds";
+import { config, db } from "~/app/lib/db.server";
+import { withSecurityHeaders, xmlResponse } from "~/app/lib/responses.server";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const { siteUrl } = config();

@@ -1,17 +1,17 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { parsePaging } from "../../shared/pagination";
-import { storePath } from "../../shared/urls";
-import { storeFilters, storePage } from "../../server/store/catalogue";
-import { EntryList } from "../components/StreamList";
-import { ProductCard } from "../components/store/ProductCard";
-import * as controls from "../components/controls.css";
-import * as magazine from "../components/magazine.css";
-import * as prose from "../components/prose.css";
-import * as css from "../components/store/store.css";
-import { config, db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
+import { parsePaging } from "~/shared/pagination";
+import { storePath } from "~/shared/urls";
+import { storeFilters, storePage } from "~/server/store/catalogue";
+import { EntryList } from "~/app/components/StreamList";
+import { ProductCard } from "~/app/components/store/ProductCard";
+import * as controls from "~/app/components/controls.css";
+import * as magazine from "~/app/components/magazine.css";
+import * as prose from "~/app/components/prose.css";
+import * as css from "~/app/components/store/store.css";
+import { config, db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
 
 const DESCRIPTION = "Books, ebooks, case studies, magazine issues, article reprints, bundles and toolkits from Meridian Review.";
 

@@ -1,9 +1,9 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { primaryButton } from "../components/controls.css";
-import * as prose from "../components/prose.css";
-import { safeRedirectPath } from "../lib/redirects";
-import { seo, siteUrlFrom } from "../lib/seo";
+import { primaryButton } from "~/app/components/controls.css";
+import * as prose from "~/app/components/prose.css";
+import { safeRedirectPath } from "~/app/lib/redirects";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
 
 const FEATURES = {
   reprint: "PDF reprints of articles are",

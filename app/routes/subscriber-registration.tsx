@@ -1,31 +1,31 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import type { User } from "../../server/accounts/users";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { primaryButton } from "../components/controls.css";
-import { ErrorSummary } from "../components/forms/ErrorSummary";
-import { Checkbox, Honeypot, PasswordField, TextField } from "../components/forms/fields";
-import * as css from "../components/forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../components/forms/useSpecForm";
-import * as prose from "../components/prose.css";
-import { formErrors } from "../lib/account-flows.server";
-import { OPT_IN_OTHER } from "../lib/account-messages";
-import { db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "../lib/forms/account";
-import { rejectForm } from "../lib/forms/reply.server";
-import { formPageMeta } from "../lib/form-meta";
-import { PASSWORD_RULE } from "../lib/forms/messages";
-import { currentUser } from "../lib/session.server";
-import { linkSubscriptionFlow, registerSubscriberFlow } from "../lib/subscriber-flows.server";
+import type { User } from "~/server/accounts/users";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { Checkbox, Honeypot, PasswordField, TextField } from "~/app/components/forms/fields";
+import * as css from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
+import * as prose from "~/app/components/prose.css";
+import { formErrors } from "~/app/lib/account-flows.server";
+import { OPT_IN_OTHER } from "~/app/lib/account-messages";
+import { db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "~/app/lib/forms/account";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { formPageMeta } from "~/app/lib/form-meta";
+import { PASSWORD_RULE } from "~/app/lib/forms/messages";
+import { currentUser } from "~/app/lib/session.server";
+import { linkSubscriptionFlow, registerSubscriberFlow } from "~/app/lib/subscriber-flows.server";
 
 const loadLinkPrintSubscriptionSchema: SchemaLoader<typeof linkPrintSubscriptionSchema> = () =>
-  import("../lib/forms/account").then((forms) => forms.linkPrintSubscriptionSchema);
+  import("~/app/lib/forms/account").then((forms) => forms.linkPrintSubscriptionSchema);
 const loadSubscriberRegistrationSchema: SchemaLoader<typeof subscriberRegistrationSchema> = () =>
-  import("../lib/forms/account").then((forms) => forms.subscriberRegistrationSchema);
+  import("~/app/lib/forms/account").then((forms) => forms.subscriberRegistrationSchema);
 
 /** Made up, and no subscriber's: a real number here would be someone's account. */
 const ACCOUNT_NUMBER_HINT = "For example MR12345678.";

@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { currentWebPlan } from "../../server/subscriptions/plan-change";
-import { PLANS } from "../../server/subscriptions/plans";
-import { primaryButton } from "../components/controls.css";
-import * as css from "../components/subscriptions.css";
-import { db } from "../lib/db.server";
-import { formatPublished, formatUsd } from "../lib/format";
-import { currentUser } from "../lib/session.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { currentWebPlan } from "~/server/subscriptions/plan-change";
+import { PLANS } from "~/server/subscriptions/plans";
+import { primaryButton } from "~/app/components/controls.css";
+import * as css from "~/app/components/subscriptions.css";
+import { db } from "~/app/lib/db.server";
+import { formatPublished, formatUsd } from "~/app/lib/format";
+import { currentUser } from "~/app/lib/session.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {

@@ -1,22 +1,22 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { findPlan } from "../../server/subscriptions/plans";
-import { issueCheckoutKey, startCheckout } from "../../server/subscriptions/checkout";
-import { planChangeFor } from "../../server/subscriptions/plan-change";
-import { primaryButton } from "../components/controls.css";
-import * as css from "../components/subscriptions.css";
-import { config, db } from "../lib/db.server";
-import { readForm } from "../lib/form-guard.server";
-import { formatPublished, formatUsd } from "../lib/format";
-import { visitorRegion } from "../lib/geo.server";
-import { payments } from "../lib/payments.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { currentUser, requireUser } from "../lib/session.server";
-import { GENERIC_ERROR } from "../lib/site";
-import { RegistrationForm } from "../components/account/RegistrationForm";
+import { findPlan } from "~/server/subscriptions/plans";
+import { issueCheckoutKey, startCheckout } from "~/server/subscriptions/checkout";
+import { planChangeFor } from "~/server/subscriptions/plan-change";
+import { primaryButton } from "~/app/components/controls.css";
+import * as css from "~/app/components/subscriptions.css";
+import { config, db } from "~/app/lib/db.server";
+import { readForm } from "~/app/lib/form-guard.server";
+import { formatPublished, formatUsd } from "~/app/lib/format";
+import { visitorRegion } from "~/app/lib/geo.server";
+import { payments } from "~/app/lib/payments.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { currentUser, requireUser } from "~/app/lib/session.server";
+import { GENERIC_ERROR } from "~/app/lib/site";
+import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { abTagFrom } from "./subscriptions";
-import { log } from "../../server/log";
+import { log } from "~/server/log";
 
 /** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */
 type CheckoutState = "INITIAL" | "CHECKOUT";

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect, withSecurityHeaders } from "../lib/responses.server";
-import { findCheckout } from "../../server/subscriptions/checkout";
-import { db } from "../lib/db.server";
-import { checkoutCompleteCookie } from "../lib/payments.server";
-import { requireUser } from "../lib/session.server";
+import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
+import { findCheckout } from "~/server/subscriptions/checkout";
+import { db } from "~/app/lib/db.server";
+import { checkoutCompleteCookie } from "~/app/lib/payments.server";
+import { requireUser } from "~/app/lib/session.server";
 
 /**
  * Where the payment provider sends the reader back. It writes the completion cookie (the next

@@ -1,14 +1,14 @@
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { primaryButton } from "../components/controls.css";
-import * as css from "../components/subscriptions.css";
-import { db } from "../lib/db.server";
-import { formatPublished, formatUsd } from "../lib/format";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { requireUser } from "../lib/session.server";
-import { CUSTOMER_SERVICE } from "../lib/site";
-import { completeCheckout } from "../lib/subscription-checkout.server";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { primaryButton } from "~/app/components/controls.css";
+import * as css from "~/app/components/subscriptions.css";
+import { db } from "~/app/lib/db.server";
+import { formatPublished, formatUsd } from "~/app/lib/format";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { requireUser } from "~/app/lib/session.server";
+import { CUSTOMER_SERVICE } from "~/app/lib/site";
+import { completeCheckout } from "~/app/lib/subscription-checkout.server";
 
 /**
  * The receipt (spec: closing it goes to the home page). It shows success only once the

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
-import { topicByHeadlineSegment } from "../../server/topics";
-import { db } from "../lib/db.server";
+import { redirect } from "~/app/lib/responses.server";
+import { topicByHeadlineSegment } from "~/server/topics";
+import { db } from "~/app/lib/db.server";
 
 // Headline topic links (/topic/{name lowercased and hyphenated}) lead to the topic page.
 export async function loader({ params }: LoaderFunctionArgs) {

@@ -1,17 +1,17 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { followRefusal, isFollowing } from "../../server/follows";
-import { topicStream } from "../../server/streams";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { listTopics } from "../../server/topics";
-import { FollowButton } from "../components/FollowButton";
-import { StreamPage, streamMeta } from "../components/StreamPage";
-import * as cards from "../components/cards.css";
-import * as css from "../components/follows.css";
-import * as topicsCss from "../components/topics.css";
-import { db } from "../lib/db.server";
-import { currentUser } from "../lib/session.server";
-import { loadStreamPage } from "../lib/stream-page.server";
+import { followRefusal, isFollowing } from "~/server/follows";
+import { topicStream } from "~/server/streams";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { listTopics } from "~/server/topics";
+import { FollowButton } from "~/app/components/FollowButton";
+import { StreamPage, streamMeta } from "~/app/components/StreamPage";
+import * as cards from "~/app/components/cards.css";
+import * as css from "~/app/components/follows.css";
+import * as topicsCss from "~/app/components/topics.css";
+import { db } from "~/app/lib/db.server";
+import { currentUser } from "~/app/lib/session.server";
+import { loadStreamPage } from "~/app/lib/stream-page.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const database = await db();

@@ -1,11 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listTopics, topicArticleCounts, topicDirectory } from "../../server/topics";
-import { db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
-import * as prose from "../components/prose.css";
-import * as css from "../components/topics.css";
+import { listTopics, topicArticleCounts, topicDirectory } from "~/server/topics";
+import { db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
+import * as prose from "~/app/components/prose.css";
+import * as css from "~/app/components/topics.css";
 
 export async function loader() {
   const database = await db();

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect, withSecurityHeaders } from "../lib/responses.server";
-import { videoById } from "../../server/videos";
-import { db } from "../lib/db.server";
+import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
+import { videoById } from "~/server/videos";
+import { db } from "~/app/lib/db.server";
 
 /** The plain video path: a numeric id, moved to the video's own address (the query goes along). */
 export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {

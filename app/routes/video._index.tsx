@@ -1,15 +1,15 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "../lib/responses.server";
+import { redirect } from "~/app/lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
-import { lastPage, parsePaging } from "../../shared/pagination";
-import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "../../server/videos";
-import { Pagination } from "../components/Pagination";
-import { VideoCard } from "../components/VideoCard";
-import * as cards from "../components/cards.css";
-import * as prose from "../components/prose.css";
-import { db } from "../lib/db.server";
-import { seo, siteUrlFrom } from "../lib/seo";
-import { pageCard } from "../../shared/page-cards";
+import { lastPage, parsePaging } from "~/shared/pagination";
+import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "~/server/videos";
+import { Pagination } from "~/app/components/Pagination";
+import { VideoCard } from "~/app/components/VideoCard";
+import * as cards from "~/app/components/cards.css";
+import * as prose from "~/app/components/prose.css";
+import { db } from "~/app/lib/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { pageCard } from "~/shared/page-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const database = await db();

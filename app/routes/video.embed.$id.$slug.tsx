@@ -1,11 +1,11 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import type { RouteHandle } from "../root";
-import { VideoPlayer } from "../components/VideoPlayer";
-import * as css from "../components/video.css";
-import { config } from "../lib/db.server";
-import { SITE_NAME } from "../lib/site";
-import { playable, videoForRequest } from "../lib/videos.server";
+import type { RouteHandle } from "~/app/root";
+import { VideoPlayer } from "~/app/components/VideoPlayer";
+import * as css from "~/app/components/video.css";
+import { config } from "~/app/lib/db.server";
+import { SITE_NAME } from "~/app/lib/site";
+import { playable, videoForRequest } from "~/app/lib/videos.server";
 
 export const handle: RouteHandle = { bare: true };
 

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { chartPngOf, chartSvgOf } from "../../server/charts";
-import { db } from "../lib/db.server";
-import { attachment, visualLibraryArticlePath } from "../lib/downloads.server";
-import { requireUser } from "../lib/session.server";
-import { requireSubscription } from "../lib/subscriber.server";
-import { withSecurityHeaders } from "../lib/responses.server";
+import { chartPngOf, chartSvgOf } from "~/server/charts";
+import { db } from "~/app/lib/db.server";
+import { attachment, visualLibraryArticlePath } from "~/app/lib/downloads.server";
+import { requireUser } from "~/app/lib/session.server";
+import { requireSubscription } from "~/app/lib/subscriber.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
 
 /**
  * A visual-library chart, drawn from its data, for the subscriber whose id is in the address and

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { OnboardingMessage } from "../components/OnboardingOverlay";
-import * as prose from "../components/prose.css";
-import { primaryButton } from "../components/controls.css";
-import { db } from "../lib/db.server";
-import { redirect } from "../lib/responses.server";
-import { requireUser } from "../lib/session.server";
-import { SITE_NAME } from "../lib/site";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { OnboardingMessage } from "~/app/components/OnboardingOverlay";
+import * as prose from "~/app/components/prose.css";
+import { primaryButton } from "~/app/components/controls.css";
+import { db } from "~/app/lib/db.server";
+import { redirect } from "~/app/lib/responses.server";
+import { requireUser } from "~/app/lib/session.server";
+import { SITE_NAME } from "~/app/lib/site";
 
 /** The onboarding message as a page: what a subscription includes, for a subscriber to come back to. */
 export async function loader({ request }: LoaderFunctionArgs) {

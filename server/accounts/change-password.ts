@@ -1,4 +1,4 @@
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { endOtherSessions } from "./sessions";
 import { checkPasswordWithLockout, type LockoutRules } from "./sign-in";
 import { setPassword, type User } from "./users";

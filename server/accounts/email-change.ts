@@ -1,5 +1,5 @@
-import { EMAIL_LINK_HOURS } from "../../shared/email-change";
-import type { Database } from "../db/connection";
+import { EMAIL_LINK_HOURS } from "~/shared/email-change";
+import type { Database } from "~/server/db/connection";
 import { unlinkedPrintRecords } from "./print-subscribers";
 import { hashToken, newToken } from "./tokens";
 import { emailInUse, findUserById, isRestrictedAddress, normalizeEmail, type User } from "./users";

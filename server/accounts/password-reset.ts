@@ -1,4 +1,4 @@
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { markEmailVerified } from "./email-change";
 import { endOtherSessions } from "./sessions";
 import { clearSoftLock, isHardLocked } from "./sign-in";

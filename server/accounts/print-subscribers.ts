@@ -1,6 +1,6 @@
-import type { Database } from "../db/connection";
-import { grantSubscription } from "../subscriptions/entitlements";
-import { roleCodeFor, roleCodeForPrintCode, tierOf, type TierName } from "../subscriptions/tiers";
+import type { Database } from "~/server/db/connection";
+import { grantSubscription } from "~/server/subscriptions/entitlements";
+import { roleCodeFor, roleCodeForPrintCode, tierOf, type TierName } from "~/server/subscriptions/tiers";
 import { emailInUse, insertUser, normalizeEmail, type User } from "./users";
 
 /** Spec: only subscriptions from these sources count when linking a print subscriber. */

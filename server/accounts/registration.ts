@@ -1,4 +1,4 @@
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { hasActivePrintSubscription } from "./print-subscribers";
 import { emailInUse, insertUser, isRestrictedAddress, type NewUser, type User } from "./users";
 

@@ -1,4 +1,4 @@
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { hashToken, newToken } from "./tokens";
 import { findUserById, type User } from "./users";
 

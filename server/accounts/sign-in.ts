@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from "./passwords";
 import { findCredentials, normalizeEmail, type User } from "./users";
 

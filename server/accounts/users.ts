@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import type { UserStatus } from "../db/schema";
+import type { Database } from "~/server/db/connection";
+import type { UserStatus } from "~/server/db/schema";
 import { hashPassword } from "./passwords";
 
 export interface User {

@@ -1,5 +1,5 @@
-import { config } from "../config";
-import { log } from "../log";
+import { config } from "~/server/config";
+import { log } from "~/server/log";
 
 export type CaptchaResult = { ok: true } | { ok: false; reason: "missing" | "rejected" | "unavailable" };
 

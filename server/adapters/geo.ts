@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
-import { config } from "../config";
-import { log } from "../log";
+import { config } from "~/server/config";
+import { log } from "~/server/log";
 
 const DOMESTIC = new Set(["US", "CA"]);
 

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { config } from "../config";
-import { log } from "../log";
+import { config } from "~/server/config";
+import { log } from "~/server/log";
 
 export interface MailMessage {
   to: string | string[];

@@ -2,7 +2,7 @@
 // A consistent copy of the embedded SQLite database, taken while the site runs; by default into
 // DATA_DIR/backups/. With DATABASE_URL set, says to use PostgreSQL's own tool instead.
 import path from "node:path";
-import { config } from "../config";
+import { config } from "~/server/config";
 import { backupFileName, backupSqlite } from "./sqlite";
 
 async function main() {

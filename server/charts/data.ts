@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { CONTENT_DIR } from "../seed/initialize";
+import { CONTENT_DIR } from "~/server/seed/initialize";
 
 // A visual-library article's chart as data: content/charts/{article-slug}.json (see
 // content/README.md). The renderer (./render.ts) draws it; nothing here knows how.

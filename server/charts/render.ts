@@ -1,5 +1,5 @@
-import { CHART_SIZE } from "../../shared/art-sizes";
-import { escapeHtml } from "../text/escape";
+import { CHART_SIZE } from "~/shared/art-sizes";
+import { escapeHtml } from "~/server/text/escape";
 import { chartYears, formatValue, type ChartAxis, type ChartData, type ChartSeries } from "./data";
 
 // A chart drawn from its data as the magazine prints them: title, subtitle and legend over the

@@ -1,6 +1,6 @@
 // The small Markdown subset used by article bodies, parsed to plain data so the
 // server can split, count and index it without knowing how it is displayed.
-import { escapeHtml } from "../text/escape";
+import { escapeHtml } from "~/server/text/escape";
 
 export type Block =
   | { type: "paragraph"; text: string }

@@ -1,5 +1,5 @@
-import { config } from "../config";
-import { openDatabase } from "../seed/initialize";
+import { config } from "~/server/config";
+import { openDatabase } from "~/server/seed/initialize";
 import type { Database } from "./connection";
 
 let opening: Promise<Database> | undefined;

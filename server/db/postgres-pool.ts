@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
-import { log } from "../log";
+import { log } from "~/server/log";
 
 /**
  * SQL that starts with this comment is prepared once on each connection, and PostgreSQL reuses

@@ -1,5 +1,5 @@
 import type { Generated } from "kysely";
-import type { CartLineKind, LineType } from "../../shared/product-types";
+import type { CartLineKind, LineType } from "~/shared/product-types";
 
 export type { CartLineKind, LineType };
 

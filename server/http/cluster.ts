@@ -1,5 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
-import { log } from "../log";
+import { log } from "~/server/log";
 
 /** What a worker tells the primary, and the primary tells a worker (over the IPC channel). */
 export type WorkerMessage = "draining";

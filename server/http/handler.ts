@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/node";
-import { log } from "../log";
+import { log } from "~/server/log";
 import { foreignOriginAsCrossSite } from "./cross-site";
 import { send, type GeneratedFiles } from "./generated-files";
 import { incomingBody, lingerOnUnreadBody } from "./incoming-body";

@@ -6,16 +6,16 @@ import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
-import { parseConfig, type Config } from "../config";
-import { loadSecrets } from "../secrets";
-import { openDatabase } from "../seed/initialize";
+import { parseConfig, type Config } from "~/server/config";
+import { loadSecrets } from "~/server/secrets";
+import { openDatabase } from "~/server/seed/initialize";
 import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
 import { remixHandler, remoteAddress } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { GeneratedFiles } from "./generated-files";
 import { staticFiles } from "./static";
-import { clientIpIn } from "../client-ip";
-import { inRequestScope, log, requestIdFrom } from "../log";
+import { clientIpIn } from "~/server/client-ip";
+import { inRequestScope, log, requestIdFrom } from "~/server/log";
 
 /** A balancer asks these every few seconds: logging each would bury the readers' requests. */
 const HEALTH_CHECKS = new Set(["/healthz", "/readyz"]);

@@ -1,5 +1,5 @@
-import type { Database } from "../db/connection";
-import { readingListPath } from "../../shared/urls";
+import type { Database } from "~/server/db/connection";
+import { readingListPath } from "~/shared/urls";
 
 // Courses (spec 7: POST /api/hmm/course/link gives course URLs by slug). A course is a learning
 // path through one of the site's reading lists, so its address is that list's syllabus: the

@@ -1,8 +1,8 @@
-import { cardQuery, cardsOf } from "../article-cards";
-import type { Database } from "../db/connection";
-import type { LibraryContentType } from "../db/schema";
-import { podcastEpisodesById } from "../podcasts";
-import { podcastCoverPath, podcastEpisodePath, podcastSeriesPath, topicPath, videoPath, videoPosterPath } from "../../shared/urls";
+import { cardQuery, cardsOf } from "~/server/article-cards";
+import type { Database } from "~/server/db/connection";
+import type { LibraryContentType } from "~/server/db/schema";
+import { podcastEpisodesById } from "~/server/podcasts";
+import { podcastCoverPath, podcastEpisodePath, podcastSeriesPath, topicPath, videoPath, videoPosterPath } from "~/shared/urls";
 
 /** What a library list, history or share shows of an item (spec: content item). */
 export interface ContentItem {

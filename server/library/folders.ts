@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import { folderNameKey } from "../../shared/folder-names";
+import type { Database } from "~/server/db/connection";
+import { folderNameKey } from "~/shared/folder-names";
 
 /** A reader's folders, at most; enough for any real library, and a bound on what one account can store. */
 export const MAX_FOLDERS = 100;

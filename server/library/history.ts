@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import type { Database } from "../db/connection";
-import type { LibraryContentType, ShareHistoryTable } from "../db/schema";
+import type { Database } from "~/server/db/connection";
+import type { LibraryContentType, ShareHistoryTable } from "~/server/db/schema";
 import { withContent, type ContentItem, type ContentRef } from "./content";
 
 export const HISTORY_PAGE_SIZE = 10;

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { contentItem, withContent, type ContentItem, type ContentRef } from "./content";
 import { giftFolder, listFolders } from "./folders";
 

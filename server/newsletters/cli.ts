@@ -1,10 +1,10 @@
 // npm run newsletter:send -- <slug>
 // Sends the newsletter's latest issue to everyone following it, through the configured mailer
 // (SMTP_URL, else .eml files in DATA_DIR/mail).
-import { mailer } from "../adapters/mail";
-import { config } from "../config";
-import { openDatabase } from "../seed/initialize";
-import { secrets } from "../secrets";
+import { mailer } from "~/server/adapters/mail";
+import { config } from "~/server/config";
+import { openDatabase } from "~/server/seed/initialize";
+import { secrets } from "~/server/secrets";
 import { listNewsletters } from "./catalog";
 import { sendLatestIssue } from "./send";
 

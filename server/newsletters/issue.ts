@@ -1,7 +1,7 @@
-import type { MailMessage } from "../adapters/mail";
-import type { Database } from "../db/connection";
-import { articlePath } from "../../shared/urls";
-import { escapeHtml } from "../text/escape";
+import type { MailMessage } from "~/server/adapters/mail";
+import type { Database } from "~/server/db/connection";
+import { articlePath } from "~/shared/urls";
+import { escapeHtml } from "~/server/text/escape";
 import type { Newsletter } from "./catalog";
 import { unsubscribeToken } from "./unsubscribe-token";
 

@@ -1,6 +1,6 @@
-import type { Mailer } from "../adapters/mail";
-import type { Database } from "../db/connection";
-import { subscriberStatus } from "../subscriptions/entitlements";
+import type { Mailer } from "~/server/adapters/mail";
+import type { Database } from "~/server/db/connection";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { newsletterBySlug } from "./catalog";
 import { composeIssue, latestIssueArticles } from "./issue";
 

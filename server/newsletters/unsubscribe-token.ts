@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { newsletterBySlug } from "./catalog";
 
 // The token in a newsletter's unsubscribe link: the reader's id and the newsletter's slug, with

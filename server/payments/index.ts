@@ -1,5 +1,5 @@
-import type { Config } from "../config";
-import type { Database } from "../db/connection";
+import type { Config } from "~/server/config";
+import type { Database } from "~/server/db/connection";
 import type { PaymentProvider } from "./provider";
 import { createSandboxProvider, type SandboxProvider } from "./sandbox";
 import { createStripeProvider } from "./stripe";

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import type { Database } from "../db/connection";
-import { isPostgres } from "../db/dialect";
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
 import {
   WebhookSignatureError,
   type CheckoutRequest,

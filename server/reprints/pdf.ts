@@ -1,7 +1,7 @@
 // Article reprints as PDF, laid out with pdfkit in the standard Type 1 fonts every PDF reader
 // has, so nothing is embedded.
 import PDFDocument from "pdfkit";
-import type { Block } from "../content/markdown";
+import type { Block } from "~/server/content/markdown";
 
 export interface ReprintInput {
   title: string;

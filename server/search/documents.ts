@@ -2,9 +2,9 @@
 // write path that adds or changes content calls indexDocuments (seeding does, through
 // rebuildSearchIndex and indexArticles), so the index never lags the content tables.
 import { sql } from "kysely";
-import type { Database } from "../db/connection";
-import { isPostgres } from "../db/dialect";
-import { leadAvailability } from "../store/catalogue";
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
+import { leadAvailability } from "~/server/store/catalogue";
 import {
   articleArtPath,
   articlePath,
@@ -15,8 +15,8 @@ import {
   productPath,
   videoPath,
   videoPosterPath,
-} from "../../shared/urls";
-import { SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+} from "~/shared/urls";
+import { SEARCH_KINDS, type SearchKind } from "~/shared/search-kinds";
 
 export interface IndexedDocument {
   kind: SearchKind;

@@ -9,10 +9,10 @@
 // stops once it has enough, however many documents match: FTS5 walks a word's list in key order;
 // PostgreSQL asks its time slices of search_match newest first (slices.ts, ADR 040).
 import { sql, type RawBuilder } from "kysely";
-import type { Database } from "../db/connection";
-import { isPostgres } from "../db/dialect";
-import { PREPARED } from "../db/postgres-pool";
-import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
+import { PREPARED } from "~/server/db/postgres-pool";
+import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "~/shared/search-kinds";
 import { keysOfDay, REF_BITS } from "./documents";
 import { phrasePairs, toFts5, toTsquery, type ParsedQuery } from "./query";
 import { searchSlices, sliceCondition, slicesWithin } from "./slices";

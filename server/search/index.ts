@@ -1,13 +1,13 @@
 // Search as the site offers it: a page of results with snippets and facet counts, and the
 // auto-suggest answer. Which text a snippet may come from is decided here, from what the
 // reader may read: a gated paragraph finds an article for anyone, but shows only to the entitled.
-import type { Database } from "../db/connection";
-import { parseBody, blockText } from "../content/markdown";
-import { lastPage, type Paging } from "../../shared/pagination";
-import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "../../shared/search-kinds";
-import { SUGGEST_MIN_CHARS } from "../../shared/suggest";
+import type { Database } from "~/server/db/connection";
+import { parseBody, blockText } from "~/server/content/markdown";
+import { lastPage, type Paging } from "~/shared/pagination";
+import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "~/shared/search-kinds";
+import { SUGGEST_MIN_CHARS } from "~/shared/suggest";
 import { kindOfKey } from "./documents";
-import { listTopics } from "../topics";
+import { listTopics } from "~/server/topics";
 import {
   TITLE_WINDOW,
   resultsInOrder,

@@ -5,8 +5,8 @@
 // first and stops at the first that completes its list, so it reads about as many matches as it
 // keeps, whatever the word. SQLite's FTS5 walks a word's list in key order and needs none of this.
 import { sql, type RawBuilder } from "kysely";
-import type { Database } from "../db/connection";
-import { isPostgres } from "../db/dialect";
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
 
 /** Documents in the newest slice; each older slice holds twice as many as the one before. */
 export const SLICE_BASE = 2048;

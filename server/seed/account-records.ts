@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 

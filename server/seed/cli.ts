@@ -1,7 +1,7 @@
 // npm run seed -- --articles 100000
 // Opens (creating, migrating and seeding if needed) the configured database and adds
 // synthetic articles for scale tests, with a progress bar on stderr and a final count.
-import { config } from "../config";
+import { config } from "~/server/config";
 import { openDatabase } from "./initialize";
 import { addSyntheticArticles } from "./synthetic";
 

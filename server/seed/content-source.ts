@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { topicKey } from "../../shared/slugs";
+import { topicKey } from "~/shared/slugs";
 
 // Reads and validates the original seed content under content/ (see content/README.md).
 

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { DB } from "../db/schema";
+import type { DB } from "~/server/db/schema";
 import type { SeedCourse } from "./content-source";
 
 /**

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Transaction } from "kysely";
-import type { DB } from "../db/schema";
-import { connect, ensureSchema, migrate, type ConnectionOptions, type Database } from "../db/connection";
+import type { DB } from "~/server/db/schema";
+import { connect, ensureSchema, migrate, type ConnectionOptions, type Database } from "~/server/db/connection";
 import { loadSeedContent } from "./content-source";
 import { seedCourses } from "./courses";
 import { loadAccountRecords, seedAccountRecords } from "./account-records";
@@ -9,7 +9,7 @@ import { seedContent } from "./seed-content";
 import { seedProductCompanions } from "./product-companions";
 import { seedProductTexts } from "./product-texts";
 import { seedStoreOffers } from "./store-offers";
-import { indexUnindexedContent } from "../search/documents";
+import { indexUnindexedContent } from "~/server/search/documents";
 
 export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
 

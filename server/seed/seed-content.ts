@@ -1,11 +1,11 @@
 import type { Insertable, Transaction } from "kysely";
-import type { Database } from "../db/connection";
-import type { DB } from "../db/schema";
-import { archiveCalendar } from "../content/archive-calendar";
-import { countWords } from "../content/markdown";
-import { hashString, seededRandom } from "../content/random";
-import { topicSlug } from "../../shared/slugs";
-import { rebuildSearchIndex } from "../search/documents";
+import type { Database } from "~/server/db/connection";
+import type { DB } from "~/server/db/schema";
+import { archiveCalendar } from "~/server/content/archive-calendar";
+import { countWords } from "~/server/content/markdown";
+import { hashString, seededRandom } from "~/server/content/random";
+import { topicSlug } from "~/shared/slugs";
+import { rebuildSearchIndex } from "~/server/search/documents";
 import type { Era, SeedContent } from "./content-source";
 
 type Tx = Transaction<DB>;

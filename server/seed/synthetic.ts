@@ -1,12 +1,12 @@
 import type { Insertable } from "kysely";
-import type { Database } from "../db/connection";
-import type { DB } from "../db/schema";
-import { countWords } from "../content/markdown";
-import { seededRandom } from "../content/random";
-import { slugify } from "../../shared/slugs";
+import type { Database } from "~/server/db/connection";
+import type { DB } from "~/server/db/schema";
+import { countWords } from "~/server/content/markdown";
+import { seededRandom } from "~/server/content/random";
+import { slugify } from "~/shared/slugs";
 import { insertChunked } from "./seed-content";
-import { indexArticles, optimizeSearchIndex } from "../search/documents";
-import { dropSearchSlices, resliceSearchIndex } from "../search/slices";
+import { indexArticles, optimizeSearchIndex } from "~/server/search/documents";
+import { dropSearchSlices, resliceSearchIndex } from "~/server/search/slices";
 
 const BATCH = 500;
 const CONTENT_TYPES = ["Article", "Article", "Article", "Research Summary", "Interview"];

@@ -1,4 +1,4 @@
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { readCart, type CartLine } from "./cart";
 
 /** What the add-to-cart confirmation shows of a line (the spec's Added-to-cart item). */

@@ -1,5 +1,5 @@
-import type { Database } from "../db/connection";
-import { productCoverPath, productPath } from "../../shared/urls";
+import type { Database } from "~/server/db/connection";
+import { productCoverPath, productPath } from "~/shared/urls";
 import type { Availability, ProductPage } from "./catalogue";
 
 /** One product of a "Better together" offer, in the format that is added. */

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import type { CartLineKind, LineType } from "../db/schema";
-import { productPath } from "../../shared/urls";
-import { linePrice } from "../../shared/pricing";
-import { cartLineType, isDigitalCode, type CartLineType } from "../../shared/product-types";
-import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../shared/quantity-limits";
+import type { Database } from "~/server/db/connection";
+import type { CartLineKind, LineType } from "~/server/db/schema";
+import { productPath } from "~/shared/urls";
+import { linePrice } from "~/shared/pricing";
+import { cartLineType, isDigitalCode, type CartLineType } from "~/shared/product-types";
+import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "~/shared/quantity-limits";
 
 export { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY };
 

@@ -1,9 +1,9 @@
-import type { Database } from "../db/connection";
-import type { LineType, ProductAvailabilityTable } from "../db/schema";
-import { lastPage, type Paging } from "../../shared/pagination";
-import { articlePath, productCoverPath, productPath, topicPath } from "../../shared/urls";
-import { linePrice, PERMISSION_TIERS, VOLUME_TIERS } from "../../shared/pricing";
-import { isCollection, isDigitalCode } from "../../shared/product-types";
+import type { Database } from "~/server/db/connection";
+import type { LineType, ProductAvailabilityTable } from "~/server/db/schema";
+import { lastPage, type Paging } from "~/shared/pagination";
+import { articlePath, productCoverPath, productPath, topicPath } from "~/shared/urls";
+import { linePrice, PERMISSION_TIERS, VOLUME_TIERS } from "~/shared/pricing";
+import { isCollection, isDigitalCode } from "~/shared/product-types";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
 export const STORE_PAGE_SIZE = 8;

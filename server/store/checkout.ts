@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import { ADDRESS_MAX, addressProblems, normalizeAddress, type Address, type AddressField } from "../../shared/address";
+import type { Database } from "~/server/db/connection";
+import { ADDRESS_MAX, addressProblems, normalizeAddress, type Address, type AddressField } from "~/shared/address";
 import type { Cart } from "./cart";
 import { evaluatePromo, normalizePromoCode, type PromoOutcome } from "./promo";
-import { findShippingMethod, shippingCents, shippingMethodsFor, type ShippingMethod } from "../../shared/shipping";
+import { findShippingMethod, shippingCents, shippingMethodsFor, type ShippingMethod } from "~/shared/shipping";
 import { taxCents } from "./tax";
 
 /** What the shopper entered on /shipping-payment, kept with their cart. */

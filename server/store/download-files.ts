@@ -2,12 +2,12 @@
 // (a book's chapters, an issue's articles, a case study's sections). PDF codes get a PDF; HTM an
 // HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF; a toolkit's XLS an Excel
 // workbook and its PPT a PowerPoint deck (toolkit-files.ts).
-import { blocksToHtml, parseBody, type Block } from "../content/markdown";
-import { imprintOf } from "../art";
-import { renderCollectionPdf, renderReprintPdf, type PdfPart } from "../reprints/pdf";
-import { isCollection } from "../../shared/product-types";
-import { productPath } from "../../shared/urls";
-import { escapeHtml } from "../text/escape";
+import { blocksToHtml, parseBody, type Block } from "~/server/content/markdown";
+import { imprintOf } from "~/server/art";
+import { renderCollectionPdf, renderReprintPdf, type PdfPart } from "~/server/reprints/pdf";
+import { isCollection } from "~/shared/product-types";
+import { productPath } from "~/shared/urls";
+import { escapeHtml } from "~/server/text/escape";
 import type { DownloadSource } from "./downloads";
 import { renderPptx, renderXlsx } from "./toolkit-files";
 import { zip } from "./zip";

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import type { CartLineKind } from "../db/schema";
-import { addMonths } from "../subscriptions/entitlements";
+import type { Database } from "~/server/db/connection";
+import type { CartLineKind } from "~/server/db/schema";
+import { addMonths } from "~/server/subscriptions/entitlements";
 import { fileFormatOf, type FileFormat } from "./file-formats";
-import { isDigitalCode } from "../../shared/product-types";
+import { isDigitalCode } from "~/shared/product-types";
 
 /** Spec section 9: case study access expires six months after purchase. */
 export const CASE_STUDY_ACCESS_MONTHS = 6;

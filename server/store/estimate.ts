@@ -1,5 +1,5 @@
 import type { Cart } from "./cart";
-import { shippingCents, shippingMethodsFor } from "../../shared/shipping";
+import { shippingCents, shippingMethodsFor } from "~/shared/shipping";
 import { taxCents } from "./tax";
 
 /** Where the shopper expects to ship to, as the cart's estimate form asks for it. */

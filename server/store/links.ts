@@ -1,4 +1,4 @@
-import { REFERRAL_SEARCH_MORE_RESULTS, REFERRAL_TOPICS_AND_HOME } from "../../shared/referrals";
+import { REFERRAL_SEARCH_MORE_RESULTS, REFERRAL_TOPICS_AND_HOME } from "~/shared/referrals";
 
 /** Spec section 9: the fixed five-digit referral code an add to cart carries when no other applies. */
 export const DEFAULT_ADD_TO_CART_REFERRAL = "05290";

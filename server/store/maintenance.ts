@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config } from "~/server/config";
 
 export interface StoreMaintenance {
   /** Ordering and order history are closed right now. */

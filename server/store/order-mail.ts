@@ -1,7 +1,7 @@
-import type { Mailer } from "../adapters/mail";
-import type { Database } from "../db/connection";
-import { addressLines } from "../../shared/address";
-import { formatUsd as usd } from "../../shared/money";
+import type { Mailer } from "~/server/adapters/mail";
+import type { Database } from "~/server/db/connection";
+import { addressLines } from "~/shared/address";
+import { formatUsd as usd } from "~/shared/money";
 import { findOrder, type Order } from "./order-records";
 
 /** Where a buyer opens their order: a guest's link carries the order's access key. */

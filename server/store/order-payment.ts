@@ -1,8 +1,8 @@
-import type { Database } from "../db/connection";
-import type { PaymentEvent, PaymentProvider } from "../payments/provider";
+import type { Database } from "~/server/db/connection";
+import type { PaymentEvent, PaymentProvider } from "~/server/payments/provider";
 import { emptyCart } from "./cart";
 import { ORDER_ID, orderRow, type Order } from "./order-records";
-import { log } from "../log";
+import { log } from "~/server/log";
 
 /**
  * Sends the shopper to the provider's hosted checkout for an order, and returns its address.

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import type { CartLineKind, LineType, OrderKind, OrderStatus } from "../db/schema";
-import type { Address } from "../../shared/address";
+import type { Database } from "~/server/db/connection";
+import type { CartLineKind, LineType, OrderKind, OrderStatus } from "~/server/db/schema";
+import type { Address } from "~/shared/address";
 
 // What an order is, reading one back, and who may see it. Placing an order is in
 // order-submit.ts, paying for or cancelling one in order-payment.ts, and the sweep of

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { Config } from "../config";
-import type { Database } from "../db/connection";
+import type { Config } from "~/server/config";
+import type { Database } from "~/server/db/connection";
 import { readCart } from "./cart";
 import { buildReview, readDraft, type Review } from "./checkout";
 import { storeMaintenance } from "./maintenance";

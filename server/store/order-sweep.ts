@@ -1,7 +1,7 @@
-import type { Database } from "../db/connection";
-import type { PaymentProvider } from "../payments/provider";
+import type { Database } from "~/server/db/connection";
+import type { PaymentProvider } from "~/server/payments/provider";
 import { cancelOrder } from "./order-payment";
-import { log } from "../log";
+import { log } from "~/server/log";
 
 /**
  * How long an order waits for its payment: Stripe's checkout sessions stay open 24 hours by

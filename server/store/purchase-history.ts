@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { Database } from "../db/connection";
-import { HISTORY_PAGE_SIZE } from "../library/history";
-import { findPlan } from "../subscriptions/plans";
+import type { Database } from "~/server/db/connection";
+import { HISTORY_PAGE_SIZE } from "~/server/library/history";
+import { findPlan } from "~/server/subscriptions/plans";
 
 /** An order entry lists at most this many line items (spec section 9). */
 export const ORDER_ENTRY_LINES = 5;

@@ -1,6 +1,6 @@
-import type { Database } from "../db/connection";
-import type { Address } from "../../shared/address";
-import { findShippingMethod, type ShippingMethod } from "../../shared/shipping";
+import type { Database } from "~/server/db/connection";
+import type { Address } from "~/shared/address";
+import { findShippingMethod, type ShippingMethod } from "~/shared/shipping";
 import type { Cart } from "./cart";
 import { needsShipping, readDraft, savedAddresses, saveDraft, shippingChoices, type CheckoutDraft } from "./checkout";
 

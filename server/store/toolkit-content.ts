@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { CONTENT_DIR } from "../seed/initialize";
+import { CONTENT_DIR } from "~/server/seed/initialize";
 
 // The worksheets and slides a toolkit product is delivered as, read from
 // content/toolkits/{slug}.json (see content/README.md) when a buyer first downloads one.

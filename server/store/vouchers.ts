@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import { productPath } from "../../shared/urls";
+import type { Database } from "~/server/db/connection";
+import { productPath } from "~/shared/urls";
 
 export type VoucherState =
   | { status: "unknown" | "used"; code: string }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
-import type { CheckoutStatus } from "../db/schema";
-import type { PaymentEvent, PaymentProvider } from "../payments/provider";
+import type { Database } from "~/server/db/connection";
+import type { CheckoutStatus } from "~/server/db/schema";
+import type { PaymentEvent, PaymentProvider } from "~/server/payments/provider";
 import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { byRank, tierOf, type Tier } from "./tiers";
 
 export interface Entitlement {

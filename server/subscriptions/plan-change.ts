@@ -1,4 +1,4 @@
-import type { Database } from "../db/connection";
+import type { Database } from "~/server/db/connection";
 import { accessEndAfterPaying, currentWebSubscription } from "./entitlements";
 import { planForRole, type Plan } from "./plans";
 

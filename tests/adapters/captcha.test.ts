@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createCaptcha } from "../../server/adapters/captcha";
-import { log } from "../../server/log";
+import { createCaptcha } from "~/server/adapters/captcha";
+import { log } from "~/server/log";
 
 const SECRET = "test-secret-6Lc";
 const MIN_SCORE = 0.5;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addressNetwork } from "../../server/client-ip";
-import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "../../server/paywall/crawlers";
-import { startDnsServer, type DnsServer } from "../helpers/dns-server";
+import { addressNetwork } from "~/server/client-ip";
+import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "~/server/paywall/crawlers";
+import { startDnsServer, type DnsServer } from "~/tests/helpers/dns-server";
 
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";

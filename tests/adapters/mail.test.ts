@@ -2,9 +2,9 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createMailer } from "../../server/adapters/mail";
-import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "../helpers/smtp";
-import { log } from "../../server/log";
+import { createMailer } from "~/server/adapters/mail";
+import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "~/tests/helpers/smtp";
+import { log } from "~/server/log";
 
 const FROM = "Meridian Review <no-reply@meridian-review.example>";
 const RESET_LINK = "http://localhost:3000/reset-password?token=3f9a1c7e0b";

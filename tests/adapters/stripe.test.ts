@@ -2,9 +2,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { WebhookSignatureError, type CheckoutRequest } from "../../server/payments/provider";
-import { createStripeProvider } from "../../server/payments/stripe";
-import { startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
+import { WebhookSignatureError, type CheckoutRequest } from "~/server/payments/provider";
+import { createStripeProvider } from "~/server/payments/stripe";
+import { startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "~/tests/helpers/fake-stripe";
 
 const SECRET_KEY = "sk_test_51MeridianLoopbackKey0000000000";
 const WEBHOOK_SECRET = "whsec_loopbackSigningSecret";

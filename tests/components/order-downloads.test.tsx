@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { OrderDownloads } from "../../app/components/store/OrderDownloads";
+import { OrderDownloads } from "~/app/components/store/OrderDownloads";
 
 afterEach(cleanup);
 

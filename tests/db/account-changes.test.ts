@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCurrentPassword } from "../../server/accounts/change-password";
-import { confirmEmailChange, pendingEmailFor, requestAddressVerification, requestEmailChange } from "../../server/accounts/email-change";
-import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
-import { register } from "../../server/accounts/registration";
-import { activeLock, signIn, type SignInResult } from "../../server/accounts/sign-in";
-import { hashToken } from "../../server/accounts/tokens";
-import { findUserById, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { subscriberStatus } from "../../server/subscriptions/entitlements";
-import { seededTestDatabase } from "../helpers/test-db";
+import { checkCurrentPassword } from "~/server/accounts/change-password";
+import { confirmEmailChange, pendingEmailFor, requestAddressVerification, requestEmailChange } from "~/server/accounts/email-change";
+import { linkPrintSubscription, registerPrintSubscriber } from "~/server/accounts/print-subscribers";
+import { register } from "~/server/accounts/registration";
+import { activeLock, signIn, type SignInResult } from "~/server/accounts/sign-in";
+import { hashToken } from "~/server/accounts/tokens";
+import { findUserById, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // E-mail change by mailed link, print-subscription linking, lapsed subscribers, and the
 // lockout under concurrent attempts (issue 12, ADR 021), on the database the run uses.

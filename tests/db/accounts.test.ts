@@ -1,14 +1,14 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changePassword } from "../../server/accounts/change-password";
-import { requestPasswordReset, resetPassword, userForResetToken } from "../../server/accounts/password-reset";
-import { register } from "../../server/accounts/registration";
-import { createSession, endSession, userForSession } from "../../server/accounts/sessions";
-import { activeLock, signIn } from "../../server/accounts/sign-in";
-import { findUserById, updateProfile, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { hit } from "../../server/rate-limit";
-import { seededTestDatabase } from "../helpers/test-db";
+import { changePassword } from "~/server/accounts/change-password";
+import { requestPasswordReset, resetPassword, userForResetToken } from "~/server/accounts/password-reset";
+import { register } from "~/server/accounts/registration";
+import { createSession, endSession, userForSession } from "~/server/accounts/sessions";
+import { activeLock, signIn } from "~/server/accounts/sign-in";
+import { findUserById, updateProfile, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { hit } from "~/server/rate-limit";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 const RULES = { maxFailures: 5, lockoutSeconds: 900 };
 const PASSWORD = "Correct7horse!";

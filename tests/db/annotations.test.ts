@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, type User } from "../../server/accounts/users";
+import { insertUser, type User } from "~/server/accounts/users";
 import {
   addAnnotation,
   annotationsForArticle,
@@ -7,10 +7,10 @@ import {
   deleteAnnotation,
   type Annotation,
   type NewAnnotation,
-} from "../../server/annotations";
-import type { Database } from "../../server/db/connection";
-import { articlePath } from "../../shared/urls";
-import { seededTestDatabase } from "../helpers/test-db";
+} from "~/server/annotations";
+import type { Database } from "~/server/db/connection";
+import { articlePath } from "~/shared/urls";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

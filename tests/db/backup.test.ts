@@ -4,9 +4,9 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { backupFileName, backupSqlite } from "../../server/backup/sqlite";
-import { connect } from "../../server/db/connection";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { backupFileName, backupSqlite } from "~/server/backup/sqlite";
+import { connect } from "~/server/db/connection";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 describe.runIf(dialectName === "sqlite")("npm run backup", () => {
   it("copies the database whole while the site writes to it, and never overwrites a file", async () => {

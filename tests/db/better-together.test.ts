@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { betterTogether } from "../../server/store/better-together";
-import { addAllToCart, addToCart, createCart, readCart } from "../../server/store/cart";
-import { productBySlug } from "../../server/store/catalogue";
-import { seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { betterTogether } from "~/server/store/better-together";
+import { addAllToCart, addToCart, createCart, readCart } from "~/server/store/cart";
+import { productBySlug } from "~/server/store/catalogue";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // "Better together" (spec section 9): which products a product page offers with it, and adding
 // the checked ones in one go.

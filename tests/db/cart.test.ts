@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { addToCart, createCart, mergeGuestCart, readCart, setLineQuantity, userCartId } from "../../server/store/cart";
-import { seededTestDatabase } from "../helpers/test-db";
+import { insertUser } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { addToCart, createCart, mergeGuestCart, readCart, setLineQuantity, userCartId } from "~/server/store/cart";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

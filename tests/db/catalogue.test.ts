@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
+import type { Database } from "~/server/db/connection";
 import {
   leadAvailability,
   productById,
@@ -10,8 +10,8 @@ import {
   storeFilters,
   storePage,
   volumePrices,
-} from "../../server/store/catalogue";
-import { seededTestDatabase } from "../helpers/test-db";
+} from "~/server/store/catalogue";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { insertUser } from "../../server/accounts/users";
-import type { Mailer, MailMessage } from "../../server/adapters/mail";
-import type { Database } from "../../server/db/connection";
-import type { PaymentProvider } from "../../server/payments/provider";
-import { CHECKOUT_EXPIRED, createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
-import { addressProblems, normalizeAddress } from "../../shared/address";
-import { addToCart, createCart, readCart } from "../../server/store/cart";
+import { insertUser } from "~/server/accounts/users";
+import type { Mailer, MailMessage } from "~/server/adapters/mail";
+import type { Database } from "~/server/db/connection";
+import type { PaymentProvider } from "~/server/payments/provider";
+import { CHECKOUT_EXPIRED, createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
+import { addressProblems, normalizeAddress } from "~/shared/address";
+import { addToCart, createCart, readCart } from "~/server/store/cart";
 import {
   buildReview,
   EMPTY_DRAFT,
@@ -15,17 +15,17 @@ import {
   savedAddresses,
   submitShippingPayment,
   type CheckoutDraft,
-} from "../../server/store/checkout";
-import { sendOrderConfirmation } from "../../server/store/order-mail";
-import { cancelOrder, handleOrderPaymentEvent, markOrderPaid, settleOrder, startOrderPayment } from "../../server/store/order-payment";
-import { claimGuestOrders, findOrder, listOrders, orderForViewer } from "../../server/store/order-records";
-import { issueIdempotencyKey, submitOrder } from "../../server/store/order-submit";
-import { cancelAbandonedOrders } from "../../server/store/order-sweep";
-import { evaluatePromo } from "../../server/store/promo";
-import { redeemVoucher, voucherState } from "../../server/store/vouchers";
-import { seededTestDatabase } from "../helpers/test-db";
-import { log } from "../../server/log";
-import { cartLineType } from "../../shared/product-types";
+} from "~/server/store/checkout";
+import { sendOrderConfirmation } from "~/server/store/order-mail";
+import { cancelOrder, handleOrderPaymentEvent, markOrderPaid, settleOrder, startOrderPayment } from "~/server/store/order-payment";
+import { claimGuestOrders, findOrder, listOrders, orderForViewer } from "~/server/store/order-records";
+import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
+import { cancelAbandonedOrders } from "~/server/store/order-sweep";
+import { evaluatePromo } from "~/server/store/promo";
+import { redeemVoucher, voucherState } from "~/server/store/vouchers";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
+import { log } from "~/server/log";
+import { cartLineType } from "~/shared/product-types";
 
 let db: Database;
 let close: () => Promise<void>;

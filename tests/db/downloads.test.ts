@@ -1,17 +1,17 @@
 import crypto from "node:crypto";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { renderDownloadFile, type FileText } from "../../server/store/download-files";
-import { downloadsForOrder, openDownload, type DownloadSource } from "../../server/store/downloads";
-import { fileFormatOf } from "../../server/store/file-formats";
-import { parseBody } from "../../server/content/markdown";
-import { CONTENT_DIR } from "../../server/seed/initialize";
-import { loadSeedContent } from "../../server/seed/content-source";
-import { pdfText, readPdf } from "../helpers/pdf-reader";
-import { availabilities, insertOrder } from "../helpers/store-orders";
-import { seededTestDatabase } from "../helpers/test-db";
+import { insertUser, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { renderDownloadFile, type FileText } from "~/server/store/download-files";
+import { downloadsForOrder, openDownload, type DownloadSource } from "~/server/store/downloads";
+import { fileFormatOf } from "~/server/store/file-formats";
+import { parseBody } from "~/server/content/markdown";
+import { CONTENT_DIR } from "~/server/seed/initialize";
+import { loadSeedContent } from "~/server/seed/content-source";
+import { pdfText, readPdf } from "~/tests/helpers/pdf-reader";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

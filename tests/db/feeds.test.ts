@@ -1,8 +1,8 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { latestFeed, pagesSitemap, podcastFeed } from "../../server/feeds";
-import { dialectName, seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { latestFeed, pagesSitemap, podcastFeed } from "~/server/feeds";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 // Feed readers and crawlers parse the XML: text with markup characters and characters outside
 // the Basic Multilingual Plane must come back exactly as written.

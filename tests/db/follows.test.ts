@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
+import { insertUser, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
 import {
   follow,
   followingStream,
@@ -9,9 +9,9 @@ import {
   topicForFilter,
   unfollowAllNewsletters,
   unreadFollowingCount,
-} from "../../server/follows";
-import { listTopics } from "../../server/topics";
-import { seededTestDatabase } from "../helpers/test-db";
+} from "~/server/follows";
+import { listTopics } from "~/server/topics";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // The unread count and the following stream against a real database (SQLite, or PostgreSQL when
 // DATABASE_URL is set, where the count's cast of the target column matters).

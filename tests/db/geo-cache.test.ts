@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createGeo, KEEP_COUNTRY_MS, KEEP_FAILURE_MS } from "../../server/adapters/geo";
-import type { Database } from "../../server/db/connection";
-import { databaseCountryCache } from "../../server/geo-cache";
-import { log } from "../../server/log";
-import { dialectName, seededTestDatabase } from "../helpers/test-db";
+import { createGeo, KEEP_COUNTRY_MS, KEEP_FAILURE_MS } from "~/server/adapters/geo";
+import type { Database } from "~/server/db/connection";
+import { databaseCountryCache } from "~/server/geo-cache";
+import { log } from "~/server/log";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 /** A GeoIP2 Country endpoint that places 192.0.2.10 in Canada and never answers for 192.0.2.50. */
 function startGeoIp(): Promise<{ server: Server; url: string; asked: string[] }> {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { describeHousekeeping, runHousekeeping } from "../../server/housekeeping";
-import { createSandboxProvider } from "../../server/payments/sandbox";
-import { addToCart, createCart } from "../../server/store/cart";
-import { seededTestDatabase } from "../helpers/test-db";
-import { insertOrder } from "../helpers/store-orders";
+import { insertUser } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
+import { createSandboxProvider } from "~/server/payments/sandbox";
+import { addToCart, createCart } from "~/server/store/cart";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
+import { insertOrder } from "~/tests/helpers/store-orders";
 
 let db: Database;
 let close: () => Promise<void>;

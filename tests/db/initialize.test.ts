@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { connect, migrate } from "../../server/db/connection";
-import { openDatabase } from "../../server/seed/initialize";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { connect, migrate } from "~/server/db/connection";
+import { openDatabase } from "~/server/seed/initialize";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 describe(`first start (${dialectName})`, () => {
   it("migrates and seeds once, even when two instances start together", async () => {

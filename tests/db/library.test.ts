@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { folderNameKey, isValidFolderName } from "../../shared/folder-names";
-import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "../../server/library/folders";
-import { activityFeed, recordShare, recordView, shareHistory, viewHistory } from "../../server/library/history";
-import { addItemsToFolders, discardItems, keepGift, libraryItems, saveItem, savedItem, setItemFolders } from "../../server/library/items";
-import { seededTestDatabase } from "../helpers/test-db";
+import { insertUser, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { folderNameKey, isValidFolderName } from "~/shared/folder-names";
+import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "~/server/library/folders";
+import { activityFeed, recordShare, recordView, shareHistory, viewHistory } from "~/server/library/history";
+import { addItemsToFolders, discardItems, keepGift, libraryItems, saveItem, savedItem, setItemFolders } from "~/server/library/items";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyticsDataLayer } from "../../server/analytics";
-import { linkPrintSubscription, registerPrintSubscriber } from "../../server/accounts/print-subscribers";
-import { markEmailVerified } from "../../server/accounts/email-change";
-import { findUserById, insertUser, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { carryOverReads, openOnMeter, readQuota } from "../../server/paywall/meter";
-import { userKey, visitorKey } from "../../server/reader-keys";
-import { decideOffer, type OfferRules } from "../../server/paywall/offers";
-import { WebhookSignatureError } from "../../server/payments/provider";
-import { CARD_DECLINED, createSandboxProvider, SANDBOX_CARDS, signSandboxPayload } from "../../server/payments/sandbox";
+import { analyticsDataLayer } from "~/server/analytics";
+import { linkPrintSubscription, registerPrintSubscriber } from "~/server/accounts/print-subscribers";
+import { markEmailVerified } from "~/server/accounts/email-change";
+import { findUserById, insertUser, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { carryOverReads, openOnMeter, readQuota } from "~/server/paywall/meter";
+import { userKey, visitorKey } from "~/server/reader-keys";
+import { decideOffer, type OfferRules } from "~/server/paywall/offers";
+import { WebhookSignatureError } from "~/server/payments/provider";
+import { CARD_DECLINED, createSandboxProvider, SANDBOX_CARDS, signSandboxPayload } from "~/server/payments/sandbox";
 import {
   activateCheckout,
   findCheckout,
@@ -16,11 +16,11 @@ import {
   issueCheckoutKey,
   settleCheckout,
   startCheckout,
-} from "../../server/subscriptions/checkout";
-import { grantSubscription, subscriberStatus } from "../../server/subscriptions/entitlements";
-import { planChangeFor } from "../../server/subscriptions/plan-change";
-import { findPlan } from "../../server/subscriptions/plans";
-import { seededTestDatabase } from "../helpers/test-db";
+} from "~/server/subscriptions/checkout";
+import { grantSubscription, subscriberStatus } from "~/server/subscriptions/entitlements";
+import { planChangeFor } from "~/server/subscriptions/plan-change";
+import { findPlan } from "~/server/subscriptions/plans";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 const RULES: OfferRules = {
   addressCeiling: 0,

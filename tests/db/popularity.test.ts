@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { HOME_COUNTS, homePage } from "../../server/home";
-import { countRead, mostReadArticleIds } from "../../server/popularity";
-import { seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { HOME_COUNTS, homePage } from "~/server/home";
+import { countRead, mostReadArticleIds } from "~/server/popularity";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

@@ -1,9 +1,9 @@
 import net from "node:net";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { connect, POSTGRES_CONNECT_TIMEOUT_MS } from "../../server/db/connection";
-import { createPostgresPool, PREPARED } from "../../server/db/postgres-pool";
-import { dialectName, isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { connect, POSTGRES_CONNECT_TIMEOUT_MS } from "~/server/db/connection";
+import { createPostgresPool, PREPARED } from "~/server/db/postgres-pool";
+import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 /**
  * A TCP relay to PostgreSQL that can lose every open connection without a word, as a failover

@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { HISTORY_PAGE_SIZE } from "../../server/library/history";
-import { purchaseHistory } from "../../server/store/purchase-history";
-import { activateCheckout } from "../../server/subscriptions/checkout";
-import { availabilities, insertOrder } from "../helpers/store-orders";
-import { seededTestDatabase } from "../helpers/test-db";
+import { insertUser, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { HISTORY_PAGE_SIZE } from "~/server/library/history";
+import { purchaseHistory } from "~/server/store/purchase-history";
+import { activateCheckout } from "~/server/subscriptions/checkout";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

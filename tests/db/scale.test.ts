@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "../../server/feeds";
-import { loadStream, STREAM_PAGES } from "../../server/streams";
-import { addSyntheticArticles } from "../../server/seed/synthetic";
-import { searchContent } from "../../server/search";
-import { TITLE_WINDOW } from "../../server/search/engine";
-import { COUNT_WINDOW } from "../../shared/search-kinds";
-import { dialectName, seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "~/server/feeds";
+import { loadStream, STREAM_PAGES } from "~/server/streams";
+import { addSyntheticArticles } from "~/server/seed/synthetic";
+import { searchContent } from "~/server/search";
+import { TITLE_WINDOW } from "~/server/search/engine";
+import { COUNT_WINDOW } from "~/shared/search-kinds";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

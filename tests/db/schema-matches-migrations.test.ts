@@ -1,9 +1,9 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql, type TableMetadata } from "kysely";
-import { connect, migrate, type Database } from "../../server/db/connection";
-import { declaredTables, type DeclaredColumn } from "../helpers/schema-declaration";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { connect, migrate, type Database } from "~/server/db/connection";
+import { declaredTables, type DeclaredColumn } from "~/tests/helpers/schema-declaration";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 const SCHEMA_FILE = path.resolve("server/db/schema.ts");
 

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { connect, type Database } from "../../server/db/connection";
-import { isPostgres } from "../../server/db/dialect";
-import { searchContent } from "../../server/search";
-import { openDatabase } from "../../server/seed/initialize";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { connect, type Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
+import { searchContent } from "~/server/search";
+import { openDatabase } from "~/server/seed/initialize";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 const opened: Database[] = [];
 const drops: (() => Promise<void>)[] = [];

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
-import { searchContent, type SearchRequest } from "../../server/search";
-import { resliceSearchIndex, searchSlices, sliceIndexes } from "../../server/search/slices";
-import { addSyntheticArticles } from "../../server/seed/synthetic";
-import { dialectName, isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { connect, type Database } from "~/server/db/connection";
+import { searchContent, type SearchRequest } from "~/server/search";
+import { resliceSearchIndex, searchSlices, sliceIndexes } from "~/server/search/slices";
+import { addSyntheticArticles } from "~/server/seed/synthetic";
+import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // PostgreSQL only: SQLite's FTS5 walks a word's matches in key order and has no slices (ADR 040).
 describe.runIf(dialectName === "postgres")("PostgreSQL's search index in time slices", () => {

@@ -1,13 +1,13 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { blockText, parseBody } from "../../server/content/markdown";
-import { articleDocuments, indexDocuments } from "../../server/search/documents";
-import { searchContent, suggest, type SearchRequest, type SearchResults } from "../../server/search";
-import { addSyntheticArticles } from "../../server/seed/synthetic";
-import type { SearchKind } from "../../shared/search-kinds";
-import { dialectName, seededTestDatabase } from "../helpers/test-db";
-import { isPostgres } from "../../server/db/dialect";
+import type { Database } from "~/server/db/connection";
+import { blockText, parseBody } from "~/server/content/markdown";
+import { articleDocuments, indexDocuments } from "~/server/search/documents";
+import { searchContent, suggest, type SearchRequest, type SearchResults } from "~/server/search";
+import { addSyntheticArticles } from "~/server/seed/synthetic";
+import type { SearchKind } from "~/shared/search-kinds";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
+import { isPostgres } from "~/server/db/dialect";
 
 let db: Database;
 let close: () => Promise<void>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { isShortCode, newShortCode, shortCodeFor, shortLinkPath } from "../../server/short-links";
-import { dialectName, seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { isShortCode, newShortCode, shortCodeFor, shortLinkPath } from "~/server/short-links";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 describe(`short links (${dialectName})`, () => {
   let db: Database;

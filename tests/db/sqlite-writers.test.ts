@@ -5,8 +5,8 @@ import path from "node:path";
 import readline from "node:readline";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { connect } from "../../server/db/connection";
-import { dialectName } from "../helpers/test-db";
+import { connect } from "~/server/db/connection";
+import { dialectName } from "~/tests/helpers/test-db";
 
 /** A helper process (tests/helpers/<script>), started once it is ready: call go() to let it work. */
 function helperProcess(script: string, args: string[]) {

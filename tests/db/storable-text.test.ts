@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { isStorableText, storableText } from "../../server/db/storable-text";
-import { seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { isStorableText, storableText } from "~/server/db/storable-text";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // Text PostgreSQL cannot store (a NUL byte, a lone surrogate) never reaches either database:
 // every query's bound text is made storable first, so a lookup finds nothing instead of failing.

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { addedItems } from "../../server/store/added-item";
-import { addToCart, createCart } from "../../server/store/cart";
-import { recommendationsFor } from "../../server/store/catalogue";
-import { seededTestDatabase } from "../helpers/test-db";
+import type { Database } from "~/server/db/connection";
+import { addedItems } from "~/server/store/added-item";
+import { addToCart, createCart } from "~/server/store/cart";
+import { recommendationsFor } from "~/server/store/catalogue";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;
 let close: () => Promise<void>;

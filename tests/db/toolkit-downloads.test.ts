@@ -2,14 +2,14 @@ import crypto from "node:crypto";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attachment } from "../../app/lib/downloads.server";
-import { insertUser, type User } from "../../server/accounts/users";
-import type { Database } from "../../server/db/connection";
-import { renderDownloadFile, type FileText } from "../../server/store/download-files";
-import { downloadsForOrder, openDownload, type DownloadSource } from "../../server/store/downloads";
-import { loadToolkit } from "../../server/store/toolkit-content";
-import { availabilities, insertOrder } from "../helpers/store-orders";
-import { seededTestDatabase } from "../helpers/test-db";
+import { attachment } from "~/app/lib/downloads.server";
+import { insertUser, type User } from "~/server/accounts/users";
+import type { Database } from "~/server/db/connection";
+import { renderDownloadFile, type FileText } from "~/server/store/download-files";
+import { downloadsForOrder, openDownload, type DownloadSource } from "~/server/store/downloads";
+import { loadToolkit } from "~/server/store/toolkit-content";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // A toolkit's spreadsheet and slides, bought and downloaded, then opened the way Excel and
 // PowerPoint would: the workbook through exceljs, the deck as the ZIP of XML parts it is.

@@ -1,13 +1,13 @@
 import * as cheerio from "cheerio";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { connect } from "../../server/db/connection";
-import { createSandboxProvider, SANDBOX_CARDS } from "../../server/payments/sandbox";
-import { addToCartForm, placeOrderForm, shippedItems } from "../helpers/checkout-flow";
-import { freePort } from "../helpers/free-port";
-import { Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { connect } from "~/server/db/connection";
+import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
+import { addToCartForm, placeOrderForm, shippedItems } from "~/tests/helpers/checkout-flow";
+import { freePort } from "~/tests/helpers/free-port";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 // The server is killed (SIGKILL: no drain, no cleanup) while shoppers are placing orders and
 // paying, then started again on the same database. Whatever step each shopper was at, no order

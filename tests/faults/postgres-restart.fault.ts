@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { startBuiltServer } from "../helpers/server";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { startBuiltServer } from "~/tests/helpers/server";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 // PostgreSQL stopped and started again (an upgrade, a failover, a crash) while readers keep
 // coming. The site must answer every request within a bounded time, with a 503 "try again

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import { startBuiltServer } from "../helpers/server";
-import { createTemplate } from "../helpers/template-db";
-import { isolatedConnection } from "../helpers/test-db";
+import { startBuiltServer } from "~/tests/helpers/server";
+import { createTemplate } from "~/tests/helpers/template-db";
+import { isolatedConnection } from "~/tests/helpers/test-db";
 import { actionTargets } from "./actions";
 import { apiOperations, fuzzOperation, loadApiDocument } from "./api";
 import { fuzzTarget, type Tally } from "./engine";

@@ -1,8 +1,8 @@
 import * as cheerio from "cheerio";
-import type { ConnectionOptions } from "../../server/db/connection";
-import { selectFromServer } from "../helpers/server-db";
+import type { ConnectionOptions } from "~/server/db/connection";
+import { selectFromServer } from "~/tests/helpers/server-db";
 import { Browser, location } from "./client";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
+import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
 // The readers the fuzz run needs: A, whose data must come through unchanged, and B, who posts
 // hostile bodies (with A's ids among them). Both subscribe so that subscriber-only actions

@@ -1,5 +1,5 @@
 import * as cheerio from "cheerio";
-import { connect, type Database } from "../../server/db/connection";
+import { connect, type Database } from "~/server/db/connection";
 import { ApiContract } from "./api-contract";
 import { startBuiltServer, type RunningServer } from "./server";
 import { isolatedConnection } from "./test-db";

@@ -1,5 +1,5 @@
 import * as cheerio from "cheerio";
-import type { Database } from "../../server/db/connection";
+import type { Database } from "~/server/db/connection";
 import { SHIPPING_ADDRESS } from "./store-orders";
 
 /** The values a form posts as it stands: hidden and pre-filled inputs, checked boxes, selected options. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import type { ConnectionOptions } from "../../server/db/connection";
+import type { ConnectionOptions } from "~/server/db/connection";
 
 /**
  * Runs one SELECT (with ? placeholders) on a test server's own database (the isolated

@@ -3,7 +3,7 @@
 // creating it, writes to it, and prints "opened" or the error.
 import readline from "node:readline";
 import { sql } from "kysely";
-import { connect } from "../../server/db/connection";
+import { connect } from "~/server/db/connection";
 
 console.log("ready");
 for await (const dataDir of readline.createInterface({ input: process.stdin })) {

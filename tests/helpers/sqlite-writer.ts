@@ -3,7 +3,7 @@
 // transactions that read, yield, then write, as a route's action does; prints "ok" when all
 // committed, or the first error.
 import { sql } from "kysely";
-import { connect } from "../../server/db/connection";
+import { connect } from "~/server/db/connection";
 
 const [dataDir, count] = process.argv.slice(2);
 const db = connect({ dataDir: dataDir! });

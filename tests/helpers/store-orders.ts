@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import type { Database } from "../../server/db/connection";
-import type { CartLineKind, OrderStatus } from "../../server/db/schema";
+import type { Database } from "~/server/db/connection";
+import type { CartLineKind, OrderStatus } from "~/server/db/schema";
 
 /** An order line as the checkout writes it, copied from a seed availability. */
 /** A shipping address the checkout accepts, as its form fields. */

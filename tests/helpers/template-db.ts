@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase } from "../../server/seed/initialize";
+import { openDatabase } from "~/server/seed/initialize";
 
 /**
  * Where the run's migrated and seeded template lives: an SQLite file, or a PostgreSQL database

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { connect, type ConnectionOptions, type Database } from "../../server/db/connection";
+import { connect, type ConnectionOptions, type Database } from "~/server/db/connection";
 import { databaseUrlFor, dropTestDatabase, onPostgresServer, runTemplate, testDatabaseName } from "./template-db";
 
 export type IsolatedConnection = ConnectionOptions & { drop: () => Promise<void> };

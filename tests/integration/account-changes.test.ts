@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // Issue 12's account holes, tried against the production build as the issue's scripts did:
 // the e-mail change, the print-subscription takeover, lapsed subscribers, the notices, the

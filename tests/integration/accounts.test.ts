@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // Sessions, cross-site refusal, honeypot, rate limits and the mailed reset link, checked
 // against the production build as a browser (or a forger) would meet them.

@@ -1,9 +1,9 @@
 import type * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnalyticsDataLayer } from "../../server/analytics";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import type { AnalyticsDataLayer } from "~/server/analytics";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The analytics data layer (spec section 3): every page carries the reader's user view and
 // visitor scores in a nonce'd script a tag manager can read, built from the reader's own records.

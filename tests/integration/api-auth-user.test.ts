@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { follow } from "../../server/follows";
-import type { ApiAnswer, ApiBody, ApiContract } from "../helpers/api-contract";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startApiSite, type ApiSite } from "../helpers/api-site";
-import type { RunningServer } from "../helpers/server";
-import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import type { Database } from "~/server/db/connection";
+import { follow } from "~/server/follows";
+import type { ApiAnswer, ApiBody, ApiContract } from "~/tests/helpers/api-contract";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";
+import type { RunningServer } from "~/tests/helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // The auth-user group of the service API (spec 7: authenticate, logout, user/profile, password,
 // forgot and reset password, register) against the production build and a real database. Each

@@ -1,9 +1,9 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiContract } from "../helpers/api-contract";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
+import { ApiContract } from "~/tests/helpers/api-contract";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
 // The cart group of the service API (app/lib/api/groups/cart.ts) against the production build,
 // as an outside client meets it: JSON in and out, the cart cookie for a guest, the session for a

@@ -1,13 +1,13 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NO_GIFTS_LEFT } from "../../app/lib/gift-messages";
-import type { Database } from "../../server/db/connection";
-import { HISTORY_PAGE_SIZE } from "../../server/library/history";
-import type { ApiBody, ApiContract } from "../helpers/api-contract";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { latestArticles, startApiSite, type ApiSite } from "../helpers/api-site";
-import type { RunningServer } from "../helpers/server";
-import { availabilities, insertOrder } from "../helpers/store-orders";
+import { NO_GIFTS_LEFT } from "~/app/lib/gift-messages";
+import type { Database } from "~/server/db/connection";
+import { HISTORY_PAGE_SIZE } from "~/server/library/history";
+import type { ApiBody, ApiContract } from "~/tests/helpers/api-contract";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { latestArticles, startApiSite, type ApiSite } from "~/tests/helpers/api-site";
+import type { RunningServer } from "~/tests/helpers/server";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 
 // The content group of the service API against the production build: the article content
 // service (access decided and reads counted exactly as the article page does), gift links, and

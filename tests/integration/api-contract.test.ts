@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiContract } from "../helpers/api-contract";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { ApiContract } from "~/tests/helpers/api-contract";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // The service API as a client generated from its OpenAPI document meets it: the document is
 // valid OpenAPI 3.1, every documented operation answers, and every answer is one it documents.

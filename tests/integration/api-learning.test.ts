@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiContract } from "../helpers/api-contract";
-import { startApiSite, type ApiSite } from "../helpers/api-site";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import type { RunningServer } from "../helpers/server";
+import type { ApiContract } from "~/tests/helpers/api-contract";
+import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import type { RunningServer } from "~/tests/helpers/server";
 
 // The learning group of the service API (spec 7: POST /api/hmm/course/link, GET
 // /api/mindstone/userToken) against the production build and a real database, each answer

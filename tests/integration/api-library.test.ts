@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import { unsubscribeToken } from "../../server/newsletters/unsubscribe-token";
-import type { ApiContract } from "../helpers/api-contract";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { latestArticles, startApiSite, type ApiSite } from "../helpers/api-site";
-import type { RunningServer } from "../helpers/server";
-import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import type { Database } from "~/server/db/connection";
+import { unsubscribeToken } from "~/server/newsletters/unsubscribe-token";
+import type { ApiContract } from "~/tests/helpers/api-contract";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { latestArticles, startApiSite, type ApiSite } from "~/tests/helpers/api-site";
+import type { RunningServer } from "~/tests/helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // The library group of the service API (spec 7, "Library and follows") against the production
 // build and a real database: folders, saved items, follows, newsletters, campaigns and e-mail

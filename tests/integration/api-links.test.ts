@@ -1,10 +1,10 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import type { ApiContract } from "../helpers/api-contract";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startApiSite, type ApiSite } from "../helpers/api-site";
-import type { RunningServer } from "../helpers/server";
+import type { Database } from "~/server/db/connection";
+import type { ApiContract } from "~/tests/helpers/api-contract";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";
+import type { RunningServer } from "~/tests/helpers/server";
 
 // The links group of the service API (spec 7, integration/url/shorten) and the /s/{code} page
 // route, against the production build and a real database: a short link leads only to a page of

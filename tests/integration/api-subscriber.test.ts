@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/connection";
-import type { ApiBody, ApiContract } from "../helpers/api-contract";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startApiSite, type ApiSite } from "../helpers/api-site";
-import type { RunningServer } from "../helpers/server";
-import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import type { Database } from "~/server/db/connection";
+import type { ApiBody, ApiContract } from "~/tests/helpers/api-contract";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";
+import type { RunningServer } from "~/tests/helpers/server";
+import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // The subscriber group of the service API (spec 7, "Auth and user": subscriber search and
 // registration, subscribe, userRef, checkoutComplete, transactionComplete) against the

@@ -7,8 +7,8 @@ import path from "node:path";
 import readline from "node:readline";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port";
-import { dialectName, isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { freePort } from "~/tests/helpers/free-port";
+import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // `npm run cluster:pg`: two instances on one PostgreSQL database behind HAProxy with the
 // committed deploy/haproxy.cfg (Debian's haproxy package; .ci/run installs it).

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PNG_RGB, pngHeader } from "../helpers/png";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { PNG_RGB, pngHeader } from "~/tests/helpers/png";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 let server: RunningServer;
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startBuiltServer } from "../helpers/server";
-import { dialectName, isolatedConnection } from "../helpers/test-db";
+import { startBuiltServer } from "~/tests/helpers/server";
+import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 // PostgreSQL may close the server's idle connections at any time (a restart, a failover, an
 // administrator): the server must go on answering, on new connections.

@@ -1,12 +1,12 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMailer } from "../../server/adapters/mail";
-import { connect, type Database } from "../../server/db/connection";
-import { sendLatestIssue } from "../../server/newsletters/send";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { createMailer } from "~/server/adapters/mail";
+import { connect, type Database } from "~/server/db/connection";
+import { sendLatestIssue } from "~/server/newsletters/send";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Following topics, newsletters and campaigns, the following stream and its unread count, and the
 // newsletter e-mail with its one-click unsubscribe link, against the production build with a

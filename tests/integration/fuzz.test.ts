@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ENDPOINTS } from "../../app/lib/api/catalogue";
-import { actionTargets, type ActionTarget } from "../fuzz/actions";
-import { apiOperations, fuzzOperation, loadApiDocument, operationName, type ApiOperation } from "../fuzz/api";
-import { fuzzTarget } from "../fuzz/engine";
-import { integrity, ownerData, prepareWorld, type World } from "../fuzz/world";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { selectFromServer } from "../helpers/server-db";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { ENDPOINTS } from "~/app/lib/api/catalogue";
+import { actionTargets, type ActionTarget } from "~/tests/fuzz/actions";
+import { apiOperations, fuzzOperation, loadApiDocument, operationName, type ApiOperation } from "~/tests/fuzz/api";
+import { fuzzTarget } from "~/tests/fuzz/engine";
+import { integrity, ownerData, prepareWorld, type World } from "~/tests/fuzz/world";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { selectFromServer } from "~/tests/helpers/server-db";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The bounded fuzz run: a fixed-seed sample of hostile bodies for every state-changing action,
 // and of hostile calls to every operation of the service API's document (the long run is `npm

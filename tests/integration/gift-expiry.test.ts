@@ -1,9 +1,9 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { connect, type Database } from "~/server/db/connection";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Gift links expire GIFT_LINK_DAYS after they were made. The link's age is set in the server's
 // own database (as if it had been made weeks ago), rather than waiting.

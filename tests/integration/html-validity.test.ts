@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
 // Every page type of the production build, as its readers get it (a guest, a metered-out guest,
 // a subscriber, a shopper with a full cart at each checkout step), checked by the Nu HTML Checker

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CROSS_SITE_REFUSED } from "../../app/lib/site";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { CROSS_SITE_REFUSED } from "~/app/lib/site";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // The HTTP layer as a browser (or another site) meets it: cross-site posts, sign-out, redirect
 // targets, security headers and caching, against the production build.

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { dialectName, isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { connect, type Database } from "~/server/db/connection";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Scale-out: two instances of the production server, started at the same moment on one empty
 // database, as a deploy behind a load balancer starts them. On PostgreSQL each has a data

@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // My Library against the production build, as plain forms: saving, folders with the spec's
 // rules and messages, bulk actions, histories, and that no reader reaches another's library.

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 let server: RunningServer;
 

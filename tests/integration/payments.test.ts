@@ -1,10 +1,10 @@
 import * as cheerio from "cheerio";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
-import { selectFromServer } from "../helpers/server-db";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { selectFromServer } from "~/tests/helpers/server-db";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Subscription checkout through Stripe, against the production build: the reader is sent to
 // the Stripe session the (loopback) Stripe API opened, and the subscription becomes active only

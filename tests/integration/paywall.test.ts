@@ -1,13 +1,13 @@
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blockText, parseBody } from "../../server/content/markdown";
-import type { ContentTier } from "../../server/db/schema";
-import { loadSeedContent } from "../../server/seed/content-source";
-import { startDnsServer, type DnsServer } from "../helpers/dns-server";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { selectFromServer } from "../helpers/server-db";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { blockText, parseBody } from "~/server/content/markdown";
+import type { ContentTier } from "~/server/db/schema";
+import { loadSeedContent } from "~/server/seed/content-source";
+import { startDnsServer, type DnsServer } from "~/tests/helpers/dns-server";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { selectFromServer } from "~/tests/helpers/server-db";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The publisher's promise, checked against the production build: the paywalled part of an
 // article (everything after the preview) never reaches a browser, feed, API or search snippet

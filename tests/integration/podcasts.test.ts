@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader } from "../helpers/reader";
-import { PNG_RGB, pngHeader } from "../helpers/png";
-import { jsonLdOfType, structuredDataProblems } from "../helpers/structured-data";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { PNG_RGB, pngHeader } from "~/tests/helpers/png";
+import { jsonLdOfType, structuredDataProblems } from "~/tests/helpers/structured-data";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // The podcast pages against the production build: series tabs and loading without JS, the
 // episodes' audio, the podcast feed, and saving and sharing an episode.

@@ -5,10 +5,10 @@ import { once } from "node:events";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { freePort } from "../helpers/free-port";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { heldFormPost, sigterm } from "../helpers/stopping";
-import { databaseEnv, isolatedConnection } from "../helpers/test-db";
+import { freePort } from "~/tests/helpers/free-port";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { heldFormPost, sigterm } from "~/tests/helpers/stopping";
+import { databaseEnv, isolatedConnection } from "~/tests/helpers/test-db";
 
 // The server `npm start` runs (server/http, built to build/server.js): how it serves the
 // client build, what it tells loaders about the client, and how it stops.

@@ -1,10 +1,10 @@
 import http from "node:http";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
+import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
 // A server started on a port of its own without SITE_URL: every absolute link it hands out
 // (the payment provider's hand-off and return, mail, canonical and Open Graph URLs, the

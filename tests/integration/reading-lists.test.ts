@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // Reading lists against the production build: each list's own page, who sees how much of it
 // (spec section 6: subscribers get complete reading lists), the list an article is read within,

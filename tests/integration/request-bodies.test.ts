@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // Hostile bodies against the production build: a post sent chunked (no Content-Length) is
 // refused once more than its limit has arrived, not read whole; a form of thousands of fields is

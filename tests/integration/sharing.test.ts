@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // Sharing against the production build, with mail going to a real SMTP server on a loopback
 // port: network shares recorded in the sharing history, e-mail shares validated, capped, and

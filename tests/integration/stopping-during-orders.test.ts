@@ -2,12 +2,12 @@ import http from "node:http";
 import { once } from "node:events";
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { connect } from "../../server/db/connection";
-import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "../helpers/checkout-flow";
-import { registeredReader } from "../helpers/reader";
-import { startBuiltServer } from "../helpers/server";
-import { heldFormPost, sigterm } from "../helpers/stopping";
-import { isolatedConnection } from "../helpers/test-db";
+import { connect } from "~/server/db/connection";
+import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "~/tests/helpers/checkout-flow";
+import { registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer } from "~/tests/helpers/server";
+import { heldFormPost, sigterm } from "~/tests/helpers/stopping";
+import { isolatedConnection } from "~/tests/helpers/test-db";
 
 // SIGTERM while a shopper's order is on its way in, and while browsers hold keep-alive
 // connections: the order is placed and answered, that answer closes its connection, the idle

@@ -1,8 +1,8 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formValues } from "../helpers/checkout-flow";
-import { Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { formValues } from "~/tests/helpers/checkout-flow";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // The cart against the production build, as plain forms: adding (the server's own prices),
 // the quantity rules and their messages, the stepper, estimates, other shoppers' lines, the guest

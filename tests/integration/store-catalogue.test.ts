@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ADD_TO_CART_REFERRAL } from "../../server/store/links";
-import { Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { DEFAULT_ADD_TO_CART_REFERRAL } from "~/server/store/links";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // The store's catalogue pages against the production build: /store with its filters and pages,
 // every product page reached from it, the short and /an/ product links, and bad addresses.

@@ -1,11 +1,11 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { selectFromServer } from "../helpers/server-db";
-import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "../helpers/smtp";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { selectFromServer } from "~/tests/helpers/server-db";
+import { plainText, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
 // Store checkout against the production build: shipping and payment, the review, placing the
 // order through the sandbox payment provider (a declined card, then one that pays), the order

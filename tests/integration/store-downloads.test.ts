@@ -1,10 +1,10 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, type Database } from "../../server/db/connection";
-import { Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { availabilities, insertOrder } from "../helpers/store-orders";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { connect, type Database } from "~/server/db/connection";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Order downloads and purchase history against the production build. The checkout routes are
 // another part of the store, so orders are written into the server's own database (our

@@ -1,13 +1,13 @@
 import Stripe from "stripe";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeStripe } from "../helpers/fake-stripe";
-import { registeredReader, type Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { selectFromServer } from "../helpers/server-db";
-import { plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "../helpers/smtp";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
-import { SHIPPING_ADDRESS } from "../helpers/store-orders";
+import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { registeredReader, type Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { selectFromServer } from "~/tests/helpers/server-db";
+import { plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "~/tests/helpers/smtp";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
 // A store order paid through Stripe, against the production build and the loopback Stripe API:
 // the shopper is sent to the Checkout Session the server opened for the order, Stripe's signed

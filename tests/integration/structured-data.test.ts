@@ -1,10 +1,10 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDnsServer, type DnsServer } from "../helpers/dns-server";
-import { PNG_RGB, pngHeader } from "../helpers/png";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { jsonLdOfType, structuredDataProblems } from "../helpers/structured-data";
+import { startDnsServer, type DnsServer } from "~/tests/helpers/dns-server";
+import { PNG_RGB, pngHeader } from "~/tests/helpers/png";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { jsonLdOfType, structuredDataProblems } from "~/tests/helpers/structured-data";
 
 // What search engines read of the pages besides their text: schema.org JSON-LD of the types and
 // with the properties Google documents (tests/helpers/structured-data.ts), every address in it

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chartData, type ChartData } from "../../server/charts/data";
-import { chartSvg } from "../../server/charts/render";
-import { svgToPng } from "../../server/raster";
-import { pngSize } from "../helpers/png";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { chartData, type ChartData } from "~/server/charts/data";
+import { chartSvg } from "~/server/charts/render";
+import { svgToPng } from "~/server/raster";
+import { pngSize } from "~/tests/helpers/png";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // Gifting, notes and subscriber downloads against the production build, as a browser, a script
 // or a forger meets them: who may do what, what bad input gets, and that a refused request

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registeredReader, type Reader } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
-import { selectFromServer } from "../helpers/server-db";
-import { isolatedConnection, type IsolatedConnection } from "../helpers/test-db";
+import { registeredReader, type Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { selectFromServer } from "~/tests/helpers/server-db";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // An active subscriber changes plan rather than buying a second one, and a checkout form posted
 // several times at once (a double click) opens one checkout: against the production build and

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Reader, registeredReader, subscribe } from "../helpers/reader";
-import { startBuiltServer, type RunningServer } from "../helpers/server";
+import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 // The video pages against the production build: who may watch, share and embed; the media
 // files behind them; playlists and the plain video path.

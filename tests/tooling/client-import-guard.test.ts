@@ -45,8 +45,8 @@ afterEach(() => fs.rmSync(fixture, { recursive: true, force: true }));
 describe("the client build's import guard", () => {
   it("builds a route whose loader alone uses server code, and whose component uses shared code", async () => {
     writeApp(`import { useLoaderData } from "@remix-run/react";
-import { rowCount } from "../../server/db";
-import { label } from "../../shared/label";
+import { rowCount } from "~/server/db";
+import { label } from "~/shared/label";
 export const loader = () => ({ rows: rowCount() });
 export default function Index() {
   return <p>{label(useLoaderData<typeof loader>().rows)}</p>;
@@ -56,7 +56,7 @@ export default function Index() {
   });
 
   it("fails the build, naming both files, when a component uses server code", async () => {
-    writeApp(`import { rowCount } from "../../server/db";
+    writeApp(`import { rowCount } from "~/server/db";
 export default function Index() {
   return <p>{rowCount()}</p>;
 }

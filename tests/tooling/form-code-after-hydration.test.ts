@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ASSETS, assetText, routeManifest, upFrontFiles } from "../helpers/browser-build";
+import { ASSETS, assetText, routeManifest, upFrontFiles } from "~/tests/helpers/browser-build";
 
 // A page loads its route's modules and the root's up front, as the route manifest lists them; zod
 // and the form schemas come later, through the dynamic imports in useSpecForm (ADR 047).

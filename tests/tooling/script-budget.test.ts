@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { assetText, routeManifest, upFrontFiles } from "../helpers/browser-build";
+import { assetText, routeManifest, upFrontFiles } from "~/tests/helpers/browser-build";
 
 // Issue 15's budget: at most 110 KB of compressed JS before a page hydrates, counted as
 // `npm run bench` counts it (each file compressed on its own with gzip, 1 KB = 1,024 bytes).

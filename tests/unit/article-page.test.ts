@@ -1,9 +1,9 @@
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ContentCache } from "../../server/content-cache";
-import { blocksToHtml, parseBody, type Block } from "../../server/content/markdown";
-import type { Database } from "../../server/db/connection";
+import { ContentCache } from "~/server/content-cache";
+import { blocksToHtml, parseBody, type Block } from "~/server/content/markdown";
+import type { Database } from "~/server/db/connection";
 
 // What the article body rendered as React elements before it was rendered to HTML on the server.
 function asElements(blocks: Block[]): ReactElement {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatUsd } from "../../shared/money";
-import { togetherTotalCents } from "../../shared/better-together";
+import { formatUsd } from "~/shared/money";
+import { togetherTotalCents } from "~/shared/better-together";
 
 // "Better together" (spec section 9): the sum of the checked items, to 2 decimals.
 

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { chartData, chartSchema, chartSlugs, chartYears, parseChart, type ChartData } from "../../server/charts/data";
-import { chartSvg } from "../../server/charts/render";
-import { dejaVuFamily, rasterFontFiles, svgToPng, withDejaVuFamilies } from "../../server/raster";
-import { splitFrontMatter } from "../../server/seed/content-source";
-import { pngSize } from "../helpers/png";
+import { chartData, chartSchema, chartSlugs, chartYears, parseChart, type ChartData } from "~/server/charts/data";
+import { chartSvg } from "~/server/charts/render";
+import { dejaVuFamily, rasterFontFiles, svgToPng, withDejaVuFamilies } from "~/server/raster";
+import { splitFrontMatter } from "~/server/seed/content-source";
+import { pngSize } from "~/tests/helpers/png";
 
 // The visual-library charts: their data agrees with what their articles say, the drawing shows
 // that data, and the PNG is drawn in the site's serif and sans faces on any machine.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../server/config";
-import { formatDuration, formatPublished } from "../../app/lib/format";
-import { monthsOfIssue, pickIssueIndex, pickMonthIndex, pickYear } from "../../app/lib/issue-finder";
-import { safeRedirectPath } from "../../app/lib/redirects";
+import { parseConfig } from "~/server/config";
+import { formatDuration, formatPublished } from "~/app/lib/format";
+import { monthsOfIssue, pickIssueIndex, pickMonthIndex, pickYear } from "~/app/lib/issue-finder";
+import { safeRedirectPath } from "~/app/lib/redirects";
 
 describe("configuration", () => {
   it("has safe defaults for the embedded mode", () => {

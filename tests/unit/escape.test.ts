@@ -1,6 +1,6 @@
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { escapeHtml } from "../../server/text/escape";
+import { escapeHtml } from "~/server/text/escape";
 
 // Whatever a title or name holds, a browser or an XML reader must read back that text, and
 // never markup, from what escapeHtml writes.

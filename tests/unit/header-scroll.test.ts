@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SCROLL_HYSTERESIS, scrollFlags } from "../../app/components/SiteHeader";
+import { SCROLL_HYSTERESIS, scrollFlags } from "~/app/components/SiteHeader";
 
 const off = { scrolled: false, far: false };
 

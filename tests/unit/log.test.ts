@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inRequestScope, logLine, requestIdFrom } from "../../server/log";
+import { inRequestScope, logLine, requestIdFrom } from "~/server/log";
 
 const NOW = new Date("2026-03-02T09:15:00.000Z");
 const parse = (line: string) => JSON.parse(line) as Record<string, unknown>;

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../server/config";
-import { mindstoneToken } from "../../server/learning/mindstone";
-import { loadSecrets } from "../../server/secrets";
+import { parseConfig } from "~/server/config";
+import { mindstoneToken } from "~/server/learning/mindstone";
+import { loadSecrets } from "~/server/secrets";
 
 // The Mindstone token's secret and signature (server/learning/mindstone.ts, server/secrets.ts).
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { inlineScriptHashes, PageCache, pageKey } from "../../server/http/page-cache";
+import { inlineScriptHashes, PageCache, pageKey } from "~/server/http/page-cache";
 
 const NONCE = "q1w2e3r4t5y6u7i8o9p0aA==";
 const page = (words: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastPage, MAX_STREAM_LOADS, paginationItems, parsePaging } from "../../shared/pagination";
+import { lastPage, MAX_STREAM_LOADS, paginationItems, parsePaging } from "~/shared/pagination";
 
 const labels = (current: number, last: number) =>
   paginationItems(current, last).map((i) => (i.kind === "gap" ? "..." : i.current ? `[${i.number}]` : String(i.number)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { returnPath, safeRedirectPath, withQueryValue } from "../../app/lib/redirects";
-import { foreignOriginAsCrossSite, isCrossSite } from "../../server/http/cross-site";
+import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
+import { foreignOriginAsCrossSite, isCrossSite } from "~/server/http/cross-site";
 
 describe("redirect targets", () => {
   it("keeps paths on this site, normalised", () => {

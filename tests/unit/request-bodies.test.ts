@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readBodyBytes, readFormBody } from "../../app/lib/read-body.server";
+import { readBodyBytes, readFormBody } from "~/app/lib/read-body.server";
 
 const CHUNK = 16 * 1024;
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { applySecurityHeaders, hardenResponse, isPrivatePage } from "../../server/http/response-headers";
+import { applySecurityHeaders, hardenResponse, isPrivatePage } from "~/server/http/response-headers";
 
 const http = { siteUrl: "http://localhost:3000" };
 const https = { siteUrl: "https://www.meridian.example" };

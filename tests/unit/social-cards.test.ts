@@ -1,9 +1,9 @@
 import { renderAsync } from "@resvg/resvg-js";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { episodeCover, socialCard } from "../../server/art";
-import { rasterFontFiles, svgToPng, withDejaVuFamilies } from "../../server/raster";
-import { PNG_RGB, pngHeader } from "../helpers/png";
+import { episodeCover, socialCard } from "~/server/art";
+import { rasterFontFiles, svgToPng, withDejaVuFamilies } from "~/server/raster";
+import { PNG_RGB, pngHeader } from "~/tests/helpers/png";
 
 // The PNGs the site draws (social cards, podcast artwork, covers for structured data) are RGB:
 // podcast directories refuse artwork with an alpha channel. resvg draws RGBA, so the site writes

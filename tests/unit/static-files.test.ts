@@ -5,8 +5,8 @@ import path from "node:path";
 import zlib from "node:zlib";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { remoteAddress } from "../../server/http/handler";
-import { preferredEncoding, staticFiles } from "../../server/http/static";
+import { remoteAddress } from "~/server/http/handler";
+import { preferredEncoding, staticFiles } from "~/server/http/static";
 
 // Precompressed siblings (x.js.br, x.js.gz) are chosen by the client's Accept-Encoding; the
 // client build does not produce them yet, so these run against a folder made here.

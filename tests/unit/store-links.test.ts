@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ADD_TO_CART_REFERRAL, referralCode } from "../../server/store/links";
-import { addToCartHref } from "../../shared/add-to-cart-links";
+import { DEFAULT_ADD_TO_CART_REFERRAL, referralCode } from "~/server/store/links";
+import { addToCartHref } from "~/shared/add-to-cart-links";
 
 const SITE = "https://meridian.example";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "../../server/config";
-import { storeMaintenance } from "../../server/store/maintenance";
-import { linePrice } from "../../shared/pricing";
-import { cartLineType, deliveryOf, showsDownloadInfo } from "../../shared/product-types";
-import { COUNTRIES, regionsOf } from "../../shared/regions";
-import { findShippingMethod, shippingCents, shippingMethodsFor } from "../../shared/shipping";
-import { taxCents } from "../../server/store/tax";
+import { parseConfig } from "~/server/config";
+import { storeMaintenance } from "~/server/store/maintenance";
+import { linePrice } from "~/shared/pricing";
+import { cartLineType, deliveryOf, showsDownloadInfo } from "~/shared/product-types";
+import { COUNTRIES, regionsOf } from "~/shared/regions";
+import { findShippingMethod, shippingCents, shippingMethodsFor } from "~/shared/shipping";
+import { taxCents } from "~/server/store/tax";
 
 const daily = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" };
 

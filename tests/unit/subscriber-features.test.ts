@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { noteErrorField, noteSchema } from "../../app/lib/forms/notes";
-import { articleIdFromReprint, chartPath, reprintPath } from "../../app/lib/downloads";
-import { addAnnotation, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH, MAX_PARAGRAPH } from "../../server/annotations";
-import type { Database } from "../../server/db/connection";
+import { noteErrorField, noteSchema } from "~/app/lib/forms/notes";
+import { articleIdFromReprint, chartPath, reprintPath } from "~/app/lib/downloads";
+import { addAnnotation, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH, MAX_PARAGRAPH } from "~/server/annotations";
+import type { Database } from "~/server/db/connection";
 
 describe("note form", () => {
   // Each of these is refused before the database is asked anything.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { suggestThrottle } from "../../app/lib/suggest-throttle";
-import { SUGGEST_THROTTLE_MS } from "../../shared/suggest";
+import { suggestThrottle } from "~/app/lib/suggest-throttle";
+import { SUGGEST_THROTTLE_MS } from "~/shared/suggest";
 
 interface Call {
   term: string;

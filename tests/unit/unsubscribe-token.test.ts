@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { composeIssue } from "../../server/newsletters/issue";
-import { readUnsubscribeToken, unsubscribeToken } from "../../server/newsletters/unsubscribe-token";
+import { composeIssue } from "~/server/newsletters/issue";
+import { readUnsubscribeToken, unsubscribeToken } from "~/server/newsletters/unsubscribe-token";
 
 const SECRET = "unit-test-secret-0123456789abcdefghijkl";
 

@@ -1,16 +1,16 @@
 import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import type { forgotPasswordSchema } from "../../lib/forms/account";
-import { primaryButton } from "../controls.css";
-import { CaptchaToken } from "../forms/CaptchaToken";
-import { ErrorSummary } from "../forms/ErrorSummary";
-import { useFormHost, type FormFetcher } from "../forms/form-host";
-import { Honeypot, TextField } from "../forms/fields";
-import * as css from "../forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+import type { forgotPasswordSchema } from "~/app/lib/forms/account";
+import { primaryButton } from "~/app/components/controls.css";
+import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { useFormHost, type FormFetcher } from "~/app/components/forms/form-host";
+import { Honeypot, TextField } from "~/app/components/forms/fields";
+import * as css from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
 const loadForgotPasswordSchema: SchemaLoader<typeof forgotPasswordSchema> = () =>
-  import("../../lib/forms/account").then((forms) => forms.forgotPasswordSchema);
+  import("~/app/lib/forms/account").then((forms) => forms.forgotPasswordSchema);
 
 /** The forgot-password form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {

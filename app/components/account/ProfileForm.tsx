@@ -1,14 +1,14 @@
 import { getFormProps } from "@conform-to/react";
-import type { profileSchema } from "../../lib/forms/account";
-import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES } from "../../lib/forms/choices";
-import { primaryButton } from "../controls.css";
-import { ErrorSummary } from "../forms/ErrorSummary";
-import { useFormHost, type FormFetcher } from "../forms/form-host";
-import { PasswordField, SelectField, TextField } from "../forms/fields";
-import * as css from "../forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+import type { profileSchema } from "~/app/lib/forms/account";
+import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES } from "~/app/lib/forms/choices";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { useFormHost, type FormFetcher } from "~/app/components/forms/form-host";
+import { PasswordField, SelectField, TextField } from "~/app/components/forms/fields";
+import * as css from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
-const loadProfileSchema: SchemaLoader<typeof profileSchema> = () => import("../../lib/forms/account").then((forms) => forms.profileSchema);
+const loadProfileSchema: SchemaLoader<typeof profileSchema> = () => import("~/app/lib/forms/account").then((forms) => forms.profileSchema);
 
 type ProfileValues = Record<Exclude<keyof typeof profileSchema.shape, "currentPassword">, string>;
 

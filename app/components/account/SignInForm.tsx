@@ -1,17 +1,17 @@
 import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { useEffect } from "react";
-import { SIGN_IN_PENDING } from "../../lib/account-messages";
-import type { signInSchema } from "../../lib/forms/account";
-import { primaryButton } from "../controls.css";
-import { CaptchaToken } from "../forms/CaptchaToken";
-import { ErrorSummary } from "../forms/ErrorSummary";
-import { useFormHost, type FormFetcher } from "../forms/form-host";
-import { Honeypot, PasswordField, TextField } from "../forms/fields";
-import * as css from "../forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+import { SIGN_IN_PENDING } from "~/app/lib/account-messages";
+import type { signInSchema } from "~/app/lib/forms/account";
+import { primaryButton } from "~/app/components/controls.css";
+import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { useFormHost, type FormFetcher } from "~/app/components/forms/form-host";
+import { Honeypot, PasswordField, TextField } from "~/app/components/forms/fields";
+import * as css from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
-const loadSignInSchema: SchemaLoader<typeof signInSchema> = () => import("../../lib/forms/account").then((forms) => forms.signInSchema);
+const loadSignInSchema: SchemaLoader<typeof signInSchema> = () => import("~/app/lib/forms/account").then((forms) => forms.signInSchema);
 
 /** The sign-in form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function SignInForm({

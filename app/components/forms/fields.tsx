@@ -1,7 +1,7 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
-import { useHydrated } from "../useHydrated";
-import { HONEYPOT_FIELD } from "../../lib/forms/honeypot";
+import { useHydrated } from "~/app/components/useHydrated";
+import { HONEYPOT_FIELD } from "~/app/lib/forms/honeypot";
 import * as css from "./forms.css";
 
 interface FieldShell {

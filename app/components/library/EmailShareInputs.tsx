@@ -1,10 +1,10 @@
-import type { emailShareSchema } from "../../lib/forms/share";
-import { TextField } from "../forms/fields";
-import type { SchemaLoader, useSpecForm } from "../forms/useSpecForm";
+import type { emailShareSchema } from "~/app/lib/forms/share";
+import { TextField } from "~/app/components/forms/fields";
+import type { SchemaLoader, useSpecForm } from "~/app/components/forms/useSpecForm";
 
 /** The e-mail share form's schema, for the share page and the share flyout. */
 export const loadEmailShareSchema: SchemaLoader<typeof emailShareSchema> = () =>
-  import("../../lib/forms/share").then((forms) => forms.emailShareSchema);
+  import("~/app/lib/forms/share").then((forms) => forms.emailShareSchema);
 
 type EmailShareFields = ReturnType<typeof useSpecForm<typeof emailShareSchema>>["fields"];
 

@@ -1,5 +1,5 @@
-import type { Folder } from "../../../server/library/folders";
-import { folderChoices } from "../../../shared/folder-choices";
+import type { Folder } from "~/server/library/folders";
+import { folderChoices } from "~/shared/folder-choices";
 import * as css from "./library.css";
 
 /** The reader's folders an item can go in, as checkboxes. */

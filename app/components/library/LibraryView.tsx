@@ -1,19 +1,19 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import type { Folder } from "../../../server/library/folders";
-import type { LibraryItem } from "../../../server/library/items";
-import { libraryFolderPath } from "../../../shared/urls";
-import type { folderSchema } from "../../lib/forms/library";
-import type { loadLibrary } from "../../lib/library-page.server";
-import { primaryButton } from "../controls.css";
-import { ErrorSummary } from "../forms/ErrorSummary";
-import { TextField } from "../forms/fields";
-import * as forms from "../forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
-import { Pagination } from "../Pagination";
+import type { Folder } from "~/server/library/folders";
+import type { LibraryItem } from "~/server/library/items";
+import { libraryFolderPath } from "~/shared/urls";
+import type { folderSchema } from "~/app/lib/forms/library";
+import type { loadLibrary } from "~/app/lib/library-page.server";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { TextField } from "~/app/components/forms/fields";
+import * as forms from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
+import { Pagination } from "~/app/components/Pagination";
 import * as css from "./library.css";
 
-const loadFolderSchema: SchemaLoader<typeof folderSchema> = () => import("../../lib/forms/library").then((forms) => forms.folderSchema);
+const loadFolderSchema: SchemaLoader<typeof folderSchema> = () => import("~/app/lib/forms/library").then((forms) => forms.folderSchema);
 
 type LibraryData = Awaited<ReturnType<typeof loadLibrary>>;
 type ActionData = { intent?: string; result?: SubmissionResult<string[]>; bulkError?: string } | undefined;

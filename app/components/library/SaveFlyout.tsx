@@ -1,12 +1,12 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
-import type { action as saveAction, loader as saveLoader } from "../../routes/my-library_.save";
-import { primaryButton } from "../controls.css";
-import * as forms from "../forms/forms.css";
-import { useDismiss } from "../useDismiss";
+import type { action as saveAction, loader as saveLoader } from "~/app/routes/my-library_.save";
+import { primaryButton } from "~/app/components/controls.css";
+import * as forms from "~/app/components/forms/forms.css";
+import { useDismiss } from "~/app/components/useDismiss";
 import { FolderChecklist } from "./FolderChecklist";
 import * as css from "./library.css";
-import { ViaFetcherField } from "../../lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/via-fetcher";
 
 /** Spec timings: a confirmation stays 2 s; a save with no answer after 5 s has failed. */
 const CONFIRMATION_MS = 2000;

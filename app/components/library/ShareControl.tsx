@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { LibraryContentType } from "../../../server/db/schema";
+import type { LibraryContentType } from "~/server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
 import * as css from "./library.css";
 

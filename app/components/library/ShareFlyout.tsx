@@ -1,18 +1,18 @@
 import { getFormProps } from "@conform-to/react";
-import type { LibraryContentType } from "../../../server/db/schema";
+import type { LibraryContentType } from "~/server/db/schema";
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { NETWORK_NAMES, SOCIAL_NETWORKS } from "../../../shared/share-links";
-import type { action as shareAction, loader as shareLoader } from "../../routes/share";
-import { primaryButton } from "../controls.css";
-import * as forms from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
-import { ShareLinks } from "../ShareLinks";
-import { SignInPrompt } from "../SignInPrompt";
-import { useDismiss } from "../useDismiss";
+import { NETWORK_NAMES, SOCIAL_NETWORKS } from "~/shared/share-links";
+import type { action as shareAction, loader as shareLoader } from "~/app/routes/share";
+import { primaryButton } from "~/app/components/controls.css";
+import * as forms from "~/app/components/forms/forms.css";
+import { useSpecForm } from "~/app/components/forms/useSpecForm";
+import { ShareLinks } from "~/app/components/ShareLinks";
+import { SignInPrompt } from "~/app/components/SignInPrompt";
+import { useDismiss } from "~/app/components/useDismiss";
 import { EmailShareInputs, loadEmailShareSchema } from "./EmailShareInputs";
 import * as css from "./library.css";
-import { ViaFetcherField } from "../../lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/via-fetcher";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];

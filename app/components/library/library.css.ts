@@ -1,6 +1,6 @@
 import { style } from "@vanilla-extract/css";
-import { media, vars } from "../../styles/theme.css";
-import { popover } from "../controls.css";
+import { media, vars } from "~/app/styles/theme.css";
+import { popover } from "~/app/components/controls.css";
 
 export const tabs = style({
   display: "flex",

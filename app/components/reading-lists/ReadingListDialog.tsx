@@ -1,8 +1,8 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useId, useRef } from "react";
-import { readingListPath } from "../../../shared/urls";
-import type { loader as listLoader } from "../../routes/reading-lists_.$slug";
-import * as modal from "../AuthModal.css";
+import { readingListPath } from "~/shared/urls";
+import type { loader as listLoader } from "~/app/routes/reading-lists_.$slug";
+import * as modal from "~/app/components/AuthModal.css";
 import * as css from "./reading-lists.css";
 import { ReadingListView } from "./ReadingListView";
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { ReadingListContext } from "../../../server/reading-lists";
-import { readingListPath } from "../../../shared/urls";
+import type { ReadingListContext } from "~/server/reading-lists";
+import { readingListPath } from "~/shared/urls";
 import * as css from "./reading-lists.css";
 import { ReadingListLinks } from "./ReadingListLinks";
 

@@ -1,11 +1,11 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useId } from "react";
-import type { ReadingListPage } from "../../../server/reading-lists";
-import { readingListPath } from "../../../shared/urls";
-import { formatAuthors } from "../../lib/format";
-import { useRootData } from "../../lib/root-data";
+import type { ReadingListPage } from "~/server/reading-lists";
+import { readingListPath } from "~/shared/urls";
+import { formatAuthors } from "~/app/lib/format";
+import { useRootData } from "~/app/lib/root-data";
 import * as css from "./reading-lists.css";
-import { primaryButton } from "../controls.css";
+import { primaryButton } from "~/app/components/controls.css";
 
 export const articleCount = (n: number) => (n === 1 ? "1 article" : `${n} articles`);
 

@@ -1,6 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars } from "../../styles/theme.css";
-import * as modal from "../AuthModal.css";
+import { media, vars } from "~/app/styles/theme.css";
+import * as modal from "~/app/components/AuthModal.css";
 
 /** The index: one entry per list. */
 export const lists = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.lg });

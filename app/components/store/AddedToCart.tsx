@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
-import type { AddedConfirmation } from "../../lib/cart-confirmation.server";
-import { formatPublished, formatUsd } from "../../lib/format";
+import type { AddedConfirmation } from "~/app/lib/cart-confirmation.server";
+import { formatPublished, formatUsd } from "~/app/lib/format";
 import * as css from "./cart.css";
-import { primaryButton } from "../controls.css";
+import { primaryButton } from "~/app/components/controls.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 
 /**

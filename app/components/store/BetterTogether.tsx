@@ -1,9 +1,9 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { TogetherItem } from "../../../server/store/better-together";
-import { togetherTotalCents } from "../../../shared/better-together";
-import { formatUsd } from "../../lib/format";
-import { primaryButton } from "../controls.css";
+import type { TogetherItem } from "~/server/store/better-together";
+import { togetherTotalCents } from "~/shared/better-together";
+import { formatUsd } from "~/app/lib/format";
+import { primaryButton } from "~/app/components/controls.css";
 import * as css from "./better-together.css";
 
 /** The ids of the boxes checked in the form now. */

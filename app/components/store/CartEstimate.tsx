@@ -1,17 +1,17 @@
 import { getFormProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
-import type { Destination } from "../../../server/store/estimate";
-import type { estimateSchema } from "../../lib/forms/cart";
-import type { CartAction } from "../../routes/shopping-cart";
-import { ErrorSummary } from "../forms/ErrorSummary";
-import { Shell, TextField } from "../forms/fields";
-import { useHydrated } from "../useHydrated";
-import * as forms from "../forms/forms.css";
-import { useSpecForm, type SchemaLoader } from "../forms/useSpecForm";
+import type { Destination } from "~/server/store/estimate";
+import type { estimateSchema } from "~/app/lib/forms/cart";
+import type { CartAction } from "~/app/routes/shopping-cart";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { Shell, TextField } from "~/app/components/forms/fields";
+import { useHydrated } from "~/app/components/useHydrated";
+import * as forms from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as css from "./cart.css";
-import { ViaFetcherField } from "../../lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/via-fetcher";
 
-const loadEstimateSchema: SchemaLoader<typeof estimateSchema> = () => import("../../lib/forms/cart").then((forms) => forms.estimateSchema);
+const loadEstimateSchema: SchemaLoader<typeof estimateSchema> = () => import("~/app/lib/forms/cart").then((forms) => forms.estimateSchema);
 
 type Choice = { code: string; name: string };
 

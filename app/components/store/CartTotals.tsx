@@ -1,5 +1,5 @@
-import type { Estimate } from "../../../server/store/estimate";
-import { formatUsd } from "../../lib/format";
+import type { Estimate } from "~/server/store/estimate";
+import { formatUsd } from "~/app/lib/format";
 import * as css from "./cart.css";
 
 const LATER = "Calculated at checkout";

@@ -1,14 +1,14 @@
 import { getFormProps, getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { useCallback, useState } from "react";
-import { isDomestic } from "../../../shared/domestic";
-import { NEW_ADDRESS } from "../../lib/forms/choices";
-import { primaryButton } from "../controls.css";
-import { ErrorSummary } from "../forms/ErrorSummary";
-import { Checkbox, SelectField, TextField } from "../forms/fields";
-import { useHydrated } from "../useHydrated";
-import * as forms from "../forms/forms.css";
-import { useSpecForm } from "../forms/useSpecForm";
+import { isDomestic } from "~/shared/domestic";
+import { NEW_ADDRESS } from "~/app/lib/forms/choices";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { Checkbox, SelectField, TextField } from "~/app/components/forms/fields";
+import { useHydrated } from "~/app/components/useHydrated";
+import * as forms from "~/app/components/forms/forms.css";
+import { useSpecForm } from "~/app/components/forms/useSpecForm";
 import * as css from "./checkout.css";
 
 export interface ShippingChoiceView {
@@ -39,7 +39,7 @@ export interface CheckoutFormData {
 export function CheckoutForm({ page, result }: { page: CheckoutFormData; result: Parameters<typeof useSpecForm>[2] }) {
   const { signedIn, physical } = page;
   const loadSchema = useCallback(
-    () => import("../../lib/forms/checkout").then((forms) => forms.shippingPaymentSchema({ guest: !signedIn, physical })),
+    () => import("~/app/lib/forms/checkout").then((forms) => forms.shippingPaymentSchema({ guest: !signedIn, physical })),
     [signedIn, physical],
   );
   const { form, fields, summary, submitDisabled } = useSpecForm("shipping-payment", loadSchema, result, page.defaults);

@@ -1,8 +1,8 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useRef, useState, type MouseEvent } from "react";
-import { lazyEnhancement } from "../../lib/lazy-enhancement";
-import { useRootData } from "../../lib/root-data";
-import { useHydrated } from "../useHydrated";
+import { lazyEnhancement } from "~/app/lib/lazy-enhancement";
+import { useRootData } from "~/app/lib/root-data";
+import { useHydrated } from "~/app/components/useHydrated";
 import * as css from "./cart.css";
 
 // The flyout's code is not part of every page: it loads when the pointer or focus reaches the

@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { formatUsd } from "../../lib/format";
-import type { RootData } from "../../lib/root-data";
-import { useDismiss } from "../useDismiss";
+import { formatUsd } from "~/app/lib/format";
+import type { RootData } from "~/app/lib/root-data";
+import { useDismiss } from "~/app/components/useDismiss";
 import * as css from "./cart.css";
-import { primaryButton } from "../controls.css";
+import { primaryButton } from "~/app/components/controls.css";
 
 /** The header cart's flyout: the first lines, the total and "View Cart". */
 export default function MiniCartFlyout({ cart, onClose }: { cart: NonNullable<RootData["cart"]>; onClose: () => void }) {

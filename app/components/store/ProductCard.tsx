@@ -1,9 +1,9 @@
 import { Link } from "@remix-run/react";
-import type { ProductCard as Card } from "../../../server/store/catalogue";
-import { formatPublished, formatUsd } from "../../lib/format";
-import * as cards from "../cards.css";
+import type { ProductCard as Card } from "~/server/store/catalogue";
+import { formatPublished, formatUsd } from "~/app/lib/format";
+import * as cards from "~/app/components/cards.css";
 import * as css from "./store.css";
-import { PRODUCT_COVER_SIZE } from "../../../shared/art-sizes";
+import { PRODUCT_COVER_SIZE } from "~/shared/art-sizes";
 
 /** "Available {date}" for an item that is not on sale yet (spec date format "MMMM DD, YYYY"). */
 export function availableLabel(date: string | null): string {

@@ -1,4 +1,4 @@
-import * as css from "../prose.css";
+import * as css from "~/app/components/prose.css";
 
 /** Shown where ordering or order history is closed (server/store/maintenance.ts decides when). */
 export function StoreMaintenanceNotice({ window }: { window: string | null }) {

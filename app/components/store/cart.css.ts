@@ -1,6 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars, visuallyHidden } from "../../styles/theme.css";
-import { popover } from "../controls.css";
+import { media, vars, visuallyHidden } from "~/app/styles/theme.css";
+import { popover } from "~/app/components/controls.css";
 
 export const section = style({ margin: `0 0 ${vars.space.xl}` });
 

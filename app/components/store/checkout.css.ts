@@ -1,5 +1,5 @@
 import { globalStyle, style } from "@vanilla-extract/css";
-import { media, vars, visuallyHidden } from "../../styles/theme.css";
+import { media, vars, visuallyHidden } from "~/app/styles/theme.css";
 
 export const layout = style({
   display: "grid",

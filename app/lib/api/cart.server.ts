@@ -1,15 +1,15 @@
 import type { z, ZodError } from "zod";
-import { PERMISSION_PRICE_CENTS } from "../../../shared/pricing";
-import type { ShippingMethod } from "../../../shared/shipping";
-import type { Cart, CartLine } from "../../../server/store/cart";
-import { estimateCharges } from "../../../server/store/estimate";
-import { buildReview, readDraft } from "../../../server/store/checkout";
-import { normalizePromoCode } from "../../../server/store/promo";
-import { readEstimateDestination } from "../cart-estimate.server";
-import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "../checkout.server";
-import { db } from "../db.server";
-import { formatUsd } from "../format";
-import { CHOOSE_SHIPPING, type shippingPaymentFields } from "../forms/checkout";
+import { PERMISSION_PRICE_CENTS } from "~/shared/pricing";
+import type { ShippingMethod } from "~/shared/shipping";
+import type { Cart, CartLine } from "~/server/store/cart";
+import { estimateCharges } from "~/server/store/estimate";
+import { buildReview, readDraft } from "~/server/store/checkout";
+import { normalizePromoCode } from "~/server/store/promo";
+import { readEstimateDestination } from "~/app/lib/cart-estimate.server";
+import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "~/app/lib/checkout.server";
+import { db } from "~/app/lib/db.server";
+import { formatUsd } from "~/app/lib/format";
+import { CHOOSE_SHIPPING, type shippingPaymentFields } from "~/app/lib/forms/checkout";
 import type { cartItemSchema, cartLineSchema, cartSchema, reviewSchema } from "./groups/cart";
 import { apiError, invalidInput } from "./handler.server";
 

@@ -1,15 +1,15 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z, ZodError, ZodTypeAny } from "zod";
-import type { User } from "../../../server/accounts/users";
-import { isStorableText } from "../../../server/db/storable-text";
-import { isCrossSite } from "../../../server/http/cross-site";
-import { log } from "../../../server/log";
-import { subscriberStatus } from "../../../server/subscriptions/entitlements";
-import { config, db } from "../db.server";
-import { readBodyBytes, readFormBody } from "../read-body.server";
-import { withSecurityHeaders } from "../responses.server";
-import { currentUser } from "../session.server";
-import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "../site";
+import type { User } from "~/server/accounts/users";
+import { isStorableText } from "~/server/db/storable-text";
+import { isCrossSite } from "~/server/http/cross-site";
+import { log } from "~/server/log";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { config, db } from "~/app/lib/db.server";
+import { readBodyBytes, readFormBody } from "~/app/lib/read-body.server";
+import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { currentUser } from "~/app/lib/session.server";
+import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "~/app/lib/site";
 import type { ApiErrorBody, Endpoint } from "./contract";
 
 // Serves the endpoints of one path (app/lib/api/contract.ts): checks the method, the site the

@@ -1,4 +1,4 @@
-import { mailer } from "../../../server/adapters/mail";
+import { mailer } from "~/server/adapters/mail";
 import {
   followAsReader,
   followedTopics,
@@ -7,8 +7,8 @@ import {
   unfollowAsReader,
   unfollow,
   type FollowKind,
-} from "../../../server/follows";
-import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, ownFolder, ownFolderByName } from "../../../server/library/folders";
+} from "~/server/follows";
+import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, ownFolder, ownFolderByName } from "~/server/library/folders";
 import {
   addItemsToFolders,
   discardItems,
@@ -16,17 +16,17 @@ import {
   removeItemsFromFolders,
   saveItem as saveToLibrary,
   savedItem,
-} from "../../../server/library/items";
-import { unsubscribeLinkTarget } from "../../../server/newsletters/unsubscribe-token";
-import { secrets } from "../../../server/secrets";
-import { shareableItem, shareByEmail } from "../../../server/sharing";
-import { folderChoices } from "../../../shared/folder-choices";
-import { FOLDER_EXISTS_MESSAGE } from "../../../shared/folder-names";
-import { UNKNOWN_FOLLOW_TARGET } from "../../../shared/follow-refusals";
-import { libraryFolderPath } from "../../../shared/urls";
-import { config, db } from "../db.server";
-import { SHARE_DAILY_LIMIT } from "../forms/share";
-import { libraryNotice } from "../library-page.server";
+} from "~/server/library/items";
+import { unsubscribeLinkTarget } from "~/server/newsletters/unsubscribe-token";
+import { secrets } from "~/server/secrets";
+import { shareableItem, shareByEmail } from "~/server/sharing";
+import { folderChoices } from "~/shared/folder-choices";
+import { FOLDER_EXISTS_MESSAGE } from "~/shared/folder-names";
+import { UNKNOWN_FOLLOW_TARGET } from "~/shared/follow-refusals";
+import { libraryFolderPath } from "~/shared/urls";
+import { config, db } from "~/app/lib/db.server";
+import { SHARE_DAILY_LIMIT } from "~/app/lib/forms/share";
+import { libraryNotice } from "~/app/lib/library-page.server";
 import type { Call } from "./handler.server";
 import { apiError, apiJson } from "./handler.server";
 import type * as library from "./groups/library";

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { User } from "../../../server/accounts/users";
-import { findCheckout, type SubscriptionCheckout } from "../../../server/subscriptions/checkout";
-import { tierOf } from "../../../server/subscriptions/tiers";
-import { db } from "../db.server";
-import { completeCheckout } from "../subscription-checkout.server";
-import { registerSubscriberFlow, subscribeFlow, subscriberLookupFlow, subscriberState } from "../subscriber-flows.server";
+import type { User } from "~/server/accounts/users";
+import { findCheckout, type SubscriptionCheckout } from "~/server/subscriptions/checkout";
+import { tierOf } from "~/server/subscriptions/tiers";
+import { db } from "~/app/lib/db.server";
+import { completeCheckout } from "~/app/lib/subscription-checkout.server";
+import { registerSubscriberFlow, subscribeFlow, subscriberLookupFlow, subscriberState } from "~/app/lib/subscriber-flows.server";
 import { accountProblem } from "./account-problem.server";
 import { endpoint } from "./contract";
 import type { Call } from "./handler.server";

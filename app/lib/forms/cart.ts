@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { isCountry, isRegionOf, regionsOf } from "../../../shared/regions";
-import type { CartLineType } from "../../../shared/product-types";
-import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "../../../shared/quantity-limits";
+import { isCountry, isRegionOf, regionsOf } from "~/shared/regions";
+import type { CartLineType } from "~/shared/product-types";
+import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "~/shared/quantity-limits";
 import { REQUIRED } from "./messages";
 
 // The cart's forms: add to cart (product pages), the quantity stepper and the estimate.

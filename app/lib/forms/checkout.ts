@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "../../../shared/address";
-import { findShippingMethod } from "../../../shared/shipping";
+import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "~/shared/address";
+import { findShippingMethod } from "~/shared/shipping";
 import { NEW_ADDRESS } from "./choices";
 import { EMAIL_INVALID, REQUIRED, tooLong } from "./messages";
 import { EMAIL_PATTERN } from "./validation";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FOLDER_DESCRIPTION_MAX, FOLDER_NAME_MESSAGE, isValidFolderName } from "../../../shared/folder-names";
+import { FOLDER_DESCRIPTION_MAX, FOLDER_NAME_MESSAGE, isValidFolderName } from "~/shared/folder-names";
 
 /** A folder's title and description, as the new-folder and edit-folder forms send them. */
 export const folderSchema = z.object({

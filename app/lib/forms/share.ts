@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SHARE_RECIPIENTS } from "../../../shared/share-links";
+import { MAX_SHARE_RECIPIENTS } from "~/shared/share-links";
 import { REQUIRED, tooLong } from "./messages";
 import { email, EMAIL_PATTERN } from "./validation";
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // Full-text search over every kind of content (ADR 030). One row per searchable thing in
 // search_document, keyed so that key order is publication order; the words themselves are in

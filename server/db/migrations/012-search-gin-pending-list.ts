@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // PostgreSQL's GIN indexes take new entries into a pending list (fastupdate), which every search
 // reads in full until it is merged into the index. Its default bound, 4 MB, was reached by a

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // PostgreSQL finds the newest matches of a common word by walking search_document in key order
 // and testing each row's words (ADR 030). A body's tsvector is a few kilobytes, so by default it

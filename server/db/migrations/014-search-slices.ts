@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // PostgreSQL indexes a document's words by time slice (server/search/slices.ts, ADR 040). The
 // layout starts as one slice covering every key, which is what the word indexes already were:

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // A search counts its newest 1,000 matches by topic. On PostgreSQL that was 1,000 lookups in
 // search_document_topic (1.7 ms at 100,000 documents), after the rows had already been read to

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // PostgreSQL: what a search reads of each match moves from search_document into a narrow table
 // (ADR 040). A GIN bitmap scan visits a heap row per match; search_document's rows carried a

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { isPostgres } from "../dialect";
+import { isPostgres } from "~/server/db/dialect";
 
 // PostgreSQL: a two-word phrase found from the word indexes alone (ADR 050). GIN cannot tell a
 // phrase from its words, so "supply chain" read the body's words of each candidate from TOAST to

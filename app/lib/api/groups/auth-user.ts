@@ -6,8 +6,8 @@ import {
   profileSchema,
   resetPasswordSchema,
   signInSchema,
-} from "../../forms/account";
-import { apiErrorSchema, endpoint } from "../contract";
+} from "~/app/lib/forms/account";
+import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Signing in and out, registering, passwords and the reader's profile (spec 7), over the same
 // flows as the pages (app/lib/account-flows.server.ts).

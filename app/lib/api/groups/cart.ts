@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { apiErrorSchema, endpoint } from "../contract";
-import { addToCartSchema, estimateSchema } from "../../forms/cart";
-import { placeOrderSchema, shippingPaymentFields } from "../../forms/checkout";
+import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
+import { addToCartSchema, estimateSchema } from "~/app/lib/forms/cart";
+import { placeOrderSchema, shippingPaymentFields } from "~/app/lib/forms/checkout";
 
 // The store's cart (spec 7: GET/POST/DELETE /api/shopping-cart, POST /api/shopping-cart/estimate,
 // GET product/{id}/availabilities, HEAD commerce/shopping-cart). A guest's cart is found by its

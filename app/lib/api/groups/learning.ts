@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { REQUIRED } from "../../forms/messages";
-import { endpoint } from "../contract";
+import { REQUIRED } from "~/app/lib/forms/messages";
+import { endpoint } from "~/app/lib/api/contract";
 
 // Learning (spec 7, "Articles"): course links by slug, and the token a subscriber takes to the
 // Mindstone learning platform.

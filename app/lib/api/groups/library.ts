@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { apiErrorSchema, endpoint } from "../contract";
-import { bulkUpdateSchema, folderSchema } from "../../forms/library";
-import { emailShareSchema, shareRefSchema } from "../../forms/share";
+import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
+import { bulkUpdateSchema, folderSchema } from "~/app/lib/forms/library";
+import { emailShareSchema, shareRefSchema } from "~/app/lib/forms/share";
 
 // The reader's library and follows (spec 7, "Library and follows"): folders and saved items,
 // following topics, newsletters and marketing campaigns, and sharing by e-mail. Each calls the

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { REQUIRED } from "../../forms/messages";
-import { apiErrorSchema, endpoint } from "../contract";
+import { REQUIRED } from "~/app/lib/forms/messages";
+import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Short links to pages of this site (spec 7, integration/url/shorten).
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiErrorSchema, endpoint } from "../contract";
+import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Public lookups the pages make while a reader types or chooses (spec 7).
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "../contract";
+import { endpoint } from "~/app/lib/api/contract";
 
 // The reader's meters (spec 7: user/quota, user/ascend-quota).
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { signInSchema, subscriberRegistrationSchema } from "../../forms/account";
-import { REQUIRED } from "../../forms/messages";
-import { requiredText } from "../../forms/validation";
-import { apiErrorSchema, endpoint, type Answer } from "../contract";
+import { signInSchema, subscriberRegistrationSchema } from "~/app/lib/forms/account";
+import { REQUIRED } from "~/app/lib/forms/messages";
+import { requiredText } from "~/app/lib/forms/validation";
+import { apiErrorSchema, endpoint, type Answer } from "~/app/lib/api/contract";
 
 // Print subscribers and the subscription checkout (spec 7, "Auth and user"), over the same flows
 // as /subscriber-registration and the subscription checkout's pages.
