@@ -24,7 +24,8 @@ function writeApp(route: string) {
       `import { vitePlugin as remix } from "@remix-run/dev";`,
       `import { clientImportGuard } from ${JSON.stringify(path.join(process.cwd(), "client-import-guard"))};`,
       `import remixConfig from ${JSON.stringify(path.join(process.cwd(), "remix.config"))};`,
-      `export default { plugins: [clientImportGuard(), remix(remixConfig)], build: { minify: false } };`,
+      // The site's import alias, so the routes below import as the site's own do.
+      `export default { plugins: [clientImportGuard(), remix(remixConfig)], resolve: { alias: [{ find: /^~\\//, replacement: ${JSON.stringify(fixture + "/")} }] }, build: { minify: false } };`,
     ].join("\n"),
     // Without entry files of its own, Remix would install a package into the fixture for its default server entry.
     "app/entry.client.tsx": `import { RemixBrowser } from "@remix-run/react";\nimport { hydrateRoot } from "react-dom/client";\nhydrateRoot(document, <RemixBrowser />);\n`,
