@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import { create } from "xmlbuilder2";
-import type { Database } from "./db/connection";
-import { escapeHtml } from "./text/escape";
+import type { Database } from "~/server/db/connection";
+import { escapeHtml } from "~/server/text/escape";
 import { latestArticles } from "./articles";
 import { episodeAudioFile, podcastSeries, podcastSeriesList } from "./podcasts";
-import { STORE_PAGE_SIZE, storeListings } from "./store/catalogue";
+import { STORE_PAGE_SIZE, storeListings } from "~/server/store/catalogue";
 import { pageSize, streamsWithSizes } from "./streams";
 import { VIDEO_PAGE_SIZE } from "./videos";
 import { lastPage } from "~/shared/pagination";

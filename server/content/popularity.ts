@@ -1,4 +1,4 @@
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 
 /** Most Popular counts the reads of this many days, today included. */
 export const POPULAR_DAYS = 7;

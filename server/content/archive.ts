@@ -1,4 +1,4 @@
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 import { articlePath, issueCoverPath, issuePath } from "~/shared/urls";
 
 export interface IssueSummary {

@@ -1,5 +1,5 @@
 import { ContentCache } from "./content-cache";
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 import { topicKey } from "~/shared/slugs";
 import { topicPath } from "~/shared/urls";
 

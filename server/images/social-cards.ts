@@ -1,16 +1,16 @@
 import { CHART_SIZE, ISSUE_COVER_SIZE, PODCAST_COVER_SIZE, PRODUCT_COVER_SIZE, VIDEO_POSTER_SIZE } from "~/shared/art-sizes";
 import { isPageCardName, PAGE_CARD_TITLES, type PageCardName } from "~/shared/page-cards";
 import { HOME_LINE, type SocialCardKind } from "~/shared/social-cards";
-import { issueByCode } from "./archive";
+import { issueByCode } from "~/server/content/archive";
 import { episodeCover, issueCover, pictureCard, podcastCover, productCover, socialCard, socialCardPng, videoPoster } from "./art";
 import { chartSvgOf } from "./charts";
-import { isIssueCode } from "./content/archive-calendar";
-import type { Database } from "./db/connection";
-import { podcastEpisodePage } from "./podcasts";
-import { productBySlug } from "./store/catalogue";
-import { STREAM_PAGES } from "./streams";
-import { topicBySlug } from "./topics";
-import { videoPosterSource } from "./videos";
+import { isIssueCode } from "~/server/content/archive-calendar";
+import type { Database } from "~/server/db/connection";
+import { podcastEpisodePage } from "~/server/content/podcasts";
+import { productBySlug } from "~/server/store/catalogue";
+import { STREAM_PAGES } from "~/server/content/streams";
+import { topicBySlug } from "~/server/content/topics";
+import { videoPosterSource } from "~/server/content/videos";
 
 // What each kind of page's social card shows, looked up by the key in its address
 // (shared/social-cards.ts). An unknown key has no card: its address answers 404.

@@ -1,4 +1,4 @@
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 
 /**
  * One-time messages a reader has closed (help boxes, the subscriber onboarding overlay, the

@@ -1,6 +1,6 @@
 // The geo lookup's answers per address, in the database so that every instance shares them.
-import type { CountryCache } from "./adapters/geo";
-import type { Database } from "./db/connection";
+import type { CountryCache } from "./geo";
+import type { Database } from "~/server/db/connection";
 
 export function databaseCountryCache(db: Database): CountryCache {
   return {

@@ -1,10 +1,10 @@
-import type { Mailer } from "./adapters/mail";
-import type { Database } from "./db/connection";
-import { contentItem, type ContentItem, type ContentRef } from "./library/content";
-import { recordShare } from "./library/history";
-import { hit } from "./rate-limit";
-import { subscriberStatus } from "./subscriptions/entitlements";
-import { mayWatch, videoById } from "./videos";
+import type { Mailer } from "~/server/adapters/mail";
+import type { Database } from "~/server/db/connection";
+import { contentItem, type ContentItem, type ContentRef } from "~/server/library/content";
+import { recordShare } from "~/server/library/history";
+import { hit } from "~/server/http/rate-limit";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { mayWatch, videoById } from "~/server/content/videos";
 
 /** A cap against abuse, beside MAX_SHARE_RECIPIENTS per message: e-mail shares per reader per day. */
 export const EMAIL_SHARES_PER_DAY = 20;

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 
 /**
  * A small least-recently-used cache for read-only content. Entries are kept per database (so

@@ -1,6 +1,6 @@
 import { CHART_PNG_SCALE, CHART_SIZE } from "~/shared/art-sizes";
 import { chartArtPath } from "~/shared/urls";
-import { KeptPngs, svgToPng } from "~/server/raster";
+import { KeptPngs, svgToPng } from "~/server/images/raster";
 import { chartData } from "./data";
 import { chartSvg } from "./render";
 

@@ -1,4 +1,4 @@
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 import { cardQuery, cardsOf } from "./article-cards";
 import { articlePath } from "~/shared/urls";
 

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import type { Database } from "./db/connection";
-import { isPostgres } from "./db/dialect";
-import type { ContentTier } from "./db/schema";
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
+import type { ContentTier } from "~/server/db/schema";
 import { articleArtPath, articlePath, topicPath } from "~/shared/urls";
 
 /** What a list, stream or carousel shows of an article (spec: stream entry). */

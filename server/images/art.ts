@@ -8,9 +8,9 @@ import {
   SOCIAL_CARD_SIZE,
   VIDEO_POSTER_SIZE,
 } from "~/shared/art-sizes";
-import { hashString, seededRandom } from "./content/random";
+import { hashString, seededRandom } from "~/server/content/random";
 import { KeptPngs, svgToPng } from "./raster";
-import { escapeHtml } from "./text/escape";
+import { escapeHtml } from "~/server/text/escape";
 
 // Deterministic cover art drawn from a key, so the site ships no binary images and
 // loads none from elsewhere. Colours are dark enough for white text (contrast > 4.5:1).

@@ -1,5 +1,5 @@
 import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 import { lastPage, type Paging } from "~/shared/pagination";
 import { REFERRAL_TOPICS_AND_HOME } from "~/shared/referrals";
 import { listTopics, topicArticleCounts } from "./topics";

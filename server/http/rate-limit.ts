@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 
 export interface RateLimitRule {
   limit: number;

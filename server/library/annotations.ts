@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 import { articlePath } from "~/shared/urls";
 
 export const MAX_PARAGRAPH = 9_999;

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
-import { hashToken, newToken } from "./accounts/tokens";
-import type { Database } from "./db/connection";
+import { hashToken, newToken } from "~/server/accounts/tokens";
+import type { Database } from "~/server/db/connection";
 import { articlePath } from "~/shared/urls";
 
 export type CreateGiftResult = { ok: true; token: string; giftId: string; giftsLeft: number } | { ok: false; reason: "allowance-used" };

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { Database } from "./db/connection";
+import type { Database } from "~/server/db/connection";
 
 // Short links (spec 7, integration/url/shorten): a random code for a path on this site. A path
 // keeps the code it was first given, so shortening the same page twice gives the same link.

@@ -1,10 +1,10 @@
 import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
-import { chartImage } from "./charts";
+import { chartImage } from "~/server/images/charts";
 import { ContentCache } from "./content-cache";
-import type { Database } from "./db/connection";
-import type { ContentTier } from "./db/schema";
-import { midpointIndex, parseBody, type Block } from "./content/markdown";
-import { promoProduct, type ProductCard } from "./store/catalogue";
+import type { Database } from "~/server/db/connection";
+import type { ContentTier } from "~/server/db/schema";
+import { midpointIndex, parseBody, type Block } from "./markdown";
+import { promoProduct, type ProductCard } from "~/server/store/catalogue";
 import { articleArtPath, articlePath, topicHeadlinePath, topicPath } from "~/shared/urls";
 
 export interface ArticlePage {

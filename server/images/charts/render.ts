@@ -5,7 +5,7 @@ import { chartYears, formatValue, type ChartAxis, type ChartData, type ChartSeri
 // A chart drawn from its data as the magazine prints them: title, subtitle and legend over the
 // plot, gridlines and ticks on one or two value axes, the years along the bottom, each line's
 // latest value at its end, and the note, source and site's name at the foot. The same families
-// as the rest of the site's art (server/art.ts); the PNG maps them to DejaVu (server/raster.ts).
+// as the rest of the site's art (server/images/art.ts); the PNG maps them to DejaVu (server/images/raster.ts).
 
 const SERIF = "Georgia, serif";
 const SANS = "Helvetica, Arial, sans-serif";

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import { PRINT_REFERENCE_PREFIX } from "./accounts/print-subscribers";
-import type { Database } from "./db/connection";
-import { readQuota } from "./paywall/meter";
-import { userKey, visitorKey } from "./reader-keys";
-import { PLANS } from "./subscriptions/plans";
-import { tierOf } from "./subscriptions/tiers";
+import { PRINT_REFERENCE_PREFIX } from "~/server/accounts/print-subscribers";
+import type { Database } from "~/server/db/connection";
+import { readQuota } from "~/server/paywall/meter";
+import { userKey, visitorKey } from "./keys";
+import { PLANS } from "~/server/subscriptions/plans";
+import { tierOf } from "~/server/subscriptions/tiers";
 
 // The analytics data layer (spec section 3, "Analytics user view" and "Visitor scores"): what a
 // tag manager may read of the reader on every page. It is built from the reader's own records

@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { Database } from "./db/connection";
-import { CONTENT_DIR } from "./seed/initialize";
+import type { Database } from "~/server/db/connection";
+import { CONTENT_DIR } from "~/server/seed/initialize";
 import { podcastEpisodePath } from "~/shared/urls";
 
 export interface PodcastSeriesCard {

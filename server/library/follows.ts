@@ -1,10 +1,10 @@
 import { sql } from "kysely";
-import { cardQuery } from "./article-cards";
-import type { Database } from "./db/connection";
+import { cardQuery } from "~/server/content/article-cards";
+import type { Database } from "~/server/db/connection";
 import type { Paging } from "~/shared/pagination";
-import { pageOfCards, type StreamPage } from "./streams";
-import { subscriberStatus, type SubscriberStatus } from "./subscriptions/entitlements";
-import { listTopics, type Topic } from "./topics";
+import { pageOfCards, type StreamPage } from "~/server/content/streams";
+import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
+import { listTopics, type Topic } from "~/server/content/topics";
 import { EXECUTIVE_ONLY_TOPIC, SUBSCRIBER_ONLY_NEWSLETTER, SUBSCRIBER_ONLY_TOPIC } from "~/shared/follow-refusals";
 
 // Following topics, newsletters and marketing campaigns (one `follow` row each), the following
