@@ -1,7 +1,7 @@
 // The files a store order's digital lines are delivered as, made here from the work's own text
 // (a book's chapters, an issue's articles, a case study's sections). PDF codes get a PDF; HTM an
 // HTML page; the ebook codes an EPUB; ZIP an archive holding the PDF; a toolkit's XLS an Excel
-// workbook and its PPT a PowerPoint deck (xlsx.ts).
+// workbook and its PPT a PowerPoint deck (xlsx.ts, pptx.ts).
 import { blocksToHtml, parseBody, type Block } from "~/server/content/markdown";
 import { imprintOf } from "~/server/images/art";
 import { renderCollectionPdf, renderReprintPdf, type PdfPart } from "./pdf";
@@ -9,7 +9,8 @@ import { isCollection } from "~/shared/product-types";
 import { productPath } from "~/shared/urls";
 import { escapeHtml } from "~/server/text/escape";
 import type { DownloadSource } from "~/server/store/downloads";
-import { renderPptx, renderXlsx } from "./xlsx";
+import { renderPptx } from "./pptx";
+import { renderXlsx } from "./xlsx";
 import { zip } from "./zip";
 
 export interface FileText {

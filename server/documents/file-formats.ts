@@ -8,7 +8,7 @@ const FORMATS: Record<string, FileFormat> = {
   KND: { kind: "epub", label: "EPUB", extension: "epub", contentType: "application/epub+zip" },
   EPB: { kind: "epub", label: "EPUB", extension: "epub", contentType: "application/epub+zip" },
   ZIP: { kind: "zip", label: "ZIP", extension: "zip", contentType: "application/zip" },
-  // A toolkit's workbook and slides (xlsx.ts).
+  // A toolkit's workbook and slides (xlsx.ts, pptx.ts).
   XLS: {
     kind: "xlsx",
     label: "Excel workbook",
