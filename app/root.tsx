@@ -16,12 +16,12 @@ import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
 import * as css from "./components/layout.css";
-import { analyticsDataLayer, type AnalyticsDataLayer } from "~/server/analytics";
+import { analyticsDataLayer, type AnalyticsDataLayer } from "~/server/readers/analytics";
 import type { Quota } from "~/server/paywall/meter";
 import { isArticlePath } from "~/shared/urls";
-import { dismissedItems, type Dismissible } from "~/server/dismissals";
-import { unreadFollowingCount } from "~/server/follows";
-import { userKey, visitorKey } from "~/server/reader-keys";
+import { dismissedItems, type Dismissible } from "~/server/readers/dismissals";
+import { unreadFollowingCount } from "~/server/library/follows";
+import { userKey, visitorKey } from "~/server/readers/keys";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { config, db } from "./lib/db.server";
@@ -98,7 +98,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * The analytics data layer (server/analytics.ts) as `window.meridianDataLayer`, for a tag manager
+ * The analytics data layer (server/readers/analytics.ts) as `window.meridianDataLayer`, for a tag manager
  * to read; nothing on the page reads it. Kept current after in-place navigations (a sign-in
  * changes it), since a script's new text does not run again.
  */

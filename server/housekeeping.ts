@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { purgeExpiredSessions } from "./accounts/sessions";
 import type { Database } from "./db/connection";
 import { meterPeriod } from "./paywall/meter";
-import { READ_DAYS_KEPT, readDay } from "./popularity";
+import { READ_DAYS_KEPT, readDay } from "./content/popularity";
 import type { PaymentProvider } from "./payments/provider";
 import { resliceSearchIndex } from "./search/slices";
 import { cancelAbandonedOrders } from "./store/order-sweep";

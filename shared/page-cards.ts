@@ -3,7 +3,7 @@ import { HOME_CARD, socialCard } from "./social-cards";
 // The cards of the pages that are not content, apart from shared/social-cards.ts so that the site's
 // shell, which names the home page's card for any page without one, does not carry their titles.
 
-/** The titles of the cards of pages that are not content (server/social-cards.ts has the line each adds). */
+/** The titles of the cards of pages that are not content (server/images/social-cards.ts has the line each adds). */
 export const PAGE_CARD_TITLES = {
   home: "Meridian Review",
   topics: "Topics",

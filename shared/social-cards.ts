@@ -1,4 +1,4 @@
-// A page's social card: the 1200 × 630 PNG that og:image names (server/art.ts draws it). Each
+// A page's social card: the 1200 × 630 PNG that og:image names (server/images/art.ts draws it). Each
 // kind of page has its own, found by a key: an article's slug, an issue's code, a page's name…
 
 export const SOCIAL_CARD_KINDS = [

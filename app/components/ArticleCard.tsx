@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ArticleCard as Card } from "~/server/article-cards";
+import type { ArticleCard as Card } from "~/server/content/article-cards";
 import { formatAuthors, formatPublished } from "~/app/lib/format";
 import { imageLoading } from "~/app/lib/image-loading";
 import * as css from "./cards.css";

@@ -1,4 +1,4 @@
-import type { ArticleCard as Card } from "~/server/article-cards";
+import type { ArticleCard as Card } from "~/server/content/article-cards";
 import { ArticleCard } from "./ArticleCard";
 import * as css from "./carousel.css";
 import * as prose from "./prose.css";

@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { Dismissible } from "~/server/dismissals";
+import type { Dismissible } from "~/server/readers/dismissals";
 import { VIA_FETCHER, VIA_FIELD } from "~/app/lib/via-fetcher";
 
 /**

@@ -1,5 +1,5 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import type { FollowKind } from "~/server/follows";
+import type { FollowKind } from "~/server/library/follows";
 import { SignInPrompt } from "./SignInPrompt";
 import * as css from "./follows.css";
 import { VIA_FETCHER, VIA_FIELD } from "~/app/lib/via-fetcher";

@@ -1,5 +1,5 @@
 import { useRef, useState, type ReactNode } from "react";
-import type { HelpBoxId } from "~/server/dismissals";
+import type { HelpBoxId } from "~/server/readers/dismissals";
 import { useRootData } from "~/app/lib/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { IssueSummary } from "~/server/archive";
+import type { IssueSummary } from "~/server/content/archive";
 import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
 import * as css from "./magazine.css";
 

@@ -1,4 +1,4 @@
-import type { PodcastEpisode } from "~/server/podcasts";
+import type { PodcastEpisode } from "~/server/content/podcasts";
 import { podcastAudioPath } from "~/shared/urls";
 import { formatDuration, formatPublished } from "~/app/lib/format";
 import { SaveControl } from "./library/SaveControl";

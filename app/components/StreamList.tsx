@@ -1,7 +1,7 @@
 import { Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
 import { MAX_STREAM_LOADS } from "~/shared/pagination";
-import type { StreamPage } from "~/server/streams";
+import type { StreamPage } from "~/server/content/streams";
 import { ArticleCard } from "./ArticleCard";
 import { Pagination } from "./Pagination";
 import * as cards from "./cards.css";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { VideoCard as Card } from "~/server/videos";
+import type { VideoCard as Card } from "~/server/content/videos";
 import { formatDuration, formatPublished } from "~/app/lib/format";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";

@@ -6,7 +6,7 @@ import { register } from "~/server/accounts/registration";
 import { signIn } from "~/server/accounts/sign-in";
 import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "~/server/accounts/users";
 import { mailer } from "~/server/adapters/mail";
-import { followedTargets, followedTopics } from "~/server/follows";
+import { followedTargets, followedTopics } from "~/server/library/follows";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { log } from "~/server/log";

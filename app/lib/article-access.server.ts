@@ -1,11 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
-import type { ArticlePageData } from "~/server/articles";
+import type { ArticlePageData } from "~/server/content/articles";
 import { blocksToHtml } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
 import { keepGift } from "~/server/library/items";
 import { recordView } from "~/server/library/history";
 import { decideOffer, type Offer } from "~/server/paywall/offers";
-import { countRead } from "~/server/popularity";
+import { countRead } from "~/server/content/popularity";
 import { config } from "./db.server";
 import { articleReader, offerRules, unmeteredReader, type ArticleReader } from "./reader.server";
 

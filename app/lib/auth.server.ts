@@ -1,7 +1,7 @@
 import type { LockoutRules } from "~/server/accounts/sign-in";
 import { normalizeEmail } from "~/server/accounts/users";
 import { captcha } from "~/server/adapters/captcha";
-import { hitAll, type RateLimitResult, type RateLimitRule } from "~/server/rate-limit";
+import { hitAll, type RateLimitResult, type RateLimitRule } from "~/server/http/rate-limit";
 import type { AppLoadContext } from "@remix-run/node";
 import { clientAddress } from "./client-address.server";
 import { config, db } from "./db.server";

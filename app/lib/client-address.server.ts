@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { clientIp } from "~/server/client-ip";
+import { clientIp } from "~/server/http/client-ip";
 import { config } from "./db.server";
 
 declare module "@remix-run/node" {

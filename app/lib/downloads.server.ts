@@ -1,4 +1,4 @@
-import { articlePage, type ArticlePage } from "~/server/articles";
+import { articlePage, type ArticlePage } from "~/server/content/articles";
 import type { Database } from "~/server/db/connection";
 import { articlePath } from "~/shared/urls";
 import { applySecurityHeaders } from "./security.server";

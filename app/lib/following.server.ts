@@ -1,7 +1,7 @@
 import type { Database } from "~/server/db/connection";
-import { followedTopics, followingStream, markFollowingSeen, topicForFilter } from "~/server/follows";
-import type { StreamPage } from "~/server/streams";
-import type { Topic } from "~/server/topics";
+import { followedTopics, followingStream, markFollowingSeen, topicForFilter } from "~/server/library/follows";
+import type { StreamPage } from "~/server/content/streams";
+import type { Topic } from "~/server/content/topics";
 import type { Paging } from "~/shared/pagination";
 
 /** The following stream's page size (the page's, and the most the stream service gives). */

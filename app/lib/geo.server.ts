@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { configuredGeo, regionOf, type Geo, type Region } from "~/server/adapters/geo";
-import { databaseCountryCache } from "~/server/geo-cache";
+import { databaseCountryCache } from "~/server/adapters/geo-cache";
 import { clientAddress } from "./client-address.server";
 import { db } from "./db.server";
 

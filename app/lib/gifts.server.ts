@@ -1,6 +1,6 @@
 import type { User } from "~/server/accounts/users";
-import { articlePage } from "~/server/articles";
-import { createGift } from "~/server/gifts";
+import { articlePage } from "~/server/content/articles";
+import { createGift } from "~/server/share/gifts";
 import { config, db } from "./db.server";
 
 // The gift rule, shared by the article page's gift form (/article-gift) and the service API

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { parseByteRange } from "~/server/byte-range";
+import { parseByteRange } from "~/server/http/byte-range";
 import { applySecurityHeaders } from "./security.server";
 
 /**

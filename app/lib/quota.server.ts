@@ -1,5 +1,5 @@
 import { readQuota, type MeterName } from "~/server/paywall/meter";
-import { userKey, visitorKey } from "~/server/reader-keys";
+import { userKey, visitorKey } from "~/server/readers/keys";
 import { db } from "./db.server";
 import { offerRules, readerContext } from "./reader.server";
 

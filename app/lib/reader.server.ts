@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { User } from "~/server/accounts/users";
-import { addressNetwork } from "~/server/client-ip";
+import { addressNetwork } from "~/server/http/client-ip";
 import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "~/server/paywall/crawlers";
 import type { OfferRules, Reader } from "~/server/paywall/offers";
 import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";

@@ -1,6 +1,6 @@
-import type { AnalyticsDataLayer } from "~/server/analytics";
+import type { AnalyticsDataLayer } from "~/server/readers/analytics";
 import { useRouteLoaderData } from "@remix-run/react";
-import type { Dismissible } from "~/server/dismissals";
+import type { Dismissible } from "~/server/readers/dismissals";
 import type { TierName } from "~/server/subscriptions/tiers";
 import type { MiniCart } from "./mini-cart.server";
 import type { TextSize } from "./preferences.server";

@@ -2,8 +2,8 @@ import { parsePaging, type Paging } from "~/shared/pagination";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "~/shared/referrals";
 import { readSearchForm, type SearchForm } from "~/shared/search-form";
 import { matchingSubjects, searchContent, SEARCH_PAGE_SIZE } from "~/server/search";
-import { withReferral } from "~/server/streams";
-import { topicBySlug } from "~/server/topics";
+import { withReferral } from "~/server/content/streams";
+import { topicBySlug } from "~/server/content/topics";
 import { config, db } from "./db.server";
 import { currentSubscriber } from "./subscriber.server";
 

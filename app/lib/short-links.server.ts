@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { addressNetwork } from "~/server/client-ip";
-import { hit, type RateLimitResult } from "~/server/rate-limit";
-import { shortCodeFor } from "~/server/short-links";
+import { addressNetwork } from "~/server/http/client-ip";
+import { hit, type RateLimitResult } from "~/server/http/rate-limit";
+import { shortCodeFor } from "~/server/share/short-links";
 import { MAX_URL_LENGTH } from "./api/groups/links";
 import { clientAddress } from "./client-address.server";
 import { config, db } from "./db.server";

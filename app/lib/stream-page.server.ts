@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import { parsePaging, type Paging } from "~/shared/pagination";
-import { loadStream, pageSize, type StreamDefinition, type StreamPage } from "~/server/streams";
+import { loadStream, pageSize, type StreamDefinition, type StreamPage } from "~/server/content/streams";
 import { config, db } from "./db.server";
 
 /**

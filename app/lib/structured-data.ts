@@ -1,4 +1,4 @@
-import type { PodcastEpisode } from "~/server/podcasts";
+import type { PodcastEpisode } from "~/server/content/podcasts";
 import { episodeCoverPath, podcastArtworkPath, podcastAudioPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
 import { SITE_NAME } from "./site";
 

@@ -1,9 +1,9 @@
 import type { User } from "~/server/accounts/users";
-import { annotationsForArticle, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH } from "~/server/annotations";
-import type { ArticlePage } from "~/server/articles";
+import { annotationsForArticle, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH } from "~/server/library/annotations";
+import type { ArticlePage } from "~/server/content/articles";
 import { blockText, type Block } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
-import { giftsLeft } from "~/server/gifts";
+import { giftsLeft } from "~/server/share/gifts";
 import { config } from "./db.server";
 import { chartPath, reprintPath } from "./downloads";
 import { takeGiftFlash } from "./gift-flash.server";

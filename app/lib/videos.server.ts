@@ -1,7 +1,7 @@
 import { redirect } from "./responses.server";
 import type { User } from "~/server/accounts/users";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
-import { mayWatch, videoById, type Video } from "~/server/videos";
+import { mayWatch, videoById, type Video } from "~/server/content/videos";
 import { videoMediaPath } from "~/shared/urls";
 import { db } from "./db.server";
 import { currentUser } from "./session.server";

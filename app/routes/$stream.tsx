@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { STREAM_PAGES } from "~/server/streams";
+import { STREAM_PAGES } from "~/server/content/streams";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
 import { loadStreamPage } from "~/app/lib/stream-page.server";
 

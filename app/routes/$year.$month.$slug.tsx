@@ -3,11 +3,11 @@ import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctio
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { lazy } from "react";
 import { z } from "zod";
-import { addAnnotation, deleteAnnotation } from "~/server/annotations";
+import { addAnnotation, deleteAnnotation } from "~/server/library/annotations";
 import { ARTICLE_ART_SIZE } from "~/shared/art-sizes";
-import { articlePage, type ArticlePageData, type ArticlePageLookup } from "~/server/articles";
-import { resolveGift } from "~/server/gifts";
-import { readingListForArticle } from "~/server/reading-lists";
+import { articlePage, type ArticlePageData, type ArticlePageLookup } from "~/server/content/articles";
+import { resolveGift } from "~/server/share/gifts";
+import { readingListForArticle } from "~/server/content/reading-lists";
 import { addToCartHref } from "~/shared/add-to-cart-links";
 import { ARTICLE_BODY, ArticleBody, GATED_CLASS, type ArticleBodyHtml } from "~/app/components/ArticleBody";
 import { RegistrationWall, SubscribeWall } from "~/app/components/Paywall";

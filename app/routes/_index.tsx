@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { homePage } from "~/server/home";
+import { homePage } from "~/server/content/home";
 import { ArticleCard } from "~/app/components/ArticleCard";
 import { HelpBox } from "~/app/components/HelpBox";
 import { IssueCard } from "~/app/components/IssueCard";

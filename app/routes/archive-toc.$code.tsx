@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { issueByCode } from "~/server/archive";
+import { issueByCode } from "~/server/content/archive";
 import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
 import { isIssueCode } from "~/server/content/archive-calendar";
 import { socialCard } from "~/shared/social-cards";

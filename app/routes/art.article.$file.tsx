@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { articleArt } from "~/server/art";
+import { articleArt } from "~/server/images/art";
 import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {

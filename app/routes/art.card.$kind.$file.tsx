@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { socialCardFor } from "~/server/social-cards";
+import { socialCardFor } from "~/server/images/social-cards";
 import { SOCIAL_CARD_KINDS, type SocialCardKind } from "~/shared/social-cards";
 import { db } from "~/app/lib/db.server";
 import { pngResponse, withSecurityHeaders } from "~/app/lib/responses.server";

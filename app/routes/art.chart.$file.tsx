@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { chartSvgOf } from "~/server/charts";
+import { chartSvgOf } from "~/server/images/charts";
 import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 
 /** A visual-library article's chart as its page shows it (the subscriber's download is the licensed copy). */

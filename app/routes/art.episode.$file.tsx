@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { episodeArtwork, episodeCover } from "~/server/art";
-import { podcastEpisodePage } from "~/server/podcasts";
+import { episodeArtwork, episodeCover } from "~/server/images/art";
+import { podcastEpisodePage } from "~/server/content/podcasts";
 import { db } from "~/app/lib/db.server";
 import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { issueByCode } from "~/server/archive";
-import { issueCover } from "~/server/art";
+import { issueByCode } from "~/server/content/archive";
+import { issueCover } from "~/server/images/art";
 import { isIssueCode } from "~/server/content/archive-calendar";
 import { db } from "~/app/lib/db.server";
 import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";

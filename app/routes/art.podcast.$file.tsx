@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { podcastArtwork, podcastCover } from "~/server/art";
-import { podcastSeries } from "~/server/podcasts";
+import { podcastArtwork, podcastCover } from "~/server/images/art";
+import { podcastSeries } from "~/server/content/podcasts";
 import { db } from "~/app/lib/db.server";
 import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 

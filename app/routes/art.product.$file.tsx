@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { productCover, productCoverPng } from "~/server/art";
+import { productCover, productCoverPng } from "~/server/images/art";
 import { productBySlug } from "~/server/store/catalogue";
 import { db } from "~/app/lib/db.server";
 import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { videoPoster } from "~/server/art";
-import { videoPosterSource } from "~/server/videos";
+import { videoPoster } from "~/server/images/art";
+import { videoPosterSource } from "~/server/content/videos";
 import { db } from "~/app/lib/db.server";
 import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 

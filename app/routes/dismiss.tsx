@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/app/lib/responses.server";
-import { dismiss, isDismissible } from "~/server/dismissals";
-import { userKey, visitorKey } from "~/server/reader-keys";
+import { dismiss, isDismissible } from "~/server/readers/dismissals";
+import { userKey, visitorKey } from "~/server/readers/keys";
 import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { safeRedirectPath } from "~/app/lib/redirects";

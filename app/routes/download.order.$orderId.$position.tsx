@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { renderToStaticMarkup } from "react-dom/server";
-import { renderDownloadFile } from "~/server/store/download-files";
+import { renderDownloadFile } from "~/server/documents/download-files";
 import { openDownload } from "~/server/store/downloads";
 import { DownloadAccessEnded } from "~/app/components/store/DownloadAccessEnded";
 import { config, db } from "~/app/lib/db.server";

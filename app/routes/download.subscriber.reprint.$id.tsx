@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { renderReprintPdf } from "~/server/reprints/pdf";
+import { renderReprintPdf } from "~/server/documents/pdf";
 import { config, db } from "~/app/lib/db.server";
 import { articleIdFromReprint } from "~/app/lib/downloads";
 import { articleById, attachment } from "~/app/lib/downloads.server";

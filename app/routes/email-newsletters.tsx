@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
-import { followedTargets } from "~/server/follows";
+import { followedTargets } from "~/server/library/follows";
 import { SUBSCRIBER_ONLY_NEWSLETTER } from "~/shared/follow-refusals";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";

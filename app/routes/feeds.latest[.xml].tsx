@@ -1,4 +1,4 @@
-import { latestFeed } from "~/server/feeds";
+import { latestFeed } from "~/server/content/feeds";
 import { config, db } from "~/app/lib/db.server";
 import { rssResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 import { SITE_NAME } from "~/app/lib/site";

@@ -3,7 +3,7 @@ import { redirect } from "~/app/lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { UNKNOWN_FOLLOW_TARGET } from "~/shared/follow-refusals";
-import { FOLLOW_KINDS, followAsReader, unfollowAllNewsletters, unfollowAsReader } from "~/server/follows";
+import { FOLLOW_KINDS, followAsReader, unfollowAllNewsletters, unfollowAsReader } from "~/server/library/follows";
 import { SignInPrompt } from "~/app/components/SignInPrompt";
 import * as prose from "~/app/components/prose.css";
 import { db } from "~/app/lib/db.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { archiveYears, issuesOfYear } from "~/server/archive";
+import { archiveYears, issuesOfYear } from "~/server/content/archive";
 import { IssueCard } from "~/app/components/IssueCard";
 import { IssueFinder } from "~/app/components/IssueFinder";
 import * as css from "~/app/components/magazine.css";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
-import { archiveYears } from "~/server/archive";
+import { archiveYears } from "~/server/content/archive";
 import { db } from "~/app/lib/db.server";
 import { pickIssueIndex, pickYear } from "~/app/lib/issue-finder";
 

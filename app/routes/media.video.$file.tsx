@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { videoById, videoFile } from "~/server/videos";
+import { videoById, videoFile } from "~/server/content/videos";
 import { db } from "~/app/lib/db.server";
 import { mediaFileResponse } from "~/app/lib/media-files.server";
 import { currentSubscriber } from "~/app/lib/subscriber.server";

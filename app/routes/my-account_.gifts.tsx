@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { listGifts, revokeGift } from "~/server/gifts";
+import { listGifts, revokeGift } from "~/server/share/gifts";
 import * as forms from "~/app/components/forms/forms.css";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/subscriber-tools.css";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { annotationsForUser } from "~/server/annotations";
+import { annotationsForUser } from "~/server/library/annotations";
 import { lastPage } from "~/shared/pagination";
 import { NoteText } from "~/app/components/ArticleNotes";
 import { Pagination } from "~/app/components/Pagination";

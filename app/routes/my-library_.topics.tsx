@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { topicFilterValue, topicForFilter } from "~/server/follows";
+import { topicFilterValue, topicForFilter } from "~/server/library/follows";
 import { parsePaging } from "~/shared/pagination";
 import { StreamList } from "~/app/components/StreamList";
 import * as css from "~/app/components/follows.css";

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { isFollowing, unfollow } from "~/server/follows";
+import { isFollowing, unfollow } from "~/server/library/follows";
 import { unsubscribeLinkTarget } from "~/server/newsletters/unsubscribe-token";
 import { secrets } from "~/server/secrets";
 import { primaryButton } from "~/app/components/controls.css";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { podcastSeries, type PodcastEpisode } from "~/server/podcasts";
+import { podcastSeries, type PodcastEpisode } from "~/server/content/podcasts";
 import { PODCAST_PAGE_SIZE } from "~/shared/pagination";
 import { socialCard } from "~/shared/social-cards";
 import { podcastCoverPath, podcastFeedPath } from "~/shared/urls";

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { podcastSeriesList } from "~/server/podcasts";
+import { podcastSeriesList } from "~/server/content/podcasts";
 import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
 import * as css from "~/app/components/podcast.css";
 import { db } from "~/app/lib/db.server";

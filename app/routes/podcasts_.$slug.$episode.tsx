@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { podcastEpisodePage } from "~/server/podcasts";
+import { podcastEpisodePage } from "~/server/content/podcasts";
 import { PODCAST_COVER_SIZE } from "~/shared/art-sizes";
 import { socialCard } from "~/shared/social-cards";
 import { episodeCoverPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { podcastFeed } from "~/server/feeds";
+import { podcastFeed } from "~/server/content/feeds";
 import { config, db } from "~/app/lib/db.server";
 import { rssResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/site";

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { readingListSummaries } from "~/server/reading-lists";
+import { readingListSummaries } from "~/server/content/reading-lists";
 import { readingListPath } from "~/shared/urls";
 import * as prose from "~/app/components/prose.css";
 import { articleCount } from "~/app/components/reading-lists/ReadingListView";

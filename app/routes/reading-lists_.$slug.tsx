@@ -1,6 +1,6 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { readingListPage } from "~/server/reading-lists";
+import { readingListPage } from "~/server/content/reading-lists";
 import { socialCard } from "~/shared/social-cards";
 import * as cards from "~/app/components/cards.css";
 import * as prose from "~/app/components/prose.css";
@@ -11,7 +11,7 @@ import { currentSubscriber } from "~/app/lib/subscriber.server";
 
 /**
  * A reading list's own page: its articles in order, numbered, and related lists. A subscriber
- * gets the whole list; anyone else its opening (server/reading-lists.ts). The article pages'
+ * gets the whole list; anyone else its opening (server/content/reading-lists.ts). The article pages'
  * "THIS ARTICLE APPEARS IN" links lead here, and with JS show this page's data in a dialog.
  */
 export async function loader({ params, request }: LoaderFunctionArgs) {

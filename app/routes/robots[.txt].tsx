@@ -1,4 +1,4 @@
-import { robotsTxt } from "~/server/feeds";
+import { robotsTxt } from "~/server/content/feeds";
 import { config } from "~/app/lib/db.server";
 import { textResponse, withSecurityHeaders } from "~/app/lib/responses.server";
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { shortLinkPath } from "~/server/short-links";
+import { shortLinkPath } from "~/server/share/short-links";
 import { db } from "~/app/lib/db.server";
 import { redirect } from "~/app/lib/responses.server";
 

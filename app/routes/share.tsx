@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { mailer } from "~/server/adapters/mail";
 import { recordShare } from "~/server/library/history";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "~/shared/share-links";
-import { shareableItem, shareByEmail } from "~/server/sharing";
+import { shareableItem, shareByEmail } from "~/server/share/email";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import * as forms from "~/app/components/forms/forms.css";

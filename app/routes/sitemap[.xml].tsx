@@ -1,4 +1,4 @@
-import { sitemapIndex } from "~/server/feeds";
+import { sitemapIndex } from "~/server/content/feeds";
 import { config, db } from "~/app/lib/db.server";
 import { withSecurityHeaders, xmlResponse } from "~/app/lib/responses.server";
 

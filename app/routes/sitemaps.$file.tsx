@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { articlesSitemap, pagesSitemap } from "~/server/feeds";
+import { articlesSitemap, pagesSitemap } from "~/server/content/feeds";
 import { config, db } from "~/app/lib/db.server";
 import { withSecurityHeaders, xmlResponse } from "~/app/lib/responses.server";
 

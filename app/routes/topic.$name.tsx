@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/app/lib/responses.server";
-import { topicByHeadlineSegment } from "~/server/topics";
+import { topicByHeadlineSegment } from "~/server/content/topics";
 import { db } from "~/app/lib/db.server";
 
 // Headline topic links (/topic/{name lowercased and hyphenated}) lead to the topic page.

@@ -1,9 +1,9 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { followRefusal, isFollowing } from "~/server/follows";
-import { topicStream } from "~/server/streams";
+import { followRefusal, isFollowing } from "~/server/library/follows";
+import { topicStream } from "~/server/content/streams";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
-import { listTopics } from "~/server/topics";
+import { listTopics } from "~/server/content/topics";
 import { FollowButton } from "~/app/components/FollowButton";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
 import * as cards from "~/app/components/cards.css";

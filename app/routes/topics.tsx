@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { listTopics, topicArticleCounts, topicDirectory } from "~/server/topics";
+import { listTopics, topicArticleCounts, topicDirectory } from "~/server/content/topics";
 import { db } from "~/app/lib/db.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
 import { pageCard } from "~/shared/page-cards";

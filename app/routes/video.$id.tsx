@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
-import { videoById } from "~/server/videos";
+import { videoById } from "~/server/content/videos";
 import { db } from "~/app/lib/db.server";
 
 /** The plain video path: a numeric id, moved to the video's own address (the query goes along). */

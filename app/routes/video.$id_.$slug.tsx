@@ -4,7 +4,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { socialCard } from "~/shared/social-cards";
 import { recordView } from "~/server/library/history";
 import { escapeHtml } from "~/server/text/escape";
-import { nextInPlaylist, nextVideo, playlistBySlug, PLAYLIST_STEP, videoList, type Playlist, type VideoCard } from "~/server/videos";
+import {
+  nextInPlaylist,
+  nextVideo,
+  playlistBySlug,
+  PLAYLIST_STEP,
+  videoList,
+  type Playlist,
+  type VideoCard,
+} from "~/server/content/videos";
 import { JsonLd } from "~/app/components/JsonLd";
 import { ShareLinks } from "~/app/components/ShareLinks";
 import { SaveControl } from "~/app/components/library/SaveControl";

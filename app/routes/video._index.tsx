@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "~/app/lib/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lastPage, parsePaging } from "~/shared/pagination";
-import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "~/server/videos";
+import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "~/server/content/videos";
 import { Pagination } from "~/app/components/Pagination";
 import { VideoCard } from "~/app/components/VideoCard";
 import * as cards from "~/app/components/cards.css";

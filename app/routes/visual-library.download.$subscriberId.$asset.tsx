@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { chartPngOf, chartSvgOf } from "~/server/charts";
+import { chartPngOf, chartSvgOf } from "~/server/images/charts";
 import { db } from "~/app/lib/db.server";
 import { attachment, visualLibraryArticlePath } from "~/app/lib/downloads.server";
 import { requireUser } from "~/app/lib/session.server";

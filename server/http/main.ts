@@ -14,7 +14,7 @@ import { remixHandler, remoteAddress } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { GeneratedFiles } from "./generated-files";
 import { staticFiles } from "./static";
-import { clientIpIn } from "~/server/client-ip";
+import { clientIpIn } from "./client-ip";
 import { inRequestScope, log, requestIdFrom } from "~/server/log";
 
 /** A balancer asks these every few seconds: logging each would bury the readers' requests. */

@@ -2,7 +2,7 @@ import { sql, type Transaction } from "kysely";
 import { isPostgres } from "~/server/db/dialect";
 import type { Database } from "~/server/db/connection";
 import type { DB } from "~/server/db/schema";
-import { userKey, visitorKey } from "~/server/reader-keys";
+import { userKey, visitorKey } from "~/server/readers/keys";
 
 /** Guests have two meters (spec: articles 4, Ascend pages 3); registered readers use "article". */
 export type MeterName = "article" | "ascend";

@@ -1,6 +1,6 @@
 import type { Database } from "~/server/db/connection";
 import type { ContentTier } from "~/server/db/schema";
-import { userKey, visitorKey } from "~/server/reader-keys";
+import { userKey, visitorKey } from "~/server/readers/keys";
 import { openOnMeter, type MeterName, type Quota } from "./meter";
 
 /**

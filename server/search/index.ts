@@ -7,7 +7,7 @@ import { lastPage, type Paging } from "~/shared/pagination";
 import { COUNT_WINDOW, SEARCH_KINDS, type SearchKind } from "~/shared/search-kinds";
 import { SUGGEST_MIN_CHARS } from "~/shared/suggest";
 import { kindOfKey } from "./documents";
-import { listTopics } from "~/server/topics";
+import { listTopics } from "~/server/content/topics";
 import {
   TITLE_WINDOW,
   resultsInOrder,

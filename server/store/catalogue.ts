@@ -27,7 +27,7 @@ export interface Availability {
 export interface ProductCard {
   id: number;
   title: string;
-  /** The product's cover art (server/art.ts). */
+  /** The product's cover art (server/images/art.ts). */
   cover: string;
   productType: string;
   topic: { name: string; slug: string };

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import type { CartLineKind } from "~/server/db/schema";
 import { addMonths } from "~/server/subscriptions/entitlements";
-import { fileFormatOf, type FileFormat } from "./file-formats";
+import { fileFormatOf, type FileFormat } from "~/server/documents/file-formats";
 import { isDigitalCode } from "~/shared/product-types";
 
 /** Spec section 9: case study access expires six months after purchase. */

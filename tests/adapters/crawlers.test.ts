@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addressNetwork } from "~/server/client-ip";
+import { addressNetwork } from "~/server/http/client-ip";
 import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "~/server/paywall/crawlers";
 import { startDnsServer, type DnsServer } from "~/tests/helpers/dns-server";
 

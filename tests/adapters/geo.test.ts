@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createGeo, EU_COUNTRIES, GeoIpError, isDomestic, lookupCountry, regionOf } from "~/server/adapters/geo";
-import { clientIp } from "~/server/client-ip";
+import { clientIp } from "~/server/http/client-ip";
 import { log } from "~/server/log";
 
 const ACCOUNT_ID = "123456";

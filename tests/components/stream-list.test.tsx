@@ -2,8 +2,8 @@
 import { createRemixStub } from "@remix-run/testing";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ArticleCard } from "~/server/article-cards";
-import type { StreamPage } from "~/server/streams";
+import type { ArticleCard } from "~/server/content/article-cards";
+import type { StreamPage } from "~/server/content/streams";
 import { Pagination } from "~/app/components/Pagination";
 import { StreamList } from "~/app/components/StreamList";
 

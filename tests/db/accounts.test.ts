@@ -7,7 +7,7 @@ import { createSession, endSession, userForSession } from "~/server/accounts/ses
 import { activeLock, signIn } from "~/server/accounts/sign-in";
 import { findUserById, updateProfile, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
-import { hit } from "~/server/rate-limit";
+import { hit } from "~/server/http/rate-limit";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 const RULES = { maxFailures: 5, lockoutSeconds: 900 };

@@ -7,7 +7,7 @@ import {
   deleteAnnotation,
   type Annotation,
   type NewAnnotation,
-} from "~/server/annotations";
+} from "~/server/library/annotations";
 import type { Database } from "~/server/db/connection";
 import { articlePath } from "~/shared/urls";
 import { seededTestDatabase } from "~/tests/helpers/test-db";

@@ -1,10 +1,10 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findArticle, latestArticles } from "~/server/articles";
-import { archiveYears, issueByCode, issuesOfYear } from "~/server/archive";
+import { findArticle, latestArticles } from "~/server/content/articles";
+import { archiveYears, issueByCode, issuesOfYear } from "~/server/content/archive";
 import type { Database } from "~/server/db/connection";
-import { loadStream, pageSize, STREAM_PAGES, topicStream } from "~/server/streams";
-import { listTopics, topicByHeadlineSegment, topicBySlug, topicDirectory } from "~/server/topics";
+import { loadStream, pageSize, STREAM_PAGES, topicStream } from "~/server/content/streams";
+import { listTopics, topicByHeadlineSegment, topicBySlug, topicDirectory } from "~/server/content/topics";
 import { topicSlug } from "~/shared/slugs";
 import { loadSeedContent } from "~/server/seed/content-source";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";

@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
-import { latestFeed, pagesSitemap, podcastFeed } from "~/server/feeds";
+import { latestFeed, pagesSitemap, podcastFeed } from "~/server/content/feeds";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 // Feed readers and crawlers parse the XML: text with markup characters and characters outside

@@ -9,8 +9,8 @@ import {
   topicForFilter,
   unfollowAllNewsletters,
   unreadFollowingCount,
-} from "~/server/follows";
-import { listTopics } from "~/server/topics";
+} from "~/server/library/follows";
+import { listTopics } from "~/server/content/topics";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // The unread count and the following stream against a real database (SQLite, or PostgreSQL when

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createGeo, KEEP_COUNTRY_MS, KEEP_FAILURE_MS } from "~/server/adapters/geo";
 import type { Database } from "~/server/db/connection";
-import { databaseCountryCache } from "~/server/geo-cache";
+import { databaseCountryCache } from "~/server/adapters/geo-cache";
 import { log } from "~/server/log";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 

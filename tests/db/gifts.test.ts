@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newToken } from "~/server/accounts/tokens";
 import { insertUser, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
-import { createGift, giftPeriod, giftsLeft, listGifts, resolveGift, revokeGift } from "~/server/gifts";
+import { createGift, giftPeriod, giftsLeft, listGifts, resolveGift, revokeGift } from "~/server/share/gifts";
 import { articlePath } from "~/shared/urls";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 

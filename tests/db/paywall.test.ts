@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyticsDataLayer } from "~/server/analytics";
+import { analyticsDataLayer } from "~/server/readers/analytics";
 import { linkPrintSubscription, registerPrintSubscriber } from "~/server/accounts/print-subscribers";
 import { markEmailVerified } from "~/server/accounts/email-change";
 import { findUserById, insertUser, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
 import { carryOverReads, openOnMeter, readQuota } from "~/server/paywall/meter";
-import { userKey, visitorKey } from "~/server/reader-keys";
+import { userKey, visitorKey } from "~/server/readers/keys";
 import { decideOffer, type OfferRules } from "~/server/paywall/offers";
 import { WebhookSignatureError } from "~/server/payments/provider";
 import { CARD_DECLINED, createSandboxProvider, SANDBOX_CARDS, signSandboxPayload } from "~/server/payments/sandbox";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
-import { HOME_COUNTS, homePage } from "~/server/home";
-import { countRead, mostReadArticleIds } from "~/server/popularity";
+import { HOME_COUNTS, homePage } from "~/server/content/home";
+import { countRead, mostReadArticleIds } from "~/server/content/popularity";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 let db: Database;

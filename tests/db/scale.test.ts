@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
-import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "~/server/feeds";
-import { loadStream, STREAM_PAGES } from "~/server/streams";
+import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "~/server/content/feeds";
+import { loadStream, STREAM_PAGES } from "~/server/content/streams";
 import { addSyntheticArticles } from "~/server/seed/synthetic";
 import { searchContent } from "~/server/search";
 import { TITLE_WINDOW } from "~/server/search/engine";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
-import { isShortCode, newShortCode, shortCodeFor, shortLinkPath } from "~/server/short-links";
+import { isShortCode, newShortCode, shortCodeFor, shortLinkPath } from "~/server/share/short-links";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 describe(`short links (${dialectName})`, () => {

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachment } from "~/app/lib/downloads.server";
 import { insertUser, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
-import { renderDownloadFile, type FileText } from "~/server/store/download-files";
+import { renderDownloadFile, type FileText } from "~/server/documents/download-files";
 import { downloadsForOrder, openDownload, type DownloadSource } from "~/server/store/downloads";
-import { loadToolkit } from "~/server/store/toolkit-content";
+import { loadToolkit } from "~/server/documents/toolkit-content";
 import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 

@@ -1,6 +1,6 @@
 import type * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnalyticsDataLayer } from "~/server/analytics";
+import type { AnalyticsDataLayer } from "~/server/readers/analytics";
 import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";

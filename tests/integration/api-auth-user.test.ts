@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
-import { follow } from "~/server/follows";
+import { follow } from "~/server/library/follows";
 import type { ApiAnswer, ApiBody, ApiContract } from "~/tests/helpers/api-contract";
 import { Reader, registeredReader } from "~/tests/helpers/reader";
 import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";

@@ -1,7 +1,7 @@
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ContentCache } from "~/server/content-cache";
+import { ContentCache } from "~/server/content/content-cache";
 import { blocksToHtml, parseBody, type Block } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
 

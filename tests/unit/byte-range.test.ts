@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseByteRange } from "~/server/byte-range";
+import { parseByteRange } from "~/server/http/byte-range";
 
 describe("the byte range a player asks for", () => {
   const size = 1000;

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { chartData, chartSchema, chartSlugs, chartYears, parseChart, type ChartData } from "~/server/charts/data";
-import { chartSvg } from "~/server/charts/render";
-import { dejaVuFamily, rasterFontFiles, svgToPng, withDejaVuFamilies } from "~/server/raster";
+import { chartData, chartSchema, chartSlugs, chartYears, parseChart, type ChartData } from "~/server/images/charts/data";
+import { chartSvg } from "~/server/images/charts/render";
+import { dejaVuFamily, rasterFontFiles, svgToPng, withDejaVuFamilies } from "~/server/images/raster";
 import { splitFrontMatter } from "~/server/seed/content-source";
 import { pngSize } from "~/tests/helpers/png";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { archiveCalendar, issueCode, isIssueCode } from "~/server/content/archive-calendar";
 import { midpointIndex, parseBody } from "~/server/content/markdown";
 import { topicHeadlineSegment, topicKey, topicSlug } from "~/shared/slugs";
-import { withReferral } from "~/server/streams";
+import { withReferral } from "~/server/content/streams";
 import { REFERRAL_TOPICS_AND_HOME } from "~/shared/referrals";
 import { splitFrontMatter } from "~/server/seed/content-source";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Block } from "~/server/content/markdown";
-import { renderReprintPdf, type ReprintInput } from "~/server/reprints/pdf";
+import { renderReprintPdf, type ReprintInput } from "~/server/documents/pdf";
 import { pdfText, readPdf, type PdfLine } from "~/tests/helpers/pdf-reader";
 
 // US Letter with one-inch margins, in PDF coordinates (y up from the foot of the page).

@@ -1,8 +1,8 @@
 import { renderAsync } from "@resvg/resvg-js";
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { episodeCover, socialCard } from "~/server/art";
-import { rasterFontFiles, svgToPng, withDejaVuFamilies } from "~/server/raster";
+import { episodeCover, socialCard } from "~/server/images/art";
+import { rasterFontFiles, svgToPng, withDejaVuFamilies } from "~/server/images/raster";
 import { PNG_RGB, pngHeader } from "~/tests/helpers/png";
 
 // The PNGs the site draws (social cards, podcast artwork, covers for structured data) are RGB:

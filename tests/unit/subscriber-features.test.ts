@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { noteErrorField, noteSchema } from "~/app/lib/forms/notes";
 import { articleIdFromReprint, chartPath, reprintPath } from "~/app/lib/downloads";
-import { addAnnotation, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH, MAX_PARAGRAPH } from "~/server/annotations";
+import { addAnnotation, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH, MAX_PARAGRAPH } from "~/server/library/annotations";
 import type { Database } from "~/server/db/connection";
 
 describe("note form", () => {

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ReadingListContext } from "~/server/reading-lists";
+import type { ReadingListContext } from "~/server/content/reading-lists";
 import { readingListPath } from "~/shared/urls";
 import * as css from "./reading-lists.css";
 import { ReadingListLinks } from "./ReadingListLinks";

@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useId } from "react";
-import type { ReadingListPage } from "~/server/reading-lists";
+import type { ReadingListPage } from "~/server/content/reading-lists";
 import { readingListPath } from "~/shared/urls";
 import { formatAuthors } from "~/app/lib/format";
 import { useRootData } from "~/app/lib/root-data";

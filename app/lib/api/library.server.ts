@@ -7,7 +7,7 @@ import {
   unfollowAsReader,
   unfollow,
   type FollowKind,
-} from "~/server/follows";
+} from "~/server/library/follows";
 import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, ownFolder, ownFolderByName } from "~/server/library/folders";
 import {
   addItemsToFolders,
@@ -19,7 +19,7 @@ import {
 } from "~/server/library/items";
 import { unsubscribeLinkTarget } from "~/server/newsletters/unsubscribe-token";
 import { secrets } from "~/server/secrets";
-import { shareableItem, shareByEmail } from "~/server/sharing";
+import { shareableItem, shareByEmail } from "~/server/share/email";
 import { folderChoices } from "~/shared/folder-choices";
 import { FOLDER_EXISTS_MESSAGE } from "~/shared/folder-names";
 import { UNKNOWN_FOLLOW_TARGET } from "~/shared/follow-refusals";

@@ -41,5 +41,5 @@ export const shareRefSchema = z.object({
   id: z.coerce.number().int().positive().max(2_147_483_647),
 });
 
-/** The daily cap on e-mail shares (server/sharing.ts EMAIL_SHARES_PER_DAY) is reached. */
+/** The daily cap on e-mail shares (server/share/email.ts EMAIL_SHARES_PER_DAY) is reached. */
 export const SHARE_DAILY_LIMIT = "You have shared as many e-mails as we allow in a day. Please try again tomorrow.";

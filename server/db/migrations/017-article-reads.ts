@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 
 // How many times each article was read (opened in full) on each day (UTC), for the home page's
-// Most Popular over the last week (server/popularity.ts). Housekeeping drops days past a month.
+// Most Popular over the last week (server/content/popularity.ts). Housekeeping drops days past a month.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable("article_read_day")

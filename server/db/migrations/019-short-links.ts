@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 
-// Short links to pages of this site (server/short-links.ts): a random code and the path (with
+// Short links to pages of this site (server/share/short-links.ts): a random code and the path (with
 // its query) it stands for. A path has one code, so the same page always gets the same link.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,0 +1,34 @@
+import type { Database } from "~/server/db/connection";
+
+/** Most Popular counts the reads of this many days, today included. */
+export const POPULAR_DAYS = 7;
+/** Housekeeping drops read counts older than this. */
+export const READ_DAYS_KEPT = 31;
+
+/** The UTC day (YYYY-MM-DD) `offsetDays` from `now`. */
+export function readDay(now: Date, offsetDays = 0): string {
+  return new Date(now.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** One more read of an article today: a reader opened it in full. */
+export async function countRead(db: Database, articleId: number, now = new Date()): Promise<void> {
+  await db
+    .insertInto("article_read_day")
+    .values({ article_id: articleId, day: readDay(now), reads: 1 })
+    .onConflict((oc) => oc.columns(["article_id", "day"]).doUpdateSet((eb) => ({ reads: eb("article_read_day.reads", "+", 1) })))
+    .execute();
+}
+
+/** The most-read articles over the last POPULAR_DAYS days, most reads first (the newer article first on a tie). */
+export async function mostReadArticleIds(db: Database, limit: number, now = new Date()): Promise<number[]> {
+  const rows = await db
+    .selectFrom("article_read_day")
+    .select(["article_id", (eb) => eb.fn.sum<number | string>("reads").as("reads")])
+    .where("day", ">", readDay(now, -POPULAR_DAYS))
+    .groupBy("article_id")
+    .orderBy("reads", "desc")
+    .orderBy("article_id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.article_id);
+}

@@ -1,0 +1,79 @@
+import { ContentCache } from "./content-cache";
+import type { Database } from "~/server/db/connection";
+import { topicKey } from "~/shared/slugs";
+import { topicPath } from "~/shared/urls";
+
+export interface Topic {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  url: string;
+  subscriberOnly: boolean;
+  executiveOnly: boolean;
+  /** The subject it belongs to; null for a subject (a broad topic such as Strategy). */
+  subjectId: number | null;
+}
+
+function toTopic(r: {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  subscriber_only: number;
+  executive_only: number;
+  subject_id: number | null;
+}): Topic {
+  return {
+    id: r.id,
+    slug: r.slug,
+    name: r.name,
+    description: r.description,
+    url: topicPath(r.slug),
+    subscriberOnly: r.subscriber_only === 1,
+    executiveOnly: r.executive_only === 1,
+    subjectId: r.subject_id,
+  };
+}
+
+/** Topics change only with the content (the seed), so a process keeps their list for a minute. */
+const topicLists = new ContentCache<Topic[]>(1, 60_000);
+
+/** Every topic, by name. */
+export function listTopics(db: Database): Promise<Topic[]> {
+  return topicLists.get(db, "all", async () => {
+    const rows = await db.selectFrom("topic").selectAll().orderBy("name").execute();
+    return rows.map(toTopic);
+  });
+}
+
+export interface SubjectTopics {
+  subject: Topic;
+  topics: Topic[];
+}
+
+/** The taxonomy as /topics shows it: the subjects by name, each with its topics by name. */
+export function topicDirectory(topics: Topic[]): SubjectTopics[] {
+  return topics
+    .filter((t) => t.subjectId === null)
+    .map((subject) => ({ subject, topics: topics.filter((t) => t.subjectId === subject.id) }));
+}
+
+export async function topicBySlug(db: Database, slug: string): Promise<Topic | undefined> {
+  return (await listTopics(db)).find((t) => t.slug === slug);
+}
+
+/** Resolves a headline topic link segment ("leadership-&-managing-people") to its topic. */
+export async function topicByHeadlineSegment(db: Database, segment: string): Promise<Topic | undefined> {
+  const key = topicKey(segment);
+  return (await listTopics(db)).find((t) => topicKey(t.name) === key);
+}
+
+export async function topicArticleCounts(db: Database): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom("article_topic")
+    .select(["topic_id", (eb) => eb.fn.countAll().as("n")])
+    .groupBy("topic_id")
+    .execute();
+  return new Map(rows.map((r) => [r.topic_id, Number(r.n)]));
+}
