@@ -3,8 +3,8 @@ import type { Database } from "~/server/db/connection";
 import { ADDRESS_MAX, addressProblems, normalizeAddress, type Address, type AddressField } from "~/shared/address";
 import type { Cart } from "./cart";
 import { evaluatePromo, normalizePromoCode, type PromoOutcome } from "./promo";
-import { findShippingMethod, shippingCents, shippingMethodsFor, type ShippingMethod } from "~/shared/shipping";
-import { taxCents } from "./tax";
+import { findShippingMethod, type ShippingMethod } from "~/shared/shipping";
+import { orderTotals, type Totals } from "./pricing";
 
 /** What the shopper entered on /shipping-payment, kept with their cart. */
 export interface CheckoutDraft {
@@ -141,33 +141,6 @@ const sameAddress = (a: Address, b: Address) =>
     (f) => a[f].toLowerCase() === b[f].toLowerCase(),
   );
 
-export interface Totals {
-  subtotalCents: number;
-  discountCents: number;
-  taxCents: number;
-  shippingCents: number;
-  totalCents: number;
-}
-
-/**
- * An order's money: the cart's subtotal, less the discount; tax on the discounted amount at
- * the destination's rate; shipping for the physical units only (none for a digital-only order).
- */
-export function orderTotals(cart: Cart, input: { address: Address; method: ShippingMethod | null; discountCents: number }): Totals {
-  const discountCents = Math.min(cart.subtotalCents, Math.max(0, input.discountCents));
-  const physicalUnits = cart.physical.reduce((n, l) => n + l.quantity, 0);
-  const physicalSubtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
-  const shipping = input.method ? shippingCents(input.method, physicalUnits, physicalSubtotal) : 0;
-  const tax = taxCents(cart.subtotalCents - discountCents, input.address.countryCode, input.address.state || null);
-  return {
-    subtotalCents: cart.subtotalCents,
-    discountCents,
-    taxCents: tax,
-    shippingCents: shipping,
-    totalCents: cart.subtotalCents - discountCents + tax + shipping,
-  };
-}
-
 /** Shipping is chosen only when something in the cart ships. */
 export const needsShipping = (cart: Cart) => cart.physical.length > 0;
 
@@ -210,14 +183,17 @@ export async function buildReview(
   }
   const promo = draft.promoCode ? await evaluatePromo(db, draft.promoCode, cart.lines, now) : null;
   const discountCents = promo?.status === "valid" ? promo.discountCents : 0;
-  return { ok: true, review: { email, address, method, promo, cart, totals: orderTotals(cart, { address, method, discountCents }) } };
-}
-
-/** The shipping methods to offer for a country, each with what it would cost for this cart. */
-export function shippingChoices(cart: Cart, countryCode: string): { method: ShippingMethod; priceCents: number }[] {
-  const units = cart.physical.reduce((n, l) => n + l.quantity, 0);
-  const subtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
-  return shippingMethodsFor(countryCode || "US").map((method) => ({ method, priceCents: shippingCents(method, units, subtotal) }));
+  return {
+    ok: true,
+    review: {
+      email,
+      address,
+      method,
+      promo,
+      cart,
+      totals: orderTotals(cart, { country: address.countryCode, region: address.state || null, method, discountCents }),
+    },
+  };
 }
 
 /** What the shopper sent from /shipping-payment. */
