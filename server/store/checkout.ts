@@ -119,21 +119,30 @@ export async function saveAddress(db: Database, userId: string, address: Address
   const id = crypto.randomUUID();
   await db
     .insertInto("saved_address")
-    .values({
-      id,
-      user_id: userId,
-      first_name: address.firstName,
-      last_name: address.lastName,
-      address1: address.address1,
-      address2: address.address2 || null,
-      city: address.city,
-      state: address.state || null,
-      postal_code: address.postalCode,
-      country_code: address.countryCode,
-      created_at: now.toISOString(),
-    })
+    .values({ id, user_id: userId, ...addressColumns(address), created_at: now.toISOString() })
     .execute();
   return id;
+}
+
+/** A valid address as a saved address's columns (an empty optional line is null). */
+function addressColumns(a: Address) {
+  return {
+    first_name: a.firstName,
+    last_name: a.lastName,
+    address1: a.address1,
+    address2: a.address2 || null,
+    city: a.city,
+    state: a.state || null,
+    postal_code: a.postalCode,
+    country_code: a.countryCode,
+  };
+}
+
+type ShipToColumns = { [K in keyof ReturnType<typeof addressColumns> as `ship_${K}`]: ReturnType<typeof addressColumns>[K] };
+
+/** The same columns as an order keeps its delivery address in (ship_first_name, …). */
+export function shipToColumns(a: Address): ShipToColumns {
+  return Object.fromEntries(Object.entries(addressColumns(a)).map(([column, value]) => [`ship_${column}`, value])) as ShipToColumns;
 }
 
 const sameAddress = (a: Address, b: Address) =>
