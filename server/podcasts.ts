@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Database } from "./db/connection";
-import { CONTENT_DIR } from "./seed/initialize";
+import { config } from "./config";
 import { podcastEpisodePath } from "~/shared/urls";
 
 export interface PodcastSeriesCard {
@@ -152,5 +152,5 @@ export async function podcastEpisodesById(db: Database, ids: number[]): Promise<
 
 /** Where an episode's audio lives in the repository (content/podcast/generate.mjs makes it). */
 export function episodeAudioFile(episode: Pick<EpisodeRecord, "seriesSlug" | "season" | "episode">): string {
-  return path.join(CONTENT_DIR, "podcast", `${episode.seriesSlug}-s${episode.season}e${episode.episode}.mp3`);
+  return path.join(config().contentDir, "podcast", `${episode.seriesSlug}-s${episode.season}e${episode.episode}.mp3`);
 }
