@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Database } from "./db/connection";
 import { config } from "./config";
+import type { EpisodeRecord } from "~/server/content/podcast-episodes";
 import { podcastEpisodePath } from "~/shared/urls";
 
 export interface PodcastSeriesCard {
@@ -128,26 +129,6 @@ export async function podcastEpisodePage(db: Database, id: number): Promise<Podc
   const at = byDate.findIndex((e) => e.id === id);
   if (at < 0) return undefined;
   return { series, episode: byDate[at]!, previous: byDate[at - 1] ?? null, next: byDate[at + 1] ?? null };
-}
-
-export interface EpisodeRecord {
-  id: number;
-  title: string;
-  description: string;
-  seriesSlug: string;
-  seriesTitle: string;
-  season: number;
-  episode: number;
-}
-
-export async function podcastEpisodesById(db: Database, ids: number[]): Promise<EpisodeRecord[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom("podcast_episode as e")
-    .innerJoin("podcast_series as s", "s.id", "e.series_id")
-    .select(["e.id", "e.title", "e.description", "s.slug as seriesSlug", "s.title as seriesTitle", "e.season", "e.episode"])
-    .where("e.id", "in", ids)
-    .execute();
 }
 
 /** Where an episode's audio lives in the repository (content/podcast/generate.mjs makes it). */
