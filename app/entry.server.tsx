@@ -18,10 +18,8 @@ export { closeDb as closeDatabase } from "./lib/db.server";
 
 // Validate the environment when the server loads the build, so a bad setting stops the
 // start with a message naming the variable instead of failing every request later.
-config();
+const { production } = config();
 startHousekeeping();
-
-const production = process.env.NODE_ENV === "production";
 
 /**
  * Where React writes the document. The render has finished before React is given it (onAllReady),

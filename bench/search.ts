@@ -13,7 +13,7 @@ import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { findMatches, searchContent, suggest } from "~/server/search";
 import { parseQuery, toFts5, toTsquery } from "~/server/search/query";
-import { openDatabase } from "~/server/seed/initialize";
+import { openSeededDatabase } from "~/tests/helpers/template-db";
 import { load, timeCalls } from "./latency";
 import { databaseTable, markdownSummary, type BenchQuery, type DatabaseFigures, type EngineFigures } from "./search-report";
 import { cleanUp, createDatabase, ENGINE_NAMES, postgresVersion, seed, startServer, type BenchDatabase, type Engine } from "./search-setup";
@@ -86,7 +86,7 @@ async function countRows(db: Database, table: "article" | "search_document"): Pr
 }
 
 async function inProcess(database: BenchDatabase) {
-  const db = await openDatabase(
+  const db = await openSeededDatabase(
     database.databaseUrl ? { databaseUrl: database.databaseUrl, dataDir: database.dataDir } : { dataDir: database.dataDir },
   );
   try {

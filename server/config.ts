@@ -38,6 +38,8 @@ const envSchema = z.object({
     .max(256)
     .default(() => os.availableParallelism()),
   DATA_DIR: z.string().min(1).default("data"),
+  /** Where the seed content, the charts, the toolkits' texts and the media files are read from. */
+  CONTENT_DIR: z.string().min(1).default("content"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
@@ -184,7 +186,7 @@ const envSchema = z.object({
     }, "STORE_TIMEZONE must be an IANA time zone such as America/New_York"),
 });
 
-export type Config = z.infer<typeof envSchema> & { dataDir: string; siteUrl: string };
+export type Config = z.infer<typeof envSchema> & { dataDir: string; contentDir: string; production: boolean; siteUrl: string };
 
 /** Addresses that mean "every interface": the machine itself answers on them as localhost. */
 const EVERY_INTERFACE = new Set(["0.0.0.0", "::", "[::]"]);
@@ -214,13 +216,26 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return {
     ...result.data,
     dataDir: path.resolve(result.data.DATA_DIR),
+    contentDir: path.resolve(result.data.CONTENT_DIR),
+    production: result.data.NODE_ENV === "production",
     siteUrl: result.data.SITE_URL?.replace(/\/$/, "") ?? defaultSiteUrl(result.data.HOST, result.data.PORT),
   };
 }
 
 let current: Config | undefined;
 
+/** The configuration, read from the environment once: the only place the environment is read (tests/tooling checks it). */
 export function config(): Config {
   current ??= parseConfig(process.env);
   return current;
+}
+
+/**
+ * The production server's configuration (server/http), read before the Remix build loads. Unset,
+ * NODE_ENV means production, and is written back to the environment: React and the libraries the
+ * build imports pick their mode from it.
+ */
+export function serverConfig(): Config {
+  process.env.NODE_ENV ??= "production";
+  return config();
 }

@@ -1,4 +1,4 @@
-import type { Destination } from "~/server/store/estimate";
+import type { Destination } from "~/server/store/pricing";
 import { signedCookie } from "./cookies.server";
 import { estimateSchema } from "./forms/cart";
 

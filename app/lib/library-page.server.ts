@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
 import { redirect } from "./responses.server";
-import { FOLDER_EXISTS_MESSAGE } from "~/shared/folder-names";
+import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE } from "~/shared/folder-names";
 import { createFolder, deleteFolder, listFolders, MAX_FOLDERS, updateFolder } from "~/server/library/folders";
 import { addItemsToFolders, discardItems, LIBRARY_PAGE_SIZE, libraryItems } from "~/server/library/items";
 import { lastPage, parsePaging } from "~/shared/pagination";
@@ -104,6 +104,7 @@ export async function libraryAction(request: Request) {
           : await updateFolder(database, user.id, String(form.get("folderId") ?? ""), submission.value);
       if (result.ok)
         return back(intent === "create-folder" ? "folder-created" : "folder-updated", {}, libraryFolderPath(result.folder.slug));
+      if (result.error === "invalid-name") return rejectForm(submission, { fieldErrors: { name: [FOLDER_NAME_MESSAGE] } }, 400, { intent });
       if (result.error === "exists") return rejectForm(submission, { fieldErrors: { name: [FOLDER_EXISTS_MESSAGE] } }, 409, { intent });
       if (result.error === "too-many")
         return rejectForm(submission, { formErrors: [`You can keep up to ${MAX_FOLDERS} folders.`] }, 400, { intent });

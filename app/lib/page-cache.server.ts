@@ -11,9 +11,9 @@ let cache: PageCache | null | undefined;
 
 function pageCache(): PageCache | null {
   if (cache === undefined) {
-    const { PAGE_CACHE_MB, PAGE_CACHE_SECONDS } = config();
+    const { production, PAGE_CACHE_MB, PAGE_CACHE_SECONDS } = config();
     cache =
-      process.env.NODE_ENV === "production" && PAGE_CACHE_MB > 0
+      production && PAGE_CACHE_MB > 0
         ? new PageCache({ maxBytes: PAGE_CACHE_MB * 1024 * 1024, maxAgeMs: PAGE_CACHE_SECONDS * 1000 })
         : null;
   }

@@ -1,5 +1,5 @@
 import { readCart } from "~/server/store/cart";
-import { estimateCharges } from "~/server/store/estimate";
+import { estimateCharges } from "~/server/store/pricing";
 import { money } from "~/app/lib/api/cart.server";
 import { estimateEndpoint } from "~/app/lib/api/groups/cart";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";

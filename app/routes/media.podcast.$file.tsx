@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { episodeAudioFile, podcastEpisodesById } from "~/server/content/podcasts";
+import { podcastEpisodesById } from "~/server/content/podcast-episodes";
+import { episodeAudioFile } from "~/server/content/podcasts";
 import { db } from "~/app/lib/db.server";
 import { mediaFileResponse } from "~/app/lib/media-files.server";
 import { withSecurityHeaders } from "~/app/lib/responses.server";

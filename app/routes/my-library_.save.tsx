@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { ContentRef } from "~/server/library/content";
 import { contentItem } from "~/server/library/content";
-import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE, isValidFolderName } from "~/shared/folder-names";
+import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE } from "~/shared/folder-names";
 import { createFolder, listFolders } from "~/server/library/folders";
 import { saveItem, savedItem } from "~/server/library/items";
 import { primaryButton } from "~/app/components/controls.css";
@@ -76,13 +76,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const database = await db();
 
   if (newFolder !== "") {
-    if (!isValidFolderName(newFolder)) return data({ failed: true, newFolderError: FOLDER_NAME_MESSAGE, formError: null }, { status: 400 });
     const made = await createFolder(database, user.id, { name: newFolder, description: "" });
     if (!made.ok) {
-      return data(
-        { failed: true, newFolderError: made.error === "exists" ? FOLDER_EXISTS_MESSAGE : SAVE_FAILED, formError: null },
-        { status: made.error === "exists" ? 409 : 400 },
-      );
+      const newFolderError =
+        made.error === "invalid-name" ? FOLDER_NAME_MESSAGE : made.error === "exists" ? FOLDER_EXISTS_MESSAGE : SAVE_FAILED;
+      return data({ failed: true, newFolderError, formError: null }, { status: made.error === "exists" ? 409 : 400 });
     }
     folderIds.push(made.folder.id);
   }

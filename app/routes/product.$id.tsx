@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/app/lib/responses.server";
-import { leadAvailability, productById } from "~/server/store/catalogue";
+import { productById } from "~/server/store/catalogue";
+import { leadAvailability } from "~/shared/product-types";
 import { db } from "~/app/lib/db.server";
 
 /** The short form /product/{id}: moved to the product's page for its first availability on sale (the query goes along). */

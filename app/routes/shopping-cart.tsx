@@ -4,7 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { redirect } from "~/app/lib/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addAllToCart, addToCart, readCart, removeLine, setLineQuantity } from "~/server/store/cart";
-import { estimateCharges } from "~/server/store/estimate";
+import { estimateCharges } from "~/server/store/pricing";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { COUNTRIES, regionsOf } from "~/shared/regions";
 import { AddFailure, type AddFailureDetails } from "~/app/components/store/AddFailure";

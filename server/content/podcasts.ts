@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Database } from "~/server/db/connection";
-import { CONTENT_DIR } from "~/server/seed/initialize";
+import { config } from "~/server/config";
+import type { EpisodeRecord } from "./podcast-episodes";
 import { podcastEpisodePath } from "~/shared/urls";
 
 export interface PodcastSeriesCard {
@@ -130,27 +131,7 @@ export async function podcastEpisodePage(db: Database, id: number): Promise<Podc
   return { series, episode: byDate[at]!, previous: byDate[at - 1] ?? null, next: byDate[at + 1] ?? null };
 }
 
-export interface EpisodeRecord {
-  id: number;
-  title: string;
-  description: string;
-  seriesSlug: string;
-  seriesTitle: string;
-  season: number;
-  episode: number;
-}
-
-export async function podcastEpisodesById(db: Database, ids: number[]): Promise<EpisodeRecord[]> {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom("podcast_episode as e")
-    .innerJoin("podcast_series as s", "s.id", "e.series_id")
-    .select(["e.id", "e.title", "e.description", "s.slug as seriesSlug", "s.title as seriesTitle", "e.season", "e.episode"])
-    .where("e.id", "in", ids)
-    .execute();
-}
-
 /** Where an episode's audio lives in the repository (content/podcast/generate.mjs makes it). */
 export function episodeAudioFile(episode: Pick<EpisodeRecord, "seriesSlug" | "season" | "episode">): string {
-  return path.join(CONTENT_DIR, "podcast", `${episode.seriesSlug}-s${episode.season}e${episode.episode}.mp3`);
+  return path.join(config().contentDir, "podcast", `${episode.seriesSlug}-s${episode.season}e${episode.episode}.mp3`);
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Database } from "~/server/db/connection";
-import { CONTENT_DIR } from "~/server/seed/initialize";
+import { config } from "~/server/config";
 import { topicPath, videoEmbedPath, videoPath, videoPosterPath } from "~/shared/urls";
 
 export interface VideoCard {
@@ -89,7 +89,7 @@ export async function videoPosterSource(db: Database, slug: string): Promise<{ s
 
 /** The seed video's file: the narrated slide or its captions. */
 export function videoFile(slug: string, kind: "webm" | "vtt"): string {
-  return path.join(CONTENT_DIR, "video", `${slug}.${kind}`);
+  return path.join(config().contentDir, "video", `${slug}.${kind}`);
 }
 
 /** Newest first, a page at a time. */

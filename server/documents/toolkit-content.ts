@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { CONTENT_DIR } from "~/server/seed/initialize";
+import { config } from "~/server/config";
 
 // The worksheets and slides a toolkit product is delivered as, read from
 // content/toolkits/{slug}.json (see content/README.md) when a buyer first downloads one.
@@ -154,7 +154,7 @@ async function read(file: string, slug: string): Promise<Toolkit> {
  * again next time). Throws when the file is missing or invalid: a buyer should get an error,
  * never an empty workbook.
  */
-export function loadToolkit(slug: string, dir = path.join(CONTENT_DIR, "toolkits")): Promise<Toolkit> {
+export function loadToolkit(slug: string, dir = path.join(config().contentDir, "toolkits")): Promise<Toolkit> {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) return Promise.reject(new Error(`Not a toolkit slug: ${JSON.stringify(slug)}`));
   const file = path.join(dir, `${slug}.json`);
   let toolkit = loaded.get(file);

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import type { Config } from "~/server/config";
 import { log } from "~/server/log";
 
 /** What a worker tells the primary, and the primary tells a worker (over the IPC channel). */
@@ -11,7 +12,8 @@ export type PrimaryMessage = "drain" | "cut-off";
  * that dies, and on SIGTERM or SIGINT tells each one to drain; a second signal cuts off the
  * requests still in flight. It exits once every process has, with 1 if any of them failed.
  */
-export function runPrimary(processes: number, graceSeconds: number, siteUrl: string): void {
+export function runPrimary(config: Pick<Config, "WEB_CONCURRENCY" | "SHUTDOWN_GRACE_SECONDS" | "siteUrl" | "NODE_ENV">): void {
+  const { WEB_CONCURRENCY: processes, SHUTDOWN_GRACE_SECONDS: graceSeconds, siteUrl } = config;
   // Kept here rather than read from cluster.workers, which may still hold a process that has
   // exited until its channel closes.
   const alive = new Set<Worker>();
@@ -37,7 +39,7 @@ export function runPrimary(processes: number, graceSeconds: number, siteUrl: str
             : address.address
               ? `${address.address}:${address.port}`
               : `port ${address.port} on every interface`;
-        log.info(`Meridian Review listening on ${where} (${process.env.NODE_ENV}, ${processes} processes) at ${siteUrl}`);
+        log.info(`Meridian Review listening on ${where} (${config.NODE_ENV}, ${processes} processes) at ${siteUrl}`);
       }
     });
     worker.on("message", (message: WorkerMessage) => {

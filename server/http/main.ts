@@ -6,9 +6,10 @@ import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
-import { parseConfig, type Config } from "~/server/config";
+import { serverConfig, type Config } from "~/server/config";
 import { loadSecrets } from "~/server/secrets";
-import { openDatabase } from "~/server/seed/initialize";
+import { openDatabase } from "~/server/db";
+import { seedDatabase } from "~/server/seed/initialize";
 import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
 import { remixHandler, remoteAddress } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
@@ -29,10 +30,8 @@ interface EntryExtras {
 }
 
 async function main(): Promise<void> {
-  // Before the build loads: React and the app's security headers pick their mode from it.
-  process.env.NODE_ENV ??= "production";
   // A bad setting stops the start here, with the variable's name, before the port is taken.
-  const config = parseConfig(process.env);
+  const config = serverConfig();
   if (cluster.isPrimary) {
     if (config.NODE_ENV === "production" && !config.SITE_URL) {
       log.warn(
@@ -40,7 +39,7 @@ async function main(): Promise<void> {
       );
     }
     await prepareData(config);
-    if (config.WEB_CONCURRENCY > 1) return runPrimary(config.WEB_CONCURRENCY, config.SHUTDOWN_GRACE_SECONDS, config.siteUrl);
+    if (config.WEB_CONCURRENCY > 1) return runPrimary(config);
   }
   await serve(config);
 }
@@ -49,14 +48,19 @@ async function main(): Promise<void> {
  * Once, before any process serves: the generated secrets are written (processes that each
  * generated their own would reject each other's cookies), and the database is migrated and
  * seeded. A PostgreSQL database that cannot be opened yet (restarting, say) does not stop the
- * start: pages answer 500 until a request finds it open (server/db opens it on first use). An
+ * start: pages answer 500 until a request finds it open (app/lib/db.server.ts opens, migrates and
+ * seeds it on first use). An
  * embedded one that cannot be opened stops it, saying why.
  */
 async function prepareData(config: Config): Promise<void> {
   loadSecrets(config.dataDir, config);
   try {
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
-    await database.destroy();
+    try {
+      await seedDatabase(database, config.contentDir);
+    } finally {
+      await database.destroy();
+    }
   } catch (error) {
     // The embedded database's file is on this machine: if it cannot be opened now (a read-only
     // or full data folder, a half-written file), waiting will not help, and every page would fail.

@@ -1,7 +1,7 @@
 import { cardQuery, cardsOf } from "~/server/content/article-cards";
 import type { Database } from "~/server/db/connection";
 import type { LibraryContentType } from "~/server/db/schema";
-import { podcastEpisodesById } from "~/server/content/podcasts";
+import { podcastEpisodesById } from "~/server/content/podcast-episodes";
 import { podcastCoverPath, podcastEpisodePath, podcastSeriesPath, topicPath, videoPath, videoPosterPath } from "~/shared/urls";
 
 /** What a library list, history or share shows of an item (spec: content item). */

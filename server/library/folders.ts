@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
-import { folderNameKey } from "~/shared/folder-names";
+import { folderNameKey, isValidFolderName } from "~/shared/folder-names";
 
 /** A reader's folders, at most; enough for any real library, and a bound on what one account can store. */
 export const MAX_FOLDERS = 100;
@@ -23,7 +23,9 @@ export interface Folder {
   itemCount: number;
 }
 
-export type FolderResult = { ok: true; folder: Folder } | { ok: false; error: "exists" | "missing" | "read-only" | "too-many" };
+/** invalid-name: not 1 to 30 letters, digits or spaces (spec 5); exists: another of the reader's folders has the name. */
+export type FolderResult =
+  { ok: true; folder: Folder } | { ok: false; error: "invalid-name" | "exists" | "missing" | "read-only" | "too-many" };
 
 export async function listFolders(db: Database, userId: string): Promise<Folder[]> {
   const rows = await db
@@ -71,13 +73,14 @@ async function nameTaken(db: Database, userId: string, name: string, exceptId?: 
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-/** Creates a folder; the name is trimmed (callers have checked isValidFolderName). */
+/** Creates a folder, refusing a name the rules do not allow or the reader already uses; the name is trimmed. */
 export async function createFolder(
   db: Database,
   userId: string,
   input: { name: string; description: string; readOnly?: boolean },
   now = new Date(),
 ): Promise<FolderResult> {
+  if (!isValidFolderName(input.name)) return { ok: false, error: "invalid-name" };
   const name = input.name.trim();
   if (await nameTaken(db, userId, name)) return { ok: false, error: "exists" };
   const count = await db
@@ -124,6 +127,7 @@ export async function updateFolder(
   const folder = await ownFolder(db, userId, folderId);
   if (!folder) return { ok: false, error: "missing" };
   if (folder.readOnly) return { ok: false, error: "read-only" };
+  if (!isValidFolderName(input.name)) return { ok: false, error: "invalid-name" };
   const name = input.name.trim();
   if (await nameTaken(db, userId, name, folderId)) return { ok: false, error: "exists" };
   const changes = { name, name_key: folderNameKey(name), slug: folderSlug(name), description: input.description.trim() };

@@ -3,7 +3,8 @@
 // (SMTP_URL, else .eml files in DATA_DIR/mail).
 import { mailer } from "~/server/adapters/mail";
 import { config } from "~/server/config";
-import { openDatabase } from "~/server/seed/initialize";
+import { openDatabase } from "~/server/db";
+import { seedDatabase } from "~/server/seed/initialize";
 import { secrets } from "~/server/secrets";
 import { listNewsletters } from "./catalog";
 import { sendLatestIssue } from "./send";
@@ -13,6 +14,7 @@ async function main() {
   const c = config();
   const db = await openDatabase({ databaseUrl: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, dataDir: c.dataDir });
   try {
+    await seedDatabase(db, c.contentDir);
     const known = (await listNewsletters(db)).map((n) => n.slug);
     if (!slug || !known.includes(slug)) {
       throw new Error(`usage: npm run newsletter:send -- <slug>   (one of: ${known.join(", ")})`);

@@ -4,7 +4,6 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
-import { leadAvailability } from "~/server/store/catalogue";
 import {
   articleArtPath,
   articlePath,
@@ -16,6 +15,7 @@ import {
   videoPath,
   videoPosterPath,
 } from "~/shared/urls";
+import { leadAvailability } from "~/shared/product-types";
 import { SEARCH_KINDS, type SearchKind } from "~/shared/search-kinds";
 
 export interface IndexedDocument {

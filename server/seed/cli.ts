@@ -2,7 +2,8 @@
 // Opens (creating, migrating and seeding if needed) the configured database and adds
 // synthetic articles for scale tests, with a progress bar on stderr and a final count.
 import { config } from "~/server/config";
-import { openDatabase } from "./initialize";
+import { openDatabase } from "~/server/db";
+import { seedDatabase } from "./initialize";
 import { addSyntheticArticles } from "./synthetic";
 
 function parseArgs(argv: string[]): { articles: number } {
@@ -25,6 +26,7 @@ async function main() {
   const c = config();
   const db = await openDatabase({ databaseUrl: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, dataDir: c.dataDir });
   try {
+    await seedDatabase(db, c.contentDir);
     const started = Date.now();
     if (articles > 0) {
       await addSyntheticArticles(db, articles, (done) => process.stderr.write(`\r${progressBar(done, articles)}`));

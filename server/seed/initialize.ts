@@ -1,7 +1,6 @@
-import path from "node:path";
 import type { Transaction } from "kysely";
 import type { DB } from "~/server/db/schema";
-import { connect, ensureSchema, migrate, type ConnectionOptions, type Database } from "~/server/db/connection";
+import type { Database } from "~/server/db/connection";
 import { loadSeedContent } from "./content-source";
 import { seedCourses } from "./courses";
 import { loadAccountRecords, seedAccountRecords } from "./account-records";
@@ -11,28 +10,22 @@ import { seedProductTexts } from "./product-texts";
 import { seedStoreOffers } from "./store-offers";
 import { indexUnindexedContent } from "~/server/search/documents";
 
-export const CONTENT_DIR = path.resolve(process.env.CONTENT_DIR ?? "content");
-
 /**
- * Opens the database, applies migrations and runs each seed step that has not run yet (the
- * search index of content written before there was one, the content, the publisher's account
- * records, the store's promo codes and vouchers, the text its downloads are made of, then its
- * "Better together" pairings, and the courses). Safe to run from several instances at once: a step's marker is
- * written in the same transaction as its data, so a second instance's insert fails and it goes
- * on with the data the first one committed.
+ * Runs each seed step that has not run yet on a migrated database (server/db's openDatabase):
+ * the search index of content written before there was one, the content read from contentDir,
+ * the publisher's account records, the store's promo codes and vouchers, the text its downloads
+ * are made of, then its "Better together" pairings, and the courses. Safe to run from several
+ * instances at once: a step's marker is written in the same transaction as its data, so a second
+ * instance's insert fails and it goes on with the data the first one committed.
  */
-export async function openDatabase(options: ConnectionOptions): Promise<Database> {
-  await ensureSchema(options);
-  const db = connect(options);
-  await migrate(db, options.schema);
+export async function seedDatabase(db: Database, contentDir: string): Promise<void> {
   await seedOnce(db, "search-index", (tx) => indexUnindexedContent(tx));
-  await seedOnce(db, "content", (tx) => seedContent(tx, loadSeedContent(CONTENT_DIR)));
-  await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(CONTENT_DIR)));
-  await seedOnce(db, "store-offers", (tx) => seedStoreOffers(tx, loadSeedContent(CONTENT_DIR).store));
-  await seedOnce(db, "product-texts", (tx) => seedProductTexts(tx, loadSeedContent(CONTENT_DIR)));
-  await seedOnce(db, "product-companions", (tx) => seedProductCompanions(tx, loadSeedContent(CONTENT_DIR).store));
-  await seedOnce(db, "courses", (tx) => seedCourses(tx, loadSeedContent(CONTENT_DIR).courses));
-  return db;
+  await seedOnce(db, "content", (tx) => seedContent(tx, loadSeedContent(contentDir)));
+  await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(contentDir)));
+  await seedOnce(db, "store-offers", (tx) => seedStoreOffers(tx, loadSeedContent(contentDir).store));
+  await seedOnce(db, "product-texts", (tx) => seedProductTexts(tx, loadSeedContent(contentDir)));
+  await seedOnce(db, "product-companions", (tx) => seedProductCompanions(tx, loadSeedContent(contentDir).store));
+  await seedOnce(db, "courses", (tx) => seedCourses(tx, loadSeedContent(contentDir).courses));
 }
 
 /** Runs a seed step unless its marker says it ran; the marker commits with the data. */

@@ -3,7 +3,7 @@ import type { LineType, ProductAvailabilityTable } from "~/server/db/schema";
 import { lastPage, type Paging } from "~/shared/pagination";
 import { articlePath, productCoverPath, productPath, topicPath } from "~/shared/urls";
 import { linePrice, PERMISSION_TIERS, VOLUME_TIERS } from "~/shared/pricing";
-import { isCollection, isDigitalCode } from "~/shared/product-types";
+import { isCollection, isDigitalCode, leadAvailability } from "~/shared/product-types";
 
 /** The store lists like a stream without a page-size attribute (spec section 9: 8 a page). */
 export const STORE_PAGE_SIZE = 8;
@@ -91,11 +91,6 @@ function toAvailability(slug: string, r: ProductAvailabilityTable): Availability
     volumePricing: r.volume_pricing === 1,
     url: productPath({ slug, availabilityId: r.id }),
   };
-}
-
-/** The availability a bare product link stands for: the first on sale, else the first. */
-export function leadAvailability<A extends { comingSoon: boolean }>(availabilities: A[]): A | undefined {
-  return availabilities.find((a) => !a.comingSoon) ?? availabilities[0];
 }
 
 async function availabilitiesOf(db: Database, productIds: number[]): Promise<ProductAvailabilityTable[]> {

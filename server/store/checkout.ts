@@ -3,8 +3,8 @@ import type { Database } from "~/server/db/connection";
 import { ADDRESS_MAX, addressProblems, normalizeAddress, type Address, type AddressField } from "~/shared/address";
 import type { Cart } from "./cart";
 import { evaluatePromo, normalizePromoCode, type PromoOutcome } from "./promo";
-import { findShippingMethod, shippingCents, shippingMethodsFor, type ShippingMethod } from "~/shared/shipping";
-import { taxCents } from "./tax";
+import { findShippingMethod, type ShippingMethod } from "~/shared/shipping";
+import { orderTotals, type Totals } from "./pricing";
 
 /** What the shopper entered on /shipping-payment, kept with their cart. */
 export interface CheckoutDraft {
@@ -119,54 +119,36 @@ export async function saveAddress(db: Database, userId: string, address: Address
   const id = crypto.randomUUID();
   await db
     .insertInto("saved_address")
-    .values({
-      id,
-      user_id: userId,
-      first_name: address.firstName,
-      last_name: address.lastName,
-      address1: address.address1,
-      address2: address.address2 || null,
-      city: address.city,
-      state: address.state || null,
-      postal_code: address.postalCode,
-      country_code: address.countryCode,
-      created_at: now.toISOString(),
-    })
+    .values({ id, user_id: userId, ...addressColumns(address), created_at: now.toISOString() })
     .execute();
   return id;
+}
+
+/** A valid address as a saved address's columns (an empty optional line is null). */
+function addressColumns(a: Address) {
+  return {
+    first_name: a.firstName,
+    last_name: a.lastName,
+    address1: a.address1,
+    address2: a.address2 || null,
+    city: a.city,
+    state: a.state || null,
+    postal_code: a.postalCode,
+    country_code: a.countryCode,
+  };
+}
+
+type ShipToColumns = { [K in keyof ReturnType<typeof addressColumns> as `ship_${K}`]: ReturnType<typeof addressColumns>[K] };
+
+/** The same columns as an order keeps its delivery address in (ship_first_name, …). */
+export function shipToColumns(a: Address): ShipToColumns {
+  return Object.fromEntries(Object.entries(addressColumns(a)).map(([column, value]) => [`ship_${column}`, value])) as ShipToColumns;
 }
 
 const sameAddress = (a: Address, b: Address) =>
   (["firstName", "lastName", "address1", "address2", "city", "state", "postalCode", "countryCode"] as const).every(
     (f) => a[f].toLowerCase() === b[f].toLowerCase(),
   );
-
-export interface Totals {
-  subtotalCents: number;
-  discountCents: number;
-  taxCents: number;
-  shippingCents: number;
-  totalCents: number;
-}
-
-/**
- * An order's money: the cart's subtotal, less the discount; tax on the discounted amount at
- * the destination's rate; shipping for the physical units only (none for a digital-only order).
- */
-export function orderTotals(cart: Cart, input: { address: Address; method: ShippingMethod | null; discountCents: number }): Totals {
-  const discountCents = Math.min(cart.subtotalCents, Math.max(0, input.discountCents));
-  const physicalUnits = cart.physical.reduce((n, l) => n + l.quantity, 0);
-  const physicalSubtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
-  const shipping = input.method ? shippingCents(input.method, physicalUnits, physicalSubtotal) : 0;
-  const tax = taxCents(cart.subtotalCents - discountCents, input.address.countryCode, input.address.state || null);
-  return {
-    subtotalCents: cart.subtotalCents,
-    discountCents,
-    taxCents: tax,
-    shippingCents: shipping,
-    totalCents: cart.subtotalCents - discountCents + tax + shipping,
-  };
-}
 
 /** Shipping is chosen only when something in the cart ships. */
 export const needsShipping = (cart: Cart) => cart.physical.length > 0;
@@ -210,14 +192,17 @@ export async function buildReview(
   }
   const promo = draft.promoCode ? await evaluatePromo(db, draft.promoCode, cart.lines, now) : null;
   const discountCents = promo?.status === "valid" ? promo.discountCents : 0;
-  return { ok: true, review: { email, address, method, promo, cart, totals: orderTotals(cart, { address, method, discountCents }) } };
-}
-
-/** The shipping methods to offer for a country, each with what it would cost for this cart. */
-export function shippingChoices(cart: Cart, countryCode: string): { method: ShippingMethod; priceCents: number }[] {
-  const units = cart.physical.reduce((n, l) => n + l.quantity, 0);
-  const subtotal = cart.physical.reduce((n, l) => n + l.lineTotalCents, 0);
-  return shippingMethodsFor(countryCode || "US").map((method) => ({ method, priceCents: shippingCents(method, units, subtotal) }));
+  return {
+    ok: true,
+    review: {
+      email,
+      address,
+      method,
+      promo,
+      cart,
+      totals: orderTotals(cart, { country: address.countryCode, region: address.state || null, method, discountCents }),
+    },
+  };
 }
 
 /** What the shopper sent from /shipping-payment. */

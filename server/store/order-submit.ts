@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import type { Config } from "~/server/config";
 import type { Database } from "~/server/db/connection";
 import { readCart } from "./cart";
-import { buildReview, readDraft, type Review } from "./checkout";
+import { buildReview, readDraft, shipToColumns, type Review } from "./checkout";
 import { storeMaintenance } from "./maintenance";
 import { findOrder, toOrder, type Order } from "./order-records";
 
@@ -100,7 +100,6 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
   if (review.totals.totalCents !== input.shownTotalCents) return { ok: false, problem: "prices-changed", review };
 
   const id = `ord_${crypto.randomBytes(16).toString("base64url")}`;
-  const a = review.address;
   await tx
     .insertInto("store_order")
     .values({
@@ -112,14 +111,7 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
       access_token: crypto.randomBytes(24).toString("base64url"),
       kind: "purchase",
       status: "pending_payment",
-      ship_first_name: a.firstName,
-      ship_last_name: a.lastName,
-      ship_address1: a.address1,
-      ship_address2: a.address2 || null,
-      ship_city: a.city,
-      ship_state: a.state || null,
-      ship_postal_code: a.postalCode,
-      ship_country_code: a.countryCode,
+      ...shipToColumns(review.address),
       shipping_method: review.method?.id ?? null,
       promo_code: review.promo?.status === "valid" ? review.promo.promo.code : null,
       subtotal_cents: review.totals.subtotalCents,

@@ -2,7 +2,8 @@ import type { Database } from "~/server/db/connection";
 import type { Address } from "~/shared/address";
 import { findShippingMethod, type ShippingMethod } from "~/shared/shipping";
 import type { Cart } from "./cart";
-import { needsShipping, readDraft, savedAddresses, saveDraft, shippingChoices, type CheckoutDraft } from "./checkout";
+import { needsShipping, readDraft, savedAddresses, saveDraft, type CheckoutDraft } from "./checkout";
+import { shippingChoices, shippingPrice } from "./pricing";
 
 // The shipping method of the checkout in progress, chosen on its own (the service API's
 // commerce/order/shipping-method call), with the rule the shipping page applies: a method is
@@ -58,6 +59,5 @@ export async function chooseShippingMethod(
   const method = findShippingMethod(destination.countryCode, input.methodId.trim());
   if (!method) return { kind: "not-offered", countryCode: destination.countryCode };
   await saveDraft(db, cartId, { ...draft, shippingMethod: method.id }, now);
-  const priceCents = shippingChoices(cart, destination.countryCode).find((c) => c.method.id === method.id)!.priceCents;
-  return { kind: "chosen", method, priceCents };
+  return { kind: "chosen", method, priceCents: shippingPrice(cart, method) };
 }

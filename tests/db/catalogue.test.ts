@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
+import { leadAvailability } from "~/shared/product-types";
 import {
-  leadAvailability,
   productById,
   productBySlug,
   promoProduct,

@@ -7,7 +7,7 @@ import { renderDownloadFile, type FileText } from "~/server/documents/download-f
 import { downloadsForOrder, openDownload, type DownloadSource } from "~/server/store/downloads";
 import { fileFormatOf } from "~/server/documents/file-formats";
 import { parseBody } from "~/server/content/markdown";
-import { CONTENT_DIR } from "~/server/seed/initialize";
+import { config } from "~/server/config";
 import { loadSeedContent } from "~/server/seed/content-source";
 import { pdfText, readPdf } from "~/tests/helpers/pdf-reader";
 import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
@@ -18,7 +18,7 @@ let close: () => Promise<void>;
 let pick: Awaited<ReturnType<typeof availabilities>>;
 let buyer: User;
 let stranger: User;
-const content = loadSeedContent(CONTENT_DIR);
+const content = loadSeedContent(config().contentDir);
 
 beforeAll(async () => {
   ({ db, close } = await seededTestDatabase());

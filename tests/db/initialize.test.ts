@@ -1,14 +1,14 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { connect, migrate } from "~/server/db/connection";
-import { openDatabase } from "~/server/seed/initialize";
+import { openSeededDatabase } from "~/tests/helpers/template-db";
 import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 describe(`first start (${dialectName})`, () => {
   it("migrates and seeds once, even when two instances start together", async () => {
     const connection = await isolatedConnection("init", { empty: true });
     try {
-      const [a, b] = await Promise.all([openDatabase(connection), openDatabase(connection)]);
+      const [a, b] = await Promise.all([openSeededDatabase(connection), openSeededDatabase(connection)]);
       const count = async () =>
         Number(
           (
@@ -21,7 +21,7 @@ describe(`first start (${dialectName})`, () => {
       const first = await count();
       expect(first).toBeGreaterThanOrEqual(30);
       await b.destroy();
-      const again = await openDatabase(connection);
+      const again = await openSeededDatabase(connection);
       expect(await count()).toBe(first);
       await again.destroy();
       await a.destroy();

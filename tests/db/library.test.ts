@@ -56,6 +56,17 @@ describe("folder names", () => {
     expect((await createFolder(db, (await newReader()).id, { name: "Board Prep", description: "" })).ok).toBe(true);
   });
 
+  it("are refused by server/library itself when invalid or taken, whoever calls it", async () => {
+    const reader = await newReader();
+    const a = await folder(reader, "Research");
+    for (const bad of ["", "   ", "x".repeat(31), "R&D"]) {
+      expect(await createFolder(db, reader.id, { name: bad, description: "" }), bad).toEqual({ ok: false, error: "invalid-name" });
+      expect(await updateFolder(db, reader.id, a.id, { name: bad, description: "" }), bad).toEqual({ ok: false, error: "invalid-name" });
+    }
+    expect(await createFolder(db, reader.id, { name: " research", description: "" })).toEqual({ ok: false, error: "exists" });
+    expect((await listFolders(db, reader.id)).map((f) => f.name)).toEqual(["Research"]);
+  });
+
   it("cannot be renamed onto another folder's name, but may change their own case", async () => {
     const reader = await newReader();
     const a = await folder(reader, "Strategy");

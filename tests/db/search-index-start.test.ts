@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import { connect, type Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { searchContent } from "~/server/search";
-import { openDatabase } from "~/server/seed/initialize";
+import { openSeededDatabase } from "~/tests/helpers/template-db";
 import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 const opened: Database[] = [];
@@ -40,7 +40,7 @@ describe(`the search index at start (${dialectName})`, () => {
     await before.deleteFrom("seed_state").where("name", "=", "search-index").execute();
     await before.destroy();
 
-    const db = await openDatabase(connection);
+    const db = await openSeededDatabase(connection);
     opened.push(db);
     expect(whole).toBeGreaterThan(30);
     expect(await documents(db)).toBe(whole);

@@ -3,7 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase } from "~/server/seed/initialize";
+import { config } from "~/server/config";
+import type { ConnectionOptions, Database } from "~/server/db/connection";
+import { openDatabase } from "~/server/db";
+import { seedDatabase } from "~/server/seed/initialize";
 
 /**
  * Where the run's migrated and seeded template lives: an SQLite file, or a PostgreSQL database
@@ -59,6 +62,13 @@ export async function dropTestDatabase(baseUrl: string, name: string): Promise<v
   }
 }
 
+/** Opens, migrates and seeds a database, as the server's start does (server/http/main.ts). */
+export async function openSeededDatabase(connection: ConnectionOptions): Promise<Database> {
+  const db = await openDatabase(connection);
+  await seedDatabase(db, config().contentDir);
+  return db;
+}
+
 /** Migrates and seeds a template database and records it in the environment for the workers. */
 export async function createTemplate(): Promise<{ template: Template; remove: () => Promise<void> }> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -67,11 +77,11 @@ export async function createTemplate(): Promise<{ template: Template; remove: ()
   let template: Template;
   if (databaseUrl) {
     await onPostgresServer(databaseUrl, `CREATE DATABASE "${id}"`);
-    const db = await openDatabase({ databaseUrl: databaseUrlFor(databaseUrl, id), dataDir });
+    const db = await openSeededDatabase({ databaseUrl: databaseUrlFor(databaseUrl, id), dataDir });
     await db.destroy();
     template = { kind: "postgres", database: id };
   } else {
-    const db = await openDatabase({ dataDir });
+    const db = await openSeededDatabase({ dataDir });
     await db.destroy();
     template = { kind: "sqlite", file: path.join(dataDir, "site.db") };
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Cart, CartLine } from "~/server/store/cart";
-import { estimateCharges } from "~/server/store/estimate";
+import { estimateCharges } from "~/server/store/pricing";
 
 const line = (type: CartLine["type"], quantity: number, lineTotalCents: number) => ({ type, quantity, lineTotalCents }) as CartLine;
 

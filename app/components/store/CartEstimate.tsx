@@ -1,6 +1,6 @@
 import { getFormProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
-import type { Destination } from "~/server/store/estimate";
+import type { Destination } from "~/server/store/pricing";
 import type { estimateSchema } from "~/app/lib/forms/cart";
 import type { CartAction } from "~/app/routes/shopping-cart";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";

@@ -1,4 +1,4 @@
-import type { Estimate } from "~/server/store/estimate";
+import type { Estimate } from "~/server/store/pricing";
 import { formatUsd } from "~/app/lib/format";
 import * as css from "./cart.css";
 

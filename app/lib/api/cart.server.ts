@@ -2,7 +2,7 @@ import type { z, ZodError } from "zod";
 import { PERMISSION_PRICE_CENTS } from "~/shared/pricing";
 import type { ShippingMethod } from "~/shared/shipping";
 import type { Cart, CartLine } from "~/server/store/cart";
-import { estimateCharges } from "~/server/store/estimate";
+import { estimateCharges } from "~/server/store/pricing";
 import { buildReview, readDraft } from "~/server/store/checkout";
 import { normalizePromoCode } from "~/server/store/promo";
 import { readEstimateDestination } from "~/app/lib/cart-estimate.server";

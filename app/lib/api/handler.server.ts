@@ -63,13 +63,17 @@ export function apiError(
 }
 
 /** A 400 carrying each field's messages, as the page form shows them. */
-export function invalidInput(error: ZodError, message = "Please correct the errors below."): Response {
+export function invalidFields(fields: Record<string, string[]>, message = "Please correct the errors below."): Response {
+  return apiError(400, "invalid_input", message, { fields });
+}
+
+export function invalidInput(error: ZodError, message?: string): Response {
   const fields: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const name = issue.path.join(".") || "form";
     (fields[name] ??= []).push(issue.message);
   }
-  return apiError(400, "invalid_input", message, { fields });
+  return invalidFields(fields, message);
 }
 
 class Refusal extends Error {

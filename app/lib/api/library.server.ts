@@ -21,14 +21,14 @@ import { unsubscribeLinkTarget } from "~/server/newsletters/unsubscribe-token";
 import { secrets } from "~/server/secrets";
 import { shareableItem, shareByEmail } from "~/server/share/email";
 import { folderChoices } from "~/shared/folder-choices";
-import { FOLDER_EXISTS_MESSAGE } from "~/shared/folder-names";
+import { FOLDER_EXISTS_MESSAGE, FOLDER_NAME_MESSAGE } from "~/shared/folder-names";
 import { UNKNOWN_FOLLOW_TARGET } from "~/shared/follow-refusals";
 import { libraryFolderPath } from "~/shared/urls";
 import { config, db } from "~/app/lib/db.server";
 import { SHARE_DAILY_LIMIT } from "~/app/lib/forms/share";
 import { libraryNotice } from "~/app/lib/library-page.server";
 import type { Call } from "./handler.server";
-import { apiError, apiJson } from "./handler.server";
+import { apiError, apiJson, invalidFields } from "./handler.server";
 import type * as library from "./groups/library";
 import { FOLLOW_TYPES } from "./groups/library";
 
@@ -51,6 +51,7 @@ export async function bulkUpdate({ request, user, body }: Call<typeof library.bu
 export async function createList({ user, params, body }: Call<typeof library.createList>): Promise<Response> {
   const result = await createFolder(await db(), user.id, { name: params.name, description: body.description });
   if (result.ok) return apiJson({ folder: result.folder, message: libraryNotice("folder-created", 0)! }, { status: 201 });
+  if (result.error === "invalid-name") return invalidFields({ name: [FOLDER_NAME_MESSAGE] });
   if (result.error === "exists")
     return apiError(409, "folder_exists", FOLDER_EXISTS_MESSAGE, { fields: { name: [FOLDER_EXISTS_MESSAGE] } });
   if (result.error === "too-many") return apiError(400, "too_many_folders", `You can keep up to ${MAX_FOLDERS} folders.`);

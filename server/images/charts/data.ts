@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { CONTENT_DIR } from "~/server/seed/initialize";
+import { config } from "~/server/config";
 
 // A visual-library article's chart as data: content/charts/{article-slug}.json (see
 // content/README.md). The renderer (./render.ts) draws it; nothing here knows how.
@@ -91,10 +91,10 @@ export function parseChart(text: string, file: string): ChartData {
 const charts = new Map<string, ChartData>();
 
 /**
- * The chart of the article with this slug, read from CONTENT_DIR once per process; undefined
+ * The chart of the article with this slug, read from the content folder (CONTENT_DIR) once per process; undefined
  * when it has none. A chart file that does not parse is an error, not a missing chart.
  */
-export function chartData(slug: string, contentDir = CONTENT_DIR): ChartData | undefined {
+export function chartData(slug: string, contentDir = config().contentDir): ChartData | undefined {
   if (!SLUG.test(slug) || slug.length > 120) return undefined;
   const key = `${contentDir}\n${slug}`;
   const kept = charts.get(key);
@@ -113,7 +113,7 @@ export function chartData(slug: string, contentDir = CONTENT_DIR): ChartData | u
 }
 
 /** The slugs of every chart file in the content folder (for the content's own checks). */
-export function chartSlugs(contentDir = CONTENT_DIR): string[] {
+export function chartSlugs(contentDir = config().contentDir): string[] {
   const dir = path.join(contentDir, "charts");
   if (!fs.existsSync(dir)) return [];
   return fs

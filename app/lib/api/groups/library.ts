@@ -50,6 +50,8 @@ export const bulkRemove = endpoint({
 });
 
 const folderName = z.object({ name: folderSchema.shape.name });
+/** A new folder's name: server/library refuses one the rules do not allow, with the same message. */
+const newFolderName = z.object({ name: z.string() });
 const savedItemId = z.object({ id: bulkUpdateSchema.shape.id.describe("The saved item's id.") });
 const folderId = z.object({ id: z.string().trim().min(1).max(64).describe("The folder's id.") });
 const notOwnItem = error("No such item in the reader's library (another reader's item included).");
@@ -120,7 +122,7 @@ export const createList = endpoint({
   summary: "Creates a folder with this name (spec 5 folder rules; the name is trimmed) and an optional description.",
   tag: TAG,
   access: "reader",
-  params: folderName,
+  params: newFolderName,
   body: folderSchema.pick({ description: true }),
   answers: {
     201: {

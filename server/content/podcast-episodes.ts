@@ -1,0 +1,23 @@
+// The podcast episodes that references name (a library item, a share, an audio file's id): the
+// lookup beneath server/library and the media route, apart from the series and episode pages.
+import type { Database } from "~/server/db/connection";
+
+export interface EpisodeRecord {
+  id: number;
+  title: string;
+  description: string;
+  seriesSlug: string;
+  seriesTitle: string;
+  season: number;
+  episode: number;
+}
+
+export async function podcastEpisodesById(db: Database, ids: number[]): Promise<EpisodeRecord[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("podcast_episode as e")
+    .innerJoin("podcast_series as s", "s.id", "e.series_id")
+    .select(["e.id", "e.title", "e.description", "s.slug as seriesSlug", "s.title as seriesTitle", "e.season", "e.episode"])
+    .where("e.id", "in", ids)
+    .execute();
+}
