@@ -4,7 +4,7 @@ import { blocksToHtml } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
 import { keepGift } from "~/server/library/items";
 import { recordView } from "~/server/library/history";
-import { decideOffer, type Offer } from "~/server/paywall/offers";
+import { decideOffer, recordRead, type Offer } from "~/server/paywall/offers";
 import { countRead } from "~/server/popularity";
 import { config } from "./db.server";
 import { articleReader, offerRules, unmeteredReader, type ArticleReader } from "./reader.server";
@@ -41,8 +41,9 @@ export function articleAsker(request: Request, loadContext: AppLoadContext | und
 }
 
 /**
- * Decides the offer for whoever asks (`articleAsker`) and records the read: a full read counts on the meter
- * (inside decideOffer) and on the most-read list, and a signed-in reader's history gets the view.
+ * Records the read and decides the offer for whoever asks (`articleAsker`): the read counts on the
+ * reader's meter (recordRead) and the offer is decided on the meter's answer; a full read counts on
+ * the most-read list, and a signed-in reader's history gets the view.
  */
 export async function openArticle(
   database: Database,
@@ -56,13 +57,15 @@ export async function openArticle(
     setCookie = asking.setCookie;
   }
   const context: ArticleContext = asking.kind === "reader" ? asking : unmeteredReader;
-  const offer = await decideOffer(database, offerRules(), {
+  const rules = offerRules();
+  const offerRequest = {
     reader: context.reader,
     article,
     readingList: access.readingList,
     gift: access.gift,
     expiredGift: access.giftExpired,
-  });
+  };
+  const offer = decideOffer(rules, offerRequest, await recordRead(database, rules, offerRequest));
   if (offer.fullContent) await countRead(database, article.id);
   if (context.user) {
     await recordView(database, context.user.id, { type: "article", id: article.id });
