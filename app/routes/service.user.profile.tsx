@@ -2,7 +2,7 @@ import { saveProfileFlow, userProfile } from "~/app/lib/account-flows.server";
 import { accountProblem } from "~/app/lib/api/account-problem.server";
 import { profile, profileHead, saveProfile } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /** HEAD, GET and POST /service/user/profile (spec): the reader's profile, saved as my account saves it. */
 const route = apiRoute(
@@ -12,7 +12,7 @@ const route = apiRoute(
     const saved = await saveProfileFlow(request, context, user, body);
     if (!saved.ok) return accountProblem(saved.problem);
     // The profile as it now is (updateProfile changed the stored user).
-    return apiJson(await userProfile((await currentUser(request))!));
+    return apiJson(await userProfile((await requestContext({ request, context }).user())!));
   }),
 );
 
