@@ -1,3 +1,4 @@
+import { findUserById } from "~/server/accounts/users";
 import { saveProfileFlow, userProfile } from "~/app/lib/account-flows.server";
 import { accountProblem } from "~/app/lib/api/account-problem.server";
 import { profile, profileHead, saveProfile } from "~/app/lib/api/groups/auth-user";
@@ -12,7 +13,7 @@ const route = apiRoute(
     const saved = await saveProfileFlow(request, context, user, body);
     if (!saved.ok) return accountProblem(saved.problem);
     // The profile as it now is (updateProfile changed the stored user).
-    return apiJson(await userProfile((await requestContext({ request, context }).user())!));
+    return apiJson(await userProfile((await findUserById(await requestContext({ request, context }).db(), user.id))!));
   }),
 );
 
