@@ -15,6 +15,8 @@ export const streamTimeout = 5_000;
 
 /** The production server (server/http) calls this once it has drained, before it exits. */
 export { closeDb as closeDatabase } from "./lib/db.server";
+/** The production server (server/http) makes each request's context with this before Remix runs. */
+export { getLoadContext } from "./lib/context/request-context.server";
 
 // Validate the environment when the server loads the build, so a bad setting stops the
 // start with a message naming the variable instead of failing every request later.

@@ -23,18 +23,16 @@ import { dismissedItems, type Dismissible } from "~/server/readers/dismissals";
 import { unreadFollowingCount } from "~/server/library/follows";
 import { userKey, visitorKey } from "~/server/readers/keys";
 import { storeMaintenance } from "~/server/store/maintenance";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
-import { config, db } from "./lib/db.server";
+import { config } from "./lib/db.server";
 import { completePendingCheckout } from "./lib/payments.server";
-import { knownVisitorId } from "./lib/visitor.server";
-import { offerRules } from "./lib/reader.server";
+import { offerRules } from "./lib/article-access.server";
+import { requestContext } from "./lib/context/request-context.server";
 import { miniCart } from "./lib/mini-cart.server";
 import { useNonce } from "./lib/nonce";
 import { siteStylesheetHref } from "./lib/stylesheet";
 import { useRootData, type RootData } from "./lib/root-data";
 import { readTextSize } from "./lib/preferences.server";
 import { scriptJson } from "./lib/script-json";
-import { currentUser } from "./lib/session.server";
 import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/site";
 
 export const links: LinksFunction = () => {
@@ -48,25 +46,27 @@ export const meta: MetaFunction = ({ error }) => {
   return [{ title: `${errorTitle(status)} | ${SITE_NAME}` }, { name: "robots", content: "noindex" }];
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   // A voucher_code on any page starts redeeming that voucher (spec 2).
   const voucher = new URL(request.url).searchParams.get("voucher_code");
   if (voucher !== null && new URL(request.url).pathname !== "/redeem")
     throw redirect(`/redeem?voucher_code=${encodeURIComponent(voucher.slice(0, 100))}`);
   const c = config();
-  const [textSize, user] = await Promise.all([readTextSize(request), currentUser(request)]);
+  const asker = requestContext({ request, context });
+  const [textSize, user] = await Promise.all([readTextSize(request), asker.user()]);
   // Back from paying for a subscription: activate it before anything reads the reader's status.
   const clearCheckout = await completePendingCheckout(request, user?.id);
-  const database = await db();
-  const visitor = user ? undefined : await knownVisitorId(request);
+  if (clearCheckout) asker.subscriberChanged();
+  const database = await asker.db();
+  const visitor = user ? undefined : await asker.knownVisitorId();
   const owner = user ? userKey(user.id) : visitor && visitorKey(visitor);
   // The following stream marks everything seen as it renders, so its own page shows none unread.
   const onFollowingStream = new URL(request.url).pathname === "/my-library/topics";
   const [subscriber, dismissed, unreadFollowing, cart] = await Promise.all([
-    user ? subscriberStatus(database, user.id) : null,
+    asker.subscriber(),
     owner ? dismissedItems(database, owner) : ([] as Dismissible[]),
     user && !onFollowingStream ? unreadFollowingCount(database, user.id) : 0,
-    miniCart(request, user?.id),
+    miniCart(asker),
   ]);
   const rules = offerRules();
   const analytics = await analyticsDataLayer(database, {

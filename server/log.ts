@@ -32,6 +32,11 @@ export function inRequestScope<T>(requestId: string, fn: () => T): T {
   return scopes.run({ requestId }, fn);
 }
 
+/** The id of the request being answered, if any. */
+export function currentRequestId(): string | undefined {
+  return scopes.getStore()?.requestId;
+}
+
 /** An error as a log collector can index it, stack included (it never reaches a reader). */
 function describeError(error: unknown): unknown {
   if (!(error instanceof Error)) return typeof error === "object" && error !== null ? error : String(error);

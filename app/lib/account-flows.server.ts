@@ -28,8 +28,8 @@ import { sendEmailConfirmation, sendPasswordChangedNotice } from "./account-mail
 import { checkCaptcha, lockoutRules, rateLimit, type GuardedAction } from "./auth.server";
 import { mergeCartAtSignIn } from "./cart.server";
 import { config, db } from "./db.server";
-import { endCurrentSession, sessionToken, startSession } from "./session.server";
-import { knownVisitorId } from "./visitor.server";
+import { requestContext } from "./context/request-context.server";
+import { endCurrentSession, startSession } from "./context/session.server";
 import { GENERIC_ERROR, SITE_NAME } from "./site";
 
 // The account flows behind both the pages (sign-in, register, forgot and reset password, my
@@ -54,7 +54,7 @@ export interface AccountProblem {
 /** The per-client and per-account limits, then the captcha, as every guarded form has them. */
 async function guard(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   action: GuardedAction,
   account: string,
   reCaptchaToken: string | undefined,
@@ -80,15 +80,15 @@ export type SignInOutcome = { ok: true; user: User; setCookie: string } | { ok: 
 type SignInInput = { username: string; password: string; reCaptchaToken?: string };
 
 /** Sign-in (spec: POST /authenticate): on success a new session, whose Set-Cookie it gives. */
-export async function signInFlow(request: Request, context: AppLoadContext | undefined, input: SignInInput): Promise<SignInOutcome> {
+export async function signInFlow(request: Request, context: AppLoadContext, input: SignInInput): Promise<SignInOutcome> {
   const checked = await checkSignIn(request, context, input);
-  return checked.ok ? { ...checked, setCookie: await startSession(request, checked.user.id) } : checked;
+  return checked.ok ? { ...checked, setCookie: await startSession(requestContext({ request, context }), checked.user.id) } : checked;
 }
 
 /** Sign-in's checks (rate limit, captcha, lockout, password, restriction), starting no session. */
 export async function checkSignIn(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   input: SignInInput,
 ): Promise<{ ok: true; user: User } | { ok: false; problem: AccountProblem }> {
   const stopped = await guard(request, context, "sign-in", input.username, input.reCaptchaToken);
@@ -125,7 +125,7 @@ export type RegisterOutcome =
 /** Registration: on success the guest's reads this month move to the account, and a session starts. */
 export async function registerFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   input: { firstName: string; lastName: string; emailAddress: string; password: string; optIn: boolean; reCaptchaToken?: string },
 ): Promise<RegisterOutcome> {
   const stopped = await guard(request, context, "register", input.emailAddress, input.reCaptchaToken);
@@ -148,9 +148,9 @@ export async function registerFlow(
     }
   }
   // What the guest read this month stays counted on their new account.
-  const visitor = await knownVisitorId(request);
+  const visitor = await requestContext({ request, context }).knownVisitorId();
   if (visitor) await carryOverReads(await db(), visitor, outcome.user.id);
-  return { ok: true, user: outcome.user, setCookie: await startSession(request, outcome.user.id) };
+  return { ok: true, user: outcome.user, setCookie: await startSession(requestContext({ request, context }), outcome.user.id) };
 }
 
 /**
@@ -159,7 +159,7 @@ export async function registerFlow(
  */
 export async function forgotPasswordFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   input: { emailAddress: string; reCaptchaToken?: string },
 ): Promise<AccountProblem | undefined> {
   const stopped = await guard(request, context, "forgot-password", input.emailAddress, input.reCaptchaToken);
@@ -195,19 +195,16 @@ export async function forgotPasswordFlow(
  */
 export async function resetPasswordFlow(
   request: Request,
+  context: AppLoadContext,
   input: { token: string; password: string },
 ): Promise<{ ok: true; setCookie: string } | { ok: false; problem: AccountProblem }> {
   const user = await resetPassword(await db(), input.token, input.password);
   if (!user) return { ok: false, problem: { status: 410, code: "link_dead", message: LINK_DEAD } };
-  return { ok: true, setCookie: await endCurrentSession(request) };
+  return { ok: true, setCookie: await endCurrentSession(requestContext({ request, context })) };
 }
 
 /** The current-password question is limited like sign-in: first a rate limit per account and client address… */
-async function currentPasswordLimit(
-  request: Request,
-  context: AppLoadContext | undefined,
-  user: User,
-): Promise<AccountProblem | undefined> {
+async function currentPasswordLimit(request: Request, context: AppLoadContext, user: User): Promise<AccountProblem | undefined> {
   const limited = await rateLimit(request, context, "current-password", user.email);
   return limited.allowed
     ? undefined
@@ -241,11 +238,11 @@ function currentPasswordProblem(checked: CurrentPasswordCheck | { outcome: "chan
  */
 export async function changePasswordFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   user: User,
   input: { currentPassword: string; newPassword: string },
 ): Promise<AccountProblem | undefined> {
-  const token = (await sessionToken(request))!;
+  const token = (await requestContext({ request, context }).sessionToken())!;
   const problem =
     (await currentPasswordLimit(request, context, user)) ??
     currentPasswordProblem(
@@ -268,7 +265,7 @@ const REFUSALS: Record<AddressRefusal, AccountProblem> = {
  */
 export async function saveProfileFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   user: User,
   value: { displayName: string; emailAddress: string; industry: string; jobTitle: string; companySize: string; currentPassword?: string },
 ): Promise<{ ok: true; changesEmail: boolean } | { ok: false; problem: AccountProblem }> {
@@ -316,8 +313,8 @@ export async function saveProfileAttributesFlow(user: User, attributes: ProfileA
  * (startSession): the guest cart, whose lines it counts. A second call finds no guest cart and
  * moves nothing. A guest's meter reads are not carried: only registration does that.
  */
-export async function carryOverGuestFlow(request: Request, user: User): Promise<{ cartLines: number }> {
-  return { cartLines: await mergeCartAtSignIn(request, user.id) };
+export async function carryOverGuestFlow(request: Request, context: AppLoadContext, user: User): Promise<{ cartLines: number }> {
+  return { cartLines: await mergeCartAtSignIn(requestContext({ request, context }), user.id) };
 }
 
 /** A problem as a page form shows it: on its field, or over the whole form. */

@@ -1,13 +1,12 @@
-import type { AppLoadContext } from "@remix-run/node";
 import type { ArticlePageData } from "~/server/content/articles";
 import { blocksToHtml } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
 import { keepGift } from "~/server/library/items";
 import { recordView } from "~/server/library/history";
-import { decideOffer, type Offer } from "~/server/paywall/offers";
+import { decideOffer, recordRead, type Offer, type OfferRules } from "~/server/paywall/offers";
 import { countRead } from "~/server/content/popularity";
 import { config } from "./db.server";
-import { articleReader, offerRules, unmeteredReader, type ArticleReader } from "./reader.server";
+import { unmeteredReader, type ArticleReader } from "./context/article-reader.server";
 
 // Who may read an article, decided once for the article page and the article content service
 // (POST /api/article/piano/content): the same reader, the same offer, the same read counted on
@@ -35,14 +34,22 @@ export interface ArticleAccessRequest {
   firstVisit: "redirect" | "wall";
 }
 
-/** Who asks for an article (app/lib/reader.server.ts `articleReader`), for `openArticle`. */
-export function articleAsker(request: Request, loadContext: AppLoadContext | undefined): Promise<ArticleReader> {
-  return articleReader(request, loadContext);
+/** The meter's limits and the paywall's tags, from configuration. */
+export function offerRules(): OfferRules {
+  const c = config();
+  return {
+    guestLimit: c.METER_GUEST_LIMIT,
+    ascendLimit: c.METER_ASCEND_LIMIT,
+    registeredLimit: c.METER_REGISTERED_LIMIT,
+    addressCeiling: c.METER_ADDRESS_CEILING,
+    tags: c.PAYWALL_TAGS,
+  };
 }
 
 /**
- * Decides the offer for whoever asks (`articleAsker`) and records the read: a full read counts on the meter
- * (inside decideOffer) and on the most-read list, and a signed-in reader's history gets the view.
+ * Records the read and decides the offer for whoever asks (`articleReader`): the read counts on the
+ * reader's meter (recordRead) and the offer is decided on the meter's answer; a full read counts on
+ * the most-read list, and a signed-in reader's history gets the view.
  */
 export async function openArticle(
   database: Database,
@@ -56,13 +63,15 @@ export async function openArticle(
     setCookie = asking.setCookie;
   }
   const context: ArticleContext = asking.kind === "reader" ? asking : unmeteredReader;
-  const offer = await decideOffer(database, offerRules(), {
+  const rules = offerRules();
+  const offerRequest = {
     reader: context.reader,
     article,
     readingList: access.readingList,
     gift: access.gift,
     expiredGift: access.giftExpired,
-  });
+  };
+  const offer = decideOffer(rules, offerRequest, await recordRead(database, rules, offerRequest));
   if (offer.fullContent) await countRead(database, article.id);
   if (context.user) {
     await recordView(database, context.user.id, { type: "article", id: article.id });

@@ -3,7 +3,7 @@ import { normalizeEmail } from "~/server/accounts/users";
 import { captcha } from "~/server/adapters/captcha";
 import { hitAll, type RateLimitResult, type RateLimitRule } from "~/server/http/rate-limit";
 import type { AppLoadContext } from "@remix-run/node";
-import { clientAddress } from "./client-address.server";
+import { requestContext } from "./context/request-context.server";
 import { config, db } from "./db.server";
 
 /** Sign-in and every current-password question share one lockout (ADR 008, 021). */
@@ -21,13 +21,13 @@ export type GuardedAction = "sign-in" | "register" | "forgot-password" | "curren
  */
 export async function rateLimit(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   action: GuardedAction,
   account: string,
 ): Promise<RateLimitResult> {
   const c = config();
   const window = c.RATE_LIMIT_WINDOW_SECONDS;
-  const ip = clientAddress(request, context);
+  const ip = requestContext({ request, context }).clientAddress;
   const hits: [string, RateLimitRule][] = [
     [`${action}:account:${normalizeEmail(account)}`, { limit: c.RATE_LIMIT_PER_ACCOUNT, windowSeconds: window }],
   ];
@@ -36,11 +36,6 @@ export async function rateLimit(
 }
 
 /** Spec actions: sign in, register and forgot password each have their own captcha action. */
-export async function checkCaptcha(
-  request: Request,
-  context: AppLoadContext | undefined,
-  token: string | undefined,
-  action: GuardedAction,
-) {
-  return captcha().verify(token, action.replace("-", "_"), clientAddress(request, context) ?? undefined);
+export async function checkCaptcha(request: Request, context: AppLoadContext, token: string | undefined, action: GuardedAction) {
+  return captcha().verify(token, action.replace("-", "_"), requestContext({ request, context }).clientAddress ?? undefined);
 }

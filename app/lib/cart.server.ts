@@ -1,42 +1,26 @@
-import { createCart, guestCartExists, mergeGuestCart, readCart, userCartId, type AddOutcome, type CartLine } from "~/server/store/cart";
+import type { Database } from "~/server/db/connection";
+import { guestCartExists, mergeGuestCart, readCart, type AddOutcome, type CartLine } from "~/server/store/cart";
+import type { RequestContext } from "./context/request-context.server";
 import { signedCookie } from "./cookies.server";
-import { db } from "./db.server";
 import { formatPublished } from "./format";
 import { VALID_NUMBER, wrongType } from "./forms/cart";
 
 /** A guest's cart id, signed, so an edited id is simply not recognised. */
-const guestCartCookie = signedCookie("mr_cart", 90 * 86_400);
+export const guestCartCookie = signedCookie("mr_cart", 90 * 86_400);
 
-async function guestCartId(request: Request): Promise<string | null> {
+/** The guest cart the request's cookie names, if it still exists. */
+export async function guestCartId(request: Request, database: Database): Promise<string | null> {
   const value = await guestCartCookie().parse(request.headers.get("Cookie"));
-  return typeof value === "string" && (await guestCartExists(await db(), value)) ? value : null;
-}
-
-/** The cart this request shops with (the reader's own, else the guest cookie's), or null if none yet. */
-export async function currentCartId(request: Request, userId: string | undefined): Promise<string | null> {
-  return userId ? userCartId(await db(), userId) : guestCartId(request);
-}
-
-/**
- * The cart to put something in, made on first use. A new guest cart comes with the Set-Cookie
- * that keeps it.
- */
-export async function cartForWriting(request: Request, userId: string | undefined): Promise<{ cartId: string; setCookie?: string }> {
-  const database = await db();
-  if (userId) return { cartId: await userCartId(database, userId, true) };
-  const existing = await guestCartId(request);
-  if (existing) return { cartId: existing };
-  const cartId = await createCart(database, null);
-  return { cartId, setCookie: await guestCartCookie().serialize(cartId) };
+  return typeof value === "string" && (await guestCartExists(database, value)) ? value : null;
 }
 
 /**
  * At sign-in or registration: the guest cart this browser holds moves into the reader's cart.
  * Answers how many lines moved (0 when the browser holds no guest cart).
  */
-export async function mergeCartAtSignIn(request: Request, userId: string): Promise<number> {
-  const guest = await guestCartId(request);
-  return guest ? (await mergeGuestCart(await db(), guest, userId)).linesMoved : 0;
+export async function mergeCartAtSignIn(asker: RequestContext, userId: string): Promise<number> {
+  const guest = await asker.guestCartId();
+  return guest ? (await mergeGuestCart(await asker.db(), guest, userId)).linesMoved : 0;
 }
 
 /** Cart line ids are UUIDs; anything else cannot be one of this cart's lines. */
@@ -46,14 +30,10 @@ const LINE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * The line an update or remove names, in the cart of whoever asks (the page and the service
  * API alike); null for anything else, someone else's line included.
  */
-export async function ownCartLine(
-  request: Request,
-  userId: string | undefined,
-  lineId: unknown,
-): Promise<{ cartId: string; line: CartLine } | null> {
-  const cartId = await currentCartId(request, userId);
+export async function ownCartLine(asker: RequestContext, lineId: unknown): Promise<{ cartId: string; line: CartLine } | null> {
+  const cartId = await asker.cartId();
   if (!cartId || typeof lineId !== "string" || !LINE_ID.test(lineId)) return null;
-  const line = (await readCart(await db(), cartId)).lines.find((l) => l.id === lineId);
+  const line = (await readCart(await asker.db(), cartId)).lines.find((l) => l.id === lineId);
   return line ? { cartId, line } : null;
 }
 

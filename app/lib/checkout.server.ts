@@ -8,22 +8,21 @@ import { completeFreeOrder, startOrderPayment } from "~/server/store/order-payme
 import type { Order } from "~/server/store/order-records";
 import { submitOrder } from "~/server/store/order-submit";
 import { log } from "~/server/log";
-import { currentCartId } from "./cart.server";
 import { config, db } from "./db.server";
 import { shippingPaymentSchema } from "./forms/checkout";
 import { NEW_ADDRESS } from "./forms/choices";
 import { paymentReturnPath, rememberGuestOrder } from "./orders.server";
 import { confirmOrder, payments } from "./payments.server";
-import { currentUser } from "./session.server";
 import { GENERIC_ERROR } from "./site";
+import { requestContext, type RequestArgs } from "./context/request-context.server";
 
 // The checkout steps as /shipping-payment and /review-order take them, shared with the service
 // API (app/routes/service.commerce.*): one place for each rule.
 
 /** Who is checking out, and their cart as it is now. */
-export async function checkoutShopper(request: Request) {
-  const user = await currentUser(request);
-  const cartId = await currentCartId(request, user?.id);
+export async function checkoutShopper({ request, context }: RequestArgs) {
+  const user = await requestContext({ request, context }).user();
+  const cartId = await requestContext({ request, context }).cartId();
   const cart = await readCart(await db(), cartId);
   return { user, cartId, cart };
 }
@@ -63,11 +62,11 @@ export type ReadWith = (schema: ZodTypeAny) => { payload: Record<string, unknown
  * the form's schema for this shopper and cart, and kept with the cart (server/store/checkout.ts).
  */
 export async function shippingPaymentStep(
-  request: Request,
+  { request, context }: RequestArgs,
   read: ReadWith,
 ): Promise<{ closed: true } | { closed: false; outcome: ShippingPaymentOutcome }> {
   if (storeMaintenance(config()).closed) return { closed: true };
-  const { user, cartId, cart } = await checkoutShopper(request);
+  const { user, cartId, cart } = await checkoutShopper({ request, context });
   const { payload, valid } = read(shippingPaymentSchema({ guest: !user, physical: needsShipping(cart) }));
   const outcome = await submitShippingPayment(await db(), {
     cartId,
@@ -97,9 +96,12 @@ export type PlaceOrderOutcome =
  * Places the order from the shopper's cart as the review page's button does (once per
  * idempotency key, server/store/order-submit.ts), then completes a free order or starts paying.
  */
-export async function placeOrder(request: Request, input: { idempotencyKey: string; shownTotalCents: number }): Promise<PlaceOrderOutcome> {
-  const user = await currentUser(request);
-  const cartId = await currentCartId(request, user?.id);
+export async function placeOrder(
+  { request, context }: RequestArgs,
+  input: { idempotencyKey: string; shownTotalCents: number },
+): Promise<PlaceOrderOutcome> {
+  const user = await requestContext({ request, context }).user();
+  const cartId = await requestContext({ request, context }).cartId();
   if (!cartId) return { kind: "elsewhere", to: "/shipping-payment", code: "empty" };
   const database = await db();
   const outcome = await submitOrder(database, config(), {

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 
 /**
- * The query value an article's first-visit redirect adds (app/lib/reader.server.ts): when it
+ * The query value an article's first-visit redirect adds (app/lib/context/article-reader.server.ts): when it
  * comes back without the visitor cookie the redirect set, the client keeps no cookies.
  */
 export const COOKIE_CHECK_PARAM = "cookie-check";

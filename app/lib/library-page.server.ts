@@ -10,7 +10,7 @@ import { db } from "./db.server";
 import { readForm } from "./form-guard.server";
 import { BULK_ERRORS, folderSchema } from "./forms/library";
 import { rejectForm } from "./forms/reply.server";
-import { requireUser } from "./session.server";
+import { requireUser, type RequestArgs } from "./context/request-context.server";
 
 export const LIBRARY_PATH = "/my-library";
 
@@ -41,8 +41,8 @@ export function libraryNotice(done: string | null, n: number): string | null {
 export type FolderEditState = "new" | "folder" | "delete" | null;
 
 /** The library: all items (no slug, or a slug no folder has) or one folder's, a page at a time. */
-export async function loadLibrary(request: Request, folderSlug: string | null) {
-  const user = await requireUser(request);
+export async function loadLibrary({ request, context }: RequestArgs, folderSlug: string | null) {
+  const user = await requireUser({ request, context });
   const database = await db();
   const params = new URL(request.url).searchParams;
   const folders = await listFolders(database, user.id);
@@ -76,8 +76,8 @@ const ids = (form: FormData, name: string) =>
  * Every library page's form: folders (create, update, delete) and items (add to folders,
  * remove, discard). Success redirects with a confirmation; a foreign or unknown id is a 404.
  */
-export async function libraryAction(request: Request) {
-  const user = await requireUser(request);
+export async function libraryAction({ request, context }: RequestArgs) {
+  const user = await requireUser({ request, context });
   const form = await readForm(request);
   const database = await db();
   const here = new URL(request.url).pathname;

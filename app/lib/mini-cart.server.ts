@@ -1,6 +1,5 @@
 import { readCart } from "~/server/store/cart";
-import { currentCartId } from "./cart.server";
-import { db } from "./db.server";
+import type { RequestContext } from "./context/request-context.server";
 
 /** Lines the header's mini cart lists; the rest are counted. */
 const MINI_CART_LINES = 5;
@@ -9,9 +8,8 @@ const MINI_CART_LINES = 5;
  * The header's cart summary. Without a signed-in reader or a guest-cart cookie it costs no
  * query at all; otherwise one to find the cart and one to read it.
  */
-export async function miniCart(request: Request, userId: string | undefined) {
-  const cartId = await currentCartId(request, userId);
-  const cart = await readCart(await db(), cartId);
+export async function miniCart(asker: RequestContext) {
+  const cart = await readCart(await asker.db(), await asker.cartId());
   return {
     itemCount: cart.itemCount,
     totalCents: cart.subtotalCents,

@@ -6,6 +6,7 @@ import { withReferral } from "~/server/content/streams";
 import { topicBySlug } from "~/server/content/topics";
 import { config, db } from "./db.server";
 import { currentSubscriber } from "./subscriber.server";
+import type { RequestArgs } from "./context/request-context.server";
 
 // What a search finds, for the search page and the search stream service (GET
 // /service/search/{number}/{size}): the same form, the same snippets (gated text only for a
@@ -14,20 +15,32 @@ import { currentSubscriber } from "./subscriber.server";
 export { SEARCH_PAGE_SIZE };
 
 /** A search from a query string as the search page's GET form sends it; null results without a query. */
-export function runSearch(request: Request, params: URLSearchParams, size = SEARCH_PAGE_SIZE, referralOverride?: string) {
+export function runSearch({ request, context }: RequestArgs, params: URLSearchParams, size = SEARCH_PAGE_SIZE, referralOverride?: string) {
   const unlimited = config().STREAM_UNLIMITED_LOADING;
-  return searchFor(request, readSearchForm(params), parsePaging(params, unlimited), size, referralOverride ?? params.get("referral"));
+  return searchFor(
+    { request, context },
+    readSearchForm(params),
+    parsePaging(params, unlimited),
+    size,
+    referralOverride ?? params.get("referral"),
+  );
 }
 
 /** A search as the form reads (the page's, or the service's POST body); null results without a query. */
-export async function searchFor(request: Request, form: SearchForm, paging: Paging, size: number, referralCode: string | null) {
+export async function searchFor(
+  { request, context }: RequestArgs,
+  form: SearchForm,
+  paging: Paging,
+  size: number,
+  referralCode: string | null,
+) {
   const unlimited = config().STREAM_UNLIMITED_LOADING;
   if (!form.q) return { form, results: null, subjects: [], unlimited };
   const database = await db();
   const chosen = form.topic ? await topicBySlug(database, form.topic) : undefined;
   const topic = chosen && { id: chosen.id, name: chosen.name, slug: chosen.slug };
   // Snippets come from gated paragraphs only for a subscriber; anyone else sees the free preview's.
-  const access = (await currentSubscriber(request)) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
+  const access = (await currentSubscriber({ request, context })) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
   const year = (y: number | null, end: "start" | "end") => (y === null ? null : `${y}-${end === "start" ? "01-01" : "12-31"}`);
   const [results, subjects] = await Promise.all([
     searchContent(

@@ -3,7 +3,7 @@ import { addressNetwork } from "~/server/http/client-ip";
 import { hit, type RateLimitResult } from "~/server/http/rate-limit";
 import { shortCodeFor } from "~/server/share/short-links";
 import { MAX_URL_LENGTH } from "./api/groups/links";
-import { clientAddress } from "./client-address.server";
+import { requestContext } from "./context/request-context.server";
 import { config, db } from "./db.server";
 import { safeRedirectPath } from "./redirects";
 
@@ -32,9 +32,9 @@ export function sitePathOf(value: string): string | undefined {
  * known (remix-serve without a proxy header) every client shares one count: each call stores a
  * row, so the table's growth stays bounded even then.
  */
-async function shortenAllowed(request: Request, context: AppLoadContext | undefined): Promise<RateLimitResult> {
+async function shortenAllowed(request: Request, context: AppLoadContext): Promise<RateLimitResult> {
   const c = config();
-  const ip = clientAddress(request, context);
+  const ip = requestContext({ request, context }).clientAddress;
   return hit(await db(), `shorten:ip:${ip ? addressNetwork(ip) : "unknown"}`, {
     limit: c.RATE_LIMIT_PER_IP,
     windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
@@ -45,7 +45,7 @@ export type ShortenOutcome =
   { ok: true; shortUrl: string } | { ok: false; reason: "not-this-site" } | { ok: false; reason: "too-many"; retryAfterSeconds: number };
 
 /** The absolute short link for an address on this site, under the per-client limit (which a refused address does not count against). */
-export async function shortenUrl(request: Request, context: AppLoadContext | undefined, url: string): Promise<ShortenOutcome> {
+export async function shortenUrl(request: Request, context: AppLoadContext, url: string): Promise<ShortenOutcome> {
   const path = sitePathOf(url);
   if (!path) return { ok: false, reason: "not-this-site" };
   const allowed = await shortenAllowed(request, context);

@@ -14,7 +14,8 @@ import { sendEmailConfirmation } from "./account-mail.server";
 import { tooManyAttempts, USERNAME_UNAVAILABLE } from "./account-messages";
 import { rateLimit } from "./auth.server";
 import { db } from "./db.server";
-import { startSession } from "./session.server";
+import { requestContext } from "./context/request-context.server";
+import { startSession } from "./context/session.server";
 import { GENERIC_ERROR } from "./site";
 
 // The print-subscriber flows behind both /subscriber-registration and the service API's
@@ -32,7 +33,7 @@ type Outcome<T> = ({ ok: true } & T) | { ok: false; problem: AccountProblem };
  * Every look at a print subscription counts against the registration limits of the address (and
  * of the client), so account numbers cannot be tried one after another.
  */
-async function lookupLimit(request: Request, context: AppLoadContext | undefined, email: string): Promise<AccountProblem | undefined> {
+async function lookupLimit(request: Request, context: AppLoadContext, email: string): Promise<AccountProblem | undefined> {
   const limited = await rateLimit(request, context, "register", email);
   if (limited.allowed) return undefined;
   return {
@@ -46,7 +47,7 @@ async function lookupLimit(request: Request, context: AppLoadContext | undefined
 /** Spec "Subscriber lookup": the active subscription with this address and account number. */
 export async function subscriberLookupFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   input: { emailAddress: string; accountNumber: string },
 ): Promise<Outcome<{ lookup: PrintSubscriberLookup }>> {
   const stopped = await lookupLimit(request, context, input.emailAddress);
@@ -58,7 +59,7 @@ export async function subscriberLookupFlow(
 /** A print subscriber opens a web account (named as on their record) and is signed in. */
 export async function registerSubscriberFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   input: { emailAddress: string; accountNumber: string; password: string; optIn: boolean },
 ): Promise<Outcome<{ user: User; setCookie: string }>> {
   const stopped = await lookupLimit(request, context, input.emailAddress);
@@ -77,7 +78,7 @@ export async function registerSubscriberFlow(
           ? { status: 409, code: "taken", message: USERNAME_UNAVAILABLE, field: "emailAddress" }
           : noActiveSubscription,
     };
-  return { ok: true, user: outcome.user, setCookie: await startSession(request, outcome.user.id) };
+  return { ok: true, user: outcome.user, setCookie: await startSession(requestContext({ request, context }), outcome.user.id) };
 }
 
 /**
@@ -87,7 +88,7 @@ export async function registerSubscriberFlow(
  */
 export async function linkSubscriptionFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   user: User,
   accountNumber: string,
 ): Promise<Outcome<{ outcome: "linked" | "verification-sent" }>> {
@@ -109,7 +110,7 @@ export async function linkSubscriptionFlow(
  */
 export async function subscribeFlow(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   input: { emailAddress: string; accountNumber: string; password: string; optIn: boolean; reCaptchaToken?: string },
 ): Promise<Outcome<{ user: User } & ({ outcome: "linked"; setCookie: string } | { outcome: "verification-sent" })>> {
   const checked = await checkSignIn(request, context, {
@@ -123,7 +124,7 @@ export async function subscribeFlow(
   if (!linked.ok) return linked;
   if (linked.outcome === "verification-sent") return { ok: true, user, outcome: linked.outcome };
   if (input.optIn) await recordOptIn(await db(), user.id);
-  return { ok: true, user, outcome: linked.outcome, setCookie: await startSession(request, user.id) };
+  return { ok: true, user, outcome: linked.outcome, setCookie: await startSession(requestContext({ request, context }), user.id) };
 }
 
 /** The reader's subscription as the API shows it: the tier they read at and when that access ends. */

@@ -1,25 +1,24 @@
 import { redirect } from "./responses.server";
 import type { User } from "~/server/accounts/users";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { mayWatch, videoById, type Video } from "~/server/content/videos";
 import { videoMediaPath } from "~/shared/urls";
 import { db } from "./db.server";
-import { currentUser } from "./session.server";
+import { requestContext, type RequestArgs } from "./context/request-context.server";
 
 /**
  * The video an address names, with what this reader may do with it. A wrong or missing slug
  * moves to the video's own address (`canonical` builds it); an id no video has is a 404.
  */
 export async function videoForRequest(
-  request: Request,
+  { request, context }: RequestArgs,
   params: { id?: string; slug?: string },
   canonical: (video: Video) => string,
 ): Promise<{ video: Video; canWatch: boolean; user: User | undefined }> {
   const video = /^\d{1,9}$/.test(params.id ?? "") ? await videoById(await db(), Number(params.id)) : undefined;
   if (!video) throw new Response(null, { status: 404 });
   if (params.slug !== video.slug) throw redirect(`${canonical(video)}${new URL(request.url).search}`, 301);
-  const user = await currentUser(request);
-  const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
+  const user = await requestContext({ request, context }).user();
+  const subscriber = await requestContext({ request, context }).subscriber();
   return { video, canWatch: mayWatch(video, subscriber !== null), user };
 }
 

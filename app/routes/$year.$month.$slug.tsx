@@ -42,7 +42,9 @@ import { imageLoading } from "~/app/lib/image-loading";
 import { keepOutOfHydrationData } from "~/app/lib/load-context.server";
 import { formatAuthors, formatPublished, formatUsd } from "~/app/lib/format";
 import { visitorRegion } from "~/app/lib/geo.server";
-import { articleAsker, articleBodyParts, openArticle } from "~/app/lib/article-access.server";
+import { articleBodyParts, openArticle } from "~/app/lib/article-access.server";
+import { articleReader } from "~/app/lib/context/article-reader.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 import { redirect } from "~/app/lib/responses.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
 import { SITE_NAME } from "~/app/lib/site";
@@ -72,7 +74,7 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const url = new URL(request.url);
   const listSlug = url.searchParams.get("list") ?? "";
   const giftToken = url.searchParams.get("gift") ?? "";
-  const asking = await articleAsker(request, loadContext);
+  const asking = await articleReader(requestContext({ request, context: loadContext }), request);
   // Only a subscriber sees the whole list (spec section 6).
   const complete = asking.kind === "reader" && asking.reader.kind === "subscriber";
   const [readingList, giftLink] = await Promise.all([
@@ -125,9 +127,9 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
 }
 
 /** A subscriber adds or deletes a note on this article; anyone else is refused before anything is stored. */
-export async function action({ params, request }: ActionFunctionArgs) {
+export async function action({ params, request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const user = await currentSubscriber(request);
+  const user = await currentSubscriber({ request, context });
   if (!user) throw new Response("Notes are for subscribers.", { status: 403 });
   const found = await lookUp(params);
   if (found.kind !== "found") throw new Response(null, { status: 404 });

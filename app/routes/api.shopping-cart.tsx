@@ -2,8 +2,8 @@ import { addToCart, emptyCart, readCart, removeLine } from "~/server/store/cart"
 import { cartView } from "~/app/lib/api/cart.server";
 import { addToCartEndpoint, getCart, removeFromCart } from "~/app/lib/api/groups/cart";
 import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine, type AddFailureOutcome } from "~/app/lib/cart.server";
-import { db } from "~/app/lib/db.server";
+import { ADD_STATUS, addProblemReason, ownCartLine, type AddFailureOutcome } from "~/app/lib/cart.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 type ItemResult =
   { productId: string; added: true; lineId: string; quantity: number } | { productId: string; added: false; code: string; message: string };
@@ -14,13 +14,15 @@ type ItemResult =
  * removes one of the caller's lines, or empties the cart.
  */
 const route = apiRoute(
-  serve(getCart, async ({ request, user }) =>
-    apiJson(await cartView(request, await readCart(await db(), await currentCartId(request, user?.id)))),
-  ),
+  serve(getCart, async ({ request, context }) => {
+    const asker = requestContext({ request, context });
+    return apiJson(await cartView(request, await readCart(await asker.db(), await asker.cartId())));
+  }),
 
-  serve(addToCartEndpoint, async ({ request, body, user }) => {
-    const database = await db();
-    const { cartId, setCookie } = await cartForWriting(request, user?.id);
+  serve(addToCartEndpoint, async ({ request, context, body }) => {
+    const asker = requestContext({ request, context });
+    const database = await asker.db();
+    const { cartId, setCookie } = await asker.cartForWriting();
     const items: ItemResult[] = [];
     const wrongTypes: Record<string, string[]> = {};
     let firstFailure: AddFailureOutcome | null = null;
@@ -48,14 +50,15 @@ const route = apiRoute(
     return apiJson({ items, cart: await cartView(request, await readCart(database, cartId)) }, { headers });
   }),
 
-  serve(removeFromCart, async ({ request, body, user }) => {
-    const database = await db();
+  serve(removeFromCart, async ({ request, context, body }) => {
+    const asker = requestContext({ request, context });
+    const database = await asker.db();
     if (body.lineId !== undefined) {
-      const own = await ownCartLine(request, user?.id, body.lineId);
+      const own = await ownCartLine(asker, body.lineId);
       if (!own || !(await removeLine(database, own.cartId, own.line.id))) return apiError(404, "not_found", "No such line in your cart");
       return apiJson(await cartView(request, await readCart(database, own.cartId)));
     }
-    const cartId = await currentCartId(request, user?.id);
+    const cartId = await asker.cartId();
     if (cartId) await emptyCart(database, cartId);
     return apiJson(await cartView(request, await readCart(database, cartId)));
   }),

@@ -3,17 +3,17 @@ import { estimateCharges } from "~/server/store/pricing";
 import { money } from "~/app/lib/api/cart.server";
 import { estimateEndpoint } from "~/app/lib/api/groups/cart";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { currentCartId } from "~/app/lib/cart.server";
 import { rememberEstimateDestination } from "~/app/lib/cart-estimate.server";
-import { db } from "~/app/lib/db.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**
  * POST /api/shopping-cart/estimate: the cart page's estimate form (the same schema and
  * estimateCharges), remembering the destination for the cart page as the form does.
  */
 const route = apiRoute(
-  serve(estimateEndpoint, async ({ request, body: destination, user }) => {
-    const cart = await readCart(await db(), await currentCartId(request, user?.id));
+  serve(estimateEndpoint, async ({ request, context, body: destination }) => {
+    const asker = requestContext({ request, context });
+    const cart = await readCart(await asker.db(), await asker.cartId());
     const estimate = cart.lines.length > 0 ? estimateCharges(cart, destination) : null;
     return apiJson(
       {

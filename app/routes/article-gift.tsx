@@ -11,9 +11,9 @@ import { currentSubscriber } from "~/app/lib/subscriber.server";
  * new link handed over in a flash cookie. With JS the form calls the service API instead
  * (POST /api/article-gift/give-gift), which keeps to the same rule (app/lib/gifts.server.ts).
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const subscriber = await currentSubscriber(request);
+  const subscriber = await currentSubscriber({ request, context });
   if (!subscriber) throw new Response("Gifting articles is for subscribers.", { status: 403 });
   const input = giftSchema.safeParse({ url: form.get("url") ?? undefined });
   const outcome = input.success ? await giveGift(subscriber, input.data.url) : { kind: "unknown-article" as const };

@@ -5,26 +5,25 @@ import { userKey, visitorKey } from "~/server/readers/keys";
 import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { safeRedirectPath } from "~/app/lib/redirects";
-import { currentUser } from "~/app/lib/session.server";
-import { visitorId } from "~/app/lib/visitor.server";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**
  * Closes a help box, the onboarding overlay or the persistent banner for good: remembered for
  * the account, or for a guest's visitor id. A plain form post that comes back to the page; with
  * JS the same form posts through a fetcher.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const item = form.get("item");
   if (!isDismissible(item)) throw new Response("Unknown message", { status: 400 });
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const headers = new Headers();
   let owner: string;
   if (user) {
     owner = userKey(user.id);
   } else {
-    const visitor = await visitorId(request);
+    const visitor = await requestContext({ request, context }).visitor();
     if (visitor.setCookie) headers.append("Set-Cookie", visitor.setCookie);
     owner = visitorKey(visitor.id);
   }

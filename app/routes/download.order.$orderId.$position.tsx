@@ -7,17 +7,17 @@ import { config, db } from "~/app/lib/db.server";
 import { attachment } from "~/app/lib/downloads.server";
 import { formatPublished } from "~/app/lib/format";
 import { applySecurityHeaders } from "~/app/lib/security.server";
-import { currentUser } from "~/app/lib/session.server";
 import { SITE_NAME } from "~/app/lib/site";
 import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**
  * One digital line of a paid order, for its buyer: the signed-in reader who placed it, or a
  * guest holding the order's key (?key=). Everyone and everything else is a 404; a case study
  * whose six months are over is a 410 page saying so.
  */
-export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
-  const user = await currentUser(request);
+export const loader = withSecurityHeaders(async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const user = await requestContext({ request, context }).user();
   const key = new URL(request.url).searchParams.get("key");
   const now = new Date();
   const access = await openDownload(

@@ -4,18 +4,18 @@ import { config, db } from "~/app/lib/db.server";
 import { articleIdFromReprint } from "~/app/lib/downloads";
 import { articleById, attachment } from "~/app/lib/downloads.server";
 import { formatPublished } from "~/app/lib/format";
-import { requireUser } from "~/app/lib/session.server";
 import { SITE_NAME } from "~/app/lib/site";
 import { requireSubscription } from "~/app/lib/subscriber.server";
 import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 /** A subscriber's PDF reprint of an article (product id "R" + article id), licensed to them. */
-export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export const loader = withSecurityHeaders(async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const articleId = articleIdFromReprint(params.id ?? "");
   const article = articleId === undefined ? undefined : await articleById(await db(), articleId);
   if (!article) throw new Response("No such reprint", { status: 404 });
-  await requireSubscription(user, "reprint", article.url);
+  await requireSubscription(requestContext({ request, context }), "reprint", article.url);
 
   const now = new Date();
   const pdf = await renderReprintPdf({

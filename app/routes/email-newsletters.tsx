@@ -3,7 +3,6 @@ import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { followedTargets } from "~/server/library/follows";
 import { SUBSCRIBER_ONLY_NEWSLETTER } from "~/shared/follow-refusals";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { FollowButton } from "~/app/components/FollowButton";
 import { HelpBox } from "~/app/components/HelpBox";
 import { SignInPrompt } from "~/app/components/SignInPrompt";
@@ -13,17 +12,17 @@ import * as prose from "~/app/components/prose.css";
 import { db } from "~/app/lib/db.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
 import { pageCard } from "~/shared/page-cards";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const database = await db();
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const [newsletters, campaigns, subscribed, campaignIds, status] = await Promise.all([
     listNewsletters(database),
     listCampaigns(database),
     user ? followedTargets(database, user.id, "newsletter") : new Set<string>(),
     user ? followedTargets(database, user.id, "campaign") : new Set<string>(),
-    user ? subscriberStatus(database, user.id) : null,
+    requestContext({ request, context }).subscriber(),
   ]);
   return {
     signedIn: Boolean(user),

@@ -9,8 +9,8 @@ import * as prose from "~/app/components/prose.css";
 import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { safeRedirectPath } from "~/app/lib/redirects";
-import { currentUser } from "~/app/lib/session.server";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 // POST /follow: follow or unfollow a topic, newsletter or marketing campaign, or unsubscribe
 // from every newsletter. A page form gets Post/Redirect/Get back to `redirectTo`; a fetcher
@@ -23,13 +23,13 @@ const input = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("unfollow-all-newsletters") }),
 ]);
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const viaFetcher = sentByFetcher(form);
   const redirectTo = safeRedirectPath(form.get("redirectTo"));
   const refuse = (status: number, message: string) => data({ ok: false as const, message, redirectTo }, { status });
 
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   if (!user) {
     if (viaFetcher) return data({ ok: false as const, signIn: true as const, redirectTo }, { status: 401 });
     return redirect(`/follow?redirectTo=${encodeURIComponent(redirectTo)}`, 303);
@@ -57,9 +57,9 @@ export async function action({ request }: ActionFunctionArgs) {
  * Where a guest's follow post lands without JS: the sign-in prompt. (No redirect for signed-in
  * readers here: the loader also runs under a refused post's page.)
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  return { redirectTo, signedIn: Boolean(await currentUser(request)) };
+  return { redirectTo, signedIn: Boolean(await requestContext({ request, context }).user()) };
 }
 
 export const meta: MetaFunction = () => [{ title: "Sign in to follow | Meridian Review" }, { name: "robots", content: "noindex" }];

@@ -8,7 +8,8 @@ import { apiError } from "~/app/lib/api/handler.server";
 import { config } from "~/app/lib/db.server";
 import { refuseCrossSite } from "~/app/lib/form-guard.server";
 import { safeRedirectPath } from "~/app/lib/redirects";
-import { endCurrentSession } from "~/app/lib/session.server";
+import { endCurrentSession } from "~/app/lib/context/session.server";
+import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
 
 // Spec: GET /logout[?return={path}], also documented in the service API (app/lib/api/groups/
 // auth-user.ts); the user menu posts to the same address. A GET signs out
@@ -20,8 +21,11 @@ function returnPath(request: Request): string {
 }
 
 /** Ends the session on the server, clears the cookie, and goes to the safe `return` path. */
-async function signOut(request: Request) {
-  return redirect(returnPath(request), { status: 303, headers: { "Set-Cookie": await endCurrentSession(request) } });
+async function signOut({ request, context }: RequestArgs) {
+  return redirect(returnPath(request), {
+    status: 303,
+    headers: { "Set-Cookie": await endCurrentSession(requestContext({ request, context })) },
+  });
 }
 
 /**
@@ -36,17 +40,17 @@ function startedHere(request: Request): boolean {
   return referer !== undefined && ownOrigins.includes(referer);
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (startedHere(request)) return signOut(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (startedHere(request)) return signOut({ request, context });
   return { back: returnPath(request) };
 }
 
-export function action({ request }: ActionFunctionArgs) {
+export function action({ request, context }: ActionFunctionArgs) {
   // The service API documents GET /logout (app/lib/api/groups/auth-user.ts): other methods get its JSON 405.
   if (request.method !== "POST")
     return apiError(405, "method_not_allowed", `${request.method} is not allowed here.`, {}, { Allow: "GET, HEAD, POST" });
   refuseCrossSite(request);
-  return signOut(request);
+  return signOut({ request, context });
 }
 
 export const meta: MetaFunction = () => [{ title: "Sign out | Meridian Review" }, { name: "robots", content: "noindex" }];

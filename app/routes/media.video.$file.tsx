@@ -8,11 +8,11 @@ import { withSecurityHeaders } from "~/app/lib/responses.server";
 const TYPES = { webm: "video/webm", vtt: "text/vtt; charset=utf-8" } as const;
 
 /** A video's media file or captions; a subscriber-only video's only for subscribers. */
-export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {
+export const loader = withSecurityHeaders(async function loader({ params, request, context }: LoaderFunctionArgs) {
   const match = /^(\d{1,9})\.(webm|vtt)$/.exec(params.file ?? "");
   const video = match ? await videoById(await db(), Number(match[1])) : undefined;
   if (!match || !video) throw new Response("Not found", { status: 404 });
-  if (video.subscriberOnly && !(await currentSubscriber(request))) {
+  if (video.subscriberOnly && !(await currentSubscriber({ request, context }))) {
     throw new Response("This video is for subscribers.", { status: 403, headers: { "Cache-Control": "private, no-store" } });
   }
   const kind = match[2] as keyof typeof TYPES;

@@ -21,9 +21,9 @@ import { readForm } from "~/app/lib/form-guard.server";
 import { changePasswordSchema, profileSchema } from "~/app/lib/forms/account";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/form-meta";
-import { requireUser } from "~/app/lib/session.server";
 import { useRootData } from "~/app/lib/root-data";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 const loadChangePasswordSchema: SchemaLoader<typeof changePasswordSchema> = () =>
   import("~/app/lib/forms/account").then((forms) => forms.changePasswordSchema);
@@ -33,8 +33,8 @@ const PROFILE_SAVED = "Your profile has been saved.";
 const pendingNotice = (email: string) =>
   `We have sent a link to ${email}. Your email address changes when you follow it (within ${EMAIL_LINK_HOURS} hours); until then, keep signing in with your current address.`;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const updated = new URL(request.url).searchParams.get("updated");
   const pendingEmail = await pendingEmailFor(await db(), user);
   return {
@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request);
+  const user = await requireUser({ request, context });
   const form = await readForm(request);
   return form.get("intent") === "password"
     ? changePasswordAction(request, context, form, user)

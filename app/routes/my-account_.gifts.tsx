@@ -10,13 +10,13 @@ import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { formatPublished } from "~/app/lib/format";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentUser, requireUser } from "~/app/lib/session.server";
+import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 // Listing and revoking need only an account: a reader whose subscription has lapsed can still
 // stop the links they gave.
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const gifts = await listGifts(await db(), user.id);
   return {
     gifts: gifts.map((g) => ({
@@ -30,9 +30,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   if (!user) throw new Response("Sign in to manage your gift links.", { status: 403 });
   const id = z.string().uuid().safeParse(form.get("giftId"));
   if (!id.success || !(await revokeGift(await db(), user.id, id.data))) throw new Response("No such gift link", { status: 404 });

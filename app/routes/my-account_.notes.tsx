@@ -9,12 +9,12 @@ import * as css from "~/app/components/subscriber-tools.css";
 import { db } from "~/app/lib/db.server";
 import { formatPublished } from "~/app/lib/format";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { requireUser } from "~/app/lib/session.server";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 const PAGE_SIZE = 20;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const value = new URL(request.url).searchParams.get("page") ?? "1";
   const page = /^[1-9]\d{0,5}$/.test(value) ? Number(value) : 0;
   if (!page) throw new Response("No such page", { status: 404 });

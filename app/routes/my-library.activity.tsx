@@ -6,12 +6,12 @@ import { HistoryList } from "~/app/components/library/HistoryList";
 import * as css from "~/app/components/library/library.css";
 import { Pagination } from "~/app/components/Pagination";
 import { db } from "~/app/lib/db.server";
-import { requireUser } from "~/app/lib/session.server";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 export const EMPTY_ACTIVITY = "Welcome to your activity feed. What you save, read, watch and share on Meridian Review will show up here.";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const { page } = parsePaging(new URL(request.url).searchParams, false);
   const { entries, total } = await activityFeed(await db(), user.id, page);
   const last = lastPage(total, HISTORY_PAGE_SIZE);

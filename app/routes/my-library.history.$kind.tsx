@@ -10,7 +10,7 @@ import { Pagination } from "~/app/components/Pagination";
 import { PurchaseHistoryList } from "~/app/components/store/PurchaseHistoryList";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
 import { config, db } from "~/app/lib/db.server";
-import { requireUser } from "~/app/lib/session.server";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 const HISTORIES = {
   reading: {
@@ -33,10 +33,10 @@ const HISTORIES = {
 
 type Kind = keyof typeof HISTORIES;
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const kind = params.kind as Kind;
   if (!Object.hasOwn(HISTORIES, kind)) throw new Response(null, { status: 404 });
-  const user = await requireUser(request);
+  const user = await requireUser({ request, context });
   const { page } = parsePaging(new URL(request.url).searchParams, false);
   const database = await db();
   if (kind === "purchases") {

@@ -9,27 +9,27 @@ import { FolderChecklist } from "~/app/components/library/FolderChecklist";
 import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
-import { requireUser } from "~/app/lib/session.server";
+import { requireUser, type RequestArgs } from "~/app/lib/context/request-context.server";
 
 /** The reader's own item; another reader's or an unknown id is a 404. */
-async function requireItem(request: Request, itemId: string | undefined) {
-  const user = await requireUser(request);
+async function requireItem({ request, context }: RequestArgs, itemId: string | undefined) {
+  const user = await requireUser({ request, context });
   const item = await ownLibraryItem(await db(), user.id, (itemId ?? "").slice(0, 64));
   if (!item) throw new Response("No such item in your library", { status: 404 });
   if (item.readOnly) throw new Response("A gift stays where it is", { status: 403 });
   return { user, item };
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { user, item } = await requireItem(request, params.itemId);
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const { user, item } = await requireItem({ request, context }, params.itemId);
   const back = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), "/my-library");
   return { item, folders: await listFolders(await db(), user.id), back };
 }
 
 /** Puts the item in exactly the folders ticked (spec: organize, "Folders Updated"). */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const { user, item } = await requireItem(request, params.itemId);
+  const { user, item } = await requireItem({ request, context }, params.itemId);
   const folderIds = form
     .getAll("folderId")
     .filter((v): v is string => typeof v === "string")

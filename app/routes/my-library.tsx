@@ -3,8 +3,8 @@ import { Link, Outlet, useLocation } from "@remix-run/react";
 import { HelpBox } from "~/app/components/HelpBox";
 import * as css from "~/app/components/library/library.css";
 import * as prose from "~/app/components/prose.css";
-import { requireUser } from "~/app/lib/session.server";
 import { SITE_NAME } from "~/app/lib/site";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 const LIBRARY_TABS = [
   { to: "/my-library", label: "Library" },
@@ -24,8 +24,8 @@ function currentTab(pathname: string): string {
 }
 
 /** My Library is a signed-in reader's own: guests are sent to sign in first. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser({ request, context });
   return null;
 }
 

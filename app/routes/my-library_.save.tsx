@@ -15,9 +15,9 @@ import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import { safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
-import { currentUser } from "~/app/lib/session.server";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
 import { log } from "~/server/log";
+import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
 
 export const SAVE_FAILED = "There was an error while processing your request, please try again later.";
 
@@ -32,8 +32,8 @@ async function requireContent(values: { type: unknown; id: unknown }) {
 }
 
 /** Guests who save are asked to register first (spec: saving opens registration), then come back here. */
-async function requireReader(request: Request, savePath: string) {
-  const user = await currentUser(request);
+async function requireReader({ request, context }: RequestArgs, savePath: string) {
+  const user = await requestContext({ request, context }).user();
   if (!user) throw redirect(`/register?redirectTo=${encodeURIComponent(savePath)}`);
   return user;
 }
@@ -44,11 +44,11 @@ const savePathFor = (ref: ContentRef, back: string) =>
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Save to My Library", description: "Save an article or video to your library.", path: "/my-library/save" });
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const { ref, item } = await requireContent({ type: params.get("type"), id: params.get("id") });
   const back = safeRedirectPath(params.get("redirectTo"), item.url);
-  const user = await requireReader(request, savePathFor(ref, back));
+  const user = await requireReader({ request, context }, savePathFor(ref, back));
   const database = await db();
   const [folders, saved] = await Promise.all([listFolders(database, user.id), savedItem(database, user.id, ref)]);
   return {
@@ -62,11 +62,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const { ref, item } = await requireContent({ type: form.get("type"), id: form.get("id") });
   const back = safeRedirectPath(form.get("redirectTo"), item.url);
-  const user = await requireReader(request, savePathFor(ref, back));
+  const user = await requireReader({ request, context }, savePathFor(ref, back));
   const viaFetcher = sentByFetcher(form);
   const folderIds = form
     .getAll("folderId")

@@ -8,7 +8,7 @@ import * as css from "~/app/components/follows.css";
 import * as prose from "~/app/components/prose.css";
 import { config, db } from "~/app/lib/db.server";
 import { loadFollowing } from "~/app/lib/following.server";
-import { requireUser } from "~/app/lib/session.server";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 // The following stream: the newest articles in the topics a reader follows, all of them or one
 // (?filter={topic name}, "R&D" sent as "RD"), with a topic menu whose delete asks first
@@ -16,8 +16,8 @@ import { requireUser } from "~/app/lib/session.server";
 
 const PATH = "/my-library/topics";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const database = await db();
   const params = new URL(request.url).searchParams;
   const following = await loadFollowing(database, user.id, params.get("filter"), parsePaging(params, config().STREAM_UNLIMITED_LOADING));

@@ -17,8 +17,8 @@ import { formatPublished } from "~/app/lib/format";
 import { paymentReturnPath, settleOnReturn } from "~/app/lib/orders.server";
 import { confirmOrder, payments } from "~/app/lib/payments.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentUser } from "~/app/lib/session.server";
 import { log } from "~/server/log";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 const STATUS_LABEL: Record<Order["status"], string> = { paid: "Purchased", cancelled: "Cancelled", pending_payment: "Awaiting payment" };
 
@@ -26,10 +26,10 @@ const STATUS_LABEL: Record<Order["status"], string> = { paid: "Purchased", cance
  * An order's confirmation and receipt, for its signed-in buyer or whoever holds the order's
  * key (a guest's link); anyone else gets the same 404 as for an order that does not exist.
  */
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const key = url.searchParams.get("key");
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const viewer = { userId: user?.id ?? null, key };
   const database = await db();
   let order = await orderForViewer(database, params.id ?? "", viewer);
@@ -82,10 +82,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * was never recorded (the server stopped as it was being opened) is paid through intent=pay,
  * which opens it (or finds it again at the provider) and sends the buyer there.
  */
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const key = new URL(request.url).searchParams.get("key");
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const database = await db();
   const order = await orderForViewer(database, params.id ?? "", { userId: user?.id ?? null, key });
   if (!order) throw new Response("No such order", { status: 404 });

@@ -14,10 +14,10 @@ import { currentSubscriber } from "~/app/lib/subscriber.server";
  * gets the whole list; anyone else its opening (server/content/reading-lists.ts). The article pages'
  * "THIS ARTICLE APPEARS IN" links lead here, and with JS show this page's data in a dialog.
  */
-export async function loader({ params, request }: LoaderFunctionArgs) {
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
   if (!/^[a-z0-9-]{1,80}$/.test(slug)) throw new Response(null, { status: 404 });
-  const complete = Boolean(await currentSubscriber(request));
+  const complete = Boolean(await currentSubscriber({ request, context }));
   const list = await readingListPage(await db(), slug, { complete });
   if (!list) throw new Response(null, { status: 404 });
   // What it shows depends on who reads it: never kept by a shared cache.

@@ -10,16 +10,16 @@ import { config, db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { confirmOrder } from "~/app/lib/payments.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 const unknownMessage = (code: string) => `We don't recognise the voucher code ${code}. Please check it and try again.`;
 const usedMessage = (code: string) => `The voucher ${code} has already been redeemed.`;
 
 /** Reached from any page carrying ?voucher_code= (the root loader sends it here). */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const code = url.searchParams.get("voucher_code") ?? "";
-  const [state, user] = await Promise.all([voucherState(await db(), code), currentUser(request)]);
+  const [state, user] = await Promise.all([voucherState(await db(), code), requestContext({ request, context }).user()]);
   const here = `/redeem?voucher_code=${encodeURIComponent(state.code)}`;
   return {
     maintenance: storeMaintenance(config()),
@@ -36,10 +36,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const code = String(form.get("voucher_code") ?? "").slice(0, 100);
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   if (!user) return redirect(`/sign-in?redirectTo=${encodeURIComponent(`/redeem?voucher_code=${encodeURIComponent(code)}`)}`, 303);
   if (storeMaintenance(config()).closed)
     return data({ message: "Ordering is closed for maintenance. Please come back to redeem your voucher later." }, { status: 503 });

@@ -11,12 +11,12 @@ import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import { visitorRegion } from "~/app/lib/geo.server";
 import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
-import { currentUser } from "~/app/lib/session.server";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const returnTo = returnPath(new URL(request.url).searchParams.get("redirectTo"));
-  if (await currentUser(request)) throw redirect(returnTo);
+  if (await requestContext({ request, context }).user()) throw redirect(returnTo);
   return { returnTo, region: await visitorRegion(request, context) };
 }
 

@@ -8,8 +8,8 @@ import { db } from "~/app/lib/db.server";
 import { visitorRegion } from "~/app/lib/geo.server";
 import { guestOrderIds, settleOnReturn } from "~/app/lib/orders.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentUser } from "~/app/lib/session.server";
 import { RegistrationForm } from "~/app/components/account/RegistrationForm";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**
  * Where a guest lands after paying: the order is confirmed, and they are offered an account
@@ -19,7 +19,7 @@ import { RegistrationForm } from "~/app/components/account/RegistrationForm";
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const database = await db();
   const orderId = url.searchParams.get("order") ?? "";
   const viewer = { userId: user?.id ?? null, key: url.searchParams.get("key") };

@@ -28,11 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { token: valid ? token : null };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: resetPasswordSchema });
   if (submission.status !== "success") return rejectForm(submission);
-  const outcome = await resetPasswordFlow(request, { token: submission.value.token, password: submission.value.newPassword });
+  const outcome = await resetPasswordFlow(request, context, { token: submission.value.token, password: submission.value.newPassword });
   if (!outcome.ok) return rejectForm(submission, formErrors(outcome.problem), outcome.problem.status);
   // Every session of the account has ended, this browser's included: sign in afresh.
   return redirect("/sign-in?reset=success", { status: 303, headers: { "Set-Cookie": outcome.setCookie } });

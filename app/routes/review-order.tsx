@@ -12,20 +12,19 @@ import * as forms from "~/app/components/forms/forms.css";
 import * as css from "~/app/components/store/checkout.css";
 import { OrderLines, OrderTotals } from "~/app/components/store/OrderLines";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
-import { currentCartId } from "~/app/lib/cart.server";
 import { placeOrder } from "~/app/lib/checkout.server";
 import { config, db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import { placeOrderSchema } from "~/app/lib/forms/checkout";
 import { formatUsd } from "~/app/lib/format";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());
   if (maintenance.closed) return { maintenance, review: null, idempotencyKey: null };
-  const user = await currentUser(request);
-  const cartId = await currentCartId(request, user?.id);
+  const user = await requestContext({ request, context }).user();
+  const cartId = await requestContext({ request, context }).cartId();
   const database = await db();
   const cart = await readCart(database, cartId);
   if (!cartId || cart.lines.length === 0) return { maintenance, review: null, idempotencyKey: null };
@@ -67,14 +66,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Refusal = { message: string };
 const refuse = (message: string, status: number) => data<Refusal>({ message }, { status });
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: placeOrderSchema });
   if (submission.status !== "success") return refuse("This order form could not be read. Please review your order and try again.", 400);
-  const outcome = await placeOrder(request, {
-    idempotencyKey: submission.value.idempotencyKey,
-    shownTotalCents: submission.value.shownTotal,
-  });
+  const outcome = await placeOrder(
+    { request, context },
+    {
+      idempotencyKey: submission.value.idempotencyKey,
+      shownTotalCents: submission.value.shownTotal,
+    },
+  );
   switch (outcome.kind) {
     case "refused":
       return refuse(outcome.message, outcome.status);

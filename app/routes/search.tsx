@@ -20,8 +20,8 @@ import { seo, siteUrlFrom } from "~/app/lib/seo";
 /** Topics offered in the topic filter: the ones with most results. */
 const TOPIC_FILTER_SIZE = 12;
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  return data(await runSearch(request, new URL(request.url).searchParams));
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  return data(await runSearch({ request, context }, new URL(request.url).searchParams));
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => [

@@ -7,10 +7,10 @@ import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
  * the same schema and rules), answered as JSON: the review once the details are confirmed.
  */
 const route = apiRoute(
-  serve(address, async ({ request, body }) => {
-    const step = await shippingPaymentAnswer(request, body);
+  serve(address, async ({ request, context, body }) => {
+    const step = await shippingPaymentAnswer({ request, context }, body);
     if (!step.ok) return step.response;
-    return apiJson({ confirmed: step.confirmed, review: step.confirmed ? await reviewView(request) : null });
+    return apiJson({ confirmed: step.confirmed, review: step.confirmed ? await reviewView({ request, context }) : null });
   }),
 );
 

@@ -7,8 +7,8 @@ import { db } from "~/app/lib/db.server";
 
 /** POST /service/commerce/order/promo-code (spec 7): a promo code checked and kept as the shipping page's Apply does. */
 const route = apiRoute(
-  serve(promoCode, async ({ request, body }) => {
-    const { cartId, cart } = await checkoutShopper(request);
+  serve(promoCode, async ({ request, context, body }) => {
+    const { cartId, cart } = await checkoutShopper({ request, context });
     const outcome = await applyPromoCode(await db(), { cartId, cart, code: body.promoCode });
     switch (outcome.kind) {
       case "empty-cart":
@@ -16,11 +16,11 @@ const route = apiRoute(
       case "refused":
         return apiError(400, `promo_${outcome.promo.status}`, outcome.promo.message, { fields: { promoCode: [outcome.promo.message] } });
       case "removed":
-        return apiJson({ promo: null, review: await reviewView(request) });
+        return apiJson({ promo: null, review: await reviewView({ request, context }) });
       case "applied":
         return apiJson({
           promo: { code: outcome.promo.promo.code, message: outcome.promo.message, discount: money(outcome.promo.discountCents) },
-          review: await reviewView(request),
+          review: await reviewView({ request, context }),
         });
     }
   }),

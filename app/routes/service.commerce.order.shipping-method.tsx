@@ -8,8 +8,8 @@ import { CHOOSE_SHIPPING } from "~/app/lib/forms/checkout";
 
 /** POST /service/commerce/order/shipping-method (spec 7): the shipping page's method choice, on its own. */
 const route = apiRoute(
-  serve(shippingMethodEndpoint, async ({ request, body }) => {
-    const { user, cartId, cart } = await checkoutShopper(request);
+  serve(shippingMethodEndpoint, async ({ request, context, body }) => {
+    const { user, cartId, cart } = await checkoutShopper({ request, context });
     const outcome = await chooseShippingMethod(await db(), { cartId, cart, userId: user?.id ?? null, methodId: body.shippingMethod });
     switch (outcome.kind) {
       case "empty-cart":
@@ -21,7 +21,10 @@ const route = apiRoute(
       case "not-offered":
         return fieldError("shippingMethod", CHOOSE_SHIPPING);
       case "chosen":
-        return apiJson({ shippingMethod: shippingMethodView(outcome.method, outcome.priceCents), review: await reviewView(request) });
+        return apiJson({
+          shippingMethod: shippingMethodView(outcome.method, outcome.priceCents),
+          review: await reviewView({ request, context }),
+        });
     }
   }),
 );

@@ -8,8 +8,8 @@ const INCOMPLETE = "Please complete your shipping and payment details before pla
 
 /** POST /service/commerce/order/submit (spec 7): the review page's Place order (placeOrder), idempotent by its key. */
 const route = apiRoute(
-  serve(submitOrderEndpoint, async ({ request, body }) => {
-    const outcome = await placeOrder(request, { idempotencyKey: body.idempotencyKey, shownTotalCents: body.shownTotal });
+  serve(submitOrderEndpoint, async ({ request, context, body }) => {
+    const outcome = await placeOrder({ request, context }, { idempotencyKey: body.idempotencyKey, shownTotalCents: body.shownTotal });
     switch (outcome.kind) {
       case "refused":
         return apiError(outcome.status, outcome.code, outcome.message);

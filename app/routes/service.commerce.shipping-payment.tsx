@@ -11,15 +11,15 @@ import { db } from "~/app/lib/db.server";
  * the review once confirmed, and the shipping methods offered where the order now ships.
  */
 const route = apiRoute(
-  serve(shippingPayment, async ({ request, body }) => {
-    const step = await shippingPaymentAnswer(request, body);
+  serve(shippingPayment, async ({ request, context, body }) => {
+    const step = await shippingPaymentAnswer({ request, context }, body);
     if (!step.ok) return step.response;
-    const { user, cartId, cart } = await checkoutShopper(request);
+    const { user, cartId, cart } = await checkoutShopper({ request, context });
     const offered = await offeredShipping(await db(), { cartId, cart, userId: user?.id ?? null });
     return apiJson({
       confirmed: step.confirmed,
       next: step.next,
-      review: step.confirmed ? await reviewView(request) : null,
+      review: step.confirmed ? await reviewView({ request, context }) : null,
       shippingMethods: offered.map((c) => shippingMethodView(c.method, c.priceCents)),
     });
   }),

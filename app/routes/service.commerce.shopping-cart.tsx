@@ -1,5 +1,6 @@
 import { cartHead } from "~/app/lib/api/groups/cart";
 import { apiRoute, serve } from "~/app/lib/api/handler.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 import { miniCart } from "~/app/lib/mini-cart.server";
 
 /**
@@ -8,8 +9,8 @@ import { miniCart } from "~/app/lib/mini-cart.server";
  * endpoint and answers any other method 405.
  */
 const route = apiRoute(
-  serve(cartHead, async ({ request, user }) => {
-    const { itemCount } = await miniCart(request, user?.id);
+  serve(cartHead, async ({ request, context }) => {
+    const { itemCount } = await miniCart(requestContext({ request, context }));
     return new Response(null, { status: 200, headers: { "Cache-Control": "private, no-store", "X-Cart-Item-Count": String(itemCount) } });
   }),
 );

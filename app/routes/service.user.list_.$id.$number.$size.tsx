@@ -4,7 +4,9 @@ import { apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** GET /service/user/list/{id}/{number}/{size} (spec 7): one of the reader's own folders. (Not nested under user/list.) */
 const route = apiRoute(
-  serve(folderStream, ({ request, params, user }) => libraryAnswer(request, user.id, params.id, params.number, params.size)),
+  serve(folderStream, ({ request, context, params, user }) =>
+    libraryAnswer({ request, context }, user.id, params.id, params.number, params.size),
+  ),
 );
 
 export const loader = route.loader;

@@ -9,8 +9,8 @@ function carriedMessage(cartLines: number): string {
 
 /** POST /service/user/migrate (spec): what this browser collected as a guest, carried over as sign-in does. */
 const route = apiRoute(
-  serve(migrate, async ({ request, user }) => {
-    const { cartLines } = await carryOverGuestFlow(request, user);
+  serve(migrate, async ({ request, context, user }) => {
+    const { cartLines } = await carryOverGuestFlow(request, context, user);
     return apiJson({ cartLines, message: carriedMessage(cartLines) });
   }),
 );

@@ -1,8 +1,9 @@
+import { findUserById } from "~/server/accounts/users";
 import { saveProfileFlow, userProfile } from "~/app/lib/account-flows.server";
 import { accountProblem } from "~/app/lib/api/account-problem.server";
 import { profile, profileHead, saveProfile } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /** HEAD, GET and POST /service/user/profile (spec): the reader's profile, saved as my account saves it. */
 const route = apiRoute(
@@ -12,7 +13,7 @@ const route = apiRoute(
     const saved = await saveProfileFlow(request, context, user, body);
     if (!saved.ok) return accountProblem(saved.problem);
     // The profile as it now is (updateProfile changed the stored user).
-    return apiJson(await userProfile((await currentUser(request))!));
+    return apiJson(await userProfile((await findUserById(await requestContext({ request, context }).db(), user.id))!));
   }),
 );
 

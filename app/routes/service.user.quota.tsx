@@ -1,9 +1,10 @@
 import { apiRoute, serve } from "~/app/lib/api/handler.server";
 import { quota } from "~/app/lib/api/groups/meters";
+import { requestContext } from "~/app/lib/context/request-context.server";
 import { quotaResponse } from "~/app/lib/quota.server";
 
 /** GET /service/user/quota (spec): the reader's article meter, {limit, count, remaining, metered}. */
-const route = apiRoute(serve(quota, ({ request }) => quotaResponse(request, "article")));
+const route = apiRoute(serve(quota, ({ request, context }) => quotaResponse(requestContext({ request, context }), "article")));
 
 export const loader = route.loader;
 export const action = route.action;

@@ -6,8 +6,8 @@ import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 
 /** POST /service/user/reset-password (spec: password, token): the reset-password page's flow. */
 const route = apiRoute(
-  serve(resetPassword, async ({ request, body }) => {
-    const outcome = await resetPasswordFlow(request, body);
+  serve(resetPassword, async ({ request, context, body }) => {
+    const outcome = await resetPasswordFlow(request, context, body);
     if (!outcome.ok) return accountProblem(outcome.problem);
     return apiJson({ message: PASSWORD_CHANGED }, { headers: { "Set-Cookie": outcome.setCookie } });
   }),

@@ -19,16 +19,16 @@ import { readForm } from "~/app/lib/form-guard.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import { emailShareSchema, SHARE_DAILY_LIMIT, shareRefSchema } from "~/app/lib/forms/share";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { currentUser } from "~/app/lib/session.server";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];
 
 /** What is being shared; a subscriber-only video only by its subscribers (spec 6). */
-async function shareable(request: Request, values: { type: unknown; id: unknown }) {
+async function shareable({ request, context }: RequestArgs, values: { type: unknown; id: unknown }) {
   const ref = shareRefSchema.safeParse(values);
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const found = ref.success ? await shareableItem(await db(), ref.data, user?.id) : undefined;
   if (!found || (!found.ok && found.error === "missing")) throw new Response("Nothing to share here", { status: 404 });
   if (!found.ok) throw new Response("Only subscribers may share this video", { status: 403 });
@@ -38,9 +38,9 @@ async function shareable(request: Request, values: { type: unknown; id: unknown 
 const sharePath = (item: { type: string; id: number }, tab: Tab, extra: Record<string, string> = {}) =>
   `/share?${new URLSearchParams({ type: item.type, id: String(item.id), tab, ...extra })}`;
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
-  const { item, user } = await shareable(request, { type: params.get("type"), id: params.get("id") });
+  const { item, user } = await shareable({ request, context }, { type: params.get("type"), id: params.get("id") });
   const tab = (TABS as readonly string[]).includes(params.get("tab") ?? "") ? (params.get("tab") as Tab) : "facebook";
   return {
     item: { type: item.type, id: item.id, title: item.title, url: item.url, contentType: item.contentType },
@@ -63,9 +63,9 @@ export const meta: MetaFunction<typeof loader> = (args) =>
  * A signed-in reader shares: to a network (recorded in their sharing history, then on to the
  * network's own share page) or by e-mail through the site's mail service.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const { item, user } = await shareable(request, { type: form.get("type"), id: form.get("id") });
+  const { item, user } = await shareable({ request, context }, { type: form.get("type"), id: form.get("id") });
   if (!user) {
     const back = sharePath(item, form.get("intent") === "email" ? "email" : "facebook");
     throw redirect(`/sign-in?redirectTo=${encodeURIComponent(back)}`, 303);

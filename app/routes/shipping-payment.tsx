@@ -26,9 +26,9 @@ import { formatUsd } from "~/app/lib/format";
 const DOMESTIC_SAMPLE = "US";
 const INTERNATIONAL_SAMPLE = "GB";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());
-  const { user, cartId, cart } = await checkoutShopper(request);
+  const { user, cartId, cart } = await checkoutShopper({ request, context });
   const database = await db();
   const draft = cartId ? await readDraft(database, cartId) : EMPTY_DRAFT;
   const saved = user ? await savedAddresses(database, user.id) : [];
@@ -91,10 +91,10 @@ function formDefaults(draft: CheckoutDraft, saved: Address[], country: string): 
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   let submission: Submission<unknown, string[]> | undefined;
-  const step = await shippingPaymentStep(request, (schema) => {
+  const step = await shippingPaymentStep({ request, context }, (schema) => {
     const parsed = parseWithZod(form, { schema });
     submission = parsed;
     return { payload: parsed.payload as Record<string, unknown>, valid: parsed.status === "success" };

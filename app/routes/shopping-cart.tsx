@@ -15,10 +15,10 @@ import { CartLines } from "~/app/components/store/CartLines";
 import { CartTotals } from "~/app/components/store/CartTotals";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
-import { ADD_STATUS, addProblemReason, cartForWriting, currentCartId, ownCartLine } from "~/app/lib/cart.server";
+import { ADD_STATUS, addProblemReason, ownCartLine } from "~/app/lib/cart.server";
 import { addedConfirmation } from "~/app/lib/cart-confirmation.server";
 import { readEstimateDestination, rememberEstimateDestination } from "~/app/lib/cart-estimate.server";
-import { config, db } from "~/app/lib/db.server";
+import { config } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import {
@@ -34,16 +34,16 @@ import {
 } from "~/app/lib/forms/cart";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { safeRedirectPath } from "~/app/lib/redirects";
-import { currentUser } from "~/app/lib/session.server";
 import { sentByFetcher } from "~/app/lib/via-fetcher";
 import { log } from "~/server/log";
+import { requestContext, type RequestContext } from "~/app/lib/context/request-context.server";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await currentUser(request);
-  const cart = await readCart(await db(), await currentCartId(request, user?.id));
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const asker = requestContext({ request, context });
+  const cart = await readCart(await asker.db(), await asker.cartId());
   const destination = await readEstimateDestination(request);
   return {
     cart,
@@ -58,8 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const notFound = () => new Response("No such line in your cart", { status: 404 });
 
 /** The line an update or remove names, in the cart of whoever asks; anything else is a 404. */
-async function ownLine(request: Request, userId: string | undefined, lineId: FormDataEntryValue | null) {
-  const own = await ownCartLine(request, userId, lineId);
+async function ownLine(asker: RequestContext, lineId: FormDataEntryValue | null) {
+  const own = await ownCartLine(asker, lineId);
   if (!own) throw notFound();
   return own;
 }
@@ -82,7 +82,7 @@ function postedProductIds(form: FormData): string[] {
     .map((v) => v.slice(0, 20));
 }
 
-async function add(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
+async function add(asker: RequestContext, form: FormData, viaFetcher: boolean) {
   const failure = (reason: string) => addFailure(form, reason);
 
   const submission = parseWithZod(form, { schema: addToCartSchema });
@@ -92,9 +92,9 @@ async function add(request: Request, form: FormData, userId: string | undefined,
   }
   const input = submission.value;
   try {
-    const { cartId, setCookie } = await cartForWriting(request, userId);
+    const { cartId, setCookie } = await asker.cartForWriting();
     const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
-    const outcome = await addToCart(await db(), cartId, {
+    const outcome = await addToCart(await asker.db(), cartId, {
       availabilityId: input.availabilityId,
       type: input.type,
       quantity: input.quantity,
@@ -114,15 +114,15 @@ async function add(request: Request, form: FormData, userId: string | undefined,
  * "Better together": every checked item in one post, each once and as the catalogue sells it;
  * all of them or, if any one is refused, none. Then the confirmation of them all.
  */
-async function addSelected(request: Request, form: FormData, userId: string | undefined) {
+async function addSelected(asker: RequestContext, form: FormData) {
   const parsed = addSelectedSchema.safeParse({ productIds: form.getAll("productId"), referral: form.get("referral") ?? undefined });
   if (!parsed.success) return addFailed(addFailure(form, parsed.error.issues[0]?.message ?? NOTHING_CHECKED), 400);
   const { availabilityIds, referral } = parsed.data;
   try {
-    const { cartId, setCookie } = await cartForWriting(request, userId);
+    const { cartId, setCookie } = await asker.cartForWriting();
     const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
     const outcome = await addAllToCart(
-      await db(),
+      await asker.db(),
       cartId,
       availabilityIds.map((availabilityId) => ({ availabilityId, quantity: 1, referral })),
     );
@@ -137,8 +137,8 @@ async function addSelected(request: Request, form: FormData, userId: string | un
   }
 }
 
-async function update(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
-  const { cartId, line } = await ownLine(request, userId, form.get("lineId"));
+async function update(asker: RequestContext, form: FormData, viaFetcher: boolean) {
+  const { cartId, line } = await ownLine(asker, form.get("lineId"));
   // The stepper's buttons post the new quantity as "set"; the box and its Update button as "quantity".
   const values = new FormData();
   values.set("lineId", line.id);
@@ -146,7 +146,7 @@ async function update(request: Request, form: FormData, userId: string | undefin
   if (typeof quantity === "string") values.set("quantity", quantity);
   const submission = parseWithZod(values, { schema: updateQuantitySchema });
   const outcome =
-    submission.status === "success" ? await setLineQuantity(await db(), cartId, line.id, submission.value.quantity) : "invalid";
+    submission.status === "success" ? await setLineQuantity(await asker.db(), cartId, line.id, submission.value.quantity) : "invalid";
   if (outcome === "not-found") throw notFound();
   if (outcome === "updated" || outcome === "removed") {
     return viaFetcher ? data({ intent: "update" as const, ok: true as const }) : redirect("/shopping-cart", 303);
@@ -155,9 +155,9 @@ async function update(request: Request, form: FormData, userId: string | undefin
   return data({ intent: "update" as const, failed: true as const, lineId: line.id, message }, { status: 400 });
 }
 
-async function remove(request: Request, form: FormData, userId: string | undefined, viaFetcher: boolean) {
-  const { cartId, line } = await ownLine(request, userId, form.get("lineId"));
-  if (!(await removeLine(await db(), cartId, line.id))) throw notFound();
+async function remove(asker: RequestContext, form: FormData, viaFetcher: boolean) {
+  const { cartId, line } = await ownLine(asker, form.get("lineId"));
+  if (!(await removeLine(await asker.db(), cartId, line.id))) throw notFound();
   return viaFetcher ? data({ intent: "remove" as const, ok: true as const }) : redirect("/shopping-cart", 303);
 }
 
@@ -171,19 +171,19 @@ async function estimate(form: FormData, viaFetcher: boolean) {
 }
 
 /** The cart's one action: `intent` is add or add-selected (from product pages), update (the stepper), remove or estimate. */
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const user = await currentUser(request);
+  const asker = requestContext({ request, context });
   const viaFetcher = sentByFetcher(form);
   switch (form.get("intent")) {
     case "add":
-      return add(request, form, user?.id, viaFetcher);
+      return add(asker, form, viaFetcher);
     case "add-selected":
-      return addSelected(request, form, user?.id);
+      return addSelected(asker, form);
     case "update":
-      return update(request, form, user?.id, viaFetcher);
+      return update(asker, form, viaFetcher);
     case "remove":
-      return remove(request, form, user?.id, viaFetcher);
+      return remove(asker, form, viaFetcher);
     case "estimate":
       return estimate(form, viaFetcher);
     default:

@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AddedToCart } from "~/app/components/store/AddedToCart";
-import { currentCartId } from "~/app/lib/cart.server";
 import { MAX_ADD_ITEMS } from "~/app/lib/forms/cart";
 import { addedConfirmation } from "~/app/lib/cart-confirmation.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 export const meta: MetaFunction = ({ matches }) => [
   ...seo({
@@ -18,10 +17,9 @@ export const meta: MetaFunction = ({ matches }) => [
 ];
 
 /** Where adding to the cart without JS lands (one line, or several added together); only the shopper's own cart lines are shown. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const lineIds = [...new Set(new URL(request.url).searchParams.getAll("line"))];
-  const user = await currentUser(request);
-  const cartId = await currentCartId(request, user?.id);
+  const cartId = await requestContext({ request, context }).cartId();
   const valid = lineIds.length > 0 && lineIds.length <= MAX_ADD_ITEMS && lineIds.every((id) => /^[0-9a-f-]{36}$/.test(id));
   const confirmation = cartId && valid ? await addedConfirmation(cartId, lineIds) : null;
   if (!confirmation) throw new Response("No such line in your cart", { status: 404 });

@@ -12,12 +12,12 @@ import { signInSchema } from "~/app/lib/forms/account";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import { returnPath, safeRedirectPath } from "~/app/lib/redirects";
-import { currentUser } from "~/app/lib/session.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const returnTo = returnPath(url.searchParams.get("redirectTo"));
-  if (await currentUser(request)) throw redirect(returnTo);
+  if (await requestContext({ request, context }).user()) throw redirect(returnTo);
   return { returnTo, reset: url.searchParams.get("reset") === "success" };
 }
 

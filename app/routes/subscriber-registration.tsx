@@ -4,7 +4,6 @@ import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFuncti
 import { redirect } from "~/app/lib/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { User } from "~/server/accounts/users";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { Checkbox, Honeypot, PasswordField, TextField } from "~/app/components/forms/fields";
@@ -13,14 +12,13 @@ import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecFo
 import * as prose from "~/app/components/prose.css";
 import { formErrors } from "~/app/lib/account-flows.server";
 import { OPT_IN_OTHER } from "~/app/lib/account-messages";
-import { db } from "~/app/lib/db.server";
 import { readForm } from "~/app/lib/form-guard.server";
 import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "~/app/lib/forms/account";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/form-meta";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
-import { currentUser } from "~/app/lib/session.server";
 import { linkSubscriptionFlow, registerSubscriberFlow } from "~/app/lib/subscriber-flows.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 const loadLinkPrintSubscriptionSchema: SchemaLoader<typeof linkPrintSubscriptionSchema> = () =>
   import("~/app/lib/forms/account").then((forms) => forms.linkPrintSubscriptionSchema);
@@ -40,10 +38,10 @@ function decodeAddress(value: string | null): string {
   return /^[^\s@]+@[^\s@]+$/.test(decoded) ? decoded : "";
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const user = await currentUser(request);
-  const subscriber = user ? await subscriberStatus(await db(), user.id) : null;
+  const user = await requestContext({ request, context }).user();
+  const subscriber = await requestContext({ request, context }).subscriber();
   return {
     emailAddress: decodeAddress(url.searchParams.get("emailAddress")),
     signedInAs: user?.email ?? null,
@@ -54,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   if (user) return linkToAccount(request, context, form, user);
   const submission = parseWithZod(form, { schema: subscriberRegistrationSchema });
   if (submission.status !== "success") return rejectForm(submission);

@@ -1,15 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { currentWebPlan } from "~/server/subscriptions/plan-change";
 import { PLANS } from "~/server/subscriptions/plans";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/subscriptions.css";
 import { db } from "~/app/lib/db.server";
 import { formatPublished, formatUsd } from "~/app/lib/format";
-import { currentUser } from "~/app/lib/session.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
 import { pageCard } from "~/shared/page-cards";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {
@@ -17,10 +16,10 @@ export function abTagFrom(url: URL): string {
   return /^[A-Za-z0-9_-]{1,40}$/.test(tag) ? tag : "direct";
 }
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await currentUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requestContext({ request, context }).user();
   const database = await db();
-  const subscriber = user ? await subscriberStatus(database, user.id) : null;
+  const subscriber = await requestContext({ request, context }).subscriber();
   // A reader with a web plan changes it (or renews it): a second plan is never added beside it.
   const webPlan = user ? await currentWebPlan(database, user.id) : null;
   return {

@@ -12,11 +12,11 @@ import { formatPublished, formatUsd } from "~/app/lib/format";
 import { visitorRegion } from "~/app/lib/geo.server";
 import { payments } from "~/app/lib/payments.server";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentUser, requireUser } from "~/app/lib/session.server";
 import { GENERIC_ERROR } from "~/app/lib/site";
 import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { abTagFrom } from "./subscriptions";
 import { log } from "~/server/log";
+import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 /** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */
 type CheckoutState = "INITIAL" | "CHECKOUT";
@@ -30,7 +30,7 @@ function planFrom(url: URL) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const plan = planFrom(url);
-  const user = await currentUser(request);
+  const user = await requestContext({ request, context }).user();
   const state: CheckoutState = user ? "CHECKOUT" : "INITIAL";
   const change = user ? await planChangeFor(await db(), user.id, plan) : null;
   return {
@@ -50,11 +50,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const url = new URL(request.url);
   const plan = planFrom(url);
-  const user = await requireUser(request);
+  const user = await requireUser({ request, context });
   // A post without the form's key (an old page, a script) starts a checkout of its own.
   const key = form.get("checkoutKey");
   try {

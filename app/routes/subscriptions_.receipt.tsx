@@ -6,16 +6,16 @@ import * as css from "~/app/components/subscriptions.css";
 import { db } from "~/app/lib/db.server";
 import { formatPublished, formatUsd } from "~/app/lib/format";
 import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { requireUser } from "~/app/lib/session.server";
 import { CUSTOMER_SERVICE } from "~/app/lib/site";
 import { completeCheckout } from "~/app/lib/subscription-checkout.server";
+import { requireUser } from "~/app/lib/context/request-context.server";
 
 /**
  * The receipt (spec: closing it goes to the home page). It shows success only once the
  * subscription is active; until the provider confirms the payment it says so.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
   const checkout = await completeCheckout(user.id, new URL(request.url).searchParams.get("checkout") ?? "");
   if (!checkout) throw new Response("No such checkout", { status: 404 });
   const status = checkout.status === "activated" ? await subscriberStatus(await db(), user.id) : null;

@@ -2,7 +2,6 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { followRefusal, isFollowing } from "~/server/library/follows";
 import { topicStream } from "~/server/content/streams";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { listTopics } from "~/server/content/topics";
 import { FollowButton } from "~/app/components/FollowButton";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
@@ -10,10 +9,10 @@ import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/follows.css";
 import * as topicsCss from "~/app/components/topics.css";
 import { db } from "~/app/lib/db.server";
-import { currentUser } from "~/app/lib/session.server";
 import { loadStreamPage } from "~/app/lib/stream-page.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const database = await db();
   const topics = await listTopics(database);
   const topic = topics.find((t) => t.slug === params.slug);
@@ -24,9 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     subject: subject ? { name: subject.name, url: subject.url } : null,
     topics: topics.filter((t) => t.subjectId === topic.id).map((t) => ({ name: t.name, url: t.url })),
   };
-  const [page, user] = await Promise.all([loadStreamPage(request, topicStream(topic)), currentUser(request)]);
+  const [page, user] = await Promise.all([loadStreamPage(request, topicStream(topic)), requestContext({ request, context }).user()]);
   const [following, status] = user
-    ? await Promise.all([isFollowing(database, user.id, "topic", String(topic.id)), subscriberStatus(database, user.id)])
+    ? await Promise.all([isFollowing(database, user.id, "topic", String(topic.id)), requestContext({ request, context }).subscriber()])
     : [false, null];
   const follow = {
     topicId: String(topic.id),

@@ -29,8 +29,8 @@ import { playable, videoForRequest } from "~/app/lib/videos.server";
 
 const MAX_SHOWN = 600;
 
-export async function loader({ params, request }: LoaderFunctionArgs) {
-  const { video, canWatch, user } = await videoForRequest(request, params, (v) => v.url);
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const { video, canWatch, user } = await videoForRequest({ request, context }, params, (v) => v.url);
   const signedIn = user !== undefined;
   const database = await db();
   if (user && canWatch) await recordView(database, user.id, { type: "video", id: video.id });

@@ -10,8 +10,8 @@ import { playable, videoForRequest } from "~/app/lib/videos.server";
 export const handle: RouteHandle = { bare: true };
 
 /** The player alone, for other sites to frame; a subscriber-only video shows only its poster and a way in. */
-export async function loader({ params, request }: LoaderFunctionArgs) {
-  const { video, canWatch } = await videoForRequest(request, params, (v) => v.embedUrl);
+export async function loader({ params, request, context }: LoaderFunctionArgs) {
+  const { video, canWatch } = await videoForRequest({ request, context }, params, (v) => v.embedUrl);
   return data(
     { title: video.title, poster: video.poster, pageUrl: `${config().siteUrl}${video.url}`, player: canWatch ? playable(video) : null },
     { headers: { "Cache-Control": "private, no-cache" } },

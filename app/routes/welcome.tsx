@@ -1,18 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { OnboardingMessage } from "~/app/components/OnboardingOverlay";
 import * as prose from "~/app/components/prose.css";
 import { primaryButton } from "~/app/components/controls.css";
-import { db } from "~/app/lib/db.server";
 import { redirect } from "~/app/lib/responses.server";
-import { requireUser } from "~/app/lib/session.server";
 import { SITE_NAME } from "~/app/lib/site";
+import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 /** The onboarding message as a page: what a subscription includes, for a subscriber to come back to. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  if (!(await subscriberStatus(await db(), user.id))) throw redirect("/subscriptions");
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireUser({ request, context });
+  if (!(await requestContext({ request, context }).subscriber())) throw redirect("/subscriptions");
   return null;
 }
 

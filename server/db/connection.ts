@@ -1,3 +1,4 @@
+import diagnostics from "node:diagnostics_channel";
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
@@ -10,6 +11,7 @@ import {
   SqliteDialect,
   SqliteDriver,
   type DialectAdapter,
+  type LogEvent,
   type DatabaseConnection,
   type Driver,
   type SqliteDatabase,
@@ -17,6 +19,7 @@ import {
   type SqliteStatement,
 } from "kysely";
 import pg from "pg";
+import { currentRequestId } from "~/server/log";
 import type { DB } from "./schema";
 import { migrationProvider } from "./migrations";
 import { createPostgresPool } from "./postgres-pool";
@@ -37,6 +40,22 @@ export interface ConnectionOptions {
   dataDir: string;
 }
 
+/**
+ * Every query the site runs is published on this channel, with the id of the request it was run
+ * for, to whoever subscribes (a test counting a request's queries); unheard when no one does.
+ */
+export const QUERY_CHANNEL = "meridian:db:query";
+const queries = diagnostics.channel(QUERY_CHANNEL);
+
+export interface PublishedQuery {
+  sql: string;
+  requestId: string | undefined;
+}
+
+function publishQuery(event: LogEvent): void {
+  if (queries.hasSubscribers) queries.publish({ sql: event.query.sql, requestId: currentRequestId() } satisfies PublishedQuery);
+}
+
 export function connect(options: ConnectionOptions): Database {
   if (options.databaseUrl) {
     const pool = createPostgresPool({
@@ -47,7 +66,7 @@ export function connect(options: ConnectionOptions): Database {
       connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()] });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()], log: publishQuery });
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = new SQLite(path.join(options.dataDir, "site.db"));
@@ -60,6 +79,7 @@ export function connect(options: ConnectionOptions): Database {
   return new Kysely<DB>({
     dialect: new SiteSqliteDialect({ database: withStatementCache(file), file }),
     plugins: [new StorableTextPlugin()],
+    log: publishQuery,
   });
 }
 

@@ -10,6 +10,9 @@ import { preferredEncoding } from "./static";
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** The build's own maker of each request's load context (app/lib/context), given what the server knows. */
+export type GetLoadContext = (request: Request, known: AppLoadContext) => AppLoadContext;
+
 /** The connection's own address; an IPv4 client on a dual-stack socket shows as ::ffff:a.b.c.d. */
 export function remoteAddress(req: IncomingMessage): string | undefined {
   const address = req.socket.remoteAddress;
@@ -18,11 +21,17 @@ export function remoteAddress(req: IncomingMessage): string | undefined {
 
 /**
  * Hands each request to Remix as a Fetch Request and writes the Response back, streaming in
- * both directions and compressing text. Loaders and actions get the client's address in their
- * load context. A post from another site reaches the action as one (see cross-site.ts), since
+ * both directions and compressing text. Loaders and actions get the request's context (ADR 062),
+ * made by the build from the client's address and the kind of request. A post from another site reaches the action as one (see cross-site.ts), since
  * Remix's own Origin check would answer it with an empty 500.
  */
-export function remixHandler(build: ServerBuild, mode: string, headerSettings: HeaderSettings, generated?: GeneratedFiles): NodeHandler {
+export function remixHandler(
+  build: ServerBuild,
+  mode: string,
+  headerSettings: HeaderSettings,
+  getLoadContext: GetLoadContext,
+  generated?: GeneratedFiles,
+): NodeHandler {
   const handle = createRequestHandler(build, mode);
   const siteOrigin = new URL(headerSettings.siteUrl).origin;
   return async (req, res) => {
@@ -43,7 +52,7 @@ export function remixHandler(build: ServerBuild, mode: string, headerSettings: H
       await sendResponse(res, hardenResponse("/", refused, headerSettings), false, undefined);
       return;
     }
-    const context: AppLoadContext = { clientAddress: remoteAddress(req), documentRequest: isDocumentRequest(request) };
+    const context = getLoadContext(request, { clientAddress: remoteAddress(req), documentRequest: isDocumentRequest(request) });
     const host = new URL(request.url).host;
     const ownOrigins = [siteOrigin, `http://${host}`, `https://${host}`];
     const response = await handle(foreignOriginAsCrossSite(request, ownOrigins), context);

@@ -11,7 +11,7 @@ import { loadSecrets } from "~/server/secrets";
 import { openDatabase } from "~/server/db";
 import { seedDatabase } from "~/server/seed/initialize";
 import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
-import { remixHandler, remoteAddress } from "./handler";
+import { remixHandler, remoteAddress, type GetLoadContext } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { GeneratedFiles } from "./generated-files";
 import { staticFiles } from "./static";
@@ -27,6 +27,7 @@ const GENERATED_FILES_BYTES = 16 * 1024 * 1024;
 /** What the build's entry.server exports beyond Remix's own entries. */
 interface EntryExtras {
   closeDatabase?: () => Promise<void>;
+  getLoadContext: GetLoadContext;
 }
 
 async function main(): Promise<void> {
@@ -82,7 +83,8 @@ async function serve(config: Config): Promise<void> {
   applySecurityHeaders(securityHeaders, headerSettings);
   const serveStatic = staticFiles(path.resolve(build.assetsBuildDirectory), build.publicPath, Object.fromEntries(securityHeaders));
   const generatedArt = new GeneratedFiles((pathname) => pathname.startsWith("/art/"), GENERATED_FILES_BYTES);
-  const handleWithRemix = remixHandler(build, config.NODE_ENV, headerSettings, generatedArt);
+  const entry = build.entry.module as typeof build.entry.module & EntryExtras;
+  const handleWithRemix = remixHandler(build, config.NODE_ENV, headerSettings, entry.getLoadContext, generatedArt);
   let draining = false;
   /** Answers not yet finished: when the drain begins, those not yet started are told to close their connection. */
   const unfinished = new Set<http.ServerResponse>();
@@ -122,7 +124,7 @@ async function serve(config: Config): Promise<void> {
     log.info(`Meridian Review listening on ${where} (${config.NODE_ENV}) at ${config.siteUrl}`);
   }
 
-  const closeDatabase = (build.entry.module as typeof build.entry.module & EntryExtras).closeDatabase;
+  const closeDatabase = entry.closeDatabase;
   let drain: Drain | undefined;
   const finish = async (current: Drain) => {
     const cutOff = await current.done;

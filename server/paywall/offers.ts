@@ -1,7 +1,7 @@
 import type { Database } from "~/server/db/connection";
 import type { ContentTier } from "~/server/db/schema";
 import { userKey, visitorKey } from "~/server/readers/keys";
-import { openOnMeter, type MeterName, type Quota } from "./meter";
+import { openOnMeter, type MeterName, type Quota, type ReadOutcome } from "./meter";
 
 /**
  * The offer service (spec "Paywall"): decides, for one reader and one article, which
@@ -60,9 +60,12 @@ export interface Offer {
   abTag: string;
 }
 
-export async function decideOffer(db: Database, rules: OfferRules, request: OfferRequest, now = new Date()): Promise<Offer> {
+/** The meter a read counts on, and its outcome: counted (or already counted), or refused. */
+export type MeterRead = ReadOutcome & { meter: MeterName };
+
+/** The offer when no meter is consulted (an entitled reader, a gift, a client that cannot be metered, an expired gift); null otherwise. */
+function unmeteredOffer(request: OfferRequest, abTag: string): Offer | null {
   const { reader, article, readingList, gift, expiredGift = false } = request;
-  const abTag = rules.tags[article.tier];
   if (reader.kind === "subscriber" || reader.kind === "crawler" || gift) {
     const experience = article.ascend ? "ascend-full-content" : readingList ? "full-content-reading-list" : "full-content";
     return { experience, fullContent: true, wall: null, quota: null, meter: null, abTag };
@@ -81,19 +84,39 @@ export async function decideOffer(db: Database, rules: OfferRules, request: Offe
       abTag,
     };
   }
+  return null;
+}
 
+/**
+ * Records this read on the reader's meter (and, for a guest, under their address's ceiling) when
+ * the offer depends on one; null when it does not, and nothing is written. The article page and
+ * the content service call it before `decideOffer`.
+ */
+export async function recordRead(db: Database, rules: OfferRules, request: OfferRequest, now = new Date()): Promise<MeterRead | null> {
+  const { reader, article } = request;
+  if (unmeteredOffer(request, rules.tags[article.tier]) || (reader.kind !== "guest" && reader.kind !== "registered")) return null;
   const guest = reader.kind === "guest";
   const meter: MeterName = guest && article.ascend ? "ascend" : "article";
   const limit = !guest ? rules.registeredLimit : meter === "ascend" ? rules.ascendLimit : rules.guestLimit;
   const key = guest ? visitorKey(reader.visitorId) : userKey(reader.userId);
   const ceiling =
     guest && reader.network && rules.addressCeiling > 0 ? { address: reader.network, limit: rules.addressCeiling } : undefined;
-  const { allowed, quota } = await openOnMeter(db, { key, meter, articleId: article.id, limit, ceiling }, now);
+  return { meter, ...(await openOnMeter(db, { key, meter, articleId: article.id, limit, ceiling }, now)) };
+}
 
+/** The offer for one reader and one article, given the meter's answer for this read (`recordRead`). */
+export function decideOffer(rules: OfferRules, request: OfferRequest, read: MeterRead | null): Offer {
+  const { reader, article, readingList } = request;
+  const abTag = rules.tags[article.tier];
+  const fixed = unmeteredOffer(request, abTag);
+  if (fixed) return fixed;
+  if (!read) throw new Error("A metered reader's offer needs their read recorded first (recordRead)");
+  const { allowed, quota, meter } = read;
   if (allowed) {
     const experience = readingList ? "waiver-reading-list" : article.ascend ? "ascend-full-content" : "full-content";
     return { experience, fullContent: true, wall: null, quota, meter, abTag };
   }
+  const guest = reader.kind === "guest";
   const experience = readingList ? "reading-list-paywall" : guest ? "enable-anonymous-paywall" : "enable-paywall";
   return { experience, fullContent: false, wall: guest ? "registration" : "subscribe", quota, meter, abTag };
 }

@@ -6,7 +6,7 @@ import { findUserById, insertUser, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
 import { carryOverReads, openOnMeter, readQuota } from "~/server/paywall/meter";
 import { userKey, visitorKey } from "~/server/readers/keys";
-import { decideOffer, type OfferRules } from "~/server/paywall/offers";
+import { decideOffer, recordRead, type OfferRequest, type OfferRules } from "~/server/paywall/offers";
 import { WebhookSignatureError } from "~/server/payments/provider";
 import { CARD_DECLINED, createSandboxProvider, SANDBOX_CARDS, signSandboxPayload } from "~/server/payments/sandbox";
 import {
@@ -101,18 +101,23 @@ describe("the meter", () => {
   });
 });
 
+/** As the article page asks: the read recorded on the meter, then the offer decided on it. */
+async function offerFor(database: Database, rules: OfferRules, request: OfferRequest, now: Date) {
+  return decideOffer(rules, request, await recordRead(database, rules, request, now));
+}
+
 describe("the offer service", () => {
   const guest = (id: string, network: string | null = null) => ({ kind: "guest" as const, visitorId: id, network });
 
   it("gives guests full content, then the registration wall; on a reading list, the waiver, then the reading-list wall", async () => {
     const reader = guest("offer-guest-aaaaaaaaaaa");
-    const plain = (i: number) => decideOffer(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
+    const plain = (i: number) => offerFor(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
     expect(await plain(0)).toMatchObject({ experience: "full-content", fullContent: true, wall: null, abTag: "tag-article" });
     for (const i of [1, 2, 3]) await plain(i);
     expect(await plain(4)).toMatchObject({ experience: "enable-anonymous-paywall", fullContent: false, wall: "registration" });
-    const listed = await decideOffer(db, RULES, { reader, article: article(5), readingList: true, gift: false }, NOVEMBER);
+    const listed = await offerFor(db, RULES, { reader, article: article(5), readingList: true, gift: false }, NOVEMBER);
     expect(listed).toMatchObject({ experience: "reading-list-paywall", fullContent: false, wall: "registration" });
-    const fresh = await decideOffer(
+    const fresh = await offerFor(
       db,
       RULES,
       { reader: guest("offer-guest-bbbbbbbbbbb"), article: article(5), readingList: true, gift: false },
@@ -125,7 +130,7 @@ describe("the offer service", () => {
     const rules = { ...RULES, addressCeiling: 6 };
     const network = "198.51.100.7";
     const open = (visitor: string, i: number, net: string | null = network, now = NOVEMBER) =>
-      decideOffer(db, rules, { reader: guest(visitor, net), article: article(i), readingList: false, gift: false }, now);
+      offerFor(db, rules, { reader: guest(visitor, net), article: article(i), readingList: false, gift: false }, now);
     // A client that clears its cookie after every read: each read brings a fresh visitor id.
     const outcomes = [];
     for (let i = 0; i < 9; i++) outcomes.push(await open(`ceiling-visitor-${String(i).padStart(8, "0")}`, i));
@@ -140,7 +145,7 @@ describe("the offer service", () => {
     const user = await newUser();
     expect(
       (
-        await decideOffer(
+        await offerFor(
           db,
           rules,
           { reader: { kind: "registered", userId: user.id }, article: article(8), readingList: false, gift: false },
@@ -163,21 +168,21 @@ describe("the offer service", () => {
       .selectFrom("meter_read")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow();
-    const unmetered = await decideOffer(
+    const unmetered = await offerFor(
       db,
       RULES,
       { reader: { kind: "unmetered" }, article: article(3), readingList: false, gift: false },
       NOVEMBER,
     );
     expect(unmetered).toMatchObject({ experience: "enable-anonymous-paywall", fullContent: false, wall: "registration", quota: null });
-    const listed = await decideOffer(
+    const listed = await offerFor(
       db,
       RULES,
       { reader: { kind: "unmetered" }, article: article(3), readingList: true, gift: false },
       NOVEMBER,
     );
     expect(listed).toMatchObject({ experience: "reading-list-paywall", fullContent: false });
-    const crawler = await decideOffer(
+    const crawler = await offerFor(
       db,
       RULES,
       { reader: { kind: "crawler" }, article: article(3), readingList: false, gift: false },
@@ -192,8 +197,8 @@ describe("the offer service", () => {
   });
 
   it("puts the wall in front of an expired gift link, whatever the meter has left, except for subscribers", async () => {
-    const expired = (reader: Parameters<typeof decideOffer>[2]["reader"]) =>
-      decideOffer(db, RULES, { reader, article: article(6), readingList: false, gift: false, expiredGift: true }, NOVEMBER);
+    const expired = (reader: Parameters<typeof decideOffer>[1]["reader"]) =>
+      offerFor(db, RULES, { reader, article: article(6), readingList: false, gift: false, expiredGift: true }, NOVEMBER);
     expect(await expired(guest("expired-gift-guest00000"))).toMatchObject({ fullContent: false, wall: "registration", quota: null });
     const user = await newUser();
     expect(await expired({ kind: "registered", userId: user.id })).toMatchObject({ fullContent: false, wall: "subscribe", quota: null });
@@ -205,17 +210,17 @@ describe("the offer service", () => {
     const reader = guest("offer-guest-ascend00000");
     for (const i of [0, 1, 2]) {
       expect(
-        await decideOffer(db, RULES, { reader, article: article(i, { ascend: true }), readingList: false, gift: false }, NOVEMBER),
+        await offerFor(db, RULES, { reader, article: article(i, { ascend: true }), readingList: false, gift: false }, NOVEMBER),
       ).toMatchObject({
         experience: "ascend-full-content",
         meter: "ascend",
       });
     }
     expect(
-      (await decideOffer(db, RULES, { reader, article: article(3, { ascend: true }), readingList: false, gift: false }, NOVEMBER)).wall,
+      (await offerFor(db, RULES, { reader, article: article(3, { ascend: true }), readingList: false, gift: false }, NOVEMBER)).wall,
     ).toBe("registration");
     // The article meter is untouched.
-    expect((await decideOffer(db, RULES, { reader, article: article(4), readingList: false, gift: false }, NOVEMBER)).quota).toEqual({
+    expect((await offerFor(db, RULES, { reader, article: article(4), readingList: false, gift: false }, NOVEMBER)).quota).toEqual({
       limit: 4,
       count: 1,
       remaining: 3,
@@ -225,10 +230,10 @@ describe("the offer service", () => {
   it("shows registered readers the subscribe wall with the tag of the article's tier", async () => {
     const user = await newUser();
     const reader = { kind: "registered" as const, userId: user.id };
-    for (let i = 0; i < 8; i++) await decideOffer(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
+    for (let i = 0; i < 8; i++) await offerFor(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
     const tags = [];
     for (const tier of ["article", "top50", "cases", "visual-library"] as const) {
-      const offer = await decideOffer(db, RULES, { reader, article: article(10, { tier }), readingList: false, gift: false }, NOVEMBER);
+      const offer = await offerFor(db, RULES, { reader, article: article(10, { tier }), readingList: false, gift: false }, NOVEMBER);
       expect(offer).toMatchObject({ experience: "enable-paywall", wall: "subscribe", fullContent: false });
       tags.push(offer.abTag);
     }
@@ -238,25 +243,17 @@ describe("the offer service", () => {
   it("opens everything to subscribers and to gift links, without metering", async () => {
     const user = await newUser();
     const subscriber = { kind: "subscriber" as const, userId: user.id };
-    expect(
-      await decideOffer(db, RULES, { reader: subscriber, article: article(1), readingList: true, gift: false }, NOVEMBER),
-    ).toMatchObject({
+    expect(await offerFor(db, RULES, { reader: subscriber, article: article(1), readingList: true, gift: false }, NOVEMBER)).toMatchObject({
       experience: "full-content-reading-list",
       quota: null,
     });
     expect(
-      (
-        await decideOffer(
-          db,
-          RULES,
-          { reader: subscriber, article: article(1, { ascend: true }), readingList: false, gift: false },
-          NOVEMBER,
-        )
-      ).experience,
+      (await offerFor(db, RULES, { reader: subscriber, article: article(1, { ascend: true }), readingList: false, gift: false }, NOVEMBER))
+        .experience,
     ).toBe("ascend-full-content");
     const reader = guest("offer-guest-gift0000000");
-    for (let i = 0; i < 4; i++) await decideOffer(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
-    expect(await decideOffer(db, RULES, { reader, article: article(9), readingList: false, gift: true }, NOVEMBER)).toMatchObject({
+    for (let i = 0; i < 4; i++) await offerFor(db, RULES, { reader, article: article(i), readingList: false, gift: false }, NOVEMBER);
+    expect(await offerFor(db, RULES, { reader, article: article(9), readingList: false, gift: true }, NOVEMBER)).toMatchObject({
       fullContent: true,
       quota: null,
     });

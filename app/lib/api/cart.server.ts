@@ -12,6 +12,7 @@ import { formatUsd } from "~/app/lib/format";
 import { CHOOSE_SHIPPING, type shippingPaymentFields } from "~/app/lib/forms/checkout";
 import type { cartItemSchema, cartLineSchema, cartSchema, reviewSchema } from "./groups/cart";
 import { apiError, invalidInput } from "./handler.server";
+import type { RequestArgs } from "~/app/lib/context/request-context.server";
 
 /** An amount as the API gives it: cents, and US dollars as the page shows them. */
 export const money = (cents: number) => ({ cents, formatted: formatUsd(cents) });
@@ -71,8 +72,8 @@ export async function cartView(request: Request, cart: Cart): Promise<z.infer<ty
 }
 
 /** The review of the caller's checkout, when its details are confirmed (the review page's buildReview); else null. */
-export async function reviewView(request: Request): Promise<z.infer<typeof reviewSchema> | null> {
-  const { user, cartId, cart } = await checkoutShopper(request);
+export async function reviewView({ request, context }: RequestArgs): Promise<z.infer<typeof reviewSchema> | null> {
+  const { user, cartId, cart } = await checkoutShopper({ request, context });
   if (!cartId) return null;
   const database = await db();
   const draft = await readDraft(database, cartId);
@@ -126,11 +127,11 @@ export type ShippingPaymentAnswer = { ok: true; confirmed: boolean; next: string
  * service API: where the shopper goes next, or the refusal as a JSON error.
  */
 export async function shippingPaymentAnswer(
-  request: Request,
+  { request, context }: RequestArgs,
   body: z.output<typeof shippingPaymentFields>,
 ): Promise<ShippingPaymentAnswer> {
   let problems: ZodError | undefined;
-  const step = await shippingPaymentStep(request, (schema) => {
+  const step = await shippingPaymentStep({ request, context }, (schema) => {
     const parsed = schema.safeParse(body);
     if (!parsed.success) problems = parsed.error;
     return { payload: body, valid: parsed.success };

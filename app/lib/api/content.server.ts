@@ -19,7 +19,7 @@ import { REFERRAL_SEARCH_MORE_RESULTS } from "~/shared/referrals";
 import type { SearchForm } from "~/shared/search-form";
 import { normaliseQuery } from "~/shared/search-query";
 import * as css from "~/app/components/article.css";
-import { articleAsker, articleBodyParts, openArticle } from "~/app/lib/article-access.server";
+import { articleBodyParts, openArticle } from "~/app/lib/article-access.server";
 import { config, db } from "~/app/lib/db.server";
 import { FOLLOWING_PAGE_SIZE, loadFollowing } from "~/app/lib/following.server";
 import { NO_GIFTS_LEFT } from "~/app/lib/gift-messages";
@@ -31,6 +31,8 @@ import { fieldError, money } from "./cart.server";
 import { DIRECTORY_PAGE_SIZE } from "./groups/content";
 import type * as content from "./groups/content";
 import { apiError, apiJson, type Call } from "./handler.server";
+import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
+import { articleReader } from "~/app/lib/context/article-reader.server";
 
 // The content group's handlers (app/lib/api/groups/content.ts): the same functions the article,
 // gift, stream, search, following, library, magazine, purchase history and topics pages use.
@@ -45,7 +47,7 @@ const noSuchPage = () => apiError(404, "not_found", "There is no such page of th
 /** An article's text as the caller may read it, the read counted as the article page counts it. */
 async function articleForCaller(
   request: Request,
-  context: AppLoadContext | undefined,
+  context: AppLoadContext,
   address: { year: string; month: string; seotitle: string },
 ): Promise<Response> {
   const database = await db();
@@ -53,7 +55,7 @@ async function articleForCaller(
   if (found.kind === "missing") return apiError(404, "not_found", "No article at this address.");
   if (found.kind === "moved") return apiError(404, "moved", `This article has moved to ${found.url}.`);
   const { article } = found.page;
-  const access = await openArticle(database, await articleAsker(request, context), article, {
+  const access = await openArticle(database, await articleReader(requestContext({ request, context }), request), article, {
     readingList: false,
     gift: false,
     giftExpired: false,
@@ -134,14 +136,14 @@ const searchEntry = (r: SearchResult): Entry => ({
 
 /** The spec's stream answer: cards, or (the reader's orders) order entries. */
 async function streamAnswer<E extends Entry | OrderEntry>(
-  request: Request,
+  { request, context }: RequestArgs,
   type: string,
   entries: E[],
   page: PageInfo,
   maintenance = false,
   status = 200,
 ): Promise<Response> {
-  const isPaywallEnabled = !(await currentSubscriber(request));
+  const isPaywallEnabled = !(await currentSubscriber({ request, context }));
   return apiJson({ entries, page, type, isPaywallEnabled, maintenanceStatus: maintenance } satisfies StreamBody<E>, { status });
 }
 
@@ -154,42 +156,45 @@ const pageInfo = (p: { number: number; size: number; last: number; total: number
 });
 
 /** GET /service/{stream}/{number}/{size}: a named stream, as its page loads it (maintenance included). */
-export async function namedStreamAnswer({ request, params }: Call<typeof content.namedStream>): Promise<Response> {
+export async function namedStreamAnswer({ request, context, params }: Call<typeof content.namedStream>): Promise<Response> {
   const stream = STREAM_PAGES[params.stream === "latest" ? "the-latest" : params.stream]!;
   const size = Math.min(params.size, pageSize(stream));
   const page = await namedStreamPage(stream, paging(params.number), size);
   if (page === "maintenance")
-    return streamAnswer(request, params.stream, [], { number: params.number, size, last: 1, total: 0 }, true, 503);
+    return streamAnswer({ request, context }, params.stream, [], { number: params.number, size, last: 1, total: 0 }, true, 503);
   if (page === "past-end") return noSuchPage();
-  return streamAnswer(request, params.stream, page.entries.map(cardEntry), pageInfo(page.page));
+  return streamAnswer({ request, context }, params.stream, page.entries.map(cardEntry), pageInfo(page.page));
 }
 
 /** GET /service/components/myhbr/following/{number}/{size}: the followed topics' stream, as the page loads it (and marked seen). */
-export async function followingAnswer({ request, params, query, user }: Call<typeof content.followingStream>): Promise<Response> {
+export async function followingAnswer({ request, context, params, query, user }: Call<typeof content.followingStream>): Promise<Response> {
   const size = Math.min(params.size, FOLLOWING_PAGE_SIZE);
   const following = await loadFollowing(await db(), user.id, query.filter ?? null, paging(params.number), size);
   if (following === "unknown-filter") return apiError(404, "not_found", "You do not follow a topic of that name.");
   if (following === "past-end") return noSuchPage();
-  return streamAnswer(request, "following", following.stream.entries.map(cardEntry), pageInfo(following.stream.page));
+  return streamAnswer({ request, context }, "following", following.stream.entries.map(cardEntry), pageInfo(following.stream.page));
 }
 
 /** GET /service/search[/more-results]/{number}/{size}: search results, read from the query string as the page reads it. */
-export async function searchAnswer({ request, params }: Call<typeof content.searchStream>, moreResults: boolean): Promise<Response> {
+export async function searchAnswer(
+  { request, context, params }: Call<typeof content.searchStream>,
+  moreResults: boolean,
+): Promise<Response> {
   const url = new URL(request.url);
   // The page number comes from the path, not from a `page` in the query.
   const search = new URLSearchParams(url.searchParams);
   search.set("page", String(params.number));
   search.delete("loaded");
   const size = Math.min(params.size, SEARCH_PAGE_SIZE);
-  const found = await runSearch(request, search, size, moreResults ? REFERRAL_SEARCH_MORE_RESULTS : undefined);
+  const found = await runSearch({ request, context }, search, size, moreResults ? REFERRAL_SEARCH_MORE_RESULTS : undefined);
   const type = moreResults ? "search/more-results" : "search";
-  if (!found.results) return streamAnswer(request, type, [], { number: params.number, size, last: 1, total: 0 });
+  if (!found.results) return streamAnswer({ request, context }, type, [], { number: params.number, size, last: 1, total: 0 });
   if (params.number > found.results.page.last) return noSuchPage();
-  return streamAnswer(request, type, found.results.entries.map(searchEntry), pageInfo(found.results.page));
+  return streamAnswer({ request, context }, type, found.results.entries.map(searchEntry), pageInfo(found.results.page));
 }
 
 /** POST /service/search: the body read into the search page's form, and searched as the page searches. */
-export async function searchPostAnswer({ request, body }: Call<typeof content.searchPost>): Promise<Response> {
+export async function searchPostAnswer({ request, context, body }: Call<typeof content.searchPost>): Promise<Response> {
   const size = Math.min(body.size, SEARCH_PAGE_SIZE);
   if (body.filters.topic !== undefined && !(await topicBySlug(await db(), body.filters.topic)))
     return fieldError("filters.topic", "No topic has this slug.");
@@ -201,20 +206,20 @@ export async function searchPostAnswer({ request, body }: Call<typeof content.se
     to: body.filters.to ?? null,
     sort: body.sort,
   };
-  const found = await searchFor(request, form, { page: body.page, loaded: 1 }, size, null);
-  if (!found.results) return streamAnswer(request, "search", [], { number: body.page, size, last: 1, total: 0 });
+  const found = await searchFor({ request, context }, form, { page: body.page, loaded: 1 }, size, null);
+  if (!found.results) return streamAnswer({ request, context }, "search", [], { number: body.page, size, last: 1, total: 0 });
   if (body.page > found.results.page.last) return noSuchPage();
-  return streamAnswer(request, "search", found.results.entries.map(searchEntry), pageInfo(found.results.page));
+  return streamAnswer({ request, context }, "search", found.results.entries.map(searchEntry), pageInfo(found.results.page));
 }
 
 /** GET /service/user/history/{number}/{size}: the reader's reading history, as the page lists it. */
-export async function historyAnswer({ request, params, user }: Call<typeof content.historyStream>): Promise<Response> {
+export async function historyAnswer({ request, context, params, user }: Call<typeof content.historyStream>): Promise<Response> {
   const size = Math.min(params.size, HISTORY_PAGE_SIZE);
   const { entries, total } = await viewHistory(await db(), user.id, "article", params.number, size);
   const last = lastPage(total, size);
   if (params.number > last) return noSuchPage();
   return streamAnswer(
-    request,
+    { request, context },
     "user/history",
     entries.map((e) => itemEntry(e.item, e.at)),
     { number: params.number, size, last, total },
@@ -223,7 +228,7 @@ export async function historyAnswer({ request, params, user }: Call<typeof conte
 
 /** GET /service/user/saves/{number}/{size} and /service/user/list/{id}/{number}/{size}: the reader's library, all or one of their folders. */
 export async function libraryAnswer(
-  request: Request,
+  { request, context }: RequestArgs,
   userId: string,
   folder: string | null,
   number: number,
@@ -241,7 +246,7 @@ export async function libraryAnswer(
   const last = lastPage(total, size);
   if (number > last) return noSuchPage();
   return streamAnswer(
-    request,
+    { request, context },
     folder === null ? "user/saves" : "user/list",
     items.map((i) => itemEntry(i.item, i.savedAt, i.id)),
     { number, size, last, total },
@@ -278,12 +283,12 @@ async function magazineIssues(database: Database, number: number, size: number):
 }
 
 /** GET /service/magazine/{number}/{size}: the magazine's issues, newest first, as the archive shows them. */
-export async function magazineAnswer({ request, params }: Call<typeof content.magazineStream>): Promise<Response> {
+export async function magazineAnswer({ request, context, params }: Call<typeof content.magazineStream>): Promise<Response> {
   const size = Math.min(params.size, DIRECTORY_PAGE_SIZE);
   const { issues, total } = await magazineIssues(await db(), params.number, size);
   const last = lastPage(total, size);
   if (params.number > last) return noSuchPage();
-  return streamAnswer(request, "magazine", issues.map(issueEntry), { number: params.number, size, last, total });
+  return streamAnswer({ request, context }, "magazine", issues.map(issueEntry), { number: params.number, size, last, total });
 }
 
 /** An order as the purchase history lists it, with the downloads its order page offers. */
@@ -315,27 +320,27 @@ async function orderEntry(database: Database, e: PurchaseEntry): Promise<OrderEn
 }
 
 /** GET /service/ordered/{number}/{size}: the reader's own purchase history, closed as the page is during store maintenance. */
-export async function orderedAnswer({ request, params, user }: Call<typeof content.orderedStream>): Promise<Response> {
+export async function orderedAnswer({ request, context, params, user }: Call<typeof content.orderedStream>): Promise<Response> {
   const size = Math.min(params.size, HISTORY_PAGE_SIZE);
   if (storeMaintenance(config()).closed)
-    return streamAnswer(request, "ordered", [], { number: params.number, size, last: 1, total: 0 }, true, 503);
+    return streamAnswer({ request, context }, "ordered", [], { number: params.number, size, last: 1, total: 0 }, true, 503);
   const database = await db();
   const { entries, total } = await purchaseHistory(database, user.id, params.number, size);
   const last = lastPage(total, size);
   if (params.number > last) return noSuchPage();
   const orders = await Promise.all(entries.map((e) => orderEntry(database, e)));
-  return streamAnswer(request, "ordered", orders, { number: params.number, size, last, total });
+  return streamAnswer({ request, context }, "ordered", orders, { number: params.number, size, last, total });
 }
 
 /** GET /service/topics/{number}/{size}: the topic directory as /topics lists it, each subject followed by its topics. */
-export async function topicsAnswer({ request, params }: Call<typeof content.topicsStream>): Promise<Response> {
+export async function topicsAnswer({ request, context, params }: Call<typeof content.topicsStream>): Promise<Response> {
   const size = Math.min(params.size, DIRECTORY_PAGE_SIZE);
   const topics = topicDirectory(await listTopics(await db())).flatMap(({ subject, topics }) => [subject, ...topics]);
   const last = lastPage(topics.length, size);
   if (params.number > last) return noSuchPage();
   const onPage = topics.slice((params.number - 1) * size, params.number * size);
   return streamAnswer(
-    request,
+    { request, context },
     "topics",
     onPage.map((t) => ({
       id: t.id,

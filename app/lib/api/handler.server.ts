@@ -4,13 +4,12 @@ import type { User } from "~/server/accounts/users";
 import { isStorableText } from "~/server/db/storable-text";
 import { isCrossSite } from "~/server/http/cross-site";
 import { log } from "~/server/log";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
-import { config, db } from "~/app/lib/db.server";
+import { config } from "~/app/lib/db.server";
 import { readBodyBytes, readFormBody } from "~/app/lib/read-body.server";
 import { withSecurityHeaders } from "~/app/lib/responses.server";
-import { currentUser } from "~/app/lib/session.server";
 import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "~/app/lib/site";
 import type { ApiErrorBody, Endpoint } from "./contract";
+import { requestContext } from "~/app/lib/context/request-context.server";
 
 // Serves the endpoints of one path (app/lib/api/contract.ts): checks the method, the site the
 // request came from, who is calling and the input, with the same rules as the pages, then calls
@@ -24,7 +23,7 @@ export type Call<E extends Endpoint> =
   E extends Endpoint<infer Q, infer P, infer B, infer A>
     ? {
         request: Request;
-        context: AppLoadContext | undefined;
+        context: AppLoadContext;
         query: z.output<Q>;
         params: z.output<P>;
         body: z.output<B>;
@@ -152,7 +151,7 @@ export function apiRoute(...served: Served[]) {
   );
 
   const serve = withSecurityHeaders(
-    async ({ request, params, context }: { request: Request; params: Record<string, string | undefined>; context?: AppLoadContext }) => {
+    async ({ request, params, context }: { request: Request; params: Record<string, string | undefined>; context: AppLoadContext }) => {
       const method = request.method.toLowerCase();
       const match =
         served.find(({ endpoint: e }) => e.method === method) ??
@@ -166,10 +165,10 @@ export function apiRoute(...served: Served[]) {
           isCrossSite(request.headers, [new URL(config().siteUrl).origin, new URL(request.url).origin])
         )
           refuse(403, "cross_site", CROSS_SITE_REFUSED);
-        const user = await currentUser(request);
+        const asker = requestContext({ request, context });
+        const user = await asker.user();
         if (e.access !== "public" && !user) refuse(401, "not_signed_in", "Please sign in to use this service.");
-        if (e.access === "subscriber" && !(await subscriberStatus(await db(), user!.id)))
-          refuse(403, "not_a_subscriber", "This service is for subscribers.");
+        if (e.access === "subscriber" && !(await asker.subscriber())) refuse(403, "not_a_subscriber", "This service is for subscribers.");
         const url = new URL(request.url);
         const query = parse(e.query, Object.fromEntries(url.searchParams));
         const routeParams = parse(e.params, params);

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { signedCookie } from "./cookies.server";
+import { signedCookie } from "~/app/lib/cookies.server";
 
 /**
  * The visitor cookie: a random id that keys a guest's meter and dismissals on the server. It is
@@ -19,10 +19,4 @@ export async function knownVisitorId(request: Request): Promise<string | undefin
 export async function newVisitor(): Promise<{ id: string; setCookie: string }> {
   const id = crypto.randomBytes(16).toString("base64url");
   return { id, setCookie: await visitorCookie().serialize(id) };
-}
-
-/** The visitor's id, making a new one (and the Set-Cookie that keeps it) for a new visitor. */
-export async function visitorId(request: Request): Promise<{ id: string; setCookie?: string }> {
-  const known = await knownVisitorId(request);
-  return known ? { id: known } : newVisitor();
 }

@@ -1,44 +1,13 @@
-import type { AppLoadContext } from "@remix-run/node";
-import type { User } from "~/server/accounts/users";
 import { addressNetwork } from "~/server/http/client-ip";
+import { config } from "~/server/config";
 import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "~/server/paywall/crawlers";
-import type { OfferRules, Reader } from "~/server/paywall/offers";
-import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
-import { clientAddress } from "./client-address.server";
-import { COOKIE_CHECK_PARAM } from "./cookie-check";
-import { config, db } from "./db.server";
-import { currentUser } from "./session.server";
-import { knownVisitorId, newVisitor, visitorId } from "./visitor.server";
+import type { Reader } from "~/server/paywall/offers";
+import { COOKIE_CHECK_PARAM } from "~/app/lib/cookie-check";
+import type { AskingReader, RequestContext } from "./request-context.server";
+import { newVisitor } from "./visitor.server";
 
-export interface ReaderContext {
-  reader: Reader;
-  user: User | undefined;
-  subscriber: SubscriberStatus | null;
-  /** Set-Cookie for a guest seen for the first time (their new visitor id). */
-  setCookie?: string;
-}
-
-type KnownReader = Extract<Reader, { kind: "guest" | "registered" | "subscriber" }>;
-
-/** Who is asking: a subscriber, a registered reader, or a guest known by their visitor cookie. */
-export async function readerContext(request: Request): Promise<ReaderContext & { reader: KnownReader }> {
-  const account = await accountReader(request);
-  if (account) return account;
-  const visitor = await visitorId(request);
-  return {
-    reader: { kind: "guest", visitorId: visitor.id, network: null },
-    user: undefined,
-    subscriber: null,
-    setCookie: visitor.setCookie,
-  };
-}
-
-async function accountReader(request: Request): Promise<(ReaderContext & { reader: KnownReader }) | undefined> {
-  const user = await currentUser(request);
-  if (!user) return undefined;
-  const subscriber = await subscriberStatus(await db(), user.id);
-  return { reader: { kind: subscriber ? "subscriber" : "registered", userId: user.id }, user, subscriber };
-}
+/** Who reads an article: any reader the offer service knows, crawlers and unmetered clients included. */
+export type ReaderContext = Omit<AskingReader, "reader"> & { reader: Reader };
 
 /**
  * How long the first-visit redirect's query value proves a cookie was just set: it holds the time
@@ -66,11 +35,10 @@ let isVerifiedCrawler: ReturnType<typeof crawlerVerifier> | undefined;
  * visitor cookie or a session) or who is entitled to it; a client that keeps no cookies cannot be
  * metered, so it meets the wall, and it writes nothing to the database (ADR 026).
  */
-export async function articleReader(request: Request, loadContext: AppLoadContext | undefined, now = Date.now()): Promise<ArticleReader> {
-  const account = await accountReader(request);
-  if (account) return { ...account, kind: "reader", cookiesRefused: false };
-  const address = clientAddress(request, loadContext);
-  const known = await knownVisitorId(request);
+export async function articleReader(asker: RequestContext, request: Request, now = Date.now()): Promise<ArticleReader> {
+  if (await asker.user()) return { ...(await asker.reader()), kind: "reader", cookiesRefused: false };
+  const address = asker.clientAddress;
+  const known = await asker.knownVisitorId();
   if (known) {
     const reader: Reader = { kind: "guest", visitorId: known, network: address && addressNetwork(address) };
     return { kind: "reader", reader, user: undefined, subscriber: null, cookiesRefused: false };
@@ -91,15 +59,4 @@ export async function articleReader(request: Request, loadContext: AppLoadContex
   if (Number.isInteger(checkedAt) && checkedAt <= now && now - checkedAt < COOKIE_CHECK_FRESH_MS) return unmetered(true);
   url.searchParams.set(COOKIE_CHECK_PARAM, String(now));
   return { kind: "first-visit", location: `${url.pathname}${url.search}`, setCookie: (await newVisitor()).setCookie };
-}
-
-export function offerRules(): OfferRules {
-  const c = config();
-  return {
-    guestLimit: c.METER_GUEST_LIMIT,
-    ascendLimit: c.METER_ASCEND_LIMIT,
-    registeredLimit: c.METER_REGISTERED_LIMIT,
-    addressCeiling: c.METER_ADDRESS_CEILING,
-    tags: c.PAYWALL_TAGS,
-  };
 }
