@@ -24,7 +24,7 @@ export const siteStylesheet = (buildDirectory: string): Plugin => {
     resolveId: (id) => (id === VIRTUAL ? RESOLVED : undefined),
     load(id) {
       if (id !== RESOLVED) return undefined;
-      // The client build runs first; the browser reads the name back from the page (app/lib/stylesheet.ts).
+      // The client build runs first; the browser reads the name back from the page (app/lib/http/stylesheet.ts).
       if (!building || !ssr) return "export default null;";
       const { href } = JSON.parse(fs.readFileSync(record, "utf8")) as { href: string };
       return `export default ${JSON.stringify(href)};`;

@@ -2,19 +2,19 @@ import { EventEmitter } from "node:events";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
-import { config } from "./lib/db.server";
-import { DocumentOnlyProvider, type DocumentOnly } from "./lib/document-only";
-import { NonceProvider } from "./lib/nonce";
-import { startHousekeeping } from "./lib/housekeeping.server";
-import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/page-cache.server";
+import { config } from "./lib/context/db.server";
+import { DocumentOnlyProvider, type DocumentOnly } from "./lib/http/document-only";
+import { NonceProvider } from "./lib/http/nonce";
+import { startHousekeeping } from "./lib/http/housekeeping.server";
+import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/http/page-cache.server";
 import { isDatabaseUnavailable } from "~/server/db/unavailable";
 import { log } from "~/server/log";
-import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/security.server";
+import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/http/security.server";
 
 export const streamTimeout = 5_000;
 
 /** The production server (server/http) calls this once it has drained, before it exits. */
-export { closeDb as closeDatabase } from "./lib/db.server";
+export { closeDb as closeDatabase } from "./lib/context/db.server";
 /** The production server (server/http) makes each request's context with this before Remix runs. */
 export { getLoadContext } from "./lib/context/request-context.server";
 

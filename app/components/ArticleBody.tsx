@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { useDocumentOnly } from "~/app/lib/document-only";
+import { useDocumentOnly } from "~/app/lib/http/document-only";
 import * as css from "./article.css";
 
 /** The key under which the article route gives the body to a whole page's render only (ADR 036). */

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ArticleCard as Card } from "~/server/content/article-cards";
-import { formatAuthors, formatPublished } from "~/app/lib/format";
-import { imageLoading } from "~/app/lib/image-loading";
+import { formatAuthors, formatPublished } from "~/app/lib/content/format";
+import { imageLoading } from "~/app/lib/content/image-loading";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";
 

@@ -73,7 +73,7 @@ export function NoteText({ note }: { note: Pick<Note, "paragraph" | "quote" | "n
 
 function AddNoteForm({ articleUrl, paragraphs, limits, result }: Omit<Props, "notes" | "notice">) {
   const count = paragraphs.length;
-  const loadSchema = useCallback(() => import("~/app/lib/forms/notes").then((forms) => forms.noteSchema(count)), [count]);
+  const loadSchema = useCallback(() => import("~/app/lib/library/notes-form").then((forms) => forms.noteSchema(count)), [count]);
   const { form, fields, summary, submitDisabled } = useSpecForm("add-note", loadSchema, result, { paragraph: "0" });
   const update = form.update;
   useSelectionInBody((paragraph, quote) => {

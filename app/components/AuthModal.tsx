@@ -1,8 +1,8 @@
 import { useLocation } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FocusEvent } from "react";
-import { isAccountFormPage, MODAL_TITLES, modalScreen, screenForPath, type ModalScreen } from "~/app/lib/modal-screens";
-import { useReturnPath } from "~/app/lib/return-path";
-import { useRootData } from "~/app/lib/root-data";
+import { isAccountFormPage, MODAL_TITLES, modalScreen, screenForPath, type ModalScreen } from "~/app/lib/accounts/modal-screens";
+import { useReturnPath } from "~/app/lib/accounts/return-path";
+import { useRootData } from "~/app/lib/http/root-data";
 import { media } from "~/app/styles/theme.css";
 import * as css from "./AuthModal.css";
 

@@ -1,7 +1,7 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { RESET_SENT } from "~/app/lib/account-messages";
-import type { ModalScreen } from "~/app/lib/modal-screens";
+import { RESET_SENT } from "~/app/lib/accounts/messages";
+import type { ModalScreen } from "~/app/lib/accounts/modal-screens";
 import type { Region } from "~/server/adapters/geo";
 import type { action as forgotPasswordAction } from "~/app/routes/forgot-password";
 import type { action as profileAction, loader as profileLoader } from "~/app/routes/my-account";

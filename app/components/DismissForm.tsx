@@ -1,7 +1,7 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { Dismissible } from "~/server/readers/dismissals";
-import { VIA_FETCHER, VIA_FIELD } from "~/app/lib/via-fetcher";
+import { VIA_FETCHER, VIA_FIELD } from "~/app/lib/forms/via-fetcher";
 
 /**
  * The close control of a one-time message: a form that remembers the dismissal on the server

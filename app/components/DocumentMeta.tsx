@@ -1,7 +1,7 @@
 import { Meta } from "@remix-run/react";
 import { useContext } from "react";
 import { UNSAFE_DataRouterStateContext as RouterStateContext } from "react-router-dom";
-import { FORM_FAILED } from "~/app/lib/form-meta";
+import { FORM_FAILED } from "~/app/lib/forms/meta";
 
 /** A conform submission that failed, or an action's own `failed: true`. */
 function failed(actionData: unknown): boolean {

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { CUSTOMER_SERVICE, GENERIC_ERROR } from "~/app/lib/site";
+import { CUSTOMER_SERVICE, GENERIC_ERROR } from "~/app/lib/forms/cross-site";
 import * as css from "./prose.css";
 
 const COPY: Record<number, { heading: string; body: string }> = {

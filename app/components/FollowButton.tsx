@@ -2,7 +2,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import type { FollowKind } from "~/server/library/follows";
 import { SignInPrompt } from "./SignInPrompt";
 import * as css from "./follows.css";
-import { VIA_FETCHER, VIA_FIELD } from "~/app/lib/via-fetcher";
+import { VIA_FETCHER, VIA_FIELD } from "~/app/lib/forms/via-fetcher";
 
 export type FollowActionData = { ok: true; following: boolean } | { ok: false; signIn: true } | { ok: false; message: string };
 

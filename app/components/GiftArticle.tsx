@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
-import { NO_GIFTS_LEFT } from "~/app/lib/gift-messages";
+import { NO_GIFTS_LEFT } from "~/app/lib/paywall/gift-messages";
 import { primaryButton } from "./controls.css";
 import { useHydrated } from "./useHydrated";
 import * as forms from "./forms/forms.css";

@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from "react";
 import type { HelpBoxId } from "~/server/readers/dismissals";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";
 

@@ -1,5 +1,5 @@
-import { scriptJson } from "~/app/lib/script-json";
-import { useNonce } from "~/app/lib/nonce";
+import { scriptJson } from "~/app/lib/http/script-json";
+import { useNonce } from "~/app/lib/http/nonce";
 
 /** A page's structured data (schema.org, as JSON-LD), allowed by the document's CSP nonce. */
 export function JsonLd({ data }: { data: object }) {

@@ -1,4 +1,4 @@
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./prose.css";
 
 export function MaintenanceNotice() {

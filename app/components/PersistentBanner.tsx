@@ -1,6 +1,6 @@
 import { Link, useMatches } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import { DismissForm } from "./DismissForm";
 import * as css from "./help.css";
 

@@ -1,6 +1,6 @@
 import type { PodcastEpisode } from "~/server/content/podcasts";
 import { podcastAudioPath } from "~/shared/urls";
-import { formatDuration, formatPublished } from "~/app/lib/format";
+import { formatDuration, formatPublished } from "~/app/lib/content/format";
 import { SaveControl } from "./library/SaveControl";
 import { ShareControl } from "./library/ShareControl";
 import * as css from "./podcast.css";

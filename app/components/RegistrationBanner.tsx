@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./layout.css";
 
 // Kept here rather than with the account messages, which every page would then load.

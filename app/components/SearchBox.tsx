@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
 import { Suspense, useId, useRef, useState } from "react";
 import { MAX_QUERY_LENGTH } from "~/shared/search-query";
-import { lazyEnhancement } from "~/app/lib/lazy-enhancement";
-import { SITE_NAME } from "~/app/lib/site";
+import { lazyEnhancement } from "~/app/lib/http/lazy-enhancement";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
 import { useHydrated } from "./useHydrated";
 import * as css from "./SearchBox.css";
 

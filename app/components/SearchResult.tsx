@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { SearchResult as Result } from "~/server/search";
-import { formatPublished } from "~/app/lib/format";
+import { formatPublished } from "~/app/lib/content/format";
 import * as cards from "./cards.css";
 import * as css from "./search.css";
 

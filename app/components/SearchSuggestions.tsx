@@ -2,8 +2,8 @@ import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useReducer, useRef, type RefObject } from "react";
 import { createPortal } from "react-dom";
 import type { Suggestions } from "~/server/search";
-import { announcement, emptyPopup, optionsOf, suggestPopup, type SuggestOption } from "~/app/lib/suggest-popup";
-import { suggestThrottle, type SuggestThrottle } from "~/app/lib/suggest-throttle";
+import { announcement, emptyPopup, optionsOf, suggestPopup, type SuggestOption } from "~/app/lib/search/suggest-popup";
+import { suggestThrottle, type SuggestThrottle } from "~/app/lib/search/suggest-throttle";
 import * as css from "./SearchBox.css";
 
 async function loadSuggestions(term: string, signal: AbortSignal): Promise<Suggestions> {

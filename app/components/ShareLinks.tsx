@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { LibraryContentType } from "~/server/db/schema";
 import { useId, useState, type FormEvent, type MouseEvent } from "react";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "~/shared/share-links";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./video.css";
 import { linkButton, notice } from "./library/library.css";
 

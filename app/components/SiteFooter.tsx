@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/site";
+import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/forms/cross-site";
 import { SECTIONS } from "./sections";
 import * as css from "./layout.css";
 

@@ -1,6 +1,6 @@
 import { NavLink, Link } from "@remix-run/react";
 import { useEffect } from "react";
-import { SITE_NAME } from "~/app/lib/site";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
 import * as css from "./layout.css";
 import { SearchBox } from "./SearchBox";
 import { SECTIONS } from "./sections";

@@ -1,5 +1,5 @@
 import { Link, NavLink } from "@remix-run/react";
-import { useReturnPath } from "~/app/lib/return-path";
+import { useReturnPath } from "~/app/lib/accounts/return-path";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
 import { SECTIONS } from "./sections";

@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { loadStreamPage } from "~/app/lib/stream-page.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import type { loadStreamPage } from "~/app/lib/content/stream-page.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { socialCard } from "~/shared/social-cards";
 import { MaintenanceNotice } from "./MaintenanceNotice";
 import { StreamList } from "./StreamList";

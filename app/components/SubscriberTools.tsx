@@ -1,4 +1,4 @@
-import type { SubscriberTools as Tools } from "~/app/lib/subscriber-tools.server";
+import type { SubscriberTools as Tools } from "~/app/lib/paywall/subscriber-tools.server";
 import { ArticleNotes } from "./ArticleNotes";
 import type { useSpecForm } from "./forms/useSpecForm";
 import { GiftArticle } from "./GiftArticle";

@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useRootData } from "~/app/lib/root-data";
-import type { TextSize } from "~/app/lib/preferences.server";
+import { useRootData } from "~/app/lib/http/root-data";
+import type { TextSize } from "~/app/lib/accounts/preferences.server";
 import * as css from "./article.css";
 
 const FETCHER_KEY = "text-size";

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
-import { useReturnPath } from "~/app/lib/return-path";
-import { useRootData } from "~/app/lib/root-data";
+import { useReturnPath } from "~/app/lib/accounts/return-path";
+import { useRootData } from "~/app/lib/http/root-data";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
 import { useHydrated } from "./useHydrated";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { VideoCard as Card } from "~/server/content/videos";
-import { formatDuration, formatPublished } from "~/app/lib/format";
+import { formatDuration, formatPublished } from "~/app/lib/content/format";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { STREAM_PAGES } from "~/server/content/streams";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
-import { loadStreamPage } from "~/app/lib/stream-page.server";
+import { loadStreamPage } from "~/app/lib/content/stream-page.server";
 
 // One module serves every named stream page (/the-latest, /big-ideas, /ascend, ...).
 export async function loader({ request, params }: LoaderFunctionArgs) {

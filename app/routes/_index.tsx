@@ -8,14 +8,14 @@ import { IssueCard } from "~/app/components/IssueCard";
 import { VideoCard } from "~/app/components/VideoCard";
 import * as css from "~/app/components/home.css";
 import * as prose from "~/app/components/prose.css";
-import { config, db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import * as schema from "~/app/lib/structured-data";
+import { config, db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import * as schema from "~/app/lib/content/structured-data";
 import { JsonLd } from "~/app/components/JsonLd";
-import { SITE_NAME } from "~/app/lib/site";
-import { formatAuthors } from "~/app/lib/format";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
+import { formatAuthors } from "~/app/lib/content/format";
 import { podcastCoverPath, podcastSeriesPath } from "~/shared/urls";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 
 export async function loader() {
   return { ...(await homePage(await db())), siteUrl: config().siteUrl };

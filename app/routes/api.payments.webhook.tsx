@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { WebhookSignatureError } from "~/server/payments/provider";
 import { SANDBOX_SIGNATURE_HEADER } from "~/server/payments/sandbox";
-import { payments, receivePaymentCallback } from "~/app/lib/payments.server";
-import { readBodyBytes } from "~/app/lib/read-body.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { payments, receivePaymentCallback } from "~/app/lib/store/payments.server";
+import { readBodyBytes } from "~/app/lib/forms/read-body.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
 

@@ -2,7 +2,7 @@ import { addToCart, emptyCart, readCart, removeLine } from "~/server/store/cart"
 import { cartView } from "~/app/lib/api/cart.server";
 import { addToCartEndpoint, getCart, removeFromCart } from "~/app/lib/api/groups/cart";
 import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { ADD_STATUS, addProblemReason, ownCartLine, type AddFailureOutcome } from "~/app/lib/cart.server";
+import { ADD_STATUS, addProblemReason, ownCartLine, type AddFailureOutcome } from "~/app/lib/store/cart.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 type ItemResult =

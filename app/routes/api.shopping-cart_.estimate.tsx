@@ -3,7 +3,7 @@ import { estimateCharges } from "~/server/store/pricing";
 import { money } from "~/app/lib/api/cart.server";
 import { estimateEndpoint } from "~/app/lib/api/groups/cart";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { rememberEstimateDestination } from "~/app/lib/cart-estimate.server";
+import { rememberEstimateDestination } from "~/app/lib/store/cart-estimate.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**

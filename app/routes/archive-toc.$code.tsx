@@ -7,9 +7,9 @@ import { socialCard } from "~/shared/social-cards";
 import { coverAlt } from "~/app/components/IssueCard";
 import * as css from "~/app/components/magazine.css";
 import * as prose from "~/app/components/prose.css";
-import { config, db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import * as schema from "~/app/lib/structured-data";
+import { config, db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import * as schema from "~/app/lib/content/structured-data";
 import { JsonLd } from "~/app/components/JsonLd";
 
 export async function loader({ params }: LoaderFunctionArgs) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { articleArt } from "~/server/images/art";
-import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {
   const match = /^([a-z0-9-]{1,120})\.svg$/.exec(params.file ?? "");

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { socialCardFor } from "~/server/images/social-cards";
 import { SOCIAL_CARD_KINDS, type SocialCardKind } from "~/shared/social-cards";
-import { db } from "~/app/lib/db.server";
-import { pngResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { pngResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** A page's social card (its og:image): a 1200 × 630 PNG. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chartSvgOf } from "~/server/images/charts";
-import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** A visual-library article's chart as its page shows it (the subscriber's download is the licensed copy). */
 export const loader = withSecurityHeaders(function loader({ params }: LoaderFunctionArgs) {

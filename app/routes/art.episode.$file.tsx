@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { episodeArtwork, episodeCover } from "~/server/images/art";
 import { podcastEpisodePage } from "~/server/content/podcasts";
-import { db } from "~/app/lib/db.server";
-import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** An episode's cover: SVG for its page, PNG for the feed's `itunes:image`. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {

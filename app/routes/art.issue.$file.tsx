@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { issueByCode } from "~/server/content/archive";
 import { issueCover } from "~/server/images/art";
 import { isIssueCode } from "~/server/content/archive-calendar";
-import { db } from "~/app/lib/db.server";
-import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const code = (params.file ?? "").replace(/\.svg$/, "");

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { podcastArtwork, podcastCover } from "~/server/images/art";
 import { podcastSeries } from "~/server/content/podcasts";
-import { db } from "~/app/lib/db.server";
-import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** A show's cover: SVG for the site's pages, PNG for the podcast feed's directories. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {

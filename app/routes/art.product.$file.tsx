@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { productCover, productCoverPng } from "~/server/images/art";
 import { productBySlug } from "~/server/store/catalogue";
-import { db } from "~/app/lib/db.server";
-import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { pngResponse, svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** A product's cover: SVG for the site's pages, PNG for its structured data. */
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {

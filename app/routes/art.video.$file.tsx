@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { videoPoster } from "~/server/images/art";
 import { videoPosterSource } from "~/server/content/videos";
-import { db } from "~/app/lib/db.server";
-import { svgResponse, withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { svgResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const match = /^([a-z0-9-]{1,120})\.svg$/.exec(params.file ?? "");

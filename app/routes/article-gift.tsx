@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { readForm } from "~/app/lib/form-guard.server";
-import { giftSchema } from "~/app/lib/forms/gift";
-import { setGiftFlash } from "~/app/lib/gift-flash.server";
-import { giveGift } from "~/app/lib/gifts.server";
-import { redirect } from "~/app/lib/responses.server";
-import { currentSubscriber } from "~/app/lib/subscriber.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { giftSchema } from "~/app/lib/paywall/gift-form";
+import { setGiftFlash } from "~/app/lib/paywall/gift-flash.server";
+import { giveGift } from "~/app/lib/paywall/gifts.server";
+import { redirect } from "~/app/lib/http/responses.server";
+import { currentSubscriber } from "~/app/lib/subscriptions/subscriber.server";
 
 /**
  * The article page's gift form without JS: Post/Redirect/Get back to the article's gift box, the
  * new link handed over in a flash cookie. With JS the form calls the service API instead
- * (POST /api/article-gift/give-gift), which keeps to the same rule (app/lib/gifts.server.ts).
+ * (POST /api/article-gift/give-gift), which keeps to the same rule (app/lib/paywall/gifts.server.ts).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);

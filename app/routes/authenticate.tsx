@@ -1,4 +1,4 @@
-import { signInFlow } from "~/app/lib/account-flows.server";
+import { signInFlow } from "~/app/lib/accounts/flows.server";
 import { authenticate } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 import { accountProblem } from "~/app/lib/api/account-problem.server";

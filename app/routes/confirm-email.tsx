@@ -1,23 +1,23 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { confirmEmailChange, pendingChangeForToken, type AddressRefusal } from "~/server/accounts/email-change";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as prose from "~/app/components/prose.css";
-import { ADDRESS_BLOCKED, USERNAME_UNAVAILABLE } from "~/app/lib/account-messages";
-import { sendEmailChangedNotice } from "~/app/lib/account-mail.server";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { confirmEmailSchema } from "~/app/lib/forms/account";
+import { ADDRESS_BLOCKED, USERNAME_UNAVAILABLE } from "~/app/lib/accounts/messages";
+import { sendEmailChangedNotice } from "~/app/lib/accounts/mail.server";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { confirmEmailSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
+import { formPageMeta } from "~/app/lib/forms/meta";
 
 const loadConfirmEmailSchema: SchemaLoader<typeof confirmEmailSchema> = () =>
-  import("~/app/lib/forms/account").then((forms) => forms.confirmEmailSchema);
+  import("~/app/lib/accounts/forms").then((forms) => forms.confirmEmailSchema);
 
 // A mailed link opens this page, which asks for one click: a mail scanner that fetches the link
 // changes nothing, only the button's POST does.

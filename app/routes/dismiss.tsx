@@ -1,11 +1,11 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { dismiss, isDismissible } from "~/server/readers/dismissals";
 import { userKey, visitorKey } from "~/server/readers/keys";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { safeRedirectPath } from "~/app/lib/redirects";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**

@@ -3,12 +3,12 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { renderDownloadFile } from "~/server/documents/download-files";
 import { openDownload } from "~/server/store/downloads";
 import { DownloadAccessEnded } from "~/app/components/store/DownloadAccessEnded";
-import { config, db } from "~/app/lib/db.server";
-import { attachment } from "~/app/lib/downloads.server";
-import { formatPublished } from "~/app/lib/format";
-import { applySecurityHeaders } from "~/app/lib/security.server";
-import { SITE_NAME } from "~/app/lib/site";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { attachment } from "~/app/lib/store/downloads.server";
+import { formatPublished } from "~/app/lib/content/format";
+import { applySecurityHeaders } from "~/app/lib/http/security.server";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 /**

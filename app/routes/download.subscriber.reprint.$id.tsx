@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { renderReprintPdf } from "~/server/documents/pdf";
-import { config, db } from "~/app/lib/db.server";
-import { articleIdFromReprint } from "~/app/lib/downloads";
-import { articleById, attachment } from "~/app/lib/downloads.server";
-import { formatPublished } from "~/app/lib/format";
-import { SITE_NAME } from "~/app/lib/site";
-import { requireSubscription } from "~/app/lib/subscriber.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { articleIdFromReprint } from "~/app/lib/store/downloads";
+import { articleById, attachment } from "~/app/lib/store/downloads.server";
+import { formatPublished } from "~/app/lib/content/format";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
+import { requireSubscription } from "~/app/lib/subscriptions/subscriber.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 /** A subscriber's PDF reprint of an article (product id "R" + article id), licensed to them. */

@@ -9,8 +9,8 @@ import { SignInPrompt } from "~/app/components/SignInPrompt";
 import { secondaryButton } from "~/app/components/forms/forms.css";
 import * as css from "~/app/components/follows.css";
 import * as prose from "~/app/components/prose.css";
-import { db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import { requestContext } from "~/app/lib/context/request-context.server";
 

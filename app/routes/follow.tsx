@@ -1,15 +1,15 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { UNKNOWN_FOLLOW_TARGET } from "~/shared/follow-refusals";
 import { FOLLOW_KINDS, followAsReader, unfollowAllNewsletters, unfollowAsReader } from "~/server/library/follows";
 import { SignInPrompt } from "~/app/components/SignInPrompt";
 import * as prose from "~/app/components/prose.css";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { safeRedirectPath } from "~/app/lib/redirects";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 // POST /follow: follow or unfollow a topic, newsletter or marketing campaign, or unsubscribe

@@ -1,17 +1,17 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ForgotPasswordForm } from "~/app/components/account/ForgotPasswordForm";
 import * as css from "~/app/components/forms/forms.css";
 import * as prose from "~/app/components/prose.css";
-import { forgotPasswordFlow, formErrors } from "~/app/lib/account-flows.server";
-import { RESET_SENT } from "~/app/lib/account-messages";
-import { readForm } from "~/app/lib/form-guard.server";
-import { forgotPasswordSchema } from "~/app/lib/forms/account";
+import { forgotPasswordFlow, formErrors } from "~/app/lib/accounts/flows.server";
+import { RESET_SENT } from "~/app/lib/accounts/messages";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { forgotPasswordSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 
 export function loader({ request }: LoaderFunctionArgs) {
   return { sent: new URL(request.url).searchParams.get("sent") === "1" };

@@ -1,4 +1,4 @@
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** For load balancers and orchestrators: the process is up and answering (nothing else is asked). */
 export const loader = withSecurityHeaders(function loader() {

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, useLoaderData } from "@remix-run/react";
 import { isCrossSite } from "~/server/http/cross-site";
 import { primaryButton } from "~/app/components/controls.css";
 import * as prose from "~/app/components/prose.css";
 import { apiError } from "~/app/lib/api/handler.server";
-import { config } from "~/app/lib/db.server";
-import { refuseCrossSite } from "~/app/lib/form-guard.server";
-import { safeRedirectPath } from "~/app/lib/redirects";
+import { config } from "~/app/lib/context/db.server";
+import { refuseCrossSite } from "~/app/lib/forms/guard.server";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
 import { endCurrentSession } from "~/app/lib/context/session.server";
 import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
 

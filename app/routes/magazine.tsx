@@ -5,10 +5,10 @@ import { IssueCard } from "~/app/components/IssueCard";
 import { IssueFinder } from "~/app/components/IssueFinder";
 import * as css from "~/app/components/magazine.css";
 import * as prose from "~/app/components/prose.css";
-import { config, db } from "~/app/lib/db.server";
-import { pickMonthIndex, pickYear } from "~/app/lib/issue-finder";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import * as schema from "~/app/lib/structured-data";
+import { config, db } from "~/app/lib/context/db.server";
+import { pickMonthIndex, pickYear } from "~/app/lib/content/issue-finder";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import * as schema from "~/app/lib/content/structured-data";
 import { JsonLd } from "~/app/components/JsonLd";
 import { pageCard } from "~/shared/page-cards";
 

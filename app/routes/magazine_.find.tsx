@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
+import { redirect, withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { archiveYears } from "~/server/content/archive";
-import { db } from "~/app/lib/db.server";
-import { pickIssueIndex, pickYear } from "~/app/lib/issue-finder";
+import { db } from "~/app/lib/context/db.server";
+import { pickIssueIndex, pickYear } from "~/app/lib/content/issue-finder";
 
 // The issue finder's no-JS answer: go to the chosen issue of the chosen year.
 export const loader = withSecurityHeaders(async function loader({ request }: LoaderFunctionArgs) {

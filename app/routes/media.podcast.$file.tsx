@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { podcastEpisodesById } from "~/server/content/podcast-episodes";
 import { episodeAudioFile } from "~/server/content/podcasts";
-import { db } from "~/app/lib/db.server";
-import { mediaFileResponse } from "~/app/lib/media-files.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { mediaFileResponse } from "~/app/lib/content/media-files.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 /** An episode's audio, with byte ranges for seeking; podcasts are free to everyone. */
 export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {

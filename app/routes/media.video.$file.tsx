@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { videoById, videoFile } from "~/server/content/videos";
-import { db } from "~/app/lib/db.server";
-import { mediaFileResponse } from "~/app/lib/media-files.server";
-import { currentSubscriber } from "~/app/lib/subscriber.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { mediaFileResponse } from "~/app/lib/content/media-files.server";
+import { currentSubscriber } from "~/app/lib/subscriptions/subscriber.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 
 const TYPES = { webm: "video/webm", vtt: "text/vtt; charset=utf-8" } as const;
 

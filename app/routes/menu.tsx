@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { SiteMenuContent } from "~/app/components/SiteMenu";
-import { returnPath } from "~/app/lib/redirects";
-import { SITE_NAME } from "~/app/lib/site";
+import { returnPath } from "~/app/lib/http/redirects";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
 
 /** The phone header's menu as a page of its own, for a browser without JS (SiteMenu.tsx). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { pendingEmailFor } from "~/server/accounts/email-change";
 import { EMAIL_LINK_HOURS } from "~/shared/email-change";
@@ -14,19 +14,19 @@ import { PasswordField } from "~/app/components/forms/fields";
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as prose from "~/app/components/prose.css";
-import { changePasswordFlow, formErrors, saveProfileFlow } from "~/app/lib/account-flows.server";
-import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { changePasswordSchema, profileSchema } from "~/app/lib/forms/account";
+import { changePasswordFlow, formErrors, saveProfileFlow } from "~/app/lib/accounts/flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/accounts/messages";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { changePasswordSchema, profileSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { useRootData } from "~/app/lib/root-data";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { useRootData } from "~/app/lib/http/root-data";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 const loadChangePasswordSchema: SchemaLoader<typeof changePasswordSchema> = () =>
-  import("~/app/lib/forms/account").then((forms) => forms.changePasswordSchema);
+  import("~/app/lib/accounts/forms").then((forms) => forms.changePasswordSchema);
 
 const PROFILE_SAVED = "Your profile has been saved.";
 

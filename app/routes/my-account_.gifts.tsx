@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { listGifts, revokeGift } from "~/server/share/gifts";
 import * as forms from "~/app/components/forms/forms.css";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/subscriber-tools.css";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formatPublished } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formatPublished } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 // Listing and revoking need only an account: a reader whose subscription has lapsed can still

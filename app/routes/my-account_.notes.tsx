@@ -6,9 +6,9 @@ import { NoteText } from "~/app/components/ArticleNotes";
 import { Pagination } from "~/app/components/Pagination";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/subscriber-tools.css";
-import { db } from "~/app/lib/db.server";
-import { formatPublished } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { formatPublished } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 const PAGE_SIZE = 20;

@@ -5,7 +5,7 @@ import { lastPage, parsePaging } from "~/shared/pagination";
 import { HistoryList } from "~/app/components/library/HistoryList";
 import * as css from "~/app/components/library/library.css";
 import { Pagination } from "~/app/components/Pagination";
-import { db } from "~/app/lib/db.server";
+import { db } from "~/app/lib/context/db.server";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 export const EMPTY_ACTIVITY = "Welcome to your activity feed. What you save, read, watch and share on Meridian Review will show up here.";

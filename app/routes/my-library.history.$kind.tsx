@@ -9,7 +9,7 @@ import * as css from "~/app/components/library/library.css";
 import { Pagination } from "~/app/components/Pagination";
 import { PurchaseHistoryList } from "~/app/components/store/PurchaseHistoryList";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
-import { config, db } from "~/app/lib/db.server";
+import { config, db } from "~/app/lib/context/db.server";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 const HISTORIES = {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { LibraryView } from "~/app/components/library/LibraryView";
-import { libraryMeta } from "~/app/lib/library-meta";
-import { libraryAction, loadLibrary } from "~/app/lib/library-page.server";
+import { libraryMeta } from "~/app/lib/library/meta";
+import { libraryAction, loadLibrary } from "~/app/lib/library/page.server";
 
 /** One folder; a slug no folder of the reader's has shows All Folders. */
 export const loader = ({ request, params, context }: LoaderFunctionArgs) =>

@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { listFolders } from "~/server/library/folders";
 import { ownLibraryItem, setItemFolders } from "~/server/library/items";
 import { primaryButton } from "~/app/components/controls.css";
 import * as forms from "~/app/components/forms/forms.css";
 import { FolderChecklist } from "~/app/components/library/FolderChecklist";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { safeRedirectPath, withQueryValue } from "~/app/lib/http/redirects";
 import { requireUser, type RequestArgs } from "~/app/lib/context/request-context.server";
 
 /** The reader's own item; another reader's or an unknown id is a 404. */

@@ -3,7 +3,7 @@ import { Link, Outlet, useLocation } from "@remix-run/react";
 import { HelpBox } from "~/app/components/HelpBox";
 import * as css from "~/app/components/library/library.css";
 import * as prose from "~/app/components/prose.css";
-import { SITE_NAME } from "~/app/lib/site";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 const LIBRARY_TABS = [

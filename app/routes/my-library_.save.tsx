@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import type { ContentRef } from "~/server/library/content";
@@ -11,11 +11,11 @@ import { primaryButton } from "~/app/components/controls.css";
 import * as forms from "~/app/components/forms/forms.css";
 import { FolderChecklist } from "~/app/components/library/FolderChecklist";
 import * as css from "~/app/components/library/library.css";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { safeRedirectPath, withQueryValue } from "~/app/lib/http/redirects";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { log } from "~/server/log";
 import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
 

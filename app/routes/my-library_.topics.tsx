@@ -6,8 +6,8 @@ import { parsePaging } from "~/shared/pagination";
 import { StreamList } from "~/app/components/StreamList";
 import * as css from "~/app/components/follows.css";
 import * as prose from "~/app/components/prose.css";
-import { config, db } from "~/app/lib/db.server";
-import { loadFollowing } from "~/app/lib/following.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { loadFollowing } from "~/app/lib/library/following.server";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 // The following stream: the newest articles in the topics a reader follows, all of them or one

@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isFollowing, unfollow } from "~/server/library/follows";
 import { unsubscribeLinkTarget } from "~/server/newsletters/unsubscribe-token";
 import { secrets } from "~/server/secrets";
 import { primaryButton } from "~/app/components/controls.css";
 import * as prose from "~/app/components/prose.css";
-import { db } from "~/app/lib/db.server";
-import { refuseCrossSite } from "~/app/lib/form-guard.server";
-import { readFormBody } from "~/app/lib/read-body.server";
+import { db } from "~/app/lib/context/db.server";
+import { refuseCrossSite } from "~/app/lib/forms/guard.server";
+import { readFormBody } from "~/app/lib/forms/read-body.server";
 
 // The unsubscribe link of a newsletter e-mail: /newsletters/unsubscribe?token=… GET asks, POST
 // unsubscribes (idempotent). The token alone authorises it, no sign-in. A mail client's RFC 8058

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addressLines } from "~/shared/address";
 import { downloadsForOrder } from "~/server/store/downloads";
@@ -11,12 +11,12 @@ import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/store/checkout.css";
 import { OrderDownloads } from "~/app/components/store/OrderDownloads";
 import { OrderLines, OrderTotals } from "~/app/components/store/OrderLines";
-import { config, db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formatPublished } from "~/app/lib/format";
-import { paymentReturnPath, settleOnReturn } from "~/app/lib/orders.server";
-import { confirmOrder, payments } from "~/app/lib/payments.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { config, db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formatPublished } from "~/app/lib/content/format";
+import { paymentReturnPath, settleOnReturn } from "~/app/lib/store/orders.server";
+import { confirmOrder, payments } from "~/app/lib/store/payments.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { log } from "~/server/log";
 import { requestContext } from "~/app/lib/context/request-context.server";
 

@@ -10,10 +10,10 @@ import { EpisodeAudio, EpisodeMeta } from "~/app/components/PodcastEpisode";
 import * as css from "~/app/components/podcast.css";
 import * as stream from "~/app/components/stream.css";
 import { useHydrated } from "~/app/components/useHydrated";
-import { config, db } from "~/app/lib/db.server";
-import { formatAuthors } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import * as schema from "~/app/lib/structured-data";
+import { config, db } from "~/app/lib/context/db.server";
+import { formatAuthors } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import * as schema from "~/app/lib/content/structured-data";
 
 /**
  * A podcast series (spec 2): its episodes in tabs, by season for a serial show or by year for

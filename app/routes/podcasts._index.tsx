@@ -3,9 +3,9 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { podcastSeriesList } from "~/server/content/podcasts";
 import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
 import * as css from "~/app/components/podcast.css";
-import { db } from "~/app/lib/db.server";
-import { formatAuthors } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { formatAuthors } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 
 export async function loader() {

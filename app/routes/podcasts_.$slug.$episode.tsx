@@ -11,11 +11,11 @@ import * as layout from "~/app/components/article.css";
 import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/podcast.css";
 import * as stream from "~/app/components/stream.css";
-import { config, db } from "~/app/lib/db.server";
-import { formatAuthors } from "~/app/lib/format";
-import { redirect } from "~/app/lib/responses.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import * as schema from "~/app/lib/structured-data";
+import { config, db } from "~/app/lib/context/db.server";
+import { formatAuthors } from "~/app/lib/content/format";
+import { redirect } from "~/app/lib/http/responses.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import * as schema from "~/app/lib/content/structured-data";
 
 /**
  * A podcast episode's own page (/podcasts/{show}/{id}-{title}): the address it is shared, saved

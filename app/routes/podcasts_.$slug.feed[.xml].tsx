@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { podcastFeed } from "~/server/content/feeds";
-import { config, db } from "~/app/lib/db.server";
-import { rssResponse, withSecurityHeaders } from "~/app/lib/responses.server";
-import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/site";
+import { config, db } from "~/app/lib/context/db.server";
+import { rssResponse, withSecurityHeaders } from "~/app/lib/http/responses.server";
+import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/forms/cross-site";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";

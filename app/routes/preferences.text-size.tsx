@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { textSizeCookie } from "~/app/lib/preferences.server";
-import { safeRedirectPath } from "~/app/lib/redirects";
+import { redirect } from "~/app/lib/http/responses.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { textSizeCookie } from "~/app/lib/accounts/preferences.server";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { productById } from "~/server/store/catalogue";
 import { leadAvailability } from "~/shared/product-types";
-import { db } from "~/app/lib/db.server";
+import { db } from "~/app/lib/context/db.server";
 
 /** The short form /product/{id}: moved to the product's page for its first availability on sale (the query goes along). */
 export async function loader({ params, request }: LoaderFunctionArgs) {

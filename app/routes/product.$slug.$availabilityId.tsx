@@ -17,10 +17,10 @@ import { availableLabel } from "~/app/components/store/ProductCard";
 import * as cards from "~/app/components/cards.css";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/store/store.css";
-import { config, db } from "~/app/lib/db.server";
-import { formatAuthors, formatPublished, formatUsd } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { productForParams } from "~/app/lib/store-product.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { formatAuthors, formatPublished, formatUsd } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import { productForParams } from "~/app/lib/store/product.server";
 
 // Its script (the total that follows the boxes) is not part of the page's up-front budget (ADR 049).
 const BetterTogether = lazy(() => import("~/app/components/store/BetterTogether"));

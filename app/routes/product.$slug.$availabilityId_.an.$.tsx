@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
-import { productForParams } from "~/app/lib/store-product.server";
+import { redirect } from "~/app/lib/http/responses.server";
+import { productForParams } from "~/app/lib/store/product.server";
 
 /** A product link with the add action's /an/ segment (server/store/links.ts) opens the product's own page. */
 export async function loader({ params, request }: LoaderFunctionArgs) {

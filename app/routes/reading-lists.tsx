@@ -5,8 +5,8 @@ import { readingListPath } from "~/shared/urls";
 import * as prose from "~/app/components/prose.css";
 import { articleCount } from "~/app/components/reading-lists/ReadingListView";
 import * as css from "~/app/components/reading-lists/reading-lists.css";
-import { db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 
 export async function loader() {

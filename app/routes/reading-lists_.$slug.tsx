@@ -5,9 +5,9 @@ import { socialCard } from "~/shared/social-cards";
 import * as cards from "~/app/components/cards.css";
 import * as prose from "~/app/components/prose.css";
 import { articleCount, ReadingListView } from "~/app/components/reading-lists/ReadingListView";
-import { db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { currentSubscriber } from "~/app/lib/subscriber.server";
+import { db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import { currentSubscriber } from "~/app/lib/subscriptions/subscriber.server";
 
 /**
  * A reading list's own page: its articles in order, numbered, and related lists. A subscriber

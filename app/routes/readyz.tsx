@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import { db } from "~/app/lib/db.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { log } from "~/server/log";
 
 /** How long the database may take to answer before this instance is reported not ready. */

@@ -1,15 +1,15 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { redeemVoucher, voucherState } from "~/server/store/vouchers";
 import { primaryButton } from "~/app/components/controls.css";
 import * as prose from "~/app/components/prose.css";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
-import { config, db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { confirmOrder } from "~/app/lib/payments.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { config, db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { confirmOrder } from "~/app/lib/store/payments.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 const unknownMessage = (code: string) => `We don't recognise the voucher code ${code}. Please check it and try again.`;

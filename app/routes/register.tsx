@@ -1,17 +1,17 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import * as prose from "~/app/components/prose.css";
-import { formErrors, registerFlow } from "~/app/lib/account-flows.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { modalRegistrationSchema, registrationSchema } from "~/app/lib/forms/account";
+import { formErrors, registerFlow } from "~/app/lib/accounts/flows.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { modalRegistrationSchema, registrationSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { visitorRegion } from "~/app/lib/geo.server";
-import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { visitorRegion } from "~/app/lib/accounts/geo.server";
+import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/http/redirects";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

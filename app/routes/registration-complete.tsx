@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { claimGuestOrders, orderForViewer } from "~/server/store/order-records";
 import { orderPath } from "~/server/store/order-mail";
 import * as prose from "~/app/components/prose.css";
-import { db } from "~/app/lib/db.server";
-import { visitorRegion } from "~/app/lib/geo.server";
-import { guestOrderIds, settleOnReturn } from "~/app/lib/orders.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { visitorRegion } from "~/app/lib/accounts/geo.server";
+import { guestOrderIds, settleOnReturn } from "~/app/lib/store/orders.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { userForResetToken } from "~/server/accounts/password-reset";
 import { primaryButton } from "~/app/components/controls.css";
@@ -11,16 +11,16 @@ import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as prose from "~/app/components/prose.css";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
-import { db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { resetPasswordSchema } from "~/app/lib/forms/account";
+import { db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { resetPasswordSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { formErrors, resetPasswordFlow } from "~/app/lib/account-flows.server";
-import { LINK_DEAD } from "~/app/lib/account-messages";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { formErrors, resetPasswordFlow } from "~/app/lib/accounts/flows.server";
+import { LINK_DEAD } from "~/app/lib/accounts/messages";
 
 const loadResetPasswordSchema: SchemaLoader<typeof resetPasswordSchema> = () =>
-  import("~/app/lib/forms/account").then((forms) => forms.resetPasswordSchema);
+  import("~/app/lib/accounts/forms").then((forms) => forms.resetPasswordSchema);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import * as prose from "~/app/components/prose.css";
-import { RESTRICTED_USER } from "~/app/lib/account-messages";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { CUSTOMER_SERVICE } from "~/app/lib/site";
+import { RESTRICTED_USER } from "~/app/lib/accounts/messages";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import { CUSTOMER_SERVICE } from "~/app/lib/forms/cross-site";
 
 export const meta: MetaFunction = ({ matches }) => [
   ...seo({ title: "Account restricted", description: RESTRICTED_USER, path: "/restricted-user", siteUrl: siteUrlFrom(matches) }),

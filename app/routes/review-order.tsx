@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { addressLines } from "~/shared/address";
 import { readCart } from "~/server/store/cart";
@@ -12,12 +12,12 @@ import * as forms from "~/app/components/forms/forms.css";
 import * as css from "~/app/components/store/checkout.css";
 import { OrderLines, OrderTotals } from "~/app/components/store/OrderLines";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
-import { placeOrder } from "~/app/lib/checkout.server";
-import { config, db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { placeOrderSchema } from "~/app/lib/forms/checkout";
-import { formatUsd } from "~/app/lib/format";
+import { placeOrder } from "~/app/lib/store/checkout.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { placeOrderSchema } from "~/app/lib/store/checkout-forms";
+import { formatUsd } from "~/app/lib/content/format";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

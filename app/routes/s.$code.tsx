@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { shortLinkPath } from "~/server/share/short-links";
-import { db } from "~/app/lib/db.server";
-import { redirect } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { redirect } from "~/app/lib/http/responses.server";
 
 /** GET /s/{code}: a short link (service API integration/url/shorten) leads to its page on this site. */
 export async function loader({ params }: LoaderFunctionArgs) {

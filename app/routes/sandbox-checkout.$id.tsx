@@ -1,12 +1,12 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { primaryButton } from "~/app/components/controls.css";
 import * as forms from "~/app/components/forms/forms.css";
 import * as css from "~/app/components/subscriptions.css";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formatUsd } from "~/app/lib/format";
-import { receivePaymentCallback, sandbox } from "~/app/lib/payments.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formatUsd } from "~/app/lib/content/format";
+import { receivePaymentCallback, sandbox } from "~/app/lib/store/payments.server";
 import { CHECKOUT_EXPIRED } from "~/server/payments/sandbox";
 import { log } from "~/server/log";
 

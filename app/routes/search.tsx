@@ -4,9 +4,9 @@ import type { FormEvent } from "react";
 import { HelpBox } from "~/app/components/HelpBox";
 import { EntryList } from "~/app/components/StreamList";
 import { SearchResult } from "~/app/components/SearchResult";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import type { SearchResults } from "~/server/search";
-import { runSearch } from "~/app/lib/search-page.server";
+import { runSearch } from "~/app/lib/search/page.server";
 import { REFERRAL_SEARCH_MORE_RESULTS } from "~/shared/referrals";
 import { COUNT_WINDOW } from "~/shared/search-kinds";
 import { FIRST_YEAR, MAX_QUERY_LENGTH } from "~/shared/search-query";
@@ -15,7 +15,7 @@ import { SEARCH_KIND_NAMES } from "~/shared/search-kinds";
 import * as prose from "~/app/components/prose.css";
 import * as controls from "~/app/components/controls.css";
 import * as css from "~/app/components/search.css";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 
 /** Topics offered in the topic filter: the ones with most results. */
 const TOPIC_FILTER_SIZE = 12;

@@ -2,8 +2,8 @@ import { applyPromoCode } from "~/server/store/checkout";
 import { money, reviewView } from "~/app/lib/api/cart.server";
 import { promoCode } from "~/app/lib/api/groups/cart";
 import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { checkoutShopper } from "~/app/lib/checkout.server";
-import { db } from "~/app/lib/db.server";
+import { checkoutShopper } from "~/app/lib/store/checkout.server";
+import { db } from "~/app/lib/context/db.server";
 
 /** POST /service/commerce/order/promo-code (spec 7): a promo code checked and kept as the shipping page's Apply does. */
 const route = apiRoute(

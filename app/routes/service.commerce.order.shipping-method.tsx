@@ -2,9 +2,9 @@ import { chooseShippingMethod } from "~/server/store/shipping-method";
 import { EMPTY_CART_MESSAGE, fieldError, reviewView, shippingMethodView } from "~/app/lib/api/cart.server";
 import { shippingMethodEndpoint } from "~/app/lib/api/groups/cart";
 import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { checkoutShopper, UNKNOWN_ADDRESS } from "~/app/lib/checkout.server";
-import { db } from "~/app/lib/db.server";
-import { CHOOSE_SHIPPING } from "~/app/lib/forms/checkout";
+import { checkoutShopper, UNKNOWN_ADDRESS } from "~/app/lib/store/checkout.server";
+import { db } from "~/app/lib/context/db.server";
+import { CHOOSE_SHIPPING } from "~/app/lib/store/checkout-forms";
 
 /** POST /service/commerce/order/shipping-method (spec 7): the shipping page's method choice, on its own. */
 const route = apiRoute(

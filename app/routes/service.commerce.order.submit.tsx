@@ -1,7 +1,7 @@
 import { money } from "~/app/lib/api/cart.server";
 import { submitOrderEndpoint } from "~/app/lib/api/groups/cart";
 import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { placeOrder } from "~/app/lib/checkout.server";
+import { placeOrder } from "~/app/lib/store/checkout.server";
 import { orderPath } from "~/server/store/order-mail";
 
 const INCOMPLETE = "Please complete your shipping and payment details before placing your order.";

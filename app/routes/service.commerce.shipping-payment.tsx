@@ -2,8 +2,8 @@ import { offeredShipping } from "~/server/store/shipping-method";
 import { reviewView, shippingMethodView, shippingPaymentAnswer } from "~/app/lib/api/cart.server";
 import { shippingPayment } from "~/app/lib/api/groups/cart";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { checkoutShopper } from "~/app/lib/checkout.server";
-import { db } from "~/app/lib/db.server";
+import { checkoutShopper } from "~/app/lib/store/checkout.server";
+import { db } from "~/app/lib/context/db.server";
 
 /**
  * POST /service/commerce/shipping-payment (spec 7): the /shipping-payment form as JSON

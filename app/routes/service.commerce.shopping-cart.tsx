@@ -1,7 +1,7 @@
 import { cartHead } from "~/app/lib/api/groups/cart";
 import { apiRoute, serve } from "~/app/lib/api/handler.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
-import { miniCart } from "~/app/lib/mini-cart.server";
+import { miniCart } from "~/app/lib/store/mini-cart.server";
 
 /**
  * HEAD /service/commerce/shopping-cart (spec 7): the header mini cart's item count, in a header

@@ -1,8 +1,8 @@
 import { ZodError } from "zod";
-import { formatWait } from "~/app/lib/account-messages";
+import { formatWait } from "~/app/lib/accounts/messages";
 import { NOT_THIS_SITE, shorten } from "~/app/lib/api/groups/links";
 import { apiError, apiJson, apiRoute, invalidInput, serve } from "~/app/lib/api/handler.server";
-import { shortenUrl } from "~/app/lib/short-links.server";
+import { shortenUrl } from "~/app/lib/content/short-links.server";
 
 /** POST /service/integration/url/shorten (spec): a short link to a page of this site. */
 const route = apiRoute(

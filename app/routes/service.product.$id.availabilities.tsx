@@ -2,7 +2,7 @@ import { productById } from "~/server/store/catalogue";
 import { money } from "~/app/lib/api/cart.server";
 import { availabilities } from "~/app/lib/api/groups/cart";
 import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
-import { db } from "~/app/lib/db.server";
+import { db } from "~/app/lib/context/db.server";
 
 /** GET /service/product/{id}/availabilities (spec 7): the product page's availabilities, as the spec's Product availability. */
 const route = apiRoute(

@@ -2,7 +2,7 @@ import { suggest } from "~/server/search";
 import { normaliseQuery } from "~/shared/search-query";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 import { autoSuggest } from "~/app/lib/api/groups/lookups";
-import { db } from "~/app/lib/db.server";
+import { db } from "~/app/lib/context/db.server";
 
 /**
  * GET /service/search/auto-suggest?term= (spec 7): up to 6 records (title, link, contentType)

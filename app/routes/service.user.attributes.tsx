@@ -1,4 +1,4 @@
-import { profileAttributes, saveProfileAttributesFlow } from "~/app/lib/account-flows.server";
+import { profileAttributes, saveProfileAttributesFlow } from "~/app/lib/accounts/flows.server";
 import { attributes, saveAttributes } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 

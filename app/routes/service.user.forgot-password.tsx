@@ -1,5 +1,5 @@
-import { forgotPasswordFlow } from "~/app/lib/account-flows.server";
-import { RESET_SENT } from "~/app/lib/account-messages";
+import { forgotPasswordFlow } from "~/app/lib/accounts/flows.server";
+import { RESET_SENT } from "~/app/lib/accounts/messages";
 import { accountProblem } from "~/app/lib/api/account-problem.server";
 import { forgotPassword } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";

@@ -1,4 +1,4 @@
-import { carryOverGuestFlow } from "~/app/lib/account-flows.server";
+import { carryOverGuestFlow } from "~/app/lib/accounts/flows.server";
 import { migrate } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
 

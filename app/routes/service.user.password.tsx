@@ -1,5 +1,5 @@
-import { changePasswordFlow } from "~/app/lib/account-flows.server";
-import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
+import { changePasswordFlow } from "~/app/lib/accounts/flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/accounts/messages";
 import { accountProblem } from "~/app/lib/api/account-problem.server";
 import { changePassword } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";

@@ -1,5 +1,5 @@
 import { findUserById } from "~/server/accounts/users";
-import { saveProfileFlow, userProfile } from "~/app/lib/account-flows.server";
+import { saveProfileFlow, userProfile } from "~/app/lib/accounts/flows.server";
 import { accountProblem } from "~/app/lib/api/account-problem.server";
 import { profile, profileHead, saveProfile } from "~/app/lib/api/groups/auth-user";
 import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";

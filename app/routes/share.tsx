@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { mailer } from "~/server/adapters/mail";
 import { recordShare } from "~/server/library/history";
@@ -14,12 +14,12 @@ import { useSpecForm } from "~/app/components/forms/useSpecForm";
 import { EmailShareInputs, loadEmailShareSchema } from "~/app/components/library/EmailShareInputs";
 import * as css from "~/app/components/library/library.css";
 import { SignInPrompt } from "~/app/components/SignInPrompt";
-import { config, db } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { emailShareSchema, SHARE_DAILY_LIMIT, shareRefSchema } from "~/app/lib/forms/share";
+import { config, db } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { emailShareSchema, SHARE_DAILY_LIMIT, shareRefSchema } from "~/app/lib/content/share-form";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requestContext, type RequestArgs } from "~/app/lib/context/request-context.server";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;

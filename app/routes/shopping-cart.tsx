@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { addAllToCart, addToCart, readCart, removeLine, setLineQuantity } from "~/server/store/cart";
 import { estimateCharges } from "~/server/store/pricing";
@@ -15,12 +15,12 @@ import { CartLines } from "~/app/components/store/CartLines";
 import { CartTotals } from "~/app/components/store/CartTotals";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
-import { ADD_STATUS, addProblemReason, ownCartLine } from "~/app/lib/cart.server";
-import { addedConfirmation } from "~/app/lib/cart-confirmation.server";
-import { readEstimateDestination, rememberEstimateDestination } from "~/app/lib/cart-estimate.server";
-import { config } from "~/app/lib/db.server";
-import { readForm } from "~/app/lib/form-guard.server";
-import { formPageMeta } from "~/app/lib/form-meta";
+import { ADD_STATUS, addProblemReason, ownCartLine } from "~/app/lib/store/cart.server";
+import { addedConfirmation } from "~/app/lib/store/cart-confirmation.server";
+import { readEstimateDestination, rememberEstimateDestination } from "~/app/lib/store/cart-estimate.server";
+import { config } from "~/app/lib/context/db.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formPageMeta } from "~/app/lib/forms/meta";
 import {
   addSelectedSchema,
   addToCartSchema,
@@ -31,10 +31,10 @@ import {
   overMax,
   updateQuantitySchema,
   VALID_NUMBER,
-} from "~/app/lib/forms/cart";
+} from "~/app/lib/store/cart-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { safeRedirectPath } from "~/app/lib/redirects";
-import { sentByFetcher } from "~/app/lib/via-fetcher";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
+import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { log } from "~/server/log";
 import { requestContext, type RequestContext } from "~/app/lib/context/request-context.server";
 

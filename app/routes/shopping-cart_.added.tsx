@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AddedToCart } from "~/app/components/store/AddedToCart";
-import { MAX_ADD_ITEMS } from "~/app/lib/forms/cart";
-import { addedConfirmation } from "~/app/lib/cart-confirmation.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { MAX_ADD_ITEMS } from "~/app/lib/store/cart-forms";
+import { addedConfirmation } from "~/app/lib/store/cart-confirmation.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 export const meta: MetaFunction = ({ matches }) => [

@@ -1,17 +1,17 @@
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { SignInForm } from "~/app/components/account/SignInForm";
 import * as css from "~/app/components/forms/forms.css";
 import * as prose from "~/app/components/prose.css";
-import { formErrors, signInFlow } from "~/app/lib/account-flows.server";
-import { PASSWORD_CHANGED } from "~/app/lib/account-messages";
-import { readForm } from "~/app/lib/form-guard.server";
-import { signInSchema } from "~/app/lib/forms/account";
+import { formErrors, signInFlow } from "~/app/lib/accounts/flows.server";
+import { PASSWORD_CHANGED } from "~/app/lib/accounts/messages";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { signInSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
-import { returnPath, safeRedirectPath } from "~/app/lib/redirects";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { returnPath, safeRedirectPath } from "~/app/lib/http/redirects";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { articlesSitemap, pagesSitemap } from "~/server/content/feeds";
-import { config, db } from "~/app/lib/db.server";
-import { withSecurityHeaders, xmlResponse } from "~/app/lib/responses.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { withSecurityHeaders, xmlResponse } from "~/app/lib/http/responses.server";
 
 export const loader = withSecurityHeaders(async function loader({ params }: LoaderFunctionArgs) {
   const { siteUrl } = config();

@@ -9,8 +9,8 @@ import * as controls from "~/app/components/controls.css";
 import * as magazine from "~/app/components/magazine.css";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/store/store.css";
-import { config, db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { config, db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 
 const DESCRIPTION = "Books, ebooks, case studies, magazine issues, article reprints, bundles and toolkits from Meridian Review.";

@@ -1,9 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import * as prose from "~/app/components/prose.css";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
-import { CUSTOMER_SERVICE } from "~/app/lib/site";
+import { CUSTOMER_SERVICE } from "~/app/lib/forms/cross-site";
 
 export const meta: MetaFunction = ({ matches }) =>
   seo({

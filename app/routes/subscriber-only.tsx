@@ -2,8 +2,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData } from "@remix-run/react";
 import { primaryButton } from "~/app/components/controls.css";
 import * as prose from "~/app/components/prose.css";
-import { safeRedirectPath } from "~/app/lib/redirects";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 
 const FEATURES = {
   reprint: "PDF reprints of articles are",

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { User } from "~/server/accounts/users";
 import { primaryButton } from "~/app/components/controls.css";
@@ -10,20 +10,20 @@ import { Checkbox, Honeypot, PasswordField, TextField } from "~/app/components/f
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as prose from "~/app/components/prose.css";
-import { formErrors } from "~/app/lib/account-flows.server";
-import { OPT_IN_OTHER } from "~/app/lib/account-messages";
-import { readForm } from "~/app/lib/form-guard.server";
-import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "~/app/lib/forms/account";
+import { formErrors } from "~/app/lib/accounts/flows.server";
+import { OPT_IN_OTHER } from "~/app/lib/accounts/messages";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "~/app/lib/accounts/forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
-import { formPageMeta } from "~/app/lib/form-meta";
+import { formPageMeta } from "~/app/lib/forms/meta";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
-import { linkSubscriptionFlow, registerSubscriberFlow } from "~/app/lib/subscriber-flows.server";
+import { linkSubscriptionFlow, registerSubscriberFlow } from "~/app/lib/subscriptions/print-subscriber.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 const loadLinkPrintSubscriptionSchema: SchemaLoader<typeof linkPrintSubscriptionSchema> = () =>
-  import("~/app/lib/forms/account").then((forms) => forms.linkPrintSubscriptionSchema);
+  import("~/app/lib/accounts/forms").then((forms) => forms.linkPrintSubscriptionSchema);
 const loadSubscriberRegistrationSchema: SchemaLoader<typeof subscriberRegistrationSchema> = () =>
-  import("~/app/lib/forms/account").then((forms) => forms.subscriberRegistrationSchema);
+  import("~/app/lib/accounts/forms").then((forms) => forms.subscriberRegistrationSchema);
 
 /** Made up, and no subscriber's: a real number here would be someone's account. */
 const ACCOUNT_NUMBER_HINT = "For example MR12345678.";

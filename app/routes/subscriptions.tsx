@@ -4,9 +4,9 @@ import { currentWebPlan } from "~/server/subscriptions/plan-change";
 import { PLANS } from "~/server/subscriptions/plans";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/subscriptions.css";
-import { db } from "~/app/lib/db.server";
-import { formatPublished, formatUsd } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import { requestContext } from "~/app/lib/context/request-context.server";
 

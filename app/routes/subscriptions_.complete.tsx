@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
+import { redirect, withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { findCheckout } from "~/server/subscriptions/checkout";
-import { db } from "~/app/lib/db.server";
-import { checkoutCompleteCookie } from "~/app/lib/payments.server";
+import { db } from "~/app/lib/context/db.server";
+import { checkoutCompleteCookie } from "~/app/lib/store/payments.server";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 /**

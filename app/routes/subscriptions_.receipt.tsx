@@ -3,11 +3,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/subscriptions.css";
-import { db } from "~/app/lib/db.server";
-import { formatPublished, formatUsd } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { CUSTOMER_SERVICE } from "~/app/lib/site";
-import { completeCheckout } from "~/app/lib/subscription-checkout.server";
+import { db } from "~/app/lib/context/db.server";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import { CUSTOMER_SERVICE } from "~/app/lib/forms/cross-site";
+import { completeCheckout } from "~/app/lib/subscriptions/checkout.server";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 /**

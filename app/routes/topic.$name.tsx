@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { topicByHeadlineSegment } from "~/server/content/topics";
-import { db } from "~/app/lib/db.server";
+import { db } from "~/app/lib/context/db.server";
 
 // Headline topic links (/topic/{name lowercased and hyphenated}) lead to the topic page.
 export async function loader({ params }: LoaderFunctionArgs) {

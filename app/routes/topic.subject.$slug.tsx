@@ -8,8 +8,8 @@ import { StreamPage, streamMeta } from "~/app/components/StreamPage";
 import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/follows.css";
 import * as topicsCss from "~/app/components/topics.css";
-import { db } from "~/app/lib/db.server";
-import { loadStreamPage } from "~/app/lib/stream-page.server";
+import { db } from "~/app/lib/context/db.server";
+import { loadStreamPage } from "~/app/lib/content/stream-page.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { listTopics, topicArticleCounts, topicDirectory } from "~/server/content/topics";
-import { db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/topics.css";

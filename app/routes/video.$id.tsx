@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { redirect, withSecurityHeaders } from "~/app/lib/responses.server";
+import { redirect, withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { videoById } from "~/server/content/videos";
-import { db } from "~/app/lib/db.server";
+import { db } from "~/app/lib/context/db.server";
 
 /** The plain video path: a numeric id, moved to the video's own address (the query goes along). */
 export const loader = withSecurityHeaders(async function loader({ params, request }: LoaderFunctionArgs) {

@@ -1,5 +1,5 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { socialCard } from "~/shared/social-cards";
 import { recordView } from "~/server/library/history";
@@ -21,11 +21,11 @@ import { VideoPlayer } from "~/app/components/VideoPlayer";
 import { VideoWall } from "~/app/components/VideoWall";
 import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/video.css";
-import { config, db } from "~/app/lib/db.server";
-import { formatDuration, formatPublished } from "~/app/lib/format";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
-import { SITE_NAME } from "~/app/lib/site";
-import { playable, videoForRequest } from "~/app/lib/videos.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { formatDuration, formatPublished } from "~/app/lib/content/format";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
+import { playable, videoForRequest } from "~/app/lib/content/videos.server";
 
 const MAX_SHOWN = 600;
 

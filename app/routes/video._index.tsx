@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "~/app/lib/responses.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { lastPage, parsePaging } from "~/shared/pagination";
 import { allPlaylists, playlistBySlug, PLAYLIST_STEP, VIDEO_PAGE_SIZE, videoList } from "~/server/content/videos";
@@ -7,8 +7,8 @@ import { Pagination } from "~/app/components/Pagination";
 import { VideoCard } from "~/app/components/VideoCard";
 import * as cards from "~/app/components/cards.css";
 import * as prose from "~/app/components/prose.css";
-import { db } from "~/app/lib/db.server";
-import { seo, siteUrlFrom } from "~/app/lib/seo";
+import { db } from "~/app/lib/context/db.server";
+import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 
 export async function loader({ request }: LoaderFunctionArgs) {

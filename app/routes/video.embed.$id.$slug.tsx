@@ -3,9 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import type { RouteHandle } from "~/app/root";
 import { VideoPlayer } from "~/app/components/VideoPlayer";
 import * as css from "~/app/components/video.css";
-import { config } from "~/app/lib/db.server";
-import { SITE_NAME } from "~/app/lib/site";
-import { playable, videoForRequest } from "~/app/lib/videos.server";
+import { config } from "~/app/lib/context/db.server";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
+import { playable, videoForRequest } from "~/app/lib/content/videos.server";
 
 export const handle: RouteHandle = { bare: true };
 

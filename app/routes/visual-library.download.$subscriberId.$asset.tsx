@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { chartPngOf, chartSvgOf } from "~/server/images/charts";
-import { db } from "~/app/lib/db.server";
-import { attachment, visualLibraryArticlePath } from "~/app/lib/downloads.server";
-import { requireSubscription } from "~/app/lib/subscriber.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
+import { db } from "~/app/lib/context/db.server";
+import { attachment, visualLibraryArticlePath } from "~/app/lib/store/downloads.server";
+import { requireSubscription } from "~/app/lib/subscriptions/subscriber.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 /**

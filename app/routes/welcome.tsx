@@ -3,8 +3,8 @@ import { Link } from "@remix-run/react";
 import { OnboardingMessage } from "~/app/components/OnboardingOverlay";
 import * as prose from "~/app/components/prose.css";
 import { primaryButton } from "~/app/components/controls.css";
-import { redirect } from "~/app/lib/responses.server";
-import { SITE_NAME } from "~/app/lib/site";
+import { redirect } from "~/app/lib/http/responses.server";
+import { SITE_NAME } from "~/app/lib/forms/cross-site";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
 
 /** The onboarding message as a page: what a subscription includes, for a subscriber to come back to. */

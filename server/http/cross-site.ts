@@ -1,4 +1,4 @@
-// The browser's word on who started a request. Used by every action (app/lib/form-guard.server.ts)
+// The browser's word on who started a request. Used by every action (app/lib/forms/guard.server.ts)
 // and by a server in front of Remix, which must act before Remix's own Origin check does.
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);

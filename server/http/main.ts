@@ -49,7 +49,7 @@ async function main(): Promise<void> {
  * Once, before any process serves: the generated secrets are written (processes that each
  * generated their own would reject each other's cookies), and the database is migrated and
  * seeded. A PostgreSQL database that cannot be opened yet (restarting, say) does not stop the
- * start: pages answer 500 until a request finds it open (app/lib/db.server.ts opens, migrates and
+ * start: pages answer 500 until a request finds it open (app/lib/context/db.server.ts opens, migrates and
  * seeds it on first use). An
  * embedded one that cannot be opened stops it, saying why.
  */

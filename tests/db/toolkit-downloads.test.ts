@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attachment } from "~/app/lib/downloads.server";
+import { attachment } from "~/app/lib/store/downloads.server";
 import { insertUser, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
 import { renderDownloadFile, type FileText } from "~/server/documents/download-files";

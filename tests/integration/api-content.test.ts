@@ -1,6 +1,6 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NO_GIFTS_LEFT } from "~/app/lib/gift-messages";
+import { NO_GIFTS_LEFT } from "~/app/lib/paywall/gift-messages";
 import type { Database } from "~/server/db/connection";
 import { HISTORY_PAGE_SIZE } from "~/server/library/history";
 import type { ApiBody, ApiContract } from "~/tests/helpers/api-contract";

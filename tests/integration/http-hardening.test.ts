@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CROSS_SITE_REFUSED } from "~/app/lib/site";
+import { CROSS_SITE_REFUSED } from "~/app/lib/forms/cross-site";
 import { Reader, registeredReader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { accountBlocked, formatWait, triesLeft } from "~/app/lib/account-messages";
-import { changePasswordSchema, modalRegistrationSchema, profileSchema, registrationSchema, signInSchema } from "~/app/lib/forms/account";
+import { accountBlocked, formatWait, triesLeft } from "~/app/lib/accounts/messages";
+import { changePasswordSchema, modalRegistrationSchema, profileSchema, registrationSchema, signInSchema } from "~/app/lib/accounts/forms";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
 
 function errors(schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) {

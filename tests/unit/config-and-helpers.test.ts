@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/server/config";
-import { formatDuration, formatPublished } from "~/app/lib/format";
-import { monthsOfIssue, pickIssueIndex, pickMonthIndex, pickYear } from "~/app/lib/issue-finder";
-import { safeRedirectPath } from "~/app/lib/redirects";
+import { formatDuration, formatPublished } from "~/app/lib/content/format";
+import { monthsOfIssue, pickIssueIndex, pickMonthIndex, pickYear } from "~/app/lib/content/issue-finder";
+import { safeRedirectPath } from "~/app/lib/http/redirects";
 
 describe("configuration", () => {
   it("has safe defaults for the embedded mode", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAccountFormPage, MODAL_SCREENS, MODAL_TITLES, modalScreen, screenForPath } from "~/app/lib/modal-screens";
+import { isAccountFormPage, MODAL_SCREENS, MODAL_TITLES, modalScreen, screenForPath } from "~/app/lib/accounts/modal-screens";
 
 describe("sign-in modal screens", () => {
   it("opens on registration by default", () => {

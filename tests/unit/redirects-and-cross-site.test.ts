@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/redirects";
+import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/http/redirects";
 import { foreignOriginAsCrossSite, isCrossSite } from "~/server/http/cross-site";
 
 describe("redirect targets", () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readBodyBytes, readFormBody } from "~/app/lib/read-body.server";
+import { readBodyBytes, readFormBody } from "~/app/lib/forms/read-body.server";
 
 const CHUNK = 16 * 1024;
 
@@ -54,13 +54,13 @@ describe("reading a request's body", () => {
 });
 
 describe("request bodies in app code", () => {
-  it("are read only through app/lib/read-body.server, which counts what arrives", () => {
+  it("are read only through app/lib/forms/read-body.server, which counts what arrives", () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
-        else if (/\.server\.tsx?$|routes\/.*\.tsx?$/.test(file) && file !== path.join("app", "lib", "read-body.server.ts")) {
+        else if (/\.server\.tsx?$|routes\/.*\.tsx?$/.test(file) && file !== path.join("app", "lib", "forms", "read-body.server.ts")) {
           const source = fs.readFileSync(file, "utf8");
           if (/request\.(formData|text|json|arrayBuffer|blob)\(\)|request\.body\b/.test(source)) offenders.push(file);
         }

@@ -69,13 +69,13 @@ describe("security headers", () => {
 });
 
 describe("redirects in app code", () => {
-  it("come from app/lib/responses.server (with the security headers), never straight from @remix-run/node", () => {
+  it("come from app/lib/http/responses.server (with the security headers), never straight from @remix-run/node", () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
         const file = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(file);
-        else if (/\.tsx?$/.test(file) && file !== path.join("app", "lib", "responses.server.ts")) {
+        else if (/\.tsx?$/.test(file) && file !== path.join("app", "lib", "http", "responses.server.ts")) {
           if (/import \{[^}]*\bredirect(Document)?\b[^}]*\} from "@remix-run\/node"/.test(fs.readFileSync(file, "utf8")))
             offenders.push(file);
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DESCRIPTION_MAX, seo, shortDescription } from "~/app/lib/seo";
+import { DESCRIPTION_MAX, seo, shortDescription } from "~/app/lib/content/seo";
 
 describe("meta descriptions", () => {
   it("keeps a short description as it is, with its spacing made plain", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { noteErrorField, noteSchema } from "~/app/lib/forms/notes";
-import { articleIdFromReprint, chartPath, reprintPath } from "~/app/lib/downloads";
+import { noteErrorField, noteSchema } from "~/app/lib/library/notes-form";
+import { articleIdFromReprint, chartPath, reprintPath } from "~/app/lib/store/downloads";
 import { addAnnotation, MAX_NOTE_LENGTH, MAX_QUOTE_LENGTH, MAX_PARAGRAPH } from "~/server/library/annotations";
 import type { Database } from "~/server/db/connection";
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { announcement, emptyPopup, suggestPopup, type SuggestAction, type SuggestOption, type SuggestPopup } from "~/app/lib/suggest-popup";
+import {
+  announcement,
+  emptyPopup,
+  suggestPopup,
+  type SuggestAction,
+  type SuggestOption,
+  type SuggestPopup,
+} from "~/app/lib/search/suggest-popup";
 
 const option = (label: string): SuggestOption => ({ label, type: "Article", link: `/${label}` });
 const topics = [option("t1")];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { suggestThrottle } from "~/app/lib/suggest-throttle";
+import { suggestThrottle } from "~/app/lib/search/suggest-throttle";
 import { SUGGEST_THROTTLE_MS } from "~/shared/suggest";
 
 interface Call {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 
 interface ReCaptcha {
   ready(callback: () => void): void;

@@ -1,5 +1,5 @@
 import { Form, useNavigation, type FetcherWithComponents } from "@remix-run/react";
-import { ViaFetcherField } from "~/app/lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
 /**
  * What an account form is sent with: absent on its own page (a <Form>, so it works without

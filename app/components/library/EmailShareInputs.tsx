@@ -1,10 +1,10 @@
-import type { emailShareSchema } from "~/app/lib/forms/share";
+import type { emailShareSchema } from "~/app/lib/content/share-form";
 import { TextField } from "~/app/components/forms/fields";
 import type { SchemaLoader, useSpecForm } from "~/app/components/forms/useSpecForm";
 
 /** The e-mail share form's schema, for the share page and the share flyout. */
 export const loadEmailShareSchema: SchemaLoader<typeof emailShareSchema> = () =>
-  import("~/app/lib/forms/share").then((forms) => forms.emailShareSchema);
+  import("~/app/lib/content/share-form").then((forms) => forms.emailShareSchema);
 
 type EmailShareFields = ReturnType<typeof useSpecForm<typeof emailShareSchema>>["fields"];
 

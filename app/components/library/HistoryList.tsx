@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { HistoryEntry } from "~/server/library/history";
-import { formatPublished } from "~/app/lib/format";
+import { formatPublished } from "~/app/lib/content/format";
 import * as css from "./library.css";
 
 const NETWORKS = { facebook: "Facebook", twitter: "Twitter", linkedin: "LinkedIn", email: "e-mail" } as const;

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { LibraryContentType } from "~/server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
-import { useRootData } from "~/app/lib/root-data";
+import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./library.css";
 
 // The flyout loads only when a reader opens it.

@@ -6,7 +6,7 @@ import * as forms from "~/app/components/forms/forms.css";
 import { useDismiss } from "~/app/components/useDismiss";
 import { FolderChecklist } from "./FolderChecklist";
 import * as css from "./library.css";
-import { ViaFetcherField } from "~/app/lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
 /** Spec timings: a confirmation stays 2 s; a save with no answer after 5 s has failed. */
 const CONFIRMATION_MS = 2000;

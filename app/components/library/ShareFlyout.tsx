@@ -12,7 +12,7 @@ import { SignInPrompt } from "~/app/components/SignInPrompt";
 import { useDismiss } from "~/app/components/useDismiss";
 import { EmailShareInputs, loadEmailShareSchema } from "./EmailShareInputs";
 import * as css from "./library.css";
-import { ViaFetcherField } from "~/app/lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
 type Tab = (typeof TABS)[number];

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useRef, useState, type MouseEvent } from "react";
 import { readingListPath } from "~/shared/urls";
-import { lazyEnhancement } from "~/app/lib/lazy-enhancement";
+import { lazyEnhancement } from "~/app/lib/http/lazy-enhancement";
 import { useHydrated } from "~/app/components/useHydrated";
 
 // The dialog's code loads when the pointer or focus reaches a list's link; until then, and

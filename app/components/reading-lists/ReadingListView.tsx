@@ -2,8 +2,8 @@ import { Link, useLocation } from "@remix-run/react";
 import { useId } from "react";
 import type { ReadingListPage } from "~/server/content/reading-lists";
 import { readingListPath } from "~/shared/urls";
-import { formatAuthors } from "~/app/lib/format";
-import { useRootData } from "~/app/lib/root-data";
+import { formatAuthors } from "~/app/lib/content/format";
+import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./reading-lists.css";
 import { primaryButton } from "~/app/components/controls.css";
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { CUSTOMER_SERVICE } from "~/app/lib/site";
+import { CUSTOMER_SERVICE } from "~/app/lib/forms/cross-site";
 import * as css from "./cart.css";
 
 export const ADD_FAILED = "Our apologies, something went wrong.";

@@ -1,21 +1,21 @@
 import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
 import { Suspense, useEffect, useState } from "react";
-import { lazyEnhancement } from "~/app/lib/lazy-enhancement";
-import type { addToCartSchema } from "~/app/lib/forms/cart";
+import { lazyEnhancement } from "~/app/lib/http/lazy-enhancement";
+import type { addToCartSchema } from "~/app/lib/store/cart-forms";
 import type { CartAction } from "~/app/routes/shopping-cart";
 import { primaryButton } from "~/app/components/controls.css";
 import { TextField } from "~/app/components/forms/fields";
 import { useHydrated } from "~/app/components/useHydrated";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as css from "./cart.css";
-import { ViaFetcherField } from "~/app/lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
 // The confirmation's dialog is wanted only after an add: its code loads while the add is on its way.
 const AddResultDialog = lazyEnhancement(() => import("./AddResultDialog"));
 
 const loadAddToCartSchema: SchemaLoader<typeof addToCartSchema> = () =>
-  import("~/app/lib/forms/cart").then((forms) => forms.addToCartSchema);
+  import("~/app/lib/store/cart-forms").then((forms) => forms.addToCartSchema);
 
 export interface AddToCartFormProps {
   availabilityId: number;

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
-import type { AddedConfirmation } from "~/app/lib/cart-confirmation.server";
-import { formatPublished, formatUsd } from "~/app/lib/format";
+import type { AddedConfirmation } from "~/app/lib/store/cart-confirmation.server";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import * as css from "./cart.css";
 import { primaryButton } from "~/app/components/controls.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";

@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { TogetherItem } from "~/server/store/better-together";
 import { togetherTotalCents } from "~/shared/better-together";
-import { formatUsd } from "~/app/lib/format";
+import { formatUsd } from "~/app/lib/content/format";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "./better-together.css";
 

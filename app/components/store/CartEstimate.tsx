@@ -1,7 +1,7 @@
 import { getFormProps, getSelectProps, type SubmissionResult } from "@conform-to/react";
 import { useFetcher } from "@remix-run/react";
 import type { Destination } from "~/server/store/pricing";
-import type { estimateSchema } from "~/app/lib/forms/cart";
+import type { estimateSchema } from "~/app/lib/store/cart-forms";
 import type { CartAction } from "~/app/routes/shopping-cart";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { Shell, TextField } from "~/app/components/forms/fields";
@@ -9,9 +9,10 @@ import { useHydrated } from "~/app/components/useHydrated";
 import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import * as css from "./cart.css";
-import { ViaFetcherField } from "~/app/lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
-const loadEstimateSchema: SchemaLoader<typeof estimateSchema> = () => import("~/app/lib/forms/cart").then((forms) => forms.estimateSchema);
+const loadEstimateSchema: SchemaLoader<typeof estimateSchema> = () =>
+  import("~/app/lib/store/cart-forms").then((forms) => forms.estimateSchema);
 
 type Choice = { code: string; name: string };
 

@@ -1,12 +1,12 @@
 import { Link, useFetcher } from "@remix-run/react";
 import type { CartLine } from "~/server/store/cart";
 import { productCoverPath } from "~/shared/urls";
-import { formatPublished, formatUsd } from "~/app/lib/format";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import type { CartAction } from "~/app/routes/shopping-cart";
 import { useHydrated } from "~/app/components/useHydrated";
 import * as css from "./cart.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
-import { ViaFetcherField } from "~/app/lib/via-fetcher";
+import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
 type LineError = { lineId: string; message: string } | null;
 

@@ -1,4 +1,4 @@
-import { formatUsd } from "~/app/lib/format";
+import { formatUsd } from "~/app/lib/content/format";
 import * as css from "./cart.css";
 
 const TYPE_MEANING = { Ship: "Ships to you", Perm: "Copyright permission" } as const;

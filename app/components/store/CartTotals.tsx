@@ -1,5 +1,5 @@
 import type { Estimate } from "~/server/store/pricing";
-import { formatUsd } from "~/app/lib/format";
+import { formatUsd } from "~/app/lib/content/format";
 import * as css from "./cart.css";
 
 const LATER = "Calculated at checkout";

@@ -39,7 +39,7 @@ export interface CheckoutFormData {
 export function CheckoutForm({ page, result }: { page: CheckoutFormData; result: Parameters<typeof useSpecForm>[2] }) {
   const { signedIn, physical } = page;
   const loadSchema = useCallback(
-    () => import("~/app/lib/forms/checkout").then((forms) => forms.shippingPaymentSchema({ guest: !signedIn, physical })),
+    () => import("~/app/lib/store/checkout-forms").then((forms) => forms.shippingPaymentSchema({ guest: !signedIn, physical })),
     [signedIn, physical],
   );
   const { form, fields, summary, submitDisabled } = useSpecForm("shipping-payment", loadSchema, result, page.defaults);

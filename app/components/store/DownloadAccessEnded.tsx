@@ -1,4 +1,4 @@
-import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/site";
+import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/forms/cross-site";
 
 /**
  * The page a download link answers with (status 410) once a case study's six months of access

@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Suspense, useEffect, useRef, useState, type MouseEvent } from "react";
-import { lazyEnhancement } from "~/app/lib/lazy-enhancement";
-import { useRootData } from "~/app/lib/root-data";
+import { lazyEnhancement } from "~/app/lib/http/lazy-enhancement";
+import { useRootData } from "~/app/lib/http/root-data";
 import { useHydrated } from "~/app/components/useHydrated";
 import * as css from "./cart.css";
 

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { formatUsd } from "~/app/lib/format";
-import type { RootData } from "~/app/lib/root-data";
+import { formatUsd } from "~/app/lib/content/format";
+import type { RootData } from "~/app/lib/http/root-data";
 import { useDismiss } from "~/app/components/useDismiss";
 import * as css from "./cart.css";
 import { primaryButton } from "~/app/components/controls.css";

@@ -1,5 +1,5 @@
 import type { OrderDownload } from "~/server/store/downloads";
-import { formatPublished } from "~/app/lib/format";
+import { formatPublished } from "~/app/lib/content/format";
 import * as css from "./store-orders.css";
 
 /** The order page's downloads: the digital lines of a paid order, for its buyer. */

@@ -1,4 +1,4 @@
-import { formatPublished, formatUsd } from "~/app/lib/format";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import * as css from "./checkout.css";
 
 export interface LineView {

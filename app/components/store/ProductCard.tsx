@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ProductCard as Card } from "~/server/store/catalogue";
-import { formatPublished, formatUsd } from "~/app/lib/format";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import * as cards from "~/app/components/cards.css";
 import * as css from "./store.css";
 import { PRODUCT_COVER_SIZE } from "~/shared/art-sizes";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { PurchaseEntry } from "~/server/store/purchase-history";
-import { formatPublished, formatUsd } from "~/app/lib/format";
+import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import * as css from "./store-orders.css";
 
 /** Purchase history entries: orders (Purchased or Cancelled, up to 5 items each) and subscriptions. */

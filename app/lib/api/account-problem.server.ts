@@ -1,4 +1,4 @@
-import type { AccountProblem } from "~/app/lib/account-flows.server";
+import type { AccountProblem } from "~/app/lib/accounts/flows.server";
 import { apiError } from "./handler.server";
 
 /**

@@ -1,4 +1,4 @@
-import { registerFlow } from "~/app/lib/account-flows.server";
+import { registerFlow } from "~/app/lib/accounts/flows.server";
 import { accountProblem } from "./account-problem.server";
 import type { register } from "./groups/auth-user";
 import { apiJson, type Call } from "./handler.server";

@@ -4,10 +4,10 @@ import type { User } from "~/server/accounts/users";
 import { isStorableText } from "~/server/db/storable-text";
 import { isCrossSite } from "~/server/http/cross-site";
 import { log } from "~/server/log";
-import { config } from "~/app/lib/db.server";
-import { readBodyBytes, readFormBody } from "~/app/lib/read-body.server";
-import { withSecurityHeaders } from "~/app/lib/responses.server";
-import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "~/app/lib/site";
+import { config } from "~/app/lib/context/db.server";
+import { readBodyBytes, readFormBody } from "~/app/lib/forms/read-body.server";
+import { withSecurityHeaders } from "~/app/lib/http/responses.server";
+import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "~/app/lib/forms/cross-site";
 import type { ApiErrorBody, Endpoint } from "./contract";
 import { requestContext } from "~/app/lib/context/request-context.server";
 

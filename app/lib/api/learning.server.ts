@@ -1,7 +1,7 @@
 import { coursePaths } from "~/server/learning/courses";
 import { mindstoneToken } from "~/server/learning/mindstone";
 import { secrets } from "~/server/secrets";
-import { config, db } from "~/app/lib/db.server";
+import { config, db } from "~/app/lib/context/db.server";
 import type * as learning from "./groups/learning";
 import { apiJson, type Call } from "./handler.server";
 

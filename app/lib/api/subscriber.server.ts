@@ -2,9 +2,14 @@ import { z } from "zod";
 import type { User } from "~/server/accounts/users";
 import { findCheckout, type SubscriptionCheckout } from "~/server/subscriptions/checkout";
 import { tierOf } from "~/server/subscriptions/tiers";
-import { db } from "~/app/lib/db.server";
-import { completeCheckout } from "~/app/lib/subscription-checkout.server";
-import { registerSubscriberFlow, subscribeFlow, subscriberLookupFlow, subscriberState } from "~/app/lib/subscriber-flows.server";
+import { db } from "~/app/lib/context/db.server";
+import { completeCheckout } from "~/app/lib/subscriptions/checkout.server";
+import {
+  registerSubscriberFlow,
+  subscribeFlow,
+  subscriberLookupFlow,
+  subscriberState,
+} from "~/app/lib/subscriptions/print-subscriber.server";
 import { accountProblem } from "./account-problem.server";
 import { endpoint } from "./contract";
 import type { Call } from "./handler.server";

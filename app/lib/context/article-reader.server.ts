@@ -2,7 +2,7 @@ import { addressNetwork } from "~/server/http/client-ip";
 import { config } from "~/server/config";
 import { claimsToBeRobot, crawlerVerifier, dnsLookups } from "~/server/paywall/crawlers";
 import type { Reader } from "~/server/paywall/offers";
-import { COOKIE_CHECK_PARAM } from "~/app/lib/cookie-check";
+import { COOKIE_CHECK_PARAM } from "~/app/lib/paywall/cookie-check";
 import type { AskingReader, RequestContext } from "./request-context.server";
 import { newVisitor } from "./visitor.server";
 

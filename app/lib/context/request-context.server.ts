@@ -3,14 +3,14 @@ import type { User } from "~/server/accounts/users";
 import { userForSession } from "~/server/accounts/sessions";
 import { clientIp } from "~/server/http/client-ip";
 import { config } from "~/server/config";
-import { db } from "~/app/lib/db.server";
+import { db } from "./db.server";
 import type { Database } from "~/server/db/connection";
 import { currentRequestId, requestIdFrom } from "~/server/log";
 import type { Reader } from "~/server/paywall/offers";
 import { createCart, userCartId } from "~/server/store/cart";
 import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
-import { guestCartCookie, guestCartId } from "~/app/lib/cart.server";
-import { redirect } from "~/app/lib/responses.server";
+import { guestCartCookie, guestCartId } from "~/app/lib/store/cart.server";
+import { redirect } from "~/app/lib/http/responses.server";
 import { sessionToken } from "./session.server";
 import { knownVisitorId, newVisitor } from "./visitor.server";
 

@@ -1,7 +1,7 @@
 import { createSession, endSession } from "~/server/accounts/sessions";
 import { config } from "~/server/config";
-import { mergeCartAtSignIn } from "~/app/lib/cart.server";
-import { signedCookie } from "~/app/lib/cookies.server";
+import { mergeCartAtSignIn } from "~/app/lib/store/cart.server";
+import { signedCookie } from "~/app/lib/http/cookies.server";
 import type { RequestContext } from "./request-context.server";
 
 /** The session cookie: a random token, signed. */

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { signedCookie } from "~/app/lib/cookies.server";
+import { signedCookie } from "~/app/lib/http/cookies.server";
 
 /**
  * The visitor cookie: a random id that keys a guest's meter and dismissals on the server. It is

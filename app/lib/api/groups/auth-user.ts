@@ -6,11 +6,11 @@ import {
   profileSchema,
   resetPasswordSchema,
   signInSchema,
-} from "~/app/lib/forms/account";
+} from "~/app/lib/accounts/forms";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Signing in and out, registering, passwords and the reader's profile (spec 7), over the same
-// flows as the pages (app/lib/account-flows.server.ts).
+// flows as the pages (app/lib/accounts/flows.server.ts).
 
 /** The spec sends the device with sign-in, registration and forgot password; only WEB_SITE is known. */
 const deviceType = z.string().max(40).optional();

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
-import { addToCartSchema, estimateSchema } from "~/app/lib/forms/cart";
-import { placeOrderSchema, shippingPaymentFields } from "~/app/lib/forms/checkout";
+import { addToCartSchema, estimateSchema } from "~/app/lib/store/cart-forms";
+import { placeOrderSchema, shippingPaymentFields } from "~/app/lib/store/checkout-forms";
 
 // The store's cart (spec 7: GET/POST/DELETE /api/shopping-cart, POST /api/shopping-cart/estimate,
 // GET product/{id}/availabilities, HEAD commerce/shopping-cart). A guest's cart is found by its

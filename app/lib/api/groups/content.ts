@@ -3,9 +3,9 @@ import { MAX_PAGE } from "~/shared/pagination";
 import { SEARCH_KINDS } from "~/shared/search-kinds";
 import { FIRST_YEAR, MAX_QUERY_LENGTH } from "~/shared/search-query";
 import { REQUIRED } from "~/app/lib/forms/messages";
-import { articleAddressSchema } from "~/app/lib/forms/article";
-import { giftSchema } from "~/app/lib/forms/gift";
-import { NO_GIFTS_LEFT } from "~/app/lib/gift-messages";
+import { articleAddressSchema } from "~/app/lib/content/article-address";
+import { giftSchema } from "~/app/lib/paywall/gift-form";
+import { NO_GIFTS_LEFT } from "~/app/lib/paywall/gift-messages";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Articles and streams (spec 7): an article's text as the reader may see it, gift links, and the

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
-import { bulkUpdateSchema, folderSchema } from "~/app/lib/forms/library";
-import { emailShareSchema, shareRefSchema } from "~/app/lib/forms/share";
+import { bulkUpdateSchema, folderSchema } from "~/app/lib/library/forms";
+import { emailShareSchema, shareRefSchema } from "~/app/lib/content/share-form";
 
 // The reader's library and follows (spec 7, "Library and follows"): folders and saved items,
 // following topics, newsletters and marketing campaigns, and sharing by e-mail. Each calls the

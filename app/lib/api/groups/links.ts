@@ -4,7 +4,7 @@ import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Short links to pages of this site (spec 7, integration/url/shorten).
 
-/** The longest address taken, as the site's redirect check takes (app/lib/redirects.ts). */
+/** The longest address taken, as the site's redirect check takes (app/lib/http/redirects.ts). */
 export const MAX_URL_LENGTH = 2048;
 
 export const NOT_THIS_SITE = "Please enter the address of a page on this site.";

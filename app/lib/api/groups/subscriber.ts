@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signInSchema, subscriberRegistrationSchema } from "~/app/lib/forms/account";
+import { signInSchema, subscriberRegistrationSchema } from "~/app/lib/accounts/forms";
 import { REQUIRED } from "~/app/lib/forms/messages";
 import { requiredText } from "~/app/lib/forms/validation";
 import { apiErrorSchema, endpoint, type Answer } from "~/app/lib/api/contract";

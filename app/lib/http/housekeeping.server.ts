@@ -1,0 +1,27 @@
+import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
+import { db } from "~/app/lib/context/db.server";
+import { payments } from "~/app/lib/store/payments.server";
+import { log } from "~/server/log";
+
+const EVERY_MS = 15 * 60 * 1000;
+let timer: ReturnType<typeof setInterval> | undefined;
+
+/**
+ * A minute after start and then every 15 minutes, this process runs the housekeeping in
+ * server/housekeeping.ts (abandoned orders, expired sessions, tokens, old meter reads, ended
+ * rate-limit windows, idle guest carts) and logs what it did. Each instance behind a load
+ * balancer runs it; its steps are conditional, so they cannot trip over each other.
+ */
+export function startHousekeeping(): void {
+  if (timer) return;
+  const run = async () => {
+    try {
+      log.info(describeHousekeeping(await runHousekeeping(await db(), await payments())));
+    } catch (error) {
+      log.error("Housekeeping failed; the next run tries again", { error });
+    }
+  };
+  timer = setInterval(run, EVERY_MS);
+  timer.unref();
+  setTimeout(run, 60_000).unref();
+}

@@ -1,0 +1,73 @@
+import { paymentProvider, sandboxProvider } from "~/server/payments";
+import type { PaymentProvider } from "~/server/payments/provider";
+import type { SandboxProvider } from "~/server/payments/sandbox";
+import { secrets } from "~/server/secrets";
+import { mailer } from "~/server/adapters/mail";
+import { sendOrderConfirmation } from "~/server/store/order-mail";
+import { handleOrderPaymentEvent } from "~/server/store/order-payment";
+import { ORDER_ID } from "~/server/store/order-records";
+import { handlePaymentEvent, settleCheckout } from "~/server/subscriptions/checkout";
+import { signedCookie } from "~/app/lib/http/cookies.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { log } from "~/server/log";
+
+export async function payments(): Promise<PaymentProvider> {
+  return paymentProvider(await db(), config(), secrets().paymentWebhookSecret);
+}
+
+export async function sandbox(): Promise<SandboxProvider> {
+  return sandboxProvider(await db(), config(), secrets().paymentWebhookSecret);
+}
+
+/**
+ * A provider's signed completion callback, as it arrives at /api/payments/webhook (or from the
+ * sandbox's own checkout page): verified over the raw body, then acted on once. A store order's
+ * reference is its order id (ord_…); anything else is a subscription checkout.
+ */
+export async function receivePaymentCallback(rawBody: string, signature: string | null) {
+  const event = (await payments()).parseWebhook(rawBody, signature);
+  if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
+    const outcome = await handleOrderPaymentEvent(await db(), event);
+    await confirmOrder(event.reference);
+    return outcome;
+  }
+  return handlePaymentEvent(await db(), event);
+}
+
+/**
+ * Mails a paid order's confirmation unless it went already. A mail failure is logged: the order
+ * stays paid, and the next settlement of the order tries the mail again.
+ */
+export async function confirmOrder(orderId: string): Promise<void> {
+  try {
+    await sendOrderConfirmation(await db(), mailer(), orderId, config().siteUrl);
+  } catch (error) {
+    log.error(`order confirmation mail for ${orderId} failed`, { error });
+  }
+}
+
+/**
+ * Written when the reader comes back from paying (spec "Subscription checkout"): on the next
+ * page load the subscription is activated and the cookie deleted.
+ */
+export const checkoutCompleteCookie = signedCookie("mr_checkout_complete", 86_400);
+
+/**
+ * Finishes a checkout the reader has returned from, if the request carries the completion
+ * cookie. Returns the Set-Cookie that deletes it. A failed activation is logged, never shown as
+ * success.
+ */
+export async function completePendingCheckout(request: Request, userId: string | undefined): Promise<string | undefined> {
+  const c = checkoutCompleteCookie();
+  const id = await c.parse(request.headers.get("Cookie"));
+  if (!id) return undefined;
+  if (typeof id === "string" && userId) {
+    try {
+      const outcome = await settleCheckout(await db(), await payments(), id, userId);
+      if (outcome !== "activated") log.error(`subscription activation: checkout ${id} is ${outcome}`);
+    } catch (error) {
+      log.error(`subscription activation failed for checkout ${id}`, { error });
+    }
+  }
+  return c.serialize("", { maxAge: 0 });
+}
