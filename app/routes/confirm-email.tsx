@@ -12,12 +12,12 @@ import { ADDRESS_BLOCKED, USERNAME_UNAVAILABLE } from "~/app/lib/accounts/messag
 import { sendEmailChangedNotice } from "~/app/lib/accounts/mail.server";
 import { db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { confirmEmailSchema } from "~/app/lib/accounts/forms";
+import { confirmEmailSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 
 const loadConfirmEmailSchema: SchemaLoader<typeof confirmEmailSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.confirmEmailSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.confirmEmailSchema);
 
 // A mailed link opens this page, which asks for one click: a mail scanner that fetches the link
 // changes nothing, only the button's POST does.

@@ -8,7 +8,7 @@ import * as prose from "~/app/components/prose.css";
 import { forgotPasswordFlow, formErrors } from "~/app/lib/accounts/flows.server";
 import { RESET_SENT } from "~/app/lib/accounts/messages";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { forgotPasswordSchema } from "~/app/lib/accounts/forms";
+import { forgotPasswordSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { sentByFetcher } from "~/app/lib/forms/via-fetcher";

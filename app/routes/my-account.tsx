@@ -18,7 +18,7 @@ import { changePasswordFlow, formErrors, saveProfileFlow } from "~/app/lib/accou
 import { PASSWORD_CHANGED } from "~/app/lib/accounts/messages";
 import { db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { changePasswordSchema, profileSchema } from "~/app/lib/accounts/forms";
+import { changePasswordSchema, profileSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { useRootData } from "~/app/lib/http/root-data";
@@ -26,7 +26,7 @@ import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requireUser } from "~/app/lib/context/request-context.server";
 
 const loadChangePasswordSchema: SchemaLoader<typeof changePasswordSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.changePasswordSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.changePasswordSchema);
 
 const PROFILE_SAVED = "Your profile has been saved.";
 

@@ -6,7 +6,7 @@ import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import * as prose from "~/app/components/prose.css";
 import { formErrors, registerFlow } from "~/app/lib/accounts/flows.server";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { modalRegistrationSchema, registrationSchema } from "~/app/lib/accounts/forms";
+import { modalRegistrationSchema, registrationSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { visitorRegion } from "~/app/lib/accounts/geo.server";

@@ -13,14 +13,14 @@ import * as prose from "~/app/components/prose.css";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
 import { db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { resetPasswordSchema } from "~/app/lib/accounts/forms";
+import { resetPasswordSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { formErrors, resetPasswordFlow } from "~/app/lib/accounts/flows.server";
 import { LINK_DEAD } from "~/app/lib/accounts/messages";
 
 const loadResetPasswordSchema: SchemaLoader<typeof resetPasswordSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.resetPasswordSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.resetPasswordSchema);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -8,7 +8,7 @@ import * as prose from "~/app/components/prose.css";
 import { formErrors, signInFlow } from "~/app/lib/accounts/flows.server";
 import { PASSWORD_CHANGED } from "~/app/lib/accounts/messages";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { signInSchema } from "~/app/lib/accounts/forms";
+import { signInSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { returnPath, safeRedirectPath } from "~/app/lib/http/redirects";

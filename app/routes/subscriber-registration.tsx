@@ -13,7 +13,7 @@ import * as prose from "~/app/components/prose.css";
 import { formErrors } from "~/app/lib/accounts/flows.server";
 import { OPT_IN_OTHER } from "~/app/lib/accounts/messages";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "~/app/lib/accounts/forms";
+import { linkPrintSubscriptionSchema, subscriberRegistrationSchema } from "~/app/lib/accounts/account-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
@@ -21,9 +21,9 @@ import { linkSubscriptionFlow, registerSubscriberFlow } from "~/app/lib/subscrip
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 const loadLinkPrintSubscriptionSchema: SchemaLoader<typeof linkPrintSubscriptionSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.linkPrintSubscriptionSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.linkPrintSubscriptionSchema);
 const loadSubscriberRegistrationSchema: SchemaLoader<typeof subscriberRegistrationSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.subscriberRegistrationSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.subscriberRegistrationSchema);
 
 /** Made up, and no subscriber's: a real number here would be someone's account. */
 const ACCOUNT_NUMBER_HINT = "For example MR12345678.";

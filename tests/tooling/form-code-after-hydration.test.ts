@@ -19,7 +19,7 @@ describe("the browser build", () => {
     const signInForm = fs.readdirSync(ASSETS).find((name) => /^SignInForm-[\w-]+\.js$/.test(name));
     expect(signInForm, "the sign-in form's chunk").toBeDefined();
     // The form imports its schema's module when it mounts: that module is a file of its own.
-    expect(assetText(signInForm!)).toMatch(/import\("\.\/account-[\w-]+\.js"\)/);
+    expect(assetText(signInForm!)).toMatch(/import\("\.\/account-forms-[\w-]+\.js"\)/);
   });
 
   it("loads no zod before hydrating, on any page", () => {

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
-import type { forgotPasswordSchema } from "~/app/lib/accounts/forms";
+import type { forgotPasswordSchema } from "~/app/lib/accounts/account-forms";
 import { primaryButton } from "~/app/components/controls.css";
 import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
@@ -10,7 +10,7 @@ import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
 const loadForgotPasswordSchema: SchemaLoader<typeof forgotPasswordSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.forgotPasswordSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.forgotPasswordSchema);
 
 /** The forgot-password form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {

@@ -1,5 +1,5 @@
 import { getFormProps } from "@conform-to/react";
-import type { profileSchema } from "~/app/lib/accounts/forms";
+import type { profileSchema } from "~/app/lib/accounts/account-forms";
 import { COMPANY_SIZES, INDUSTRIES, JOB_TITLES } from "~/app/lib/forms/choices";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
@@ -8,7 +8,7 @@ import { PasswordField, SelectField, TextField } from "~/app/components/forms/fi
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
-const loadProfileSchema: SchemaLoader<typeof profileSchema> = () => import("~/app/lib/accounts/forms").then((forms) => forms.profileSchema);
+const loadProfileSchema: SchemaLoader<typeof profileSchema> = () => import("~/app/lib/accounts/account-forms").then((forms) => forms.profileSchema);
 
 type ProfileValues = Record<Exclude<keyof typeof profileSchema.shape, "currentPassword">, string>;
 

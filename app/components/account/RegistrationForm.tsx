@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import type { Region } from "~/server/adapters/geo";
 import { OPT_IN_DOMESTIC, OPT_IN_EU_CONSENT, OPT_IN_OTHER, USERNAME_UNAVAILABLE } from "~/app/lib/accounts/messages";
-import type { registrationSchema } from "~/app/lib/accounts/forms";
+import type { registrationSchema } from "~/app/lib/accounts/account-forms";
 import { primaryButton } from "~/app/components/controls.css";
 import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
@@ -12,9 +12,9 @@ import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
 const loadRegistrationSchema: SchemaLoader<typeof registrationSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.registrationSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.registrationSchema);
 const loadModalRegistrationSchema: SchemaLoader<typeof registrationSchema> = () =>
-  import("~/app/lib/accounts/forms").then((forms) => forms.modalRegistrationSchema);
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.modalRegistrationSchema);
 
 /** The registration form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function RegistrationForm({

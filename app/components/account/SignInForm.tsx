@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { useEffect } from "react";
 import { SIGN_IN_PENDING } from "~/app/lib/accounts/messages";
-import type { signInSchema } from "~/app/lib/accounts/forms";
+import type { signInSchema } from "~/app/lib/accounts/account-forms";
 import { primaryButton } from "~/app/components/controls.css";
 import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
@@ -11,7 +11,7 @@ import { Honeypot, PasswordField, TextField } from "~/app/components/forms/field
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
-const loadSignInSchema: SchemaLoader<typeof signInSchema> = () => import("~/app/lib/accounts/forms").then((forms) => forms.signInSchema);
+const loadSignInSchema: SchemaLoader<typeof signInSchema> = () => import("~/app/lib/accounts/account-forms").then((forms) => forms.signInSchema);
 
 /** The sign-in form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function SignInForm({

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import type { Folder } from "~/server/library/folders";
 import type { LibraryItem } from "~/server/library/items";
 import { libraryFolderPath } from "~/shared/urls";
-import type { folderSchema } from "~/app/lib/library/forms";
+import type { folderSchema } from "~/app/lib/library/library-forms";
 import type { loadLibrary } from "~/app/lib/library/page.server";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
@@ -13,7 +13,7 @@ import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecFo
 import { Pagination } from "~/app/components/Pagination";
 import * as css from "./library.css";
 
-const loadFolderSchema: SchemaLoader<typeof folderSchema> = () => import("~/app/lib/library/forms").then((forms) => forms.folderSchema);
+const loadFolderSchema: SchemaLoader<typeof folderSchema> = () => import("~/app/lib/library/library-forms").then((forms) => forms.folderSchema);
 
 type LibraryData = Awaited<ReturnType<typeof loadLibrary>>;
 type ActionData = { intent?: string; result?: SubmissionResult<string[]>; bulkError?: string } | undefined;

@@ -8,7 +8,7 @@ import { lastPage, parsePaging } from "~/shared/pagination";
 import { libraryFolderPath } from "~/shared/urls";
 import { db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { BULK_ERRORS, folderSchema } from "./forms";
+import { BULK_ERRORS, folderSchema } from "./library-forms";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { requireUser, type RequestArgs } from "~/app/lib/context/request-context.server";
 

@@ -6,7 +6,7 @@ import {
   profileSchema,
   resetPasswordSchema,
   signInSchema,
-} from "~/app/lib/accounts/forms";
+} from "~/app/lib/accounts/account-forms";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
 
 // Signing in and out, registering, passwords and the reader's profile (spec 7), over the same

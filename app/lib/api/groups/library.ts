@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
-import { bulkUpdateSchema, folderSchema } from "~/app/lib/library/forms";
+import { bulkUpdateSchema, folderSchema } from "~/app/lib/library/library-forms";
 import { emailShareSchema, shareRefSchema } from "~/app/lib/content/share-form";
 
 // The reader's library and follows (spec 7, "Library and follows"): folders and saved items,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { signInSchema, subscriberRegistrationSchema } from "~/app/lib/accounts/forms";
+import { signInSchema, subscriberRegistrationSchema } from "~/app/lib/accounts/account-forms";
 import { REQUIRED } from "~/app/lib/forms/messages";
 import { requiredText } from "~/app/lib/forms/validation";
 import { apiErrorSchema, endpoint, type Answer } from "~/app/lib/api/contract";
