@@ -1,7 +1,13 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
 import { accountBlocked, formatWait, triesLeft } from "~/app/lib/accounts/messages";
-import { changePasswordSchema, modalRegistrationSchema, profileSchema, registrationSchema, signInSchema } from "~/app/lib/accounts/account-forms";
+import {
+  changePasswordSchema,
+  modalRegistrationSchema,
+  profileSchema,
+  registrationSchema,
+  signInSchema,
+} from "~/app/lib/accounts/account-forms";
 import { PASSWORD_RULE } from "~/app/lib/forms/messages";
 
 function errors(schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) {

@@ -8,7 +8,8 @@ import { PasswordField, SelectField, TextField } from "~/app/components/forms/fi
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
-const loadProfileSchema: SchemaLoader<typeof profileSchema> = () => import("~/app/lib/accounts/account-forms").then((forms) => forms.profileSchema);
+const loadProfileSchema: SchemaLoader<typeof profileSchema> = () =>
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.profileSchema);
 
 type ProfileValues = Record<Exclude<keyof typeof profileSchema.shape, "currentPassword">, string>;
 

@@ -11,7 +11,8 @@ import { Honeypot, PasswordField, TextField } from "~/app/components/forms/field
 import * as css from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 
-const loadSignInSchema: SchemaLoader<typeof signInSchema> = () => import("~/app/lib/accounts/account-forms").then((forms) => forms.signInSchema);
+const loadSignInSchema: SchemaLoader<typeof signInSchema> = () =>
+  import("~/app/lib/accounts/account-forms").then((forms) => forms.signInSchema);
 
 /** The sign-in form: on its page (a <Form>), or in the sign-in modal when given the modal's fetcher. */
 export function SignInForm({

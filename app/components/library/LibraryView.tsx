@@ -13,7 +13,8 @@ import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecFo
 import { Pagination } from "~/app/components/Pagination";
 import * as css from "./library.css";
 
-const loadFolderSchema: SchemaLoader<typeof folderSchema> = () => import("~/app/lib/library/library-forms").then((forms) => forms.folderSchema);
+const loadFolderSchema: SchemaLoader<typeof folderSchema> = () =>
+  import("~/app/lib/library/library-forms").then((forms) => forms.folderSchema);
 
 type LibraryData = Awaited<ReturnType<typeof loadLibrary>>;
 type ActionData = { intent?: string; result?: SubmissionResult<string[]>; bulkError?: string } | undefined;
