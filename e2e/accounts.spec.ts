@@ -85,11 +85,11 @@ test("registration explains every problem: summary, inline messages and an Error
 });
 
 test("a form whose checks could not be loaded is checked by the server instead", async ({ page, js, browserErrors }) => {
-  // The registration schema's module (ADR 047), lib/forms/account.ts: with JS the form asks for it
-  // once it has hydrated. Its chunk's name is "account" and an 8-character hash.
-  browserErrors.allow(/Failed to load resource: net::ERR_FAILED \(\S+\/assets\/account-[\w-]{8}\.js\)$/);
+  // The registration schema's module (ADR 047), app/lib/accounts/account-forms.ts: with JS the form asks for it
+  // once it has hydrated. Its chunk's name is "account-forms" and an 8-character hash.
+  browserErrors.allow(/Failed to load resource: net::ERR_FAILED \(\S+\/assets\/account-forms-[\w-]{8}\.js\)$/);
   let asked = 0;
-  await page.route(/\/assets\/account-[\w-]{8}\.js$/, (route) => {
+  await page.route(/\/assets\/account-forms-[\w-]{8}\.js$/, (route) => {
     asked += 1;
     return route.abort();
   });
@@ -118,7 +118,7 @@ test("a field left before the form's checks have loaded is checked once they arr
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   let asked = false;
-  await page.route(/\/assets\/account-[\w-]{8}\.js$/, async (route) => {
+  await page.route(/\/assets\/account-forms-[\w-]{8}\.js$/, async (route) => {
     asked = true;
     await held;
     await route.continue();
