@@ -451,6 +451,8 @@ export interface SandboxPaymentTable {
   card_last4: string | null;
   created_at: string;
   paid_at: string | null;
+  /** Whether paying keeps the card on file for later charges (a subscription's checkout). */
+  save_card: Generated<Flag>;
   /** The card saved when this checkout was paid. */
   payment_method_id: string | null;
 }

@@ -50,6 +50,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await s.createIndex("invoice_user_idx").on("invoice").columns(["user_id", "number"]).execute();
 
+  await s
+    .alterTable("sandbox_payment")
+    .addColumn("save_card", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   await s.alterTable("sandbox_payment").addColumn("payment_method_id", "text").execute();
   await s
     .createTable("sandbox_payment_method")
@@ -83,6 +87,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await s.dropTable("sandbox_charge").execute();
   await s.dropTable("sandbox_payment_method").execute();
   await s.alterTable("sandbox_payment").dropColumn("payment_method_id").execute();
+  await s.alterTable("sandbox_payment").dropColumn("save_card").execute();
   await s.dropTable("invoice").execute();
   await s.dropTable("invoice_sequence").execute();
   await s.alterTable("subscription_checkout").dropColumn("tax_id").execute();
