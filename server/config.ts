@@ -166,6 +166,10 @@ const envSchema = z.object({
     .regex(/^whsec_/, "STRIPE_WEBHOOK_SECRET must start with whsec_")
     .optional(),
   STRIPE_API_URL: z.string().url().optional(),
+  // Billing: the publisher's details printed on every invoice (address lines separated by ";").
+  PUBLISHER_NAME: z.string().min(1).default("Meridian Review Publishing"),
+  PUBLISHER_ADDRESS: z.string().min(1).default("60 Harbor Street; Boston, MA 02210; United States"),
+  PUBLISHER_TAX_ID: z.string().min(1).optional(),
 
   // Store: ordering and order history close daily for maintenance (local time of STORE_TIMEZONE).
   // "off" never closes them on a schedule; MAINTENANCE_MODE closes them whenever it is on.

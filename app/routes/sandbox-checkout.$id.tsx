@@ -55,7 +55,8 @@ export default function SandboxCheckout() {
     <div>
       <h1>Sandbox checkout</h1>
       <p className={css.sandboxNote}>
-        This is the built-in sandbox payment provider: no money moves. Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined.
+        This is the built-in sandbox payment provider: no money moves. Card 4242 4242 4242 4242 succeeds; 4000 0000 0000 0002 is declined;
+        4000 0000 0000 0341 is accepted now and declined at renewal.
       </p>
       <div className={css.summary}>
         <p>

@@ -11,6 +11,7 @@ export interface MailMessage {
   text: string;
   html?: string;
   headers?: Record<string, string>;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {

@@ -371,9 +371,25 @@ export interface SubscriptionTable {
   reference: string;
   status: SubscriptionStatus;
   access_start: string;
+  /** The end of the paid period: a renewing subscription renews when it has passed. */
   access_end: string;
   created_at: string;
+  /** The plan a web subscription was bought as; null for print and for those from before billing. */
+  plan_id: string | null;
+  /** Null for a subscription that does not renew (print, or bought before billing). */
+  billing_status: BillingStatus | null;
+  /** The card on file at the provider, and what the subscriber sees of it. */
+  payment_method_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  /** When the renewal first failed; null unless past_due. */
+  past_due_since: string | null;
+  /** When the "payment failed" mail for the current failure went. */
+  failure_mailed_at: string | null;
 }
+
+/** Where a renewing subscription stands (ADR 066). */
+export type BillingStatus = "active" | "past_due" | "cancel_at_period_end" | "ended";
 
 export type CheckoutStatus = "created" | "activated" | "failed";
 
@@ -391,6 +407,36 @@ export interface SubscriptionCheckoutTable {
   /** Issued with the checkout form: posting the form again finds this checkout. */
   idempotency_key: string | null;
   provider_checkout_url: string | null;
+  /** The buyer's company and tax id, printed on the invoice. */
+  company: string | null;
+  tax_id: string | null;
+}
+
+export interface InvoiceSequenceTable {
+  name: string;
+  last_number: number;
+}
+
+export interface InvoiceTable {
+  id: string;
+  /** From invoice_sequence: gapless, taken in the transaction that writes the invoice. */
+  number: number;
+  subscription_id: string;
+  user_id: string;
+  /** The payment it records: the checkout id, or a renewal's idempotency key. */
+  payment_key: string;
+  kind: "purchase" | "renewal";
+  plan_id: string;
+  amount_cents: number;
+  tax_cents: number;
+  period_start: string;
+  period_end: string;
+  company: string | null;
+  tax_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  created_at: string;
+  receipt_sent_at: string | null;
 }
 
 export interface SandboxPaymentTable {
@@ -405,6 +451,34 @@ export interface SandboxPaymentTable {
   card_last4: string | null;
   created_at: string;
   paid_at: string | null;
+  /** Whether paying keeps the card on file for later charges (a subscription's checkout). */
+  save_card: Generated<Flag>;
+  /** The card saved when this checkout was paid. */
+  payment_method_id: string | null;
+}
+
+export interface SandboxPaymentMethodTable {
+  id: string;
+  customer_email: string;
+  brand: string;
+  last4: string;
+  /** Accepted when saved, declined when charged later (the 0341 test card). */
+  declines_off_session: Flag;
+  created_at: string;
+}
+
+export interface SandboxChargeTable {
+  id: string;
+  idempotency_key: string;
+  payment_method_id: string;
+  amount_cents: number;
+  status: "succeeded" | "declined";
+  created_at: string;
+}
+
+export interface SandboxClockTable {
+  name: string;
+  offset_seconds: number;
 }
 
 export interface GiftAllowanceTable {
@@ -661,6 +735,11 @@ export interface DB {
   subscription: SubscriptionTable;
   subscription_checkout: SubscriptionCheckoutTable;
   sandbox_payment: SandboxPaymentTable;
+  sandbox_payment_method: SandboxPaymentMethodTable;
+  sandbox_charge: SandboxChargeTable;
+  sandbox_clock: SandboxClockTable;
+  invoice: InvoiceTable;
+  invoice_sequence: InvoiceSequenceTable;
   gift_allowance: GiftAllowanceTable;
   gift_link: GiftLinkTable;
   annotation: AnnotationTable;

@@ -369,3 +369,66 @@ export function renderCollectionPdf(input: CollectionInput): Promise<Buffer> {
   doc.end();
   return pdf;
 }
+
+export interface InvoiceInput {
+  /** E.g. "MR-000042". */
+  number: string;
+  /** Already formatted, e.g. "December 15, 2026". */
+  issued: string;
+  publisher: { name: string; addressLines: string[]; taxId: string | null };
+  billTo: { name: string; email: string; company: string | null; taxId: string | null };
+  description: string;
+  /** Already formatted, e.g. "November 15, 2026 to December 15, 2026". */
+  period: string;
+  /** Already formatted amounts. */
+  amount: string;
+  tax: string;
+  total: string;
+  /** E.g. "Paid with Visa ending in 4242". */
+  paidWith: string;
+  siteUrl: string;
+  now?: Date;
+}
+
+/** An invoice for a subscription payment: the publisher, the buyer, the line, tax and total. */
+export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
+  const doc = openDocument({
+    title: `Invoice ${input.number}`,
+    author: input.publisher.name,
+    subject: input.description,
+    siteName: input.publisher.name,
+    now: input.now,
+  });
+  const done = collect(doc);
+  const flow = new Flow(doc);
+  flow.text(input.publisher.name, STYLES.title);
+  for (const line of input.publisher.addressLines) flow.text(line, STYLES.date);
+  if (input.publisher.taxId) flow.text(`Tax id: ${input.publisher.taxId}`, STYLES.date);
+  flow.gap(18);
+  flow.text(`Invoice ${input.number}`, STYLES.heading);
+  flow.text(`Issued ${input.issued}`, STYLES.date);
+  flow.gap(12);
+  flow.text("Billed to", STYLES.byline);
+  for (const line of [input.billTo.name, input.billTo.company, input.billTo.taxId && `Tax id: ${input.billTo.taxId}`, input.billTo.email])
+    if (line) flow.text(line, STYLES.body);
+  flow.gap(12);
+  flow.rule();
+  flow.gap(10);
+  flow.text(input.description, STYLES.byline);
+  flow.text(`Service period: ${input.period}`, STYLES.body);
+  flow.gap(10);
+  flow.rule();
+  flow.gap(10);
+  for (const [label, value] of [
+    ["Amount", input.amount],
+    ["Tax", input.tax],
+    ["Total paid", input.total],
+  ])
+    flow.text(`${label}: ${value}`, label === "Total paid" ? STYLES.byline : STYLES.body);
+  flow.gap(8);
+  flow.text(input.paidWith, STYLES.date);
+  flow.gap(18);
+  flow.text(`Your subscription, invoices and card on file: ${input.siteUrl}/my-account`, STYLES.date);
+  doc.end();
+  return done;
+}

@@ -19,6 +19,15 @@ export interface CheckoutRequest {
   successUrl: string;
   /** Absolute URL for a reader who gives up. */
   cancelUrl: string;
+  /** Keep the card on file for charges made later, without the reader (a subscription's renewals). */
+  saveCard?: boolean;
+}
+
+/** A card the provider keeps on file: its id at the provider, and what the reader sees of it. */
+export interface SavedCard {
+  id: string;
+  brand: string;
+  last4: string;
 }
 
 export interface CheckoutSession {
@@ -32,6 +41,8 @@ export interface CheckoutState {
   id: string;
   reference: string;
   paid: boolean;
+  /** The card the checkout saved, when it was asked to save one. */
+  card?: SavedCard | null;
 }
 
 /** A completed payment reported by the provider's signed callback (webhook). */
@@ -42,6 +53,7 @@ export interface PaymentCompleted {
   sessionId: string;
   reference: string;
   paid: boolean;
+  card?: SavedCard | null;
 }
 
 /** Any other event the provider sends, which we acknowledge and ignore. */
@@ -60,8 +72,30 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/** A charge to a saved card, made without the reader (a renewal). */
+export interface OffSessionCharge {
+  cardId: string;
+  amountCents: number;
+  /** The same key never charges twice: asked again, the provider answers the first charge's outcome. */
+  idempotencyKey: string;
+}
+
+export interface ChargeOutcome {
+  id: string;
+  status: "succeeded" | "declined";
+}
+
+/** What a provider that charges saved cards on the site's schedule offers (the sandbox, for now). */
+export interface RecurringBilling {
+  /** The provider's time: the sandbox's clock can be moved ahead of the real one, like Stripe's test clocks. */
+  now(real: Date): Promise<Date>;
+  charge(request: OffSessionCharge): Promise<ChargeOutcome>;
+}
+
 export interface PaymentProvider {
   readonly name: "sandbox" | "stripe";
+  /** Present when the site runs the renewals itself through this provider. */
+  readonly billing?: RecurringBilling;
   /**
    * Opens the hosted checkout for a reference: the same session however often it is asked for
    * the same reference (at once, or again after a crash), so that no purchase has two.

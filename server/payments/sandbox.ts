@@ -7,8 +7,11 @@ import {
   type CheckoutRequest,
   type CheckoutSession,
   type CheckoutState,
+  type OffSessionCharge,
   type PaymentEvent,
   type PaymentProvider,
+  type RecurringBilling,
+  type SavedCard,
 } from "./provider";
 
 /**
@@ -17,7 +20,12 @@ import {
  * callback signed like a real provider's. It moves no money; it is the default so that the
  * whole subscription flow works on a fresh machine.
  */
-export const SANDBOX_CARDS = { succeeds: "4242424242424242", declined: "4000000000000002" } as const;
+export const SANDBOX_CARDS = {
+  succeeds: "4242424242424242",
+  declined: "4000000000000002",
+  /** Stripe's 0341: saved without trouble, declined when charged later. */
+  declinesLater: "4000000000000341",
+} as const;
 
 export const SANDBOX_SIGNATURE_HEADER = "X-Sandbox-Signature";
 
@@ -37,14 +45,19 @@ export interface SandboxPayment {
 export type PayOutcome = { ok: true; redirectUrl: string; callback: { body: string; signature: string } } | { ok: false; error: string };
 
 export interface SandboxProvider extends PaymentProvider {
+  readonly billing: RecurringBilling;
   payment(id: string): Promise<SandboxPayment | undefined>;
   pay(id: string, cardNumber: string, now?: Date): Promise<PayOutcome>;
+  /** Moves the sandbox's clock on by `seconds`; answers the clock's new offset from real time, in seconds. */
+  advanceClock(seconds: number): Promise<number>;
 }
 
 export const CARD_DECLINED = "Your card was declined. No payment was taken.";
 export const CHECKOUT_EXPIRED = "This checkout has expired: the order was cancelled. No payment was taken.";
 export const NOT_A_TEST_CARD =
-  "This is a sandbox checkout: use the test card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).";
+  "This is a sandbox checkout: use the test card 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 0341 (accepted now, declined at renewal).";
+
+const TEST_CARDS: ReadonlySet<string> = new Set(Object.values(SANDBOX_CARDS));
 
 export function signSandboxPayload(secret: string, body: string, now = new Date()): string {
   const t = Math.floor(now.getTime() / 1000);
@@ -74,8 +87,63 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       ? db.selectFrom("sandbox_payment").selectAll().where("id", "=", id).executeTakeFirst()
       : Promise.resolve(undefined);
 
+  const savedCard = async (id: string | null): Promise<SavedCard | null> => {
+    const card = id
+      ? await db.selectFrom("sandbox_payment_method").select(["id", "brand", "last4"]).where("id", "=", id).executeTakeFirst()
+      : undefined;
+    return card ?? null;
+  };
+
+  const billing: RecurringBilling = {
+    async now(real) {
+      const clock = await db.selectFrom("sandbox_clock").select("offset_seconds").where("name", "=", "default").executeTakeFirstOrThrow();
+      return new Date(real.getTime() + clock.offset_seconds * 1000);
+    },
+
+    async charge(request: OffSessionCharge) {
+      const card = await db
+        .selectFrom("sandbox_payment_method")
+        .select("declines_off_session")
+        .where("id", "=", request.cardId)
+        .executeTakeFirst();
+      if (!card) throw new Error(`Sandbox: no saved card ${request.cardId}`);
+      await db
+        .insertInto("sandbox_charge")
+        .values({
+          id: `ch_${crypto.randomBytes(16).toString("base64url")}`,
+          idempotency_key: request.idempotencyKey,
+          payment_method_id: request.cardId,
+          amount_cents: request.amountCents,
+          status: card.declines_off_session ? "declined" : "succeeded",
+          created_at: (await billing.now(new Date())).toISOString(),
+        })
+        .onConflict((oc) => oc.column("idempotency_key").doNothing())
+        .execute();
+      const charge = await db
+        .selectFrom("sandbox_charge")
+        .selectAll()
+        .where("idempotency_key", "=", request.idempotencyKey)
+        .executeTakeFirstOrThrow();
+      // As Stripe does, a key reused for another charge is refused rather than answered.
+      if (charge.payment_method_id !== request.cardId || charge.amount_cents !== request.amountCents)
+        throw new Error(`Sandbox: idempotency key ${request.idempotencyKey} was used for another charge`);
+      return { id: charge.id, status: charge.status };
+    },
+  };
+
   return {
     name: "sandbox",
+    billing,
+
+    async advanceClock(seconds: number) {
+      const moved = await db
+        .updateTable("sandbox_clock")
+        .set((eb) => ({ offset_seconds: eb("offset_seconds", "+", seconds) }))
+        .where("name", "=", "default")
+        .returning("offset_seconds")
+        .executeTakeFirstOrThrow();
+      return moved.offset_seconds;
+    },
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
       // One session per reference, however often asked, as Stripe does for a repeated
@@ -100,6 +168,8 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
             card_last4: null,
             created_at: new Date().toISOString(),
             paid_at: null,
+            save_card: request.saveCard ? 1 : 0,
+            payment_method_id: null,
           })
           .execute();
         return fresh;
@@ -110,7 +180,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
     async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
       const row = await load(sessionId);
       if (!row) throw new Error(`Sandbox: no checkout session ${sessionId}`);
-      return { id: row.id, reference: row.reference, paid: row.status === "paid" };
+      return { id: row.id, reference: row.reference, paid: row.status === "paid", card: await savedCard(row.payment_method_id) };
     },
 
     async expireCheckout(sessionId: string): Promise<"closed" | "paid"> {
@@ -129,7 +199,11 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
 
     parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {
       verifySignature(options.webhookSecret, rawBody, signatureHeader);
-      const event = JSON.parse(rawBody) as { id: string; type: string; data?: { sessionId: string; reference: string; paid: boolean } };
+      const event = JSON.parse(rawBody) as {
+        id: string;
+        type: string;
+        data?: { sessionId: string; reference: string; paid: boolean; card: SavedCard | null };
+      };
       if (event.type !== "checkout.completed" || !event.data) return { type: "other", eventId: event.id };
       return { type: "checkout.completed", eventId: event.id, ...event.data };
     },
@@ -153,7 +227,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       const row = await load(id);
       if (!row) return { ok: false, error: "This checkout session does not exist." };
       const digits = cardNumber.replace(/[\s-]/g, "");
-      if (digits !== SANDBOX_CARDS.succeeds && digits !== SANDBOX_CARDS.declined) return { ok: false, error: NOT_A_TEST_CARD };
+      if (!TEST_CARDS.has(digits)) return { ok: false, error: NOT_A_TEST_CARD };
       if (row.status === "paid") return { ok: false, error: "This checkout has already been paid." };
       if (row.status === "expired") return { ok: false, error: CHECKOUT_EXPIRED };
       if (digits === SANDBOX_CARDS.declined) {
@@ -165,14 +239,32 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
           .execute();
         return { ok: false, error: CARD_DECLINED };
       }
-      // Only one of two racing payments of the same session gets through, and none once expired.
-      const paid = await db
-        .updateTable("sandbox_payment")
-        .set({ status: "paid", card_last4: digits.slice(-4), paid_at: now.toISOString() })
-        .where("id", "=", id)
-        .where("status", "in", ["open", "declined"])
-        .executeTakeFirst();
-      if (Number(paid.numUpdatedRows) !== 1) {
+      // Only one of two racing payments of the same session gets through, and none once expired;
+      // the card is saved with the payment, or not at all.
+      const card: SavedCard | null = row.save_card
+        ? { id: `pm_${crypto.randomBytes(16).toString("base64url")}`, brand: "Visa", last4: digits.slice(-4) }
+        : null;
+      const paid = await db.transaction().execute(async (tx) => {
+        const moved = await tx
+          .updateTable("sandbox_payment")
+          .set({ status: "paid", card_last4: digits.slice(-4), paid_at: now.toISOString(), payment_method_id: card?.id ?? null })
+          .where("id", "=", id)
+          .where("status", "in", ["open", "declined"])
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return false;
+        if (card)
+          await tx
+            .insertInto("sandbox_payment_method")
+            .values({
+              ...card,
+              customer_email: row.customer_email,
+              declines_off_session: digits === SANDBOX_CARDS.declinesLater ? 1 : 0,
+              created_at: now.toISOString(),
+            })
+            .execute();
+        return true;
+      });
+      if (!paid) {
         const after = await load(id);
         return { ok: false, error: after?.status === "expired" ? CHECKOUT_EXPIRED : "This checkout has already been paid." };
       }
@@ -180,7 +272,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
         id: `evt_${crypto.randomBytes(12).toString("base64url")}`,
         type: "checkout.completed",
         created: Math.floor(now.getTime() / 1000),
-        data: { sessionId: id, reference: row.reference, paid: true },
+        data: { sessionId: id, reference: row.reference, paid: true, card },
       });
       return {
         ok: true,

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import type { CheckoutStatus } from "~/server/db/schema";
-import type { PaymentEvent, PaymentProvider } from "~/server/payments/provider";
+import { recordInvoice } from "~/server/billing/invoices";
+import type { PaymentEvent, PaymentProvider, SavedCard } from "~/server/payments/provider";
 import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
 
@@ -65,6 +66,7 @@ export async function startCheckout(
       currency: "usd",
       customerEmail: input.email,
       successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
+      saveCard: true,
       cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
     });
     await db
@@ -124,11 +126,13 @@ export async function findCheckout(db: Database, id: string, userId: string): Pr
  * from several places (the completion cookie, the receipt, a replayed webhook): only the call
  * that moves the checkout to "activated" grants, and the grant itself is unique per checkout.
  * The new plan replaces the reader's current web plan; the time left on that one carries over.
+ * With the card the provider saved, the plan renews by itself. The payment's invoice is written
+ * in the same transaction (its receipt goes with the next sendPendingReceipts).
  */
-export async function activateCheckout(db: Database, id: string, now = new Date()): Promise<boolean> {
+export async function activateCheckout(db: Database, id: string, now = new Date(), card: SavedCard | null = null): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute((tx) => activateInTransaction(tx, id, now));
+      return await db.transaction().execute((tx) => activateInTransaction(tx, id, now, card));
     } catch (error) {
       // Two of the reader's checkouts activating at the same moment on PostgreSQL: the second
       // new plan met the first at the one-active-plan index. Run again, it replaces that one.
@@ -137,8 +141,12 @@ export async function activateCheckout(db: Database, id: string, now = new Date(
   }
 }
 
-async function activateInTransaction(tx: Database, id: string, now: Date): Promise<boolean> {
-  const row = await tx.selectFrom("subscription_checkout").select(["user_id", "plan_id"]).where("id", "=", id).executeTakeFirst();
+async function activateInTransaction(tx: Database, id: string, now: Date, card: SavedCard | null): Promise<boolean> {
+  const row = await tx
+    .selectFrom("subscription_checkout")
+    .select(["user_id", "plan_id", "amount_cents", "company", "tax_id"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   const plan = row && findPlan(row.plan_id);
   if (!row || !plan) return false;
   const moved = await tx
@@ -148,11 +156,46 @@ async function activateInTransaction(tx: Database, id: string, now: Date): Promi
     .where("status", "!=", "activated")
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return false;
-  return grantSubscription(
+  const granted = await grantSubscription(
     tx,
-    { userId: row.user_id, roleCode: plan.roleCode, source: "web", reference: id, accessStart: now, months: plan.months },
+    {
+      userId: row.user_id,
+      roleCode: plan.roleCode,
+      source: "web",
+      reference: id,
+      accessStart: now,
+      months: plan.months,
+      planId: plan.id,
+      card,
+    },
     now,
   );
+  if (!granted) return false;
+  const subscription = await tx
+    .selectFrom("subscription")
+    .select(["id", "access_start", "access_end"])
+    .where("reference", "=", id)
+    .executeTakeFirstOrThrow();
+  await recordInvoice(
+    tx,
+    {
+      subscription_id: subscription.id,
+      user_id: row.user_id,
+      payment_key: id,
+      kind: "purchase",
+      plan_id: plan.id,
+      amount_cents: row.amount_cents,
+      tax_cents: 0,
+      period_start: subscription.access_start,
+      period_end: subscription.access_end,
+      company: row.company,
+      tax_id: row.tax_id,
+      card_brand: card?.brand ?? null,
+      card_last4: card?.last4 ?? null,
+    },
+    now,
+  );
+  return true;
 }
 
 const isUniqueViolation = (error: unknown) => {
@@ -180,12 +223,12 @@ export async function settleCheckout(
   if (!row.provider_session_id) return "pending";
   const state = await provider.retrieveCheckout(row.provider_session_id);
   if (!state.paid || state.reference !== id) return "pending";
-  await activateCheckout(db, id, now);
+  await activateCheckout(db, id, now, state.card ?? null);
   return "activated";
 }
 
 /** A provider's signed callback: activates the checkout a completed payment was for. */
 export async function handlePaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"activated" | "ignored"> {
   if (event.type !== "checkout.completed" || !event.paid || !ID.test(event.reference)) return "ignored";
-  return (await activateCheckout(db, event.reference, now)) ? "activated" : "ignored";
+  return (await activateCheckout(db, event.reference, now, event.card ?? null)) ? "activated" : "ignored";
 }

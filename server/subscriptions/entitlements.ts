@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
+import type { SavedCard } from "~/server/payments/provider";
 import { byRank, tierOf, type Tier } from "./tiers";
 
 export interface Entitlement {
@@ -46,9 +47,16 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
  */
 export async function grantSubscription(
   db: Database,
-  input: { userId: string; roleCode: string; source: "web" | "print"; reference: string; accessStart: Date } & (
-    { accessEnd: Date } | { months: number }
-  ),
+  input: {
+    userId: string;
+    roleCode: string;
+    source: "web" | "print";
+    reference: string;
+    accessStart: Date;
+    /** A web plan's id, and the card kept on file when it renews by itself. */
+    planId?: string;
+    card?: SavedCard | null;
+  } & ({ accessEnd: Date } | { months: number }),
   now = new Date(),
 ): Promise<boolean> {
   if (await db.selectFrom("subscription").select("id").where("reference", "=", input.reference).executeTakeFirst()) return false;
@@ -66,6 +74,11 @@ export async function grantSubscription(
       access_start: input.accessStart.toISOString(),
       access_end: accessEnd.toISOString(),
       created_at: now.toISOString(),
+      plan_id: input.planId ?? null,
+      billing_status: input.card ? "active" : null,
+      payment_method_id: input.card?.id ?? null,
+      card_brand: input.card?.brand ?? null,
+      card_last4: input.card?.last4 ?? null,
     })
     .onConflict((oc) => oc.column("reference").doNothing())
     .executeTakeFirst();

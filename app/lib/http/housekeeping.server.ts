@@ -1,5 +1,8 @@
 import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
-import { db } from "~/app/lib/context/db.server";
+import { config, db } from "~/app/lib/context/db.server";
+import { mailer } from "~/server/adapters/mail";
+import { billingMail } from "~/server/billing/mail";
+import { describeRenewals, runRenewals } from "~/server/billing/renewals";
 import { payments } from "~/app/lib/store/payments.server";
 import { log } from "~/server/log";
 
@@ -9,14 +12,18 @@ let timer: ReturnType<typeof setInterval> | undefined;
 /**
  * A minute after start and then every 15 minutes, this process runs the housekeeping in
  * server/housekeeping.ts (abandoned orders, expired sessions, tokens, old meter reads, ended
- * rate-limit windows, idle guest carts) and logs what it did. Each instance behind a load
- * balancer runs it; its steps are conditional, so they cannot trip over each other.
+ * rate-limit windows, idle guest carts), then the renewals that fell due when the provider is
+ * one the site renews through (server/billing/renewals.ts), and logs what it did. Each instance
+ * behind a load balancer runs it; its steps are conditional, so they cannot trip over each other.
  */
 export function startHousekeeping(): void {
   if (timer) return;
   const run = async () => {
     try {
-      log.info(describeHousekeeping(await runHousekeeping(await db(), await payments())));
+      const provider = await payments();
+      log.info(describeHousekeeping(await runHousekeeping(await db(), provider)));
+      if (provider.billing)
+        log.info(describeRenewals(await runRenewals(await db(), provider.billing, billingMail(config(), mailer()), new Date())));
     } catch (error) {
       log.error("Housekeeping failed; the next run tries again", { error });
     }

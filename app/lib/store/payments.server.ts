@@ -3,6 +3,7 @@ import type { PaymentProvider } from "~/server/payments/provider";
 import type { SandboxProvider } from "~/server/payments/sandbox";
 import { secrets } from "~/server/secrets";
 import { mailer } from "~/server/adapters/mail";
+import { billingMail, sendPendingReceipts } from "~/server/billing/mail";
 import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
 import { ORDER_ID } from "~/server/store/order-records";
@@ -31,7 +32,21 @@ export async function receivePaymentCallback(rawBody: string, signature: string 
     await confirmOrder(event.reference);
     return outcome;
   }
-  return handlePaymentEvent(await db(), event);
+  const outcome = await handlePaymentEvent(await db(), event);
+  await mailReceipts();
+  return outcome;
+}
+
+/**
+ * Mails the receipts of subscription payments not yet sent. A mail failure is logged: the
+ * subscription stays active, and the next payment settled or renewal run tries the mail again.
+ */
+export async function mailReceipts(): Promise<void> {
+  try {
+    await sendPendingReceipts(await db(), billingMail(config(), mailer()), new Date());
+  } catch (error) {
+    log.error("subscription receipt mail failed", { error });
+  }
 }
 
 /**
@@ -65,6 +80,7 @@ export async function completePendingCheckout(request: Request, userId: string |
     try {
       const outcome = await settleCheckout(await db(), await payments(), id, userId);
       if (outcome !== "activated") log.error(`subscription activation: checkout ${id} is ${outcome}`);
+      await mailReceipts();
     } catch (error) {
       log.error(`subscription activation failed for checkout ${id}`, { error });
     }

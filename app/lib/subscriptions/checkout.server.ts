@@ -1,7 +1,7 @@
 import { log } from "~/server/log";
 import { findCheckout, settleCheckout, type SubscriptionCheckout } from "~/server/subscriptions/checkout";
 import { db } from "~/app/lib/context/db.server";
-import { payments } from "~/app/lib/store/payments.server";
+import { mailReceipts, payments } from "~/app/lib/store/payments.server";
 
 /**
  * The reader's checkout after the provider has been asked whether it was paid, and activated if
@@ -15,6 +15,7 @@ export async function completeCheckout(userId: string, id: string): Promise<Subs
   if (!checkout || checkout.status === "activated") return checkout;
   try {
     await settleCheckout(database, await payments(), checkout.id, userId);
+    await mailReceipts();
   } catch (error) {
     log.error(`subscription activation failed for checkout ${checkout.id}`, { error });
   }

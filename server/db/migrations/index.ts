@@ -23,6 +23,7 @@ import * as m021 from "./021-search-word-pairs";
 import * as m022 from "./022-topic-subjects";
 import * as m023 from "./023-product-companions";
 import * as m024 from "./024-courses";
+import * as m025 from "./025-billing";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   "022-topic-subjects": m022,
   "023-product-companions": m023,
   "024-courses": m024,
+  "025-billing": m025,
 };
 
 export const migrationProvider: MigrationProvider = {

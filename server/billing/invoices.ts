@@ -1,0 +1,74 @@
+import crypto from "node:crypto";
+import type { Config } from "~/server/config";
+import type { Database } from "~/server/db/connection";
+import type { InvoiceTable } from "~/server/db/schema";
+import { renderInvoicePdf } from "~/server/documents/pdf";
+import { findPlan } from "~/server/subscriptions/plans";
+import { formatUsd } from "~/shared/money";
+
+export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at">;
+
+/**
+ * Writes the invoice for one payment, numbered from the one counter. Call it inside the
+ * transaction that applies the payment: the counter's row stays locked until that commits
+ * (PostgreSQL's row lock, SQLite's write lock), so concurrent payments take consecutive numbers,
+ * and a payment rolled back gives its number back: the sequence has no gaps.
+ */
+export async function recordInvoice(tx: Database, input: InvoiceInput, now: Date): Promise<number> {
+  const { last_number: number } = await tx
+    .updateTable("invoice_sequence")
+    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
+    .where("name", "=", "invoice")
+    .returning("last_number")
+    .executeTakeFirstOrThrow();
+  await tx
+    .insertInto("invoice")
+    .values({ ...input, id: crypto.randomUUID(), number, created_at: now.toISOString(), receipt_sent_at: null })
+    .execute();
+  return number;
+}
+
+/** How an invoice number is printed. */
+export const invoiceNumber = (number: number) => `MR-${String(number).padStart(6, "0")}`;
+
+export interface Publisher {
+  name: string;
+  addressLines: string[];
+  taxId: string | null;
+}
+
+export const publisherFrom = (config: Config): Publisher => ({
+  name: config.PUBLISHER_NAME,
+  addressLines: config.PUBLISHER_ADDRESS.split(";").map((line) => line.trim()),
+  taxId: config.PUBLISHER_TAX_ID ?? null,
+});
+
+const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
+
+/** An invoice as the buyer reads it: its printed number and its PDF. */
+export async function invoiceDocument(db: Database, id: string, publisher: Publisher, siteUrl: string) {
+  const row = await db
+    .selectFrom("invoice")
+    .innerJoin("app_user", "app_user.id", "invoice.user_id")
+    .selectAll("invoice")
+    .select(["app_user.email", "app_user.first_name", "app_user.last_name"])
+    .where("invoice.id", "=", id)
+    .executeTakeFirstOrThrow();
+  const plan = findPlan(row.plan_id);
+  const number = invoiceNumber(row.number);
+  const pdf = await renderInvoicePdf({
+    number,
+    issued: day(row.created_at),
+    publisher,
+    billTo: { name: `${row.first_name} ${row.last_name}`, email: row.email, company: row.company, taxId: row.tax_id },
+    description: `${plan?.name ?? row.plan_id} subscription, ${plan?.period === "year" ? "yearly" : "monthly"}${row.kind === "renewal" ? " (renewal)" : ""}`,
+    period: `${day(row.period_start)} to ${day(row.period_end)}`,
+    amount: formatUsd(row.amount_cents),
+    tax: formatUsd(row.tax_cents),
+    total: formatUsd(row.amount_cents + row.tax_cents),
+    paidWith: row.card_last4 ? `Paid with ${row.card_brand ?? "card"} ending in ${row.card_last4}` : "Paid",
+    siteUrl,
+    now: new Date(row.created_at),
+  });
+  return { invoice: row, number, planName: plan?.name ?? row.plan_id, pdf };
+}

@@ -1,0 +1,108 @@
+import type { Mailer } from "~/server/adapters/mail";
+import type { Config } from "~/server/config";
+import type { Database } from "~/server/db/connection";
+import { formatUsd } from "~/shared/money";
+import { invoiceDocument, publisherFrom, type Publisher } from "./invoices";
+
+export interface BillingMail {
+  mailer: Mailer;
+  siteUrl: string;
+  publisher: Publisher;
+}
+
+export const billingMail = (config: Config, mailer: Mailer): BillingMail => ({
+  mailer,
+  siteUrl: config.siteUrl,
+  publisher: publisherFrom(config),
+});
+
+const footer = (mail: BillingMail) =>
+  ["", "--", mail.publisher.name, ...mail.publisher.addressLines, `Your account: ${mail.siteUrl}/my-account`].join("\n");
+
+/**
+ * Mails the receipt, with its invoice as a PDF, for every invoice that has none yet. Each is
+ * claimed by a conditional update first, so two runs at once send it once; if sending fails the
+ * claim is taken back and a later run tries again. Answers how many went.
+ */
+export async function sendPendingReceipts(db: Database, mail: BillingMail, now: Date): Promise<number> {
+  const pending = await db.selectFrom("invoice").select("id").where("receipt_sent_at", "is", null).orderBy("number").execute();
+  let sent = 0;
+  for (const { id } of pending) {
+    const claimed = await db
+      .updateTable("invoice")
+      .set({ receipt_sent_at: now.toISOString() })
+      .where("id", "=", id)
+      .where("receipt_sent_at", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    try {
+      const { invoice, number, planName, pdf } = await invoiceDocument(db, id, mail.publisher, mail.siteUrl);
+      const total = formatUsd(invoice.amount_cents + invoice.tax_cents);
+      await mail.mailer.send({
+        to: invoice.email,
+        subject: `Your Meridian Review receipt ${number}`,
+        text: [
+          invoice.kind === "renewal"
+            ? `Thank you: your ${planName} subscription has renewed.`
+            : `Thank you for subscribing to Meridian Review ${planName}.`,
+          "",
+          `Invoice: ${number}`,
+          `Amount paid: ${total}`,
+          ...(invoice.card_last4 ? [`Charged to: ${invoice.card_brand ?? "card"} ending in ${invoice.card_last4}`] : []),
+          `Access until: ${new Date(invoice.period_end).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" })}`,
+          "",
+          "Your invoice is attached as a PDF.",
+          footer(mail),
+        ].join("\n"),
+        attachments: [{ filename: `invoice-${number}.pdf`, content: pdf, contentType: "application/pdf" }],
+      });
+      sent++;
+    } catch (error) {
+      await db.updateTable("invoice").set({ receipt_sent_at: null }).where("id", "=", id).execute();
+      throw error;
+    }
+  }
+  return sent;
+}
+
+/**
+ * Mails "payment failed" once for each subscription whose renewal was declined and has not been
+ * told yet, claimed the same way as a receipt. Answers how many went.
+ */
+export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, now: Date): Promise<number> {
+  const pending = await db
+    .selectFrom("subscription")
+    .innerJoin("app_user", "app_user.id", "subscription.user_id")
+    .select(["subscription.id", "subscription.plan_id", "subscription.card_brand", "subscription.card_last4", "app_user.email"])
+    .where("subscription.billing_status", "=", "past_due")
+    .where("subscription.failure_mailed_at", "is", null)
+    .execute();
+  let sent = 0;
+  for (const row of pending) {
+    const claimed = await db
+      .updateTable("subscription")
+      .set({ failure_mailed_at: now.toISOString() })
+      .where("id", "=", row.id)
+      .where("billing_status", "=", "past_due")
+      .where("failure_mailed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    try {
+      await mail.mailer.send({
+        to: row.email,
+        subject: "Your Meridian Review payment did not go through",
+        text: [
+          `We could not renew your subscription: the payment to your ${row.card_brand} card ending in ${row.card_last4} was declined.`,
+          "",
+          `To keep reading without interruption, please update your card on your account page: ${mail.siteUrl}/my-account`,
+          footer(mail),
+        ].join("\n"),
+      });
+      sent++;
+    } catch (error) {
+      await db.updateTable("subscription").set({ failure_mailed_at: null }).where("id", "=", row.id).execute();
+      throw error;
+    }
+  }
+  return sent;
+}
