@@ -1,6 +1,7 @@
 // npm run sandbox:clock -- --advance 31d
 // Moves the sandbox payment provider's clock on (like Stripe's test clocks) and runs the
-// renewals that fell due by its new time, printing what it did. Only with PAYMENT_PROVIDER=sandbox.
+// renewals that fell due by its new time, printing what it did. Only with PAYMENT_PROVIDER=sandbox
+// and BILLING_RENEWALS=on.
 import { mailer } from "~/server/adapters/mail";
 import { config } from "~/server/config";
 import { openDatabase } from "~/server/db";
@@ -23,6 +24,8 @@ async function main() {
   const c = config();
   if (c.PAYMENT_PROVIDER !== "sandbox")
     throw new Error(`The sandbox clock can only be moved when PAYMENT_PROVIDER=sandbox (it is ${c.PAYMENT_PROVIDER}).`);
+  if (c.BILLING_RENEWALS !== "on")
+    throw new Error("Renewals are off: set BILLING_RENEWALS=on to move the sandbox clock and renew what falls due.");
   const seconds = advanceSeconds(process.argv.slice(2));
   if (seconds === undefined) throw new Error(USAGE);
   const db = await openDatabase({ databaseUrl: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, dataDir: c.dataDir });

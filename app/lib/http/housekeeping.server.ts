@@ -12,7 +12,7 @@ let timer: ReturnType<typeof setInterval> | undefined;
 /**
  * A minute after start and then every 15 minutes, this process runs the housekeeping in
  * server/housekeeping.ts (abandoned orders, expired sessions, tokens, old meter reads, ended
- * rate-limit windows, idle guest carts), then the renewals that fell due when the provider is
+ * rate-limit windows, idle guest carts), then, when BILLING_RENEWALS is on, the renewals that fell due when the provider is
  * one the site renews through (server/billing/renewals.ts), and logs what it did. Each instance
  * behind a load balancer runs it; its steps are conditional, so they cannot trip over each other.
  */
@@ -22,7 +22,7 @@ export function startHousekeeping(): void {
     try {
       const provider = await payments();
       log.info(describeHousekeeping(await runHousekeeping(await db(), provider)));
-      if (provider.billing)
+      if (provider.billing && config().BILLING_RENEWALS === "on")
         log.info(describeRenewals(await runRenewals(await db(), provider.billing, billingMail(config(), mailer()), new Date())));
     } catch (error) {
       log.error("Housekeeping failed; the next run tries again", { error });
