@@ -1,6 +1,7 @@
 import type { Mailer } from "~/server/adapters/mail";
 import type { Config } from "~/server/config";
 import type { Database } from "~/server/db/connection";
+import { findPlan } from "~/server/subscriptions/plans";
 import { formatUsd } from "~/shared/money";
 import { invoiceDocument, publisherFrom, type Publisher } from "./invoices";
 
@@ -101,6 +102,66 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
       sent++;
     } catch (error) {
       await db.updateTable("subscription").set({ failure_mailed_at: null }).where("id", "=", row.id).execute();
+      throw error;
+    }
+  }
+  return sent;
+}
+
+const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" });
+
+/**
+ * Mails "subscription cancelled" (with its end date) or "subscription ended" once for each
+ * subscription in that state not yet told, claimed the same way as a receipt. Answers how many went.
+ */
+export async function sendSubscriptionNotices(db: Database, mail: BillingMail, now: Date): Promise<number> {
+  const pending = await db
+    .selectFrom("subscription")
+    .innerJoin("app_user", "app_user.id", "subscription.user_id")
+    .select(["subscription.id", "subscription.plan_id", "subscription.billing_status", "subscription.access_end", "app_user.email"])
+    .where("subscription.status", "=", "active")
+    .where("subscription.billing_status", "in", ["cancel_at_period_end", "ended"])
+    .where("subscription.notice_mailed_at", "is", null)
+    .execute();
+  let sent = 0;
+  for (const row of pending) {
+    const claimed = await db
+      .updateTable("subscription")
+      .set({ notice_mailed_at: now.toISOString() })
+      .where("id", "=", row.id)
+      .where("billing_status", "=", row.billing_status)
+      .where("notice_mailed_at", "is", null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    const plan = `${findPlan(row.plan_id ?? "")?.name ?? "Meridian Review"} subscription`;
+    try {
+      await mail.mailer.send(
+        row.billing_status === "ended"
+          ? {
+              to: row.email,
+              subject: "Your Meridian Review subscription has ended",
+              text: [
+                `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`,
+                "",
+                `Thank you for reading. You can subscribe again at any time: ${mail.siteUrl}/subscriptions`,
+                footer(mail),
+              ].join("\n"),
+            }
+          : {
+              to: row.email,
+              subject: "Your Meridian Review subscription has been cancelled",
+              text: [
+                `We have cancelled your ${plan} as you asked. It will not renew.`,
+                "",
+                `You keep full access until ${longDate(row.access_end)}, the end of the period you have paid for.`,
+                `Changed your mind? Resume your subscription before then on Subscription and billing: ${mail.siteUrl}/my-account/billing`,
+                footer(mail),
+              ].join("\n"),
+            },
+      );
+      sent++;
+    } catch (error) {
+      await db.updateTable("subscription").set({ notice_mailed_at: null }).where("id", "=", row.id).execute();
       throw error;
     }
   }

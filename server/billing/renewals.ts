@@ -2,7 +2,8 @@ import type { Database } from "~/server/db/connection";
 import type { RecurringBilling } from "~/server/payments/provider";
 import { addMonths } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
-import { sendPaymentFailedNotices, sendPendingReceipts, type BillingMail } from "./mail";
+import { endCancelledSubscriptions } from "./cancellation";
+import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoice } from "./invoices";
 
 /** Subscriptions taken up per query: a run goes on until none is left due (a clock moved on by two periods renews twice). */
@@ -13,8 +14,12 @@ export interface RenewalReport {
   at: Date;
   renewed: number;
   declined: number;
+  /** Cancelled subscriptions whose paid period ended. */
+  ended: number;
   receipts: number;
   failureNotices: number;
+  /** "Subscription cancelled" and "subscription ended" mails. */
+  subscriptionNotices: number;
 }
 
 interface DueSubscription {
@@ -38,14 +43,15 @@ export const renewalKey = (subscriptionId: string, periodEnd: string) => `renewa
 /**
  * Renews every renewing subscription whose period has ended by the provider's clock (`realNow`
  * moved as the provider's clock says): charges the card on file, extends the period by one
- * interval and writes the invoice, or marks it past_due when the card is declined; then mails
- * the receipts and "payment failed" notices not yet sent. Safe to run in several instances at
+ * interval and writes the invoice, or marks it past_due when the card is declined; ends the
+ * cancelled ones whose period is over; then mails the receipts, "payment failed", "cancelled" and
+ * "ended" notices not yet sent. Safe to run in several instances at
  * once and again after a crash at any step (ADR 066): the charge is idempotent by
  * renewalKey, and the period moves only from the end the charge was for.
  */
 export async function runRenewals(db: Database, billing: RecurringBilling, mail: BillingMail, realNow: Date): Promise<RenewalReport> {
   const at = await billing.now(realNow);
-  const report: RenewalReport = { at, renewed: 0, declined: 0, receipts: 0, failureNotices: 0 };
+  const report: RenewalReport = { at, renewed: 0, declined: 0, ended: 0, receipts: 0, failureNotices: 0, subscriptionNotices: 0 };
   for (;;) {
     const due = await dueSubscriptions(db, at);
     for (const subscription of due) {
@@ -55,8 +61,10 @@ export async function runRenewals(db: Database, billing: RecurringBilling, mail:
     }
     if (due.length === 0) break;
   }
+  report.ended = await endCancelledSubscriptions(db, at);
   report.receipts = await sendPendingReceipts(db, mail, at);
   report.failureNotices = await sendPaymentFailedNotices(db, mail, at);
+  report.subscriptionNotices = await sendSubscriptionNotices(db, mail, at);
   return report;
 }
 
@@ -129,7 +137,8 @@ async function renew(db: Database, billing: RecurringBilling, due: DueSubscripti
 /** One line saying what a run did. */
 export function describeRenewals(report: RenewalReport): string {
   return (
-    `Renewals as of ${report.at.toISOString()}: renewed ${report.renewed} subscription(s), ${report.declined} declined (now past due); ` +
-    `sent ${report.receipts} receipt(s) and ${report.failureNotices} payment-failed notice(s)`
+    `Renewals as of ${report.at.toISOString()}: renewed ${report.renewed} subscription(s), ${report.declined} declined (now past due), ` +
+    `${report.ended} cancelled one(s) ended; sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s) ` +
+    `and ${report.subscriptionNotices} cancelled/ended notice(s)`
   );
 }

@@ -386,6 +386,11 @@ export interface SubscriptionTable {
   past_due_since: string | null;
   /** When the "payment failed" mail for the current failure went. */
   failure_mailed_at: string | null;
+  /** When the subscriber last cancelled, and the reason they chose (null when none). */
+  cancelled_at: string | null;
+  cancel_reason: string | null;
+  /** When the "cancelled" or "ended" mail for the current billing_status went. */
+  notice_mailed_at: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */

@@ -4,11 +4,14 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
-import type { BillingMail } from "~/server/billing/mail";
+import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
+import { sendSubscriptionNotices, type BillingMail } from "~/server/billing/mail";
+import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
 import { runRenewals, renewalKey } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
 import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
 import { issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
@@ -178,5 +181,82 @@ describe(`recurring billing through the sandbox (${dialectName})`, () => {
     await expect(sandbox.billing.charge({ cardId: payment_method_id!, amountCents: 999, idempotencyKey: "k1" })).rejects.toThrow(
       /used for another charge/,
     );
+  });
+});
+
+describe(`cancel at period end and resume (${dialectName})`, () => {
+  const DECEMBER_16 = new Date("2026-12-16T12:00:00Z");
+
+  it("cancels: access to the period's end, no renewal charged, then ended with one mail each, and the meter again", async () => {
+    const user = await subscribe();
+    expect(await cancelAtPeriodEnd(db, user.id, "price", NOVEMBER)).toBe("cancelled");
+    expect(await sendSubscriptionNotices(db, mail, NOVEMBER)).toBe(1);
+    expect(mails().find((m) => m.includes("has been cancelled"))).toContain("December 15, 2026");
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "cancel_at_period_end", cancel_reason: "price" });
+    expect(await subscriberStatus(db, user.id, new Date("2026-12-15T11:00:00Z"))).not.toBeNull();
+
+    await sandbox.advanceClock(31 * DAY);
+    expect(await runRenewals(db, sandbox.billing, mail, NOVEMBER)).toMatchObject({ renewed: 0, ended: 1, subscriptionNotices: 1 });
+    expect(await charges()).toHaveLength(0);
+    expect(await invoices()).toHaveLength(1);
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "ended", access_end: "2026-12-15T12:00:00.000Z" });
+    expect(mails().filter((m) => m.includes("has ended"))).toHaveLength(1);
+    expect(await subscriberStatus(db, user.id, DECEMBER_16)).toBeNull();
+    expect(await billingOverview(db, user.id, DECEMBER_16)).toMatchObject({ kind: "none", invoices: [{ amountCents: 1200 }] });
+
+    expect(await runRenewals(db, sandbox.billing, mail, NOVEMBER)).toMatchObject({ ended: 0, subscriptionNotices: 0 });
+    expect(await resumeSubscription(db, user.id, DECEMBER_16)).toBe("unchanged");
+  });
+
+  it("resumes before the end: the plan renews as before", async () => {
+    const user = await subscribe();
+    await cancelAtPeriodEnd(db, user.id, null, NOVEMBER);
+    expect(await resumeSubscription(db, user.id, NOVEMBER)).toBe("resumed");
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "active", cancel_reason: null, cancelled_at: null });
+    await sandbox.advanceClock(31 * DAY);
+    expect(await runRenewals(db, sandbox.billing, mail, NOVEMBER)).toMatchObject({ renewed: 1, ended: 0, subscriptionNotices: 0 });
+    expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+    expect(await billingOverview(db, user.id, DECEMBER_16)).toMatchObject({
+      kind: "web",
+      billingStatus: "active",
+      card: { brand: "Visa", last4: "4242" },
+      invoices: [{ number: expect.stringMatching(/^MR-/) }, { number: expect.stringMatching(/^MR-/) }],
+    });
+  });
+
+  it("changes nothing twice: a second cancel or resume, at once or replayed, and mails once", async () => {
+    const user = await subscribe();
+    const twice = await Promise.all([cancelAtPeriodEnd(db, user.id, "time", NOVEMBER), cancelAtPeriodEnd(db, user.id, "other", NOVEMBER)]);
+    expect(twice.sort()).toEqual(["cancelled", "unchanged"]);
+    await Promise.all([sendSubscriptionNotices(db, mail, NOVEMBER), sendSubscriptionNotices(db, mail, NOVEMBER)]);
+    expect(mails().filter((m) => m.includes("has been cancelled"))).toHaveLength(1);
+    const resumed = await Promise.all([resumeSubscription(db, user.id, NOVEMBER), resumeSubscription(db, user.id, NOVEMBER)]);
+    expect(resumed.sort()).toEqual(["resumed", "unchanged"]);
+    expect(await resumeSubscription(db, user.id, NOVEMBER)).toBe("unchanged");
+  });
+
+  it("never touches another reader's subscription or invoice", async () => {
+    const owner = await subscribe();
+    const other = await subscribe();
+    const [ownersInvoice] = await db.selectFrom("invoice").select("id").where("user_id", "=", owner.id).execute();
+    expect(await isOwnInvoice(db, other.id, ownersInvoice!.id)).toBe(false);
+    expect(await isOwnInvoice(db, owner.id, ownersInvoice!.id)).toBe(true);
+
+    expect(await cancelAtPeriodEnd(db, other.id, null, NOVEMBER)).toBe("cancelled");
+    expect((await subscriptionOf(owner.id)).billing_status).toBe("active");
+    await cancelAtPeriodEnd(db, owner.id, null, NOVEMBER);
+    expect(await resumeSubscription(db, other.id, NOVEMBER)).toBe("resumed");
+    expect((await subscriptionOf(owner.id)).billing_status).toBe("cancel_at_period_end");
+  });
+
+  it("shows a print subscription with its account number, and a reader without one as none", async () => {
+    const reader = await subscribe();
+    await db
+      .updateTable("subscription")
+      .set({ source: "print", reference: "print:PR-100234", billing_status: null })
+      .where("user_id", "=", reader.id)
+      .execute();
+    expect(await billingOverview(db, reader.id, NOVEMBER)).toMatchObject({ kind: "print", accountNumber: "PR-100234" });
+    expect(await cancelAtPeriodEnd(db, reader.id, null, NOVEMBER)).toBe("unchanged");
   });
 });

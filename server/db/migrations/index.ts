@@ -24,6 +24,7 @@ import * as m022 from "./022-topic-subjects";
 import * as m023 from "./023-product-companions";
 import * as m024 from "./024-courses";
 import * as m025 from "./025-billing";
+import * as m026 from "./026-cancellation";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   "023-product-companions": m023,
   "024-courses": m024,
   "025-billing": m025,
+  "026-cancellation": m026,
 };
 
 export const migrationProvider: MigrationProvider = {
