@@ -112,7 +112,7 @@ export default function MyAccount() {
         result={actionData?.intent === "profile" && "result" in actionData ? actionData.result : undefined}
       />
       <ChangePasswordForm result={actionData?.intent === "password" ? actionData.result : undefined} />
-      <SubscriberLinks />
+      <AccountLinks />
     </div>
   );
 }
@@ -140,19 +140,26 @@ export function ChangePasswordForm({ result }: { result: Result }) {
   );
 }
 
-/** A subscriber's gift links and notes, each on a page of its own. */
-function SubscriberLinks() {
-  if (!useRootData()?.subscriber) return null;
+/** The billing page for every reader; a subscriber's gift links and notes, each on a page of its own. */
+function AccountLinks() {
+  const subscriber = useRootData()?.subscriber;
   return (
     <section aria-labelledby="subscriber-heading" className={prose.section}>
-      <h2 id="subscriber-heading">Gifts and notes</h2>
+      <h2 id="subscriber-heading">{subscriber ? "Subscription, gifts and notes" : "Subscription"}</h2>
       <ul>
         <li>
-          <Link to="/my-account/gifts">Your gift links</Link>
+          <Link to="/my-account/billing">Subscription and billing</Link>
         </li>
-        <li>
-          <Link to="/my-account/notes">Your notes</Link>
-        </li>
+        {subscriber ? (
+          <>
+            <li>
+              <Link to="/my-account/gifts">Your gift links</Link>
+            </li>
+            <li>
+              <Link to="/my-account/notes">Your notes</Link>
+            </li>
+          </>
+        ) : null}
       </ul>
     </section>
   );

@@ -1,0 +1,46 @@
+import { mailer } from "~/server/adapters/mail";
+import { cancelAtPeriodEnd, resumeSubscription, type CancelReason } from "~/server/billing/cancellation";
+import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
+import { billingMail, sendSubscriptionNotices } from "~/server/billing/mail";
+import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
+import { log } from "~/server/log";
+import { config, db } from "~/app/lib/context/db.server";
+import { payments } from "~/app/lib/store/payments.server";
+
+// The "Subscription and billing" page's work (server/billing holds the rules): the provider's
+// clock, the mail after a cancellation, and the invoice PDFs.
+
+/** The time as the payment provider keeps it: the sandbox's clock may have been moved on. */
+async function billingNow(): Promise<Date> {
+  const provider = await payments();
+  return provider.billing ? provider.billing.now(new Date()) : new Date();
+}
+
+export async function billingPage(userId: string) {
+  return billingOverview(await db(), userId, await billingNow());
+}
+
+/**
+ * Cancels at period end and mails "subscription cancelled". A mail failure is logged: the
+ * cancellation stands, and the next renewal run sends the mail.
+ */
+export async function cancelPlan(userId: string, reason: CancelReason | null) {
+  const outcome = await cancelAtPeriodEnd(await db(), userId, reason, await billingNow());
+  try {
+    await sendSubscriptionNotices(await db(), billingMail(config(), mailer()), new Date());
+  } catch (error) {
+    log.error("subscription cancelled mail failed", { error });
+  }
+  return outcome;
+}
+
+export async function resumePlan(userId: string) {
+  return resumeSubscription(await db(), userId, await billingNow());
+}
+
+/** The reader's own invoice as a PDF; undefined for anyone else's. */
+export async function ownInvoicePdf(userId: string, invoiceId: string) {
+  if (!(await isOwnInvoice(await db(), userId, invoiceId))) return undefined;
+  const { number, pdf } = await invoiceDocument(await db(), invoiceId, publisherFrom(config()), config().siteUrl);
+  return { filename: `invoice-${number}.pdf`, pdf };
+}

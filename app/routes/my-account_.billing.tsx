@@ -1,0 +1,176 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import * as css from "~/app/components/account/billing.css";
+import { primaryButton } from "~/app/components/controls.css";
+import * as forms from "~/app/components/forms/forms.css";
+import * as prose from "~/app/components/prose.css";
+import { formatPublished } from "~/app/lib/content/format";
+import { requireUser } from "~/app/lib/context/request-context.server";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { formPageMeta } from "~/app/lib/forms/meta";
+import { redirect } from "~/app/lib/http/responses.server";
+import { billingPage, resumePlan } from "~/app/lib/subscriptions/billing.server";
+import { formatUsd } from "~/shared/money";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser({ request, context });
+  const overview = await billingPage(user.id);
+  const updated = new URL(request.url).searchParams.get("updated");
+  const ends = overview.kind === "web" ? formatPublished(overview.accessEnd) : "";
+  const status = overview.kind === "web" ? overview.billingStatus : null;
+  const notice =
+    updated === "cancelled" && status === "cancel_at_period_end"
+      ? `Your subscription has been cancelled. You keep full access until ${ends}, and we have sent you an email confirming this.`
+      : updated === "resumed" && status === "active"
+        ? `Your subscription has been resumed. It renews on ${ends}.`
+        : null;
+  return {
+    notice,
+    overview,
+    invoices: overview.invoices.map((i) => ({
+      id: i.id,
+      number: i.number,
+      issued: formatPublished(i.issued),
+      amount: formatUsd(i.amountCents),
+    })),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const user = await requireUser({ request, context });
+  if (form.get("intent") !== "resume") throw new Response("Unknown request", { status: 400 });
+  await resumePlan(user.id);
+  return redirect("/my-account/billing?updated=resumed", 303);
+}
+
+export const meta: MetaFunction = (args) =>
+  formPageMeta(args, {
+    title: "Subscription and billing",
+    description: "Your plan, its renewal, your card on file and your invoices.",
+    path: "/my-account/billing",
+  });
+
+export default function Billing() {
+  const { notice, overview, invoices } = useLoaderData<typeof loader>();
+  return (
+    <div className={prose.narrow}>
+      <h1>Subscription and billing</h1>
+      <p>
+        <Link to="/my-account">Back to My account</Link>
+      </p>
+      {notice ? (
+        <p className={forms.success} role="status">
+          {notice}
+        </p>
+      ) : null}
+      <section aria-labelledby="plan-heading" className={prose.section}>
+        <h2 id="plan-heading">Your plan</h2>
+        <Plan overview={overview} />
+      </section>
+      <section aria-labelledby="invoices-heading" className={prose.section}>
+        <h2 id="invoices-heading">Invoices</h2>
+        {invoices.length === 0 ? (
+          <p>You have no invoices yet.</p>
+        ) : (
+          <ul className={css.invoices}>
+            {invoices.map((i) => (
+              <li key={i.id} className={css.invoice}>
+                <span>
+                  <strong>{i.number}</strong> <span className={css.invoiceMeta}>{i.issued}</span>
+                </span>
+                <span>{i.amount}</span>
+                <a href={`/my-account/billing/invoices/${i.id}`} download>
+                  Download PDF<span className="visually-hidden"> of invoice {i.number}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+type Overview = ReturnType<typeof useLoaderData<typeof loader>>["overview"];
+
+function Plan({ overview }: { overview: Overview }) {
+  if (overview.kind === "none")
+    return (
+      <p>
+        You do not have a subscription. <Link to="/subscriptions">See our plans</Link>
+      </p>
+    );
+  const until = formatPublished(overview.accessEnd);
+  if (overview.kind === "print")
+    return (
+      <>
+        <p>
+          Your print subscription is kept in our subscriber records and does not renew through this site. To renew or change it, contact
+          customer service and quote your account number.
+        </p>
+        <dl className={css.facts}>
+          <dt className={css.term}>Account number</dt>
+          <dd className={css.value}>{overview.accountNumber}</dd>
+          <dt className={css.term}>Access until</dt>
+          <dd className={css.value}>{until}</dd>
+        </dl>
+      </>
+    );
+  const price = `${formatUsd(overview.priceCents)} a ${overview.period}`;
+  const status = overview.billingStatus;
+  return (
+    <>
+      <dl className={css.facts}>
+        <dt className={css.term}>Plan</dt>
+        <dd className={css.value}>
+          {overview.planName}, {price}
+        </dd>
+        {status === "active" ? (
+          <>
+            <dt className={css.term}>Next renewal</dt>
+            <dd className={css.value}>
+              {until}, {formatUsd(overview.priceCents)}
+            </dd>
+          </>
+        ) : status === "cancel_at_period_end" ? (
+          <>
+            <dt className={css.term}>Status</dt>
+            <dd className={css.value}>Cancelled: ends on {until}. It will not renew.</dd>
+          </>
+        ) : status === "past_due" ? (
+          <>
+            <dt className={css.term}>Status</dt>
+            <dd className={css.value}>Your renewal payment was declined. We have emailed you about it.</dd>
+          </>
+        ) : (
+          <>
+            <dt className={css.term}>Access until</dt>
+            <dd className={css.value}>{until}. This plan does not renew by itself.</dd>
+          </>
+        )}
+        {overview.card ? (
+          <>
+            <dt className={css.term}>Card on file</dt>
+            <dd className={css.value}>
+              {overview.card.brand} ending in {overview.card.last4}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {status === "active" ? (
+        <p>
+          <Link to="/my-account/billing/cancel">Cancel subscription</Link>
+        </p>
+      ) : status === "cancel_at_period_end" ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="resume" />
+          <p>Changed your mind? Resume before {until} and your plan renews as before.</p>
+          <button type="submit" className={primaryButton}>
+            Resume subscription
+          </button>
+        </Form>
+      ) : null}
+    </>
+  );
+}
