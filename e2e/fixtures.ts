@@ -244,9 +244,10 @@ export async function registerThroughPage(page: Page, email: string, from = "/th
   await page.waitForURL(/registration=success/);
 }
 
-/** Registers and pays for Digital in the sandbox checkout, leaving the reader on the receipt. */
-export async function subscribeThroughCheckout(page: Page, label: string): Promise<void> {
-  await registerThroughPage(page, uniqueEmail(label));
+/** Registers and pays for Digital in the sandbox checkout, leaving the reader on the receipt; answers their address. */
+export async function subscribeThroughCheckout(page: Page, label: string): Promise<string> {
+  const email = uniqueEmail(label);
+  await registerThroughPage(page, email);
   await page.goto("/subscriptions");
   await page.getByRole("link", { name: "Choose Digital", exact: true }).click();
   await page.getByRole("button", { name: "Continue to payment" }).click();
@@ -258,6 +259,7 @@ export async function subscribeThroughCheckout(page: Page, label: string): Promi
   await page.goto("/");
   await dismissMessage(page, page.locator("[data-onboarding]").getByRole("button", { name: "Ok, thanks" }));
   await page.goto(receipt);
+  return email;
 }
 
 /**

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { addToCart, expect, fillAddress, test, uniqueEmail } from "./fixtures";
+import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 
 // One screenshot of every page type at a phone's width and a laptop's, for a person to look at:
 // test-results/screens/<project>/<page>-<width>.png. Each page must answer, have its heading, and
@@ -71,6 +71,15 @@ test("a subscriber's own pages fit the screen from 320 to 1280 px", async ({ pag
   ] as const) {
     await shoot(page, testInfo.project.name, name, address);
   }
+});
+
+test("Subscription and billing, with a plan bought through the sandbox, fits the screen from 320 to 1280 px", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await subscribeThroughCheckout(page, "screens-billing");
+  await shoot(page, testInfo.project.name, "billing", "/my-account/billing");
+  await shoot(page, testInfo.project.name, "billing-cancel", "/my-account/billing/cancel");
 });
 
 test("every checkout step, signed in with a print item and an ebook in the cart, fits the screen from 320 to 1280 px", async ({

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { CANCEL_REASONS } from "~/server/billing/cancellation";
+import { CANCEL_REASONS } from "~/shared/cancel-reasons";
 import { primaryButton } from "~/app/components/controls.css";
 import * as forms from "~/app/components/forms/forms.css";
 import * as prose from "~/app/components/prose.css";

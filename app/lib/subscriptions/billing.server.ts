@@ -1,5 +1,6 @@
 import { mailer } from "~/server/adapters/mail";
-import { cancelAtPeriodEnd, resumeSubscription, type CancelReason } from "~/server/billing/cancellation";
+import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
+import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendSubscriptionNotices } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";

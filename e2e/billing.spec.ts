@@ -1,0 +1,70 @@
+import { expect, mailTo, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
+
+// Subscription and billing in My Account, with and without JavaScript: the plan bought through
+// the sandbox, its card and invoice (a PDF for its owner only), cancelling at the period's end
+// with or without a reason, and resuming.
+
+test("a subscriber sees their plan, card and invoice, cancels with and without a reason, and resumes", async ({ page, site }) => {
+  test.setTimeout(120_000);
+  const email = await subscribeThroughCheckout(page, "billing");
+  await page.goto("/my-account");
+  await page.getByRole("link", { name: "Subscription and billing" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Subscription and billing" })).toBeVisible();
+  const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
+  await expect(plan).toContainText("Digital, $12.00 a month");
+  await expect(plan).toContainText(/Next renewal\s*\w+ \d{1,2}, \d{4}, \$12\.00/);
+  await expect(plan).toContainText("Visa ending in 4242");
+
+  const pdfLink = page.getByRole("link", { name: /^Download PDF of invoice MR-\d{6}$/ });
+  await expect(pdfLink).toHaveCount(1);
+  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Invoices" }) })).toContainText("$12.00");
+  const href = (await pdfLink.getAttribute("href"))!;
+  const pdf = await page.request.get(href);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()["content-type"]).toBe("application/pdf");
+  expect(pdf.headers()["content-disposition"]).toMatch(/attachment; filename="invoice-MR-\d{6}\.pdf"/);
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  expect((await page.request.get(href.replace(/[0-9a-f]{4}$/, "0000"))).status()).toBe(404);
+
+  // Cancel with a reason: the confirmation step states the end date.
+  await page.getByRole("link", { name: "Cancel subscription" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Cancel your subscription" })).toBeVisible();
+  const ends = (await page.locator("main p strong").first().textContent())!;
+  await expect(page.getByText(`will end on ${ends}`)).toBeVisible();
+  await page.getByLabel("Why are you cancelling? (optional)").selectOption({ label: "I do not have time to read it" });
+  await page.getByRole("button", { name: "Confirm cancellation" }).click();
+  await expect(page).toHaveURL(/\/my-account\/billing\?updated=cancelled$/);
+  await expect(page.getByRole("status")).toContainText(`You keep full access until ${ends}`);
+  await expect(plan).toContainText(`Cancelled: ends on ${ends}. It will not renew.`);
+  expect(await mailTo(site, email, /has been cancelled/)).toContain(ends);
+  expect(
+    await site.db
+      .selectFrom("subscription")
+      .innerJoin("app_user", "app_user.id", "subscription.user_id")
+      .select("cancel_reason")
+      .where("app_user.email", "=", email)
+      .executeTakeFirstOrThrow(),
+  ).toEqual({ cancel_reason: "time" });
+
+  // Resume: one button.
+  await page.getByRole("button", { name: "Resume subscription" }).click();
+  await expect(page.getByRole("status")).toContainText(`Your subscription has been resumed. It renews on ${ends}.`);
+  await expect(plan).toContainText("Next renewal");
+
+  // Cancel without a reason.
+  await page.getByRole("link", { name: "Cancel subscription" }).click();
+  await page.getByRole("button", { name: "Confirm cancellation" }).click();
+  await expect(plan).toContainText(`Cancelled: ends on ${ends}.`);
+  await page.getByRole("button", { name: "Resume subscription" }).click();
+  await expect(plan).toContainText("Next renewal");
+});
+
+test("a reader without a subscription is offered the plans; a guest is sent to sign in", async ({ page, signIn }) => {
+  await page.goto("/my-account/billing");
+  await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fmy-account%2Fbilling$/);
+  await signIn(uniqueEmail("billing-none"));
+  await page.goto("/my-account/billing");
+  await expect(page.getByText("You do not have a subscription.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "See our plans" })).toHaveAttribute("href", "/subscriptions");
+  await expect(page.getByText("You have no invoices yet.")).toBeVisible();
+});
