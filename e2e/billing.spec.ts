@@ -59,6 +59,14 @@ test("a subscriber sees their plan, card and invoice, cancels with and without a
   await expect(plan).toContainText("Next renewal");
 });
 
+test("the plans' terms say that they renew until cancelled, and where to cancel", async ({ page }) => {
+  await page.goto("/subscriptions");
+  await expect(page.getByText("Plans renew each month or year at their price until you cancel")).toBeVisible();
+  await expect(page.getByText("$12.00 now, then $12.00 every month, charged to the card you pay with, until you cancel.")).toBeVisible();
+  await expect(page.getByText("$450.00 now, then $450.00 every year").first()).toBeVisible();
+  await expect(page.getByText(/nothing renews by itself/i)).toHaveCount(0);
+});
+
 test("a reader without a subscription is offered the plans; a guest is sent to sign in", async ({ page, signIn }) => {
   await page.goto("/my-account/billing");
   await expect(page).toHaveURL(/\/sign-in\?redirectTo=%2Fmy-account%2Fbilling$/);

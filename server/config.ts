@@ -166,9 +166,10 @@ const envSchema = z.object({
     .regex(/^whsec_/, "STRIPE_WEBHOOK_SECRET must start with whsec_")
     .optional(),
   STRIPE_API_URL: z.string().url().optional(),
-  // Renewals charge the card on file when a plan's period ends. Off until subscribers can cancel
-  // from their billing page (ADR 066): a plan then lapses at the end of its period, as its terms say.
-  BILLING_RENEWALS: z.enum(["on", "off"]).default("off"),
+  // Renewals charge the card on file when a plan's period ends, for plans bought through a
+  // provider the site renews through (the sandbox; ADR 066). Off: plans lapse at the end of their
+  // period, and their terms say so.
+  BILLING_RENEWALS: z.enum(["on", "off"]).default("on"),
   // Billing: the publisher's details printed on every invoice (address lines separated by ";").
   PUBLISHER_NAME: z.string().min(1).default("Meridian Review Publishing"),
   PUBLISHER_ADDRESS: z.string().min(1).default("60 Harbor Street; Boston, MA 02210; United States"),

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { currentWebPlan } from "~/server/subscriptions/plan-change";
-import { PLANS } from "~/server/subscriptions/plans";
+import { PLANS, planTerms } from "~/server/subscriptions/plans";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/subscriptions.css";
 import { db } from "~/app/lib/context/db.server";
@@ -9,6 +9,7 @@ import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { plansRenew } from "~/app/lib/subscriptions/billing.server";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {
@@ -22,7 +23,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const subscriber = await requestContext({ request, context }).subscriber();
   // A reader with a web plan changes it (or renews it): a second plan is never added beside it.
   const webPlan = user ? await currentWebPlan(database, user.id) : null;
+  const renews = await plansRenew();
   return {
+    renews,
     ab: abTagFrom(new URL(request.url)),
     plans: PLANS.map((p) => ({
       id: p.id,
@@ -31,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       period: p.period,
       summary: p.summary,
       benefits: p.benefits,
-      terms: p.terms,
+      terms: planTerms(p, renews),
     })),
     webPlan: webPlan && { id: webPlan.plan.id, name: webPlan.plan.name, accessEnd: formatPublished(webPlan.accessEnd) },
     current: subscriber && !webPlan ? { tier: subscriber.tier.name, accessEnd: subscriber.entitlements[0]!.accessEnd } : null,
@@ -49,11 +52,16 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Subscriptions() {
-  const { ab, plans, webPlan, current } = useLoaderData<typeof loader>();
+  const { ab, plans, webPlan, current, renews } = useLoaderData<typeof loader>();
   return (
     <div>
       <h1>Subscribe to Meridian Review</h1>
-      <p>Read without limits, on any device. Each payment covers one month or one year, and nothing renews by itself.</p>
+      <p>
+        Read without limits, on any device.{" "}
+        {renews
+          ? "Plans renew each month or year at their price until you cancel, which you can do at any time from Subscription and billing."
+          : "Each payment covers one month or one year, and nothing renews by itself."}
+      </p>
       {webPlan ? (
         <div className={css.summary} role="status">
           <p>

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { findPlan } from "~/server/subscriptions/plans";
+import { findPlan, planTerms } from "~/server/subscriptions/plans";
 import { issueCheckoutKey, startCheckout } from "~/server/subscriptions/checkout";
 import { planChangeFor } from "~/server/subscriptions/plan-change";
 import { primaryButton } from "~/app/components/controls.css";
@@ -17,6 +17,7 @@ import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { abTagFrom } from "./subscriptions";
 import { log } from "~/server/log";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
+import { plansRenew } from "~/app/lib/subscriptions/billing.server";
 
 /** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */
 type CheckoutState = "INITIAL" | "CHECKOUT";
@@ -46,7 +47,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     here: `${url.pathname}${url.search}`,
     email: user?.email ?? null,
     region: user ? "other" : await visitorRegion(request, context),
-    plan: { id: plan.id, name: plan.name, price: formatUsd(plan.priceCents), period: plan.period, terms: plan.terms },
+    plan: {
+      id: plan.id,
+      name: plan.name,
+      price: formatUsd(plan.priceCents),
+      period: plan.period,
+      terms: planTerms(plan, await plansRenew()),
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Database } from "~/server/db/connection";
-import type { RecurringBilling } from "~/server/payments/provider";
+import type { Config } from "~/server/config";
+import type { PaymentProvider, RecurringBilling } from "~/server/payments/provider";
 import { addMonths } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import { endCancelledSubscriptions } from "./cancellation";
@@ -142,3 +143,9 @@ export function describeRenewals(report: RenewalReport): string {
     `and ${report.subscriptionNotices} cancelled/ended notice(s)`
   );
 }
+
+/** Whether plans bought now renew through the site: the provider renews (the sandbox; not Stripe yet) and BILLING_RENEWALS is on. */
+export const renewsThroughSite = (
+  provider: PaymentProvider,
+  config: Pick<Config, "BILLING_RENEWALS">,
+): provider is PaymentProvider & { billing: RecurringBilling } => Boolean(provider.billing) && config.BILLING_RENEWALS === "on";

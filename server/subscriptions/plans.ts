@@ -1,3 +1,4 @@
+import { formatUsd } from "~/shared/money";
 import { roleCodeFor } from "./tiers";
 
 /** The subscription offers on /subscriptions. Prices in cents; terms are what the reader agrees to. */
@@ -11,7 +12,8 @@ export interface Plan {
   months: number;
   summary: string;
   benefits: string[];
-  terms: string;
+  /** What the plan's terms add to how it is paid for (planTerms). */
+  note?: string;
 }
 
 export const PLANS: readonly Plan[] = [
@@ -29,7 +31,6 @@ export const PLANS: readonly Plan[] = [
       "Gift articles to anyone who does not subscribe",
       "PDF reprints, visual library downloads and notes on articles",
     ],
-    terms: "One payment of $12.00 gives a month of access. Nothing renews by itself: subscribe again to go on.",
   },
   {
     id: "digital-print",
@@ -40,7 +41,7 @@ export const PLANS: readonly Plan[] = [
     months: 1,
     summary: "Everything in Digital, plus six print issues a year.",
     benefits: ["Everything in Digital", "Six print issues a year, delivered", "Subscriber-only newsletters"],
-    terms: "One payment of $15.00 gives a month of access. Print delivery starts with the next issue to close after your order.",
+    note: "Print delivery starts with the next issue to close after your order.",
   },
   {
     id: "premium",
@@ -51,7 +52,7 @@ export const PLANS: readonly Plan[] = [
     months: 1,
     summary: "Everything in Digital + Print, with the special issues and priority service.",
     benefits: ["Everything in Digital + Print", "Special issues and collections in print", "Priority customer service"],
-    terms: "One payment of $20.00 gives a month of access. Reprints are for your own use; sharing them needs a copyright permission.",
+    note: "Reprints are for your own use; sharing them needs a copyright permission.",
   },
   {
     id: "executive",
@@ -62,7 +63,6 @@ export const PLANS: readonly Plan[] = [
     months: 12,
     summary: "Premium for leaders, with executive-only topics and briefings.",
     benefits: ["Everything in Premium", "Executive-only topics and briefings"],
-    terms: "One payment of $450.00 gives a year of access. Nothing renews by itself.",
   },
   {
     id: "all-access",
@@ -73,9 +73,21 @@ export const PLANS: readonly Plan[] = [
     months: 12,
     summary: "Every publication, course and case study we make, for a year.",
     benefits: ["Everything in Executive", "All case studies and courses", "Course certificates for your team of up to five"],
-    terms: "One payment of $599.00 gives a year of access. Nothing renews by itself.",
   },
 ];
+
+/**
+ * The terms the reader agrees to. `renews` says whether a plan bought now renews through the
+ * site (renewsThroughSite): only then do the terms speak of renewal and cancelling.
+ */
+export function planTerms(plan: Plan, renews: boolean): string {
+  const price = formatUsd(plan.priceCents);
+  const payment = renews
+    ? `${price} now, then ${price} every ${plan.period}, charged to the card you pay with, until you cancel. ` +
+      "You can cancel at any time from Subscription and billing in My account; your access continues to the end of the period you have paid for."
+    : `One payment of ${price} gives a ${plan.period} of access. It does not renew: subscribe again to go on.`;
+  return plan.note ? `${payment} ${plan.note}` : payment;
+}
 
 export function findPlan(id: string): Plan | undefined {
   return PLANS.find((p) => p.id === id);

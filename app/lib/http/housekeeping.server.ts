@@ -2,7 +2,7 @@ import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
 import { config, db } from "~/app/lib/context/db.server";
 import { mailer } from "~/server/adapters/mail";
 import { billingMail } from "~/server/billing/mail";
-import { describeRenewals, runRenewals } from "~/server/billing/renewals";
+import { describeRenewals, renewsThroughSite, runRenewals } from "~/server/billing/renewals";
 import { payments } from "~/app/lib/store/payments.server";
 import { log } from "~/server/log";
 
@@ -22,7 +22,7 @@ export function startHousekeeping(): void {
     try {
       const provider = await payments();
       log.info(describeHousekeeping(await runHousekeeping(await db(), provider)));
-      if (provider.billing && config().BILLING_RENEWALS === "on")
+      if (renewsThroughSite(provider, config()))
         log.info(describeRenewals(await runRenewals(await db(), provider.billing, billingMail(config(), mailer()), new Date())));
     } catch (error) {
       log.error("Housekeeping failed; the next run tries again", { error });

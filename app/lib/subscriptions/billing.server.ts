@@ -4,6 +4,7 @@ import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendSubscriptionNotices } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
+import { renewsThroughSite } from "~/server/billing/renewals";
 import { log } from "~/server/log";
 import { config, db } from "~/app/lib/context/db.server";
 import { payments } from "~/app/lib/store/payments.server";
@@ -15,6 +16,11 @@ import { payments } from "~/app/lib/store/payments.server";
 async function billingNow(): Promise<Date> {
   const provider = await payments();
   return provider.billing ? provider.billing.now(new Date()) : new Date();
+}
+
+/** Whether a plan bought now renews, which its terms must say. */
+export async function plansRenew(): Promise<boolean> {
+  return renewsThroughSite(await payments(), config());
 }
 
 export async function billingPage(userId: string) {
