@@ -29,6 +29,8 @@ const ACTION_URLS: Record<string, string | null> = {
   "forgot-password.tsx": "/forgot-password",
   "logout.tsx": "/logout",
   "my-account.tsx": "/my-account",
+  "my-account_.billing.tsx": "/my-account/billing",
+  "my-account_.billing_.cancel.tsx": "/my-account/billing/cancel",
   "my-account_.gifts.tsx": "/my-account/gifts",
   "my-library._index.tsx": "/my-library?index",
   "my-library.library.$folderSlug.tsx": "/my-library/library/any-folder",
@@ -263,6 +265,7 @@ describe("headers", () => {
       ...[
         "/my-account",
         "/my-account/gifts",
+        "/my-account/billing",
         "/my-library",
         "/shopping-cart",
         "/shipping-payment",
