@@ -6,6 +6,7 @@ import { findPlan } from "~/server/subscriptions/plans";
 import { endCancelledSubscriptions } from "./cancellation";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoice } from "./invoices";
+import { sendRenewalReminders } from "./reminders";
 
 /** Subscriptions taken up per query: a run goes on until none is left due (a clock moved on by two periods renews twice). */
 const BATCH = 100;
@@ -21,6 +22,8 @@ export interface RenewalReport {
   failureNotices: number;
   /** "Subscription cancelled" and "subscription ended" mails. */
   subscriptionNotices: number;
+  /** Reminders of an annual plan's coming renewal. */
+  reminders: number;
 }
 
 interface DueSubscription {
@@ -46,13 +49,22 @@ export const renewalKey = (subscriptionId: string, periodEnd: string) => `renewa
  * moved as the provider's clock says): charges the card on file, extends the period by one
  * interval and writes the invoice, or marks it past_due when the card is declined; ends the
  * cancelled ones whose period is over; then mails the receipts, "payment failed", "cancelled" and
- * "ended" notices not yet sent. Safe to run in several instances at
+ * "ended" notices not yet sent, and the reminders of annual renewals coming within a week. Safe to run in several instances at
  * once and again after a crash at any step (ADR 066): the charge is idempotent by
  * renewalKey, and the period moves only from the end the charge was for.
  */
 export async function runRenewals(db: Database, billing: RecurringBilling, mail: BillingMail, realNow: Date): Promise<RenewalReport> {
   const at = await billing.now(realNow);
-  const report: RenewalReport = { at, renewed: 0, declined: 0, ended: 0, receipts: 0, failureNotices: 0, subscriptionNotices: 0 };
+  const report: RenewalReport = {
+    at,
+    renewed: 0,
+    declined: 0,
+    ended: 0,
+    receipts: 0,
+    failureNotices: 0,
+    subscriptionNotices: 0,
+    reminders: 0,
+  };
   for (;;) {
     const due = await dueSubscriptions(db, at);
     for (const subscription of due) {
@@ -66,6 +78,7 @@ export async function runRenewals(db: Database, billing: RecurringBilling, mail:
   report.receipts = await sendPendingReceipts(db, mail, at);
   report.failureNotices = await sendPaymentFailedNotices(db, mail, at);
   report.subscriptionNotices = await sendSubscriptionNotices(db, mail, at);
+  report.reminders = await sendRenewalReminders(db, mail, at);
   return report;
 }
 
@@ -139,8 +152,8 @@ async function renew(db: Database, billing: RecurringBilling, due: DueSubscripti
 export function describeRenewals(report: RenewalReport): string {
   return (
     `Renewals as of ${report.at.toISOString()}: renewed ${report.renewed} subscription(s), ${report.declined} declined (now past due), ` +
-    `${report.ended} cancelled one(s) ended; sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s) ` +
-    `and ${report.subscriptionNotices} cancelled/ended notice(s)`
+    `${report.ended} cancelled one(s) ended; sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s), ` +
+    `${report.subscriptionNotices} cancelled/ended notice(s) and ${report.reminders} annual renewal reminder(s)`
   );
 }
 

@@ -391,6 +391,8 @@ export interface SubscriptionTable {
   cancel_reason: string | null;
   /** When the "cancelled" or "ended" mail for the current billing_status went. */
   notice_mailed_at: string | null;
+  /** The period end (an access_end) whose renewal reminder was sent: one reminder per period. */
+  reminder_sent_for: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */
