@@ -5,7 +5,9 @@ import { requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from "~/serve
 import { register } from "~/server/accounts/registration";
 import { signIn } from "~/server/accounts/sign-in";
 import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "~/server/accounts/users";
+import { sendWelcome } from "~/server/accounts/welcome";
 import { mailer } from "~/server/adapters/mail";
+import { billingMail } from "~/server/billing/mail";
 import { followedTargets, followedTopics } from "~/server/library/follows";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
@@ -122,7 +124,10 @@ export type RegisterOutcome =
   /** Codes: taken, user_restricted, print_subscriber (the address has a print subscription to link), or a guard's. */
   | { ok: false; problem: AccountProblem };
 
-/** Registration: on success the guest's reads this month move to the account, and a session starts. */
+/**
+ * Registration: on success the guest's reads this month move to the account, the welcome is
+ * mailed (a failure is logged: the account is open either way), and a session starts.
+ */
 export async function registerFlow(
   request: Request,
   context: AppLoadContext,
@@ -150,6 +155,11 @@ export async function registerFlow(
   // What the guest read this month stays counted on their new account.
   const visitor = await requestContext({ request, context }).knownVisitorId();
   if (visitor) await carryOverReads(await db(), visitor, outcome.user.id);
+  const c = config();
+  await sendWelcome(billingMail(c, mailer()), outcome.user, {
+    kind: "registered",
+    meter: { registered: c.METER_REGISTERED_LIMIT, guest: c.METER_GUEST_LIMIT },
+  });
   return { ok: true, user: outcome.user, setCookie: await startSession(requestContext({ request, context }), outcome.user.id) };
 }
 
