@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Reader } from "~/tests/helpers/reader";
 import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";
 import { freePort } from "~/tests/helpers/free-port";
-import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "~/tests/helpers/smtp";
+import { hasSubject, plainText, startLoopbackSmtp, WELCOME_SUBJECT, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // The welcome mail (issue 37): every way of opening an account (the registration page, the
 // service API's two register calls, subscriber registration) mails one welcome with what the
@@ -26,11 +26,12 @@ afterAll(async () => {
 });
 
 const uniqueEmail = (label: string) => `${label}.${++counter}.${process.pid}.${Date.now()}@example.org`;
-const isWelcome = (m: Received) => parseMessage(m.raw).header("subject") === "Welcome to Meridian Review";
 
 /** The welcomes mailed to an address so far. Registration awaits its welcome, so it has come by the time the answer has. */
 const welcomesTo = (email: string) =>
-  smtp.received.filter((m) => m.rcptTo.includes(email) && isWelcome(m)).map((m) => plainText(m.raw).replace(/\r\n/g, "\n"));
+  smtp.received
+    .filter((m) => m.rcptTo.includes(email) && hasSubject(m, WELCOME_SUBJECT))
+    .map((m) => plainText(m.raw).replace(/\r\n/g, "\n"));
 
 function expectFooter(text: string) {
   expect(text).toContain("--\nMeridian Review Publishing\n60 Harbor Street\nBoston, MA 02210\n");
