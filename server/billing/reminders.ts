@@ -1,17 +1,18 @@
 import type { Database } from "~/server/db/connection";
-import { PLANS } from "~/server/subscriptions/plans";
+import { findPlan, PLANS } from "~/server/subscriptions/plans";
 import { formatUsd } from "~/shared/money";
 import { footer, longDate, type BillingMail } from "./mail";
 
 /** How long before an annual plan renews its subscriber is reminded (the issue's 7 days). */
 export const REMINDER_DAYS = 7;
 
-const ANNUAL_PLANS = PLANS.filter((plan) => plan.period === "year");
+const ANNUAL_PLANS = PLANS.filter((plan) => plan.period === "year").map((plan) => plan.id);
 
 /**
- * Mails the reminder automatic-renewal laws ask for before a yearly charge: for each annual plan
- * that will renew (billing_status active) within REMINDER_DAYS of `at`, the provider's time, once
- * per period. The claim is `reminder_sent_for`, set to the period's end by a conditional update, so
+ * Mails the reminder automatic-renewal laws ask for before a yearly charge: for each plan that will
+ * renew (billing_status active) within REMINDER_DAYS of `at`, the provider's time, and is annual or
+ * is to become annual at that renewal, once per period. It names what the renewal will charge: the
+ * plan chosen for the next period (scheduled_plan_id) if there is one. The claim is `reminder_sent_for`, set to the period's end by a conditional update, so
  * two runs mail once and the next period, with its new end, is reminded of again; a failed send
  * gives the claim back for the next run. Answers how many went.
  */
@@ -23,6 +24,7 @@ export async function sendRenewalReminders(db: Database, mail: BillingMail, at: 
     .select([
       "subscription.id",
       "subscription.plan_id",
+      "subscription.scheduled_plan_id",
       "subscription.access_end",
       "subscription.reminder_sent_for",
       "subscription.card_brand",
@@ -32,11 +34,7 @@ export async function sendRenewalReminders(db: Database, mail: BillingMail, at: 
     ])
     .where("subscription.billing_status", "=", "active")
     .where("subscription.status", "=", "active")
-    .where(
-      "subscription.plan_id",
-      "in",
-      ANNUAL_PLANS.map((plan) => plan.id),
-    )
+    .where((eb) => eb.or([eb("subscription.plan_id", "in", ANNUAL_PLANS), eb("subscription.scheduled_plan_id", "in", ANNUAL_PLANS)]))
     .where("subscription.access_end", ">", at.toISOString())
     .where("subscription.access_end", "<=", horizon)
     .where((eb) =>
@@ -59,17 +57,22 @@ export async function sendRenewalReminders(db: Database, mail: BillingMail, at: 
       )
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) continue;
-    const plan = ANNUAL_PLANS.find((p) => p.id === row.plan_id)!;
+    const current = findPlan(row.plan_id ?? "");
+    const next = findPlan(row.scheduled_plan_id ?? row.plan_id ?? "");
+    if (!current || !next) throw new Error(`subscription ${row.id} renews without a plan`);
     const renews = longDate(row.access_end);
+    const term = next.period === "year" ? "another year" : "another month";
     try {
       await mail.mailer.send({
         to: row.email,
-        subject: `Your Meridian Review ${plan.name} subscription renews on ${renews}`,
+        subject: `Your Meridian Review ${current.name} subscription renews on ${renews}`,
         text: [
           `Hello ${row.first_name},`,
           "",
-          `Your ${plan.name} subscription renews for another year on ${renews}.`,
-          `On that day we will charge ${formatUsd(plan.priceCents)} to your ${row.card_brand ? `${row.card_brand} card` : "card"} ending in ${row.card_last4 ?? "----"}.`,
+          next.id === current.id
+            ? `Your ${current.name} subscription renews for ${term} on ${renews}.`
+            : `Your ${current.name} subscription renews for ${term} on ${renews}, as ${next.name}, the plan you chose.`,
+          `On that day we will charge ${formatUsd(next.priceCents)} to your ${row.card_brand ? `${row.card_brand} card` : "card"} ending in ${row.card_last4 ?? "----"}.`,
           "",
           "You do not need to do anything to keep reading.",
           "",
