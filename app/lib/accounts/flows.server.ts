@@ -11,6 +11,7 @@ import { billingMail } from "~/server/billing/mail";
 import { followedTargets, followedTopics } from "~/server/library/follows";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { readerSubscriptions } from "~/server/readers/analytics";
 import { log } from "~/server/log";
 import { carryOverReads } from "~/server/paywall/meter";
 import {
@@ -332,15 +333,16 @@ export function formErrors(problem: AccountProblem): { formErrors?: string[]; fi
   return problem.field ? { fieldErrors: { [problem.field]: [problem.message] } } : { formErrors: [problem.message] };
 }
 
-/** What a user fetch answers (spec: with newsletters, following and marketing campaigns). */
+/** What a user fetch answers (spec: with newsletters, following and marketing campaigns), and the reader's subscriptions as the data layer tells them. */
 export async function userProfile(user: User) {
   const database = await db();
-  const [pendingEmail, newsletterSlugs, topics, campaignIds, status] = await Promise.all([
+  const [pendingEmail, newsletterSlugs, topics, campaignIds, status, subscriptions] = await Promise.all([
     pendingEmailFor(database, user),
     followedTargets(database, user.id, "newsletter"),
     followedTopics(database, user.id),
     followedTargets(database, user.id, "campaign"),
     subscriberStatus(database, user.id),
+    readerSubscriptions(database, user.id),
   ]);
   const [newsletters, campaigns] = await Promise.all([listNewsletters(database), listCampaigns(database)]);
   return {
@@ -357,5 +359,6 @@ export async function userProfile(user: User) {
     following: topics.map((t) => ({ id: t.id, name: t.name, url: t.url })),
     marketingCampaigns: campaigns.filter((c) => campaignIds.has(c.id)).map((c) => ({ id: c.id, name: c.name })),
     subscriber: status ? { tier: status.tier.name, roleCodes: status.roleCodes, accessEnd: status.entitlements[0]!.accessEnd } : null,
+    subscriptions,
   };
 }
