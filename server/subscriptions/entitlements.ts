@@ -18,7 +18,8 @@ export interface SubscriberStatus {
 
 /**
  * The reader's subscriptions that give access now: active, and inside their access period, or
- * past due within their grace (ADR 066, "Dunning"); restricted or lapsed ones give none.
+ * past due within their grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none
+ * (an ended plan by its billing state, whatever the clock: the provider's may run ahead of ours).
  */
 export async function subscriberStatus(db: Database, userId: string, now = new Date()): Promise<SubscriberStatus | null> {
   const at = now.toISOString();
@@ -28,6 +29,7 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
     .where("user_id", "=", userId)
     .where("status", "=", "active")
     .where("access_start", "<=", at)
+    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
     .where((eb) => eb.or([eb("access_end", ">", at), eb.and([eb("billing_status", "=", "past_due"), eb("grace_end", ">", at)])]))
     .execute();
   const entitlements = rows
