@@ -11,16 +11,16 @@ import type { User } from "./users";
  */
 export type WelcomeKind = { kind: "registered"; meter: { registered: number; guest: number } } | { kind: "subscriber"; tier: string };
 
-export const WELCOME_SUBJECT = "Welcome to Meridian Review";
+const WELCOME_SUBJECT = "Welcome to Meridian Review";
 
 /** The cheapest plan, as "$12.00 a month". */
-function plansFrom(): string {
+function cheapestPlan(): string {
   const cheapest = [...PLANS].sort((a, b) => a.priceCents / a.months - b.priceCents / b.months)[0]!;
   return `${formatUsd(cheapest.priceCents)} a ${cheapest.period}`;
 }
 
 /** The welcome a new account gets: what it gives, where to go next, and the publisher's footer. */
-export function welcomeMessage(mail: BillingMail, user: User, welcome: WelcomeKind): MailMessage {
+function welcomeMessage(mail: BillingMail, user: User, welcome: WelcomeKind): MailMessage {
   const site = mail.siteUrl;
   const gives =
     welcome.kind === "registered"
@@ -32,7 +32,7 @@ export function welcomeMessage(mail: BillingMail, user: User, welcome: WelcomeKi
           `- Topics to follow, whose latest pieces wait for you in one place: ${site}/topics`,
           "- Sharing any article with a colleague by e-mail or on your networks",
           "",
-          `When you want to read without a limit, with the full magazine archive and PDF reprints, our plans start at ${plansFrom()}: ${site}/subscriptions`,
+          `When you want to read without a limit, with the full magazine archive and PDF reprints, our plans start at ${cheapestPlan()}: ${site}/subscriptions`,
         ]
       : [
           `Your print subscription (${welcome.tier}) is now connected to this account: sign in on any device and every article, video and podcast your subscription includes is open to you, with the magazine archive, My Library and PDF reprints.`,

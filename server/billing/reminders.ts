@@ -6,15 +6,16 @@ import { footer, longDate, type BillingMail } from "./mail";
 /** How long before an annual plan renews its subscriber is reminded (the issue's 7 days). */
 export const REMINDER_DAYS = 7;
 
-const ANNUAL_PLANS = PLANS.filter((plan) => plan.period === "year").map((plan) => plan.id);
+const ANNUAL_PLAN_IDS = PLANS.filter((plan) => plan.period === "year").map((plan) => plan.id);
 
 /**
  * Mails the reminder automatic-renewal laws ask for before a yearly charge: for each plan that will
  * renew (billing_status active) within REMINDER_DAYS of `at`, the provider's time, and is annual or
  * is to become annual at that renewal, once per period. It names what the renewal will charge: the
- * plan chosen for the next period (scheduled_plan_id) if there is one. The claim is `reminder_sent_for`, set to the period's end by a conditional update, so
- * two runs mail once and the next period, with its new end, is reminded of again; a failed send
- * gives the claim back for the next run. Answers how many went.
+ * plan chosen for the next period (scheduled_plan_id) if there is one. The claim is
+ * `reminder_sent_for`, set to the period's end by a conditional update, so two runs mail once and
+ * the next period, with its new end, is reminded of again; a failed send gives the claim back for
+ * the next run. Answers how many went.
  */
 export async function sendRenewalReminders(db: Database, mail: BillingMail, at: Date): Promise<number> {
   const horizon = new Date(at.getTime() + REMINDER_DAYS * 86_400_000).toISOString();
@@ -34,7 +35,7 @@ export async function sendRenewalReminders(db: Database, mail: BillingMail, at: 
     ])
     .where("subscription.billing_status", "=", "active")
     .where("subscription.status", "=", "active")
-    .where((eb) => eb.or([eb("subscription.plan_id", "in", ANNUAL_PLANS), eb("subscription.scheduled_plan_id", "in", ANNUAL_PLANS)]))
+    .where((eb) => eb.or([eb("subscription.plan_id", "in", ANNUAL_PLAN_IDS), eb("subscription.scheduled_plan_id", "in", ANNUAL_PLAN_IDS)]))
     .where("subscription.access_end", ">", at.toISOString())
     .where("subscription.access_end", "<=", horizon)
     .where((eb) =>

@@ -63,9 +63,10 @@ export const renewalKey = (subscriptionId: string, periodEnd: string) => `renewa
  * interval and writes the invoice, or marks it past_due when the card is declined; tries the
  * past-due ones again on their retry days and ends those whose grace is over; ends the
  * cancelled ones whose period is over; then mails the receipts, "payment failed", "cancelled" and
- * "ended" notices not yet sent, and the reminders of annual renewals coming within a week. Safe to run in several instances at once and again after a crash
- * at any step (ADR 066): each charge is idempotent by its key, and its outcome is applied only
- * to the state it was made for.
+ * "ended" notices not yet sent, and the reminders of annual renewals coming within a week
+ * (ADR 068). Safe to run in several instances at once and again after a crash at any step
+ * (ADR 066): each charge is idempotent by its key, and its outcome is applied only to the state
+ * it was made for.
  */
 export async function runRenewals(
   db: Database,
