@@ -17,7 +17,8 @@ export const billingMail = (config: Config, mailer: Mailer): BillingMail => ({
   publisher: publisherFrom(config),
 });
 
-const footer = (mail: BillingMail) =>
+/** The publisher's footer every billing and account mail ends with. */
+export const footer = (mail: BillingMail) =>
   ["", "--", mail.publisher.name, ...mail.publisher.addressLines, `Your account: ${mail.siteUrl}/my-account`].join("\n");
 
 /**
@@ -122,7 +123,7 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
   return sent;
 }
 
-const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" });
+export const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" });
 
 /**
  * Mails "subscription cancelled" (with its end date) or "subscription ended" once for each

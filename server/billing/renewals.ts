@@ -9,6 +9,7 @@ import { graceEnd, nextRetry } from "./dunning";
 import { finishPlanChanges } from "./plan-change";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoice } from "./invoices";
+import { sendRenewalReminders } from "./reminders";
 
 /** Subscriptions taken up per query: a run goes on until none is left due (a clock moved on by two periods renews twice). */
 const BATCH = 100;
@@ -28,6 +29,8 @@ export interface RenewalReport {
   failureNotices: number;
   /** "Subscription cancelled" and "subscription ended" mails. */
   subscriptionNotices: number;
+  /** Reminders of an annual plan's coming renewal. */
+  reminders: number;
 }
 
 /** A subscription's period as a charge for it is made: the charge's outcome applies only while it still stands so. */
@@ -63,9 +66,10 @@ export const renewalKey = (subscriptionId: string, periodEnd: string) => `renewa
  * interval and writes the invoice, or marks it past_due when the card is declined; tries the
  * past-due ones again on their retry days and ends those whose grace is over; ends the
  * cancelled ones whose period is over; then mails the receipts, "payment failed", "cancelled" and
- * "ended" notices not yet sent. Safe to run in several instances at once and again after a crash
- * at any step (ADR 066): each charge is idempotent by its key, and its outcome is applied only
- * to the state it was made for.
+ * "ended" notices not yet sent, and the reminders of annual renewals coming within a week
+ * (ADR 068). Safe to run in several instances at once and again after a crash at any step
+ * (ADR 066): each charge is idempotent by its key, and its outcome is applied only to the state
+ * it was made for.
  */
 export async function runRenewals(
   db: Database,
@@ -85,6 +89,7 @@ export async function runRenewals(
     receipts: 0,
     failureNotices: 0,
     subscriptionNotices: 0,
+    reminders: 0,
   };
   for (const status of ["active", "past_due"] as const) {
     for (;;) {
@@ -101,6 +106,7 @@ export async function runRenewals(
   report.receipts = await sendPendingReceipts(db, mail, at);
   report.failureNotices = await sendPaymentFailedNotices(db, mail, at);
   report.subscriptionNotices = await sendSubscriptionNotices(db, mail, at);
+  report.reminders = await sendRenewalReminders(db, mail, at);
   return report;
 }
 
@@ -255,8 +261,8 @@ export function describeRenewals(report: RenewalReport): string {
     `Renewals as of ${report.at.toISOString()}: renewed ${report.renewed} subscription(s), ${report.declined} declined (now past due), ` +
     `${report.recovered} past-due one(s) paid on retry, ${report.upgradesFinished} interrupted upgrade(s) finished, ` +
     `${report.ended} ended (cancelled or unpaid after grace); ` +
-    `sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s) ` +
-    `and ${report.subscriptionNotices} cancelled/ended notice(s)`
+    `sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s), ` +
+    `${report.subscriptionNotices} cancelled/ended notice(s) and ${report.reminders} annual renewal reminder(s)`
   );
 }
 

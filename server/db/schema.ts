@@ -401,6 +401,8 @@ export interface SubscriptionTable {
   scheduled_plan_id: string | null;
   /** The idempotency key of an upgrade being charged: claimed before the charge, cleared when applied. */
   pending_change: string | null;
+  /** The period end (an access_end) whose renewal reminder was sent: one reminder per period. */
+  reminder_sent_for: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */

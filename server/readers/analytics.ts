@@ -5,6 +5,7 @@ import { readQuota } from "~/server/paywall/meter";
 import { userKey, visitorKey } from "./keys";
 import { PLANS } from "~/server/subscriptions/plans";
 import { tierOf } from "~/server/subscriptions/tiers";
+import type { AnalyticsSubscriptionStatus } from "~/shared/subscription-statuses";
 
 // The analytics data layer (spec section 3, "Analytics user view" and "Visitor scores"): what a
 // tag manager may read of the reader on every page. It is built from the reader's own records
@@ -14,15 +15,16 @@ export type UserState = "Guest" | "Registered" | "Subscriber";
 
 export interface AnalyticsSubscription {
   subscriptionSourceCode: string;
-  subscriptionStatus: string;
-  /** Earlier subscriptions of the same tier. */
+  subscriptionStatus: AnalyticsSubscriptionStatus;
+  /** Renewals paid: the subscription's renewal invoices. */
   timesRenewed: number;
-  /** What the reader paid for it, in dollars; null for a print subscription linked to the account. */
+  /** Its latest payment (the purchase, or the last renewal), tax included, in dollars; null for a print subscription linked to the account. */
   orderValue: number | null;
   country: string | null;
   termTitle: string;
   accountNumber: string | null;
   purchaseDate: string;
+  /** The current period: from the start of the one last paid for to the end of access (a past-due plan's grace included). */
   subscriptionAccessPeriod: { start: string; expiration: string };
 }
 
@@ -91,7 +93,7 @@ export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, 
   const [account, quota, subscriptions, following] = await Promise.all([
     db.selectFrom("app_user").select(["email", "opt_in", "created_at", "last_visit_at"]).where("id", "=", userId).executeTakeFirstOrThrow(),
     subscriber || pageCountsRead ? null : readQuota(db, userKey(userId), "article", limits.registered, now),
-    userSubscriptions(db, userId),
+    readerSubscriptions(db, userId, now),
     followedTopics(db, userId),
   ]);
   return {
@@ -120,8 +122,62 @@ async function followedTopics(db: Database, userId: string): Promise<string[]> {
   return topics.map((t) => t.name);
 }
 
-async function userSubscriptions(db: Database, userId: string): Promise<AnalyticsSubscription[]> {
-  const rows = await db
+/**
+ * The reader's subscriptions, oldest first, as the data layer and the service API's profile both
+ * tell them: status, renewals and latest payment from the subscription's invoices.
+ */
+export async function readerSubscriptions(db: Database, userId: string, now = new Date()): Promise<AnalyticsSubscription[]> {
+  const [rows, invoices] = await Promise.all([subscriptionRows(db, userId), invoicesOf(db, userId)]);
+  return rows.map((r) => {
+    const paid = invoices.filter((i) => i.subscription_id === r.id);
+    const latest = paid.at(-1);
+    const print = r.source === "print";
+    const checkoutValue = r.amount_cents === null ? null : r.amount_cents / 100;
+    const inGrace = r.billing_status === "past_due" && r.grace_end !== null && r.grace_end > r.access_end;
+    return {
+      subscriptionSourceCode: print ? (r.print_source ?? "PRINT") : "WEB",
+      subscriptionStatus: statusOf(r, now),
+      timesRenewed: paid.filter((i) => i.kind === "renewal").length,
+      orderValue: latest ? (latest.amount_cents + latest.tax_cents) / 100 : checkoutValue,
+      country: print && r.print_source ? countryOfSource(r.print_source) : null,
+      termTitle: planTitle(r.role_code),
+      accountNumber: print ? r.reference.slice(PRINT_REFERENCE_PREFIX.length) : null,
+      purchaseDate: r.created_at,
+      subscriptionAccessPeriod: { start: latest?.period_start ?? r.access_start, expiration: inGrace ? r.grace_end! : r.access_end },
+    };
+  });
+}
+
+type SubscriptionRow = Awaited<ReturnType<typeof subscriptionRows>>[number];
+
+function statusOf(r: SubscriptionRow, now: Date): AnalyticsSubscriptionStatus {
+  if (r.status === "restricted") return "restricted";
+  if (r.status === "cancelled") return "replaced";
+  const over = r.access_end <= now.toISOString();
+  switch (r.billing_status) {
+    case "active":
+      return "active";
+    case "past_due":
+      return "past_due";
+    case "cancel_at_period_end":
+      return over ? "expired" : "cancelled";
+    case "ended":
+      return "expired";
+    case null:
+      return over ? "expired" : "active";
+  }
+}
+
+const invoicesOf = (db: Database, userId: string) =>
+  db
+    .selectFrom("invoice")
+    .select(["subscription_id", "kind", "amount_cents", "tax_cents", "period_start"])
+    .where("user_id", "=", userId)
+    .orderBy("number")
+    .execute();
+
+function subscriptionRows(db: Database, userId: string) {
+  return db
     .selectFrom("subscription")
     .leftJoin("subscription_checkout", (join) =>
       join.onRef("subscription_checkout.id", "=", "subscription.reference").on("subscription.source", "=", "web"),
@@ -132,6 +188,7 @@ async function userSubscriptions(db: Database, userId: string): Promise<Analytic
         .on("subscription.source", "=", "print"),
     )
     .select([
+      "subscription.id",
       "subscription.role_code",
       "subscription.source",
       "subscription.reference",
@@ -139,30 +196,14 @@ async function userSubscriptions(db: Database, userId: string): Promise<Analytic
       "subscription.access_start",
       "subscription.access_end",
       "subscription.created_at",
+      "subscription.billing_status",
+      "subscription.grace_end",
       "subscription_checkout.amount_cents",
       "print_subscriber.source as print_source",
     ])
     .where("subscription.user_id", "=", userId)
     .orderBy("subscription.created_at")
     .execute();
-  const seen = new Map<string, number>();
-  return rows.map((r) => {
-    const tier = tierOf(r.role_code)?.name ?? r.role_code;
-    const timesRenewed = seen.get(tier) ?? 0;
-    seen.set(tier, timesRenewed + 1);
-    const print = r.source === "print";
-    return {
-      subscriptionSourceCode: print ? (r.print_source ?? "PRINT") : "WEB",
-      subscriptionStatus: r.status,
-      timesRenewed,
-      orderValue: r.amount_cents === null ? null : r.amount_cents / 100,
-      country: print && r.print_source ? countryOfSource(r.print_source) : null,
-      termTitle: planTitle(r.role_code),
-      accountNumber: print ? r.reference.slice(PRINT_REFERENCE_PREFIX.length) : null,
-      purchaseDate: r.created_at,
-      subscriptionAccessPeriod: { start: r.access_start, expiration: r.access_end },
-    };
-  });
 }
 
 /** Print source codes name the fulfilment country (CDS_US, CDS_UK). */

@@ -266,6 +266,82 @@ describe(`cancel at period end and resume (${dialectName})`, () => {
   });
 });
 
+describe(`the reminder before an annual renewal (${dialectName})`, () => {
+  // Executive bought on NOVEMBER renews on November 15, 2027; 358 days on is 7 days before.
+  // Headers unfolded, quoted-printable soft breaks and "=3D" undone.
+  const reminders = () =>
+    mails()
+      .map((m) =>
+        m
+          .replace(/\r?\n[ \t]+/g, " ")
+          .replace(/=\r?\n/g, "")
+          .replace(/=3D/g, "="),
+      )
+      .filter((m) => /^Subject: Your Meridian Review .* subscription renews on /m.test(m));
+  const runToday = renew;
+
+  it("reminds once within 7 days of the renewal, with the amount, the card and how to cancel; the next year again", async () => {
+    await subscribe(SANDBOX_CARDS.succeeds, "executive");
+    await sandbox.advanceClock(357 * DAY);
+    expect(await runToday()).toMatchObject({ reminders: 0 });
+    expect(reminders()).toHaveLength(0);
+
+    await sandbox.advanceClock(2 * DAY);
+    expect(await runToday()).toMatchObject({ renewed: 0, reminders: 1 });
+    const [text] = reminders();
+    expect(text).toContain("Subject: Your Meridian Review Executive subscription renews on November 15, 2027");
+    expect(text).toContain("On that day we will charge $450.00 to your Visa card ending in 4242.");
+    expect(text).toContain(`cancel before November 15, 2027 on Subscription and billing: ${SITE}/my-account/billing/cancel`);
+    expect(text).toContain("Meridian Review Publishing");
+
+    expect(await runToday()).toMatchObject({ reminders: 0 });
+    await Promise.all([runToday(), runToday()]);
+    expect(reminders()).toHaveLength(1);
+
+    // Renewed a week later: the new period's reminder comes a year on, once.
+    await sandbox.advanceClock(7 * DAY);
+    expect(await runToday()).toMatchObject({ renewed: 1, reminders: 0 });
+    await sandbox.advanceClock(358 * DAY);
+    expect(await runToday()).toMatchObject({ renewed: 0, reminders: 1 });
+    expect(await runToday()).toMatchObject({ reminders: 0 });
+    expect(reminders()).toHaveLength(2);
+    expect(reminders()[1]).toContain("renews on November 15, 2028");
+  });
+
+  it("does not remind a monthly plan or a cancelled one", async () => {
+    const monthly = await subscribe();
+    const cancelled = await subscribe(SANDBOX_CARDS.succeeds, "all-access");
+    expect(await cancelAtPeriodEnd(db, cancelled.id, null, NOVEMBER)).toBe("cancelled");
+    await sandbox.advanceClock(25 * DAY);
+    expect(await runToday()).toMatchObject({ reminders: 0 });
+    await sandbox.advanceClock(334 * DAY);
+    expect(await runToday()).toMatchObject({ reminders: 0 });
+    expect(reminders()).toHaveLength(0);
+    expect((await subscriptionOf(monthly.id)).reminder_sent_for).toBeNull();
+    expect((await subscriptionOf(cancelled.id)).reminder_sent_for).toBeNull();
+  });
+
+  it("names the plan and price a change chosen for the next period will charge", async () => {
+    const user = await subscribe(SANDBOX_CARDS.succeeds, "executive");
+    await db.updateTable("subscription").set({ scheduled_plan_id: "digital" }).where("user_id", "=", user.id).execute();
+    await sandbox.advanceClock(360 * DAY);
+    expect(await runToday()).toMatchObject({ reminders: 1 });
+    expect(reminders()[0]).toContain("renews for another month on November 15, 2027, as Digital, the plan you chose.");
+    expect(reminders()[0]).toContain("we will charge $12.00");
+  });
+
+  it("gives the claim back when the mail cannot be sent, and the next run sends it", async () => {
+    const user = await subscribe(SANDBOX_CARDS.succeeds, "all-access");
+    await runToday();
+    await sandbox.advanceClock(360 * DAY);
+    const failing: BillingMail = { ...mail, mailer: { send: () => Promise.reject(new Error("SMTP down")) } };
+    await expect(runRenewals(db, sandbox.billing, failing, NOVEMBER, 7)).rejects.toThrow("SMTP down");
+    expect((await subscriptionOf(user.id)).reminder_sent_for).toBeNull();
+    expect(await runToday()).toMatchObject({ reminders: 1 });
+    expect(reminders()[0]).toContain("$599.00");
+  });
+});
+
 describe(`dunning: retries, grace and a new card (${dialectName})`, () => {
   const at = (iso: string) => new Date(iso);
   /** Moves the clock on and renews as of the new time. */

@@ -85,6 +85,13 @@ function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
+/** Whether a message's (unfolded) subject matches. */
+export const hasSubject = (message: Received, subject: RegExp) => subject.test(parseMessage(message.raw).header("subject") ?? "");
+
+/** A password-reset link's mail, and the welcome every new account is sent. */
+export const RESET_SUBJECT = /^Reset your Meridian Review password$/;
+export const WELCOME_SUBJECT = /^Welcome to Meridian Review$/;
+
 /** The decoded text/plain part, whether the message is single-part or multipart. */
 export function plainText(raw: string): string {
   const message = parseMessage(raw);

@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
-import { startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
+import { hasSubject, RESET_SUBJECT, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // Sessions, cross-site refusal, honeypot, rate limits and the mailed reset link, checked
 // against the production build as a browser (or a forger) would meet them.
@@ -203,7 +203,7 @@ describe("password reset by mail", () => {
     const cookie = await registerReader("mailed@example.org", ip);
     const res = await post("/forgot-password", { emailAddress: "mailed@example.org" }, { ip });
     expect(res.headers.get("location")).toBe("/forgot-password?sent=1");
-    const mail = await smtp.waitFor((m) => m.rcptTo.includes("mailed@example.org"));
+    const mail = await smtp.waitFor((m) => m.rcptTo.includes("mailed@example.org") && hasSubject(m, RESET_SUBJECT));
     const body = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
     const link = new URL(body.match(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/)![0]);
     expect(link.origin).toBe(server.url);
@@ -233,7 +233,7 @@ describe("password reset by mail", () => {
     // Wait for what a mail to the stranger would have come before: the reset asked for next,
     // for an address with an account.
     await post("/forgot-password", { emailAddress: "sentinel@example.org" }, { ip });
-    await smtp.waitFor((m) => m.rcptTo.includes("sentinel@example.org"));
+    await smtp.waitFor((m) => m.rcptTo.includes("sentinel@example.org") && hasSubject(m, RESET_SUBJECT));
     expect(smtp.received.slice(before).map((m) => m.rcptTo)).toEqual([["sentinel@example.org"]]);
   });
 });

@@ -1,5 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMailer } from "~/server/adapters/mail";
+import { runRenewals } from "~/server/billing/renewals";
+import { connect } from "~/server/db/connection";
+import { createSandboxProvider } from "~/server/payments/sandbox";
 import type { AnalyticsDataLayer } from "~/server/readers/analytics";
 import { Reader, registeredReader, subscribe } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
@@ -111,5 +118,45 @@ describe("the analytics data layer", () => {
     const { start, expiration } = subscription!.subscriptionAccessPeriod;
     expect(Date.parse(expiration)).toBeGreaterThan(Date.parse(start));
     expect(layer.visitorScores.articlesReadThisMonth).toBeNull();
+  });
+
+  // Last: it moves the sandbox provider's clock on for this server's database.
+  it("tells a renewed subscription truly, on the page and in the service API's profile alike", async () => {
+    const reader = await subscribe(await registeredReader(server.url));
+    const bought = (await dataLayer(reader, "/")).user.subscriptions[0]!;
+    expect(bought).toMatchObject({ subscriptionStatus: "active", timesRenewed: 0, orderValue: 12 });
+
+    // A month on by the provider's clock, the renewal run (as the housekeeping runs it) charges the card again.
+    const database = connect(connection);
+    const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "analytics-mail-"));
+    try {
+      const sandbox = createSandboxProvider(database, { siteUrl: server.url, webhookSecret: "not-used-by-renewals" });
+      await sandbox.advanceClock(31 * 86_400);
+      const mail = {
+        mailer: createMailer({ from: "Meridian Review <no-reply@meridian-review.example>", outbox }),
+        siteUrl: server.url,
+        publisher: { name: "Meridian Review Publishing", addressLines: ["60 Harbor Street"], taxId: null },
+      };
+      expect((await runRenewals(database, sandbox.billing, mail, new Date(), 7)).renewed).toBeGreaterThanOrEqual(1);
+    } finally {
+      await database.destroy();
+      fs.rmSync(outbox, { recursive: true, force: true });
+    }
+
+    const layer = await dataLayer(reader, "/");
+    expect(layer.user.userState).toBe("Subscriber");
+    const [renewed] = layer.user.subscriptions;
+    expect(renewed).toMatchObject({ subscriptionStatus: "active", timesRenewed: 1, orderValue: 12, purchaseDate: bought.purchaseDate });
+    // The current period begins where the bought one ended, and runs a month on.
+    expect(renewed!.subscriptionAccessPeriod.start).toBe(bought.subscriptionAccessPeriod.expiration);
+    const end = new Date(bought.subscriptionAccessPeriod.expiration);
+    end.setUTCMonth(end.getUTCMonth() + 1);
+    expect(renewed!.subscriptionAccessPeriod.expiration).toBe(end.toISOString());
+
+    const profile = await reader.request("/service/user/profile");
+    expect(profile.status).toBe(200);
+    const json = (await profile.json()) as { subscriptions: unknown[]; subscriber: { accessEnd: string } };
+    expect(json.subscriptions).toEqual(layer.user.subscriptions);
+    expect(json.subscriber.accessEnd).toBe(renewed!.subscriptionAccessPeriod.expiration);
   });
 });

@@ -5,7 +5,7 @@ import type { ApiAnswer, ApiBody, ApiContract } from "~/tests/helpers/api-contra
 import { Reader, registeredReader } from "~/tests/helpers/reader";
 import { startApiSite, type ApiSite } from "~/tests/helpers/api-site";
 import type { RunningServer } from "~/tests/helpers/server";
-import { startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
+import { hasSubject, RESET_SUBJECT, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 
 // The auth-user group of the service API (spec 7: authenticate, logout, user/profile, password,
 // forgot and reset password, register) against the production build and a real database. Each
@@ -84,7 +84,7 @@ async function registered(label = "reader"): Promise<{ client: Caller; email: st
 }
 
 async function mailedResetToken(email: string): Promise<string> {
-  const mail = await smtp.waitFor((m) => m.rcptTo.includes(email));
+  const mail = await smtp.waitFor((m) => m.rcptTo.includes(email) && hasSubject(m, RESET_SUBJECT));
   const body = mail.raw.replace(/=\r?\n/g, "").replace(/=3D/g, "=");
   return new URL(body.match(/https?:\/\/\S+\/reset-password\?token=[\w%-]+/)![0]).searchParams.get("token")!;
 }

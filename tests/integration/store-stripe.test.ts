@@ -5,7 +5,15 @@ import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeStripe } from "
 import { registeredReader, type Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { selectFromServer } from "~/tests/helpers/server-db";
-import { plainText, startLoopbackSmtp, type LoopbackSmtp, type Received } from "~/tests/helpers/smtp";
+import {
+  hasSubject,
+  plainText,
+  RESET_SUBJECT,
+  startLoopbackSmtp,
+  WELCOME_SUBJECT,
+  type LoopbackSmtp,
+  type Received,
+} from "~/tests/helpers/smtp";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 
@@ -78,17 +86,19 @@ const postWebhook = (body: string) =>
     },
   });
 
-const isResetMail = (m: Received) => /^Subject: Reset your/m.test(m.raw);
+const isResetMail = (m: Received) => hasSubject(m, RESET_SUBJECT);
+const isOrderMail = (m: Received) => hasSubject(m, /^Your Meridian Review order /);
 
 /**
- * The mails sent to a reader so far, other than password resets, once everything the server had
- * started mailing them has arrived: it asks for a password reset and waits for that to come.
+ * The mails sent to a reader so far, other than password resets and the welcome their registration
+ * sent, once everything the server had started mailing them has arrived: it asks for a password
+ * reset and waits for that to come.
  */
 async function mailsSettled(reader: Reader, email: string): Promise<Received[]> {
   const from = smtp.received.length;
   expect((await reader.request("/forgot-password", { form: { emailAddress: email } })).status).toBe(303);
   await smtp.waitFor((m) => smtp.received.indexOf(m) >= from && m.rcptTo.includes(email) && isResetMail(m));
-  return smtp.received.filter((m) => m.rcptTo.includes(email) && !isResetMail(m));
+  return smtp.received.filter((m) => m.rcptTo.includes(email) && !isResetMail(m) && !hasSubject(m, WELCOME_SUBJECT));
 }
 
 async function placeOrder(reader: Reader) {
@@ -157,7 +167,7 @@ describe("a store order paid through Stripe", () => {
     expect($order("main").text()).toContain("Hardcover");
     expect($order("main").text()).toContain("Ebook");
 
-    await smtp.waitFor((m) => m.rcptTo.includes(order.email));
+    await smtp.waitFor((m) => m.rcptTo.includes(order.email) && isOrderMail(m));
     const mails = await mailsSettled(reader, order.email);
     expect(mails).toHaveLength(1);
     expect(plainText(mails[0]!.raw)).toContain(`Order number: ${order.number}`);
@@ -171,7 +181,7 @@ describe("a store order paid through Stripe", () => {
     const session = stripe.completeSession(stripe.sessionAt(location)!.id);
     const back = new URL(returnUrlOf(session));
     expect((await reader.page(back.pathname + back.search))("dd").text()).toContain("Purchased");
-    await smtp.waitFor((m) => m.rcptTo.includes(order.email));
+    await smtp.waitFor((m) => m.rcptTo.includes(order.email) && isOrderMail(m));
     // The webhook that follows changes nothing and sends nothing more.
     expect((await postWebhook(stripeEventBody("checkout.session.completed", { ...session, url: null }))).status).toBe(200);
     expect(await mailsSettled(reader, order.email)).toHaveLength(1);

@@ -5,10 +5,13 @@ import { requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from "~/serve
 import { register } from "~/server/accounts/registration";
 import { signIn } from "~/server/accounts/sign-in";
 import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "~/server/accounts/users";
+import { sendWelcome } from "~/server/accounts/welcome";
 import { mailer } from "~/server/adapters/mail";
+import { billingMail } from "~/server/billing/mail";
 import { followedTargets, followedTopics } from "~/server/library/follows";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { readerSubscriptions } from "~/server/readers/analytics";
 import { log } from "~/server/log";
 import { carryOverReads } from "~/server/paywall/meter";
 import {
@@ -122,7 +125,10 @@ export type RegisterOutcome =
   /** Codes: taken, user_restricted, print_subscriber (the address has a print subscription to link), or a guard's. */
   | { ok: false; problem: AccountProblem };
 
-/** Registration: on success the guest's reads this month move to the account, and a session starts. */
+/**
+ * Registration: on success the guest's reads this month move to the account, the welcome is
+ * mailed (a failure is logged: the account is open either way), and a session starts.
+ */
 export async function registerFlow(
   request: Request,
   context: AppLoadContext,
@@ -150,6 +156,11 @@ export async function registerFlow(
   // What the guest read this month stays counted on their new account.
   const visitor = await requestContext({ request, context }).knownVisitorId();
   if (visitor) await carryOverReads(await db(), visitor, outcome.user.id);
+  const c = config();
+  await sendWelcome(billingMail(c, mailer()), outcome.user, {
+    kind: "registered",
+    meter: { registered: c.METER_REGISTERED_LIMIT, guest: c.METER_GUEST_LIMIT },
+  });
   return { ok: true, user: outcome.user, setCookie: await startSession(requestContext({ request, context }), outcome.user.id) };
 }
 
@@ -322,15 +333,16 @@ export function formErrors(problem: AccountProblem): { formErrors?: string[]; fi
   return problem.field ? { fieldErrors: { [problem.field]: [problem.message] } } : { formErrors: [problem.message] };
 }
 
-/** What a user fetch answers (spec: with newsletters, following and marketing campaigns). */
+/** What a user fetch answers (spec: with newsletters, following and marketing campaigns), and the reader's subscriptions as the data layer tells them. */
 export async function userProfile(user: User) {
   const database = await db();
-  const [pendingEmail, newsletterSlugs, topics, campaignIds, status] = await Promise.all([
+  const [pendingEmail, newsletterSlugs, topics, campaignIds, status, subscriptions] = await Promise.all([
     pendingEmailFor(database, user),
     followedTargets(database, user.id, "newsletter"),
     followedTopics(database, user.id),
     followedTargets(database, user.id, "campaign"),
     subscriberStatus(database, user.id),
+    readerSubscriptions(database, user.id),
   ]);
   const [newsletters, campaigns] = await Promise.all([listNewsletters(database), listCampaigns(database)]);
   return {
@@ -347,5 +359,6 @@ export async function userProfile(user: User) {
     following: topics.map((t) => ({ id: t.id, name: t.name, url: t.url })),
     marketingCampaigns: campaigns.filter((c) => campaignIds.has(c.id)).map((c) => ({ id: c.id, name: c.name })),
     subscriber: status ? { tier: status.tier.name, roleCodes: status.roleCodes, accessEnd: status.entitlements[0]!.accessEnd } : null,
+    subscriptions,
   };
 }

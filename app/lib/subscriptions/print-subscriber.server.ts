@@ -8,12 +8,15 @@ import {
   type PrintSubscriberLookup,
 } from "~/server/accounts/print-subscribers";
 import type { User } from "~/server/accounts/users";
+import { sendWelcome } from "~/server/accounts/welcome";
+import { mailer } from "~/server/adapters/mail";
+import { billingMail } from "~/server/billing/mail";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { checkSignIn, type AccountProblem } from "~/app/lib/accounts/flows.server";
 import { sendEmailConfirmation } from "~/app/lib/accounts/mail.server";
 import { tooManyAttempts, USERNAME_UNAVAILABLE } from "~/app/lib/accounts/messages";
 import { rateLimit } from "~/app/lib/accounts/auth.server";
-import { db } from "~/app/lib/context/db.server";
+import { config, db } from "~/app/lib/context/db.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { startSession } from "~/app/lib/context/session.server";
 import { GENERIC_ERROR } from "~/app/lib/forms/cross-site";
@@ -56,7 +59,7 @@ export async function subscriberLookupFlow(
   return lookup ? { ok: true, lookup } : { ok: false, problem: noActiveSubscription };
 }
 
-/** A print subscriber opens a web account (named as on their record) and is signed in. */
+/** A print subscriber opens a web account (named as on their record), is mailed the welcome and is signed in. */
 export async function registerSubscriberFlow(
   request: Request,
   context: AppLoadContext,
@@ -78,6 +81,11 @@ export async function registerSubscriberFlow(
           ? { status: 409, code: "taken", message: USERNAME_UNAVAILABLE, field: "emailAddress" }
           : noActiveSubscription,
     };
+  const status = await subscriberStatus(await db(), outcome.user.id);
+  await sendWelcome(billingMail(config(), mailer()), outcome.user, {
+    kind: "subscriber",
+    tier: status?.tier.caption ?? status?.tier.name ?? "Meridian Review",
+  });
   return { ok: true, user: outcome.user, setCookie: await startSession(requestContext({ request, context }), outcome.user.id) };
 }
 

@@ -26,6 +26,7 @@ import * as m024 from "./024-courses";
 import * as m025 from "./025-billing";
 import * as m026 from "./026-cancellation";
 import * as m027 from "./027-dunning";
+import * as m028 from "./028-renewal-reminders";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   "025-billing": m025,
   "026-cancellation": m026,
   "027-dunning": m027,
+  "028-renewal-reminders": m028,
 };
 
 export const migrationProvider: MigrationProvider = {

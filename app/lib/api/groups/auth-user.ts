@@ -8,6 +8,7 @@ import {
   signInSchema,
 } from "~/app/lib/accounts/account-forms";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
+import { SUBSCRIPTION_STATUSES } from "~/shared/subscription-statuses";
 
 // Signing in and out, registering, passwords and the reader's profile (spec 7), over the same
 // flows as the pages (app/lib/accounts/flows.server.ts).
@@ -92,6 +93,20 @@ export const profileFields = z.object({
   following: z.array(z.object({ id: z.number().int(), name: z.string(), url: z.string() })),
   marketingCampaigns: z.array(z.object({ id: z.string(), name: z.string() })),
   subscriber: z.object({ tier: z.string(), roleCodes: z.array(z.string()), accessEnd: z.string() }).nullable(),
+  /** Every subscription of the reader, oldest first, told as the analytics data layer tells them (spec section 3). */
+  subscriptions: z.array(
+    z.object({
+      subscriptionSourceCode: z.string(),
+      subscriptionStatus: z.enum(SUBSCRIPTION_STATUSES),
+      timesRenewed: z.number().int(),
+      orderValue: z.number().nullable(),
+      country: z.string().nullable(),
+      termTitle: z.string(),
+      accountNumber: z.string().nullable(),
+      purchaseDate: z.string(),
+      subscriptionAccessPeriod: z.object({ start: z.string(), expiration: z.string() }),
+    }),
+  ),
 });
 
 export const profile = endpoint({
