@@ -17,6 +17,10 @@ export const billingMail = (config: Config, mailer: Mailer): BillingMail => ({
   publisher: publisherFrom(config),
 });
 
+/** Built once: toLocaleDateString makes a new formatter on every call, a cost each of a renewal day's receipts paid. */
+const longDateFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" });
+const longDate = (iso: string) => longDateFormat.format(new Date(iso));
+
 const footer = (mail: BillingMail) =>
   ["", "--", mail.publisher.name, ...mail.publisher.addressLines, `Your account: ${mail.siteUrl}/my-account`].join("\n");
 
@@ -50,7 +54,7 @@ export async function sendPendingReceipts(db: Database, mail: BillingMail, now: 
           `Invoice: ${number}`,
           `Amount paid: ${total}`,
           ...(invoice.card_last4 ? [`Charged to: ${invoice.card_brand ?? "card"} ending in ${invoice.card_last4}`] : []),
-          `Access until: ${new Date(invoice.period_end).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" })}`,
+          `Access until: ${longDate(invoice.period_end)}`,
           "",
           "Your invoice is attached as a PDF.",
           footer(mail),
@@ -107,8 +111,6 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
   }
   return sent;
 }
-
-const longDate = (iso: string) => new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" });
 
 /**
  * Mails "subscription cancelled" (with its end date) or "subscription ended" once for each
