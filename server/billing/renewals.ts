@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Database } from "~/server/db/connection";
 import type { Config } from "~/server/config";
 import type { PaymentProvider, RecurringBilling } from "~/server/payments/provider";
@@ -59,6 +60,9 @@ export async function runRenewals(db: Database, billing: RecurringBilling, mail:
       const outcome = await renew(db, billing, subscription, at);
       if (outcome === "renewed") report.renewed++;
       if (outcome === "declined") report.declined++;
+      // The run shares its process with the pages it serves. On SQLite every query answers
+      // without waiting for I/O, so a batch would otherwise hold the event loop from start to end.
+      await nextTurn();
     }
     if (due.length === 0) break;
   }
