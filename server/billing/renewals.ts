@@ -56,7 +56,11 @@ export async function runRenewals(db: Database, billing: RecurringBilling, mail:
   const report: RenewalReport = { at, renewed: 0, declined: 0, ended: 0, receipts: 0, failureNotices: 0, subscriptionNotices: 0 };
   for (;;) {
     const due = await dueSubscriptions(db, at);
-    for (const subscription of due) {
+    // Instances running at once take the same batch. Each goes through it in an order of its own
+    // and passes over what another has renewed meanwhile, so they share it out instead of each
+    // asking the provider for every charge (answered once by its key, but a call each time).
+    for (const subscription of shuffled(due)) {
+      if (!(await stillDue(db, subscription))) continue;
       const outcome = await renew(db, billing, subscription, at);
       if (outcome === "renewed") report.renewed++;
       if (outcome === "declined") report.declined++;
@@ -94,6 +98,26 @@ function dueSubscriptions(db: Database, at: Date): Promise<DueSubscription[]> {
     .orderBy("subscription.access_end")
     .limit(BATCH)
     .execute();
+}
+
+function shuffled<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+async function stillDue(db: Database, due: DueSubscription): Promise<boolean> {
+  const row = await db
+    .selectFrom("subscription")
+    .select("id")
+    .where("id", "=", due.id)
+    .where("access_end", "=", due.access_end)
+    .where("billing_status", "=", "active")
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** One period's renewal; "skipped" when another run applied it first. */
