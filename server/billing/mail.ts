@@ -81,7 +81,15 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
   const pending = await db
     .selectFrom("subscription")
     .innerJoin("app_user", "app_user.id", "subscription.user_id")
-    .select(["subscription.id", "subscription.plan_id", "subscription.card_brand", "subscription.card_last4", "app_user.email"])
+    .select([
+      "subscription.id",
+      "subscription.plan_id",
+      "subscription.card_brand",
+      "subscription.card_last4",
+      "subscription.next_retry_at",
+      "subscription.grace_end",
+      "app_user.email",
+    ])
     .where("subscription.billing_status", "=", "past_due")
     .where("subscription.failure_mailed_at", "is", null)
     .execute();
@@ -100,9 +108,13 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
         to: row.email,
         subject: "Your Meridian Review payment did not go through",
         text: [
-          `We could not renew your subscription: the payment to your ${row.card_brand} card ending in ${row.card_last4} was declined.`,
+          `We could not renew your ${findPlan(row.plan_id ?? "")?.name ?? "Meridian Review"} subscription: the payment to your ${row.card_brand} card ending in ${row.card_last4} was declined.`,
           "",
-          `To keep reading without interruption, please update your card on your account page: ${mail.siteUrl}/my-account`,
+          row.next_retry_at
+            ? `We will try the card again on ${longDate(row.next_retry_at)}. You keep full access until ${longDate(row.grace_end ?? row.next_retry_at)} while we do.`
+            : `This was our last try. You keep full access until ${longDate(row.grace_end ?? "")}; after that your subscription ends unless it is paid.`,
+          "",
+          `Update your card and we will take the payment at once: ${mail.siteUrl}/my-account/billing/card`,
           footer(mail),
         ].join("\n"),
       });
@@ -123,7 +135,15 @@ export async function sendSubscriptionNotices(db: Database, mail: BillingMail, n
   const pending = await db
     .selectFrom("subscription")
     .innerJoin("app_user", "app_user.id", "subscription.user_id")
-    .select(["subscription.id", "subscription.plan_id", "subscription.billing_status", "subscription.access_end", "app_user.email"])
+    .select([
+      "subscription.id",
+      "subscription.plan_id",
+      "subscription.billing_status",
+      "subscription.access_end",
+      "subscription.grace_end",
+      "subscription.past_due_since",
+      "app_user.email",
+    ])
     .where("subscription.status", "=", "active")
     .where("subscription.billing_status", "in", ["cancel_at_period_end", "ended"])
     .where("subscription.notice_mailed_at", "is", null)
@@ -146,7 +166,9 @@ export async function sendSubscriptionNotices(db: Database, mail: BillingMail, n
               to: row.email,
               subject: "Your Meridian Review subscription has ended",
               text: [
-                `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`,
+                row.past_due_since
+                  ? `Your ${plan} ended on ${longDate(row.grace_end ?? row.access_end)}: we could not take its renewal payment. You have not been charged.`
+                  : `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`,
                 "",
                 `Thank you for reading. You can subscribe again at any time: ${mail.siteUrl}/subscriptions`,
                 footer(mail),

@@ -21,6 +21,11 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** Keep the card on file for charges made later, without the reader (a subscription's renewals). */
   saveCard?: boolean;
+  /**
+   * Only save a card, charging nothing (amountCents is 0): a subscriber changing the card on
+   * file. Stripe: a Checkout session in setup mode.
+   */
+  setup?: boolean;
 }
 
 /** A card the provider keeps on file: its id at the provider, and what the reader sees of it. */

@@ -8,6 +8,8 @@ import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
 import { ORDER_ID } from "~/server/store/order-records";
 import { handlePaymentEvent, settleCheckout } from "~/server/subscriptions/checkout";
+import { CARD_CHANGE } from "~/server/billing/card-change";
+import { cardChanged } from "~/app/lib/subscriptions/billing.server";
 import { signedCookie } from "~/app/lib/http/cookies.server";
 import { config, db } from "~/app/lib/context/db.server";
 import { log } from "~/server/log";
@@ -23,7 +25,7 @@ export async function sandbox(): Promise<SandboxProvider> {
 /**
  * A provider's signed completion callback, as it arrives at /api/payments/webhook (or from the
  * sandbox's own checkout page): verified over the raw body, then acted on once. A store order's
- * reference is its order id (ord_…); anything else is a subscription checkout.
+ * reference is its order id (ord_…), a card change's card:…; anything else is a subscription checkout.
  */
 export async function receivePaymentCallback(rawBody: string, signature: string | null) {
   const event = (await payments()).parseWebhook(rawBody, signature);
@@ -32,6 +34,7 @@ export async function receivePaymentCallback(rawBody: string, signature: string 
     await confirmOrder(event.reference);
     return outcome;
   }
+  if (event.type === "checkout.completed" && CARD_CHANGE.test(event.reference)) return cardChanged(null, event.sessionId);
   const outcome = await handlePaymentEvent(await db(), event);
   await mailReceipts();
   return outcome;
