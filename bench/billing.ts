@@ -29,6 +29,7 @@ const SUBSCRIPTIONS = subscriptionsArg(process.argv.slice(2));
 const READERS = 4;
 const PAUSE_MS = 100;
 const IDLE_REQUESTS = 600;
+const WARM_UP_MS = 10_000;
 /** The server processes' housekeeping first runs this long after they start (app/lib/http/housekeeping.server.ts). */
 const FIRST_HOUSEKEEPING_MS = 60_000;
 const TARGET_SECONDS = 600;
@@ -165,11 +166,14 @@ async function bench(engine: Engine): Promise<boolean> {
 }
 
 async function renewalDay(db: Database, database: BenchDatabase, server: Server, urls: string[], name: string): Promise<boolean> {
-  // Idle: warmed up, then timed, all before the housekeeping's first run.
-  await readGuestPages(urls, () => false, 300);
-  const idle = await readGuestPages(urls, () => false, IDLE_REQUESTS);
-  if (performance.now() - server.startedAt > FIRST_HOUSEKEEPING_MS - 5_000)
-    throw new Error("the idle pages took until the housekeeping's first run: fewer IDLE_REQUESTS, or a faster machine");
+  // Idle: warmed up, then timed, all before the housekeeping's first run (on a loaded machine,
+  // fewer pages than asked).
+  const idleUntil = server.startedAt + FIRST_HOUSEKEEPING_MS - 10_000;
+  const warmUntil = Math.min(idleUntil, performance.now() + WARM_UP_MS);
+  await readGuestPages(urls, () => performance.now() >= warmUntil, 300);
+  const idle = await readGuestPages(urls, () => performance.now() >= idleUntil, IDLE_REQUESTS);
+  if (performance.now() > idleUntil + 5_000 || idle.length < 50)
+    throw new Error(`only ${idle.length} idle pages before the housekeeping's first run: the machine is too busy`);
 
   // The day comes: the sandbox's clock moves past it (what `npm run sandbox:clock` does before it
   // renews), and the housekeeping in every server process renews what fell due.
@@ -185,12 +189,21 @@ async function renewalDay(db: Database, database: BenchDatabase, server: Server,
   const charged = (d: Database) => count(d, (q) => q.selectFrom("sandbox_charge").select((eb) => eb.fn.countAll().as("n")));
   let startedAt: number | undefined;
   let endedAt: number | undefined;
+  let lastProgress = performance.now();
   const giveUpAt = performance.now() + FIRST_HOUSEKEEPING_MS + GIVE_UP_MS;
   const watching = (async () => {
     while (endedAt === undefined && performance.now() < giveUpAt) {
       if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.errors()}`);
       if (startedAt === undefined && (await charged(db)) > 0) startedAt = performance.now();
-      if (startedAt !== undefined && (await renewed(db)) >= SUBSCRIPTIONS) endedAt = performance.now();
+      if (startedAt !== undefined) {
+        const done = await renewed(db);
+        if (done >= SUBSCRIPTIONS) endedAt = performance.now();
+        else if (performance.now() - lastProgress >= 30_000) {
+          lastProgress = performance.now();
+          const s = (lastProgress - startedAt) / 1000;
+          console.log(`  … ${fmt(s)} s: ${fmt(await charged(db))} charged, ${fmt(done)} receipts sent (${fmt(done / s, 1)}/s)`);
+        }
+      }
       await new Promise((resolve) => setTimeout(resolve, startedAt === undefined ? 100 : 1_000));
     }
   })();
