@@ -170,11 +170,11 @@ describe(`a renewal run killed and run again (${dialectName})`, () => {
       `${SUBSCRIPTIONS} subscriptions, 2 SIGKILLs: ${await charges()} charges, ${receiptsMailed().length} receipts mailed, ` +
         `${SUBSCRIPTIONS - receiptsMailed().length} claimed by a killed run and not sent`,
     );
-  }, 300_000);
+  }, 600_000);
 
   it("renews each subscription once when two processes run the renewals at the same time", async () => {
     const runs = [renewalRun(), renewalRun()];
     await Promise.all(runs.map(completes));
     await expectRenewedOnce(0);
-  }, 300_000);
+  }, 600_000);
 });
