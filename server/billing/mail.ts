@@ -52,7 +52,9 @@ export async function sendPendingReceipts(db: Database, mail: BillingMail, now: 
         text: [
           invoice.kind === "renewal"
             ? `Thank you: your ${planName} subscription has renewed.`
-            : `Thank you for subscribing to Meridian Review ${planName}.`,
+            : invoice.kind === "upgrade"
+              ? `Thank you: your subscription is now ${planName}. This receipt is for the rest of your current period on it, less the unused part of your previous plan.`
+              : `Thank you for subscribing to Meridian Review ${planName}.`,
           "",
           `Invoice: ${number}`,
           `Amount paid: ${total}`,

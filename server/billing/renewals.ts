@@ -7,6 +7,7 @@ import { addMonths } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import { endCancelledSubscriptions } from "./cancellation";
 import { graceEnd, nextRetry } from "./dunning";
+import { finishPlanChanges } from "./plan-change";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoice } from "./invoices";
 
@@ -22,6 +23,8 @@ export interface RenewalReport {
   declined: number;
   /** Past-due subscriptions paid by a retry. */
   recovered: number;
+  /** Upgrades left half-made by a process that stopped, charged (once) and applied. */
+  upgradesFinished: number;
   /** Cancelled subscriptions whose paid period ended, and past-due ones whose grace ran out. */
   ended: number;
   receipts: number;
@@ -80,6 +83,7 @@ export async function runRenewals(
     renewed: 0,
     declined: 0,
     recovered: 0,
+    upgradesFinished: await finishPlanChanges(db, billing, at),
     ended: 0,
     receipts: 0,
     failureNotices: 0,
@@ -290,7 +294,8 @@ async function endUnpaidSubscriptions(db: Database, at: Date): Promise<number> {
 export function describeRenewals(report: RenewalReport): string {
   return (
     `Renewals as of ${report.at.toISOString()}: renewed ${report.renewed} subscription(s), ${report.declined} declined (now past due), ` +
-    `${report.recovered} past-due one(s) paid on retry, ${report.ended} ended (cancelled or unpaid after grace); ` +
+    `${report.recovered} past-due one(s) paid on retry, ${report.upgradesFinished} interrupted upgrade(s) finished, ` +
+    `${report.ended} ended (cancelled or unpaid after grace); ` +
     `sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s) ` +
     `and ${report.subscriptionNotices} cancelled/ended notice(s)`
   );

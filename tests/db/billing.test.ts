@@ -8,6 +8,7 @@ import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancella
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
 import { sendSubscriptionNotices, type BillingMail } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
+import { changePlan, keepCurrentPlan, quotePlanChange, type PlanChangeQuote } from "~/server/billing/plan-change";
 import { runRenewals, renewalKey } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
 import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
@@ -390,5 +391,119 @@ describe(`dunning: retries, grace and a new card (${dialectName})`, () => {
     expect(await finishCardChange(db, sandbox, session, other.id, NOVEMBER, 7)).toBe("unknown");
     expect(await startCardChange(db, sandbox, { userId: "no-such-reader", email: "x@example.org" }, SITE)).toBeNull();
     expect(await subscriptionOf(owner.id)).toEqual(before);
+  });
+});
+
+describe(`changing plan (${dialectName})`, () => {
+  /** The provider's time, 15 of the period's 30 days in: half of it is left. */
+  const HALFWAY = new Date("2026-11-30T12:00:00Z");
+  const halfway = () => sandbox.advanceClock(15 * DAY);
+
+  it("upgrades at once for the rest of the period, charging exactly the quote, and renews at the new price", async () => {
+    const user = await subscribe();
+    await halfway();
+    const quote = await quotePlanChange(db, user.id, "premium", HALFWAY);
+    expect(quote).toMatchObject({
+      kind: "upgrade",
+      newPlanCents: 1000,
+      creditCents: 600,
+      amountCents: 400,
+      periodEnd: "2026-12-15T12:00:00.000Z",
+    });
+    expect(await changePlan(db, sandbox.billing, user.id, "premium", (quote as PlanChangeQuote).quotedAt, HALFWAY)).toBe("upgraded");
+    expect(await charges()).toMatchObject([{ amount_cents: 400, status: "succeeded" }]);
+    expect(await subscriptionOf(user.id)).toMatchObject({
+      plan_id: "premium",
+      role_code: "MRSUB_BEST",
+      access_end: "2026-12-15T12:00:00.000Z",
+    });
+    expect((await invoices()).at(-1)).toMatchObject({
+      kind: "upgrade",
+      plan_id: "premium",
+      amount_cents: 400,
+      period_start: HALFWAY.toISOString(),
+    });
+    expect(await subscriberStatus(db, user.id, HALFWAY)).toMatchObject({ tier: { name: "Best" } });
+    expect(await renew()).toMatchObject({ receipts: 2 });
+    expect(plainText(mails().at(-1)!)).toContain("your subscription is now Premium");
+
+    await sandbox.advanceClock(16 * DAY);
+    expect(await renew()).toMatchObject({ renewed: 1 });
+    expect((await charges()).at(-1)).toMatchObject({ amount_cents: 2000 });
+  });
+
+  it("moves a monthly plan to a yearly one now: the year's price less the unused month, and a year from today", async () => {
+    const user = await subscribe();
+    await halfway();
+    const quote = (await quotePlanChange(db, user.id, "executive", HALFWAY)) as PlanChangeQuote;
+    expect(quote).toMatchObject({
+      kind: "upgrade",
+      newPlanCents: 45000,
+      creditCents: 600,
+      amountCents: 44400,
+      periodEnd: "2027-11-30T12:00:00.000Z",
+    });
+    expect(await changePlan(db, sandbox.billing, user.id, "executive", quote.quotedAt, HALFWAY)).toBe("upgraded");
+    expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "executive", access_end: "2027-11-30T12:00:00.000Z" });
+    expect(await charges()).toMatchObject([{ amount_cents: 44400 }]);
+  });
+
+  it("downgrades at the next renewal, which charges the new plan; the downgrade can be taken back", async () => {
+    const user = await subscribe(SANDBOX_CARDS.succeeds, "premium");
+    const quote = (await quotePlanChange(db, user.id, "digital", NOVEMBER)) as PlanChangeQuote;
+    expect(quote).toMatchObject({ kind: "downgrade", amountCents: 0, startsAt: "2026-12-15T12:00:00.000Z" });
+    expect(await changePlan(db, sandbox.billing, user.id, "digital", quote.quotedAt, NOVEMBER)).toBe("scheduled");
+    expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "premium", scheduled_plan_id: "digital" });
+    expect(await subscriberStatus(db, user.id, NOVEMBER)).toMatchObject({ tier: { name: "Best" } });
+    expect(await keepCurrentPlan(db, user.id)).toBe(true);
+    expect(await changePlan(db, sandbox.billing, user.id, "digital", quote.quotedAt, NOVEMBER)).toBe("scheduled");
+    expect(await charges()).toHaveLength(0);
+
+    await sandbox.advanceClock(31 * DAY);
+    expect(await renew()).toMatchObject({ renewed: 1 });
+    expect(await charges()).toMatchObject([{ amount_cents: 1200 }]);
+    expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "digital", role_code: "MRSUB_GOOD", scheduled_plan_id: null });
+  });
+
+  it("charges once for a double submit, refuses a stale or future quote, and leaves the plan when the card declines", async () => {
+    const user = await subscribe();
+    await halfway();
+    const { quotedAt } = (await quotePlanChange(db, user.id, "premium", HALFWAY)) as PlanChangeQuote;
+    const hourAndMore = new Date(HALFWAY.getTime() + 3_601_000);
+    expect(await changePlan(db, sandbox.billing, user.id, "premium", quotedAt, hourAndMore)).toBe("stale");
+    expect(await changePlan(db, sandbox.billing, user.id, "premium", "2026-12-01T00:00:00.000Z", HALFWAY)).toBe("stale");
+    expect(await changePlan(db, sandbox.billing, user.id, "premium", "not a date", HALFWAY)).toBe("stale");
+    const twice = await Promise.all([1, 2].map(() => changePlan(db, sandbox.billing, user.id, "premium", quotedAt, HALFWAY)));
+    expect(twice.sort()).toEqual(["unchanged", "upgraded"]);
+    expect(await charges()).toHaveLength(1);
+    expect((await invoices()).filter((i) => i.kind === "upgrade")).toHaveLength(1);
+
+    const declining = await subscribe(SANDBOX_CARDS.declinesLater);
+    const quote = (await quotePlanChange(db, declining.id, "premium", HALFWAY)) as PlanChangeQuote;
+    expect(await changePlan(db, sandbox.billing, declining.id, "premium", quote.quotedAt, HALFWAY)).toBe("declined");
+    expect(await subscriptionOf(declining.id)).toMatchObject({ plan_id: "digital", pending_change: null });
+  });
+
+  it("finishes an upgrade whose process stopped after the charge, charging nothing more", async () => {
+    const user = await subscribe();
+    await halfway();
+    const before = await subscriptionOf(user.id);
+    const key = `upgrade:${before.id}:premium:${HALFWAY.toISOString()}`;
+    await db.updateTable("subscription").set({ pending_change: key }).where("id", "=", before.id).execute();
+    await sandbox.billing.charge({ cardId: before.payment_method_id!, amountCents: 400, idempotencyKey: key });
+    expect(await quotePlanChange(db, user.id, "all-access", HALFWAY)).toMatchObject({ kind: "upgrade" });
+    expect(await changePlan(db, sandbox.billing, user.id, "all-access", HALFWAY.toISOString(), HALFWAY)).toBe("unchanged");
+    expect(await renew()).toMatchObject({ upgradesFinished: 1 });
+    expect(await charges()).toHaveLength(1);
+    expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "premium", pending_change: null });
+    expect(await renew()).toMatchObject({ upgradesFinished: 0 });
+  });
+
+  it("quotes nothing without a renewing plan, for the same plan, or an unknown one", async () => {
+    const user = await subscribe();
+    expect(await quotePlanChange(db, user.id, "digital", NOVEMBER)).toBe("same-plan");
+    expect(await quotePlanChange(db, user.id, "platinum", NOVEMBER)).toBe("unknown-plan");
+    await cancelAtPeriodEnd(db, user.id, null, NOVEMBER);
+    expect(await quotePlanChange(db, user.id, "premium", NOVEMBER)).toBe("no-renewing-plan");
   });
 });
