@@ -43,7 +43,10 @@ export const publisherFrom = (config: Config): Publisher => ({
   taxId: config.PUBLISHER_TAX_ID ?? null,
 });
 
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
+// One formatter for every invoice: toLocaleDateString builds a new one on each call, which cost
+// more than the rest of a receipt's text on a renewal day of 100,000 receipts.
+const dayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
+const day = (iso: string) => dayFormat.format(new Date(iso));
 
 /** An invoice as the buyer reads it: its printed number and its PDF. */
 export async function invoiceDocument(db: Database, id: string, publisher: Publisher, siteUrl: string) {
