@@ -86,6 +86,8 @@ function dueSubscriptions(db: Database, at: Date): Promise<DueSubscription[]> {
     ])
     .where("subscription.billing_status", "=", "active")
     .where("subscription.status", "=", "active")
+    // A subscription the provider renews (Stripe Billing) is renewed there, never charged here.
+    .where("subscription.provider_subscription_id", "is", null)
     .where("subscription.access_end", "<=", at.toISOString())
     .orderBy("subscription.access_end")
     .limit(BATCH)
@@ -144,8 +146,15 @@ export function describeRenewals(report: RenewalReport): string {
   );
 }
 
-/** Whether plans bought now renew through the site: the provider renews (the sandbox; not Stripe yet) and BILLING_RENEWALS is on. */
+/** Whether the site runs the renewals of plans bought now: the provider charges on its schedule (the sandbox) and BILLING_RENEWALS is on. */
 export const renewsThroughSite = (
   provider: PaymentProvider,
   config: Pick<Config, "BILLING_RENEWALS">,
 ): provider is PaymentProvider & { billing: RecurringBilling } => Boolean(provider.billing) && config.BILLING_RENEWALS === "on";
+
+/**
+ * Whether plans bought now renew at all, which their terms must say: through the site (the
+ * sandbox) or by the provider itself (Stripe Billing, ADR 067), while BILLING_RENEWALS is on.
+ */
+export const plansRenewWith = (provider: PaymentProvider, config: Pick<Config, "BILLING_RENEWALS">): boolean =>
+  renewsThroughSite(provider, config) || (Boolean(provider.subscriptions) && config.BILLING_RENEWALS === "on");

@@ -391,6 +391,11 @@ export interface SubscriptionTable {
   cancel_reason: string | null;
   /** When the "cancelled" or "ended" mail for the current billing_status went. */
   notice_mailed_at: string | null;
+  /** The provider's subscription and customer when the provider renews it (Stripe Billing, ADR 067). */
+  provider_subscription_id: string | null;
+  provider_customer_id: string | null;
+  /** When the last provider event (or our own call to the provider) that changed its state happened. */
+  provider_state_at: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */
@@ -415,6 +420,13 @@ export interface SubscriptionCheckoutTable {
   /** The buyer's company and tax id, printed on the invoice. */
   company: string | null;
   tax_id: string | null;
+}
+
+/** A provider's webhook event applied, recorded in the transaction that applied it (ADR 067). */
+export interface PaymentEventTable {
+  id: string;
+  type: string;
+  received_at: string;
 }
 
 export interface InvoiceSequenceTable {
@@ -745,6 +757,7 @@ export interface DB {
   sandbox_clock: SandboxClockTable;
   invoice: InvoiceTable;
   invoice_sequence: InvoiceSequenceTable;
+  payment_event: PaymentEventTable;
   gift_allowance: GiftAllowanceTable;
   gift_link: GiftLinkTable;
   annotation: AnnotationTable;

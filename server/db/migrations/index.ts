@@ -25,6 +25,7 @@ import * as m023 from "./023-product-companions";
 import * as m024 from "./024-courses";
 import * as m025 from "./025-billing";
 import * as m026 from "./026-cancellation";
+import * as m029 from "./029-stripe-billing";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   "024-courses": m024,
   "025-billing": m025,
   "026-cancellation": m026,
+  "029-stripe-billing": m029,
 };
 
 export const migrationProvider: MigrationProvider = {
