@@ -1,12 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
-import type {
-  BillingEvent,
-  InvoicePaid,
-  InvoicePaymentFailed,
-  SubscriptionDeleted,
-  SubscriptionUpdated,
-} from "~/server/payments/provider";
+import type { BillingEvent, InvoicePaid, InvoicePaymentFailed, SubscriptionDeleted, SubscriptionUpdated } from "~/server/payments/provider";
 import { recordInvoice } from "./invoices";
 
 export type BillingEventOutcome = "applied" | "duplicate" | "ignored";
@@ -70,8 +64,7 @@ interface Known {
 const iso = (date: Date) => date.toISOString();
 
 /** Only the latest state counts: an event older than the last change applied changes no state. */
-const notOlderThan = (created: Date) =>
-  sql<boolean>`(provider_state_at is null or provider_state_at <= ${iso(created)})`;
+const notOlderThan = (created: Date) => sql<boolean>`(provider_state_at is null or provider_state_at <= ${iso(created)})`;
 
 /**
  * A renewal paid: its invoice is written (the receipt goes with sendPendingReceipts), the paid
@@ -150,18 +143,33 @@ async function subscriptionUpdated(tx: Database, id: string, event: Subscription
   const current = () => tx.updateTable("subscription").where("id", "=", id).where(notOlderThan(event.created));
   if (event.cancelAtPeriodEnd) {
     await current()
-      .set({ billing_status: "cancel_at_period_end", cancelled_at: iso(event.created), notice_mailed_at: null, provider_state_at: iso(event.created) })
+      .set({
+        billing_status: "cancel_at_period_end",
+        cancelled_at: iso(event.created),
+        notice_mailed_at: null,
+        provider_state_at: iso(event.created),
+      })
       .where("billing_status", "in", ["active", "past_due"])
       .execute();
   } else {
     await current()
-      .set({ billing_status: "active", cancelled_at: null, cancel_reason: null, notice_mailed_at: null, provider_state_at: iso(event.created) })
+      .set({
+        billing_status: "active",
+        cancelled_at: null,
+        cancel_reason: null,
+        notice_mailed_at: null,
+        provider_state_at: iso(event.created),
+      })
       .where("billing_status", "=", "cancel_at_period_end")
       .execute();
   }
   if (event.status === "past_due") {
     await current()
-      .set({ billing_status: "past_due", past_due_since: sql`coalesce(past_due_since, ${iso(event.created)})`, provider_state_at: iso(event.created) })
+      .set({
+        billing_status: "past_due",
+        past_due_since: sql`coalesce(past_due_since, ${iso(event.created)})`,
+        provider_state_at: iso(event.created),
+      })
       .where("billing_status", "=", "active")
       .execute();
   }

@@ -283,7 +283,14 @@ function billingEvent(event: Stripe.Event): BillingEvent | undefined {
       const period = servicePeriod(invoice);
       if (!subscriptionId || !period || !invoice.id) return undefined;
       if (event.type === "invoice.payment_failed") {
-        return { ...base, type: "invoice.payment_failed", subscriptionId, invoiceId: invoice.id, attempt: invoice.attempt_count, periodEnd: period.end };
+        return {
+          ...base,
+          type: "invoice.payment_failed",
+          subscriptionId,
+          invoiceId: invoice.id,
+          attempt: invoice.attempt_count,
+          periodEnd: period.end,
+        };
       }
       const taxCents = (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
       return {
@@ -310,7 +317,12 @@ function billingEvent(event: Stripe.Event): BillingEvent | undefined {
     }
     case "customer.subscription.deleted": {
       const subscription = event.data.object;
-      return { ...base, type: "subscription.deleted", subscriptionId: subscription.id, endedAt: at(subscription.ended_at ?? event.created) };
+      return {
+        ...base,
+        type: "subscription.deleted",
+        subscriptionId: subscription.id,
+        endedAt: at(subscription.ended_at ?? event.created),
+      };
     }
     default:
       return undefined;
