@@ -1,9 +1,22 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
-import type { BillingEvent, InvoicePaid, InvoicePaymentFailed, SubscriptionDeleted, SubscriptionUpdated } from "~/server/payments/provider";
+import type {
+  BillingEvent,
+  InvoicePaid,
+  InvoicePaymentFailed,
+  PaymentEvent,
+  SubscriptionDeleted,
+  SubscriptionUpdated,
+} from "~/server/payments/provider";
+import { log } from "~/server/log";
 import { recordInvoice } from "./invoices";
+import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 
 export type BillingEventOutcome = "applied" | "duplicate" | "ignored";
+
+const BILLING_EVENTS = new Set<string>(["invoice.paid", "invoice.payment_failed", "subscription.updated", "subscription.deleted"]);
+
+export const isBillingEvent = (event: PaymentEvent): event is BillingEvent => BILLING_EVENTS.has(event.type);
 
 // A provider that renews (Stripe Billing) tells the site what happened by webhooks, which may
 // come twice, late, or out of order (ADR 067). Each event is applied once: its id is recorded in
@@ -49,6 +62,23 @@ export async function applyBillingEvent(db: Database, event: BillingEvent, now: 
         return subscriptionDeleted(tx, subscription.id, event);
     }
   });
+}
+
+/**
+ * Applies a billing event, then sends the mails it calls for (a renewal's receipt, "payment
+ * failed", "cancelled", "ended"), each claimed once. A mail that fails is logged: the event
+ * stands, and the next one (or the next renewal run) sends it.
+ */
+export async function followBillingEvent(db: Database, event: BillingEvent, mail: BillingMail, now: Date): Promise<BillingEventOutcome> {
+  const outcome = await applyBillingEvent(db, event, now);
+  for (const send of [sendPendingReceipts, sendPaymentFailedNotices, sendSubscriptionNotices]) {
+    try {
+      await send(db, mail, now);
+    } catch (error) {
+      log.error("billing mail failed", { error });
+    }
+  }
+  return outcome;
 }
 
 interface Known {
@@ -173,6 +203,10 @@ async function subscriptionUpdated(tx: Database, id: string, event: Subscription
       .where("billing_status", "=", "active")
       .execute();
   }
+  // Seen, even when it changed nothing: an older event arriving after it must change nothing either.
+  await current()
+    .set({ provider_state_at: iso(event.created) })
+    .execute();
   return "applied";
 }
 

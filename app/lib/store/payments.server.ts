@@ -4,6 +4,7 @@ import type { SandboxProvider } from "~/server/payments/sandbox";
 import { secrets } from "~/server/secrets";
 import { mailer } from "~/server/adapters/mail";
 import { billingMail, sendPendingReceipts } from "~/server/billing/mail";
+import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
 import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
 import { ORDER_ID } from "~/server/store/order-records";
@@ -26,13 +27,15 @@ export async function sandbox(): Promise<SandboxProvider> {
  * reference is its order id (ord_…); anything else is a subscription checkout.
  */
 export async function receivePaymentCallback(rawBody: string, signature: string | null) {
-  const event = (await payments()).parseWebhook(rawBody, signature);
+  const provider = await payments();
+  const event = provider.parseWebhook(rawBody, signature);
+  if (isBillingEvent(event)) return followBillingEvent(await db(), event, billingMail(config(), mailer()), new Date());
   if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
     const outcome = await handleOrderPaymentEvent(await db(), event);
     await confirmOrder(event.reference);
     return outcome;
   }
-  const outcome = await handlePaymentEvent(await db(), event);
+  const outcome = await handlePaymentEvent(await db(), event, new Date(), provider);
   await mailReceipts();
   return outcome;
 }
