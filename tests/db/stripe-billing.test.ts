@@ -229,6 +229,16 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     expect(mails()).toHaveLength(before.mails);
   });
 
+  it("applies once when the same events arrive twice at the same moment", async () => {
+    const user = await subscribe();
+    const renewal = await advance(31);
+    const ids = renewal.map((e) => e.id);
+    await Promise.all([fake.deliver(...ids), fake.deliver(...ids)]);
+    expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+    expect((await invoices()).filter((i) => i.kind === "renewal")).toHaveLength(1);
+    expect(mailsWith("has renewed")).toHaveLength(1);
+  });
+
   it("ends in the same state whatever order the events arrive in, and an older period paid late moves nothing back", async () => {
     const user = await subscribe();
     const first = await advance(31);
