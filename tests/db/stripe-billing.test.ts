@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
+import { finishCardChange, startCardChange } from "~/server/billing/provider-card";
 import { sendPendingReceipts, type BillingMail } from "~/server/billing/mail";
 import { runRenewals } from "~/server/billing/renewals";
 import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
@@ -257,22 +258,19 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     const user = await subscribe(TEST_CARDS.declinesLater);
     const failed = await advance(30);
     // The card is replaced through a setup checkout, and the next retry pays.
-    const { customer } = [...fake.subscriptions.values()][0]!;
-    const setup = await provider.createCheckout({
-      reference: "card-change-1",
-      description: "Update your card",
-      amountCents: 0,
-      currency: "usd",
-      customerEmail: "",
+    const setup = (await startCardChange(db, provider, {
+      userId: user.id,
+      email: user.email,
+      key: issueCheckoutKey(),
       successUrl: `${SITE}/my-account/billing/card`,
       cancelUrl: `${SITE}/my-account/billing`,
-      setup: true,
-      customerId: customer,
-    });
+    }))!;
+    expect(await finishCardChange(db, provider, user.id, setup.id)).toBe("pending");
     fake.pay(setup.id, TEST_CARDS.succeeds);
-    const card = (await provider.retrieveCheckout(setup.id)).card!;
-    expect(card).toMatchObject({ brand: "Visa", last4: "4242" });
-    await provider.subscriptions!.setDefaultPaymentMethod([...fake.subscriptions.keys()][0]!, card.id, "card-change-1");
+    expect(await finishCardChange(db, provider, user.id, setup.id)).toBe("changed");
+    expect(await finishCardChange(db, provider, user.id, setup.id)).toBe("changed");
+    expect(await subscriptionOf(user.id)).toMatchObject({ card_brand: "Visa", card_last4: "4242" });
+    expect([...fake.subscriptions.values()][0]!.default_payment_method).toBe((await subscriptionOf(user.id)).payment_method_id);
     const recovered = await advance(1);
     expect(recovered.map((e) => e.type)).toContain("invoice.paid");
 
@@ -281,6 +279,21 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     await fake.deliver(...failed.map((e) => e.id));
     expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "active", access_end: "2027-01-15T12:00:00.000Z" });
     expect(mailsWith("payment did not go through")).toHaveLength(0);
+  });
+
+  it("changes no card from another reader's setup session", async () => {
+    const owner = await subscribe();
+    const other = await subscribe();
+    const setup = (await startCardChange(db, provider, {
+      userId: other.id,
+      email: other.email,
+      key: issueCheckoutKey(),
+      successUrl: `${SITE}/my-account/billing/card`,
+      cancelUrl: `${SITE}/my-account/billing`,
+    }))!;
+    fake.pay(setup.id, "5555555555554444");
+    expect(await finishCardChange(db, provider, owner.id, setup.id)).toBe("pending");
+    expect((await subscriptionOf(owner.id)).card_last4).toBe("4242");
   });
 
   it("answers a bad signature with an error and applies nothing", async () => {
