@@ -118,7 +118,14 @@ export async function sendSubscriptionNotices(db: Database, mail: BillingMail, n
   const pending = await db
     .selectFrom("subscription")
     .innerJoin("app_user", "app_user.id", "subscription.user_id")
-    .select(["subscription.id", "subscription.plan_id", "subscription.billing_status", "subscription.access_end", "app_user.email"])
+    .select([
+      "subscription.id",
+      "subscription.plan_id",
+      "subscription.billing_status",
+      "subscription.access_end",
+      "subscription.cancelled_at",
+      "app_user.email",
+    ])
     .where("subscription.status", "=", "active")
     .where("subscription.billing_status", "in", ["cancel_at_period_end", "ended"])
     .where("subscription.notice_mailed_at", "is", null)
@@ -141,7 +148,9 @@ export async function sendSubscriptionNotices(db: Database, mail: BillingMail, n
               to: row.email,
               subject: "Your Meridian Review subscription has ended",
               text: [
-                `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`,
+                row.cancelled_at
+                  ? `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`
+                  : `Your ${plan} ended on ${longDate(row.access_end)}: we could not take the payment for its renewal. You have not been charged.`,
                 "",
                 `Thank you for reading. You can subscribe again at any time: ${mail.siteUrl}/subscriptions`,
                 footer(mail),

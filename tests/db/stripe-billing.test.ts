@@ -213,6 +213,7 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     await fake.deliver();
     expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "ended", access_end: "2026-12-15T12:00:00.000Z" });
     expect(mailsWith("has ended")).toHaveLength(1);
+    expect(mailsWith("has ended")[0]).toContain("we could not take the");
     expect(await subscriberStatus(db, user.id, fake.now())).toBeNull();
     expect(await invoices()).toHaveLength(1);
   });
