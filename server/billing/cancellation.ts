@@ -48,7 +48,13 @@ export async function resumeSubscription(
   await tellProvider(db, userId, "cancel_at_period_end", false, now, provider);
   const updated = await db
     .updateTable("subscription")
-    .set({ billing_status: "active", cancelled_at: null, cancel_reason: null, notice_mailed_at: null, provider_state_at: now.toISOString() })
+    .set({
+      billing_status: "active",
+      cancelled_at: null,
+      cancel_reason: null,
+      notice_mailed_at: null,
+      provider_state_at: now.toISOString(),
+    })
     .where("user_id", "=", userId)
     .where("source", "=", "web")
     .where("status", "=", "active")
@@ -101,4 +107,26 @@ export async function endCancelledSubscriptions(db: Database, at: Date): Promise
     .where("provider_subscription_id", "is", null)
     .executeTakeFirst();
   return Number(ended.numUpdatedRows);
+}
+
+/**
+ * Ends at the provider the renewing plans the reader's new plan replaced (ADR 022: its time left
+ * carried over onto the new one), so that nothing more is charged for them, and marks them ended.
+ * Safe to run again: an ended one is not asked for twice, and the provider's deletion event then
+ * finds it ended. Answers how many were ended.
+ */
+export async function endReplacedProviderPlans(db: Database, userId: string, provider: ProviderSubscriptions): Promise<number> {
+  const replaced = await db
+    .selectFrom("subscription")
+    .select(["id", "provider_subscription_id"])
+    .where("user_id", "=", userId)
+    .where("status", "=", "cancelled")
+    .where("provider_subscription_id", "is not", null)
+    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
+    .execute();
+  for (const row of replaced) {
+    await provider.cancelNow(row.provider_subscription_id!);
+    await db.updateTable("subscription").set({ billing_status: "ended" }).where("id", "=", row.id).execute();
+  }
+  return replaced.length;
 }

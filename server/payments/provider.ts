@@ -170,6 +170,8 @@ export interface ProviderSubscriptions {
    * retried call one change; setting the same value twice is harmless.
    */
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<void>;
+  /** Ends the subscription now, charging nothing more (a plan replaced by another the reader bought). */
+  cancelNow(subscriptionId: string): Promise<void>;
   /** Makes the card a setup checkout saved the one the subscription's renewals charge. */
   setDefaultPaymentMethod(subscriptionId: string, paymentMethodId: string, idempotencyKey: string): Promise<void>;
 }

@@ -72,6 +72,16 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }, { idempotencyKey }),
         );
       },
+      // A DELETE, idempotent by itself: Stripe takes no key for it.
+      async cancelNow(subscriptionId) {
+        try {
+          await stripe.subscriptions.cancel(subscriptionId);
+        } catch (error) {
+          // One already cancelled answers 400 (or 404 once gone): it charges nothing more either way.
+          const gone = error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 400 || error.statusCode === 404);
+          if (!gone) throw restated("cancel subscription", error);
+        }
+      },
       async setDefaultPaymentMethod(subscriptionId, paymentMethodId, idempotencyKey) {
         await call("update subscription", () =>
           stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethodId }, { idempotencyKey }),

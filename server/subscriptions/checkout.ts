@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import type { CheckoutStatus } from "~/server/db/schema";
+import { endReplacedProviderPlans } from "~/server/billing/cancellation";
 import { recordInvoice } from "~/server/billing/invoices";
 import type { PaymentEvent, PaymentProvider, ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
 import { grantSubscription } from "./entitlements";
@@ -254,7 +255,13 @@ export async function settleCheckout(
   const state = await provider.retrieveCheckout(row.provider_session_id);
   if (!state.paid || state.reference !== id) return "pending";
   await activateCheckout(db, id, now, state.card ?? null, state.subscription ?? null);
+  await endReplaced(db, provider, userId);
   return "activated";
+}
+
+/** After a plan is granted: the plan it replaced must not go on renewing at the provider. */
+async function endReplaced(db: Database, provider: PaymentProvider, userId: string): Promise<void> {
+  if (provider.subscriptions) await endReplacedProviderPlans(db, userId, provider.subscriptions);
 }
 
 /**
@@ -271,5 +278,15 @@ export async function handlePaymentEvent(
   if (event.type !== "checkout.completed" || !event.paid || !ID.test(event.reference)) return "ignored";
   let card = event.card ?? null;
   if (event.subscription && !card && provider) card = (await provider.retrieveCheckout(event.sessionId)).card ?? null;
-  return (await activateCheckout(db, event.reference, now, card, event.subscription ?? null)) ? "activated" : "ignored";
+  const activated = await activateCheckout(db, event.reference, now, card, event.subscription ?? null);
+  // Also when a return trip activated it first: the plan replaced may not have been ended then.
+  if (provider) {
+    const { user_id } = await db
+      .selectFrom("subscription_checkout")
+      .select("user_id")
+      .where("id", "=", event.reference)
+      .executeTakeFirstOrThrow();
+    await endReplaced(db, provider, user_id);
+  }
+  return activated ? "activated" : "ignored";
 }

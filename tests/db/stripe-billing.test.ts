@@ -103,15 +103,17 @@ async function advance(days: number) {
   return fake.events.slice(from);
 }
 
-/** Registers a reader and subscribes through Stripe Checkout with `card`; all events delivered. */
-async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital") {
-  const user = (await insertUser(db, {
-    firstName: "Iris",
-    lastName: "Vale",
-    email: `iris.${Math.random().toString(36).slice(2)}@example.org`,
-    password: "Harbour7!lamp",
-    optIn: false,
-  }))!;
+/** Registers a reader (or takes `existing`) and subscribes through Stripe Checkout with `card`; all events delivered. */
+async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital", existing?: { id: string; email: string }) {
+  const user =
+    existing ??
+    (await insertUser(db, {
+      firstName: "Iris",
+      lastName: "Vale",
+      email: `iris.${Math.random().toString(36).slice(2)}@example.org`,
+      password: "Harbour7!lamp",
+      optIn: false,
+    }))!;
   const started = await startCheckout(
     db,
     provider,
@@ -174,6 +176,26 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     expect(receipt).toHaveLength(1);
     expect(receipt[0]).toContain(`MR-${String(second!.number).padStart(6, "0")}`);
     expect(await subscriberStatus(db, user.id, new Date("2027-01-10T00:00:00Z"))).not.toBeNull();
+  });
+
+  it("ends the Stripe subscription of a plan the reader replaced by buying another, so only the new one renews", async () => {
+    const user = await subscribe();
+    await subscribe(TEST_CARDS.succeeds, "premium", user);
+    const [replaced, current] = [...fake.subscriptions.values()];
+    expect(replaced).toMatchObject({ status: "canceled" });
+    expect(current).toMatchObject({ status: "active" });
+    const rows = await db.selectFrom("subscription").selectAll().where("user_id", "=", user.id).orderBy("created_at").execute();
+    expect(rows.map((r) => [r.plan_id, r.status, r.billing_status])).toEqual(
+      expect.arrayContaining([
+        ["digital", "cancelled", "ended"],
+        ["premium", "active", "active"],
+      ]),
+    );
+    await advance(31);
+    await fake.deliver();
+    const renewals = (await invoices()).filter((i) => i.kind === "renewal");
+    expect(renewals.map((i) => i.plan_id)).toEqual(["premium"]);
+    expect(mailsWith("has ended")).toHaveLength(0);
   });
 
   it("keeps the site's own renewal run from charging a subscription Stripe renews", async () => {

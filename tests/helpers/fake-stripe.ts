@@ -10,7 +10,7 @@ import Stripe from "stripe";
  * reused with other parameters). Point the adapter (or the built server's STRIPE_API_URL) at `url`.
  *
  * It speaks Checkout (modes payment, subscription and setup), Customers, Products and Prices (by
- * lookup_key), Subscriptions (retrieve; update cancel_at_period_end and default_payment_method),
+ * lookup_key), Subscriptions (retrieve; update cancel_at_period_end and default_payment_method; cancel),
  * Invoices and test clocks, as of the API version the installed package pins
  * (STRIPE_API_VERSION): a subscription's period is on its items, an invoice names its
  * subscription under `parent.subscription_details` and its service period on its lines.
@@ -764,6 +764,13 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       if (!subscription) return notFound("subscription", m[1]!);
       if (method === "GET") return { status: 200, payload: expanded(subscription as unknown as Json, expand) };
       if (method === "POST") return updateSubscription(subscription, params);
+      if (method === "DELETE") {
+        if (subscription.status === "canceled") {
+          return failure(400, "invalid_request_error", `No such subscription: '${subscription.id}'`, { code: "resource_missing" });
+        }
+        endSubscription(subscription, clock.frozen_time);
+        return { status: 200, payload: subscription };
+      }
     }
     if ((m = /^\/v1\/invoices\/([^/]+)$/.exec(path)) && method === "GET") {
       const invoice = invoices.get(decodeURIComponent(m[1]!));
