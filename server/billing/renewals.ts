@@ -70,28 +70,30 @@ export async function runRenewals(db: Database, billing: RecurringBilling, mail:
 }
 
 function dueSubscriptions(db: Database, at: Date): Promise<DueSubscription[]> {
-  return db
-    .selectFrom("subscription")
-    .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
-    .select([
-      "subscription.id",
-      "subscription.user_id",
-      "subscription.plan_id",
-      "subscription.payment_method_id",
-      "subscription.card_brand",
-      "subscription.card_last4",
-      "subscription.access_end",
-      "subscription_checkout.company",
-      "subscription_checkout.tax_id",
-    ])
-    .where("subscription.billing_status", "=", "active")
-    .where("subscription.status", "=", "active")
-    // A subscription the provider renews (Stripe Billing) is renewed there, never charged here.
-    .where("subscription.provider_subscription_id", "is", null)
-    .where("subscription.access_end", "<=", at.toISOString())
-    .orderBy("subscription.access_end")
-    .limit(BATCH)
-    .execute();
+  return (
+    db
+      .selectFrom("subscription")
+      .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
+      .select([
+        "subscription.id",
+        "subscription.user_id",
+        "subscription.plan_id",
+        "subscription.payment_method_id",
+        "subscription.card_brand",
+        "subscription.card_last4",
+        "subscription.access_end",
+        "subscription_checkout.company",
+        "subscription_checkout.tax_id",
+      ])
+      .where("subscription.billing_status", "=", "active")
+      .where("subscription.status", "=", "active")
+      // A subscription the provider renews (Stripe Billing) is renewed there, never charged here.
+      .where("subscription.provider_subscription_id", "is", null)
+      .where("subscription.access_end", "<=", at.toISOString())
+      .orderBy("subscription.access_end")
+      .limit(BATCH)
+      .execute()
+  );
 }
 
 /** One period's renewal; "skipped" when another run applied it first. */
