@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, mailTo, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 
 // Subscription and billing in My Account, with and without JavaScript: the plan bought through
@@ -75,4 +76,83 @@ test("a reader without a subscription is offered the plans; a guest is sent to s
   await expect(page.getByText("You do not have a subscription.")).toBeVisible();
   await expect(page.getByRole("link", { name: "See our plans" })).toHaveAttribute("href", "/subscriptions");
   await expect(page.getByText("You have no invoices yet.")).toBeVisible();
+});
+
+/** A gated article for checking what a reader meets: the first in the latest stream. */
+async function anyArticle(page: Page): Promise<string> {
+  await page.goto("/the-latest");
+  return (await page.locator("main ol article h3 a").first().getAttribute("href"))!;
+}
+const meterBanner = (page: Page) =>
+  page.getByRole("status").filter({ hasText: /free articles? left this month|last free article this month/ });
+
+test("the sandbox clock moved 31 days renews the plan: a second invoice and a receipt", async ({ page, site }) => {
+  test.setTimeout(120_000);
+  const email = await subscribeThroughCheckout(page, "renewal");
+  await page.goto("/my-account/billing");
+  const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
+  const before = (await plan.locator("dd").nth(1).textContent())!;
+  try {
+    expect(await site.advanceClock("31d")).toMatch(/renewed [1-9]\d* subscription/);
+    await page.reload();
+    await expect(page.getByRole("link", { name: /^Download PDF of invoice MR-\d{6}$/ })).toHaveCount(2);
+    await expect(plan.locator("dd").nth(1)).not.toHaveText(before);
+    expect(await mailTo(site, email, /has renewed/)).toMatch(/Subject: Your Meridian Review receipt MR-\d{6}/);
+  } finally {
+    await site.resetClock();
+  }
+});
+
+test("a declined renewal: the mail, access through grace, a new card that pays at once; unpaid, the plan ends and the meter is back", async ({
+  page,
+  site,
+}) => {
+  test.setTimeout(180_000);
+  const article = await anyArticle(page);
+  const email = await subscribeThroughCheckout(page, "dunning", "4000 0000 0000 0341");
+  const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
+  try {
+    expect(await site.advanceClock("31d")).toMatch(/[1-9]\d* declined/);
+    expect(await mailTo(site, email, /did not go through/)).toContain("/my-account/billing/card");
+    await page.goto("/my-account/billing");
+    await expect(plan).toContainText("Payment overdue: your renewal payment of $12.00 was declined.");
+    await expect(plan).toContainText(/We will try your card again on \w+ \d{1,2}, \d{4}\. You keep full access until/);
+    // Access stays during grace: no meter.
+    await page.goto(article);
+    await expect(page.locator("#article-body")).toBeVisible();
+    await expect(meterBanner(page)).toHaveCount(0);
+
+    // A new card through the provider's page pays the overdue renewal at once.
+    await page.goto("/my-account/billing");
+    await page.getByRole("link", { name: "Update your card" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Change your card" })).toBeVisible();
+    await expect(page.getByRole("alert")).toContainText("Your renewal payment of $12.00 is overdue.");
+    await page.getByRole("button", { name: "Continue to the secure page" }).click();
+    await expect(page.getByText("Nothing is charged now")).toBeVisible();
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Save card" }).click();
+    await expect(page).toHaveURL(/\/my-account\/billing\?updated=card-paid$/);
+    await expect(page.getByRole("status")).toContainText("your overdue payment went through: your subscription is active again");
+    await expect(plan).toContainText("Visa ending in 4242");
+    await expect(plan).toContainText("Next renewal");
+    await expect(page.getByRole("link", { name: /^Download PDF of invoice/ })).toHaveCount(2);
+  } finally {
+    await site.resetClock();
+  }
+
+  // Another subscriber never pays: after grace the plan ends, with its mail, and the meter is back.
+  await page.context().clearCookies();
+  const lapsed = await subscribeThroughCheckout(page, "lapsed", "4000 0000 0000 0341");
+  try {
+    await site.advanceClock("31d");
+    // A week on: the retries of days 1, 3 and 5 are declined in turn, and grace is over.
+    expect(await site.advanceClock("7d")).toMatch(/[1-9]\d* ended/);
+    expect(await mailTo(site, lapsed, /has ended/)).toContain("we could not take its renewal payment");
+    await page.goto("/my-account/billing");
+    await expect(page.getByText("You do not have a subscription.")).toBeVisible();
+    await page.goto(article);
+    await expect(meterBanner(page)).toBeVisible();
+  } finally {
+    await site.resetClock();
+  }
 });

@@ -245,13 +245,13 @@ export async function registerThroughPage(page: Page, email: string, from = "/th
 }
 
 /** Registers and pays for Digital in the sandbox checkout, leaving the reader on the receipt; answers their address. */
-export async function subscribeThroughCheckout(page: Page, label: string): Promise<string> {
+export async function subscribeThroughCheckout(page: Page, label: string, card = "4242 4242 4242 4242"): Promise<string> {
   const email = uniqueEmail(label);
   await registerThroughPage(page, email);
   await page.goto("/subscriptions");
   await page.getByRole("link", { name: "Choose Digital", exact: true }).click();
   await page.getByRole("button", { name: "Continue to payment" }).click();
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Card number").fill(card);
   await page.getByRole("button", { name: "Pay $12.00" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();
   // The next page welcomes the new subscriber (a modal dialog with JS): they close it.

@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import crypto from "node:crypto";
+import { promisify } from "node:util";
 import { connect, type Database } from "~/server/db/connection";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
-import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 /** The CDN country header the site trusts: a test sets it to choose the visitor's country. */
 export const COUNTRY_HEADER = "cf-ipcountry";
@@ -14,6 +16,12 @@ export interface Site {
   db: Database;
   /** Signs the site's session cookies (given to the server, so fixtures can sign in readers). */
   sessionSecret: string;
+  /**
+   * Moves the sandbox provider's clock on as an operator would (`npm run sandbox:clock -- --advance 31d`),
+   * which renews what fell due; answers what it printed. `resetClock` puts it back for the worker's next test.
+   */
+  advanceClock: (by: string) => Promise<string>;
+  resetClock: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -43,6 +51,15 @@ export async function startSite(): Promise<Site> {
     database,
     db,
     sessionSecret,
+    async advanceClock(by) {
+      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "server/billing/clock-cli.ts", "--advance", by], {
+        env: { ...process.env, ...databaseEnv(database), SITE_URL: running.url },
+      });
+      return stdout;
+    },
+    async resetClock() {
+      await db.updateTable("sandbox_clock").set({ offset_seconds: 0 }).execute();
+    },
     async stop() {
       await db.destroy();
       await running.stop();

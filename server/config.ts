@@ -170,6 +170,9 @@ const envSchema = z.object({
   // provider the site renews through (the sandbox; ADR 066). Off: plans lapse at the end of their
   // period, and their terms say so.
   BILLING_RENEWALS: z.enum(["on", "off"]).default("on"),
+  // Days a subscription whose renewal was declined keeps its access while the card is tried
+  // again (days 1, 3 and 5) before it ends (ADR 066, "Dunning").
+  BILLING_GRACE_DAYS: z.coerce.number().int().min(1).max(60).default(7),
   // Billing: the publisher's details printed on every invoice (address lines separated by ";").
   PUBLISHER_NAME: z.string().min(1).default("Meridian Review Publishing"),
   PUBLISHER_ADDRESS: z.string().min(1).default("60 Harbor Street; Boston, MA 02210; United States"),

@@ -18,14 +18,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const updated = new URL(request.url).searchParams.get("updated");
   const ends = overview.kind === "web" ? formatPublished(overview.accessEnd) : "";
   const status = overview.kind === "web" ? overview.billingStatus : null;
-  const notice =
-    updated === "cancelled" && status === "cancel_at_period_end"
-      ? `Your subscription has been cancelled. You keep full access until ${ends}, and we have sent you an email confirming this.`
-      : updated === "resumed" && status === "active"
-        ? `Your subscription has been resumed. It renews on ${ends}.`
-        : null;
+  const card = overview.kind === "web" && overview.card ? `${overview.card.brand} card ending in ${overview.card.last4}` : "new card";
+  const notices: Record<string, string | null> = {
+    cancelled:
+      status === "cancel_at_period_end"
+        ? `Your subscription has been cancelled. You keep full access until ${ends}, and we have sent you an email confirming this.`
+        : null,
+    resumed: status === "active" ? `Your subscription has been resumed. It renews on ${ends}.` : null,
+    "card-updated": `Your ${card} is now on file. It will be used from your next renewal.`,
+    "card-paid": `Your ${card} is now on file, and your overdue payment went through: your subscription is active again and renews on ${ends}. We have emailed your receipt.`,
+    "card-declined": `Your ${card} is now on file, but it declined the overdue payment. We will try it again; you can also add another card.`,
+    "card-unchanged": "Your card was not changed: the secure page did not save a new card.",
+  };
+  const failure = new Set(["card-declined", "card-unchanged"]);
   return {
-    notice,
+    notice: updated ? (notices[updated] ?? null) : null,
+    noticeIsProblem: updated !== null && failure.has(updated),
     overview,
     invoices: overview.invoices.map((i) => ({
       id: i.id,
@@ -52,7 +60,7 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function Billing() {
-  const { notice, overview, invoices } = useLoaderData<typeof loader>();
+  const { notice, noticeIsProblem, overview, invoices } = useLoaderData<typeof loader>();
   return (
     <div className={prose.narrow}>
       <h1>Subscription and billing</h1>
@@ -60,7 +68,7 @@ export default function Billing() {
         <Link to="/my-account">Back to My account</Link>
       </p>
       {notice ? (
-        <p className={forms.success} role="status">
+        <p className={noticeIsProblem ? forms.formMessage : forms.success} role={noticeIsProblem ? "alert" : "status"}>
           {notice}
         </p>
       ) : null}
@@ -138,10 +146,14 @@ function Plan({ overview }: { overview: Overview }) {
             <dt className={css.term}>Status</dt>
             <dd className={css.value}>Cancelled: ends on {until}. It will not renew.</dd>
           </>
-        ) : status === "past_due" ? (
+        ) : status === "past_due" && overview.dunning ? (
           <>
             <dt className={css.term}>Status</dt>
-            <dd className={css.value}>Your renewal payment was declined. We have emailed you about it.</dd>
+            <dd className={css.value}>
+              Payment overdue: your renewal payment of {formatUsd(overview.priceCents)} was declined.{" "}
+              {overview.dunning.nextRetry ? `We will try your card again on ${formatPublished(overview.dunning.nextRetry)}. ` : null}
+              You keep full access until {formatPublished(overview.dunning.graceEnd)}; unless it is paid by then, your subscription ends.
+            </dd>
           </>
         ) : (
           <>
@@ -158,6 +170,18 @@ function Plan({ overview }: { overview: Overview }) {
           </>
         ) : null}
       </dl>
+      {status === "past_due" ? (
+        <p>
+          <Link to="/my-account/billing/card" className={primaryButton}>
+            Update your card
+          </Link>
+        </p>
+      ) : null}
+      {status === "active" || status === "cancel_at_period_end" ? (
+        <p>
+          <Link to="/my-account/billing/card">Change card</Link>
+        </p>
+      ) : null}
       {status === "active" ? (
         <p>
           <Link to="/my-account/billing/cancel">Cancel subscription</Link>

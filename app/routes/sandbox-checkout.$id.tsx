@@ -23,6 +23,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
     amount: formatUsd(payment.amountCents),
     email: payment.customerEmail,
     paid: payment.status === "paid",
+    setup: payment.mode === "setup",
     expired: payment.status === "expired" ? CHECKOUT_EXPIRED : null,
     cancelUrl: payment.cancelUrl,
   };
@@ -62,11 +63,17 @@ export default function SandboxCheckout() {
         <p>
           <strong>{page.description}</strong>
         </p>
-        <p>Total due today: {page.amount}</p>
-        <p>Receipt to {page.email}</p>
+        {page.setup ? (
+          <p>Nothing is charged now: the card is saved for the subscription&apos;s payments.</p>
+        ) : (
+          <>
+            <p>Total due today: {page.amount}</p>
+            <p>Receipt to {page.email}</p>
+          </>
+        )}
       </div>
       {page.paid ? (
-        <p role="status">This checkout has already been paid.</p>
+        <p role="status">{page.setup ? "This card has already been saved." : "This checkout has already been paid."}</p>
       ) : page.expired ? (
         <p role="status">{page.expired}</p>
       ) : (
@@ -92,7 +99,7 @@ export default function SandboxCheckout() {
             />
           </div>
           <button type="submit" className={primaryButton} disabled={busy}>
-            Pay {page.amount}
+            {page.setup ? "Save card" : `Pay ${page.amount}`}
           </button>
         </Form>
       )}

@@ -33,7 +33,7 @@ async function main() {
     const sandbox = sandboxProvider(db, c, secrets().paymentWebhookSecret);
     const offset = await sandbox.advanceClock(seconds);
     console.log(`Sandbox clock moved on by ${seconds / 86_400} day(s); it is now ${offset / 86_400} day(s) ahead of real time.`);
-    console.log(describeRenewals(await runRenewals(db, sandbox.billing, billingMail(c, mailer()), new Date())));
+    console.log(describeRenewals(await runRenewals(db, sandbox.billing, billingMail(c, mailer()), new Date(), c.BILLING_GRACE_DAYS)));
   } finally {
     await db.destroy();
   }

@@ -61,7 +61,7 @@ export async function invoiceDocument(db: Database, id: string, publisher: Publi
     issued: day(row.created_at),
     publisher,
     billTo: { name: `${row.first_name} ${row.last_name}`, email: row.email, company: row.company, taxId: row.tax_id },
-    description: `${plan?.name ?? row.plan_id} subscription, ${plan?.period === "year" ? "yearly" : "monthly"}${row.kind === "renewal" ? " (renewal)" : ""}`,
+    description: `${plan?.name ?? row.plan_id} subscription, ${plan?.period === "year" ? "yearly" : "monthly"}${row.kind === "renewal" ? " (renewal)" : row.kind === "upgrade" ? " (upgrade, prorated for the rest of the period)" : ""}`,
     period: `${day(row.period_start)} to ${day(row.period_end)}`,
     amount: formatUsd(row.amount_cents),
     tax: formatUsd(row.tax_cents),

@@ -45,7 +45,9 @@ export async function sendPendingReceipts(db: Database, mail: BillingMail, now: 
         text: [
           invoice.kind === "renewal"
             ? `Thank you: your ${planName} subscription has renewed.`
-            : `Thank you for subscribing to Meridian Review ${planName}.`,
+            : invoice.kind === "upgrade"
+              ? `Thank you: your subscription is now ${planName}. This receipt is for the rest of your current period on it, less the unused part of your previous plan.`
+              : `Thank you for subscribing to Meridian Review ${planName}.`,
           "",
           `Invoice: ${number}`,
           `Amount paid: ${total}`,
@@ -74,7 +76,15 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
   const pending = await db
     .selectFrom("subscription")
     .innerJoin("app_user", "app_user.id", "subscription.user_id")
-    .select(["subscription.id", "subscription.plan_id", "subscription.card_brand", "subscription.card_last4", "app_user.email"])
+    .select([
+      "subscription.id",
+      "subscription.plan_id",
+      "subscription.card_brand",
+      "subscription.card_last4",
+      "subscription.next_retry_at",
+      "subscription.grace_end",
+      "app_user.email",
+    ])
     .where("subscription.billing_status", "=", "past_due")
     .where("subscription.failure_mailed_at", "is", null)
     .execute();
@@ -93,9 +103,13 @@ export async function sendPaymentFailedNotices(db: Database, mail: BillingMail, 
         to: row.email,
         subject: "Your Meridian Review payment did not go through",
         text: [
-          `We could not renew your subscription: the payment to your ${row.card_brand} card ending in ${row.card_last4} was declined.`,
+          `We could not renew your ${findPlan(row.plan_id ?? "")?.name ?? "Meridian Review"} subscription: the payment to your ${row.card_brand} card ending in ${row.card_last4} was declined.`,
           "",
-          `To keep reading without interruption, please update your card on your account page: ${mail.siteUrl}/my-account`,
+          row.next_retry_at
+            ? `We will try the card again on ${longDate(row.next_retry_at)}. You keep full access until ${longDate(row.grace_end ?? row.next_retry_at)} while we do.`
+            : `This was our last try. You keep full access until ${longDate(row.grace_end ?? "")}; after that your subscription ends unless it is paid.`,
+          "",
+          `Update your card and we will take the payment at once: ${mail.siteUrl}/my-account/billing/card`,
           footer(mail),
         ].join("\n"),
       });
@@ -123,7 +137,8 @@ export async function sendSubscriptionNotices(db: Database, mail: BillingMail, n
       "subscription.plan_id",
       "subscription.billing_status",
       "subscription.access_end",
-      "subscription.cancelled_at",
+      "subscription.grace_end",
+      "subscription.past_due_since",
       "app_user.email",
     ])
     .where("subscription.status", "=", "active")
@@ -148,9 +163,9 @@ export async function sendSubscriptionNotices(db: Database, mail: BillingMail, n
               to: row.email,
               subject: "Your Meridian Review subscription has ended",
               text: [
-                row.cancelled_at
-                  ? `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`
-                  : `Your ${plan} ended on ${longDate(row.access_end)}: we could not take the payment for its renewal. You have not been charged.`,
+                row.past_due_since
+                  ? `Your ${plan} ended on ${longDate(row.grace_end ?? row.access_end)}: we could not take its renewal payment. You have not been charged.`
+                  : `Your ${plan} ended on ${longDate(row.access_end)}, as you asked. You have not been charged again.`,
                 "",
                 `Thank you for reading. You can subscribe again at any time: ${mail.siteUrl}/subscriptions`,
                 footer(mail),

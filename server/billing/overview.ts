@@ -23,6 +23,8 @@ export type BillingOverview =
       /** The end of the paid period: the next renewal, or when a cancelled plan ends. */
       accessEnd: string;
       card: { brand: string; last4: string } | null;
+      /** While past due: when access ends unless paid, and the next retry (null when none is left). */
+      dunning: { graceEnd: string; nextRetry: string | null } | null;
       invoices: InvoiceLine[];
     }
   | { kind: "print"; accountNumber: string; accessEnd: string; invoices: InvoiceLine[] }
@@ -37,7 +39,18 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
   const [rows, invoiceRows] = await Promise.all([
     db
       .selectFrom("subscription")
-      .select(["source", "reference", "role_code", "plan_id", "billing_status", "access_end", "card_brand", "card_last4"])
+      .select([
+        "source",
+        "reference",
+        "role_code",
+        "plan_id",
+        "billing_status",
+        "access_end",
+        "card_brand",
+        "card_last4",
+        "grace_end",
+        "next_retry_at",
+      ])
       .where("user_id", "=", userId)
       .where("status", "=", "active")
       .orderBy("access_end", "desc")
@@ -68,6 +81,7 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
       billingStatus: web.billing_status,
       accessEnd: web.access_end,
       card: web.card_brand && web.card_last4 ? { brand: web.card_brand, last4: web.card_last4 } : null,
+      dunning: web.billing_status === "past_due" && web.grace_end ? { graceEnd: web.grace_end, nextRetry: web.next_retry_at } : null,
       invoices,
     };
   const print = rows.find((r) => r.source === "print" && r.access_end > now.toISOString());

@@ -1,9 +1,12 @@
 import type { Database } from "~/server/db/connection";
 import type { Config } from "~/server/config";
+import type { BillingStatus } from "~/server/db/schema";
 import type { PaymentProvider, RecurringBilling } from "~/server/payments/provider";
 import { addMonths } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import { endCancelledSubscriptions } from "./cancellation";
+import { graceEnd, nextRetry } from "./dunning";
+import { finishPlanChanges } from "./plan-change";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoice } from "./invoices";
 
@@ -15,7 +18,11 @@ export interface RenewalReport {
   at: Date;
   renewed: number;
   declined: number;
-  /** Cancelled subscriptions whose paid period ended. */
+  /** Past-due subscriptions paid by a retry. */
+  recovered: number;
+  /** Upgrades left half-made by a process that stopped, charged (once) and applied. */
+  upgradesFinished: number;
+  /** Cancelled subscriptions whose paid period ended, and past-due ones whose grace ran out. */
   ended: number;
   receipts: number;
   failureNotices: number;
@@ -23,10 +30,16 @@ export interface RenewalReport {
   subscriptionNotices: number;
 }
 
-interface DueSubscription {
+/** A subscription's period as a charge for it is made: the charge's outcome applies only while it still stands so. */
+export interface ChargeableSubscription {
   id: string;
   user_id: string;
   plan_id: string | null;
+  scheduled_plan_id: string | null;
+  billing_status: BillingStatus | null;
+  failed_attempts: number;
+  past_due_since: string | null;
+  grace_end: string | null;
   payment_method_id: string | null;
   card_brand: string | null;
   card_last4: string | null;
@@ -35,86 +48,172 @@ interface DueSubscription {
   tax_id: string | null;
 }
 
+export type ChargeResult = "renewed" | "declined" | "skipped";
+
 /**
  * The key of one period's renewal: the same whoever tries it and however often, so the provider
- * charges it once and the invoice records it once.
+ * charges it once and the invoice records it once. A retry after a decline, and a charge to a
+ * card put on file while past due, are new attempts with keys of their own.
  */
 export const renewalKey = (subscriptionId: string, periodEnd: string) => `renewal:${subscriptionId}:${periodEnd}`;
 
 /**
  * Renews every renewing subscription whose period has ended by the provider's clock (`realNow`
  * moved as the provider's clock says): charges the card on file, extends the period by one
- * interval and writes the invoice, or marks it past_due when the card is declined; ends the
+ * interval and writes the invoice, or marks it past_due when the card is declined; tries the
+ * past-due ones again on their retry days and ends those whose grace is over; ends the
  * cancelled ones whose period is over; then mails the receipts, "payment failed", "cancelled" and
- * "ended" notices not yet sent. Safe to run in several instances at
- * once and again after a crash at any step (ADR 066): the charge is idempotent by
- * renewalKey, and the period moves only from the end the charge was for.
+ * "ended" notices not yet sent. Safe to run in several instances at once and again after a crash
+ * at any step (ADR 066): each charge is idempotent by its key, and its outcome is applied only
+ * to the state it was made for.
  */
-export async function runRenewals(db: Database, billing: RecurringBilling, mail: BillingMail, realNow: Date): Promise<RenewalReport> {
+export async function runRenewals(
+  db: Database,
+  billing: RecurringBilling,
+  mail: BillingMail,
+  realNow: Date,
+  graceDays: number,
+): Promise<RenewalReport> {
   const at = await billing.now(realNow);
-  const report: RenewalReport = { at, renewed: 0, declined: 0, ended: 0, receipts: 0, failureNotices: 0, subscriptionNotices: 0 };
-  for (;;) {
-    const due = await dueSubscriptions(db, at);
-    for (const subscription of due) {
-      const outcome = await renew(db, billing, subscription, at);
-      if (outcome === "renewed") report.renewed++;
-      if (outcome === "declined") report.declined++;
+  const report: RenewalReport = {
+    at,
+    renewed: 0,
+    declined: 0,
+    recovered: 0,
+    upgradesFinished: await finishPlanChanges(db, billing, at),
+    ended: 0,
+    receipts: 0,
+    failureNotices: 0,
+    subscriptionNotices: 0,
+  };
+  for (const status of ["active", "past_due"] as const) {
+    for (;;) {
+      const due = await dueSubscriptions(db, status, at);
+      for (const subscription of due) {
+        const outcome = await chargePeriod(db, billing, subscription, at, graceDays);
+        if (outcome === "renewed") report[status === "active" ? "renewed" : "recovered"]++;
+        if (outcome === "declined") report.declined++;
+      }
+      if (due.length === 0) break;
     }
-    if (due.length === 0) break;
   }
-  report.ended = await endCancelledSubscriptions(db, at);
+  report.ended = (await endCancelledSubscriptions(db, at)) + (await endUnpaidSubscriptions(db, at));
   report.receipts = await sendPendingReceipts(db, mail, at);
   report.failureNotices = await sendPaymentFailedNotices(db, mail, at);
   report.subscriptionNotices = await sendSubscriptionNotices(db, mail, at);
   return report;
 }
 
-function dueSubscriptions(db: Database, at: Date): Promise<DueSubscription[]> {
+const chargeable = (db: Database) =>
+  db
+    .selectFrom("subscription")
+    .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
+    .select([
+      "subscription.id",
+      "subscription.user_id",
+      "subscription.plan_id",
+      "subscription.scheduled_plan_id",
+      "subscription.billing_status",
+      "subscription.failed_attempts",
+      "subscription.past_due_since",
+      "subscription.grace_end",
+      "subscription.payment_method_id",
+      "subscription.card_brand",
+      "subscription.card_last4",
+      "subscription.access_end",
+      "subscription_checkout.company",
+      "subscription_checkout.tax_id",
+    ])
+    .where("subscription.status", "=", "active")
+    .where("subscription.pending_change", "is", null)
+    // A subscription the provider renews (Stripe Billing) is charged there, never here.
+    .where("subscription.provider_subscription_id", "is", null);
+
+/** Active subscriptions whose period is over, or past-due ones whose retry day has come. */
+function dueSubscriptions(db: Database, status: "active" | "past_due", at: Date): Promise<ChargeableSubscription[]> {
+  const query = chargeable(db).where("subscription.billing_status", "=", status);
   return (
-    db
-      .selectFrom("subscription")
-      .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
-      .select([
-        "subscription.id",
-        "subscription.user_id",
-        "subscription.plan_id",
-        "subscription.payment_method_id",
-        "subscription.card_brand",
-        "subscription.card_last4",
-        "subscription.access_end",
-        "subscription_checkout.company",
-        "subscription_checkout.tax_id",
-      ])
-      .where("subscription.billing_status", "=", "active")
-      .where("subscription.status", "=", "active")
-      // A subscription the provider renews (Stripe Billing) is renewed there, never charged here.
-      .where("subscription.provider_subscription_id", "is", null)
-      .where("subscription.access_end", "<=", at.toISOString())
-      .orderBy("subscription.access_end")
-      .limit(BATCH)
-      .execute()
-  );
+    status === "active"
+      ? query.where("subscription.access_end", "<=", at.toISOString()).orderBy("subscription.access_end")
+      : query.where("subscription.next_retry_at", "<=", at.toISOString()).orderBy("subscription.next_retry_at")
+  )
+    .limit(BATCH)
+    .execute();
 }
 
-/** One period's renewal; "skipped" when another run applied it first. */
-async function renew(db: Database, billing: RecurringBilling, due: DueSubscription, at: Date): Promise<"renewed" | "declined" | "skipped"> {
-  const plan = findPlan(due.plan_id ?? "");
+/** The reader's renewing subscription, as a charge for it would be made. */
+export function chargeableSubscription(db: Database, userId: string, subscriptionId: string): Promise<ChargeableSubscription | undefined> {
+  return chargeable(db).where("subscription.id", "=", subscriptionId).where("subscription.user_id", "=", userId).executeTakeFirst();
+}
+
+/**
+ * Charges the period after `access_end`: the renewal itself, a retry on a retry day, or (given
+ * `cardChange`) the card a past-due subscriber has just put on file. The key names the attempt, so a
+ * repeat of it is answered by the provider's first outcome; the outcome is applied by one update
+ * conditional on the state the charge was made for, so of two runs (or a run and its retry after
+ * a crash) only one applies it, and only that one invoices. A declined renewal or retry makes the
+ * subscription past_due with its next retry; a declined new card changes nothing (the reader is
+ * told on the page).
+ */
+export async function chargePeriod(
+  db: Database,
+  billing: RecurringBilling,
+  due: ChargeableSubscription,
+  at: Date,
+  graceDays: number,
+  cardChange = false,
+): Promise<ChargeResult> {
+  const plan = findPlan(due.scheduled_plan_id ?? due.plan_id ?? "");
   if (!plan || !due.payment_method_id) throw new Error(`subscription ${due.id} renews without a plan or a card on file`);
-  const key = renewalKey(due.id, due.access_end);
+  const base = renewalKey(due.id, due.access_end);
+  const key = cardChange
+    ? `${base}:card:${due.payment_method_id}`
+    : due.failed_attempts === 0
+      ? base
+      : `${base}:retry:${due.failed_attempts}`;
   const charge = await billing.charge({ cardId: due.payment_method_id, amountCents: plan.priceCents, idempotencyKey: key });
-  // Each outcome is applied by one update conditional on the period the charge was for: of two
-  // runs (or a run and its retry after a crash) only one moves it, and only that one invoices.
-  const current = (eb: Database) =>
-    eb.updateTable("subscription").where("id", "=", due.id).where("access_end", "=", due.access_end).where("billing_status", "=", "active");
+  const asCharged = (eb: Database) =>
+    eb
+      .updateTable("subscription")
+      .where("id", "=", due.id)
+      .where("status", "=", "active")
+      .where("access_end", "=", due.access_end)
+      .where("billing_status", "=", due.billing_status)
+      .where("failed_attempts", "=", due.failed_attempts)
+      .where("payment_method_id", "=", due.payment_method_id)
+      .where("pending_change", "is", null);
   if (charge.status === "declined") {
-    const marked = await current(db)
-      .set({ billing_status: "past_due", past_due_since: at.toISOString(), failure_mailed_at: null })
+    if (cardChange) return "declined";
+    const failures = due.failed_attempts + 1;
+    const since = due.past_due_since ? new Date(due.past_due_since) : at;
+    const graceEndsAt = due.grace_end ? new Date(due.grace_end) : graceEnd(at, graceDays);
+    const marked = await asCharged(db)
+      .set({
+        billing_status: "past_due",
+        failed_attempts: failures,
+        past_due_since: since.toISOString(),
+        grace_end: graceEndsAt.toISOString(),
+        next_retry_at: nextRetry(since, failures, graceEndsAt)?.toISOString() ?? null,
+        failure_mailed_at: null,
+      })
       .executeTakeFirst();
     return Number(marked.numUpdatedRows) === 1 ? "declined" : "skipped";
   }
   const periodEnd = addMonths(new Date(due.access_end), plan.months).toISOString();
   return db.transaction().execute(async (tx) => {
-    const moved = await current(tx).set({ access_end: periodEnd }).executeTakeFirst();
+    const moved = await asCharged(tx)
+      .set({
+        access_end: periodEnd,
+        billing_status: "active",
+        plan_id: plan.id,
+        role_code: plan.roleCode,
+        scheduled_plan_id: null,
+        failed_attempts: 0,
+        past_due_since: null,
+        grace_end: null,
+        next_retry_at: null,
+      })
+      .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return "skipped";
     await recordInvoice(
       tx,
@@ -139,11 +238,28 @@ async function renew(db: Database, billing: RecurringBilling, due: DueSubscripti
   });
 }
 
+/** Ends every past-due subscription whose grace is over by `at`; answers how many. */
+async function endUnpaidSubscriptions(db: Database, at: Date): Promise<number> {
+  const ended = await db
+    .updateTable("subscription")
+    .set({ billing_status: "ended", next_retry_at: null, notice_mailed_at: null })
+    .where("status", "=", "active")
+    .where("billing_status", "=", "past_due")
+    .where("grace_end", "<=", at.toISOString())
+    .where("pending_change", "is", null)
+    // The provider ends its own, after its retries (customer.subscription.deleted).
+    .where("provider_subscription_id", "is", null)
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows);
+}
+
 /** One line saying what a run did. */
 export function describeRenewals(report: RenewalReport): string {
   return (
     `Renewals as of ${report.at.toISOString()}: renewed ${report.renewed} subscription(s), ${report.declined} declined (now past due), ` +
-    `${report.ended} cancelled one(s) ended; sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s) ` +
+    `${report.recovered} past-due one(s) paid on retry, ${report.upgradesFinished} interrupted upgrade(s) finished, ` +
+    `${report.ended} ended (cancelled or unpaid after grace); ` +
+    `sent ${report.receipts} receipt(s), ${report.failureNotices} payment-failed notice(s) ` +
     `and ${report.subscriptionNotices} cancelled/ended notice(s)`
   );
 }

@@ -9,6 +9,7 @@ import type {
   SubscriptionUpdated,
 } from "~/server/payments/provider";
 import { log } from "~/server/log";
+import { graceEnd } from "./dunning";
 import { recordInvoice } from "./invoices";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 
@@ -28,7 +29,7 @@ export const isBillingEvent = (event: PaymentEvent): event is BillingEvent => BI
  * Applies one billing event. "duplicate" when it was applied before; "ignored" when it is about
  * a subscription the site does not know, or a first invoice (recorded with its checkout).
  */
-export async function applyBillingEvent(db: Database, event: BillingEvent, now: Date): Promise<BillingEventOutcome> {
+export async function applyBillingEvent(db: Database, event: BillingEvent, now: Date, graceDays: number): Promise<BillingEventOutcome> {
   return db.transaction().execute(async (tx) => {
     const recorded = await tx
       .insertInto("payment_event")
@@ -55,7 +56,7 @@ export async function applyBillingEvent(db: Database, event: BillingEvent, now: 
       case "invoice.paid":
         return invoicePaid(tx, subscription, event, now);
       case "invoice.payment_failed":
-        return paymentFailed(tx, subscription.id, event);
+        return paymentFailed(tx, subscription.id, event, graceDays);
       case "subscription.updated":
         return subscriptionUpdated(tx, subscription.id, event);
       case "subscription.deleted":
@@ -69,8 +70,14 @@ export async function applyBillingEvent(db: Database, event: BillingEvent, now: 
  * failed", "cancelled", "ended"), each claimed once. A mail that fails is logged: the event
  * stands, and the next one (or the next renewal run) sends it.
  */
-export async function followBillingEvent(db: Database, event: BillingEvent, mail: BillingMail, now: Date): Promise<BillingEventOutcome> {
-  const outcome = await applyBillingEvent(db, event, now);
+export async function followBillingEvent(
+  db: Database,
+  event: BillingEvent,
+  mail: BillingMail,
+  now: Date,
+  graceDays: number,
+): Promise<BillingEventOutcome> {
+  const outcome = await applyBillingEvent(db, event, now, graceDays);
   for (const send of [sendPendingReceipts, sendPaymentFailedNotices, sendSubscriptionNotices]) {
     try {
       await send(db, mail, now);
@@ -111,7 +118,15 @@ async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid
   // The payment that was failing has gone through, unless a failure came after this payment.
   await tx
     .updateTable("subscription")
-    .set({ billing_status: "active", past_due_since: null, failure_mailed_at: null, provider_state_at: iso(event.created) })
+    .set({
+      billing_status: "active",
+      past_due_since: null,
+      failure_mailed_at: null,
+      failed_attempts: 0,
+      grace_end: null,
+      next_retry_at: null,
+      provider_state_at: iso(event.created),
+    })
     .where("id", "=", subscription.id)
     .where("billing_status", "=", "past_due")
     .where("access_end", ">=", iso(event.periodEnd))
@@ -147,12 +162,17 @@ async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid
  * attempt clears the "payment failed" mark so that sendPaymentFailedNotices mails once for it.
  * A failure for a period already paid (arriving late) changes nothing.
  */
-async function paymentFailed(tx: Database, id: string, event: InvoicePaymentFailed): Promise<BillingEventOutcome> {
+async function paymentFailed(tx: Database, id: string, event: InvoicePaymentFailed, graceDays: number): Promise<BillingEventOutcome> {
   await tx
     .updateTable("subscription")
     .set({
       billing_status: "past_due",
       past_due_since: sql`coalesce(past_due_since, ${iso(event.created)})`,
+      // Access through the grace period (ADR 066, "Dunning"), from the first failure; the
+      // provider retries on its own schedule and ends the subscription after its last try.
+      grace_end: sql`coalesce(grace_end, ${iso(graceEnd(event.created, graceDays))})`,
+      failed_attempts: event.attempt,
+      next_retry_at: event.nextAttempt ? iso(event.nextAttempt) : null,
       failure_mailed_at: null,
       provider_state_at: iso(event.created),
     })
@@ -219,6 +239,7 @@ async function subscriptionDeleted(tx: Database, id: string, event: Subscription
     .updateTable("subscription")
     .set({
       billing_status: "ended",
+      next_retry_at: null,
       notice_mailed_at: null,
       provider_state_at: iso(event.created),
       access_end: sql`case when access_end > ${iso(event.endedAt)} then ${iso(event.endedAt)} else access_end end`,

@@ -391,6 +391,16 @@ export interface SubscriptionTable {
   cancel_reason: string | null;
   /** When the "cancelled" or "ended" mail for the current billing_status went. */
   notice_mailed_at: string | null;
+  /** While past_due: access lasts until then (BILLING_GRACE_DAYS after the first failure), and the plan ends when it passes. */
+  grace_end: string | null;
+  /** Declined charges for the current period: the renewal's, then each retry's. */
+  failed_attempts: Generated<number>;
+  /** While past_due: when the next retry is due; null when none is left before grace_end. */
+  next_retry_at: string | null;
+  /** A downgrade chosen for the next renewal: the renewal charges this plan and switches to it. */
+  scheduled_plan_id: string | null;
+  /** The idempotency key of an upgrade being charged: claimed before the charge, cleared when applied. */
+  pending_change: string | null;
   /** The provider's subscription and customer when the provider renews it (Stripe Billing, ADR 067). */
   provider_subscription_id: string | null;
   provider_customer_id: string | null;
@@ -442,7 +452,7 @@ export interface InvoiceTable {
   user_id: string;
   /** The payment it records: the checkout id, or a renewal's idempotency key. */
   payment_key: string;
-  kind: "purchase" | "renewal";
+  kind: "purchase" | "renewal" | "upgrade";
   plan_id: string;
   amount_cents: number;
   tax_cents: number;
@@ -454,6 +464,14 @@ export interface InvoiceTable {
   card_last4: string | null;
   created_at: string;
   receipt_sent_at: string | null;
+}
+
+/** A card put on file through the provider's page: each session applies once, so a replayed return cannot bring back an older card. */
+export interface CardChangeTable {
+  session_id: string;
+  subscription_id: string;
+  payment_method_id: string;
+  applied_at: string;
 }
 
 export interface SandboxPaymentTable {
@@ -472,6 +490,8 @@ export interface SandboxPaymentTable {
   save_card: Generated<Flag>;
   /** The card saved when this checkout was paid. */
   payment_method_id: string | null;
+  /** "setup" saves a card and charges nothing (a card change), as Stripe's setup mode. */
+  mode: Generated<"payment" | "setup">;
 }
 
 export interface SandboxPaymentMethodTable {
@@ -756,6 +776,7 @@ export interface DB {
   sandbox_charge: SandboxChargeTable;
   sandbox_clock: SandboxClockTable;
   invoice: InvoiceTable;
+  card_change: CardChangeTable;
   invoice_sequence: InvoiceSequenceTable;
   payment_event: PaymentEventTable;
   gift_allowance: GiftAllowanceTable;

@@ -110,6 +110,8 @@ export interface InvoicePaymentFailed extends BillingEventBase {
   attempt: number;
   /** The end of the period the invoice is for: a failure for a period already paid is stale. */
   periodEnd: Date;
+  /** When the provider tries again; null after its last try. */
+  nextAttempt: Date | null;
 }
 
 /** The subscription changed: cancelled at period end, taken back, or its status moved. */
@@ -174,6 +176,11 @@ export interface ProviderSubscriptions {
   cancelNow(subscriptionId: string): Promise<void>;
   /** Makes the card a setup checkout saved the one the subscription's renewals charge. */
   setDefaultPaymentMethod(subscriptionId: string, paymentMethodId: string, idempotencyKey: string): Promise<void>;
+  /**
+   * Tries the subscription's unpaid invoice again now, with its default card (a past-due plan
+   * whose card was just changed): "none" when nothing is unpaid. The outcome also comes as events.
+   */
+  payOverdue(subscriptionId: string, idempotencyKey: string): Promise<"paid" | "declined" | "none">;
 }
 
 export interface PaymentProvider {

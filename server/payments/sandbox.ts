@@ -40,6 +40,8 @@ export interface SandboxPayment {
   customerEmail: string;
   cancelUrl: string;
   status: "open" | "paid" | "declined" | "expired";
+  /** "setup" saves a card and charges nothing. */
+  mode: "payment" | "setup";
 }
 
 export type PayOutcome = { ok: true; redirectUrl: string; callback: { body: string; signature: string } } | { ok: false; error: string };
@@ -168,8 +170,9 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
             card_last4: null,
             created_at: new Date().toISOString(),
             paid_at: null,
-            save_card: request.saveCard ? 1 : 0,
+            save_card: request.saveCard || request.setup ? 1 : 0,
             payment_method_id: null,
+            mode: request.setup ? "setup" : "payment",
           })
           .execute();
         return fresh;
@@ -219,6 +222,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
           customerEmail: row.customer_email,
           cancelUrl: row.cancel_url,
           status: row.status,
+          mode: row.mode,
         }
       );
     },

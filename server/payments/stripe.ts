@@ -82,6 +82,23 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           if (!gone) throw restated("cancel subscription", error);
         }
       },
+      async payOverdue(subscriptionId, idempotencyKey) {
+        const subscription = await call("retrieve subscription", () =>
+          stripe.subscriptions.retrieve(subscriptionId, { expand: ["latest_invoice"] }),
+        );
+        const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+        // A paid one is asked too: with the same key, Stripe answers as it did when this paid it.
+        if (!invoice?.id || (invoice.status !== "open" && invoice.status !== "paid")) return "none";
+        try {
+          const paid = await stripe.invoices.pay(invoice.id, {}, { idempotencyKey });
+          return paid.status === "paid" ? "paid" : "declined";
+        } catch (error) {
+          if (error instanceof Stripe.errors.StripeCardError) return "declined";
+          // Paid before, by another key (a renewal, or another card change): nothing was overdue here.
+          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400) return "none";
+          throw restated("pay invoice", error);
+        }
+      },
       async setDefaultPaymentMethod(subscriptionId, paymentMethodId, idempotencyKey) {
         await call("update subscription", () =>
           stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethodId }, { idempotencyKey }),
@@ -300,6 +317,7 @@ function billingEvent(event: Stripe.Event): BillingEvent | undefined {
           invoiceId: invoice.id,
           attempt: invoice.attempt_count,
           periodEnd: period.end,
+          nextAttempt: invoice.next_payment_attempt ? at(invoice.next_payment_attempt) : null,
         };
       }
       const taxCents = (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);

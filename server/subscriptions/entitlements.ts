@@ -17,20 +17,27 @@ export interface SubscriberStatus {
 }
 
 /**
- * The reader's subscriptions that give access now: active, and inside their access period
- * (restricted or lapsed ones give none).
+ * The reader's subscriptions that give access now: active, and inside their access period, or
+ * past due within their grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none
+ * (an ended plan by its billing state, whatever the clock: the provider's may run ahead of ours).
  */
 export async function subscriberStatus(db: Database, userId: string, now = new Date()): Promise<SubscriberStatus | null> {
+  const at = now.toISOString();
   const rows = await db
     .selectFrom("subscription")
-    .select(["role_code", "source", "access_end"])
+    .select(["role_code", "source", "access_end", "billing_status", "grace_end"])
     .where("user_id", "=", userId)
     .where("status", "=", "active")
-    .where("access_start", "<=", now.toISOString())
-    .where("access_end", ">", now.toISOString())
+    .where("access_start", "<=", at)
+    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
+    .where((eb) => eb.or([eb("access_end", ">", at), eb.and([eb("billing_status", "=", "past_due"), eb("grace_end", ">", at)])]))
     .execute();
   const entitlements = rows
-    .map((r) => ({ roleCode: r.role_code, source: r.source, accessEnd: r.access_end }))
+    .map((r) => ({
+      roleCode: r.role_code,
+      source: r.source,
+      accessEnd: r.billing_status === "past_due" && r.grace_end && r.grace_end > r.access_end ? r.grace_end : r.access_end,
+    }))
     .sort((a, b) => byRank(a.roleCode, b.roleCode));
   const first = entitlements[0];
   const tier = first && tierOf(first.roleCode);

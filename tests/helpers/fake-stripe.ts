@@ -772,6 +772,18 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         return { status: 200, payload: subscription };
       }
     }
+    if ((m = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(path)) && method === "POST") {
+      const invoice = invoices.get(decodeURIComponent(m[1]!));
+      if (!invoice) return notFound("invoice", m[1]!);
+      if (invoice.status !== "open") return failure(400, "invalid_request_error", "Invoice is already paid");
+      const subscription = subscriptions.get(invoice.parent.subscription_details.subscription)!;
+      attempt(invoice, subscription, clock.frozen_time, true);
+      if (subscription.status === "canceled") return { status: 200, payload: invoice };
+      if ((invoice.status as FakeInvoice["status"]) !== "paid") {
+        return failure(402, "card_error", "Your card was declined.", { code: "card_declined", decline_code: "generic_decline" });
+      }
+      return { status: 200, payload: invoice };
+    }
     if ((m = /^\/v1\/invoices\/([^/]+)$/.exec(path)) && method === "GET") {
       const invoice = invoices.get(decodeURIComponent(m[1]!));
       return invoice ? { status: 200, payload: invoice } : notFound("invoice", m[1]!);

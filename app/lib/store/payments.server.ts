@@ -9,6 +9,8 @@ import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
 import { ORDER_ID } from "~/server/store/order-records";
 import { handlePaymentEvent, settleCheckout } from "~/server/subscriptions/checkout";
+import { CARD_CHANGE } from "~/server/billing/card-change";
+import { cardChanged } from "~/app/lib/subscriptions/billing.server";
 import { signedCookie } from "~/app/lib/http/cookies.server";
 import { config, db } from "~/app/lib/context/db.server";
 import { log } from "~/server/log";
@@ -24,17 +26,19 @@ export async function sandbox(): Promise<SandboxProvider> {
 /**
  * A provider's signed completion callback, as it arrives at /api/payments/webhook (or from the
  * sandbox's own checkout page): verified over the raw body, then acted on once. A store order's
- * reference is its order id (ord_…); anything else is a subscription checkout.
+ * reference is its order id (ord_…), a card change's card:…; anything else is a subscription checkout.
  */
 export async function receivePaymentCallback(rawBody: string, signature: string | null) {
   const provider = await payments();
   const event = provider.parseWebhook(rawBody, signature);
-  if (isBillingEvent(event)) return followBillingEvent(await db(), event, billingMail(config(), mailer()), new Date());
+  if (isBillingEvent(event))
+    return followBillingEvent(await db(), event, billingMail(config(), mailer()), new Date(), config().BILLING_GRACE_DAYS);
   if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
     const outcome = await handleOrderPaymentEvent(await db(), event);
     await confirmOrder(event.reference);
     return outcome;
   }
+  if (event.type === "checkout.completed" && CARD_CHANGE.test(event.reference)) return cardChanged(null, event.sessionId);
   const outcome = await handlePaymentEvent(await db(), event, new Date(), provider);
   await mailReceipts();
   return outcome;

@@ -1,8 +1,9 @@
 import { mailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
+import { finishCardChange, startCardChange } from "~/server/billing/card-change";
 import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
-import { billingMail, sendSubscriptionNotices } from "~/server/billing/mail";
+import { billingMail, sendPendingReceipts, sendSubscriptionNotices } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
 import { plansRenewWith } from "~/server/billing/renewals";
 import { log } from "~/server/log";
@@ -50,4 +51,25 @@ export async function ownInvoicePdf(userId: string, invoiceId: string) {
   if (!(await isOwnInvoice(await db(), userId, invoiceId))) return undefined;
   const { number, pdf } = await invoiceDocument(await db(), invoiceId, publisherFrom(config()), config().siteUrl);
   return { filename: `invoice-${number}.pdf`, pdf };
+}
+
+/** Opens the provider's page for a new card; null when the reader has no renewing plan. */
+export async function changeCard(reader: { id: string; email: string }) {
+  return startCardChange(await db(), await payments(), { userId: reader.id, email: reader.email }, config().siteUrl);
+}
+
+/**
+ * Puts the card from the provider's session on file (charging an overdue renewal to it) and
+ * mails the receipt of that payment. A mail failure is logged: the next renewal run sends it.
+ */
+export async function cardChanged(userId: string | null, sessionId: string) {
+  const outcome = await finishCardChange(await db(), await payments(), sessionId, userId, new Date(), config().BILLING_GRACE_DAYS);
+  if (outcome === "paid") {
+    try {
+      await sendPendingReceipts(await db(), billingMail(config(), mailer()), new Date());
+    } catch (error) {
+      log.error("receipt mail after a card change failed", { error });
+    }
+  }
+  return outcome;
 }

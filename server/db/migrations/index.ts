@@ -25,6 +25,7 @@ import * as m023 from "./023-product-companions";
 import * as m024 from "./024-courses";
 import * as m025 from "./025-billing";
 import * as m026 from "./026-cancellation";
+import * as m027 from "./027-dunning";
 import * as m029 from "./029-stripe-billing";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   "024-courses": m024,
   "025-billing": m025,
   "026-cancellation": m026,
+  "027-dunning": m027,
   "029-stripe-billing": m029,
 };
 
