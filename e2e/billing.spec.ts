@@ -156,3 +156,37 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     await site.resetClock();
   }
 });
+
+test("an upgrade is charged as quoted and starts at once; a downgrade waits for the renewal and can be taken back", async ({
+  page,
+  site,
+}) => {
+  test.setTimeout(120_000);
+  const email = await subscribeThroughCheckout(page, "upgrade");
+  await page.goto("/my-account/billing");
+  await page.getByRole("link", { name: "Change plan" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Change plan" })).toBeVisible();
+  await page.getByRole("link", { name: "Upgrade to Premium" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Upgrade to Premium" })).toBeVisible();
+  await expect(page.getByText("Less the unused part of Digital")).toBeVisible();
+  const button = page.getByRole("button", { name: /^Upgrade and pay \$\d+\.\d{2}$/ });
+  const shown = /\$(\d+\.\d{2})/.exec((await button.textContent())!)![1]!;
+  await button.click();
+  await expect(page).toHaveURL(/\/my-account\/billing\?updated=upgraded$/);
+  await expect(page.getByRole("status")).toContainText("Your plan is now Premium.");
+  const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
+  await expect(plan).toContainText("Premium, $20.00 a month");
+  await expect(page.getByRole("link", { name: /^Download PDF of invoice/ })).toHaveCount(2);
+  await expect(page.locator("section", { has: page.getByRole("heading", { name: "Invoices" }) })).toContainText(`$${shown}`);
+  expect(await mailTo(site, email, /your subscription is now Premium/)).toContain(`$${shown}`);
+
+  await page.getByRole("link", { name: "Change plan" }).click();
+  await page.getByRole("link", { name: "Change to Digital at renewal" }).click();
+  await expect(page.getByText("Nothing is charged today.")).toBeVisible();
+  await page.getByRole("button", { name: "Confirm the change" }).click();
+  await expect(page.getByRole("status")).toContainText("Your plan changes to Digital when it renews on");
+  await expect(plan).toContainText("changes to Digital, $12.00 a month");
+  await page.getByRole("button", { name: "Keep Premium" }).click();
+  await expect(page.getByRole("status")).toContainText("You keep Premium: it renews as before.");
+  await expect(plan).not.toContainText("changes to Digital");
+});

@@ -80,6 +80,9 @@ test("Subscription and billing, with a plan bought through the sandbox, fits the
   await subscribeThroughCheckout(page, "screens-billing");
   await shoot(page, testInfo.project.name, "billing", "/my-account/billing");
   await shoot(page, testInfo.project.name, "billing-cancel", "/my-account/billing/cancel");
+  await shoot(page, testInfo.project.name, "billing-card", "/my-account/billing/card");
+  await shoot(page, testInfo.project.name, "billing-plans", "/my-account/billing/plan");
+  await shoot(page, testInfo.project.name, "billing-upgrade", "/my-account/billing/plan?to=executive");
 });
 
 test("every checkout step, signed in with a print item and an ebook in the cart, fits the screen from 320 to 1280 px", async ({

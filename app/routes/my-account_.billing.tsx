@@ -29,8 +29,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     "card-paid": `Your ${card} is now on file, and your overdue payment went through: your subscription is active again and renews on ${ends}. We have emailed your receipt.`,
     "card-declined": `Your ${card} is now on file, but it declined the overdue payment. We will try it again; you can also add another card.`,
     "card-unchanged": "Your card was not changed: the secure page did not save a new card.",
+    upgraded: `Your plan is now ${overview.kind === "web" ? overview.planName : "changed"}. We have emailed your receipt.`,
+    "downgrade-scheduled":
+      overview.kind === "web" && overview.scheduledPlan
+        ? `Your plan changes to ${overview.scheduledPlan.name} when it renews on ${ends}.`
+        : null,
+    "upgrade-declined": "Your card declined the payment, so your plan has not changed. You can change your card and try again.",
+    "plan-unchanged": "Your plan has not changed.",
+    "plan-kept": `You keep ${overview.kind === "web" ? overview.planName : "your plan"}: it renews as before.`,
   };
-  const failure = new Set(["card-declined", "card-unchanged"]);
+  const failure = new Set(["card-declined", "card-unchanged", "upgrade-declined", "plan-unchanged"]);
   return {
     notice: updated ? (notices[updated] ?? null) : null,
     noticeIsProblem: updated !== null && failure.has(updated),
@@ -134,7 +142,15 @@ function Plan({ overview }: { overview: Overview }) {
         <dd className={css.value}>
           {overview.planName}, {price}
         </dd>
-        {status === "active" ? (
+        {status === "active" && overview.scheduledPlan ? (
+          <>
+            <dt className={css.term}>Next renewal</dt>
+            <dd className={css.value}>
+              {until}: changes to {overview.scheduledPlan.name}, {formatUsd(overview.scheduledPlan.priceCents)} a{" "}
+              {overview.scheduledPlan.period}
+            </dd>
+          </>
+        ) : status === "active" ? (
           <>
             <dt className={css.term}>Next renewal</dt>
             <dd className={css.value}>
@@ -182,8 +198,17 @@ function Plan({ overview }: { overview: Overview }) {
           <Link to="/my-account/billing/card">Change card</Link>
         </p>
       ) : null}
+      {status === "active" && overview.scheduledPlan ? (
+        <Form method="post" action="/my-account/billing/plan">
+          <input type="hidden" name="intent" value="keep" />
+          <button type="submit" className={primaryButton}>
+            Keep {overview.planName}
+          </button>
+        </Form>
+      ) : null}
       {status === "active" ? (
-        <p>
+        <p className={css.links}>
+          <Link to="/my-account/billing/plan">Change plan</Link>
           <Link to="/my-account/billing/cancel">Cancel subscription</Link>
         </p>
       ) : status === "cancel_at_period_end" ? (

@@ -9,7 +9,8 @@ import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import { requestContext } from "~/app/lib/context/request-context.server";
-import { plansRenew } from "~/app/lib/subscriptions/billing.server";
+import { billingPage, plansRenew } from "~/app/lib/subscriptions/billing.server";
+import { byRank } from "~/server/subscriptions/tiers";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {
@@ -24,11 +25,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A reader with a web plan changes it (or renews it): a second plan is never added beside it.
   const webPlan = user ? await currentWebPlan(database, user.id) : null;
   const renews = await plansRenew();
+  // One that renews with a card on file changes in Subscription and billing, prorated.
+  const overview = webPlan && user ? await billingPage(user.id) : null;
+  const renewing = overview?.kind === "web" && overview.billingStatus === "active";
   return {
     renews,
     ab: abTagFrom(new URL(request.url)),
     plans: PLANS.map((p) => ({
       id: p.id,
+      upgrade: webPlan ? byRank(p.roleCode, webPlan.plan.roleCode) < 0 : false,
       name: p.name,
       price: formatUsd(p.priceCents),
       period: p.period,
@@ -36,7 +41,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       benefits: p.benefits,
       terms: planTerms(p, renews),
     })),
-    webPlan: webPlan && { id: webPlan.plan.id, name: webPlan.plan.name, accessEnd: formatPublished(webPlan.accessEnd) },
+    webPlan: webPlan && {
+      id: webPlan.plan.id,
+      name: webPlan.plan.name,
+      accessEnd: formatPublished(webPlan.accessEnd),
+      renewing,
+    },
     current: subscriber && !webPlan ? { tier: subscriber.tier.name, accessEnd: subscriber.entitlements[0]!.accessEnd } : null,
   };
 }
@@ -62,7 +72,17 @@ export default function Subscriptions() {
           ? "Plans renew each month or year at their price until you cancel, which you can do at any time from Subscription and billing."
           : "Each payment covers one month or one year, and nothing renews by itself."}
       </p>
-      {webPlan ? (
+      {webPlan?.renewing ? (
+        <div className={css.summary} role="status">
+          <p>
+            Your plan: <strong>{webPlan.name}</strong>, which renews on {webPlan.accessEnd}.
+          </p>
+          <p>
+            To change it, choose another plan below. An upgrade starts today and you pay only the difference for the rest of this period; a
+            downgrade starts when your plan renews.
+          </p>
+        </div>
+      ) : webPlan ? (
         <div className={css.summary} role="status">
           <p>
             Your plan: <strong>{webPlan.name}</strong>, with access until {webPlan.accessEnd}.
@@ -95,13 +115,27 @@ export default function Subscriptions() {
             </ul>
             <p className={css.terms}>{plan.terms}</p>
             {webPlan?.id === plan.id ? <p className={css.currentPlan}>Your plan</p> : null}
-            <Link
-              className={primaryButton}
-              to={`/subscriptions/checkout?plan=${plan.id}&ab=${encodeURIComponent(ab)}`}
-              aria-describedby={`plan-${plan.id}`}
-            >
-              {!webPlan ? `Choose ${plan.name}` : webPlan.id === plan.id ? `Renew ${plan.name}` : `Change to ${plan.name}`}
-            </Link>
+            {webPlan?.renewing ? (
+              <Link
+                className={primaryButton}
+                to={webPlan.id === plan.id ? "/my-account/billing" : `/my-account/billing/plan?to=${plan.id}`}
+                aria-describedby={`plan-${plan.id}`}
+              >
+                {webPlan.id === plan.id
+                  ? "Manage your plan"
+                  : plan.upgrade
+                    ? `Upgrade to ${plan.name}`
+                    : `Change to ${plan.name} at renewal`}
+              </Link>
+            ) : (
+              <Link
+                className={primaryButton}
+                to={`/subscriptions/checkout?plan=${plan.id}&ab=${encodeURIComponent(ab)}`}
+                aria-describedby={`plan-${plan.id}`}
+              >
+                {!webPlan ? `Choose ${plan.name}` : webPlan.id === plan.id ? `Renew ${plan.name}` : `Change to ${plan.name}`}
+              </Link>
+            )}
           </li>
         ))}
       </ul>

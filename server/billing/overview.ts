@@ -23,6 +23,8 @@ export type BillingOverview =
       /** The end of the paid period: the next renewal, or when a cancelled plan ends. */
       accessEnd: string;
       card: { brand: string; last4: string } | null;
+      /** A downgrade chosen for the next renewal. */
+      scheduledPlan: { name: string; priceCents: number; period: "month" | "year" } | null;
       /** While past due: when access ends unless paid, and the next retry (null when none is left). */
       dunning: { graceEnd: string; nextRetry: string | null } | null;
       invoices: InvoiceLine[];
@@ -50,6 +52,7 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
         "card_last4",
         "grace_end",
         "next_retry_at",
+        "scheduled_plan_id",
       ])
       .where("user_id", "=", userId)
       .where("status", "=", "active")
@@ -81,6 +84,7 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
       billingStatus: web.billing_status,
       accessEnd: web.access_end,
       card: web.card_brand && web.card_last4 ? { brand: web.card_brand, last4: web.card_last4 } : null,
+      scheduledPlan: scheduledPlan(web.scheduled_plan_id),
       dunning: web.billing_status === "past_due" && web.grace_end ? { graceEnd: web.grace_end, nextRetry: web.next_retry_at } : null,
       invoices,
     };
@@ -94,4 +98,9 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
 export async function isOwnInvoice(db: Database, userId: string, invoiceId: string): Promise<boolean> {
   const row = await db.selectFrom("invoice").select("id").where("id", "=", invoiceId).where("user_id", "=", userId).executeTakeFirst();
   return Boolean(row);
+}
+
+function scheduledPlan(planId: string | null) {
+  const plan = planId ? findPlan(planId) : undefined;
+  return plan ? { name: plan.name, priceCents: plan.priceCents, period: plan.period } : null;
 }

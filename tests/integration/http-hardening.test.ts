@@ -32,6 +32,7 @@ const ACTION_URLS: Record<string, string | null> = {
   "my-account_.billing.tsx": "/my-account/billing",
   "my-account_.billing_.cancel.tsx": "/my-account/billing/cancel",
   "my-account_.billing_.card.tsx": "/my-account/billing/card",
+  "my-account_.billing_.plan.tsx": "/my-account/billing/plan",
   "my-account_.gifts.tsx": "/my-account/gifts",
   "my-library._index.tsx": "/my-library?index",
   "my-library.library.$folderSlug.tsx": "/my-library/library/any-folder",

@@ -83,31 +83,42 @@ describe("subscribing", () => {
     const [digital] = await activeSubscriptions(userId);
     expect(digital).toMatchObject({ role_code: "MRSUB_GOOD" });
 
-    // The plans page now shows the reader's plan and offers a change, not a second plan.
+    // The plans page now shows the reader's renewing plan and offers a prorated change, not a second plan.
     const $plans = await reader.page("/subscriptions");
-    expect($plans("[role=status]").text()).toContain("Your plan: Digital, with access until");
+    expect($plans("[role=status]").text()).toContain("Your plan: Digital, which renews on");
     const links = $plans("main a")
       .map((_, a) => $plans(a).text())
       .get();
-    expect(links).toEqual(expect.arrayContaining(["Renew Digital", "Change to Premium", "Change to Executive"]));
+    expect(links).toEqual(expect.arrayContaining(["Manage your plan", "Upgrade to Premium", "Upgrade to Executive"]));
     expect(links).not.toContain("Choose Premium");
+    expect(links).not.toContain("Renew Digital");
+    // The checkout for another plan, from an old link or a script, leads to the change instead.
+    const checkoutPage = await reader.request("/subscriptions/checkout?plan=premium");
+    expect(pathOf(checkoutPage.headers.get("location"))).toBe("/my-account/billing/plan?to=premium");
 
-    const { $, answers: change } = await tripleSubmit(reader, "premium");
-    expect($("h2").text()).toContain("Change your plan");
-    expect($("main").text()).toContain("Premium replaces it as soon as you pay, and the time left carries over");
-    expect($("form:has(input[name=checkoutKey]) button[type=submit]").text()).toBe("Change to Premium and pay");
-    expect(new Set(change.map((a) => a.status))).toEqual(new Set([303]));
-    expect(new Set(change.map((a) => a.headers.get("location"))).size).toBe(1);
-    await payAndReturn(reader, pathOf(change[0]!.headers.get("location")));
+    // The upgrade's quote, confirmed three times at once, charges once what it showed.
+    const $quote = await reader.page("/my-account/billing/plan?to=premium");
+    const button = $quote("form:has(input[name=quotedAt]) button[type=submit]").text();
+    const shown = /^Upgrade and pay \$(\d+)\.(\d{2})$/.exec(button);
+    expect(shown).not.toBeNull();
+    const form = Object.fromEntries(
+      $quote("form input[type=hidden]")
+        .map((_, i) => [[$quote(i).attr("name"), $quote(i).val()]])
+        .get(),
+    );
+    const confirms = await Promise.all([1, 2, 3].map(() => reader.request("/my-account/billing/plan", { form })));
+    expect(confirms.map((a) => a.status)).toEqual([303, 303, 303]);
+    expect(confirms.map((a) => pathOf(a.headers.get("location")))).toContain("/my-account/billing?updated=upgraded");
 
     const active = await activeSubscriptions(userId);
-    expect(active).toHaveLength(1);
-    expect(active[0]!.role_code).toBe("MRSUB_BEST");
-    // A month of Premium after the month of Digital that was left.
-    const monthAfter = new Date(digital!.access_end);
-    monthAfter.setUTCMonth(monthAfter.getUTCMonth() + 1);
-    expect(active[0]!.access_end).toBe(monthAfter.toISOString());
-    expect(await selectFromServer(database, "SELECT id FROM subscription_checkout WHERE user_id = ?", [userId])).toHaveLength(2);
+    expect(active).toEqual([{ role_code: "MRSUB_BEST", access_end: digital!.access_end }]);
+    const upgrades = await selectFromServer<{ amount_cents: number }>(
+      database,
+      "SELECT amount_cents FROM invoice WHERE user_id = ? AND kind = 'upgrade'",
+      [userId],
+    );
+    expect(upgrades).toEqual([{ amount_cents: Number(shown![1]) * 100 + Number(shown![2]) }]);
+    expect(await selectFromServer(database, "SELECT id FROM subscription_checkout WHERE user_id = ?", [userId])).toHaveLength(1);
     expect((await reader.page("/subscriptions"))("[role=status]").text()).toContain("Your plan: Premium");
   });
 });

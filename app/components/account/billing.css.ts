@@ -27,3 +27,5 @@ export const invoice = style({
 });
 
 export const invoiceMeta = style({ color: vars.color.muted });
+
+export const links = style({ display: "flex", flexWrap: "wrap", gap: `${vars.space.sm} ${vars.space.lg}` });

@@ -5,6 +5,7 @@ import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendPendingReceipts, sendSubscriptionNotices } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
+import { changePlan, keepCurrentPlan, quotePlanChange } from "~/server/billing/plan-change";
 import { plansRenewWith } from "~/server/billing/renewals";
 import { log } from "~/server/log";
 import { config, db } from "~/app/lib/context/db.server";
@@ -72,4 +73,31 @@ export async function cardChanged(userId: string | null, sessionId: string) {
     }
   }
   return outcome;
+}
+
+/** What changing to `planId` would cost now, by the provider's clock. */
+export async function planQuote(userId: string, planId: string) {
+  return quotePlanChange(await db(), userId, planId, await billingNow());
+}
+
+/**
+ * Makes the quoted change (an upgrade charged now, a downgrade at renewal) and mails the
+ * upgrade's receipt. A mail failure is logged: the next renewal run sends it.
+ */
+export async function changePlanTo(userId: string, planId: string, quotedAt: string) {
+  const provider = await payments();
+  if (!provider.billing) return "unchanged" as const;
+  const outcome = await changePlan(await db(), provider.billing, userId, planId, quotedAt, await billingNow());
+  if (outcome === "upgraded") {
+    try {
+      await sendPendingReceipts(await db(), billingMail(config(), mailer()), new Date());
+    } catch (error) {
+      log.error("upgrade receipt mail failed", { error });
+    }
+  }
+  return outcome;
+}
+
+export async function keepPlan(userId: string) {
+  return keepCurrentPlan(await db(), userId);
 }
