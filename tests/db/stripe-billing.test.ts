@@ -9,6 +9,7 @@ import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
+import { quotePlanChange } from "~/server/billing/plan-change";
 import { sendPendingReceipts, type BillingMail } from "~/server/billing/mail";
 import { runRenewals } from "~/server/billing/renewals";
 import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
@@ -181,6 +182,8 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
 
   it("ends the Stripe subscription of a plan the reader replaced by buying another, so only the new one renews", async () => {
     const user = await subscribe();
+    // Not the site's prorated change, which would charge through the site's own billing.
+    expect(await quotePlanChange(db, user.id, "premium", NOVEMBER)).toBe("no-renewing-plan");
     await subscribe(TEST_CARDS.succeeds, "premium", user);
     const [replaced, current] = [...fake.subscriptions.values()];
     expect(replaced).toMatchObject({ status: "canceled" });
