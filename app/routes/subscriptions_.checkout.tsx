@@ -79,6 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       abTag: abTagFrom(url),
       siteUrl: config().siteUrl,
       idempotencyKey: key === null ? issueCheckoutKey() : String(key),
+      renews: await plansRenew(),
     });
     if (!started.ok)
       return data({ error: "This payment form has expired. Please check your plan and continue to payment again." }, { status: 409 });

@@ -1,4 +1,5 @@
 import type { Database } from "~/server/db/connection";
+import type { ProviderSubscriptions } from "~/server/payments/provider";
 import type { CancelReason } from "~/shared/cancel-reasons";
 
 export type CancelOutcome = "cancelled" | "unchanged";
@@ -11,10 +12,23 @@ export type CancelOutcome = "cancelled" | "unchanged";
  * access runs to `access_end`. "unchanged" when there is nothing to cancel (already cancelled,
  * not renewing, or its period over by `now`).
  */
-export async function cancelAtPeriodEnd(db: Database, userId: string, reason: CancelReason | null, now: Date): Promise<CancelOutcome> {
+export async function cancelAtPeriodEnd(
+  db: Database,
+  userId: string,
+  reason: CancelReason | null,
+  now: Date,
+  provider?: ProviderSubscriptions,
+): Promise<CancelOutcome> {
+  await tellProvider(db, userId, "active", true, now, provider);
   const updated = await db
     .updateTable("subscription")
-    .set({ billing_status: "cancel_at_period_end", cancelled_at: now.toISOString(), cancel_reason: reason, notice_mailed_at: null })
+    .set({
+      billing_status: "cancel_at_period_end",
+      cancelled_at: now.toISOString(),
+      cancel_reason: reason,
+      notice_mailed_at: null,
+      provider_state_at: now.toISOString(),
+    })
     .where("user_id", "=", userId)
     .where("source", "=", "web")
     .where("status", "=", "active")
@@ -25,10 +39,22 @@ export async function cancelAtPeriodEnd(db: Database, userId: string, reason: Ca
 }
 
 /** Takes a cancellation back before the period ends: the plan renews again. */
-export async function resumeSubscription(db: Database, userId: string, now: Date): Promise<"resumed" | "unchanged"> {
+export async function resumeSubscription(
+  db: Database,
+  userId: string,
+  now: Date,
+  provider?: ProviderSubscriptions,
+): Promise<"resumed" | "unchanged"> {
+  await tellProvider(db, userId, "cancel_at_period_end", false, now, provider);
   const updated = await db
     .updateTable("subscription")
-    .set({ billing_status: "active", cancelled_at: null, cancel_reason: null, notice_mailed_at: null })
+    .set({
+      billing_status: "active",
+      cancelled_at: null,
+      cancel_reason: null,
+      notice_mailed_at: null,
+      provider_state_at: now.toISOString(),
+    })
     .where("user_id", "=", userId)
     .where("source", "=", "web")
     .where("status", "=", "active")
@@ -36,6 +62,37 @@ export async function resumeSubscription(db: Database, userId: string, now: Date
     .where("access_end", ">", now.toISOString())
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1 ? "resumed" : "unchanged";
+}
+
+/**
+ * For a plan the provider renews (Stripe Billing), cancels it at period end there, or takes that
+ * back, before our row changes: the provider must not charge a plan the reader sees cancelled.
+ * The provider's event confirming it later finds the row changed already and changes nothing.
+ * Setting the same value twice is harmless, so the key only needs to make one request's retry one
+ * change.
+ */
+async function tellProvider(
+  db: Database,
+  userId: string,
+  from: "active" | "cancel_at_period_end",
+  cancel: boolean,
+  now: Date,
+  provider: ProviderSubscriptions | undefined,
+): Promise<void> {
+  const row = await db
+    .selectFrom("subscription")
+    .select("provider_subscription_id")
+    .where("user_id", "=", userId)
+    .where("source", "=", "web")
+    .where("status", "=", "active")
+    .where("billing_status", "=", from)
+    .where("access_end", ">", now.toISOString())
+    .where("provider_subscription_id", "is not", null)
+    .executeTakeFirst();
+  if (!row?.provider_subscription_id) return;
+  if (!provider) throw new Error("a subscription the provider renews can only be changed through the provider");
+  const key = `${cancel ? "cancel" : "resume"}:${row.provider_subscription_id}:${now.toISOString()}`;
+  await provider.setCancelAtPeriodEnd(row.provider_subscription_id, cancel, key);
 }
 
 /** Ends every cancelled plan whose paid period is over by `at`; answers how many. */
@@ -46,6 +103,30 @@ export async function endCancelledSubscriptions(db: Database, at: Date): Promise
     .where("status", "=", "active")
     .where("billing_status", "=", "cancel_at_period_end")
     .where("access_end", "<=", at.toISOString())
+    // The provider ends its own (customer.subscription.deleted).
+    .where("provider_subscription_id", "is", null)
     .executeTakeFirst();
   return Number(ended.numUpdatedRows);
+}
+
+/**
+ * Ends at the provider the renewing plans the reader's new plan replaced (ADR 022: its time left
+ * carried over onto the new one), so that nothing more is charged for them, and marks them ended.
+ * Safe to run again: an ended one is not asked for twice, and the provider's deletion event then
+ * finds it ended. Answers how many were ended.
+ */
+export async function endReplacedProviderPlans(db: Database, userId: string, provider: ProviderSubscriptions): Promise<number> {
+  const replaced = await db
+    .selectFrom("subscription")
+    .select(["id", "provider_subscription_id"])
+    .where("user_id", "=", userId)
+    .where("status", "=", "cancelled")
+    .where("provider_subscription_id", "is not", null)
+    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
+    .execute();
+  for (const row of replaced) {
+    await provider.cancelNow(row.provider_subscription_id!);
+    await db.updateTable("subscription").set({ billing_status: "ended" }).where("id", "=", row.id).execute();
+  }
+  return replaced.length;
 }

@@ -11,7 +11,7 @@ export const CARD_CHANGE = /^card:([0-9a-f-]{36}):[A-Za-z0-9_-]{16}$/;
 const changeable = (db: Database, userId: string) =>
   db
     .selectFrom("subscription")
-    .select(["id", "plan_id"])
+    .select(["id", "plan_id", "provider_subscription_id", "provider_customer_id"])
     .where("user_id", "=", userId)
     .where("source", "=", "web")
     .where("status", "=", "active")
@@ -41,6 +41,8 @@ export async function startCardChange(
     successUrl: `${siteUrl}/my-account/billing/card`,
     cancelUrl: `${siteUrl}/my-account/billing`,
     setup: true,
+    // A plan the provider renews (Stripe Billing): the card is saved for its customer.
+    ...(subscription.provider_customer_id ? { customerId: subscription.provider_customer_id } : {}),
   });
   return { url: session.url };
 }
@@ -71,9 +73,17 @@ export async function finishCardChange(
   const session = await provider.retrieveCheckout(sessionId);
   const subscriptionId = CARD_CHANGE.exec(session.reference)?.[1];
   if (!session.paid || !session.card || !subscriptionId) return "unknown";
-  const owner = await db.selectFrom("subscription").select("user_id").where("id", "=", subscriptionId).executeTakeFirst();
+  const owner = await db
+    .selectFrom("subscription")
+    .select(["user_id", "provider_subscription_id"])
+    .where("id", "=", subscriptionId)
+    .executeTakeFirst();
   if (!owner || (userId !== null && owner.user_id !== userId)) return "unknown";
   const card = session.card;
+  // A plan the provider renews (Stripe Billing, ADR 067): the provider charges the new card from
+  // now on; keyed by the session, so the return and the callback set it once.
+  if (owner.provider_subscription_id && provider.subscriptions)
+    await provider.subscriptions.setDefaultPaymentMethod(owner.provider_subscription_id, card.id, `card:${session.id}`);
   await db.transaction().execute(async (tx) => {
     const first = await tx
       .insertInto("card_change")
@@ -88,6 +98,11 @@ export async function finishCardChange(
       .where("status", "=", "active")
       .execute();
   });
+  if (owner.provider_subscription_id && provider.subscriptions) {
+    // The provider tries its unpaid invoice again at once; its invoice.paid event then renews the plan here.
+    const overdue = await provider.subscriptions.payOverdue(owner.provider_subscription_id, `pay-overdue:${session.id}`);
+    return overdue === "none" ? "updated" : overdue;
+  }
   const due = await chargeableSubscription(db, owner.user_id, subscriptionId);
   if (!provider.billing || due?.billing_status !== "past_due" || due.payment_method_id !== card.id)
     return (await paidWith(db, subscriptionId, card.id)) ? "paid" : "updated";

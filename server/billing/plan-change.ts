@@ -64,7 +64,10 @@ const renewing = (db: Database) =>
     ])
     .where("subscription.source", "=", "web")
     .where("subscription.status", "=", "active")
-    .where("subscription.billing_status", "=", "active");
+    .where("subscription.billing_status", "=", "active")
+    // A plan Stripe renews changes by buying the other (its Stripe subscription then ends, ADR 067):
+    // the prorated change charges through the site's own billing, which Stripe plans do not use.
+    .where("subscription.provider_subscription_id", "is", null);
 
 /** The figures of moving `subscription` from its plan to `to` as of `at`. */
 export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): PlanChangeQuote {

@@ -148,7 +148,9 @@ const chargeable = (db: Database) =>
       "subscription_checkout.tax_id",
     ])
     .where("subscription.status", "=", "active")
-    .where("subscription.pending_change", "is", null);
+    .where("subscription.pending_change", "is", null)
+    // A subscription the provider renews (Stripe Billing) is charged there, never here.
+    .where("subscription.provider_subscription_id", "is", null);
 
 /** Active subscriptions whose period is over, or past-due ones whose retry day has come. */
 function dueSubscriptions(db: Database, status: "active" | "past_due", at: Date): Promise<ChargeableSubscription[]> {
@@ -292,6 +294,8 @@ async function endUnpaidSubscriptions(db: Database, at: Date): Promise<number> {
     .where("billing_status", "=", "past_due")
     .where("grace_end", "<=", at.toISOString())
     .where("pending_change", "is", null)
+    // The provider ends its own, after its retries (customer.subscription.deleted).
+    .where("provider_subscription_id", "is", null)
     .executeTakeFirst();
   return Number(ended.numUpdatedRows);
 }
@@ -307,8 +311,15 @@ export function describeRenewals(report: RenewalReport): string {
   );
 }
 
-/** Whether plans bought now renew through the site: the provider renews (the sandbox; not Stripe yet) and BILLING_RENEWALS is on. */
+/** Whether the site runs the renewals of plans bought now: the provider charges on its schedule (the sandbox) and BILLING_RENEWALS is on. */
 export const renewsThroughSite = (
   provider: PaymentProvider,
   config: Pick<Config, "BILLING_RENEWALS">,
 ): provider is PaymentProvider & { billing: RecurringBilling } => Boolean(provider.billing) && config.BILLING_RENEWALS === "on";
+
+/**
+ * Whether plans bought now renew at all, which their terms must say: through the site (the
+ * sandbox) or by the provider itself (Stripe Billing, ADR 067), while BILLING_RENEWALS is on.
+ */
+export const plansRenewWith = (provider: PaymentProvider, config: Pick<Config, "BILLING_RENEWALS">): boolean =>
+  renewsThroughSite(provider, config) || (Boolean(provider.subscriptions) && config.BILLING_RENEWALS === "on");

@@ -403,6 +403,11 @@ export interface SubscriptionTable {
   pending_change: string | null;
   /** The period end (an access_end) whose renewal reminder was sent: one reminder per period. */
   reminder_sent_for: string | null;
+  /** The provider's subscription and customer when the provider renews it (Stripe Billing, ADR 067). */
+  provider_subscription_id: string | null;
+  provider_customer_id: string | null;
+  /** When the last provider event (or our own call to the provider) that changed its state happened. */
+  provider_state_at: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */
@@ -427,6 +432,13 @@ export interface SubscriptionCheckoutTable {
   /** The buyer's company and tax id, printed on the invoice. */
   company: string | null;
   tax_id: string | null;
+}
+
+/** A provider's webhook event applied, recorded in the transaction that applied it (ADR 067). */
+export interface PaymentEventTable {
+  id: string;
+  type: string;
+  received_at: string;
 }
 
 export interface InvoiceSequenceTable {
@@ -768,6 +780,7 @@ export interface DB {
   invoice: InvoiceTable;
   card_change: CardChangeTable;
   invoice_sequence: InvoiceSequenceTable;
+  payment_event: PaymentEventTable;
   gift_allowance: GiftAllowanceTable;
   gift_link: GiftLinkTable;
   annotation: AnnotationTable;

@@ -22,10 +22,29 @@ export interface CheckoutRequest {
   /** Keep the card on file for charges made later, without the reader (a subscription's renewals). */
   saveCard?: boolean;
   /**
-   * Only save a card, charging nothing (amountCents is 0): a subscriber changing the card on
-   * file. Stripe: a Checkout session in setup mode.
+   * A plan the provider renews itself (Stripe Billing, ADR 067): the checkout starts a
+   * subscription at this price every interval instead of taking one payment. Ignored by a
+   * provider the site renews through (the sandbox).
    */
+  recurring?: RecurringPrice;
+  /** Save a card only, charging nothing (a subscriber changing the card their plan renews with). */
   setup?: boolean;
+  /** The provider's customer the card is saved for (with `setup`: the subscription's customer). */
+  customerId?: string;
+}
+
+/** One plan's price as a provider that renews keeps it: found again by its key, created once. */
+export interface RecurringPrice {
+  /** Unique per plan and price, e.g. "plan:digital:1200": a new price makes a new key. */
+  key: string;
+  productName: string;
+  interval: "month" | "year";
+}
+
+/** The provider's subscription a checkout started, when the provider renews it. */
+export interface ProviderSubscriptionRef {
+  id: string;
+  customerId: string;
 }
 
 /** A card the provider keeps on file: its id at the provider, and what the reader sees of it. */
@@ -48,6 +67,8 @@ export interface CheckoutState {
   paid: boolean;
   /** The card the checkout saved, when it was asked to save one. */
   card?: SavedCard | null;
+  /** The subscription the checkout started, when the provider renews it. */
+  subscription?: ProviderSubscriptionRef | null;
 }
 
 /** A completed payment reported by the provider's signed callback (webhook). */
@@ -59,7 +80,54 @@ export interface PaymentCompleted {
   reference: string;
   paid: boolean;
   card?: SavedCard | null;
+  subscription?: ProviderSubscriptionRef | null;
 }
+
+/** What every event about a subscription the provider renews carries. */
+interface BillingEventBase {
+  eventId: string;
+  /** When the provider created the event: an event older than the last one applied changes no state. */
+  created: Date;
+  subscriptionId: string;
+}
+
+/** An invoice of the subscription paid (its first one, or a renewal). */
+export interface InvoicePaid extends BillingEventBase {
+  type: "invoice.paid";
+  invoiceId: string;
+  /** True for a renewal; the first invoice is recorded with the checkout. */
+  renewal: boolean;
+  amountCents: number;
+  taxCents: number;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/** A payment for an invoice of the subscription failed (each attempt sends one). */
+export interface InvoicePaymentFailed extends BillingEventBase {
+  type: "invoice.payment_failed";
+  invoiceId: string;
+  attempt: number;
+  /** The end of the period the invoice is for: a failure for a period already paid is stale. */
+  periodEnd: Date;
+  /** When the provider tries again; null after its last try. */
+  nextAttempt: Date | null;
+}
+
+/** The subscription changed: cancelled at period end, taken back, or its status moved. */
+export interface SubscriptionUpdated extends BillingEventBase {
+  type: "subscription.updated";
+  cancelAtPeriodEnd: boolean;
+  status: "active" | "past_due" | "ended" | "other";
+}
+
+/** The subscription ended (cancelled at its period's end, or after its payment retries failed). */
+export interface SubscriptionDeleted extends BillingEventBase {
+  type: "subscription.deleted";
+  endedAt: Date;
+}
+
+export type BillingEvent = InvoicePaid | InvoicePaymentFailed | SubscriptionUpdated | SubscriptionDeleted;
 
 /** Any other event the provider sends, which we acknowledge and ignore. */
 export interface OtherPaymentEvent {
@@ -67,7 +135,7 @@ export interface OtherPaymentEvent {
   eventId: string;
 }
 
-export type PaymentEvent = PaymentCompleted | OtherPaymentEvent;
+export type PaymentEvent = PaymentCompleted | BillingEvent | OtherPaymentEvent;
 
 /** The signature on a callback is missing, wrong or too old. */
 export class WebhookSignatureError extends Error {
@@ -97,10 +165,30 @@ export interface RecurringBilling {
   charge(request: OffSessionCharge): Promise<ChargeOutcome>;
 }
 
+/** What a provider that renews subscriptions itself offers (Stripe Billing). */
+export interface ProviderSubscriptions {
+  /**
+   * Cancels at the end of the paid period (true) or takes that back (false). The key makes a
+   * retried call one change; setting the same value twice is harmless.
+   */
+  setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<void>;
+  /** Ends the subscription now, charging nothing more (a plan replaced by another the reader bought). */
+  cancelNow(subscriptionId: string): Promise<void>;
+  /** Makes the card a setup checkout saved the one the subscription's renewals charge. */
+  setDefaultPaymentMethod(subscriptionId: string, paymentMethodId: string, idempotencyKey: string): Promise<void>;
+  /**
+   * Tries the subscription's unpaid invoice again now, with its default card (a past-due plan
+   * whose card was just changed): "none" when nothing is unpaid. The outcome also comes as events.
+   */
+  payOverdue(subscriptionId: string, idempotencyKey: string): Promise<"paid" | "declined" | "none">;
+}
+
 export interface PaymentProvider {
   readonly name: "sandbox" | "stripe";
   /** Present when the site runs the renewals itself through this provider. */
   readonly billing?: RecurringBilling;
+  /** Present when the provider runs the renewals (Stripe Billing), and the site follows its events. */
+  readonly subscriptions?: ProviderSubscriptions;
   /**
    * Opens the hosted checkout for a reference: the same session however often it is asked for
    * the same reference (at once, or again after a crash), so that no purchase has two.

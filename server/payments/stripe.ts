@@ -1,11 +1,15 @@
 import Stripe from "stripe";
 import {
   WebhookSignatureError,
+  type BillingEvent,
   type CheckoutRequest,
   type CheckoutSession,
   type CheckoutState,
   type PaymentEvent,
   type PaymentProvider,
+  type ProviderSubscriptionRef,
+  type RecurringPrice,
+  type SavedCard,
 } from "./provider";
 
 export interface StripeOptions {
@@ -18,7 +22,17 @@ export interface StripeOptions {
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
-/** Stripe Checkout (hosted payment page) behind our PaymentProvider interface. */
+/**
+ * The API version every request names and every webhook endpoint must send: the one the
+ * installed `stripe` package's types describe (a subscription's period is on its items, an
+ * invoice's subscription under `parent.subscription_details`).
+ */
+export const STRIPE_API_VERSION = Stripe.API_VERSION;
+
+/**
+ * Stripe Checkout (hosted payment page) and Stripe Billing (subscriptions Stripe renews, whose
+ * events the site follows; ADR 067) behind our PaymentProvider interface.
+ */
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   if (!options.secretKey.trim()) throw new Error("Stripe: secretKey is required");
   if (!options.webhookSecret.trim()) throw new Error("Stripe: webhookSecret is required");
@@ -27,12 +41,74 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     ...endpoint(options.apiUrl),
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxNetworkRetries: 0,
+    apiVersion: STRIPE_API_VERSION,
   });
+
+  /** The plan's recurring Price, found by its lookup key or created once (the key makes two creates one). */
+  async function recurringPrice(recurring: RecurringPrice, amountCents: number, currency: string): Promise<string> {
+    const found = await call("find price", () => stripe.prices.list({ lookup_keys: [recurring.key], active: true, limit: 1 }));
+    if (found.data[0]) return found.data[0].id;
+    const created = await call("create price", () =>
+      stripe.prices.create(
+        {
+          currency,
+          unit_amount: amountCents,
+          recurring: { interval: recurring.interval },
+          lookup_key: recurring.key,
+          product_data: { name: recurring.productName },
+        },
+        { idempotencyKey: `price:${recurring.key}` },
+      ),
+    );
+    return created.id;
+  }
 
   return {
     name: "stripe",
 
+    subscriptions: {
+      async setCancelAtPeriodEnd(subscriptionId, cancel, idempotencyKey) {
+        await call("update subscription", () =>
+          stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }, { idempotencyKey }),
+        );
+      },
+      // A DELETE, idempotent by itself: Stripe takes no key for it.
+      async cancelNow(subscriptionId) {
+        try {
+          await stripe.subscriptions.cancel(subscriptionId);
+        } catch (error) {
+          // One already cancelled answers 400 (or 404 once gone): it charges nothing more either way.
+          const gone = error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 400 || error.statusCode === 404);
+          if (!gone) throw restated("cancel subscription", error);
+        }
+      },
+      async payOverdue(subscriptionId, idempotencyKey) {
+        const subscription = await call("retrieve subscription", () =>
+          stripe.subscriptions.retrieve(subscriptionId, { expand: ["latest_invoice"] }),
+        );
+        const invoice = subscription.latest_invoice as Stripe.Invoice | null;
+        // A paid one is asked too: with the same key, Stripe answers as it did when this paid it.
+        if (!invoice?.id || (invoice.status !== "open" && invoice.status !== "paid")) return "none";
+        try {
+          const paid = await stripe.invoices.pay(invoice.id, {}, { idempotencyKey });
+          return paid.status === "paid" ? "paid" : "declined";
+        } catch (error) {
+          if (error instanceof Stripe.errors.StripeCardError) return "declined";
+          // Paid before, by another key (a renewal, or another card change): nothing was overdue here.
+          if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400) return "none";
+          throw restated("pay invoice", error);
+        }
+      },
+      async setDefaultPaymentMethod(subscriptionId, paymentMethodId, idempotencyKey) {
+        await call("update subscription", () =>
+          stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethodId }, { idempotencyKey }),
+        );
+      },
+    },
+
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
+      if (request.setup) return createSetupCheckout(request);
+      if (request.recurring) return createSubscriptionCheckout(request, request.recurring);
       const session = await call("create checkout session", () =>
         stripe.checkout.sessions.create(
           {
@@ -65,8 +141,22 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
       // An empty id would turn the request into a GET of the session list.
       if (!sessionId) throw new Error("Stripe: checkout session id is required");
-      const session = await call("retrieve checkout session", () => stripe.checkout.sessions.retrieve(sessionId));
-      return { id: session.id, reference: referenceOf(session), paid: isPaid(session) };
+      const session = await call("retrieve checkout session", () =>
+        stripe.checkout.sessions.retrieve(sessionId, {
+          expand: ["subscription.default_payment_method", "setup_intent.payment_method"],
+        }),
+      );
+      const state: CheckoutState = { id: session.id, reference: referenceOf(session), paid: isPaid(session) };
+      if (session.mode === "subscription") {
+        const subscription = session.subscription as Stripe.Subscription | null;
+        state.subscription = subscriptionRef(session);
+        state.card = cardOf(subscription?.default_payment_method);
+      }
+      if (session.mode === "setup") {
+        const intent = session.setup_intent as Stripe.SetupIntent | null;
+        state.card = intent?.status === "succeeded" ? cardOf(intent.payment_method) : null;
+      }
+      return state;
     },
 
     async expireCheckout(sessionId: string): Promise<"closed" | "paid"> {
@@ -106,13 +196,165 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             sessionId: session.id,
             reference: referenceOf(session),
             paid: isPaid(session),
+            ...(session.mode === "subscription" ? { subscription: subscriptionRef(session) } : {}),
           };
         }
         default:
-          return { type: "other", eventId: event.id };
+          return billingEvent(event) ?? { type: "other", eventId: event.id };
       }
     },
   };
+
+  async function createSubscriptionCheckout(request: CheckoutRequest, recurring: RecurringPrice): Promise<CheckoutSession> {
+    const price = await recurringPrice(recurring, request.amountCents, request.currency);
+    const session = await call("create checkout session", () =>
+      stripe.checkout.sessions.create(
+        {
+          mode: "subscription",
+          line_items: [{ price, quantity: 1 }],
+          customer_email: request.customerEmail,
+          client_reference_id: request.reference,
+          metadata: { reference: request.reference },
+          subscription_data: { metadata: { reference: request.reference } },
+          success_url: withSessionIdPlaceholder(request.successUrl),
+          cancel_url: request.cancelUrl,
+        },
+        { idempotencyKey: `checkout-session:${request.reference}` },
+      ),
+    );
+    if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
+    return { id: session.id, url: session.url };
+  }
+
+  async function createSetupCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
+    if (!request.customerId) throw new Error("Stripe: a setup checkout needs the customer the card is for");
+    const session = await call("create checkout session", () =>
+      stripe.checkout.sessions.create(
+        {
+          mode: "setup",
+          currency: request.currency,
+          customer: request.customerId,
+          client_reference_id: request.reference,
+          metadata: { reference: request.reference },
+          success_url: withSessionIdPlaceholder(request.successUrl),
+          cancel_url: request.cancelUrl,
+        },
+        { idempotencyKey: `checkout-session:${request.reference}` },
+      ),
+    );
+    if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
+    return { id: session.id, url: session.url };
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+function subscriptionRef(session: Stripe.Checkout.Session): ProviderSubscriptionRef | null {
+  const id = idOf(session.subscription);
+  const customerId = idOf(session.customer);
+  return id && customerId ? { id, customerId } : null;
+}
+
+const BRANDS: Record<string, string> = {
+  visa: "Visa",
+  mastercard: "Mastercard",
+  amex: "American Express",
+  discover: "Discover",
+  diners: "Diners Club",
+  jcb: "JCB",
+  unionpay: "UnionPay",
+};
+
+/** A card payment method as the subscriber sees it ("Visa" ending in "4242"); null when not expanded or not a card. */
+function cardOf(method: string | Stripe.PaymentMethod | null | undefined): SavedCard | null {
+  if (!method || typeof method === "string" || !method.card) return null;
+  return { id: method.id, brand: BRANDS[method.card.brand] ?? method.card.brand, last4: method.card.last4 };
+}
+
+const at = (seconds: number) => new Date(seconds * 1000);
+
+/** The subscription an invoice bills (API 2025-03-31 on: under `parent.subscription_details`). */
+function invoiceSubscription(invoice: Stripe.Invoice): string | null {
+  return idOf(invoice.parent?.subscription_details?.subscription);
+}
+
+/**
+ * The service period an invoice bills: its subscription lines' (the invoice's own
+ * `period_start`/`period_end` are the period of usage collected, the one before for a renewal).
+ */
+function servicePeriod(invoice: Stripe.Invoice): { start: Date; end: Date } | null {
+  const lines = invoice.lines.data.filter((line) => line.parent?.type === "subscription_item_details");
+  if (lines.length === 0) return null;
+  return {
+    start: at(Math.min(...lines.map((line) => line.period.start))),
+    end: at(Math.max(...lines.map((line) => line.period.end))),
+  };
+}
+
+function subscriptionStatus(status: Stripe.Subscription.Status): "active" | "past_due" | "ended" | "other" {
+  if (status === "active" || status === "trialing") return "active";
+  if (status === "past_due" || status === "unpaid") return "past_due";
+  if (status === "canceled" || status === "incomplete_expired") return "ended";
+  return "other";
+}
+
+/** The four Stripe Billing events the site follows, read into ours; undefined for any other. */
+function billingEvent(event: Stripe.Event): BillingEvent | undefined {
+  const base = { eventId: event.id, created: at(event.created) };
+  switch (event.type) {
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      const invoice = event.data.object;
+      const subscriptionId = invoiceSubscription(invoice);
+      const period = servicePeriod(invoice);
+      if (!subscriptionId || !period || !invoice.id) return undefined;
+      if (event.type === "invoice.payment_failed") {
+        return {
+          ...base,
+          type: "invoice.payment_failed",
+          subscriptionId,
+          invoiceId: invoice.id,
+          attempt: invoice.attempt_count,
+          periodEnd: period.end,
+          nextAttempt: invoice.next_payment_attempt ? at(invoice.next_payment_attempt) : null,
+        };
+      }
+      const taxCents = (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
+      return {
+        ...base,
+        type: "invoice.paid",
+        subscriptionId,
+        invoiceId: invoice.id,
+        renewal: invoice.billing_reason === "subscription_cycle",
+        amountCents: invoice.amount_paid - taxCents,
+        taxCents,
+        periodStart: period.start,
+        periodEnd: period.end,
+      };
+    }
+    case "customer.subscription.updated": {
+      const subscription = event.data.object;
+      return {
+        ...base,
+        type: "subscription.updated",
+        subscriptionId: subscription.id,
+        cancelAtPeriodEnd: subscription.cancel_at_period_end,
+        status: subscriptionStatus(subscription.status),
+      };
+    }
+    case "customer.subscription.deleted": {
+      const subscription = event.data.object;
+      return {
+        ...base,
+        type: "subscription.deleted",
+        subscriptionId: subscription.id,
+        endedAt: at(subscription.ended_at ?? event.created),
+      };
+    }
+    default:
+      return undefined;
+  }
 }
 
 function endpoint(apiUrl: string | undefined): Pick<Stripe.StripeConfig, "host" | "port" | "protocol"> {

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import type { CheckoutStatus } from "~/server/db/schema";
+import { endReplacedProviderPlans } from "~/server/billing/cancellation";
 import { recordInvoice } from "~/server/billing/invoices";
-import type { PaymentEvent, PaymentProvider, SavedCard } from "~/server/payments/provider";
+import type { PaymentEvent, PaymentProvider, ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
 import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
 
@@ -34,7 +35,16 @@ export type StartOutcome = { ok: true; checkoutId: string; url: string } | { ok:
 export async function startCheckout(
   db: Database,
   provider: PaymentProvider,
-  input: { userId: string; email: string; plan: Plan; abTag: string; siteUrl: string; idempotencyKey: string },
+  input: {
+    userId: string;
+    email: string;
+    plan: Plan;
+    abTag: string;
+    siteUrl: string;
+    idempotencyKey: string;
+    /** Whether plans renew (renewsThroughProvider): a provider that renews itself then starts a subscription. */
+    renews?: boolean;
+  },
   now = new Date(),
 ): Promise<StartOutcome> {
   if (!CHECKOUT_KEY.test(input.idempotencyKey)) return { ok: false, problem: "bad-key" };
@@ -67,6 +77,7 @@ export async function startCheckout(
       customerEmail: input.email,
       successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
       saveCard: true,
+      ...(input.renews ? { recurring: planPrice(input.plan) } : {}),
       cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
     });
     await db
@@ -81,6 +92,13 @@ export async function startCheckout(
     throw error;
   }
 }
+
+/** The plan's recurring price at a provider that renews: a new price is a new key. */
+const planPrice = (plan: Plan) => ({
+  key: `plan:${plan.id}:${plan.priceCents}`,
+  productName: `Meridian Review ${plan.name}`,
+  interval: plan.period,
+});
 
 /** The checkout an earlier post of the same form started: its payment page, once it is open. */
 async function checkoutForKey(db: Database, key: string, userId: string): Promise<StartOutcome> {
@@ -129,10 +147,16 @@ export async function findCheckout(db: Database, id: string, userId: string): Pr
  * With the card the provider saved, the plan renews by itself. The payment's invoice is written
  * in the same transaction (its receipt goes with the next sendPendingReceipts).
  */
-export async function activateCheckout(db: Database, id: string, now = new Date(), card: SavedCard | null = null): Promise<boolean> {
+export async function activateCheckout(
+  db: Database,
+  id: string,
+  now = new Date(),
+  card: SavedCard | null = null,
+  providerSubscription: ProviderSubscriptionRef | null = null,
+): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute((tx) => activateInTransaction(tx, id, now, card));
+      return await db.transaction().execute((tx) => activateInTransaction(tx, id, now, card, providerSubscription));
     } catch (error) {
       // Two of the reader's checkouts activating at the same moment on PostgreSQL: the second
       // new plan met the first at the one-active-plan index. Run again, it replaces that one.
@@ -141,7 +165,13 @@ export async function activateCheckout(db: Database, id: string, now = new Date(
   }
 }
 
-async function activateInTransaction(tx: Database, id: string, now: Date, card: SavedCard | null): Promise<boolean> {
+async function activateInTransaction(
+  tx: Database,
+  id: string,
+  now: Date,
+  card: SavedCard | null,
+  providerSubscription: ProviderSubscriptionRef | null,
+): Promise<boolean> {
   const row = await tx
     .selectFrom("subscription_checkout")
     .select(["user_id", "plan_id", "amount_cents", "company", "tax_id"])
@@ -167,6 +197,7 @@ async function activateInTransaction(tx: Database, id: string, now: Date, card: 
       months: plan.months,
       planId: plan.id,
       card,
+      providerSubscription,
     },
     now,
   );
@@ -223,12 +254,39 @@ export async function settleCheckout(
   if (!row.provider_session_id) return "pending";
   const state = await provider.retrieveCheckout(row.provider_session_id);
   if (!state.paid || state.reference !== id) return "pending";
-  await activateCheckout(db, id, now, state.card ?? null);
+  await activateCheckout(db, id, now, state.card ?? null, state.subscription ?? null);
+  await endReplaced(db, provider, userId);
   return "activated";
 }
 
-/** A provider's signed callback: activates the checkout a completed payment was for. */
-export async function handlePaymentEvent(db: Database, event: PaymentEvent, now = new Date()): Promise<"activated" | "ignored"> {
+/** After a plan is granted: the plan it replaced must not go on renewing at the provider. */
+async function endReplaced(db: Database, provider: PaymentProvider, userId: string): Promise<void> {
+  if (provider.subscriptions) await endReplacedProviderPlans(db, userId, provider.subscriptions);
+}
+
+/**
+ * A provider's signed callback: activates the checkout a completed payment was for. A
+ * subscription the provider renews names its card only when asked (Stripe's events carry ids),
+ * so the provider is asked for it.
+ */
+export async function handlePaymentEvent(
+  db: Database,
+  event: PaymentEvent,
+  now = new Date(),
+  provider?: PaymentProvider,
+): Promise<"activated" | "ignored"> {
   if (event.type !== "checkout.completed" || !event.paid || !ID.test(event.reference)) return "ignored";
-  return (await activateCheckout(db, event.reference, now, event.card ?? null)) ? "activated" : "ignored";
+  let card = event.card ?? null;
+  if (event.subscription && !card && provider) card = (await provider.retrieveCheckout(event.sessionId)).card ?? null;
+  const activated = await activateCheckout(db, event.reference, now, card, event.subscription ?? null);
+  // Also when a return trip activated it first: the plan replaced may not have been ended then.
+  if (provider) {
+    const { user_id } = await db
+      .selectFrom("subscription_checkout")
+      .select("user_id")
+      .where("id", "=", event.reference)
+      .executeTakeFirstOrThrow();
+    await endReplaced(db, provider, user_id);
+  }
+  return activated ? "activated" : "ignored";
 }

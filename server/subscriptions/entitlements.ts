@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
-import type { SavedCard } from "~/server/payments/provider";
+import type { ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
 import { byRank, tierOf, type Tier } from "./tiers";
 
 export interface Entitlement {
@@ -63,6 +63,8 @@ export async function grantSubscription(
     /** A web plan's id, and the card kept on file when it renews by itself. */
     planId?: string;
     card?: SavedCard | null;
+    /** The provider's subscription, when the provider renews it (Stripe Billing). */
+    providerSubscription?: ProviderSubscriptionRef | null;
   } & ({ accessEnd: Date } | { months: number }),
   now = new Date(),
 ): Promise<boolean> {
@@ -82,10 +84,12 @@ export async function grantSubscription(
       access_end: accessEnd.toISOString(),
       created_at: now.toISOString(),
       plan_id: input.planId ?? null,
-      billing_status: input.card ? "active" : null,
+      billing_status: input.card || input.providerSubscription ? "active" : null,
       payment_method_id: input.card?.id ?? null,
       card_brand: input.card?.brand ?? null,
       card_last4: input.card?.last4 ?? null,
+      provider_subscription_id: input.providerSubscription?.id ?? null,
+      provider_customer_id: input.providerSubscription?.customerId ?? null,
     })
     .onConflict((oc) => oc.column("reference").doNothing())
     .executeTakeFirst();

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { WebhookSignatureError, type CheckoutRequest } from "~/server/payments/provider";
-import { createStripeProvider } from "~/server/payments/stripe";
-import { startFakeStripe, stripeEventBody, type FakeCheckoutSession, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { createStripeProvider, STRIPE_API_VERSION } from "~/server/payments/stripe";
+import { startFakeStripe, stripeEventBody, TEST_CARDS, type FakeCheckoutSession, type FakeStripe } from "~/tests/helpers/fake-stripe";
 
 const SECRET_KEY = "sk_test_51MeridianLoopbackKey0000000000";
 const WEBHOOK_SECRET = "whsec_loopbackSigningSecret";
@@ -312,6 +312,156 @@ describe("Stripe provider against a loopback Stripe API", () => {
         }
       })();
       expect(failure?.message).toBe("Stripe signature rejected: No signatures found matching the expected signature for payload");
+    });
+  });
+
+  describe("Stripe Billing", () => {
+    const renewing: CheckoutRequest = {
+      ...subscription,
+      amountCents: 1200,
+      saveCard: true,
+      recurring: { key: "plan:digital:1200", productName: "Meridian Review Digital", interval: "month" },
+    };
+
+    it("opens a subscription-mode session with the plan's Price, created once by lookup key and found again after", async () => {
+      const first = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew1" });
+      const second = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew2" });
+      const prices = [...api.prices.values()];
+      expect(prices).toEqual([
+        expect.objectContaining({
+          lookup_key: "plan:digital:1200",
+          unit_amount: 1200,
+          currency: "usd",
+          recurring: expect.objectContaining({ interval: "month" }),
+        }),
+      ]);
+      const created = api.requests.filter((r) => r.method === "POST" && r.path === "/v1/prices");
+      expect(created).toHaveLength(1);
+      expect(created[0]!.idempotencyKey).toBe("price:plan:digital:1200");
+      const sessions = api.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions");
+      expect(Object.fromEntries(sessions[0]!.form)).toMatchObject({
+        mode: "subscription",
+        "line_items[0][price]": prices[0]!.id,
+        "line_items[0][quantity]": "1",
+        customer_email: "reader@example.com",
+        client_reference_id: "sub_chk_renew1",
+        "subscription_data[metadata][reference]": "sub_chk_renew1",
+      });
+      expect(sessions.every((r) => r.stripeVersion === STRIPE_API_VERSION)).toBe(true);
+      expect(second.id).not.toBe(first.id);
+    });
+
+    it("reports the paid session's subscription, customer and card", async () => {
+      const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew3" });
+      api.pay(id, TEST_CARDS.succeeds);
+      const state = await provider().retrieveCheckout(id);
+      const stripeSubscription = api.subscriptions.get(api.sessions.get(id)!.subscription!)!;
+      expect(state).toEqual({
+        id,
+        reference: "sub_chk_renew3",
+        paid: true,
+        subscription: { id: stripeSubscription.id, customerId: stripeSubscription.customer },
+        card: { id: stripeSubscription.default_payment_method, brand: "Visa", last4: "4242" },
+      });
+    });
+
+    it("saves a card in a setup session for the customer and makes it the subscription's default", async () => {
+      const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew4" });
+      api.pay(id, TEST_CARDS.declinesLater);
+      const stripeSubscription = api.subscriptions.get(api.sessions.get(id)!.subscription!)!;
+      const setup = await provider().createCheckout({
+        ...subscription,
+        reference: "card_change_4",
+        setup: true,
+        customerId: stripeSubscription.customer,
+      });
+      expect(api.requests.at(-1)!.form.get("mode")).toBe("setup");
+      expect(api.requests.at(-1)!.form.get("customer")).toBe(stripeSubscription.customer);
+      expect(await provider().retrieveCheckout(setup.id)).toMatchObject({ paid: false, card: null });
+      api.pay(setup.id, "5555555555554444");
+      const { card } = await provider().retrieveCheckout(setup.id);
+      expect(card).toMatchObject({ brand: "Mastercard", last4: "4444" });
+      await provider().subscriptions!.setDefaultPaymentMethod(stripeSubscription.id, card!.id, "card:4");
+      expect(stripeSubscription.default_payment_method).toBe(card!.id);
+      expect(api.requests.at(-1)).toMatchObject({ path: `/v1/subscriptions/${stripeSubscription.id}`, idempotencyKey: "card:4" });
+    });
+
+    it("cancels at period end and takes it back, each call with its key; a key reused for the other change is refused", async () => {
+      const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew5" });
+      api.pay(id);
+      const subscriptionId = api.sessions.get(id)!.subscription!;
+      await provider().subscriptions!.setCancelAtPeriodEnd(subscriptionId, true, "cancel:5");
+      await provider().subscriptions!.setCancelAtPeriodEnd(subscriptionId, true, "cancel:5");
+      expect(api.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true);
+      expect(api.events.filter((e) => e.type === "customer.subscription.updated" && e.data.object.id === subscriptionId)).toHaveLength(1);
+      await expect(provider().subscriptions!.setCancelAtPeriodEnd(subscriptionId, false, "cancel:5")).rejects.toThrow(
+        /^Stripe: update subscription failed \(status 400\): Keys for idempotent requests/,
+      );
+      await provider().subscriptions!.setCancelAtPeriodEnd(subscriptionId, false, "resume:5");
+      expect(api.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(false);
+    });
+
+    const sign = (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const parse = (type: string, object: object, id: string) => {
+      const body = stripeEventBody(type, object, id);
+      return provider().parseWebhook(body, sign(body));
+    };
+
+    it("reads invoice.paid for a renewal: the subscription from invoice.parent, the service period from its lines", async () => {
+      const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew6" });
+      api.pay(id);
+      const subscriptionId = api.sessions.get(id)!.subscription!;
+      const first = api.invoices.get(api.subscriptions.get(subscriptionId)!.latest_invoice!)!;
+      expect(parse("invoice.paid", first, "evt_first")).toMatchObject({ type: "invoice.paid", renewal: false, subscriptionId });
+      const stripeClock = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: Number(new URL(api.url).port), protocol: "http" });
+      const clock = await stripeClock.testHelpers.testClocks.retrieve(api.clock);
+      await stripeClock.testHelpers.testClocks.advance(api.clock, { frozen_time: clock.frozen_time + 32 * 86_400 });
+      const renewal = api.invoices.get(api.subscriptions.get(subscriptionId)!.latest_invoice!)!;
+      const line = renewal.lines.data[0] as { period: { start: number; end: number } };
+      expect(parse("invoice.paid", renewal, "evt_renewal")).toEqual({
+        type: "invoice.paid",
+        eventId: "evt_renewal",
+        created: expect.any(Date),
+        subscriptionId,
+        invoiceId: renewal.id,
+        renewal: true,
+        amountCents: 1200,
+        taxCents: 0,
+        periodStart: new Date(line.period.start * 1000),
+        periodEnd: new Date(line.period.end * 1000),
+      });
+      expect(renewal.period_end).toBe(line.period.start);
+    });
+
+    it("reads invoice.payment_failed, subscription updates and deletion", () => {
+      const invoice = {
+        id: "in_failed",
+        object: "invoice",
+        attempt_count: 2,
+        billing_reason: "subscription_cycle",
+        parent: { type: "subscription_details", subscription_details: { subscription: "sub_x", metadata: {} }, quote_details: null },
+        lines: {
+          object: "list",
+          data: [{ period: { start: 1_800_000_000, end: 1_802_592_000 }, parent: { type: "subscription_item_details" } }],
+        },
+      };
+      expect(parse("invoice.payment_failed", invoice, "evt_failed")).toMatchObject({
+        type: "invoice.payment_failed",
+        subscriptionId: "sub_x",
+        attempt: 2,
+        periodEnd: new Date(1_802_592_000_000),
+      });
+      const sub = { id: "sub_x", object: "subscription", status: "past_due", cancel_at_period_end: true, ended_at: null };
+      expect(parse("customer.subscription.updated", sub, "evt_upd")).toMatchObject({
+        type: "subscription.updated",
+        cancelAtPeriodEnd: true,
+        status: "past_due",
+      });
+      expect(parse("customer.subscription.deleted", { ...sub, status: "canceled", ended_at: 1_802_592_000 }, "evt_del")).toMatchObject({
+        type: "subscription.deleted",
+        endedAt: new Date(1_802_592_000_000),
+      });
+      expect(parse("invoice.paid", { ...invoice, parent: null }, "evt_noparent")).toEqual({ type: "other", eventId: "evt_noparent" });
     });
   });
 });

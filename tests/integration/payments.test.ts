@@ -39,6 +39,8 @@ beforeAll(async () => {
   server = await startBuiltServer(
     {
       PAYMENT_PROVIDER: "stripe",
+      // A plan bought once, as one Checkout payment; Stripe Billing's renewing plans are in stripe-billing.test.ts.
+      BILLING_RENEWALS: "off",
       STRIPE_SECRET_KEY: SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_URL: stripe.url,

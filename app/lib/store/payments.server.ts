@@ -4,6 +4,7 @@ import type { SandboxProvider } from "~/server/payments/sandbox";
 import { secrets } from "~/server/secrets";
 import { mailer } from "~/server/adapters/mail";
 import { billingMail, sendPendingReceipts } from "~/server/billing/mail";
+import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
 import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
 import { ORDER_ID } from "~/server/store/order-records";
@@ -28,14 +29,17 @@ export async function sandbox(): Promise<SandboxProvider> {
  * reference is its order id (ord_…), a card change's card:…; anything else is a subscription checkout.
  */
 export async function receivePaymentCallback(rawBody: string, signature: string | null) {
-  const event = (await payments()).parseWebhook(rawBody, signature);
+  const provider = await payments();
+  const event = provider.parseWebhook(rawBody, signature);
+  if (isBillingEvent(event))
+    return followBillingEvent(await db(), event, billingMail(config(), mailer()), new Date(), config().BILLING_GRACE_DAYS);
   if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
     const outcome = await handleOrderPaymentEvent(await db(), event);
     await confirmOrder(event.reference);
     return outcome;
   }
   if (event.type === "checkout.completed" && CARD_CHANGE.test(event.reference)) return cardChanged(null, event.sessionId);
-  const outcome = await handlePaymentEvent(await db(), event);
+  const outcome = await handlePaymentEvent(await db(), event, new Date(), provider);
   await mailReceipts();
   return outcome;
 }

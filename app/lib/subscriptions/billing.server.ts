@@ -6,7 +6,7 @@ import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendPendingReceipts, sendSubscriptionNotices } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
 import { changePlan, keepCurrentPlan, quotePlanChange } from "~/server/billing/plan-change";
-import { renewsThroughSite } from "~/server/billing/renewals";
+import { plansRenewWith } from "~/server/billing/renewals";
 import { log } from "~/server/log";
 import { config, db } from "~/app/lib/context/db.server";
 import { payments } from "~/app/lib/store/payments.server";
@@ -22,7 +22,7 @@ async function billingNow(): Promise<Date> {
 
 /** Whether a plan bought now renews, which its terms must say. */
 export async function plansRenew(): Promise<boolean> {
-  return renewsThroughSite(await payments(), config());
+  return plansRenewWith(await payments(), config());
 }
 
 export async function billingPage(userId: string) {
@@ -34,7 +34,7 @@ export async function billingPage(userId: string) {
  * cancellation stands, and the next renewal run sends the mail.
  */
 export async function cancelPlan(userId: string, reason: CancelReason | null) {
-  const outcome = await cancelAtPeriodEnd(await db(), userId, reason, await billingNow());
+  const outcome = await cancelAtPeriodEnd(await db(), userId, reason, await billingNow(), (await payments()).subscriptions);
   try {
     await sendSubscriptionNotices(await db(), billingMail(config(), mailer()), new Date());
   } catch (error) {
@@ -44,7 +44,7 @@ export async function cancelPlan(userId: string, reason: CancelReason | null) {
 }
 
 export async function resumePlan(userId: string) {
-  return resumeSubscription(await db(), userId, await billingNow());
+  return resumeSubscription(await db(), userId, await billingNow(), (await payments()).subscriptions);
 }
 
 /** The reader's own invoice as a PDF; undefined for anyone else's. */

@@ -27,6 +27,7 @@ import * as m025 from "./025-billing";
 import * as m026 from "./026-cancellation";
 import * as m027 from "./027-dunning";
 import * as m028 from "./028-renewal-reminders";
+import * as m029 from "./029-stripe-billing";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   "026-cancellation": m026,
   "027-dunning": m027,
   "028-renewal-reminders": m028,
+  "029-stripe-billing": m029,
 };
 
 export const migrationProvider: MigrationProvider = {

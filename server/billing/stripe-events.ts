@@ -1,0 +1,251 @@
+import { sql } from "kysely";
+import type { Database } from "~/server/db/connection";
+import type {
+  BillingEvent,
+  InvoicePaid,
+  InvoicePaymentFailed,
+  PaymentEvent,
+  SubscriptionDeleted,
+  SubscriptionUpdated,
+} from "~/server/payments/provider";
+import { log } from "~/server/log";
+import { graceEnd } from "./dunning";
+import { recordInvoice } from "./invoices";
+import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
+
+export type BillingEventOutcome = "applied" | "duplicate" | "ignored";
+
+const BILLING_EVENTS = new Set<string>(["invoice.paid", "invoice.payment_failed", "subscription.updated", "subscription.deleted"]);
+
+export const isBillingEvent = (event: PaymentEvent): event is BillingEvent => BILLING_EVENTS.has(event.type);
+
+// A provider that renews (Stripe Billing) tells the site what happened by webhooks, which may
+// come twice, late, or out of order (ADR 067). Each event is applied once: its id is recorded in
+// the transaction that applies it, so a replay finds it and changes nothing. Each change is one
+// update conditional on what the event may change: the paid period only moves forward, and a
+// state change applies only if no later event (or call of ours) changed the state first.
+
+/**
+ * Applies one billing event. "duplicate" when it was applied before; "ignored" when it is about
+ * a subscription the site does not know, or a first invoice (recorded with its checkout).
+ */
+export async function applyBillingEvent(db: Database, event: BillingEvent, now: Date, graceDays: number): Promise<BillingEventOutcome> {
+  return db.transaction().execute(async (tx) => {
+    const recorded = await tx
+      .insertInto("payment_event")
+      .values({ id: event.eventId, type: event.type, received_at: now.toISOString() })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .executeTakeFirst();
+    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) !== 1) return "duplicate";
+    const subscription = await tx
+      .selectFrom("subscription")
+      .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
+      .select([
+        "subscription.id",
+        "subscription.user_id",
+        "subscription.plan_id",
+        "subscription.card_brand",
+        "subscription.card_last4",
+        "subscription_checkout.company",
+        "subscription_checkout.tax_id",
+      ])
+      .where("subscription.provider_subscription_id", "=", event.subscriptionId)
+      .executeTakeFirst();
+    if (!subscription) return "ignored";
+    switch (event.type) {
+      case "invoice.paid":
+        return invoicePaid(tx, subscription, event, now);
+      case "invoice.payment_failed":
+        return paymentFailed(tx, subscription.id, event, graceDays);
+      case "subscription.updated":
+        return subscriptionUpdated(tx, subscription.id, event);
+      case "subscription.deleted":
+        return subscriptionDeleted(tx, subscription.id, event);
+    }
+  });
+}
+
+/**
+ * Applies a billing event, then sends the mails it calls for (a renewal's receipt, "payment
+ * failed", "cancelled", "ended"), each claimed once. A mail that fails is logged: the event
+ * stands, and the next one (or the next renewal run) sends it.
+ */
+export async function followBillingEvent(
+  db: Database,
+  event: BillingEvent,
+  mail: BillingMail,
+  now: Date,
+  graceDays: number,
+): Promise<BillingEventOutcome> {
+  const outcome = await applyBillingEvent(db, event, now, graceDays);
+  for (const send of [sendPendingReceipts, sendPaymentFailedNotices, sendSubscriptionNotices]) {
+    try {
+      await send(db, mail, now);
+    } catch (error) {
+      log.error("billing mail failed", { error });
+    }
+  }
+  return outcome;
+}
+
+interface Known {
+  id: string;
+  user_id: string;
+  plan_id: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  company: string | null;
+  tax_id: string | null;
+}
+
+const iso = (date: Date) => date.toISOString();
+
+/** Only the latest state counts: an event older than the last change applied changes no state. */
+const notOlderThan = (created: Date) => sql<boolean>`(provider_state_at is null or provider_state_at <= ${iso(created)})`;
+
+/**
+ * A renewal paid: its invoice is written (the receipt goes with sendPendingReceipts), the paid
+ * period moves to the invoice's end if that is later, and a past-due plan is active again.
+ */
+async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid, now: Date): Promise<BillingEventOutcome> {
+  if (!event.renewal) return "ignored";
+  await tx
+    .updateTable("subscription")
+    .set({ access_end: iso(event.periodEnd) })
+    .where("id", "=", subscription.id)
+    .where("access_end", "<", iso(event.periodEnd))
+    .execute();
+  // The payment that was failing has gone through, unless a failure came after this payment.
+  await tx
+    .updateTable("subscription")
+    .set({
+      billing_status: "active",
+      past_due_since: null,
+      failure_mailed_at: null,
+      failed_attempts: 0,
+      grace_end: null,
+      next_retry_at: null,
+      provider_state_at: iso(event.created),
+    })
+    .where("id", "=", subscription.id)
+    .where("billing_status", "=", "past_due")
+    .where("access_end", ">=", iso(event.periodEnd))
+    .where(notOlderThan(event.created))
+    .execute();
+  const invoiced = await tx.selectFrom("invoice").select("id").where("payment_key", "=", event.invoiceId).executeTakeFirst();
+  if (!invoiced) {
+    await recordInvoice(
+      tx,
+      {
+        subscription_id: subscription.id,
+        user_id: subscription.user_id,
+        payment_key: event.invoiceId,
+        kind: "renewal",
+        plan_id: subscription.plan_id ?? "",
+        amount_cents: event.amountCents,
+        tax_cents: event.taxCents,
+        period_start: iso(event.periodStart),
+        period_end: iso(event.periodEnd),
+        company: subscription.company,
+        tax_id: subscription.tax_id,
+        card_brand: subscription.card_brand,
+        card_last4: subscription.card_last4,
+      },
+      now,
+    );
+  }
+  return "applied";
+}
+
+/**
+ * A renewal's payment failed: the plan is past due from the first failure, and each failed
+ * attempt clears the "payment failed" mark so that sendPaymentFailedNotices mails once for it.
+ * A failure for a period already paid (arriving late) changes nothing.
+ */
+async function paymentFailed(tx: Database, id: string, event: InvoicePaymentFailed, graceDays: number): Promise<BillingEventOutcome> {
+  await tx
+    .updateTable("subscription")
+    .set({
+      billing_status: "past_due",
+      past_due_since: sql`coalesce(past_due_since, ${iso(event.created)})`,
+      // Access through the grace period (ADR 066, "Dunning"), from the first failure; the
+      // provider retries on its own schedule and ends the subscription after its last try.
+      grace_end: sql`coalesce(grace_end, ${iso(graceEnd(event.created, graceDays))})`,
+      failed_attempts: event.attempt,
+      next_retry_at: event.nextAttempt ? iso(event.nextAttempt) : null,
+      failure_mailed_at: null,
+      provider_state_at: iso(event.created),
+    })
+    .where("id", "=", id)
+    .where("billing_status", "in", ["active", "past_due"])
+    .where("access_end", "<", iso(event.periodEnd))
+    .where(notOlderThan(event.created))
+    .execute();
+  return "applied";
+}
+
+/**
+ * Mirrors a change made at the provider: cancelled at period end (or taken back), and its
+ * status. The paid period moves only with a paid invoice, never here.
+ */
+async function subscriptionUpdated(tx: Database, id: string, event: SubscriptionUpdated): Promise<BillingEventOutcome> {
+  if (event.status === "ended") return subscriptionDeleted(tx, id, { ...event, type: "subscription.deleted", endedAt: event.created });
+  const current = () => tx.updateTable("subscription").where("id", "=", id).where(notOlderThan(event.created));
+  if (event.cancelAtPeriodEnd) {
+    await current()
+      .set({
+        billing_status: "cancel_at_period_end",
+        cancelled_at: iso(event.created),
+        notice_mailed_at: null,
+        provider_state_at: iso(event.created),
+      })
+      .where("billing_status", "in", ["active", "past_due"])
+      .execute();
+  } else {
+    await current()
+      .set({
+        billing_status: "active",
+        cancelled_at: null,
+        cancel_reason: null,
+        notice_mailed_at: null,
+        provider_state_at: iso(event.created),
+      })
+      .where("billing_status", "=", "cancel_at_period_end")
+      .execute();
+  }
+  if (event.status === "past_due") {
+    await current()
+      .set({
+        billing_status: "past_due",
+        past_due_since: sql`coalesce(past_due_since, ${iso(event.created)})`,
+        provider_state_at: iso(event.created),
+      })
+      .where("billing_status", "=", "active")
+      .execute();
+  }
+  // Seen, even when it changed nothing: an older event arriving after it must change nothing either.
+  await current()
+    .set({ provider_state_at: iso(event.created) })
+    .execute();
+  return "applied";
+}
+
+/**
+ * The subscription ended at the provider (at its period's end, or after its retries failed):
+ * ended, once, with access to no later than its end; sendSubscriptionNotices mails it.
+ */
+async function subscriptionDeleted(tx: Database, id: string, event: SubscriptionDeleted): Promise<BillingEventOutcome> {
+  await tx
+    .updateTable("subscription")
+    .set({
+      billing_status: "ended",
+      next_retry_at: null,
+      notice_mailed_at: null,
+      provider_state_at: iso(event.created),
+      access_end: sql`case when access_end > ${iso(event.endedAt)} then ${iso(event.endedAt)} else access_end end`,
+    })
+    .where("id", "=", id)
+    .where("billing_status", "!=", "ended")
+    .execute();
+  return "applied";
+}

@@ -1,0 +1,383 @@
+import fs from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { insertUser } from "~/server/accounts/users";
+import { createMailer } from "~/server/adapters/mail";
+import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
+import { finishCardChange, startCardChange } from "~/server/billing/card-change";
+import { quotePlanChange } from "~/server/billing/plan-change";
+import { sendPendingReceipts, type BillingMail } from "~/server/billing/mail";
+import { runRenewals } from "~/server/billing/renewals";
+import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
+import type { Database } from "~/server/db/connection";
+import { WebhookSignatureError, type PaymentProvider } from "~/server/payments/provider";
+import { createSandboxProvider } from "~/server/payments/sandbox";
+import { createStripeProvider, STRIPE_API_VERSION } from "~/server/payments/stripe";
+import { handlePaymentEvent, issueCheckoutKey, startCheckout } from "~/server/subscriptions/checkout";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
+import { findPlan } from "~/server/subscriptions/plans";
+import { startFakeStripe, TEST_CARDS, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
+
+// Stripe Billing renews; the site follows its signed webhooks (ADR 067). End to end against the
+// loopback Stripe: subscribe in Checkout, move Stripe's test clock, and check what the reader
+// gets (access, invoices, mails) when events arrive once, twice, or out of order.
+
+const SECRET_KEY = "sk_test_51MeridianBillingLoopback00000";
+const WEBHOOK_SECRET = "whsec_meridianBillingLoopback";
+const SITE = "http://127.0.0.1:9";
+const NOVEMBER = new Date("2026-11-15T12:00:00Z");
+const DAY = 86_400;
+
+let db: Database;
+let close: () => Promise<void>;
+let fake: FakeStripe;
+let provider: PaymentProvider;
+let stripe: Stripe;
+let receiver: Server;
+let outbox: string;
+let mail: BillingMail;
+
+/** The webhook endpoint as the route runs it: verify, apply once, mail; 400 for a bad signature. */
+function startReceiver(): Promise<string> {
+  receiver = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      const event = provider.parseWebhook(Buffer.concat(chunks).toString("utf8"), (req.headers["stripe-signature"] as string) ?? null);
+      const now = fake.now();
+      if (isBillingEvent(event)) await followBillingEvent(db, event, mail, now, 7);
+      else {
+        await handlePaymentEvent(db, event, now, provider);
+        await sendPendingReceipts(db, mail, now);
+      }
+      res.writeHead(200).end();
+    } catch (error) {
+      res.writeHead(error instanceof WebhookSignatureError ? 400 : 500).end(String(error));
+    }
+  });
+  return new Promise((resolve) =>
+    receiver.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/payments/webhook`)),
+  );
+}
+
+beforeEach(async () => {
+  ({ db, close } = await seededTestDatabase());
+  fake = await startFakeStripe(SECRET_KEY, { now: NOVEMBER });
+  provider = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: fake.url });
+  const url = new URL(fake.url);
+  stripe = new Stripe(SECRET_KEY, { host: url.hostname, port: Number(url.port), protocol: "http", maxNetworkRetries: 0 });
+  fake.webhookTo(await startReceiver(), WEBHOOK_SECRET);
+  outbox = fs.mkdtempSync(path.join(os.tmpdir(), "stripe-billing-mail-"));
+  mail = {
+    mailer: createMailer({ from: "Meridian Review <no-reply@meridian-review.example>", outbox }),
+    siteUrl: SITE,
+    publisher: { name: "Meridian Review Publishing", addressLines: ["60 Harbor Street", "Boston, MA 02210"], taxId: null },
+  };
+});
+afterEach(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+  await fake.close();
+  await close();
+  fs.rmSync(outbox, { recursive: true, force: true });
+});
+
+const mails = () =>
+  fs
+    .readdirSync(outbox)
+    .sort()
+    // Quoted-printable soft line breaks joined, so that a link reads whole.
+    .map((f) => fs.readFileSync(path.join(outbox, f), "utf8").replace(/=\r?\n/g, ""));
+const mailsWith = (text: string) => mails().filter((m) => m.includes(text));
+const invoices = () => db.selectFrom("invoice").selectAll().orderBy("number").execute();
+const subscriptionOf = (userId: string) =>
+  db.selectFrom("subscription").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+
+/** Moves Stripe's test clock on, as a test would in Stripe's dashboard or API, and delivers what happened. */
+async function advance(days: number) {
+  const clock = await stripe.testHelpers.testClocks.retrieve(fake.clock);
+  const from = fake.events.length;
+  await stripe.testHelpers.testClocks.advance(fake.clock, { frozen_time: clock.frozen_time + days * DAY });
+  return fake.events.slice(from);
+}
+
+/** Registers a reader (or takes `existing`) and subscribes through Stripe Checkout with `card`; all events delivered. */
+async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital", existing?: { id: string; email: string }) {
+  const user =
+    existing ??
+    (await insertUser(db, {
+      firstName: "Iris",
+      lastName: "Vale",
+      email: `iris.${Math.random().toString(36).slice(2)}@example.org`,
+      password: "Harbour7!lamp",
+      optIn: false,
+    }))!;
+  const started = await startCheckout(
+    db,
+    provider,
+    {
+      userId: user.id,
+      email: user.email,
+      plan: findPlan(planId)!,
+      abTag: "test",
+      siteUrl: SITE,
+      idempotencyKey: issueCheckoutKey(),
+      renews: true,
+    },
+    NOVEMBER,
+  );
+  if (!started.ok) throw new Error("checkout did not start");
+  fake.pay(fake.sessionAt(started.url)!.id, card);
+  expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+  return user;
+}
+
+describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`, () => {
+  it("subscribes in Checkout's subscription mode, then renews a month on: period moved, next invoice number, receipt", async () => {
+    const user = await subscribe();
+    const creation = fake.requests.find((r) => r.path === "/v1/checkout/sessions" && r.method === "POST")!;
+    expect(creation.form.get("mode")).toBe("subscription");
+    expect(creation.stripeVersion).toBe(STRIPE_API_VERSION);
+    const [price] = fake.prices.values();
+    expect(price).toMatchObject({ lookup_key: "plan:digital:1200", unit_amount: 1200, recurring: { interval: "month" } });
+    expect(creation.form.get("line_items[0][price]")).toBe(price!.id);
+
+    const [stripeSubscription] = fake.subscriptions.values();
+    const subscription = await subscriptionOf(user.id);
+    expect(subscription).toMatchObject({
+      billing_status: "active",
+      provider_subscription_id: stripeSubscription!.id,
+      provider_customer_id: stripeSubscription!.customer,
+      card_brand: "Visa",
+      card_last4: "4242",
+      access_end: "2026-12-15T12:00:00.000Z",
+    });
+    expect(await invoices()).toMatchObject([{ kind: "purchase", amount_cents: 1200 }]);
+    expect(mailsWith("Thank you for subscribing")).toHaveLength(1);
+
+    const events = await advance(31);
+    expect(events.map((e) => e.type)).toContain("invoice.paid");
+    expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+    expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+    const [first, second] = await invoices();
+    const renewal = [...fake.invoices.values()].find((i) => i.billing_reason === "subscription_cycle")!;
+    expect(second).toMatchObject({
+      number: first!.number + 1,
+      kind: "renewal",
+      payment_key: renewal.id,
+      amount_cents: 1200,
+      period_start: "2026-12-15T12:00:00.000Z",
+      period_end: "2027-01-15T12:00:00.000Z",
+      card_last4: "4242",
+    });
+    const receipt = mailsWith("has renewed");
+    expect(receipt).toHaveLength(1);
+    expect(receipt[0]).toContain(`MR-${String(second!.number).padStart(6, "0")}`);
+    expect(await subscriberStatus(db, user.id, new Date("2027-01-10T00:00:00Z"))).not.toBeNull();
+  });
+
+  it("ends the Stripe subscription of a plan the reader replaced by buying another, so only the new one renews", async () => {
+    const user = await subscribe();
+    // Not the site's prorated change, which would charge through the site's own billing.
+    expect(await quotePlanChange(db, user.id, "premium", NOVEMBER)).toBe("no-renewing-plan");
+    await subscribe(TEST_CARDS.succeeds, "premium", user);
+    const [replaced, current] = [...fake.subscriptions.values()];
+    expect(replaced).toMatchObject({ status: "canceled" });
+    expect(current).toMatchObject({ status: "active" });
+    const rows = await db.selectFrom("subscription").selectAll().where("user_id", "=", user.id).orderBy("created_at").execute();
+    expect(rows.map((r) => [r.plan_id, r.status, r.billing_status])).toEqual(
+      expect.arrayContaining([
+        ["digital", "cancelled", "ended"],
+        ["premium", "active", "active"],
+      ]),
+    );
+    await advance(31);
+    await fake.deliver();
+    const renewals = (await invoices()).filter((i) => i.kind === "renewal");
+    expect(renewals.map((i) => i.plan_id)).toEqual(["premium"]);
+    expect(mailsWith("has ended")).toHaveLength(0);
+  });
+
+  it("keeps the site's own renewal run from charging a subscription Stripe renews", async () => {
+    const user = await subscribe();
+    const sandbox = createSandboxProvider(db, { siteUrl: SITE, webhookSecret: "sandbox-webhook-secret-for-stripe-tests" });
+    await sandbox.advanceClock(62 * DAY);
+    expect(await runRenewals(db, sandbox.billing, mail, NOVEMBER, 7)).toMatchObject({ renewed: 0, declined: 0, ended: 0 });
+    expect((await subscriptionOf(user.id)).access_end).toBe("2026-12-15T12:00:00.000Z");
+  });
+
+  it("0341: the renewal fails, past due with a mail for each failed attempt, then Stripe ends it and the reader meets the wall", async () => {
+    const user = await subscribe(TEST_CARDS.declinesLater);
+    expect((await subscriptionOf(user.id)).card_last4).toBe("0341");
+
+    // To the period's end, when Stripe tries the renewal.
+    await advance(30);
+    expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+    expect(await subscriptionOf(user.id)).toMatchObject({
+      billing_status: "past_due",
+      access_end: "2026-12-15T12:00:00.000Z",
+    });
+    const pastDueSince = (await subscriptionOf(user.id)).past_due_since;
+    expect(pastDueSince).not.toBeNull();
+    const notices = mailsWith("Subject: Your Meridian Review payment did not go through");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain(`${SITE}/my-account`);
+
+    // Stripe's first retry, a day later, fails too: one more mail; past due since the first failure.
+    await advance(1);
+    await fake.deliver();
+    expect(mailsWith("payment did not go through")).toHaveLength(2);
+    expect((await subscriptionOf(user.id)).past_due_since).toBe(pastDueSince);
+
+    // The last retry fails and Stripe cancels the subscription: ended, mailed once, walled.
+    const events = await advance(5);
+    expect(events.map((e) => e.type)).toContain("customer.subscription.deleted");
+    await fake.deliver();
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "ended", access_end: "2026-12-15T12:00:00.000Z" });
+    expect(mailsWith("has ended")).toHaveLength(1);
+    expect(mailsWith("has ended")[0]).toContain("we could not take its renewal");
+    expect(await subscriberStatus(db, user.id, fake.now())).toBeNull();
+    expect(await invoices()).toHaveLength(1);
+  });
+
+  it("changes nothing twice when every event is delivered again", async () => {
+    const user = await subscribe();
+    await advance(31);
+    await fake.deliver();
+    const before = { subscription: await subscriptionOf(user.id), invoices: await invoices(), mails: mails().length };
+
+    const statuses = await fake.deliver(...fake.events.map((e) => e.id));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    expect(await subscriptionOf(user.id)).toEqual(before.subscription);
+    expect(await invoices()).toEqual(before.invoices);
+    expect(mails()).toHaveLength(before.mails);
+  });
+
+  it("applies once when the same events arrive twice at the same moment", async () => {
+    const user = await subscribe();
+    const renewal = await advance(31);
+    const ids = renewal.map((e) => e.id);
+    await Promise.all([fake.deliver(...ids), fake.deliver(...ids)]);
+    expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+    expect((await invoices()).filter((i) => i.kind === "renewal")).toHaveLength(1);
+    expect(mailsWith("has renewed")).toHaveLength(1);
+  });
+
+  it("ends in the same state whatever order the events arrive in, and an older period paid late moves nothing back", async () => {
+    const user = await subscribe();
+    const first = await advance(31);
+    const second = await advance(31);
+    // Newest first: the second renewal's events (subscription.updated before its invoice.paid),
+    // then the first's.
+    await fake.deliver(...[...first, ...second].reverse().map((e) => e.id));
+    expect((await subscriptionOf(user.id)).access_end).toBe("2027-02-15T12:00:00.000Z");
+    expect((await subscriptionOf(user.id)).billing_status).toBe("active");
+    const renewals = (await invoices()).filter((i) => i.kind === "renewal");
+    expect(renewals.map((i) => i.period_end)).toEqual(["2027-02-15T12:00:00.000Z", "2027-01-15T12:00:00.000Z"]);
+    expect(mailsWith("has renewed")).toHaveLength(2);
+  });
+
+  it("a failure for a period already paid, or a recovery older than a later failure, changes nothing wrongly", async () => {
+    const user = await subscribe(TEST_CARDS.declinesLater);
+    const failed = await advance(30);
+    // The card is replaced through a setup checkout, and the next retry pays.
+    const setup = fake.sessionAt((await startCardChange(db, provider, { userId: user.id, email: user.email }, SITE))!.url)!;
+    expect(setup).toMatchObject({ mode: "setup", customer: [...fake.subscriptions.values()][0]!.customer });
+    expect(await finishCardChange(db, provider, setup.id, user.id, NOVEMBER, 7)).toBe("unknown");
+    fake.pay(setup.id, TEST_CARDS.succeeds);
+    const from = fake.events.length;
+    expect(await finishCardChange(db, provider, setup.id, user.id, NOVEMBER, 7)).toBe("paid");
+    // Setting the card told of the subscription as it was then (past due, which the held-back
+    // failure events would have said first); the recovery is the payment and the update after it.
+    const recovered = fake.events
+      .slice(from)
+      .filter((e) => e.type !== "customer.subscription.updated" || e.data.object.status === "active");
+    expect(recovered.map((e) => e.type)).toContain("invoice.paid");
+    expect(await subscriptionOf(user.id)).toMatchObject({ card_brand: "Visa", card_last4: "4242" });
+    expect([...fake.subscriptions.values()][0]!.default_payment_method).toBe((await subscriptionOf(user.id)).payment_method_id);
+
+    // The recovery arrives first, the failure it recovered from after it.
+    await fake.deliver(...recovered.map((e) => e.id));
+    await fake.deliver(...failed.map((e) => e.id));
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "active", access_end: "2027-01-15T12:00:00.000Z" });
+    expect(mailsWith("payment did not go through")).toHaveLength(0);
+  });
+
+  it("changes no card from another reader's setup session, and a past-due plan's new card pays its invoice at once", async () => {
+    const owner = await subscribe(TEST_CARDS.declinesLater);
+    const other = await subscribe();
+    const othersSession = fake.sessionAt((await startCardChange(db, provider, { userId: other.id, email: other.email }, SITE))!.url)!;
+    fake.pay(othersSession.id, "5555555555554444");
+    expect(await finishCardChange(db, provider, othersSession.id, owner.id, NOVEMBER, 7)).toBe("unknown");
+    expect((await subscriptionOf(owner.id)).card_last4).toBe("0341");
+
+    await advance(30);
+    await fake.deliver();
+    expect((await subscriptionOf(owner.id)).billing_status).toBe("past_due");
+    const setup = fake.sessionAt((await startCardChange(db, provider, { userId: owner.id, email: owner.email }, SITE))!.url)!;
+    fake.pay(setup.id, TEST_CARDS.succeeds);
+    expect(await finishCardChange(db, provider, setup.id, owner.id, NOVEMBER, 7)).toBe("paid");
+    expect(await finishCardChange(db, provider, setup.id, null, NOVEMBER, 7)).toBe("paid");
+    await fake.deliver();
+    expect(await subscriptionOf(owner.id)).toMatchObject({
+      billing_status: "active",
+      card_last4: "4242",
+      access_end: "2027-01-15T12:00:00.000Z",
+    });
+    expect((await invoices()).filter((i) => i.kind === "renewal" && i.user_id === owner.id)).toHaveLength(1);
+  });
+
+  it("answers a bad signature with an error and applies nothing", async () => {
+    const user = await subscribe();
+    await advance(31);
+    fake.webhookTo(receiverUrl(), "whsec_someoneElse");
+    expect(new Set(await fake.deliver())).toEqual(new Set([400]));
+    expect((await subscriptionOf(user.id)).access_end).toBe("2026-12-15T12:00:00.000Z");
+    expect(await invoices()).toHaveLength(1);
+  });
+
+  it("cancels at period end through Stripe: confirmed by its event without a second change, then ended at the period's end", async () => {
+    const user = await subscribe();
+    expect(await cancelAtPeriodEnd(db, user.id, "price", NOVEMBER, provider.subscriptions)).toBe("cancelled");
+    const update = fake.requests.find((r) => r.method === "POST" && r.path.startsWith("/v1/subscriptions/"))!;
+    expect(update.form.get("cancel_at_period_end")).toBe("true");
+    expect(update.idempotencyKey).toMatch(/^cancel:sub_/);
+    expect([...fake.subscriptions.values()][0]).toMatchObject({ cancel_at_period_end: true });
+    const cancelledAt = (await subscriptionOf(user.id)).cancelled_at;
+
+    await fake.deliver();
+    expect(await subscriptionOf(user.id)).toMatchObject({
+      billing_status: "cancel_at_period_end",
+      cancel_reason: "price",
+      cancelled_at: cancelledAt,
+    });
+    expect(mailsWith("has been cancelled")).toHaveLength(1);
+
+    await advance(31);
+    await fake.deliver();
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_status: "ended", access_end: "2026-12-15T12:00:00.000Z" });
+    expect(await invoices()).toHaveLength(1);
+    expect(mailsWith("has ended")).toHaveLength(1);
+  });
+
+  it("resumes through Stripe, and the cancel's event arriving after the resume's changes nothing", async () => {
+    const user = await subscribe();
+    await cancelAtPeriodEnd(db, user.id, null, NOVEMBER, provider.subscriptions);
+    const [cancelled] = fake.pending();
+    expect(await resumeSubscription(db, user.id, NOVEMBER, provider.subscriptions)).toBe("resumed");
+    const resumed = fake.pending().at(-1)!;
+    expect(resumed.id).not.toBe(cancelled!.id);
+    await fake.deliver(resumed.id, cancelled!.id);
+    expect((await subscriptionOf(user.id)).billing_status).toBe("active");
+    expect([...fake.subscriptions.values()][0]).toMatchObject({ cancel_at_period_end: false });
+    await advance(31);
+    await fake.deliver();
+    expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+  });
+});
+
+const receiverUrl = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/payments/webhook`;
