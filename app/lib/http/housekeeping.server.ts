@@ -23,7 +23,11 @@ export function startHousekeeping(): void {
       const provider = await payments();
       log.info(describeHousekeeping(await runHousekeeping(await db(), provider)));
       if (renewsThroughSite(provider, config()))
-        log.info(describeRenewals(await runRenewals(await db(), provider.billing, billingMail(config(), mailer()), new Date(), config().BILLING_GRACE_DAYS)));
+        log.info(
+          describeRenewals(
+            await runRenewals(await db(), provider.billing, billingMail(config(), mailer()), new Date(), config().BILLING_GRACE_DAYS),
+          ),
+        );
     } catch (error) {
       log.error("Housekeeping failed; the next run tries again", { error });
     }
