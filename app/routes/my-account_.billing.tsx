@@ -36,9 +36,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         : null,
     "upgrade-declined": "Your card declined the payment, so your plan has not changed. You can change your card and try again.",
     "plan-unchanged": "Your plan has not changed.",
+    "provider-unavailable": "We could not reach our payment provider, so nothing has changed. Please try again in a few minutes.",
     "plan-kept": `You keep ${overview.kind === "web" ? overview.planName : "your plan"}: it renews as before.`,
   };
-  const failure = new Set(["card-declined", "card-unchanged", "upgrade-declined", "plan-unchanged"]);
+  const failure = new Set(["card-declined", "card-unchanged", "upgrade-declined", "plan-unchanged", "provider-unavailable"]);
   return {
     notice: updated ? (notices[updated] ?? null) : null,
     noticeIsProblem: updated !== null && failure.has(updated),
@@ -56,8 +57,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const user = await requireUser({ request, context });
   if (form.get("intent") !== "resume") throw new Response("Unknown request", { status: 400 });
-  await resumePlan(user.id);
-  return redirect("/my-account/billing?updated=resumed", 303);
+  const outcome = await resumePlan(user.id);
+  return redirect(`/my-account/billing?updated=${outcome === "provider-unavailable" ? outcome : "resumed"}`, 303);
 }
 
 export const meta: MetaFunction = (args) =>

@@ -28,8 +28,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser({ request, context });
   const reason = reasonSchema.safeParse(form.get("reason") ?? undefined);
   if (!reason.success) throw new Response("Choose one of the listed reasons, or none.", { status: 400 });
-  await cancelPlan(user.id, reason.data || null);
-  return redirect("/my-account/billing?updated=cancelled", 303);
+  const outcome = await cancelPlan(user.id, reason.data || null);
+  return redirect(`/my-account/billing?updated=${outcome === "provider-unavailable" ? outcome : "cancelled"}`, 303);
 }
 
 export const meta: MetaFunction = (args) =>

@@ -24,7 +24,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (sessionId !== null) {
     if (!SESSION_ID.test(sessionId)) throw new Response("This link is not a card change.", { status: 400 });
     const outcome = await cardChanged(user.id, sessionId);
-    return redirect(`/my-account/billing?updated=${outcome === "unknown" ? "card-unchanged" : `card-${outcome}`}`, 303);
+    const notice = outcome === "provider-unavailable" ? outcome : outcome === "unknown" ? "card-unchanged" : `card-${outcome}`;
+    return redirect(`/my-account/billing?updated=${notice}`, 303);
   }
   const overview = await billingPage(user.id);
   if (overview.kind !== "web" || overview.billingStatus === null || overview.billingStatus === "ended")
@@ -40,6 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await readForm(request);
   const user = await requireUser({ request, context });
   const started = await changeCard(user);
+  if (started === "provider-unavailable") return redirect("/my-account/billing?updated=provider-unavailable", 303);
   if (!started) return redirect("/my-account/billing", 303);
   return redirect(started.url, 303);
 }

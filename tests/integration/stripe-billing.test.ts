@@ -167,4 +167,25 @@ describe("Stripe Billing through the built site", () => {
     expect(mailsTo(reader.email).filter((m) => m.includes("has ended"))).toHaveLength(1);
     expect((await invoicesOf(reader.email)).map((i) => i.kind)).toEqual(["purchase"]);
   });
+  // Last: it stops the loopback Stripe.
+  it("tells the reader that nothing changed when Stripe cannot be reached, and changes nothing", async () => {
+    const reader = await subscribe();
+    const before = await subscriptionOf(reader.email);
+    await fake.close();
+    for (const [path, form] of [
+      ["/my-account/billing/cancel", { reason: "" }],
+      ["/my-account/billing/card", {}],
+    ] as const) {
+      const res = await post(path, reader.cookie, form);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get("location"), path).toBe("/my-account/billing?updated=provider-unavailable");
+    }
+    const page = await fetch(`${server.url}/my-account/billing?updated=provider-unavailable`, { headers: { Cookie: reader.cookie } });
+    expect(
+      cheerio
+        .load(await page.text())("[role=alert]")
+        .text(),
+    ).toContain("We could not reach our payment provider, so nothing has changed.");
+    expect(await subscriptionOf(reader.email)).toEqual(before);
+  });
 });

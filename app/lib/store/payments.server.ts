@@ -10,7 +10,7 @@ import { handleOrderPaymentEvent } from "~/server/store/order-payment";
 import { ORDER_ID } from "~/server/store/order-records";
 import { handlePaymentEvent, settleCheckout } from "~/server/subscriptions/checkout";
 import { CARD_CHANGE } from "~/server/billing/card-change";
-import { cardChanged } from "~/app/lib/subscriptions/billing.server";
+import { applyCardChange } from "~/app/lib/subscriptions/billing.server";
 import { signedCookie } from "~/app/lib/http/cookies.server";
 import { config, db } from "~/app/lib/context/db.server";
 import { log } from "~/server/log";
@@ -38,7 +38,7 @@ export async function receivePaymentCallback(rawBody: string, signature: string 
     await confirmOrder(event.reference);
     return outcome;
   }
-  if (event.type === "checkout.completed" && CARD_CHANGE.test(event.reference)) return cardChanged(null, event.sessionId);
+  if (event.type === "checkout.completed" && CARD_CHANGE.test(event.reference)) return applyCardChange(null, event.sessionId);
   const outcome = await handlePaymentEvent(await db(), event, new Date(), provider);
   await mailReceipts();
   return outcome;

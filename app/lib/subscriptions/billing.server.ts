@@ -14,6 +14,20 @@ import { payments } from "~/app/lib/store/payments.server";
 // The "Subscription and billing" page's work (server/billing holds the rules): the provider's
 // clock, the mail after a cancellation, and the invoice PDFs.
 
+/**
+ * Runs work that calls the payment provider; when the provider cannot be reached (or answers
+ * with an error) the failure is logged and the reader is told that nothing changed, instead of
+ * meeting an error page. Each step is conditional, so trying again later is safe.
+ */
+async function unlessProviderFails<T>(what: string, work: () => Promise<T>): Promise<T | "provider-unavailable"> {
+  try {
+    return await work();
+  } catch (error) {
+    log.error(`${what} failed`, { error });
+    return "provider-unavailable";
+  }
+}
+
 /** The time as the payment provider keeps it: the sandbox's clock may have been moved on. */
 async function billingNow(): Promise<Date> {
   const provider = await payments();
@@ -34,7 +48,10 @@ export async function billingPage(userId: string) {
  * cancellation stands, and the next renewal run sends the mail.
  */
 export async function cancelPlan(userId: string, reason: CancelReason | null) {
-  const outcome = await cancelAtPeriodEnd(await db(), userId, reason, await billingNow(), (await payments()).subscriptions);
+  const outcome = await unlessProviderFails("cancelling a subscription", async () =>
+    cancelAtPeriodEnd(await db(), userId, reason, await billingNow(), (await payments()).subscriptions),
+  );
+  if (outcome === "provider-unavailable") return outcome;
   try {
     await sendSubscriptionNotices(await db(), billingMail(config(), mailer()), new Date());
   } catch (error) {
@@ -44,7 +61,9 @@ export async function cancelPlan(userId: string, reason: CancelReason | null) {
 }
 
 export async function resumePlan(userId: string) {
-  return resumeSubscription(await db(), userId, await billingNow(), (await payments()).subscriptions);
+  return unlessProviderFails("resuming a subscription", async () =>
+    resumeSubscription(await db(), userId, await billingNow(), (await payments()).subscriptions),
+  );
 }
 
 /** The reader's own invoice as a PDF; undefined for anyone else's. */
@@ -56,14 +75,18 @@ export async function ownInvoicePdf(userId: string, invoiceId: string) {
 
 /** Opens the provider's page for a new card; null when the reader has no renewing plan. */
 export async function changeCard(reader: { id: string; email: string }) {
-  return startCardChange(await db(), await payments(), { userId: reader.id, email: reader.email }, config().siteUrl);
+  return unlessProviderFails("opening a card change", async () =>
+    startCardChange(await db(), await payments(), { userId: reader.id, email: reader.email }, config().siteUrl),
+  );
 }
 
 /**
  * Puts the card from the provider's session on file (charging an overdue renewal to it) and
  * mails the receipt of that payment. A mail failure is logged: the next renewal run sends it.
+ * The provider's signed callback calls this as it is, so that a failure answers an error and the
+ * provider sends the callback again.
  */
-export async function cardChanged(userId: string | null, sessionId: string) {
+export async function applyCardChange(userId: string | null, sessionId: string) {
   const outcome = await finishCardChange(await db(), await payments(), sessionId, userId, new Date(), config().BILLING_GRACE_DAYS);
   if (outcome === "paid") {
     try {
@@ -73,6 +96,11 @@ export async function cardChanged(userId: string | null, sessionId: string) {
     }
   }
   return outcome;
+}
+
+/** The reader back from the provider's page: as applyCardChange, telling them when the provider failed. */
+export async function cardChanged(userId: string, sessionId: string) {
+  return unlessProviderFails("finishing a card change", () => applyCardChange(userId, sessionId));
 }
 
 /** What changing to `planId` would cost now, by the provider's clock. */
