@@ -5,7 +5,6 @@ import { renderToPipeableStream } from "react-dom/server";
 import { config } from "./lib/context/db.server";
 import { DocumentOnlyProvider, type DocumentOnly } from "./lib/http/document-only";
 import { NonceProvider } from "./lib/http/nonce";
-import { startHousekeeping } from "./lib/http/housekeeping.server";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/http/page-cache.server";
 import { isDatabaseUnavailable } from "~/server/db/unavailable";
 import { log } from "~/server/log";
@@ -21,7 +20,6 @@ export { getLoadContext } from "./lib/context/request-context.server";
 // Validate the environment when the server loads the build, so a bad setting stops the
 // start with a message naming the variable instead of failing every request later.
 const { production } = config();
-startHousekeeping();
 
 /**
  * Where React writes the document. The render has finished before React is given it (onAllReady),

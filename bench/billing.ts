@@ -5,7 +5,7 @@
 // Digital subscription, paid with a saved sandbox card, falls due on the same day. The production
 // server (one process per core) starts; guest pages (home and an article) are timed while it is
 // idle; then the sandbox clock is moved on past that day and the renewals run as production runs
-// them: by the housekeeping timer in every server process, a minute after start (ADR 066). Guest
+// them: by the server's scheduled-jobs processes, a minute after start (ADR 069). Guest
 // pages are timed all through the run. Prints the run's time, renewals/s, receipts sent, and page
 // p50/p99 idle and during, against the targets: the run under 10 minutes, the page p99 within
 // 1.5x of idle. Requests go to 127.0.0.1 only; the run is bounded in time and stops by itself.
@@ -22,6 +22,7 @@ import { seedDueSubscriptions } from "~/tests/helpers/due-subscriptions";
 import { percentile } from "./latency";
 import { cleanUp, createDatabase, ENGINE_NAMES, seed, type BenchDatabase, type Engine } from "./search-setup";
 import { untilServing } from "./serving";
+import { FIRST_RUN_MS } from "~/server/jobs/schedule";
 
 const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",").map((e) => e.trim()) as Engine[];
 const SUBSCRIPTIONS = subscriptionsArg(process.argv.slice(2));
@@ -30,8 +31,6 @@ const READERS = 4;
 const PAUSE_MS = 100;
 const IDLE_REQUESTS = 600;
 const WARM_UP_MS = 10_000;
-/** The server processes' housekeeping first runs this long after they start (app/lib/http/housekeeping.server.ts). */
-const FIRST_HOUSEKEEPING_MS = 60_000;
 const TARGET_SECONDS = 600;
 const TARGET_RATIO = 1.5;
 /** A run still going after this long is reported as unfinished. */
@@ -168,7 +167,7 @@ async function bench(engine: Engine): Promise<boolean> {
 async function renewalDay(db: Database, database: BenchDatabase, server: Server, urls: string[], name: string): Promise<boolean> {
   // Idle: warmed up, then timed, all before the housekeeping's first run (on a loaded machine,
   // fewer pages than asked).
-  const idleUntil = server.startedAt + FIRST_HOUSEKEEPING_MS - 10_000;
+  const idleUntil = server.startedAt + FIRST_RUN_MS - 10_000;
   const warmUntil = Math.min(idleUntil, performance.now() + WARM_UP_MS);
   await readGuestPages(urls, () => performance.now() >= warmUntil, 300);
   const idle = await readGuestPages(urls, () => performance.now() >= idleUntil, IDLE_REQUESTS);
@@ -176,7 +175,7 @@ async function renewalDay(db: Database, database: BenchDatabase, server: Server,
     throw new Error(`only ${idle.length} idle pages before the housekeeping's first run: the machine is too busy`);
 
   // The day comes: the sandbox's clock moves past it (what `npm run sandbox:clock` does before it
-  // renews), and the housekeeping in every server process renews what fell due.
+  // renews), and the scheduled jobs renew what fell due.
   await createSandboxProvider(db, { siteUrl: server.base, webhookSecret: "unused" }).advanceClock(2 * DAY_SECONDS);
   const renewed = (d: Database) =>
     count(d, (q) =>
@@ -190,7 +189,7 @@ async function renewalDay(db: Database, database: BenchDatabase, server: Server,
   let startedAt: number | undefined;
   let endedAt: number | undefined;
   let lastProgress = performance.now();
-  const giveUpAt = performance.now() + FIRST_HOUSEKEEPING_MS + GIVE_UP_MS;
+  const giveUpAt = performance.now() + FIRST_RUN_MS + GIVE_UP_MS;
   const watching = (async () => {
     while (endedAt === undefined && performance.now() < giveUpAt) {
       if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.errors()}`);

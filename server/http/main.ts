@@ -11,6 +11,7 @@ import { loadSecrets } from "~/server/secrets";
 import { openDatabase } from "~/server/db";
 import { seedDatabase } from "~/server/seed/initialize";
 import { runPrimary, type PrimaryMessage, type WorkerMessage } from "./cluster";
+import { startJobsProcesses } from "./jobs-process";
 import { remixHandler, remoteAddress, type GetLoadContext } from "./handler";
 import { applySecurityHeaders, type HeaderSettings } from "./response-headers";
 import { GeneratedFiles } from "./generated-files";
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
       );
     }
     await prepareData(config);
+    // As many as the processes that serve pages, each at the lowest CPU priority (ADR 069).
+    const jobs = startJobsProcesses(config.WEB_CONCURRENCY);
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, jobs.stop);
     if (config.WEB_CONCURRENCY > 1) return runPrimary(config);
   }
   await serve(config);

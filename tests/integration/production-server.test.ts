@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { JOBS_TITLE } from "~/server/jobs/schedule";
 import http from "node:http";
 import net from "node:net";
 import { once } from "node:events";
@@ -331,20 +332,37 @@ describe("stopping", () => {
 });
 
 describe("one process per core", () => {
-  /** The server processes the primary started (its children, read from /proc). */
-  const workers = (primary: number) =>
+  /** The processes the primary started (its children, read from /proc): their pid, name and nice value. */
+  const children = (primary: number) =>
     fs
       .readdirSync("/proc")
       .filter((entry) => /^\d+$/.test(entry))
-      .filter((pid) => {
+      .flatMap((pid) => {
         try {
-          // The parent's pid is the second field after the command, which is in parentheses.
-          return Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]) === primary;
+          // The name is in parentheses; after it, the parent's pid is the 2nd field and the nice value the 17th.
+          const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+          const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+          const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(") "));
+          return Number(fields[1]) === primary ? [{ pid: Number(pid), name, nice: Number(fields[16]) }] : [];
         } catch {
-          return false; // it exited while the list was read
+          return []; // it exited while the list was read
         }
-      })
-      .map(Number);
+      });
+  /** Whether a process is still running (not gone, nor a zombie left for its new parent to reap). */
+  const isRunning = (pid: number) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(") ") + 2)[0] !== "Z";
+    } catch {
+      return false;
+    }
+  };
+  /** The processes that serve pages. */
+  const workers = (primary: number) =>
+    children(primary)
+      .filter((child) => child.name !== JOBS_TITLE)
+      .map((child) => child.pid);
+  const jobs = (primary: number) => children(primary).filter((child) => child.name === JOBS_TITLE);
 
   /** Resolves with the server's output once it includes text. */
   const output = (server: RunningServer, text: string) =>
@@ -386,6 +404,32 @@ describe("one process per core", () => {
       const [code, signal] = await exited;
       expect({ code, signal }).toEqual({ code: 0, signal: null });
       expect(workers(primary)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  it("runs the scheduled jobs in a process of their own per serving process, at the lowest CPU priority, replaced if it dies", async () => {
+    const server = await startBuiltServer({ WEB_CONCURRENCY: "2" });
+    try {
+      const primary = server.child.pid!;
+      await expect.poll(() => jobs(primary).map((job) => job.nice)).toEqual([19, 19]);
+      const [first, second] = jobs(primary).map((job) => job.pid);
+
+      const replaced = output(server, `The scheduled jobs' process ${first} exited with signal SIGKILL; starting another`);
+      process.kill(first!, "SIGKILL");
+      await replaced;
+      await expect.poll(() => jobs(primary).map((job) => job.pid), { timeout: 20_000 }).toHaveLength(2);
+      expect(jobs(primary).map((job) => job.pid)).toContain(second);
+      expect(jobs(primary).map((job) => job.pid)).not.toContain(first);
+      expect(workers(primary)).toHaveLength(2);
+
+      const running = jobs(primary).map((job) => job.pid);
+      const exited = once(server.child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+      server.child.kill("SIGTERM");
+      const [code] = await exited;
+      expect(code).toBe(0);
+      await expect.poll(() => running.filter(isRunning)).toEqual([]);
     } finally {
       await server.stop();
     }

@@ -1,0 +1,69 @@
+// The scheduled jobs' process (compiled to build/jobs.js): the production server's primary starts
+// it beside the processes that serve pages (server/http/jobs-process.ts), at the lowest CPU
+// priority, so that a renewal day's charges, invoices and receipts use only the CPU that pages
+// leave (ADR 069). It is never started by hand.
+import os from "node:os";
+import { mailer } from "~/server/adapters/mail";
+import { billingMail } from "~/server/billing/mail";
+import { describeRenewals, renewsThroughSite, runRenewals } from "~/server/billing/renewals";
+import { serverConfig } from "~/server/config";
+import { openDatabase } from "~/server/db";
+import type { Database } from "~/server/db/connection";
+import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
+import { log } from "~/server/log";
+import { paymentProvider } from "~/server/payments";
+import { secrets } from "~/server/secrets";
+import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, RUN_EVERY_MS } from "./schedule";
+
+const config = serverConfig();
+os.setPriority(JOBS_NICENESS);
+process.title = JOBS_TITLE;
+
+let db: Database | undefined;
+let running: Promise<void> | undefined;
+let stopping = false;
+
+/**
+ * One round: the housekeeping (server/housekeeping.ts), then, when BILLING_RENEWALS is on and the
+ * provider is one the site renews through, the renewals that fell due. Every step is conditional
+ * or keyed, so other instances' jobs running at the same moment cannot make it happen twice. A
+ * database that cannot be opened now is tried again at the next round.
+ */
+async function runRound(): Promise<void> {
+  try {
+    db ??= await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
+    const provider = paymentProvider(db, config, secrets().paymentWebhookSecret);
+    log.info(describeHousekeeping(await runHousekeeping(db, provider)));
+    if (renewsThroughSite(provider, config))
+      log.info(
+        describeRenewals(await runRenewals(db, provider.billing, billingMail(config, mailer()), new Date(), config.BILLING_GRACE_DAYS)),
+      );
+  } catch (error) {
+    log.error("Scheduled jobs failed; the next round tries again", { error });
+  }
+}
+
+function round(): void {
+  if (running || stopping) return;
+  running = runRound().finally(() => (running = undefined));
+}
+
+/** Lets the round in progress finish (each of its steps is safe to stop anywhere, but a receipt half-sent is better sent), then exits. */
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(timer);
+  clearTimeout(first);
+  const grace = setTimeout(() => process.exit(0), config.SHUTDOWN_GRACE_SECONDS * 1000);
+  grace.unref();
+  await running;
+  await db?.destroy().catch(() => {});
+  process.exit(0);
+}
+
+const first = setTimeout(round, FIRST_RUN_MS);
+const timer = setInterval(round, RUN_EVERY_MS);
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop());
+// The server that started it has gone (even by SIGKILL, even before this process had loaded): so does it.
+process.on("disconnect", () => void stop());
+if (!process.connected) void stop();

@@ -1,0 +1,8 @@
+/** The first round of scheduled jobs comes this long after the server starts, once its pages are warm. */
+export const FIRST_RUN_MS = 60_000;
+/** Then a round every 15 minutes. */
+export const RUN_EVERY_MS = 15 * 60_000;
+/** The jobs' processes run at the lowest CPU priority: they get only what the pages leave. */
+export const JOBS_NICENESS = 19;
+/** The name the jobs' processes show in ps and /proc. */
+export const JOBS_TITLE = "meridian-jobs";
