@@ -9,23 +9,40 @@ import { formatUsd } from "~/shared/money";
 export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at">;
 
 /**
- * Writes the invoice for one payment, numbered from the one counter. Call it inside the
- * transaction that applies the payment: the counter's row stays locked until that commits
- * (PostgreSQL's row lock, SQLite's write lock), so concurrent payments take consecutive numbers,
- * and a payment rolled back gives its number back: the sequence has no gaps.
+ * Writes the invoices for payments applied in one transaction, numbered in their order from the
+ * one counter: a single step of the counter takes a block of consecutive numbers. Call it inside
+ * the transaction that applies the payments: the counter's row stays locked until that commits
+ * (PostgreSQL's row lock, SQLite's write lock), so concurrent transactions take consecutive
+ * blocks, and one rolled back gives its numbers back: the sequence has no gaps. Answers the numbers.
  */
-export async function recordInvoice(tx: Database, input: InvoiceInput, now: Date): Promise<number> {
-  const { last_number: number } = await tx
+export async function recordInvoices(tx: Database, inputs: InvoiceInput[], now: Date): Promise<number[]> {
+  if (inputs.length === 0) return [];
+  const { last_number: last } = await tx
     .updateTable("invoice_sequence")
-    .set((eb) => ({ last_number: eb("last_number", "+", 1) }))
+    .set((eb) => ({ last_number: eb("last_number", "+", inputs.length) }))
     .where("name", "=", "invoice")
     .returning("last_number")
     .executeTakeFirstOrThrow();
+  const numbers = inputs.map((_, i) => last - inputs.length + 1 + i);
   await tx
     .insertInto("invoice")
-    .values({ ...input, id: crypto.randomUUID(), number, created_at: now.toISOString(), receipt_sent_at: null })
+    .values(
+      inputs.map((input, i) => ({
+        ...input,
+        id: crypto.randomUUID(),
+        number: numbers[i]!,
+        created_at: now.toISOString(),
+        receipt_sent_at: null,
+      })),
+    )
     .execute();
-  return number;
+  return numbers;
+}
+
+/** The invoice for one payment (recordInvoices, for one). */
+export async function recordInvoice(tx: Database, input: InvoiceInput, now: Date): Promise<number> {
+  const [number] = await recordInvoices(tx, [input], now);
+  return number!;
 }
 
 /** How an invoice number is printed. */
