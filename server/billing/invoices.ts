@@ -13,9 +13,10 @@ export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "
  * one counter: a single step of the counter takes a block of consecutive numbers. Call it inside
  * the transaction that applies the payments: the counter's row stays locked until that commits
  * (PostgreSQL's row lock, SQLite's write lock), so concurrent transactions take consecutive
- * blocks, and one rolled back gives its numbers back: the sequence has no gaps. Answers the numbers.
+ * blocks, and one rolled back gives its numbers back: the sequence has no gaps. Answers their ids
+ * and numbers.
  */
-export async function recordInvoices(tx: Database, inputs: InvoiceInput[], now: Date): Promise<number[]> {
+export async function recordInvoices(tx: Database, inputs: InvoiceInput[], now: Date): Promise<{ id: string; number: number }[]> {
   if (inputs.length === 0) return [];
   const { last_number: last } = await tx
     .updateTable("invoice_sequence")
@@ -23,26 +24,18 @@ export async function recordInvoices(tx: Database, inputs: InvoiceInput[], now: 
     .where("name", "=", "invoice")
     .returning("last_number")
     .executeTakeFirstOrThrow();
-  const numbers = inputs.map((_, i) => last - inputs.length + 1 + i);
+  const written = inputs.map((_, i) => ({ id: crypto.randomUUID(), number: last - inputs.length + 1 + i }));
   await tx
     .insertInto("invoice")
-    .values(
-      inputs.map((input, i) => ({
-        ...input,
-        id: crypto.randomUUID(),
-        number: numbers[i]!,
-        created_at: now.toISOString(),
-        receipt_sent_at: null,
-      })),
-    )
+    .values(inputs.map((input, i) => ({ ...input, ...written[i]!, created_at: now.toISOString(), receipt_sent_at: null })))
     .execute();
-  return numbers;
+  return written;
 }
 
 /** The invoice for one payment (recordInvoices, for one). */
 export async function recordInvoice(tx: Database, input: InvoiceInput, now: Date): Promise<number> {
-  const [number] = await recordInvoices(tx, [input], now);
-  return number!;
+  const [written] = await recordInvoices(tx, [input], now);
+  return written!.number;
 }
 
 /** How an invoice number is printed. */

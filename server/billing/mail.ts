@@ -27,14 +27,27 @@ export const footer = (mail: BillingMail) =>
   ["", "--", mail.publisher.name, ...mail.publisher.addressLines, `Your account: ${mail.siteUrl}/my-account`].join("\n");
 
 /**
- * Mails the receipt, with its invoice as a PDF, for every invoice that has none yet. Each is
- * claimed by a conditional update first, so two runs at once send it once; if sending fails the
- * claim is taken back and a later run tries again. Answers how many went.
+ * Mails the receipt, with its invoice as a PDF, for every invoice that has none yet (a sweep
+ * after a run, and what a process that stopped left unsent). Answers how many went.
  */
 export async function sendPendingReceipts(db: Database, mail: BillingMail, now: Date): Promise<number> {
   const pending = await db.selectFrom("invoice").select("id").where("receipt_sent_at", "is", null).orderBy("number").execute();
+  return sendReceipts(
+    db,
+    mail,
+    pending.map((invoice) => invoice.id),
+    now,
+  );
+}
+
+/**
+ * Mails the receipts of these invoices, in turn. Each is claimed by a conditional update first,
+ * so two runs at once send it once; if sending fails the claim is taken back and a later run tries
+ * again. Answers how many went.
+ */
+export async function sendReceipts(db: Database, mail: BillingMail, invoiceIds: string[], now: Date): Promise<number> {
   let sent = 0;
-  for (const { id } of pending) {
+  for (const id of invoiceIds) {
     // Pages waiting on this process go first: a renewal day has 100,000 receipts to send.
     await nextTurn();
     const claimed = await db

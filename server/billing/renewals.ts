@@ -8,15 +8,15 @@ import { findPlan, type Plan } from "~/server/subscriptions/plans";
 import { endCancelledSubscriptions } from "./cancellation";
 import { graceEnd, nextRetry } from "./dunning";
 import { finishPlanChanges } from "./plan-change";
-import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
+import { sendPaymentFailedNotices, sendPendingReceipts, sendReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoices, type InvoiceInput } from "./invoices";
 import { sendRenewalReminders } from "./reminders";
 import { shuffled } from "./shuffled";
 
 /** Subscriptions taken up per query: a run goes on until none is left due (a clock moved on by two periods renews twice). */
 const BATCH = 100;
-/** Charges in progress at once in one run. */
-const AT_ONCE = 4;
+/** Charges in progress at once in one run: each of these workers also mails its receipts. */
+export const RENEWAL_WORKERS = 4;
 /**
  * Subscriptions one of those charges in turn before applying their outcomes in one transaction:
  * one commit, and one hold of the invoice counter's lock, for many renewals instead of each.
@@ -110,14 +110,18 @@ export async function runRenewals(
       // A few at once: a charge mostly waits on the provider and the database (PostgreSQL's round
       // trips), and the invoice counter's lock keeps their numbers in order.
       await Promise.all(
-        Array.from({ length: AT_ONCE }, async () => {
+        Array.from({ length: RENEWAL_WORKERS }, async () => {
           for (let chunk = queue.splice(0, CHUNK); chunk.length > 0; chunk = queue.splice(0, CHUNK)) {
             const charges: Charge[] = [];
             for (const subscription of await stillAsSelected(db, chunk)) charges.push(await charge(billing, subscription, false));
-            for (const outcome of await applyCharges(db, charges, at, graceDays, false)) {
+            const { outcomes, invoiceIds } = await applyCharges(db, charges, at, graceDays, false);
+            for (const outcome of outcomes) {
               if (outcome === "renewed") report[status === "active" ? "renewed" : "recovered"]++;
               if (outcome === "declined") report.declined++;
             }
+            // Each receipt goes as soon as its payment is applied. If mail cannot be sent now,
+            // the renewals go on: the sweep below tries the receipts again (and reports the failure).
+            report.receipts += await sendReceipts(db, mail, invoiceIds, at).catch(() => 0);
             // On SQLite every query answers without waiting for I/O: a turn between chunks lets the
             // process's other work (its signals, its IPC) in.
             await nextTurn();
@@ -128,7 +132,7 @@ export async function runRenewals(
     }
   }
   report.ended = (await endCancelledSubscriptions(db, at)) + (await endUnpaidSubscriptions(db, at));
-  report.receipts = await sendPendingReceipts(db, mail, at);
+  report.receipts += await sendPendingReceipts(db, mail, at);
   report.failureNotices = await sendPaymentFailedNotices(db, mail, at);
   report.subscriptionNotices = await sendSubscriptionNotices(db, mail, at);
   report.reminders = await sendRenewalReminders(db, mail, at);
@@ -232,7 +236,13 @@ async function charge(billing: RecurringBilling, due: ChargeableSubscription, ca
  * renewal or retry makes the subscription past_due with its next retry; a declined new card
  * changes nothing (the reader is told on the page).
  */
-async function applyCharges(db: Database, charges: Charge[], at: Date, graceDays: number, cardChange: boolean): Promise<ChargeResult[]> {
+async function applyCharges(
+  db: Database,
+  charges: Charge[],
+  at: Date,
+  graceDays: number,
+  cardChange: boolean,
+): Promise<{ outcomes: ChargeResult[]; invoiceIds: string[] }> {
   const asCharged = (eb: Database, due: ChargeableSubscription) =>
     eb
       .updateTable("subscription")
@@ -268,6 +278,7 @@ async function applyCharges(db: Database, charges: Charge[], at: Date, graceDays
   // Rows are locked in the order of their ids, the same in every transaction, so that two runs
   // applying overlapping chunks wait for each other instead of deadlocking.
   const paid = charges.filter((c) => c.status === "succeeded").sort((a, b) => (a.due.id < b.due.id ? -1 : a.due.id > b.due.id ? 1 : 0));
+  const invoiceIds: string[] = [];
   if (paid.length > 0) {
     await db.transaction().execute(async (tx) => {
       const invoices: InvoiceInput[] = [];
@@ -308,10 +319,10 @@ async function applyCharges(db: Database, charges: Charge[], at: Date, graceDays
           card_last4: due.card_last4,
         });
       }
-      await recordInvoices(tx, invoices, at);
+      for (const { id } of await recordInvoices(tx, invoices, at)) invoiceIds.push(id);
     });
   }
-  return charges.map((c) => outcomes.get(c)!);
+  return { outcomes: charges.map((c) => outcomes.get(c)!), invoiceIds };
 }
 
 /**
@@ -326,8 +337,8 @@ export async function chargePeriod(
   graceDays: number,
   cardChange = false,
 ): Promise<ChargeResult> {
-  const [outcome] = await applyCharges(db, [await charge(billing, due, cardChange)], at, graceDays, cardChange);
-  return outcome!;
+  const { outcomes } = await applyCharges(db, [await charge(billing, due, cardChange)], at, graceDays, cardChange);
+  return outcomes[0]!;
 }
 
 /** Ends every past-due subscription whose grace is over by `at`; answers how many. */
