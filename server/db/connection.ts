@@ -22,6 +22,7 @@ import pg from "pg";
 import { currentRequestId } from "~/server/log";
 import type { DB } from "./schema";
 import { migrationProvider } from "./migrations";
+import { shareOwnPriority } from "./backend-priority";
 import { createPostgresPool } from "./postgres-pool";
 import { StorableTextPlugin } from "./storable-text-plugin";
 
@@ -37,6 +38,8 @@ export interface ConnectionOptions {
   schema?: string;
   /** PostgreSQL connections at most (DATABASE_POOL_SIZE); 10 unless given. */
   poolSize?: number;
+  /** Whether PostgreSQL's backends for these connections run at this process's CPU priority, when on this machine (the scheduled jobs). */
+  backendsSharePriority?: boolean;
   dataDir: string;
 }
 
@@ -66,6 +69,8 @@ export function connect(options: ConnectionOptions): Database {
       connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    const databaseUrl = options.databaseUrl;
+    if (options.backendsSharePriority) pool.onConnect((client) => shareOwnPriority(client, databaseUrl));
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()], log: publishQuery });
   }
   fs.mkdirSync(options.dataDir, { recursive: true });

@@ -26,7 +26,9 @@ function send<R>(client: pg.PoolClient, text: string, values: unknown[]): Promis
  * start of a transaction (nothing has changed, so it is safe to send again), the connection
  * is discarded and the query is sent on another. Any other failure is the caller's.
  */
-export function createPostgresPool(config: pg.PoolConfig): PostgresPool {
+export function createPostgresPool(
+  config: pg.PoolConfig,
+): PostgresPool & { onConnect: (listener: (client: pg.PoolClient) => void) => void } {
   const pool = new pg.Pool(config);
   const usedBefore = new WeakSet<pg.PoolClient>();
   // Unheard, this error would be an uncaught exception that stops the process.
@@ -44,7 +46,7 @@ export function createPostgresPool(config: pg.PoolConfig): PostgresPool {
     return retryingFirstQuery(client, connect);
   }
 
-  return { connect, end: () => pool.end() };
+  return { connect, end: () => pool.end(), onConnect: (listener) => pool.on("connect", listener) };
 }
 
 function wrap(client: pg.PoolClient): PostgresPoolClient {

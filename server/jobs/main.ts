@@ -31,7 +31,12 @@ let stopping = false;
  */
 async function runRound(): Promise<void> {
   try {
-    db ??= await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
+    db ??= await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      schema: config.DATABASE_SCHEMA,
+      dataDir: config.dataDir,
+      backendsSharePriority: true,
+    });
     const provider = paymentProvider(db, config, secrets().paymentWebhookSecret);
     log.info(describeHousekeeping(await runHousekeeping(db, provider)));
     if (renewsThroughSite(provider, config))

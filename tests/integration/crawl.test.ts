@@ -1,7 +1,4 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PNG_RGB, pngHeader } from "~/tests/helpers/png";
@@ -543,20 +540,4 @@ describe("configuration", () => {
   it("refuses to start with an invalid setting and names the variable", async () => {
     await expect(startBuiltServer({ MAINTENANCE_MODE: "sometimes" })).rejects.toThrow(/MAINTENANCE_MODE/);
   }, 120_000);
-
-  it.runIf(!process.env.DATABASE_URL)(
-    "refuses to start when its embedded database cannot be opened, and says why",
-    async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "unopenable-"));
-      try {
-        // Where the database file should be there is a folder: nothing the server can open or replace.
-        fs.mkdirSync(path.join(dataDir, "site.db"));
-        const connection = { dataDir, drop: async () => {} };
-        await expect(startBuiltServer({}, "production", connection)).rejects.toThrow(/The database in .*unopenable-.* could not be opened/);
-      } finally {
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
-    },
-    120_000,
-  );
 });
