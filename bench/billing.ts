@@ -14,6 +14,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { connect, type Database } from "~/server/db/connection";
 import { createSandboxProvider } from "~/server/payments/sandbox";
 import { articlePath } from "~/shared/urls";
@@ -142,6 +143,10 @@ async function bench(engine: Engine): Promise<boolean> {
     const seedStarted = performance.now();
     const dueAt = new Date(Date.now() + DAY_SECONDS * 1000);
     await seedDueSubscriptions(db, { count: SUBSCRIPTIONS, dueAt });
+    // The planner's statistics, as a live database's autovacuum keeps them after a bulk load (it
+    // may be off on a test machine). Without them PostgreSQL took the renewal index, every row
+    // sharing one key, for each conditional update by id: 25 renewals/s instead of 280.
+    if (engine === "postgres") await sql`ANALYZE`.execute(db);
     console.log(
       `${name}: seeded ${fmt(SUBSCRIPTIONS)} renewing subscriptions due on ${dueAt.toISOString().slice(0, 10)} in ` +
         `${fmt((performance.now() - seedStarted) / 1000, 1)} s`,
