@@ -20,7 +20,7 @@ interface Crawled {
 
 const crawled = new Map<string, Crawled>();
 const brokenLinks: string[] = [];
-const MAX_PAGES = 2000;
+const MAX_PAGES = 1000;
 const PAGES_AT_ONCE = 4;
 // The crawl goes round as a search engine's robot does: keeping no cookies, and saying what it is.
 const CRAWLER_AGENT = "Mozilla/5.0 (compatible; MeridianSiteCheck/1.0; robot; +https://meridian-review.example/bot)";
