@@ -6,7 +6,7 @@ import { renderInvoicePdf } from "~/server/documents/pdf";
 import { findPlan } from "~/server/subscriptions/plans";
 import { formatUsd } from "~/shared/money";
 
-export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at">;
+export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at" | "receipt_claimed_until">;
 
 /**
  * Writes the invoices for payments applied in one transaction, numbered in their order from the
@@ -27,7 +27,7 @@ export async function recordInvoices(tx: Database, inputs: InvoiceInput[], now: 
   const written = inputs.map((_, i) => ({ id: crypto.randomUUID(), number: last - inputs.length + 1 + i }));
   await tx
     .insertInto("invoice")
-    .values(inputs.map((input, i) => ({ ...input, ...written[i]!, created_at: now.toISOString(), receipt_sent_at: null })))
+    .values(inputs.map((input, i) => ({ ...input, ...written[i]!, created_at: now.toISOString(), receipt_sent_at: null, receipt_claimed_until: null })))
     .execute();
   return written;
 }

@@ -386,11 +386,15 @@ export interface SubscriptionTable {
   past_due_since: string | null;
   /** When the "payment failed" mail for the current failure went. */
   failure_mailed_at: string | null;
+  /** While a run sends that mail: until when no other run may (a claim that lapses was its killed process's). */
+  failure_claimed_until: string | null;
   /** When the subscriber last cancelled, and the reason they chose (null when none). */
   cancelled_at: string | null;
   cancel_reason: string | null;
   /** When the "cancelled" or "ended" mail for the current billing_status went. */
   notice_mailed_at: string | null;
+  /** While a run sends that mail: until when no other run may. */
+  notice_claimed_until: string | null;
   /** While past_due: access lasts until then (BILLING_GRACE_DAYS after the first failure), and the plan ends when it passes. */
   grace_end: string | null;
   /** Declined charges for the current period: the renewal's, then each retry's. */
@@ -466,6 +470,8 @@ export interface InvoiceTable {
   card_last4: string | null;
   created_at: string;
   receipt_sent_at: string | null;
+  /** While a run mails the receipt: until when no other run may. */
+  receipt_claimed_until: string | null;
 }
 
 /** A card put on file through the provider's page: each session applies once, so a replayed return cannot bring back an older card. */

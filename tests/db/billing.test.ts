@@ -6,7 +6,7 @@ import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
-import { sendSubscriptionNotices, type BillingMail } from "~/server/billing/mail";
+import { MAIL_CLAIM_MS, sendSubscriptionNotices, type BillingMail } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
 import { changePlan, keepCurrentPlan, quotePlanChange, type PlanChangeQuote } from "~/server/billing/plan-change";
 import { runRenewals, renewalKey } from "~/server/billing/renewals";
@@ -171,11 +171,20 @@ describe(`recurring billing through the sandbox (${dialectName})`, () => {
     expect(await renew()).toMatchObject({ renewed: 1, receipts: 1 });
     expect(await charges()).toEqual([expect.objectContaining({ id: charged.id, idempotency_key: key })]);
     expect((await invoices()).filter((i) => i.kind === "renewal")).toEqual([expect.objectContaining({ payment_key: key })]);
-    // The run killed after the renewal committed, before its receipt went: the next run sends it.
-    await db.updateTable("invoice").set({ receipt_sent_at: null }).where("payment_key", "=", key).execute();
+    // The run killed after the renewal committed, having claimed its receipt but not sent it:
+    // the claim holds off other runs until it lapses, then the next run sends it.
+    const renewedAt = await sandbox.billing.now(NOVEMBER);
+    await db
+      .updateTable("invoice")
+      .set({ receipt_sent_at: null, receipt_claimed_until: new Date(renewedAt.getTime() + MAIL_CLAIM_MS).toISOString() })
+      .where("payment_key", "=", key)
+      .execute();
     const mailed = mails().length;
+    expect(await renew()).toMatchObject({ renewed: 0, receipts: 0 });
+    await sandbox.advanceClock(MAIL_CLAIM_MS / 1000);
     expect(await renew()).toMatchObject({ renewed: 0, receipts: 1 });
     expect(mails()).toHaveLength(mailed + 1);
+    expect(await renew()).toMatchObject({ receipts: 0 });
     expect(await charges()).toHaveLength(1);
   });
 
