@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, mailTo, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
+import { shoot } from "./shoot";
 
 // Subscription and billing in My Account, with and without JavaScript: the plan bought through
 // the sandbox, its card and invoice (a PDF for its owner only), cancelling at the period's end
@@ -106,7 +107,7 @@ test("the sandbox clock moved 31 days renews the plan: a second invoice and a re
 test("a declined renewal: the mail, access through grace, a new card that pays at once; unpaid, the plan ends and the meter is back", async ({
   page,
   site,
-}) => {
+}, testInfo) => {
   test.setTimeout(180_000);
   const article = await anyArticle(page);
   const email = await subscribeThroughCheckout(page, "dunning", "4000 0000 0000 0341");
@@ -117,6 +118,8 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     await page.goto("/my-account/billing");
     await expect(plan).toContainText("Payment overdue: your renewal payment of $12.00 was declined.");
     await expect(plan).toContainText(/We will try your card again on \w+ \d{1,2}, \d{4}\. You keep full access until/);
+    await shoot(page, testInfo.project.name, "billing-past-due", "/my-account/billing");
+    await shoot(page, testInfo.project.name, "billing-card-overdue", "/my-account/billing/card");
     // Access stays during grace: no meter.
     await page.goto(article);
     await expect(page.locator("#article-body")).toBeVisible();

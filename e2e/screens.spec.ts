@@ -1,40 +1,16 @@
-import path from "node:path";
 import type { Page } from "@playwright/test";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
+import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
 
-// One screenshot of every page type at a phone's width and a laptop's, for a person to look at:
-// test-results/screens/<project>/<page>-<width>.png. Each page must answer, have its heading, and
-// be no wider than the screen at 320, 390, 768 and 1280 px.
-const WIDTHS = [320, 390, 768, 1280];
-const SCREENSHOT_WIDTHS = [390, 1280];
-const SCREENS = path.join(process.env.TEST_RESULTS_DIR ?? "test-results", "screens");
-
+// One screenshot of every page type at a phone's width and a laptop's, for a person to look at
+// (e2e/shoot.ts). Each page must answer, have its heading, and be no wider than the screen at 320,
+// 390, 768 and 1280 px. A state another spec sets up (a declined renewal) is shot there.
 async function firstLink(page: Page, from: string, pattern: RegExp): Promise<string> {
   await page.goto(from);
   const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
   const href = hrefs.find((h) => pattern.test(h));
   if (!href) throw new Error(`no link matching ${pattern} on ${from}`);
   return href;
-}
-
-/**
- * Loads the page once and narrows and widens the window over it, as a reader turning a phone or
- * resizing a window would: the layout must hold at every width without a reload.
- */
-async function shoot(page: Page, project: string, name: string, address: string): Promise<void> {
-  await page.setViewportSize({ width: WIDTHS[0]!, height: 900 });
-  const response = await page.goto(address);
-  expect(response?.status(), name).toBeLessThan(400);
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await expect(page.locator("h1").first(), `${name} at ${width} px`).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px: page width`).toBeLessThanOrEqual(
-      width,
-    );
-    if (SCREENSHOT_WIDTHS.includes(width)) {
-      await page.screenshot({ path: path.join(SCREENS, project, `${name}-${width}.png`), fullPage: true, animations: "disabled" });
-    }
-  }
 }
 
 // A page's address, or where to find it: the first link on a page that matches.
@@ -157,7 +133,7 @@ test("the reading-list dialog over an article fits the screen from 320 to 1280 p
     for (const w of widths) expect(w, `${width} px`).toBeLessThanOrEqual(width);
     if (SCREENSHOT_WIDTHS.includes(width)) {
       await page.screenshot({
-        path: path.join(SCREENS, testInfo.project.name, `reading-list-dialog-${width}.png`),
+        path: screenPath(testInfo.project.name, "reading-list-dialog", width),
         animations: "disabled",
       });
     }

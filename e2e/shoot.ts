@@ -1,0 +1,30 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+// Screenshots for a person to look at: test-results/screens/<project>/<page>-<width>.png.
+export const WIDTHS = [320, 390, 768, 1280];
+export const SCREENSHOT_WIDTHS = [390, 1280];
+const SCREENS = path.join(process.env.TEST_RESULTS_DIR ?? "test-results", "screens");
+
+export const screenPath = (project: string, name: string, width: number) => path.join(SCREENS, project, `${name}-${width}.png`);
+
+/**
+ * Loads the page once and narrows and widens the window over it, as a reader turning a phone or
+ * resizing a window would: the layout must hold at every width without a reload.
+ */
+export async function shoot(page: Page, project: string, name: string, address: string): Promise<void> {
+  await page.setViewportSize({ width: WIDTHS[0]!, height: 900 });
+  const response = await page.goto(address);
+  expect(response?.status(), name).toBeLessThan(400);
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.locator("h1").first(), `${name} at ${width} px`).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px: page width`).toBeLessThanOrEqual(
+      width,
+    );
+    if (SCREENSHOT_WIDTHS.includes(width)) {
+      await page.screenshot({ path: screenPath(project, name, width), fullPage: true, animations: "disabled" });
+    }
+  }
+}
