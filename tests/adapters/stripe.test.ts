@@ -320,7 +320,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
       ...subscription,
       amountCents: 1200,
       saveCard: true,
-      recurring: { key: "plan:digital:1200", productName: "Meridian Review Digital", interval: "month" },
+      recurring: { key: "plan:digital:1200", productName: "Meridian Review Digital", interval: "month", planId: "digital" },
     };
 
     it("opens a subscription-mode session with the plan's Price, created once by lookup key and found again after", async () => {
@@ -346,6 +346,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
         customer_email: "reader@example.com",
         client_reference_id: "sub_chk_renew1",
         "subscription_data[metadata][reference]": "sub_chk_renew1",
+        "subscription_data[metadata][plan]": "digital",
       });
       expect(sessions.every((r) => r.stripeVersion === STRIPE_API_VERSION)).toBe(true);
       expect(second.id).not.toBe(first.id);
@@ -412,7 +413,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
       api.pay(id);
       const subscriptionId = api.sessions.get(id)!.subscription!;
       const first = api.invoices.get(api.subscriptions.get(subscriptionId)!.latest_invoice!)!;
-      expect(parse("invoice.paid", first, "evt_first")).toMatchObject({ type: "invoice.paid", renewal: false, subscriptionId });
+      expect(parse("invoice.paid", first, "evt_first")).toMatchObject({ type: "invoice.paid", kind: "first", subscriptionId });
       const stripeClock = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: Number(new URL(api.url).port), protocol: "http" });
       const clock = await stripeClock.testHelpers.testClocks.retrieve(api.clock);
       await stripeClock.testHelpers.testClocks.advance(api.clock, { frozen_time: clock.frozen_time + 32 * 86_400 });
@@ -424,11 +425,12 @@ describe("Stripe provider against a loopback Stripe API", () => {
         created: expect.any(Date),
         subscriptionId,
         invoiceId: renewal.id,
-        renewal: true,
+        kind: "renewal",
         amountCents: 1200,
         taxCents: 0,
         periodStart: new Date(line.period.start * 1000),
         periodEnd: new Date(line.period.end * 1000),
+        planId: "digital",
       });
       expect(renewal.period_end).toBe(line.period.start);
     });
@@ -448,6 +450,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
       expect(parse("invoice.payment_failed", invoice, "evt_failed")).toMatchObject({
         type: "invoice.payment_failed",
         subscriptionId: "sub_x",
+        renewal: true,
         attempt: 2,
         periodEnd: new Date(1_802_592_000_000),
       });
