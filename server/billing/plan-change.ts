@@ -173,9 +173,10 @@ export type ChangeOutcome = "upgraded" | "scheduled" | "declined" | "stale" | "u
 /**
  * Makes the change quoted at `quotedAt`: an upgrade charges the quoted amount to the card on
  * file with a key naming the quote, and then moves the plan and writes the invoice; a downgrade
- * is set for the next renewal. A plan the provider renews is changed there (changeAtProvider). "stale": the quote is too old, from the future, or the plan has
- * changed since (the reader is shown a new one); "unchanged": nothing to change, or the same
- * change is already being made (a double submit).
+ * is set for the next renewal. A plan the provider renews is changed there (changeAtProvider).
+ * "stale": the quote is too old, from the future, or the plan or its period has changed since
+ * (the reader is shown a new one); "unchanged": nothing to change, or the same change is
+ * already being made (a double submit).
  */
 export async function changePlan(
   db: Database,

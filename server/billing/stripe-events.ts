@@ -138,10 +138,12 @@ async function invoicePaid(tx: Database, subscription: Known, invoice: PaidInvoi
   const invoiced = await tx.selectFrom("invoice").select("id").where("payment_key", "=", invoice.invoiceId).executeTakeFirst();
   if (invoiced) return;
   const plan = invoice.planId ? findPlan(invoice.planId) : undefined;
+  // Of the provider's invoices (the purchase's, written at activation, comes before any of them).
   const later = await tx
     .selectFrom("invoice")
     .select("id")
     .where("subscription_id", "=", subscription.id)
+    .where("kind", "in", ["renewal", "upgrade"])
     .where("period_start", ">", iso(invoice.periodStart))
     .executeTakeFirst();
   if (plan && !later) {
