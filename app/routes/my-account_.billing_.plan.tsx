@@ -40,6 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (to === null) return { current: current.name, renews: formatPublished(overview.accessEnd), choices, quote: null, stale: false };
   const quote = await planQuote(user.id, to);
   if (quote === "unknown-plan") throw new Response("No such plan", { status: 404 });
+  if (quote === "provider-unavailable") throw redirect("/my-account/billing?updated=provider-unavailable");
   if (typeof quote === "string") throw redirect("/my-account/billing/plan");
   return {
     current: current.name,
@@ -66,16 +67,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = Object.fromEntries(await readForm(request));
   const user = await requireUser({ request, context });
   if (keepSchema.safeParse(form).success) {
-    await keepPlan(user.id);
-    return redirect("/my-account/billing?updated=plan-kept", 303);
+    const kept = await keepPlan(user.id);
+    return redirect(`/my-account/billing?updated=${kept === "provider-unavailable" ? kept : "plan-kept"}`, 303);
   }
   const change = changeSchema.safeParse(form);
   if (!change.success) throw new Response("Choose a plan to change to.", { status: 400 });
   const outcome = await changePlanTo(user.id, change.data.to, change.data.quotedAt);
   if (outcome === "stale") return redirect(`/my-account/billing/plan?${new URLSearchParams({ to: change.data.to, stale: "1" })}`, 303);
-  const notice = { upgraded: "upgraded", scheduled: "downgrade-scheduled", declined: "upgrade-declined", unchanged: "plan-unchanged" }[
-    outcome
-  ];
+  const notice = {
+    upgraded: "upgraded",
+    scheduled: "downgrade-scheduled",
+    declined: "upgrade-declined",
+    unchanged: "plan-unchanged",
+    "provider-unavailable": "provider-unavailable",
+  }[outcome];
   return redirect(`/my-account/billing?updated=${notice}`, 303);
 }
 

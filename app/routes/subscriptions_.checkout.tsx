@@ -17,7 +17,7 @@ import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { abTagFrom } from "./subscriptions";
 import { log } from "~/server/log";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
-import { planQuote, plansRenew } from "~/app/lib/subscriptions/billing.server";
+import { planChoice, plansRenew } from "~/app/lib/subscriptions/billing.server";
 
 /** Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT. */
 type CheckoutState = "INITIAL" | "CHECKOUT";
@@ -33,9 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const plan = planFrom(url);
   const user = await requestContext({ request, context }).user();
   // A plan that renews with a card on file changes in Subscription and billing (prorated), not by buying another.
-  const renewing = user ? await planQuote(user.id, plan.id) : null;
+  const renewing = user ? await planChoice(user.id, plan.id) : null;
   if (renewing === "same-plan") throw redirect("/my-account/billing");
-  if (renewing && typeof renewing === "object") throw redirect(`/my-account/billing/plan?to=${plan.id}`);
+  if (renewing === "change") throw redirect(`/my-account/billing/plan?to=${plan.id}`);
   const state: CheckoutState = user ? "CHECKOUT" : "INITIAL";
   const change = user ? await planChangeFor(await db(), user.id, plan) : null;
   return {
@@ -66,9 +66,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const url = new URL(request.url);
   const plan = planFrom(url);
   const user = await requireUser({ request, context });
-  const renewing = await planQuote(user.id, plan.id);
+  const renewing = await planChoice(user.id, plan.id);
   if (renewing === "same-plan") return redirect("/my-account/billing", 303);
-  if (typeof renewing === "object") return redirect(`/my-account/billing/plan?to=${plan.id}`, 303);
+  if (renewing === "change") return redirect(`/my-account/billing/plan?to=${plan.id}`, 303);
   // A post without the form's key (an old page, a script) starts a checkout of its own.
   const key = form.get("checkoutKey");
   try {

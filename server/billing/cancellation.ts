@@ -28,6 +28,8 @@ export async function cancelAtPeriodEnd(
       cancel_reason: reason,
       notice_mailed_at: null,
       provider_state_at: now.toISOString(),
+      // Nothing renews, so a downgrade set for the renewal goes too (Stripe's schedule is released).
+      scheduled_plan_id: null,
     })
     .where("user_id", "=", userId)
     .where("source", "=", "web")
@@ -112,8 +114,11 @@ export async function endCancelledSubscriptions(db: Database, at: Date): Promise
 /**
  * Ends at the provider the renewing plans the reader's new plan replaced (ADR 022: its time left
  * carried over onto the new one), so that nothing more is charged for them, and marks them ended.
- * Safe to run again: an ended one is not asked for twice, and the provider's deletion event then
- * finds it ended. Answers how many were ended.
+ * An active plan changes in Subscription and billing instead (ADR 071); a plan past due or
+ * cancelled at period end can still be replaced by buying another, and must then stop renewing
+ * (a past-due one would otherwise be charged again at Stripe's next retry). Safe to run again: an
+ * ended one is not asked for twice, and the provider's deletion event then finds it ended.
+ * Answers how many were ended.
  */
 export async function endReplacedProviderPlans(db: Database, userId: string, provider: ProviderSubscriptions): Promise<number> {
   const replaced = await db

@@ -1,15 +1,19 @@
 import type { Database } from "~/server/db/connection";
-import type { RecurringBilling } from "~/server/payments/provider";
+import { log } from "~/server/log";
+import type { Period, PaymentProvider, ProviderSubscriptions, RecurringBilling } from "~/server/payments/provider";
+import { planPrice } from "~/server/subscriptions/checkout";
 import { addMonths } from "~/server/subscriptions/entitlements";
 import { findPlan, type Plan } from "~/server/subscriptions/plans";
 import { byRank } from "~/server/subscriptions/tiers";
 import { recordInvoice } from "./invoices";
+import { applyPaidInvoice } from "./stripe-events";
 
-// Changing a renewing plan (ADR 066, "Changing plan"). An upgrade (a higher tier) starts at
-// once: the reader pays the new plan's price for the rest of the period, less the unused part
-// of what they paid, both to the second and rounded to the cent, as quoted. Moving from a
-// monthly to a yearly plan starts a new year now. A downgrade starts at the next renewal, which
-// charges the new plan.
+// Changing a renewing plan (ADR 066, "Changing plan"; ADR 071 for plans Stripe renews). An
+// upgrade (a higher tier) starts at once: the reader pays the new plan's price for the rest of
+// the period, less the unused part of what they paid, both to the second and rounded to the
+// cent, as quoted. Moving from a monthly to a yearly plan starts a new year now. A downgrade
+// starts at the next renewal, which charges the new plan. The site's billing charges a plan it
+// renews; Stripe makes the same change, to the same cent, on a plan it renews.
 
 /** How long a quote may be confirmed for: its figures are those of the moment it was made. */
 const QUOTE_VALID_MS = 60 * 60 * 1000;
@@ -41,9 +45,13 @@ interface Renewing {
   card_brand: string | null;
   card_last4: string | null;
   pending_change: string | null;
+  provider_subscription_id: string | null;
   company: string | null;
   tax_id: string | null;
 }
+
+/** What changes a plan: the site's billing for a plan it renews, the provider for one it renews itself. */
+export type PlanChanger = Pick<PaymentProvider, "billing" | "subscriptions">;
 
 const renewing = (db: Database) =>
   db
@@ -59,18 +67,25 @@ const renewing = (db: Database) =>
       "subscription.card_brand",
       "subscription.card_last4",
       "subscription.pending_change",
+      "subscription.provider_subscription_id",
       "subscription_checkout.company",
       "subscription_checkout.tax_id",
     ])
     .where("subscription.source", "=", "web")
     .where("subscription.status", "=", "active")
-    .where("subscription.billing_status", "=", "active")
-    // A plan Stripe renews changes by buying the other (its Stripe subscription then ends, ADR 067):
-    // the prorated change charges through the site's own billing, which Stripe plans do not use.
-    .where("subscription.provider_subscription_id", "is", null);
+    .where("subscription.billing_status", "=", "active");
 
-/** The figures of moving `subscription` from its plan to `to` as of `at`. */
-export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): PlanChangeQuote {
+/** The current period of a plan the site renews: it ends at access_end and began one interval before. */
+const ownPeriod = (accessEnd: string, plan: Plan): Period => ({
+  start: addMonths(new Date(accessEnd), -plan.months),
+  end: new Date(accessEnd),
+});
+
+/** Quotes are to the second, as Stripe prorates: a moment with its milliseconds dropped. */
+const toTheSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000);
+
+/** The figures of moving from plan `from`, in its current `period`, to `to` as of `at` (a whole second). */
+export function quoteFor(from: Plan, to: Plan, period: Period, at: Date): PlanChangeQuote {
   const kind = byRank(to.roleCode, from.roleCode) < 0 ? "upgrade" : "downgrade";
   const quotedAt = at.toISOString();
   if (kind === "downgrade")
@@ -82,11 +97,12 @@ export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): Pla
       newPlanCents: 0,
       creditCents: 0,
       amountCents: 0,
-      startsAt: accessEnd,
-      periodEnd: addMonths(new Date(accessEnd), to.months).toISOString(),
+      startsAt: period.end.toISOString(),
+      periodEnd: addMonths(period.end, to.months).toISOString(),
     };
-  const end = new Date(accessEnd).getTime();
-  const start = addMonths(new Date(accessEnd), -from.months).getTime();
+  const end = period.end.getTime();
+  const start = period.start.getTime();
+  // Each figure rounded on its own, as Stripe rounds each line of its invoice.
   const unused = Math.max(0, Math.min(end - at.getTime(), end - start)) / (end - start);
   const creditCents = Math.round(from.priceCents * unused);
   const sameInterval = from.months === to.months;
@@ -100,21 +116,56 @@ export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): Pla
     creditCents,
     amountCents: Math.max(0, newPlanCents - creditCents),
     startsAt: quotedAt,
-    periodEnd: sameInterval ? accessEnd : addMonths(at, to.months).toISOString(),
+    periodEnd: sameInterval ? period.end.toISOString() : addMonths(at, to.months).toISOString(),
   };
 }
 
 export type QuoteOutcome = PlanChangeQuote | "no-renewing-plan" | "same-plan" | "unknown-plan";
 
-/** What changing the reader's renewing plan to `toPlanId` would mean now (the provider's time). */
-export async function quotePlanChange(db: Database, userId: string, toPlanId: string, at: Date): Promise<QuoteOutcome> {
-  const to = findPlan(toPlanId);
-  if (!to) return "unknown-plan";
+/** The reader's renewing plan, active and not over by `at`, and the plan it is on. */
+async function renewingPlanOf(db: Database, userId: string, at: Date) {
   const current = await renewing(db).where("subscription.user_id", "=", userId).executeTakeFirst();
   const from = current && findPlan(current.plan_id ?? "");
-  if (!current || !from || current.access_end <= at.toISOString()) return "no-renewing-plan";
+  return current && from && current.access_end > at.toISOString() ? { current, from } : undefined;
+}
+
+/**
+ * Whether choosing `toPlanId` is a change of the reader's renewing plan, made in Subscription
+ * and billing rather than by buying another: "same-plan" when it is the plan they have, null
+ * when they have no renewing plan (or no such plan exists).
+ */
+export async function renewingPlanChoice(db: Database, userId: string, toPlanId: string, at: Date): Promise<"change" | "same-plan" | null> {
+  const renewingPlan = findPlan(toPlanId) && (await renewingPlanOf(db, userId, at));
+  if (!renewingPlan) return null;
+  return renewingPlan.from.id === toPlanId ? "same-plan" : "change";
+}
+
+/**
+ * What changing the reader's renewing plan to `toPlanId` would mean now (the provider's time).
+ * A plan the provider renews is quoted on the period the provider bills, which it is asked for.
+ */
+export async function quotePlanChange(
+  db: Database,
+  userId: string,
+  toPlanId: string,
+  now: Date,
+  subscriptions?: ProviderSubscriptions,
+): Promise<QuoteOutcome> {
+  const to = findPlan(toPlanId);
+  if (!to) return "unknown-plan";
+  const renewingPlan = await renewingPlanOf(db, userId, now);
+  if (!renewingPlan) return "no-renewing-plan";
+  const { current, from } = renewingPlan;
   if (from.id === to.id) return "same-plan";
-  return quoteFor(from, to, current.access_end, at);
+  const period = current.provider_subscription_id
+    ? (await atProvider(subscriptions).retrievePlan(current.provider_subscription_id)).period
+    : ownPeriod(current.access_end, from);
+  return quoteFor(from, to, period, toTheSecond(now));
+}
+
+function atProvider(subscriptions: ProviderSubscriptions | undefined): ProviderSubscriptions {
+  if (!subscriptions) throw new Error("a plan the provider renews changes only through the provider");
+  return subscriptions;
 }
 
 export type ChangeOutcome = "upgraded" | "scheduled" | "declined" | "stale" | "unchanged";
@@ -122,36 +173,41 @@ export type ChangeOutcome = "upgraded" | "scheduled" | "declined" | "stale" | "u
 /**
  * Makes the change quoted at `quotedAt`: an upgrade charges the quoted amount to the card on
  * file with a key naming the quote, and then moves the plan and writes the invoice; a downgrade
- * is set for the next renewal. "stale": the quote is too old, from the future, or the plan has
- * changed since (the reader is shown a new one); "unchanged": nothing to change, or the same
- * change is already being made (a double submit).
+ * is set for the next renewal. A plan the provider renews is changed there (changeAtProvider).
+ * "stale": the quote is too old, from the future, or the plan or its period has changed since
+ * (the reader is shown a new one); "unchanged": nothing to change, or the same change is
+ * already being made (a double submit).
  */
 export async function changePlan(
   db: Database,
-  billing: RecurringBilling,
+  provider: PlanChanger,
   userId: string,
   toPlanId: string,
   quotedAt: string,
-  at: Date,
+  now: Date,
 ): Promise<ChangeOutcome> {
-  const quoted = new Date(quotedAt);
-  if (Number.isNaN(quoted.getTime()) || quoted.getTime() > at.getTime() || at.getTime() - quoted.getTime() > QUOTE_VALID_MS) return "stale";
+  const asSent = new Date(quotedAt);
+  if (Number.isNaN(asSent.getTime()) || asSent.getTime() > now.getTime() || now.getTime() - asSent.getTime() > QUOTE_VALID_MS)
+    return "stale";
+  const quoted = toTheSecond(asSent);
   const to = findPlan(toPlanId);
   const current = await renewing(db).where("subscription.user_id", "=", userId).executeTakeFirst();
   const from = current && findPlan(current.plan_id ?? "");
   if (!to || !current || !from || from.id === to.id) return "unchanged";
   if (current.access_end <= quoted.toISOString()) return "stale";
-  const quote = quoteFor(from, to, current.access_end, quoted);
-  if (quote.kind === "downgrade") {
-    const set = await db
-      .updateTable("subscription")
-      .set({ scheduled_plan_id: to.id })
-      .where("id", "=", current.id)
-      .where("billing_status", "=", "active")
-      .where("plan_id", "=", from.id)
-      .executeTakeFirst();
-    return Number(set.numUpdatedRows) === 1 ? "scheduled" : "unchanged";
-  }
+  if (current.provider_subscription_id)
+    return changeAtProvider(
+      db,
+      atProvider(provider.subscriptions),
+      { ...current, provider_subscription_id: current.provider_subscription_id },
+      from,
+      to,
+      quoted,
+      now,
+    );
+  const quote = quoteFor(from, to, ownPeriod(current.access_end, from), quoted);
+  if (quote.kind === "downgrade") return scheduleDowngrade(db, current, from, to);
+  if (!provider.billing) throw new Error("a plan the site renews changes only through the site's billing");
   const key = `upgrade:${current.id}:${to.id}:${quote.quotedAt}`;
   // Claimed before the charge: a second submit, another change or the renewal run leave it alone
   // until it is applied, and a run after a crash here finishes it (finishPlanChanges).
@@ -165,11 +221,78 @@ export async function changePlan(
     .where("pending_change", "is", null)
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return "unchanged";
-  return completeUpgrade(db, billing, { ...current, pending_change: key }, at);
+  return completeUpgrade(db, provider.billing, { ...current, pending_change: key }, now);
 }
 
-/** Takes back a downgrade set for the next renewal. */
-export async function keepCurrentPlan(db: Database, userId: string): Promise<boolean> {
+/** The downgrade is set for the next renewal, while the plan is still the one it was chosen from. */
+async function scheduleDowngrade(db: Database, current: Renewing, from: Plan, to: Plan): Promise<"scheduled" | "unchanged"> {
+  const set = await db
+    .updateTable("subscription")
+    .set({ scheduled_plan_id: to.id })
+    .where("id", "=", current.id)
+    .where("billing_status", "=", "active")
+    .where("plan_id", "=", from.id)
+    .executeTakeFirst();
+  return Number(set.numUpdatedRows) === 1 ? "scheduled" : "unchanged";
+}
+
+/**
+ * The change on a plan the provider renews (ADR 071), quoted on the period the provider bills.
+ * An upgrade asks the provider to change the plan now, prorated as of the quote's moment, and
+ * is applied from the paid invoice it answers (the invoice's event, arriving too, changes nothing
+ * more); a decline changes nothing. A downgrade is set at the provider for the renewal, which
+ * then switches the plan. Keys derived from the subscription and the quote make a confirmation
+ * sent twice one change at the provider.
+ */
+async function changeAtProvider(
+  db: Database,
+  subscriptions: ProviderSubscriptions,
+  current: Renewing & { provider_subscription_id: string },
+  from: Plan,
+  to: Plan,
+  quoted: Date,
+  now: Date,
+): Promise<ChangeOutcome> {
+  const subscriptionId = current.provider_subscription_id;
+  const plan = await subscriptions.retrievePlan(subscriptionId);
+  // Quoted in a period that has since renewed (or, on a test clock, not begun): quote again.
+  if (quoted < plan.period.start || quoted >= plan.period.end) return "stale";
+  const quote = quoteFor(from, to, plan.period, quoted);
+  const idempotencyKey = `${quote.kind}:${subscriptionId}:${to.id}:${quote.quotedAt}`;
+  if (quote.kind === "downgrade") {
+    await subscriptions.changePlanAtRenewal({ subscriptionId, current: plan, from: planPrice(from), to: planPrice(to), idempotencyKey });
+    return scheduleDowngrade(db, current, from, to);
+  }
+  const change = await subscriptions.changePlanNow({
+    subscriptionId,
+    current: plan,
+    to: planPrice(to),
+    prorationDate: quoted,
+    newPeriod: from.months !== to.months,
+    idempotencyKey,
+  });
+  if (change.status === "declined") return "declined";
+  if (change.invoice.amountCents !== quote.amountCents)
+    log.warn("the provider charged a plan change otherwise than quoted", {
+      subscription: current.id,
+      quotedCents: quote.amountCents,
+      chargedCents: change.invoice.amountCents,
+    });
+  await applyPaidInvoice(db, subscriptionId, change.invoice, now);
+  return "upgraded";
+}
+
+/** Takes back a downgrade set for the next renewal (at the provider first, for a plan it renews). */
+export async function keepCurrentPlan(db: Database, userId: string, subscriptions?: ProviderSubscriptions): Promise<boolean> {
+  const scheduled = await db
+    .selectFrom("subscription")
+    .select("provider_subscription_id")
+    .where("user_id", "=", userId)
+    .where("status", "=", "active")
+    .where("scheduled_plan_id", "is not", null)
+    .executeTakeFirst();
+  if (!scheduled) return false;
+  if (scheduled.provider_subscription_id) await atProvider(subscriptions).keepPlan(scheduled.provider_subscription_id);
   const kept = await db
     .updateTable("subscription")
     .set({ scheduled_plan_id: null })
@@ -192,7 +315,7 @@ async function completeUpgrade(
   const from = findPlan(row.plan_id ?? "");
   const to = findPlan(toId ?? "");
   if (!from || !to || !row.payment_method_id) throw new Error(`upgrade ${key} names no plan or card`);
-  const quote = quoteFor(from, to, row.access_end, new Date(quotedAtParts.join(":")));
+  const quote = quoteFor(from, to, ownPeriod(row.access_end, from), new Date(quotedAtParts.join(":")));
   const charge =
     quote.amountCents > 0
       ? await billing.charge({ cardId: row.payment_method_id, amountCents: quote.amountCents, idempotencyKey: key })

@@ -4,11 +4,13 @@ import type {
   BillingEvent,
   InvoicePaid,
   InvoicePaymentFailed,
+  PaidInvoice,
   PaymentEvent,
   SubscriptionDeleted,
   SubscriptionUpdated,
 } from "~/server/payments/provider";
 import { log } from "~/server/log";
+import { findPlan } from "~/server/subscriptions/plans";
 import { graceEnd } from "./dunning";
 import { recordInvoice } from "./invoices";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
@@ -37,24 +39,15 @@ export async function applyBillingEvent(db: Database, event: BillingEvent, now: 
       .onConflict((oc) => oc.column("id").doNothing())
       .executeTakeFirst();
     if (Number(recorded.numInsertedOrUpdatedRows ?? 0) !== 1) return "duplicate";
-    const subscription = await tx
-      .selectFrom("subscription")
-      .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
-      .select([
-        "subscription.id",
-        "subscription.user_id",
-        "subscription.plan_id",
-        "subscription.card_brand",
-        "subscription.card_last4",
-        "subscription_checkout.company",
-        "subscription_checkout.tax_id",
-      ])
-      .where("subscription.provider_subscription_id", "=", event.subscriptionId)
-      .executeTakeFirst();
+    const subscription = await known(tx, event.subscriptionId);
     if (!subscription) return "ignored";
     switch (event.type) {
       case "invoice.paid":
-        return invoicePaid(tx, subscription, event, now);
+        // The first invoice is recorded with its checkout.
+        if (event.kind !== "renewal" && event.kind !== "change") return "ignored";
+        await invoicePaid(tx, subscription, event, now);
+        if (event.kind === "renewal") await renewalRecovered(tx, subscription.id, event);
+        return "applied";
       case "invoice.payment_failed":
         return paymentFailed(tx, subscription.id, event, graceDays);
       case "subscription.updated":
@@ -88,15 +81,37 @@ export async function followBillingEvent(
   return outcome;
 }
 
-interface Known {
-  id: string;
-  user_id: string;
-  plan_id: string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  company: string | null;
-  tax_id: string | null;
+/**
+ * Applies an invoice the provider answered with as paid (an upgrade charged at once) as its
+ * invoice.paid event does; whichever comes first applies it, and the other changes nothing.
+ * False when the subscription is not ours.
+ */
+export async function applyPaidInvoice(db: Database, subscriptionId: string, invoice: PaidInvoice, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const subscription = await known(tx, subscriptionId);
+    if (!subscription) return false;
+    await invoicePaid(tx, subscription, invoice, now);
+    return true;
+  });
 }
+
+const known = (tx: Database, providerSubscriptionId: string) =>
+  tx
+    .selectFrom("subscription")
+    .leftJoin("subscription_checkout", "subscription_checkout.id", "subscription.reference")
+    .select([
+      "subscription.id",
+      "subscription.user_id",
+      "subscription.plan_id",
+      "subscription.card_brand",
+      "subscription.card_last4",
+      "subscription_checkout.company",
+      "subscription_checkout.tax_id",
+    ])
+    .where("subscription.provider_subscription_id", "=", providerSubscriptionId)
+    .executeTakeFirst();
+
+type Known = NonNullable<Awaited<ReturnType<typeof known>>>;
 
 const iso = (date: Date) => date.toISOString();
 
@@ -104,18 +119,72 @@ const iso = (date: Date) => date.toISOString();
 const notOlderThan = (created: Date) => sql<boolean>`(provider_state_at is null or provider_state_at <= ${iso(created)})`;
 
 /**
- * A renewal paid: its invoice is written (the receipt goes with sendPendingReceipts), the paid
- * period moves to the invoice's end if that is later, and a past-due plan is active again.
+ * A renewal or a change of plan paid: its invoice is written (the receipt goes with
+ * sendPendingReceipts), the paid period moves to the invoice's end if that is later, and the
+ * plan becomes the one the invoice bills: a change's, or at a renewal the one set for it
+ * (ADR 071). Applied once by invoice, whether its event or the provider's answer to the change
+ * comes first; only the newest invoice (by the start of what it bills) decides the plan, so an
+ * older one arriving late never undoes a later change.
  */
-async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid, now: Date): Promise<BillingEventOutcome> {
-  if (!event.renewal) return "ignored";
+async function invoicePaid(tx: Database, subscription: Known, invoice: PaidInvoice, now: Date): Promise<void> {
+  const end = iso(invoice.periodEnd);
+  // Always a write, so the row is locked (PostgreSQL): the upgrade's answer and its event,
+  // applying the same invoice at once, take turns, and the second finds it written.
   await tx
     .updateTable("subscription")
-    .set({ access_end: iso(event.periodEnd) })
+    .set({ access_end: sql`case when access_end < ${end} then ${end} else access_end end` })
     .where("id", "=", subscription.id)
-    .where("access_end", "<", iso(event.periodEnd))
     .execute();
-  // The payment that was failing has gone through, unless a failure came after this payment.
+  const invoiced = await tx.selectFrom("invoice").select("id").where("payment_key", "=", invoice.invoiceId).executeTakeFirst();
+  if (invoiced) return;
+  const plan = invoice.planId ? findPlan(invoice.planId) : undefined;
+  // Of the provider's invoices (the purchase's, written at activation, comes before any of them).
+  const later = await tx
+    .selectFrom("invoice")
+    .select("id")
+    .where("subscription_id", "=", subscription.id)
+    .where("kind", "in", ["renewal", "upgrade"])
+    .where("period_start", ">", iso(invoice.periodStart))
+    .executeTakeFirst();
+  if (plan && !later) {
+    await tx
+      .updateTable("subscription")
+      .set({
+        plan_id: plan.id,
+        role_code: plan.roleCode,
+        // A change made now replaces a downgrade set for the renewal (its schedule was taken back
+        // first); a renewal onto the plan set for it completes it.
+        scheduled_plan_id:
+          invoice.kind === "change"
+            ? null
+            : sql<string | null>`case when scheduled_plan_id = ${plan.id} then null else scheduled_plan_id end`,
+      })
+      .where("id", "=", subscription.id)
+      .execute();
+  }
+  await recordInvoice(
+    tx,
+    {
+      subscription_id: subscription.id,
+      user_id: subscription.user_id,
+      payment_key: invoice.invoiceId,
+      kind: invoice.kind === "change" ? "upgrade" : "renewal",
+      plan_id: plan?.id ?? subscription.plan_id ?? "",
+      amount_cents: invoice.amountCents,
+      tax_cents: invoice.taxCents,
+      period_start: iso(invoice.periodStart),
+      period_end: end,
+      company: subscription.company,
+      tax_id: subscription.tax_id,
+      card_brand: subscription.card_brand,
+      card_last4: subscription.card_last4,
+    },
+    now,
+  );
+}
+
+/** A renewal paid while past due: the plan is active again, unless a failure came after this payment. */
+async function renewalRecovered(tx: Database, id: string, event: InvoicePaid): Promise<void> {
   await tx
     .updateTable("subscription")
     .set({
@@ -127,34 +196,11 @@ async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid
       next_retry_at: null,
       provider_state_at: iso(event.created),
     })
-    .where("id", "=", subscription.id)
+    .where("id", "=", id)
     .where("billing_status", "=", "past_due")
     .where("access_end", ">=", iso(event.periodEnd))
     .where(notOlderThan(event.created))
     .execute();
-  const invoiced = await tx.selectFrom("invoice").select("id").where("payment_key", "=", event.invoiceId).executeTakeFirst();
-  if (!invoiced) {
-    await recordInvoice(
-      tx,
-      {
-        subscription_id: subscription.id,
-        user_id: subscription.user_id,
-        payment_key: event.invoiceId,
-        kind: "renewal",
-        plan_id: subscription.plan_id ?? "",
-        amount_cents: event.amountCents,
-        tax_cents: event.taxCents,
-        period_start: iso(event.periodStart),
-        period_end: iso(event.periodEnd),
-        company: subscription.company,
-        tax_id: subscription.tax_id,
-        card_brand: subscription.card_brand,
-        card_last4: subscription.card_last4,
-      },
-      now,
-    );
-  }
-  return "applied";
 }
 
 /**
@@ -163,6 +209,8 @@ async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid
  * A failure for a period already paid (arriving late) changes nothing.
  */
 async function paymentFailed(tx: Database, id: string, event: InvoicePaymentFailed, graceDays: number): Promise<BillingEventOutcome> {
+  // A change of plan the card refused was not made (ADR 071): the plan is as it was.
+  if (!event.renewal) return "ignored";
   await tx
     .updateTable("subscription")
     .set({

@@ -39,6 +39,13 @@ export interface RecurringPrice {
   key: string;
   productName: string;
   interval: "month" | "year";
+  /** Our plan's id, kept on the provider's subscription so that each of its invoices names the plan it bills. */
+  planId: string;
+}
+
+/** A plan's recurring price with its amount: what a change of plan at the provider moves to. */
+export interface PlanPrice extends RecurringPrice {
+  amountCents: number;
 }
 
 /** The provider's subscription a checkout started, when the provider renews it. */
@@ -91,22 +98,34 @@ interface BillingEventBase {
   subscriptionId: string;
 }
 
-/** An invoice of the subscription paid (its first one, or a renewal). */
-export interface InvoicePaid extends BillingEventBase {
-  type: "invoice.paid";
+/** A paid invoice of a subscription the provider renews. */
+export interface PaidInvoice {
   invoiceId: string;
-  /** True for a renewal; the first invoice is recorded with the checkout. */
-  renewal: boolean;
+  /**
+   * What it bills: the first period (recorded with the checkout), a renewal, or a change of plan
+   * made at once (the unused part of the period credited, the new plan charged).
+   */
+  kind: "first" | "renewal" | "change" | "other";
   amountCents: number;
   taxCents: number;
+  /** From the period's start, or the moment a change was prorated from, to the end of the period it pays for. */
   periodStart: Date;
   periodEnd: Date;
+  /** The plan the subscription is on as the invoice bills it (from its metadata); null when it names none. */
+  planId: string | null;
+}
+
+/** An invoice of the subscription paid (its first one, a renewal, or a change of plan). */
+export interface InvoicePaid extends BillingEventBase, PaidInvoice {
+  type: "invoice.paid";
 }
 
 /** A payment for an invoice of the subscription failed (each attempt sends one). */
 export interface InvoicePaymentFailed extends BillingEventBase {
   type: "invoice.payment_failed";
   invoiceId: string;
+  /** False for an invoice other than a renewal's (a change of plan refused by the card, which changed nothing). */
+  renewal: boolean;
   attempt: number;
   /** The end of the period the invoice is for: a failure for a period already paid is stale. */
   periodEnd: Date;
@@ -165,11 +184,51 @@ export interface RecurringBilling {
   charge(request: OffSessionCharge): Promise<ChargeOutcome>;
 }
 
+/** A span of time, e.g. a subscription's current billing period. */
+export interface Period {
+  start: Date;
+  end: Date;
+}
+
+/** A subscription as the provider bills it now: its one item, that item's current period, and a change set for the renewal. */
+export interface ProviderPlan {
+  itemId: string;
+  period: Period;
+  /** The schedule that moves it to another plan at the renewal (a downgrade); null when none is set. */
+  scheduleId: string | null;
+}
+
+/** Moves a subscription to another plan at once (an upgrade). */
+export interface PlanChangeNow {
+  subscriptionId: string;
+  /** The subscription as retrievePlan answered: the item whose price changes, and a schedule to take back first. */
+  current: ProviderPlan;
+  to: PlanPrice;
+  /** The moment the change is prorated as of (the quote's): its figures are the quote's. */
+  prorationDate: Date;
+  /** A plan of another interval (monthly to yearly): a new period starts now, charged in full less the unused part of this one. */
+  newPeriod: boolean;
+  /** Derived from the subscription and the quote: the same confirmation sent twice is one change and one charge. */
+  idempotencyKey: string;
+}
+
+export type PlanChangeNowOutcome = { status: "paid"; invoice: PaidInvoice } | { status: "declined" };
+
+/** Sets the plan a subscription renews at (a downgrade), charging nothing now. */
+export interface PlanChangeAtRenewal {
+  subscriptionId: string;
+  current: ProviderPlan;
+  from: PlanPrice;
+  to: PlanPrice;
+  idempotencyKey: string;
+}
+
 /** What a provider that renews subscriptions itself offers (Stripe Billing). */
 export interface ProviderSubscriptions {
   /**
    * Cancels at the end of the paid period (true) or takes that back (false). The key makes a
-   * retried call one change; setting the same value twice is harmless.
+   * retried call one change; setting the same value twice is harmless. Cancelling takes back a
+   * plan set for the renewal first.
    */
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean, idempotencyKey: string): Promise<void>;
   /** Ends the subscription now, charging nothing more (a plan replaced by another the reader bought). */
@@ -181,6 +240,18 @@ export interface ProviderSubscriptions {
    * whose card was just changed): "none" when nothing is unpaid. The outcome also comes as events.
    */
   payOverdue(subscriptionId: string, idempotencyKey: string): Promise<"paid" | "declined" | "none">;
+  /** The subscription's item, current period and any change set for the renewal, as the provider bills it now. */
+  retrievePlan(subscriptionId: string): Promise<ProviderPlan>;
+  /**
+   * Changes the plan now: the unused part of the period is credited and the new plan charged for
+   * the rest of it (or for a whole new period), prorated as of `prorationDate`, in one invoice
+   * paid at once with the card on file. "declined": the card refused it, and nothing changed.
+   */
+  changePlanNow(change: PlanChangeNow): Promise<PlanChangeNowOutcome>;
+  /** The next period renews at the other plan; this one runs to its end unchanged, and nothing is charged now. */
+  changePlanAtRenewal(change: PlanChangeAtRenewal): Promise<void>;
+  /** Takes back a plan set for the renewal: the subscription renews as it is. Nothing happens when none is set. */
+  keepPlan(subscriptionId: string): Promise<void>;
 }
 
 export interface PaymentProvider {

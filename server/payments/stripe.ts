@@ -5,8 +5,11 @@ import {
   type CheckoutRequest,
   type CheckoutSession,
   type CheckoutState,
+  type PaidInvoice,
   type PaymentEvent,
   type PaymentProvider,
+  type PlanPrice,
+  type ProviderPlan,
   type ProviderSubscriptionRef,
   type RecurringPrice,
   type SavedCard,
@@ -63,11 +66,43 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     return created.id;
   }
 
+  const planPriceId = (price: PlanPrice) => recurringPrice(price, price.amountCents, "usd");
+
+  async function retrievePlan(subscriptionId: string): Promise<ProviderPlan> {
+    const subscription = await call("retrieve subscription", () => stripe.subscriptions.retrieve(subscriptionId));
+    const item = subscription.items.data[0];
+    if (!item) throw new Error(`Stripe: subscription ${subscriptionId} has no item`);
+    return {
+      itemId: item.id,
+      period: { start: at(item.current_period_start), end: at(item.current_period_end) },
+      scheduleId: idOf(subscription.schedule),
+    };
+  }
+
+  /**
+   * Releases the schedule that would move the subscription to another plan at its renewal: the
+   * subscription goes on as it is. One already released (by an earlier try) answers 400, and is
+   * released all the same.
+   */
+  async function releaseSchedule(scheduleId: string): Promise<void> {
+    try {
+      await stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `release:${scheduleId}` });
+    } catch (error) {
+      const released = error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400;
+      if (!released) throw restated("release subscription schedule", error);
+    }
+  }
+
   return {
     name: "stripe",
 
     subscriptions: {
       async setCancelAtPeriodEnd(subscriptionId, cancel, idempotencyKey) {
+        // Stripe refuses to change the cancellation of a subscription a schedule manages.
+        if (cancel) {
+          const { scheduleId } = await retrievePlan(subscriptionId);
+          if (scheduleId) await releaseSchedule(scheduleId);
+        }
         await call("update subscription", () =>
           stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }, { idempotencyKey }),
         );
@@ -103,6 +138,77 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         await call("update subscription", () =>
           stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethodId }, { idempotencyKey }),
         );
+      },
+      retrievePlan,
+      async changePlanNow({ subscriptionId, current, to, prorationDate, newPeriod, idempotencyKey }) {
+        // A downgrade set for the renewal would otherwise undo the upgrade when its phase begins.
+        if (current.scheduleId) await releaseSchedule(current.scheduleId);
+        const price = await planPriceId(to);
+        let updated: Stripe.Subscription;
+        try {
+          updated = await stripe.subscriptions.update(
+            subscriptionId,
+            {
+              items: [{ id: current.itemId, price }],
+              proration_behavior: "always_invoice",
+              proration_date: Math.floor(prorationDate.getTime() / 1000),
+              // Another interval starts a new period, which Stripe bills from now.
+              ...(newPeriod ? { billing_cycle_anchor: { type: "now" } } : {}),
+              // Declined, the change is not made: the reader stays on the plan they have.
+              payment_behavior: "error_if_incomplete",
+              metadata: { plan: to.planId },
+              expand: ["latest_invoice"],
+            },
+            { idempotencyKey },
+          );
+        } catch (error) {
+          if (error instanceof Stripe.errors.StripeCardError) return { status: "declined" };
+          throw restated("update subscription", error);
+        }
+        const invoice = updated.latest_invoice as Stripe.Invoice | null;
+        const paid = invoice?.status === "paid" ? paidInvoiceOf(invoice) : undefined;
+        if (!paid) throw new Error(`Stripe: the change of ${subscriptionId} answered no paid invoice`);
+        return { status: "paid", invoice: paid };
+      },
+      async changePlanAtRenewal({ subscriptionId, current, from, to, idempotencyKey }) {
+        const [fromPrice, toPrice] = [await planPriceId(from), await planPriceId(to)];
+        const schedule = current.scheduleId
+          ? await call("retrieve subscription schedule", () => stripe.subscriptionSchedules.retrieve(current.scheduleId!))
+          : await call("create subscription schedule", () =>
+              stripe.subscriptionSchedules.create({ from_subscription: subscriptionId }, { idempotencyKey: `${idempotencyKey}:schedule` }),
+            );
+        // The phase under way keeps its start (Stripe refuses to move it) and runs to the period's
+        // end on the current plan; the next runs one interval on the new one, then the schedule lets
+        // the subscription go on by itself at that plan.
+        const start = schedule.current_phase?.start_date ?? schedule.phases[0]?.start_date;
+        if (start === undefined) throw new Error(`Stripe: subscription schedule ${schedule.id} has no current phase`);
+        await call("update subscription schedule", () =>
+          stripe.subscriptionSchedules.update(
+            schedule.id,
+            {
+              end_behavior: "release",
+              proration_behavior: "none",
+              phases: [
+                {
+                  items: [{ price: fromPrice, quantity: 1 }],
+                  start_date: start,
+                  end_date: Math.floor(current.period.end.getTime() / 1000),
+                  metadata: { plan: from.planId },
+                },
+                {
+                  items: [{ price: toPrice, quantity: 1 }],
+                  duration: { interval: to.interval, interval_count: 1 },
+                  metadata: { plan: to.planId },
+                },
+              ],
+            },
+            { idempotencyKey },
+          ),
+        );
+      },
+      async keepPlan(subscriptionId) {
+        const { scheduleId } = await retrievePlan(subscriptionId);
+        if (scheduleId) await releaseSchedule(scheduleId);
       },
     },
 
@@ -215,7 +321,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           customer_email: request.customerEmail,
           client_reference_id: request.reference,
           metadata: { reference: request.reference },
-          subscription_data: { metadata: { reference: request.reference } },
+          subscription_data: { metadata: { reference: request.reference, plan: recurring.planId } },
           success_url: withSessionIdPlaceholder(request.successUrl),
           cancel_url: request.cancelUrl,
         },
@@ -281,14 +387,39 @@ function invoiceSubscription(invoice: Stripe.Invoice): string | null {
 
 /**
  * The service period an invoice bills: its subscription lines' (the invoice's own
- * `period_start`/`period_end` are the period of usage collected, the one before for a renewal).
+ * `period_start`/`period_end` are the period of usage collected, the one before for a renewal),
+ * prorations included (a change of plan's credit and charge run from the moment it was prorated as of).
  */
 function servicePeriod(invoice: Stripe.Invoice): { start: Date; end: Date } | null {
-  const lines = invoice.lines.data.filter((line) => line.parent?.type === "subscription_item_details");
+  const lines = invoice.lines.data.filter(
+    (line) => line.parent?.type === "subscription_item_details" || line.parent?.invoice_item_details?.proration === true,
+  );
   if (lines.length === 0) return null;
   return {
     start: at(Math.min(...lines.map((line) => line.period.start))),
     end: at(Math.max(...lines.map((line) => line.period.end))),
+  };
+}
+
+const INVOICE_KINDS: Partial<Record<string, PaidInvoice["kind"]>> = {
+  subscription_create: "first",
+  subscription_cycle: "renewal",
+  subscription_update: "change",
+};
+
+/** A paid invoice of a subscription as ours; undefined when it names no subscription or service period. */
+function paidInvoiceOf(invoice: Stripe.Invoice): PaidInvoice | undefined {
+  const period = servicePeriod(invoice);
+  if (!invoiceSubscription(invoice) || !period || !invoice.id) return undefined;
+  const taxCents = (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
+  return {
+    invoiceId: invoice.id,
+    kind: INVOICE_KINDS[invoice.billing_reason ?? ""] ?? "other",
+    amountCents: invoice.amount_paid - taxCents,
+    taxCents,
+    periodStart: period.start,
+    periodEnd: period.end,
+    planId: invoice.parent?.subscription_details?.metadata?.plan ?? null,
   };
 }
 
@@ -303,34 +434,25 @@ function subscriptionStatus(status: Stripe.Subscription.Status): "active" | "pas
 function billingEvent(event: Stripe.Event): BillingEvent | undefined {
   const base = { eventId: event.id, created: at(event.created) };
   switch (event.type) {
-    case "invoice.paid":
+    case "invoice.paid": {
+      const subscriptionId = invoiceSubscription(event.data.object);
+      const paid = paidInvoiceOf(event.data.object);
+      return subscriptionId && paid ? { ...base, type: "invoice.paid", subscriptionId, ...paid } : undefined;
+    }
     case "invoice.payment_failed": {
       const invoice = event.data.object;
       const subscriptionId = invoiceSubscription(invoice);
       const period = servicePeriod(invoice);
       if (!subscriptionId || !period || !invoice.id) return undefined;
-      if (event.type === "invoice.payment_failed") {
-        return {
-          ...base,
-          type: "invoice.payment_failed",
-          subscriptionId,
-          invoiceId: invoice.id,
-          attempt: invoice.attempt_count,
-          periodEnd: period.end,
-          nextAttempt: invoice.next_payment_attempt ? at(invoice.next_payment_attempt) : null,
-        };
-      }
-      const taxCents = (invoice.total_taxes ?? []).reduce((sum, tax) => sum + tax.amount, 0);
       return {
         ...base,
-        type: "invoice.paid",
+        type: "invoice.payment_failed",
         subscriptionId,
         invoiceId: invoice.id,
         renewal: invoice.billing_reason === "subscription_cycle",
-        amountCents: invoice.amount_paid - taxCents,
-        taxCents,
-        periodStart: period.start,
+        attempt: invoice.attempt_count,
         periodEnd: period.end,
+        nextAttempt: invoice.next_payment_attempt ? at(invoice.next_payment_attempt) : null,
       };
     }
     case "customer.subscription.updated": {

@@ -3,7 +3,7 @@ import type { Database } from "~/server/db/connection";
 import type { CheckoutStatus } from "~/server/db/schema";
 import { endReplacedProviderPlans } from "~/server/billing/cancellation";
 import { recordInvoice } from "~/server/billing/invoices";
-import type { PaymentEvent, PaymentProvider, ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
+import type { PaymentEvent, PaymentProvider, PlanPrice, ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
 import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
 
@@ -94,10 +94,12 @@ export async function startCheckout(
 }
 
 /** The plan's recurring price at a provider that renews: a new price is a new key. */
-const planPrice = (plan: Plan) => ({
+export const planPrice = (plan: Plan): PlanPrice => ({
   key: `plan:${plan.id}:${plan.priceCents}`,
   productName: `Meridian Review ${plan.name}`,
   interval: plan.period,
+  planId: plan.id,
+  amountCents: plan.priceCents,
 });
 
 /** The checkout an earlier post of the same form started: its payment page, once it is open. */

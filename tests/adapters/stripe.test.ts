@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { WebhookSignatureError, type CheckoutRequest } from "~/server/payments/provider";
+import { WebhookSignatureError, type CheckoutRequest, type PlanPrice } from "~/server/payments/provider";
 import { createStripeProvider, STRIPE_API_VERSION } from "~/server/payments/stripe";
 import { startFakeStripe, stripeEventBody, TEST_CARDS, type FakeCheckoutSession, type FakeStripe } from "~/tests/helpers/fake-stripe";
 
@@ -320,7 +320,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
       ...subscription,
       amountCents: 1200,
       saveCard: true,
-      recurring: { key: "plan:digital:1200", productName: "Meridian Review Digital", interval: "month" },
+      recurring: { key: "plan:digital:1200", productName: "Meridian Review Digital", interval: "month", planId: "digital" },
     };
 
     it("opens a subscription-mode session with the plan's Price, created once by lookup key and found again after", async () => {
@@ -346,6 +346,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
         customer_email: "reader@example.com",
         client_reference_id: "sub_chk_renew1",
         "subscription_data[metadata][reference]": "sub_chk_renew1",
+        "subscription_data[metadata][plan]": "digital",
       });
       expect(sessions.every((r) => r.stripeVersion === STRIPE_API_VERSION)).toBe(true);
       expect(second.id).not.toBe(first.id);
@@ -401,6 +402,124 @@ describe("Stripe provider against a loopback Stripe API", () => {
       expect(api.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(false);
     });
 
+    const premium: PlanPrice = {
+      key: "plan:premium:2000",
+      productName: "Meridian Review Premium",
+      interval: "month",
+      planId: "premium",
+      amountCents: 2000,
+    };
+
+    it("changes the plan now: the item's price, prorated as of the quote and paid at once, answered as a paid change; a declined card changes nothing", async () => {
+      const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_change1" });
+      api.pay(id);
+      const subscriptionId = api.sessions.get(id)!.subscription!;
+      const current = await provider().subscriptions!.retrievePlan(subscriptionId);
+      const item = api.subscriptions.get(subscriptionId)!.items.data[0]!;
+      expect(current).toEqual({
+        itemId: item.id,
+        period: { start: new Date(item.current_period_start * 1000), end: new Date(item.current_period_end * 1000) },
+        scheduleId: null,
+      });
+      const prorationDate = new Date((item.current_period_start + 10 * 86_400 + 17) * 1000);
+      const change = { subscriptionId, current, to: premium, prorationDate, newPeriod: false, idempotencyKey: "upgrade:1" };
+      const outcome = await provider().subscriptions!.changePlanNow(change);
+      const update = api.requests.find((r) => r.path === `/v1/subscriptions/${subscriptionId}` && r.method === "POST")!;
+      expect(Object.fromEntries(update.form)).toEqual({
+        "items[0][id]": item.id,
+        "items[0][price]": [...api.prices.values()].find((p) => p.lookup_key === "plan:premium:2000")!.id,
+        proration_behavior: "always_invoice",
+        proration_date: String(prorationDate.getTime() / 1000),
+        payment_behavior: "error_if_incomplete",
+        "metadata[plan]": "premium",
+        "expand[0]": "latest_invoice",
+      });
+      expect(update.idempotencyKey).toBe("upgrade:1");
+      const invoice = api.invoices.get(api.subscriptions.get(subscriptionId)!.latest_invoice!)!;
+      expect(outcome).toEqual({
+        status: "paid",
+        invoice: {
+          invoiceId: invoice.id,
+          kind: "change",
+          amountCents: invoice.amount_paid,
+          taxCents: 0,
+          periodStart: prorationDate,
+          periodEnd: current.period.end,
+          planId: "premium",
+        },
+      });
+      // Asked again with the same key: Stripe's first answer, and no second invoice.
+      const invoices = api.invoices.size;
+      expect(await provider().subscriptions!.changePlanNow(change)).toEqual(outcome);
+      expect(api.invoices.size).toBe(invoices);
+
+      const declining = await provider().createCheckout({ ...renewing, reference: "sub_chk_change2" });
+      api.pay(declining.id, TEST_CARDS.declinesLater);
+      const declinedId = api.sessions.get(declining.id)!.subscription!;
+      const plan = await provider().subscriptions!.retrievePlan(declinedId);
+      expect(
+        await provider().subscriptions!.changePlanNow({
+          ...change,
+          subscriptionId: declinedId,
+          current: plan,
+          idempotencyKey: "upgrade:2",
+        }),
+      ).toEqual({ status: "declined" });
+      expect(api.subscriptions.get(declinedId)!.items.data[0]!.price.lookup_key).toBe("plan:digital:1200");
+    });
+
+    it("sets the next plan with a schedule made from the subscription, and takes it back by releasing it, before a cancel too", async () => {
+      const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_change3" });
+      api.pay(id);
+      const subscriptionId = api.sessions.get(id)!.subscription!;
+      const current = await provider().subscriptions!.retrievePlan(subscriptionId);
+      const from: PlanPrice = {
+        ...premium,
+        key: "plan:digital:1200",
+        productName: "Meridian Review Digital",
+        planId: "digital",
+        amountCents: 1200,
+      };
+      await provider().subscriptions!.changePlanAtRenewal({ subscriptionId, current, from, to: premium, idempotencyKey: "downgrade:3" });
+      const [created, updated] = api.requests.filter((r) => r.path.startsWith("/v1/subscription_schedules") && r.method === "POST");
+      expect(created).toMatchObject({ path: "/v1/subscription_schedules", idempotencyKey: "downgrade:3:schedule" });
+      expect(created!.form.get("from_subscription")).toBe(subscriptionId);
+      const scheduleId = api.subscriptions.get(subscriptionId)!.schedule!;
+      expect(updated).toMatchObject({ path: `/v1/subscription_schedules/${scheduleId}`, idempotencyKey: "downgrade:3" });
+      const periodStart = String(current.period.start.getTime() / 1000);
+      expect(Object.fromEntries(updated!.form)).toMatchObject({
+        end_behavior: "release",
+        proration_behavior: "none",
+        "phases[0][start_date]": periodStart,
+        "phases[0][end_date]": String(current.period.end.getTime() / 1000),
+        "phases[0][metadata][plan]": "digital",
+        "phases[1][duration][interval]": "month",
+        "phases[1][duration][interval_count]": "1",
+        "phases[1][metadata][plan]": "premium",
+      });
+      expect((await provider().subscriptions!.retrievePlan(subscriptionId)).scheduleId).toBe(scheduleId);
+
+      await provider().subscriptions!.keepPlan(subscriptionId);
+      expect(api.requests.at(-1)).toMatchObject({
+        path: `/v1/subscription_schedules/${scheduleId}/release`,
+        idempotencyKey: `release:${scheduleId}`,
+      });
+      expect(api.subscriptions.get(subscriptionId)!.schedule).toBeNull();
+      await provider().subscriptions!.keepPlan(subscriptionId);
+      expect(api.requests.at(-1)!.method).toBe("GET");
+
+      const current2 = await provider().subscriptions!.retrievePlan(subscriptionId);
+      await provider().subscriptions!.changePlanAtRenewal({
+        subscriptionId,
+        current: current2,
+        from,
+        to: premium,
+        idempotencyKey: "downgrade:4",
+      });
+      await provider().subscriptions!.setCancelAtPeriodEnd(subscriptionId, true, "cancel:4");
+      expect(api.subscriptions.get(subscriptionId)).toMatchObject({ schedule: null, cancel_at_period_end: true });
+    });
+
     const sign = (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
     const parse = (type: string, object: object, id: string) => {
       const body = stripeEventBody(type, object, id);
@@ -412,7 +531,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
       api.pay(id);
       const subscriptionId = api.sessions.get(id)!.subscription!;
       const first = api.invoices.get(api.subscriptions.get(subscriptionId)!.latest_invoice!)!;
-      expect(parse("invoice.paid", first, "evt_first")).toMatchObject({ type: "invoice.paid", renewal: false, subscriptionId });
+      expect(parse("invoice.paid", first, "evt_first")).toMatchObject({ type: "invoice.paid", kind: "first", subscriptionId });
       const stripeClock = new Stripe(SECRET_KEY, { host: "127.0.0.1", port: Number(new URL(api.url).port), protocol: "http" });
       const clock = await stripeClock.testHelpers.testClocks.retrieve(api.clock);
       await stripeClock.testHelpers.testClocks.advance(api.clock, { frozen_time: clock.frozen_time + 32 * 86_400 });
@@ -424,11 +543,12 @@ describe("Stripe provider against a loopback Stripe API", () => {
         created: expect.any(Date),
         subscriptionId,
         invoiceId: renewal.id,
-        renewal: true,
+        kind: "renewal",
         amountCents: 1200,
         taxCents: 0,
         periodStart: new Date(line.period.start * 1000),
         periodEnd: new Date(line.period.end * 1000),
+        planId: "digital",
       });
       expect(renewal.period_end).toBe(line.period.start);
     });
@@ -448,6 +568,7 @@ describe("Stripe provider against a loopback Stripe API", () => {
       expect(parse("invoice.payment_failed", invoice, "evt_failed")).toMatchObject({
         type: "invoice.payment_failed",
         subscriptionId: "sub_x",
+        renewal: true,
         attempt: 2,
         periodEnd: new Date(1_802_592_000_000),
       });

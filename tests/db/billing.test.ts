@@ -495,7 +495,7 @@ describe(`changing plan (${dialectName})`, () => {
       amountCents: 400,
       periodEnd: "2026-12-15T12:00:00.000Z",
     });
-    expect(await changePlan(db, sandbox.billing, user.id, "premium", (quote as PlanChangeQuote).quotedAt, HALFWAY)).toBe("upgraded");
+    expect(await changePlan(db, sandbox, user.id, "premium", (quote as PlanChangeQuote).quotedAt, HALFWAY)).toBe("upgraded");
     expect(await charges()).toMatchObject([{ amount_cents: 400, status: "succeeded" }]);
     expect(await subscriptionOf(user.id)).toMatchObject({
       plan_id: "premium",
@@ -528,7 +528,7 @@ describe(`changing plan (${dialectName})`, () => {
       amountCents: 44400,
       periodEnd: "2027-11-30T12:00:00.000Z",
     });
-    expect(await changePlan(db, sandbox.billing, user.id, "executive", quote.quotedAt, HALFWAY)).toBe("upgraded");
+    expect(await changePlan(db, sandbox, user.id, "executive", quote.quotedAt, HALFWAY)).toBe("upgraded");
     expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "executive", access_end: "2027-11-30T12:00:00.000Z" });
     expect(await charges()).toMatchObject([{ amount_cents: 44400 }]);
   });
@@ -537,11 +537,11 @@ describe(`changing plan (${dialectName})`, () => {
     const user = await subscribe(SANDBOX_CARDS.succeeds, "premium");
     const quote = (await quotePlanChange(db, user.id, "digital", NOVEMBER)) as PlanChangeQuote;
     expect(quote).toMatchObject({ kind: "downgrade", amountCents: 0, startsAt: "2026-12-15T12:00:00.000Z" });
-    expect(await changePlan(db, sandbox.billing, user.id, "digital", quote.quotedAt, NOVEMBER)).toBe("scheduled");
+    expect(await changePlan(db, sandbox, user.id, "digital", quote.quotedAt, NOVEMBER)).toBe("scheduled");
     expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "premium", scheduled_plan_id: "digital" });
     expect(await subscriberStatus(db, user.id, NOVEMBER)).toMatchObject({ tier: { name: "Best" } });
     expect(await keepCurrentPlan(db, user.id)).toBe(true);
-    expect(await changePlan(db, sandbox.billing, user.id, "digital", quote.quotedAt, NOVEMBER)).toBe("scheduled");
+    expect(await changePlan(db, sandbox, user.id, "digital", quote.quotedAt, NOVEMBER)).toBe("scheduled");
     expect(await charges()).toHaveLength(0);
 
     await sandbox.advanceClock(31 * DAY);
@@ -555,17 +555,17 @@ describe(`changing plan (${dialectName})`, () => {
     await halfway();
     const { quotedAt } = (await quotePlanChange(db, user.id, "premium", HALFWAY)) as PlanChangeQuote;
     const hourAndMore = new Date(HALFWAY.getTime() + 3_601_000);
-    expect(await changePlan(db, sandbox.billing, user.id, "premium", quotedAt, hourAndMore)).toBe("stale");
-    expect(await changePlan(db, sandbox.billing, user.id, "premium", "2026-12-01T00:00:00.000Z", HALFWAY)).toBe("stale");
-    expect(await changePlan(db, sandbox.billing, user.id, "premium", "not a date", HALFWAY)).toBe("stale");
-    const twice = await Promise.all([1, 2].map(() => changePlan(db, sandbox.billing, user.id, "premium", quotedAt, HALFWAY)));
+    expect(await changePlan(db, sandbox, user.id, "premium", quotedAt, hourAndMore)).toBe("stale");
+    expect(await changePlan(db, sandbox, user.id, "premium", "2026-12-01T00:00:00.000Z", HALFWAY)).toBe("stale");
+    expect(await changePlan(db, sandbox, user.id, "premium", "not a date", HALFWAY)).toBe("stale");
+    const twice = await Promise.all([1, 2].map(() => changePlan(db, sandbox, user.id, "premium", quotedAt, HALFWAY)));
     expect(twice.sort()).toEqual(["unchanged", "upgraded"]);
     expect(await charges()).toHaveLength(1);
     expect((await invoices()).filter((i) => i.kind === "upgrade")).toHaveLength(1);
 
     const declining = await subscribe(SANDBOX_CARDS.declinesLater);
     const quote = (await quotePlanChange(db, declining.id, "premium", HALFWAY)) as PlanChangeQuote;
-    expect(await changePlan(db, sandbox.billing, declining.id, "premium", quote.quotedAt, HALFWAY)).toBe("declined");
+    expect(await changePlan(db, sandbox, declining.id, "premium", quote.quotedAt, HALFWAY)).toBe("declined");
     expect(await subscriptionOf(declining.id)).toMatchObject({ plan_id: "digital", pending_change: null });
   });
 
@@ -577,7 +577,7 @@ describe(`changing plan (${dialectName})`, () => {
     await db.updateTable("subscription").set({ pending_change: key }).where("id", "=", before.id).execute();
     await sandbox.billing.charge({ cardId: before.payment_method_id!, amountCents: 400, idempotencyKey: key });
     expect(await quotePlanChange(db, user.id, "all-access", HALFWAY)).toMatchObject({ kind: "upgrade" });
-    expect(await changePlan(db, sandbox.billing, user.id, "all-access", HALFWAY.toISOString(), HALFWAY)).toBe("unchanged");
+    expect(await changePlan(db, sandbox, user.id, "all-access", HALFWAY.toISOString(), HALFWAY)).toBe("unchanged");
     expect(await renew()).toMatchObject({ upgradesFinished: 1 });
     expect(await charges()).toHaveLength(1);
     expect(await subscriptionOf(user.id)).toMatchObject({ plan_id: "premium", pending_change: null });

@@ -9,7 +9,7 @@ import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
-import { quotePlanChange } from "~/server/billing/plan-change";
+import { changePlan, keepCurrentPlan, quotePlanChange, renewingPlanChoice, type PlanChangeQuote } from "~/server/billing/plan-change";
 import { sendPendingReceipts, type BillingMail } from "~/server/billing/mail";
 import { runRenewals } from "~/server/billing/renewals";
 import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
@@ -17,7 +17,7 @@ import type { Database } from "~/server/db/connection";
 import { WebhookSignatureError, type PaymentProvider } from "~/server/payments/provider";
 import { createSandboxProvider } from "~/server/payments/sandbox";
 import { createStripeProvider, STRIPE_API_VERSION } from "~/server/payments/stripe";
-import { handlePaymentEvent, issueCheckoutKey, startCheckout } from "~/server/subscriptions/checkout";
+import { handlePaymentEvent, issueCheckoutKey, planPrice, startCheckout } from "~/server/subscriptions/checkout";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import { startFakeStripe, TEST_CARDS, type FakeStripe } from "~/tests/helpers/fake-stripe";
@@ -95,13 +95,18 @@ const mails = () =>
 const mailsWith = (text: string) => mails().filter((m) => m.includes(text));
 const invoices = () => db.selectFrom("invoice").selectAll().orderBy("number").execute();
 const subscriptionOf = (userId: string) =>
-  db.selectFrom("subscription").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
+  db.selectFrom("subscription").selectAll().where("user_id", "=", userId).where("status", "=", "active").executeTakeFirstOrThrow();
+const stripeSubscriptionOf = (id: string) => fake.subscriptions.get(id)!;
 
-/** Moves Stripe's test clock on, as a test would in Stripe's dashboard or API, and delivers what happened. */
+/** Moves Stripe's test clock on, as a test would in Stripe's dashboard or API; answers the events of what fell due. */
 async function advance(days: number) {
+  return advanceSeconds(days * DAY);
+}
+
+async function advanceSeconds(seconds: number) {
   const clock = await stripe.testHelpers.testClocks.retrieve(fake.clock);
   const from = fake.events.length;
-  await stripe.testHelpers.testClocks.advance(fake.clock, { frozen_time: clock.frozen_time + days * DAY });
+  await stripe.testHelpers.testClocks.advance(fake.clock, { frozen_time: clock.frozen_time + seconds });
   return fake.events.slice(from);
 }
 
@@ -180,14 +185,28 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     expect(await subscriberStatus(db, user.id, new Date("2027-01-10T00:00:00Z"))).not.toBeNull();
   });
 
-  it("ends the Stripe subscription of a plan the reader replaced by buying another, so only the new one renews", async () => {
-    const user = await subscribe();
-    // Not the site's prorated change, which would charge through the site's own billing.
-    expect(await quotePlanChange(db, user.id, "premium", NOVEMBER)).toBe("no-renewing-plan");
+  it("sends an active plan's change to Subscription and billing; a past-due plan replaced by buying another stops renewing at Stripe", async () => {
+    const active = await subscribe();
+    expect(await renewingPlanChoice(db, active.id, "premium", NOVEMBER)).toBe("change");
+    expect(await renewingPlanChoice(db, active.id, "digital", NOVEMBER)).toBe("same-plan");
+
+    const user = await subscribe(TEST_CARDS.declinesLater);
+    await advance(30);
+    await fake.deliver();
+    expect((await subscriptionOf(user.id)).billing_status).toBe("past_due");
+    expect(await renewingPlanChoice(db, user.id, "premium", fake.now())).toBeNull();
     await subscribe(TEST_CARDS.succeeds, "premium", user);
-    const [replaced, current] = [...fake.subscriptions.values()];
+    const replaced = stripeSubscriptionOf(
+      (
+        await db
+          .selectFrom("subscription")
+          .selectAll()
+          .where("user_id", "=", user.id)
+          .where("plan_id", "=", "digital")
+          .executeTakeFirstOrThrow()
+      ).provider_subscription_id!,
+    );
     expect(replaced).toMatchObject({ status: "canceled" });
-    expect(current).toMatchObject({ status: "active" });
     const rows = await db.selectFrom("subscription").selectAll().where("user_id", "=", user.id).orderBy("created_at").execute();
     expect(rows.map((r) => [r.plan_id, r.status, r.billing_status])).toEqual(
       expect.arrayContaining([
@@ -197,9 +216,8 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     );
     await advance(31);
     await fake.deliver();
-    const renewals = (await invoices()).filter((i) => i.kind === "renewal");
+    const renewals = (await invoices()).filter((i) => i.kind === "renewal" && i.user_id === user.id);
     expect(renewals.map((i) => i.plan_id)).toEqual(["premium"]);
-    expect(mailsWith("has ended")).toHaveLength(0);
   });
 
   it("keeps the site's own renewal run from charging a subscription Stripe renews", async () => {
@@ -377,6 +395,300 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     await advance(31);
     await fake.deliver();
     expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+  });
+});
+
+describe(`plan changes on a plan Stripe renews, prorated by Stripe as quoted (${dialectName})`, () => {
+  const PERIOD_END = "2026-12-15T12:00:00.000Z";
+  const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+  /** The quote Subscription and billing shows now (Stripe's clock), on the period Stripe bills. */
+  async function quote(userId: string, planId: string): Promise<PlanChangeQuote> {
+    const quoted = await quotePlanChange(db, userId, planId, fake.now(), provider.subscriptions);
+    if (typeof quoted === "string") throw new Error(`no quote: ${quoted}`);
+    return quoted;
+  }
+
+  /** The reader confirms the quote a minute and a half after it was shown. */
+  const confirm = (userId: string, quoted: PlanChangeQuote) =>
+    changePlan(db, provider, userId, quoted.to.id, quoted.quotedAt, new Date(Date.parse(quoted.quotedAt) + 90_000));
+
+  const stripeSubscriptionFor = async (userId: string) => stripeSubscriptionOf((await subscriptionOf(userId)).provider_subscription_id!);
+  const planUpdates = (subscriptionId: string) =>
+    fake.requests.filter((r) => r.method === "POST" && r.path === `/v1/subscriptions/${subscriptionId}` && r.form.has("items[0][id]"));
+  const changeInvoices = () => [...fake.invoices.values()].filter((i) => i.billing_reason === "subscription_update");
+  const priceId = (lookupKey: string) => [...fake.prices.values()].find((p) => p.lookup_key === lookupKey)!.id;
+  const planOf = async (userId: string) => {
+    const { plan_id, role_code, access_end, scheduled_plan_id, billing_status } = await subscriptionOf(userId);
+    return { plan_id, role_code, access_end, scheduled_plan_id, billing_status };
+  };
+
+  it("upgrades at once, prorated to the second as of the quote: Stripe charges exactly the cents shown, once", async () => {
+    const user = await subscribe();
+    await advanceSeconds(9 * DAY + 13_577);
+    const quoted = await quote(user.id, "premium");
+    // Premium for the rest of the period less the unused part of Digital, each to the second and the cent.
+    const unused = (Date.parse(PERIOD_END) - Date.parse(quoted.quotedAt)) / (30 * DAY * 1000);
+    expect(quoted).toMatchObject({
+      kind: "upgrade",
+      newPlanCents: Math.round(2000 * unused),
+      creditCents: Math.round(1200 * unused),
+      amountCents: Math.round(2000 * unused) - Math.round(1200 * unused),
+      periodEnd: PERIOD_END,
+    });
+    expect(await confirm(user.id, quoted)).toBe("upgraded");
+
+    const stripeSubscription = await stripeSubscriptionFor(user.id);
+    const [update] = planUpdates(stripeSubscription.id);
+    expect(Object.fromEntries(update!.form)).toMatchObject({
+      "items[0][id]": stripeSubscription.items.data[0]!.id,
+      "items[0][price]": priceId("plan:premium:2000"),
+      proration_behavior: "always_invoice",
+      proration_date: String(seconds(quoted.quotedAt)),
+      payment_behavior: "error_if_incomplete",
+      "metadata[plan]": "premium",
+    });
+    expect(update!.form.has("billing_cycle_anchor[type]")).toBe(false);
+    expect(update!.idempotencyKey).toBe(`upgrade:${stripeSubscription.id}:premium:${quoted.quotedAt}`);
+    const [charged] = changeInvoices();
+    expect(charged).toMatchObject({ status: "paid", amount_paid: quoted.amountCents });
+    expect(charged!.lines.data.map((line) => line.amount)).toEqual([-quoted.creditCents, quoted.newPlanCents]);
+
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", role_code: "MRSUB_BEST", access_end: PERIOD_END });
+    expect((await invoices()).at(-1)).toMatchObject({
+      kind: "upgrade",
+      plan_id: "premium",
+      amount_cents: quoted.amountCents,
+      payment_key: charged!.id,
+      period_start: quoted.quotedAt,
+      period_end: PERIOD_END,
+    });
+    await sendPendingReceipts(db, mail, fake.now());
+    expect(mailsWith("your subscription is now Premium")).toHaveLength(1);
+
+    // Stripe's events of the change arrive after its answer, newest first: nothing changes again.
+    const before = { plan: await planOf(user.id), invoices: await invoices(), mails: mails().length };
+    expect(
+      new Set(
+        await fake.deliver(
+          ...fake
+            .pending()
+            .reverse()
+            .map((e) => e.id),
+        ),
+      ),
+    ).toEqual(new Set([200]));
+    await fake.deliver();
+    expect(await planOf(user.id)).toEqual(before.plan);
+    expect(await invoices()).toEqual(before.invoices);
+    expect(mails()).toHaveLength(before.mails);
+
+    await advance(21);
+    await fake.deliver();
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "renewal", plan_id: "premium", amount_cents: 2000, period_start: PERIOD_END });
+  });
+
+  it("moves a monthly plan to a yearly one: a new year from now, at the year's price less the unused month, as quoted", async () => {
+    const user = await subscribe();
+    await advanceSeconds(12 * DAY + 7_201);
+    const quoted = await quote(user.id, "executive");
+    const yearOn = new Date(quoted.quotedAt);
+    yearOn.setUTCFullYear(yearOn.getUTCFullYear() + 1);
+    expect(quoted).toMatchObject({ kind: "upgrade", newPlanCents: 45000, periodEnd: yearOn.toISOString() });
+    expect(await confirm(user.id, quoted)).toBe("upgraded");
+
+    const stripeSubscription = await stripeSubscriptionFor(user.id);
+    const [update] = planUpdates(stripeSubscription.id);
+    expect(update!.form.get("billing_cycle_anchor[type]")).toBe("now");
+    expect(update!.form.get("items[0][price]")).toBe(priceId("plan:executive:45000"));
+    const [charged] = changeInvoices();
+    expect(charged).toMatchObject({ status: "paid", amount_paid: quoted.amountCents });
+    expect(charged!.lines.data.map((line) => line.amount)).toEqual([-quoted.creditCents, 45000]);
+    expect(stripeSubscription.items.data[0]).toMatchObject({ current_period_end: seconds(quoted.periodEnd) });
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "executive", role_code: "MRSUB_EXECUTIVE", access_end: quoted.periodEnd });
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "upgrade", amount_cents: quoted.amountCents, period_end: quoted.periodEnd });
+
+    // No more monthly renewals: the next charge is the yearly one, a year after the change.
+    await advance(366);
+    await fake.deliver();
+    expect((await invoices()).map((i) => [i.kind, i.plan_id, i.amount_cents])).toEqual([
+      ["purchase", "digital", 1200],
+      ["upgrade", "executive", quoted.amountCents],
+      ["renewal", "executive", 45000],
+    ]);
+  });
+
+  it("downgrades at the renewal through a Stripe schedule: nothing charged now, the plan kept to the period's end, then the lower one", async () => {
+    const user = await subscribe(TEST_CARDS.succeeds, "premium");
+    await advance(10);
+    const quoted = await quote(user.id, "digital");
+    expect(quoted).toMatchObject({ kind: "downgrade", amountCents: 0, startsAt: PERIOD_END });
+    const stripeInvoices = fake.invoices.size;
+    expect(await confirm(user.id, quoted)).toBe("scheduled");
+
+    const stripeSubscription = await stripeSubscriptionFor(user.id);
+    const schedule = fake.schedules.get(stripeSubscription.schedule!)!;
+    const lookupKey = (id: string) => fake.prices.get(id)!.lookup_key;
+    expect(schedule.phases.map((p) => [lookupKey(p.items[0]!.price), p.start_date, p.end_date, p.metadata.plan])).toEqual([
+      ["plan:premium:2000", seconds(NOVEMBER.toISOString()), seconds(PERIOD_END), "premium"],
+      ["plan:digital:1200", seconds(PERIOD_END), seconds("2027-01-15T12:00:00.000Z"), "digital"],
+    ]);
+    expect(fake.invoices.size).toBe(stripeInvoices);
+    await fake.deliver();
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", scheduled_plan_id: "digital" });
+    expect((await subscriberStatus(db, user.id, fake.now()))?.roleCodes).toEqual(["MRSUB_BEST"]);
+
+    await advance(21);
+    await fake.deliver();
+    expect(await planOf(user.id)).toMatchObject({
+      plan_id: "digital",
+      role_code: "MRSUB_GOOD",
+      scheduled_plan_id: null,
+      access_end: "2027-01-15T12:00:00.000Z",
+    });
+    // A month later the schedule has let go, and the subscription renews at Digital by itself.
+    await advance(31);
+    await fake.deliver();
+    expect(stripeSubscription.schedule).toBeNull();
+    expect((await invoices()).map((i) => [i.kind, i.plan_id, i.amount_cents])).toEqual([
+      ["purchase", "premium", 2000],
+      ["renewal", "digital", 1200],
+      ["renewal", "digital", 1200],
+    ]);
+  });
+
+  it("runs a yearly plan downgraded to a monthly one to the end of its year, then renews it monthly", async () => {
+    const user = await subscribe(TEST_CARDS.succeeds, "executive");
+    await advance(100);
+    const quoted = await quote(user.id, "premium");
+    expect(quoted).toMatchObject({ kind: "downgrade", startsAt: "2027-11-15T12:00:00.000Z" });
+    expect(await confirm(user.id, quoted)).toBe("scheduled");
+    await advance(250);
+    await fake.deliver();
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "executive", scheduled_plan_id: "premium" });
+    await advance(20);
+    await fake.deliver();
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", scheduled_plan_id: null, access_end: "2027-12-15T12:00:00.000Z" });
+    expect((await invoices()).map((i) => [i.kind, i.plan_id, i.amount_cents])).toEqual([
+      ["purchase", "executive", 45000],
+      ["renewal", "premium", 2000],
+    ]);
+  });
+
+  it("keeps the plan: Stripe's schedule is released and the renewal charges the plan the reader has; a cancel releases one too", async () => {
+    const user = await subscribe(TEST_CARDS.succeeds, "premium");
+    await advance(5);
+    expect(await confirm(user.id, await quote(user.id, "digital"))).toBe("scheduled");
+    const stripeSubscription = await stripeSubscriptionFor(user.id);
+    const first = stripeSubscription.schedule!;
+    expect(await keepCurrentPlan(db, user.id, provider.subscriptions)).toBe(true);
+    expect(fake.schedules.get(first)).toMatchObject({ status: "released" });
+    expect(stripeSubscription.schedule).toBeNull();
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", scheduled_plan_id: null });
+    expect(await keepCurrentPlan(db, user.id, provider.subscriptions)).toBe(false);
+
+    // Chosen again (a new quote, so new keys): a new schedule. Stripe refuses to cancel a
+    // subscription a schedule manages, so cancelling releases it first.
+    await advance(1);
+    expect(await confirm(user.id, await quote(user.id, "digital-print"))).toBe("scheduled");
+    expect(stripeSubscription.schedule).not.toBeNull();
+    expect(stripeSubscription.schedule).not.toBe(first);
+    expect(await cancelAtPeriodEnd(db, user.id, null, fake.now(), provider.subscriptions)).toBe("cancelled");
+    expect(stripeSubscription).toMatchObject({ schedule: null, cancel_at_period_end: true });
+    expect(await planOf(user.id)).toMatchObject({ billing_status: "cancel_at_period_end", scheduled_plan_id: null });
+    expect(await resumeSubscription(db, user.id, fake.now(), provider.subscriptions)).toBe("resumed");
+
+    await advance(31);
+    await fake.deliver();
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", billing_status: "active", access_end: "2027-01-15T12:00:00.000Z" });
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "renewal", plan_id: "premium", amount_cents: 2000 });
+  });
+
+  it("applies changes whose answers were lost from their invoice.paid, once, whatever the order and however often the events come", async () => {
+    const user = await subscribe();
+    const stripeSubscription = await stripeSubscriptionFor(user.id);
+    const from = fake.events.length;
+    // Two upgrades Stripe made and charged whose answers never reached the site (it stopped meanwhile).
+    for (const [planId, after] of [
+      ["digital-print", 3 * DAY],
+      ["premium", 2 * DAY + 4_000],
+    ] as const) {
+      await advanceSeconds(after);
+      await provider.subscriptions!.changePlanNow({
+        subscriptionId: stripeSubscription.id,
+        current: await provider.subscriptions!.retrievePlan(stripeSubscription.id),
+        to: planPrice(findPlan(planId)!),
+        prorationDate: fake.now(),
+        newPeriod: false,
+        idempotencyKey: `upgrade:${stripeSubscription.id}:${planId}:${fake.now().toISOString()}`,
+      });
+    }
+    const changes = fake.events.slice(from);
+    expect(new Set(await fake.deliver(...[...changes].reverse().map((e) => e.id)))).toEqual(new Set([200]));
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", role_code: "MRSUB_BEST", access_end: PERIOD_END });
+    const charged = changeInvoices();
+    expect((await invoices()).filter((i) => i.kind === "upgrade").map((i) => [i.plan_id, i.payment_key, i.amount_cents])).toEqual(
+      expect.arrayContaining(charged.map((c) => [c.parent.subscription_details.metadata.plan, c.id, c.amount_paid])),
+    );
+    expect((await invoices()).filter((i) => i.kind === "upgrade")).toHaveLength(2);
+
+    const before = { plan: await planOf(user.id), invoices: await invoices() };
+    await fake.deliver(...changes.map((e) => e.id));
+    await fake.deliver(...[...changes].reverse().map((e) => e.id));
+    expect(await planOf(user.id)).toEqual(before.plan);
+    expect(await invoices()).toEqual(before.invoices);
+
+    await advance(30);
+    await fake.deliver(...[...fake.events].reverse().map((e) => e.id));
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "premium", access_end: "2027-01-15T12:00:00.000Z" });
+    expect((await invoices()).map((i) => [i.kind, i.plan_id])).toEqual([
+      ["purchase", "digital"],
+      ...before.invoices.slice(1).map((i) => [i.kind, i.plan_id]),
+      ["renewal", "premium"],
+    ]);
+    await sendPendingReceipts(db, mail, fake.now());
+    expect(mailsWith("Subject: Your Meridian Review receipt")).toHaveLength(4);
+  });
+
+  it("leaves the reader on their plan when the card declines the upgrade: Stripe makes no change, and its failure event changes nothing", async () => {
+    const user = await subscribe(TEST_CARDS.declinesLater);
+    await advance(4);
+    expect(await confirm(user.id, await quote(user.id, "premium"))).toBe("declined");
+    const stripeSubscription = await stripeSubscriptionFor(user.id);
+    expect(stripeSubscription.items.data[0]!.price.lookup_key).toBe("plan:digital:1200");
+    expect(stripeSubscription.metadata.plan).toBe("digital");
+    expect(changeInvoices().map((i) => i.status)).toEqual(["void"]);
+
+    expect(fake.pending().map((e) => e.type)).toContain("invoice.payment_failed");
+    expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+    expect(await planOf(user.id)).toMatchObject({ plan_id: "digital", billing_status: "active", access_end: PERIOD_END });
+    expect((await invoices()).map((i) => i.kind)).toEqual(["purchase"]);
+    expect(mailsWith("payment did not go through")).toHaveLength(0);
+  });
+
+  it("makes one change and one charge of a confirmation sent twice at once, and quotes again across a renewal", async () => {
+    const user = await subscribe();
+    await advance(6);
+    const quoted = await quote(user.id, "premium");
+    const outcomes = await Promise.all([confirm(user.id, quoted), confirm(user.id, quoted)]);
+    expect(outcomes).toContain("upgraded");
+    expect(outcomes.every((o) => o === "upgraded" || o === "unchanged")).toBe(true);
+    const subscriptionId = (await stripeSubscriptionFor(user.id)).id;
+    expect(new Set(planUpdates(subscriptionId).map((r) => r.idempotencyKey))).toEqual(
+      new Set([`upgrade:${subscriptionId}:premium:${quoted.quotedAt}`]),
+    );
+    expect(changeInvoices()).toHaveLength(1);
+    expect((await invoices()).filter((i) => i.kind === "upgrade")).toHaveLength(1);
+    expect(await confirm(user.id, quoted)).toBe("unchanged");
+    const asked = planUpdates(subscriptionId).length;
+
+    // Quoted minutes before Stripe renewed the plan, confirmed after: the period has changed, so it is quoted again.
+    await advanceSeconds(24 * DAY - 5 * 60);
+    const late = await quote(user.id, "executive");
+    await advanceSeconds(10 * 60);
+    await fake.deliver();
+    expect(await changePlan(db, provider, user.id, "executive", late.quotedAt, fake.now())).toBe("stale");
+    expect(planUpdates(subscriptionId)).toHaveLength(asked);
   });
 });
 

@@ -10,10 +10,27 @@ import Stripe from "stripe";
  * reused with other parameters). Point the adapter (or the built server's STRIPE_API_URL) at `url`.
  *
  * It speaks Checkout (modes payment, subscription and setup), Customers, Products and Prices (by
- * lookup_key), Subscriptions (retrieve; update cancel_at_period_end and default_payment_method; cancel),
- * Invoices and test clocks, as of the API version the installed package pins
+ * lookup_key), Subscriptions (retrieve; update cancel_at_period_end, default_payment_method,
+ * metadata and the item's price; cancel), Subscription schedules (from a subscription; phases;
+ * release), Invoices and test clocks, as of the API version the installed package pins
  * (STRIPE_API_VERSION): a subscription's period is on its items, an invoice names its
- * subscription under `parent.subscription_details` and its service period on its lines.
+ * subscription under `parent.subscription_details` (with the subscription's metadata) and its
+ * service period on its lines.
+ *
+ * A price change prorates to the second as Stripe does: as of `proration_date` (else the clock's
+ * time), the unused part of the period is credited at the old price and, in the same interval,
+ * the rest of it charged at the new one, each line `round(unit_amount × (period end −
+ * proration_date) / (period end − period start))`. Another interval needs
+ * `billing_cycle_anchor[type]=now` (the pinned version's form): a new period starts at the
+ * clock's time, billed in full. `proration_behavior=always_invoice` puts these lines on an
+ * invoice (`billing_reason=subscription_update`) charged at once, off-session;
+ * `proration_behavior=none` charges nothing in the same interval. A decline with
+ * `payment_behavior=error_if_incomplete` answers 402 and changes nothing (the invoice is voided);
+ * with the default `allow_incomplete` the change stands and the subscription is past due.
+ * Not modelled (answered 400): `create_prorations` (pending proration items) and the
+ * pending/default_incomplete payment behaviours. A subscription a schedule manages refuses a
+ * change of its cancellation; when its period ends, the next phase's price and metadata apply
+ * before the renewal, and a schedule whose last phase is over is released.
  *
  * Billing runs on one test clock (`clock`): customers Checkout creates belong to it (real Stripe
  * needs the customer made on the clock first). Advancing it renews what fell due: a new invoice
@@ -67,6 +84,7 @@ export interface FakeSubscription {
   object: "subscription";
   customer: string;
   status: "active" | "past_due" | "canceled";
+  schedule: string | null;
   cancel_at_period_end: boolean;
   cancel_at: number | null;
   canceled_at: number | null;
@@ -100,8 +118,8 @@ export interface FakeInvoice {
   id: string;
   object: "invoice";
   customer: string;
-  status: "draft" | "open" | "paid";
-  billing_reason: "subscription_create" | "subscription_cycle";
+  status: "draft" | "open" | "paid" | "void";
+  billing_reason: "subscription_create" | "subscription_cycle" | "subscription_update";
   collection_method: "charge_automatically";
   currency: string;
   amount_due: number;
@@ -123,7 +141,31 @@ export interface FakeInvoice {
     subscription_details: { subscription: string; metadata: Record<string, string> };
   };
   lines: { object: "list"; data: Json[]; has_more: false; url: string };
-  status_transitions: { finalized_at: number | null; paid_at: number | null; marked_uncollectible_at: null; voided_at: null };
+  status_transitions: { finalized_at: number | null; paid_at: number | null; marked_uncollectible_at: null; voided_at: number | null };
+  test_clock: string | null;
+  livemode: false;
+}
+
+export interface FakeSchedulePhase {
+  start_date: number;
+  end_date: number;
+  items: { price: string; quantity: number }[];
+  metadata: Record<string, string>;
+}
+
+export interface FakeSchedule {
+  id: string;
+  object: "subscription_schedule";
+  customer: string;
+  subscription: string | null;
+  status: "active" | "released" | "canceled";
+  end_behavior: "release" | "cancel";
+  current_phase: { start_date: number; end_date: number } | null;
+  phases: FakeSchedulePhase[];
+  released_at: number | null;
+  released_subscription: string | null;
+  created: number;
+  metadata: Record<string, string>;
   test_clock: string | null;
   livemode: false;
 }
@@ -158,6 +200,7 @@ export interface FakeStripe {
   /** The checkout sessions created, by id (tests may change their state). */
   sessions: Map<string, FakeCheckoutSession>;
   subscriptions: Map<string, FakeSubscription>;
+  schedules: Map<string, FakeSchedule>;
   invoices: Map<string, FakeInvoice>;
   customers: Map<string, Json>;
   prices: Map<string, Json>;
@@ -272,6 +315,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   const paymentMethods = new Map<string, FakePaymentMethod>();
   const setupIntents = new Map<string, Json>();
   const subscriptions = new Map<string, FakeSubscription>();
+  const schedules = new Map<string, FakeSchedule>();
   const invoices = new Map<string, FakeInvoice>();
   const events: FakeEvent[] = [];
   const replays = new Map<string, { params: string; status: number; payload: object }>();
@@ -323,6 +367,19 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     return method;
   }
 
+  /** One line of an invoice: a period of the subscription's item at a price, or a proration of it. */
+  interface LineSpec {
+    amount: number;
+    price: Json;
+    start: number;
+    end: number;
+    proration: boolean;
+    description: string;
+  }
+
+  const priceName = (price: Json) => String(price.nickname ?? products.get(String(price.product))?.name ?? price.id);
+
+  /** The invoice for the subscription's next period, at its item's price. */
   function invoiceFor(
     subscription: FakeSubscription,
     reason: FakeInvoice["billing_reason"],
@@ -330,8 +387,29 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     end: number,
     previous: number,
   ): FakeInvoice {
+    const price = subscription.items.data[0]!.price;
+    const amount = Number(price.unit_amount);
+    return invoiceWith(
+      subscription,
+      reason,
+      [{ amount, price, start, end, proration: false, description: `1 × ${priceName(price)}` }],
+      previous,
+      start,
+    );
+  }
+
+  /** A finalized invoice of the subscription with these lines; `periodStart`/`periodEnd` are the invoice's own (usage collected). */
+  function invoiceWith(
+    subscription: FakeSubscription,
+    reason: FakeInvoice["billing_reason"],
+    lines: LineSpec[],
+    periodStart: number,
+    periodEnd: number,
+  ): FakeInvoice {
     const item = subscription.items.data[0]!;
-    const amount = Number(item.price.unit_amount);
+    const total = lines.reduce((sum, line) => sum + line.amount, 0);
+    // A negative total would go to the customer's balance, which the fake does not keep.
+    const amount = Math.max(0, total);
     const id = newId("in");
     const invoice: FakeInvoice = {
       id,
@@ -344,15 +422,15 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       amount_due: amount,
       amount_paid: 0,
       amount_remaining: amount,
-      subtotal: amount,
-      total: amount,
+      subtotal: total,
+      total,
       total_taxes: [],
       attempt_count: 0,
       attempted: false,
       next_payment_attempt: null,
       created: clock.frozen_time,
-      period_start: previous,
-      period_end: start,
+      period_start: periodStart,
+      period_end: periodEnd,
       number: `MRFAKE-${String(++invoiceNumber).padStart(4, "0")}`,
       parent: {
         type: "subscription_details",
@@ -361,35 +439,35 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       },
       lines: {
         object: "list",
-        data: [
-          {
-            id: newId("il"),
-            object: "line_item",
-            amount,
-            currency: subscription.currency,
-            description: `1 × ${String(item.price.nickname ?? item.price.id)}`,
-            invoice: id,
-            period: { start, end },
-            quantity: 1,
-            pricing: {
-              type: "price_details",
-              price_details: { price: item.price.id, product: item.price.product },
-              unit_amount_decimal: String(amount),
-            },
-            parent: {
-              type: "subscription_item_details",
-              invoice_item_details: null,
-              subscription_item_details: {
-                subscription: subscription.id,
-                subscription_item: item.id,
-                proration: false,
-                invoice_item: null,
-              },
-            },
-            livemode: false,
-            metadata: {},
+        data: lines.map((line) => ({
+          id: newId("il"),
+          object: "line_item",
+          amount: line.amount,
+          currency: subscription.currency,
+          description: line.description,
+          invoice: id,
+          period: { start: line.start, end: line.end },
+          quantity: 1,
+          pricing: {
+            type: "price_details",
+            price_details: { price: line.price.id, product: line.price.product },
+            unit_amount_decimal: String(line.proration ? line.amount : line.price.unit_amount),
           },
-        ],
+          parent: {
+            type: "subscription_item_details",
+            invoice_item_details: null,
+            subscription_item_details: {
+              subscription: subscription.id,
+              subscription_item: item.id,
+              proration: line.proration,
+              proration_details: line.proration ? { credited_items: null } : null,
+              // Stripe makes a proration from an invoice item of its own.
+              invoice_item: line.proration ? newId("ii") : null,
+            },
+          },
+          livemode: false,
+          metadata: {},
+        })),
         has_more: false,
         url: `/v1/invoices/${id}/lines`,
       },
@@ -404,11 +482,16 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   }
 
   /** One attempt to collect an invoice with the subscription's card, at `at`. */
-  function attempt(invoice: FakeInvoice, subscription: FakeSubscription, at: number, offSession: boolean): void {
+  /** Whether the subscription's card pays when charged now (`offSession`: without the customer). */
+  function pays(subscription: FakeSubscription, offSession: boolean): boolean {
     const method = paymentMethods.get(subscription.default_payment_method ?? "");
+    return Boolean(method && !(offSession && method.declines_off_session));
+  }
+
+  function attempt(invoice: FakeInvoice, subscription: FakeSubscription, at: number, offSession: boolean): void {
     invoice.attempt_count++;
     invoice.attempted = true;
-    if (method && !(offSession && method.declines_off_session)) {
+    if (pays(subscription, offSession)) {
       Object.assign(invoice, { status: "paid", amount_paid: invoice.amount_due, amount_remaining: 0, next_payment_attempt: null });
       invoice.status_transitions.paid_at = at;
       emit("invoice.paid", invoice);
@@ -435,9 +518,51 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   }
 
   function endSubscription(subscription: FakeSubscription, at: number): void {
+    const schedule = schedules.get(subscription.schedule ?? "");
+    if (schedule) {
+      Object.assign(schedule, { status: "canceled", current_phase: null });
+      emit("subscription_schedule.canceled", schedule);
+    }
     Object.assign(subscription, { status: "canceled", ended_at: at, canceled_at: subscription.canceled_at ?? at });
     emit("customer.subscription.deleted", subscription);
   }
+
+  /**
+   * At the end of the period: the schedule's phase starting then applies (its price and
+   * metadata), or, its last phase over, the schedule lets the subscription go on by itself.
+   */
+  function enterNextPhase(subscription: FakeSubscription, at: number): void {
+    const schedule = schedules.get(subscription.schedule ?? "");
+    if (!schedule || schedule.status !== "active") return;
+    const phase = schedule.phases.find((p) => p.start_date === at);
+    if (!phase) {
+      if (schedule.end_behavior === "release") releaseSchedule(schedule, subscription, at);
+      return;
+    }
+    const item = subscription.items.data[0]!;
+    const price = prices.get(phase.items[0]!.price)!;
+    item.price = price;
+    subscription.metadata = mergedMetadata(subscription.metadata, phase.metadata);
+    schedule.current_phase = { start_date: phase.start_date, end_date: phase.end_date };
+    emit("subscription_schedule.updated", schedule);
+  }
+
+  function releaseSchedule(schedule: FakeSchedule, subscription: FakeSubscription, at: number): void {
+    Object.assign(schedule, {
+      status: "released",
+      released_at: at,
+      released_subscription: subscription.id,
+      subscription: null,
+      current_phase: null,
+    });
+    subscription.schedule = null;
+    emit("subscription_schedule.released", schedule);
+    emit("customer.subscription.updated", subscription, { schedule: schedule.id });
+  }
+
+  /** Metadata as Stripe updates it: keys added or replaced, and a key given an empty value removed. */
+  const mergedMetadata = (metadata: Record<string, string>, update: Record<string, string>) =>
+    Object.fromEntries(Object.entries({ ...metadata, ...update }).filter(([, value]) => value !== ""));
 
   /** What falls due next on the clock by `until`, done in time order until nothing is left. */
   function runClock(until: number): void {
@@ -453,7 +578,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         if (subscription.cancel_at_period_end) consider(end, () => endSubscription(subscription, end));
         else if (subscription.status === "active")
           consider(end, () => {
-            const previous = { items: { data: [{ ...item }] } };
+            const previous = { items: { data: [{ ...item }] }, metadata: { ...subscription.metadata } };
+            enterNextPhase(subscription, end);
             const interval = item.price.recurring as { interval: "month" | "year" };
             Object.assign(item, { current_period_start: end, current_period_end: addMonths(end, interval.interval === "year" ? 12 : 1) });
             emit("customer.subscription.updated", subscription, previous);
@@ -498,6 +624,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       object: "subscription",
       customer: customer.id,
       status: "active",
+      schedule: null,
       cancel_at_period_end: false,
       cancel_at: null,
       canceled_at: null,
@@ -585,6 +712,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
 
   function byId(id: string): object | undefined {
     const stores: Array<[string, Map<string, object>]> = [
+      ["sub_sched_", schedules],
       ["sub_", subscriptions],
       ["cus_", customers],
       ["pm_", paymentMethods],
@@ -688,10 +816,18 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     return { status: 200, payload: price };
   }
 
-  function updateSubscription(subscription: FakeSubscription, params: Json): { status: number; payload: object } {
+  function updateSubscription(subscription: FakeSubscription, params: Json, expand: string[]): { status: number; payload: object } {
     if (subscription.status === "canceled") {
       return failure(400, "invalid_request_error", "A canceled subscription can only update its cancellation_details and metadata.");
     }
+    if (params.cancel_at_period_end !== undefined && subscription.schedule) {
+      return failure(
+        400,
+        "invalid_request_error",
+        `The subscription is managed by the subscription schedule \`${subscription.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`,
+      );
+    }
+    if (params.items !== undefined) return changePrice(subscription, params, expand);
     const previous: Json = {};
     if (params.cancel_at_period_end !== undefined) {
       const cancel = params.cancel_at_period_end === "true";
@@ -713,8 +849,205 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       previous.default_payment_method = subscription.default_payment_method;
       subscription.default_payment_method = method.id;
     }
+    if (params.metadata !== undefined) {
+      previous.metadata = { ...subscription.metadata };
+      subscription.metadata = mergedMetadata(subscription.metadata, params.metadata as Record<string, string>);
+    }
     if (Object.keys(previous).length > 0) emit("customer.subscription.updated", subscription, previous);
-    return { status: 200, payload: subscription };
+    return { status: 200, payload: expanded(subscription as unknown as Json, expand) };
+  }
+
+  /**
+   * A new price for the subscription's item, prorated to the second as of `proration_date` (see
+   * the header), invoiced and charged at once with `always_invoice`.
+   */
+  function changePrice(subscription: FakeSubscription, params: Json, expand: string[]): { status: number; payload: object } {
+    const item = subscription.items.data[0]!;
+    const requested = params.items as Json[];
+    if (requested.length !== 1 || requested[0]!.id !== item.id) {
+      return failure(400, "invalid_request_error", `No such subscription item: '${String(requested[0]?.id)}'`, {
+        code: "resource_missing",
+        param: "items[0][id]",
+      });
+    }
+    const price = prices.get(String(requested[0]!.price));
+    if (!price) return notFound("price", String(requested[0]!.price), "items[0][price]");
+    const behavior = String(params.proration_behavior ?? "create_prorations");
+    const paymentBehavior = String(params.payment_behavior ?? "allow_incomplete");
+    if (behavior === "create_prorations" || !["allow_incomplete", "error_if_incomplete"].includes(paymentBehavior)) {
+      return failure(
+        400,
+        "invalid_request_error",
+        "fake Stripe: only proration_behavior always_invoice or none, paid at once, is modelled.",
+      );
+    }
+    if (params.billing_cycle_anchor !== undefined && typeof params.billing_cycle_anchor !== "object") {
+      return failure(400, "invalid_request_error", "Invalid object", { param: "billing_cycle_anchor" });
+    }
+    const anchor = (params.billing_cycle_anchor as Json | undefined)?.type ?? "unchanged";
+    const interval = (p: Json) => (p.recurring as { interval: "month" | "year" }).interval;
+    const newPeriod = anchor === "now";
+    if (interval(price) !== interval(item.price) && !newPeriod) {
+      return failure(400, "invalid_request_error", "Changing to a price with another interval needs billing_cycle_anchor `now`.", {
+        param: "billing_cycle_anchor",
+      });
+    }
+    const now = clock.frozen_time;
+    const { current_period_start: start, current_period_end: end } = item;
+    const prorationDate = params.proration_date === undefined ? now : Number(params.proration_date);
+    if (!Number.isInteger(prorationDate) || prorationDate < start || prorationDate >= end) {
+      return failure(400, "invalid_request_error", "The proration_date must be within the subscription's current billing period.", {
+        param: "proration_date",
+      });
+    }
+    // Stripe's prorations: to the second, each line rounded to the cent on its own.
+    const unused = (end - prorationDate) / (end - start);
+    const prorated = (unitAmount: unknown) => Math.round(Number(unitAmount) * unused);
+    const when = new Date(prorationDate * 1000).toUTCString().slice(5, 16);
+    const lines: LineSpec[] = [];
+    if (behavior === "always_invoice") {
+      lines.push({
+        amount: -prorated(item.price.unit_amount),
+        price: item.price,
+        start: prorationDate,
+        end,
+        proration: true,
+        description: `Unused time on ${priceName(item.price)} after ${when}`,
+      });
+      if (!newPeriod)
+        lines.push({
+          amount: prorated(price.unit_amount),
+          price,
+          start: prorationDate,
+          end,
+          proration: true,
+          description: `Remaining time on ${priceName(price)} after ${when}`,
+        });
+    }
+    const periodEnd = newPeriod ? addMonths(now, interval(price) === "year" ? 12 : 1) : end;
+    if (newPeriod)
+      lines.push({
+        amount: Number(price.unit_amount),
+        price,
+        start: now,
+        end: periodEnd,
+        proration: false,
+        description: `1 × ${priceName(price)}`,
+      });
+    if (lines.length > 0 && paymentBehavior === "error_if_incomplete" && !pays(subscription, true)) {
+      // Not made: the invoice it would have needed is tried once and voided.
+      const latest = subscription.latest_invoice;
+      const refused = invoiceWith(subscription, "subscription_update", lines, now, now);
+      Object.assign(refused, { attempt_count: 1, attempted: true });
+      emit("invoice.payment_failed", refused);
+      Object.assign(refused, { status: "void" });
+      refused.status_transitions.voided_at = now;
+      emit("invoice.voided", refused);
+      subscription.latest_invoice = latest;
+      return failure(402, "card_error", "Your card was declined.", { code: "card_declined", decline_code: "generic_decline" });
+    }
+    const previous: Json = { items: { data: [{ ...item }] }, metadata: { ...subscription.metadata } };
+    item.price = price;
+    if (newPeriod) {
+      Object.assign(item, { current_period_start: now, current_period_end: periodEnd });
+      previous.billing_cycle_anchor = subscription.billing_cycle_anchor;
+      subscription.billing_cycle_anchor = now;
+    }
+    if (params.metadata !== undefined)
+      subscription.metadata = mergedMetadata(subscription.metadata, params.metadata as Record<string, string>);
+    emit("customer.subscription.updated", subscription, previous);
+    if (lines.length > 0) attempt(invoiceWith(subscription, "subscription_update", lines, now, now), subscription, now, true);
+    return { status: 200, payload: expanded(subscription as unknown as Json, expand) };
+  }
+
+  function createSchedule(params: Json): { status: number; payload: object } {
+    const subscription = subscriptions.get(String(params.from_subscription ?? ""));
+    if (!subscription) {
+      if (params.from_subscription === undefined)
+        return failure(400, "invalid_request_error", "fake Stripe: only schedules made from_subscription are modelled.");
+      return notFound("subscription", String(params.from_subscription), "from_subscription");
+    }
+    if (subscription.schedule) {
+      return failure(
+        400,
+        "invalid_request_error",
+        `You cannot migrate a subscription that is already attached to a schedule: \`${subscription.schedule}\`.`,
+      );
+    }
+    const item = subscription.items.data[0]!;
+    const phase = { start_date: item.current_period_start, end_date: item.current_period_end };
+    const schedule: FakeSchedule = {
+      id: newId("sub_sched"),
+      object: "subscription_schedule",
+      customer: subscription.customer,
+      subscription: subscription.id,
+      status: "active",
+      end_behavior: "release",
+      current_phase: phase,
+      phases: [{ ...phase, items: [{ price: String(item.price.id), quantity: item.quantity }], metadata: {} }],
+      released_at: null,
+      released_subscription: null,
+      created: clock.frozen_time,
+      metadata: {},
+      test_clock: clock.id,
+      livemode: false,
+    };
+    schedules.set(schedule.id, schedule);
+    subscription.schedule = schedule.id;
+    emit("subscription_schedule.created", schedule);
+    emit("customer.subscription.updated", subscription, { schedule: null });
+    return { status: 200, payload: schedule };
+  }
+
+  /** New phases: the current one keeps its start; each later one starts where the one before ends. */
+  function updateSchedule(schedule: FakeSchedule, params: Json): { status: number; payload: object } {
+    if (schedule.status !== "active") {
+      return failure(
+        400,
+        "invalid_request_error",
+        `You cannot update a subscription schedule that is currently in the \`${schedule.status}\` status.`,
+      );
+    }
+    const subscription = subscriptions.get(schedule.subscription!)!;
+    const requested = (params.phases as Json[] | undefined) ?? [];
+    if (requested.length === 0 || Number(requested[0]!.start_date) !== schedule.current_phase!.start_date) {
+      return failure(400, "invalid_request_error", "You can not modify the start date of the current phase.", {
+        param: "phases[0][start_date]",
+      });
+    }
+    const phases: FakeSchedulePhase[] = [];
+    for (const [i, requestedPhase] of requested.entries()) {
+      const items = (requestedPhase.items as Json[] | undefined) ?? [];
+      const price = prices.get(String(items[0]?.price));
+      if (items.length !== 1 || !price) return notFound("price", String(items[0]?.price), `phases[${i}][items][0][price]`);
+      const start = i === 0 ? schedule.current_phase!.start_date : phases[i - 1]!.end_date;
+      const duration = requestedPhase.duration as { interval: string; interval_count?: string } | undefined;
+      const end =
+        requestedPhase.end_date !== undefined
+          ? Number(requestedPhase.end_date)
+          : duration
+            ? addMonths(start, (duration.interval === "year" ? 12 : 1) * Number(duration.interval_count ?? 1))
+            : NaN;
+      if (!(end > start)) return failure(400, "invalid_request_error", `Phase ${i} needs an end_date or a duration after its start.`);
+      phases.push({
+        start_date: start,
+        end_date: end,
+        items: [{ price: price.id as string, quantity: Number(items[0]!.quantity ?? 1) }],
+        metadata: (requestedPhase.metadata as Record<string, string> | undefined) ?? {},
+      });
+    }
+    if (phases[0]!.items[0]!.price !== subscription.items.data[0]!.price.id) {
+      return failure(400, "invalid_request_error", "fake Stripe: changing the current phase's price is not modelled.");
+    }
+    schedule.phases = phases;
+    schedule.end_behavior = (params.end_behavior as FakeSchedule["end_behavior"] | undefined) ?? schedule.end_behavior;
+    schedule.current_phase = { start_date: phases[0]!.start_date, end_date: phases[0]!.end_date };
+    // The phase under way applies now: its metadata goes onto the subscription.
+    const previous = { metadata: { ...subscription.metadata } };
+    subscription.metadata = mergedMetadata(subscription.metadata, phases[0]!.metadata);
+    emit("subscription_schedule.updated", schedule);
+    emit("customer.subscription.updated", subscription, previous);
+    return { status: 200, payload: schedule };
   }
 
   const failure = (status: number, type: string, message: string, extra: object = {}) => ({
@@ -763,13 +1096,31 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       const subscription = subscriptions.get(decodeURIComponent(m[1]!));
       if (!subscription) return notFound("subscription", m[1]!);
       if (method === "GET") return { status: 200, payload: expanded(subscription as unknown as Json, expand) };
-      if (method === "POST") return updateSubscription(subscription, params);
+      if (method === "POST") return updateSubscription(subscription, params, expand);
       if (method === "DELETE") {
         if (subscription.status === "canceled") {
           return failure(400, "invalid_request_error", `No such subscription: '${subscription.id}'`, { code: "resource_missing" });
         }
         endSubscription(subscription, clock.frozen_time);
         return { status: 200, payload: subscription };
+      }
+    }
+    if (method === "POST" && path === "/v1/subscription_schedules") return createSchedule(params);
+    if ((m = /^\/v1\/subscription_schedules\/([^/]+)(\/release)?$/.exec(path))) {
+      const schedule = schedules.get(decodeURIComponent(m[1]!));
+      if (!schedule) return notFound("subscription_schedule", m[1]!);
+      if (method === "GET" && !m[2]) return { status: 200, payload: schedule };
+      if (method === "POST" && !m[2]) return updateSchedule(schedule, params);
+      if (method === "POST") {
+        if (schedule.status !== "active") {
+          return failure(
+            400,
+            "invalid_request_error",
+            `You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status.`,
+          );
+        }
+        releaseSchedule(schedule, subscriptions.get(schedule.subscription!)!, clock.frozen_time);
+        return { status: 200, payload: schedule };
       }
     }
     if ((m = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(path)) && method === "POST") {
@@ -877,6 +1228,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         requests,
         sessions,
         subscriptions,
+        schedules,
         invoices,
         customers,
         prices,

@@ -11,7 +11,8 @@ import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/tes
 // Stripe Billing against the production build (ADR 067): a reader subscribes in Stripe Checkout,
 // Stripe's test clock moves a month on, and its signed webhooks (delivered by the loopback Stripe
 // to /api/payments/webhook, then all again) renew the plan once; the reader cancels from
-// Subscription and billing, which asks Stripe, and Stripe's events end the plan.
+// Subscription and billing, which asks Stripe, and Stripe's events end the plan. A reader
+// upgrades there too, and Stripe charges what the page quoted (ADR 071).
 
 const SECRET_KEY = "sk_test_51MeridianBillingIntegration00";
 const WEBHOOK_SECRET = "whsec_meridianBillingIntegration";
@@ -125,15 +126,54 @@ const mailsTo = (email: string) => {
 };
 
 describe("Stripe Billing through the built site", () => {
+  // First: Stripe's test clock must not have been moved ahead of the site's time, which quotes by real time.
+  it("upgrades from Subscription and billing: Stripe charges the amount the quote showed, to the cent, and the plan changes", async () => {
+    const reader = await subscribe();
+    expect((await billingPage(reader.cookie)).plan).toContain("Change plan");
+    const quotePage = await fetch(`${server.url}/my-account/billing/plan?to=premium`, { headers: { Cookie: reader.cookie } });
+    expect(quotePage.status).toBe(200);
+    const $ = cheerio.load(await quotePage.text());
+    expect($("h1").text()).toBe("Upgrade to Premium");
+    const toPay = $("dt:contains('To pay today')").next().find("strong").text();
+    const quotedAt = String($("input[name=quotedAt]").val());
+
+    const confirmed = await post("/my-account/billing/plan", reader.cookie, { intent: "change", to: "premium", quotedAt });
+    expect(confirmed.status).toBe(303);
+    expect(confirmed.headers.get("location")).toBe("/my-account/billing?updated=upgraded");
+    const charged = [...fake.invoices.values()].find((i) => i.billing_reason === "subscription_update")!;
+    expect(charged).toMatchObject({ status: "paid" });
+    expect(`$${(charged.amount_paid / 100).toFixed(2)}`).toBe(toPay);
+
+    const notice = await fetch(`${server.url}/my-account/billing?updated=upgraded`, { headers: { Cookie: reader.cookie } });
+    expect(
+      cheerio
+        .load(await notice.text())("[role=status]")
+        .text(),
+    ).toContain("Your plan is now Premium.");
+    expect((await billingPage(reader.cookie)).plan).toContain("Premium, $20.00 a month");
+    expect(await invoicesOf(reader.email)).toMatchObject([{ kind: "purchase" }, { kind: "upgrade", payment_key: charged.id }]);
+    expect(mailsTo(reader.email).filter((m) => m.includes("your subscription is now Premium"))).toHaveLength(1);
+
+    // Stripe's events of the change follow its answer: they change nothing more.
+    expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+    expect(await invoicesOf(reader.email)).toHaveLength(2);
+    expect(mailsTo(reader.email).filter((m) => m.includes("your subscription is now Premium"))).toHaveLength(1);
+    // Cancelled, so that it does not renew beside the next test's reader when Stripe's clock moves.
+    expect((await post("/my-account/billing/cancel", reader.cookie, { reason: "" })).status).toBe(303);
+  });
+
   it("renews a month on by Stripe's invoice.paid: once, however often the events come, and refuses a bad signature", async () => {
     const reader = await subscribe();
+    const stripeSubscription = [...fake.subscriptions.values()].at(-1)!;
     expect((await billingPage(reader.cookie)).plan).toContain("Visa ending in 4242");
     expect((await billingPage(reader.cookie)).plan).toContain("Next renewal");
     const paidUntil = (await subscriptionOf(reader.email)).access_end;
 
     await advance(32);
     const invoices = await invoicesOf(reader.email);
-    const renewal = [...fake.invoices.values()].find((i) => i.billing_reason === "subscription_cycle")!;
+    const renewal = [...fake.invoices.values()].find(
+      (i) => i.billing_reason === "subscription_cycle" && i.parent.subscription_details.subscription === stripeSubscription.id,
+    )!;
     expect(invoices).toMatchObject([{ kind: "purchase" }, { kind: "renewal", payment_key: renewal.id, number: invoices[0]!.number + 1 }]);
     expect((await subscriptionOf(reader.email)).access_end > paidUntil).toBe(true);
     expect((await billingPage(reader.cookie)).invoices).toHaveLength(2);

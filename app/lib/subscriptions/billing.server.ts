@@ -5,7 +5,7 @@ import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendPendingReceipts, sendSubscriptionNotices } from "~/server/billing/mail";
 import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
-import { changePlan, keepCurrentPlan, quotePlanChange } from "~/server/billing/plan-change";
+import { changePlan, keepCurrentPlan, quotePlanChange, renewingPlanChoice } from "~/server/billing/plan-change";
 import { plansRenewWith } from "~/server/billing/renewals";
 import { log } from "~/server/log";
 import { config, db } from "~/app/lib/context/db.server";
@@ -103,19 +103,26 @@ export async function cardChanged(userId: string, sessionId: string) {
   return unlessProviderFails("finishing a card change", () => applyCardChange(userId, sessionId));
 }
 
-/** What changing to `planId` would cost now, by the provider's clock. */
+/** Whether choosing `planId` changes the reader's renewing plan (in Subscription and billing) rather than buying one. */
+export async function planChoice(userId: string, planId: string) {
+  return renewingPlanChoice(await db(), userId, planId, await billingNow());
+}
+
+/** What changing to `planId` would cost now, by the provider's clock (a plan Stripe renews: on the period Stripe bills). */
 export async function planQuote(userId: string, planId: string) {
-  return quotePlanChange(await db(), userId, planId, await billingNow());
+  return unlessProviderFails("quoting a plan change", async () =>
+    quotePlanChange(await db(), userId, planId, await billingNow(), (await payments()).subscriptions),
+  );
 }
 
 /**
  * Makes the quoted change (an upgrade charged now, a downgrade at renewal) and mails the
- * upgrade's receipt. A mail failure is logged: the next renewal run sends it.
+ * upgrade's receipt. A mail failure is logged: the next renewal run (or billing event) sends it.
  */
 export async function changePlanTo(userId: string, planId: string, quotedAt: string) {
-  const provider = await payments();
-  if (!provider.billing) return "unchanged" as const;
-  const outcome = await changePlan(await db(), provider.billing, userId, planId, quotedAt, await billingNow());
+  const outcome = await unlessProviderFails("changing plan", async () =>
+    changePlan(await db(), await payments(), userId, planId, quotedAt, await billingNow()),
+  );
   if (outcome === "upgraded") {
     try {
       await sendPendingReceipts(await db(), billingMail(config(), mailer()), new Date());
@@ -127,5 +134,5 @@ export async function changePlanTo(userId: string, planId: string, quotedAt: str
 }
 
 export async function keepPlan(userId: string) {
-  return keepCurrentPlan(await db(), userId);
+  return unlessProviderFails("keeping a plan", async () => keepCurrentPlan(await db(), userId, (await payments()).subscriptions));
 }
