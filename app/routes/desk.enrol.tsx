@@ -85,8 +85,8 @@ export default function DeskEnrol() {
           </p>
         ) : page.state === "other-account" ? (
           <p>
-            This link was made for another account. <Link to="/logout">Sign out</Link>, then open the link again and sign in as the
-            account it was made for.
+            This link was made for another account. <Link to="/logout">Sign out</Link>, then open the link again and sign in as the account
+            it was made for.
           </p>
         ) : (
           <>

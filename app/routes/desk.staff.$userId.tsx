@@ -76,7 +76,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       requireAction(staff, "staff.add");
       const made = await newEnrolmentLink(database, actor, userId, new Date());
       if (!made) notFound();
-      const setCookie = await setDeskFlash(staff.user.id, { kind: "enrolment-link", email: made.email, url: enrolmentUrl(config().siteUrl, made.token) });
+      const setCookie = await setDeskFlash(staff.user.id, {
+        kind: "enrolment-link",
+        email: made.email,
+        url: enrolmentUrl(config().siteUrl, made.token),
+      });
       return redirect(here, { status: 303, headers: { "Set-Cookie": setCookie } });
     }
     case "remove": {
@@ -109,7 +113,11 @@ export default function DeskStaffMember() {
         </p>
       ) : null}
       {may.changeRoles ? (
-        <RolesForm key={roleNames.join()} roles={member.roles} result={actionData && "result" in actionData ? actionData.result : undefined} />
+        <RolesForm
+          key={roleNames.join()}
+          roles={member.roles}
+          result={actionData && "result" in actionData ? actionData.result : undefined}
+        />
       ) : null}
       {may.link ? (
         <section aria-labelledby="link-heading" className={prose.section}>

@@ -29,6 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const submission = parseWithZod(form, { schema: codeSchema });
   if (submission.status !== "success") return rejectForm(submission);
+  if (staff.deskSessionEnds) return redirect(deskReturnPath(submission.value.redirectTo), 303);
   if (!staff.enrolled) return rejectForm(submission, { formErrors: [NOT_ENROLLED] }, 409);
   const checked = await checkDoorCode({ request, context }, staff, submission.value.code);
   if (!checked.ok) return rejectForm(submission, { fieldErrors: { code: [checked.message] } }, checked.status);
@@ -52,11 +53,7 @@ export default function DeskVerify() {
           Signed in as {email}. The desk asks for your second factor as well as your password; once you are in, it lets you stay for 12
           hours.
         </p>
-        {enrolled ? (
-          <DoorCodeForm redirectTo={returnTo} result={actionData?.result} />
-        ) : (
-          <p className={prose.notice}>{NOT_ENROLLED}</p>
-        )}
+        {enrolled ? <DoorCodeForm redirectTo={returnTo} result={actionData?.result} /> : <p className={prose.notice}>{NOT_ENROLLED}</p>}
         <p>
           <Link to="/">Back to the site</Link>
         </p>

@@ -28,7 +28,11 @@ afterAll(() => close());
 
 async function reader(name: string): Promise<User> {
   counter += 1;
-  const result = await register(db, { firstName: name, lastName: "Staff", email: `${name.toLowerCase()}.${counter}@example.org`, password: PASSWORD, optIn: false }, START);
+  const result = await register(
+    db,
+    { firstName: name, lastName: "Staff", email: `${name.toLowerCase()}.${counter}@example.org`, password: PASSWORD, optIn: false },
+    START,
+  );
   if (!result.ok) throw new Error(result.reason);
   return result.user;
 }
@@ -97,14 +101,22 @@ describe("staff accounts", () => {
     expect((await staffMemberFor(db, user, token, later(60)))?.deskSessionEnds).toBe(later(12 * 3600).toISOString());
 
     // Earlier tests made admins too: make this one the only one.
-    const others = await db.selectFrom("staff_role").select("user_id").where("role", "=", "admin").where("user_id", "!=", user.id).execute();
+    const others = await db
+      .selectFrom("staff_role")
+      .select("user_id")
+      .where("role", "=", "admin")
+      .where("user_id", "!=", user.id)
+      .execute();
     for (const other of others) await removeStaff(db, COMMAND_LINE, other.user_id, START);
     expect(await changeRoles(db, actorOf(user), user.id, ["editor"], later(60))).toEqual({ ok: false, reason: "last-admin" });
     expect(await removeStaff(db, actorOf(user), user.id, later(60))).toEqual({ ok: false, reason: "last-admin" });
     expect((await staffMemberFor(db, user, token, later(60)))?.deskSessionEnds).not.toBeNull();
 
     const { user: second } = await enrolledStaff("Grace", ["admin"]);
-    expect(await changeRoles(db, actorOf(second), user.id, ["editor", "admin"], later(90))).toEqual({ ok: true, roles: ["admin", "editor"] });
+    expect(await changeRoles(db, actorOf(second), user.id, ["editor", "admin"], later(90))).toEqual({
+      ok: true,
+      roles: ["admin", "editor"],
+    });
     expect(await staffMemberFor(db, user, token, later(90))).toMatchObject({ roles: ["admin", "editor"], deskSessionEnds: null });
     expect(await changeRoles(db, actorOf(second), user.id, ["admin", "editor"], later(90))).toEqual({ ok: false, reason: "unchanged" });
     expect(await changeRoles(db, actorOf(second), user.id, [], later(90))).toEqual({ ok: false, reason: "no-roles" });
@@ -129,7 +141,10 @@ describe("the second factor", () => {
     expect(await checkSecondFactor(db, user.id, totpCode(secret, START), RULES, later(5))).toMatchObject({ ok: false, reason: "invalid" });
     const next = later(30);
     expect(await checkSecondFactor(db, user.id, totpCode(secret, next), RULES, next)).toEqual({ ok: true, value: "totp" });
-    expect(await checkSecondFactor(db, user.id, totpCode(secret, next), RULES, later(10, next))).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await checkSecondFactor(db, user.id, totpCode(secret, next), RULES, later(10, next))).toMatchObject({
+      ok: false,
+      reason: "invalid",
+    });
     // Two requests with one fresh code at once: exactly one gets in.
     const third = later(60);
     const both = await Promise.all([0, 1].map(() => checkSecondFactor(db, user.id, totpCode(secret, third), RULES, third)));
@@ -221,7 +236,9 @@ describe("the audit log", () => {
     await addStaff(db, COMMAND_LINE, member.email, ["service"], START);
     const [row] = await auditOf(member.email);
     expect(row).toMatchObject({ actor: "command line", action: "staff.add" });
-    await expect(db.updateTable("desk_audit").set({ actor: "someone else" }).where("id", "=", row!.id).execute()).rejects.toThrow(/append-only/);
+    await expect(db.updateTable("desk_audit").set({ actor: "someone else" }).where("id", "=", row!.id).execute()).rejects.toThrow(
+      /append-only/,
+    );
     await expect(db.deleteFrom("desk_audit").where("id", "=", row!.id).execute()).rejects.toThrow(/append-only/);
     await expect(sql`delete from desk_audit`.execute(db)).rejects.toThrow(/append-only/);
 
@@ -240,7 +257,12 @@ describe("the audit log", () => {
     expect(mine.rows.map((r) => r.subject)).toEqual(["staff:n0", "staff:n4", "staff:n3", "staff:n2"]);
     expect((await auditPage(db, { actor: actor.label }, 2, 4)).rows.map((r) => r.subject)).toEqual(["staff:n1", "staff:n0"]);
     expect((await auditPage(db, { actor: actor.label, action: "staff.remove" }, 1, 10)).total).toBe(1);
-    const days = await auditPage(db, { actor: actor.label, from: later(86_400).toISOString(), until: later(3 * 86_400).toISOString() }, 1, 10);
+    const days = await auditPage(
+      db,
+      { actor: actor.label, from: later(86_400).toISOString(), until: later(3 * 86_400).toISOString() },
+      1,
+      10,
+    );
     expect(days.rows.map((r) => r.subject)).toEqual(["staff:n3", "staff:n2", "staff:n1"]);
   });
 });

@@ -33,7 +33,8 @@ describe("desk roles", () => {
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {
       if (!area.opens) continue;
-      for (const role of ROLES) expect(mayAct([role], area.opens), `${role} × ${area.id}`).toBe((area.roles as readonly Role[]).includes(role));
+      for (const role of ROLES)
+        expect(mayAct([role], area.opens), `${role} × ${area.id}`).toBe((area.roles as readonly Role[]).includes(role));
     }
   });
 });
