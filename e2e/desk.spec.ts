@@ -28,6 +28,7 @@ test("a staff member signs in with a password and a TOTP code, and reaches the d
   await axe(page);
 
   await page.getByRole("button", { name: "Leave the desk" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
   await page.goto("/desk");
   await expect(page.getByRole("heading", { level: 1, name: "Enter the desk" })).toBeVisible();
   await page.getByLabel("Code").fill("000000");

@@ -143,7 +143,7 @@ export default function DeskStaffMember() {
           <Form method="post">
             <input type="hidden" name="intent" value="remove" />
             <button type="submit" className={forms.secondaryButton}>
-              Remove {member.name} from staff
+              Remove<span className="visually-hidden"> {member.name}</span> from staff
             </button>
           </Form>
         </section>

@@ -2,7 +2,7 @@ import { globalStyle, style } from "@vanilla-extract/css";
 import { media, vars } from "~/app/styles/theme.css";
 
 /** The desk's pages: the site's look, with a band that says where the reader is. */
-export const page = style({ display: "grid", gap: vars.space.lg, maxWidth: vars.measure.page });
+export const page = style({ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: vars.space.lg, maxWidth: vars.measure.page });
 
 export const band = style({
   display: "flex",
