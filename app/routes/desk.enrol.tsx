@@ -95,8 +95,8 @@ export default function DeskEnrol() {
               Authenticator or 1Password). Set one up for {page.email}:
             </p>
             <ol>
-              <li>In your authenticator app, add an account, and scan this QR code.</li>
               <li>
+                In your authenticator app, add an account, and scan this QR code:
                 <QrCode size={page.qr.size} path={page.qr.path} label="QR code of your second factor's secret" />
               </li>
               <li>

@@ -68,9 +68,7 @@ export async function checkPasswordWithLockout(
 }
 
 export type LockedCheck<T> =
-  | { ok: true; value: T }
-  | { ok: false; reason: "invalid"; triesLeft: number }
-  | { ok: false; reason: "locked"; lockoutSeconds: number };
+  { ok: true; value: T } | { ok: false; reason: "invalid"; triesLeft: number } | { ok: false; reason: "locked"; lockoutSeconds: number };
 
 /**
  * Any secret checked under the lockout: a password (keyed by the address typed) or a staff

@@ -52,7 +52,12 @@ export async function openEnrolment(db: Database, token: string, now: Date): Pro
   if (!found) return null;
   if (found.secret) return { userId: found.user_id, secret: found.secret };
   // Two first visits at once keep whichever secret was stored first.
-  await db.updateTable("staff_enrolment").set({ secret: newTotpSecret() }).where("token_hash", "=", tokenHash).where("secret", "is", null).execute();
+  await db
+    .updateTable("staff_enrolment")
+    .set({ secret: newTotpSecret() })
+    .where("token_hash", "=", tokenHash)
+    .where("secret", "is", null)
+    .execute();
   const stored = await live();
   return stored?.secret ? { userId: stored.user_id, secret: stored.secret } : null;
 }
@@ -74,7 +79,13 @@ export async function completeEnrolment(
 ): Promise<EnrolmentResult> {
   const enrolment = await openEnrolment(db, token, now);
   if (!enrolment || enrolment.userId !== actor.id) return { ok: false, reason: "dead" };
-  const checked = await checkWithLockout(db, lockoutKey(actor.id), rules, now, async () => matchingStep(enrolment.secret, code, now) ?? undefined);
+  const checked = await checkWithLockout(
+    db,
+    lockoutKey(actor.id),
+    rules,
+    now,
+    async () => matchingStep(enrolment.secret, code, now) ?? undefined,
+  );
   if (!checked.ok) return checked;
   const step = checked.value;
   return db.transaction().execute(async (tx): Promise<EnrolmentResult> => {

@@ -63,7 +63,9 @@ export async function enterDesk(
     await tx
       .insertInto("desk_session")
       .values(row)
-      .onConflict((oc) => oc.column("session_hash").doUpdateSet({ user_id: row.user_id, started_at: row.started_at, expires_at: expiresAt }))
+      .onConflict((oc) =>
+        oc.column("session_hash").doUpdateSet({ user_id: row.user_id, started_at: row.started_at, expires_at: expiresAt }),
+      )
       .execute();
     await recordAudit(tx, { actor, action: "desk.enter", subject: `staff:${actor.label}`, after: { by, until: expiresAt } }, now);
   });
@@ -91,7 +93,14 @@ export async function listStaff(db: Database): Promise<StaffListing[]> {
     .selectFrom("staff_role")
     .innerJoin("app_user", "app_user.id", "staff_role.user_id")
     .leftJoin("staff_second_factor", "staff_second_factor.user_id", "staff_role.user_id")
-    .select(["app_user.id", "app_user.email", "app_user.first_name", "app_user.last_name", "staff_role.role", "staff_second_factor.enrolled_at"])
+    .select([
+      "app_user.id",
+      "app_user.email",
+      "app_user.first_name",
+      "app_user.last_name",
+      "staff_role.role",
+      "staff_second_factor.enrolled_at",
+    ])
     .orderBy("app_user.email")
     .execute();
   const byUser = new Map<string, StaffListing>();
@@ -114,8 +123,7 @@ export async function staffListing(db: Database, userId: string): Promise<StaffL
 }
 
 export type AddStaffResult =
-  | { ok: true; user: User; roles: Role[]; token: string }
-  | { ok: false; reason: "no-account" | "not-active" | "no-roles" };
+  { ok: true; user: User; roles: Role[]; token: string } | { ok: false; reason: "no-account" | "not-active" | "no-roles" };
 
 /**
  * Gives a reader (found by e-mail) these roles, beside any they hold, and makes them a
@@ -140,13 +148,22 @@ export async function addStaff(db: Database, actor: AuditActor, email: string, r
     // New roles take effect at the next code, as a change of roles does.
     if (added.length > 0 && before.length > 0) await tx.deleteFrom("desk_session").where("user_id", "=", user.id).execute();
     const token = await createEnrolment(tx, user.id, now);
-    await recordAudit(tx, { actor, action: "staff.add", subject: `staff:${user.email}`, before: { roles: before }, after: { roles: after } }, now);
+    await recordAudit(
+      tx,
+      { actor, action: "staff.add", subject: `staff:${user.email}`, before: { roles: before }, after: { roles: after } },
+      now,
+    );
     return { ok: true as const, user, roles: after, token };
   });
 }
 
 /** A new enrolment link for a staff member (a lost phone); their second factor works until it is used. */
-export async function newEnrolmentLink(db: Database, actor: AuditActor, userId: string, now: Date): Promise<{ token: string; email: string } | null> {
+export async function newEnrolmentLink(
+  db: Database,
+  actor: AuditActor,
+  userId: string,
+  now: Date,
+): Promise<{ token: string; email: string } | null> {
   return db.transaction().execute(async (tx) => {
     const member = await staffListing(tx, userId);
     if (!member) return null;
@@ -206,7 +223,13 @@ export async function removeStaff(db: Database, actor: AuditActor, userId: strin
       await tx.deleteFrom(table).where("user_id", "=", userId).execute();
     await recordAudit(
       tx,
-      { actor, action: "staff.remove", subject: `staff:${member.email}`, before: { roles: member.roles, enrolled: member.enrolled }, after: null },
+      {
+        actor,
+        action: "staff.remove",
+        subject: `staff:${member.email}`,
+        before: { roles: member.roles, enrolled: member.enrolled },
+        after: null,
+      },
       now,
     );
     return { ok: true, email: member.email };

@@ -7,11 +7,27 @@ import * as css from "./desk.css";
  * A desk page: the band naming the desk (a link home, except on the home page) and, inside the
  * desk, a button to leave it; then the page's heading and content.
  */
-export function DeskPage({ title, home = false, inside = true, children }: { title: string; home?: boolean; inside?: boolean; children: ReactNode }) {
+export function DeskPage({
+  title,
+  home = false,
+  inside = true,
+  children,
+}: {
+  title: string;
+  home?: boolean;
+  inside?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className={css.page}>
       <div className={css.band}>
-        {home ? <span className={css.crumb}>The desk</span> : <Link to="/desk" className={css.crumb}>The desk</Link>}
+        {home ? (
+          <span className={css.crumb}>The desk</span>
+        ) : (
+          <Link to="/desk" className={css.crumb}>
+            The desk
+          </Link>
+        )}
         {inside ? (
           <Form method="post" action="/desk">
             <input type="hidden" name="intent" value="leave" />

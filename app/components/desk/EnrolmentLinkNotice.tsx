@@ -6,8 +6,7 @@ export function EnrolmentLinkNotice({ email, url, hours }: { email: string; url:
   return (
     <div className={forms.success} role="status">
       <p>
-        Send this link to {email}. It sets up their second factor, works once, and expires in {hours} hours; it will not be shown
-        again.
+        Send this link to {email}. It sets up their second factor, works once, and expires in {hours} hours; it will not be shown again.
       </p>
       <p className={css.code}>{url}</p>
     </div>

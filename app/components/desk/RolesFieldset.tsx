@@ -16,10 +16,7 @@ export function RolesFieldset({ meta, checked }: { meta: FieldMetadata<string[] 
   const submitted = meta.initialValue;
   const initial = Array.isArray(submitted) ? submitted : typeof submitted === "string" ? [submitted] : checked;
   return (
-    <fieldset
-      className={error ? `${css.fieldset} ${forms.withError}` : css.fieldset}
-      aria-describedby={error ? meta.errorId : undefined}
-    >
+    <fieldset className={error ? `${css.fieldset} ${forms.withError}` : css.fieldset} aria-describedby={error ? meta.errorId : undefined}>
       <legend>Roles</legend>
       {error ? (
         <p id={meta.errorId} className={forms.fieldError}>
@@ -30,7 +27,14 @@ export function RolesFieldset({ meta, checked }: { meta: FieldMetadata<string[] 
         const id = index === 0 ? meta.id : `${meta.id}-${role}`;
         return (
           <div key={role} className={forms.checkbox}>
-            <input type="checkbox" id={id} name={meta.name} value={role} defaultChecked={initial.includes(role)} aria-describedby={`${id}-hint`} />
+            <input
+              type="checkbox"
+              id={id}
+              name={meta.name}
+              value={role}
+              defaultChecked={initial.includes(role)}
+              aria-describedby={`${id}-hint`}
+            />
             <div className={forms.field}>
               <label htmlFor={id}>{ROLE_NAMES[role]}</label>
               <span id={`${id}-hint`} className={forms.hint}>

@@ -67,7 +67,9 @@ globalStyle(`${table} th, ${table} td`, {
 });
 globalStyle(`${table} thead th`, { borderBottom: `2px solid ${vars.color.ink}` });
 
-globalStyle(`${table} thead`, { "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } } });
+globalStyle(`${table} thead`, {
+  "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } },
+});
 globalStyle(`${table} tr`, {
   "@media": { [media.narrow]: { display: "block", borderBottom: `2px solid ${vars.color.rule}`, padding: `${vars.space.sm} 0` } },
 });
@@ -93,7 +95,7 @@ export const codes = style([
   },
 ]);
 
-export const qr = style({ width: "13rem", height: "13rem", background: "#fff", display: "block" });
+export const qr = style({ width: "13rem", height: "13rem", background: "#fff", display: "block", marginTop: vars.space.sm });
 
 export const filters = style({
   display: "grid",

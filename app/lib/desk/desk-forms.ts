@@ -22,7 +22,9 @@ export const enrolCodeSchema = z.object({
     .regex(/^\d{6}$/, ENROL_CODE_INVALID),
 });
 
-const roles = z.array(z.enum(ROLES, { errorMap: () => ({ message: ROLES_REQUIRED }) }), { required_error: ROLES_REQUIRED }).min(1, ROLES_REQUIRED);
+const roles = z
+  .array(z.enum(ROLES, { errorMap: () => ({ message: ROLES_REQUIRED }) }), { required_error: ROLES_REQUIRED })
+  .min(1, ROLES_REQUIRED);
 
 export const addStaffSchema = z.object({ email: email(), roles });
 

@@ -12,7 +12,8 @@ export type CodeProblem = { ok: false; status: number; message: string };
 
 const wrongCode = (triesLeft: number) =>
   `That code is not right, or it has been used already. You have ${triesLeft} ${triesLeft === 1 ? "try" : "tries"} left.`;
-const locked = (seconds: number) => `Too many wrong codes. The desk is locked for your account: please wait ${formatWait(seconds)} and try again.`;
+const locked = (seconds: number) =>
+  `Too many wrong codes. The desk is locked for your account: please wait ${formatWait(seconds)} and try again.`;
 
 async function limited(args: RequestArgs, staffEmail: string): Promise<CodeProblem | null> {
   const limit = await rateLimit(args.request, args.context, "second-factor", staffEmail);
@@ -20,7 +21,11 @@ async function limited(args: RequestArgs, staffEmail: string): Promise<CodeProbl
 }
 
 /** Checks a code typed at the desk's door. */
-export async function checkDoorCode(args: RequestArgs, staff: StaffMember, code: string): Promise<{ ok: true; kind: CodeKind } | CodeProblem> {
+export async function checkDoorCode(
+  args: RequestArgs,
+  staff: StaffMember,
+  code: string,
+): Promise<{ ok: true; kind: CodeKind } | CodeProblem> {
   const stopped = await limited(args, staff.user.email);
   if (stopped) return stopped;
   const checked = await checkSecondFactor(await requestContext(args).db(), staff.user.id, code, lockoutRules(), new Date());
