@@ -157,7 +157,7 @@ function RolesForm({ roles, result }: { roles: readonly string[]; result: Parame
   const formError = form.errors?.[0];
   return (
     <section aria-labelledby="roles-heading" className={prose.section}>
-      <h2 id="roles-heading">Roles</h2>
+      <h2 id="roles-heading">Change roles</h2>
       <ErrorSummary items={summary} />
       <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
         <input type="hidden" name="intent" value="roles" />
