@@ -8,7 +8,7 @@ import { NonceProvider } from "./lib/http/nonce";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/http/page-cache.server";
 import { isDatabaseUnavailable } from "~/server/db/unavailable";
 import { log } from "~/server/log";
-import { applySecurityHeaders, createNonce, hardenResponse, isEmbeddable, isPrivatePage } from "./lib/http/security.server";
+import { applyPrivacyHeaders, applySecurityHeaders, createNonce, hardenResponse, isEmbeddable } from "./lib/http/security.server";
 
 export const streamTimeout = 5_000;
 
@@ -117,7 +117,7 @@ function renderDocument(
         if (cacheKey && !renderFailed) keepPage(cacheKey, document.toString(), nonce);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         if (production) applySecurityHeaders(responseHeaders, { nonce }, isEmbeddable(pathname));
-        if (isPrivatePage(pathname)) responseHeaders.set("Cache-Control", "no-store");
+        applyPrivacyHeaders(pathname, responseStatusCode, responseHeaders);
         if (cacheKey) responseHeaders.set("X-Page-Cache", "miss");
         responseHeaders.set("Content-Length", String(document.byteLength));
         resolve(new Response(new Uint8Array(document), { headers: responseHeaders, status: responseStatusCode }));

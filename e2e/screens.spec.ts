@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { totpCode } from "~/server/desk/totp";
+import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
 
@@ -138,4 +140,28 @@ test("the reading-list dialog over an article fits the screen from 320 to 1280 p
       });
     }
   }
+});
+
+test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  const admin = await newStaff(site, "screens-desk", ["admin"]);
+  const colleague = await newStaff(site, "screens-desk-editor", ["editor", "store"]);
+  await signInThroughPage(page, admin.email);
+  await shoot(page, project, "desk-enrol", admin.link);
+  const secret = await secretOnPage(page);
+  await page.getByLabel("Code from your app").fill(totpCode(secret, new Date()));
+  await page.getByRole("button", { name: "Set up and enter the desk" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
+  await page.screenshot({ path: path.join(SCREENS, project, "desk-recovery-codes-1280.png"), fullPage: true, animations: "disabled" });
+
+  const colleagueId = await site.db.selectFrom("app_user").select("id").where("email", "=", colleague.email).executeTakeFirstOrThrow();
+  await shoot(page, project, "desk", "/desk");
+  await shoot(page, project, "desk-security", "/desk/security");
+  await shoot(page, project, "desk-staff", "/desk/staff");
+  await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
+  await shoot(page, project, "desk-audit", "/desk/audit");
+  await page.getByRole("button", { name: "Leave the desk" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await shoot(page, project, "desk-verify", "/desk/verify");
 });

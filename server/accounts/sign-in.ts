@@ -47,20 +47,13 @@ export async function checkPasswordWithLockout(
   now = new Date(),
 ): Promise<PasswordCheck> {
   const address = normalizeEmail(email);
-  const claim = await claimTry(db, address, rules, now);
-  if (claim.refused) return { ok: false, reason: "locked", lockoutSeconds: Math.max(1, await activeLock(db, address, now)) };
-
-  const account = await findCredentials(db, address);
-  const valid = account ? await verifyPassword(password, account.passwordHash) : await verifyDecoy(password);
-  if (!account || !valid) {
-    if (claim.lockSeconds) return { ok: false, reason: "locked", lockoutSeconds: claim.lockSeconds };
-    return { ok: false, reason: "invalid", triesLeft: rules.maxFailures - claim.failures };
-  }
-  // The right password clears the count. A lock that a concurrent attempt decided after this
-  // one claimed its try stays; the lock this attempt's own claim set is lifted.
-  let clear = db.deleteFrom("login_failure").where("email", "=", address);
-  if (!claim.lockSeconds) clear = clear.where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now.toISOString())]));
-  await clear.execute();
+  const checked = await checkWithLockout(db, address, rules, now, async () => {
+    const account = await findCredentials(db, address);
+    const valid = account ? await verifyPassword(password, account.passwordHash) : await verifyDecoy(password);
+    return account && valid ? account : undefined;
+  });
+  if (!checked.ok) return checked;
+  const account = checked.value;
   // An older hash is made again at today's cost while the password is at hand (unless the
   // password was changed meanwhile).
   if (needsRehash(account.passwordHash)) {
@@ -74,10 +67,40 @@ export async function checkPasswordWithLockout(
   return { ok: true, user: account.user };
 }
 
+export type LockedCheck<T> =
+  { ok: true; value: T } | { ok: false; reason: "invalid"; triesLeft: number } | { ok: false; reason: "locked"; lockoutSeconds: number };
+
+/**
+ * Any secret checked under the lockout: a password (keyed by the address typed) or a staff
+ * member's second-factor code (keyed by their account, ADR 072). A try is claimed first (see
+ * above); `check` answers the value behind a right secret, or undefined for a wrong one. A right
+ * secret clears the count, except a lock that a concurrent attempt decided after this one
+ * claimed its try; the lock this attempt's own claim set is lifted.
+ */
+export async function checkWithLockout<T>(
+  db: Database,
+  key: string,
+  rules: LockoutRules,
+  now: Date,
+  check: () => Promise<T | undefined>,
+): Promise<LockedCheck<T>> {
+  const claim = await claimTry(db, key, rules, now);
+  if (claim.refused) return { ok: false, reason: "locked", lockoutSeconds: Math.max(1, await lockSecondsLeft(db, key, now)) };
+  const value = await check();
+  if (value === undefined) {
+    if (claim.lockSeconds) return { ok: false, reason: "locked", lockoutSeconds: claim.lockSeconds };
+    return { ok: false, reason: "invalid", triesLeft: rules.maxFailures - claim.failures };
+  }
+  let clear = db.deleteFrom("login_failure").where("email", "=", key);
+  if (!claim.lockSeconds) clear = clear.where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now.toISOString())]));
+  await clear.execute();
+  return { ok: true, value };
+}
+
 type Claim = { refused: true } | { refused: false; failures: number; lockSeconds: number };
 
-/** Counts one try against the address, in one statement; refused while a lock is in force. */
-async function claimTry(db: Database, address: string, rules: LockoutRules, now: Date): Promise<Claim> {
+/** Counts one try against the key, in one statement; refused while a lock is in force. */
+async function claimTry(db: Database, key: string, rules: LockoutRules, now: Date): Promise<Claim> {
   const at = now.toISOString();
   const dayAgo = new Date(now.getTime() - HARD_LOCK_SECONDS * 1000).toISOString();
   const softUntil = new Date(now.getTime() + rules.lockoutSeconds * 1000).toISOString();
@@ -92,7 +115,7 @@ async function claimTry(db: Database, address: string, rules: LockoutRules, now:
   const row = await db
     .insertInto("login_failure")
     .values({
-      email: address,
+      email: key,
       failures: firstLocks ? 0 : 1,
       lockouts: firstLocks ? 1 : 0,
       first_lockout_at: firstLocks ? at : null,
@@ -119,8 +142,12 @@ async function claimTry(db: Database, address: string, rules: LockoutRules, now:
 }
 
 /** Seconds left on a lockout of this address, or 0. */
-export async function activeLock(db: Database, email: string, now = new Date()): Promise<number> {
-  const row = await db.selectFrom("login_failure").select("locked_until").where("email", "=", normalizeEmail(email)).executeTakeFirst();
+export function activeLock(db: Database, email: string, now = new Date()): Promise<number> {
+  return lockSecondsLeft(db, normalizeEmail(email), now);
+}
+
+async function lockSecondsLeft(db: Database, key: string, now: Date): Promise<number> {
+  const row = await db.selectFrom("login_failure").select("locked_until").where("email", "=", key).executeTakeFirst();
   if (!row?.locked_until) return 0;
   return Math.max(0, Math.ceil((Date.parse(row.locked_until) - now.getTime()) / 1000));
 }

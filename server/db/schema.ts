@@ -296,6 +296,63 @@ export interface RateLimitTable {
   hits: number;
 }
 
+/** A staff member's role at the desk (ADR 072); one row per role held. */
+export interface StaffRoleTable {
+  user_id: string;
+  role: string;
+  granted_at: string;
+}
+
+export interface StaffSecondFactorTable {
+  user_id: string;
+  /** The TOTP secret, base32. */
+  secret: string;
+  enrolled_at: string;
+  /** The time step of the last code accepted; only a later step's code is accepted next. */
+  last_step: number;
+}
+
+export interface StaffRecoveryCodeTable {
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+export interface StaffEnrolmentTable {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** The TOTP secret the enrolment page offers, until a code from it completes enrolment. */
+  secret: string | null;
+}
+
+/** A reader's session raised to the desk by a second-factor code. */
+export interface DeskSessionTable {
+  session_hash: string;
+  user_id: string;
+  started_at: string;
+  expires_at: string;
+}
+
+/** The desk's audit log (ADR 073): append-only, and free of foreign keys. */
+export interface DeskAuditTable {
+  id: string;
+  at: string;
+  /** The acting staff member's user id; null for the command line. */
+  actor_id: string | null;
+  /** Who acted, as they were then: a staff member's e-mail address, or "command line". */
+  actor: string;
+  action: string;
+  /** What the action was about, e.g. "staff:ada@example.org". */
+  subject: string;
+  /** JSON of what changed, before and after; null where nothing was there. */
+  before: string | null;
+  after: string | null;
+}
+
 export interface ArticleReadDayTable {
   article_id: number;
   /** The UTC day, YYYY-MM-DD. */
@@ -768,6 +825,12 @@ export interface DB {
   app_user: AppUserTable;
   user_session: UserSessionTable;
   login_failure: LoginFailureTable;
+  staff_role: StaffRoleTable;
+  staff_second_factor: StaffSecondFactorTable;
+  staff_recovery_code: StaffRecoveryCodeTable;
+  staff_enrolment: StaffEnrolmentTable;
+  desk_session: DeskSessionTable;
+  desk_audit: DeskAuditTable;
   rate_limit: RateLimitTable;
   geo_country: GeoCountryTable;
   short_link: ShortLinkTable;

@@ -25,6 +25,20 @@ const PRIVATE_PAGES = [
 /** True for a page (or its .data request) that must answer Cache-Control: no-store. */
 export const isPrivatePage = (pathname: string) => PRIVATE_PAGES.some((page) => page.test(pathname));
 
+const isDeskPage = (pathname: string) => /^\/desk(?:[/.]|$)/.test(pathname);
+
+/**
+ * no-store on private pages. The desk's pages (ADR 072) are private and never indexed; its 404,
+ * what everyone without a role gets there, stays the site's ordinary 404, headers and all, so
+ * that nothing tells a reader the desk exists.
+ */
+export function applyPrivacyHeaders(pathname: string, status: number, headers: Headers): void {
+  if (isDeskPage(pathname) && status !== 404) {
+    headers.set("Cache-Control", "no-store");
+    headers.set("X-Robots-Tag", "noindex, nofollow");
+  } else if (isPrivatePage(pathname)) headers.set("Cache-Control", "no-store");
+}
+
 /**
  * Sets the security headers. The CSP allows scripts only from this origin, or inline with the
  * page's nonce or one of the given hashes (a page from the page cache); only an embeddable page
@@ -66,7 +80,7 @@ export function applySecurityHeaders(
 
 /**
  * Any response of the site made whole: the security headers unless it already has its own (a
- * document's nonce CSP), and no-store on private pages. Returns a copy when the original's
+ * document's nonce CSP), and the private pages' headers. Returns a copy when the original's
  * headers cannot be changed.
  */
 export function hardenResponse(pathname: string, response: Response, settings: HeaderSettings): Response {
@@ -82,6 +96,6 @@ export function hardenResponse(pathname: string, response: Response, settings: H
   }
   if (!target.headers.has("Content-Security-Policy"))
     applySecurityHeaders(target.headers, settings, { embeddable: isEmbeddable(pathname) });
-  if (isPrivatePage(pathname)) target.headers.set("Cache-Control", "no-store");
+  applyPrivacyHeaders(pathname, target.status, target.headers);
   return target;
 }

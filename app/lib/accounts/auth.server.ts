@@ -12,7 +12,8 @@ export function lockoutRules(): LockoutRules {
   return { maxFailures: c.LOGIN_MAX_FAILURES, lockoutSeconds: c.LOGIN_LOCKOUT_SECONDS };
 }
 
-export type GuardedAction = "sign-in" | "register" | "forgot-password" | "current-password";
+/** "second-factor": a staff member's code at the desk's door or at enrolment (ADR 072). */
+export type GuardedAction = "sign-in" | "register" | "forgot-password" | "current-password" | "second-factor";
 
 /**
  * Counts a post against the per-address and per-account limits. The address is the client's own

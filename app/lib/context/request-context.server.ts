@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { User } from "~/server/accounts/users";
 import { userForSession } from "~/server/accounts/sessions";
+import { staffMemberFor, type StaffMember } from "~/server/desk/staff";
 import { clientIp } from "~/server/http/client-ip";
 import { config } from "~/server/config";
 import { db } from "./db.server";
@@ -27,9 +28,6 @@ declare module "@remix-run/node" {
   }
 }
 
-/** Who a staff member at the desk is (issue 38 fills it in). */
-export type StaffIdentity = Readonly<Record<string, never>>;
-
 /** A reader known by their session or visitor cookie. */
 export type KnownReader = Extract<Reader, { kind: "guest" | "registered" | "subscriber" }>;
 
@@ -50,8 +48,8 @@ export interface RequestContext {
    * load context. Null under `remix-serve` without a proxy header, which passes no address.
    */
   readonly clientAddress: string | null;
-  /** The staff identity; no request has one until the desk (issue 38). */
-  readonly staff: StaffIdentity | null;
+  /** The signed-in reader as staff (roles, second factor, desk session: ADR 072); null for a reader without a role. */
+  staff(): Promise<StaffMember | null>;
   db(): Promise<Database>;
   /** The session cookie's token, if the request carries one. */
   sessionToken(): Promise<string | undefined>;
@@ -106,7 +104,10 @@ function createRequestContext(request: Request, loadContext: AppLoadContext): Re
   return {
     requestId: currentRequestId() ?? requestIdFrom(request.headers.get("X-Request-Id") ?? undefined),
     clientAddress: header ? clientIp(request, header) : (loadContext.clientAddress ?? null),
-    staff: null,
+    staff: once(async () => {
+      const [signedIn, found] = await Promise.all([user(), token()]);
+      return signedIn && found ? staffMemberFor(await db(), signedIn, found, new Date()) : null;
+    }),
     db,
     sessionToken: token,
     user,

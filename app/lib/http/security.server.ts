@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { applySecurityHeaders as apply, hardenResponse as harden, type HeaderSettings } from "~/server/http/response-headers";
 import { config } from "~/app/lib/context/db.server";
 
-export { isEmbeddable, isPrivatePage } from "~/server/http/response-headers";
+export { applyPrivacyHeaders, isEmbeddable, isPrivatePage } from "~/server/http/response-headers";
 
 export function createNonce(): string {
   return crypto.randomBytes(16).toString("base64");

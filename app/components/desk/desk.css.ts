@@ -1,0 +1,113 @@
+import { globalStyle, style } from "@vanilla-extract/css";
+import { media, vars } from "~/app/styles/theme.css";
+
+/** The desk's pages: the site's look, with a band that says where the reader is. */
+export const page = style({ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: vars.space.lg, maxWidth: vars.measure.page });
+
+export const band = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.sm,
+  alignItems: "baseline",
+  justifyContent: "space-between",
+  borderTop: `3px solid ${vars.color.accent}`,
+  paddingTop: vars.space.sm,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  color: vars.color.muted,
+});
+
+export const crumb = style({ fontWeight: 700, textTransform: "uppercase", letterSpacing: "0.08em" });
+
+export const heading = style({ margin: 0 });
+
+export const muted = style({ color: vars.color.muted, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+
+/** The home page's areas: one column on a phone, three on a laptop. */
+export const areas = style({
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "1fr",
+  listStyle: "none",
+  padding: 0,
+  margin: 0,
+  "@media": { [media.tablet]: { gridTemplateColumns: "repeat(auto-fill, minmax(16rem, 1fr))" } },
+});
+
+export const area = style({
+  border: `1px solid ${vars.color.rule}`,
+  borderRadius: vars.radius.md,
+  padding: vars.space.md,
+  background: vars.color.paper,
+  fontFamily: vars.font.ui,
+});
+
+export const areaLater = style([area, { background: vars.color.wash }]);
+
+globalStyle(`${area} h2`, { fontSize: vars.size.lg, margin: `0 0 ${vars.space.sm}` });
+globalStyle(`${area} p, ${area} ul`, { margin: 0 });
+
+/**
+ * A table on a laptop; on a phone each row stacks into a card whose cells carry their column's
+ * name (data-label), so nothing scrolls sideways.
+ */
+export const table = style({
+  width: "100%",
+  borderCollapse: "collapse",
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
+
+globalStyle(`${table} th, ${table} td`, {
+  textAlign: "left",
+  verticalAlign: "top",
+  padding: vars.space.sm,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  overflowWrap: "anywhere",
+});
+globalStyle(`${table} thead th`, { borderBottom: `2px solid ${vars.color.ink}` });
+
+globalStyle(`${table} thead`, {
+  "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } },
+});
+globalStyle(`${table} tr`, {
+  "@media": { [media.narrow]: { display: "block", borderBottom: `2px solid ${vars.color.rule}`, padding: `${vars.space.sm} 0` } },
+});
+globalStyle(`${table} td`, { "@media": { [media.narrow]: { display: "block", border: 0, padding: `${vars.space.xs} 0` } } });
+globalStyle(`${table} td[data-label]::before`, {
+  "@media": { [media.narrow]: { content: "attr(data-label) ': '", fontWeight: 700 } },
+});
+
+export const code = style({ fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace", overflowWrap: "anywhere" });
+
+/** The secret and the recovery codes, set large enough to copy by eye. */
+export const secret = style([code, { fontSize: vars.size.lg, letterSpacing: "0.08em", wordSpacing: "0.3em" }]);
+
+export const codes = style([
+  code,
+  {
+    display: "grid",
+    gridTemplateColumns: "repeat(auto-fill, minmax(11rem, 1fr))",
+    gap: vars.space.sm,
+    fontSize: vars.size.md,
+    padding: 0,
+    listStyle: "none",
+  },
+]);
+
+export const qr = style({ width: "13rem", height: "13rem", background: "#fff", display: "block", marginTop: vars.space.sm });
+
+export const filters = style({
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "1fr",
+  alignItems: "end",
+  fontFamily: vars.font.ui,
+  "@media": { [media.tablet]: { gridTemplateColumns: "repeat(4, minmax(0, 1fr)) auto" } },
+});
+
+export const change = style([code, { fontSize: vars.size.xs, whiteSpace: "pre-wrap", margin: 0 }]);
+
+export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
+
+globalStyle(`${fieldset} legend`, { fontFamily: vars.font.ui, fontWeight: 700, marginBottom: vars.space.sm, padding: 0 });

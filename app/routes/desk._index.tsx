@@ -1,0 +1,78 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { areasFor, type DeskArea } from "~/server/desk/roles";
+import { endDeskSession } from "~/server/desk/staff";
+import { ROLE_NAMES } from "~/shared/staff-roles";
+import { DeskPage } from "~/app/components/desk/DeskPage";
+import * as css from "~/app/components/desk/desk.css";
+import { requestContext } from "~/app/lib/context/request-context.server";
+import { auditActor, notFound, requireDesk, requireStaff } from "~/app/lib/desk/access.server";
+import { deskTime } from "~/app/lib/desk/format";
+import { deskMeta } from "~/app/lib/desk/meta";
+import { readForm } from "~/app/lib/forms/guard.server";
+import { redirect } from "~/app/lib/http/responses.server";
+
+// The desk's home (ADR 072): what the staff member's roles let them do. Areas still to be built
+// are named for the roles that will use them, as headings without links.
+
+const AREA_PAGES: Record<DeskArea["id"], { description: string; links: { to: string; label: string }[] }> = {
+  editorial: { description: "Articles, authors, topics, reading lists and the home page.", links: [] },
+  store: { description: "The store's catalogue, orders and promotions.", links: [] },
+  service: { description: "Readers' accounts, subscriptions and orders, for customer service.", links: [] },
+  staff: { description: "Who works at the desk, and their roles.", links: [{ to: "/desk/staff", label: "Staff and roles" }] },
+  audit: { description: "Every desk action: who, what, when.", links: [{ to: "/desk/audit", label: "Read the audit log" }] },
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const staff = await requireDesk({ request, context }, "desk.enter");
+  return {
+    name: `${staff.user.firstName} ${staff.user.lastName}`,
+    roles: staff.roles.map((role) => ROLE_NAMES[role]),
+    until: deskTime(staff.deskSessionEnds!),
+    areas: areasFor(staff.roles).map((area) => ({ id: area.id, title: area.title, ...AREA_PAGES[area.id] })),
+  };
+}
+
+/** Leaving the desk ends its session; the reader stays signed in to the site. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const staff = await requireStaff({ request, context });
+  const form = await readForm(request);
+  if (form.get("intent") !== "leave") notFound();
+  const asker = requestContext({ request, context });
+  await endDeskSession(await asker.db(), (await asker.sessionToken())!, auditActor(staff), new Date());
+  return redirect("/", 303);
+}
+
+export const meta: MetaFunction = (args) => deskMeta(args, "The desk");
+
+export default function DeskHome() {
+  const { name, roles, until, areas } = useLoaderData<typeof loader>();
+  return (
+    <DeskPage title="The desk" home>
+      <p className={css.muted}>
+        {name}: {roles.join(", ")}. Your desk session lasts until {until}. <Link to="/desk/security">Your second factor</Link>
+      </p>
+      <nav aria-label="Desk">
+        <ul className={css.areas}>
+          {areas.map((area) => (
+            <li key={area.id} className={area.links.length > 0 ? css.area : css.areaLater}>
+              <h2>{area.title}</h2>
+              <p>{area.description}</p>
+              {area.links.length > 0 ? (
+                <ul>
+                  {area.links.map((link) => (
+                    <li key={link.to}>
+                      <Link to={link.to}>{link.label}</Link>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className={css.muted}>Not open yet.</p>
+              )}
+            </li>
+          ))}
+        </ul>
+      </nav>
+    </DeskPage>
+  );
+}

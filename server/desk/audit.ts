@@ -1,0 +1,117 @@
+import crypto from "node:crypto";
+import type { Database } from "~/server/db/connection";
+
+// The desk's audit log (ADR 073): every desk action, written in the same transaction as the
+// change it records. This module only appends and reads; the databases refuse anything else
+// (migration 033).
+
+/** Who acted: a staff member (their id and address then), or the staff command line. */
+export interface AuditActor {
+  id: string | null;
+  label: string;
+}
+
+export const COMMAND_LINE: AuditActor = { id: null, label: "command line" };
+
+export const AUDIT_ACTIONS = {
+  "desk.enter": "Entered the desk",
+  "desk.leave": "Left the desk",
+  "second-factor.enrol": "Set up a second factor",
+  "recovery-codes.renew": "Made new recovery codes",
+  "staff.add": "Added staff",
+  "staff.enrolment-link": "Made an enrolment link",
+  "staff.change-roles": "Changed roles",
+  "staff.remove": "Removed staff",
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export const isAuditAction = (value: unknown): value is AuditAction => typeof value === "string" && Object.hasOwn(AUDIT_ACTIONS, value);
+
+export interface AuditEntry {
+  actor: AuditActor;
+  action: AuditAction;
+  /** What the action was about, by value ("staff:ada@example.org"): it must outlive the thing. */
+  subject: string;
+  /** What changed, before and after (null where nothing was there): any JSON. */
+  before?: unknown;
+  after?: unknown;
+}
+
+export async function recordAudit(db: Database, entry: AuditEntry, now: Date): Promise<void> {
+  await db
+    .insertInto("desk_audit")
+    .values({
+      id: crypto.randomUUID(),
+      at: now.toISOString(),
+      actor_id: entry.actor.id,
+      actor: entry.actor.label,
+      action: entry.action,
+      subject: entry.subject,
+      before: entry.before === undefined || entry.before === null ? null : JSON.stringify(entry.before),
+      after: entry.after === undefined || entry.after === null ? null : JSON.stringify(entry.after),
+    })
+    .execute();
+}
+
+export interface AuditFilter {
+  actor?: string;
+  action?: AuditAction;
+  /** Inclusive bounds, as ISO times. */
+  from?: string;
+  until?: string;
+}
+
+export interface AuditRow {
+  id: string;
+  at: string;
+  actor: string;
+  action: AuditAction;
+  subject: string;
+  before: unknown;
+  after: unknown;
+}
+
+function filtered(db: Database, filter: AuditFilter) {
+  let query = db.selectFrom("desk_audit");
+  if (filter.actor) query = query.where("actor", "=", filter.actor);
+  if (filter.action) query = query.where("action", "=", filter.action);
+  if (filter.from) query = query.where("at", ">=", filter.from);
+  if (filter.until) query = query.where("at", "<=", filter.until);
+  return query;
+}
+
+/** One page of the log, newest first, and how many rows the filter finds in all. */
+export async function auditPage(
+  db: Database,
+  filter: AuditFilter,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: AuditRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    filtered(db, filter)
+      .select(["id", "at", "actor", "action", "subject", "before", "after"])
+      .orderBy("at", "desc")
+      .orderBy("id", "desc")
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      action: row.action as AuditAction,
+      before: row.before === null ? null : (JSON.parse(row.before) as unknown),
+      after: row.after === null ? null : (JSON.parse(row.after) as unknown),
+    })),
+    total: Number(count.n),
+  };
+}
+
+/** Everyone who appears in the log as an actor, for the filter's choices. */
+export async function auditActors(db: Database): Promise<string[]> {
+  const rows = await db.selectFrom("desk_audit").select("actor").distinct().orderBy("actor").execute();
+  return rows.map((row) => row.actor);
+}

@@ -1,0 +1,50 @@
+// Who may do what at the desk (ADR 072): the one place a desk action's roles are written down.
+// Every desk route asks `mayAct` on the server before it acts or shows anything.
+
+import { ROLES, type Role } from "~/shared/staff-roles";
+
+/** Every action the desk has today; a new page or form adds its action here first. */
+export const DESK_ACTIONS = [
+  /** The desk's home page and the staff member's own second factor (recovery codes). */
+  "desk.enter",
+  "staff.list",
+  /** Add a reader as staff, or give a staff member a new enrolment link. */
+  "staff.add",
+  "staff.change-roles",
+  "staff.remove",
+  "audit.read",
+] as const;
+export type DeskAction = (typeof DESK_ACTIONS)[number];
+
+const ALLOWED: Record<DeskAction, readonly Role[]> = {
+  "desk.enter": ROLES,
+  "staff.list": ["admin"],
+  "staff.add": ["admin"],
+  "staff.change-roles": ["admin"],
+  "staff.remove": ["admin"],
+  "audit.read": ["admin"],
+};
+
+/** Whether someone holding these roles may take this action. */
+export function mayAct(roles: readonly Role[], action: DeskAction): boolean {
+  return roles.some((role) => ALLOWED[action].includes(role));
+}
+
+/**
+ * The desk's areas as its home page lists them: those with pages name the action that opens them;
+ * the rest are announced for the roles that will use them, and have no page yet.
+ */
+export const DESK_AREAS = [
+  { id: "editorial", title: "Editorial", roles: ["admin", "editor"], opens: null },
+  { id: "store", title: "Store", roles: ["admin", "store"], opens: null },
+  { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null },
+  { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list" },
+  { id: "audit", title: "Audit log", roles: ["admin"], opens: "audit.read" },
+] as const satisfies readonly { id: string; title: string; roles: readonly Role[]; opens: DeskAction | null }[];
+
+export type DeskArea = (typeof DESK_AREAS)[number];
+
+/** The areas these roles work in, in the desk's order. */
+export function areasFor(roles: readonly Role[]): DeskArea[] {
+  return DESK_AREAS.filter((area) => area.roles.some((role) => roles.includes(role)));
+}

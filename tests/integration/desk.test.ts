@@ -1,0 +1,356 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { register } from "~/server/accounts/registration";
+import { connect, type Database } from "~/server/db/connection";
+import { COMMAND_LINE } from "~/server/desk/audit";
+import { addStaff } from "~/server/desk/staff";
+import { totpCode } from "~/server/desk/totp";
+import { ROLES, type Role } from "~/shared/staff-roles";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+
+// The desk (ADR 072, 073) through the production build: who sees it at all, the whole matrix of
+// roles × the desk's actions, the second factor at its door, the staff command line's link, and
+// the audit log those actions leave. Staff sign in and enrol through the pages, as people do.
+
+const PASSWORD = "Lantern5!quay";
+let server: RunningServer;
+let connection: IsolatedConnection;
+let db: Database;
+let counter = 0;
+
+beforeAll(async () => {
+  connection = await isolatedConnection("desk");
+  server = await startBuiltServer({ RATE_LIMIT_PER_ACCOUNT: "1000" }, "production", connection);
+  db = connect(connection);
+}, 120_000);
+
+afterAll(async () => {
+  await db?.destroy();
+  await server?.stop();
+  await connection?.drop();
+});
+
+const uniqueEmail = (name: string) => `${name}.${++counter}.${process.pid}@example.org`;
+
+/** A reader account, signed in through the sign-in page. */
+async function signedInReader(name: string): Promise<{ reader: Reader; email: string }> {
+  const email = uniqueEmail(name);
+  const made = await register(db, { firstName: name, lastName: "Desk", email, password: PASSWORD, optIn: false });
+  if (!made.ok) throw new Error(made.reason);
+  const reader = new Reader(server.url);
+  const res = await reader.request("/sign-in", { form: { username: email, password: PASSWORD, redirectTo: "/" } });
+  expect(res.status).toBe(303);
+  return { reader, email };
+}
+
+/** Follows an enrolment link as its reader: reads the secret off the page and sends a code from it. */
+async function enrol(reader: Reader, link: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const url = new URL(link);
+  const page = await reader.page(url.pathname + url.search);
+  expect(page("svg[role=img] path").attr("d")).toMatch(/^M\d+ \d+h1v1h-1z/);
+  const secret = page("main strong")
+    .filter((_, el) => /^[A-Z2-7 ]{20,}$/.test(page(el).text()))
+    .text()
+    .replace(/ /g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  const res = await reader.request(url.pathname + url.search, { form: { code: totpCode(secret, new Date()) } });
+  expect(res.status).toBe(303);
+  expect(res.headers.get("location")).toBe("/desk/security");
+  const codes = await reader.page("/desk/security");
+  const recoveryCodes = codes("main ul li")
+    .map((_, el) => codes(el).text())
+    .get()
+    .filter((text) => /^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/.test(text));
+  expect(recoveryCodes).toHaveLength(10);
+  return { secret, recoveryCodes };
+}
+
+/** A staff member with these roles, signed in, enrolled and inside the desk. */
+async function staffMember(roles: Role[]) {
+  const { reader, email } = await signedInReader(roles.join("-"));
+  const added = await addStaff(db, COMMAND_LINE, email, roles, new Date());
+  if (!added.ok) throw new Error(added.reason);
+  const enrolled = await enrol(reader, `${server.url}/desk/enrol?token=${encodeURIComponent(added.token)}`);
+  return { reader, email, userId: added.user.id, ...enrolled };
+}
+
+/** Someone for an admin's action to act on: a reader who is an editor. */
+async function target(): Promise<{ userId: string; email: string }> {
+  const email = uniqueEmail("target");
+  const made = await register(db, { firstName: "Target", lastName: "Desk", email, password: PASSWORD, optIn: false });
+  if (!made.ok) throw new Error(made.reason);
+  await addStaff(db, COMMAND_LINE, email, ["editor"], new Date());
+  return { userId: made.user.id, email };
+}
+
+interface DeskCall {
+  name: string;
+  allowed: readonly Role[];
+  /** What an allowed call answers: a page, or a redirect after a post. */
+  ok: 200 | 303;
+  call: (reader: Reader) => Promise<Response>;
+}
+
+const form = (entries: [string, string][]) => new URLSearchParams(entries);
+
+/** Every action the desk has (server/desk/roles.ts), as a browser calls it. */
+const CALLS: DeskCall[] = [
+  { name: "desk home", ok: 200, allowed: ROLES, call: (r) => r.request("/desk") },
+  { name: "own second factor", ok: 200, allowed: ROLES, call: (r) => r.request("/desk/security") },
+  { name: "new recovery codes", ok: 303, allowed: ROLES, call: (r) => r.request("/desk/security", { form: { intent: "recovery-codes" } }) },
+  { name: "staff list", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/staff") },
+  {
+    name: "add staff",
+    ok: 303,
+    allowed: ["admin"],
+    call: async (r) =>
+      r.request("/desk/staff", {
+        form: form([
+          ["intent", "add"],
+          ["email", (await signedInReader("added")).email],
+          ["roles", "service"],
+        ]),
+      }),
+  },
+  { name: "staff member", ok: 200, allowed: ["admin"], call: async (r) => r.request(`/desk/staff/${(await target()).userId}`) },
+  {
+    name: "change roles",
+    ok: 303,
+    allowed: ["admin"],
+    call: async (r) =>
+      r.request(`/desk/staff/${(await target()).userId}`, {
+        form: form([
+          ["intent", "roles"],
+          ["roles", "store"],
+          ["roles", "editor"],
+        ]),
+      }),
+  },
+  {
+    name: "new enrolment link",
+    ok: 303,
+    allowed: ["admin"],
+    call: async (r) => r.request(`/desk/staff/${(await target()).userId}`, { form: { intent: "enrolment-link" } }),
+  },
+  {
+    name: "remove staff",
+    ok: 303,
+    allowed: ["admin"],
+    call: async (r) => r.request(`/desk/staff/${(await target()).userId}`, { form: { intent: "remove" } }),
+  },
+  { name: "audit log", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/audit?action=staff.add") },
+];
+
+describe("who sees the desk", () => {
+  it("gives a guest and a reader without a role the site's ordinary 404 for every desk address, GET and POST", async () => {
+    const ordinary = await new Reader(server.url).request("/no-such-page/at-all");
+    const ordinaryPage = cheerio.load(await ordinary.text());
+    const { reader } = await signedInReader("plain");
+    const addresses = [
+      "/desk",
+      "/desk/verify",
+      "/desk/enrol",
+      "/desk/enrol?token=made-up",
+      "/desk/security",
+      "/desk/staff",
+      "/desk/staff/x",
+      "/desk/audit",
+      "/desk/nothing/here",
+      "/desk.data",
+    ];
+    for (const asker of [new Reader(server.url), reader]) {
+      for (const address of addresses) {
+        for (const method of ["GET", "POST"] as const) {
+          const res = await asker.request(address, method === "POST" ? { form: { intent: "leave", code: "123456" } } : {});
+          expect(res.status, `${method} ${address}`).toBe(404);
+          expect(res.headers.get("x-robots-tag"), `${method} ${address}`).toBeNull();
+          expect(res.headers.get("cache-control"), `${method} ${address}`).toBe(ordinary.headers.get("cache-control"));
+          if (address.endsWith(".data")) continue;
+          const page = cheerio.load(await res.text());
+          expect(page("h1").text(), `${method} ${address}`).toBe(ordinaryPage("h1").text());
+          expect(page("title").text()).toBe(ordinaryPage("title").text());
+          expect(page("main").text()).toBe(ordinaryPage("main").text());
+        }
+      }
+      // A post from another site is refused as the 404 too, before any form is read.
+      const foreign = await asker.request("/desk/verify", {
+        form: { code: "123456" },
+        headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+      });
+      expect(foreign.status).toBe(404);
+    }
+  });
+
+  it("keeps the desk out of the sitemap and robots.txt", async () => {
+    const robots = await (await fetch(`${server.url}/robots.txt`)).text();
+    expect(robots).not.toMatch(/desk/i);
+    const index = await (await fetch(`${server.url}/sitemap.xml`)).text();
+    const maps = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    for (const map of maps.filter((p) => p.endsWith(".xml")).slice(0, 5)) {
+      expect(await (await fetch(server.url + map)).text(), map).not.toMatch(/\/desk/);
+    }
+  });
+});
+
+describe("the desk's door", () => {
+  it("sends a signed-in staff member to enter a code, refuses a wrong or replayed one, and lets a recovery code in once", async () => {
+    const { reader, email, secret, recoveryCodes } = await staffMember(["editor"]);
+    // A new sign-in (a new session) has no desk session.
+    const again = await reader.request("/sign-in", { form: { username: email, password: PASSWORD, redirectTo: "/" } });
+    expect(again.status).toBe(303);
+    const home = await reader.request("/desk/staff?x=1");
+    expect(home.status).toBe(303);
+    expect(home.headers.get("location")).toBe(`/desk/verify?redirectTo=${encodeURIComponent("/desk/staff?x=1")}`);
+
+    const door = await reader.page("/desk/verify");
+    expect(door("meta[name=robots]").attr("content")).toBe("noindex, nofollow");
+    const wrong = await reader.request("/desk/verify", { form: { code: "000000", redirectTo: "/desk" } });
+    expect(wrong.status).toBe(401);
+    expect(
+      cheerio
+        .load(await wrong.text())("main")
+        .text(),
+    ).toContain("You have 4 tries left.");
+
+    const used = await reader.request("/desk/verify", { form: { code: recoveryCodes[0]!, redirectTo: "/desk/security" } });
+    expect(used.status).toBe(303);
+    expect(used.headers.get("location")).toBe("/desk/security");
+    expect((await reader.request("/desk")).status).toBe(200);
+
+    const leave = await reader.request("/desk", { form: { intent: "leave" } });
+    expect(leave.status).toBe(303);
+    expect((await reader.request("/desk")).status).toBe(303);
+    expect((await reader.request("/desk/verify", { form: { code: recoveryCodes[0]! } })).status).toBe(401);
+    // The code enrolment used is spent; the app's next one lets them in.
+    const next = new Date(Math.ceil(Date.now() / 30_000) * 30_000 + 1_000);
+    const code = totpCode(secret, next);
+    const inside = await reader.request("/desk/verify", { form: { code, redirectTo: "https://evil.example/" } });
+    expect(inside.status).toBe(303);
+    expect(inside.headers.get("location")).toBe("/desk");
+    expect((await reader.request("/desk/verify", { form: { code } })).status).toBe(303); // already inside: the page sends them on
+  });
+
+  it("answers desk pages with no-store and noindex", async () => {
+    const { reader } = await staffMember(["service"]);
+    const res = await reader.request("/desk");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-robots-tag")).toBe("noindex, nofollow");
+    const page = cheerio.load(await res.text());
+    expect(page("meta[name=robots]").attr("content")).toBe("noindex, nofollow");
+    expect(
+      page("nav[aria-label=Desk] h2")
+        .map((_, el) => page(el).text())
+        .get(),
+    ).toEqual(["Customer service"]);
+    expect(page("nav[aria-label=Desk] a").length).toBe(0);
+    // The site's cross-site and size rules hold for staff too.
+    const foreign = await reader.request("/desk/security", {
+      form: { intent: "recovery-codes" },
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(foreign.status).toBe(403);
+    const huge = await reader.request("/desk/security", { form: { intent: "recovery-codes", filler: "x".repeat(70 * 1024) } });
+    expect(huge.status).toBe(413);
+  });
+});
+
+describe("roles × actions", () => {
+  it("lets each role do exactly what server/desk/roles.ts allows: 403 for a staff member whose role may not, 404 for everyone else", async () => {
+    const askers: [string, Reader, Role | null][] = [
+      ["guest", new Reader(server.url), null],
+      ["reader", (await signedInReader("reader")).reader, null],
+    ];
+    const members: Record<string, string> = {};
+    for (const role of ROLES) {
+      const member = await staffMember([role]);
+      askers.push([role, member.reader, role]);
+      members[role] = member.email;
+    }
+    for (const [label, reader, role] of askers) {
+      for (const { name, allowed, ok, call } of CALLS) {
+        const res = await call(reader);
+        const expected = role === null ? 404 : allowed.includes(role) ? ok : 403;
+        expect(res.status, `${label} × ${name}`).toBe(expected);
+      }
+    }
+    // Each allowed action is in the audit log under its actor.
+    const rows = await db.selectFrom("desk_audit").select(["actor", "action"]).execute();
+    const logged = (actor: string, action: string) => rows.some((row) => row.actor === actor && row.action === action);
+    for (const role of ROLES) expect(logged(members[role]!, "recovery-codes.renew"), role).toBe(true);
+    for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove"])
+      expect(logged(members.admin!, action), action).toBe(true);
+    for (const role of ["editor", "store", "service"])
+      expect(
+        rows.filter((row) => row.actor === members[role] && row.action.startsWith("staff.")),
+        role,
+      ).toEqual([]);
+  });
+
+  it("ends a member's desk session at once when an admin changes their roles, and shows the admin the audit log of it", async () => {
+    const admin = await staffMember(["admin"]);
+    const member = await staffMember(["editor"]);
+    expect((await member.reader.request("/desk")).status).toBe(200);
+    const changed = await admin.reader.request(`/desk/staff/${member.userId}`, {
+      form: form([
+        ["intent", "roles"],
+        ["roles", "store"],
+      ]),
+    });
+    expect(changed.status).toBe(303);
+    const after = await member.reader.request("/desk");
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toMatch(/^\/desk\/verify/);
+
+    const log = await admin.reader.page(`/desk/audit?actor=${encodeURIComponent(admin.email)}&action=staff.change-roles`);
+    const cells = log("tbody tr")
+      .first()
+      .find("td")
+      .map((_, el) => log(el).text())
+      .get();
+    expect(cells.slice(1)).toEqual([admin.email, "Changed roles", `staff:${member.email}`, '{"roles":["editor"]}', '{"roles":["store"]}']);
+    const bad = await admin.reader.request("/desk/audit?from=yesterday&page=-3");
+    expect(bad.status).toBe(200);
+    expect(
+      cheerio
+        .load(await bad.text())("main [role=alert]")
+        .text(),
+    ).toContain("could not be read");
+  });
+});
+
+describe("npm run staff", () => {
+  it("prints a single-use enrolment link on SITE_URL that makes the reader an admin who can enter the desk", async () => {
+    const { reader, email } = await signedInReader("bootstrap");
+    const run = (args: string[]) =>
+      promisify(execFile)(process.execPath, ["--import", "tsx", "server/desk/cli.ts", ...args], {
+        env: { ...process.env, ...databaseEnv(connection), SITE_URL: server.url },
+      });
+    const { stdout } = await run(["add", "--email", email, "--role", "admin"]);
+    const link = stdout.trim().split("\n").at(-1)!;
+    expect(link).toMatch(new RegExp(`^${server.url}/desk/enrol\\?token=[\\w-]+$`));
+    expect(stdout).toContain("Admin");
+
+    // Signed out, the link asks for a sign-in as that account.
+    const path = link.slice(server.url.length);
+    const guest = await new Reader(server.url).page(path);
+    expect(guest("main a[href^='/sign-in']").attr("href")).toBe(`/sign-in?redirectTo=${encodeURIComponent(path)}`);
+
+    await enrol(reader, link);
+    expect((await reader.request("/desk/staff")).status).toBe(200);
+    expect((await reader.request(path)).status).toBe(404);
+
+    await expect(run(["add", "--email", "no.account@example.org", "--role", "admin"])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("No reader account has the address no.account@example.org. They register at"),
+    });
+    await expect(run(["add", "--email", email, "--role", "owner"])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("Unknown role: owner"),
+    });
+  });
+});

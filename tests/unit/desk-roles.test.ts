@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { areasFor, DESK_ACTIONS, DESK_AREAS, mayAct, type DeskAction } from "~/server/desk/roles";
+import { ROLES, type Role } from "~/shared/staff-roles";
+
+// The desk's rule of who may do what (ADR 072), written out in full: a change to it must change
+// this table too.
+const EXPECTED: Record<DeskAction, Role[]> = {
+  "desk.enter": ["admin", "editor", "store", "service"],
+  "staff.list": ["admin"],
+  "staff.add": ["admin"],
+  "staff.change-roles": ["admin"],
+  "staff.remove": ["admin"],
+  "audit.read": ["admin"],
+};
+
+describe("desk roles", () => {
+  it("allows each action to exactly the roles the table names, and nothing to no role", () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual([...DESK_ACTIONS].sort());
+    for (const action of DESK_ACTIONS) {
+      for (const role of ROLES) expect(mayAct([role], action), `${role} × ${action}`).toBe(EXPECTED[action].includes(role));
+      expect(mayAct([], action), `no role × ${action}`).toBe(false);
+    }
+  });
+
+  it("adds up several roles' rights", () => {
+    expect(mayAct(["editor", "store"], "staff.list")).toBe(false);
+    expect(mayAct(["service", "admin"], "audit.read")).toBe(true);
+  });
+
+  it("lists an area for the roles that work in it, and an area with a page opens with an action those same roles hold", () => {
+    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "store", "service", "staff", "audit"]);
+    expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial"]);
+    expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
+    for (const area of DESK_AREAS) {
+      if (!area.opens) continue;
+      for (const role of ROLES)
+        expect(mayAct([role], area.opens), `${role} × ${area.id}`).toBe((area.roles as readonly Role[]).includes(role));
+    }
+  });
+});
