@@ -153,7 +153,7 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await page.getByLabel("Code from your app").fill(totpCode(secret, new Date()));
   await page.getByRole("button", { name: "Set up and enter the desk" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
-  await page.screenshot({ path: path.join(SCREENS, project, "desk-recovery-codes-1280.png"), fullPage: true, animations: "disabled" });
+  await page.screenshot({ path: screenPath(project, "desk-recovery-codes", 1280), fullPage: true, animations: "disabled" });
 
   const colleagueId = await site.db.selectFrom("app_user").select("id").where("email", "=", colleague.email).executeTakeFirstOrThrow();
   await shoot(page, project, "desk", "/desk");
