@@ -11,7 +11,6 @@ import { finishPlanChanges } from "./plan-change";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoices, type InvoiceInput } from "./invoices";
 import { sendRenewalReminders } from "./reminders";
-import { shuffled } from "./shuffled";
 
 /** Subscriptions taken up per query: a run goes on until none is left due (a clock moved on by two periods renews twice). */
 const BATCH = 100;
@@ -379,3 +378,16 @@ export const renewsThroughSite = (
  */
 export const plansRenewWith = (provider: PaymentProvider, config: Pick<Config, "BILLING_RENEWALS">): boolean =>
   renewsThroughSite(provider, config) || (Boolean(provider.subscriptions) && config.BILLING_RENEWALS === "on");
+
+/**
+ * The items in a random order. Processes working through the same list (the jobs of several
+ * instances) each take it in their own order, so they seldom reach for the same item at once.
+ */
+function shuffled<T>(items: T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
