@@ -11,6 +11,8 @@ import { formPageMeta } from "~/app/lib/forms/meta";
 import { redirect } from "~/app/lib/http/responses.server";
 import { billingPage, resumePlan } from "~/app/lib/subscriptions/billing.server";
 import { formatUsd } from "~/shared/money";
+import { priceWithTax } from "~/server/billing/tax";
+import { describeBillingAddress } from "~/shared/billing-address";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser({ request, context });
@@ -19,6 +21,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ends = overview.kind === "web" ? formatPublished(overview.accessEnd) : "";
   const status = overview.kind === "web" ? overview.billingStatus : null;
   const card = overview.kind === "web" && overview.card ? `${overview.card.brand} card ending in ${overview.card.last4}` : "new card";
+  const renewal = overview.kind === "web" ? priceWithTax(overview.renewal.priceCents, overview.renewal.tax) : "";
+  const billedTo = overview.kind === "web" && overview.billingAddress ? describeBillingAddress(overview.billingAddress) : null;
   const notices: Record<string, string | null> = {
     cancelled:
       status === "cancel_at_period_end"
@@ -38,12 +42,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     "plan-unchanged": "Your plan has not changed.",
     "provider-unavailable": "We could not reach our payment provider, so nothing has changed. Please try again in a few minutes.",
     "plan-kept": `You keep ${overview.kind === "web" ? overview.planName : "your plan"}: it renews as before.`,
+    address:
+      status === "active"
+        ? `Your billing address is now ${billedTo}. Your renewal on ${ends} will be ${renewal}.`
+        : `Your billing address is now ${billedTo}.`,
   };
   const failure = new Set(["card-declined", "card-unchanged", "upgrade-declined", "plan-unchanged", "provider-unavailable"]);
   return {
     notice: updated ? (notices[updated] ?? null) : null,
     noticeIsProblem: updated !== null && failure.has(updated),
     overview,
+    renewal,
+    billedTo,
     invoices: overview.invoices.map((i) => ({
       id: i.id,
       number: i.number,
@@ -69,7 +79,7 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function Billing() {
-  const { notice, noticeIsProblem, overview, invoices } = useLoaderData<typeof loader>();
+  const { notice, noticeIsProblem, overview, invoices, renewal, billedTo } = useLoaderData<typeof loader>();
   return (
     <div className={prose.narrow}>
       <h1>Subscription and billing</h1>
@@ -83,7 +93,7 @@ export default function Billing() {
       ) : null}
       <section aria-labelledby="plan-heading" className={prose.section}>
         <h2 id="plan-heading">Your plan</h2>
-        <Plan overview={overview} />
+        <Plan overview={overview} renewal={renewal} billedTo={billedTo} />
       </section>
       <section aria-labelledby="invoices-heading" className={prose.section}>
         <h2 id="invoices-heading">Invoices</h2>
@@ -111,7 +121,7 @@ export default function Billing() {
 
 type Overview = ReturnType<typeof useLoaderData<typeof loader>>["overview"];
 
-function Plan({ overview }: { overview: Overview }) {
+function Plan({ overview, renewal, billedTo }: { overview: Overview; renewal: string; billedTo: string | null }) {
   if (overview.kind === "none")
     return (
       <p>
@@ -147,15 +157,14 @@ function Plan({ overview }: { overview: Overview }) {
           <>
             <dt className={css.term}>Next renewal</dt>
             <dd className={css.value}>
-              {until}: changes to {overview.scheduledPlan.name}, {formatUsd(overview.scheduledPlan.priceCents)} a{" "}
-              {overview.scheduledPlan.period}
+              {until}: changes to {overview.scheduledPlan.name}, {renewal} a {overview.scheduledPlan.period}
             </dd>
           </>
         ) : status === "active" ? (
           <>
             <dt className={css.term}>Next renewal</dt>
             <dd className={css.value}>
-              {until}, {formatUsd(overview.priceCents)}
+              {until}, {renewal}
             </dd>
           </>
         ) : status === "cancel_at_period_end" ? (
@@ -167,7 +176,7 @@ function Plan({ overview }: { overview: Overview }) {
           <>
             <dt className={css.term}>Status</dt>
             <dd className={css.value}>
-              Payment overdue: your renewal payment of {formatUsd(overview.priceCents)} was declined.{" "}
+              Payment overdue: your renewal payment of {renewal} was declined.{" "}
               {overview.dunning.nextRetry ? `We will try your card again on ${formatPublished(overview.dunning.nextRetry)}. ` : null}
               You keep full access until {formatPublished(overview.dunning.graceEnd)}; unless it is paid by then, your subscription ends.
             </dd>
@@ -178,6 +187,15 @@ function Plan({ overview }: { overview: Overview }) {
             <dd className={css.value}>{until}. This plan does not renew by itself.</dd>
           </>
         )}
+        {status === "active" || status === "past_due" || status === "cancel_at_period_end" ? (
+          <>
+            <dt className={css.term}>Billing address</dt>
+            <dd className={css.value}>
+              {billedTo ?? "None on file. Please add it: the sales tax it calls for is charged from your next payment."}{" "}
+              <Link to="/my-account/billing/address">{billedTo ? "Change billing address" : "Add your billing address"}</Link>
+            </dd>
+          </>
+        ) : null}
         {overview.card ? (
           <>
             <dt className={css.term}>Card on file</dt>

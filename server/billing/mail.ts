@@ -58,7 +58,7 @@ export async function sendReceipts(db: Database, mail: BillingMail, invoiceIds: 
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) !== 1) continue;
     try {
-      const { invoice, number, planName, pdf } = await invoiceDocument(db, id, mail.publisher, mail.siteUrl);
+      const { invoice, number, planName, taxLabel, pdf } = await invoiceDocument(db, id, mail.publisher, mail.siteUrl);
       const total = formatUsd(invoice.amount_cents + invoice.tax_cents);
       await mail.mailer.send({
         to: invoice.email,
@@ -71,6 +71,8 @@ export async function sendReceipts(db: Database, mail: BillingMail, invoiceIds: 
               : `Thank you for subscribing to Meridian Review ${planName}.`,
           "",
           `Invoice: ${number}`,
+          `${planName}: ${formatUsd(invoice.amount_cents)}`,
+          `${taxLabel}: ${formatUsd(invoice.tax_cents)}`,
           `Amount paid: ${total}`,
           ...(invoice.card_last4 ? [`Charged to: ${invoice.card_brand ?? "card"} ending in ${invoice.card_last4}`] : []),
           `Access until: ${longDate(invoice.period_end)}`,

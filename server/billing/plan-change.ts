@@ -4,6 +4,8 @@ import { addMonths } from "~/server/subscriptions/entitlements";
 import { findPlan, type Plan } from "~/server/subscriptions/plans";
 import { byRank } from "~/server/subscriptions/tiers";
 import { recordInvoice } from "./invoices";
+import { billingAddressOf, invoiceTaxColumns, subscriptionTax, type SubscriptionTax } from "./tax";
+import type { BillingAddress } from "~/shared/billing-address";
 
 // Changing a renewing plan (ADR 066, "Changing plan"). An upgrade (a higher tier) starts at
 // once: the reader pays the new plan's price for the rest of the period, less the unused part
@@ -24,8 +26,11 @@ export interface PlanChangeQuote {
   newPlanCents: number;
   /** The unused part of the current period, credited (upgrade). */
   creditCents: number;
-  /** What is charged now: newPlanCents − creditCents (0 for a downgrade). */
+  /** What is charged now: newPlanCents − creditCents (0 for a downgrade), and the sales tax added to it. */
   amountCents: number;
+  tax: SubscriptionTax;
+  /** The sales tax on the new plan's price at each renewal. */
+  renewalTax: SubscriptionTax;
   /** When the new plan starts (now, or the next renewal), and the end of the period it then runs to. */
   startsAt: string;
   periodEnd: string;
@@ -43,6 +48,8 @@ interface Renewing {
   pending_change: string | null;
   company: string | null;
   tax_id: string | null;
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 const renewing = (db: Database) =>
@@ -61,6 +68,8 @@ const renewing = (db: Database) =>
       "subscription.pending_change",
       "subscription_checkout.company",
       "subscription_checkout.tax_id",
+      "subscription.billing_country",
+      "subscription.billing_region",
     ])
     .where("subscription.source", "=", "web")
     .where("subscription.status", "=", "active")
@@ -69,10 +78,11 @@ const renewing = (db: Database) =>
     // the prorated change charges through the site's own billing, which Stripe plans do not use.
     .where("subscription.provider_subscription_id", "is", null);
 
-/** The figures of moving `subscription` from its plan to `to` as of `at`. */
-export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): PlanChangeQuote {
+/** The figures of moving `subscription` from its plan to `to` as of `at`, taxed for its billing address. */
+export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date, address: BillingAddress | null): PlanChangeQuote {
   const kind = byRank(to.roleCode, from.roleCode) < 0 ? "upgrade" : "downgrade";
   const quotedAt = at.toISOString();
+  const renewalTax = subscriptionTax(to.priceCents, address);
   if (kind === "downgrade")
     return {
       kind,
@@ -82,6 +92,8 @@ export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): Pla
       newPlanCents: 0,
       creditCents: 0,
       amountCents: 0,
+      tax: subscriptionTax(0, address),
+      renewalTax,
       startsAt: accessEnd,
       periodEnd: addMonths(new Date(accessEnd), to.months).toISOString(),
     };
@@ -91,6 +103,7 @@ export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): Pla
   const creditCents = Math.round(from.priceCents * unused);
   const sameInterval = from.months === to.months;
   const newPlanCents = sameInterval ? Math.round(to.priceCents * unused) : to.priceCents;
+  const amountCents = Math.max(0, newPlanCents - creditCents);
   return {
     kind,
     from,
@@ -98,7 +111,9 @@ export function quoteFor(from: Plan, to: Plan, accessEnd: string, at: Date): Pla
     quotedAt,
     newPlanCents,
     creditCents,
-    amountCents: Math.max(0, newPlanCents - creditCents),
+    amountCents,
+    tax: subscriptionTax(amountCents, address),
+    renewalTax,
     startsAt: quotedAt,
     periodEnd: sameInterval ? accessEnd : addMonths(at, to.months).toISOString(),
   };
@@ -114,7 +129,7 @@ export async function quotePlanChange(db: Database, userId: string, toPlanId: st
   const from = current && findPlan(current.plan_id ?? "");
   if (!current || !from || current.access_end <= at.toISOString()) return "no-renewing-plan";
   if (from.id === to.id) return "same-plan";
-  return quoteFor(from, to, current.access_end, at);
+  return quoteFor(from, to, current.access_end, at, billingAddressOf(current));
 }
 
 export type ChangeOutcome = "upgraded" | "scheduled" | "declined" | "stale" | "unchanged";
@@ -141,7 +156,7 @@ export async function changePlan(
   const from = current && findPlan(current.plan_id ?? "");
   if (!to || !current || !from || from.id === to.id) return "unchanged";
   if (current.access_end <= quoted.toISOString()) return "stale";
-  const quote = quoteFor(from, to, current.access_end, quoted);
+  const quote = quoteFor(from, to, current.access_end, quoted, billingAddressOf(current));
   if (quote.kind === "downgrade") {
     const set = await db
       .updateTable("subscription")
@@ -192,10 +207,10 @@ async function completeUpgrade(
   const from = findPlan(row.plan_id ?? "");
   const to = findPlan(toId ?? "");
   if (!from || !to || !row.payment_method_id) throw new Error(`upgrade ${key} names no plan or card`);
-  const quote = quoteFor(from, to, row.access_end, new Date(quotedAtParts.join(":")));
+  const quote = quoteFor(from, to, row.access_end, new Date(quotedAtParts.join(":")), billingAddressOf(row));
   const charge =
     quote.amountCents > 0
-      ? await billing.charge({ cardId: row.payment_method_id, amountCents: quote.amountCents, idempotencyKey: key })
+      ? await billing.charge({ cardId: row.payment_method_id, amountCents: quote.amountCents + quote.tax.cents, idempotencyKey: key })
       : { status: "succeeded" as const };
   const claimedBy = (eb: Database) => eb.updateTable("subscription").where("id", "=", row.id).where("pending_change", "=", key);
   if (charge.status === "declined") {
@@ -216,7 +231,7 @@ async function completeUpgrade(
         kind: "upgrade",
         plan_id: to.id,
         amount_cents: quote.amountCents,
-        tax_cents: 0,
+        ...invoiceTaxColumns(quote.tax, billingAddressOf(row)),
         period_start: quote.startsAt,
         period_end: quote.periodEnd,
         company: row.company,

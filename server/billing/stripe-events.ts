@@ -11,6 +11,7 @@ import type {
 import { log } from "~/server/log";
 import { graceEnd } from "./dunning";
 import { recordInvoice } from "./invoices";
+import { billingAddressColumns, billingAddressOf, subscriptionTax } from "./tax";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 
 export type BillingEventOutcome = "applied" | "duplicate" | "ignored";
@@ -48,6 +49,8 @@ export async function applyBillingEvent(db: Database, event: BillingEvent, now: 
         "subscription.card_last4",
         "subscription_checkout.company",
         "subscription_checkout.tax_id",
+        "subscription.billing_country",
+        "subscription.billing_region",
       ])
       .where("subscription.provider_subscription_id", "=", event.subscriptionId)
       .executeTakeFirst();
@@ -96,6 +99,8 @@ interface Known {
   card_last4: string | null;
   company: string | null;
   tax_id: string | null;
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 const iso = (date: Date) => date.toISOString();
@@ -134,6 +139,9 @@ async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid
     .execute();
   const invoiced = await tx.selectFrom("invoice").select("id").where("payment_key", "=", event.invoiceId).executeTakeFirst();
   if (!invoiced) {
+    // The amount of tax is what the provider charged, at the rate set for the billing address on
+    // file (the subscription's default tax rate, ADR 070); the rate printed is that address's.
+    const address = billingAddressOf(subscription);
     await recordInvoice(
       tx,
       {
@@ -144,6 +152,8 @@ async function invoicePaid(tx: Database, subscription: Known, event: InvoicePaid
         plan_id: subscription.plan_id ?? "",
         amount_cents: event.amountCents,
         tax_cents: event.taxCents,
+        tax_rate_bp: event.taxCents > 0 ? subscriptionTax(event.amountCents, address).basisPoints : 0,
+        ...billingAddressColumns(address),
         period_start: iso(event.periodStart),
         period_end: iso(event.periodEnd),
         company: subscription.company,

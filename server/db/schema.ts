@@ -408,6 +408,9 @@ export interface SubscriptionTable {
   provider_customer_id: string | null;
   /** When the last provider event (or our own call to the provider) that changed its state happened. */
   provider_state_at: string | null;
+  /** Where the subscriber is billed, which the sales tax on each charge follows (ADR 070); null: none given, not taxed. */
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */
@@ -432,6 +435,11 @@ export interface SubscriptionCheckoutTable {
   /** The buyer's company and tax id, printed on the invoice. */
   company: string | null;
   tax_id: string | null;
+  /** The billing address the tax was worked out for, and the tax quoted and charged with the price (ADR 070). */
+  billing_country: string | null;
+  billing_region: string | null;
+  tax_cents: Generated<number>;
+  tax_rate_bp: Generated<number>;
 }
 
 /** A provider's webhook event applied, recorded in the transaction that applied it (ADR 067). */
@@ -466,6 +474,10 @@ export interface InvoiceTable {
   card_last4: string | null;
   created_at: string;
   receipt_sent_at: string | null;
+  /** The rate tax_cents was charged at (basis points) and the address it was charged for; null address on invoices from before (ADR 070). */
+  tax_rate_bp: number;
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 /** A card put on file through the provider's page: each session applies once, so a replayed return cannot bring back an older card. */

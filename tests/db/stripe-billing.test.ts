@@ -20,6 +20,7 @@ import { createStripeProvider, STRIPE_API_VERSION } from "~/server/payments/stri
 import { handlePaymentEvent, issueCheckoutKey, startCheckout } from "~/server/subscriptions/checkout";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
+import type { BillingAddress } from "~/shared/billing-address";
 import { startFakeStripe, TEST_CARDS, type FakeStripe } from "~/tests/helpers/fake-stripe";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
@@ -32,6 +33,9 @@ const WEBHOOK_SECRET = "whsec_meridianBillingLoopback";
 const SITE = "http://127.0.0.1:9";
 const NOVEMBER = new Date("2026-11-15T12:00:00Z");
 const DAY = 86_400;
+/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
+const UNTAXED = { countryCode: "GB", region: null };
+
 
 let db: Database;
 let close: () => Promise<void>;
@@ -106,7 +110,12 @@ async function advance(days: number) {
 }
 
 /** Registers a reader (or takes `existing`) and subscribes through Stripe Checkout with `card`; all events delivered. */
-async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital", existing?: { id: string; email: string }) {
+async function subscribe(
+  card: string = TEST_CARDS.succeeds,
+  planId = "digital",
+  existing?: { id: string; email: string },
+  billing: BillingAddress = UNTAXED,
+) {
   const user =
     existing ??
     (await insertUser(db, {
@@ -127,6 +136,7 @@ async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital",
       siteUrl: SITE,
       idempotencyKey: issueCheckoutKey(),
       renews: true,
+      billing,
     },
     NOVEMBER,
   );

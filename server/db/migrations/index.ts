@@ -28,6 +28,7 @@ import * as m026 from "./026-cancellation";
 import * as m027 from "./027-dunning";
 import * as m028 from "./028-renewal-reminders";
 import * as m029 from "./029-stripe-billing";
+import * as m030 from "./030-subscription-tax";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   "027-dunning": m027,
   "028-renewal-reminders": m028,
   "029-stripe-billing": m029,
+  "030-subscription-tax": m030,
 };
 
 export const migrationProvider: MigrationProvider = {
