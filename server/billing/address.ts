@@ -62,7 +62,8 @@ export async function changeBillingAddress(
     if (!provider) throw new Error("a subscription the provider renews can only be changed through the provider");
     const rate = subscriptionTax(0, address).rate;
     // Setting the same rates twice is harmless; the key makes one request's retry one change.
-    await provider.setTaxRate(row.provider_subscription_id, rate, `tax-rate:${row.provider_subscription_id}:${now.toISOString()}`);
+    const key = `tax-rate:${row.provider_subscription_id}:${rate?.key ?? "none"}:${now.toISOString()}`;
+    await provider.setTaxRate(row.provider_subscription_id, rate, key);
   }
   await db.updateTable("subscription").set(billingAddressColumns(address)).where("id", "=", row.id).execute();
   return "changed";

@@ -7,6 +7,7 @@ import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
+import { changeBillingAddress } from "~/server/billing/address";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
 import { quotePlanChange } from "~/server/billing/plan-change";
@@ -387,6 +388,59 @@ describe(`Stripe Billing renews, the site follows its webhooks (${dialectName})`
     await advance(31);
     await fake.deliver();
     expect((await subscriptionOf(user.id)).access_end).toBe("2027-01-15T12:00:00.000Z");
+  });
+});
+
+describe(`Stripe Billing taxes as the site does (${dialectName})`, () => {
+  const NEW_YORK: BillingAddress = { countryCode: "US", region: "NY" };
+  const taxRatesMade = () => fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/tax_rates");
+
+  it("taxes the purchase and each renewal through the subscription's default tax rate, made once for every reader billed there", async () => {
+    const user = await subscribe(TEST_CARDS.succeeds, "digital", undefined, NEW_YORK);
+    await subscribe(TEST_CARDS.succeeds, "digital", undefined, NEW_YORK);
+    expect(taxRatesMade()).toHaveLength(1);
+    const [rate] = fake.taxRates.values();
+    expect(rate).toMatchObject({ percentage: 4, inclusive: false, country: "US", state: "NY" });
+    const [stripeSubscription] = fake.subscriptions.values();
+    expect(stripeSubscription!.default_tax_rates.map((r) => r.id)).toEqual([rate!.id]);
+    // Stripe's first invoice and the site's own purchase invoice agree to the cent.
+    const firstAtStripe = [...fake.invoices.values()][0]!;
+    expect(firstAtStripe).toMatchObject({ subtotal: 1200, amount_paid: 1248 });
+    expect((await invoices())[0]).toMatchObject({ kind: "purchase", amount_cents: 1200, tax_cents: 48, tax_rate_bp: 400 });
+
+    await advance(31);
+    expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+    const renewal = (await invoices()).find((i) => i.user_id === user.id && i.kind === "renewal");
+    expect(renewal).toMatchObject({ amount_cents: 1200, tax_cents: 48, tax_rate_bp: 400, billing_country: "US", billing_region: "NY" });
+    expect(mailsWith("has renewed").some((m) => m.includes("Tax (NY 4%): $0.48") && m.includes("Amount paid: $12.48"))).toBe(true);
+  });
+
+  it("sets the subscription's tax rate when the billing address changes: the next renewal only is taxed anew", async () => {
+    const user = await subscribe();
+    const [stripeSubscription] = fake.subscriptions.values();
+    expect(stripeSubscription!.default_tax_rates).toEqual([]);
+    expect(taxRatesMade()).toHaveLength(0);
+
+    expect(await changeBillingAddress(db, user.id, { countryCode: "CA", region: "QC" }, NOVEMBER, provider.subscriptions)).toBe("changed");
+    expect(stripeSubscription!.default_tax_rates).toMatchObject([{ percentage: 5, country: "CA" }]);
+    expect((await invoices())[0]).toMatchObject({ kind: "purchase", tax_cents: 0 });
+    await advance(31);
+    await fake.deliver();
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "renewal", amount_cents: 1200, tax_cents: 60, tax_rate_bp: 500 });
+
+    // Back to a place without tax: Stripe's rates are cleared, and the next renewal is untaxed.
+    expect(await changeBillingAddress(db, user.id, UNTAXED, NOVEMBER, provider.subscriptions)).toBe("changed");
+    expect(stripeSubscription!.default_tax_rates).toEqual([]);
+    await advance(31);
+    await fake.deliver();
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "renewal", tax_cents: 0, tax_rate_bp: 0, billing_country: "GB" });
+  });
+
+  it("changes no address when Stripe cannot be reached", async () => {
+    const user = await subscribe();
+    const unreachable = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: "http://127.0.0.1:9" });
+    await expect(changeBillingAddress(db, user.id, NEW_YORK, NOVEMBER, unreachable.subscriptions)).rejects.toThrow(/^Stripe: /);
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_country: "GB", billing_region: null });
   });
 });
 
