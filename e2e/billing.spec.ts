@@ -63,7 +63,11 @@ test("a subscriber sees their plan, card and invoice, cancels with and without a
 test("the plans' terms say that they renew until cancelled, and where to cancel", async ({ page }) => {
   await page.goto("/subscriptions");
   await expect(page.getByText("Plans renew each month or year at their price until you cancel")).toBeVisible();
-  await expect(page.getByText("$12.00 now, then $12.00 every month, charged to the card you pay with, until you cancel.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "$12.00 now, then $12.00 every month, plus sales tax where it applies, charged to the card you pay with, until you cancel.",
+    ),
+  ).toBeVisible();
   await expect(page.getByText("$450.00 now, then $450.00 every year").first()).toBeVisible();
   await expect(page.getByText(/nothing renews by itself/i)).toHaveCount(0);
 });
@@ -115,7 +119,9 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     expect(await site.advanceClock("31d")).toMatch(/[1-9]\d* declined/);
     expect(await mailTo(site, email, /did not go through/)).toContain("/my-account/billing/card");
     await page.goto("/my-account/billing");
-    await expect(plan).toContainText("Payment overdue: your renewal payment of $12.00 was declined.");
+    await expect(plan).toContainText(
+      "Payment overdue: your renewal payment of $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) was declined.",
+    );
     await expect(plan).toContainText(/We will try your card again on \w+ \d{1,2}, \d{4}\. You keep full access until/);
     // Access stays during grace: no meter.
     await page.goto(article);
@@ -126,7 +132,9 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     await page.goto("/my-account/billing");
     await page.getByRole("link", { name: "Update your card" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Change your card" })).toBeVisible();
-    await expect(page.getByRole("alert")).toContainText("Your renewal payment of $12.00 is overdue.");
+    await expect(page.getByRole("alert")).toContainText(
+      "Your renewal payment of $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) is overdue.",
+    );
     await page.getByRole("button", { name: "Continue to the secure page" }).click();
     await expect(page.getByText("Nothing is charged now")).toBeVisible();
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -185,7 +193,7 @@ test("an upgrade is charged as quoted and starts at once; a downgrade waits for 
   await expect(page.getByText("Nothing is charged today.")).toBeVisible();
   await page.getByRole("button", { name: "Confirm the change" }).click();
   await expect(page.getByRole("status")).toContainText("Your plan changes to Digital when it renews on");
-  await expect(plan).toContainText("changes to Digital, $12.00 a month");
+  await expect(plan).toContainText("changes to Digital, $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) a month");
   await page.getByRole("button", { name: "Keep Premium" }).click();
   await expect(page.getByRole("status")).toContainText("You keep Premium: it renews as before.");
   await expect(plan).not.toContainText("changes to Digital");

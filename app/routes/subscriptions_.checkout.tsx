@@ -271,7 +271,12 @@ function ReviewStep({ page, failed, email }: { page: Page; failed: Failure; emai
         <input type="hidden" name={fields.countryCode.name} value={review.address.countryCode} />
         <input type="hidden" name={fields.region.name} value={review.address.region ?? ""} />
         <TextField meta={fields.company} label="Company (optional)" autoComplete="organization" hint="Printed on your invoices." />
-        <TextField meta={fields.taxId} label="Tax ID (optional)" autoComplete="off" hint="For example a VAT or GST number, printed on your invoices." />
+        <TextField
+          meta={fields.taxId}
+          label="Tax ID (optional)"
+          autoComplete="off"
+          hint="For example a VAT or GST number, printed on your invoices."
+        />
         <div className={forms.actions}>
           <button type="submit" className={primaryButton} disabled={busy || submitDisabled}>
             {change?.kind === "change" ? `Change to ${plan.name} and pay` : "Continue to payment"}

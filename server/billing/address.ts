@@ -29,9 +29,7 @@ export async function latestBillingAddress(db: Database, userId: string): Promis
 }
 
 export type AddressChangeOutcome =
-  | "changed"
-  | "no-renewing-plan"
-  | { problem: "bad-address"; fields: Partial<Record<BillingAddressField, string>> };
+  "changed" | "no-renewing-plan" | { problem: "bad-address"; fields: Partial<Record<BillingAddressField, string>> };
 
 /**
  * Puts a new billing address on the reader's renewing web plan (active, past due, or cancelled

@@ -28,7 +28,6 @@ const DAY = 86_400;
 /** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
 const UNTAXED = { countryCode: "GB", region: null };
 
-
 let db: Database;
 let close: () => Promise<void>;
 let sandbox: SandboxProvider;
@@ -73,7 +72,15 @@ async function subscribe(card: string = SANDBOX_CARDS.succeeds, planId = "digita
   const started = await startCheckout(
     db,
     sandbox,
-    { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "test", siteUrl: SITE, idempotencyKey: issueCheckoutKey(), billing },
+    {
+      userId: user.id,
+      email: user.email,
+      plan: findPlan(planId)!,
+      abTag: "test",
+      siteUrl: SITE,
+      idempotencyKey: issueCheckoutKey(),
+      billing,
+    },
     NOVEMBER,
   );
   if (!started.ok) throw new Error("checkout did not start");

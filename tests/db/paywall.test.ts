@@ -462,7 +462,15 @@ describe("subscription checkout through the sandbox provider", () => {
       const started = await startCheckout(
         db,
         provider,
-        { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey(), billing: UNTAXED },
+        {
+          userId: user.id,
+          email: user.email,
+          plan: findPlan(planId)!,
+          abTag: "direct",
+          siteUrl: SITE,
+          idempotencyKey: issueCheckoutKey(),
+          billing: UNTAXED,
+        },
         at,
       );
       if (!started.ok) throw new Error(started.problem);

@@ -37,7 +37,6 @@ const DAY = 86_400;
 /** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
 const UNTAXED = { countryCode: "GB", region: null };
 
-
 let db: Database;
 let close: () => Promise<void>;
 let fake: FakeStripe;

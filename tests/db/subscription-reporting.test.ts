@@ -24,7 +24,6 @@ const DAY = 86_400;
 /** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
 const UNTAXED = { countryCode: "GB", region: null };
 
-
 let db: Database;
 let close: () => Promise<void>;
 let sandbox: SandboxProvider;
@@ -70,7 +69,15 @@ async function buy(user: User, planId: string, card: string = SANDBOX_CARDS.succ
   const started = await startCheckout(
     db,
     sandbox,
-    { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "test", siteUrl: SITE, idempotencyKey: issueCheckoutKey(), billing: UNTAXED },
+    {
+      userId: user.id,
+      email: user.email,
+      plan: findPlan(planId)!,
+      abTag: "test",
+      siteUrl: SITE,
+      idempotencyKey: issueCheckoutKey(),
+      billing: UNTAXED,
+    },
     now,
   );
   if (!started.ok) throw new Error("checkout did not start");

@@ -671,7 +671,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       mode,
       status: "open",
       payment_status: mode === "setup" ? "no_payment_required" : "unpaid",
-      amount_total: mode === "payment" ? paymentTotal(Number(priceData?.unit_amount) * Number(lineItems[0]?.quantity), sessionTaxRates) : null,
+      amount_total:
+        mode === "payment" ? paymentTotal(Number(priceData?.unit_amount) * Number(lineItems[0]?.quantity), sessionTaxRates) : null,
       currency: mode === "payment" ? String(priceData?.currency ?? "") : ((params.currency as string | undefined) ?? null),
       customer: (params.customer as string | undefined) ?? null,
       customer_email: (params.customer_email as string | undefined) ?? null,

@@ -65,7 +65,7 @@ afterAll(async () => {
 
 async function post(
   path: string,
-  options: { cookie?: string; ip: string; origin?: string; headers?: Record<string, string> },
+  options: { cookie?: string; ip: string; origin?: string; headers?: Record<string, string>; form?: Record<string, string> },
 ): Promise<Response> {
   const headers: Record<string, string> = {
     "Content-Type": "application/x-www-form-urlencoded",
@@ -74,7 +74,7 @@ async function post(
     ...options.headers,
   };
   if (options.cookie) headers.Cookie = options.cookie;
-  return fetch(server.url + path, { method: "POST", body: "", headers, redirect: "manual" });
+  return fetch(server.url + path, { method: "POST", body: new URLSearchParams(options.form).toString(), headers, redirect: "manual" });
 }
 
 async function get(path: string, cookie?: string): Promise<Response> {
@@ -118,7 +118,7 @@ function deletesCookie(header: string): boolean {
 
 /** Starts a Digital checkout as the reader; returns the redirect and the session it points at. */
 async function startCheckout(reader: Reader): Promise<{ res: Response; session: FakeCheckoutSession; checkoutId: string }> {
-  const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip });
+  const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip, form: { countryCode: "GB" } });
   expect(res.status).toBe(303);
   const session = stripe.sessionAt(res.headers.get("location") ?? "");
   expect(session, `no Stripe session at ${res.headers.get("location")}`).toBeDefined();
@@ -392,7 +392,7 @@ describe("coming back from Stripe", () => {
     expect(page.heading).toBe("Thank you for subscribing");
     expect(page.fields).toMatchObject({
       Plan: "Digital",
-      "Amount paid": "$12.00 for one month",
+      "Amount paid": "$12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) for one month",
       Account: reader.email,
       Reference: checkoutId,
     });

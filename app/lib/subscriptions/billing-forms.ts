@@ -7,7 +7,12 @@ import { tooLong } from "~/app/lib/forms/messages";
 // applies again: these give conform their messages before a submit.
 
 const code = z.string().max(8, "Please choose from the list.").default("");
-const text = (max: number) => z.string().trim().max(max, tooLong(max + 1)).default("");
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, tooLong(max + 1))
+    .default("");
 
 const addressRules = (value: { countryCode: string; region: string }, ctx: z.RefinementCtx) => {
   for (const [path, message] of Object.entries(billingAddressProblems(readBillingAddress(value))))
