@@ -198,3 +198,24 @@ test("an upgrade is charged as quoted and starts at once; a downgrade waits for 
   await expect(page.getByRole("status")).toContainText("You keep Premium: it renews as before.");
   await expect(plan).not.toContainText("changes to Digital");
 });
+
+test("a subscriber changes the billing address: the next renewal is shown with the tax it calls for", async ({ page, axe }) => {
+  test.setTimeout(120_000);
+  await subscribeThroughCheckout(page, "address");
+  await page.goto("/my-account/billing");
+  const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
+  await expect(plan).toContainText("United Kingdom");
+  await expect(plan).toContainText("$12.00 ($12.00 + Tax (United Kingdom 0%) $0.00)");
+  const address = page.locator("section", { has: page.getByRole("heading", { name: "Billing address" }) });
+  await address.getByText("Change billing address").click();
+  // A state is asked for in the US: without one, the form says so.
+  await address.getByLabel("Country").selectOption({ label: "United States" });
+  await address.getByRole("button", { name: "Save billing address" }).click();
+  await expect(address.getByText("Please choose your state of the United States.")).toBeVisible();
+  await axe(page);
+  await address.getByLabel("State or province (United States and Canada)").selectOption({ label: "New York" });
+  await address.getByRole("button", { name: "Save billing address" }).click();
+  await expect(page).toHaveURL(/\/my-account\/billing\?updated=address$/);
+  await expect(page.getByRole("status")).toContainText("Your billing address is now New York, United States.");
+  await expect(plan).toContainText("$12.48 ($12.00 + Tax (NY 4%) $0.48)");
+});

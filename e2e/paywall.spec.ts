@@ -24,7 +24,7 @@ async function meteredArticlePaths(page: Page, count: number): Promise<string[]>
   return paths.slice(0, count);
 }
 
-test("a guest reads four articles, registers at the wall, reads on, subscribes and reads everything", async ({ page, js }) => {
+test("a guest reads four articles, registers at the wall, reads on, subscribes and reads everything", async ({ page, js, axe }) => {
   test.setTimeout(90_000);
   const articles = await meteredArticlePaths(page, 9);
   await page.context().clearCookies();
@@ -89,6 +89,7 @@ test("a guest reads four articles, registers at the wall, reads on, subscribes a
   await expect(page).toHaveURL(/ab=paywall-/);
   await expect(page.getByText("Tax (NY 4%)", { exact: true })).toBeVisible();
   await expect(page.getByText("$12.48", { exact: true })).toBeVisible();
+  await axe(page);
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
   await expect(page.getByText("Total due today: $12.48")).toBeVisible();

@@ -1,4 +1,4 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "~/app/lib/http/responses.server";
@@ -10,11 +10,8 @@ import { subscriptionTax } from "~/server/billing/tax";
 import { describeBillingAddress, readBillingAddress } from "~/shared/billing-address";
 import { primaryButton } from "~/app/components/controls.css";
 import * as billingCss from "~/app/components/account/billing.css";
-import { BillingAddressFields } from "~/app/components/account/BillingAddressFields";
+import { BillingAddressFields, submittedAddress, type FieldErrors } from "~/app/components/account/BillingAddressFields";
 import * as forms from "~/app/components/forms/forms.css";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
-import { TextField } from "~/app/components/forms/fields";
-import { useSpecForm } from "~/app/components/forms/useSpecForm";
 import * as css from "~/app/components/subscriptions.css";
 import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
@@ -29,7 +26,7 @@ import { billingAddressSchema, checkoutPaySchema } from "~/app/lib/subscriptions
 import { abTagFrom } from "./subscriptions";
 import { log } from "~/server/log";
 import { requestContext, requireUser } from "~/app/lib/context/request-context.server";
-import { planQuote, plansRenew, readerBillingAddress } from "~/app/lib/subscriptions/billing.server";
+import { billingAddressOptions, planQuote, plansRenew, readerBillingAddress } from "~/app/lib/subscriptions/billing.server";
 
 /**
  * Spec "Subscription checkout": INITIAL until the reader has an account, then CHECKOUT, in two
@@ -83,8 +80,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       terms: planTerms(plan, renews, tax),
     },
     addressStep: {
-      result: asked?.status === "error" ? asked.reply() : undefined,
-      defaults: { countryCode: known?.countryCode ?? "", region: known?.region ?? "" },
+      options: billingAddressOptions(),
+      errors: asked?.status === "error" ? asked.error : undefined,
+      values: {
+        countryCode: url.searchParams.get("countryCode") ?? known?.countryCode ?? "",
+        region: url.searchParams.get("region") ?? known?.region ?? "",
+      },
     },
     review:
       address && tax
@@ -99,10 +100,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         : null,
   };
   // Asked to change the address: its form again, with what was given.
-  if (page.review && url.searchParams.has("edit")) {
-    page.addressStep.defaults = { countryCode: page.review.address.countryCode, region: page.review.address.region ?? "" };
-    page.review = null;
-  }
+  if (url.searchParams.has("edit")) page.review = null;
   return asked?.status === "error" ? data(page, { status: 400 }) : page;
 }
 
@@ -152,9 +150,6 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-const loadAddressSchema = () => import("~/app/lib/subscriptions/billing-forms").then((m) => m.billingAddressSchema);
-const loadPaySchema = () => import("~/app/lib/subscriptions/billing-forms").then((m) => m.checkoutPaySchema);
-
 type Page = ReturnType<typeof useLoaderData<typeof loader>>;
 type Failure = { error?: string; result?: SubmissionResult<string[]> } | undefined;
 
@@ -194,14 +189,18 @@ export default function SubscriptionCheckout() {
       ) : page.review ? (
         <ReviewStep page={page} failed={failed} email={email} />
       ) : (
-        <AddressStep page={page} result={failed?.result ?? page.addressStep.result} />
+        <AddressStep
+          page={page}
+          errors={failed?.result?.error ?? page.addressStep.errors}
+          values={failed?.result ? submittedAddress(failed.result.initialValue) : page.addressStep.values}
+        />
       )}
     </div>
   );
 }
 
-function AddressStep({ page, result }: { page: Page; result: SubmissionResult<string[]> | undefined }) {
-  const { form, fields, summary } = useSpecForm("billing-address", loadAddressSchema, result, page.addressStep.defaults);
+/** The address step: a GET form, so the figures it leads to are a page of their own. */
+function AddressStep({ page, errors, values }: { page: Page; errors: FieldErrors; values: { countryCode: string; region: string } }) {
   return (
     <>
       <h2>Your billing address</h2>
@@ -209,11 +208,15 @@ function AddressStep({ page, result }: { page: Page; result: SubmissionResult<st
         We add sales tax where you are billed: in the US states where we collect it, and Canada&apos;s GST. You see the amount before you
         pay.
       </p>
-      <ErrorSummary items={summary} />
-      <Form method="get" {...getFormProps(form)} noValidate className={forms.form}>
+      {errors ? (
+        <p className={forms.formMessage} role="alert">
+          Please check your billing address.
+        </p>
+      ) : null}
+      <Form method="get" className={forms.form}>
         <input type="hidden" name="plan" value={page.plan.id} />
         <input type="hidden" name="ab" value={page.ab} />
-        <BillingAddressFields fields={fields} />
+        <BillingAddressFields options={page.addressStep.options} values={values} errors={errors} />
         <div className={forms.actions}>
           <button type="submit" className={primaryButton}>
             Continue
@@ -226,12 +229,9 @@ function AddressStep({ page, result }: { page: Page; result: SubmissionResult<st
 
 function ReviewStep({ page, failed, email }: { page: Page; failed: Failure; email: string | null }) {
   const review = page.review!;
-  const { form, fields, summary, submitDisabled } = useSpecForm("checkout", loadPaySchema, failed?.result, {
-    countryCode: review.address.countryCode,
-    region: review.address.region ?? "",
-  });
   const busy = useNavigation().state !== "idle";
   const { change, plan } = page;
+  const errors = failed?.result?.error;
   return (
     <>
       <h2>{change?.kind === "change" ? "Change your plan" : change?.kind === "renew" ? "Renew your plan" : "Payment"}</h2>
@@ -260,29 +260,56 @@ function ReviewStep({ page, failed, email }: { page: Page; failed: Failure; emai
         </dd>
       </dl>
       <p>Signed in as {email}. You will pay on our payment provider&apos;s secure page and come back here for your receipt.</p>
-      {failed?.error ? (
-        <p role="alert" id="checkout-error">
-          {failed.error}
+      {failed?.error || errors ? (
+        <p className={forms.formMessage} role="alert" id="checkout-error">
+          {failed?.error ?? Object.values(errors ?? {}).flat()[0]}
         </p>
       ) : null}
-      <ErrorSummary items={summary} />
-      <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
+      <Form method="post" className={forms.form}>
         {page.checkoutKey ? <input type="hidden" name="checkoutKey" value={page.checkoutKey} /> : null}
-        <input type="hidden" name={fields.countryCode.name} value={review.address.countryCode} />
-        <input type="hidden" name={fields.region.name} value={review.address.region ?? ""} />
-        <TextField meta={fields.company} label="Company (optional)" autoComplete="organization" hint="Printed on your invoices." />
-        <TextField
-          meta={fields.taxId}
-          label="Tax ID (optional)"
-          autoComplete="off"
-          hint="For example a VAT or GST number, printed on your invoices."
-        />
+        <input type="hidden" name="countryCode" value={review.address.countryCode} />
+        <input type="hidden" name="region" value={review.address.region ?? ""} />
+        <TextInput name="company" label="Company (optional)" hint="Printed on your invoices." max={100} autoComplete="organization" />
+        <TextInput name="taxId" label="Tax ID (optional)" hint="For example a VAT or GST number, printed on your invoices." max={40} />
         <div className={forms.actions}>
-          <button type="submit" className={primaryButton} disabled={busy || submitDisabled}>
+          <button type="submit" className={primaryButton} disabled={busy}>
             {change?.kind === "change" ? `Change to ${plan.name} and pay` : "Continue to payment"}
           </button>
         </div>
       </Form>
     </>
+  );
+}
+
+function TextInput({
+  name,
+  label,
+  hint,
+  max,
+  autoComplete = "off",
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  max: number;
+  autoComplete?: string;
+}) {
+  return (
+    <div className={forms.field}>
+      <label className={forms.label} htmlFor={`checkout-${name}`}>
+        {label}
+      </label>
+      <div id={`checkout-${name}-hint`} className={forms.hint}>
+        {hint}
+      </div>
+      <input
+        id={`checkout-${name}`}
+        name={name}
+        className={forms.input}
+        maxLength={max}
+        autoComplete={autoComplete}
+        aria-describedby={`checkout-${name}-hint`}
+      />
+    </div>
   );
 }

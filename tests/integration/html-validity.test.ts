@@ -161,7 +161,6 @@ async function subscriberPages() {
   await keep("my account: notes", reader, "/my-account/notes");
   await keep("my account: gifts", reader, "/my-account/gifts");
   await keep("subscription and billing", reader, "/my-account/billing");
-  await keep("subscription and billing: billing address", reader, "/my-account/billing/address");
 }
 
 /** Runs the checker once over every page kept; its JSON report goes to stderr. */

@@ -30,7 +30,6 @@ const ACTION_URLS: Record<string, string | null> = {
   "logout.tsx": "/logout",
   "my-account.tsx": "/my-account",
   "my-account_.billing.tsx": "/my-account/billing",
-  "my-account_.billing_.address.tsx": "/my-account/billing/address",
   "my-account_.billing_.cancel.tsx": "/my-account/billing/cancel",
   "my-account_.billing_.card.tsx": "/my-account/billing/card",
   "my-account_.billing_.plan.tsx": "/my-account/billing/plan",

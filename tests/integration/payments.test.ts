@@ -213,10 +213,10 @@ function checkoutRow(checkoutId: string) {
 // ---------------------------------------------------------------------------------------------
 
 describe("starting a checkout", () => {
-  it("sends a registered reader (303) to the Stripe session opened for the plan's price, their e-mail and the checkout", async () => {
+  it("sends a registered reader (303) to the Stripe session opened for the plan's price and its tax, their e-mail and the checkout", async () => {
     const reader = newReader();
     const before = stripe.requests.length;
-    const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip });
+    const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip, form: { countryCode: "US", region: "NY" } });
 
     expect(res.status).toBe(303);
     const created = stripe.requests.slice(before).filter((r) => r.path === "/v1/checkout/sessions");
@@ -229,13 +229,17 @@ describe("starting a checkout", () => {
     expect(request.idempotencyKey).toContain(checkoutId);
     expect(request.form.get("line_items[0][price_data][unit_amount]")).toBe("1200");
     expect(request.form.get("line_items[0][price_data][currency]")).toBe("usd");
+    // Stripe adds the sales tax by the New York rate, as the site worked it out.
+    const [rate] = [...stripe.taxRates.values()];
+    expect(rate).toMatchObject({ percentage: 4, inclusive: false, country: "US", state: "NY" });
+    expect(request.form.get("line_items[0][tax_rates][0]")).toBe(rate!.id);
     expect(request.form.get("customer_email")).toBe(reader.email);
     expect(request.form.get("success_url")).toBe(
       `${server.url}/subscriptions/complete?checkout=${checkoutId}&session_id={CHECKOUT_SESSION_ID}`,
     );
 
     const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === checkoutId)!;
-    expect(session).toMatchObject({ amount_total: 1200, currency: "usd", customer_email: reader.email, status: "open" });
+    expect(session).toMatchObject({ amount_total: 1248, currency: "usd", customer_email: reader.email, status: "open" });
     expect(res.headers.get("location")).toBe(session.url);
   });
 

@@ -178,7 +178,7 @@ describe("Stripe Billing through the built site", () => {
       ["renewal", 48],
     ]);
 
-    const moved = await post("/my-account/billing/address", reader.cookie, { countryCode: "GB", region: "" });
+    const moved = await post("/my-account/billing", reader.cookie, { intent: "address", countryCode: "GB", region: "" });
     expect(moved.headers.get("location")).toBe("/my-account/billing?updated=address");
     expect(stripeSubscription.default_tax_rates).toEqual([]);
     await advance(31);
@@ -193,7 +193,7 @@ describe("Stripe Billing through the built site", () => {
     for (const [path, form] of [
       ["/my-account/billing/cancel", { reason: "" }],
       ["/my-account/billing/card", {}],
-      ["/my-account/billing/address", { countryCode: "US", region: "NY" }],
+      ["/my-account/billing", { intent: "address", countryCode: "US", region: "NY" }],
     ] as const) {
       const res = await post(path, reader.cookie, form);
       expect(res.status, path).toBe(303);

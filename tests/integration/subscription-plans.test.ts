@@ -195,10 +195,10 @@ describe("sales tax at checkout and in Subscription and billing", () => {
       expect(text).toContain(line);
 
     // A new address: refused without its province, then saved for the next renewal.
-    const refused = await reader.request("/my-account/billing/address", { form: { countryCode: "CA", region: "" } });
+    const refused = await reader.request("/my-account/billing", { form: { intent: "address", countryCode: "CA", region: "" } });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("Please choose your province or territory of Canada.");
-    const saved = await reader.request("/my-account/billing/address", { form: { countryCode: "CA", region: "BC" } });
+    const saved = await reader.request("/my-account/billing", { form: { intent: "address", countryCode: "CA", region: "BC" } });
     expect(pathOf(saved.headers.get("location"))).toBe("/my-account/billing?updated=address");
     const notice = (await reader.page("/my-account/billing?updated=address"))("[role=status]").text();
     expect(notice).toMatch(

@@ -2,7 +2,9 @@ import { mailer } from "~/server/adapters/mail";
 import { changeBillingAddress, latestBillingAddress } from "~/server/billing/address";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
+import type { BillingAddressOptions } from "~/app/components/account/BillingAddressFields";
 import type { BillingAddress } from "~/shared/billing-address";
+import { COUNTRIES, regionsOf } from "~/shared/regions";
 import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendPendingReceipts, sendSubscriptionNotices } from "~/server/billing/mail";
@@ -143,3 +145,10 @@ export async function changeAddress(userId: string, address: BillingAddress) {
     changeBillingAddress(await db(), userId, address, await billingNow(), (await payments()).subscriptions),
   );
 }
+
+/** The lists the billing address form chooses from. */
+export const billingAddressOptions = (): BillingAddressOptions => ({
+  countries: COUNTRIES,
+  states: regionsOf("US"),
+  provinces: regionsOf("CA"),
+});
