@@ -87,7 +87,7 @@ test("a guest reads four articles, registers at the wall, reads on, subscribes a
   await page.getByLabel("State or province (United States and Canada)").selectOption({ label: "New York" });
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/ab=paywall-/);
-  await expect(page.getByText("Tax (NY 4%)", { exact: true })).toBeVisible();
+  await expect(page.getByText("Tax (NY 4%): $0.48", { exact: true })).toBeVisible();
   await expect(page.getByText("$12.48", { exact: true })).toBeVisible();
   await axe(page);
   await page.getByRole("button", { name: "Continue to payment" }).click();

@@ -9,7 +9,6 @@ import { planChangeFor } from "~/server/subscriptions/plan-change";
 import { subscriptionTax } from "~/server/billing/tax";
 import { describeBillingAddress, readBillingAddress } from "~/shared/billing-address";
 import { primaryButton } from "~/app/components/controls.css";
-import * as billingCss from "~/app/components/account/billing.css";
 import { BillingAddressFields, submittedAddress, type FieldErrors } from "~/app/components/account/BillingAddressFields";
 import * as forms from "~/app/components/forms/forms.css";
 import * as css from "~/app/components/subscriptions.css";
@@ -243,22 +242,20 @@ function ReviewStep({ page, failed, email }: { page: Page; failed: Failure; emai
             : `Paying again extends it: your access then runs until ${change.newEnd}.`}
         </p>
       ) : null}
-      <dl className={billingCss.facts}>
-        <dt className={billingCss.term}>
-          {plan.name}, one {plan.period}
-        </dt>
-        <dd className={billingCss.value}>{plan.price}</dd>
-        <dt className={billingCss.term}>{review.taxLabel}</dt>
-        <dd className={billingCss.value}>{review.tax}</dd>
-        <dt className={billingCss.term}>Total today</dt>
-        <dd className={billingCss.value}>
-          <strong>{review.total}</strong>
-        </dd>
-        <dt className={billingCss.term}>Billing address</dt>
-        <dd className={billingCss.value}>
-          {review.billedTo} <Link to={review.changeAddress}>Change billing address</Link>
-        </dd>
-      </dl>
+      <div className={css.summary}>
+        <p>
+          {plan.name}, one {plan.period}: {plan.price}
+        </p>
+        <p>
+          {review.taxLabel}: {review.tax}
+        </p>
+        <p>
+          Total today: <strong>{review.total}</strong>
+        </p>
+        <p>
+          Billing address: {review.billedTo}. <Link to={review.changeAddress}>Change billing address</Link>
+        </p>
+      </div>
       <p>Signed in as {email}. You will pay on our payment provider&apos;s secure page and come back here for your receipt.</p>
       {failed?.error || errors ? (
         <p className={forms.formMessage} role="alert" id="checkout-error">

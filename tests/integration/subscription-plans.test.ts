@@ -168,7 +168,7 @@ describe("sales tax at checkout and in Subscription and billing", () => {
     const shown = $review("main").text();
     expect(shown).toContain("Tax (CA 7.25%)");
     expect(shown).toContain("$32.63");
-    expect(shown).toContain("Total today$482.63");
+    expect(shown).toContain("Total today: $482.63");
     expect(shown).toContain("$482.63 now, then $482.63 every year ($450.00 plus Tax (CA 7.25%) $32.63)");
     const started = await reader.request(review, {
       form: { ...formOf($review, "Continue to payment"), company: "Harbour Analytics Ltd", taxId: "US-12-3456789" },
