@@ -64,7 +64,11 @@ test("a subscriber sees their plan, card and invoice, cancels with and without a
 test("the plans' terms say that they renew until cancelled, and where to cancel", async ({ page }) => {
   await page.goto("/subscriptions");
   await expect(page.getByText("Plans renew each month or year at their price until you cancel")).toBeVisible();
-  await expect(page.getByText("$12.00 now, then $12.00 every month, charged to the card you pay with, until you cancel.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "$12.00 now, then $12.00 every month, plus sales tax where it applies, charged to the card you pay with, until you cancel.",
+    ),
+  ).toBeVisible();
   await expect(page.getByText("$450.00 now, then $450.00 every year").first()).toBeVisible();
   await expect(page.getByText(/nothing renews by itself/i)).toHaveCount(0);
 });
@@ -116,7 +120,9 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     expect(await site.advanceClock("31d")).toMatch(/[1-9]\d* declined/);
     expect(await mailTo(site, email, /did not go through/)).toContain("/my-account/billing/card");
     await page.goto("/my-account/billing");
-    await expect(plan).toContainText("Payment overdue: your renewal payment of $12.00 was declined.");
+    await expect(plan).toContainText(
+      "Payment overdue: your renewal payment of $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) was declined.",
+    );
     await expect(plan).toContainText(/We will try your card again on \w+ \d{1,2}, \d{4}\. You keep full access until/);
     await shoot(page, testInfo.project.name, "billing-past-due", "/my-account/billing");
     await shoot(page, testInfo.project.name, "billing-card-overdue", "/my-account/billing/card");
@@ -129,7 +135,9 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     await page.goto("/my-account/billing");
     await page.getByRole("link", { name: "Update your card" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Change your card" })).toBeVisible();
-    await expect(page.getByRole("alert")).toContainText("Your renewal payment of $12.00 is overdue.");
+    await expect(page.getByRole("alert")).toContainText(
+      "Your renewal payment of $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) is overdue.",
+    );
     await page.getByRole("button", { name: "Continue to the secure page" }).click();
     await expect(page.getByText("Nothing is charged now")).toBeVisible();
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -188,8 +196,29 @@ test("an upgrade is charged as quoted and starts at once; a downgrade waits for 
   await expect(page.getByText("Nothing is charged today.")).toBeVisible();
   await page.getByRole("button", { name: "Confirm the change" }).click();
   await expect(page.getByRole("status")).toContainText("Your plan changes to Digital when it renews on");
-  await expect(plan).toContainText("changes to Digital, $12.00 a month");
+  await expect(plan).toContainText("changes to Digital, $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) a month");
   await page.getByRole("button", { name: "Keep Premium" }).click();
   await expect(page.getByRole("status")).toContainText("You keep Premium: it renews as before.");
   await expect(plan).not.toContainText("changes to Digital");
+});
+
+test("a subscriber changes the billing address: the next renewal is shown with the tax it calls for", async ({ page, axe }) => {
+  test.setTimeout(120_000);
+  await subscribeThroughCheckout(page, "address");
+  await page.goto("/my-account/billing");
+  const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
+  await expect(plan).toContainText("United Kingdom");
+  await expect(plan).toContainText("$12.00 ($12.00 + Tax (United Kingdom 0%) $0.00)");
+  const address = page.locator("section", { has: page.getByRole("heading", { name: "Billing address" }) });
+  await address.getByText("Change billing address").click();
+  // A state is asked for in the US: without one, the form says so.
+  await address.getByLabel("Country").selectOption({ label: "United States" });
+  await address.getByRole("button", { name: "Save billing address" }).click();
+  await expect(address.getByText("Please choose your state of the United States.")).toBeVisible();
+  await axe(page);
+  await address.getByLabel("State or province (United States and Canada)").selectOption({ label: "New York" });
+  await address.getByRole("button", { name: "Save billing address" }).click();
+  await expect(page).toHaveURL(/\/my-account\/billing\?updated=address$/);
+  await expect(page.getByRole("status")).toContainText("Your billing address is now New York, United States.");
+  await expect(plan).toContainText("$12.48 ($12.00 + Tax (NY 4%) $0.48)");
 });

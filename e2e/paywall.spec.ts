@@ -24,7 +24,7 @@ async function meteredArticlePaths(page: Page, count: number): Promise<string[]>
   return paths.slice(0, count);
 }
 
-test("a guest reads four articles, registers at the wall, reads on, subscribes and reads everything", async ({ page, js }) => {
+test("a guest reads four articles, registers at the wall, reads on, subscribes and reads everything", async ({ page, js, axe }) => {
   test.setTimeout(90_000);
   const articles = await meteredArticlePaths(page, 9);
   await page.context().clearCookies();
@@ -82,14 +82,22 @@ test("a guest reads four articles, registers at the wall, reads on, subscribes a
   await page.getByRole("link", { name: "Choose Digital", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Subscribe: Digital" })).toBeVisible();
   await expect(page).toHaveURL(/ab=paywall-/);
+  // The billing address first: the tax it calls for is shown, to the cent, before paying.
+  await page.getByLabel("Country").selectOption({ label: "United States" });
+  await page.getByLabel("State or province (United States and Canada)").selectOption({ label: "New York" });
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(page).toHaveURL(/ab=paywall-/);
+  await expect(page.getByText("Tax (NY 4%): $0.48", { exact: true })).toBeVisible();
+  await expect(page.getByText("$12.48", { exact: true })).toBeVisible();
+  await axe(page);
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
-  await expect(page.getByText("Total due today: $12.00")).toBeVisible();
+  await expect(page.getByText("Total due today: $12.48")).toBeVisible();
   await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-  await page.getByRole("button", { name: "Pay $12.00" }).click();
+  await page.getByRole("button", { name: "Pay $12.48" }).click();
   await expect(page.getByRole("alert")).toHaveText("Your card was declined. No payment was taken.");
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay $12.00" }).click();
+  await page.getByRole("button", { name: "Pay $12.48" }).click();
 
   // The receipt, once the subscription is active; the user menu shows the level.
   await expect(page.getByRole("heading", { level: 1, name: "Thank you for subscribing" })).toBeVisible();

@@ -24,6 +24,9 @@ export const planName = style({ fontSize: vars.size.xl, margin: 0 });
 
 export const price = style({ fontSize: vars.size.lg, fontWeight: 700, margin: 0 });
 
+/** A price's tax for the reader's billing address, under the price. */
+export const withTax = style({ fontSize: vars.size.sm, fontWeight: 400 });
+
 export const terms = style({ fontSize: vars.size.xs, color: vars.color.muted, margin: 0 });
 
 export const summary = style({

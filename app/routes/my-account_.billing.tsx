@@ -1,5 +1,12 @@
+import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  BillingAddressFields,
+  submittedAddress,
+  type BillingAddressOptions,
+  type FieldErrors,
+} from "~/app/components/account/BillingAddressFields";
 import * as css from "~/app/components/account/billing.css";
 import { primaryButton } from "~/app/components/controls.css";
 import * as forms from "~/app/components/forms/forms.css";
@@ -9,8 +16,15 @@ import { requireUser } from "~/app/lib/context/request-context.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { redirect } from "~/app/lib/http/responses.server";
-import { billingPage, resumePlan } from "~/app/lib/subscriptions/billing.server";
+import { rejectForm } from "~/app/lib/forms/reply.server";
+import { billingAddressOptions, billingPage, changeAddress, resumePlan } from "~/app/lib/subscriptions/billing.server";
+import { billingAddressSchema } from "~/app/lib/subscriptions/billing-forms";
 import { formatUsd } from "~/shared/money";
+import { priceWithTax } from "~/server/billing/tax";
+import { describeBillingAddress, readBillingAddress } from "~/shared/billing-address";
+
+/** The plans whose billing address can change: those still to be charged (ADR 070). */
+const ADDRESS_CHANGEABLE = new Set(["active", "past_due", "cancel_at_period_end"]);
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser({ request, context });
@@ -19,6 +33,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const ends = overview.kind === "web" ? formatPublished(overview.accessEnd) : "";
   const status = overview.kind === "web" ? overview.billingStatus : null;
   const card = overview.kind === "web" && overview.card ? `${overview.card.brand} card ending in ${overview.card.last4}` : "new card";
+  const renewal = overview.kind === "web" ? priceWithTax(overview.renewal.priceCents, overview.renewal.tax) : "";
+  const billedTo = overview.kind === "web" && overview.billingAddress ? describeBillingAddress(overview.billingAddress) : null;
   const notices: Record<string, string | null> = {
     cancelled:
       status === "cancel_at_period_end"
@@ -38,12 +54,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     "plan-unchanged": "Your plan has not changed.",
     "provider-unavailable": "We could not reach our payment provider, so nothing has changed. Please try again in a few minutes.",
     "plan-kept": `You keep ${overview.kind === "web" ? overview.planName : "your plan"}: it renews as before.`,
+    address:
+      status === "active"
+        ? `Your billing address is now ${billedTo}. Your renewal on ${ends} will be ${renewal}.`
+        : `Your billing address is now ${billedTo}.`,
   };
   const failure = new Set(["card-declined", "card-unchanged", "upgrade-declined", "plan-unchanged", "provider-unavailable"]);
   return {
     notice: updated ? (notices[updated] ?? null) : null,
     noticeIsProblem: updated !== null && failure.has(updated),
     overview,
+    renewal,
+    billedTo,
+    // The form that changes it, for a plan still to be charged.
+    addressForm:
+      overview.kind === "web" && ADDRESS_CHANGEABLE.has(status ?? "")
+        ? {
+            options: billingAddressOptions(),
+            values: { countryCode: overview.billingAddress?.countryCode ?? "", region: overview.billingAddress?.region ?? "" },
+          }
+        : null,
     invoices: overview.invoices.map((i) => ({
       id: i.id,
       number: i.number,
@@ -56,6 +86,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   const user = await requireUser({ request, context });
+  if (form.get("intent") === "address") {
+    const submission = parseWithZod(form, { schema: billingAddressSchema });
+    if (submission.status !== "success") return rejectForm(submission);
+    const outcome = await changeAddress(user.id, readBillingAddress(submission.value));
+    if (typeof outcome === "object")
+      return rejectForm(submission, { fieldErrors: Object.fromEntries(Object.entries(outcome.fields).map(([f, m]) => [f, [m]])) });
+    return redirect(
+      `/my-account/billing${outcome === "changed" ? "?updated=address" : outcome === "provider-unavailable" ? `?updated=${outcome}` : ""}`,
+      303,
+    );
+  }
   if (form.get("intent") !== "resume") throw new Response("Unknown request", { status: 400 });
   const outcome = await resumePlan(user.id);
   return redirect(`/my-account/billing?updated=${outcome === "provider-unavailable" ? outcome : "resumed"}`, 303);
@@ -69,7 +110,8 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function Billing() {
-  const { notice, noticeIsProblem, overview, invoices } = useLoaderData<typeof loader>();
+  const { notice, noticeIsProblem, overview, invoices, renewal, billedTo, addressForm } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>()?.result;
   return (
     <div className={prose.narrow}>
       <h1>Subscription and billing</h1>
@@ -83,8 +125,19 @@ export default function Billing() {
       ) : null}
       <section aria-labelledby="plan-heading" className={prose.section}>
         <h2 id="plan-heading">Your plan</h2>
-        <Plan overview={overview} />
+        <Plan overview={overview} renewal={renewal} billedTo={billedTo} />
       </section>
+      {addressForm ? (
+        <section aria-labelledby="address-heading" className={prose.section} id="billing-address">
+          <h2 id="address-heading">Billing address</h2>
+          <AddressForm
+            billedTo={billedTo}
+            errors={failed?.error}
+            options={addressForm.options}
+            values={failed ? submittedAddress(failed.initialValue) : addressForm.values}
+          />
+        </section>
+      ) : null}
       <section aria-labelledby="invoices-heading" className={prose.section}>
         <h2 id="invoices-heading">Invoices</h2>
         {invoices.length === 0 ? (
@@ -111,7 +164,7 @@ export default function Billing() {
 
 type Overview = ReturnType<typeof useLoaderData<typeof loader>>["overview"];
 
-function Plan({ overview }: { overview: Overview }) {
+function Plan({ overview, renewal, billedTo }: { overview: Overview; renewal: string; billedTo: string | null }) {
   if (overview.kind === "none")
     return (
       <p>
@@ -147,15 +200,14 @@ function Plan({ overview }: { overview: Overview }) {
           <>
             <dt className={css.term}>Next renewal</dt>
             <dd className={css.value}>
-              {until}: changes to {overview.scheduledPlan.name}, {formatUsd(overview.scheduledPlan.priceCents)} a{" "}
-              {overview.scheduledPlan.period}
+              {until}: changes to {overview.scheduledPlan.name}, {renewal} a {overview.scheduledPlan.period}
             </dd>
           </>
         ) : status === "active" ? (
           <>
             <dt className={css.term}>Next renewal</dt>
             <dd className={css.value}>
-              {until}, {formatUsd(overview.priceCents)}
+              {until}, {renewal}
             </dd>
           </>
         ) : status === "cancel_at_period_end" ? (
@@ -167,7 +219,7 @@ function Plan({ overview }: { overview: Overview }) {
           <>
             <dt className={css.term}>Status</dt>
             <dd className={css.value}>
-              Payment overdue: your renewal payment of {formatUsd(overview.priceCents)} was declined.{" "}
+              Payment overdue: your renewal payment of {renewal} was declined.{" "}
               {overview.dunning.nextRetry ? `We will try your card again on ${formatPublished(overview.dunning.nextRetry)}. ` : null}
               You keep full access until {formatPublished(overview.dunning.graceEnd)}; unless it is paid by then, your subscription ends.
             </dd>
@@ -178,6 +230,15 @@ function Plan({ overview }: { overview: Overview }) {
             <dd className={css.value}>{until}. This plan does not renew by itself.</dd>
           </>
         )}
+        {status === "active" || status === "past_due" || status === "cancel_at_period_end" ? (
+          <>
+            <dt className={css.term}>Billing address</dt>
+            <dd className={css.value}>
+              {billedTo ?? "None on file. Please add it: the sales tax it calls for is charged from your next payment."}{" "}
+              <a href="#billing-address">{billedTo ? "Change billing address" : "Add your billing address"}</a>
+            </dd>
+          </>
+        ) : null}
         {overview.card ? (
           <>
             <dt className={css.term}>Card on file</dt>
@@ -221,6 +282,45 @@ function Plan({ overview }: { overview: Overview }) {
           </button>
         </Form>
       ) : null}
+    </>
+  );
+}
+
+/** Where the subscriber is billed, which the sales tax on their next payments follows; the form opens on a problem. */
+function AddressForm({
+  billedTo,
+  errors,
+  options,
+  values,
+}: {
+  billedTo: string | null;
+  errors: FieldErrors;
+  options: BillingAddressOptions;
+  values: { countryCode: string; region: string };
+}) {
+  return (
+    <>
+      <p>
+        {billedTo ? null : "We have no billing address for you yet. "}Sales tax follows your billing address: we collect it in the US states
+        where we have to, and Canada&apos;s GST. A new address applies from your next payment; your invoices so far do not change.
+      </p>
+      <details open={Boolean(errors)}>
+        <summary>{billedTo ? "Change billing address" : "Add your billing address"}</summary>
+        {errors ? (
+          <p className={forms.formMessage} role="alert">
+            Please check your billing address.
+          </p>
+        ) : null}
+        <Form method="post" className={forms.form}>
+          <input type="hidden" name="intent" value="address" />
+          <BillingAddressFields options={options} values={values} errors={errors} />
+          <div className={forms.actions}>
+            <button type="submit" className={primaryButton}>
+              Save billing address
+            </button>
+          </div>
+        </Form>
+      </details>
     </>
   );
 }

@@ -9,7 +9,7 @@ import { readForm } from "~/app/lib/forms/guard.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { redirect } from "~/app/lib/http/responses.server";
 import { billingPage, cardChanged, changeCard } from "~/app/lib/subscriptions/billing.server";
-import { formatUsd } from "~/shared/money";
+import { priceWithTax } from "~/server/billing/tax";
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
@@ -33,7 +33,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     planName: overview.planName,
     card: overview.card,
-    overdue: overview.dunning ? { amount: formatUsd(overview.priceCents), graceEnd: formatPublished(overview.dunning.graceEnd) } : null,
+    overdue: overview.dunning
+      ? { amount: priceWithTax(overview.renewal.priceCents, overview.renewal.tax), graceEnd: formatPublished(overview.dunning.graceEnd) }
+      : null,
   };
 }
 

@@ -14,6 +14,7 @@ import { billingPage, changePlanTo, keepPlan, planQuote } from "~/app/lib/subscr
 import { PLANS } from "~/server/subscriptions/plans";
 import { byRank } from "~/server/subscriptions/tiers";
 import { formatUsd } from "~/shared/money";
+import { priceWithTax, subscriptionTax } from "~/server/billing/tax";
 
 const changeSchema = z.object({ intent: z.literal("change"), to: z.string().max(40), quotedAt: z.string().max(40) });
 const keepSchema = z.object({ intent: z.literal("keep") });
@@ -33,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const choices = PLANS.filter((p) => p.id !== current.id).map((p) => ({
     id: p.id,
     name: p.name,
-    price: `${formatUsd(p.priceCents)} a ${p.period}`,
+    price: `${priceWithTax(p.priceCents, subscriptionTax(p.priceCents, overview.billingAddress))} a ${p.period}`,
     summary: p.summary,
     upgrade: byRank(p.roleCode, current.roleCode) < 0,
   }));
@@ -51,11 +52,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       kind: quote.kind,
       to: quote.to.id,
       toName: quote.to.name,
-      toPrice: `${formatUsd(quote.to.priceCents)} a ${quote.to.period}`,
+      toPrice: `${priceWithTax(quote.to.priceCents, quote.renewalTax)} a ${quote.to.period}`,
       quotedAt: quote.quotedAt,
       newPlan: formatUsd(quote.newPlanCents),
       credit: formatUsd(quote.creditCents),
       amount: formatUsd(quote.amountCents),
+      taxLabel: quote.tax.label,
+      tax: formatUsd(quote.tax.cents),
+      total: formatUsd(quote.amountCents + quote.tax.cents),
       startsAt: formatPublished(quote.startsAt),
       periodEnd: formatPublished(quote.periodEnd),
       newYear: quote.kind === "upgrade" && quote.from.months !== quote.to.months,
@@ -115,9 +119,13 @@ export default function ChangePlan() {
               <dd className={css.value}>{quote.newPlan}</dd>
               <dt className={css.term}>Less the unused part of {current}</dt>
               <dd className={css.value}>−{quote.credit}</dd>
+              <dt className={css.term}>Subtotal</dt>
+              <dd className={css.value}>{quote.amount}</dd>
+              <dt className={css.term}>{quote.taxLabel}</dt>
+              <dd className={css.value}>{quote.tax}</dd>
               <dt className={css.term}>To pay today</dt>
               <dd className={css.value}>
-                <strong>{quote.amount}</strong>, charged to your card on file
+                <strong>{quote.total}</strong>, charged to your card on file
               </dd>
             </dl>
           </>
@@ -133,7 +141,7 @@ export default function ChangePlan() {
           <input type="hidden" name="quotedAt" value={quote.quotedAt} />
           <div className={forms.actions}>
             <button type="submit" className={primaryButton}>
-              {quote.kind === "upgrade" ? `Upgrade and pay ${quote.amount}` : "Confirm the change"}
+              {quote.kind === "upgrade" ? `Upgrade and pay ${quote.total}` : "Confirm the change"}
             </button>
             <Link to="/my-account/billing/plan">Choose another plan</Link>
           </div>

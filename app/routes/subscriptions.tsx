@@ -9,8 +9,10 @@ import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import { requestContext } from "~/app/lib/context/request-context.server";
-import { billingPage, plansRenew } from "~/app/lib/subscriptions/billing.server";
+import { billingPage, plansRenew, readerBillingAddress } from "~/app/lib/subscriptions/billing.server";
 import { byRank } from "~/server/subscriptions/tiers";
+import { subscriptionTax } from "~/server/billing/tax";
+import { describeBillingAddress } from "~/shared/billing-address";
 
 /** The A/B tag the paywall's call to action carried, kept through checkout for reporting. */
 export function abTagFrom(url: URL): string {
@@ -28,19 +30,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // One that renews with a card on file changes in Subscription and billing, prorated.
   const overview = webPlan && user ? await billingPage(user.id) : null;
   const renewing = overview?.kind === "web" && overview.billingStatus === "active";
+  // A reader who has given a billing address sees each price with the tax they would be charged.
+  const address = user ? await readerBillingAddress(user.id) : null;
   return {
     renews,
     ab: abTagFrom(new URL(request.url)),
-    plans: PLANS.map((p) => ({
-      id: p.id,
-      upgrade: webPlan ? byRank(p.roleCode, webPlan.plan.roleCode) < 0 : false,
-      name: p.name,
-      price: formatUsd(p.priceCents),
-      period: p.period,
-      summary: p.summary,
-      benefits: p.benefits,
-      terms: planTerms(p, renews),
-    })),
+    billedTo: address && describeBillingAddress(address),
+    plans: PLANS.map((p) => {
+      const tax = address && subscriptionTax(p.priceCents, address);
+      return {
+        id: p.id,
+        upgrade: webPlan ? byRank(p.roleCode, webPlan.plan.roleCode) < 0 : false,
+        name: p.name,
+        price: formatUsd(p.priceCents),
+        period: p.period,
+        summary: p.summary,
+        benefits: p.benefits,
+        withTax: tax && `plus ${tax.label} ${formatUsd(tax.cents)}: ${formatUsd(p.priceCents + tax.cents)} a ${p.period}`,
+        terms: planTerms(p, renews, tax),
+      };
+    }),
     webPlan: webPlan && {
       id: webPlan.plan.id,
       name: webPlan.plan.name,
@@ -62,7 +71,7 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export default function Subscriptions() {
-  const { ab, plans, webPlan, current, renews } = useLoaderData<typeof loader>();
+  const { ab, plans, webPlan, current, renews, billedTo } = useLoaderData<typeof loader>();
   return (
     <div>
       <h1>Subscribe to Meridian Review</h1>
@@ -70,7 +79,10 @@ export default function Subscriptions() {
         Read without limits, on any device.{" "}
         {renews
           ? "Plans renew each month or year at their price until you cancel, which you can do at any time from Subscription and billing."
-          : "Each payment covers one month or one year, and nothing renews by itself."}
+          : "Each payment covers one month or one year, and nothing renews by itself."}{" "}
+        {billedTo
+          ? `Prices with tax are for your billing address, ${billedTo}.`
+          : "Prices are before sales tax, which we add in the US states where we collect it and in Canada (GST); you see yours before you pay."}
       </p>
       {webPlan?.renewing ? (
         <div className={css.summary} role="status">
@@ -106,6 +118,12 @@ export default function Subscriptions() {
             </h2>
             <p className={css.price}>
               {plan.price} <span>a {plan.period}</span>
+              {plan.withTax ? (
+                <>
+                  <br />
+                  <span className={css.withTax}>{plan.withTax}</span>
+                </>
+              ) : null}
             </p>
             <p>{plan.summary}</p>
             <ul>

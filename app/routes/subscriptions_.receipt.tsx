@@ -4,7 +4,8 @@ import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/subscriptions.css";
 import { db } from "~/app/lib/context/db.server";
-import { formatPublished, formatUsd } from "~/app/lib/content/format";
+import { formatPublished } from "~/app/lib/content/format";
+import { priceWithTax } from "~/server/billing/tax";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { CUSTOMER_SERVICE } from "~/app/lib/forms/cross-site";
 import { completeCheckout } from "~/app/lib/subscriptions/checkout.server";
@@ -23,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     activated: checkout.status === "activated",
     checkoutId: checkout.id,
     plan: checkout.plan.name,
-    amount: formatUsd(checkout.amountCents),
+    amount: priceWithTax(checkout.amountCents, checkout.tax),
     period: checkout.plan.period,
     paidOn: checkout.activatedAt ? formatPublished(checkout.activatedAt) : null,
     accessEnd: status?.entitlements.find((e) => e.source === "web")?.accessEnd ?? null,

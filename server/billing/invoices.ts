@@ -5,6 +5,8 @@ import type { InvoiceTable } from "~/server/db/schema";
 import { renderInvoicePdf } from "~/server/documents/pdf";
 import { findPlan } from "~/server/subscriptions/plans";
 import { formatUsd } from "~/shared/money";
+import { describeBillingAddress } from "~/shared/billing-address";
+import { billingAddressOf, taxLabel } from "./tax";
 
 export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at" | "receipt_claimed_until">;
 
@@ -27,7 +29,15 @@ export async function recordInvoices(tx: Database, inputs: InvoiceInput[], now: 
   const written = inputs.map((_, i) => ({ id: crypto.randomUUID(), number: last - inputs.length + 1 + i }));
   await tx
     .insertInto("invoice")
-    .values(inputs.map((input, i) => ({ ...input, ...written[i]!, created_at: now.toISOString(), receipt_sent_at: null, receipt_claimed_until: null })))
+    .values(
+      inputs.map((input, i) => ({
+        ...input,
+        ...written[i]!,
+        created_at: now.toISOString(),
+        receipt_sent_at: null,
+        receipt_claimed_until: null,
+      })),
+    )
     .execute();
   return written;
 }
@@ -69,19 +79,27 @@ export async function invoiceDocument(db: Database, id: string, publisher: Publi
     .executeTakeFirstOrThrow();
   const plan = findPlan(row.plan_id);
   const number = invoiceNumber(row.number);
+  const address = billingAddressOf(row);
   const pdf = await renderInvoicePdf({
     number,
     issued: day(row.created_at),
     publisher,
-    billTo: { name: `${row.first_name} ${row.last_name}`, email: row.email, company: row.company, taxId: row.tax_id },
+    billTo: {
+      name: `${row.first_name} ${row.last_name}`,
+      email: row.email,
+      company: row.company,
+      taxId: row.tax_id,
+      address: address && describeBillingAddress(address),
+    },
     description: `${plan?.name ?? row.plan_id} subscription, ${plan?.period === "year" ? "yearly" : "monthly"}${row.kind === "renewal" ? " (renewal)" : row.kind === "upgrade" ? " (upgrade, prorated for the rest of the period)" : ""}`,
     period: `${day(row.period_start)} to ${day(row.period_end)}`,
     amount: formatUsd(row.amount_cents),
+    taxLabel: taxLabel(address, row.tax_rate_bp),
     tax: formatUsd(row.tax_cents),
     total: formatUsd(row.amount_cents + row.tax_cents),
     paidWith: row.card_last4 ? `Paid with ${row.card_brand ?? "card"} ending in ${row.card_last4}` : "Paid",
     siteUrl,
     now: new Date(row.created_at),
   });
-  return { invoice: row, number, planName: plan?.name ?? row.plan_id, pdf };
+  return { invoice: row, number, planName: plan?.name ?? row.plan_id, taxLabel: taxLabel(address, row.tax_rate_bp), pdf };
 }

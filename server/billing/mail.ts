@@ -98,7 +98,7 @@ export async function sendReceipts(db: Database, mail: BillingMail, invoiceIds: 
           .where(unclaimed("receipt_claimed_until", now))
           .executeTakeFirst(),
       send: async () => {
-        const { invoice, number, planName, pdf } = await invoiceDocument(db, id, mail.publisher, mail.siteUrl);
+        const { invoice, number, planName, taxLabel, pdf } = await invoiceDocument(db, id, mail.publisher, mail.siteUrl);
         const total = formatUsd(invoice.amount_cents + invoice.tax_cents);
         await mail.mailer.send({
           to: invoice.email,
@@ -111,6 +111,8 @@ export async function sendReceipts(db: Database, mail: BillingMail, invoiceIds: 
                 : `Thank you for subscribing to Meridian Review ${planName}.`,
             "",
             `Invoice: ${number}`,
+            `${planName}: ${formatUsd(invoice.amount_cents)}`,
+            `${taxLabel}: ${formatUsd(invoice.tax_cents)}`,
             `Amount paid: ${total}`,
             ...(invoice.card_last4 ? [`Charged to: ${invoice.card_brand ?? "card"} ending in ${invoice.card_last4}`] : []),
             `Access until: ${longDate(invoice.period_end)}`,

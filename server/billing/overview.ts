@@ -2,7 +2,9 @@ import { PRINT_REFERENCE_PREFIX } from "~/server/accounts/print-subscribers";
 import type { Database } from "~/server/db/connection";
 import type { BillingStatus } from "~/server/db/schema";
 import { findPlan, planForRole } from "~/server/subscriptions/plans";
+import type { BillingAddress } from "~/shared/billing-address";
 import { invoiceNumber } from "./invoices";
+import { billingAddressOf, subscriptionTax, type SubscriptionTax } from "./tax";
 
 export interface InvoiceLine {
   id: string;
@@ -25,6 +27,10 @@ export type BillingOverview =
       card: { brand: string; last4: string } | null;
       /** A downgrade chosen for the next renewal. */
       scheduledPlan: { name: string; priceCents: number; period: "month" | "year" } | null;
+      /** What the next renewal (or the overdue one) charges: the price of the plan it renews as, and its sales tax. */
+      renewal: { priceCents: number; tax: SubscriptionTax };
+      /** Where the subscriber is billed; null for a plan bought before addresses were asked (not taxed until one is added). */
+      billingAddress: BillingAddress | null;
       /** While past due: when access ends unless paid, and the next retry (null when none is left). */
       dunning: { graceEnd: string; nextRetry: string | null } | null;
       invoices: InvoiceLine[];
@@ -53,6 +59,8 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
         "grace_end",
         "next_retry_at",
         "scheduled_plan_id",
+        "billing_country",
+        "billing_region",
       ])
       .where("user_id", "=", userId)
       .where("status", "=", "active")
@@ -75,7 +83,9 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
     r.billing_status === "active" || r.billing_status === "past_due" || (r.billing_status !== "ended" && r.access_end > now.toISOString());
   const web = rows.find((r) => r.source === "web" && current(r));
   const plan = web && (findPlan(web.plan_id ?? "") ?? planForRole(web.role_code));
-  if (web && plan)
+  if (web && plan) {
+    const renewsAs = findPlan(web.scheduled_plan_id ?? "") ?? plan;
+    const address = billingAddressOf(web);
     return {
       kind: "web",
       planName: plan.name,
@@ -86,8 +96,11 @@ export async function billingOverview(db: Database, userId: string, now: Date): 
       card: web.card_brand && web.card_last4 ? { brand: web.card_brand, last4: web.card_last4 } : null,
       scheduledPlan: scheduledPlan(web.scheduled_plan_id),
       dunning: web.billing_status === "past_due" && web.grace_end ? { graceEnd: web.grace_end, nextRetry: web.next_retry_at } : null,
+      renewal: { priceCents: renewsAs.priceCents, tax: subscriptionTax(renewsAs.priceCents, address) },
+      billingAddress: address,
       invoices,
     };
+  }
   const print = rows.find((r) => r.source === "print" && r.access_end > now.toISOString());
   if (print)
     return { kind: "print", accountNumber: print.reference.slice(PRINT_REFERENCE_PREFIX.length), accessEnd: print.access_end, invoices };

@@ -7,6 +7,8 @@ import { findPlan, type Plan } from "~/server/subscriptions/plans";
 import { byRank } from "~/server/subscriptions/tiers";
 import { recordInvoice } from "./invoices";
 import { applyPaidInvoice } from "./stripe-events";
+import { billingAddressOf, invoiceTaxColumns, subscriptionTax, type SubscriptionTax } from "./tax";
+import type { BillingAddress } from "~/shared/billing-address";
 
 // Changing a renewing plan (ADR 066, "Changing plan"; ADR 071 for plans Stripe renews). An
 // upgrade (a higher tier) starts at once: the reader pays the new plan's price for the rest of
@@ -28,8 +30,11 @@ export interface PlanChangeQuote {
   newPlanCents: number;
   /** The unused part of the current period, credited (upgrade). */
   creditCents: number;
-  /** What is charged now: newPlanCents − creditCents (0 for a downgrade). */
+  /** What is charged now: newPlanCents − creditCents (0 for a downgrade), and the sales tax added to it. */
   amountCents: number;
+  tax: SubscriptionTax;
+  /** The sales tax on the new plan's price at each renewal. */
+  renewalTax: SubscriptionTax;
   /** When the new plan starts (now, or the next renewal), and the end of the period it then runs to. */
   startsAt: string;
   periodEnd: string;
@@ -48,6 +53,8 @@ interface Renewing {
   provider_subscription_id: string | null;
   company: string | null;
   tax_id: string | null;
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 /** What changes a plan: the site's billing for a plan it renews, the provider for one it renews itself. */
@@ -70,6 +77,8 @@ const renewing = (db: Database) =>
       "subscription.provider_subscription_id",
       "subscription_checkout.company",
       "subscription_checkout.tax_id",
+      "subscription.billing_country",
+      "subscription.billing_region",
     ])
     .where("subscription.source", "=", "web")
     .where("subscription.status", "=", "active")
@@ -84,10 +93,11 @@ const ownPeriod = (accessEnd: string, plan: Plan): Period => ({
 /** Quotes are to the second, as Stripe prorates: a moment with its milliseconds dropped. */
 const toTheSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000);
 
-/** The figures of moving from plan `from`, in its current `period`, to `to` as of `at` (a whole second). */
-export function quoteFor(from: Plan, to: Plan, period: Period, at: Date): PlanChangeQuote {
+/** The figures of moving from plan `from`, in its current `period`, to `to` as of `at` (a whole second), taxed for the billing `address`. */
+export function quoteFor(from: Plan, to: Plan, period: Period, at: Date, address: BillingAddress | null): PlanChangeQuote {
   const kind = byRank(to.roleCode, from.roleCode) < 0 ? "upgrade" : "downgrade";
   const quotedAt = at.toISOString();
+  const renewalTax = subscriptionTax(to.priceCents, address);
   if (kind === "downgrade")
     return {
       kind,
@@ -97,6 +107,8 @@ export function quoteFor(from: Plan, to: Plan, period: Period, at: Date): PlanCh
       newPlanCents: 0,
       creditCents: 0,
       amountCents: 0,
+      tax: subscriptionTax(0, address),
+      renewalTax,
       startsAt: period.end.toISOString(),
       periodEnd: addMonths(period.end, to.months).toISOString(),
     };
@@ -107,6 +119,8 @@ export function quoteFor(from: Plan, to: Plan, period: Period, at: Date): PlanCh
   const creditCents = Math.round(from.priceCents * unused);
   const sameInterval = from.months === to.months;
   const newPlanCents = sameInterval ? Math.round(to.priceCents * unused) : to.priceCents;
+  const amountCents = Math.max(0, newPlanCents - creditCents);
+  const lineTax = (cents: number) => subscriptionTax(cents, address).cents;
   return {
     kind,
     from,
@@ -114,7 +128,10 @@ export function quoteFor(from: Plan, to: Plan, period: Period, at: Date): PlanCh
     quotedAt,
     newPlanCents,
     creditCents,
-    amountCents: Math.max(0, newPlanCents - creditCents),
+    amountCents,
+    // Taxed line by line, as Stripe taxes the two lines of its proration invoice.
+    tax: { ...subscriptionTax(amountCents, address), cents: Math.max(0, lineTax(newPlanCents) - lineTax(creditCents)) },
+    renewalTax,
     startsAt: quotedAt,
     periodEnd: sameInterval ? period.end.toISOString() : addMonths(at, to.months).toISOString(),
   };
@@ -160,7 +177,7 @@ export async function quotePlanChange(
   const period = current.provider_subscription_id
     ? (await atProvider(subscriptions).retrievePlan(current.provider_subscription_id)).period
     : ownPeriod(current.access_end, from);
-  return quoteFor(from, to, period, toTheSecond(now));
+  return quoteFor(from, to, period, toTheSecond(now), billingAddressOf(current));
 }
 
 function atProvider(subscriptions: ProviderSubscriptions | undefined): ProviderSubscriptions {
@@ -205,7 +222,7 @@ export async function changePlan(
       quoted,
       now,
     );
-  const quote = quoteFor(from, to, ownPeriod(current.access_end, from), quoted);
+  const quote = quoteFor(from, to, ownPeriod(current.access_end, from), quoted, billingAddressOf(current));
   if (quote.kind === "downgrade") return scheduleDowngrade(db, current, from, to);
   if (!provider.billing) throw new Error("a plan the site renews changes only through the site's billing");
   const key = `upgrade:${current.id}:${to.id}:${quote.quotedAt}`;
@@ -257,7 +274,7 @@ async function changeAtProvider(
   const plan = await subscriptions.retrievePlan(subscriptionId);
   // Quoted in a period that has since renewed (or, on a test clock, not begun): quote again.
   if (quoted < plan.period.start || quoted >= plan.period.end) return "stale";
-  const quote = quoteFor(from, to, plan.period, quoted);
+  const quote = quoteFor(from, to, plan.period, quoted, billingAddressOf(current));
   const idempotencyKey = `${quote.kind}:${subscriptionId}:${to.id}:${quote.quotedAt}`;
   if (quote.kind === "downgrade") {
     await subscriptions.changePlanAtRenewal({ subscriptionId, current: plan, from: planPrice(from), to: planPrice(to), idempotencyKey });
@@ -315,10 +332,10 @@ async function completeUpgrade(
   const from = findPlan(row.plan_id ?? "");
   const to = findPlan(toId ?? "");
   if (!from || !to || !row.payment_method_id) throw new Error(`upgrade ${key} names no plan or card`);
-  const quote = quoteFor(from, to, ownPeriod(row.access_end, from), new Date(quotedAtParts.join(":")));
+  const quote = quoteFor(from, to, ownPeriod(row.access_end, from), new Date(quotedAtParts.join(":")), billingAddressOf(row));
   const charge =
     quote.amountCents > 0
-      ? await billing.charge({ cardId: row.payment_method_id, amountCents: quote.amountCents, idempotencyKey: key })
+      ? await billing.charge({ cardId: row.payment_method_id, amountCents: quote.amountCents + quote.tax.cents, idempotencyKey: key })
       : { status: "succeeded" as const };
   const claimedBy = (eb: Database) => eb.updateTable("subscription").where("id", "=", row.id).where("pending_change", "=", key);
   if (charge.status === "declined") {
@@ -339,7 +356,7 @@ async function completeUpgrade(
         kind: "upgrade",
         plan_id: to.id,
         amount_cents: quote.amountCents,
-        tax_cents: 0,
+        ...invoiceTaxColumns(quote.tax, billingAddressOf(row)),
         period_start: quote.startsAt,
         period_end: quote.periodEnd,
         company: row.company,

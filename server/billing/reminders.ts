@@ -1,7 +1,7 @@
 import type { Database } from "~/server/db/connection";
 import { findPlan, PLANS } from "~/server/subscriptions/plans";
-import { formatUsd } from "~/shared/money";
 import { footer, longDate, type BillingMail } from "./mail";
+import { billingAddressOf, priceWithTax, subscriptionTax } from "./tax";
 
 /** How long before an annual plan renews its subscriber is reminded (the issue's 7 days). */
 export const REMINDER_DAYS = 7;
@@ -30,6 +30,8 @@ export async function sendRenewalReminders(db: Database, mail: BillingMail, at: 
       "subscription.reminder_sent_for",
       "subscription.card_brand",
       "subscription.card_last4",
+      "subscription.billing_country",
+      "subscription.billing_region",
       "app_user.email",
       "app_user.first_name",
     ])
@@ -73,7 +75,7 @@ export async function sendRenewalReminders(db: Database, mail: BillingMail, at: 
           next.id === current.id
             ? `Your ${current.name} subscription renews for ${term} on ${renews}.`
             : `Your ${current.name} subscription renews for ${term} on ${renews}, as ${next.name}, the plan you chose.`,
-          `On that day we will charge ${formatUsd(next.priceCents)} to your ${row.card_brand ? `${row.card_brand} card` : "card"} ending in ${row.card_last4 ?? "----"}.`,
+          `On that day we will charge ${priceWithTax(next.priceCents, subscriptionTax(next.priceCents, billingAddressOf(row)))} to your ${row.card_brand ? `${row.card_brand} card` : "card"} ending in ${row.card_last4 ?? "----"}.`,
           "",
           "You do not need to do anything to keep reading.",
           "",

@@ -11,6 +11,7 @@ import { finishPlanChanges } from "./plan-change";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 import { recordInvoices, type InvoiceInput } from "./invoices";
 import { sendRenewalReminders } from "./reminders";
+import { billingAddressOf, invoiceTaxColumns, subscriptionTax, type SubscriptionTax } from "./tax";
 
 /** Subscriptions taken up per query: a run goes on until none is left due (a clock moved on by two periods renews twice). */
 const BATCH = 100;
@@ -57,6 +58,8 @@ export interface ChargeableSubscription {
   access_end: string;
   company: string | null;
   tax_id: string | null;
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 export type ChargeResult = "renewed" | "declined" | "skipped";
@@ -157,6 +160,8 @@ const chargeable = (db: Database) =>
       "subscription.access_end",
       "subscription_checkout.company",
       "subscription_checkout.tax_id",
+      "subscription.billing_country",
+      "subscription.billing_region",
     ])
     .where("subscription.status", "=", "active")
     .where("subscription.pending_change", "is", null)
@@ -206,6 +211,8 @@ export function chargeableSubscription(db: Database, userId: string, subscriptio
 interface Charge {
   due: ChargeableSubscription;
   plan: Plan;
+  /** The sales tax charged with the plan's price, for the billing address on file when charged. */
+  tax: SubscriptionTax;
   key: string;
   status: "succeeded" | "declined";
 }
@@ -224,8 +231,9 @@ async function charge(billing: RecurringBilling, due: ChargeableSubscription, ca
     : due.failed_attempts === 0
       ? base
       : `${base}:retry:${due.failed_attempts}`;
-  const { status } = await billing.charge({ cardId: due.payment_method_id, amountCents: plan.priceCents, idempotencyKey: key });
-  return { due, plan, key, status };
+  const tax = subscriptionTax(plan.priceCents, billingAddressOf(due));
+  const { status } = await billing.charge({ cardId: due.payment_method_id, amountCents: plan.priceCents + tax.cents, idempotencyKey: key });
+  return { due, plan, tax, key, status };
 }
 
 /**
@@ -282,7 +290,7 @@ async function applyCharges(
     await db.transaction().execute(async (tx) => {
       const invoices: InvoiceInput[] = [];
       for (const charged of paid) {
-        const { due, plan, key } = charged;
+        const { due, plan, tax, key } = charged;
         const periodEnd = addMonths(new Date(due.access_end), plan.months).toISOString();
         const moved = await asCharged(tx, due)
           .set({
@@ -309,7 +317,7 @@ async function applyCharges(
           kind: "renewal",
           plan_id: plan.id,
           amount_cents: plan.priceCents,
-          tax_cents: 0,
+          ...invoiceTaxColumns(tax, billingAddressOf(due)),
           period_start: due.access_end,
           period_end: periodEnd,
           company: due.company,

@@ -13,6 +13,7 @@ import { log } from "~/server/log";
 import { findPlan } from "~/server/subscriptions/plans";
 import { graceEnd } from "./dunning";
 import { recordInvoice } from "./invoices";
+import { billingAddressColumns, billingAddressOf, subscriptionTax } from "./tax";
 import { sendPaymentFailedNotices, sendPendingReceipts, sendSubscriptionNotices, type BillingMail } from "./mail";
 
 export type BillingEventOutcome = "applied" | "duplicate" | "ignored";
@@ -107,6 +108,8 @@ const known = (tx: Database, providerSubscriptionId: string) =>
       "subscription.card_last4",
       "subscription_checkout.company",
       "subscription_checkout.tax_id",
+      "subscription.billing_country",
+      "subscription.billing_region",
     ])
     .where("subscription.provider_subscription_id", "=", providerSubscriptionId)
     .executeTakeFirst();
@@ -162,6 +165,9 @@ async function invoicePaid(tx: Database, subscription: Known, invoice: PaidInvoi
       .where("id", "=", subscription.id)
       .execute();
   }
+  // The amount of tax is what the provider charged, at the rate set for the billing address on
+  // file (the subscription's default tax rate, ADR 070); the rate printed is that address's.
+  const address = billingAddressOf(subscription);
   await recordInvoice(
     tx,
     {
@@ -172,6 +178,8 @@ async function invoicePaid(tx: Database, subscription: Known, invoice: PaidInvoi
       plan_id: plan?.id ?? subscription.plan_id ?? "",
       amount_cents: invoice.amountCents,
       tax_cents: invoice.taxCents,
+      tax_rate_bp: invoice.taxCents > 0 ? subscriptionTax(invoice.amountCents, address).basisPoints : 0,
+      ...billingAddressColumns(address),
       period_start: iso(invoice.periodStart),
       period_end: end,
       company: subscription.company,

@@ -469,6 +469,9 @@ export interface SubscriptionTable {
   provider_customer_id: string | null;
   /** When the last provider event (or our own call to the provider) that changed its state happened. */
   provider_state_at: string | null;
+  /** Where the subscriber is billed, which the sales tax on each charge follows (ADR 070); null: none given, not taxed. */
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 /** Where a renewing subscription stands (ADR 066). */
@@ -493,6 +496,11 @@ export interface SubscriptionCheckoutTable {
   /** The buyer's company and tax id, printed on the invoice. */
   company: string | null;
   tax_id: string | null;
+  /** The billing address the tax was worked out for, and the tax quoted and charged with the price (ADR 070). */
+  billing_country: string | null;
+  billing_region: string | null;
+  tax_cents: Generated<number>;
+  tax_rate_bp: Generated<number>;
 }
 
 /** A provider's webhook event applied, recorded in the transaction that applied it (ADR 067). */
@@ -529,6 +537,10 @@ export interface InvoiceTable {
   receipt_sent_at: string | null;
   /** While a run mails the receipt: until when no other run may. */
   receipt_claimed_until: string | null;
+  /** The rate tax_cents was charged at (basis points) and the address it was charged for; null address on invoices from before (ADR 070). */
+  tax_rate_bp: number;
+  billing_country: string | null;
+  billing_region: string | null;
 }
 
 /** A card put on file through the provider's page: each session applies once, so a replayed return cannot bring back an older card. */

@@ -376,12 +376,15 @@ export interface InvoiceInput {
   /** Already formatted, e.g. "December 15, 2026". */
   issued: string;
   publisher: { name: string; addressLines: string[]; taxId: string | null };
-  billTo: { name: string; email: string; company: string | null; taxId: string | null };
+  /** `address`: where the buyer is billed, e.g. "New York, United States" (null when none was given). */
+  billTo: { name: string; email: string; company: string | null; taxId: string | null; address: string | null };
   description: string;
   /** Already formatted, e.g. "November 15, 2026 to December 15, 2026". */
   period: string;
   /** Already formatted amounts. */
   amount: string;
+  /** The tax line's label with its rate and place, e.g. "Tax (NY 4%)". */
+  taxLabel: string;
   tax: string;
   total: string;
   /** E.g. "Paid with Visa ending in 4242". */
@@ -409,7 +412,13 @@ export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
   flow.text(`Issued ${input.issued}`, STYLES.date);
   flow.gap(12);
   flow.text("Billed to", STYLES.byline);
-  for (const line of [input.billTo.name, input.billTo.company, input.billTo.taxId && `Tax id: ${input.billTo.taxId}`, input.billTo.email])
+  for (const line of [
+    input.billTo.name,
+    input.billTo.company,
+    input.billTo.address,
+    input.billTo.taxId && `Tax id: ${input.billTo.taxId}`,
+    input.billTo.email,
+  ])
     if (line) flow.text(line, STYLES.body);
   flow.gap(12);
   flow.rule();
@@ -421,7 +430,7 @@ export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
   flow.gap(10);
   for (const [label, value] of [
     ["Amount", input.amount],
-    ["Tax", input.tax],
+    [input.taxLabel, input.tax],
     ["Total paid", input.total],
   ])
     flow.text(`${label}: ${value}`, label === "Total paid" ? STYLES.byline : STYLES.body);

@@ -31,6 +31,24 @@ export interface CheckoutRequest {
   setup?: boolean;
   /** The provider's customer the card is saved for (with `setup`: the subscription's customer). */
   customerId?: string;
+  /**
+   * Sales tax on `amountCents`, which the provider adds to it: the sandbox charges the sum; Stripe
+   * applies the rate (a subscription's default tax rate, renewals included) and works the same
+   * amount out itself.
+   */
+  tax?: { rate: SalesTaxRate; cents: number };
+}
+
+/** A sales tax rate as a provider keeps it: made once per key, and found again by it (ADR 070). */
+export interface SalesTaxRate {
+  /** Unique per place and percentage, e.g. "sales-tax:US:NY:400". */
+  key: string;
+  countryCode: string;
+  /** The state it applies in; null for a country-wide rate (Canada's GST). */
+  region: string | null;
+  basisPoints: number;
+  /** What the buyer sees beside the amount, e.g. "Sales tax". */
+  displayName: string;
 }
 
 /** One plan's price as a provider that renews keeps it: found again by its key, created once. */
@@ -252,6 +270,8 @@ export interface ProviderSubscriptions {
   changePlanAtRenewal(change: PlanChangeAtRenewal): Promise<void>;
   /** Takes back a plan set for the renewal: the subscription renews as it is. Nothing happens when none is set. */
   keepPlan(subscriptionId: string): Promise<void>;
+  /** The sales tax rate the subscription's later invoices add (null: none), after a change of billing address. */
+  setTaxRate(subscriptionId: string, rate: SalesTaxRate | null, idempotencyKey: string): Promise<void>;
 }
 
 export interface PaymentProvider {

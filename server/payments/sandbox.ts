@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
+import { formatUsd } from "~/shared/money";
 import {
   WebhookSignatureError,
   type CheckoutRequest,
@@ -161,8 +162,11 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
           .values({
             id: fresh,
             reference: request.reference,
-            description: request.description,
-            amount_cents: request.amountCents,
+            // The sandbox adds the tax itself, as Stripe does with a tax rate.
+            description: request.tax
+              ? `${request.description}, plus ${formatUsd(request.tax.cents)} ${request.tax.rate.displayName.toLowerCase()}`
+              : request.description,
+            amount_cents: request.amountCents + (request.tax?.cents ?? 0),
             customer_email: request.customerEmail,
             success_url: request.successUrl,
             cancel_url: request.cancelUrl,

@@ -12,6 +12,7 @@ import {
   type ProviderPlan,
   type ProviderSubscriptionRef,
   type RecurringPrice,
+  type SalesTaxRate,
   type SavedCard,
 } from "./provider";
 
@@ -24,6 +25,9 @@ export interface StripeOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** The metadata key a sales tax rate is found again by. */
+const TAX_RATE_KEY = "meridian_key";
 
 /**
  * The API version every request names and every webhook endpoint must send: the one the
@@ -91,6 +95,34 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       const released = error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400;
       if (!released) throw restated("release subscription schedule", error);
     }
+  }
+
+  /**
+   * The sales tax rate's id: found by its key in the rates' metadata, or created once (the key
+   * makes two creates at once one). A rate's percentage never changes at Stripe, so a new one is a new key.
+   */
+  async function taxRateId(rate: SalesTaxRate): Promise<string> {
+    const found = await call("find tax rate", async () => {
+      for await (const existing of stripe.taxRates.list({ active: true, limit: 100 }))
+        if (existing.metadata?.[TAX_RATE_KEY] === rate.key) return existing.id;
+      return undefined;
+    });
+    if (found) return found;
+    const created = await call("create tax rate", () =>
+      stripe.taxRates.create(
+        {
+          display_name: rate.displayName,
+          percentage: rate.basisPoints / 100,
+          inclusive: false,
+          country: rate.countryCode,
+          ...(rate.region ? { state: rate.region } : {}),
+          jurisdiction: rate.region ?? rate.countryCode,
+          metadata: { [TAX_RATE_KEY]: rate.key },
+        },
+        { idempotencyKey: `tax-rate:${rate.key}` },
+      ),
+    );
+    return created.id;
   }
 
   return {
@@ -210,11 +242,19 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         const { scheduleId } = await retrievePlan(subscriptionId);
         if (scheduleId) await releaseSchedule(scheduleId);
       },
+      // Later invoices take the subscription's default tax rates; none (an empty value) removes them.
+      async setTaxRate(subscriptionId, rate, idempotencyKey) {
+        const rates = rate ? [await taxRateId(rate)] : "";
+        await call("update subscription", () =>
+          stripe.subscriptions.update(subscriptionId, { default_tax_rates: rates }, { idempotencyKey }),
+        );
+      },
     },
 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
       if (request.setup) return createSetupCheckout(request);
       if (request.recurring) return createSubscriptionCheckout(request, request.recurring);
+      const taxRates = request.tax ? { tax_rates: [await taxRateId(request.tax.rate)] } : {};
       const session = await call("create checkout session", () =>
         stripe.checkout.sessions.create(
           {
@@ -227,6 +267,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
                   product_data: { name: request.description },
                 },
                 quantity: 1,
+                ...taxRates,
               },
             ],
             customer_email: request.customerEmail,
@@ -313,6 +354,8 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
 
   async function createSubscriptionCheckout(request: CheckoutRequest, recurring: RecurringPrice): Promise<CheckoutSession> {
     const price = await recurringPrice(recurring, request.amountCents, request.currency);
+    // The subscription's default tax rate: Stripe adds it to the first invoice and every renewal.
+    const taxRates = request.tax ? { default_tax_rates: [await taxRateId(request.tax.rate)] } : {};
     const session = await call("create checkout session", () =>
       stripe.checkout.sessions.create(
         {
@@ -321,7 +364,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           customer_email: request.customerEmail,
           client_reference_id: request.reference,
           metadata: { reference: request.reference },
-          subscription_data: { metadata: { reference: request.reference, plan: recurring.planId } },
+          subscription_data: { metadata: { reference: request.reference, plan: recurring.planId }, ...taxRates },
           success_url: withSessionIdPlaceholder(request.successUrl),
           cancel_url: request.cancelUrl,
         },

@@ -141,7 +141,7 @@ async function subscriptionEntriesById(db: Database, userId: string): Promise<Ma
   const rows = await db
     .selectFrom("subscription_checkout as c")
     .leftJoin("subscription as s", (join) => join.onRef("s.reference", "=", "c.id").on("s.user_id", "=", userId))
-    .select(["c.id", "c.plan_id", "c.amount_cents", "c.activated_at", "s.access_end"])
+    .select(["c.id", "c.plan_id", "c.amount_cents", "c.tax_cents", "c.activated_at", "s.access_end"])
     .where("c.user_id", "=", userId)
     .where("c.status", "=", "activated")
     .orderBy("c.activated_at")
@@ -160,7 +160,7 @@ async function subscriptionEntriesById(db: Database, userId: string): Promise<Ma
           title: `${plan ? `${plan.name} subscription` : "Subscription"} #${number}`,
           number,
           at: r.activated_at ?? "",
-          totalCents: r.amount_cents,
+          totalCents: r.amount_cents + r.tax_cents,
           lines: [],
           moreLines: 0,
           href: `/subscriptions/receipt?checkout=${r.id}`,

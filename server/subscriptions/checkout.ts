@@ -3,6 +3,8 @@ import type { Database } from "~/server/db/connection";
 import type { CheckoutStatus } from "~/server/db/schema";
 import { endReplacedProviderPlans } from "~/server/billing/cancellation";
 import { recordInvoice } from "~/server/billing/invoices";
+import { billingAddressColumns, billingAddressOf, subscriptionTax, taxLabel } from "~/server/billing/tax";
+import { billingAddressProblems, type BillingAddress, type BillingAddressField } from "~/shared/billing-address";
 import type { PaymentEvent, PaymentProvider, PlanPrice, ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
 import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
@@ -13,6 +15,8 @@ export interface SubscriptionCheckout {
   plan: Plan;
   abTag: string;
   amountCents: number;
+  /** The sales tax charged with the price, and how its line reads. */
+  tax: { cents: number; label: string };
   status: CheckoutStatus;
   createdAt: string;
   activatedAt: string | null;
@@ -25,12 +29,17 @@ const CHECKOUT_KEY = /^[A-Za-z0-9_-]{22,64}$/;
 /** A fresh key for each showing of the checkout form: posting that form again reuses its checkout. */
 export const issueCheckoutKey = () => crypto.randomBytes(18).toString("base64url");
 
-export type StartOutcome = { ok: true; checkoutId: string; url: string } | { ok: false; problem: "bad-key" };
+export type StartOutcome =
+  | { ok: true; checkoutId: string; url: string }
+  | { ok: false; problem: "bad-key" }
+  | { ok: false; problem: "bad-address"; fields: Partial<Record<BillingAddressField, string>> };
 
 /**
- * Starts paying for a plan: records the checkout, then opens the provider's hosted checkout for
- * it. Returns where to send the reader. Once per form key: the same form posted again (a double
- * click, three at once) gets the same checkout and the same payment page.
+ * Starts paying for a plan: records the checkout with the billing address and the sales tax it
+ * calls for (ADR 070), then opens the provider's hosted checkout for the price and that tax.
+ * Returns where to send the reader. Once per form key: the same form posted again (a double
+ * click, three at once) gets the same checkout and the same payment page. An address the rules
+ * do not allow is refused, field by field.
  */
 export async function startCheckout(
   db: Database,
@@ -44,10 +53,17 @@ export async function startCheckout(
     idempotencyKey: string;
     /** Whether plans renew (renewsThroughProvider): a provider that renews itself then starts a subscription. */
     renews?: boolean;
+    billing: BillingAddress;
+    /** Printed on the invoices when given. */
+    company?: string | null;
+    taxId?: string | null;
   },
   now = new Date(),
 ): Promise<StartOutcome> {
   if (!CHECKOUT_KEY.test(input.idempotencyKey)) return { ok: false, problem: "bad-key" };
+  const problems = billingAddressProblems(input.billing);
+  if (Object.keys(problems).length > 0) return { ok: false, problem: "bad-address", fields: problems };
+  const tax = subscriptionTax(input.plan.priceCents, input.billing);
   const id = `chk_${crypto.randomBytes(16).toString("base64url")}`;
   const inserted = await db
     .insertInto("subscription_checkout")
@@ -64,6 +80,11 @@ export async function startCheckout(
       activated_at: null,
       idempotency_key: input.idempotencyKey,
       provider_checkout_url: null,
+      company: input.company?.trim() || null,
+      tax_id: input.taxId?.trim() || null,
+      ...billingAddressColumns(input.billing),
+      tax_cents: tax.cents,
+      tax_rate_bp: tax.basisPoints,
     })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
     .executeTakeFirst();
@@ -73,6 +94,7 @@ export async function startCheckout(
       reference: id,
       description: `${input.plan.name} subscription, ${input.plan.period === "year" ? "yearly" : "monthly"}`,
       amountCents: input.plan.priceCents,
+      ...(tax.rate ? { tax: { rate: tax.rate, cents: tax.cents } } : {}),
       currency: "usd",
       customerEmail: input.email,
       successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
@@ -135,6 +157,7 @@ export async function findCheckout(db: Database, id: string, userId: string): Pr
     plan,
     abTag: row.ab_tag,
     amountCents: row.amount_cents,
+    tax: { cents: row.tax_cents, label: taxLabel(billingAddressOf(row), row.tax_rate_bp) },
     status: row.status,
     createdAt: row.created_at,
     activatedAt: row.activated_at,
@@ -176,7 +199,7 @@ async function activateInTransaction(
 ): Promise<boolean> {
   const row = await tx
     .selectFrom("subscription_checkout")
-    .select(["user_id", "plan_id", "amount_cents", "company", "tax_id"])
+    .select(["user_id", "plan_id", "amount_cents", "company", "tax_id", "billing_country", "billing_region", "tax_cents", "tax_rate_bp"])
     .where("id", "=", id)
     .executeTakeFirst();
   const plan = row && findPlan(row.plan_id);
@@ -204,10 +227,12 @@ async function activateInTransaction(
     now,
   );
   if (!granted) return false;
+  // The subscription's later charges are taxed for the address given at checkout.
   const subscription = await tx
-    .selectFrom("subscription")
-    .select(["id", "access_start", "access_end"])
+    .updateTable("subscription")
+    .set(billingAddressColumns(billingAddressOf(row)))
     .where("reference", "=", id)
+    .returning(["id", "access_start", "access_end"])
     .executeTakeFirstOrThrow();
   await recordInvoice(
     tx,
@@ -218,7 +243,10 @@ async function activateInTransaction(
       kind: "purchase",
       plan_id: plan.id,
       amount_cents: row.amount_cents,
-      tax_cents: 0,
+      tax_cents: row.tax_cents,
+      tax_rate_bp: row.tax_rate_bp,
+      billing_country: row.billing_country,
+      billing_region: row.billing_region,
       period_start: subscription.access_start,
       period_end: subscription.access_end,
       company: row.company,

@@ -1,3 +1,4 @@
+import type { SubscriptionTax } from "~/server/billing/tax";
 import { formatUsd } from "~/shared/money";
 import { roleCodeFor } from "./tiers";
 
@@ -78,14 +79,17 @@ export const PLANS: readonly Plan[] = [
 
 /**
  * The terms the reader agrees to. `renews` says whether a plan bought now renews through the
- * site (renewsThroughSite): only then do the terms speak of renewal and cancelling.
+ * site (renewsThroughSite): only then do the terms speak of renewal and cancelling. With the
+ * reader's sales tax (for their billing address, ADR 070) the amounts are what is charged;
+ * without it, the terms say tax is added.
  */
-export function planTerms(plan: Plan, renews: boolean): string {
-  const price = formatUsd(plan.priceCents);
+export function planTerms(plan: Plan, renews: boolean, tax: SubscriptionTax | null = null): string {
+  const price = formatUsd(plan.priceCents + (tax?.cents ?? 0));
+  const taxed = tax ? ` (${formatUsd(plan.priceCents)} plus ${tax.label} ${formatUsd(tax.cents)})` : ", plus sales tax where it applies";
   const payment = renews
-    ? `${price} now, then ${price} every ${plan.period}, charged to the card you pay with, until you cancel. ` +
+    ? `${price} now, then ${price} every ${plan.period}${taxed}, charged to the card you pay with, until you cancel. ` +
       "You can cancel at any time from Subscription and billing in My account; your access continues to the end of the period you have paid for."
-    : `One payment of ${price} gives a ${plan.period} of access. It does not renew: subscribe again to go on.`;
+    : `One payment of ${price}${taxed} gives a ${plan.period} of access. It does not renew: subscribe again to go on.`;
   return plan.note ? `${payment} ${plan.note}` : payment;
 }
 

@@ -387,6 +387,44 @@ describe("Stripe provider against a loopback Stripe API", () => {
       expect(api.requests.at(-1)).toMatchObject({ path: `/v1/subscriptions/${stripeSubscription.id}`, idempotencyKey: "card:4" });
     });
 
+    it("adds sales tax through a tax rate made once per key and found again by its metadata; sets and clears a subscription's", async () => {
+      const newYork = { key: "sales-tax:US:NY:400", countryCode: "US", region: "NY", basisPoints: 400, displayName: "Sales tax" };
+      const taxed = { ...renewing, tax: { rate: newYork, cents: 48 } };
+      const { id } = await provider().createCheckout({ ...taxed, reference: "sub_chk_tax1" });
+      await provider().createCheckout({ ...taxed, reference: "sub_chk_tax2" });
+      const created = api.requests.filter((r) => r.method === "POST" && r.path === "/v1/tax_rates");
+      expect(created).toHaveLength(1);
+      expect(created[0]!.idempotencyKey).toBe("tax-rate:sales-tax:US:NY:400");
+      expect(Object.fromEntries(created[0]!.form)).toEqual({
+        display_name: "Sales tax",
+        percentage: "4",
+        inclusive: "false",
+        country: "US",
+        state: "NY",
+        jurisdiction: "NY",
+        "metadata[meridian_key]": "sales-tax:US:NY:400",
+      });
+      const [rate] = api.taxRates.values();
+      const sessions = api.requests.filter((r) => r.method === "POST" && r.path === "/v1/checkout/sessions");
+      expect(sessions.map((r) => r.form.get("subscription_data[default_tax_rates][0]"))).toEqual([rate!.id, rate!.id]);
+
+      // Stripe adds the tax to the first invoice itself, as the site works it out.
+      api.pay(id);
+      const subscriptionId = api.sessions.get(id)!.subscription!;
+      const first = api.invoices.get(api.subscriptions.get(subscriptionId)!.latest_invoice!)!;
+      expect(first).toMatchObject({ subtotal: 1200, total: 1248, amount_paid: 1248, total_taxes: [{ amount: 48 }] });
+
+      const ontario = { key: "sales-tax:CA:500", countryCode: "CA", region: null, basisPoints: 500, displayName: "GST" };
+      await provider().subscriptions!.setTaxRate(subscriptionId, ontario, "tax-rate:1");
+      const gst = [...api.taxRates.values()].find((r) => r.country === "CA")!;
+      expect(gst).toMatchObject({ percentage: 5, state: null, jurisdiction: "CA" });
+      expect(api.subscriptions.get(subscriptionId)!.default_tax_rates).toEqual([gst]);
+      await provider().subscriptions!.setTaxRate(subscriptionId, null, "tax-rate:2");
+      expect(api.requests.at(-1)).toMatchObject({ path: `/v1/subscriptions/${subscriptionId}`, idempotencyKey: "tax-rate:2" });
+      expect(api.requests.at(-1)!.form.get("default_tax_rates")).toBe("");
+      expect(api.subscriptions.get(subscriptionId)!.default_tax_rates).toEqual([]);
+    });
+
     it("cancels at period end and takes it back, each call with its key; a key reused for the other change is refused", async () => {
       const { id } = await provider().createCheckout({ ...renewing, reference: "sub_chk_renew5" });
       api.pay(id);

@@ -15,6 +15,7 @@ import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/se
 import { issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
+import type { BillingAddress } from "~/shared/billing-address";
 import { plainText } from "~/tests/helpers/smtp";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
@@ -24,6 +25,8 @@ import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 const SITE = "http://127.0.0.1:9";
 const NOVEMBER = new Date("2026-11-15T12:00:00Z");
 const DAY = 86_400;
+/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
+const UNTAXED = { countryCode: "GB", region: null };
 
 let db: Database;
 let close: () => Promise<void>;
@@ -58,7 +61,7 @@ const subscriptionOf = (userId: string) =>
   db.selectFrom("subscription").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
 
 /** Registers a reader and buys the plan at the sandbox's page with `card`, as of NOVEMBER. */
-async function subscribe(card: string = SANDBOX_CARDS.succeeds, planId = "digital") {
+async function subscribe(card: string = SANDBOX_CARDS.succeeds, planId = "digital", billing: BillingAddress = UNTAXED) {
   const user = (await insertUser(db, {
     firstName: "Nora",
     lastName: "Quinn",
@@ -69,7 +72,15 @@ async function subscribe(card: string = SANDBOX_CARDS.succeeds, planId = "digita
   const started = await startCheckout(
     db,
     sandbox,
-    { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "test", siteUrl: SITE, idempotencyKey: issueCheckoutKey() },
+    {
+      userId: user.id,
+      email: user.email,
+      plan: findPlan(planId)!,
+      abTag: "test",
+      siteUrl: SITE,
+      idempotencyKey: issueCheckoutKey(),
+      billing,
+    },
     NOVEMBER,
   );
   if (!started.ok) throw new Error("checkout did not start");
@@ -289,8 +300,8 @@ describe(`the reminder before an annual renewal (${dialectName})`, () => {
       .filter((m) => /^Subject: Your Meridian Review .* subscription renews on /m.test(m));
   const runToday = renew;
 
-  it("reminds once within 7 days of the renewal, with the amount, the card and how to cancel; the next year again", async () => {
-    await subscribe(SANDBOX_CARDS.succeeds, "executive");
+  it("reminds once within 7 days of the renewal, with the amount and its tax, the card and how to cancel; the next year again", async () => {
+    await subscribe(SANDBOX_CARDS.succeeds, "executive", { countryCode: "US", region: "NY" });
     await sandbox.advanceClock(357 * DAY);
     expect(await runToday()).toMatchObject({ reminders: 0 });
     expect(reminders()).toHaveLength(0);
@@ -299,7 +310,7 @@ describe(`the reminder before an annual renewal (${dialectName})`, () => {
     expect(await runToday()).toMatchObject({ renewed: 0, reminders: 1 });
     const [text] = reminders();
     expect(text).toContain("Subject: Your Meridian Review Executive subscription renews on November 15, 2027");
-    expect(text).toContain("On that day we will charge $450.00 to your Visa card ending in 4242.");
+    expect(text).toContain("On that day we will charge $468.00 ($450.00 + Tax (NY 4%) $18.00) to your Visa card ending in 4242.");
     expect(text).toContain(`cancel before November 15, 2027 on Subscription and billing: ${SITE}/my-account/billing/cancel`);
     expect(text).toContain("Meridian Review Publishing");
 
@@ -336,7 +347,7 @@ describe(`the reminder before an annual renewal (${dialectName})`, () => {
     await sandbox.advanceClock(360 * DAY);
     expect(await runToday()).toMatchObject({ reminders: 1 });
     expect(reminders()[0]).toContain("renews for another month on November 15, 2027, as Digital, the plan you chose.");
-    expect(reminders()[0]).toContain("we will charge $12.00");
+    expect(reminders()[0]).toContain("we will charge $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00)");
   });
 
   it("gives the claim back when the mail cannot be sent, and the next run sends it", async () => {

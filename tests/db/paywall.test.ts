@@ -32,6 +32,9 @@ const RULES: OfferRules = {
 const SECRET = "sandbox-webhook-secret-for-tests-0123456789";
 const SITE = "http://127.0.0.1:9";
 const NOVEMBER = new Date("2026-11-15T12:00:00Z");
+/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
+const UNTAXED = { countryCode: "GB", region: null };
+
 const DECEMBER = new Date("2026-12-01T00:00:01Z");
 
 let db: Database;
@@ -369,6 +372,7 @@ describe("subscription checkout through the sandbox provider", () => {
         abTag: "tag-article",
         siteUrl: SITE,
         idempotencyKey: issueCheckoutKey(),
+        billing: UNTAXED,
       },
       NOVEMBER,
     );
@@ -440,6 +444,7 @@ describe("subscription checkout through the sandbox provider", () => {
       abTag: "direct",
       siteUrl: SITE,
       idempotencyKey: issueCheckoutKey(),
+      billing: UNTAXED,
     };
     const started = await Promise.all([1, 2, 3].map(() => startCheckout(db, provider, input, NOVEMBER)));
     expect(new Set(started.map((s) => (s.ok ? s.url : s.problem))).size).toBe(1);
@@ -457,7 +462,15 @@ describe("subscription checkout through the sandbox provider", () => {
       const started = await startCheckout(
         db,
         provider,
-        { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "direct", siteUrl: SITE, idempotencyKey: issueCheckoutKey() },
+        {
+          userId: user.id,
+          email: user.email,
+          plan: findPlan(planId)!,
+          abTag: "direct",
+          siteUrl: SITE,
+          idempotencyKey: issueCheckoutKey(),
+          billing: UNTAXED,
+        },
         at,
       );
       if (!started.ok) throw new Error(started.problem);
@@ -494,6 +507,7 @@ describe("subscription checkout through the sandbox provider", () => {
             abTag: "direct",
             siteUrl: SITE,
             idempotencyKey: issueCheckoutKey(),
+            billing: UNTAXED,
           },
           NOVEMBER,
         );

@@ -7,6 +7,7 @@ import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "~/server/accounts/users";
 import { createMailer } from "~/server/adapters/mail";
+import { changeBillingAddress } from "~/server/billing/address";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
 import { changePlan, keepCurrentPlan, quotePlanChange, renewingPlanChoice, type PlanChangeQuote } from "~/server/billing/plan-change";
@@ -20,6 +21,7 @@ import { createStripeProvider, STRIPE_API_VERSION } from "~/server/payments/stri
 import { handlePaymentEvent, issueCheckoutKey, planPrice, startCheckout } from "~/server/subscriptions/checkout";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
+import type { BillingAddress } from "~/shared/billing-address";
 import { startFakeStripe, TEST_CARDS, type FakeStripe } from "~/tests/helpers/fake-stripe";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
@@ -32,6 +34,8 @@ const WEBHOOK_SECRET = "whsec_meridianBillingLoopback";
 const SITE = "http://127.0.0.1:9";
 const NOVEMBER = new Date("2026-11-15T12:00:00Z");
 const DAY = 86_400;
+/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
+const UNTAXED = { countryCode: "GB", region: null };
 
 let db: Database;
 let close: () => Promise<void>;
@@ -111,7 +115,12 @@ async function advanceSeconds(seconds: number) {
 }
 
 /** Registers a reader (or takes `existing`) and subscribes through Stripe Checkout with `card`; all events delivered. */
-async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital", existing?: { id: string; email: string }) {
+async function subscribe(
+  card: string = TEST_CARDS.succeeds,
+  planId = "digital",
+  existing?: { id: string; email: string },
+  billing: BillingAddress = UNTAXED,
+) {
   const user =
     existing ??
     (await insertUser(db, {
@@ -132,6 +141,7 @@ async function subscribe(card: string = TEST_CARDS.succeeds, planId = "digital",
       siteUrl: SITE,
       idempotencyKey: issueCheckoutKey(),
       renews: true,
+      billing,
     },
     NOVEMBER,
   );
@@ -689,6 +699,79 @@ describe(`plan changes on a plan Stripe renews, prorated by Stripe as quoted (${
     await fake.deliver();
     expect(await changePlan(db, provider, user.id, "executive", late.quotedAt, fake.now())).toBe("stale");
     expect(planUpdates(subscriptionId)).toHaveLength(asked);
+  });
+});
+
+describe(`Stripe Billing taxes as the site does (${dialectName})`, () => {
+  const NEW_YORK: BillingAddress = { countryCode: "US", region: "NY" };
+  const taxRatesMade = () => fake.requests.filter((r) => r.method === "POST" && r.path === "/v1/tax_rates");
+
+  it("taxes the purchase and each renewal through the subscription's default tax rate, made once for every reader billed there", async () => {
+    const user = await subscribe(TEST_CARDS.succeeds, "digital", undefined, NEW_YORK);
+    await subscribe(TEST_CARDS.succeeds, "digital", undefined, NEW_YORK);
+    expect(taxRatesMade()).toHaveLength(1);
+    const [rate] = fake.taxRates.values();
+    expect(rate).toMatchObject({ percentage: 4, inclusive: false, country: "US", state: "NY" });
+    const [stripeSubscription] = fake.subscriptions.values();
+    expect(stripeSubscription!.default_tax_rates.map((r) => r.id)).toEqual([rate!.id]);
+    // Stripe's first invoice and the site's own purchase invoice agree to the cent.
+    const firstAtStripe = [...fake.invoices.values()][0]!;
+    expect(firstAtStripe).toMatchObject({ subtotal: 1200, amount_paid: 1248 });
+    expect((await invoices())[0]).toMatchObject({ kind: "purchase", amount_cents: 1200, tax_cents: 48, tax_rate_bp: 400 });
+
+    await advance(31);
+    expect(new Set(await fake.deliver())).toEqual(new Set([200]));
+    const renewal = (await invoices()).find((i) => i.user_id === user.id && i.kind === "renewal");
+    expect(renewal).toMatchObject({ amount_cents: 1200, tax_cents: 48, tax_rate_bp: 400, billing_country: "US", billing_region: "NY" });
+    expect(mailsWith("has renewed").some((m) => m.includes("Tax (NY 4%): $0.48") && m.includes("Amount paid: $12.48"))).toBe(true);
+  });
+
+  it("charges a taxed upgrade the quoted tax to the cent: Stripe taxes each proration line, and so does the quote", async () => {
+    // California's 7.25% on awkward prorated amounts: the tax of the difference and the difference of the taxes part by a cent.
+    const user = await subscribe(TEST_CARDS.succeeds, "digital", undefined, { countryCode: "US", region: "CA" });
+    await advanceSeconds(7 * DAY + 6_000);
+    const quoted = await quotePlanChange(db, user.id, "premium", fake.now(), provider.subscriptions);
+    if (typeof quoted === "string") throw new Error(quoted);
+    const lineTax = (cents: number) => Math.round((cents * 725) / 10_000);
+    expect(quoted.tax.cents).toBe(lineTax(quoted.newPlanCents) - lineTax(quoted.creditCents));
+    expect(quoted.tax.cents).not.toBe(lineTax(quoted.amountCents));
+    expect(await changePlan(db, provider, user.id, "premium", quoted.quotedAt, fake.now())).toBe("upgraded");
+    const [charged] = [...fake.invoices.values()].filter((i) => i.billing_reason === "subscription_update");
+    expect(charged).toMatchObject({ status: "paid", amount_paid: quoted.amountCents + quoted.tax.cents });
+    expect((await invoices()).at(-1)).toMatchObject({
+      kind: "upgrade",
+      amount_cents: quoted.amountCents,
+      tax_cents: quoted.tax.cents,
+      tax_rate_bp: 725,
+    });
+  });
+
+  it("sets the subscription's tax rate when the billing address changes: the next renewal only is taxed anew", async () => {
+    const user = await subscribe();
+    const [stripeSubscription] = fake.subscriptions.values();
+    expect(stripeSubscription!.default_tax_rates).toEqual([]);
+    expect(taxRatesMade()).toHaveLength(0);
+
+    expect(await changeBillingAddress(db, user.id, { countryCode: "CA", region: "QC" }, NOVEMBER, provider.subscriptions)).toBe("changed");
+    expect(stripeSubscription!.default_tax_rates).toMatchObject([{ percentage: 5, country: "CA" }]);
+    expect((await invoices())[0]).toMatchObject({ kind: "purchase", tax_cents: 0 });
+    await advance(31);
+    await fake.deliver();
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "renewal", amount_cents: 1200, tax_cents: 60, tax_rate_bp: 500 });
+
+    // Back to a place without tax: Stripe's rates are cleared, and the next renewal is untaxed.
+    expect(await changeBillingAddress(db, user.id, UNTAXED, NOVEMBER, provider.subscriptions)).toBe("changed");
+    expect(stripeSubscription!.default_tax_rates).toEqual([]);
+    await advance(31);
+    await fake.deliver();
+    expect((await invoices()).at(-1)).toMatchObject({ kind: "renewal", tax_cents: 0, tax_rate_bp: 0, billing_country: "GB" });
+  });
+
+  it("changes no address when Stripe cannot be reached", async () => {
+    const user = await subscribe();
+    const unreachable = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: "http://127.0.0.1:9" });
+    await expect(changeBillingAddress(db, user.id, NEW_YORK, NOVEMBER, unreachable.subscriptions)).rejects.toThrow(/^Stripe: /);
+    expect(await subscriptionOf(user.id)).toMatchObject({ billing_country: "GB", billing_region: null });
   });
 });
 

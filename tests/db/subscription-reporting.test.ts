@@ -21,6 +21,8 @@ import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 const SITE = "http://127.0.0.1:9";
 const NOVEMBER = new Date("2026-11-15T12:00:00Z");
 const DAY = 86_400;
+/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
+const UNTAXED = { countryCode: "GB", region: null };
 
 let db: Database;
 let close: () => Promise<void>;
@@ -67,7 +69,15 @@ async function buy(user: User, planId: string, card: string = SANDBOX_CARDS.succ
   const started = await startCheckout(
     db,
     sandbox,
-    { userId: user.id, email: user.email, plan: findPlan(planId)!, abTag: "test", siteUrl: SITE, idempotencyKey: issueCheckoutKey() },
+    {
+      userId: user.id,
+      email: user.email,
+      plan: findPlan(planId)!,
+      abTag: "test",
+      siteUrl: SITE,
+      idempotencyKey: issueCheckoutKey(),
+      billing: UNTAXED,
+    },
     now,
   );
   if (!started.ok) throw new Error("checkout did not start");

@@ -10,9 +10,9 @@ import Stripe from "stripe";
  * reused with other parameters). Point the adapter (or the built server's STRIPE_API_URL) at `url`.
  *
  * It speaks Checkout (modes payment, subscription and setup), Customers, Products and Prices (by
- * lookup_key), Subscriptions (retrieve; update cancel_at_period_end, default_payment_method,
- * metadata and the item's price; cancel), Subscription schedules (from a subscription; phases;
- * release), Invoices and test clocks, as of the API version the installed package pins
+ * lookup_key), Tax Rates, Subscriptions (retrieve; update cancel_at_period_end, default_payment_method,
+ * default_tax_rates, metadata and the item's price; cancel), Subscription schedules (from a
+ * subscription; phases; release), Invoices and test clocks, as of the API version the installed package pins
  * (STRIPE_API_VERSION): a subscription's period is on its items, an invoice names its
  * subscription under `parent.subscription_details` (with the subscription's metadata) and its
  * service period on its lines.
@@ -36,7 +36,8 @@ import Stripe from "stripe";
  * needs the customer made on the clock first). Advancing it renews what fell due: a new invoice
  * paid, or for the card 4000 0000 0000 0341 `invoice.payment_failed`, retried 1, 3 and 5 days
  * after the first failure, after which the subscription is cancelled (deleted). A subscription
- * cancelled at period end is deleted at its end.
+ * cancelled at period end is deleted at its end. An invoice adds the tax of the subscription's
+ * default tax rates (exclusive ones) to each line, rounded half up to the cent, as Stripe does.
  *
  * Every change emits events, kept in order in `events`; `deliver` posts them, signed the way
  * Stripe signs (Stripe-Signature: t=…,v1=HMAC-SHA256 of "t.body"), to the webhook set with
@@ -95,6 +96,7 @@ export interface FakeSubscription {
   billing_cycle_anchor: number;
   currency: string;
   default_payment_method: string | null;
+  default_tax_rates: Json[];
   latest_invoice: string | null;
   metadata: Record<string, string>;
   test_clock: string | null;
@@ -127,6 +129,7 @@ export interface FakeInvoice {
   amount_remaining: number;
   subtotal: number;
   total: number;
+  total_excluding_tax: number;
   total_taxes: Json[];
   attempt_count: number;
   attempted: boolean;
@@ -204,6 +207,7 @@ export interface FakeStripe {
   invoices: Map<string, FakeInvoice>;
   customers: Map<string, Json>;
   prices: Map<string, Json>;
+  taxRates: Map<string, Json>;
   /** Every event emitted, oldest first. */
   events: FakeEvent[];
   /** The one test clock's id. */
@@ -311,6 +315,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   const sessions = new Map<string, FakeCheckoutSession>();
   const customers = new Map<string, Json>();
   const prices = new Map<string, Json>();
+  const taxRates = new Map<string, Json>();
   const products = new Map<string, Json>();
   const paymentMethods = new Map<string, FakePaymentMethod>();
   const setupIntents = new Map<string, Json>();
@@ -408,6 +413,15 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   ): FakeInvoice {
     const item = subscription.items.data[0]!;
     const total = lines.reduce((sum, line) => sum + line.amount, 0);
+    // Each line taxed on its own, as Stripe does, and the invoice's taxes summed by rate.
+    const lineTaxes = lines.map((line) => taxesOn(line.amount, subscription.default_tax_rates));
+    const taxes = subscription.default_tax_rates.flatMap((rate) => {
+      const ofRate = lineTaxes.flat().filter((t) => (t.tax_rate_details as Json).tax_rate === rate.id);
+      return ofRate.length === 0
+        ? []
+        : [{ ...ofRate[0]!, amount: ofRate.reduce((sum, t) => sum + Number(t.amount), 0), taxable_amount: total }];
+    });
+    const tax = taxes.reduce((sum, t) => sum + Number(t.amount), 0);
     // A negative total would go to the customer's balance, which the fake does not keep.
     const amount = Math.max(0, total);
     const id = newId("in");
@@ -419,12 +433,13 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       billing_reason: reason,
       collection_method: "charge_automatically",
       currency: subscription.currency,
-      amount_due: amount,
+      amount_due: amount + tax,
       amount_paid: 0,
-      amount_remaining: amount,
+      amount_remaining: amount + tax,
       subtotal: total,
-      total,
-      total_taxes: [],
+      total: total + tax,
+      total_excluding_tax: total,
+      total_taxes: taxes,
       attempt_count: 0,
       attempted: false,
       next_payment_attempt: null,
@@ -439,10 +454,11 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       },
       lines: {
         object: "list",
-        data: lines.map((line) => ({
+        data: lines.map((line, index) => ({
           id: newId("il"),
           object: "line_item",
           amount: line.amount,
+          taxes: lineTaxes[index]!,
           currency: subscription.currency,
           description: line.description,
           invoice: id,
@@ -479,6 +495,31 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     subscription.latest_invoice = id;
     emit("invoice.finalized", invoice);
     return invoice;
+  }
+
+  /**
+   * The tax each exclusive rate adds to an amount: the percentage of it, rounded half up to the
+   * cent (Stripe rounds each line's tax so), worked out in whole numbers.
+   */
+  function taxesOn(amount: number, rates: Json[]): Json[] {
+    return rates
+      .filter((rate) => rate.inclusive === false)
+      .map((rate) => ({
+        // Half away from zero, so a credit line's tax is the negative of the same charge's.
+        amount: Math.sign(amount) * Math.round((Math.abs(amount) * Math.round(Number(rate.percentage) * 10_000)) / 1_000_000),
+        tax_behavior: "exclusive",
+        tax_rate_details: { tax_rate: rate.id },
+        taxability_reason: "standard_rated",
+        taxable_amount: amount,
+        type: "tax_rate_details",
+      }));
+  }
+
+  /** The tax rates named by ids a request sent (`""` removes them all); a string naming one that does not exist. */
+  function taxRatesNamed(ids: unknown): Json[] | string {
+    const list = ids === "" || ids === undefined ? [] : (ids as string[]);
+    const missing = list.find((id) => !taxRates.has(id));
+    return missing ?? list.map((id) => taxRates.get(id)!);
   }
 
   /** One attempt to collect an invoice with the subscription's card, at `at`. */
@@ -635,6 +676,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       billing_cycle_anchor: now,
       currency: String(price.currency),
       default_payment_method: method.id,
+      default_tax_rates: taxRatesNamed(session.subscription_data_request.default_tax_rates) as Json[],
       latest_invoice: null,
       metadata: { ...((session.subscription_data_request.metadata as Record<string, string>) ?? {}) },
       test_clock: clock.id,
@@ -720,6 +762,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       ["in_", invoices],
       ["price_", prices],
       ["prod_", products],
+      ["txr_", taxRates],
     ];
     return stores.find(([prefix]) => id.startsWith(prefix))?.[1].get(id);
   }
@@ -745,6 +788,10 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         param: "line_items[0][price]",
       });
     }
+    const sessionTaxRates = taxRatesNamed(
+      mode === "payment" ? lineItems[0]?.tax_rates : (params.subscription_data as Json | undefined)?.default_tax_rates,
+    );
+    if (typeof sessionTaxRates === "string") return noSuchTaxRate(sessionTaxRates, "tax_rates");
     if (mode === "setup" && params.customer && !customers.has(String(params.customer))) {
       return failure(400, "invalid_request_error", `No such customer: '${String(params.customer)}'`, {
         code: "resource_missing",
@@ -760,7 +807,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       mode,
       status: "open",
       payment_status: mode === "setup" ? "no_payment_required" : "unpaid",
-      amount_total: mode === "payment" ? Number(priceData?.unit_amount) * Number(lineItems[0]?.quantity) : null,
+      amount_total:
+        mode === "payment" ? paymentTotal(Number(priceData?.unit_amount) * Number(lineItems[0]?.quantity), sessionTaxRates) : null,
       currency: mode === "payment" ? String(priceData?.currency ?? "") : ((params.currency as string | undefined) ?? null),
       customer: (params.customer as string | undefined) ?? null,
       customer_email: (params.customer_email as string | undefined) ?? null,
@@ -780,6 +828,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     sessions.set(id, session);
     return { status: 200, payload: shown(session) };
   }
+
+  const paymentTotal = (amount: number, rates: Json[]) => amount + taxesOn(amount, rates).reduce((sum, t) => sum + Number(t.amount), 0);
 
   function createPrice(params: Json): { status: number; payload: object } {
     const lookupKey = params.lookup_key as string | undefined;
@@ -852,6 +902,12 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     if (params.metadata !== undefined) {
       previous.metadata = { ...subscription.metadata };
       subscription.metadata = mergedMetadata(subscription.metadata, params.metadata as Record<string, string>);
+    }
+    if (params.default_tax_rates !== undefined) {
+      const rates = taxRatesNamed(params.default_tax_rates);
+      if (typeof rates === "string") return noSuchTaxRate(rates, "default_tax_rates");
+      previous.default_tax_rates = subscription.default_tax_rates;
+      subscription.default_tax_rates = rates;
     }
     if (Object.keys(previous).length > 0) emit("customer.subscription.updated", subscription, previous);
     return { status: 200, payload: expanded(subscription as unknown as Json, expand) };
@@ -1055,6 +1111,38 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     payload: { error: { type, message, ...extra } },
   });
 
+  const noSuchTaxRate = (id: string, param: string) =>
+    failure(400, "invalid_request_error", `No such tax rate: '${id}'`, { code: "resource_missing", param });
+
+  function createTaxRate(params: Json): { status: number; payload: object } {
+    const percentage = Number(params.percentage);
+    if (!params.display_name || !(percentage >= 0 && percentage <= 100) || params.inclusive === undefined) {
+      return failure(400, "invalid_request_error", "Missing required param: display_name, percentage or inclusive.");
+    }
+    const rate = {
+      id: newId("txr"),
+      object: "tax_rate",
+      active: true,
+      country: (params.country as string | undefined) ?? null,
+      state: (params.state as string | undefined) ?? null,
+      created: clock.frozen_time,
+      description: (params.description as string | undefined) ?? null,
+      display_name: params.display_name,
+      effective_percentage: percentage,
+      flat_amount: null,
+      inclusive: params.inclusive === "true",
+      jurisdiction: (params.jurisdiction as string | undefined) ?? null,
+      jurisdiction_level: null,
+      livemode: false,
+      metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+      percentage,
+      rate_type: "percentage",
+      tax_type: null,
+    };
+    taxRates.set(rate.id, rate);
+    return { status: 200, payload: rate };
+  }
+
   const notFound = (kind: string, id: string, param = "id") =>
     failure(404, "invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param });
 
@@ -1092,6 +1180,21 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       return { status: 200, payload: { object: "list", data, has_more: false, url: "/v1/prices" } };
     }
     if (method === "POST" && path === "/v1/prices") return createPrice(params);
+    if (method === "POST" && path === "/v1/tax_rates") return createTaxRate(params);
+    if (method === "GET" && path === "/v1/tax_rates") {
+      // Newest first, a page at a time after `starting_after`, as Stripe lists them.
+      const active = query.get("active");
+      const all = [...taxRates.values()].filter((r) => active === null || String(r.active) === active).reverse();
+      const after = query.get("starting_after");
+      const from = after ? all.findIndex((r) => r.id === after) + 1 : 0;
+      const limit = Number(query.get("limit") ?? 10);
+      const data = all.slice(from, from + limit);
+      return { status: 200, payload: { object: "list", data, has_more: from + limit < all.length, url: "/v1/tax_rates" } };
+    }
+    if ((m = /^\/v1\/tax_rates\/([^/]+)$/.exec(path)) && method === "GET") {
+      const rate = taxRates.get(decodeURIComponent(m[1]!));
+      return rate ? { status: 200, payload: rate } : notFound("tax_rate", m[1]!);
+    }
     if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
       const subscription = subscriptions.get(decodeURIComponent(m[1]!));
       if (!subscription) return notFound("subscription", m[1]!);
@@ -1232,6 +1335,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         invoices,
         customers,
         prices,
+        taxRates,
         events,
         clock: clock.id,
         now: () => new Date(clock.frozen_time * 1000),

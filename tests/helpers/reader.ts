@@ -94,7 +94,7 @@ export async function registeredReader(baseUrl: string): Promise<Reader> {
 
 /** Pays for Digital in the sandbox checkout, as the browser would. */
 export async function subscribe(reader: Reader): Promise<Reader> {
-  const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: {} });
+  const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: { countryCode: "GB" } });
   expect(checkout.status).toBe(303);
   const pay = await reader.request(new URL(checkout.headers.get("location")!, reader.baseUrl).pathname, {
     form: { cardNumber: "4242 4242 4242 4242" },

@@ -362,7 +362,7 @@ describe("GET /service/user/userRef", () => {
     const profile = await api(reader, "GET", "/service/user/profile");
     expect(ref.json).toEqual({ userRef: profile.json.email, guid: profile.json.id });
     // The provider's checkout page names the same customer.
-    const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: {} });
+    const checkout = await reader.request("/subscriptions/checkout?plan=digital", { form: { countryCode: "GB" } });
     const payPage = await reader.page(new URL(checkout.headers.get("location")!, server.url).pathname);
     expect(payPage("main").text()).toContain(`Receipt to ${ref.json.userRef as string}`);
   });
@@ -376,7 +376,7 @@ describe("checkoutComplete and transactionComplete", () => {
 
   /** A reader's Digital checkout, left at the provider's payment page; answers its id and that page. */
   async function startedCheckout(reader: Reader): Promise<{ id: string; payPage: string }> {
-    const started = await reader.request("/subscriptions/checkout?plan=digital", { form: {} });
+    const started = await reader.request("/subscriptions/checkout?plan=digital", { form: { countryCode: "GB" } });
     expect(started.status).toBe(303);
     const guid = (await api(reader, "GET", "/service/user/userRef")).json.guid as string;
     const row = await database

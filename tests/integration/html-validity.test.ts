@@ -145,7 +145,8 @@ async function checkoutPages() {
 async function subscriberPages() {
   const reader = await registeredReader(server.url);
   await keep("subscription checkout, a reader's", reader, "/subscriptions/checkout?plan=digital");
-  const payment = await posted(reader, "/subscriptions/checkout?plan=digital", {});
+  await keep("subscription checkout: the tax before paying", reader, "/subscriptions/checkout?plan=digital&countryCode=US&region=NY");
+  const payment = await posted(reader, "/subscriptions/checkout?plan=digital", { countryCode: "US", region: "NY" });
   const complete = await posted(reader, payment, { cardNumber: "4242 4242 4242 4242" });
   const receipt = pathOf((await reader.request(complete)).headers.get("location"));
   await keep("subscription receipt", reader, receipt);
@@ -159,6 +160,7 @@ async function subscriberPages() {
   await keep("my account", reader, "/my-account");
   await keep("my account: notes", reader, "/my-account/notes");
   await keep("my account: gifts", reader, "/my-account/gifts");
+  await keep("subscription and billing", reader, "/my-account/billing");
 }
 
 /** Runs the checker once over every page kept; its JSON report goes to stderr. */

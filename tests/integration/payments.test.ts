@@ -65,7 +65,7 @@ afterAll(async () => {
 
 async function post(
   path: string,
-  options: { cookie?: string; ip: string; origin?: string; headers?: Record<string, string> },
+  options: { cookie?: string; ip: string; origin?: string; headers?: Record<string, string>; form?: Record<string, string> },
 ): Promise<Response> {
   const headers: Record<string, string> = {
     "Content-Type": "application/x-www-form-urlencoded",
@@ -74,7 +74,7 @@ async function post(
     ...options.headers,
   };
   if (options.cookie) headers.Cookie = options.cookie;
-  return fetch(server.url + path, { method: "POST", body: "", headers, redirect: "manual" });
+  return fetch(server.url + path, { method: "POST", body: new URLSearchParams(options.form).toString(), headers, redirect: "manual" });
 }
 
 async function get(path: string, cookie?: string): Promise<Response> {
@@ -118,7 +118,7 @@ function deletesCookie(header: string): boolean {
 
 /** Starts a Digital checkout as the reader; returns the redirect and the session it points at. */
 async function startCheckout(reader: Reader): Promise<{ res: Response; session: FakeCheckoutSession; checkoutId: string }> {
-  const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip });
+  const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip, form: { countryCode: "GB" } });
   expect(res.status).toBe(303);
   const session = stripe.sessionAt(res.headers.get("location") ?? "");
   expect(session, `no Stripe session at ${res.headers.get("location")}`).toBeDefined();
@@ -213,10 +213,10 @@ function checkoutRow(checkoutId: string) {
 // ---------------------------------------------------------------------------------------------
 
 describe("starting a checkout", () => {
-  it("sends a registered reader (303) to the Stripe session opened for the plan's price, their e-mail and the checkout", async () => {
+  it("sends a registered reader (303) to the Stripe session opened for the plan's price and its tax, their e-mail and the checkout", async () => {
     const reader = newReader();
     const before = stripe.requests.length;
-    const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip });
+    const res = await post(CHECKOUT, { cookie: reader.cookie, ip: reader.ip, form: { countryCode: "US", region: "NY" } });
 
     expect(res.status).toBe(303);
     const created = stripe.requests.slice(before).filter((r) => r.path === "/v1/checkout/sessions");
@@ -229,13 +229,17 @@ describe("starting a checkout", () => {
     expect(request.idempotencyKey).toContain(checkoutId);
     expect(request.form.get("line_items[0][price_data][unit_amount]")).toBe("1200");
     expect(request.form.get("line_items[0][price_data][currency]")).toBe("usd");
+    // Stripe adds the sales tax by the New York rate, as the site worked it out.
+    const [rate] = [...stripe.taxRates.values()];
+    expect(rate).toMatchObject({ percentage: 4, inclusive: false, country: "US", state: "NY" });
+    expect(request.form.get("line_items[0][tax_rates][0]")).toBe(rate!.id);
     expect(request.form.get("customer_email")).toBe(reader.email);
     expect(request.form.get("success_url")).toBe(
       `${server.url}/subscriptions/complete?checkout=${checkoutId}&session_id={CHECKOUT_SESSION_ID}`,
     );
 
     const session = [...stripe.sessions.values()].find((s) => s.client_reference_id === checkoutId)!;
-    expect(session).toMatchObject({ amount_total: 1200, currency: "usd", customer_email: reader.email, status: "open" });
+    expect(session).toMatchObject({ amount_total: 1248, currency: "usd", customer_email: reader.email, status: "open" });
     expect(res.headers.get("location")).toBe(session.url);
   });
 
@@ -392,7 +396,7 @@ describe("coming back from Stripe", () => {
     expect(page.heading).toBe("Thank you for subscribing");
     expect(page.fields).toMatchObject({
       Plan: "Digital",
-      "Amount paid": "$12.00 for one month",
+      "Amount paid": "$12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) for one month",
       Account: reader.email,
       Reference: checkoutId,
     });

@@ -124,7 +124,10 @@ describe("a server on another port, without SITE_URL", () => {
 
   it("opens a subscription's checkout at its own address, whatever Host says", async () => {
     const reader = await registered("subscriber.origin@example.org");
-    const started = await withHost(FORGED, "/subscriptions/checkout?plan=digital", { cookie: reader.cookieHeader(), form: {} });
+    const started = await withHost(FORGED, "/subscriptions/checkout?plan=digital", {
+      cookie: reader.cookieHeader(),
+      form: { countryCode: "GB" },
+    });
     expect(started.status).toBe(303);
     expect(started.location).toMatch(new RegExp(`^${server.url}/sandbox-checkout/sbx_`));
   });

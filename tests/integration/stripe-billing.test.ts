@@ -83,10 +83,10 @@ async function billingPage(cookie: string) {
   };
 }
 
-/** Subscribes to Digital in Stripe Checkout with `card`; every event delivered to the site. */
-async function subscribe(card: string = TEST_CARDS.succeeds) {
+/** Subscribes to Digital in Stripe Checkout with `card`, billed to `billing`; every event delivered to the site. */
+async function subscribe(card: string = TEST_CARDS.succeeds, billing: Record<string, string> = { countryCode: "GB" }) {
   const reader = await registerReader();
-  const res = await post("/subscriptions/checkout?plan=digital&ab=paywall-article", reader.cookie);
+  const res = await post("/subscriptions/checkout?plan=digital&ab=paywall-article", reader.cookie, billing);
   expect(res.status).toBe(303);
   const session = fake.sessionAt(res.headers.get("location") ?? "")!;
   expect(session.mode).toBe("subscription");
@@ -102,9 +102,9 @@ async function advance(days: number) {
 }
 
 const invoicesOf = (email: string) =>
-  selectFromServer<{ number: number; kind: string; payment_key: string }>(
+  selectFromServer<{ number: number; kind: string; payment_key: string; tax_cents: number }>(
     database,
-    "SELECT i.number, i.kind, i.payment_key FROM invoice i JOIN app_user u ON u.id = i.user_id WHERE u.email = ? ORDER BY i.number",
+    "SELECT i.number, i.kind, i.payment_key, i.tax_cents FROM invoice i JOIN app_user u ON u.id = i.user_id WHERE u.email = ? ORDER BY i.number",
     [email],
   );
 const subscriptionOf = async (email: string) =>
@@ -207,6 +207,24 @@ describe("Stripe Billing through the built site", () => {
     expect(mailsTo(reader.email).filter((m) => m.includes("has ended"))).toHaveLength(1);
     expect((await invoicesOf(reader.email)).map((i) => i.kind)).toEqual(["purchase"]);
   });
+  it("taxes through Stripe's tax rate for the billing address, and a new address from Subscription and billing sets the next", async () => {
+    const reader = await subscribe(TEST_CARDS.succeeds, { countryCode: "US", region: "NY" });
+    const stripeSubscription = [...fake.subscriptions.values()].at(-1)!;
+    expect(stripeSubscription.default_tax_rates).toMatchObject([{ percentage: 4, state: "NY" }]);
+    expect((await billingPage(reader.cookie)).plan).toContain("$12.48 ($12.00 + Tax (NY 4%) $0.48)");
+    await advance(32);
+    expect((await invoicesOf(reader.email)).map((i) => [i.kind, i.tax_cents])).toEqual([
+      ["purchase", 48],
+      ["renewal", 48],
+    ]);
+
+    const moved = await post("/my-account/billing", reader.cookie, { intent: "address", countryCode: "GB", region: "" });
+    expect(moved.headers.get("location")).toBe("/my-account/billing?updated=address");
+    expect(stripeSubscription.default_tax_rates).toEqual([]);
+    await advance(31);
+    expect((await invoicesOf(reader.email)).at(-1)).toMatchObject({ kind: "renewal", tax_cents: 0 });
+  });
+
   // Last: it stops the loopback Stripe.
   it("tells the reader that nothing changed when Stripe cannot be reached, and changes nothing", async () => {
     const reader = await subscribe();
@@ -215,6 +233,7 @@ describe("Stripe Billing through the built site", () => {
     for (const [path, form] of [
       ["/my-account/billing/cancel", { reason: "" }],
       ["/my-account/billing/card", {}],
+      ["/my-account/billing", { intent: "address", countryCode: "US", region: "NY" }],
     ] as const) {
       const res = await post(path, reader.cookie, form);
       expect(res.status, path).toBe(303);

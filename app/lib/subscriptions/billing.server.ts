@@ -1,6 +1,10 @@
 import { mailer } from "~/server/adapters/mail";
+import { changeBillingAddress, latestBillingAddress } from "~/server/billing/address";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
+import type { BillingAddressOptions } from "~/app/components/account/BillingAddressFields";
+import type { BillingAddress } from "~/shared/billing-address";
+import { COUNTRIES, regionsOf } from "~/shared/regions";
 import type { CancelReason } from "~/shared/cancel-reasons";
 import { invoiceDocument, publisherFrom } from "~/server/billing/invoices";
 import { billingMail, sendPendingReceipts, sendSubscriptionNotices } from "~/server/billing/mail";
@@ -136,3 +140,22 @@ export async function changePlanTo(userId: string, planId: string, quotedAt: str
 export async function keepPlan(userId: string) {
   return unlessProviderFails("keeping a plan", async () => keepCurrentPlan(await db(), userId, (await payments()).subscriptions));
 }
+
+/** The reader's billing address as last given (their plan's, else their latest checkout's); null when none. */
+export async function readerBillingAddress(userId: string) {
+  return latestBillingAddress(await db(), userId);
+}
+
+/** Puts a new billing address on the reader's renewing plan (at the provider first, when it renews the plan). */
+export async function changeAddress(userId: string, address: BillingAddress) {
+  return unlessProviderFails("changing a billing address", async () =>
+    changeBillingAddress(await db(), userId, address, await billingNow(), (await payments()).subscriptions),
+  );
+}
+
+/** The lists the billing address form chooses from. */
+export const billingAddressOptions = (): BillingAddressOptions => ({
+  countries: COUNTRIES,
+  states: regionsOf("US"),
+  provinces: regionsOf("CA"),
+});

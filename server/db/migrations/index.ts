@@ -28,6 +28,7 @@ import * as m026 from "./026-cancellation";
 import * as m027 from "./027-dunning";
 import * as m028 from "./028-renewal-reminders";
 import * as m029 from "./029-stripe-billing";
+import * as m030 from "./030-subscription-tax";
 import * as m032 from "./032-desk-staff";
 import * as m033 from "./033-desk-audit";
 import * as m034 from "./034-mail-claims";
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "027-dunning": m027,
   "028-renewal-reminders": m028,
   "029-stripe-billing": m029,
+  "030-subscription-tax": m030,
   "032-desk-staff": m032,
   "033-desk-audit": m033,
   "034-mail-claims": m034,
