@@ -56,11 +56,7 @@ function matching(db: Database, query: ArticleQuery) {
 }
 
 /** One page of articles, newest first, and how many match in all. */
-export async function listApiArticles(
-  db: Database,
-  query: ArticleQuery,
-  siteUrl: string,
-): Promise<{ total: number; items: ApiArticle[] }> {
+export async function listApiArticles(db: Database, query: ArticleQuery, siteUrl: string): Promise<{ total: number; items: ApiArticle[] }> {
   const [rows, count] = await Promise.all([
     matching(db, query)
       .select(["id", "slug", "year", "month", "title", "dek", "summary", "content_type", "tier", "published"])

@@ -332,7 +332,11 @@ function deskTargets(w: World): ActionTarget[] {
       name: "desk: add staff",
       actors: everyone,
       path: fc.constant("/desk/staff"),
-      fields: { intent: oneOf("add", "other"), email: oneOf(w.owner.email, w.hostile.ids.email, "nobody@example.org", "not-an-address"), roles },
+      fields: {
+        intent: oneOf("add", "other"),
+        email: oneOf(w.owner.email, w.hostile.ids.email, "nobody@example.org", "not-an-address"),
+        roles,
+      },
     },
     {
       name: "desk: a staff member",
@@ -344,7 +348,10 @@ function deskTargets(w: World): ActionTarget[] {
       name: "desk: revoke an API key",
       actors: everyone,
       path: fc.constant("/desk/api-keys"),
-      fields: { intent: oneOf("revoke", "other"), keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)) },
+      fields: {
+        intent: oneOf("revoke", "other"),
+        keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)),
+      },
     },
   ];
 }

@@ -341,7 +341,10 @@ const actorFor = (op: ApiOperation): fc.Arbitrary<Actor> => {
   if (changesSession(op)) return fc.constant("guest");
   // The Admin API: the admin's key mostly; else cookies (B's, or the admin's own desk session), which never count, or nothing.
   if (op.operation.security?.some((scheme) => "staffKey" in scheme))
-    return fc.oneof({ weight: 4, arbitrary: fc.constant("key" as const) }, { weight: 1, arbitrary: fc.constantFrom("reader", "staff", "guest") });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constant("key" as const) },
+      { weight: 1, arbitrary: fc.constantFrom("reader", "staff", "guest") },
+    );
   return fc.oneof({ weight: 2, arbitrary: fc.constant("reader" as const) }, { weight: 1, arbitrary: fc.constant("guest" as const) });
 };
 

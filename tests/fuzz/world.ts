@@ -143,7 +143,10 @@ async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<
     await c.browser.expectStatus(enrol, { code: totpCode(secret, new Date()) }, 303);
     const admin = await createApiKey(db, COMMAND_LINE, "Fuzz admin", ["admin"], new Date());
     const revocable = await createApiKey(db, COMMAND_LINE, "Fuzz target", ["editor"], new Date());
-    return { staff: Object.assign(c.browser, { userId: added.user.id, email: c.email }), keys: { admin: admin.key, revocableId: revocable.apiKey.id } };
+    return {
+      staff: Object.assign(c.browser, { userId: added.user.id, email: c.email }),
+      keys: { admin: admin.key, revocableId: revocable.apiKey.id },
+    };
   } finally {
     await db.destroy();
   }

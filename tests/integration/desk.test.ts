@@ -412,12 +412,19 @@ describe("staff API keys and the Admin API", () => {
     expect((await fetch(first.url)).status).toBe(200);
 
     // q finds words in the title, in any case; status filters; page goes on.
-    const word = first.title.split(" ").find((w) => w.length > 4)!.toUpperCase();
-    const found = (await (await fetch(`${server.url}/desk/api/articles?q=${encodeURIComponent(word)}`, { headers: bearer(key) })).json()) as {
+    const word = first.title
+      .split(" ")
+      .find((w) => w.length > 4)!
+      .toUpperCase();
+    const found = (await (
+      await fetch(`${server.url}/desk/api/articles?q=${encodeURIComponent(word)}`, { headers: bearer(key) })
+    ).json()) as {
       items: { slug: string }[];
     };
     expect(found.items.map((item) => item.slug)).toContain(first.slug);
-    const drafts = (await (await fetch(`${server.url}/desk/api/articles?status=draft`, { headers: bearer(key) })).json()) as { total: number };
+    const drafts = (await (await fetch(`${server.url}/desk/api/articles?status=draft`, { headers: bearer(key) })).json()) as {
+      total: number;
+    };
     expect(drafts.total).toBe(0);
     const far = (await (await fetch(`${server.url}/desk/api/articles?page=9999`, { headers: bearer(key) })).json()) as { items: unknown[] };
     expect(far.items).toEqual([]);
@@ -434,16 +441,32 @@ describe("staff API keys and the Admin API", () => {
     }
 
     // Each call is in the audit log under the key, and its last use shows in the desk.
-    const calls = await db.selectFrom("desk_audit").selectAll().where("action", "=", "api.call").where("actor_id", "=", rows[0]!.id).execute();
-    expect(calls.map((row) => JSON.parse(row.after!) as { status: number }).map((a) => a.status).sort()).toEqual(
-      [200, 200, 200, 200, 400, 400, 400, 400].sort(),
-    );
+    const calls = await db
+      .selectFrom("desk_audit")
+      .selectAll()
+      .where("action", "=", "api.call")
+      .where("actor_id", "=", rows[0]!.id)
+      .execute();
+    expect(
+      calls
+        .map((row) => JSON.parse(row.after!) as { status: number })
+        .map((a) => a.status)
+        .sort(),
+    ).toEqual([200, 200, 200, 200, 400, 400, 400, 400].sort());
     expect(calls[0]!.actor).toBe(`API key Newsroom sync (${rows[0]!.prefix})`);
     expect(calls[0]!.subject).toBe("GET /desk/api/articles");
-    const created = await db.selectFrom("desk_audit").selectAll().where("action", "=", "api-key.create").where("subject", "like", `%${rows[0]!.prefix}%`).execute();
+    const created = await db
+      .selectFrom("desk_audit")
+      .selectAll()
+      .where("action", "=", "api-key.create")
+      .where("subject", "like", `%${rows[0]!.prefix}%`)
+      .execute();
     expect(created.map((row) => row.actor)).toEqual(["command line"]);
 
-    await expect(staffCli(["add-key", "--role", "editor"])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("--name is required") });
+    await expect(staffCli(["add-key", "--role", "editor"])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--name is required"),
+    });
   });
 
   it("answers 401 for a missing, malformed, unknown or revoked key (cookies never count), and 403 for a key whose roles may not", async () => {
@@ -470,7 +493,9 @@ describe("staff API keys and the Admin API", () => {
       expect(res.headers.get("content-type"), label).toMatch(/^application\/json/);
     }
     // Another site's origin is no matter to a cookie-less call.
-    const foreign = await fetch(url, { headers: { ...bearer(editorKey), Origin: "https://tools.example", "Sec-Fetch-Site": "cross-site" } });
+    const foreign = await fetch(url, {
+      headers: { ...bearer(editorKey), Origin: "https://tools.example", "Sec-Fetch-Site": "cross-site" },
+    });
     expect(foreign.status).toBe(200);
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
 

@@ -124,7 +124,9 @@ describe("after the hostile posts and calls", () => {
     );
     const actions = new Set(rows.map((row) => row.action));
     for (const action of ["recovery-codes.renew", "api-key.revoke", "api.call"]) expect(actions, action).toContain(action);
-    const statuses = new Set(rows.filter((row) => row.action === "api.call").map((row) => (JSON.parse(row.after!) as { status: number }).status));
+    const statuses = new Set(
+      rows.filter((row) => row.action === "api.call").map((row) => (JSON.parse(row.after!) as { status: number }).status),
+    );
     expect([...statuses].sort()).toEqual([200, 400]);
   });
 });

@@ -95,7 +95,8 @@ export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
   r.registerComponent("securitySchemes", "staffKey", {
     type: "http",
     scheme: "bearer",
-    description: "A staff API key (`npm run staff -- add-key`), sent as `Authorization: Bearer mrk_…`. Admins revoke keys at /desk/api-keys.",
+    description:
+      "A staff API key (`npm run staff -- add-key`), sent as `Authorization: Bearer mrk_…`. Admins revoke keys at /desk/api-keys.",
   });
   for (const e of endpoints) {
     const answers = { ...errorAnswers(e), ...e.answers };

@@ -188,7 +188,8 @@ export function apiRoute(...served: Served[]) {
               refuse(403, "cross_site", CROSS_SITE_REFUSED);
             user = await asker.user();
             if (e.access !== "public" && !user) refuse(401, "not_signed_in", "Please sign in to use this service.");
-            if (e.access === "subscriber" && !(await asker.subscriber())) refuse(403, "not_a_subscriber", "This service is for subscribers.");
+            if (e.access === "subscriber" && !(await asker.subscriber()))
+              refuse(403, "not_a_subscriber", "This service is for subscribers.");
           }
           const url = new URL(request.url);
           const query = parse(e.query, Object.fromEntries(url.searchParams));
