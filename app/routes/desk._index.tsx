@@ -21,6 +21,10 @@ const AREA_PAGES: Record<DeskArea["id"], { description: string; links: { to: str
   service: { description: "Readers' accounts, subscriptions and orders, for customer service.", links: [] },
   staff: { description: "Who works at the desk, and their roles.", links: [{ to: "/desk/staff", label: "Staff and roles" }] },
   audit: { description: "Every desk action: who, what, when.", links: [{ to: "/desk/audit", label: "Read the audit log" }] },
+  "api-keys": {
+    description: "The keys tools use for the Admin API: when each was last used, and revoking one.",
+    links: [{ to: "/desk/api-keys", label: "API keys" }],
+  },
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

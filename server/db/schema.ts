@@ -353,6 +353,24 @@ export interface DeskAuditTable {
   after: string | null;
 }
 
+/** A staff API key for the Admin API (ADR 074): only its hash is stored, found by its public prefix. */
+export interface DeskApiKeyTable {
+  id: string;
+  name: string;
+  /** The key's public start, shown in the desk and used to find the row. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. */
+  key_hash: string;
+  /** The roles the key acts with, comma-separated. */
+  roles: string;
+  created_at: string;
+  /** Who made it, as the audit log names them. */
+  created_by: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
 export interface ArticleReadDayTable {
   article_id: number;
   /** The UTC day, YYYY-MM-DD. */
@@ -843,6 +861,7 @@ export interface DB {
   staff_enrolment: StaffEnrolmentTable;
   desk_session: DeskSessionTable;
   desk_audit: DeskAuditTable;
+  desk_api_key: DeskApiKeyTable;
   rate_limit: RateLimitTable;
   geo_country: GeoCountryTable;
   short_link: ShortLinkTable;

@@ -22,6 +22,9 @@ export const AUDIT_ACTIONS = {
   "staff.enrolment-link": "Made an enrolment link",
   "staff.change-roles": "Changed roles",
   "staff.remove": "Removed staff",
+  "api-key.create": "Made an API key",
+  "api-key.revoke": "Revoked an API key",
+  "api.call": "Called the Admin API",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -13,6 +13,11 @@ export const DESK_ACTIONS = [
   "staff.change-roles",
   "staff.remove",
   "audit.read",
+  /** The staff API keys: list them (and when each was last used), and revoke one. */
+  "api-keys.list",
+  "api-keys.revoke",
+  /** Admin API (ADR 074): a key's roles are checked against these as a staff member's are. */
+  "api.articles.read",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -23,6 +28,9 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "staff.change-roles": ["admin"],
   "staff.remove": ["admin"],
   "audit.read": ["admin"],
+  "api-keys.list": ["admin"],
+  "api-keys.revoke": ["admin"],
+  "api.articles.read": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -40,6 +48,7 @@ export const DESK_AREAS = [
   { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null },
   { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list" },
   { id: "audit", title: "Audit log", roles: ["admin"], opens: "audit.read" },
+  { id: "api-keys", title: "API keys", roles: ["admin"], opens: "api-keys.list" },
 ] as const satisfies readonly { id: string; title: string; roles: readonly Role[]; opens: DeskAction | null }[];
 
 export type DeskArea = (typeof DESK_AREAS)[number];

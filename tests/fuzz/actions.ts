@@ -4,9 +4,11 @@ import type { World } from "./world";
 
 // Every state-changing action of the site (each route with an `action`, and the API posts),
 // described by the fields its forms send and the ids worth aiming at: reader A's (the owner),
-// reader B's own, and forged ones. B (or a guest) sends the posts.
+// reader B's own, and forged ones. B (or a guest) sends the posts; the desk's are sent by an admin
+// inside the desk as well.
 
-export type Actor = "reader" | "guest";
+/** Reader B, a guest, the admin inside the desk, or (the Admin API only) the admin's API key. */
+export type Actor = "reader" | "guest" | "staff" | "key";
 
 export interface ActionTarget {
   name: string;
@@ -284,6 +286,7 @@ export function actionTargets(w: World): ActionTarget[] {
         .chain((p) => oneOf(p, p.replace("q=", "q=%00"), "/search?q=%00", "/search?q=%C0%AF")),
       fields: {},
     },
+    ...deskTargets(w),
     {
       name: "GET paths",
       method: "GET",
@@ -294,6 +297,61 @@ export function actionTargets(w: World): ActionTarget[] {
         ),
       ),
       fields: {},
+    },
+  ];
+}
+
+/**
+ * The desk's forms (ADR 072, 074): the admin sends them inside the desk, and B and guests, who
+ * must meet the 404. Leaving the desk is left to B and guests, as it would end the admin's run.
+ */
+function deskTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const users = [w.owner.userId, w.hostile.ids.userId, "00000000-0000-0000-0000-000000000000"];
+  const roles = oneOf("admin", "editor", "store", "service", "owner", "");
+  return [
+    {
+      name: "desk: door and enrolment",
+      actors: everyone,
+      path: oneOf("/desk/verify", "/desk/verify?redirectTo=%2Fdesk%2Fstaff", "/desk/enrol?token=made-up", "/desk/enrol"),
+      fields: { code: oneOf("000000", "123456", "abcd-efgh-jkmn-pqrs", ""), redirectTo: redirectTo(w) },
+    },
+    {
+      name: "desk: home and own second factor",
+      actors: ["reader", "guest"],
+      path: oneOf("/desk", "/desk/security", "/desk/audit"),
+      fields: { intent: oneOf("leave", "recovery-codes", "other") },
+    },
+    {
+      name: "desk: recovery codes",
+      actors: everyone,
+      path: oneOf("/desk/security", "/desk/audit"),
+      fields: { intent: oneOf("recovery-codes", "other") },
+    },
+    {
+      name: "desk: add staff",
+      actors: everyone,
+      path: fc.constant("/desk/staff"),
+      fields: {
+        intent: oneOf("add", "other"),
+        email: oneOf(w.owner.email, w.hostile.ids.email, "nobody@example.org", "not-an-address"),
+        roles,
+      },
+    },
+    {
+      name: "desk: a staff member",
+      actors: everyone,
+      path: pathWith("/desk/staff/", users),
+      fields: { intent: oneOf("roles", "enrolment-link", "remove", "other"), roles },
+    },
+    {
+      name: "desk: revoke an API key",
+      actors: everyone,
+      path: fc.constant("/desk/api-keys"),
+      fields: {
+        intent: oneOf("revoke", "other"),
+        keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)),
+      },
     },
   ];
 }

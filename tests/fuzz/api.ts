@@ -9,7 +9,8 @@ import { expectStillSignedIn, type World } from "./world";
 // The service API under hostile calls: every operation its OpenAPI document (/api/openapi.json)
 // lists, called with input generated from the operation's own schemas, bent out of shape (wrong
 // types, missing, huge and repeated fields, unknown keys, reader A's and forged ids, NUL bytes,
-// bad JSON, the wrong content type) by a guest and by reader B. Every answer must be one the
+// bad JSON, the wrong content type) by a guest and by reader B (the Admin API's by the admin's
+// key mostly). Every answer must be one the
 // document lists for the operation: below 500, and an error as JSON `{ code, message }`.
 
 /** The part of JSON Schema the generated document uses. */
@@ -31,6 +32,7 @@ interface DocumentedAnswer {
   headers?: Record<string, { description?: string }>;
 }
 interface DocumentedOperation {
+  security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, DocumentedAnswer>;
@@ -335,10 +337,16 @@ const changesSession = (op: ApiOperation) =>
  * from B they would end B's own session (registering signs the new account in), and B's calls
  * after them would be a guest's.
  */
-const actorFor = (op: ApiOperation): fc.Arbitrary<Actor> =>
-  changesSession(op)
-    ? fc.constant("guest")
-    : fc.oneof({ weight: 2, arbitrary: fc.constant("reader" as const) }, { weight: 1, arbitrary: fc.constant("guest" as const) });
+const actorFor = (op: ApiOperation): fc.Arbitrary<Actor> => {
+  if (changesSession(op)) return fc.constant("guest");
+  // The Admin API: the admin's key mostly; else cookies (B's, or the admin's own desk session), which never count, or nothing.
+  if (op.operation.security?.some((scheme) => "staffKey" in scheme))
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constant("key" as const) },
+      { weight: 1, arbitrary: fc.constantFrom("reader", "staff", "guest") },
+    );
+  return fc.oneof({ weight: 2, arbitrary: fc.constant("reader" as const) }, { weight: 1, arbitrary: fc.constant("guest" as const) });
+};
 
 /** A third of the cases plain (input as the schemas mean it, as JSON, from the site itself), the rest hostile. */
 function apiCaseArbitrary(op: ApiOperation, w: World): fc.Arbitrary<ApiCase> {
@@ -423,6 +431,8 @@ async function answerProblems(op: ApiOperation, res: Response): Promise<string[]
 async function sendApiCase(world: World, op: ApiOperation, c: ApiCase): Promise<{ statuses: number[]; problems: string[] }> {
   const headers: Record<string, string> = { Accept: "application/json", ...originHeaders(c.origin, world.baseUrl) };
   if (c.actor === "reader") headers.Cookie = world.hostile.cookieHeader();
+  if (c.actor === "staff") headers.Cookie = world.staff.cookieHeader();
+  if (c.actor === "key") headers.Authorization = `Bearer ${world.keys.admin}`;
   const encoded = c.body ? encodeBody(c.body.kind, c.body.value, c.body.badJson) : undefined;
   if (encoded?.contentType) headers["Content-Type"] = encoded.contentType;
   const bodyLength = encoded ? Buffer.byteLength(encoded.body) : 0;

@@ -109,7 +109,7 @@ export const NO_ANSWER = 599;
 
 export async function send(world: World, target: ActionTarget, c: FuzzCase): Promise<number[]> {
   const method = target.method ?? "POST";
-  const cookie = c.actor === "reader" ? world.hostile.cookieHeader() : "";
+  const cookie = c.actor === "reader" ? world.hostile.cookieHeader() : c.actor === "staff" ? world.staff.cookieHeader() : "";
   const headers: Record<string, string> = { ...(cookie ? { Cookie: cookie } : {}), ...c.headers };
   let body: Buffer | string | undefined;
   if (method === "POST") {

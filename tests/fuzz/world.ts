@@ -1,5 +1,9 @@
 import * as cheerio from "cheerio";
-import type { ConnectionOptions } from "~/server/db/connection";
+import { connect, type ConnectionOptions } from "~/server/db/connection";
+import { createApiKey } from "~/server/desk/api-keys";
+import { COMMAND_LINE } from "~/server/desk/audit";
+import { addStaff } from "~/server/desk/staff";
+import { totpCode } from "~/server/desk/totp";
 import { selectFromServer } from "~/tests/helpers/server-db";
 import { Browser, location } from "./client";
 import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
@@ -7,7 +11,8 @@ import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 // The readers the fuzz run needs: A, whose data must come through unchanged, and B, who posts
 // hostile bodies (with A's ids among them). Both subscribe so that subscriber-only actions
 // (notes, gifts) are reached; A also has a cart line, a folder with a saved article, a note, a
-// gift link and an order awaiting payment.
+// gift link and an order awaiting payment. An admin at the desk (C, past the second factor) sends
+// the desk's forms, and an admin's API key calls the Admin API.
 
 export const PASSWORD = "Lantern5!quay";
 /** Seed catalogue: a hardcover that ships. */
@@ -38,6 +43,10 @@ export interface World {
   owner: Ids;
   hostile: Browser & { ids: Ids };
   guest: Browser;
+  /** An admin inside the desk. */
+  staff: Browser & { userId: string; email: string };
+  /** Staff API keys: an admin's, which the Admin API's calls carry, and one for the desk's revoke form to aim at. */
+  keys: { admin: string; revocableId: string };
 }
 
 let counter = 0;
@@ -117,6 +126,32 @@ async function furnish(browser: Browser, email: string, database: ConnectionOpti
   };
 }
 
+/** Reader C, made an admin and let into the desk through the enrolment page; and the world's API keys. */
+async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys">> {
+  const c = await register(baseUrl);
+  const db = connect(database);
+  try {
+    const added = await addStaff(db, COMMAND_LINE, c.email, ["admin"], new Date());
+    if (!added.ok) throw new Error(`could not make the fuzz run's admin: ${added.reason}`);
+    const enrol = `/desk/enrol?token=${encodeURIComponent(added.token)}`;
+    const page = cheerio.load(await (await c.browser.expectStatus(enrol, undefined, 200)).text());
+    const secret = page("main strong")
+      .map((_, el) => page(el).text().replace(/ /g, ""))
+      .get()
+      .find((text) => /^[A-Z2-7]{32}$/.test(text));
+    if (!secret) throw new Error("the enrolment page shows no secret");
+    await c.browser.expectStatus(enrol, { code: totpCode(secret, new Date()) }, 303);
+    const admin = await createApiKey(db, COMMAND_LINE, "Fuzz admin", ["admin"], new Date());
+    const revocable = await createApiKey(db, COMMAND_LINE, "Fuzz target", ["editor"], new Date());
+    return {
+      staff: Object.assign(c.browser, { userId: added.user.id, email: c.email }),
+      keys: { admin: admin.key, revocableId: revocable.apiKey.id },
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
 export async function prepareWorld(baseUrl: string, database: ConnectionOptions): Promise<World> {
   const $ = cheerio.load(await (await fetch(`${baseUrl}/the-latest`)).text());
   const path = $("main ol article h3 a").first().attr("href")!;
@@ -128,13 +163,26 @@ export async function prepareWorld(baseUrl: string, database: ConnectionOptions)
   const b = await register(baseUrl);
   const owner = await furnish(a.browser, a.email, database, article);
   const hostileIds = await furnish(b.browser, b.email, database, article);
-  return { baseUrl, database, article, owner, hostile: Object.assign(b.browser, { ids: hostileIds }), guest: new Browser(baseUrl) };
+  return {
+    baseUrl,
+    database,
+    article,
+    owner,
+    hostile: Object.assign(b.browser, { ids: hostileIds }),
+    guest: new Browser(baseUrl),
+    ...(await deskStaff(baseUrl, database)),
+  };
 }
 
-/** Reader B's calls are a signed-in reader's only while B's session lasts: a call that ended it stops the run. */
+/**
+ * Reader B's calls are a signed-in reader's only while B's session lasts, and the admin's are
+ * the desk's only while their desk session does: a call that ended either stops the run.
+ */
 export async function expectStillSignedIn(world: World): Promise<void> {
   const res = await world.hostile.request("/service/user/profile");
   if (res.status !== 200) throw new Error(`reader B is no longer signed in (GET /service/user/profile answered ${res.status})`);
+  const desk = await world.staff.request("/desk");
+  if (desk.status !== 200) throw new Error(`the fuzz run's admin is no longer inside the desk (GET /desk answered ${desk.status})`);
 }
 
 /** Everything of reader A's that B's posts must leave alone, as rows. */

@@ -4,10 +4,12 @@ import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "~/server/accounts/registration";
 import { connect, type Database } from "~/server/db/connection";
+import { createApiKey } from "~/server/desk/api-keys";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { ROLES, type Role } from "~/shared/staff-roles";
+import { ApiContract } from "~/tests/helpers/api-contract";
 import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -143,6 +145,16 @@ const CALLS: DeskCall[] = [
     call: async (r) => r.request(`/desk/staff/${(await target()).userId}`, { form: { intent: "remove" } }),
   },
   { name: "audit log", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/audit?action=staff.add") },
+  { name: "API keys", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/api-keys") },
+  {
+    name: "revoke an API key",
+    ok: 303,
+    allowed: ["admin"],
+    call: async (r) => {
+      const { apiKey } = await createApiKey(db, COMMAND_LINE, "Matrix", ["editor"], new Date());
+      return r.request("/desk/api-keys", { form: { intent: "revoke", keyId: apiKey.id } });
+    },
+  },
 ];
 
 describe("who sees the desk", () => {
@@ -159,6 +171,7 @@ describe("who sees the desk", () => {
       "/desk/staff",
       "/desk/staff/x",
       "/desk/audit",
+      "/desk/api-keys",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -282,7 +295,7 @@ describe("roles × actions", () => {
     const rows = await db.selectFrom("desk_audit").select(["actor", "action"]).execute();
     const logged = (actor: string, action: string) => rows.some((row) => row.actor === actor && row.action === action);
     for (const role of ROLES) expect(logged(members[role]!, "recovery-codes.renew"), role).toBe(true);
-    for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove"])
+    for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove", "api-key.revoke"])
       expect(logged(members.admin!, action), action).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(
@@ -352,5 +365,165 @@ describe("npm run staff", () => {
       code: 2,
       stderr: expect.stringContaining("Unknown role: owner"),
     });
+  });
+});
+
+/** The staff command line, against the test's database and server. */
+const staffCli = (args: string[]) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", "server/desk/cli.ts", ...args], {
+    env: { ...process.env, ...databaseEnv(connection), SITE_URL: server.url },
+  });
+
+const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+describe("staff API keys and the Admin API", () => {
+  it("prints a key alone on the last line that the Admin API takes, storing only its hash, and lists articles in a documented shape", async () => {
+    const { stdout } = await staffCli(["add-key", "--name", "Newsroom sync", "--role", "editor"]);
+    const key = stdout.trim().split("\n").at(-1)!;
+    expect(key).toMatch(/^mrk_[0-9a-f]{12}_[\w-]{43}$/);
+    expect(stdout).toContain("Editor");
+
+    const rows = await db.selectFrom("desk_api_key").selectAll().where("name", "=", "Newsroom sync").execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(key.slice(key.lastIndexOf("_") + 1));
+    expect(key.startsWith(`${rows[0]!.prefix}_`)).toBe(true);
+
+    const contract = await ApiContract.load(server.url);
+    const tag = contract.document.paths["/desk/api/articles"]!.get as unknown as { tags: string[]; security: object[] };
+    expect(tag.tags).toEqual(["Admin API"]);
+    expect(tag.security).toEqual([{ staffKey: [] }]);
+
+    const list = await fetch(`${server.url}/desk/api/articles`, { headers: bearer(key) });
+    expect(list.status).toBe(200);
+    expect(list.headers.get("cache-control")).toBe("no-store");
+    const body = (await contract.check("/desk/api/articles", "get", list)) as {
+      page: number;
+      pageSize: number;
+      total: number;
+      items: { slug: string; title: string; status: string; url: string; authors: string[]; topics: string[] }[];
+    };
+    expect(body.page).toBe(1);
+    expect(body.total).toBeGreaterThan(body.items.length - 1);
+    expect(body.items.length).toBe(Math.min(body.pageSize, body.total));
+    const first = body.items[0]!;
+    expect(first.status).toBe("published");
+    expect(first.authors.length).toBeGreaterThan(0);
+    expect(first.topics.length).toBeGreaterThan(0);
+    expect((await fetch(first.url)).status).toBe(200);
+
+    // q finds words in the title, in any case; status filters; page goes on.
+    const word = first.title
+      .split(" ")
+      .find((w) => w.length > 4)!
+      .toUpperCase();
+    const found = (await (
+      await fetch(`${server.url}/desk/api/articles?q=${encodeURIComponent(word)}`, { headers: bearer(key) })
+    ).json()) as {
+      items: { slug: string }[];
+    };
+    expect(found.items.map((item) => item.slug)).toContain(first.slug);
+    const drafts = (await (await fetch(`${server.url}/desk/api/articles?status=draft`, { headers: bearer(key) })).json()) as {
+      total: number;
+    };
+    expect(drafts.total).toBe(0);
+    const far = (await (await fetch(`${server.url}/desk/api/articles?page=9999`, { headers: bearer(key) })).json()) as { items: unknown[] };
+    expect(far.items).toEqual([]);
+    for (const [query, field] of [
+      ["page=0", "page"],
+      ["page=two", "page"],
+      ["status=live", "status"],
+      ["sort=title", "form"],
+    ] as const) {
+      const bad = await fetch(`${server.url}/desk/api/articles?${query}`, { headers: bearer(key) });
+      expect(bad.status, query).toBe(400);
+      const error = (await contract.check("/desk/api/articles", "get", bad)) as { fields: Record<string, string[]> };
+      expect(Object.keys(error.fields), query).toEqual([field]);
+    }
+
+    // Each call is in the audit log under the key, and its last use shows in the desk.
+    const calls = await db
+      .selectFrom("desk_audit")
+      .selectAll()
+      .where("action", "=", "api.call")
+      .where("actor_id", "=", rows[0]!.id)
+      .execute();
+    expect(
+      calls
+        .map((row) => JSON.parse(row.after!) as { status: number })
+        .map((a) => a.status)
+        .sort(),
+    ).toEqual([200, 200, 200, 200, 400, 400, 400, 400].sort());
+    expect(calls[0]!.actor).toBe(`API key Newsroom sync (${rows[0]!.prefix})`);
+    expect(calls[0]!.subject).toBe("GET /desk/api/articles");
+    const created = await db
+      .selectFrom("desk_audit")
+      .selectAll()
+      .where("action", "=", "api-key.create")
+      .where("subject", "like", `%${rows[0]!.prefix}%`)
+      .execute();
+    expect(created.map((row) => row.actor)).toEqual(["command line"]);
+
+    await expect(staffCli(["add-key", "--role", "editor"])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--name is required"),
+    });
+  });
+
+  it("answers 401 for a missing, malformed, unknown or revoked key (cookies never count), and 403 for a key whose roles may not", async () => {
+    const admin = await staffMember(["admin"]);
+    const url = `${server.url}/desk/api/articles`;
+    const { key, apiKey } = await createApiKey(db, COMMAND_LINE, "Shop sync", ["store"], new Date());
+    const forbidden = await fetch(url, { headers: bearer(key) });
+    expect(forbidden.status).toBe(403);
+    expect(((await forbidden.json()) as { code: string }).code).toBe("forbidden");
+
+    const { key: editorKey, apiKey: editor } = await createApiKey(db, COMMAND_LINE, "Editor tool", ["editor"], new Date());
+    const wrongSecret = `${editor.prefix}_${"A".repeat(43)}`;
+    const refused: [string, RequestInit][] = [
+      ["no key", {}],
+      ["no key, an admin's desk cookies", { headers: { Cookie: admin.reader.cookieHeader() } }],
+      ["not Bearer", { headers: { Authorization: `Basic ${editorKey}` } }],
+      ["malformed", { headers: bearer("not-a-key") }],
+      ["wrong secret", { headers: bearer(wrongSecret) }],
+    ];
+    for (const [label, init] of refused) {
+      const res = await fetch(url, init);
+      expect(res.status, label).toBe(401);
+      expect(res.headers.get("www-authenticate"), label).toMatch(/^Bearer/);
+      expect(res.headers.get("content-type"), label).toMatch(/^application\/json/);
+    }
+    // Another site's origin is no matter to a cookie-less call.
+    const foreign = await fetch(url, {
+      headers: { ...bearer(editorKey), Origin: "https://tools.example", "Sec-Fetch-Site": "cross-site" },
+    });
+    expect(foreign.status).toBe(200);
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+
+    // The admin revokes the editor's key in the desk, with a plain form.
+    const keys = await admin.reader.page("/desk/api-keys");
+    const row = keys("tbody tr").filter((_, el) => keys(el).text().includes(editor.prefix));
+    expect(row.find("td[data-label='Last used']").text()).not.toBe("Never");
+    expect(row.find("input[name=keyId]").attr("value")).toBe(editor.id);
+    const revoke = await admin.reader.request("/desk/api-keys", { form: { intent: "revoke", keyId: editor.id } });
+    expect(revoke.status).toBe(303);
+    expect(revoke.headers.get("location")).toBe("/desk/api-keys?revoked=1");
+    const after = await admin.reader.page("/desk/api-keys?revoked=1");
+    expect(after("[role=status]").text()).toContain("Key revoked.");
+    expect(
+      after("tbody tr")
+        .filter((_, el) => after(el).text().includes(editor.prefix))
+        .find("td[data-label=Status]")
+        .text(),
+    ).toMatch(/^Revoked /);
+    const gone = await fetch(url, { headers: bearer(editorKey) });
+    expect(gone.status).toBe(401);
+    expect(((await gone.json()) as { code: string }).code).toBe("invalid_key");
+    const again = await admin.reader.request("/desk/api-keys", { form: { intent: "revoke", keyId: editor.id } });
+    expect(again.status).toBe(409);
+
+    const audit = await db.selectFrom("desk_audit").selectAll().where("subject", "like", `%${editor.prefix}%`).execute();
+    expect(audit.filter((r) => r.action === "api-key.revoke").map((r) => r.actor)).toEqual([admin.email]);
+    const refusedCall = await db.selectFrom("desk_audit").selectAll().where("actor_id", "=", apiKey.id).execute();
+    expect(refusedCall.map((r) => [r.action, JSON.parse(r.after!)])).toEqual([["api.call", { query: "", status: 403 }]]);
   });
 });

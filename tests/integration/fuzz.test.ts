@@ -10,9 +10,10 @@ import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/tes
 
 // The bounded fuzz run: a fixed-seed sample of hostile bodies for every state-changing action,
 // and of hostile calls to every operation of the service API's document (the long run is `npm
-// run fuzz`). Reader B and guests send them, aiming at reader A's ids; every answer must be below
-// 500 (and, from the API, one its document lists), and A's data and the database file come
-// through unchanged.
+// run fuzz`). Reader B and guests send them, aiming at reader A's ids, and an admin inside the
+// desk sends the desk's forms and calls the Admin API with a key; every answer must be below 500
+// (and, from the API, one its document lists), and A's data and the database file come through
+// unchanged.
 
 const BODIES_PER_ACTION = 20;
 // Ten calls an operation in CI (about 700 in all); `npm run fuzz` sends a thousand to each.
@@ -114,6 +115,20 @@ describe("after the hostile posts and calls", () => {
     expect(await ownerData(world)).toEqual(before);
     expect(await integrity(world)).toBe("ok");
   });
+
+  it("reached the code behind the desk's forms and the Admin API's checks, as the audit log shows", async () => {
+    const rows = await selectFromServer<{ actor: string; action: string; after: string | null }>(
+      database,
+      "SELECT actor, action, after FROM desk_audit WHERE actor = ? OR actor LIKE ?",
+      [world.staff.email, "API key Fuzz admin %"],
+    );
+    const actions = new Set(rows.map((row) => row.action));
+    for (const action of ["recovery-codes.renew", "api-key.revoke", "api.call"]) expect(actions, action).toContain(action);
+    const statuses = new Set(
+      rows.filter((row) => row.action === "api.call").map((row) => (JSON.parse(row.after!) as { status: number }).status),
+    );
+    expect([...statuses].sort()).toEqual([200, 400]);
+  });
 });
 
 /** Ids only for listing the targets' names before the server is up. */
@@ -139,5 +154,7 @@ function placeholderWorld(): World {
     owner: ids,
     hostile: Object.assign(Object.create(null), { ids }),
     guest: Object.create(null),
+    staff: Object.create(null),
+    keys: { admin: "", revocableId: "" },
   } as World;
 }

@@ -11,6 +11,9 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "staff.change-roles": ["admin"],
   "staff.remove": ["admin"],
   "audit.read": ["admin"],
+  "api-keys.list": ["admin"],
+  "api-keys.revoke": ["admin"],
+  "api.articles.read": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -28,7 +31,7 @@ describe("desk roles", () => {
   });
 
   it("lists an area for the roles that work in it, and an area with a page opens with an action those same roles hold", () => {
-    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "store", "service", "staff", "audit"]);
+    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "store", "service", "staff", "audit", "api-keys"]);
     expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial"]);
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {

@@ -1,4 +1,5 @@
 import type { Endpoint } from "./contract";
+import * as admin from "./groups/admin";
 import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
 import * as content from "./groups/content";
@@ -20,4 +21,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...content.endpoints,
   ...learning.endpoints,
   ...links.endpoints,
+  ...admin.endpoints,
 ];

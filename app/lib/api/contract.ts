@@ -1,5 +1,6 @@
 import { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z, type ZodTypeAny } from "zod";
+import type { DeskAction } from "~/server/desk/roles";
 
 // The service API's contract (ADR 043): every endpoint's method, path, input and answers, as zod
 // schemas. Routes parse their input with these schemas and the OpenAPI document at
@@ -7,8 +8,11 @@ import { z, type ZodTypeAny } from "zod";
 
 export type Method = "get" | "head" | "post" | "put" | "delete";
 
-/** Who may call: anyone, a signed-in reader (401 otherwise) or a subscriber (401, then 403). */
-export type Access = "public" | "reader" | "subscriber";
+/**
+ * Who may call: anyone, a signed-in reader (401 otherwise), a subscriber (401, then 403), or a
+ * staff API key whose roles allow the endpoint's desk action (the Admin API, ADR 074: 401, then 403).
+ */
+export type Access = "public" | "reader" | "subscriber" | "desk-key";
 
 export interface Answer {
   description: string;
@@ -31,6 +35,8 @@ export interface Endpoint<
   summary: string;
   tag: string;
   access: A;
+  /** For a "desk-key" endpoint: the action of server/desk/roles.ts the key's roles must allow. */
+  deskAction?: DeskAction;
   query?: Q;
   params?: P;
   /** Read from a JSON body or a form (urlencoded or multipart): the same schema as the page's form. */
@@ -54,9 +60,18 @@ export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
   const answers: Record<number, Answer> = {};
   if (endpoint.query || endpoint.params || endpoint.body)
     answers[400] = error("The input is not valid: `fields` holds each field's errors.");
-  if (endpoint.access !== "public") answers[401] = error("Not signed in.");
+  if (endpoint.access === "desk-key") {
+    answers[401] = {
+      ...error("No API key, or one that is malformed, unknown or revoked."),
+      headers: { "WWW-Authenticate": "Bearer" },
+    };
+    answers[403] = error("The key's roles may not do this.");
+  } else if (endpoint.access !== "public") answers[401] = error("Not signed in.");
   if (endpoint.access === "subscriber") answers[403] = error("Signed in, but not a subscriber.");
-  if (endpoint.method !== "get" && endpoint.method !== "head") {
+  if (endpoint.access === "desk-key") {
+    // Cookies never authenticate the Admin API, so another site's request is no threat to it.
+    if (endpoint.method !== "get" && endpoint.method !== "head") answers[413] = error("The body is too large.");
+  } else if (endpoint.method !== "get" && endpoint.method !== "head") {
     answers[403] ??= error("Another site started the request.");
     answers[413] = error("The body is too large.");
   }
@@ -68,6 +83,8 @@ export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
 export function endpoint<Q extends ZodTypeAny, P extends ZodTypeAny, B extends ZodTypeAny, A extends Access>(
   e: Endpoint<Q, P, B, A>,
 ): Endpoint<Q, P, B, A> {
+  if ((e.access === "desk-key") !== (e.deskAction !== undefined))
+    throw new Error(`${e.operationId}: an Admin API endpoint, and only one, names its desk action.`);
   return e;
 }
 
@@ -75,6 +92,12 @@ export function endpoint<Q extends ZodTypeAny, P extends ZodTypeAny, B extends Z
 export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
   const r = new OpenAPIRegistry();
   r.registerComponent("securitySchemes", "session", { type: "apiKey", in: "cookie", name: "mr_session" });
+  r.registerComponent("securitySchemes", "staffKey", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "A staff API key (`npm run staff -- add-key`), sent as `Authorization: Bearer mrk_…`. Admins revoke keys at /desk/api-keys.",
+  });
   for (const e of endpoints) {
     const answers = { ...errorAnswers(e), ...e.answers };
     r.registerPath({
@@ -83,7 +106,7 @@ export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
       operationId: e.operationId,
       summary: e.summary,
       tags: [e.tag],
-      security: e.access === "public" ? [] : [{ session: [] }],
+      security: e.access === "public" ? [] : [e.access === "desk-key" ? { staffKey: [] } : { session: [] }],
       request: {
         ...(e.query ? { query: e.query as never } : {}),
         ...(e.params ? { params: e.params as never } : {}),

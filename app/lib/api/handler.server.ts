@@ -1,6 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z, ZodError, ZodTypeAny } from "zod";
 import type { User } from "~/server/accounts/users";
+import type { ApiKey } from "~/server/desk/api-keys";
+import { mayAct } from "~/server/desk/roles";
 import { isStorableText } from "~/server/db/storable-text";
 import { isCrossSite } from "~/server/http/cross-site";
 import { log } from "~/server/log";
@@ -10,6 +12,7 @@ import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { CROSS_SITE_REFUSED, GENERIC_ERROR } from "~/app/lib/forms/cross-site";
 import type { ApiErrorBody, Endpoint } from "./contract";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { deskKeyFor, recordDeskCall } from "./desk-key.server";
 
 // Serves the endpoints of one path (app/lib/api/contract.ts): checks the method, the site the
 // request came from, who is calling and the input, with the same rules as the pages, then calls
@@ -27,8 +30,10 @@ export type Call<E extends Endpoint> =
         query: z.output<Q>;
         params: z.output<P>;
         body: z.output<B>;
-        /** The signed-in reader; always there when the endpoint's access is not "public". */
-        user: A extends "public" ? User | undefined : User;
+        /** The signed-in reader; always there when the endpoint's access is "reader" or "subscriber". */
+        user: A extends "public" | "desk-key" ? User | undefined : User;
+        /** The staff API key calling an Admin API endpoint. */
+        key: A extends "desk-key" ? ApiKey : undefined;
       }
     : never;
 
@@ -81,8 +86,8 @@ class Refusal extends Error {
   }
 }
 
-function refuse(status: number, code: string, message: string): never {
-  throw new Refusal(apiError(status, code, message));
+function refuse(status: number, code: string, message: string, headers?: HeadersInit): never {
+  throw new Refusal(apiError(status, code, message, {}, headers));
 }
 
 /** Deeper than any endpoint's input goes; walking JSON nested thousands deep would overflow the stack. */
@@ -158,28 +163,48 @@ export function apiRoute(...served: Served[]) {
         (method === "head" ? served.find(({ endpoint: e }) => e.method === "get") : undefined);
       if (!match) return apiError(405, "method_not_allowed", `${request.method} is not allowed here.`, {}, { Allow: allow });
       const { endpoint: e, handle } = match;
-      try {
-        if (
-          e.method !== "get" &&
-          e.method !== "head" &&
-          isCrossSite(request.headers, [new URL(config().siteUrl).origin, new URL(request.url).origin])
-        )
-          refuse(403, "cross_site", CROSS_SITE_REFUSED);
-        const asker = requestContext({ request, context });
-        const user = await asker.user();
-        if (e.access !== "public" && !user) refuse(401, "not_signed_in", "Please sign in to use this service.");
-        if (e.access === "subscriber" && !(await asker.subscriber())) refuse(403, "not_a_subscriber", "This service is for subscribers.");
-        const url = new URL(request.url);
-        const query = parse(e.query, Object.fromEntries(url.searchParams));
-        const routeParams = parse(e.params, params);
-        const body = e.body ? parse(e.body, await readBody(request)) : undefined;
-        return await handle({ request, context, query, params: routeParams, body, user } as Call<Endpoint>);
-      } catch (error) {
-        if (error instanceof Refusal) return error.response;
-        if (error instanceof Response) throw error;
-        log.error(`${request.method} ${new URL(request.url).pathname} failed`, { error });
-        return apiError(500, "server_error", GENERIC_ERROR);
-      }
+      // The Admin API (ADR 074) knows its caller by the key alone, and logs every call a key makes.
+      let key: ApiKey | undefined;
+      const answer = await (async () => {
+        try {
+          const asker = requestContext({ request, context });
+          let user: User | undefined;
+          if (e.access === "desk-key") {
+            const found = await deskKeyFor(request, await asker.db());
+            if (found === "missing")
+              refuse(401, "missing_key", "Send a staff API key as `Authorization: Bearer <key>`.", { "WWW-Authenticate": "Bearer" });
+            if (found === "invalid")
+              refuse(401, "invalid_key", "The API key is malformed, unknown or revoked.", {
+                "WWW-Authenticate": 'Bearer error="invalid_token"',
+              });
+            key = found;
+            if (!mayAct(key.roles, e.deskAction!)) refuse(403, "forbidden", "This key's roles may not do this.");
+          } else {
+            if (
+              e.method !== "get" &&
+              e.method !== "head" &&
+              isCrossSite(request.headers, [new URL(config().siteUrl).origin, new URL(request.url).origin])
+            )
+              refuse(403, "cross_site", CROSS_SITE_REFUSED);
+            user = await asker.user();
+            if (e.access !== "public" && !user) refuse(401, "not_signed_in", "Please sign in to use this service.");
+            if (e.access === "subscriber" && !(await asker.subscriber()))
+              refuse(403, "not_a_subscriber", "This service is for subscribers.");
+          }
+          const url = new URL(request.url);
+          const query = parse(e.query, Object.fromEntries(url.searchParams));
+          const routeParams = parse(e.params, params);
+          const body = e.body ? parse(e.body, await readBody(request)) : undefined;
+          return await handle({ request, context, query, params: routeParams, body, user, key } as Call<Endpoint>);
+        } catch (error) {
+          if (error instanceof Refusal) return error.response;
+          if (error instanceof Response) throw error;
+          log.error(`${request.method} ${new URL(request.url).pathname} failed`, { error });
+          return apiError(500, "server_error", GENERIC_ERROR);
+        }
+      })();
+      if (key) await recordDeskCall(await requestContext({ request, context }).db(), key, request, answer.status);
+      return answer;
     },
   );
   return { loader: serve, action: serve };

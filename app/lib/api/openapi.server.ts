@@ -18,7 +18,7 @@ export function openApiDocument(siteUrl: string, siteName: string): object {
       // The site's own terms: its footer reserves all rights, and the API is the site's.
       license: { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" },
       description:
-        "The JSON calls behind the site's pages, on the same rules: a signed-in reader is known by the session cookie, state-changing calls from another site are refused (403), and every error is `{ code, message }`.",
+        "The JSON calls behind the site's pages, on the same rules: a signed-in reader is known by the session cookie, state-changing calls from another site are refused (403), and every error is `{ code, message }`. The Admin API (tag `Admin API`, under /desk/api/) is for staff tools instead: it takes a staff API key as `Authorization: Bearer …`, never a cookie.",
     },
     servers: [{ url: siteUrl }],
   });

@@ -32,6 +32,7 @@ import * as m030 from "./030-subscription-tax";
 import * as m032 from "./032-desk-staff";
 import * as m033 from "./033-desk-audit";
 import * as m034 from "./034-mail-claims";
+import * as m035 from "./035-desk-api-keys";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   "032-desk-staff": m032,
   "033-desk-audit": m033,
   "034-mail-claims": m034,
+  "035-desk-api-keys": m035,
 };
 
 export const migrationProvider: MigrationProvider = {
