@@ -123,7 +123,10 @@ export async function runRenewals(
             }
             // Each receipt goes as soon as its payment is applied. If mail cannot be sent now,
             // the renewals go on: the sweep below tries the receipts again (and reports the failure).
-            report.receipts += await sendReceipts(db, mail, invoiceIds, at).catch(() => 0);
+            // Awaited first: `report.receipts += await …` would read the count before the wait and
+            // lose what the other workers added meanwhile.
+            const sent = await sendReceipts(db, mail, invoiceIds, at).catch(() => 0);
+            report.receipts += sent;
             // On SQLite every query answers without waiting for I/O: a turn between chunks lets the
             // process's other work (its signals, its IPC) in.
             await nextTurn();
