@@ -12,12 +12,14 @@ export default defineConfig({
   // Migrates and seeds the run's template database (SQLite, or PostgreSQL when DATABASE_URL is
   // set); each worker starts the production build on its own copy (e2e/site.ts).
   globalSetup: "./e2e/global-setup.ts",
-  // Guards against a hung test, not budgets: two cores run two browsers and two servers, and the
+  // Guards against a hung test, not budgets: two cores run four browsers and four servers, and the
   // machine CI runs on is loaded besides.
   timeout: 120_000,
   expect: { timeout: 20_000 },
   fullyParallel: true,
-  workers: 2,
+  // Four at once on two cores: a test spends much of its time waiting (for a server to start, a
+  // page to load, a form to post), and two workers left the cores idle about half the run.
+  workers: 4,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   reporter: [["list"], ["json", { outputFile: `${resultsDir}/playwright.json` }]],

@@ -18,7 +18,7 @@ async function firstLink(page: Page, from: string, pattern: RegExp): Promise<str
 // A page's address, or where to find it: the first link on a page that matches.
 type Address = string | { from: string; link: RegExp };
 
-// In groups, so the two workers share them out.
+// In groups, so the workers share them out.
 const GUEST_PAGES: Record<string, [string, Address][]> = {
   "home and streams": [
     ["home", "/"],
