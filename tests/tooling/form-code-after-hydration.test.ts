@@ -16,10 +16,16 @@ describe("the browser build", () => {
   it("bundles zod in files of its own, which the form schemas load", () => {
     const withZod = fs.readdirSync(ASSETS).filter((name) => name.endsWith(".js") && holdsZod(name));
     expect(withZod.length).toBeGreaterThan(0);
-    const signInForm = fs.readdirSync(ASSETS).find((name) => /^SignInForm-[\w-]+\.js$/.test(name));
+    // Files are named by their hash alone (ADR 049): the sign-in form's is the one that reads the
+    // schema off the module it imports (property names survive minifying).
+    const js = fs.readdirSync(ASSETS).filter((name) => name.endsWith(".js"));
+    const signInForm = js.find((name) => /\.signInSchema\b/.test(assetText(name)));
     expect(signInForm, "the sign-in form's chunk").toBeDefined();
     // The form imports its schema's module when it mounts: that module is a file of its own.
-    expect(assetText(signInForm!)).toMatch(/import\("\.\/account-forms-[\w-]+\.js"\)/);
+    const imported = [...assetText(signInForm!).matchAll(/import\("\.\/([\w-]+\.js)"\)/g)].map((m) => m[1]!);
+    const schemas = imported.find((name) => /export\s*\{[^}]*\bsignInSchema\b/.test(assetText(name)));
+    expect(schemas, "the account forms' schema module").toBeDefined();
+    expect(schemas).not.toBe(signInForm);
   });
 
   it("loads no zod before hydrating, on any page", () => {
