@@ -120,9 +120,7 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     expect(await site.advanceClock("31d")).toMatch(/[1-9]\d* declined/);
     expect(await mailTo(site, email, /did not go through/)).toContain("/my-account/billing/card");
     await page.goto("/my-account/billing");
-    await expect(plan).toContainText(
-      "Payment overdue: your renewal payment of $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) was declined.",
-    );
+    await expect(plan).toContainText("Payment overdue: your renewal payment of $12.00 was declined.");
     await expect(plan).toContainText(/We will try your card again on \w+ \d{1,2}, \d{4}\. You keep full access until/);
     await shoot(page, testInfo.project.name, "billing-past-due", "/my-account/billing");
     await shoot(page, testInfo.project.name, "billing-card-overdue", "/my-account/billing/card");
@@ -135,9 +133,7 @@ test("a declined renewal: the mail, access through grace, a new card that pays a
     await page.goto("/my-account/billing");
     await page.getByRole("link", { name: "Update your card" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Change your card" })).toBeVisible();
-    await expect(page.getByRole("alert")).toContainText(
-      "Your renewal payment of $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) is overdue.",
-    );
+    await expect(page.getByRole("alert")).toContainText("Your renewal payment of $12.00 is overdue.");
     await page.getByRole("button", { name: "Continue to the secure page" }).click();
     await expect(page.getByText("Nothing is charged now")).toBeVisible();
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -196,7 +192,7 @@ test("an upgrade is charged as quoted and starts at once; a downgrade waits for 
   await expect(page.getByText("Nothing is charged today.")).toBeVisible();
   await page.getByRole("button", { name: "Confirm the change" }).click();
   await expect(page.getByRole("status")).toContainText("Your plan changes to Digital when it renews on");
-  await expect(plan).toContainText("changes to Digital, $12.00 ($12.00 + Tax (United Kingdom 0%) $0.00) a month");
+  await expect(plan).toContainText("changes to Digital, $12.00 a month");
   await page.getByRole("button", { name: "Keep Premium" }).click();
   await expect(page.getByRole("status")).toContainText("You keep Premium: it renews as before.");
   await expect(plan).not.toContainText("changes to Digital");
@@ -208,7 +204,7 @@ test("a subscriber changes the billing address: the next renewal is shown with t
   await page.goto("/my-account/billing");
   const plan = page.locator("section", { has: page.getByRole("heading", { name: "Your plan" }) });
   await expect(plan).toContainText("United Kingdom");
-  await expect(plan).toContainText("$12.00 ($12.00 + Tax (United Kingdom 0%) $0.00)");
+  await expect(plan).toContainText(/Next renewal\s*\w+ \d{1,2}, \d{4}, \$12\.00(?! \()/);
   const address = page.locator("section", { has: page.getByRole("heading", { name: "Billing address" }) });
   await address.getByText("Change billing address").click();
   // A state is asked for in the US: without one, the form says so.

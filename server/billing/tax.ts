@@ -31,9 +31,12 @@ export function subscriptionTax(amountCents: number, address: BillingAddress | n
   };
 }
 
-/** A price and the tax charged with it, as every page and mail shows them: "$12.48 ($12.00 + Tax (NY 4%) $0.48)". */
+/** A price and the tax charged with it, as every page and mail shows them: "$12.48 ($12.00 + Tax (NY 4%) $0.48)", or "$12.00" untaxed. */
 export const priceWithTax = (amountCents: number, tax: Pick<SubscriptionTax, "cents" | "label">) =>
-  `${formatUsd(amountCents + tax.cents)} (${formatUsd(amountCents)} + ${tax.label} ${formatUsd(tax.cents)})`;
+  // Where none is due the price stands alone; the invoice still has its tax line.
+  tax.cents === 0
+    ? formatUsd(amountCents)
+    : `${formatUsd(amountCents + tax.cents)} (${formatUsd(amountCents)} + ${tax.label} ${formatUsd(tax.cents)})`;
 
 /** "Tax (NY 4%)", "Tax (Canada GST 5%)", "Tax (United Kingdom 0%)"; without an address, says so. */
 export function taxLabel(address: BillingAddress | null, basisPoints: number): string {
