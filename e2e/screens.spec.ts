@@ -85,6 +85,18 @@ test("Subscription and billing, with a plan bought through the sandbox, fits the
   await shoot(page, testInfo.project.name, "billing-upgrade", "/my-account/billing/plan?to=executive");
 });
 
+test("the subscription checkout's billing address and review steps fit the screen from 320 to 1280 px", async ({
+  page,
+  signIn,
+}, testInfo) => {
+  const project = testInfo.project.name;
+  await signIn(uniqueEmail("screens-subscribe"));
+  await shoot(page, project, "subscription-checkout-address", "/subscriptions/checkout?plan=digital");
+  // The review step, billed where sales tax is due: the price with its tax, to the cent.
+  await shoot(page, project, "subscription-checkout-review", "/subscriptions/checkout?plan=digital&countryCode=US&region=NY");
+  await expect(page.getByText("Tax (NY 4%)").first()).toBeVisible();
+});
+
 test("every checkout step, signed in with a print item and an ebook in the cart, fits the screen from 320 to 1280 px", async ({
   page,
   signIn,
