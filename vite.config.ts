@@ -1,5 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { vanillaExtractPlugin } from "@vanilla-extract/vite-plugin";
+import { browserRouteManifest } from "./browser-route-manifest";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { clientImportGuard } from "./client-import-guard";
@@ -17,6 +18,19 @@ export default defineConfig(({ isSsrBuild }) => ({
     !process.env.VITEST && remix(remixConfig),
     !process.env.VITEST && withoutRouteDiscovery(remixConfig.future?.v3_lazyRouteDiscovery),
     !process.env.VITEST && rootChunk(remixConfig.appDirectory ?? "app"),
+    !process.env.VITEST &&
+      browserRouteManifest({
+        appDirectory: remixConfig.appDirectory ?? "app",
+        clientFolder: `${remixConfig.buildDirectory}/client`,
+        // The resource routes a fetcher or the router's <Form> reaches; the browser tests use each.
+        reachedByTheRouter: [
+          "routes/api.article-gift.give-gift",
+          "routes/dismiss",
+          "routes/magazine_.find",
+          "routes/preferences.text-size",
+          "routes/service.commerce.state-province.$country",
+        ],
+      }),
     !process.env.VITEST && precompressAssets(`${remixConfig.buildDirectory}/client`),
   ],
   // One import alias, the same as tsconfig.json's paths: "~/server/…" is server/… from anywhere.

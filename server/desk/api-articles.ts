@@ -1,14 +1,12 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import type { ContentTier } from "~/server/db/schema";
+import type { ArticleStatus } from "~/shared/article-fields";
 import { articlePath } from "~/shared/urls";
 
 // The articles as the Admin API lists them (ADR 074), in the seed format's terms. Every article
 // in the database is published today; the other states (draft, scheduled, unpublished) come with
 // the desk's editorial part, and a filter for them finds nothing until then.
-
-export const ARTICLE_STATUSES = ["draft", "scheduled", "published", "unpublished"] as const;
-export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
 export interface ApiArticle {
   id: number;

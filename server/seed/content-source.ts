@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { CURATED_STREAMS, TIERS } from "~/shared/article-fields";
 import { topicKey } from "~/shared/slugs";
 
 // Reads and validates the original seed content under content/ (see content/README.md).
@@ -42,9 +43,6 @@ const taxonomySchema = z.array(subjectSchema).transform((subjects, ctx): SeedTop
 });
 
 const authorSchema = z.object({ name: z.string().min(1), role: z.string().min(1) });
-
-export const TIERS = ["article", "top50", "cases", "visual-library"] as const;
-export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", "webinars", "visual-library"] as const;
 
 const articleSchema = z
   .object({

@@ -26,4 +26,24 @@ describe("the browser build", () => {
     // The forms' pages are the heaviest: the sum above covers them, not just pages without scripts of their own.
     expect(heaviest.bytes).toBeGreaterThan(100 * 1024);
   });
+
+  it("names every page in the route manifest, and of the resource routes only those the browser's router reaches", () => {
+    const routes = Object.keys(routeManifest().routes);
+    // Pages, the desk's included.
+    expect(routes).toEqual(
+      expect.arrayContaining(["root", "routes/_index", "routes/$year.$month.$slug", "routes/desk._index", "routes/desk.audit"]),
+    );
+    // The checkout's state list and the text-size toggle reach these through fetchers.
+    expect(routes).toEqual(expect.arrayContaining(["routes/service.commerce.state-province.$country", "routes/preferences.text-size"]));
+    // The APIs, feeds and files: no page's router goes there.
+    for (const id of [
+      "routes/desk.api.articles",
+      "routes/service.user.quota",
+      "routes/feeds.latest[.xml]",
+      "routes/sitemap[.xml]",
+      "routes/healthz",
+    ]) {
+      expect(routes).not.toContain(id);
+    }
+  });
 });

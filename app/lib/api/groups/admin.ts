@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "~/app/lib/api/contract";
-import { ARTICLE_STATUSES } from "~/server/desk/api-articles";
+import { ARTICLE_STATUSES } from "~/shared/article-fields";
 
 // The Admin API (issue 38, ADR 074): the desk's JSON API for tools, at /desk/api/, called with a
 // staff API key (`Authorization: Bearer …`) whose roles the desk's table allows the action.
