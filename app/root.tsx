@@ -12,6 +12,7 @@ import { PersistentBanner } from "./components/PersistentBanner";
 import { PrintOnRequest } from "./components/PrintOnRequest";
 import { DocumentMeta } from "./components/DocumentMeta";
 import { ErrorPage, errorTitle } from "./components/ErrorPage";
+import { DeskChrome } from "./components/desk/DeskChrome";
 import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
@@ -22,6 +23,7 @@ import { isArticlePath } from "~/shared/urls";
 import { dismissedItems, type Dismissible } from "~/server/readers/dismissals";
 import { unreadFollowingCount } from "~/server/library/follows";
 import { userKey, visitorKey } from "~/server/readers/keys";
+import { deskNavigation } from "~/server/desk/roles";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { config } from "./lib/context/db.server";
 import { completePendingCheckout } from "./lib/store/payments.server";
@@ -77,6 +79,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     pageCountsRead: isArticlePath(new URL(request.url).pathname),
   });
   const recaptcha = captcha();
+  const staff = /^\/desk(?:\/|$)/.test(new URL(request.url).pathname) ? await asker.staff() : null;
   return data<RootData>(
     {
       siteUrl: c.siteUrl,
@@ -92,6 +95,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl }
           : null,
       analytics,
+      desk: staff?.deskSessionEnds ? { name: `${staff.user.firstName} ${staff.user.lastName}`, nav: deskNavigation(staff.roles) } : null,
     },
     clearCheckout ? { headers: { "Set-Cookie": clearCheckout } } : undefined,
   );
@@ -160,6 +164,27 @@ export function Layout({ children }: { children: ReactNode }) {
         <body>
           <main>{children}</main>
           <HydrationMark />
+          <Scripts nonce={nonce} />
+        </body>
+      </html>
+    );
+  }
+  if (data?.desk) {
+    return (
+      <html lang="en">
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <DocumentMeta />
+          <Links />
+        </head>
+        <body>
+          <a href="#main" className={css.skipLink}>
+            Skip to main content
+          </a>
+          <DeskChrome desk={data.desk}>{children}</DeskChrome>
+          <HydrationMark />
+          <ScrollRestoration nonce={nonce} />
           <Scripts nonce={nonce} />
         </body>
       </html>

@@ -52,11 +52,11 @@ export const meta: MetaFunction = (args) => deskMeta(args, "The desk");
 export default function DeskHome() {
   const { name, roles, until, areas } = useLoaderData<typeof loader>();
   return (
-    <DeskPage title="The desk" home>
+    <DeskPage title="The desk">
       <p className={css.muted}>
         {name}: {roles.join(", ")}. Your desk session lasts until {until}. <Link to="/desk/security">Your second factor</Link>
       </p>
-      <nav aria-label="Desk">
+      <nav aria-label="Desk areas">
         <ul className={css.areas}>
           {areas.map((area) => (
             <li key={area.id} className={area.links.length > 0 ? css.area : css.areaLater}>

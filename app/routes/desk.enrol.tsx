@@ -76,7 +76,7 @@ export default function DeskEnrol() {
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    <DeskPage title="Set up your second factor" inside={false}>
+    <DeskPage title="Set up your second factor" door>
       <div className={prose.narrow}>
         {page.state === "sign-in" ? (
           <p>

@@ -47,7 +47,7 @@ export default function DeskVerify() {
   const { enrolled, returnTo, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    <DeskPage title="Enter the desk" inside={false}>
+    <DeskPage title="Enter the desk" door>
       <div className={prose.narrow}>
         <p>
           Signed in as {email}. The desk asks for your second factor as well as your password; once you are in, it lets you stay for 12

@@ -39,21 +39,29 @@ export function mayAct(roles: readonly Role[], action: DeskAction): boolean {
 }
 
 /**
- * The desk's areas as its home page lists them: those with pages name the action that opens them;
- * the rest are announced for the roles that will use them, and have no page yet.
+ * The desk's areas, in the order its home page and its bar list them: those with pages name the
+ * action that opens them and their address; the rest are announced for the roles that will use
+ * them, and have no page yet.
  */
 export const DESK_AREAS = [
-  { id: "editorial", title: "Editorial", roles: ["admin", "editor"], opens: null },
-  { id: "store", title: "Store", roles: ["admin", "store"], opens: null },
-  { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null },
-  { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list" },
-  { id: "audit", title: "Audit log", roles: ["admin"], opens: "audit.read" },
-  { id: "api-keys", title: "API keys", roles: ["admin"], opens: "api-keys.list" },
-] as const satisfies readonly { id: string; title: string; roles: readonly Role[]; opens: DeskAction | null }[];
+  { id: "editorial", title: "Editorial", roles: ["admin", "editor"], opens: null, path: null },
+  { id: "store", title: "Store", roles: ["admin", "store"], opens: null, path: null },
+  { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null, path: null },
+  { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list", path: "/desk/staff" },
+  { id: "audit", title: "Audit log", roles: ["admin"], opens: "audit.read", path: "/desk/audit" },
+  { id: "api-keys", title: "API keys", roles: ["admin"], opens: "api-keys.list", path: "/desk/api-keys" },
+] as const satisfies readonly { id: string; title: string; roles: readonly Role[]; opens: DeskAction | null; path: string | null }[];
 
 export type DeskArea = (typeof DESK_AREAS)[number];
 
 /** The areas these roles work in, in the desk's order. */
 export function areasFor(roles: readonly Role[]): DeskArea[] {
   return DESK_AREAS.filter((area) => area.roles.some((role) => roles.includes(role)));
+}
+
+/** The desk's bar: the areas these roles may open, each with its address. */
+export function deskNavigation(roles: readonly Role[]): { title: string; path: string }[] {
+  return areasFor(roles).flatMap((area) =>
+    area.opens && area.path && mayAct(roles, area.opens) ? [{ title: area.title, path: area.path }] : [],
+  );
 }

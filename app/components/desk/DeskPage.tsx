@@ -1,42 +1,19 @@
-import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import * as forms from "~/app/components/forms/forms.css";
 import * as css from "./desk.css";
 
 /**
- * A desk page: the band naming the desk (a link home, except on the home page) and, inside the
- * desk, a button to leave it; then the page's heading and content.
+ * A desk page's heading and content. Inside the desk, the desk's own bar (DeskChrome) frames it;
+ * the door (entering a code, setting up a second factor) is still in the site's frame, so a band
+ * says that this is the desk's.
  */
-export function DeskPage({
-  title,
-  home = false,
-  inside = true,
-  children,
-}: {
-  title: string;
-  home?: boolean;
-  inside?: boolean;
-  children: ReactNode;
-}) {
+export function DeskPage({ title, door = false, children }: { title: string; door?: boolean; children: ReactNode }) {
   return (
     <div className={css.page}>
-      <div className={css.band}>
-        {home ? (
+      {door ? (
+        <div className={css.band}>
           <span className={css.crumb}>The desk</span>
-        ) : (
-          <Link to="/desk" className={css.crumb}>
-            The desk
-          </Link>
-        )}
-        {inside ? (
-          <Form method="post" action="/desk">
-            <input type="hidden" name="intent" value="leave" />
-            <button type="submit" className={forms.secondaryButton}>
-              Leave the desk
-            </button>
-          </Form>
-        ) : null}
-      </div>
+        </div>
+      ) : null}
       <h1 className={css.heading}>{title}</h1>
       {children}
     </div>

@@ -20,6 +20,8 @@ export interface RootData {
   cart: MiniCart;
   captcha: { siteKey: string; scriptUrl: string } | null;
   analytics: AnalyticsDataLayer;
+  /** Inside the desk (a staff member with a live desk session, on a /desk page): its own bar instead of the site's. */
+  desk: { name: string; nav: { title: string; path: string }[] } | null;
 }
 
 /** The root loader's data; undefined when the root loader did not answer (an error page). */
