@@ -1,9 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "~/server/accounts/users";
-import { createMailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd, resumeSubscription } from "~/server/billing/cancellation";
 import { finishCardChange, startCardChange } from "~/server/billing/card-change";
 import { MAIL_CLAIM_MS, sendSubscriptionNotices, type BillingMail } from "~/server/billing/mail";
@@ -11,48 +7,25 @@ import { billingOverview, isOwnInvoice } from "~/server/billing/overview";
 import { changePlan, keepCurrentPlan, quotePlanChange, type PlanChangeQuote } from "~/server/billing/plan-change";
 import { runRenewals, renewalKey } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
-import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
+import { SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
 import { issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import type { BillingAddress } from "~/shared/billing-address";
 import { plainText } from "~/tests/helpers/smtp";
-import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
+import { dialectName } from "~/tests/helpers/test-db";
+import { SITE, NOVEMBER, DAY, UNTAXED, useSandboxBilling } from "~/tests/helpers/sandbox-billing";
 
 // Subscribe through the sandbox, move its clock on and renew: each period charged and invoiced
 // once, whatever runs at the same moment or is cut short (ADR 066).
 
-const SITE = "http://127.0.0.1:9";
-const NOVEMBER = new Date("2026-11-15T12:00:00Z");
-const DAY = 86_400;
-/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
-const UNTAXED = { countryCode: "GB", region: null };
-
 let db: Database;
-let close: () => Promise<void>;
 let sandbox: SandboxProvider;
-let outbox: string;
 let mail: BillingMail;
-beforeEach(async () => {
-  ({ db, close } = await seededTestDatabase());
-  sandbox = createSandboxProvider(db, { siteUrl: SITE, webhookSecret: "sandbox-webhook-secret-for-billing-tests" });
-  outbox = fs.mkdtempSync(path.join(os.tmpdir(), "billing-mail-"));
-  mail = {
-    mailer: createMailer({ from: "Meridian Review <no-reply@meridian-review.example>", outbox }),
-    siteUrl: SITE,
-    publisher: { name: "Meridian Review Publishing", addressLines: ["60 Harbor Street", "Boston, MA 02210"], taxId: null },
-  };
-});
-afterEach(async () => {
-  await close();
-  fs.rmSync(outbox, { recursive: true, force: true });
-});
+let mails: () => string[];
+const world = useSandboxBilling({ publisherAddress: ["60 Harbor Street", "Boston, MA 02210"] });
+beforeEach(() => ({ db, sandbox, mail, mails } = world));
 
-const mails = () =>
-  fs
-    .readdirSync(outbox)
-    .sort()
-    .map((f) => fs.readFileSync(path.join(outbox, f), "utf8"));
 /** A renewal run as the housekeeping makes it, with the default grace of 7 days. */
 const renew = () => runRenewals(db, sandbox.billing, mail, NOVEMBER, 7);
 const charges = () => db.selectFrom("sandbox_charge").selectAll().execute();

@@ -1,48 +1,25 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { insertUser, type User } from "~/server/accounts/users";
-import { createMailer } from "~/server/adapters/mail";
 import { cancelAtPeriodEnd } from "~/server/billing/cancellation";
 import type { BillingMail } from "~/server/billing/mail";
 import { runRenewals } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
-import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
+import { SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
 import { analyticsDataLayer, readerSubscriptions } from "~/server/readers/analytics";
 import { issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
 import { findPlan } from "~/server/subscriptions/plans";
-import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
+import { dialectName } from "~/tests/helpers/test-db";
+import { SITE, NOVEMBER, DAY, UNTAXED, useSandboxBilling } from "~/tests/helpers/sandbox-billing";
 
 // What the analytics data layer (and, from the same function, the service API's profile) tells of
 // a reader's subscriptions as they renew, lapse into past due, are cancelled or replaced (issue
 // 37): the status, the renewals paid, the latest payment and the current period.
 
-const SITE = "http://127.0.0.1:9";
-const NOVEMBER = new Date("2026-11-15T12:00:00Z");
-const DAY = 86_400;
-/** A billing address where no sales tax is due: the figures of the tests that are not about tax. */
-const UNTAXED = { countryCode: "GB", region: null };
-
 let db: Database;
-let close: () => Promise<void>;
 let sandbox: SandboxProvider;
-let outbox: string;
 let mail: BillingMail;
-beforeEach(async () => {
-  ({ db, close } = await seededTestDatabase());
-  sandbox = createSandboxProvider(db, { siteUrl: SITE, webhookSecret: "sandbox-webhook-secret-for-reporting-tests" });
-  outbox = fs.mkdtempSync(path.join(os.tmpdir(), "reporting-mail-"));
-  mail = {
-    mailer: createMailer({ from: "Meridian Review <no-reply@meridian-review.example>", outbox }),
-    siteUrl: SITE,
-    publisher: { name: "Meridian Review Publishing", addressLines: ["60 Harbor Street"], taxId: null },
-  };
-});
-afterEach(async () => {
-  await close();
-  fs.rmSync(outbox, { recursive: true, force: true });
-});
+const world = useSandboxBilling();
+beforeEach(() => ({ db, sandbox, mail } = world));
 
 /** A renewal run as the housekeeping makes it (grace of 7 days), after moving the sandbox's clock on. */
 async function renewAfter(days: number) {

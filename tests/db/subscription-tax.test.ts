@@ -1,9 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { insertUser } from "~/server/accounts/users";
-import { createMailer } from "~/server/adapters/mail";
 import { changeBillingAddress, latestBillingAddress } from "~/server/billing/address";
 import { invoiceDocument, type Publisher } from "~/server/billing/invoices";
 import type { BillingMail } from "~/server/billing/mail";
@@ -11,45 +7,30 @@ import { billingOverview } from "~/server/billing/overview";
 import { changePlan, quotePlanChange, type PlanChangeQuote } from "~/server/billing/plan-change";
 import { runRenewals } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
-import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
+import { SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
 import { findCheckout, issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
 import { findPlan } from "~/server/subscriptions/plans";
 import type { BillingAddress } from "~/shared/billing-address";
 import { pdfText, readPdf } from "~/tests/helpers/pdf-reader";
 import { plainText } from "~/tests/helpers/smtp";
-import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
+import { dialectName } from "~/tests/helpers/test-db";
+import { SITE, NOVEMBER, DAY, useSandboxBilling } from "~/tests/helpers/sandbox-billing";
 
 // Sales tax on subscriptions (ADR 070): the billing address given at checkout decides the tax of
 // every charge — the purchase, each renewal, a retry in dunning, an upgrade — by the store's one
 // rule, and every invoice records it with its rate and place.
 
-const SITE = "http://127.0.0.1:9";
-const NOVEMBER = new Date("2026-11-15T12:00:00Z");
-const DAY = 86_400;
 const PUBLISHER: Publisher = { name: "Meridian Review Publishing", addressLines: ["60 Harbor Street"], taxId: null };
 
 const NEW_YORK: BillingAddress = { countryCode: "US", region: "NY" };
 const UNITED_KINGDOM: BillingAddress = { countryCode: "GB", region: null };
 
 let db: Database;
-let close: () => Promise<void>;
 let sandbox: SandboxProvider;
-let outbox: string;
 let mail: BillingMail;
-beforeEach(async () => {
-  ({ db, close } = await seededTestDatabase());
-  sandbox = createSandboxProvider(db, { siteUrl: SITE, webhookSecret: "sandbox-webhook-secret-for-tax-tests-000" });
-  outbox = fs.mkdtempSync(path.join(os.tmpdir(), "tax-mail-"));
-  mail = {
-    mailer: createMailer({ from: "Meridian Review <no-reply@meridian-review.example>", outbox }),
-    siteUrl: SITE,
-    publisher: PUBLISHER,
-  };
-});
-afterEach(async () => {
-  await close();
-  fs.rmSync(outbox, { recursive: true, force: true });
-});
+let mails: () => string[];
+const world = useSandboxBilling();
+beforeEach(() => ({ db, sandbox, mail, mails } = world));
 
 const renew = () => runRenewals(db, sandbox.billing, mail, NOVEMBER, 7);
 /** Moves the sandbox's clock on and renews as of the new time. */
@@ -61,11 +42,7 @@ const charges = () => db.selectFrom("sandbox_charge").selectAll().orderBy("creat
 const invoices = () => db.selectFrom("invoice").selectAll().orderBy("number").execute();
 const subscriptionOf = (userId: string) =>
   db.selectFrom("subscription").selectAll().where("user_id", "=", userId).executeTakeFirstOrThrow();
-const receipts = () =>
-  fs
-    .readdirSync(outbox)
-    .sort()
-    .map((f) => plainText(fs.readFileSync(path.join(outbox, f), "utf8")));
+const receipts = () => mails().map(plainText);
 const invoicePdfText = async (id: string) => pdfText((await readPdf((await invoiceDocument(db, id, PUBLISHER, SITE)).pdf)).pages);
 
 async function newReader() {
