@@ -30,8 +30,13 @@ const ITUNES_NS = "http://www.itunes.com/dtds/podcast-1.0.dtd";
 const DC_NS = "http://purl.org/dc/elements/1.1/";
 const ATOM_NS = "http://www.w3.org/2005/Atom";
 
-/** A document's root element; the builder escapes every text and attribute value it is given. */
-const xmlRoot = (name: string, attributes: Record<string, string>) => create({ version: "1.0", encoding: "UTF-8" }).ele(name, attributes);
+/**
+ * A document's root element; the builder escapes every text and attribute value it is given, and
+ * leaves out the characters XML 1.0 cannot hold even escaped (control characters such as a
+ * pasted vertical tab, U+FFFE): one of them in a title would make the whole feed unreadable.
+ */
+const xmlRoot = (name: string, attributes: Record<string, string>) =>
+  create({ version: "1.0", encoding: "UTF-8", invalidCharReplacement: "" }).ele(name, attributes);
 const serialise = (root: XmlElement) => root.end({ prettyPrint: true });
 
 /** Articles per sitemap file (the protocol allows 50,000): a file of 5,000 costs about 25 ms to build and compress. */

@@ -1,5 +1,7 @@
 // The small Markdown subset used by article bodies, parsed to plain data so the
-// server can split, count and index it without knowing how it is displayed.
+// server can split, count and index it without knowing how it is displayed. The subset has no
+// HTML: every character of the source is text, except `[words](target)` links to the targets
+// linkTarget allows (content/README.md states the rules).
 import { escapeHtml } from "~/server/text/escape";
 
 export type Block =
@@ -31,8 +33,58 @@ export function parseBody(markdown: string): Block[] {
   return blocks;
 }
 
+/** A block's words as a reader sees them: a link's words without its target. */
 export function blockText(block: Block): string {
-  return block.type === "list" ? block.items.join(" ") : block.text;
+  return block.type === "list" ? block.items.map(inlineText).join(" ") : inlineText(block.text);
+}
+
+/**
+ * `[words](target)`: words without brackets or line breaks, a target without spaces or
+ * parentheses (so no title). An image's `![alt](src)` is no link: the subset has no images.
+ */
+const LINK = /(?<!!)\[([^[\]\n]+)\]\(([^\s()]+)\)/g;
+
+/** Any address a link cannot be made from, even relative to another: used to tell a path from a host. */
+const NOWHERE = "http://nowhere.invalid";
+
+/**
+ * The one rule for where a link in the source may lead, as the href to write, or null when it
+ * may not be a link: an http(s) address with a host and no credentials, a path on this site
+ * (starting with one "/", and neither it nor what it resolves to starting with "//" or "/\\",
+ * which browsers read as another host) or a "#" fragment. The address is checked as a browser's URL parser reads it (which drops tabs and
+ * line breaks and folds case: "java\tscript:" and "JaVaScRiPt:" are javascript:) and written
+ * back as that parser serialises it, so the href is the address that was checked. Every other
+ * scheme (javascript:, vbscript:, data:, mailto:...) and anything else is no link.
+ */
+export function linkTarget(source: string): string | null {
+  if (!/^(https?:|\/|#)/i.test(source) || !URL.canParse(source, NOWHERE)) return null;
+  const url = new URL(source, NOWHERE);
+  if (/^https?:/i.test(source)) {
+    const web = (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+    return web && !url.username && !url.password ? url.href : null;
+  }
+  if (source.startsWith("#")) return url.hash || "#";
+  // "/..//evil.example" resolves to the path "//evil.example", which a browser reads as a host.
+  const onSite = url.origin === NOWHERE && !url.pathname.startsWith("//");
+  return onSite ? url.pathname + url.search + url.hash : null;
+}
+
+/** Inline source as text: a link gives its words; anything that is no link stays as written. */
+export function inlineText(source: string): string {
+  return source.replace(LINK, (link, words: string, target: string) => (linkTarget(target) === null ? link : words));
+}
+
+/** Inline source as HTML: every text escaped, and `<a href>` for each link linkTarget allows. */
+export function inlineHtml(source: string): string {
+  let html = "";
+  let from = 0;
+  for (const match of source.matchAll(LINK)) {
+    const href = linkTarget(match[2]!);
+    if (href === null) continue;
+    html += `${escapeHtml(source.slice(from, match.index))}<a href="${escapeHtml(href)}">${escapeHtml(match[1]!)}</a>`;
+    from = match.index + match[0].length;
+  }
+  return html + escapeHtml(source.slice(from));
 }
 
 /** Words separated by white space, as word processors count them. */
@@ -61,23 +113,24 @@ export function midpointIndex(blocks: Block[]): number {
 
 /**
  * Blocks as HTML, the elements React would render for them: every text is escaped, so the
- * result holds no markup but these elements whatever the source says.
+ * result holds no markup but these elements and the links inlineHtml makes, whatever the
+ * source says.
  */
 export function blocksToHtml(blocks: Block[], options: { quoteClass: string }): string {
   let html = "";
   for (const block of blocks) {
     switch (block.type) {
       case "heading":
-        html += `<h2>${escapeHtml(block.text)}</h2>`;
+        html += `<h2>${inlineHtml(block.text)}</h2>`;
         break;
       case "list":
-        html += `<ul>${block.items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>`;
+        html += `<ul>${block.items.map((item) => `<li>${inlineHtml(item)}</li>`).join("")}</ul>`;
         break;
       case "quote":
-        html += `<blockquote class="${escapeHtml(options.quoteClass)}"><p>${escapeHtml(block.text)}</p></blockquote>`;
+        html += `<blockquote class="${escapeHtml(options.quoteClass)}"><p>${inlineHtml(block.text)}</p></blockquote>`;
         break;
       case "paragraph":
-        html += `<p>${escapeHtml(block.text)}</p>`;
+        html += `<p>${inlineHtml(block.text)}</p>`;
         break;
     }
   }

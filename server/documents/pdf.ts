@@ -1,7 +1,7 @@
 // Article reprints as PDF, laid out with pdfkit in the standard Type 1 fonts every PDF reader
 // has, so nothing is embedded.
 import PDFDocument from "pdfkit";
-import type { Block } from "~/server/content/markdown";
+import { inlineText, type Block } from "~/server/content/markdown";
 
 export interface ReprintInput {
   title: string;
@@ -139,22 +139,22 @@ class Flow {
     switch (block.type) {
       case "paragraph":
         this.gap(7);
-        this.text(block.text, STYLES.body);
+        this.text(inlineText(block.text), STYLES.body);
         break;
       case "heading":
         this.gap(14);
-        this.text(block.text, STYLES.heading, { keepWith: 7 + 2 * STYLES.body.leading });
+        this.text(inlineText(block.text), STYLES.heading, { keepWith: 7 + 2 * STYLES.body.leading });
         break;
       case "quote":
         this.gap(12);
-        this.text(block.text, STYLES.quote, { indent: 24, rightIndent: 24, bar: true });
+        this.text(inlineText(block.text), STYLES.quote, { indent: 24, rightIndent: 24, bar: true });
         this.gap(5);
         break;
       case "list":
         this.gap(4);
         for (const item of block.items) {
           this.gap(3);
-          this.text(item, STYLES.body, { indent: 18, marker: "•" });
+          this.text(inlineText(item), STYLES.body, { indent: 18, marker: "•" });
         }
         break;
     }

@@ -2,6 +2,7 @@
 // write path that adds or changes content calls indexDocuments (seeding does, through
 // rebuildSearchIndex and indexArticles), so the index never lags the content tables.
 import { sql } from "kysely";
+import { inlineText } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import {
@@ -122,7 +123,8 @@ export async function articleDocuments(db: Database, range: { fromId: number; to
         ...authorsOf.get(r.id)!.map((a) => a.name),
         ...topicsOf.get(r.id)!.map((t) => t.name),
       ),
-      body: r.body,
+      // A link's target is not among the words a reader sees.
+      body: inlineText(r.body),
     },
   }));
 }

@@ -15,7 +15,7 @@ const NASTY = [
 ];
 
 describe("escapeHtml", () => {
-  it("replaces the five markup characters and nothing else", () => {
+  it("replaces the five markup characters and leaves other text as it is", () => {
     expect(escapeHtml(`&<>"'`)).toBe("&amp;&lt;&gt;&quot;&#x27;");
     expect(escapeHtml("Rocket 🚀 and café, 50% off")).toBe("Rocket 🚀 and café, 50% off");
   });
@@ -32,6 +32,11 @@ describe("escapeHtml", () => {
       expect($("b").attr("title")).toBe(text);
       expect($("script")).toHaveLength(0);
     }
+  });
+
+  it("leaves out the characters XML cannot hold, so that an SVG or EPUB file with them still parses", () => {
+    expect(escapeHtml("a\u0000b\u0001c\u0008d\u000Be\u000Cf\u001Fg\uFFFEh\uFFFFi")).toBe("abcdefghi");
+    expect(escapeHtml("tab\there\nline\r\u2028 \u202E\u00A0😀")).toBe("tab\there\nline\r\u2028 \u202E\u00A0😀");
   });
 
   it("reads back as the same text in XML, as SVG and EPUB files are", () => {
