@@ -175,6 +175,31 @@ describe(`uploads on ${dialectName}`, () => {
     expect(await storedVariant(db, image.id, 1920, "avif")).toBeUndefined();
   });
 
+  it("stores nothing when the bucket refuses one variant, and takes back the ones it had kept", async () => {
+    const storage = bucketImageStorage(
+      createBucket({
+        endpoint: s3.url,
+        bucket: s3.bucket,
+        region: s3.region,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+      }),
+    );
+    const objectsBefore = new Set(s3.objects.keys());
+    const imagesBefore = await db.selectFrom("image").select("id").execute();
+    const requestsBefore = s3.requests.length;
+    s3.failing = (method, key) => method === "PUT" && key.endsWith("/960.webp");
+    try {
+      await expect(storeUpload(db, storage, EDITOR, await jpegOf(1300, 800), NOW)).rejects.toThrow(/500 InternalError/);
+    } finally {
+      s3.failing = () => false;
+    }
+    // 1300 px wide: five widths in three formats, one refused, fourteen taken back.
+    expect(s3.requests.slice(requestsBefore).filter((r) => r.method === "DELETE" && r.status === 204)).toHaveLength(14);
+    expect(new Set(s3.objects.keys())).toEqual(objectsBefore);
+    expect(await db.selectFrom("image").select("id").execute()).toEqual(imagesBefore);
+  });
+
   it("stores one image when the same file is uploaded twice at once, and leaves nothing of the other in the bucket", async () => {
     const storage = bucketImageStorage(
       createBucket({

@@ -17,6 +17,8 @@ export interface LoopbackS3 {
   objects: Map<string, { body: Buffer; contentType: string }>;
   /** Every request answered: its method, key and status. */
   requests: { method: string; key: string; status: number }[];
+  /** Requests this answers with 500 InternalError, as a failing S3 would (none unless set). */
+  failing: (method: string, key: string) => boolean;
   close: () => Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startLoopbackS3(options: { bucket?: string; region?: strin
     secretAccessKey: crypto.randomBytes(30).toString("base64"),
     objects: new Map<string, { body: Buffer; contentType: string }>(),
     requests: [] as LoopbackS3["requests"],
+    failing: (() => false) as LoopbackS3["failing"],
   };
   const now = options.now ?? (() => new Date());
 
@@ -127,6 +130,7 @@ export async function startLoopbackS3(options: { bucket?: string; region?: strin
     if (!check.ok) return fail(check.status, check.code, check.message);
     if (bucket !== s3.bucket) return fail(404, "NoSuchBucket", "The specified bucket does not exist");
     if (!key) return fail(400, "InvalidRequest", "This server keeps objects only.");
+    if (s3.failing(req.method ?? "", key)) return fail(500, "InternalError", "We encountered an internal error. Please try again.");
     const object = s3.objects.get(key);
     switch (req.method) {
       case "PUT":
@@ -152,6 +156,12 @@ export async function startLoopbackS3(options: { bucket?: string; region?: strin
   const { port } = server.address() as AddressInfo;
   return {
     ...s3,
+    get failing() {
+      return s3.failing;
+    },
+    set failing(refuse) {
+      s3.failing = refuse;
+    },
     url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -45,7 +45,7 @@ export async function storeUpload(
   const variants = await encodeVariants(upload, decoded.pixels);
 
   const id = crypto.randomUUID();
-  const kept = await Promise.all(
+  const puts = await Promise.allSettled(
     variants.map(async (variant) => {
       const key = storageKey(id, variant.width, variant.format);
       return {
@@ -56,6 +56,12 @@ export async function storeUpload(
       };
     }),
   );
+  const kept = puts.flatMap((put) => (put.status === "fulfilled" ? [put.value] : []));
+  const failed = puts.find((put) => put.status === "rejected");
+  if (failed) {
+    await forget(storage, kept);
+    throw failed.reason;
+  }
   const alt = options.alt?.trim() || null;
   const uploadedBy = actor.label;
   let stored: boolean;
