@@ -113,6 +113,20 @@ describe(`uploaded images served by the production server (${dialectName})`, () 
     expect(s3.requests.length).toBe(requestsBefore);
   });
 
+  it("answers 503, kept by no one, while the bucket fails", async () => {
+    s3.failing = (method, key) => method === "GET" && key === `images/${inBucket.id}/800.jpg`;
+    try {
+      const res = await fetch(`${server.url}/images/${inBucket.id}/800.jpg`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("retry-after")).toBe("30");
+      expect(await res.text()).toBe("This image cannot be fetched just now.");
+    } finally {
+      s3.failing = () => false;
+    }
+    expect((await fetch(`${server.url}/images/${inBucket.id}/800.jpg`)).status).toBe(200);
+  });
+
   it("answers 404 for an unknown image, a width it was not made at, and any other kind of file", async () => {
     const { id } = inDatabase;
     for (const path of [

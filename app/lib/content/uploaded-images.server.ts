@@ -1,6 +1,7 @@
 import { BucketError } from "~/server/adapters/bucket";
 import type { ImageStorage } from "~/server/adapters/image-storage";
 import type { Database } from "~/server/db/connection";
+import { log } from "~/server/log";
 import { storedVariant, variantBytes } from "~/server/images/uploads";
 import { IMAGE_CONTENT_TYPES, parseVariantFile } from "~/shared/uploaded-images";
 
@@ -30,6 +31,7 @@ export async function uploadedImageResponse(db: Database, storage: ImageStorage,
     bytes = await variantBytes(storage, variant);
   } catch (error) {
     if (!(error instanceof BucketError)) throw error;
+    log.error("An uploaded image could not be read from the bucket", { error: error.message });
     return new Response("This image cannot be fetched just now.", {
       status: 503,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "30" },
