@@ -56,7 +56,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
   },
-  ssr: { external: ["better-sqlite3", "pg"] },
+  ssr: { external: ["better-sqlite3", "pg", "sharp"] },
   test: {
     // `npm run test:faults` (FAULTS=1) runs the slow fault scripts in tests/faults instead.
     include: process.env.FAULTS ? ["tests/faults/**/*.fault.ts"] : ["tests/**/*.test.{ts,tsx}"],

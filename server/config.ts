@@ -96,6 +96,28 @@ const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().default("Meridian Review <no-reply@meridian-review.example>"),
 
+  // Uploaded images (ADR 077): kept in the database unless an S3-compatible bucket is given,
+  // reached at IMAGE_BUCKET_URL/IMAGE_BUCKET_NAME/… with requests signed by the key below.
+  IMAGE_BUCKET_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, "IMAGE_BUCKET_URL must be an http:// or https:// address")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  IMAGE_BUCKET_NAME: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      "IMAGE_BUCKET_NAME must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)",
+    )
+    .optional(),
+  IMAGE_BUCKET_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, "IMAGE_BUCKET_REGION must be a region name such as eu-west-1")
+    .default("us-east-1"),
+  IMAGE_BUCKET_ACCESS_KEY_ID: z.string().min(1).optional(),
+  IMAGE_BUCKET_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+
   // Captcha (reCAPTCHA v3): off unless a secret is given.
   CAPTCHA_SECRET: z.string().optional(),
   CAPTCHA_SITE_KEY: z.string().optional(),
@@ -223,6 +245,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   if (result.data.PAYMENT_PROVIDER === "stripe" && !(result.data.STRIPE_SECRET_KEY && result.data.STRIPE_WEBHOOK_SECRET)) {
     throw new Error("Invalid configuration:\n  PAYMENT_PROVIDER: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET");
+  }
+  const { IMAGE_BUCKET_URL, IMAGE_BUCKET_NAME, IMAGE_BUCKET_ACCESS_KEY_ID, IMAGE_BUCKET_SECRET_ACCESS_KEY } = result.data;
+  if (IMAGE_BUCKET_URL && !(IMAGE_BUCKET_NAME && IMAGE_BUCKET_ACCESS_KEY_ID && IMAGE_BUCKET_SECRET_ACCESS_KEY)) {
+    throw new Error(
+      "Invalid configuration:\n  IMAGE_BUCKET_URL needs IMAGE_BUCKET_NAME, IMAGE_BUCKET_ACCESS_KEY_ID and IMAGE_BUCKET_SECRET_ACCESS_KEY",
+    );
   }
   return {
     ...result.data,

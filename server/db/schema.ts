@@ -1,5 +1,6 @@
 import type { Generated } from "kysely";
 import type { CartLineKind, LineType } from "~/shared/product-types";
+import type { ImageVariantFormat } from "~/shared/uploaded-images";
 
 export type { CartLineKind, LineType };
 
@@ -826,6 +827,35 @@ export interface VoucherTable {
   order_id: string | null;
 }
 
+export type ImageFormat = "jpeg" | "png" | "webp";
+
+/** An uploaded image (ADR 077), as decoded and turned upright. */
+export interface ImageTable {
+  id: string;
+  /** Who uploaded it, as the audit log names them. */
+  uploaded_by: string;
+  uploaded_at: string;
+  width: number;
+  height: number;
+  format: ImageFormat;
+  /** The upload's size. */
+  bytes: number;
+  alt: string | null;
+  /** SHA-256 of the upload, hex: the same file uploaded again is the same image. */
+  sha256: string;
+}
+
+/** One width of an uploaded image in one format; its bytes in `data`, or in the bucket under `storage_key`. */
+export interface ImageVariantTable {
+  image_id: string;
+  width: number;
+  height: number;
+  format: ImageVariantFormat;
+  bytes: number;
+  data: Buffer | null;
+  storage_key: string;
+}
+
 export interface DB {
   topic: TopicTable;
   author: AuthorTable;
@@ -862,6 +892,8 @@ export interface DB {
   desk_session: DeskSessionTable;
   desk_audit: DeskAuditTable;
   desk_api_key: DeskApiKeyTable;
+  image: ImageTable;
+  image_variant: ImageVariantTable;
   rate_limit: RateLimitTable;
   geo_country: GeoCountryTable;
   short_link: ShortLinkTable;

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = {
   "api-key.create": "Made an API key",
   "api-key.revoke": "Revoked an API key",
   "api.call": "Called the Admin API",
+  "image.upload": "Uploaded an image",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

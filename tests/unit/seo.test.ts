@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DESCRIPTION_MAX, seo, shortDescription } from "~/app/lib/content/seo";
+import { ogImage } from "~/shared/uploaded-images";
 
 describe("meta descriptions", () => {
   it("keeps a short description as it is, with its spacing made plain", () => {
@@ -48,6 +49,21 @@ describe("social previews", () => {
       "og:image:height": "630",
       "og:image:alt": "Meridian Review: A",
       "twitter:card": "summary_large_image",
+    });
+  });
+
+  it("shares a page with an uploaded image as that image's JPEG, at its size, on the site's address", () => {
+    const image = ogImage(
+      { id: "0b5e7c1a-1d2f-4a3b-8c4d-5e6f7a8b9c0d", width: 3000, height: 2000, alt: "A boardroom" },
+      "https://example.test",
+    );
+    const tags = seo({ title: "T", description: "D", path: "/t", siteUrl: "https://example.test", image }) as Record<string, string>[];
+    expect(Object.fromEntries(tags.filter((t) => t.property?.startsWith("og:image")).map((t) => [t.property, t.content]))).toEqual({
+      "og:image": "https://example.test/images/0b5e7c1a-1d2f-4a3b-8c4d-5e6f7a8b9c0d/1280.jpg",
+      "og:image:type": "image/jpeg",
+      "og:image:width": "1280",
+      "og:image:height": "853",
+      "og:image:alt": "A boardroom",
     });
   });
 

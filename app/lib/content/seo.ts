@@ -1,6 +1,7 @@
 import type { MetaDescriptor } from "@remix-run/react";
 import { SOCIAL_CARD_SIZE } from "~/shared/art-sizes";
 import { HOME_CARD } from "~/shared/social-cards";
+import type { OgImage } from "~/shared/uploaded-images";
 import { SITE_NAME } from "~/app/lib/forms/cross-site";
 
 export interface SeoInput {
@@ -14,6 +15,8 @@ export interface SeoInput {
    * text. A page that names none is shared with the site's own.
    */
   card?: { path: string; alt: string };
+  /** An uploaded image (ogImage in shared/uploaded-images.ts): shared in the card's place. */
+  image?: OgImage;
   type?: "website" | "article" | "video.other" | "product";
 }
 
@@ -28,10 +31,11 @@ export function shortDescription(text: string): string {
   return `${(atWord > DESCRIPTION_MAX / 2 ? cut.slice(0, atWord) : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
 }
 
-export function seo({ title, description: text, path, siteUrl, card = HOME_CARD, type = "website" }: SeoInput): MetaDescriptor[] {
+export function seo({ title, description: text, path, siteUrl, card = HOME_CARD, image, type = "website" }: SeoInput): MetaDescriptor[] {
   const url = `${siteUrl}${path}`;
   const description = shortDescription(text);
   const fullTitle = title === SITE_NAME ? title : `${title} | ${SITE_NAME}`;
+  const shared = image ?? { url: `${siteUrl}${card.path}`, type: "image/png", ...SOCIAL_CARD_SIZE, alt: card.alt };
   return [
     { title: fullTitle },
     { name: "description", content: description },
@@ -42,11 +46,11 @@ export function seo({ title, description: text, path, siteUrl, card = HOME_CARD,
     { property: "og:description", content: description },
     { property: "og:url", content: url },
     // Facebook, X and LinkedIn show a PNG or JPEG, never SVG; at 1.91:1 they show it large.
-    { property: "og:image", content: `${siteUrl}${card.path}` },
-    { property: "og:image:type", content: "image/png" },
-    { property: "og:image:width", content: String(SOCIAL_CARD_SIZE.width) },
-    { property: "og:image:height", content: String(SOCIAL_CARD_SIZE.height) },
-    { property: "og:image:alt", content: card.alt },
+    { property: "og:image", content: shared.url },
+    { property: "og:image:type", content: shared.type },
+    { property: "og:image:width", content: String(shared.width) },
+    { property: "og:image:height", content: String(shared.height) },
+    { property: "og:image:alt", content: shared.alt },
     { name: "twitter:card", content: "summary_large_image" },
   ];
 }
