@@ -87,6 +87,9 @@ export function inlineHtml(source: string): string {
   return html + escapeHtml(source.slice(from));
 }
 
+/** The words a reader sees in a body: a link counts its words, not its address. */
+export const bodyWordCount = (markdown: string): number => countWords(inlineText(markdown));
+
 /** Words separated by white space, as word processors count them. */
 export function countWords(text: string): number {
   let count = 0;

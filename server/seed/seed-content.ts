@@ -2,7 +2,7 @@ import type { Insertable, Transaction } from "kysely";
 import type { Database } from "~/server/db/connection";
 import type { DB } from "~/server/db/schema";
 import { archiveCalendar } from "~/server/content/archive-calendar";
-import { countWords } from "~/server/content/markdown";
+import { bodyWordCount } from "~/server/content/markdown";
 import { hashString, seededRandom } from "~/server/content/random";
 import { topicSlug } from "~/shared/slugs";
 import { rebuildSearchIndex } from "~/server/search/documents";
@@ -99,7 +99,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
       primary_topic_id: requireId(topicIds, a.topics[0]!, "topic"),
       series_id: a.series ? seriesIds.get(a.series)! : null,
       series_part: a.seriesPart ?? null,
-      word_count: countWords(a.body),
+      word_count: bodyWordCount(a.body),
     });
     a.authors.forEach((slug, position) => authorRows.push({ article_id: id, author_id: requireId(authorIds, slug, "author"), position }));
     a.topics.forEach((name, position) => topicRows.push({ article_id: id, topic_id: requireId(topicIds, name, "topic"), position }));

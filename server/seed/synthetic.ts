@@ -1,7 +1,7 @@
 import type { Insertable } from "kysely";
 import type { Database } from "~/server/db/connection";
 import type { DB } from "~/server/db/schema";
-import { countWords } from "~/server/content/markdown";
+import { bodyWordCount } from "~/server/content/markdown";
 import { seededRandom } from "~/server/content/random";
 import { slugify } from "~/shared/slugs";
 import { insertChunked } from "./seed-content";
@@ -80,7 +80,7 @@ export async function addSyntheticArticles(
         primary_topic_id: topic.subject_id!,
         series_id: null,
         series_part: null,
-        word_count: countWords(body),
+        word_count: bodyWordCount(body),
       });
       articleAuthors.push({ article_id: id, author_id: pick(authors).id, position: 0 });
       articleTopics.push({ article_id: id, topic_id: topic.subject_id!, position: 0 }, { article_id: id, topic_id: topic.id, position: 1 });

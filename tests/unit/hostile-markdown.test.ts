@@ -1,7 +1,7 @@
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
 import { scriptJson } from "~/app/lib/http/script-json";
-import { blocksToHtml, blockText, linkTarget, parseBody } from "~/server/content/markdown";
+import { blocksToHtml, blockText, bodyWordCount, linkTarget, parseBody } from "~/server/content/markdown";
 import { composeIssue } from "~/server/newsletters/issue";
 import { everywhere, HOSTILE, links, problems } from "~/tests/helpers/hostile-markdown";
 
@@ -159,5 +159,12 @@ describe("hostile titles outside the body", () => {
     expect(
       $("*").filter((_, el) => Object.keys((el as unknown as { attribs: object }).attribs).some((a) => a.startsWith("on"))),
     ).toHaveLength(0);
+  });
+});
+
+describe("a body's word count", () => {
+  it("counts a link's words as the reader sees them, not its address; a refused link counts as typed", () => {
+    expect(bodyWordCount("Read [the annual report](https://example.org/reports/2025-annual) before Monday.")).toBe(6);
+    expect(bodyWordCount("Not [a link](javascript:alert(1)) here")).toBe(4);
   });
 });
