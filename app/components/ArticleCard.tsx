@@ -4,6 +4,7 @@ import { formatAuthors, formatPublished } from "~/app/lib/content/format";
 import { imageLoading } from "~/app/lib/content/image-loading";
 import * as css from "./cards.css";
 import { SaveControl } from "./library/SaveControl";
+import { ResponsiveImage } from "./ResponsiveImage";
 
 export type { Card };
 
@@ -19,12 +20,27 @@ interface Props {
 
 const LAYOUTS = { row: css.card, stacked: css.stackedCard, headline: css.headlineCard } as const;
 
+/** How wide an uploaded hero is laid out in a card (cards.css.ts), for the browser to pick its width. */
+const HERO_SIZES = {
+  row: "(min-width: 768px) 12rem, 7rem",
+  stacked: "(min-width: 1025px) 25rem, (min-width: 768px) 50vw, 100vw",
+  largest: "(min-width: 1025px) 48rem, 100vw",
+} as const;
+
 export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarget, largestImage = false }: Props) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const headlineOnly = layout === "headline";
   return (
     <article className={LAYOUTS[layout]} tabIndex={focusTarget ? -1 : undefined} data-entry-id={card.id}>
-      {headlineOnly ? null : (
+      {headlineOnly ? null : card.hero ? (
+        // The headline names the story: the picture beside it is decorative here, as the drawn art is.
+        <ResponsiveImage
+          image={{ ...card.hero, alt: "" }}
+          sizes={largestImage ? HERO_SIZES.largest : HERO_SIZES[layout === "row" ? "row" : "stacked"]}
+          largest={largestImage}
+          className={css.cardImage}
+        />
+      ) : (
         <img className={css.cardImage} src={card.image} alt="" width={320} height={180} {...imageLoading(largestImage)} />
       )}
       <div>

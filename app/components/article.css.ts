@@ -19,6 +19,22 @@ export const meta = style({ fontSize: vars.size.sm, color: vars.color.muted });
 
 export const hero = style({ width: "100%", height: "auto", aspectRatio: "16 / 9", margin: `${vars.space.md} 0` });
 
+/** An uploaded hero keeps its own proportions: its width and height attributes hold its place. */
+export const uploadedHero = style({ display: "block", width: "100%", height: "auto", margin: `${vars.space.md} 0` });
+
+export const author = style({ display: "flex", gap: vars.space.md, alignItems: "flex-start" });
+
+export const authorPhoto = style({
+  display: "block",
+  flex: "none",
+  width: "4rem",
+  height: "4rem",
+  objectFit: "cover",
+  borderRadius: "50%",
+  background: vars.color.wash,
+  marginTop: "1em",
+});
+
 export const tools = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, margin: `${vars.space.md} 0` });
 
 export const summaryBox = style({

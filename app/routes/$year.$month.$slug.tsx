@@ -27,6 +27,8 @@ import { ShareControl } from "~/app/components/library/ShareControl";
 import { JsonLd } from "~/app/components/JsonLd";
 import { ShareLinks } from "~/app/components/ShareLinks";
 import { TitleBar } from "~/app/components/TitleBar";
+import { ResponsiveImage } from "~/app/components/ResponsiveImage";
+import { ogImage } from "~/shared/uploaded-images";
 import * as css from "~/app/components/article.css";
 // The wall's forms come in a chunk of their own (ADR 013); their styles are linked with the page,
 // so a reader without JavaScript (who never loads the chunk) gets them too.
@@ -200,17 +202,22 @@ function toView({ article, promoAt, ...rest }: ArticlePageData, fullContent: boo
   return { ...rest, article: shown, body };
 }
 
+/** How wide the hero is laid out: the text column's width (article.css.ts), else the screen's. */
+const HERO_SIZES = "(min-width: 1025px) 42rem, 100vw";
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   if (!data) return [];
   const { article } = data;
+  const siteUrl = siteUrlFrom(matches);
   return [
     ...seo({
       title: article.title,
       description: article.summary,
       path: article.url,
-      siteUrl: siteUrlFrom(matches),
+      siteUrl,
       type: "article",
       card: socialCard("article", article.slug, article.title),
+      image: article.hero ? ogImage(article.hero, siteUrl) : undefined,
     }),
     { property: "article:published_time", content: article.published },
     { property: "article:section", content: article.topics[0]?.name ?? "" },
@@ -229,7 +236,10 @@ function jsonLd(data: ReturnType<typeof useLoaderData<typeof loader>>) {
     datePublished: article.published,
     // Articles are published as they are written: the content is never edited afterwards.
     dateModified: article.published,
-    image: [`${siteUrl}${article.image}`, `${siteUrl}${socialCardPath("article", article.slug)}`],
+    image: [
+      article.hero ? ogImage(article.hero, siteUrl).url : `${siteUrl}${article.image}`,
+      `${siteUrl}${socialCardPath("article", article.slug)}`,
+    ],
     author: article.authors.map((a) => ({ "@type": "Person", name: a.name })),
     publisher: { "@type": "Organization", name: SITE_NAME, logo: { "@type": "ImageObject", url: `${siteUrl}/favicon.svg` } },
     mainEntityOfPage: `${siteUrl}${article.url}`,
@@ -272,14 +282,18 @@ export default function ArticleRoute() {
               by {formatAuthors(article.authors)} · <time dateTime={article.published}>{formatPublished(article.published)}</time> ·{" "}
               {Math.max(1, Math.round(article.wordCount / 230))} min read
             </p>
-            <img
-              className={css.hero}
-              src={article.image}
-              width={ARTICLE_ART_SIZE.width}
-              height={ARTICLE_ART_SIZE.height}
-              alt={article.imageAlt ?? `Abstract illustration accompanying “${article.title}”`}
-              {...imageLoading(true)}
-            />
+            {article.hero ? (
+              <ResponsiveImage image={article.hero} sizes={HERO_SIZES} largest className={css.uploadedHero} />
+            ) : (
+              <img
+                className={css.hero}
+                src={article.image}
+                width={ARTICLE_ART_SIZE.width}
+                height={ARTICLE_ART_SIZE.height}
+                alt={article.imageAlt ?? `Abstract illustration accompanying “${article.title}”`}
+                {...imageLoading(true)}
+              />
+            )}
             <div className={css.tools}>
               <SaveControl type="article" id={article.id} title={article.title} />
               <ShareControl type="article" id={article.id} title={article.title} url={`${data.siteUrl}${article.url}`} />
@@ -379,9 +393,12 @@ export default function ArticleRoute() {
               About the {article.authors.length > 1 ? "authors" : "author"}
             </h2>
             {article.authors.map((a) => (
-              <p key={a.name}>
-                <strong>{a.name}</strong> is {a.role.charAt(0).toLowerCase() + a.role.slice(1)}. {a.bio}
-              </p>
+              <div key={a.name} className={css.author}>
+                {a.photo ? <ResponsiveImage image={a.photo} sizes="4rem" className={css.authorPhoto} /> : null}
+                <p>
+                  <strong>{a.name}</strong> is {a.role.charAt(0).toLowerCase() + a.role.slice(1)}. {a.bio}
+                </p>
+              </div>
             ))}
           </section>
         </article>

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import type { ContentTier } from "~/server/db/schema";
+import type { ImageRef } from "~/shared/uploaded-images";
 import { articleArtPath, articlePath, topicPath } from "~/shared/urls";
 
 /** What a list, stream or carousel shows of an article (spec: stream entry). */
@@ -10,7 +11,10 @@ export interface ArticleCard {
   title: string;
   summary: string;
   url: string;
+  /** The drawn art. */
   image: string;
+  /** The article's uploaded hero image, shown in the drawn art's place; null for the art. */
+  hero: ImageRef | null;
   contentType: string;
   published: string;
   tier: ContentTier;
@@ -30,6 +34,10 @@ export const cardColumns = [
   "article.tier",
   "topic.name as topic_name",
   "topic.slug as topic_slug",
+  "hero.id as hero_id",
+  "hero.width as hero_width",
+  "hero.height as hero_height",
+  "hero.alt as hero_alt",
 ] as const;
 
 type CardRow = {
@@ -44,6 +52,10 @@ type CardRow = {
   tier: ContentTier;
   topic_name: string;
   topic_slug: string;
+  hero_id: string | null;
+  hero_width: number | null;
+  hero_height: number | null;
+  hero_alt: string | null;
   author_names: string | null;
 };
 
@@ -51,7 +63,7 @@ type CardRow = {
 const AUTHOR_SEPARATOR = "\u001f";
 
 /**
- * Selects cards from article joined to its primary topic, each with its authors' names (in a
+ * Selects cards from article joined to its primary topic and its hero image (if any), each with its authors' names (in a
  * subquery, so that a list of cards is one query: on PostgreSQL each query is a round trip);
  * callers add where/order/limit.
  */
@@ -62,6 +74,7 @@ export function cardQuery(db: Database) {
   return db
     .selectFrom("article")
     .innerJoin("topic", "topic.id", "article.primary_topic_id")
+    .leftJoin("image as hero", "hero.id", "article.hero_image_id")
     .select(cardColumns)
     .select(
       sql<string | null>`(select ${names} from article_author join author on author.id = article_author.author_id
@@ -78,6 +91,7 @@ export async function cardsOf(query: ReturnType<typeof cardQuery>): Promise<Arti
     summary: r.summary,
     url: articlePath(r),
     image: articleArtPath(r.slug),
+    hero: r.hero_id === null ? null : { id: r.hero_id, width: r.hero_width!, height: r.hero_height!, alt: r.hero_alt },
     contentType: r.content_type,
     published: r.published,
     tier: r.tier,

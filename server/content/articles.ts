@@ -6,6 +6,7 @@ import type { ContentTier } from "~/server/db/schema";
 import { midpointIndex, parseBody, type Block } from "./markdown";
 import { promoProduct, type ProductCard } from "~/server/store/catalogue";
 import { articleArtPath, articlePath, topicHeadlinePath, topicPath } from "~/shared/urls";
+import type { ImageRef } from "~/shared/uploaded-images";
 
 export interface ArticlePage {
   id: number;
@@ -25,7 +26,9 @@ export interface ArticlePage {
   image: string;
   /** What the chart shows, as the picture's alt text; null for drawn art, which only decorates. */
   imageAlt: string | null;
-  authors: { name: string; role: string; bio: string }[];
+  /** An uploaded hero image, shown in the drawn picture's place; null for the drawn picture. */
+  hero: ImageRef | null;
+  authors: { name: string; role: string; bio: string; photo: ImageRef | null }[];
   topics: { name: string; url: string; headlineUrl: string }[];
   series: { title: string; part: number; parts: { part: number; title: string; url: string }[] } | null;
   readingLists: { name: string; slug: string }[];
@@ -46,11 +49,12 @@ export async function findArticle(db: Database, year: number, month: number, slu
 async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | undefined> {
   const row = await db.selectFrom("article").selectAll().where("slug", "=", slug).executeTakeFirst();
   if (!row) return undefined;
-  const [authors, topics, series, lists, ascend] = await Promise.all([
+  const [authors, topics, series, lists, ascend, hero] = await Promise.all([
     db
       .selectFrom("article_author")
       .innerJoin("author", "author.id", "article_author.author_id")
-      .select(["author.name", "author.role", "author.bio"])
+      .leftJoin("image", "image.id", "author.photo_image_id")
+      .select(["author.name", "author.role", "author.bio", "image.id as photo_id", "image.width", "image.height", "image.alt"])
       .where("article_author.article_id", "=", row.id)
       .orderBy("article_author.position")
       .execute(),
@@ -80,6 +84,9 @@ async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | 
       .orderBy("reading_list.name")
       .execute(),
     db.selectFrom("stream_entry").select("article_id").where("stream", "=", "ascend").where("article_id", "=", row.id).executeTakeFirst(),
+    row.hero_image_id === null
+      ? undefined
+      : db.selectFrom("image").select(["id", "width", "height", "alt"]).where("id", "=", row.hero_image_id).executeTakeFirst(),
   ]);
 
   const chart = row.tier === "visual-library" ? chartImage(row.slug) : undefined;
@@ -99,7 +106,11 @@ async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | 
     wordCount: row.word_count,
     image: chart?.path ?? articleArtPath(row.slug),
     imageAlt: chart?.alt ?? null,
-    authors,
+    hero: hero ?? null,
+    authors: authors.map(({ photo_id, width, height, alt, ...author }) => ({
+      ...author,
+      photo: photo_id === null ? null : { id: photo_id, width: width!, height: height!, alt },
+    })),
     topics: topics.map((t) => ({ name: t.name, url: topicPath(t.slug), headlineUrl: topicHeadlinePath(t.name) })),
     series: series && {
       title: series[0].title,

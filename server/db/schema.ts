@@ -26,6 +26,8 @@ export interface AuthorTable {
   name: string;
   role: string;
   bio: string;
+  /** An uploaded photo (image.id); none shows no photo. */
+  photo_image_id?: string | null;
 }
 
 export interface SeriesTable {
@@ -53,6 +55,7 @@ export interface ArticleTable {
   series_id: number | null;
   series_part: number | null;
   word_count: number;
+  hero_image_id: string | null;
 }
 
 /**
@@ -87,6 +90,8 @@ export interface ArticleRecordTable {
   updated_at: string | null;
   updated_by: string | null;
   updated_by_name: string | null;
+  /** The uploaded hero image (image.id); null shows the generated art. Changed on its own, not by a save. */
+  hero_image_id?: string | null;
 }
 
 /** One save of an article: its fields (ArticleFields) and state then, as JSON. */

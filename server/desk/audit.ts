@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = {
   "article.schedule": "Scheduled an article",
   "article.unschedule": "Took an article off the schedule",
   "article.unpublish": "Unpublished an article",
+  "article.image": "Changed an article's image",
+  "author.photo": "Changed an author's photo",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -16,6 +16,7 @@ function card(id: number): ArticleCard {
     summary: `Summary ${id}`,
     url: `/2025/01/article-${id}`,
     image: `/art/article/article-${id}.svg`,
+    hero: null,
     contentType: "Article",
     published: "2025-01-15",
     tier: "article",

@@ -65,6 +65,10 @@ describe("social previews", () => {
       "og:image:height": "853",
       "og:image:alt": "A boardroom",
     });
+    expect(Object.fromEntries(tags.filter((t) => t.name?.startsWith("twitter:image")).map((t) => [t.name, t.content]))).toEqual({
+      "twitter:image": "https://example.test/images/0b5e7c1a-1d2f-4a3b-8c4d-5e6f7a8b9c0d/1280.jpg",
+      "twitter:image:alt": "A boardroom",
+    });
   });
 
   it("shares a page that names no card of its own with the site's", () => {

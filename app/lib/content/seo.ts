@@ -52,6 +52,9 @@ export function seo({ title, description: text, path, siteUrl, card = HOME_CARD,
     { property: "og:image:height", content: String(shared.height) },
     { property: "og:image:alt", content: shared.alt },
     { name: "twitter:card", content: "summary_large_image" },
+    // X reads og:image too; naming it again keeps its card to the same picture whatever it prefers.
+    { name: "twitter:image", content: shared.url },
+    { name: "twitter:image:alt", content: shared.alt },
   ];
 }
 

@@ -1,0 +1,152 @@
+import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
+import { bumpContentGeneration, noteContentChanged } from "~/server/content/content-generation";
+import { chartImage } from "~/server/images/charts";
+import type { ArticleStatus } from "~/shared/article-fields";
+import type { ImageRef } from "~/shared/uploaded-images";
+import { articleArtPath, articlePath } from "~/shared/urls";
+import { recordAudit, type AuditActor } from "./audit";
+
+// Uploaded images in use (issue 38): an article's hero image and an author's photo. Either is an
+// uploaded image (ADR 077) or none, when the article shows its generated art and the author no
+// photo. The hero is not one of the article's text fields: changing it makes no revision and
+// leaves the version alone (an editor's open save is not made stale by it); it is its own
+// audited action. A change readers can see counts the content generation up, so that every
+// instance's caches drop the pages that showed the old picture.
+
+export type PictureChange =
+  { ok: true; imageId: string | null; changed: boolean } | { ok: false; reason: "missing-article" | "missing-author" | "missing-image" };
+
+/** An uploaded image's ref, or undefined for an unknown id. */
+export async function imageRef(db: Database, id: string): Promise<ImageRef | undefined> {
+  return db.selectFrom("image").select(["id", "width", "height", "alt"]).where("id", "=", id).executeTakeFirst();
+}
+
+async function changed(
+  db: Database,
+  imageId: string | null,
+  write: (tx: Database) => Promise<{ result: PictureChange; visible: boolean }>,
+  now: Date,
+): Promise<PictureChange> {
+  const done = await db.transaction().execute(async (tx) => {
+    if (imageId !== null && !(await imageRef(tx, imageId)))
+      return { result: { ok: false, reason: "missing-image" } as const, generation: null };
+    const { result, visible } = await write(tx);
+    return { result, generation: result.ok && result.changed && visible ? await bumpContentGeneration(tx, now) : null };
+  });
+  if (done.generation !== null) noteContentChanged(db, done.generation);
+  return done.result;
+}
+
+/** Sets (or, with null, removes) an article's hero image, in any state. */
+export function setArticleImage(
+  db: Database,
+  actor: AuditActor,
+  articleId: number,
+  imageId: string | null,
+  now: Date,
+): Promise<PictureChange> {
+  return changed(
+    db,
+    imageId,
+    async (tx) => {
+      let query = tx.selectFrom("article_record").select(["id", "status", "hero_image_id"]).where("id", "=", articleId);
+      if (isPostgres(tx)) query = query.forUpdate();
+      const article = await query.executeTakeFirst();
+      if (!article) return { result: { ok: false, reason: "missing-article" }, visible: false };
+      const before = article.hero_image_id ?? null;
+      if (before === imageId) return { result: { ok: true, imageId, changed: false }, visible: false };
+      await tx.updateTable("article_record").set({ hero_image_id: imageId }).where("id", "=", articleId).execute();
+      await recordAudit(
+        tx,
+        { actor, action: "article.image", subject: `article:${articleId}`, before: { imageId: before }, after: { imageId } },
+        now,
+      );
+      return { result: { ok: true, imageId, changed: true }, visible: article.status === "published" };
+    },
+    now,
+  );
+}
+
+/** An author named by slug, or by id when a number. */
+function authorQuery(db: Database, author: string | number) {
+  const query = db.selectFrom("author").select(["id", "slug", "name", "photo_image_id"]);
+  return typeof author === "number" ? query.where("id", "=", author) : query.where("slug", "=", author);
+}
+
+/** Sets (or, with null, removes) an author's photo. Authors are shown on published articles, so readers see it at once. */
+export function setAuthorPhoto(
+  db: Database,
+  actor: AuditActor,
+  author: string | number,
+  imageId: string | null,
+  now: Date,
+): Promise<PictureChange> {
+  return changed(
+    db,
+    imageId,
+    async (tx) => {
+      let query = authorQuery(tx, author);
+      if (isPostgres(tx)) query = query.forUpdate();
+      const found = await query.executeTakeFirst();
+      if (!found) return { result: { ok: false, reason: "missing-author" }, visible: false };
+      const before = found.photo_image_id ?? null;
+      if (before === imageId) return { result: { ok: true, imageId, changed: false }, visible: false };
+      await tx.updateTable("author").set({ photo_image_id: imageId }).where("id", "=", found.id).execute();
+      await recordAudit(
+        tx,
+        { actor, action: "author.photo", subject: `author:${found.slug}`, before: { imageId: before }, after: { imageId } },
+        now,
+      );
+      return { result: { ok: true, imageId, changed: true }, visible: true };
+    },
+    now,
+  );
+}
+
+/** An article as its image page shows it: what it is called, where, and its hero or the art shown without one. */
+export interface ArticlePicture {
+  id: number;
+  title: string;
+  status: ArticleStatus;
+  path: string;
+  hero: ImageRef | null;
+  /** The generated art (or a visual-library article's chart) readers see when there is no hero. */
+  fallback: { path: string; alt: string };
+}
+
+export async function articlePicture(db: Database, articleId: number): Promise<ArticlePicture | undefined> {
+  const row = await db
+    .selectFrom("article_record")
+    .select(["id", "slug", "year", "month", "title", "status", "tier", "hero_image_id"])
+    .where("id", "=", articleId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const chart = row.tier === "visual-library" ? chartImage(row.slug) : undefined;
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    path: articlePath(row),
+    hero: row.hero_image_id ? ((await imageRef(db, row.hero_image_id)) ?? null) : null,
+    fallback: chart ?? { path: articleArtPath(row.slug), alt: `Abstract illustration accompanying “${row.title}”` },
+  };
+}
+
+export interface AuthorPicture {
+  id: number;
+  slug: string;
+  name: string;
+  photo: ImageRef | null;
+}
+
+export async function authorPicture(db: Database, author: string | number): Promise<AuthorPicture | undefined> {
+  const row = await authorQuery(db, author).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    photo: row.photo_image_id ? ((await imageRef(db, row.photo_image_id)) ?? null) : null,
+  };
+}
