@@ -3,7 +3,7 @@ import { isPostgres } from "~/server/db/dialect";
 import { bumpContentGeneration, noteContentChanged } from "~/server/content/content-generation";
 import { chartImage } from "~/server/images/charts";
 import type { ArticleStatus } from "~/shared/article-fields";
-import type { ImageRef } from "~/shared/uploaded-images";
+import { IMAGE_VARIANT_FORMATS, imagePath, variantWidths, type ImageRef, type ImageVariantFormat } from "~/shared/uploaded-images";
 import { articleArtPath, articlePath } from "~/shared/urls";
 import { recordAudit, type AuditActor } from "./audit";
 
@@ -148,5 +148,18 @@ export async function authorPicture(db: Database, author: string | number): Prom
     slug: row.slug,
     name: row.name,
     photo: row.photo_image_id ? ((await imageRef(db, row.photo_image_id)) ?? null) : null,
+  };
+}
+
+/** An image as the Admin API gives it: each format's srcset, as absolute URLs on siteUrl. */
+export function apiImage(image: ImageRef, siteUrl: string) {
+  const widths = variantWidths(image.width);
+  const srcSet = (format: ImageVariantFormat) => widths.map((w) => `${siteUrl}${imagePath(image.id, w, format)} ${w}w`).join(", ");
+  return {
+    id: image.id,
+    width: image.width,
+    height: image.height,
+    alt: image.alt,
+    urls: Object.fromEntries(IMAGE_VARIANT_FORMATS.map((format) => [format, srcSet(format)])) as Record<ImageVariantFormat, string>,
   };
 }

@@ -41,6 +41,11 @@ export interface Endpoint<
   params?: P;
   /** Read from a JSON body or a form (urlencoded or multipart): the same schema as the page's form. */
   body?: B;
+  /**
+   * A multipart/form-data body holding a file, which the handler reads itself, as it arrives and
+   * up to a limit of its own (an upload is far larger than the 64 KB any other body may be).
+   */
+  upload?: ZodTypeAny;
   /** The answers besides the errors every endpoint may give (see `errorAnswers`). */
   answers: Record<number, Answer>;
 }
@@ -58,7 +63,7 @@ const error = (description: string): Answer => ({ description, schema: apiErrorS
 /** The errors an endpoint can give besides its own, from what it declares. */
 export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
   const answers: Record<number, Answer> = {};
-  if (endpoint.query || endpoint.params || endpoint.body)
+  if (endpoint.query || endpoint.params || endpoint.body || endpoint.upload)
     answers[400] = error("The input is not valid: `fields` holds each field's errors.");
   if (endpoint.access === "desk-key") {
     answers[401] = {
@@ -120,6 +125,7 @@ export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
               },
             }
           : {}),
+        ...(e.upload ? { body: { content: { "multipart/form-data": { schema: e.upload } } } } : {}),
       },
       responses: Object.fromEntries(
         Object.entries(answers).map(([status, a]) => [

@@ -4,7 +4,11 @@ import { signedCookie } from "~/app/lib/http/cookies.server";
 // link. Only their hashes are stored, so the page after the redirect is the one chance to see
 // them; this cookie carries them there for at most five minutes, and that page clears it.
 
-export type DeskFlash = { kind: "recovery-codes"; codes: string[] } | { kind: "enrolment-link"; email: string; url: string };
+export type DeskFlash =
+  | { kind: "recovery-codes"; codes: string[] }
+  | { kind: "enrolment-link"; email: string; url: string }
+  /** What a post did, said once on the page it returns to. */
+  | { kind: "notice"; text: string };
 
 interface Stored {
   userId: string;
