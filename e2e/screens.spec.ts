@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { totpCode } from "~/server/desk/totp";
+import { jpegOf, pngOf } from "~/tests/helpers/images";
 import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
@@ -173,6 +174,39 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-staff", "/desk/staff");
   await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
   await shoot(page, project, "desk-audit", "/desk/audit");
+
+  // An article's image page before and after an upload through its form, and the article with it.
+  const article = await site.db
+    .selectFrom("article")
+    .select(["id", "slug", "year", "month"])
+    .where("tier", "=", "article")
+    .orderBy("published", "desc")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const author = await site.db
+    .selectFrom("article_author")
+    .innerJoin("author", "author.id", "article_author.author_id")
+    .select("author.slug")
+    .where("article_author.article_id", "=", article.id)
+    .orderBy("article_author.position")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  await shoot(page, project, "desk-article-image-none", `/desk/articles/${article.id}/image`);
+  await page
+    .getByLabel("Image", { exact: true })
+    .setInputFiles({ name: "harbour.jpg", mimeType: "image/jpeg", buffer: await jpegOf(2400, 1350) });
+  await page.getByLabel("Alt text").fill("A disc over a bar, in the evening");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByRole("status")).toHaveText("The image is on the article now.");
+  await shoot(page, project, "desk-article-image", `/desk/articles/${article.id}/image`);
+  await page.goto(`/desk/authors/${author.slug}/photo`);
+  await page.getByLabel("Photo", { exact: true }).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await pngOf(600, 750) });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByRole("status")).toHaveText("The photo is on the author's articles now.");
+  await shoot(page, project, "desk-author-photo", `/desk/authors/${author.slug}/photo`);
+  await shoot(page, project, "article-with-hero", `/${article.year}/${String(article.month).padStart(2, "0")}/${article.slug}`);
+
+  await page.goto("/desk");
   await page.getByRole("button", { name: "Leave the desk" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await shoot(page, project, "desk-verify", "/desk/verify");

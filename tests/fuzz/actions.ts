@@ -353,6 +353,24 @@ function deskTargets(w: World): ActionTarget[] {
         keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)),
       },
     },
+    // The image forms take multipart posts; the fuzz's parts carry no file name, so `file`
+    // arrives as text, never as a file (the uploads' own tests send files).
+    {
+      name: "desk: an article's image",
+      actors: everyone,
+      path: pathWith("/desk/articles/", [w.article.id, "999999"], "/image"),
+      fields: {
+        intent: oneOf("upload", "remove", "other"),
+        file: oneOf("", "\u00ff\u00d8\u00ff", "GIF89a", "<html>"),
+        alt: oneOf("", "A chart"),
+      },
+    },
+    {
+      name: "desk: an author's photo",
+      actors: everyone,
+      path: pathWith("/desk/authors/", ["callum-varghese", "no-such-author"], "/photo"),
+      fields: { intent: oneOf("upload", "remove", "other"), file: oneOf("", "\u00ff\u00d8\u00ff", "GIF89a"), alt: oneOf("", "Callum") },
+    },
   ];
 }
 
