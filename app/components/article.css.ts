@@ -24,6 +24,9 @@ export const uploadedHero = style({ display: "block", width: "100%", height: "au
 
 export const author = style({ display: "flex", gap: vars.space.md, alignItems: "flex-start" });
 
+// The photo's <picture> is the flex item: it keeps the photo's width beside a long bio.
+globalStyle(`${author} > picture`, { flex: "none" });
+
 export const authorPhoto = style({
   display: "block",
   flex: "none",

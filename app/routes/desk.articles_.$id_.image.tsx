@@ -70,7 +70,8 @@ export default function DeskArticleImage() {
   return (
     <DeskPage title={`Image: ${article.title}`}>
       <p className={css.muted}>
-        {STATUS_NAMES[article.status]} · {article.status === "published" ? <Link to={article.path}>{article.path}</Link> : article.path}
+        {STATUS_NAMES[article.status]} ·{" "}
+        <span className={css.code}>{article.status === "published" ? <Link to={article.path}>{article.path}</Link> : article.path}</span>
       </p>
       <PictureEditor
         noun="image"

@@ -48,11 +48,7 @@ export function PictureEditor({ noun, current, fallback, sizes, narrow = false, 
             />
           ) : null}
           <figcaption className={css.caption}>
-            {current
-              ? current.alt
-                ? `Alt text: ${current.alt}`
-                : "No alt text: readers of screen readers are told nothing of it."
-              : fallback.text}
+            {current ? (current.alt ? `Alt text: ${current.alt}` : "No alt text: screen readers say nothing of it.") : fallback.text}
           </figcaption>
         </figure>
       </section>
@@ -72,7 +68,15 @@ export function PictureEditor({ noun, current, fallback, sizes, narrow = false, 
             <span className={forms.hint} id="picture-file-hint">
               A JPEG, PNG or WebP image of up to 20 MB. It is resized for every screen; its location and camera data are removed.
             </span>
-            <input id="picture-file" type="file" name="file" accept={ACCEPT} required aria-describedby="picture-file-hint" />
+            <input
+              id="picture-file"
+              className={css.fileInput}
+              type="file"
+              name="file"
+              accept={ACCEPT}
+              required
+              aria-describedby="picture-file-hint"
+            />
           </div>
           <div className={forms.field}>
             <label className={forms.label} htmlFor="picture-alt">

@@ -8,3 +8,6 @@ export const picture = style({ display: "block", width: "100%", height: "auto", 
 export const caption = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted });
 
 export const narrowFigure = style([figure, { maxWidth: "16rem" }]);
+
+/** A file input is as wide as its button and file name together unless told otherwise: too wide at 320 px. */
+export const fileInput = style({ width: "100%", minWidth: 0, fontFamily: vars.font.ui });
