@@ -265,6 +265,30 @@ describe("npm run content -- import", () => {
     expect((await getDeskArticle(db, id))!.status).toBe("published");
   });
 
+  it("changes an author and a topic whose file differs, auditing what changed", async () => {
+    const dir = await exported();
+    editFile(dir, "authors/callum-varghese.md", (text) => text.replace(/^role: .*$/m, "role: Imported role"));
+    editFile(dir, "topics.json", (text) =>
+      text.replace(/("name": "Growth Strategy", "description": )"[^"]*"/, '$1"Imported description."'),
+    );
+    const summary = await imported(dir);
+    expect(summary).toMatchObject({ authors: { updated: 1 }, topics: { updated: 1 }, articles: { created: 0, updated: 0 } });
+    expect(await db.selectFrom("author").select("role").where("slug", "=", "callum-varghese").executeTakeFirstOrThrow()).toEqual({
+      role: "Imported role",
+    });
+    const audit = await db
+      .selectFrom("desk_audit")
+      .select(["action", "subject", "after"])
+      .where("action", "in", ["author.update", "topic.update"])
+      .orderBy("id")
+      .execute();
+    expect(audit.map((row) => [row.action, row.subject, JSON.parse(row.after!)])).toEqual([
+      ["topic.update", "topic:growth-strategy", { description: "Imported description." }],
+      ["author.update", "author:callum-varghese", { role: "Imported role" }],
+    ]);
+    expect(await imported(dir)).toMatchObject({ authors: { updated: 0 }, topics: { updated: 0 } });
+  });
+
   it("refuses a folder with any invalid file, naming every problem, and changes nothing", async () => {
     const dir = await exported();
     editFile(dir, `articles/${SLUG}.md`, (text) => text.replace(/^dek: .*$/m, "dek: A valid change that must not be applied."));
