@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = {
   "article.schedule": "Scheduled an article",
   "article.unschedule": "Took an article off the schedule",
   "article.unpublish": "Unpublished an article",
+  "author.create": "Added an author",
+  "author.update": "Changed an author",
+  "topic.create": "Added a topic",
+  "topic.update": "Changed a topic",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
