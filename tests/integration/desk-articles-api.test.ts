@@ -448,5 +448,8 @@ describe("the article preview", () => {
       }
     }
     expect(await tally()).toEqual(before);
+    // The article itself, opened once by the same guest, is counted: the tally would have seen a preview's read.
+    await guest.page(made.article.path);
+    expect(Number((await tally()).meter.n)).toBe(Number(before.meter.n) + 1);
   });
 });
