@@ -2,6 +2,7 @@ import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { useLoaderData } from "@remix-run/react";
 import { articlePreview, readPreviewToken } from "~/server/desk/articles/preview";
 import { previewOffer } from "~/server/paywall/preview-offers";
+import { ARTICLE_STATUS_NAMES } from "~/shared/article-fields";
 import { isPreviewView, PREVIEW_VIEWS, type PreviewView } from "~/shared/preview-views";
 import { ArticlePage } from "~/app/components/ArticlePage";
 import { PreviewBanner } from "~/app/components/desk/PreviewBanner";
@@ -40,7 +41,7 @@ export async function loader({ params, request, context }: LoaderFunctionArgs) {
         giftExpired: false,
         subscriber: null,
       }),
-      preview: { status: found.status, view, links: links as Record<PreviewView, string> },
+      preview: { state: ARTICLE_STATUS_NAMES[found.status].toLowerCase(), view, links: links as Record<PreviewView, string> },
     },
     { headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow" } },
   );
@@ -62,7 +63,7 @@ export default function ArticlePreviewRoute() {
   const data = useLoaderData<typeof loader>();
   return (
     <>
-      <PreviewBanner status={data.preview.status} view={data.preview.view} links={data.preview.links} />
+      <PreviewBanner state={data.preview.state} view={data.preview.view} links={data.preview.links} />
       <ArticlePage data={data} />
     </>
   );

@@ -1,13 +1,12 @@
 import { PREVIEW_VIEW_NAMES, PREVIEW_VIEWS, type PreviewView } from "~/shared/preview-views";
-import { ARTICLE_STATUS_NAMES, type ArticleStatus } from "~/shared/article-fields";
 import * as css from "./PreviewBanner.css";
 
-/** Says the page is a preview, of which state and in which view, with links to the other views (ADR 079). */
-export function PreviewBanner({ status, view, links }: { status: ArticleStatus; view: PreviewView; links: Record<PreviewView, string> }) {
+/** Says the page is a preview, of an article in which state ("draft") and in which view, with links to the other views (ADR 079). */
+export function PreviewBanner({ state, view, links }: { state: string; view: PreviewView; links: Record<PreviewView, string> }) {
   return (
     <section className={css.banner} aria-label="Preview">
       <p className={css.label} role="status">
-        <strong>Preview</strong> of a {ARTICLE_STATUS_NAMES[status].toLowerCase()} article, as seen by: {PREVIEW_VIEW_NAMES[view]}
+        <strong>Preview</strong> of a {state} article, as seen by: {PREVIEW_VIEW_NAMES[view]}
       </p>
       <nav aria-label="Preview as">
         <ul className={css.views}>
