@@ -1,4 +1,7 @@
 import type { Page } from "@playwright/test";
+import { createArticle } from "~/server/desk/articles";
+import { previewToken } from "~/server/desk/articles/preview";
+import { COMMAND_LINE } from "~/server/desk/audit";
 import { totpCode } from "~/server/desk/totp";
 import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
@@ -176,4 +179,31 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await page.getByRole("button", { name: "Leave the desk" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await shoot(page, project, "desk-verify", "/desk/verify");
+  // A draft's preview (ADR 079), at the wall and as a subscriber: its private link needs no desk session.
+  const draft = await createArticle(
+    site.db,
+    COMMAND_LINE,
+    {
+      title: "What a preview shows before anyone can read it",
+      dek: "The article page as readers will see it, with the desk's banner above.",
+      subDek: "",
+      summary: "A draft shown through the site's own article page in the preview's views.",
+      body: Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of a draft that only the desk has seen so far.`).join("\n\n"),
+      slug: `screens-preview-${project}`,
+      authors: ["samira-castellanos"],
+      topics: ["Managing Yourself"],
+      contentType: "Article",
+      tier: "article",
+      series: null,
+      seriesTitle: null,
+      seriesPart: null,
+      streams: [],
+      published: "2026-03-10",
+    },
+    new Date(),
+  );
+  if (!draft.ok) throw new Error(`the preview's draft was refused: ${JSON.stringify(draft)}`);
+  const preview = `/preview/${previewToken(draft.article.id, new Date(), site.sessionSecret)}`;
+  await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
+  await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
 });

@@ -1,7 +1,9 @@
 import * as cheerio from "cheerio";
 import { connect, type ConnectionOptions } from "~/server/db/connection";
 import { createApiKey } from "~/server/desk/api-keys";
+import { createArticle } from "~/server/desk/articles";
 import { COMMAND_LINE } from "~/server/desk/audit";
+import type { ArticleFields } from "~/shared/article-fields";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { selectFromServer } from "~/tests/helpers/server-db";
@@ -47,6 +49,8 @@ export interface World {
   staff: Browser & { userId: string; email: string };
   /** Staff API keys: an admin's, which the Admin API's calls carry, and one for the desk's revoke form to aim at. */
   keys: { admin: string; revocableId: string };
+  /** The draft the Admin API's calls change, publish and unpublish. */
+  deskArticle: { id: string };
 }
 
 let counter = 0;
@@ -126,8 +130,26 @@ async function furnish(browser: Browser, email: string, database: ConnectionOpti
   };
 }
 
+const FUZZ_ARTICLE: ArticleFields = {
+  title: "A draft for the fuzz run",
+  dek: "The Admin API's calls change it.",
+  subDek: "",
+  summary: "Saved, published and unpublished by hostile calls.",
+  body: "One paragraph.\n\nAnother paragraph.",
+  slug: "fuzz-run-draft",
+  authors: ["samira-castellanos"],
+  topics: ["Managing Yourself"],
+  contentType: "Article",
+  tier: "article",
+  series: null,
+  seriesTitle: null,
+  seriesPart: null,
+  streams: [],
+  published: "2026-03-10",
+};
+
 /** Reader C, made an admin and let into the desk through the enrolment page; and the world's API keys. */
-async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys">> {
+async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys" | "deskArticle">> {
   const c = await register(baseUrl);
   const db = connect(database);
   try {
@@ -143,9 +165,12 @@ async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<
     await c.browser.expectStatus(enrol, { code: totpCode(secret, new Date()) }, 303);
     const admin = await createApiKey(db, COMMAND_LINE, "Fuzz admin", ["admin"], new Date());
     const revocable = await createApiKey(db, COMMAND_LINE, "Fuzz target", ["editor"], new Date());
+    const article = await createArticle(db, COMMAND_LINE, FUZZ_ARTICLE, new Date());
+    if (!article.ok) throw new Error(`could not make the fuzz run's article: ${JSON.stringify(article)}`);
     return {
       staff: Object.assign(c.browser, { userId: added.user.id, email: c.email }),
       keys: { admin: admin.key, revocableId: revocable.apiKey.id },
+      deskArticle: { id: String(article.article.id) },
     };
   } finally {
     await db.destroy();
