@@ -15,9 +15,11 @@ export const commaList = (text: string) =>
 /** A textarea sends CRLF line breaks; the article keeps LF, so revisions diff line by line. */
 const lines = (text: string) => text.replace(/\r\n?/g, "\n");
 
-/** conform sends an empty control as undefined, and a lone ticked checkbox as a string. */
-const text = z.string().optional();
-const ticked = z.union([z.string(), z.array(z.string())]).optional();
+/**
+ * conform sends an empty control as undefined, a lone ticked checkbox as a string and a name
+ * sent twice as a list; a text control's first value counts.
+ */
+const control = z.union([z.string(), z.array(z.string())]).optional();
 
 /** A series part as typed: a whole number, else a value the shared schema refuses with its message. */
 function seriesPart(value: string): number | null {
@@ -26,48 +28,69 @@ function seriesPart(value: string): number | null {
   return /^\d{1,4}$/.test(trimmed) ? Number(trimmed) : -1;
 }
 
+/** The form's text as the article's fields, before the shared schema checks them. */
+function candidate(form: Record<string, string | string[] | undefined>) {
+  const one = (name: string) => {
+    const value = form[name];
+    return (Array.isArray(value) ? value[0] : value) ?? "";
+  };
+  const series = one("series").trim();
+  const seriesTitle = one("seriesTitle").trim();
+  const streams = form.streams;
+  return {
+    title: one("title"),
+    dek: one("dek"),
+    subDek: one("subDek"),
+    summary: lines(one("summary")),
+    body: lines(one("body")),
+    slug: one("slug"),
+    authors: commaList(one("authors")),
+    topics: commaList(one("topics")),
+    contentType: one("contentType"),
+    tier: one("tier"),
+    // An empty series is no series; one part of it given makes the shared schema ask for the rest.
+    series: series === "" ? null : series,
+    seriesTitle: seriesTitle === "" ? null : seriesTitle,
+    seriesPart: seriesPart(one("seriesPart")),
+    streams: streams === undefined ? [] : typeof streams === "string" ? [streams] : streams,
+    published: one("published"),
+  };
+}
+
+/**
+ * The form's schema. A list's item that is wrong (an author slug, a stream) is the list's
+ * error: the form has one control per list, so each message goes to the field, once.
+ */
 export const articleFormSchema = z
   .object({
-    title: text,
-    dek: text,
-    subDek: text,
-    summary: text,
-    body: text,
-    slug: text,
-    authors: text,
-    topics: text,
-    contentType: text,
-    tier: text,
-    series: text,
-    seriesTitle: text,
-    seriesPart: text,
-    streams: ticked,
-    published: text,
+    title: control,
+    dek: control,
+    subDek: control,
+    summary: control,
+    body: control,
+    slug: control,
+    authors: control,
+    topics: control,
+    contentType: control,
+    tier: control,
+    series: control,
+    seriesTitle: control,
+    seriesPart: control,
+    streams: control,
+    published: control,
   })
-  .transform((form) => {
-    const series = form.series?.trim() ?? "";
-    const seriesTitle = form.seriesTitle?.trim() ?? "";
-    const part = seriesPart(form.seriesPart ?? "");
-    return {
-      title: form.title ?? "",
-      dek: form.dek ?? "",
-      subDek: form.subDek ?? "",
-      summary: lines(form.summary ?? ""),
-      body: lines(form.body ?? ""),
-      slug: form.slug ?? "",
-      authors: commaList(form.authors ?? ""),
-      topics: commaList(form.topics ?? ""),
-      contentType: form.contentType ?? "",
-      tier: form.tier ?? "",
-      // An empty series is no series; one part of it given makes the shared schema ask for the rest.
-      series: series === "" ? null : series,
-      seriesTitle: seriesTitle === "" ? null : seriesTitle,
-      seriesPart: part,
-      streams: form.streams === undefined ? [] : typeof form.streams === "string" ? [form.streams] : form.streams,
-      published: form.published ?? "",
-    };
-  })
-  .pipe(articleFieldsSchema);
+  .transform((form, ctx): ArticleFields => {
+    const parsed = articleFieldsSchema.safeParse(candidate(form));
+    if (parsed.success) return parsed.data;
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? "");
+      if (seen.has(`${field}:${issue.message}`)) continue;
+      seen.add(`${field}:${issue.message}`);
+      ctx.addIssue({ code: "custom", message: issue.message, path: field ? [field] : [] });
+    }
+    return z.NEVER;
+  });
 
 /** The article's fields as the form's controls hold them. */
 export function articleFormValues(fields: ArticleFields): Record<string, string | string[]> {

@@ -130,7 +130,9 @@ interface Props {
 }
 
 export function ArticleForm({ intent, version, values, result, choices, notice, submitLabel, saveNote }: Props) {
-  const { form, fields, summary, submitDisabled } = useSpecForm("article", loadSchema, result, values as never);
+  const { form, fields: all, summary, submitDisabled } = useSpecForm("article", loadSchema, result, values as never);
+  // Each control sends one text (the schema also takes a name sent twice, as a hostile post may).
+  const fields = all as unknown as Record<Exclude<keyof typeof all, "streams">, Meta> & Pick<typeof all, "streams">;
   const formError = form.errors?.[0];
   return (
     <div className={css.form}>
