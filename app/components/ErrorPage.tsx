@@ -7,6 +7,7 @@ const COPY: Record<number, { heading: string; body: string }> = {
   403: { heading: "Access denied", body: "You do not have permission to see this page." },
   404: { heading: "Page not found", body: "We could not find the page you asked for. It may have moved, or the address may be mistyped." },
   405: { heading: "Method not allowed", body: "This page cannot be used that way." },
+  410: { heading: "Article withdrawn", body: "This article has been withdrawn and is no longer available." },
 };
 
 export function errorTitle(status: number): string {

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { addAnnotation, deleteAnnotation } from "~/server/library/annotations";
 import { ARTICLE_ART_SIZE } from "~/shared/art-sizes";
 import { articlePage, type ArticlePageData, type ArticlePageLookup } from "~/server/content/articles";
+import { formerArticle } from "~/server/content/article-history";
 import { resolveGift } from "~/server/share/gifts";
 import { readingListForArticle } from "~/server/content/reading-lists";
 import { addToCartHref } from "~/shared/add-to-cart-links";
@@ -64,10 +65,20 @@ async function lookUp({ year, month, slug = "" }: LoaderFunctionArgs["params"]):
   return articlePage(await db(), Number(year), Number(month), slug);
 }
 
+/** No published article has this address: 410 if one was withdrawn, 301 if one moved, else 404. */
+async function notHere(
+  database: Awaited<ReturnType<typeof db>>,
+  { year, month, slug = "" }: LoaderFunctionArgs["params"],
+): Promise<Response> {
+  const former = await formerArticle(database, Number(year), Number(month), slug);
+  if (former.kind === "moved") return redirect(former.url, 301);
+  return new Response(null, { status: former.kind === "withdrawn" ? 410 : 404 });
+}
+
 export async function loader({ params, request, context: loadContext }: LoaderFunctionArgs) {
   const database = await db();
   const found = await lookUp(params);
-  if (found.kind === "missing") throw new Response(null, { status: 404 });
+  if (found.kind === "missing") throw await notHere(database, params);
   if (found.kind === "moved") throw redirect(found.url, 301);
   const { article } = found.page;
 

@@ -13,7 +13,8 @@ import { describeHousekeeping, runHousekeeping } from "~/server/housekeeping";
 import { log } from "~/server/log";
 import { paymentProvider } from "~/server/payments";
 import { secrets } from "~/server/secrets";
-import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, RUN_EVERY_MS } from "./schedule";
+import { publishDueArticles } from "~/server/desk/articles";
+import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, PUBLISH_EVERY_MS, RUN_EVERY_MS } from "./schedule";
 
 const config = serverConfig();
 os.setPriority(JOBS_NICENESS);
@@ -21,7 +22,23 @@ process.title = JOBS_TITLE;
 
 let db: Database | undefined;
 let running: Promise<void> | undefined;
+let publishing: Promise<void> | undefined;
 let stopping = false;
+
+/** The database, opened at the first step that needs it; one that cannot be opened now is tried again at the next. */
+let opening: Promise<Database> | undefined;
+async function database(): Promise<Database> {
+  opening ??= openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    schema: config.DATABASE_SCHEMA,
+    dataDir: config.dataDir,
+    backendsSharePriority: true,
+  }).catch((error: unknown) => {
+    opening = undefined;
+    throw error;
+  });
+  return (db = await opening);
+}
 
 /**
  * One round: the housekeeping (server/housekeeping.ts), then, when BILLING_RENEWALS is on and the
@@ -31,12 +48,7 @@ let stopping = false;
  */
 async function runRound(): Promise<void> {
   try {
-    db ??= await openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      schema: config.DATABASE_SCHEMA,
-      dataDir: config.dataDir,
-      backendsSharePriority: true,
-    });
+    const db = await database();
     const provider = paymentProvider(db, config, secrets().paymentWebhookSecret);
     log.info(describeHousekeeping(await runHousekeeping(db, provider)));
     if (renewsThroughSite(provider, config))
@@ -53,21 +65,40 @@ function round(): void {
   running = runRound().finally(() => (running = undefined));
 }
 
+/**
+ * Publishes the scheduled articles whose time has come. Every instance's jobs run it; each
+ * article is published once all the same (a conditional update on its state, ADR 076).
+ */
+function publishTick(): void {
+  if (publishing || stopping) return;
+  publishing = (async () => {
+    try {
+      const { published } = await publishDueArticles(await database(), new Date());
+      if (published.length > 0) log.info(`Published ${published.length} scheduled article(s): ${published.join(", ")}`);
+    } catch (error) {
+      log.error("Publishing scheduled articles failed; the next tick tries again", { error });
+    }
+  })().finally(() => (publishing = undefined));
+}
+
 /** Lets the round in progress finish (each of its steps is safe to stop anywhere, but a receipt half-sent is better sent), then exits. */
 async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   clearInterval(timer);
   clearTimeout(first);
+  clearInterval(publishTimer);
   const grace = setTimeout(() => process.exit(0), config.SHUTDOWN_GRACE_SECONDS * 1000);
   grace.unref();
-  await running;
+  await Promise.all([running, publishing]);
   await db?.destroy().catch(() => {});
   process.exit(0);
 }
 
 const first = setTimeout(round, FIRST_RUN_MS);
 const timer = setInterval(round, RUN_EVERY_MS);
+const publishTimer = setInterval(publishTick, PUBLISH_EVERY_MS);
+publishTick();
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop());
 // The server that started it has gone (even by SIGKILL, even before this process had loaded): so does it.
 process.on("disconnect", () => void stop());

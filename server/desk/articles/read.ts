@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
-import type { ArticleFields } from "~/shared/article-fields";
+import { CURATED_STREAMS, type ArticleFields } from "~/shared/article-fields";
 import { articlePath } from "~/shared/urls";
 import type { DeskArticle, DeskArticleQuery, DeskArticleSummary, DeskEditor } from "./types";
 
@@ -29,13 +29,7 @@ async function linksOf(db: Reader, ids: number[]) {
       .orderBy("article_topic.article_id")
       .orderBy("article_topic.position")
       .execute(),
-    db
-      .selectFrom("stream_entry")
-      .select(["article_id", "stream as value"])
-      .where("article_id", "in", ids)
-      .orderBy("article_id")
-      .orderBy("stream")
-      .execute(),
+    db.selectFrom("stream_entry").select(["article_id", "stream as value"]).where("article_id", "in", ids).execute(),
   ]);
   const grouped = (rows: { article_id: number; value: string }[]) => {
     const byArticle = new Map<number, string[]>(ids.map((id) => [id, []]));
@@ -108,7 +102,7 @@ function deskArticle(row: RecordRow, links: Awaited<ReturnType<typeof linksOf>>)
     series: row.series_slug ?? null,
     seriesTitle: row.series_title ?? null,
     seriesPart: row.series_slug ? row.series_part : null,
-    streams: (links.streams.get(row.id) ?? []) as ArticleFields["streams"],
+    streams: CURATED_STREAMS.filter((stream) => links.streams.get(row.id)?.includes(stream)),
     published: row.published,
   };
   return {

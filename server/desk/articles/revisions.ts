@@ -6,7 +6,20 @@ import type { RestoreResult, Revision, RevisionSummary } from "./types";
 import { writeFields } from "./write";
 
 function revisions(db: Database) {
-  return db.selectFrom("article_revision").select(["id", "article_id", "version", "fields", "saved_by", "saved_by_name", "saved_at"]);
+  return db
+    .selectFrom("article_revision as r")
+    .leftJoin("app_user as u", "u.id", "r.saved_by")
+    .select([
+      "r.id",
+      "r.article_id",
+      "r.version",
+      "r.fields",
+      "r.saved_by",
+      "r.saved_by_name",
+      "r.saved_at",
+      "u.first_name",
+      "u.last_name",
+    ]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof revisions>["executeTakeFirstOrThrow"]>>;
@@ -19,14 +32,14 @@ function revisionOf(row: Row): Revision {
     version: row.version,
     status,
     savedAt: row.saved_at,
-    savedBy: { id: row.saved_by, name: row.saved_by_name },
+    savedBy: { id: row.saved_by, name: [row.first_name, row.last_name].filter(Boolean).join(" ").trim() || row.saved_by_name },
     fields: fields as ArticleFields,
   };
 }
 
 /** An article's revisions, newest first (an article never changed at the desk has none). */
 export async function listRevisions(db: Database, articleId: number): Promise<RevisionSummary[]> {
-  const rows = await revisions(db).where("article_id", "=", articleId).orderBy("version", "desc").execute();
+  const rows = await revisions(db).where("r.article_id", "=", articleId).orderBy("r.version", "desc").execute();
   return rows.map((row) => {
     const { id, version, status, savedAt, savedBy } = revisionOf(row);
     return { id, version, status, savedAt, savedBy };
@@ -35,7 +48,7 @@ export async function listRevisions(db: Database, articleId: number): Promise<Re
 
 /** One revision of an article; undefined when the article has no such revision. */
 export async function getRevision(db: Database, articleId: number, revisionId: string): Promise<Revision | undefined> {
-  const row = await revisions(db).where("article_id", "=", articleId).where("id", "=", revisionId).executeTakeFirst();
+  const row = await revisions(db).where("r.article_id", "=", articleId).where("r.id", "=", revisionId).executeTakeFirst();
   return row && revisionOf(row);
 }
 

@@ -1,0 +1,117 @@
+import * as cheerio from "cheerio";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, type Database } from "~/server/db/connection";
+import { COMMAND_LINE } from "~/server/desk/audit";
+import { createArticle, publishArticle, saveArticle, unpublishArticle, type DeskArticle } from "~/server/desk/articles";
+import type { ArticleFields } from "~/shared/article-fields";
+import { Reader } from "~/tests/helpers/reader";
+import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+
+// What readers get at an article's addresses once the desk has moved or withdrawn it (ADR 076),
+// from the production build: the test changes articles in the server's database through the
+// editorial domain, then asks the server. Each address is asked for only after its change, so
+// no cache of the server's stands between (caches follow changes within a second; tests/db/editorial).
+
+let server: RunningServer;
+let connection: IsolatedConnection;
+let database: Database;
+let base: Omit<ArticleFields, "title" | "slug">;
+
+beforeAll(async () => {
+  connection = await isolatedConnection("editorial");
+  server = await startBuiltServer({}, "production", connection);
+  database = connect(connection);
+  const [topic, author] = await Promise.all([
+    database
+      .selectFrom("topic")
+      .select("name")
+      .where("subject_id", "is", null)
+      .where("executive_only", "=", 0)
+      .orderBy("id")
+      .executeTakeFirstOrThrow(),
+    database.selectFrom("author").select("slug").orderBy("id").executeTakeFirstOrThrow(),
+  ]);
+  const today = new Date().toISOString().slice(0, 10);
+  base = {
+    dek: "A dek.",
+    subDek: "",
+    summary: "A summary.",
+    body: "One paragraph.\n\nAnother paragraph.",
+    authors: [author.slug],
+    topics: [topic.name],
+    contentType: "Article",
+    tier: "article",
+    series: null,
+    seriesTitle: null,
+    seriesPart: null,
+    streams: [],
+    published: today,
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await database?.destroy();
+  await server?.stop();
+  await connection?.drop();
+});
+
+async function published(title: string, slug: string): Promise<DeskArticle> {
+  const created = await createArticle(database, COMMAND_LINE, { ...base, title, slug }, new Date());
+  if (!created.ok) throw new Error(JSON.stringify(created));
+  const live = await publishArticle(database, COMMAND_LINE, created.article.id, {}, new Date());
+  if (!live.ok) throw new Error(JSON.stringify(live));
+  return live.article;
+}
+
+const get = (path: string) => fetch(server.url + path, { redirect: "manual" });
+
+describe("an article's addresses after the desk changed it", () => {
+  it("answers 410 with the site's own page for a withdrawn article, where an unknown address gets 404", async () => {
+    const article = await published("A Piece Soon Withdrawn", "a-piece-soon-withdrawn");
+    const down = await unpublishArticle(database, COMMAND_LINE, article.id, new Date());
+    expect(down.ok).toBe(true);
+
+    const gone = await get(article.path);
+    expect(gone.status).toBe(410);
+    const $ = cheerio.load(await gone.text());
+    expect($("h1").text()).toBe("Article withdrawn");
+    expect($("main").text()).toContain("This article has been withdrawn");
+    expect($("title").text()).toMatch(/^Article withdrawn \| /);
+    expect($('meta[name="robots"]').attr("content")).toBe("noindex");
+
+    const missing = await get(article.path.replace("soon-withdrawn", "never-written"));
+    expect(missing.status).toBe(404);
+    const $404 = cheerio.load(await missing.text());
+    // The same page around the message: header, navigation and footer as a 404's.
+    for (const part of ["header", "nav", "footer", 'link[rel="stylesheet"]']) expect($(part).length, part).toBe($404(part).length);
+  });
+
+  it("answers 301 from an old address to where a renamed article is now, and 404 for a draft's address", async () => {
+    const article = await published("A Piece About To Move", "a-piece-about-to-move");
+    const moved = await saveArticle(
+      database,
+      COMMAND_LINE,
+      article.id,
+      article.version,
+      { ...base, title: "A Piece That Moved", slug: "a-piece-that-moved" },
+      new Date(),
+    );
+    if (!moved.ok) throw new Error(JSON.stringify(moved));
+
+    const old = await get(article.path);
+    expect(old.status).toBe(301);
+    expect(new URL(old.headers.get("location")!, server.url).pathname).toBe(moved.article.path);
+    const $ = await new Reader(server.url).page(moved.article.path);
+    expect($("h1").first().text()).toBe("A Piece That Moved");
+
+    const draft = await createArticle(
+      database,
+      COMMAND_LINE,
+      { ...base, title: "A Draft Nobody Sees", slug: "a-draft-nobody-sees" },
+      new Date(),
+    );
+    if (!draft.ok) throw new Error(JSON.stringify(draft));
+    expect((await get(draft.article.path)).status).toBe(404);
+  });
+});
