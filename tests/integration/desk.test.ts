@@ -256,7 +256,7 @@ describe("the desk's door", () => {
     const page = cheerio.load(await res.text());
     expect(page("meta[name=robots]").attr("content")).toBe("noindex, nofollow");
     expect(
-      page("nav[aria-label=Desk] h2")
+      page("nav[aria-label='Desk areas'] h2")
         .map((_, el) => page(el).text())
         .get(),
     ).toEqual(["Customer service"]);
