@@ -156,5 +156,6 @@ function placeholderWorld(): World {
     guest: Object.create(null),
     staff: Object.create(null),
     keys: { admin: "", revocableId: "" },
+    draft: { id: "", revisionId: "", authors: "", topics: "" },
   } as World;
 }
