@@ -9,7 +9,9 @@ import { ArticleForm } from "~/app/components/desk/articles/ArticleForm";
 import { ConflictNotice } from "~/app/components/desk/articles/ConflictNotice";
 import { StatePanel } from "~/app/components/desk/articles/StatePanel";
 import * as css from "~/app/components/desk/articles/articles.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import * as forms from "~/app/components/forms/forms.css";
+import { errorSummary } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor, notFound, requireAction, requireDesk } from "~/app/lib/desk/access.server";
 import { articleFormSchema, articleFormValues, SCHEDULE_MESSAGE, scheduleSchema } from "~/app/lib/desk/article-form";
@@ -124,9 +126,11 @@ export default function EditArticle() {
           {notice}
         </p>
       ) : null}
+      {/* First on a phone too, before the state's panel: a conflict's notice says all there is to say. */}
+      {conflict ? <ConflictNotice conflict={conflict} /> : <ErrorSummary items={errorSummary("article", result)} />}
       <div className={css.layout}>
         <StatePanel
-          article={article}
+          article={conflict ? { ...article, version: conflict.version, status: conflict.status } : article}
           lastChange={lastChange}
           publishAt={publishAt}
           mayPublish={may.publish}
@@ -144,7 +148,7 @@ export default function EditArticle() {
             values={values}
             result={result}
             choices={choices}
-            notice={conflict ? <ConflictNotice conflict={conflict} /> : undefined}
+            summaryAbove
             submitLabel="Save"
             saveNote={article.status === "published" ? "A published article changes on the site as soon as it is saved." : undefined}
           />

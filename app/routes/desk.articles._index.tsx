@@ -112,7 +112,7 @@ export default function DeskArticles() {
         </Link>
       </div>
       <Form method="get" className={css.filters} aria-label="Filter the articles">
-        <div className={forms.field}>
+        <div className={`${forms.field} ${css.filterWide}`}>
           <label className={forms.label} htmlFor="articles-q">
             Search
           </label>
@@ -227,7 +227,7 @@ export default function DeskArticles() {
                 <td data-label="Date" className={css.nowrap}>
                   {row.date}
                 </td>
-                <td data-label="Last change">{row.changed ?? <span className={desk.muted}>As seeded</span>}</td>
+                <td data-label="Last change">{row.changed ?? <span className={desk.muted}>Seeded</span>}</td>
               </tr>
             ))}
           </tbody>

@@ -108,7 +108,7 @@ function Streams({ meta }: { meta: FieldMetadata<string | string[] | undefined> 
           </div>
         );
       })}
-      <p id={meta.descriptionId} className={forms.hint}>
+      <p id={meta.descriptionId} className={`${forms.hint} ${css.streamsHint}`}>
         Every article is in The Latest and its topics&apos; streams; a visual-library piece is always in Visual Library.
       </p>
     </fieldset>
@@ -122,26 +122,25 @@ interface Props {
   values: Record<string, string | string[]>;
   result: SubmissionResult<string[]> | null | undefined;
   choices: ArticleChoices;
-  /** Shown above the form's fields (the conflict's notice). */
-  notice?: ReactNode;
+  /** The page shows the errors (or a conflict's notice) above its columns itself. */
+  summaryAbove?: boolean;
   submitLabel: string;
   /** Beside the save button: what happens to a published article. */
   saveNote?: string;
 }
 
-export function ArticleForm({ intent, version, values, result, choices, notice, submitLabel, saveNote }: Props) {
+export function ArticleForm({ intent, version, values, result, choices, summaryAbove = false, submitLabel, saveNote }: Props) {
   const { form, fields: all, summary, submitDisabled } = useSpecForm("article", loadSchema, result, values as never);
   // Each control sends one text (the schema also takes a name sent twice, as a hostile post may).
   const fields = all as unknown as Record<Exclude<keyof typeof all, "streams">, Meta> & Pick<typeof all, "streams">;
   const formError = form.errors?.[0];
   return (
     <div className={css.form}>
-      <ErrorSummary items={summary} takeFocus={!notice} />
-      {notice}
+      {summaryAbove ? null : <ErrorSummary items={summary} />}
       <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
         <input type="hidden" name="intent" value={intent} />
         {version !== undefined ? <input key={version} type="hidden" name="version" defaultValue={version} /> : null}
-        {formError && !notice ? (
+        {formError && !summaryAbove ? (
           <p className={forms.formMessage} id={form.errorId}>
             {formError}
           </p>
@@ -168,7 +167,7 @@ export function ArticleForm({ intent, version, values, result, choices, notice, 
         <fieldset className={css.section}>
           <legend>Filing</legend>
           <div className={css.grid}>
-            <Input meta={fields.slug} label="Slug" hint="Lowercase words joined by hyphens: part of the address." />
+            <Input meta={fields.slug} label="Slug" hint="Lowercase words and hyphens; part of the address." />
             <Input meta={fields.published} label="Publication date" type="date" hint="The date the article carries (YYYY-MM-DD)." />
           </div>
           <Input meta={fields.authors} label="Authors" list="article-authors" hint="Author slugs in byline order, separated by commas." />

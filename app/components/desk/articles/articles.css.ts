@@ -17,23 +17,25 @@ export const toolbar = style({
 
 export const crumbs = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 
-/** The list's filters: stacked on a phone, one row on a laptop. */
+/** The list's filters: two columns under the search on a phone, one row on a laptop. */
 export const filters = style({
   display: "grid",
   gap: vars.space.sm,
-  gridTemplateColumns: "1fr",
+  gridTemplateColumns: "repeat(2, minmax(0, 1fr))",
   alignItems: "end",
   padding: vars.space.md,
   background: vars.color.wash,
   border: `1px solid ${vars.color.rule}`,
   fontFamily: vars.font.ui,
   "@media": {
-    [media.tablet]: { gridTemplateColumns: "repeat(2, minmax(0, 1fr))" },
     [media.desktop]: { gridTemplateColumns: "minmax(0, 2fr) repeat(4, minmax(0, 1fr)) auto" },
   },
 });
 
-export const filterActions = style({ display: "flex", gap: vars.space.md, alignItems: "center", minHeight: "2.75rem" });
+/** The search box and the buttons take a whole row of the phone's two columns. */
+export const filterWide = style({ gridColumn: "1 / -1", "@media": { [media.desktop]: { gridColumn: "auto" } } });
+
+export const filterActions = style([filterWide, { display: "flex", gap: vars.space.md, alignItems: "center", minHeight: "2.75rem" }]);
 
 export const count = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 
@@ -141,9 +143,11 @@ globalStyle(`${section} > legend`, {
   padding: `0 ${vars.space.sm} 0 0`,
 });
 
+/** Fields side by side; their controls line up whatever the length of the hints above them. */
 export const grid = style({
   display: "grid",
   gap: vars.space.md,
+  alignItems: "end",
   gridTemplateColumns: "minmax(0, 1fr)",
   "@media": { [media.tablet]: { gridTemplateColumns: "repeat(2, minmax(0, 1fr))" } },
 });
@@ -151,6 +155,7 @@ export const grid = style({
 export const gridThree = style({
   display: "grid",
   gap: vars.space.md,
+  alignItems: "end",
   gridTemplateColumns: "minmax(0, 1fr)",
   "@media": { [media.tablet]: { gridTemplateColumns: "minmax(0, 1fr) minmax(0, 2fr) 6rem" } },
 });
@@ -170,12 +175,19 @@ export const streams = style({
   margin: 0,
 });
 
+export const streamsHint = style({ gridColumn: "1 / -1", margin: 0 });
+
 globalStyle(`${streams} > legend`, { fontFamily: vars.font.ui, fontWeight: 700, padding: 0, marginBottom: vars.space.sm });
 
 export const markdownNote = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 globalStyle(`${markdownNote} code`, { fontFamily: mono, background: vars.color.wash, padding: "0 0.2em" });
 
+/** Stays at the foot of the window while the editor is in the form, so Save is always at hand. */
 export const saveBar = style({
+  position: "sticky",
+  bottom: 0,
+  zIndex: 1,
+  background: vars.color.paper,
   display: "flex",
   flexWrap: "wrap",
   gap: vars.space.md,
@@ -202,7 +214,7 @@ globalStyle(`${conflict} p`, { margin: 0 });
 
 /** A field's line diff: each line marked with a sign and hidden words, not by colour alone. */
 export const diffField = style({ display: "grid", gap: vars.space.xs, minWidth: 0 });
-globalStyle(`${diffField} h3`, { fontFamily: vars.font.ui, fontSize: vars.size.sm, margin: 0 });
+globalStyle(`${diffField} h2, ${diffField} h3`, { fontFamily: vars.font.ui, fontSize: vars.size.md, margin: 0 });
 
 export const diff = style({
   margin: 0,
