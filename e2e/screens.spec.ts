@@ -1,10 +1,11 @@
 import type { Page } from "@playwright/test";
-import { createArticle } from "~/server/desk/articles";
+import { createArticle, listRevisions, saveArticle } from "~/server/desk/articles";
 import { previewToken } from "~/server/desk/articles/preview";
-import { COMMAND_LINE } from "~/server/desk/audit";
+import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
 import { totpCode } from "~/server/desk/totp";
 import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
+import type { Site } from "./site";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
 
 // One screenshot of every page type at a phone's width and a laptop's, for a person to look at
@@ -120,7 +121,7 @@ test("every checkout step, signed in with a print item and an ebook in the cart,
   await page.getByRole("button", { name: /^Place order: \$/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
   await shoot(page, project, "sandbox-checkout", new URL(page.url()).pathname);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
   const orderId = new URL(page.url()).pathname.split("/").pop()!;
@@ -165,7 +166,7 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await signInThroughPage(page, admin.email);
   await shoot(page, project, "desk-enrol", admin.link);
   const secret = await secretOnPage(page);
-  await page.getByLabel("Code from your app").fill(totpCode(secret, new Date()));
+  await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(secret, new Date()));
   await page.getByRole("button", { name: "Set up and enter the desk" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
   await page.screenshot({ path: screenPath(project, "desk-recovery-codes", 1280), fullPage: true, animations: "disabled" });
@@ -176,6 +177,7 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-staff", "/desk/staff");
   await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
   await shoot(page, project, "desk-audit", "/desk/audit");
+  await shootArticlePages(page, site, project, { id: colleagueId.id, label: colleague.email });
   await page.getByRole("button", { name: "Leave the desk" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await shoot(page, project, "desk-verify", "/desk/verify");
@@ -207,3 +209,70 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
   await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
 });
+
+/**
+ * The desk's article pages: the list, a new article, one with a history (its edit page, its
+ * revisions and a revision's diff), and the conflict a stale save meets when a colleague saved first.
+ */
+async function shootArticlePages(page: Page, site: Site, project: string, colleague: AuditActor) {
+  const author = await site.db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
+  const subjects = await site.db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("name").limit(2).execute();
+  const fields = {
+    title: "What the Night Shift Knows About Quality",
+    dek: "Plants that listen to their night crews catch defects days earlier.",
+    subDek: "",
+    summary: "Night crews see problems first. A study of 40 plants shows what happens when managers ask them.",
+    body: Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the night shift notices what the day shift walks past.`).join("\n\n"),
+    slug: `night-shift-quality-${project}-${Date.now()}`,
+    authors: [author.slug],
+    topics: [subjects[0]!.name],
+    contentType: "Article",
+    tier: "article" as const,
+    series: null,
+    seriesTitle: null,
+    seriesPart: null,
+    streams: [],
+    published: "2026-03-04",
+  };
+  const made = await createArticle(site.db, COMMAND_LINE, fields, new Date());
+  if (!made.ok) throw new Error(JSON.stringify(made.fieldErrors));
+  const id = made.article.id;
+  const body = fields.body.replace("Paragraph 3: the night shift notices", "Paragraph 3: the night shift often notices first");
+  const saved = await saveArticle(
+    site.db,
+    colleague,
+    id,
+    1,
+    { ...fields, title: "What Night Shifts Know About Quality", body },
+    new Date(),
+  );
+  if (!saved.ok) throw new Error(saved.reason);
+  const [latest] = await listRevisions(site.db, id);
+
+  await shoot(page, project, "desk-articles", "/desk/articles");
+  await shoot(page, project, "desk-article-new", "/desk/articles/new");
+  await shoot(page, project, "desk-article-edit", `/desk/articles/${id}`);
+  await shoot(page, project, "desk-article-revisions", `/desk/articles/${id}/revisions`);
+  await shoot(page, project, "desk-article-diff", `/desk/articles/${id}/revisions/${latest!.id}`);
+
+  // The edit page is opened at version 2, then the colleague saves again: this page's save is stale.
+  await page.goto(`/desk/articles/${id}`);
+  const current = saved.article;
+  const again = await saveArticle(
+    site.db,
+    colleague,
+    id,
+    2,
+    { ...fields, title: current.title, body, dek: "Plants that ask their night crews catch defects days sooner." },
+    new Date(),
+  );
+  if (!again.ok) throw new Error(again.reason);
+  await page.getByLabel("Title", { exact: true }).fill("What the Night Shift Sees First");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Someone else saved this article" })).toBeVisible();
+  for (const width of SCREENSHOT_WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `conflict at ${width} px`).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: screenPath(project, "desk-article-conflict", width), fullPage: true, animations: "disabled" });
+  }
+}

@@ -16,7 +16,13 @@ import { redirect } from "~/app/lib/http/responses.server";
 // are named for the roles that will use them, as headings without links.
 
 const AREA_PAGES: Record<DeskArea["id"], { description: string; links: { to: string; label: string }[] }> = {
-  editorial: { description: "Articles, authors, topics, reading lists and the home page.", links: [] },
+  editorial: {
+    description: "Articles, authors, topics, reading lists and the home page.",
+    links: [
+      { to: "/desk/articles", label: "Articles" },
+      { to: "/desk/articles/new", label: "New article" },
+    ],
+  },
   store: { description: "The store's catalogue, orders and promotions.", links: [] },
   service: { description: "Readers' accounts, subscriptions and orders, for customer service.", links: [] },
   staff: { description: "Who works at the desk, and their roles.", links: [{ to: "/desk/staff", label: "Staff and roles" }] },

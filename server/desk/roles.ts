@@ -56,13 +56,21 @@ export function mayAct(roles: readonly Role[], action: DeskAction): boolean {
  * them, and have no page yet.
  */
 export const DESK_AREAS = [
-  { id: "editorial", title: "Editorial", roles: ["admin", "editor"], opens: null, path: null },
+  { id: "editorial", title: "Editorial", bar: "Articles", roles: ["admin", "editor"], opens: "articles.list", path: "/desk/articles" },
   { id: "store", title: "Store", roles: ["admin", "store"], opens: null, path: null },
   { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null, path: null },
   { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list", path: "/desk/staff" },
   { id: "audit", title: "Audit log", roles: ["admin"], opens: "audit.read", path: "/desk/audit" },
   { id: "api-keys", title: "API keys", roles: ["admin"], opens: "api-keys.list", path: "/desk/api-keys" },
-] as const satisfies readonly { id: string; title: string; roles: readonly Role[]; opens: DeskAction | null; path: string | null }[];
+] as const satisfies readonly {
+  id: string;
+  title: string;
+  /** What the desk's bar calls the area, when not its title. */
+  bar?: string;
+  roles: readonly Role[];
+  opens: DeskAction | null;
+  path: string | null;
+}[];
 
 export type DeskArea = (typeof DESK_AREAS)[number];
 
@@ -74,6 +82,6 @@ export function areasFor(roles: readonly Role[]): DeskArea[] {
 /** The desk's bar: the areas these roles may open, each with its address. */
 export function deskNavigation(roles: readonly Role[]): { title: string; path: string }[] {
   return areasFor(roles).flatMap((area) =>
-    area.opens && area.path && mayAct(roles, area.opens) ? [{ title: area.title, path: area.path }] : [],
+    area.opens && area.path && mayAct(roles, area.opens) ? [{ title: "bar" in area ? area.bar : area.title, path: area.path }] : [],
   );
 }

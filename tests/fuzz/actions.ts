@@ -298,6 +298,8 @@ export function actionTargets(w: World): ActionTarget[] {
       ),
       fields: {},
     },
+    // Last, so that the targets before them keep their seeds (a target's seed follows its place).
+    ...deskArticleTargets(w),
   ];
 }
 
@@ -352,6 +354,63 @@ function deskTargets(w: World): ActionTarget[] {
         intent: oneOf("revoke", "other"),
         keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)),
       },
+    },
+  ];
+}
+
+/** The desk's article forms (issue 38), aimed at the run's own draft, an unknown id and hostile ones. */
+function deskArticleTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const fields = {
+    title: oneOf("A fuzzed headline", ""),
+    dek: oneOf("A dek."),
+    subDek: oneOf("", "A sub-dek."),
+    summary: oneOf("A summary.\r\nOn two lines."),
+    body: oneOf("A paragraph.\r\n\r\n## A heading\r\n\r\n- an item", "x".repeat(70_000)),
+    slug: oneOf("fuzz-made", "Not A Slug", ""),
+    authors: oneOf(w.draft.authors, `${w.draft.authors}, ${w.draft.authors}`, "no-such-author"),
+    topics: oneOf(w.draft.topics, "No Such Topic", `${w.draft.topics}, ${w.draft.topics}`),
+    contentType: oneOf("Article", "Interview"),
+    tier: oneOf("article", "visual-library", "gold"),
+    series: oneOf("", "fuzz-series"),
+    seriesTitle: oneOf("", "Fuzz series"),
+    seriesPart: oneOf("", "1", "-1", "1e309"),
+    streams: oneOf("big-ideas", "webinars", "gossip"),
+    published: oneOf("2026-03-04", "2026-02-30", "1899-12-31"),
+  };
+  const version = oneOf("1", "2", "3", "999999", "0", "abc");
+  return [
+    {
+      name: "desk: new article",
+      actors: everyone,
+      path: fc.constant("/desk/articles/new"),
+      fields: { intent: oneOf("create", "other"), ...fields },
+    },
+    {
+      name: "desk: an article (save, publish, schedule, unpublish)",
+      actors: everyone,
+      path: pathWith("/desk/articles/", [w.draft.id, "99999999"]),
+      fields: {
+        intent: oneOf("save", "publish", "schedule", "unpublish", "other"),
+        version,
+        publishAt: oneOf("2099-01-01T09:00", "2020-01-01T09:00", "2026-02-30T09:00", "tomorrow"),
+        ...fields,
+      },
+    },
+    {
+      name: "desk: restore a revision",
+      actors: everyone,
+      path: pathWith(`/desk/articles/${w.draft.id}/revisions/`, [w.draft.revisionId, "00000000-0000-0000-0000-000000000000"]),
+      fields: { intent: oneOf("restore", "other"), version },
+    },
+    {
+      name: "GET desk articles",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("q", "status", "topic", "author", "type", "page").map((key) => `/desk/articles?${key}=${inUrl(t.slice(0, 300))}&page=2`),
+      ),
+      fields: {},
     },
   ];
 }

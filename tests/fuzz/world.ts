@@ -1,5 +1,5 @@
 import * as cheerio from "cheerio";
-import { connect, type ConnectionOptions } from "~/server/db/connection";
+import { connect, type ConnectionOptions, type Database } from "~/server/db/connection";
 import { createApiKey } from "~/server/desk/api-keys";
 import { createArticle } from "~/server/desk/articles";
 import { COMMAND_LINE } from "~/server/desk/audit";
@@ -51,6 +51,8 @@ export interface World {
   keys: { admin: string; revocableId: string };
   /** The draft the Admin API's calls change, publish and unpublish. */
   deskArticle: { id: string };
+  /** A draft for the desk's article forms to aim at (not reader A's article), its first revision, and its byline and topics. */
+  draft: { id: string; revisionId: string; authors: string; topics: string };
 }
 
 let counter = 0;
@@ -149,7 +151,7 @@ const FUZZ_ARTICLE: ArticleFields = {
 };
 
 /** Reader C, made an admin and let into the desk through the enrolment page; and the world's API keys. */
-async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys" | "deskArticle">> {
+async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys" | "deskArticle" | "draft">> {
   const c = await register(baseUrl);
   const db = connect(database);
   try {
@@ -171,10 +173,42 @@ async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<
       staff: Object.assign(c.browser, { userId: added.user.id, email: c.email }),
       keys: { admin: admin.key, revocableId: revocable.apiKey.id },
       deskArticle: { id: String(article.article.id) },
+      draft: await fuzzDraft(db),
     };
   } finally {
     await db.destroy();
   }
+}
+
+/** A draft of the run's own, by the first author on a subject. */
+async function fuzzDraft(db: Database): Promise<World["draft"]> {
+  const author = await db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
+  const subject = await db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("name").executeTakeFirstOrThrow();
+  const made = await createArticle(
+    db,
+    COMMAND_LINE,
+    {
+      title: "A draft for the fuzz run",
+      dek: "Hostile posts aim at it.",
+      subDek: "",
+      summary: "It stays a draft unless a post publishes it.",
+      body: "One paragraph.",
+      slug: `fuzz-draft-${process.pid}-${Date.now()}`,
+      authors: [author.slug],
+      topics: [subject.name],
+      contentType: "Article",
+      tier: "article",
+      series: null,
+      seriesTitle: null,
+      seriesPart: null,
+      streams: [],
+      published: "2026-03-04",
+    },
+    new Date(),
+  );
+  if (!made.ok) throw new Error(`could not make the fuzz run's draft: ${JSON.stringify(made.fieldErrors)}`);
+  const revision = await db.selectFrom("article_revision").select("id").where("article_id", "=", made.article.id).executeTakeFirstOrThrow();
+  return { id: String(made.article.id), revisionId: revision.id, authors: author.slug, topics: subject.name };
 }
 
 export async function prepareWorld(baseUrl: string, database: ConnectionOptions): Promise<World> {

@@ -159,5 +159,6 @@ function placeholderWorld(): World {
     staff: Object.create(null),
     keys: { admin: "", revocableId: "" },
     deskArticle: { id: "" },
+    draft: { id: "", revisionId: "", authors: "", topics: "" },
   } as World;
 }
