@@ -16,6 +16,18 @@ export interface TopicTable {
   executive_only: Flag;
   /** The subject the topic belongs to; null for a subject itself. */
   subject_id: number | null;
+  /** Counts the desk's saves; a save names the version it read (ADR 078). */
+  version: Generated<number>;
+  /** The last save at the desk or through the Admin API: when, and who (as the conflict message names them). */
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** A slug a topic had before it was renamed (ADR 078): its pages answer 301 to the topic's page now. */
+export interface TopicFormerSlugTable {
+  slug: string;
+  topic_id: number;
+  created_at: string;
 }
 
 export interface AuthorTable {
@@ -24,6 +36,9 @@ export interface AuthorTable {
   name: string;
   role: string;
   bio: string;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
 }
 
 export interface SeriesTable {
@@ -828,6 +843,7 @@ export interface VoucherTable {
 
 export interface DB {
   topic: TopicTable;
+  topic_former_slug: TopicFormerSlugTable;
   author: AuthorTable;
   series: SeriesTable;
   article: ArticleTable;

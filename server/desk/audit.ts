@@ -25,6 +25,10 @@ export const AUDIT_ACTIONS = {
   "api-key.create": "Made an API key",
   "api-key.revoke": "Revoked an API key",
   "api.call": "Called the Admin API",
+  "author.create": "Added an author",
+  "author.update": "Changed an author",
+  "topic.create": "Added a topic",
+  "topic.update": "Changed a topic",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -33,6 +33,7 @@ import * as m032 from "./032-desk-staff";
 import * as m033 from "./033-desk-audit";
 import * as m034 from "./034-mail-claims";
 import * as m035 from "./035-desk-api-keys";
+import * as m038 from "./038-catalogue-edits";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   "033-desk-audit": m033,
   "034-mail-claims": m034,
   "035-desk-api-keys": m035,
+  "038-catalogue-edits": m038,
 };
 
 export const migrationProvider: MigrationProvider = {
