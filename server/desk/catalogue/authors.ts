@@ -16,11 +16,7 @@ export interface DeskAuthor extends LastSave {
   bio: string;
 }
 
-export interface AuthorListing {
-  id: number;
-  slug: string;
-  name: string;
-  role: string;
+export interface AuthorListing extends DeskAuthor {
   /** How many articles name them. */
   articles: number;
 }
@@ -50,6 +46,10 @@ export async function listAuthors(db: Database, query: ListQuery): Promise<Listi
         "author.slug",
         "author.name",
         "author.role",
+        "author.bio",
+        "author.version",
+        "author.updated_at",
+        "author.updated_by_name",
         eb
           .selectFrom("article_author")
           .select((inner) => inner.fn.countAll<number>().as("n"))
@@ -65,7 +65,15 @@ export async function listAuthors(db: Database, query: ListQuery): Promise<Listi
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow(),
   ]);
-  return { total: Number(count.n), items: rows.map((row) => ({ ...row, articles: Number(row.articles ?? 0) })) };
+  return {
+    total: Number(count.n),
+    items: rows.map(({ updated_at, updated_by_name, articles, ...row }) => ({
+      ...row,
+      updatedAt: updated_at,
+      updatedBy: updated_by_name,
+      articles: Number(articles ?? 0),
+    })),
+  };
 }
 
 export async function getAuthor(db: Database, id: number): Promise<DeskAuthor | undefined> {

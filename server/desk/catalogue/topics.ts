@@ -35,13 +35,7 @@ export interface DeskTopic extends LastSave {
   formerSlugs: string[];
 }
 
-export interface TopicListing {
-  id: number;
-  slug: string;
-  name: string;
-  subject: string | null;
-  subscriberOnly: boolean;
-  executiveOnly: boolean;
+export interface TopicListing extends DeskTopic {
   articles: number;
 }
 
@@ -62,18 +56,69 @@ function matching(db: Database, q: string | undefined) {
   return q ? select.where((eb) => containsText([eb.ref("topic.name"), eb.ref("topic.slug")], q)) : select;
 }
 
+const TOPIC_COLUMNS = [
+  "topic.id",
+  "topic.slug",
+  "topic.name",
+  "topic.description",
+  "subject.name as subject",
+  "topic.subscriber_only",
+  "topic.executive_only",
+  "topic.version",
+  "topic.updated_at",
+  "topic.updated_by_name",
+] as const;
+
+type TopicRow = {
+  id: number;
+  slug: string;
+  name: string;
+  description: string;
+  subject: string | null;
+  subscriber_only: number;
+  executive_only: number;
+  version: number;
+  updated_at: string | null;
+  updated_by_name: string | null;
+};
+
+const deskTopic = (row: TopicRow, formerSlugs: string[]): DeskTopic => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  description: row.description,
+  subject: row.subject,
+  subscriberOnly: row.subscriber_only === 1,
+  executiveOnly: row.executive_only === 1,
+  path: topicPath(row.slug),
+  formerSlugs,
+  version: row.version,
+  updatedAt: row.updated_at,
+  updatedBy: row.updated_by_name,
+});
+
+/** The slugs these topics had before, each topic's oldest first. */
+async function formerSlugsOf(db: Database, ids: number[]): Promise<Map<number, string[]>> {
+  const bySlug = new Map<number, string[]>();
+  if (ids.length === 0) return bySlug;
+  const rows = await db
+    .selectFrom("topic_former_slug")
+    .select(["topic_id", "slug"])
+    .where("topic_id", "in", ids)
+    .orderBy("created_at")
+    .orderBy("slug")
+    .execute();
+  for (const row of rows) bySlug.set(row.topic_id, [...(bySlug.get(row.topic_id) ?? []), row.slug]);
+  return bySlug;
+}
+
 /** One page of topics by name, and how many match in all. */
 export async function listDeskTopics(db: Database, query: ListQuery): Promise<Listing<TopicListing>> {
   const [rows, count] = await Promise.all([
     matching(db, query.q)
       .leftJoin("topic as subject", "subject.id", "topic.subject_id")
       .select((eb) => [
-        "topic.id",
-        "topic.slug",
-        "topic.name",
-        "subject.name as subject",
-        "topic.subscriber_only",
-        "topic.executive_only",
+        ...TOPIC_COLUMNS,
         eb
           .selectFrom("article_topic")
           .select((inner) => inner.fn.countAll<number>().as("n"))
@@ -89,17 +134,13 @@ export async function listDeskTopics(db: Database, query: ListQuery): Promise<Li
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .executeTakeFirstOrThrow(),
   ]);
+  const former = await formerSlugsOf(
+    db,
+    rows.map((row) => row.id),
+  );
   return {
     total: Number(count.n),
-    items: rows.map((row) => ({
-      id: row.id,
-      slug: row.slug,
-      name: row.name,
-      subject: row.subject,
-      subscriberOnly: row.subscriber_only === 1,
-      executiveOnly: row.executive_only === 1,
-      articles: Number(row.articles ?? 0),
-    })),
+    items: rows.map((row) => ({ ...deskTopic(row, former.get(row.id) ?? []), articles: Number(row.articles ?? 0) })),
   };
 }
 
@@ -112,42 +153,10 @@ export async function getDeskTopic(db: Database, id: number): Promise<DeskTopic 
   const row = await db
     .selectFrom("topic")
     .leftJoin("topic as subject", "subject.id", "topic.subject_id")
-    .select([
-      "topic.id",
-      "topic.slug",
-      "topic.name",
-      "topic.description",
-      "subject.name as subject",
-      "topic.subscriber_only",
-      "topic.executive_only",
-      "topic.version",
-      "topic.updated_at",
-      "topic.updated_by_name",
-    ])
+    .select(TOPIC_COLUMNS)
     .where("topic.id", "=", id)
     .executeTakeFirst();
-  if (!row) return undefined;
-  const former = await db
-    .selectFrom("topic_former_slug")
-    .select("slug")
-    .where("topic_id", "=", id)
-    .orderBy("created_at")
-    .orderBy("slug")
-    .execute();
-  return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    description: row.description,
-    subject: row.subject,
-    subscriberOnly: row.subscriber_only === 1,
-    executiveOnly: row.executive_only === 1,
-    path: topicPath(row.slug),
-    formerSlugs: former.map((f) => f.slug),
-    version: row.version,
-    updatedAt: row.updated_at,
-    updatedBy: row.updated_by_name,
-  };
+  return row && deskTopic(row, (await formerSlugsOf(db, [id])).get(id) ?? []);
 }
 
 interface Placed {
