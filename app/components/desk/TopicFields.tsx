@@ -1,6 +1,7 @@
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
 import { Checkbox, Shell, TextAreaField, TextField } from "~/app/components/forms/fields";
 import * as forms from "~/app/components/forms/forms.css";
+import * as css from "./desk.css";
 
 interface TopicFieldsMeta {
   name: FieldMetadata<string | undefined>;
@@ -44,8 +45,8 @@ export function TopicFields({
           ))}
         </select>
       </Shell>
-      <fieldset className={forms.field}>
-        <legend className={forms.label}>Who may follow it</legend>
+      <fieldset className={css.fieldset}>
+        <legend>Who may follow it</legend>
         <p className={forms.hint}>For a subject. A topic under a subject follows its subject&apos;s rule, whatever is ticked here.</p>
         <Checkbox meta={fields.subscriberOnly} defaultChecked={flags.subscriberOnly}>
           Subscribers only
