@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
 import type { AuditActor } from "~/server/desk/audit";
 
 // What authors and topics share at the desk (ADR 078): who saves, what a save answers, the
@@ -50,30 +51,20 @@ export function containsText(columns: Expression<string>[], q: string): Expressi
   )})`;
 }
 
-const isKeyClash = (error: unknown) => {
-  const code = (error as { code?: string }).code;
-  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
-};
-
 /**
- * Runs a create in a transaction, with the next id of the table. Two creates at one moment on
- * PostgreSQL can pick the same id; the second meets the key and runs again (its own checks, a
- * taken slug included, run again with it).
+ * Runs a create in a transaction, with the next id of the table. On PostgreSQL the transaction
+ * first takes the lock the content files' import takes for the same table (ADR 080), so two
+ * creates never pick one id, and the second sees the first's slug.
  */
 export async function withNextId<T>(db: Database, table: "author" | "topic", create: (tx: Database, id: number) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (tx) => {
-        const row = await tx
-          .selectFrom(table)
-          .select((eb) => eb.fn.max("id").as("max"))
-          .executeTakeFirst();
-        return create(tx, Number(row?.max ?? 0) + 1);
-      });
-    } catch (error) {
-      if (attempt >= 4 || !isKeyClash(error)) throw error;
-    }
-  }
+  return db.transaction().execute(async (tx) => {
+    if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`${table}:ids`}, 0))`.execute(tx);
+    const row = await tx
+      .selectFrom(table)
+      .select((eb) => eb.fn.max("id").as("max"))
+      .executeTakeFirst();
+    return create(tx, Number(row?.max ?? 0) + 1);
+  });
 }
 
 /** The fields whose values differ, before and after, for the audit log. */
