@@ -178,6 +178,36 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
   await shoot(page, project, "desk-audit", "/desk/audit");
   await shootArticlePages(page, site, project, { id: colleagueId.id, label: colleague.email });
+  await shoot(page, project, "desk-authors", "/desk/authors");
+  await shoot(page, project, "desk-authors-search", "/desk/authors?q=professor");
+  await shoot(page, project, "desk-author-new", "/desk/authors/new");
+  await shoot(page, project, "desk-author", "/desk/authors/1");
+  await shoot(page, project, "desk-topics", "/desk/topics");
+  await shoot(page, project, "desk-topic-new", "/desk/topics/new");
+  await shoot(page, project, "desk-topic", "/desk/topics/20");
+  // A save refused because someone saved since the form was opened: both versions side by side.
+  await page.goto("/desk/authors/2");
+  const author = await site.db.selectFrom("author").select(["version", "role"]).where("id", "=", 2).executeTakeFirstOrThrow();
+  await site.db
+    .updateTable("author")
+    .set({
+      version: author.version + 1,
+      role: `${author.role}, emerita`,
+      updated_at: new Date().toISOString(),
+      updated_by_name: "A colleague",
+    })
+    .where("id", "=", 2)
+    .execute();
+  await page.getByLabel("Biography").fill("A biography written while someone else saved.");
+  await page.getByRole("button", { name: "Save the author" }).click();
+  await expect(page.locator("#edit-author-error")).toHaveText(/^Changed by A colleague at .* since you opened it\./);
+  await expect(page.getByRole("heading", { name: /^Saved since you opened it/ })).toBeVisible();
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `desk-author-stale at ${width} px`).toBeLessThanOrEqual(width);
+    if (SCREENSHOT_WIDTHS.includes(width))
+      await page.screenshot({ path: screenPath(project, "desk-author-stale", width), fullPage: true, animations: "disabled" });
+  }
   await page.getByRole("button", { name: "Leave the desk" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await shoot(page, project, "desk-verify", "/desk/verify");

@@ -18,6 +18,18 @@ export interface TopicTable {
   executive_only: Flag;
   /** The subject the topic belongs to; null for a subject itself. */
   subject_id: number | null;
+  /** Counts the desk's saves; a save names the version it read (ADR 078). */
+  version: Generated<number>;
+  /** The last save at the desk or through the Admin API: when, and who (as the conflict message names them). */
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** A slug a topic had before it was renamed (ADR 078): its pages answer 301 to the topic's page now. */
+export interface TopicFormerSlugTable {
+  slug: string;
+  topic_id: number;
+  created_at: string;
 }
 
 export interface AuthorTable {
@@ -26,6 +38,9 @@ export interface AuthorTable {
   name: string;
   role: string;
   bio: string;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
 }
 
 export interface SeriesTable {
@@ -918,6 +933,7 @@ export interface ImageVariantTable {
 
 export interface DB {
   topic: TopicTable;
+  topic_former_slug: TopicFormerSlugTable;
   author: AuthorTable;
   series: SeriesTable;
   /** A view: the published rows of article_record (ADR 076). */

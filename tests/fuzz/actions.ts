@@ -355,6 +355,42 @@ function deskTargets(w: World): ActionTarget[] {
         keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)),
       },
     },
+    {
+      name: "desk: authors and topics, listed",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("/desk/authors?q=", "/desk/topics?q=", "/desk/authors?page=", "/desk/topics?page=").map(
+          (p) => `${p}${inUrl(t.slice(0, 300))}`,
+        ),
+      ),
+      fields: {},
+    },
+    {
+      name: "desk: an author, new or saved",
+      actors: everyone,
+      path: fc.oneof(fc.constant("/desk/authors/new"), pathWith("/desk/authors/", ["1", "2", "99999"])),
+      fields: {
+        name: oneOf("Fuzz Author", "", "x".repeat(121)),
+        slug: oneOf("", "fuzz-author", "helena-okafor", "Not A Slug"),
+        role: oneOf("Writer", ""),
+        bio: oneOf("A biography.", "", "x".repeat(3001)),
+        version: oneOf("1", "2", "0", "-1", "x", "99999999999"),
+      },
+    },
+    {
+      name: "desk: a topic, new or saved",
+      actors: everyone,
+      path: fc.oneof(fc.constant("/desk/topics/new"), pathWith("/desk/topics/", ["1", "20", "99999"])),
+      fields: {
+        name: oneOf("Fuzz Topic", "Strategy", "R&D", "<b>", ""),
+        description: oneOf("About it.", ""),
+        subject: oneOf("", "Strategy", "Fuzz Topic", "No Such Subject"),
+        subscriberOnly: oneOf("on", "", "true"),
+        executiveOnly: oneOf("on", ""),
+        version: oneOf("1", "2", "0", "x"),
+      },
+    },
   ];
 }
 

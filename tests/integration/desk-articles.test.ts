@@ -4,7 +4,7 @@ import { connect, type Database } from "~/server/db/connection";
 import { ARTICLE_FIELD_MESSAGES } from "~/shared/article-fields";
 import { deskTime } from "~/app/lib/desk/format";
 import { SCHEDULE_MESSAGE } from "~/app/lib/desk/article-form";
-import { deskStaff, signedInReader } from "~/tests/helpers/desk-staff";
+import { deskPeople } from "~/tests/helpers/desk-staff";
 import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -81,8 +81,8 @@ async function versionOnPage(reader: Reader, id: number): Promise<string> {
 
 describe("an article's life at the desk", () => {
   it("is created as a draft, edited by two editors without a lost update, published, scheduled, unpublished and restored", async () => {
-    const ada = await deskStaff(server.url, db, ["editor"], "Ada");
-    const ben = await deskStaff(server.url, db, ["admin"], "Ben");
+    const ada = await deskPeople(server.url, db).staffMember(["editor"], "Ada");
+    const ben = await deskPeople(server.url, db).staffMember(["admin"], "Ben");
 
     // The list and the new article's form.
     const list = await ada.reader.page("/desk/articles");
@@ -230,7 +230,7 @@ describe("an article's life at the desk", () => {
 
 describe("bad input", () => {
   it("answers a form without JS with the shared schema's and the domain's messages beside the fields, never a 500", async () => {
-    const { reader } = await deskStaff(server.url, db, ["editor"], "Cleo");
+    const { reader } = await deskPeople(server.url, db).staffMember(["editor"], "Cleo");
     const empty = await reader.request("/desk/articles/new", { form: { intent: "create" } });
     expect(empty.status).toBe(400);
     const emptyPage = cheerio.load(await empty.text());
@@ -310,7 +310,7 @@ describe("bad input", () => {
 
 describe("who may", () => {
   it("gives a service or store member 403 for every article page and form, and a reader or guest the 404", async () => {
-    const editor = await deskStaff(server.url, db, ["editor"], "Dora");
+    const editor = await deskPeople(server.url, db).staffMember(["editor"], "Dora");
     const id = await created(editor.reader);
     await editor.reader.request(`/desk/articles/${id}`, {
       form: articleForm({ slug: (await stored(id)).slug }, { intent: "save", version: "1" }),
@@ -332,9 +332,9 @@ describe("who may", () => {
       ["restore", (r) => r.request(`/desk/articles/${id}/revisions/${revision}`, { form: { intent: "restore", version: "2" } })],
     ];
     const askers: [string, Reader, number][] = [
-      ["service", (await deskStaff(server.url, db, ["service"], "Sam")).reader, 403],
-      ["store", (await deskStaff(server.url, db, ["store"], "Stu")).reader, 403],
-      ["reader", (await signedInReader(server.url, db, "Rita")).reader, 404],
+      ["service", (await deskPeople(server.url, db).staffMember(["service"], "Sam")).reader, 403],
+      ["store", (await deskPeople(server.url, db).staffMember(["store"], "Stu")).reader, 403],
+      ["reader", (await deskPeople(server.url, db).signedInReader("Rita")).reader, 404],
       ["guest", new Reader(server.url), 404],
     ];
     for (const [label, reader, status] of askers)

@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "~/server/accounts/registration";
 import { connect, type Database } from "~/server/db/connection";
 import { createApiKey } from "~/server/desk/api-keys";
+import { getAuthor } from "~/server/desk/catalogue/authors";
+import { getDeskTopic } from "~/server/desk/catalogue/topics";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { ROLES, type Role } from "~/shared/staff-roles";
 import { ApiContract } from "~/tests/helpers/api-contract";
+import { deskPeople, STAFF_PASSWORD } from "~/tests/helpers/desk-staff";
 import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -18,11 +21,10 @@ import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/test
 // roles × the desk's actions, the second factor at its door, the staff command line's link, and
 // the audit log those actions leave. Staff sign in and enrol through the pages, as people do.
 
-const PASSWORD = "Lantern5!quay";
+const PASSWORD = STAFF_PASSWORD;
 let server: RunningServer;
 let connection: IsolatedConnection;
 let db: Database;
-let counter = 0;
 
 beforeAll(async () => {
   connection = await isolatedConnection("desk");
@@ -36,49 +38,11 @@ afterAll(async () => {
   await connection?.drop();
 });
 
-const uniqueEmail = (name: string) => `${name}.${++counter}.${process.pid}@example.org`;
-
-/** A reader account, signed in through the sign-in page. */
-async function signedInReader(name: string): Promise<{ reader: Reader; email: string }> {
-  const email = uniqueEmail(name);
-  const made = await register(db, { firstName: name, lastName: "Desk", email, password: PASSWORD, optIn: false });
-  if (!made.ok) throw new Error(made.reason);
-  const reader = new Reader(server.url);
-  const res = await reader.request("/sign-in", { form: { username: email, password: PASSWORD, redirectTo: "/" } });
-  expect(res.status).toBe(303);
-  return { reader, email };
-}
-
-/** Follows an enrolment link as its reader: reads the secret off the page and sends a code from it. */
-async function enrol(reader: Reader, link: string): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const url = new URL(link);
-  const page = await reader.page(url.pathname + url.search);
-  expect(page("svg[role=img] path").attr("d")).toMatch(/^M\d+ \d+h1v1h-1z/);
-  const secret = page("main strong")
-    .filter((_, el) => /^[A-Z2-7 ]{20,}$/.test(page(el).text()))
-    .text()
-    .replace(/ /g, "");
-  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  const res = await reader.request(url.pathname + url.search, { form: { code: totpCode(secret, new Date()) } });
-  expect(res.status).toBe(303);
-  expect(res.headers.get("location")).toBe("/desk/security");
-  const codes = await reader.page("/desk/security");
-  const recoveryCodes = codes("main ul li")
-    .map((_, el) => codes(el).text())
-    .get()
-    .filter((text) => /^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/.test(text));
-  expect(recoveryCodes).toHaveLength(10);
-  return { secret, recoveryCodes };
-}
-
-/** A staff member with these roles, signed in, enrolled and inside the desk. */
-async function staffMember(roles: Role[]) {
-  const { reader, email } = await signedInReader(roles.join("-"));
-  const added = await addStaff(db, COMMAND_LINE, email, roles, new Date());
-  if (!added.ok) throw new Error(added.reason);
-  const enrolled = await enrol(reader, `${server.url}/desk/enrol?token=${encodeURIComponent(added.token)}`);
-  return { reader, email, userId: added.user.id, ...enrolled };
-}
+const people = () => deskPeople(server.url, db);
+const uniqueEmail = (name: string) => people().uniqueEmail(name);
+const signedInReader = (name: string) => people().signedInReader(name);
+const enrol = (reader: Reader, link: string) => people().enrol(reader, link);
+const staffMember = (roles: Role[]) => people().staffMember(roles);
 
 /** Someone for an admin's action to act on: a reader who is an editor. */
 async function target(): Promise<{ userId: string; email: string }> {
@@ -98,6 +62,9 @@ interface DeskCall {
 }
 
 const form = (entries: [string, string][]) => new URLSearchParams(entries);
+
+/** Counts what the matrix makes, so each name is new. */
+let made = 0;
 
 /** Every action the desk has (server/desk/roles.ts), as a browser calls it. */
 const CALLS: DeskCall[] = [
@@ -145,6 +112,44 @@ const CALLS: DeskCall[] = [
     call: async (r) => r.request(`/desk/staff/${(await target()).userId}`, { form: { intent: "remove" } }),
   },
   { name: "audit log", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/audit?action=staff.add") },
+  { name: "authors", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/authors?q=a&page=2") },
+  { name: "an author", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/authors/1") },
+  { name: "new author form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/authors/new") },
+  {
+    name: "add an author",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/authors/new", { form: { name: `Matrix Author ${++made}`, role: "Writer", bio: "Writes." } }),
+  },
+  {
+    name: "save an author",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { version, name, bio } = (await getAuthor(db, 1))!;
+      return r.request("/desk/authors/1", { form: { version: String(version), name, bio, role: `Role ${++made}` } });
+    },
+  },
+  { name: "topics", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/topics?q=strategy") },
+  { name: "a topic", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/topics/1") },
+  { name: "new topic form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/topics/new") },
+  {
+    name: "add a topic",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/topics/new", { form: { name: `Matrix Topic ${++made}`, description: "Made.", subject: "Strategy" } }),
+  },
+  {
+    name: "save a topic",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const topic = (await getDeskTopic(db, 1))!;
+      return r.request("/desk/topics/1", {
+        form: { version: String(topic.version), name: topic.name, description: `${topic.description.split(" (")[0]} (${++made})` },
+      });
+    },
+  },
   { name: "API keys", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/api-keys") },
   {
     name: "revoke an API key",
@@ -172,6 +177,12 @@ describe("who sees the desk", () => {
       "/desk/staff/x",
       "/desk/audit",
       "/desk/api-keys",
+      "/desk/authors",
+      "/desk/authors/new",
+      "/desk/authors/1",
+      "/desk/topics",
+      "/desk/topics/new",
+      "/desk/topics/1",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -297,6 +308,9 @@ describe("roles × actions", () => {
     for (const role of ROLES) expect(logged(members[role]!, "recovery-codes.renew"), role).toBe(true);
     for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove", "api-key.revoke"])
       expect(logged(members.admin!, action), action).toBe(true);
+    for (const role of ["admin", "editor"])
+      for (const action of ["author.create", "author.update", "topic.create", "topic.update"])
+        expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(
         rows.filter((row) => row.actor === members[role] && row.action.startsWith("staff.")),
