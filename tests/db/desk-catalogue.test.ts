@@ -170,7 +170,11 @@ describe("topics", () => {
       AT,
     );
     if (!made.ok) throw new Error(JSON.stringify(made));
+    // The readers' list of topics (kept in memory for a minute) shows the new topic, then its new name, at once.
+    expect((await listTopics(db)).map((t) => t.name)).toContain("Supply Risk");
     const renamed = await updateTopic(db, grace, made.value.id, { version: 1, name: "Supply & Demand Risk" }, later(1));
+    expect((await listTopics(db)).map((t) => t.name)).toEqual(expect.arrayContaining(["Supply & Demand Risk"]));
+    expect((await listTopics(db)).map((t) => t.name)).not.toContain("Supply Risk");
     expect(renamed).toMatchObject({ ok: true, value: { slug: "supply-and-demand-risk", formerSlugs: ["supply-risk"], version: 2 } });
     expect((await topicByFormerAddress(db, "slug", "supply-risk"))?.id).toBe(made.value.id);
     expect((await topicByFormerAddress(db, "headline", "Supply-Risk"))?.id).toBe(made.value.id);

@@ -1,8 +1,19 @@
 import type { Database } from "~/server/db/connection";
+import { noteContentChanged } from "~/server/content/content-generation";
 import { recordAudit } from "~/server/desk/audit";
 import type { AuthorFields } from "~/shared/catalogue-fields";
 import { slugify } from "~/shared/slugs";
-import { changes, containsText, withNextId, type Editor, type LastSave, type Listing, type ListQuery, type SaveResult } from "./common";
+import {
+  catalogueChanged,
+  changes,
+  containsText,
+  withNextId,
+  type Editor,
+  type LastSave,
+  type Listing,
+  type ListQuery,
+  type SaveResult,
+} from "./common";
 
 // Authors at the desk and through the Admin API (ADR 078). An author's slug is how articles,
 // the content files and the API name them; it is made once, with the author, and never changes.
@@ -106,7 +117,8 @@ const audited = (author: Pick<DeskAuthor, "name" | "slug" | "role" | "bio">) => 
 export async function createAuthor(db: Database, editor: Editor, fields: AuthorFields, now: Date): Promise<SaveResult<DeskAuthor>> {
   const slug = fields.slug ?? slugify(fields.name);
   if (!slug) return { ok: false, reason: "invalid", fields: { slug: [NO_SLUG] } };
-  return withNextId(db, "author", async (tx, id) => {
+  let generation: number | null = null;
+  const result = await withNextId(db, "author", async (tx, id): Promise<SaveResult<DeskAuthor>> => {
     const taken = await tx.selectFrom("author").select("id").where("slug", "=", slug).executeTakeFirst();
     if (taken) return { ok: false, reason: "invalid", fields: { slug: [SLUG_TAKEN] } };
     const author: DeskAuthor = {
@@ -133,8 +145,11 @@ export async function createAuthor(db: Database, editor: Editor, fields: AuthorF
       })
       .execute();
     await recordAudit(tx, { actor: editor.actor, action: "author.create", subject: `author:${slug}`, after: audited(author) }, now);
+    generation = await catalogueChanged(tx, now);
     return { ok: true, value: author, changed: true };
   });
+  if (generation !== null) noteContentChanged(db, generation);
+  return result;
 }
 
 /**
@@ -148,7 +163,8 @@ export async function updateAuthor(
   change: AuthorChange,
   now: Date,
 ): Promise<SaveResult<DeskAuthor>> {
-  return db.transaction().execute(async (tx): Promise<SaveResult<DeskAuthor>> => {
+  let generation: number | null = null;
+  const result = await db.transaction().execute(async (tx): Promise<SaveResult<DeskAuthor>> => {
     const current = await getAuthor(tx, id);
     if (!current) return { ok: false, reason: "not-found" };
     if (current.version !== change.version) return { ok: false, reason: "stale", current };
@@ -176,10 +192,17 @@ export async function updateAuthor(
     // Another save took this version between the read and the write (PostgreSQL waits for it).
     if (Number(updated.numUpdatedRows) === 0) return { ok: false, reason: "stale", current: (await getAuthor(tx, id))! };
     await recordAudit(tx, { actor: editor.actor, action: "author.update", subject: `author:${current.slug}`, ...diff }, now);
+    const bylines =
+      next.name === current.name
+        ? []
+        : await tx.selectFrom("article_author").select("article_id as id").where("author_id", "=", id).execute();
+    generation = await catalogueChanged(tx, now, bylines);
     return {
       ok: true,
       value: { ...current, ...next, version: current.version + 1, updatedAt: now.toISOString(), updatedBy: editor.name },
       changed: true,
     };
   });
+  if (generation !== null) noteContentChanged(db, generation);
+  return result;
 }

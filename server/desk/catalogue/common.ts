@@ -1,5 +1,7 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Database } from "~/server/db/connection";
+import { bumpContentGeneration } from "~/server/content/content-generation";
+import { reindexArticle } from "~/server/search/documents";
 import { isPostgres } from "~/server/db/dialect";
 import type { AuditActor } from "~/server/desk/audit";
 
@@ -77,4 +79,14 @@ export function changes<T extends object>(before: T, after: T): { before: Partia
     now[key] = after[key];
   }
   return Object.keys(now).length === 0 ? null : { before: was, after: now };
+}
+
+/**
+ * What readers see changed: the articles that show the new name are indexed again, and the
+ * content generation counts up in the same transaction, so every instance's caches follow within
+ * seconds (ADR 076). Answers the generation for `noteContentChanged` once committed.
+ */
+export async function catalogueChanged(tx: Database, now: Date, reindex: { id: number }[] = []): Promise<number> {
+  for (const { id } of reindex) await reindexArticle(tx, id);
+  return bumpContentGeneration(tx, now);
 }

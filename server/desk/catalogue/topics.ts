@@ -1,9 +1,11 @@
 import type { Database } from "~/server/db/connection";
+import { noteContentChanged } from "~/server/content/content-generation";
 import { recordAudit } from "~/server/desk/audit";
 import type { TopicFields, TopicPatch } from "~/shared/catalogue-fields";
 import { topicKey, topicSlug } from "~/shared/slugs";
 import { topicPath } from "~/shared/urls";
 import {
+  catalogueChanged,
   changes,
   containsText,
   withNextId,
@@ -235,7 +237,8 @@ const audited = (t: Pick<DeskTopic, "name" | "slug" | "description" | "subject" 
 const takeSlug = (tx: Database, slug: string) => tx.deleteFrom("topic_former_slug").where("slug", "=", slug).execute();
 
 export async function createTopic(db: Database, editor: Editor, fields: TopicFields, now: Date): Promise<SaveResult<DeskTopic>> {
-  return withNextId(db, "topic", async (tx, id): Promise<SaveResult<DeskTopic>> => {
+  let generation: number | null = null;
+  const result = await withNextId(db, "topic", async (tx, id): Promise<SaveResult<DeskTopic>> => {
     const placed = await place(tx, null, fields);
     if (!placed.ok) return { ok: false, reason: "invalid", fields: placed.fields };
     const { slug, subjectId, subscriberOnly, executiveOnly } = placed.placed;
@@ -257,8 +260,11 @@ export async function createTopic(db: Database, editor: Editor, fields: TopicFie
       .execute();
     const topic = (await getDeskTopic(tx, id))!;
     await recordAudit(tx, { actor: editor.actor, action: "topic.create", subject: `topic:${slug}`, after: audited(topic) }, now);
+    generation = await catalogueChanged(tx, now);
     return { ok: true, value: topic, changed: true };
   });
+  if (generation !== null) noteContentChanged(db, generation);
+  return result;
 }
 
 /**
@@ -266,7 +272,8 @@ export async function createTopic(db: Database, editor: Editor, fields: TopicFie
  * for the 301; a subject whose rules change carries them to its topics.
  */
 export async function updateTopic(db: Database, editor: Editor, id: number, patch: TopicPatch, now: Date): Promise<SaveResult<DeskTopic>> {
-  return db.transaction().execute(async (tx): Promise<SaveResult<DeskTopic>> => {
+  let generation: number | null = null;
+  const result = await db.transaction().execute(async (tx): Promise<SaveResult<DeskTopic>> => {
     const current = await getDeskTopic(tx, id);
     if (!current) return { ok: false, reason: "not-found" };
     if (current.version !== patch.version) return { ok: false, reason: "stale", current };
@@ -330,6 +337,13 @@ export async function updateTopic(db: Database, editor: Editor, id: number, patc
       },
       now,
     );
+    const filed =
+      next.name === current.name
+        ? []
+        : await tx.selectFrom("article_topic").select("article_id as id").where("topic_id", "=", id).execute();
+    generation = await catalogueChanged(tx, now, filed);
     return { ok: true, value: (await getDeskTopic(tx, id))!, changed: true };
   });
+  if (generation !== null) noteContentChanged(db, generation);
+  return result;
 }
