@@ -200,7 +200,7 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
     .execute();
   await page.getByLabel("Biography").fill("A biography written while someone else saved.");
   await page.getByRole("button", { name: "Save the author" }).click();
-  await expect(page.locator("#edit-author-error")).toHaveText(/^Changed by A colleague at .* since you opened it\./);
+  await expect(page.locator("#edit-author-error")).toHaveText(/^This author was changed by A colleague at .* since you opened it\./);
   await expect(page.getByRole("heading", { name: /^Saved since you opened it/ })).toBeVisible();
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });

@@ -57,7 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (result.ok) return redirect(`/desk/authors/${id}?saved=${result.changed ? "saved" : "unchanged"}`, 303);
   if (result.reason === "not-found") notFound();
   if (result.reason === "invalid") return rejectForm(submission, { fieldErrors: result.fields }, 422);
-  return rejectForm(submission, { formErrors: [staleMessage(result.current)] }, 409, { saved: savedVersion(result.current) });
+  return rejectForm(submission, { formErrors: [staleMessage(result.current, "author")] }, 409, { saved: savedVersion(result.current) });
 }
 
 const savedVersion = (author: DeskAuthor) => ({

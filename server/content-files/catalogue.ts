@@ -11,8 +11,8 @@ import { topicSlug } from "~/shared/slugs";
 // The import's own writes of authors and topics, by slug: made when new, changed when they
 // differ, each in a transaction with its audit row ("author:slug", "topic:slug") and the content
 // generation counted up. A renamed author or topic has its articles' search entries rewritten,
-// since they hold the names. (The desk's catalogue domain does the same for its forms; the two
-// are to become one.)
+// since they hold the names. (The desk's catalogue domain, server/desk/catalogue, does the same
+// for its forms, and an import's change is a new version there too.)
 
 export type PutOutcome = "created" | "updated" | "unchanged";
 
@@ -36,6 +36,14 @@ async function nextId(tx: Database, table: "author" | "topic"): Promise<number> 
   return Number(row.id ?? 0) + 1;
 }
 
+/** A change as the desk's own saves record it (ADR 078): a new version, so a form opened before the import sees it was changed. */
+const saved = <T extends object>(values: T, actor: AuditActor, now: Date) => ({
+  ...values,
+  version: sql<number>`version + 1`,
+  updated_at: now.toISOString(),
+  updated_by_name: actor.label,
+});
+
 async function reindexAll(tx: Database, articleIds: { id: number }[]): Promise<void> {
   for (const { id } of articleIds) await reindexArticle(tx, id);
 }
@@ -55,7 +63,11 @@ export function putAuthor(db: Database, actor: AuditActor, author: SeedAuthor, n
     }
     const diff = changed({ name: current.name, role: current.role, bio: current.bio }, wanted);
     if (!diff) return { result: "unchanged" as const, generation: null };
-    await tx.updateTable("author").set(wanted).where("id", "=", current.id).execute();
+    await tx
+      .updateTable("author")
+      .set(saved(wanted, actor, now))
+      .where("id", "=", current.id)
+      .execute();
     await recordAudit(tx, { actor, action: "author.update", subject, ...diff }, now);
     if (diff.after.name !== undefined)
       await reindexAll(tx, await tx.selectFrom("article_author").select("article_id as id").where("author_id", "=", current.id).execute());
@@ -101,7 +113,11 @@ export function putTopic(db: Database, actor: AuditActor, topic: SeedTopic, now:
     }
     const diff = changed(audited(current), audited(wanted));
     if (!diff) return { result: "unchanged" as const, generation: null };
-    await tx.updateTable("topic").set(wanted).where("id", "=", current.id).execute();
+    await tx
+      .updateTable("topic")
+      .set(saved(wanted, actor, now))
+      .where("id", "=", current.id)
+      .execute();
     await recordAudit(tx, { actor, action: "topic.update", subject, ...diff }, now);
     if (diff.after.name !== undefined)
       await reindexAll(tx, await tx.selectFrom("article_topic").select("article_id as id").where("topic_id", "=", current.id).execute());

@@ -141,7 +141,9 @@ describe("authors at the desk", () => {
     });
     expect(stale.status).toBe(409);
     const page = await text(stale);
-    expect(page("[role=alert]").text()).toMatch(/Changed by admin Desk at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC since you opened it\./);
+    expect(page("[role=alert]").text()).toMatch(
+      /This author was changed by admin Desk at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC since you opened it\./,
+    );
     expect(page("textarea[name=bio]").text()).toBe("Ada's bio.");
     expect(page("aside").text()).toContain("Grace's bio.");
     expect(page("aside h2").text()).toBe("Saved since you opened it (version 2)");
