@@ -110,10 +110,12 @@ async function countEntries(db: Database, source: StreamSource): Promise<number>
       : source.kind === "curated"
         ? db
             .selectFrom("stream_entry")
+            .innerJoin("article", "article.id", "stream_entry.article_id")
             .where("stream", "=", source.stream)
             .select((eb) => eb.fn.countAll().as("n"))
         : db
             .selectFrom("article_topic")
+            .innerJoin("article", "article.id", "article_topic.article_id")
             .where("topic_id", "=", source.topicId)
             .select((eb) => eb.fn.countAll().as("n"))
   ).executeTakeFirstOrThrow();
@@ -129,6 +131,7 @@ export async function streamsWithSizes(db: Database): Promise<{ stream: StreamDe
     countEntries(db, { kind: "all" }),
     db
       .selectFrom("stream_entry")
+      .innerJoin("article", "article.id", "stream_entry.article_id")
       .select(["stream", (eb) => eb.fn.countAll().as("n")])
       .groupBy("stream")
       .execute(),

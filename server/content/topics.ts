@@ -72,6 +72,8 @@ export async function topicByHeadlineSegment(db: Database, segment: string): Pro
 export async function topicArticleCounts(db: Database): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom("article_topic")
+    // Through the view: a draft's topics are not counted (ADR 076).
+    .innerJoin("article", "article.id", "article_topic.article_id")
     .select(["topic_id", (eb) => eb.fn.countAll().as("n")])
     .groupBy("topic_id")
     .execute();

@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { ArticleStatus } from "~/shared/article-fields";
 import type { CartLineKind, LineType } from "~/shared/product-types";
 import type { ImageVariantFormat } from "~/shared/uploaded-images";
 
@@ -52,6 +53,65 @@ export interface ArticleTable {
   series_id: number | null;
   series_part: number | null;
   word_count: number;
+}
+
+/**
+ * Every article in every state (ADR 076). Readers never read it: they read the view `article`
+ * (ArticleTable), its published rows. Only the desk (server/desk/articles), the seeders and the
+ * withdrawn-or-moved lookup of the article page read or write it.
+ */
+export interface ArticleRecordTable {
+  id: number;
+  slug: string;
+  year: number;
+  month: number;
+  title: string;
+  dek: string;
+  sub_dek: string;
+  summary: string;
+  body: string;
+  content_type: string;
+  /** The date the article carries (YYYY-MM-DD): its URL's year and month, also while a draft. */
+  published: string;
+  tier: ContentTier;
+  primary_topic_id: number;
+  series_id: number | null;
+  series_part: number | null;
+  word_count: number;
+  status: Generated<ArticleStatus>;
+  /** Counts the saves, from 1: a save names the version it read (no lost update). */
+  version: Generated<number>;
+  /** When a scheduled article is to be published (ISO time); null in any other state. */
+  publish_at: string | null;
+  /** The last change at the desk (ISO time), and who made it (their id and name then); null as seeded. */
+  updated_at: string | null;
+  updated_by: string | null;
+  updated_by_name: string | null;
+}
+
+/** One save of an article: its fields (ArticleFields) and state then, as JSON. */
+export interface ArticleRevisionTable {
+  id: string;
+  article_id: number;
+  version: number;
+  fields: string;
+  saved_by: string | null;
+  saved_by_name: string;
+  saved_at: string;
+}
+
+/** An address an article had before its slug or date changed, answering 301 to the current one. */
+export interface ArticleRedirectTable {
+  path: string;
+  article_id: number;
+  created_at: string;
+}
+
+/** One row (id 1): counted up by every change readers can see, in the change's transaction. */
+export interface ContentGenerationTable {
+  id: number;
+  generation: number;
+  changed_at: string | null;
 }
 
 export interface ArticleAuthorTable {
@@ -860,7 +920,12 @@ export interface DB {
   topic: TopicTable;
   author: AuthorTable;
   series: SeriesTable;
+  /** A view: the published rows of article_record (ADR 076). */
   article: ArticleTable;
+  article_record: ArticleRecordTable;
+  article_revision: ArticleRevisionTable;
+  article_redirect: ArticleRedirectTable;
+  content_generation: ContentGenerationTable;
   article_author: ArticleAuthorTable;
   article_topic: ArticleTopicTable;
   stream_entry: StreamEntryTable;

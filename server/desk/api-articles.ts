@@ -1,17 +1,16 @@
-import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import type { ContentTier } from "~/server/db/schema";
 import type { ArticleStatus } from "~/shared/article-fields";
-import { articlePath } from "~/shared/urls";
+import { listDeskArticles, type DeskArticleQuery, type DeskArticleSummary } from "./articles";
 
-// The articles as the Admin API lists them (ADR 074), in the seed format's terms. Every article
-// in the database is published today; the other states (draft, scheduled, unpublished) come with
-// the desk's editorial part, and a filter for them finds nothing until then.
+// The articles as the Admin API answers with them (ADR 074), in the seed format's terms, from the
+// editorial domain's list (server/desk/articles): every state.
 
 export interface ApiArticle {
   id: number;
   slug: string;
   status: ArticleStatus;
+  version: number;
   title: string;
   dek: string;
   summary: string;
@@ -22,95 +21,33 @@ export interface ApiArticle {
   contentType: string;
   tier: ContentTier;
   publishedAt: string;
-  /** The article's address on the site. */
-  url: string;
+  /** The article's address on the site, while it is published; null otherwise. */
+  url: string | null;
 }
 
-export interface ArticleQuery {
-  status?: ArticleStatus;
-  /** Words in the title, dek or summary, any case. */
-  q?: string;
-  page: number;
-  pageSize: number;
-}
+export type ArticleQuery = Pick<DeskArticleQuery, "status" | "q" | "page" | "pageSize">;
 
-/** `%` and `_` match themselves in a LIKE pattern (with ESCAPE '\'). */
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-function matching(db: Database, query: ArticleQuery) {
-  let select = db.selectFrom("article");
-  if (query.status && query.status !== "published") select = select.where(sql.lit(false));
-  if (query.q) {
-    const pattern = likePattern(query.q);
-    select = select.where((eb) =>
-      eb.or(
-        (["title", "dek", "summary"] as const).map(
-          (column) => sql<boolean>`lower(${eb.ref(`article.${column}`)}) like ${pattern} escape '\\'`,
-        ),
-      ),
-    );
-  }
-  return select;
+/** An article as the API shows it, its address made absolute. */
+export function apiArticle(article: DeskArticleSummary, siteUrl: string): ApiArticle {
+  return {
+    id: article.id,
+    slug: article.slug,
+    status: article.status,
+    version: article.version,
+    title: article.title,
+    dek: article.dek,
+    summary: article.summary,
+    authors: article.authors,
+    topics: article.topics,
+    contentType: article.contentType,
+    tier: article.tier,
+    publishedAt: article.publishedAt,
+    url: article.url === null ? null : new URL(article.url, siteUrl).href,
+  };
 }
 
 /** One page of articles, newest first, and how many match in all. */
 export async function listApiArticles(db: Database, query: ArticleQuery, siteUrl: string): Promise<{ total: number; items: ApiArticle[] }> {
-  const [rows, count] = await Promise.all([
-    matching(db, query)
-      .select(["id", "slug", "year", "month", "title", "dek", "summary", "content_type", "tier", "published"])
-      .orderBy("published", "desc")
-      .orderBy("id", "desc")
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    matching(db, query)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const ids = rows.map((row) => row.id);
-  const [authors, topics] =
-    ids.length === 0
-      ? [[], []]
-      : await Promise.all([
-          db
-            .selectFrom("article_author")
-            .innerJoin("author", "author.id", "article_author.author_id")
-            .select(["article_author.article_id", "author.slug"])
-            .where("article_author.article_id", "in", ids)
-            .orderBy("article_author.article_id")
-            .orderBy("article_author.position")
-            .execute(),
-          db
-            .selectFrom("article_topic")
-            .innerJoin("topic", "topic.id", "article_topic.topic_id")
-            .select(["article_topic.article_id", "topic.name"])
-            .where("article_topic.article_id", "in", ids)
-            .orderBy("article_topic.article_id")
-            .orderBy("article_topic.position")
-            .execute(),
-        ]);
-  const grouped = <R extends { article_id: number }>(list: R[], value: (row: R) => string) => {
-    const byArticle = new Map<number, string[]>();
-    for (const row of list) byArticle.set(row.article_id, [...(byArticle.get(row.article_id) ?? []), value(row)]);
-    return byArticle;
-  };
-  const authorSlugs = grouped(authors, (row) => row.slug);
-  const topicNames = grouped(topics, (row) => row.name);
-  return {
-    total: Number(count.n),
-    items: rows.map((row) => ({
-      id: row.id,
-      slug: row.slug,
-      status: "published",
-      title: row.title,
-      dek: row.dek,
-      summary: row.summary,
-      authors: authorSlugs.get(row.id) ?? [],
-      topics: topicNames.get(row.id) ?? [],
-      contentType: row.content_type,
-      tier: row.tier,
-      publishedAt: row.published,
-      url: new URL(articlePath(row), siteUrl).href,
-    })),
-  };
+  const { items, total } = await listDeskArticles(db, query);
+  return { total, items: items.map((item) => apiArticle(item, siteUrl)) };
 }

@@ -12,6 +12,8 @@ export interface AuditActor {
 }
 
 export const COMMAND_LINE: AuditActor = { id: null, label: "command line" };
+/** The scheduled jobs, publishing what an editor scheduled. */
+export const SCHEDULER: AuditActor = { id: null, label: "scheduler" };
 
 export const AUDIT_ACTIONS = {
   "desk.enter": "Entered the desk",
@@ -26,6 +28,13 @@ export const AUDIT_ACTIONS = {
   "api-key.revoke": "Revoked an API key",
   "api.call": "Called the Admin API",
   "image.upload": "Uploaded an image",
+  "article.create": "Created an article",
+  "article.save": "Saved an article",
+  "article.restore": "Restored a revision of an article",
+  "article.publish": "Published an article",
+  "article.schedule": "Scheduled an article",
+  "article.unschedule": "Took an article off the schedule",
+  "article.unpublish": "Unpublished an article",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

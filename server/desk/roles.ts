@@ -16,8 +16,16 @@ export const DESK_ACTIONS = [
   /** The staff API keys: list them (and when each was last used), and revoke one. */
   "api-keys.list",
   "api-keys.revoke",
+  /** Editorial (ADR 076): list and read articles in every state, with their revisions. */
+  "articles.list",
+  /** Create and save articles, and restore a revision. */
+  "articles.edit",
+  /** Publish, schedule and unpublish. */
+  "articles.publish",
   /** Admin API (ADR 074): a key's roles are checked against these as a staff member's are. */
   "api.articles.read",
+  /** Create, save, publish and unpublish articles through the Admin API. */
+  "api.articles.write",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -30,7 +38,11 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "audit.read": ["admin"],
   "api-keys.list": ["admin"],
   "api-keys.revoke": ["admin"],
+  "articles.list": ["admin", "editor"],
+  "articles.edit": ["admin", "editor"],
+  "articles.publish": ["admin", "editor"],
   "api.articles.read": ["admin", "editor"],
+  "api.articles.write": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */

@@ -161,8 +161,9 @@ export async function followingStream(db: Database, topicIds: number[], paging: 
   const inTopics = db.selectFrom("article_topic").select("article_topic.article_id").where("article_topic.topic_id", "in", topicIds);
   const counting = db
     .selectFrom("article_topic")
+    .innerJoin("article", "article.id", "article_topic.article_id")
     .where("topic_id", "in", topicIds)
-    .select((eb) => eb.fn.count<number>("article_id").distinct().as("n"))
+    .select((eb) => eb.fn.count<number>("article_topic.article_id").distinct().as("n"))
     .executeTakeFirstOrThrow()
     .then((count) => Number(count.n));
   return pageOfCards(db, cardQuery(db).where("article.id", "in", inTopics), counting, size, paging);

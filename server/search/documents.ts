@@ -272,7 +272,7 @@ export async function indexDocuments(db: Database, documents: IndexedDocument[])
   }
 }
 
-async function removeDocuments(db: Database, documents: IndexedDocument[], postgres: boolean): Promise<void> {
+async function removeDocuments(db: Database, documents: Pick<IndexedDocument, "kind" | "refId">[], postgres: boolean): Promise<void> {
   for (const kind of new Set(documents.map((d) => d.kind))) {
     const refIds = documents.filter((d) => d.kind === kind).map((d) => d.refId);
     const old = await db.selectFrom("search_document").select("id").where("kind", "=", kind).where("ref_id", "in", refIds).execute();
@@ -286,6 +286,16 @@ async function removeDocuments(db: Database, documents: IndexedDocument[], postg
       await sql`delete from search_title where rowid in (${sql.join(keys)})`.execute(db);
     }
   }
+}
+
+/**
+ * Brings an article's documents up to date after the desk changed it: they are removed, and
+ * written again from the view `article`, so an article that is no longer published (or not yet)
+ * has none. Run it in the change's transaction.
+ */
+export async function reindexArticle(db: Database, id: number): Promise<void> {
+  await removeDocuments(db, [{ kind: "article", refId: id }], isPostgres(db));
+  await indexDocuments(db, await articleDocuments(db, { fromId: id, toId: id }));
 }
 
 const ARTICLE_BATCH = 500;

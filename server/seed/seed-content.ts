@@ -75,7 +75,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
 
   const articles = [...content.articles].sort((a, b) => a.published.localeCompare(b.published) || a.slug.localeCompare(b.slug));
   const articleIds = new Map<string, number>();
-  const articleRows: Insertable<DB["article"]>[] = [];
+  const articleRows: Insertable<DB["article_record"]>[] = [];
   const authorRows: Insertable<DB["article_author"]>[] = [];
   const topicRows: Insertable<DB["article_topic"]>[] = [];
   const streamRows: Insertable<DB["stream_entry"]>[] = [];
@@ -107,7 +107,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
     if (a.tier === "visual-library") streams.add("visual-library");
     for (const stream of streams) streamRows.push({ stream, article_id: id, published: a.published });
   });
-  await insertChunked(tx, "article", articleRows);
+  await insertChunked(tx, "article_record", articleRows);
   await insertChunked(tx, "article_author", authorRows);
   await insertChunked(tx, "article_topic", topicRows);
   await insertChunked(tx, "stream_entry", streamRows);

@@ -38,7 +38,7 @@ export async function addSyntheticArticles(
   const authors = await db.selectFrom("author").select("id").execute();
   if (paragraphs.length === 0 || features.length === 0) throw new Error("seed the original content first");
   const maxRow = await db
-    .selectFrom("article")
+    .selectFrom("article_record")
     .select((eb) => eb.fn.max("id").as("id"))
     .executeTakeFirstOrThrow();
   let nextId = Number(maxRow.id ?? 0) + 1;
@@ -54,7 +54,7 @@ export async function addSyntheticArticles(
   await dropSearchSlices(db);
   for (let done = 0; done < count;) {
     const size = Math.min(BATCH, count - done);
-    const articles: Insertable<DB["article"]>[] = [];
+    const articles: Insertable<DB["article_record"]>[] = [];
     const articleAuthors: Insertable<DB["article_author"]>[] = [];
     const articleTopics: Insertable<DB["article_topic"]>[] = [];
     for (let i = 0; i < size; i++) {
@@ -86,7 +86,7 @@ export async function addSyntheticArticles(
       articleTopics.push({ article_id: id, topic_id: topic.subject_id!, position: 0 }, { article_id: id, topic_id: topic.id, position: 1 });
     }
     await db.transaction().execute(async (tx) => {
-      await insertChunked(tx, "article", articles);
+      await insertChunked(tx, "article_record", articles);
       await insertChunked(tx, "article_author", articleAuthors);
       await insertChunked(tx, "article_topic", articleTopics);
       await indexArticles(tx, { fromId: articles[0]!.id, toId: articles[articles.length - 1]!.id });

@@ -21,7 +21,7 @@ afterAll(() => close());
 describe(`feeds and sitemaps as parsed XML (${dialectName})`, () => {
   it('gives back an article title with &, <, " and an emoji exactly in the latest feed', async () => {
     const newest = await db.selectFrom("article").select("id").orderBy("published", "desc").orderBy("id", "desc").executeTakeFirstOrThrow();
-    await db.updateTable("article").set({ title: AWKWARD }).where("id", "=", newest.id).execute();
+    await db.updateTable("article_record").set({ title: AWKWARD }).where("id", "=", newest.id).execute();
     const $ = cheerio.load(await latestFeed(db, SITE, `Meridian & "Review"`), { xml: true });
     expect($("channel > title").text()).toBe(`Meridian & "Review": The Latest`);
     expect($("item > title").first().text()).toBe(AWKWARD);

@@ -50,7 +50,7 @@ async function publish(topicId: number, at: Date, title: string): Promise<number
     .executeTakeFirstOrThrow();
   const id = Number(max.m) + 1;
   await db
-    .insertInto("article")
+    .insertInto("article_record")
     .values({
       id,
       slug: `follow-test-${id}`,

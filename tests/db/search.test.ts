@@ -137,7 +137,7 @@ describe(`search engine (${dialectName})`, () => {
   it("finds a two-word phrase exactly where its words stand side by side, and follows a changed title", async () => {
     const target = await db.selectFrom("article").select(["id", "title", "slug"]).orderBy("id", "desc").executeTakeFirstOrThrow();
     await db
-      .updateTable("article")
+      .updateTable("article_record")
       .set({ title: "Quokkas of Zanzibar: Procurement Quokkas Reorganize" })
       .where("id", "=", target.id)
       .execute();
@@ -148,7 +148,7 @@ describe(`search engine (${dialectName})`, () => {
     expect(await titles('"quokkas procurement"')).toEqual([]);
     expect(await titles('"quokkas zanzibar"')).toEqual([]);
     expect(await titles('"quokkas of zanzibar"')).toEqual(["Quokkas of Zanzibar: Procurement Quokkas Reorganize"]);
-    await db.updateTable("article").set({ title: target.title }).where("id", "=", target.id).execute();
+    await db.updateTable("article_record").set({ title: target.title }).where("id", "=", target.id).execute();
     await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
     expect(await titles('"procurement quokkas"')).toEqual([]);
   });
@@ -250,11 +250,15 @@ describe(`search engine (${dialectName})`, () => {
 
   it("keeps the index current when content changes and when articles are added", async () => {
     const target = await db.selectFrom("article").select(["id", "title"]).orderBy("id").executeTakeFirstOrThrow();
-    await db.updateTable("article").set({ title: "Zanzibarian Quokkas Reorganize Procurement" }).where("id", "=", target.id).execute();
+    await db
+      .updateTable("article_record")
+      .set({ title: "Zanzibarian Quokkas Reorganize Procurement" })
+      .where("id", "=", target.id)
+      .execute();
     await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
     const found = await search("quokkas");
     expect(found.entries.map((e) => e.title)).toEqual(["Zanzibarian Quokkas Reorganize Procurement"]);
-    await db.updateTable("article").set({ title: target.title }).where("id", "=", target.id).execute();
+    await db.updateTable("article_record").set({ title: target.title }).where("id", "=", target.id).execute();
     await indexDocuments(db, await articleDocuments(db, { fromId: target.id, toId: target.id }));
     expect((await search("quokkas")).page.total).toBe(0);
 

@@ -304,7 +304,7 @@ describe("the following stream", () => {
     expect(articleLinks($)[0]).toContain("a-fresh-strategy-piece-for-followers");
     expect(await unread()).toBe(0);
     await database.deleteFrom("article_topic").where("article_id", "=", id).execute();
-    await database.deleteFrom("article").where("id", "=", id).execute();
+    await database.deleteFrom("article_record").where("id", "=", id).execute();
   });
 });
 
@@ -318,7 +318,7 @@ async function addArticle(topic: number, title: string): Promise<number> {
   const now = new Date();
   const slug = title.toLowerCase().replace(/\s+/g, "-");
   await database
-    .insertInto("article")
+    .insertInto("article_record")
     .values({
       id,
       slug,

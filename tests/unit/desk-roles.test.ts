@@ -13,7 +13,11 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "audit.read": ["admin"],
   "api-keys.list": ["admin"],
   "api-keys.revoke": ["admin"],
+  "articles.list": ["admin", "editor"],
+  "articles.edit": ["admin", "editor"],
+  "articles.publish": ["admin", "editor"],
   "api.articles.read": ["admin", "editor"],
+  "api.articles.write": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -27,6 +31,8 @@ describe("desk roles", () => {
 
   it("adds up several roles' rights", () => {
     expect(mayAct(["editor", "store"], "staff.list")).toBe(false);
+    expect(mayAct(["service"], "articles.publish")).toBe(false);
+    expect(mayAct(["service", "editor"], "articles.publish")).toBe(true);
     expect(mayAct(["service", "admin"], "audit.read")).toBe(true);
   });
 

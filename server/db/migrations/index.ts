@@ -33,6 +33,7 @@ import * as m032 from "./032-desk-staff";
 import * as m033 from "./033-desk-audit";
 import * as m034 from "./034-mail-claims";
 import * as m035 from "./035-desk-api-keys";
+import * as m036 from "./036-article-states";
 import * as m037 from "./037-images";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   "033-desk-audit": m033,
   "034-mail-claims": m034,
   "035-desk-api-keys": m035,
+  "036-article-states": m036,
   "037-images": m037,
 };
 

@@ -16,6 +16,7 @@ export const adminArticleSchema = z.object({
   id: z.number().int(),
   slug: z.string(),
   status: z.enum(ARTICLE_STATUSES),
+  version: z.number().int().describe("Counts the article's saves; a change names the version it read."),
   title: z.string(),
   dek: z.string(),
   summary: z.string(),
@@ -24,7 +25,7 @@ export const adminArticleSchema = z.object({
   contentType: z.string(),
   tier: z.enum(["article", "top50", "cases", "visual-library"]),
   publishedAt: z.string().describe("The publication day, YYYY-MM-DD."),
-  url: z.string().url().describe("The article's address on the site, once published."),
+  url: z.string().url().nullable().describe("The article's address on the site while it is published; null otherwise."),
 });
 
 export const listArticles = endpoint({

@@ -1,0 +1,170 @@
+import type { Database } from "~/server/db/connection";
+import { noteContentChanged } from "~/server/content/content-generation";
+import type { ArticleFields } from "~/shared/article-fields";
+import type { AuditAction, AuditActor } from "../audit";
+import {
+  checkFields,
+  holdArticleIds,
+  isUniqueViolation,
+  nextArticleId,
+  recordValues,
+  resolveFields,
+  seriesId,
+  slugInUse,
+  slugTaken,
+  writeLinks,
+} from "./fields";
+import { recordChange } from "./history";
+import { getDeskArticle } from "./read";
+import type { CreateResult, DeskArticle, SaveResult } from "./types";
+
+/** Ends a transaction without writing anything, with the answer to give. */
+export class Outcome<T> extends Error {
+  constructor(readonly result: T) {
+    super("outcome");
+  }
+}
+
+/**
+ * Runs `work` in a transaction; an Outcome thrown in it rolls the transaction back and is the
+ * answer. A generation returned with the answer (a change readers see) is noted in this process
+ * once the transaction has committed.
+ */
+export async function inTransaction<T>(
+  db: Database,
+  work: (tx: Database) => Promise<{ result: T; generation: number | null }>,
+): Promise<T> {
+  try {
+    const { result, generation } = await db.transaction().execute(work);
+    if (generation !== null) noteContentChanged(db, generation);
+    return result;
+  } catch (error) {
+    if (error instanceof Outcome) return error.result as T;
+    throw error;
+  }
+}
+
+const editor = (actor: AuditActor, now: Date) => ({ updated_at: now.toISOString(), updated_by: actor.id, updated_by_name: actor.label });
+
+/** A new article, as a draft at version 1. Unknown authors or topics, or a slug in use, are field errors. */
+export async function createArticle(db: Database, actor: AuditActor, fields: ArticleFields, now: Date): Promise<CreateResult> {
+  const checked = checkFields(fields);
+  if (!checked.ok) return { ok: false, reason: "invalid", fieldErrors: checked.fieldErrors };
+  const found = await resolveFields(db, checked.fields);
+  if (!found.ok) return { ok: false, reason: "invalid", fieldErrors: found.fieldErrors };
+  const { resolved } = found;
+  const slugError: CreateResult = { ok: false, reason: "invalid", fieldErrors: { slug: [slugTaken(resolved.fields.slug)] } };
+  try {
+    return await inTransaction(db, async (tx) => {
+      await holdArticleIds(tx);
+      if (await slugInUse(tx, resolved.fields.slug, null)) throw new Outcome(slugError);
+      const id = await nextArticleId(tx);
+      const series = await seriesId(tx, resolved.fields);
+      await tx
+        .insertInto("article_record")
+        .values({
+          id,
+          ...recordValues(resolved.fields, resolved.topicIds[0]!, series),
+          status: "draft",
+          version: 1,
+          publish_at: null,
+          ...editor(actor, now),
+        })
+        .execute();
+      await writeLinks(tx, id, resolved);
+      const article = (await getDeskArticle(tx, id))!;
+      const generation = await recordChange(tx, { actor, action: "article.create", before: undefined, after: article, now });
+      return { result: { ok: true, article }, generation };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return slugError;
+    throw error;
+  }
+}
+
+/** The answer when the version moved on: the article as it is now, and who changed it when. */
+export function conflictWith(current: DeskArticle): SaveResult {
+  return {
+    ok: false,
+    reason: "conflict",
+    conflict: { current, by: current.updatedBy?.name ?? "someone else", at: current.updatedAt ?? "" },
+  };
+}
+
+/**
+ * Saves an article's fields, if it is still at `expectedVersion` (the version the editor read):
+ * a stale save writes nothing and answers with the article as it is now. A published article
+ * changes live; if its address (/YYYY/MM/slug) changes, the old one answers 301 from then on.
+ */
+export function saveArticle(
+  db: Database,
+  actor: AuditActor,
+  id: number,
+  expectedVersion: number,
+  fields: ArticleFields,
+  now: Date,
+): Promise<SaveResult> {
+  return writeFields(db, actor, id, expectedVersion, fields, now, "article.save");
+}
+
+export async function writeFields(
+  db: Database,
+  actor: AuditActor,
+  id: number,
+  expectedVersion: number,
+  fields: ArticleFields,
+  now: Date,
+  action: AuditAction,
+): Promise<SaveResult> {
+  const checked = checkFields(fields);
+  if (!checked.ok) return { ok: false, reason: "invalid", fieldErrors: checked.fieldErrors };
+  const found = await resolveFields(db, checked.fields);
+  if (!found.ok) return { ok: false, reason: "invalid", fieldErrors: found.fieldErrors };
+  const { resolved } = found;
+  const slugError: SaveResult = { ok: false, reason: "invalid", fieldErrors: { slug: [slugTaken(resolved.fields.slug)] } };
+  try {
+    return await inTransaction(db, async (tx) => {
+      await holdArticleIds(tx);
+      const before = await getDeskArticle(tx, id);
+      if (!before) throw new Outcome<SaveResult>({ ok: false, reason: "missing" });
+      if (before.version !== expectedVersion) throw new Outcome(conflictWith(before));
+      if (await slugInUse(tx, resolved.fields.slug, id)) throw new Outcome(slugError);
+      const series = await seriesId(tx, resolved.fields);
+      const updated = await tx
+        .updateTable("article_record")
+        .set((eb) => ({
+          ...recordValues(resolved.fields, resolved.topicIds[0]!, series),
+          version: eb("version", "+", 1),
+          ...editor(actor, now),
+        }))
+        .where("id", "=", id)
+        .where("version", "=", expectedVersion)
+        .executeTakeFirst();
+      // Another save got in between our reading and our writing: it wins, ours writes nothing.
+      if (Number(updated.numUpdatedRows) === 0) throw new Outcome(conflictWith((await getDeskArticle(tx, id))!));
+      await writeLinks(tx, id, resolved);
+      const after = (await getDeskArticle(tx, id))!;
+      await keepOldAddress(tx, before, after, now);
+      const generation = await recordChange(tx, { actor, action, before, after, now });
+      return { result: { ok: true, article: after }, generation };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return slugError;
+    throw error;
+  }
+}
+
+/**
+ * An article readers have known (published, or unpublished since) keeps its old address as a
+ * redirect when its slug or date changes; an address it takes back is no longer a redirect.
+ */
+async function keepOldAddress(tx: Database, before: DeskArticle, after: DeskArticle, now: Date): Promise<void> {
+  await tx.deleteFrom("article_redirect").where("path", "=", after.path).execute();
+  const known = before.status === "published" || before.status === "unpublished";
+  if (!known || before.path === after.path) return;
+  await tx
+    .insertInto("article_redirect")
+    .values({ path: before.path, article_id: after.id, created_at: now.toISOString() })
+    .onConflict((oc) => oc.column("path").doUpdateSet({ article_id: after.id, created_at: now.toISOString() }))
+    .execute();
+}
