@@ -17,6 +17,17 @@ import { redirect } from "~/app/lib/http/responses.server";
 
 const AREA_PAGES: Record<DeskArea["id"], { description: string; links: { to: string; label: string }[] }> = {
   editorial: { description: "Articles, authors, topics, reading lists and the home page.", links: [] },
+  home: {
+    description: "The home page's lead and pinned stories.",
+    links: [{ to: "/desk/home", label: "Choose the home page's stories" }],
+  },
+  "reading-lists": {
+    description: "Reading lists: their titles, descriptions and articles in order.",
+    links: [
+      { to: "/desk/reading-lists", label: "All reading lists" },
+      { to: "/desk/reading-lists/new", label: "New reading list" },
+    ],
+  },
   store: { description: "The store's catalogue, orders and promotions.", links: [] },
   service: { description: "Readers' accounts, subscriptions and orders, for customer service.", links: [] },
   staff: { description: "Who works at the desk, and their roles.", links: [{ to: "/desk/staff", label: "Staff and roles" }] },

@@ -35,6 +35,9 @@ export const AUDIT_ACTIONS = {
   "article.schedule": "Scheduled an article",
   "article.unschedule": "Took an article off the schedule",
   "article.unpublish": "Unpublished an article",
+  "home.curate": "Chose the home page's stories",
+  "reading-list.create": "Created a reading list",
+  "reading-list.save": "Saved a reading list",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -26,6 +26,16 @@ export const DESK_ACTIONS = [
   "api.articles.read",
   /** Create, save, publish and unpublish articles through the Admin API. */
   "api.articles.write",
+  /** The home page's lead and pinned stories. */
+  "home.curate",
+  /** Reading lists: list and read them at the desk. */
+  "reading-lists.list",
+  /** Create reading lists and save their fields and articles. */
+  "reading-lists.edit",
+  /** Admin API: read reading lists. */
+  "api.reading-lists.read",
+  /** Admin API: create and save reading lists. */
+  "api.reading-lists.write",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -43,6 +53,11 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "articles.publish": ["admin", "editor"],
   "api.articles.read": ["admin", "editor"],
   "api.articles.write": ["admin", "editor"],
+  "home.curate": ["admin", "editor"],
+  "reading-lists.list": ["admin", "editor"],
+  "reading-lists.edit": ["admin", "editor"],
+  "api.reading-lists.read": ["admin", "editor"],
+  "api.reading-lists.write": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -57,6 +72,8 @@ export function mayAct(roles: readonly Role[], action: DeskAction): boolean {
  */
 export const DESK_AREAS = [
   { id: "editorial", title: "Editorial", roles: ["admin", "editor"], opens: null, path: null },
+  { id: "home", title: "Home page", roles: ["admin", "editor"], opens: "home.curate", path: "/desk/home" },
+  { id: "reading-lists", title: "Reading lists", roles: ["admin", "editor"], opens: "reading-lists.list", path: "/desk/reading-lists" },
   { id: "store", title: "Store", roles: ["admin", "store"], opens: null, path: null },
   { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null, path: null },
   { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list", path: "/desk/staff" },

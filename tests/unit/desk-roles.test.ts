@@ -18,6 +18,11 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "articles.publish": ["admin", "editor"],
   "api.articles.read": ["admin", "editor"],
   "api.articles.write": ["admin", "editor"],
+  "home.curate": ["admin", "editor"],
+  "reading-lists.list": ["admin", "editor"],
+  "reading-lists.edit": ["admin", "editor"],
+  "api.reading-lists.read": ["admin", "editor"],
+  "api.reading-lists.write": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -37,8 +42,17 @@ describe("desk roles", () => {
   });
 
   it("lists an area for the roles that work in it, and an area with a page opens with an action those same roles hold", () => {
-    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "store", "service", "staff", "audit", "api-keys"]);
-    expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial"]);
+    expect(areasFor(["admin"]).map((a) => a.id)).toEqual([
+      "editorial",
+      "home",
+      "reading-lists",
+      "store",
+      "service",
+      "staff",
+      "audit",
+      "api-keys",
+    ]);
+    expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial", "home", "reading-lists"]);
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {
       if (!area.opens) continue;
