@@ -44,7 +44,7 @@ export interface ApiDocument {
 export interface ApiOperation {
   /** "POST /service/commerce/address", as the test names it. */
   name: string;
-  method: "GET" | "HEAD" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   operation: DocumentedOperation;
 }

@@ -6,7 +6,7 @@ import type { DeskAction } from "~/server/desk/roles";
 // schemas. Routes parse their input with these schemas and the OpenAPI document at
 // /api/openapi.json is generated from them, so the documentation cannot drift from the code.
 
-export type Method = "get" | "head" | "post" | "put" | "delete";
+export type Method = "get" | "head" | "post" | "put" | "patch" | "delete";
 
 /**
  * Who may call: anyone, a signed-in reader (401 otherwise), a subscriber (401, then 403), or a
