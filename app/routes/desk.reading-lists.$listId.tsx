@@ -49,7 +49,7 @@ function listId(value: string | undefined): number {
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  await requireDesk({ request, context }, "reading-lists.edit");
+  await requireDesk({ request, context }, "reading-lists.list");
   const db = await requestContext({ request, context }).db();
   const [list, recent] = await Promise.all([getDeskReadingList(db, listId(params.listId)), recentArticles(db)]);
   if (!list) notFound();

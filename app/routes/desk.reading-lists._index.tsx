@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { mayAct } from "~/server/desk/roles";
 import { listDeskReadingLists } from "~/server/desk/curation";
@@ -6,7 +6,7 @@ import { primaryButton } from "~/app/components/controls.css";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import * as css from "~/app/components/desk/desk.css";
 import { requestContext } from "~/app/lib/context/request-context.server";
-import { requireDesk } from "~/app/lib/desk/access.server";
+import { notFound, requireDesk } from "~/app/lib/desk/access.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
 
@@ -19,6 +19,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     lists: lists.map((list) => ({ ...list, updatedAt: list.updatedAt && deskTime(list.updatedAt) })),
     mayCreate: mayAct(staff.roles, "reading-lists.edit"),
   };
+}
+
+/** Nothing is posted here; anyone without a role still gets the desk's 404 rather than a 405. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireDesk({ request, context }, "reading-lists.list");
+  notFound();
 }
 
 export const meta: MetaFunction = (args) => deskMeta(args, "Reading lists");

@@ -34,6 +34,7 @@ const ACTION_URLS: Record<string, string | null> = {
   "desk.enrol.tsx": null,
   "desk.home.tsx": null,
   "desk.reading-lists.$listId.tsx": null,
+  "desk.reading-lists._index.tsx": null,
   "desk.reading-lists.new.tsx": null,
   "desk.security.tsx": null,
   "desk.staff.$userId.tsx": null,
