@@ -155,6 +155,42 @@ const CALLS: DeskCall[] = [
       return r.request("/desk/api-keys", { form: { intent: "revoke", keyId: apiKey.id } });
     },
   },
+  { name: "home page's stories", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/home") },
+  {
+    name: "choose the home page's stories",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { version } = await db.selectFrom("home_curation").select("version").executeTakeFirstOrThrow();
+      return r.request("/desk/home", { form: { version: String(version), intent: "remove-0" } });
+    },
+  },
+  { name: "reading lists", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/reading-lists") },
+  { name: "a reading list", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/reading-lists/1") },
+  {
+    name: "new reading list",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/reading-lists/new", { form: { name: "Matrix", slug: `matrix-${++counter}` } }),
+  },
+  {
+    name: "save a reading list",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const list = await db.selectFrom("reading_list").select(["slug", "name", "version"]).where("id", "=", 1).executeTakeFirstOrThrow();
+      const items = await db.selectFrom("reading_list_item").select("article_id").where("list_id", "=", 1).orderBy("position").execute();
+      return r.request("/desk/reading-lists/1", {
+        form: form([
+          ["name", list.name],
+          ["slug", list.slug],
+          ["version", String(list.version)],
+          ...items.map((item): [string, string] => ["item", String(item.article_id)]),
+          ["intent", "save"],
+        ]),
+      });
+    },
+  },
 ];
 
 describe("who sees the desk", () => {
@@ -172,6 +208,10 @@ describe("who sees the desk", () => {
       "/desk/staff/x",
       "/desk/audit",
       "/desk/api-keys",
+      "/desk/home",
+      "/desk/reading-lists",
+      "/desk/reading-lists/new",
+      "/desk/reading-lists/1",
       "/desk/nothing/here",
       "/desk.data",
     ];
