@@ -101,9 +101,21 @@ export default function DeskHomeCuration() {
       {/* The key makes a fresh form for each version, so the hidden fields follow what was saved. */}
       <Form method="post" {...getFormProps(form)} key={current.version} noValidate className={curation.section}>
         <input type="hidden" name="version" value={current.version} />
+        {/* Enter in the field adds its article (the first submit button in the form is the one Enter presses). */}
+        {current.stories.length < picks ? (
+          <button type="submit" name="intent" value="add" className={curation.enterButton} tabIndex={-1} aria-hidden="true">
+            Add
+          </button>
+        ) : null}
+        <section aria-labelledby="chosen-heading" className={curation.section}>
+          <h2 id="chosen-heading" className={curation.sectionHeading}>
+            Chosen stories
+          </h2>
+          <ChosenArticles articles={current.stories} label={place} empty="None: the home page leads with the newest articles." />
+        </section>
         <section aria-labelledby="add-heading" className={curation.section}>
           <h2 id="add-heading" className={curation.sectionHeading}>
-            Choose a story
+            Add a story
           </h2>
           {current.stories.length < picks ? (
             <AddArticle
@@ -115,12 +127,6 @@ export default function DeskHomeCuration() {
           ) : (
             <p className={css.muted}>All {picks} places are taken: remove a story to choose another.</p>
           )}
-        </section>
-        <section aria-labelledby="chosen-heading" className={curation.section}>
-          <h2 id="chosen-heading" className={curation.sectionHeading}>
-            Chosen stories
-          </h2>
-          <ChosenArticles articles={current.stories} label={place} empty="None: the home page leads with the newest articles." />
         </section>
       </Form>
     </DeskPage>

@@ -168,7 +168,7 @@ function ListForm({
             Articles, in reading order
           </h2>
           <p className={css.muted}>Each button saves the whole form, the title and description too.</p>
-          <ChosenArticles articles={list.items} label={(index) => `${index + 1}.`} empty="No articles yet: add the first below." />
+          <ChosenArticles articles={list.items} label={(index) => `Article ${index + 1}`} empty="No articles yet: add the first below." />
           <AddArticle meta={fields.add} recent={recent} label="Add an article at the end" button="Add" />
         </section>
         <div className={forms.actions}>
