@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { createArticle, listRevisions, saveArticle } from "~/server/desk/articles";
 import { previewToken } from "~/server/desk/articles/preview";
 import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
+import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
 import { totpCode } from "~/server/desk/totp";
 import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
@@ -208,6 +209,25 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
     if (SCREENSHOT_WIDTHS.includes(width))
       await page.screenshot({ path: screenPath(project, "desk-author-stale", width), fullPage: true, animations: "disabled" });
   }
+
+  // Curation: a lead and a pinned story chosen through the page's own buttons, then given back.
+  const older = await site.db.selectFrom("article").select(["slug", "title"]).orderBy("published").limit(2).execute();
+  try {
+    await page.goto("/desk/home");
+    for (const [index, article] of older.entries()) {
+      await page.getByLabel(index === 0 ? "Article for the lead story" : "Article to pin").fill(article.slug);
+      await page.getByRole("button", { name: index === 0 ? "Make it the lead" : "Pin it" }).click();
+      await expect(page.getByRole("status")).toContainText("Saved.");
+    }
+    await expect(page.locator("main ol li").first()).toContainText(older[0]!.title);
+    await shoot(page, project, "desk-home", "/desk/home");
+  } finally {
+    const { version } = await homeCuration(site.db);
+    await chooseHomeStories(site.db, COMMAND_LINE, version, [], new Date());
+  }
+  await shoot(page, project, "desk-reading-lists", "/desk/reading-lists");
+  await shoot(page, project, "desk-reading-list-new", "/desk/reading-lists/new");
+  await shoot(page, project, "desk-reading-list", "/desk/reading-lists/1");
   await page.getByRole("button", { name: "Leave the desk" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await shoot(page, project, "desk-verify", "/desk/verify");

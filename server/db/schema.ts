@@ -276,6 +276,25 @@ export interface ReadingListTable {
   slug: string;
   name: string;
   description: string;
+  /** Counts the desk's saves, from 1: a save names the version it read (no lost update). */
+  version: Generated<number>;
+  /** The last change at the desk (ISO time) and who made it (their audit label); null as seeded. */
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** One row (id 1): the version of the home page's chosen stories (home_pick), and its last change. */
+export interface HomeCurationTable {
+  id: number;
+  version: number;
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** A story an editor chose for the home page: position 0 is the lead, the next are pinned, in order. */
+export interface HomePickTable {
+  position: number;
+  article_id: number;
 }
 
 /** A learning path through a reading list (server/learning/courses.ts). */
@@ -961,6 +980,8 @@ export interface DB {
   marketing_campaign: MarketingCampaignTable;
   reading_list: ReadingListTable;
   reading_list_item: ReadingListItemTable;
+  home_curation: HomeCurationTable;
+  home_pick: HomePickTable;
   course: CourseTable;
   seed_state: SeedStateTable;
   app_user: AppUserTable;

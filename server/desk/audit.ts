@@ -39,6 +39,9 @@ export const AUDIT_ACTIONS = {
   "author.update": "Changed an author",
   "topic.create": "Added a topic",
   "topic.update": "Changed a topic",
+  "home.curate": "Chose the home page's stories",
+  "reading-list.create": "Created a reading list",
+  "reading-list.save": "Saved a reading list",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

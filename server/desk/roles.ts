@@ -35,6 +35,16 @@ export const DESK_ACTIONS = [
   "api.authors.write",
   "api.topics.read",
   "api.topics.write",
+  /** The home page's lead and pinned stories. */
+  "home.curate",
+  /** Reading lists: list and read them at the desk. */
+  "reading-lists.list",
+  /** Create reading lists and save their fields and articles. */
+  "reading-lists.edit",
+  /** Admin API: read reading lists. */
+  "api.reading-lists.read",
+  /** Admin API: create and save reading lists. */
+  "api.reading-lists.write",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -60,6 +70,11 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "api.authors.write": ["admin", "editor"],
   "api.topics.read": ["admin", "editor"],
   "api.topics.write": ["admin", "editor"],
+  "home.curate": ["admin", "editor"],
+  "reading-lists.list": ["admin", "editor"],
+  "reading-lists.edit": ["admin", "editor"],
+  "api.reading-lists.read": ["admin", "editor"],
+  "api.reading-lists.write": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -81,6 +96,8 @@ export const DESK_AREAS = [
       { title: "Articles", opens: "articles.list", path: "/desk/articles" },
       { title: "Authors", opens: "authors.list", path: "/desk/authors" },
       { title: "Topics", opens: "topics.list", path: "/desk/topics" },
+      { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
+      { title: "Home page", opens: "home.curate", path: "/desk/home" },
     ],
   },
   { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },

@@ -391,6 +391,32 @@ function deskTargets(w: World): ActionTarget[] {
         version: oneOf("1", "2", "0", "x"),
       },
     },
+    // The curation forms carry their list as `item` ids and the `version` they read; a stale or
+    // forged one must be a 4xx, never a 500.
+    {
+      name: "desk: the home page's stories",
+      actors: everyone,
+      path: fc.constant("/desk/home"),
+      fields: curationFields(w),
+    },
+    {
+      name: "desk: new reading list",
+      actors: everyone,
+      path: fc.constant("/desk/reading-lists/new"),
+      fields: readingListFields,
+    },
+    {
+      name: "desk: a reading list",
+      actors: everyone,
+      path: pathWith("/desk/reading-lists/", ["1", "2", "999999"]),
+      fields: { ...readingListFields, ...curationFields(w) },
+    },
+    {
+      name: "desk: reading lists (nothing to post)",
+      actors: everyone,
+      path: fc.constant("/desk/reading-lists"),
+      fields: { intent: oneOf("save", "other") },
+    },
   ];
 }
 
@@ -450,6 +476,20 @@ function deskArticleTargets(w: World): ActionTarget[] {
     },
   ];
 }
+
+const curationFields = (w: World) => ({
+  // Mostly the first version and real ids, so that some changes go through.
+  version: fc.oneof({ weight: 4, arbitrary: fc.constant("1") }, { weight: 1, arbitrary: oneOf("2", "0", "-1", "x", "99999999999") }),
+  item: fc.oneof({ weight: 3, arbitrary: oneOf(w.article.id, "1", "2") }, { weight: 1, arbitrary: oneOf("0", "999999999", "x") }),
+  add: oneOf(w.article.path, `https://example.org${w.article.path}?list=x`, "no-such-article", "/2020/01/", ""),
+  intent: oneOf("add", "save", "up-0", "down-0", "up-1", "remove-0", "remove-99999", "sideways-1", ""),
+});
+
+const readingListFields = {
+  name: oneOf("Desk picks", "", "x".repeat(201)),
+  slug: oneOf("desk-picks", "Not A Slug", "", "-x-", "leading-through-reorganization"),
+  description: oneOf("", "Chosen at the desk."),
+};
 
 /** One generated request for a target. */
 export interface FuzzCase {

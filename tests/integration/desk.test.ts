@@ -23,6 +23,8 @@ import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/test
 
 const PASSWORD = STAFF_PASSWORD;
 let server: RunningServer;
+/** Tells apart the reading lists the matrix makes. */
+let listCounter = 0;
 let connection: IsolatedConnection;
 let db: Database;
 
@@ -160,6 +162,42 @@ const CALLS: DeskCall[] = [
       return r.request("/desk/api-keys", { form: { intent: "revoke", keyId: apiKey.id } });
     },
   },
+  { name: "home page's stories", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/home") },
+  {
+    name: "choose the home page's stories",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { version } = await db.selectFrom("home_curation").select("version").executeTakeFirstOrThrow();
+      return r.request("/desk/home", { form: { version: String(version), intent: "remove-0" } });
+    },
+  },
+  { name: "reading lists", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/reading-lists") },
+  { name: "a reading list", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/reading-lists/1") },
+  {
+    name: "new reading list",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/reading-lists/new", { form: { name: "Matrix", slug: `matrix-${++listCounter}` } }),
+  },
+  {
+    name: "save a reading list",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const list = await db.selectFrom("reading_list").select(["slug", "name", "version"]).where("id", "=", 1).executeTakeFirstOrThrow();
+      const items = await db.selectFrom("reading_list_item").select("article_id").where("list_id", "=", 1).orderBy("position").execute();
+      return r.request("/desk/reading-lists/1", {
+        form: form([
+          ["name", list.name],
+          ["slug", list.slug],
+          ["version", String(list.version)],
+          ...items.map((item): [string, string] => ["item", String(item.article_id)]),
+          ["intent", "save"],
+        ]),
+      });
+    },
+  },
 ];
 
 describe("who sees the desk", () => {
@@ -183,6 +221,10 @@ describe("who sees the desk", () => {
       "/desk/topics",
       "/desk/topics/new",
       "/desk/topics/1",
+      "/desk/home",
+      "/desk/reading-lists",
+      "/desk/reading-lists/new",
+      "/desk/reading-lists/1",
       "/desk/nothing/here",
       "/desk.data",
     ];

@@ -129,8 +129,8 @@ describe("after the hostile posts and calls", () => {
       rows.filter((row) => row.action === "api.call").map((row) => (JSON.parse(row.after!) as { status: number }).status),
     );
     // The admin's key is let through (no 401 or 403) to answers of its own: found or not, saved or stale.
-    expect([...statuses].filter((status) => status === 401 || status === 403 || status >= 500)).toEqual([]);
     expect([...statuses]).toEqual(expect.arrayContaining([200, 400]));
+    for (const status of statuses) expect([200, 201, 400, 404, 409, 413, 422], String(status)).toContain(status);
     // The Admin API's writes got past their checks to the editorial domain, under the key.
     expect([...actions].filter((action) => action.startsWith("article."))).not.toEqual([]);
   });

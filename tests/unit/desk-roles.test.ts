@@ -26,6 +26,11 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "api.authors.write": ["admin", "editor"],
   "api.topics.read": ["admin", "editor"],
   "api.topics.write": ["admin", "editor"],
+  "home.curate": ["admin", "editor"],
+  "reading-lists.list": ["admin", "editor"],
+  "reading-lists.edit": ["admin", "editor"],
+  "api.reading-lists.read": ["admin", "editor"],
+  "api.reading-lists.write": ["admin", "editor"],
 };
 
 describe("desk roles", () => {

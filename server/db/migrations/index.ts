@@ -36,6 +36,7 @@ import * as m035 from "./035-desk-api-keys";
 import * as m036 from "./036-article-states";
 import * as m037 from "./037-images";
 import * as m038 from "./038-catalogue-edits";
+import * as m039 from "./039-desk-curation";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   "036-article-states": m036,
   "037-images": m037,
   "038-catalogue-edits": m038,
+  "039-desk-curation": m039,
 };
 
 export const migrationProvider: MigrationProvider = {
