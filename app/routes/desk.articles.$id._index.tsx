@@ -1,3 +1,4 @@
+import { previewPath } from "~/server/desk/articles/preview";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -45,6 +46,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       lastChange: article.updatedAt ? { by: article.updatedBy?.name ?? "unknown", at: deskTime(article.updatedAt) } : null,
       publishAt: article.publishAt && deskTime(article.publishAt),
       now: new Date().toISOString().slice(0, 16),
+      preview: {
+        guest: previewPath(article.id),
+        wall: previewPath(article.id, { view: "wall" }),
+        subscriber: previewPath(article.id, { view: "subscriber" }),
+      },
     },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
@@ -112,7 +118,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = (args) => deskMeta(args, args.data ? `Edit: ${args.data.article.title}` : "Article");
 
 export default function EditArticle() {
-  const { article, values, choices, may, notice, lastChange, publishAt, now } = useLoaderData<typeof loader>();
+  const { article, values, choices, may, notice, lastChange, publishAt, now, preview } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const conflict = actionData && "conflict" in actionData ? actionData.conflict : null;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
@@ -120,6 +126,10 @@ export default function EditArticle() {
     <DeskPage title={article.title}>
       <p className={css.crumbs}>
         <Link to="/desk/articles">Articles</Link> · Editing · <Link to={`/desk/articles/${article.id}/revisions`}>Revisions</Link>
+      </p>
+      <p className={css.crumbs}>
+        Preview of the last save (a private link, good for 72 hours): <a href={preview.guest}>as a guest</a> ·{" "}
+        <a href={preview.wall}>at the wall</a> · <a href={preview.subscriber}>as a subscriber</a>
       </p>
       {notice ? (
         <p className={forms.success} role="status">

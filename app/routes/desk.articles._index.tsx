@@ -4,7 +4,7 @@ import { z } from "zod";
 import { isStorableText } from "~/server/db/storable-text";
 import { articleChoices } from "~/server/desk/article-choices";
 import { listDeskArticles } from "~/server/desk/articles";
-import { ARTICLE_STATUS_NAMES, ARTICLE_STATUSES } from "~/shared/article-fields";
+import { ARTICLE_STATUS_NAMES, ARTICLE_STATUSES } from "~/shared/article-vocabulary";
 import { Pagination } from "~/app/components/Pagination";
 import { primaryButton } from "~/app/components/controls.css";
 import { DeskPage } from "~/app/components/desk/DeskPage";

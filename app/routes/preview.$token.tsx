@@ -2,7 +2,7 @@ import { data, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction 
 import { useLoaderData } from "@remix-run/react";
 import { articlePreview, readPreviewToken } from "~/server/desk/articles/preview";
 import { previewOffer } from "~/server/paywall/preview-offers";
-import { ARTICLE_STATUS_NAMES } from "~/shared/article-fields";
+import { ARTICLE_STATUS_NAMES } from "~/shared/article-vocabulary";
 import { isPreviewView, PREVIEW_VIEWS, type PreviewView } from "~/shared/preview-views";
 import { ArticlePage } from "~/app/components/ArticlePage";
 import { PreviewBanner } from "~/app/components/desk/PreviewBanner";

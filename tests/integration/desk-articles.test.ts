@@ -96,6 +96,13 @@ describe("an article's life at the desk", () => {
     const draft = await ada.reader.page(`/desk/articles/${id}`);
     expect(draft("main [role=status]").text()).toBe("Saved as a draft.");
     expect(draft("aside").text()).toContain("Draft");
+    // The draft's preview links open for someone with no cookie at all, at the wall too.
+    const previews = draft("a[href^='/preview/']")
+      .map((_, a) => draft(a).attr("href"))
+      .get();
+    expect(previews).toHaveLength(3);
+    const wall = await new Reader(server.url).page(previews[1]!);
+    expect(wall("h1").first().text()).toBe(draft("h1").first().text());
     expect((await stored(id)).summary).toBe("Small decisions add up.\nThis piece shows how to see them.");
     const filtered = await ada.reader.page(`/desk/articles?status=draft&author=${authors[0]}&q=QUIET+LEDGER`);
     expect(filtered("tbody tr a").first().attr("href")).toBe(`/desk/articles/${id}`);

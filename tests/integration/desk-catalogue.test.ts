@@ -191,14 +191,14 @@ describe("authors at the desk", () => {
       editorHome("nav[aria-label=Desk] a")
         .map((_, el) => editorHome(el).text())
         .get(),
-    ).toEqual(["Authors", "Topics"]);
+    ).toEqual(["Articles", "Authors", "Topics", "Reading lists", "Home page"]);
     expect(
       editorHome("nav[aria-label='Desk areas'] li")
         .first()
         .find("a")
         .map((_, el) => editorHome(el).attr("href"))
         .get(),
-    ).toEqual(["/desk/authors", "/desk/topics"]);
+    ).toEqual(["/desk/articles", "/desk/authors", "/desk/topics", "/desk/reading-lists", "/desk/home"]);
   });
 });
 

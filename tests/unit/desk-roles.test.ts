@@ -62,12 +62,18 @@ describe("desk roles", () => {
 
   it("puts every page the roles may open in the desk's bar, the editorial area's several pages first", () => {
     expect(deskNavigation(["editor"])).toEqual([
+      { title: "Articles", path: "/desk/articles" },
       { title: "Authors", path: "/desk/authors" },
       { title: "Topics", path: "/desk/topics" },
+      { title: "Reading lists", path: "/desk/reading-lists" },
+      { title: "Home page", path: "/desk/home" },
     ]);
     expect(deskNavigation(["admin"]).map((p) => p.path)).toEqual([
+      "/desk/articles",
       "/desk/authors",
       "/desk/topics",
+      "/desk/reading-lists",
+      "/desk/home",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",

@@ -9,7 +9,7 @@ import {
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { ArticleChoices } from "~/server/desk/article-choices";
-import { CURATED_STREAMS, TIERS } from "~/shared/article-fields";
+import { CURATED_STREAMS, TIERS } from "~/shared/article-vocabulary";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { Shell } from "~/app/components/forms/fields";

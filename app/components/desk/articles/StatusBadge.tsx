@@ -1,4 +1,4 @@
-import { ARTICLE_STATUS_NAMES, type ArticleStatus } from "~/shared/article-fields";
+import { ARTICLE_STATUS_NAMES, type ArticleStatus } from "~/shared/article-vocabulary";
 import * as css from "./articles.css";
 
 /** An article's state, as a word. */

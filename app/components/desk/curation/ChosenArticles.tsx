@@ -1,5 +1,5 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { ARTICLE_STATUS_NAMES, type ArticleStatus } from "~/shared/article-fields";
+import { ARTICLE_STATUS_NAMES, type ArticleStatus } from "~/shared/article-vocabulary";
 import * as forms from "~/app/components/forms/forms.css";
 import * as css from "./curation.css";
 
