@@ -127,9 +127,13 @@ function AnalyticsDataLayerScript({ layer: rootLayer, nonce }: { layer: Analytic
   return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${scriptJson(layer)};` }} />;
 }
 
-/** A route whose handle says `bare` (a video embed) is shown without the site around it. */
+/**
+ * A route whose handle says `bare` (a video embed) is shown without the site around it; one that
+ * says `untracked` (an article's preview) carries no analytics data layer.
+ */
 export interface RouteHandle {
   bare?: boolean;
+  untracked?: boolean;
 }
 
 // The sign-in modal arrives after hydration, in a chunk of its own (ADR 049): until then a link
@@ -148,7 +152,9 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRootData();
   const nonce = useNonce();
   const textSize = useTextSize();
-  const bare = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.bare);
+  const handles = useMatches().map((m) => m.handle as RouteHandle | undefined);
+  const bare = handles.some((h) => h?.bare);
+  const untracked = handles.some((h) => h?.untracked);
   const location = useLocation();
   const registered = new URLSearchParams(location.search).get("registration") === "success" && Boolean(data?.user);
   const welcoming = onboardingDue(data, location.pathname);
@@ -198,7 +204,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <DocumentMeta />
         <Links />
         <link rel="alternate" type="application/rss+xml" title="The Latest" href="/feeds/latest.xml" />
-        {data ? <AnalyticsDataLayerScript layer={data.analytics} nonce={nonce} /> : null}
+        {data && !untracked ? <AnalyticsDataLayerScript layer={data.analytics} nonce={nonce} /> : null}
       </head>
       <body>
         <a href="#main" className={css.skipLink}>

@@ -1,8 +1,13 @@
 import type { Page } from "@playwright/test";
+import { createArticle, listRevisions, saveArticle } from "~/server/desk/articles";
+import { previewToken } from "~/server/desk/articles/preview";
+import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
+import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
 import { totpCode } from "~/server/desk/totp";
 import { jpegOf, pngOf } from "~/tests/helpers/images";
 import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
+import type { Site } from "./site";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
 
 // One screenshot of every page type at a phone's width and a laptop's, for a person to look at
@@ -118,7 +123,7 @@ test("every checkout step, signed in with a print item and an ebook in the cart,
   await page.getByRole("button", { name: /^Place order: \$/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
   await shoot(page, project, "sandbox-checkout", new URL(page.url()).pathname);
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Card number", { exact: true }).fill("4242 4242 4242 4242");
   await page.getByRole("button", { name: /^Pay / }).click();
   await expect(page.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
   const orderId = new URL(page.url()).pathname.split("/").pop()!;
@@ -163,7 +168,7 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await signInThroughPage(page, admin.email);
   await shoot(page, project, "desk-enrol", admin.link);
   const secret = await secretOnPage(page);
-  await page.getByLabel("Code from your app").fill(totpCode(secret, new Date()));
+  await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(secret, new Date()));
   await page.getByRole("button", { name: "Set up and enter the desk" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
   await page.screenshot({ path: screenPath(project, "desk-recovery-codes", 1280), fullPage: true, animations: "disabled" });
@@ -174,40 +179,184 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-staff", "/desk/staff");
   await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
   await shoot(page, project, "desk-audit", "/desk/audit");
+  await shootArticlePages(page, site, project, { id: colleagueId.id, label: colleague.email });
+  await shoot(page, project, "desk-authors", "/desk/authors");
+  await shoot(page, project, "desk-authors-search", "/desk/authors?q=professor");
+  await shoot(page, project, "desk-author-new", "/desk/authors/new");
+  await shoot(page, project, "desk-author", "/desk/authors/1");
+  await shoot(page, project, "desk-topics", "/desk/topics");
+  await shoot(page, project, "desk-topic-new", "/desk/topics/new");
+  await shoot(page, project, "desk-topic", "/desk/topics/20");
+  // A save refused because someone saved since the form was opened: both versions side by side.
+  await page.goto("/desk/authors/2");
+  const author = await site.db.selectFrom("author").select(["version", "role"]).where("id", "=", 2).executeTakeFirstOrThrow();
+  await site.db
+    .updateTable("author")
+    .set({
+      version: author.version + 1,
+      role: `${author.role}, emerita`,
+      updated_at: new Date().toISOString(),
+      updated_by_name: "A colleague",
+    })
+    .where("id", "=", 2)
+    .execute();
+  await page.getByLabel("Biography").fill("A biography written while someone else saved.");
+  await page.getByRole("button", { name: "Save the author" }).click();
+  await expect(page.locator("#edit-author-error")).toHaveText(/^This author was changed by A colleague at .* since you opened it\./);
+  await expect(page.getByRole("heading", { name: /^Saved since you opened it/ })).toBeVisible();
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `desk-author-stale at ${width} px`).toBeLessThanOrEqual(width);
+    if (SCREENSHOT_WIDTHS.includes(width))
+      await page.screenshot({ path: screenPath(project, "desk-author-stale", width), fullPage: true, animations: "disabled" });
+  }
+
+  // Curation: a lead and a pinned story chosen through the page's own buttons, then given back.
+  const older = await site.db.selectFrom("article").select(["slug", "title"]).orderBy("published").limit(2).execute();
+  try {
+    await page.goto("/desk/home");
+    for (const [index, article] of older.entries()) {
+      await page.getByLabel(index === 0 ? "Article for the lead story" : "Article to pin").fill(article.slug);
+      await page.getByRole("button", { name: index === 0 ? "Make it the lead" : "Pin it" }).click();
+      await expect(page.getByRole("status")).toContainText("Saved.");
+    }
+    await expect(page.locator("main ol li").first()).toContainText(older[0]!.title);
+    await shoot(page, project, "desk-home", "/desk/home");
+  } finally {
+    const { version } = await homeCuration(site.db);
+    await chooseHomeStories(site.db, COMMAND_LINE, version, [], new Date());
+  }
+  await shoot(page, project, "desk-reading-lists", "/desk/reading-lists");
+  await shoot(page, project, "desk-reading-list-new", "/desk/reading-lists/new");
+  await shoot(page, project, "desk-reading-list", "/desk/reading-lists/1");
 
   // An article's image page before and after an upload through its form, and the article with it.
-  const article = await site.db
+  const heroArticle = await site.db
     .selectFrom("article")
     .select(["id", "slug", "year", "month"])
     .where("tier", "=", "article")
     .orderBy("published", "desc")
     .limit(1)
     .executeTakeFirstOrThrow();
-  const author = await site.db
+  const byline = await site.db
     .selectFrom("article_author")
     .innerJoin("author", "author.id", "article_author.author_id")
     .select("author.slug")
-    .where("article_author.article_id", "=", article.id)
+    .where("article_author.article_id", "=", heroArticle.id)
     .orderBy("article_author.position")
     .limit(1)
     .executeTakeFirstOrThrow();
-  await shoot(page, project, "desk-article-image-none", `/desk/articles/${article.id}/image`);
+  await shoot(page, project, "desk-article-image-none", `/desk/articles/${heroArticle.id}/image`);
   await page
     .getByLabel("Image", { exact: true })
     .setInputFiles({ name: "harbour.jpg", mimeType: "image/jpeg", buffer: await jpegOf(2400, 1350) });
   await page.getByLabel("Alt text").fill("A disc over a bar, in the evening");
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByRole("status")).toHaveText("The image is on the article now.");
-  await shoot(page, project, "desk-article-image", `/desk/articles/${article.id}/image`);
-  await page.goto(`/desk/authors/${author.slug}/photo`);
+  await shoot(page, project, "desk-article-image", `/desk/articles/${heroArticle.id}/image`);
+  await page.goto(`/desk/authors/${byline.slug}/photo`);
   await page.getByLabel("Photo", { exact: true }).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await pngOf(600, 750) });
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByRole("status")).toHaveText("The photo is on the author's articles now.");
-  await shoot(page, project, "desk-author-photo", `/desk/authors/${author.slug}/photo`);
-  await shoot(page, project, "article-with-hero", `/${article.year}/${String(article.month).padStart(2, "0")}/${article.slug}`);
+  await shoot(page, project, "desk-author-photo", `/desk/authors/${byline.slug}/photo`);
+  await shoot(page, project, "article-with-hero", `/${heroArticle.year}/${String(heroArticle.month).padStart(2, "0")}/${heroArticle.slug}`);
 
   await page.goto("/desk");
   await page.getByRole("button", { name: "Leave the desk" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await shoot(page, project, "desk-verify", "/desk/verify");
+  // A draft's preview (ADR 079), at the wall and as a subscriber: its private link needs no desk session.
+  const draft = await createArticle(
+    site.db,
+    COMMAND_LINE,
+    {
+      title: "What a preview shows before anyone can read it",
+      dek: "The article page as readers will see it, with the desk's banner above.",
+      subDek: "",
+      summary: "A draft shown through the site's own article page in the preview's views.",
+      body: Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of a draft that only the desk has seen so far.`).join("\n\n"),
+      slug: `screens-preview-${project}`,
+      authors: ["samira-castellanos"],
+      topics: ["Managing Yourself"],
+      contentType: "Article",
+      tier: "article",
+      series: null,
+      seriesTitle: null,
+      seriesPart: null,
+      streams: [],
+      published: "2026-03-10",
+    },
+    new Date(),
+  );
+  if (!draft.ok) throw new Error(`the preview's draft was refused: ${JSON.stringify(draft)}`);
+  const preview = `/preview/${previewToken(draft.article.id, new Date(), site.sessionSecret)}`;
+  await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
+  await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
 });
+
+/**
+ * The desk's article pages: the list, a new article, one with a history (its edit page, its
+ * revisions and a revision's diff), and the conflict a stale save meets when a colleague saved first.
+ */
+async function shootArticlePages(page: Page, site: Site, project: string, colleague: AuditActor) {
+  const author = await site.db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
+  const subjects = await site.db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("name").limit(2).execute();
+  const fields = {
+    title: "What the Night Shift Knows About Quality",
+    dek: "Plants that listen to their night crews catch defects days earlier.",
+    subDek: "",
+    summary: "Night crews see problems first. A study of 40 plants shows what happens when managers ask them.",
+    body: Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1}: the night shift notices what the day shift walks past.`).join("\n\n"),
+    slug: `night-shift-quality-${project}-${Date.now()}`,
+    authors: [author.slug],
+    topics: [subjects[0]!.name],
+    contentType: "Article",
+    tier: "article" as const,
+    series: null,
+    seriesTitle: null,
+    seriesPart: null,
+    streams: [],
+    published: "2026-03-04",
+  };
+  const made = await createArticle(site.db, COMMAND_LINE, fields, new Date());
+  if (!made.ok) throw new Error(JSON.stringify(made.fieldErrors));
+  const id = made.article.id;
+  const body = fields.body.replace("Paragraph 3: the night shift notices", "Paragraph 3: the night shift often notices first");
+  const saved = await saveArticle(
+    site.db,
+    colleague,
+    id,
+    1,
+    { ...fields, title: "What Night Shifts Know About Quality", body },
+    new Date(),
+  );
+  if (!saved.ok) throw new Error(saved.reason);
+  const [latest] = await listRevisions(site.db, id);
+
+  await shoot(page, project, "desk-articles", "/desk/articles");
+  await shoot(page, project, "desk-article-new", "/desk/articles/new");
+  await shoot(page, project, "desk-article-edit", `/desk/articles/${id}`);
+  await shoot(page, project, "desk-article-revisions", `/desk/articles/${id}/revisions`);
+  await shoot(page, project, "desk-article-diff", `/desk/articles/${id}/revisions/${latest!.id}`);
+
+  // The edit page is opened at version 2, then the colleague saves again: this page's save is stale.
+  await page.goto(`/desk/articles/${id}`);
+  const current = saved.article;
+  const again = await saveArticle(
+    site.db,
+    colleague,
+    id,
+    2,
+    { ...fields, title: current.title, body, dek: "Plants that ask their night crews catch defects days sooner." },
+    new Date(),
+  );
+  if (!again.ok) throw new Error(again.reason);
+  await page.getByLabel("Title", { exact: true }).fill("What the Night Shift Sees First");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Someone else saved this article" })).toBeVisible();
+  for (const width of SCREENSHOT_WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `conflict at ${width} px`).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: screenPath(project, "desk-article-conflict", width), fullPage: true, animations: "disabled" });
+  }
+}

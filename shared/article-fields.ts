@@ -1,21 +1,11 @@
 import { z } from "zod";
+import { CURATED_STREAMS, TIERS } from "./article-vocabulary";
 
 // An article as the desk, the Admin API and the content files write it: the seed format's keys
 // (content/README.md). The desk's form, the API and `npm run content -- import` all check an
 // article with this one schema; the domain (server/desk/articles) stores what it accepts.
 
-export const ARTICLE_STATUSES = ["draft", "scheduled", "published", "unpublished"] as const;
-export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
-
-export const ARTICLE_STATUS_NAMES: Record<ArticleStatus, string> = {
-  draft: "Draft",
-  scheduled: "Scheduled",
-  published: "Published",
-  unpublished: "Unpublished",
-};
-
-export const TIERS = ["article", "top50", "cases", "visual-library"] as const;
-export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", "webinars", "visual-library"] as const;
+export { ARTICLE_STATUSES, ARTICLE_STATUS_NAMES, CURATED_STREAMS, TIERS, type ArticleStatus } from "./article-vocabulary";
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const slug = (message: string) => z.string().trim().max(120, message).regex(SLUG, message);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { areasFor, type DeskArea } from "~/server/desk/roles";
+import { areasFor, pagesFor, type DeskArea } from "~/server/desk/roles";
 import { endDeskSession } from "~/server/desk/staff";
 import { ROLE_NAMES } from "~/shared/staff-roles";
 import { DeskPage } from "~/app/components/desk/DeskPage";
@@ -15,16 +15,13 @@ import { redirect } from "~/app/lib/http/responses.server";
 // The desk's home (ADR 072): what the staff member's roles let them do. Areas still to be built
 // are named for the roles that will use them, as headings without links.
 
-const AREA_PAGES: Record<DeskArea["id"], { description: string; links: { to: string; label: string }[] }> = {
-  editorial: { description: "Articles, authors, topics, reading lists and the home page.", links: [] },
-  store: { description: "The store's catalogue, orders and promotions.", links: [] },
-  service: { description: "Readers' accounts, subscriptions and orders, for customer service.", links: [] },
-  staff: { description: "Who works at the desk, and their roles.", links: [{ to: "/desk/staff", label: "Staff and roles" }] },
-  audit: { description: "Every desk action: who, what, when.", links: [{ to: "/desk/audit", label: "Read the audit log" }] },
-  "api-keys": {
-    description: "The keys tools use for the Admin API: when each was last used, and revoking one.",
-    links: [{ to: "/desk/api-keys", label: "API keys" }],
-  },
+const AREA_DESCRIPTIONS: Record<DeskArea["id"], string> = {
+  editorial: "Articles, authors, topics, reading lists and the home page.",
+  store: "The store's catalogue, orders and promotions.",
+  service: "Readers' accounts, subscriptions and orders, for customer service.",
+  staff: "Who works at the desk, and their roles.",
+  audit: "Every desk action: who, what, when.",
+  "api-keys": "The keys tools use for the Admin API: when each was last used, and revoking one.",
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -33,7 +30,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     name: `${staff.user.firstName} ${staff.user.lastName}`,
     roles: staff.roles.map((role) => ROLE_NAMES[role]),
     until: deskTime(staff.deskSessionEnds!),
-    areas: areasFor(staff.roles).map((area) => ({ id: area.id, title: area.title, ...AREA_PAGES[area.id] })),
+    areas: areasFor(staff.roles).map((area) => ({
+      id: area.id,
+      title: area.title,
+      description: AREA_DESCRIPTIONS[area.id],
+      links: pagesFor(area, staff.roles),
+    })),
   };
 }
 
@@ -65,8 +67,8 @@ export default function DeskHome() {
               {area.links.length > 0 ? (
                 <ul>
                   {area.links.map((link) => (
-                    <li key={link.to}>
-                      <Link to={link.to}>{link.label}</Link>
+                    <li key={link.path}>
+                      <Link to={link.path}>{link.title}</Link>
                     </li>
                   ))}
                 </ul>

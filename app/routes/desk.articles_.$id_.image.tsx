@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   if (!article) notFound();
   const { flash, setCookie } = await takeDeskFlash(request, staff.user.id);
   return data(
-    { article, notice: flash?.kind === "notice" ? flash.text : null },
+    { article, notice: flash?.kind === "notice" ? flash.message : null },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
 }
@@ -57,7 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 }
 
 async function done(userId: string, id: number, text: string) {
-  const setCookie = await setDeskFlash(userId, { kind: "notice", text });
+  const setCookie = await setDeskFlash(userId, { kind: "notice", message: text });
   return redirect(articleImagePath(id), { status: 303, headers: { "Set-Cookie": setCookie } });
 }
 

@@ -11,30 +11,30 @@ import { deskMeta } from "~/app/lib/desk/meta";
 import { authorPhotoPath } from "~/app/lib/desk/picture-paths";
 import { redirect } from "~/app/lib/http/responses.server";
 
-// An author's photo (issue 38), shown beside their bio on every article they wrote. Editing
-// authors is the editors' work: the desk has no action of its own for it yet, so this page asks
-// for "articles.edit".
+// An author's photo (issue 38), shown beside their bio on every article they wrote. The author
+// is named by slug (or by id, as the desk's author pages name them).
 
 const UPLOADED = "The photo is on the author's articles now.";
 const REMOVED = "The photo is removed.";
 
-function authorSlug(param: string | undefined): string {
+function authorSlug(param: string | undefined): string | number {
+  if (/^[1-9]\d{0,9}$/.test(param ?? "")) return Number(param);
   return /^[a-z0-9-]{1,120}$/.test(param ?? "") ? param! : notFound();
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const staff = await requireDesk({ request, context }, "articles.edit");
+  const staff = await requireDesk({ request, context }, "authors.edit");
   const author = await authorPicture(await requestContext({ request, context }).db(), authorSlug(params.slug));
   if (!author) notFound();
   const { flash, setCookie } = await takeDeskFlash(request, staff.user.id);
   return data(
-    { author, notice: flash?.kind === "notice" ? flash.text : null },
+    { author, notice: flash?.kind === "notice" ? flash.message : null },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
-  const staff = await requireDesk({ request, context }, "articles.edit");
+  const staff = await requireDesk({ request, context }, "authors.edit");
   const slug = authorSlug(params.slug);
   const form = await readPictureForm(request);
   const database = await requestContext({ request, context }).db();
@@ -53,9 +53,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   return done(staff.user.id, slug, UPLOADED);
 }
 
-async function done(userId: string, slug: string, text: string) {
-  const setCookie = await setDeskFlash(userId, { kind: "notice", text });
-  return redirect(authorPhotoPath(slug), { status: 303, headers: { "Set-Cookie": setCookie } });
+async function done(userId: string, slug: string | number, text: string) {
+  const setCookie = await setDeskFlash(userId, { kind: "notice", message: text });
+  return redirect(authorPhotoPath(String(slug)), { status: 303, headers: { "Set-Cookie": setCookie } });
 }
 
 export const meta: MetaFunction<typeof loader> = (args) => deskMeta(args, args.data ? `Photo: ${args.data.author.name}` : "Author photo");

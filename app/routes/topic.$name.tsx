@@ -1,11 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "~/app/lib/http/responses.server";
-import { topicByHeadlineSegment } from "~/server/content/topics";
+import { topicByFormerAddress, topicByHeadlineSegment } from "~/server/content/topics";
 import { db } from "~/app/lib/context/db.server";
 
 // Headline topic links (/topic/{name lowercased and hyphenated}) lead to the topic page.
 export async function loader({ params }: LoaderFunctionArgs) {
-  const topic = await topicByHeadlineSegment(await db(), params.name ?? "");
+  const database = await db();
+  const segment = params.name ?? "";
+  // A renamed topic's old name still leads to its page (ADR 078).
+  const topic = (await topicByHeadlineSegment(database, segment)) ?? (await topicByFormerAddress(database, "headline", segment));
   if (!topic) throw new Response(null, { status: 404 });
   return redirect(topic.url, 301);
 }

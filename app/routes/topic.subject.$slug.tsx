@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { followRefusal, isFollowing } from "~/server/library/follows";
 import { topicStream } from "~/server/content/streams";
-import { listTopics } from "~/server/content/topics";
+import { listTopics, topicByFormerAddress } from "~/server/content/topics";
 import { FollowButton } from "~/app/components/FollowButton";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
 import * as cards from "~/app/components/cards.css";
@@ -11,12 +11,18 @@ import * as topicsCss from "~/app/components/topics.css";
 import { db } from "~/app/lib/context/db.server";
 import { loadStreamPage } from "~/app/lib/content/stream-page.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { redirect } from "~/app/lib/http/responses.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const database = await db();
   const topics = await listTopics(database);
   const topic = topics.find((t) => t.slug === params.slug);
-  if (!topic) throw new Response(null, { status: 404 });
+  if (!topic) {
+    // The page of a renamed topic's old slug moved (ADR 078).
+    const renamed = await topicByFormerAddress(database, "slug", params.slug ?? "");
+    if (renamed) throw redirect(renamed.url + new URL(request.url).search, 301);
+    throw new Response(null, { status: 404 });
+  }
   // A topic names its subject; a subject lists its topics.
   const subject = topics.find((t) => t.id === topic.subjectId);
   const taxonomy = {

@@ -2,7 +2,8 @@ import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import { chartImage } from "~/server/images/charts";
 import { ContentCache } from "./content-cache";
 import type { Database } from "~/server/db/connection";
-import type { ContentTier } from "~/server/db/schema";
+import type { Selectable } from "kysely";
+import type { ArticleTable, ContentTier } from "~/server/db/schema";
 import { midpointIndex, parseBody, type Block } from "./markdown";
 import { promoProduct, type ProductCard } from "~/server/store/catalogue";
 import { articleArtPath, articlePath, topicHeadlinePath, topicPath } from "~/shared/urls";
@@ -48,7 +49,11 @@ export async function findArticle(db: Database, year: number, month: number, slu
 
 async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | undefined> {
   const row = await db.selectFrom("article").selectAll().where("slug", "=", slug).executeTakeFirst();
-  if (!row) return undefined;
+  return row && articleFromRow(db, row);
+}
+
+/** An article's page content from its row (the view's columns): a published one's, or any state's for the desk's preview. */
+export async function articleFromRow(db: Database, row: Selectable<ArticleTable>): Promise<ArticlePage> {
   const [authors, topics, series, lists, ascend, hero] = await Promise.all([
     db
       .selectFrom("article_author")
@@ -173,7 +178,11 @@ export async function articlePage(db: Database, year: number, month: number, slu
 
 async function loadArticlePage(db: Database, slug: string): Promise<ArticlePageData | undefined> {
   const article = await articleBySlug(db, slug);
-  if (!article) return undefined;
+  return article && articlePageAround(db, article);
+}
+
+/** What the page shows around an article: related and latest articles, and the store's promo. */
+export async function articlePageAround(db: Database, article: ArticlePage): Promise<ArticlePageData> {
   const [related, latest, promo] = await Promise.all([
     relatedArticles(db, article, 4),
     latestArticles(db, 6, article.id),

@@ -1,5 +1,6 @@
 import { latestArticles } from "./articles";
 import { ContentCache } from "./content-cache";
+import { chosenStories, frontStories } from "./home-curation";
 import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import { latestIssue } from "./archive";
 import type { Database } from "~/server/db/connection";
@@ -22,8 +23,10 @@ export function homePage(db: Database, now = new Date()): Promise<HomePage> {
 }
 
 async function loadHomePage(db: Database, now: Date) {
-  const [newest, popular, bigIdeas, videos, podcasts, newsletters, issue, topics] = await Promise.all([
-    latestArticles(db, 1 + HOME_COUNTS.secondary + HOME_COUNTS.latest),
+  const [newest, chosen, popular, bigIdeas, videos, podcasts, newsletters, issue, topics] = await Promise.all([
+    // Enough for every slot even when each chosen story is also among the newest.
+    latestArticles(db, 2 * (1 + HOME_COUNTS.secondary) + HOME_COUNTS.latest),
+    chosenStories(db),
     mostPopular(db, now),
     cardsOf(
       cardQuery(db)
@@ -39,9 +42,7 @@ async function loadHomePage(db: Database, now: Date) {
     listTopics(db),
   ]);
   return {
-    lead: newest[0] ?? null,
-    secondary: newest.slice(1, 1 + HOME_COUNTS.secondary),
-    latest: newest.slice(1 + HOME_COUNTS.secondary),
+    ...frontStories(newest, chosen, HOME_COUNTS),
     popular,
     bigIdeas,
     videos: videos.videos.slice(0, HOME_COUNTS.videos),

@@ -79,3 +79,18 @@ export async function topicArticleCounts(db: Database): Promise<Map<number, numb
     .execute();
   return new Map(rows.map((r) => [r.topic_id, Number(r.n)]));
 }
+
+/**
+ * The topic a renamed topic's old page address leads to (ADR 078): by a slug it had
+ * (/topic/subject/{slug}), or by the headline link its old name made (/topic/{name}).
+ */
+export async function topicByFormerAddress(db: Database, kind: "slug" | "headline", value: string): Promise<Topic | undefined> {
+  const former =
+    kind === "slug"
+      ? await db.selectFrom("topic_former_slug").select(["slug", "topic_id"]).where("slug", "=", value).execute()
+      : await db.selectFrom("topic_former_slug").select(["slug", "topic_id"]).execute();
+  const key = topicKey(value);
+  const row = kind === "slug" ? former[0] : former.find((f) => topicKey(f.slug) === key);
+  if (!row) return undefined;
+  return (await listTopics(db)).find((t) => t.id === row.topic_id);
+}

@@ -18,6 +18,18 @@ export interface TopicTable {
   executive_only: Flag;
   /** The subject the topic belongs to; null for a subject itself. */
   subject_id: number | null;
+  /** Counts the desk's saves; a save names the version it read (ADR 078). */
+  version: Generated<number>;
+  /** The last save at the desk or through the Admin API: when, and who (as the conflict message names them). */
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** A slug a topic had before it was renamed (ADR 078): its pages answer 301 to the topic's page now. */
+export interface TopicFormerSlugTable {
+  slug: string;
+  topic_id: number;
+  created_at: string;
 }
 
 export interface AuthorTable {
@@ -26,6 +38,9 @@ export interface AuthorTable {
   name: string;
   role: string;
   bio: string;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
   /** An uploaded photo (image.id); none shows no photo. */
   photo_image_id?: string | null;
 }
@@ -266,6 +281,25 @@ export interface ReadingListTable {
   slug: string;
   name: string;
   description: string;
+  /** Counts the desk's saves, from 1: a save names the version it read (no lost update). */
+  version: Generated<number>;
+  /** The last change at the desk (ISO time) and who made it (their audit label); null as seeded. */
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** One row (id 1): the version of the home page's chosen stories (home_pick), and its last change. */
+export interface HomeCurationTable {
+  id: number;
+  version: number;
+  updated_at: string | null;
+  updated_by_name: string | null;
+}
+
+/** A story an editor chose for the home page: position 0 is the lead, the next are pinned, in order. */
+export interface HomePickTable {
+  position: number;
+  article_id: number;
 }
 
 /** A learning path through a reading list (server/learning/courses.ts). */
@@ -923,6 +957,7 @@ export interface ImageVariantTable {
 
 export interface DB {
   topic: TopicTable;
+  topic_former_slug: TopicFormerSlugTable;
   author: AuthorTable;
   series: SeriesTable;
   /** A view: the published rows of article_record (ADR 076). */
@@ -950,6 +985,8 @@ export interface DB {
   marketing_campaign: MarketingCampaignTable;
   reading_list: ReadingListTable;
   reading_list_item: ReadingListItemTable;
+  home_curation: HomeCurationTable;
+  home_pick: HomePickTable;
   course: CourseTable;
   seed_state: SeedStateTable;
   app_user: AppUserTable;

@@ -1,10 +1,10 @@
 import type { Database } from "~/server/db/connection";
 import type { ContentTier } from "~/server/db/schema";
-import type { ArticleStatus } from "~/shared/article-fields";
-import { listDeskArticles, type DeskArticleQuery, type DeskArticleSummary } from "./articles";
+import { articleFieldsSchema, type ArticleFields, type ArticleStatus } from "~/shared/article-fields";
+import { listDeskArticles, type DeskArticle, type DeskArticleQuery, type DeskArticleSummary } from "./articles";
 
 // The articles as the Admin API answers with them (ADR 074), in the seed format's terms, from the
-// editorial domain's list (server/desk/articles): every state.
+// editorial domain (server/desk/articles): every state.
 
 export interface ApiArticle {
   id: number;
@@ -25,9 +25,23 @@ export interface ApiArticle {
   url: string | null;
 }
 
+/** One article in full: every field of the seed format, and its state. */
+export interface ApiArticleDetail extends ArticleFields {
+  id: number;
+  version: number;
+  status: ArticleStatus;
+  /** The day the article carries (its `published` field). */
+  publishedAt: string;
+  /** When a scheduled article is to be published (ISO time); null in any other state. */
+  publishAt: string | null;
+  url: string | null;
+}
+
 export type ArticleQuery = Pick<DeskArticleQuery, "status" | "q" | "page" | "pageSize">;
 
-/** An article as the API shows it, its address made absolute. */
+const absolute = (path: string | null, siteUrl: string) => (path === null ? null : new URL(path, siteUrl).href);
+
+/** An article as the API lists it, its address made absolute. */
 export function apiArticle(article: DeskArticleSummary, siteUrl: string): ApiArticle {
   return {
     id: article.id,
@@ -42,8 +56,35 @@ export function apiArticle(article: DeskArticleSummary, siteUrl: string): ApiArt
     contentType: article.contentType,
     tier: article.tier,
     publishedAt: article.publishedAt,
-    url: article.url === null ? null : new URL(article.url, siteUrl).href,
+    url: absolute(article.url, siteUrl),
   };
+}
+
+/** The seed format's keys, in the schema's order. */
+export const ARTICLE_FIELD_NAMES = Object.keys(articleFieldsSchema.innerType().shape) as (keyof ArticleFields)[];
+
+/** The fields of an article alone, without its state. */
+export function fieldsOf(article: ArticleFields): ArticleFields {
+  return Object.fromEntries(ARTICLE_FIELD_NAMES.map((name) => [name, article[name]])) as ArticleFields;
+}
+
+/** An article as the API answers with it alone. */
+export function apiArticleDetail(article: DeskArticle, siteUrl: string): ApiArticleDetail {
+  return {
+    ...fieldsOf(article),
+    id: article.id,
+    version: article.version,
+    status: article.status,
+    publishedAt: article.publishedAt,
+    publishAt: article.publishAt,
+    url: absolute(article.url, siteUrl),
+  };
+}
+
+/** The article's fields with those a partial change gives put in their place (absent ones kept). */
+export function patchedFields(article: DeskArticle, patch: Partial<ArticleFields>): ArticleFields {
+  const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  return { ...fieldsOf(article), ...given };
 }
 
 /** One page of articles, newest first, and how many match in all. */

@@ -35,6 +35,13 @@ export const AUDIT_ACTIONS = {
   "article.schedule": "Scheduled an article",
   "article.unschedule": "Took an article off the schedule",
   "article.unpublish": "Unpublished an article",
+  "author.create": "Added an author",
+  "author.update": "Changed an author",
+  "topic.create": "Added a topic",
+  "topic.update": "Changed a topic",
+  "home.curate": "Chose the home page's stories",
+  "reading-list.create": "Created a reading list",
+  "reading-list.save": "Saved a reading list",
   "article.image": "Changed an article's image",
   "author.photo": "Changed an author's photo",
 } as const;

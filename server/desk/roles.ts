@@ -26,6 +26,25 @@ export const DESK_ACTIONS = [
   "api.articles.read",
   /** Create, save, publish and unpublish articles through the Admin API. */
   "api.articles.write",
+  /** Authors and topics (ADR 078): list and read them; add and change them. */
+  "authors.list",
+  "authors.edit",
+  "topics.list",
+  "topics.edit",
+  "api.authors.read",
+  "api.authors.write",
+  "api.topics.read",
+  "api.topics.write",
+  /** The home page's lead and pinned stories. */
+  "home.curate",
+  /** Reading lists: list and read them at the desk. */
+  "reading-lists.list",
+  /** Create reading lists and save their fields and articles. */
+  "reading-lists.edit",
+  /** Admin API: read reading lists. */
+  "api.reading-lists.read",
+  /** Admin API: create and save reading lists. */
+  "api.reading-lists.write",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -43,6 +62,19 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "articles.publish": ["admin", "editor"],
   "api.articles.read": ["admin", "editor"],
   "api.articles.write": ["admin", "editor"],
+  "authors.list": ["admin", "editor"],
+  "authors.edit": ["admin", "editor"],
+  "topics.list": ["admin", "editor"],
+  "topics.edit": ["admin", "editor"],
+  "api.authors.read": ["admin", "editor"],
+  "api.authors.write": ["admin", "editor"],
+  "api.topics.read": ["admin", "editor"],
+  "api.topics.write": ["admin", "editor"],
+  "home.curate": ["admin", "editor"],
+  "reading-lists.list": ["admin", "editor"],
+  "reading-lists.edit": ["admin", "editor"],
+  "api.reading-lists.read": ["admin", "editor"],
+  "api.reading-lists.write": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -51,18 +83,34 @@ export function mayAct(roles: readonly Role[], action: DeskAction): boolean {
 }
 
 /**
- * The desk's areas, in the order its home page and its bar list them: those with pages name the
- * action that opens them and their address; the rest are announced for the roles that will use
- * them, and have no page yet.
+ * The desk's areas, in the order its home page and its bar list them, each with its pages: the
+ * action that opens a page and its address. Areas without pages yet are announced for the roles
+ * that will use them.
  */
 export const DESK_AREAS = [
-  { id: "editorial", title: "Editorial", roles: ["admin", "editor"], opens: null, path: null },
-  { id: "store", title: "Store", roles: ["admin", "store"], opens: null, path: null },
-  { id: "service", title: "Customer service", roles: ["admin", "service"], opens: null, path: null },
-  { id: "staff", title: "Staff", roles: ["admin"], opens: "staff.list", path: "/desk/staff" },
-  { id: "audit", title: "Audit log", roles: ["admin"], opens: "audit.read", path: "/desk/audit" },
-  { id: "api-keys", title: "API keys", roles: ["admin"], opens: "api-keys.list", path: "/desk/api-keys" },
-] as const satisfies readonly { id: string; title: string; roles: readonly Role[]; opens: DeskAction | null; path: string | null }[];
+  {
+    id: "editorial",
+    title: "Editorial",
+    roles: ["admin", "editor"],
+    pages: [
+      { title: "Articles", opens: "articles.list", path: "/desk/articles" },
+      { title: "Authors", opens: "authors.list", path: "/desk/authors" },
+      { title: "Topics", opens: "topics.list", path: "/desk/topics" },
+      { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
+      { title: "Home page", opens: "home.curate", path: "/desk/home" },
+    ],
+  },
+  { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },
+  { id: "service", title: "Customer service", roles: ["admin", "service"], pages: [] },
+  { id: "staff", title: "Staff", roles: ["admin"], pages: [{ title: "Staff", opens: "staff.list", path: "/desk/staff" }] },
+  { id: "audit", title: "Audit log", roles: ["admin"], pages: [{ title: "Audit log", opens: "audit.read", path: "/desk/audit" }] },
+  { id: "api-keys", title: "API keys", roles: ["admin"], pages: [{ title: "API keys", opens: "api-keys.list", path: "/desk/api-keys" }] },
+] as const satisfies readonly {
+  id: string;
+  title: string;
+  roles: readonly Role[];
+  pages: readonly { title: string; opens: DeskAction; path: string }[];
+}[];
 
 export type DeskArea = (typeof DESK_AREAS)[number];
 
@@ -71,9 +119,14 @@ export function areasFor(roles: readonly Role[]): DeskArea[] {
   return DESK_AREAS.filter((area) => area.roles.some((role) => roles.includes(role)));
 }
 
-/** The desk's bar: the areas these roles may open, each with its address. */
+/** An area's pages these roles may open, in its order. */
+export function pagesFor(area: DeskArea, roles: readonly Role[]): { title: string; path: string }[] {
+  return (area.pages as readonly { title: string; opens: DeskAction; path: string }[])
+    .filter((page) => mayAct(roles, page.opens))
+    .map(({ title, path }) => ({ title, path }));
+}
+
+/** The desk's bar: every page these roles may open, area by area. */
 export function deskNavigation(roles: readonly Role[]): { title: string; path: string }[] {
-  return areasFor(roles).flatMap((area) =>
-    area.opens && area.path && mayAct(roles, area.opens) ? [{ title: area.title, path: area.path }] : [],
-  );
+  return areasFor(roles).flatMap((area) => pagesFor(area, roles));
 }

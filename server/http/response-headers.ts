@@ -20,6 +20,8 @@ const PRIVATE_PAGES = [
   /^\/(?:shipping-payment|review-order|registration-complete|sign-in|register|reset-password|forgot-password|logout|subscriber-registration|redeem)(?:\.data)?$/,
   /^\/subscriptions\/(?:checkout|receipt|complete)(?:\.data)?$/,
   /^\/(?:order|sandbox-checkout)\//,
+  // An article's preview (ADR 079): private to whoever holds its link.
+  /^\/preview\//,
 ];
 
 /** True for a page (or its .data request) that must answer Cache-Control: no-store. */

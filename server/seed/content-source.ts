@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { CURATED_STREAMS, TIERS } from "~/shared/article-fields";
+import { ARTICLE_STATUSES, CURATED_STREAMS, TIERS } from "~/shared/article-fields";
 import { topicKey } from "~/shared/slugs";
 
-// Reads and validates the original seed content under content/ (see content/README.md).
+// Reads and validates content in the seed format (content/README.md): the original seed content
+// under content/, and a folder `npm run content -- import` takes (server/content-files/).
 
 const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const slugString = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -24,7 +25,8 @@ const subjectSchema = z.object({
   ...topicFields,
   subscriberOnly: z.boolean().default(false),
   executiveOnly: z.boolean().default(false),
-  topics: z.array(z.object(topicFields)).min(1),
+  // A subject may have no topics yet when it was added at the desk; the seed's all have some.
+  topics: z.array(z.object(topicFields)),
 });
 
 /** The taxonomy flattened: every subject first, in file order, then every topic, each naming its subject. */
@@ -59,8 +61,16 @@ const articleSchema = z
     seriesTitle: z.string().optional(),
     seriesPart: z.coerce.number().int().positive().optional(),
     streams: list.pipe(z.array(z.enum(CURATED_STREAMS))).default(""),
+    /** The article's state; a file without one is published. */
+    status: z.enum(ARTICLE_STATUSES).default("published"),
+    /** When a scheduled article is to be published: an ISO time with its offset. */
+    publishAt: z.string().datetime({ offset: true }).optional(),
   })
-  .refine((a) => !a.series || (a.seriesTitle && a.seriesPart), "a series needs seriesTitle and seriesPart");
+  .refine((a) => !a.series || (a.seriesTitle && a.seriesPart), "a series needs seriesTitle and seriesPart")
+  .refine((a) => (a.status === "scheduled") === (a.publishAt !== undefined), {
+    message: "publishAt goes with status: scheduled, and only with it",
+    path: ["publishAt"],
+  });
 
 const mediaSchema = z.object({
   videos: z.array(
@@ -240,43 +250,99 @@ export function splitFrontMatter(text: string): { fields: Record<string, string>
   return { fields, body: match[2]!.trim() };
 }
 
-function readJson<T>(file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T {
-  const parsed = schema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
-  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
+/** Something wrong with one file: its path (as given to the reader, under its folder) and what. */
+export interface FileProblem {
+  file: string;
+  message: string;
 }
 
-/** Each `{slug}.md` of a folder, in name order, parsed; an error names the file. */
-function readTextDir<T>(dir: string, parse: (slug: string, text: string) => T): T[] {
-  return fs
-    .readdirSync(dir)
+/** What a reader found: the items it could read, and a problem for each it could not. */
+export interface Checked<T> {
+  items: T;
+  problems: FileProblem[];
+}
+
+const issueText = (issue: z.ZodIssue) => `${issue.path.join(".") || "front matter"}: ${issue.message}`;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A JSON file checked by `schema`; `file` is relative to `root`. Every issue is a problem. */
+export function readJsonFile<T>(root: string, file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): Checked<T | undefined> {
+  let json: unknown;
+  try {
+    json = JSON.parse(fs.readFileSync(path.join(root, file), "utf8"));
+  } catch (error) {
+    return { items: undefined, problems: [{ file, message: messageOf(error) }] };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { items: parsed.data, problems: [] };
+  return {
+    items: undefined,
+    problems: parsed.error.issues.map((issue) => ({ file, message: `${issue.path.join(".")} ${issue.message}` })),
+  };
+}
+
+/**
+ * Each `{slug}.md` of the folder `sub` under `root`, in name order, parsed; a file that cannot be
+ * read is left out and gives a problem for each thing wrong with it.
+ */
+function readTextFiles<T>(root: string, sub: string, parse: (slug: string, text: string) => T | z.ZodIssue[]): Checked<T[]> {
+  const items: T[] = [];
+  const problems: FileProblem[] = [];
+  const names = fs
+    .readdirSync(path.join(root, sub))
     .filter((f) => f.endsWith(".md"))
-    .sort()
-    .map((f) => {
-      const file = path.join(dir, f);
-      try {
-        return parse(f.slice(0, -3), fs.readFileSync(file, "utf8"));
-      } catch (error) {
-        throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
+    .sort();
+  for (const name of names) {
+    const file = path.join(sub, name);
+    try {
+      const read = parse(name.slice(0, -3), fs.readFileSync(path.join(root, file), "utf8"));
+      if (Array.isArray(read)) problems.push(...read.map((issue) => ({ file, message: issueText(issue) })));
+      else items.push(read);
+    } catch (error) {
+      problems.push({ file, message: messageOf(error) });
+    }
+  }
+  return { items, problems };
 }
 
-function readMarkdownDir<T>(dir: string, parse: (slug: string, fields: Record<string, string>, body: string) => T): T[] {
-  return readTextDir(dir, (slug, text) => {
+/** `{slug}.md` files with front matter checked by `schema`, the body after it. */
+function readMarkdownFiles<S extends z.ZodTypeAny, T>(
+  root: string,
+  sub: string,
+  schema: S,
+  make: (fields: z.infer<S>, slug: string, body: string) => T,
+): Checked<T[]> {
+  return readTextFiles(root, sub, (slug, text) => {
     const { fields, body } = splitFrontMatter(text);
-    return parse(slug, fields, body);
+    const parsed = schema.safeParse(fields);
+    const issues = parsed.success ? [] : [...parsed.error.issues];
+    if (!slugString.safeParse(slug).success)
+      issues.unshift({
+        code: "custom",
+        path: [],
+        message: `the file name "${slug}" is not a slug (lowercase letters, digits and hyphens)`,
+      });
+    return issues.length > 0 ? issues : make(parsed.data, slug, body);
   });
 }
 
-function parseWith<S extends z.ZodTypeAny>(schema: S, fields: Record<string, string>): z.infer<S> {
-  const parsed = schema.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`${issue.path.join(".") || "front matter"}: ${issue.message}`);
-  }
-  return parsed.data;
+export const readTopicsFile = (root: string): Checked<SeedTopic[] | undefined> => readJsonFile(root, "topics.json", taxonomySchema);
+
+export const readAuthorFiles = (root: string): Checked<SeedAuthor[]> =>
+  readMarkdownFiles(root, "authors", authorSchema, (fields, slug, bio) => ({ ...fields, slug, bio }));
+
+export const readArticleFiles = (root: string): Checked<SeedArticle[]> =>
+  readMarkdownFiles(root, "articles", articleSchema, (fields, slug, body) => ({ ...fields, slug, body }));
+
+/** The seed's reading: the first problem stops it, naming the file. */
+function orThrow<T>(root: string, checked: Checked<T | undefined>): T {
+  const problem = checked.problems[0];
+  if (problem) throw new Error(`${path.join(root, problem.file)}: ${problem.message}`);
+  return checked.items!;
 }
+
+const readJson = <T>(root: string, file: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>): T =>
+  orThrow(root, readJsonFile(root, file, schema));
 
 /** Sections open with a "# Title" line; each body is in the article bodies' Markdown subset. */
 export function splitSections(text: string): { title: string; body: string }[] {
@@ -294,28 +360,23 @@ export function splitSections(text: string): { title: string; body: string }[] {
 }
 
 function readProductTexts(dir: string): SeedProductText[] {
-  if (!fs.existsSync(dir)) return [];
-  return readTextDir(dir, (slug, text) => ({ slug, sections: splitSections(text) }));
+  if (!fs.existsSync(path.join(dir, "books"))) return [];
+  return orThrow(
+    dir,
+    readTextFiles(dir, "books", (slug, text) => ({ slug, sections: splitSections(text) })),
+  );
 }
 
 export function loadSeedContent(dir: string): SeedContent {
   return {
-    topics: readJson(path.join(dir, "topics.json"), taxonomySchema),
-    authors: readMarkdownDir(path.join(dir, "authors"), (slug, fields, bio) => ({
-      ...parseWith(authorSchema, fields),
-      slug,
-      bio,
-    })),
-    articles: readMarkdownDir(path.join(dir, "articles"), (slug, fields, body) => ({
-      ...parseWith(articleSchema, fields),
-      slug,
-      body,
-    })),
-    media: readJson(path.join(dir, "media.json"), mediaSchema),
-    store: readJson(path.join(dir, "store.json"), storeSchema),
-    magazine: readJson(path.join(dir, "magazine.json"), magazineSchema),
-    readingLists: readJson(path.join(dir, "reading-lists.json"), z.array(readingListSchema)),
-    courses: readJson(path.join(dir, "courses.json"), z.array(courseSchema)),
-    productTexts: readProductTexts(path.join(dir, "books")),
+    topics: orThrow(dir, readTopicsFile(dir)),
+    authors: orThrow(dir, readAuthorFiles(dir)),
+    articles: orThrow(dir, readArticleFiles(dir)),
+    media: readJson(dir, "media.json", mediaSchema),
+    store: readJson(dir, "store.json", storeSchema),
+    magazine: readJson(dir, "magazine.json", magazineSchema),
+    readingLists: readJson(dir, "reading-lists.json", z.array(readingListSchema)),
+    courses: readJson(dir, "courses.json", z.array(courseSchema)),
+    productTexts: readProductTexts(dir),
   };
 }

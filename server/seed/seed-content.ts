@@ -100,6 +100,8 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
       series_id: a.series ? seriesIds.get(a.series)! : null,
       series_part: a.seriesPart ?? null,
       word_count: bodyWordCount(a.body),
+      status: a.status,
+      publish_at: a.publishAt === undefined ? null : new Date(a.publishAt).toISOString(),
     });
     a.authors.forEach((slug, position) => authorRows.push({ article_id: id, author_id: requireId(authorIds, slug, "author"), position }));
     a.topics.forEach((name, position) => topicRows.push({ article_id: id, topic_id: requireId(topicIds, name, "topic"), position }));

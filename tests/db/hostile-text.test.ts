@@ -32,7 +32,7 @@ describe(`hostile titles and summaries in feeds (${dialectName})`, () => {
   it("come back as the same text from the latest feed, which stays well-formed XML", async () => {
     const newest = await db.selectFrom("article").select("id").orderBy("published", "desc").orderBy("id", "desc").executeTakeFirstOrThrow();
     await db
-      .updateTable("article")
+      .updateTable("article_record")
       .set({ title: TITLE + UNWRITABLE, summary: `${UNWRITABLE}<p onclick="x">${TITLE}</p>` })
       .where("id", "=", newest.id)
       .execute();

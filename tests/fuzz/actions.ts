@@ -298,6 +298,8 @@ export function actionTargets(w: World): ActionTarget[] {
       ),
       fields: {},
     },
+    // Last, so that the targets before them keep their seeds (a target's seed follows its place).
+    ...deskArticleTargets(w),
   ];
 }
 
@@ -353,6 +355,68 @@ function deskTargets(w: World): ActionTarget[] {
         keyId: oneOf(w.keys.revocableId, "00000000-0000-0000-0000-000000000000", "x".repeat(100)),
       },
     },
+    {
+      name: "desk: authors and topics, listed",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("/desk/authors?q=", "/desk/topics?q=", "/desk/authors?page=", "/desk/topics?page=").map(
+          (p) => `${p}${inUrl(t.slice(0, 300))}`,
+        ),
+      ),
+      fields: {},
+    },
+    {
+      name: "desk: an author, new or saved",
+      actors: everyone,
+      path: fc.oneof(fc.constant("/desk/authors/new"), pathWith("/desk/authors/", ["1", "2", "99999"])),
+      fields: {
+        name: oneOf("Fuzz Author", "", "x".repeat(121)),
+        slug: oneOf("", "fuzz-author", "helena-okafor", "Not A Slug"),
+        role: oneOf("Writer", ""),
+        bio: oneOf("A biography.", "", "x".repeat(3001)),
+        version: oneOf("1", "2", "0", "-1", "x", "99999999999"),
+      },
+    },
+    {
+      name: "desk: a topic, new or saved",
+      actors: everyone,
+      path: fc.oneof(fc.constant("/desk/topics/new"), pathWith("/desk/topics/", ["1", "20", "99999"])),
+      fields: {
+        name: oneOf("Fuzz Topic", "Strategy", "R&D", "<b>", ""),
+        description: oneOf("About it.", ""),
+        subject: oneOf("", "Strategy", "Fuzz Topic", "No Such Subject"),
+        subscriberOnly: oneOf("on", "", "true"),
+        executiveOnly: oneOf("on", ""),
+        version: oneOf("1", "2", "0", "x"),
+      },
+    },
+    // The curation forms carry their list as `item` ids and the `version` they read; a stale or
+    // forged one must be a 4xx, never a 500.
+    {
+      name: "desk: the home page's stories",
+      actors: everyone,
+      path: fc.constant("/desk/home"),
+      fields: curationFields(w),
+    },
+    {
+      name: "desk: new reading list",
+      actors: everyone,
+      path: fc.constant("/desk/reading-lists/new"),
+      fields: readingListFields,
+    },
+    {
+      name: "desk: a reading list",
+      actors: everyone,
+      path: pathWith("/desk/reading-lists/", ["1", "2", "999999"]),
+      fields: { ...readingListFields, ...curationFields(w) },
+    },
+    {
+      name: "desk: reading lists (nothing to post)",
+      actors: everyone,
+      path: fc.constant("/desk/reading-lists"),
+      fields: { intent: oneOf("save", "other") },
+    },
     // The image forms take multipart posts; the fuzz's parts carry no file name, so `file`
     // arrives as text, never as a file (the uploads' own tests send files).
     {
@@ -373,6 +437,77 @@ function deskTargets(w: World): ActionTarget[] {
     },
   ];
 }
+
+/** The desk's article forms (issue 38), aimed at the run's own draft, an unknown id and hostile ones. */
+function deskArticleTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const fields = {
+    title: oneOf("A fuzzed headline", ""),
+    dek: oneOf("A dek."),
+    subDek: oneOf("", "A sub-dek."),
+    summary: oneOf("A summary.\r\nOn two lines."),
+    body: oneOf("A paragraph.\r\n\r\n## A heading\r\n\r\n- an item", "x".repeat(70_000)),
+    slug: oneOf("fuzz-made", "Not A Slug", ""),
+    authors: oneOf(w.draft.authors, `${w.draft.authors}, ${w.draft.authors}`, "no-such-author"),
+    topics: oneOf(w.draft.topics, "No Such Topic", `${w.draft.topics}, ${w.draft.topics}`),
+    contentType: oneOf("Article", "Interview"),
+    tier: oneOf("article", "visual-library", "gold"),
+    series: oneOf("", "fuzz-series"),
+    seriesTitle: oneOf("", "Fuzz series"),
+    seriesPart: oneOf("", "1", "-1", "1e309"),
+    streams: oneOf("big-ideas", "webinars", "gossip"),
+    published: oneOf("2026-03-04", "2026-02-30", "1899-12-31"),
+  };
+  const version = oneOf("1", "2", "3", "999999", "0", "abc");
+  return [
+    {
+      name: "desk: new article",
+      actors: everyone,
+      path: fc.constant("/desk/articles/new"),
+      fields: { intent: oneOf("create", "other"), ...fields },
+    },
+    {
+      name: "desk: an article (save, publish, schedule, unpublish)",
+      actors: everyone,
+      path: pathWith("/desk/articles/", [w.draft.id, "99999999"]),
+      fields: {
+        intent: oneOf("save", "publish", "schedule", "unpublish", "other"),
+        version,
+        publishAt: oneOf("2099-01-01T09:00", "2020-01-01T09:00", "2026-02-30T09:00", "tomorrow"),
+        ...fields,
+      },
+    },
+    {
+      name: "desk: restore a revision",
+      actors: everyone,
+      path: pathWith(`/desk/articles/${w.draft.id}/revisions/`, [w.draft.revisionId, "00000000-0000-0000-0000-000000000000"]),
+      fields: { intent: oneOf("restore", "other"), version },
+    },
+    {
+      name: "GET desk articles",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("q", "status", "topic", "author", "type", "page").map((key) => `/desk/articles?${key}=${inUrl(t.slice(0, 300))}&page=2`),
+      ),
+      fields: {},
+    },
+  ];
+}
+
+const curationFields = (w: World) => ({
+  // Mostly the first version and real ids, so that some changes go through.
+  version: fc.oneof({ weight: 4, arbitrary: fc.constant("1") }, { weight: 1, arbitrary: oneOf("2", "0", "-1", "x", "99999999999") }),
+  item: fc.oneof({ weight: 3, arbitrary: oneOf(w.article.id, "1", "2") }, { weight: 1, arbitrary: oneOf("0", "999999999", "x") }),
+  add: oneOf(w.article.path, `https://example.org${w.article.path}?list=x`, "no-such-article", "/2020/01/", ""),
+  intent: oneOf("add", "save", "up-0", "down-0", "up-1", "remove-0", "remove-99999", "sideways-1", ""),
+});
+
+const readingListFields = {
+  name: oneOf("Desk picks", "", "x".repeat(201)),
+  slug: oneOf("desk-picks", "Not A Slug", "", "-x-", "leading-through-reorganization"),
+  description: oneOf("", "Chosen at the desk."),
+};
 
 /** One generated request for a target. */
 export interface FuzzCase {

@@ -1,7 +1,9 @@
 import * as cheerio from "cheerio";
-import { connect, type ConnectionOptions } from "~/server/db/connection";
+import { connect, type ConnectionOptions, type Database } from "~/server/db/connection";
 import { createApiKey } from "~/server/desk/api-keys";
+import { createArticle } from "~/server/desk/articles";
 import { COMMAND_LINE } from "~/server/desk/audit";
+import type { ArticleFields } from "~/shared/article-fields";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { selectFromServer } from "~/tests/helpers/server-db";
@@ -47,6 +49,10 @@ export interface World {
   staff: Browser & { userId: string; email: string };
   /** Staff API keys: an admin's, which the Admin API's calls carry, and one for the desk's revoke form to aim at. */
   keys: { admin: string; revocableId: string };
+  /** The draft the Admin API's calls change, publish and unpublish. */
+  deskArticle: { id: string };
+  /** A draft for the desk's article forms to aim at (not reader A's article), its first revision, and its byline and topics. */
+  draft: { id: string; revisionId: string; authors: string; topics: string };
 }
 
 let counter = 0;
@@ -126,8 +132,26 @@ async function furnish(browser: Browser, email: string, database: ConnectionOpti
   };
 }
 
+const FUZZ_ARTICLE: ArticleFields = {
+  title: "A draft for the fuzz run",
+  dek: "The Admin API's calls change it.",
+  subDek: "",
+  summary: "Saved, published and unpublished by hostile calls.",
+  body: "One paragraph.\n\nAnother paragraph.",
+  slug: "fuzz-run-draft",
+  authors: ["samira-castellanos"],
+  topics: ["Managing Yourself"],
+  contentType: "Article",
+  tier: "article",
+  series: null,
+  seriesTitle: null,
+  seriesPart: null,
+  streams: [],
+  published: "2026-03-10",
+};
+
 /** Reader C, made an admin and let into the desk through the enrolment page; and the world's API keys. */
-async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys">> {
+async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys" | "deskArticle" | "draft">> {
   const c = await register(baseUrl);
   const db = connect(database);
   try {
@@ -143,13 +167,48 @@ async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<
     await c.browser.expectStatus(enrol, { code: totpCode(secret, new Date()) }, 303);
     const admin = await createApiKey(db, COMMAND_LINE, "Fuzz admin", ["admin"], new Date());
     const revocable = await createApiKey(db, COMMAND_LINE, "Fuzz target", ["editor"], new Date());
+    const article = await createArticle(db, COMMAND_LINE, FUZZ_ARTICLE, new Date());
+    if (!article.ok) throw new Error(`could not make the fuzz run's article: ${JSON.stringify(article)}`);
     return {
       staff: Object.assign(c.browser, { userId: added.user.id, email: c.email }),
       keys: { admin: admin.key, revocableId: revocable.apiKey.id },
+      deskArticle: { id: String(article.article.id) },
+      draft: await fuzzDraft(db),
     };
   } finally {
     await db.destroy();
   }
+}
+
+/** A draft of the run's own, by the first author on a subject. */
+async function fuzzDraft(db: Database): Promise<World["draft"]> {
+  const author = await db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
+  const subject = await db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("name").executeTakeFirstOrThrow();
+  const made = await createArticle(
+    db,
+    COMMAND_LINE,
+    {
+      title: "A draft for the fuzz run",
+      dek: "Hostile posts aim at it.",
+      subDek: "",
+      summary: "It stays a draft unless a post publishes it.",
+      body: "One paragraph.",
+      slug: `fuzz-draft-${process.pid}-${Date.now()}`,
+      authors: [author.slug],
+      topics: [subject.name],
+      contentType: "Article",
+      tier: "article",
+      series: null,
+      seriesTitle: null,
+      seriesPart: null,
+      streams: [],
+      published: "2026-03-04",
+    },
+    new Date(),
+  );
+  if (!made.ok) throw new Error(`could not make the fuzz run's draft: ${JSON.stringify(made.fieldErrors)}`);
+  const revision = await db.selectFrom("article_revision").select("id").where("article_id", "=", made.article.id).executeTakeFirstOrThrow();
+  return { id: String(made.article.id), revisionId: revision.id, authors: author.slug, topics: subject.name };
 }
 
 export async function prepareWorld(baseUrl: string, database: ConnectionOptions): Promise<World> {

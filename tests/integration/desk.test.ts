@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "~/server/accounts/registration";
 import { connect, type Database } from "~/server/db/connection";
 import { createApiKey } from "~/server/desk/api-keys";
+import { getAuthor } from "~/server/desk/catalogue/authors";
+import { getDeskTopic } from "~/server/desk/catalogue/topics";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { ROLES, type Role } from "~/shared/staff-roles";
 import { ApiContract } from "~/tests/helpers/api-contract";
+import { deskPeople, STAFF_PASSWORD } from "~/tests/helpers/desk-staff";
 import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -18,11 +21,12 @@ import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/test
 // roles × the desk's actions, the second factor at its door, the staff command line's link, and
 // the audit log those actions leave. Staff sign in and enrol through the pages, as people do.
 
-const PASSWORD = "Lantern5!quay";
+const PASSWORD = STAFF_PASSWORD;
 let server: RunningServer;
+/** Tells apart the reading lists the matrix makes. */
+let listCounter = 0;
 let connection: IsolatedConnection;
 let db: Database;
-let counter = 0;
 
 beforeAll(async () => {
   connection = await isolatedConnection("desk");
@@ -36,49 +40,11 @@ afterAll(async () => {
   await connection?.drop();
 });
 
-const uniqueEmail = (name: string) => `${name}.${++counter}.${process.pid}@example.org`;
-
-/** A reader account, signed in through the sign-in page. */
-async function signedInReader(name: string): Promise<{ reader: Reader; email: string }> {
-  const email = uniqueEmail(name);
-  const made = await register(db, { firstName: name, lastName: "Desk", email, password: PASSWORD, optIn: false });
-  if (!made.ok) throw new Error(made.reason);
-  const reader = new Reader(server.url);
-  const res = await reader.request("/sign-in", { form: { username: email, password: PASSWORD, redirectTo: "/" } });
-  expect(res.status).toBe(303);
-  return { reader, email };
-}
-
-/** Follows an enrolment link as its reader: reads the secret off the page and sends a code from it. */
-async function enrol(reader: Reader, link: string): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const url = new URL(link);
-  const page = await reader.page(url.pathname + url.search);
-  expect(page("svg[role=img] path").attr("d")).toMatch(/^M\d+ \d+h1v1h-1z/);
-  const secret = page("main strong")
-    .filter((_, el) => /^[A-Z2-7 ]{20,}$/.test(page(el).text()))
-    .text()
-    .replace(/ /g, "");
-  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  const res = await reader.request(url.pathname + url.search, { form: { code: totpCode(secret, new Date()) } });
-  expect(res.status).toBe(303);
-  expect(res.headers.get("location")).toBe("/desk/security");
-  const codes = await reader.page("/desk/security");
-  const recoveryCodes = codes("main ul li")
-    .map((_, el) => codes(el).text())
-    .get()
-    .filter((text) => /^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/.test(text));
-  expect(recoveryCodes).toHaveLength(10);
-  return { secret, recoveryCodes };
-}
-
-/** A staff member with these roles, signed in, enrolled and inside the desk. */
-async function staffMember(roles: Role[]) {
-  const { reader, email } = await signedInReader(roles.join("-"));
-  const added = await addStaff(db, COMMAND_LINE, email, roles, new Date());
-  if (!added.ok) throw new Error(added.reason);
-  const enrolled = await enrol(reader, `${server.url}/desk/enrol?token=${encodeURIComponent(added.token)}`);
-  return { reader, email, userId: added.user.id, ...enrolled };
-}
+const people = () => deskPeople(server.url, db);
+const uniqueEmail = (name: string) => people().uniqueEmail(name);
+const signedInReader = (name: string) => people().signedInReader(name);
+const enrol = (reader: Reader, link: string) => people().enrol(reader, link);
+const staffMember = (roles: Role[]) => people().staffMember(roles);
 
 /** Someone for an admin's action to act on: a reader who is an editor. */
 async function target(): Promise<{ userId: string; email: string }> {
@@ -98,6 +64,9 @@ interface DeskCall {
 }
 
 const form = (entries: [string, string][]) => new URLSearchParams(entries);
+
+/** Counts what the matrix makes, so each name is new. */
+let made = 0;
 
 /** Every action the desk has (server/desk/roles.ts), as a browser calls it. */
 const CALLS: DeskCall[] = [
@@ -145,6 +114,44 @@ const CALLS: DeskCall[] = [
     call: async (r) => r.request(`/desk/staff/${(await target()).userId}`, { form: { intent: "remove" } }),
   },
   { name: "audit log", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/audit?action=staff.add") },
+  { name: "authors", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/authors?q=a&page=2") },
+  { name: "an author", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/authors/1") },
+  { name: "new author form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/authors/new") },
+  {
+    name: "add an author",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/authors/new", { form: { name: `Matrix Author ${++made}`, role: "Writer", bio: "Writes." } }),
+  },
+  {
+    name: "save an author",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { version, name, bio } = (await getAuthor(db, 1))!;
+      return r.request("/desk/authors/1", { form: { version: String(version), name, bio, role: `Role ${++made}` } });
+    },
+  },
+  { name: "topics", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/topics?q=strategy") },
+  { name: "a topic", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/topics/1") },
+  { name: "new topic form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/topics/new") },
+  {
+    name: "add a topic",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/topics/new", { form: { name: `Matrix Topic ${++made}`, description: "Made.", subject: "Strategy" } }),
+  },
+  {
+    name: "save a topic",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const topic = (await getDeskTopic(db, 1))!;
+      return r.request("/desk/topics/1", {
+        form: { version: String(topic.version), name: topic.name, description: `${topic.description.split(" (")[0]} (${++made})` },
+      });
+    },
+  },
   { name: "API keys", ok: 200, allowed: ["admin"], call: (r) => r.request("/desk/api-keys") },
   {
     name: "revoke an API key",
@@ -153,6 +160,42 @@ const CALLS: DeskCall[] = [
     call: async (r) => {
       const { apiKey } = await createApiKey(db, COMMAND_LINE, "Matrix", ["editor"], new Date());
       return r.request("/desk/api-keys", { form: { intent: "revoke", keyId: apiKey.id } });
+    },
+  },
+  { name: "home page's stories", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/home") },
+  {
+    name: "choose the home page's stories",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { version } = await db.selectFrom("home_curation").select("version").executeTakeFirstOrThrow();
+      return r.request("/desk/home", { form: { version: String(version), intent: "remove-0" } });
+    },
+  },
+  { name: "reading lists", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/reading-lists") },
+  { name: "a reading list", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/reading-lists/1") },
+  {
+    name: "new reading list",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/reading-lists/new", { form: { name: "Matrix", slug: `matrix-${++listCounter}` } }),
+  },
+  {
+    name: "save a reading list",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const list = await db.selectFrom("reading_list").select(["slug", "name", "version"]).where("id", "=", 1).executeTakeFirstOrThrow();
+      const items = await db.selectFrom("reading_list_item").select("article_id").where("list_id", "=", 1).orderBy("position").execute();
+      return r.request("/desk/reading-lists/1", {
+        form: form([
+          ["name", list.name],
+          ["slug", list.slug],
+          ["version", String(list.version)],
+          ...items.map((item): [string, string] => ["item", String(item.article_id)]),
+          ["intent", "save"],
+        ]),
+      });
     },
   },
 ];
@@ -172,6 +215,16 @@ describe("who sees the desk", () => {
       "/desk/staff/x",
       "/desk/audit",
       "/desk/api-keys",
+      "/desk/authors",
+      "/desk/authors/new",
+      "/desk/authors/1",
+      "/desk/topics",
+      "/desk/topics/new",
+      "/desk/topics/1",
+      "/desk/home",
+      "/desk/reading-lists",
+      "/desk/reading-lists/new",
+      "/desk/reading-lists/1",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -256,11 +309,11 @@ describe("the desk's door", () => {
     const page = cheerio.load(await res.text());
     expect(page("meta[name=robots]").attr("content")).toBe("noindex, nofollow");
     expect(
-      page("nav[aria-label=Desk] h2")
+      page("nav[aria-label='Desk areas'] h2")
         .map((_, el) => page(el).text())
         .get(),
     ).toEqual(["Customer service"]);
-    expect(page("nav[aria-label=Desk] a").length).toBe(0);
+    expect(page("nav[aria-label='Desk areas'] a, nav[aria-label=Desk] a").length).toBe(0);
     // The site's cross-site and size rules hold for staff too.
     const foreign = await reader.request("/desk/security", {
       form: { intent: "recovery-codes" },
@@ -297,6 +350,9 @@ describe("roles × actions", () => {
     for (const role of ROLES) expect(logged(members[role]!, "recovery-codes.renew"), role).toBe(true);
     for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove", "api-key.revoke"])
       expect(logged(members.admin!, action), action).toBe(true);
+    for (const role of ["admin", "editor"])
+      for (const action of ["author.create", "author.update", "topic.create", "topic.update"])
+        expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(
         rows.filter((row) => row.actor === members[role] && row.action.startsWith("staff.")),

@@ -36,7 +36,11 @@ beforeAll(async () => {
     .orderBy("published", "desc")
     .orderBy("id", "desc")
     .executeTakeFirstOrThrow();
-  await db.updateTable("article").set({ title: TITLE, dek: SUMMARY, summary: SUMMARY, body: BODY }).where("id", "=", article.id).execute();
+  await db
+    .updateTable("article_record")
+    .set({ title: TITLE, dek: SUMMARY, summary: SUMMARY, body: BODY })
+    .where("id", "=", article.id)
+    .execute();
   const author = await db.selectFrom("article_author").select("author_id").where("article_id", "=", article.id).executeTakeFirstOrThrow();
   await db.updateTable("author").set({ bio: BIO }).where("id", "=", author.author_id).execute();
   await indexArticles(db, { fromId: article.id, toId: article.id });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { areasFor, DESK_ACTIONS, DESK_AREAS, mayAct, type DeskAction } from "~/server/desk/roles";
+import { areasFor, DESK_ACTIONS, DESK_AREAS, deskNavigation, mayAct, pagesFor, type DeskAction } from "~/server/desk/roles";
 import { ROLES, type Role } from "~/shared/staff-roles";
 
 // The desk's rule of who may do what (ADR 072), written out in full: a change to it must change
@@ -18,6 +18,19 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "articles.publish": ["admin", "editor"],
   "api.articles.read": ["admin", "editor"],
   "api.articles.write": ["admin", "editor"],
+  "authors.list": ["admin", "editor"],
+  "authors.edit": ["admin", "editor"],
+  "topics.list": ["admin", "editor"],
+  "topics.edit": ["admin", "editor"],
+  "api.authors.read": ["admin", "editor"],
+  "api.authors.write": ["admin", "editor"],
+  "api.topics.read": ["admin", "editor"],
+  "api.topics.write": ["admin", "editor"],
+  "home.curate": ["admin", "editor"],
+  "reading-lists.list": ["admin", "editor"],
+  "reading-lists.edit": ["admin", "editor"],
+  "api.reading-lists.read": ["admin", "editor"],
+  "api.reading-lists.write": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -36,14 +49,36 @@ describe("desk roles", () => {
     expect(mayAct(["service", "admin"], "audit.read")).toBe(true);
   });
 
-  it("lists an area for the roles that work in it, and an area with a page opens with an action those same roles hold", () => {
+  it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
     expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "store", "service", "staff", "audit", "api-keys"]);
     expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial"]);
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {
-      if (!area.opens) continue;
-      for (const role of ROLES)
-        expect(mayAct([role], area.opens), `${role} × ${area.id}`).toBe((area.roles as readonly Role[]).includes(role));
+      for (const page of area.pages as readonly { path: string; opens: DeskAction }[])
+        for (const role of ROLES)
+          expect(mayAct([role], page.opens), `${role} × ${page.path}`).toBe((area.roles as readonly Role[]).includes(role));
     }
+  });
+
+  it("puts every page the roles may open in the desk's bar, the editorial area's several pages first", () => {
+    expect(deskNavigation(["editor"])).toEqual([
+      { title: "Articles", path: "/desk/articles" },
+      { title: "Authors", path: "/desk/authors" },
+      { title: "Topics", path: "/desk/topics" },
+      { title: "Reading lists", path: "/desk/reading-lists" },
+      { title: "Home page", path: "/desk/home" },
+    ]);
+    expect(deskNavigation(["admin"]).map((p) => p.path)).toEqual([
+      "/desk/articles",
+      "/desk/authors",
+      "/desk/topics",
+      "/desk/reading-lists",
+      "/desk/home",
+      "/desk/staff",
+      "/desk/audit",
+      "/desk/api-keys",
+    ]);
+    expect(deskNavigation(["store", "service"])).toEqual([]);
+    expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);
   });
 });

@@ -54,10 +54,21 @@ describe("security headers", () => {
       "/reset-password",
       "/forgot-password",
       "/logout",
+      "/preview/7.1773396000.abc",
     ]) {
       expect(isPrivatePage(page), page).toBe(true);
     }
-    for (const page of ["/", "/topics", "/my-accounts", "/registered", "/2026/01/x", "/subscriptions", "/orders", "/_root.data"]) {
+    for (const page of [
+      "/",
+      "/topics",
+      "/my-accounts",
+      "/registered",
+      "/2026/01/x",
+      "/subscriptions",
+      "/orders",
+      "/_root.data",
+      "/previews",
+    ]) {
       expect(isPrivatePage(page), page).toBe(false);
     }
     expect(

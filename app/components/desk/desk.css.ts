@@ -111,3 +111,41 @@ export const change = style([code, { fontSize: vars.size.xs, whiteSpace: "pre-wr
 export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
 
 globalStyle(`${fieldset} legend`, { fontFamily: vars.font.ui, fontWeight: 700, marginBottom: vars.space.sm, padding: 0 });
+
+/** A listing's search: the field and its button side by side from a tablet up. */
+export const search = style({
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "1fr",
+  alignItems: "end",
+  fontFamily: vars.font.ui,
+  maxWidth: "40rem",
+  "@media": { [media.tablet]: { gridTemplateColumns: "minmax(0, 1fr) auto" } },
+});
+
+/** An edit page: the form, and beside it on a laptop what the desk knows of the row. */
+export const editor = style({
+  display: "grid",
+  gap: vars.space.lg,
+  gridTemplateColumns: "minmax(0, 1fr)",
+  alignItems: "start",
+  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 32rem) minmax(0, 1fr)" } },
+});
+
+/** The saved version shown beside a refused save, and other facts about the row. */
+export const facts = style({
+  border: `1px solid ${vars.color.rule}`,
+  borderRadius: vars.radius.md,
+  padding: vars.space.md,
+  background: vars.color.wash,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  display: "grid",
+  gap: vars.space.sm,
+});
+
+globalStyle(`${facts} h2`, { fontSize: vars.size.md, margin: 0 });
+globalStyle(`${facts} dl`, { margin: 0, display: "grid", gap: vars.space.xs });
+globalStyle(`${facts} dt`, { fontWeight: 700 });
+globalStyle(`${facts} dd`, { margin: 0, overflowWrap: "anywhere", whiteSpace: "pre-wrap" });
+globalStyle(`${facts} ul`, { margin: 0, paddingLeft: vars.space.lg });

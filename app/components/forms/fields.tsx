@@ -1,4 +1,4 @@
-import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { useState, type ReactNode } from "react";
 import { useHydrated } from "~/app/components/useHydrated";
 import { HONEYPOT_FIELD } from "~/app/lib/forms/honeypot";
@@ -62,6 +62,26 @@ export function TextField({ meta, label, type = "text", hint, autoComplete, flag
         inputMode={inputMode}
         spellCheck={false}
       />
+    </Shell>
+  );
+}
+
+/** Several lines of text (a biography, a description). */
+export function TextAreaField({
+  meta,
+  label,
+  hint,
+  rows = 6,
+}: {
+  meta: FieldMetadata<string | undefined>;
+  label: string;
+  hint?: ReactNode;
+  rows?: number;
+}) {
+  const { key, ...props } = getTextareaProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  return (
+    <Shell meta={meta} label={label} hint={hint}>
+      <textarea key={key} {...props} rows={rows} className={css.textarea} />
     </Shell>
   );
 }

@@ -26,6 +26,8 @@ export const input = style({
   },
 });
 
+export const textarea = style([input, { padding: vars.space.sm, minHeight: "8rem", resize: "vertical", lineHeight: 1.5 }]);
+
 export const fieldError = style({ fontFamily: vars.font.ui, fontWeight: 700, color: errorRed, margin: 0 });
 
 export const withError = style({ borderLeft: `4px solid ${errorRed}`, paddingLeft: vars.space.md });

@@ -39,11 +39,16 @@ export function useSpecForm<Schema extends ZodTypeAny>(
   });
   useLateChecks(form.id, validate, form.validate);
   const valid = useDomValidity(form.id, validate);
+  return { form, fields, summary: errorSummary(form.id, lastResult), submitDisabled: valid === false };
+}
+
+/** The server's errors for a form, each linking to its field: for an ErrorSummary placed apart from the form. */
+export function errorSummary(formId: string, lastResult: SubmissionResult<string[]> | null | undefined): SummaryItem[] {
   const summary: SummaryItem[] = [];
   for (const [name, messages] of Object.entries(lastResult?.error ?? {})) {
-    for (const message of messages ?? []) summary.push({ fieldId: name ? `${form.id}-${name}` : undefined, message });
+    for (const message of messages ?? []) summary.push({ fieldId: name ? `${formId}-${name}` : undefined, message });
   }
-  return { form, fields, summary, submitDisabled: valid === false };
+  return summary;
 }
 
 /** The form's validation once its schema and conform's zod adapter have loaded; undefined before. */

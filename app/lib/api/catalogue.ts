@@ -1,5 +1,7 @@
 import type { Endpoint } from "./contract";
 import * as admin from "./groups/admin";
+import * as adminCatalogue from "./groups/admin-catalogue";
+import * as adminReadingLists from "./groups/admin-reading-lists";
 import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
 import * as content from "./groups/content";
@@ -22,4 +24,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...learning.endpoints,
   ...links.endpoints,
   ...admin.endpoints,
+  ...adminCatalogue.endpoints,
+  ...adminReadingLists.endpoints,
 ];

@@ -6,7 +6,7 @@ import type { DeskAction } from "~/server/desk/roles";
 // schemas. Routes parse their input with these schemas and the OpenAPI document at
 // /api/openapi.json is generated from them, so the documentation cannot drift from the code.
 
-export type Method = "get" | "head" | "post" | "put" | "delete";
+export type Method = "get" | "head" | "post" | "put" | "patch" | "delete";
 
 /**
  * Who may call: anyone, a signed-in reader (401 otherwise), a subscriber (401, then 403), or a
@@ -41,6 +41,8 @@ export interface Endpoint<
   params?: P;
   /** Read from a JSON body or a form (urlencoded or multipart): the same schema as the page's form. */
   body?: B;
+  /** The largest body read, in bytes (64 KiB unless said): an article's text needs more. */
+  maxBodyBytes?: number;
   /**
    * A multipart/form-data body holding a file, which the handler reads itself, as it arrives and
    * up to a limit of its own (an upload is far larger than the 64 KB any other body may be).

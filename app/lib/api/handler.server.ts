@@ -105,11 +105,11 @@ const TOO_LARGE = "The body is too large.";
 const UNREADABLE = "The body could not be read as JSON or as a form.";
 
 /** The body as a plain object: JSON, or a form's fields (a repeated field becomes a list). */
-async function readBody(request: Request): Promise<unknown> {
+async function readBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get("Content-Type") ?? "";
   let value: unknown;
   if (type.includes("application/json")) {
-    const bytes = await readBodyBytes(request, MAX_BODY_BYTES);
+    const bytes = await readBodyBytes(request, maxBytes);
     if (bytes === "too-large") refuse(413, "too_large", TOO_LARGE);
     if (bytes === "unreadable") refuse(400, "unreadable_body", UNREADABLE);
     const text = new TextDecoder().decode(bytes);
@@ -119,7 +119,7 @@ async function readBody(request: Request): Promise<unknown> {
       refuse(400, "unreadable_body", UNREADABLE);
     }
   } else if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
-    const form = await readFormBody(request, { maxBytes: MAX_BODY_BYTES, maxFields: MAX_FORM_FIELDS });
+    const form = await readFormBody(request, { maxBytes, maxFields: MAX_FORM_FIELDS });
     if (form === "too-large") refuse(413, "too_large", TOO_LARGE);
     if (form === "too-many-fields") refuse(413, "too_many_fields", "The form has too many fields.");
     if (form === "unreadable") refuse(400, "unreadable_body", UNREADABLE);
@@ -194,7 +194,7 @@ export function apiRoute(...served: Served[]) {
           const url = new URL(request.url);
           const query = parse(e.query, Object.fromEntries(url.searchParams));
           const routeParams = parse(e.params, params);
-          const body = e.body ? parse(e.body, await readBody(request)) : undefined;
+          const body = e.body ? parse(e.body, await readBody(request, e.maxBodyBytes ?? MAX_BODY_BYTES)) : undefined;
           return await handle({ request, context, query, params: routeParams, body, user, key } as Call<Endpoint>);
         } catch (error) {
           if (error instanceof Refusal) return error.response;

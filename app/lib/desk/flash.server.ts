@@ -2,13 +2,13 @@ import { signedCookie } from "~/app/lib/http/cookies.server";
 
 // What the desk shows once after a Post/Redirect/Get: new recovery codes, or a new enrolment
 // link. Only their hashes are stored, so the page after the redirect is the one chance to see
-// them; this cookie carries them there for at most five minutes, and that page clears it.
+// them; this cookie carries them there for at most five minutes, and that page clears it. A
+// notice ("Saved.") goes the same way, so that reloading the page does not say it again.
 
 export type DeskFlash =
   | { kind: "recovery-codes"; codes: string[] }
   | { kind: "enrolment-link"; email: string; url: string }
-  /** What a post did, said once on the page it returns to. */
-  | { kind: "notice"; text: string };
+  | { kind: "notice"; message: string };
 
 interface Stored {
   userId: string;

@@ -27,11 +27,11 @@ export function refuseCrossSite(request: Request): void {
  * Every action's way in: refuses cross-site posts (403), a body over 64 KB as received, chunked
  * or not, and more than 1,000 fields (413), reads the form, refuses NUL bytes and lone
  * surrogates (PostgreSQL cannot store them) and drops what a bot filled into the honeypot with
- * a 400.
+ * a 400. A form that carries a long text (the desk's article) may allow a larger body.
  */
-export async function readForm(request: Request): Promise<FormData> {
+export async function readForm(request: Request, limits: { maxBytes?: number } = {}): Promise<FormData> {
   refuseCrossSite(request);
-  const form = await readFormBody(request, { maxBytes: MAX_FORM_BYTES, maxFields: MAX_FORM_FIELDS });
+  const form = await readFormBody(request, { maxBytes: limits.maxBytes ?? MAX_FORM_BYTES, maxFields: MAX_FORM_FIELDS });
   if (form === "too-large") refuse(413, "Form too large");
   if (form === "too-many-fields") refuse(413, "Form has too many fields");
   if (form === "unreadable") refuse(400, "Form could not be read");

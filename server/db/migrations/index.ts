@@ -35,7 +35,9 @@ import * as m034 from "./034-mail-claims";
 import * as m035 from "./035-desk-api-keys";
 import * as m036 from "./036-article-states";
 import * as m037 from "./037-images";
-import * as m038 from "./038-hero-images";
+import * as m038 from "./038-catalogue-edits";
+import * as m039 from "./039-desk-curation";
+import * as m040 from "./040-hero-images";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -75,7 +77,9 @@ const migrations: Record<string, Migration> = {
   "035-desk-api-keys": m035,
   "036-article-states": m036,
   "037-images": m037,
-  "038-hero-images": m038,
+  "038-catalogue-edits": m038,
+  "039-desk-curation": m039,
+  "040-hero-images": m040,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
-import { ARTICLE_STATUSES } from "~/shared/article-fields";
+import { ARTICLE_STATUSES, articleFieldsSchema, CURATED_STREAMS } from "~/shared/article-fields";
 
 // The Admin API (issue 38, ADR 074): the desk's JSON API for tools, at /desk/api/, called with a
 // staff API key (`Authorization: Bearer …`) whose roles the desk's table allows the action.
@@ -61,6 +61,135 @@ export const listArticles = endpoint({
       }),
     },
   },
+});
+
+// Writing articles: the seed format's keys, checked by the schema the desk's form and the content
+// files use (shared/article-fields.ts); a key it does not know is refused rather than dropped.
+
+/** An article's text runs to 200,000 characters: its JSON, escapes and all, fits in a megabyte. */
+const ARTICLE_BODY_BYTES = 1024 * 1024;
+const fields = articleFieldsSchema.innerType();
+const FIELD_KEYS = `The fields are ${Object.keys(fields.shape).join(", ")}.`;
+
+export const adminArticleDetailSchema = fields
+  .extend({
+    id: z.number().int(),
+    version: z.number().int().describe("Counts the article's saves; a change names the version it read."),
+    status: z.enum(ARTICLE_STATUSES),
+    subDek: z.string(),
+    series: z.string().nullable(),
+    seriesTitle: z.string().nullable(),
+    seriesPart: z.number().int().nullable(),
+    streams: z.array(z.enum(CURATED_STREAMS)),
+    publishedAt: z.string().describe("The publication day the article carries (its `published`), YYYY-MM-DD."),
+    publishAt: z.string().nullable().describe("When a scheduled article is to be published (ISO time); null in any other state."),
+    url: z.string().url().nullable().describe("The article's address on the site while it is published; null otherwise."),
+  })
+  .describe("An article: the seed format's fields, and its state.");
+
+const idParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, "id is an article's number.")
+    .transform(Number),
+});
+
+const notFound = { description: "No article has this id.", schema: apiErrorSchema };
+const article = (description: string) => ({ description, schema: adminArticleDetailSchema });
+const wrongState = {
+  description: "The article is not in a state this applies to (`status` says which it is in).",
+  schema: apiErrorSchema.extend({ status: z.enum(ARTICLE_STATUSES) }),
+};
+
+export const createArticle = endpoint({
+  method: "post",
+  operationId: "adminCreateArticle",
+  path: "/desk/api/articles",
+  summary:
+    "Creates an article as a draft, at version 1, from the seed format's keys: `authors` are author slugs in the byline's order, " +
+    "`topics` topic names with the primary (a subject) first, `published` the day it carries (YYYY-MM-DD, which gives its address). " +
+    "Unknown authors or topics, a slug in use and any field's error answer 400 with `fields`. Needs a key with the Admin or Editor role.",
+  tag: TAG,
+  access: "desk-key",
+  deskAction: "api.articles.write",
+  body: fields.strict(FIELD_KEYS),
+  maxBodyBytes: ARTICLE_BODY_BYTES,
+  answers: {
+    201: { ...article("The draft, as stored."), headers: { Location: "The article's address in the Admin API." } },
+  },
+});
+
+export const getArticle = endpoint({
+  method: "get",
+  operationId: "adminGetArticle",
+  path: "/desk/api/articles/{id}",
+  summary: "One article in any state, with every field. Needs a key with the Admin or Editor role.",
+  tag: TAG,
+  access: "desk-key",
+  deskAction: "api.articles.read",
+  params: idParams,
+  answers: { 200: article("The article."), 404: notFound },
+});
+
+export const patchArticle = endpoint({
+  method: "patch",
+  operationId: "adminPatchArticle",
+  path: "/desk/api/articles/{id}",
+  summary:
+    "Changes some of an article's fields (those left out stay as they are), given the `version` the caller read: if the article " +
+    "was saved since, nothing is written and the answer is 409 with the article as it is now. A published article changes live; " +
+    "a new slug or date moves its address, and the old one answers 301. Needs a key with the Admin or Editor role.",
+  tag: TAG,
+  access: "desk-key",
+  deskAction: "api.articles.write",
+  params: idParams,
+  body: fields
+    .partial()
+    .extend({ version: z.number({ required_error: "version is the version you read." }).int().min(1, "version counts from 1.") })
+    .strict(`${FIELD_KEYS} And version, which is required.`),
+  maxBodyBytes: ARTICLE_BODY_BYTES,
+  answers: {
+    200: article("The article as saved, at its next version."),
+    404: notFound,
+    409: {
+      description: "Saved by someone else since `version`: `current` is the article as it is now, `by` who saved it and `at` when.",
+      schema: apiErrorSchema.extend({ current: adminArticleDetailSchema, by: z.string(), at: z.string() }),
+    },
+  },
+});
+
+export const publishArticle = endpoint({
+  method: "post",
+  operationId: "adminPublishArticle",
+  path: "/desk/api/articles/{id}/publish",
+  summary:
+    "Publishes a draft, scheduled or unpublished article now (an empty body), or schedules it for `at` (an ISO time with its " +
+    "offset; a time not in the future publishes now). A scheduled article may be given another time; a published one answers 409. " +
+    "Needs a key with the Admin or Editor role.",
+  tag: TAG,
+  access: "desk-key",
+  deskAction: "api.articles.write",
+  params: idParams,
+  body: z
+    .object({
+      at: z.string().datetime({ offset: true, message: "at is an ISO time with its offset, such as 2026-03-01T09:00:00Z." }).optional(),
+    })
+    .strict("The only field is at."),
+  answers: { 200: article("The article, published or scheduled."), 404: notFound, 409: wrongState },
+});
+
+export const unpublishArticle = endpoint({
+  method: "post",
+  operationId: "adminUnpublishArticle",
+  path: "/desk/api/articles/{id}/unpublish",
+  summary:
+    "Takes a published article down (its address answers 410 from then on), or a scheduled one off the schedule (it is a draft " +
+    "again). A draft or an unpublished article answers 409. Needs a key with the Admin or Editor role.",
+  tag: TAG,
+  access: "desk-key",
+  deskAction: "api.articles.write",
+  params: idParams,
+  answers: { 200: article("The article, unpublished (or a draft again)."), 404: notFound, 409: wrongState },
 });
 
 // Images (issue 38, ADR 077): upload one, then make it an article's hero.
@@ -135,4 +264,13 @@ export const setArticleImage = endpoint({
   },
 });
 
-export const endpoints = [listArticles, uploadImage, setArticleImage];
+export const endpoints = [
+  listArticles,
+  createArticle,
+  getArticle,
+  patchArticle,
+  publishArticle,
+  unpublishArticle,
+  uploadImage,
+  setArticleImage,
+];

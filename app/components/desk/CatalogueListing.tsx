@@ -1,0 +1,73 @@
+import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Pagination } from "~/app/components/Pagination";
+import * as forms from "~/app/components/forms/forms.css";
+import * as css from "./desk.css";
+
+/** A listing page's address, keeping its search. */
+export function listingHref(base: string, q: string, page: number): string {
+  const query = new URLSearchParams();
+  if (q) query.set("q", q);
+  if (page > 1) query.set("page", String(page));
+  const search = query.toString();
+  return search ? `${base}?${search}` : base;
+}
+
+/**
+ * The desk's listing of authors or topics: a search (a plain GET form), how many it found, the
+ * table, and links to the other pages that keep the search.
+ */
+export function CatalogueListing({
+  base,
+  noun,
+  q,
+  page,
+  total,
+  pageSize,
+  problem,
+  children,
+}: {
+  base: string;
+  /** Singular and plural: ["author", "authors"]. */
+  noun: [string, string];
+  q: string;
+  page: number;
+  total: number;
+  pageSize: number;
+  problem: string | null;
+  children: ReactNode;
+}) {
+  const last = Math.max(1, Math.ceil(total / pageSize));
+  return (
+    <>
+      <Form method="get" action={base} className={css.search} role="search" aria-label={`Find ${noun[1]}`}>
+        <div className={forms.field}>
+          <label className={forms.label} htmlFor="catalogue-q">
+            Find {noun[1]}
+          </label>
+          <input id="catalogue-q" name="q" type="search" className={forms.input} defaultValue={q} maxLength={200} />
+        </div>
+        <div className={forms.actions}>
+          <button type="submit" className={forms.secondaryButton}>
+            Search
+          </button>
+          {q ? <Link to={base}>Clear</Link> : null}
+        </div>
+      </Form>
+      {problem ? (
+        <p className={forms.formMessage} role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <p className={css.muted} role="status">
+        {total === 0
+          ? q
+            ? `No ${noun[1]} match “${q}”.`
+            : `No ${noun[1]} yet.`
+          : `${total} ${total === 1 ? noun[0] : noun[1]}${q ? ` match “${q}”` : ""}, by name. Page ${Math.min(page, last)} of ${last}.`}
+      </p>
+      {children}
+      <Pagination current={page} last={last} href={(to) => listingHref(base, q, to)} label={`Pages of ${noun[1]}`} />
+    </>
+  );
+}

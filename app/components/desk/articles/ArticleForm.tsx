@@ -1,0 +1,233 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import type { ArticleChoices } from "~/server/desk/article-choices";
+import { CURATED_STREAMS, TIERS } from "~/shared/article-vocabulary";
+import { primaryButton } from "~/app/components/controls.css";
+import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { Shell } from "~/app/components/forms/fields";
+import * as forms from "~/app/components/forms/forms.css";
+import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
+import type { articleFormSchema } from "~/app/lib/desk/article-form";
+import * as css from "./articles.css";
+
+// The article's every field, as the seed files have them. Lists are comma-separated text with
+// the known names offered (a datalist), so the form is whole without JS.
+
+const loadSchema: SchemaLoader<typeof articleFormSchema> = () => import("~/app/lib/desk/article-form").then((m) => m.articleFormSchema);
+
+const TIER_NAMES: Record<(typeof TIERS)[number], string> = {
+  article: "Article",
+  top50: "Top 50",
+  cases: "Cases",
+  "visual-library": "Visual library",
+};
+
+const STREAM_NAMES: Record<(typeof CURATED_STREAMS)[number], string> = {
+  "big-ideas": "Big Ideas",
+  ascend: "Ascend",
+  "hbr-analytic-services": "Analytic Services",
+  webinars: "Webinars",
+  "visual-library": "Visual Library",
+};
+
+type Meta = FieldMetadata<string | undefined>;
+
+function Input({
+  meta,
+  label,
+  hint,
+  list,
+  type = "text",
+  className,
+}: {
+  meta: Meta;
+  label: string;
+  hint?: ReactNode;
+  list?: string;
+  type?: "text" | "date";
+  className?: string;
+}) {
+  const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  return (
+    <Shell meta={meta} label={label} hint={hint}>
+      <input key={key} {...props} list={list} className={`${forms.input} ${className ?? ""}`} spellCheck={type === "text"} />
+    </Shell>
+  );
+}
+
+function TextArea({
+  meta,
+  label,
+  hint,
+  rows,
+  className,
+}: {
+  meta: Meta;
+  label: string;
+  hint?: ReactNode;
+  rows: number;
+  className?: string;
+}) {
+  const { key, ...props } = getTextareaProps(meta, { ariaDescribedBy: hint ? meta.descriptionId : undefined });
+  return (
+    <Shell meta={meta} label={label} hint={hint}>
+      <textarea key={key} {...props} rows={rows} className={`${forms.input} ${css.textarea} ${className ?? ""}`} />
+    </Shell>
+  );
+}
+
+function Streams({ meta }: { meta: FieldMetadata<string | string[] | undefined> }) {
+  const error = meta.errors?.[0];
+  const initial = meta.initialValue;
+  const ticked = Array.isArray(initial) ? initial : typeof initial === "string" ? [initial] : [];
+  return (
+    <fieldset
+      className={error ? `${css.streams} ${forms.withError}` : css.streams}
+      aria-describedby={error ? `${meta.errorId} ${meta.descriptionId}` : meta.descriptionId}
+    >
+      <legend>Extra streams</legend>
+      {error ? (
+        <p id={meta.errorId} className={forms.fieldError}>
+          {error}
+        </p>
+      ) : null}
+      {CURATED_STREAMS.map((stream, index) => {
+        const id = index === 0 ? meta.id : `${meta.id}-${stream}`;
+        return (
+          <div key={stream} className={forms.checkbox}>
+            <input type="checkbox" id={id} name={meta.name} value={stream} defaultChecked={ticked.includes(stream)} />
+            <label htmlFor={id}>{STREAM_NAMES[stream]}</label>
+          </div>
+        );
+      })}
+      <p id={meta.descriptionId} className={`${forms.hint} ${css.streamsHint}`}>
+        Every article is in The Latest and its topics&apos; streams; a visual-library piece is always in Visual Library.
+      </p>
+    </fieldset>
+  );
+}
+
+interface Props {
+  /** "create" makes a draft; "save" saves the article at `version`. */
+  intent: "create" | "save";
+  version?: number;
+  values: Record<string, string | string[]>;
+  result: SubmissionResult<string[]> | null | undefined;
+  choices: ArticleChoices;
+  /** The page shows the errors (or a conflict's notice) above its columns itself. */
+  summaryAbove?: boolean;
+  submitLabel: string;
+  /** Beside the save button: what happens to a published article. */
+  saveNote?: string;
+}
+
+export function ArticleForm({ intent, version, values, result, choices, summaryAbove = false, submitLabel, saveNote }: Props) {
+  const { form, fields: all, summary, submitDisabled } = useSpecForm("article", loadSchema, result, values as never);
+  // Each control sends one text (the schema also takes a name sent twice, as a hostile post may).
+  const fields = all as unknown as Record<Exclude<keyof typeof all, "streams">, Meta> & Pick<typeof all, "streams">;
+  const formError = form.errors?.[0];
+  return (
+    <div className={css.form}>
+      {summaryAbove ? null : <ErrorSummary items={summary} />}
+      <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
+        <input type="hidden" name="intent" value={intent} />
+        {version !== undefined ? <input key={version} type="hidden" name="version" defaultValue={version} /> : null}
+        {formError && !summaryAbove ? (
+          <p className={forms.formMessage} id={form.errorId}>
+            {formError}
+          </p>
+        ) : null}
+        <fieldset className={css.section}>
+          <legend>Headline and text</legend>
+          <Input meta={fields.title} label="Title" className={css.headline} />
+          <TextArea meta={fields.dek} label="Dek" hint="One sentence under the headline." rows={2} />
+          <Input meta={fields.subDek} label="Sub-dek (optional)" />
+          <TextArea meta={fields.summary} label="Summary" hint="Two or three sentences for cards, feeds and search." rows={3} />
+          <TextArea
+            meta={fields.body}
+            label="Body"
+            rows={24}
+            className={css.bodyText}
+            hint={
+              <p className={css.markdownNote}>
+                Markdown subset: paragraphs separated by a blank line, <code>## Subheading</code>, <code>- item</code> lists and{" "}
+                <code>&gt; pull quote</code>. No HTML, links or images.
+              </p>
+            }
+          />
+        </fieldset>
+        <fieldset className={css.section}>
+          <legend>Filing</legend>
+          <div className={css.grid}>
+            <Input meta={fields.slug} label="Slug" hint="Lowercase words and hyphens; part of the address." />
+            <Input meta={fields.published} label="Publication date" type="date" hint="The date the article carries (YYYY-MM-DD)." />
+          </div>
+          <Input meta={fields.authors} label="Authors" list="article-authors" hint="Author slugs in byline order, separated by commas." />
+          <datalist id="article-authors">
+            {choices.authors.map((author) => (
+              <option key={author.slug} value={author.slug} label={author.name} />
+            ))}
+          </datalist>
+          <Input
+            meta={fields.topics}
+            label="Topics"
+            list="article-topics"
+            hint="Topic names separated by commas; the first is the primary topic and must be a subject."
+          />
+          <datalist id="article-topics">
+            {choices.topics.map((topic) => (
+              <option key={topic.name} value={topic.name} label={topic.subject ? "Subject" : "Topic"} />
+            ))}
+          </datalist>
+          <div className={css.grid}>
+            <Input meta={fields.contentType} label="Content type" list="article-types" hint="Such as Article or Interview." />
+            <datalist id="article-types">
+              {choices.contentTypes.map((type) => (
+                <option key={type} value={type} />
+              ))}
+            </datalist>
+            <TierSelect meta={fields.tier} />
+          </div>
+          <Streams meta={fields.streams} />
+        </fieldset>
+        <fieldset className={css.section}>
+          <legend>Series (optional)</legend>
+          <div className={css.gridThree}>
+            <Input meta={fields.series} label="Series slug" />
+            <Input meta={fields.seriesTitle} label="Series title" />
+            <Input meta={fields.seriesPart} label="Part" />
+          </div>
+        </fieldset>
+        <div className={css.saveBar}>
+          <button type="submit" className={primaryButton} disabled={submitDisabled}>
+            {submitLabel}
+          </button>
+          {saveNote ? <span className={forms.hint}>{saveNote}</span> : null}
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+function TierSelect({ meta }: { meta: Meta }) {
+  const { key, ...props } = getSelectProps(meta);
+  return (
+    <Shell meta={meta} label="Tier">
+      <select key={key} {...props} className={forms.input}>
+        {TIERS.map((tier) => (
+          <option key={tier} value={tier}>
+            {TIER_NAMES[tier]}
+          </option>
+        ))}
+      </select>
+    </Shell>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Database } from "~/server/db/connection";
+import { diffRevision, getDeskArticle, type DeskArticle, type SaveConflict } from "~/server/desk/articles";
+import type { ArticleFields } from "~/shared/article-fields";
+import { notFound } from "./access.server";
+import { deskTime } from "./format";
+
+// What the desk's article routes share: the article an address names, and the answer to a
+// save that someone else's save got ahead of.
+
+/** The article form's body: a body of 200,000 characters, URL-encoded, with room to spare. */
+export const ARTICLE_FORM_BYTES = 2 * 1024 * 1024;
+
+/** The article an address's id names, in any state; the 404 for anything else. */
+export async function articleFromParam(db: Database, param: string | undefined): Promise<DeskArticle> {
+  const id = /^[1-9]\d{0,8}$/.test(param ?? "") ? Number(param) : null;
+  const article = id === null ? undefined : await getDeskArticle(db, id);
+  return article ?? notFound();
+}
+
+/** The version a form says it read; null when it says none that could be. */
+export function formVersion(form: FormData): number | null {
+  const value = form.get("version");
+  return typeof value === "string" && /^[1-9]\d{0,8}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
+
+export const STALE_FORM = "This form is out of date: reload the page and make your change again.";
+
+/** "changed by {name} at {time} since you opened it" (issue 38), as a sentence. */
+export const conflictMessage = (conflict: SaveConflict) =>
+  `This article was changed by ${conflict.by} at ${conflict.at ? deskTime(conflict.at) : "an unknown time"} since you opened it.`;
+
+/**
+ * A stale save's answer for the page: who changed it and when, the fields where the article as
+ * it is now differs from the editor's version (theirs the newer side), and the version a second
+ * save is to name.
+ */
+export function conflictView(conflict: SaveConflict, mine: ArticleFields) {
+  const { current } = conflict;
+  return {
+    message: conflictMessage(conflict),
+    version: current.version,
+    status: current.status,
+    diff: diffRevision({ fields: mine, status: current.status }, { fields: current, status: current.status }).filter((f) => f.changed),
+  };
+}

@@ -1,0 +1,15 @@
+// An article's states, tiers and curated streams: the words pages show without loading zod
+// (shared/article-fields.ts builds the schema from them).
+
+export const ARTICLE_STATUSES = ["draft", "scheduled", "published", "unpublished"] as const;
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+export const ARTICLE_STATUS_NAMES: Record<ArticleStatus, string> = {
+  draft: "Draft",
+  scheduled: "Scheduled",
+  published: "Published",
+  unpublished: "Unpublished",
+};
+
+export const TIERS = ["article", "top50", "cases", "visual-library"] as const;
+export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", "webinars", "visual-library"] as const;
