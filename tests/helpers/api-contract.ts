@@ -7,8 +7,6 @@ import type { Reader } from "./reader";
 // generated from that document would read them.
 
 interface Operation {
-  /** Who may call: `[{ staffKey: [] }]` for the Admin API. */
-  security?: Record<string, string[]>[];
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
 }
 export interface OpenApiDocument {

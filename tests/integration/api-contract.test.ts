@@ -102,10 +102,8 @@ describe("the service API's contract", () => {
         headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "cross-site" },
         body: "{}",
       });
-      // The Admin API knows its caller by a key alone, never a cookie: another site's call is a call without a key.
-      const byKey = (contract.document.paths[path]![method]!.security ?? []).some((scheme) => "staffKey" in scheme);
-      expect(res.status, `${method} ${path}`).toBe(byKey ? 401 : 403);
-      expect(((await contract.check(path, method, res)) as { code: string }).code).toBe(byKey ? "missing_key" : "cross_site");
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(((await contract.check(path, method, res)) as { code: string }).code).toBe("cross_site");
     }
   });
 
