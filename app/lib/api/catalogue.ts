@@ -26,4 +26,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...admin.endpoints,
   ...adminCatalogue.endpoints,
   ...adminReadingLists.endpoints,
+  ...admin.imageEndpoints,
 ];
