@@ -1,3 +1,4 @@
+import { articleImagePath } from "~/app/lib/desk/picture-paths";
 import { previewPath } from "~/server/desk/articles/preview";
 import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
@@ -125,7 +126,8 @@ export default function EditArticle() {
   return (
     <DeskPage title={article.title}>
       <p className={css.crumbs}>
-        <Link to="/desk/articles">Articles</Link> · Editing · <Link to={`/desk/articles/${article.id}/revisions`}>Revisions</Link>
+        <Link to="/desk/articles">Articles</Link> · Editing · <Link to={`/desk/articles/${article.id}/revisions`}>Revisions</Link> ·{" "}
+        <Link to={articleImagePath(article.id)}>Hero image</Link>
       </p>
       <p className={css.crumbs}>
         Preview of the last save (a private link, good for 72 hours): <a href={preview.guest}>as a guest</a> ·{" "}

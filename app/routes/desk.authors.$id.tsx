@@ -1,3 +1,4 @@
+import { authorPhotoPath } from "~/app/lib/desk/picture-paths";
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -85,7 +86,8 @@ export default function DeskAuthor() {
   return (
     <DeskPage title={author.name}>
       <p className={css.muted}>
-        <Link to="/desk/authors">All authors</Link> · slug <span className={css.code}>{author.slug}</span> (fixed)
+        <Link to="/desk/authors">All authors</Link> · slug <span className={css.code}>{author.slug}</span> (fixed) ·{" "}
+        <Link to={authorPhotoPath(author.slug)}>Photo</Link>
       </p>
       {saved ? (
         <p className={forms.success} role="status">

@@ -103,6 +103,10 @@ describe("an article's life at the desk", () => {
     expect(previews).toHaveLength(3);
     const wall = await new Reader(server.url).page(previews[1]!);
     expect(wall("h1").first().text()).toBe(draft("h1").first().text());
+    // Its hero image is changed on a page of its own, which the edit page links to.
+    const imagePage = draft(`a[href='/desk/articles/${id}/image']`).attr("href");
+    expect(imagePage).toBeDefined();
+    expect((await ada.reader.request(imagePage!)).status).toBe(200);
     expect((await stored(id)).summary).toBe("Small decisions add up.\nThis piece shows how to see them.");
     const filtered = await ada.reader.page(`/desk/articles?status=draft&author=${authors[0]}&q=QUIET+LEDGER`);
     expect(filtered("tbody tr a").first().attr("href")).toBe(`/desk/articles/${id}`);
