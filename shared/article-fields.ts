@@ -30,7 +30,7 @@ export const ARTICLE_FIELD_MESSAGES = {
 const m = ARTICLE_FIELD_MESSAGES;
 
 /** A calendar date that exists (2025-02-30 does not). */
-const calendarDate = z
+export const calendarDate = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, m.published)

@@ -25,7 +25,7 @@ export function storePath(filter: { type: string | null; topic: string | null },
 export const videoPath = (v: { id: number; slug: string }) => `/video/${v.id}/${v.slug}`;
 export const videoEmbedPath = (v: { id: number; slug: string }) => `/video/embed/${v.id}/${v.slug}`;
 export const videoPosterPath = (slug: string) => `/art/video/${slug}.svg`;
-export const videoMediaPath = (id: number, kind: "webm" | "vtt") => `/media/video/${id}.${kind}`;
+export const videoMediaPath = (id: number, kind: "webm" | "mp4" | "vtt") => `/media/video/${id}.${kind}`;
 export const libraryFolderPath = (slug: string) => `/my-library/library/${slug}`;
 export const podcastSeriesPath = (slug: string) => `/podcasts/${slug}`;
 /** An episode's own page: its id, then its title's words (only the id finds it; the words are for people). */

@@ -10,6 +10,8 @@ export interface PlayableVideo {
   title: string;
   poster: string;
   src: string;
+  /** The file's type: video/webm or video/mp4. */
+  type: string;
   captions: string;
 }
 
@@ -74,7 +76,7 @@ export function VideoPlayer({ video, next }: Props) {
           setEnded(true);
         }}
       >
-        <source src={video.src} type="video/webm" />
+        <source src={video.src} type={video.type} />
         <track kind="captions" src={video.captions} srcLang="en" label="English" default />
         <p>
           Your browser cannot play this video. <a href={video.src}>Download the video</a> or read the description below.

@@ -17,6 +17,7 @@ import { redirect } from "~/app/lib/http/responses.server";
 
 const AREA_DESCRIPTIONS: Record<DeskArea["id"], string> = {
   editorial: "Articles, authors, topics, reading lists and the home page.",
+  media: "Videos and podcast episodes: their details, files and captions.",
   store: "The store's catalogue, orders and promotions.",
   service: "Readers' accounts, subscriptions and orders, for customer service.",
   staff: "Who works at the desk, and their roles.",

@@ -97,7 +97,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   });
 };
 
-function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function jsonLd({ video, siteUrl, player }: ReturnType<typeof useLoaderData<typeof loader>>) {
   return {
     "@context": "https://schema.org",
     "@type": "VideoObject",
@@ -109,7 +109,7 @@ function jsonLd({ video, siteUrl, canWatch }: ReturnType<typeof useLoaderData<ty
     embedUrl: video.subscriberOnly ? undefined : `${siteUrl}${video.embedUrl}`,
     publisher: { "@type": "Organization", name: SITE_NAME },
     isAccessibleForFree: !video.subscriberOnly,
-    ...(canWatch && !video.subscriberOnly ? { contentUrl: `${siteUrl}/media/video/${video.id}.webm` } : {}),
+    ...(player && !video.subscriberOnly ? { contentUrl: `${siteUrl}${player.src}` } : {}),
   };
 }
 

@@ -1,15 +1,16 @@
 import { config, type Config } from "~/server/config";
 import { createBucket, type Bucket } from "./bucket";
 
-// Where uploaded images' variants keep their bytes (ADR 077): in their database rows by default,
-// or in an S3-compatible bucket when one is configured. Either way every instance finds them.
-// A row whose `data` is set is read from the row whatever is configured now, so images kept in
-// the database stay served after a bucket is configured.
+// Where uploads keep their bytes: uploaded images' variants (ADR 077) and the chunks of uploaded
+// media files (ADR 083), each in its database row by default, or in an S3-compatible bucket when
+// one is configured (images under images/, media under media/). Either way every instance finds
+// them. A row whose `data` is set is read from the row whatever is configured now, so uploads
+// kept in the database stay served after a bucket is configured.
 
 export interface ImageStorage {
   readonly kind: "database" | "bucket";
   /**
-   * Keeps a variant's bytes under key. Answers what its row holds: the bytes themselves (the
+   * Keeps an image variant's or a media chunk's bytes under key. Answers what its row holds: the bytes themselves (the
    * database keeps them), or null once the bucket has them.
    */
   put(key: string, bytes: Buffer, contentType: string): Promise<Buffer | null>;

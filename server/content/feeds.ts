@@ -96,9 +96,17 @@ export async function podcastFeed(db: Database, slug: string, siteUrl: string, o
   channel.ele("itunes:type").txt(series.feedType);
   channel.ele("itunes:explicit").txt("false");
   channel.ele("itunes:category", { text: "Business" });
+  // An uploaded MP3 (ADR 083) in place of the seed's file: its size is in its row.
+  const uploads = await db
+    .selectFrom("podcast_episode as e")
+    .innerJoin("media_file as f", "f.id", "e.audio_file_id")
+    .select(["e.id", "f.bytes"])
+    .where("e.series_id", "=", series.id)
+    .where("f.complete", "=", 1)
+    .execute();
   for (const e of series.tabs.flatMap((t) => t.episodes)) {
-    const audio = episodeAudioFile({ seriesSlug: series.slug, season: e.season, episode: e.episode });
-    const bytes = fs.statSync(audio, { throwIfNoEntry: false })?.size ?? 0;
+    const seed = () => episodeAudioFile({ seriesSlug: series.slug, season: e.season, episode: e.episode });
+    const bytes = uploads.find((u) => u.id === e.id)?.bytes ?? fs.statSync(seed(), { throwIfNoEntry: false })?.size ?? 0;
     const item = channel.ele("item");
     item.ele("title").txt(e.title);
     item.ele("link").txt(siteUrl + e.url);

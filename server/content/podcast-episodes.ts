@@ -10,6 +10,8 @@ export interface EpisodeRecord {
   seriesTitle: string;
   season: number;
   episode: number;
+  /** The uploaded audio (ADR 083); null plays the seed's file. */
+  audioFileId: string | null;
 }
 
 export async function podcastEpisodesById(db: Database, ids: number[]): Promise<EpisodeRecord[]> {
@@ -17,7 +19,16 @@ export async function podcastEpisodesById(db: Database, ids: number[]): Promise<
   return db
     .selectFrom("podcast_episode as e")
     .innerJoin("podcast_series as s", "s.id", "e.series_id")
-    .select(["e.id", "e.title", "e.description", "s.slug as seriesSlug", "s.title as seriesTitle", "e.season", "e.episode"])
+    .select([
+      "e.id",
+      "e.title",
+      "e.description",
+      "s.slug as seriesSlug",
+      "s.title as seriesTitle",
+      "e.season",
+      "e.episode",
+      "e.audio_file_id as audioFileId",
+    ])
     .where("e.id", "in", ids)
     .execute();
 }

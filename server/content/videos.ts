@@ -19,6 +19,16 @@ export interface Video extends VideoCard {
   tags: string[];
   topic: { name: string; url: string };
   embedUrl: string;
+  /** The uploaded files readers get (ADR 083); null plays the seed's WebM or captions. */
+  uploads: { file: UploadedMedia | null; captions: UploadedMedia | null };
+}
+
+/** An uploaded file as its media route serves it. */
+export interface UploadedMedia {
+  id: string;
+  /** As decoded from its bytes: webm, mp4 or vtt. */
+  extension: string;
+  contentType: string;
 }
 
 export interface Playlist {
@@ -64,16 +74,35 @@ export async function videoById(db: Database, id: number): Promise<Video | undef
   const row = await db
     .selectFrom("video")
     .innerJoin("topic", "topic.id", "video.topic_id")
-    .select([...cardColumns, "video.description", "video.tags", "topic.name as topic_name", "topic.slug as topic_slug"])
+    .select([
+      ...cardColumns,
+      "video.description",
+      "video.tags",
+      "video.media_file_id",
+      "video.captions_file_id",
+      "topic.name as topic_name",
+      "topic.slug as topic_slug",
+    ])
     .where("video.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
+  const ids = [row.media_file_id, row.captions_file_id].filter((f): f is string => !!f);
+  const files = ids.length
+    ? await db
+        .selectFrom("media_file")
+        .select(["id", "extension", "content_type as contentType"])
+        .where("id", "in", ids)
+        .where("complete", "=", 1)
+        .execute()
+    : [];
+  const upload = (fileId: string | null) => files.find((f) => f.id === fileId) ?? null;
   return {
     ...toCard(row),
     description: row.description,
     tags: JSON.parse(row.tags) as string[],
     topic: { name: row.topic_name, url: topicPath(row.topic_slug) },
     embedUrl: videoEmbedPath(row),
+    uploads: { file: upload(row.media_file_id), captions: upload(row.captions_file_id) },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Generated } from "kysely";
 import type { ArticleStatus } from "~/shared/article-fields";
 import type { CartLineKind, LineType } from "~/shared/product-types";
+import type { MediaKind } from "~/shared/media-files";
 import type { ImageVariantFormat } from "~/shared/uploaded-images";
 
 export type { CartLineKind, LineType };
@@ -226,6 +227,14 @@ export interface VideoTable {
   topic_id: number;
   tags: string;
   subscriber_only: Flag;
+  /** Counts the saves at the desk (ADR 083); a save names the version it read. */
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** The uploaded video file (media_file.id); none plays the seed file from content/video. */
+  media_file_id: string | null;
+  /** The uploaded captions; none serves the seed captions. */
+  captions_file_id: string | null;
 }
 
 export interface PlaylistTable {
@@ -259,6 +268,12 @@ export interface PodcastEpisodeTable {
   episode: number;
   episode_type: "full" | "bonus" | "trailer";
   duration_seconds: number;
+  /** Counts the saves at the desk (ADR 083); a save names the version it read. */
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** The uploaded audio (media_file.id); none plays the seed file from content/podcast. */
+  audio_file_id: string | null;
 }
 
 export interface NewsletterTable {
@@ -955,6 +970,35 @@ export interface ImageVariantTable {
   storage_key: string;
 }
 
+/** An uploaded media file (ADR 083): its type as its bytes showed it, kept in chunks. */
+export interface MediaFileTable {
+  id: string;
+  kind: MediaKind;
+  /** The type it is served with, from what was decoded: never the client's word. */
+  content_type: string;
+  extension: string;
+  bytes: number;
+  /** Every chunk but the last holds this many bytes. */
+  chunk_bytes: number;
+  /** SHA-256 of the whole file, hex; null until complete. */
+  sha256: string | null;
+  /** Read from the file where its format says it (an MP3's frames). */
+  duration_seconds: number | null;
+  uploaded_by: string;
+  uploaded_at: string;
+  /** 1 once every chunk is written; nothing refers to a file before. */
+  complete: Flag;
+}
+
+/** One chunk of a media file: its bytes in `data`, or in the bucket under `storage_key`. */
+export interface MediaChunkTable {
+  file_id: string;
+  seq: number;
+  bytes: number;
+  data: Buffer | null;
+  storage_key: string;
+}
+
 export interface DB {
   topic: TopicTable;
   topic_former_slug: TopicFormerSlugTable;
@@ -1001,6 +1045,8 @@ export interface DB {
   desk_api_key: DeskApiKeyTable;
   image: ImageTable;
   image_variant: ImageVariantTable;
+  media_file: MediaFileTable;
+  media_chunk: MediaChunkTable;
   rate_limit: RateLimitTable;
   geo_country: GeoCountryTable;
   short_link: ShortLinkTable;

@@ -44,6 +44,13 @@ export const AUDIT_ACTIONS = {
   "reading-list.save": "Saved a reading list",
   "article.image": "Changed an article's image",
   "author.photo": "Changed an author's photo",
+  "video.create": "Added a video",
+  "video.update": "Changed a video",
+  "video.file": "Uploaded a video's file",
+  "video.captions": "Uploaded a video's captions",
+  "podcast-episode.create": "Added a podcast episode",
+  "podcast-episode.update": "Changed a podcast episode",
+  "podcast-episode.audio": "Uploaded a podcast episode's audio",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -45,6 +45,14 @@ export const DESK_ACTIONS = [
   "api.reading-lists.read",
   /** Admin API: create and save reading lists. */
   "api.reading-lists.write",
+  /** Videos and podcast episodes (ADR 083): list and read them. */
+  "media.list",
+  /** Create and save videos and episodes, and upload their files and captions. */
+  "media.edit",
+  /** Admin API: read videos and episodes. */
+  "api.media.read",
+  /** Admin API: create and save videos and episodes, and upload their files. */
+  "api.media.write",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -75,6 +83,10 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "media.list": ["admin", "editor"],
+  "media.edit": ["admin", "editor"],
+  "api.media.read": ["admin", "editor"],
+  "api.media.write": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -98,6 +110,15 @@ export const DESK_AREAS = [
       { title: "Topics", opens: "topics.list", path: "/desk/topics" },
       { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
       { title: "Home page", opens: "home.curate", path: "/desk/home" },
+    ],
+  },
+  {
+    id: "media",
+    title: "Video and audio",
+    roles: ["admin", "editor"],
+    pages: [
+      { title: "Videos", opens: "media.list", path: "/desk/videos" },
+      { title: "Podcasts", opens: "media.list", path: "/desk/podcasts" },
     ],
   },
   { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },

@@ -129,8 +129,11 @@ export async function articleDocuments(db: Database, range: { fromId: number; to
   }));
 }
 
-async function videoDocuments(db: Database): Promise<IndexedDocument[]> {
-  const rows = await db.selectFrom("video").select(["id", "slug", "title", "description", "published", "topic_id", "tags"]).execute();
+/** Every video's document, or one video's. */
+async function videoDocuments(db: Database, id?: number): Promise<IndexedDocument[]> {
+  let query = db.selectFrom("video").select(["id", "slug", "title", "description", "published", "topic_id", "tags"]);
+  if (id !== undefined) query = query.where("id", "=", id);
+  const rows = await query.execute();
   return rows.map((r) => ({
     kind: "video",
     refId: r.id,
@@ -145,12 +148,14 @@ async function videoDocuments(db: Database): Promise<IndexedDocument[]> {
   }));
 }
 
-async function podcastDocuments(db: Database): Promise<IndexedDocument[]> {
-  const rows = await db
+/** Every podcast episode's document, or one episode's. */
+async function podcastDocuments(db: Database, id?: number): Promise<IndexedDocument[]> {
+  let query = db
     .selectFrom("podcast_episode as e")
     .innerJoin("podcast_series as s", "s.id", "e.series_id")
-    .select(["e.id", "e.title", "e.description", "e.pub_date", "s.slug", "s.title as series_title"])
-    .execute();
+    .select(["e.id", "e.title", "e.description", "e.pub_date", "s.slug", "s.title as series_title"]);
+  if (id !== undefined) query = query.where("e.id", "=", id);
+  const rows = await query.execute();
   return rows.map((r) => ({
     kind: "podcast",
     refId: r.id,
@@ -296,6 +301,16 @@ async function removeDocuments(db: Database, documents: Pick<IndexedDocument, "k
 export async function reindexArticle(db: Database, id: number): Promise<void> {
   await removeDocuments(db, [{ kind: "article", refId: id }], isPostgres(db));
   await indexDocuments(db, await articleDocuments(db, { fromId: id, toId: id }));
+}
+
+/** A video's document after the desk made or changed it (ADR 083); run it in the change's transaction. */
+export async function reindexVideo(db: Database, id: number): Promise<void> {
+  await indexDocuments(db, await videoDocuments(db, id));
+}
+
+/** A podcast episode's document after the desk made or changed it (ADR 083); run it in the change's transaction. */
+export async function reindexPodcastEpisode(db: Database, id: number): Promise<void> {
+  await indexDocuments(db, await podcastDocuments(db, id));
 }
 
 const ARTICLE_BATCH = 500;

@@ -31,6 +31,10 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "media.list": ["admin", "editor"],
+  "media.edit": ["admin", "editor"],
+  "api.media.read": ["admin", "editor"],
+  "api.media.write": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -50,8 +54,8 @@ describe("desk roles", () => {
   });
 
   it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
-    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "store", "service", "staff", "audit", "api-keys"]);
-    expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial"]);
+    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "media", "store", "service", "staff", "audit", "api-keys"]);
+    expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial", "media"]);
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {
       for (const page of area.pages as readonly { path: string; opens: DeskAction }[])
@@ -67,6 +71,8 @@ describe("desk roles", () => {
       { title: "Topics", path: "/desk/topics" },
       { title: "Reading lists", path: "/desk/reading-lists" },
       { title: "Home page", path: "/desk/home" },
+      { title: "Videos", path: "/desk/videos" },
+      { title: "Podcasts", path: "/desk/podcasts" },
     ]);
     expect(deskNavigation(["admin"]).map((p) => p.path)).toEqual([
       "/desk/articles",
@@ -74,6 +80,8 @@ describe("desk roles", () => {
       "/desk/topics",
       "/desk/reading-lists",
       "/desk/home",
+      "/desk/videos",
+      "/desk/podcasts",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",

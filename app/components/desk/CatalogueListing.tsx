@@ -14,7 +14,7 @@ export function listingHref(base: string, q: string, page: number): string {
 }
 
 /**
- * The desk's listing of authors or topics: a search (a plain GET form), how many it found, the
+ * The desk's listing of authors, topics, videos or episodes: a search (a plain GET form), how many it found, the
  * table, and links to the other pages that keep the search.
  */
 export function CatalogueListing({
@@ -25,6 +25,7 @@ export function CatalogueListing({
   total,
   pageSize,
   problem,
+  order = "by name",
   children,
 }: {
   base: string;
@@ -35,6 +36,8 @@ export function CatalogueListing({
   total: number;
   pageSize: number;
   problem: string | null;
+  /** How the table is ordered, as the count says it. */
+  order?: string;
   children: ReactNode;
 }) {
   const last = Math.max(1, Math.ceil(total / pageSize));
@@ -64,7 +67,7 @@ export function CatalogueListing({
           ? q
             ? `No ${noun[1]} match “${q}”.`
             : `No ${noun[1]} yet.`
-          : `${total} ${total === 1 ? noun[0] : noun[1]}${q ? ` match “${q}”` : ""}, by name. Page ${Math.min(page, last)} of ${last}.`}
+          : `${total} ${total === 1 ? noun[0] : noun[1]}${q ? ` match “${q}”` : ""}, ${order}. Page ${Math.min(page, last)} of ${last}.`}
       </p>
       {children}
       <Pagination current={page} last={last} href={(to) => listingHref(base, q, to)} label={`Pages of ${noun[1]}`} />

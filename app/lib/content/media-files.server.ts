@@ -1,30 +1,72 @@
 import fs from "node:fs";
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import { imageStorage } from "~/server/adapters/image-storage";
+import { mediaFile, mediaFileStream } from "~/server/media";
 import { parseByteRange } from "~/server/http/byte-range";
 import { applySecurityHeaders } from "~/app/lib/http/security.server";
+import { db } from "~/app/lib/context/db.server";
 
-/**
- * A media file, whole or the byte range the browser asks for: players seek by asking for ranges,
- * and Chromium will not seek in a file served without them.
- */
+// Media files, whole or the byte range the browser asks for: players seek by asking for ranges,
+// and Chromium will not seek in a file served without them. A seed file is read from content/;
+// an uploaded one (ADR 083) a chunk at a time from where the uploads are kept, with the type its
+// bytes were decoded as.
+
+interface Served {
+  size: number;
+  contentType: string;
+  cacheControl: string;
+  validators: Record<string, string>;
+  body: (start: number, end: number) => ReadableStream<Uint8Array>;
+}
+
+function rangeResponse(request: Request, served: Served): Response {
+  const headers = new Headers({
+    "Content-Type": served.contentType,
+    "Accept-Ranges": "bytes",
+    "Cache-Control": served.cacheControl,
+    ...served.validators,
+  });
+  applySecurityHeaders(headers);
+  const etag = served.validators.ETag;
+  if (etag && request.headers.get("If-None-Match") === etag) return new Response(null, { status: 304, headers });
+  const range = parseByteRange(request.headers.get("Range"), served.size);
+  if (range === "unsatisfiable") {
+    headers.set("Content-Range", `bytes */${served.size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const { start, end } = range ?? { start: 0, end: served.size - 1 };
+  headers.set("Content-Length", String(Math.max(0, end - start + 1)));
+  if (range) headers.set("Content-Range", `bytes ${start}-${end}/${served.size}`);
+  const body = request.method === "HEAD" || served.size === 0 ? null : served.body(start, end);
+  return new Response(body, { status: range ? 206 : 200, headers });
+}
+
+/** A seed file from content/; 404 when there is none. */
 export async function mediaFileResponse(request: Request, file: string, contentType: string, cacheControl: string): Promise<Response> {
   const stat = await fs.promises.stat(file).catch(() => undefined);
   if (!stat?.isFile()) throw new Response("Not found", { status: 404 });
-  const headers = new Headers({
-    "Content-Type": contentType,
-    "Accept-Ranges": "bytes",
-    "Cache-Control": cacheControl,
-    "Last-Modified": stat.mtime.toUTCString(),
+  return rangeResponse(request, {
+    size: stat.size,
+    contentType,
+    cacheControl,
+    validators: { "Last-Modified": stat.mtime.toUTCString() },
+    body: (start, end) => createReadableStreamFromReadable(fs.createReadStream(file, { start, end })),
   });
-  applySecurityHeaders(headers);
-  const range = parseByteRange(request.headers.get("Range"), stat.size);
-  if (range === "unsatisfiable") {
-    headers.set("Content-Range", `bytes */${stat.size}`);
-    return new Response(null, { status: 416, headers });
-  }
-  const { start, end } = range ?? { start: 0, end: stat.size - 1 };
-  headers.set("Content-Length", String(end - start + 1));
-  if (range) headers.set("Content-Range", `bytes ${start}-${end}/${stat.size}`);
-  const body = request.method === "HEAD" ? null : createReadableStreamFromReadable(fs.createReadStream(file, { start, end }));
-  return new Response(body, { status: range ? 206 : 200, headers });
+}
+
+/**
+ * An uploaded file. A new upload replaces a video's or episode's file at the same address, so
+ * caches keep it five minutes, then ask again with its ETag (its id), which costs no bytes.
+ */
+export async function uploadedMediaResponse(request: Request, fileId: string, cacheControl: "public" | "private"): Promise<Response> {
+  const database = await db();
+  const file = await mediaFile(database, fileId);
+  if (!file) throw new Response("Not found", { status: 404 });
+  return rangeResponse(request, {
+    size: file.bytes,
+    contentType: file.contentType,
+    cacheControl: `${cacheControl}, max-age=300`,
+    validators: { ETag: `"${file.id}"`, "Last-Modified": new Date(file.uploadedAt).toUTCString() },
+    body: (start, end) => mediaFileStream(database, imageStorage(), file, start, end),
+  });
 }

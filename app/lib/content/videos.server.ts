@@ -22,7 +22,14 @@ export async function videoForRequest(
   return { video, canWatch: mayWatch(video, subscriber !== null), user };
 }
 
-/** What the player needs; only for a reader who may watch. */
+/** What the player needs; only for a reader who may watch. An uploaded file may be an MP4 (ADR 083). */
 export function playable(video: Video) {
-  return { title: video.title, poster: video.poster, src: videoMediaPath(video.id, "webm"), captions: videoMediaPath(video.id, "vtt") };
+  const file = video.uploads.file;
+  return {
+    title: video.title,
+    poster: video.poster,
+    src: videoMediaPath(video.id, file?.extension === "mp4" ? "mp4" : "webm"),
+    type: file?.contentType ?? "video/webm",
+    captions: videoMediaPath(video.id, "vtt"),
+  };
 }

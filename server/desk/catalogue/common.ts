@@ -58,7 +58,11 @@ export function containsText(columns: Expression<string>[], q: string): Expressi
  * first takes the lock the content files' import takes for the same table (ADR 080), so two
  * creates never pick one id, and the second sees the first's slug.
  */
-export async function withNextId<T>(db: Database, table: "author" | "topic", create: (tx: Database, id: number) => Promise<T>): Promise<T> {
+export async function withNextId<T>(
+  db: Database,
+  table: "author" | "topic" | "video" | "podcast_episode",
+  create: (tx: Database, id: number) => Promise<T>,
+): Promise<T> {
   return db.transaction().execute(async (tx) => {
     if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`${table}:ids`}, 0))`.execute(tx);
     const row = await tx

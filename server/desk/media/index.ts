@@ -1,0 +1,26 @@
+// Videos and podcast episodes at the desk and through the Admin API (ADR 083).
+export { attachedFile, type AttachedFile, type FileSource } from "./files";
+export {
+  createEpisode,
+  getDeskEpisode,
+  listDeskEpisodes,
+  listPodcastSeries,
+  podcastSeriesBySlug,
+  setEpisodeAudio,
+  updateEpisode,
+  type DeskEpisode,
+  type DeskSeries,
+  type EpisodeListing,
+} from "./episodes";
+export {
+  createVideo,
+  getDeskVideo,
+  listDeskVideos,
+  setVideoFile,
+  updateVideo,
+  videoChoices,
+  type DeskVideo,
+  type VideoChoices,
+  type VideoListing,
+} from "./videos";
+export { uploadEpisodeAudio, uploadVideoFile, type UploadResult } from "./uploads";
