@@ -68,6 +68,25 @@ const concat = (parts: Uint8Array[], length: number) => {
 
 const storageKey = (id: string, seq: number) => `media/${id}/${seq}`;
 
+/** A request's body as the pieces storeMediaFile reads; stopping early cancels the rest. */
+export function streamPieces(body: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const reader = body.getReader();
+      return {
+        async next() {
+          const { done, value } = await reader.read();
+          return done ? { done: true, value: undefined } : { done: false, value };
+        },
+        async return() {
+          await reader.cancel();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
 /**
  * Reads a file of this kind from `source` into storage; `maxBytes` lowers the kind's limit (tests).
  * The source is read no further than the limit, or than judging needs when the file is refused.

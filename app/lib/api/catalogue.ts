@@ -1,6 +1,7 @@
 import type { Endpoint } from "./contract";
 import * as admin from "./groups/admin";
 import * as adminCatalogue from "./groups/admin-catalogue";
+import * as adminMedia from "./groups/admin-media";
 import * as adminReadingLists from "./groups/admin-reading-lists";
 import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
@@ -27,4 +28,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...adminCatalogue.endpoints,
   ...adminReadingLists.endpoints,
   ...admin.imageEndpoints,
+  // Last, as the images are: the fuzz run's seeds for the operations before stay as they were.
+  ...adminMedia.endpoints,
 ];

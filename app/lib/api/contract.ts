@@ -48,6 +48,11 @@ export interface Endpoint<
    * up to a limit of its own (an upload is far larger than the 64 KB any other body may be).
    */
   upload?: ZodTypeAny;
+  /**
+   * A body that is a file itself (any Content-Type; what it is is judged from its bytes), which the
+   * handler reads as it arrives, up to a limit of its own: the body's description.
+   */
+  binary?: string;
   /** The answers besides the errors every endpoint may give (see `errorAnswers`). */
   answers: Record<number, Answer>;
 }
@@ -65,7 +70,7 @@ const error = (description: string): Answer => ({ description, schema: apiErrorS
 /** The errors an endpoint can give besides its own, from what it declares. */
 export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
   const answers: Record<number, Answer> = {};
-  if (endpoint.query || endpoint.params || endpoint.body || endpoint.upload)
+  if (endpoint.query || endpoint.params || endpoint.body || endpoint.upload || endpoint.binary)
     answers[400] = error("The input is not valid: `fields` holds each field's errors.");
   if (endpoint.access === "desk-key") {
     answers[401] = {
@@ -128,6 +133,9 @@ export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
             }
           : {}),
         ...(e.upload ? { body: { content: { "multipart/form-data": { schema: e.upload } } } } : {}),
+        ...(e.binary
+          ? { body: { description: e.binary, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } } }
+          : {}),
       },
       responses: Object.fromEntries(
         Object.entries(answers).map(([status, a]) => [
