@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { createArticle, listRevisions, saveArticle } from "~/server/desk/articles";
 import { previewToken } from "~/server/desk/articles/preview";
@@ -260,6 +261,25 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await expect(page.getByRole("status")).toHaveText("The photo is on the author's articles now.");
   await shoot(page, project, "desk-author-photo", `/desk/authors/${byline.slug}/photo`);
   await shoot(page, project, "article-with-hero", `/${heroArticle.year}/${String(heroArticle.month).padStart(2, "0")}/${heroArticle.slug}`);
+
+  // Videos and podcasts (ADR 083): the lists, the forms, and a video's files page after its
+  // captions are uploaded through the form (the seed's own captions, so the site looks the same).
+  await shoot(page, project, "desk-videos", "/desk/videos");
+  await shoot(page, project, "desk-video-new", "/desk/videos/new");
+  const video = await site.db.selectFrom("video").select(["id", "slug"]).orderBy("id").limit(1).executeTakeFirstOrThrow();
+  await shoot(page, project, "desk-video", `/desk/videos/${video.id}`);
+  await page.goto(`/desk/videos/${video.id}/files`);
+  await page
+    .getByLabel("Captions", { exact: true })
+    .setInputFiles({ name: "captions.vtt", mimeType: "text/vtt", buffer: fs.readFileSync(`content/video/${video.slug}.vtt`) });
+  await page.getByRole("button", { name: "Upload" }).nth(1).click();
+  await expect(page.getByRole("status")).toHaveText("The captions are uploaded: readers get them now.");
+  await shoot(page, project, "desk-video-files", `/desk/videos/${video.id}/files`);
+  await shoot(page, project, "desk-podcasts", "/desk/podcasts");
+  await shoot(page, project, "desk-podcast-episodes", "/desk/podcasts/the-long-way-back");
+  await shoot(page, project, "desk-episode-new", "/desk/podcasts/the-long-way-back/new");
+  await shoot(page, project, "desk-episode", "/desk/podcasts/the-long-way-back/1");
+  await shoot(page, project, "desk-episode-audio", "/desk/podcasts/the-long-way-back/1/audio");
 
   await page.goto("/desk");
   await page.getByRole("button", { name: "Leave the desk" }).click();

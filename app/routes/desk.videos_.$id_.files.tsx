@@ -61,11 +61,13 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     (intent, file) =>
       uploadVideoFile(database, imageStorage(), deskEditor(staff), id, intent === "captions" ? "captions" : "file", file, new Date()),
   );
-  if (!form.ok) return data({ error: { intent: form.intent, message: form.message } }, { status: form.status });
+  // A refusal is shown beside the form it came from; one from no form of the page's, beside the first.
+  const shownAt = (intent: string | null) => (intent === "captions" ? "captions" : "file");
+  if (!form.ok) return data({ error: { intent: shownAt(form.intent), message: form.message } }, { status: form.status });
   const { stored, intent } = form;
   if (!stored.ok) {
     if (stored.reason === "not-found") notFound();
-    return data({ error: { intent, message: stored.message } }, { status: refusalStatus(stored.reason) });
+    return data({ error: { intent: shownAt(intent), message: stored.message } }, { status: refusalStatus(stored.reason) });
   }
   const setCookie = await setDeskFlash(staff.user.id, { kind: "notice", message: UPLOADED[intent as keyof typeof UPLOADED] });
   return redirect(`/desk/videos/${id}/files`, { status: 303, headers: { "Set-Cookie": setCookie } });
@@ -76,7 +78,7 @@ export const meta: MetaFunction<typeof loader> = (args) => deskMeta(args, args.d
 export default function DeskVideoFiles() {
   const { video, file, captions, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const error = (intent: string) => (actionData?.error && (actionData.error.intent ?? "file") === intent ? actionData.error.message : null);
+  const error = (intent: string) => (actionData?.error.intent === intent ? actionData.error.message : null);
   return (
     <DeskPage title={`Files: ${video.title}`}>
       <p className={css.muted}>

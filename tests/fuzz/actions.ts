@@ -300,6 +300,7 @@ export function actionTargets(w: World): ActionTarget[] {
     },
     // Last, so that the targets before them keep their seeds (a target's seed follows its place).
     ...deskArticleTargets(w),
+    ...deskMediaTargets(),
   ];
 }
 
@@ -489,6 +490,75 @@ function deskArticleTargets(w: World): ActionTarget[] {
       actors: everyone,
       path: hostileText.chain((t) =>
         oneOf("q", "status", "topic", "author", "type", "page").map((key) => `/desk/articles?${key}=${inUrl(t.slice(0, 300))}&page=2`),
+      ),
+      fields: {},
+    },
+  ];
+}
+
+/**
+ * The desk's video and podcast forms (ADR 083). The upload forms take multipart posts; the
+ * fuzz's parts carry no file name, so `file` arrives as text and must be refused as no file.
+ */
+function deskMediaTargets(): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const version = oneOf("1", "2", "999999", "0", "abc");
+  return [
+    {
+      name: "desk: a video, new or saved",
+      actors: everyone,
+      path: fc.oneof(fc.constant("/desk/videos/new"), pathWith("/desk/videos/", ["6300001", "6300018", "99999"])),
+      fields: {
+        version,
+        title: oneOf("A fuzzed video", "", "x".repeat(201)),
+        description: oneOf("About it.", ""),
+        topic: oneOf("Operations", "operations", "No Such Topic", ""),
+        tags: oneOf("", "a, b", ",,,", "x".repeat(41)),
+        durationSeconds: oneOf("", "12:30", "1:02:03", "99:99", "-5", "86401"),
+        published: oneOf("2026-03-04", "2026-02-30", "1899-12-31"),
+        subscriberOnly: oneOf("on", "", "true"),
+        playlists: oneOf("the-managers-toolkit", "no-such-list", "Not A Slug"),
+        slug: oneOf("", "fuzz-video", "ai-pilots-that-actually-ship", "Not A Slug"),
+      },
+    },
+    {
+      name: "desk: an episode, new or saved",
+      actors: everyone,
+      path: fc.oneof(
+        pathWith("/desk/podcasts/", ["the-long-way-back", "no-such-show"], "/new"),
+        pathWith("/desk/podcasts/the-long-way-back/", ["1", "20", "99999"]),
+      ),
+      fields: {
+        version,
+        title: oneOf("A fuzzed episode", ""),
+        description: oneOf("About it.", ""),
+        pubDate: oneOf("2026-03-04", "2026-02-30"),
+        season: oneOf("1", "7", "0", "1000", "x"),
+        episode: oneOf("1", "42", "0", "-1", "1e9"),
+        episodeType: oneOf("full", "bonus", "trailer", "teaser"),
+        durationSeconds: oneOf("", "34:10", "abc"),
+      },
+    },
+    {
+      name: "desk: a video's files and an episode's audio",
+      actors: everyone,
+      path: oneOf(
+        "/desk/videos/6300001/files",
+        "/desk/videos/99999/files",
+        "/desk/podcasts/the-long-way-back/1/audio",
+        "/desk/podcasts/x/1/audio",
+      ),
+      fields: {
+        intent: oneOf("file", "captions", "audio", "other"),
+        file: oneOf("", "WEBVTT\n\n", "\u001aE\u00df\u00a3", "ID3", "<html>"),
+      },
+    },
+    {
+      name: "GET desk videos and podcasts",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("/desk/videos?q=", "/desk/videos?page=", "/desk/podcasts/the-long-way-back?q=").map((p) => `${p}${inUrl(t.slice(0, 300))}`),
       ),
       fields: {},
     },

@@ -7,6 +7,7 @@ import { connect, type Database } from "~/server/db/connection";
 import { createApiKey } from "~/server/desk/api-keys";
 import { getAuthor } from "~/server/desk/catalogue/authors";
 import { getDeskTopic } from "~/server/desk/catalogue/topics";
+import { getDeskEpisode, getDeskVideo } from "~/server/desk/media";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
@@ -198,6 +199,77 @@ const CALLS: DeskCall[] = [
       });
     },
   },
+  { name: "videos", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/videos?q=a&page=1") },
+  { name: "a video", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/videos/6300001") },
+  { name: "new video form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/videos/new") },
+  {
+    name: "add a video",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) =>
+      r.request("/desk/videos/new", {
+        form: { title: `Matrix Video ${++made}`, description: "Made.", topic: "Operations", published: "2026-03-10" },
+      }),
+  },
+  {
+    name: "save a video",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const video = (await getDeskVideo(db, 6_300_001))!;
+      return r.request("/desk/videos/6300001", {
+        form: new URLSearchParams([
+          ["version", String(video.version)],
+          ["title", video.title],
+          ["description", video.description],
+          ["topic", video.topic],
+          ["tags", `matrix ${++made}`],
+          ["published", video.published],
+          ...video.playlists.map((slug): [string, string] => ["playlists", slug]),
+        ]),
+      });
+    },
+  },
+  { name: "a video's files", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/videos/6300001/files") },
+  { name: "podcasts", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/podcasts") },
+  { name: "a series' episodes", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/podcasts/the-long-way-back?q=the") },
+  { name: "an episode", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/podcasts/the-long-way-back/1") },
+  {
+    name: "add an episode",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) =>
+      r.request("/desk/podcasts/the-long-way-back/new", {
+        form: {
+          title: `Matrix ${++made}`,
+          description: "Made.",
+          pubDate: "2026-03-10",
+          season: "9",
+          episode: String(made),
+          episodeType: "bonus",
+        },
+      }),
+  },
+  {
+    name: "save an episode",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const e = (await getDeskEpisode(db, "the-long-way-back", 1))!;
+      return r.request("/desk/podcasts/the-long-way-back/1", {
+        form: {
+          version: String(e.version),
+          title: e.title,
+          description: `${e.description.split(" (")[0]} (${++made})`,
+          pubDate: e.pubDate,
+          season: String(e.season),
+          episode: String(e.episode),
+          episodeType: e.episodeType,
+        },
+      });
+    },
+  },
+  { name: "an episode's audio", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/podcasts/the-long-way-back/1/audio") },
 ];
 
 describe("who sees the desk", () => {
@@ -225,6 +297,15 @@ describe("who sees the desk", () => {
       "/desk/reading-lists",
       "/desk/reading-lists/new",
       "/desk/reading-lists/1",
+      "/desk/videos",
+      "/desk/videos/new",
+      "/desk/videos/6300001",
+      "/desk/videos/6300001/files",
+      "/desk/podcasts",
+      "/desk/podcasts/the-long-way-back",
+      "/desk/podcasts/the-long-way-back/new",
+      "/desk/podcasts/the-long-way-back/1",
+      "/desk/podcasts/the-long-way-back/1/audio",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -351,7 +432,16 @@ describe("roles × actions", () => {
     for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove", "api-key.revoke"])
       expect(logged(members.admin!, action), action).toBe(true);
     for (const role of ["admin", "editor"])
-      for (const action of ["author.create", "author.update", "topic.create", "topic.update"])
+      for (const action of [
+        "author.create",
+        "author.update",
+        "topic.create",
+        "topic.update",
+        "video.create",
+        "video.update",
+        "podcast-episode.create",
+        "podcast-episode.update",
+      ])
         expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(
