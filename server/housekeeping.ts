@@ -1,9 +1,11 @@
 import { sql } from "kysely";
 import { purgeExpiredSessions } from "./accounts/sessions";
+import { imageStorage } from "./adapters/image-storage";
 import type { Database } from "./db/connection";
 import { meterPeriod } from "./paywall/meter";
 import { READ_DAYS_KEPT, readDay } from "./content/popularity";
 import type { PaymentProvider } from "./payments/provider";
+import { removeAbandonedUploads } from "./media";
 import { resliceSearchIndex } from "./search/slices";
 import { cancelAbandonedOrders } from "./store/order-sweep";
 
@@ -20,6 +22,8 @@ export interface HousekeepingReport {
   emailChanges: number;
   geoLookups: number;
   articleReadDays: number;
+  /** Media files whose upload never ended (ADR 083). */
+  abandonedUploads: number;
   /** Whether PostgreSQL's search index was re-sliced: its newest slice had outgrown its size. */
   searchResliced: boolean;
 }
@@ -31,7 +35,8 @@ const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeleted
  * (closing their checkout pages), and deletes what can no longer be used: expired sessions,
  * meter reads of past months, rate-limit windows that have ended, guest carts idle for
  * GUEST_CART_IDLE_DAYS with no order, expired password-reset and e-mail-change tokens, geo
- * lookups past their time, and article read counts older than READ_DAYS_KEPT days. Every step is a conditional update or delete, so instances running it
+ * lookups past their time, article read counts older than READ_DAYS_KEPT days, and media uploads
+ * that never ended (with what the bucket kept of them). Every step is a conditional update or delete, so instances running it
  * at the same moment do not clash. On
  * PostgreSQL it also re-slices the search index once new content has outgrown its newest slice.
  */
@@ -58,6 +63,7 @@ export async function runHousekeeping(db: Database, provider: PaymentProvider, n
     emailChanges: deleted(await db.deleteFrom("email_change").where("expires_at", "<=", at).executeTakeFirst()),
     geoLookups: deleted(await db.deleteFrom("geo_country").where("expires_at", "<=", at).executeTakeFirst()),
     articleReadDays: deleted(await db.deleteFrom("article_read_day").where("day", "<", readDay(now, -READ_DAYS_KEPT)).executeTakeFirst()),
+    abandonedUploads: await removeAbandonedUploads(db, imageStorage(), now),
     searchResliced: await resliceSearchIndex(db, { concurrently: true }),
   };
 }
@@ -69,7 +75,8 @@ export function describeHousekeeping(report: HousekeepingReport): string {
     `${report.meterReads} meter read(s) of past months, ${report.rateLimits} ended rate-limit window(s), ` +
     `${report.guestCarts} idle guest cart(s), ${report.passwordResets} expired password-reset token(s), ` +
     `${report.emailChanges} expired e-mail-change link(s), ${report.geoLookups} expired geo lookup(s), ` +
-    `${report.articleReadDays} day(s) of article read counts older than ${READ_DAYS_KEPT} days` +
+    `${report.articleReadDays} day(s) of article read counts older than ${READ_DAYS_KEPT} days, ` +
+    `${report.abandonedUploads} media upload(s) that never ended` +
     (report.searchResliced ? "; re-sliced the search index" : "")
   );
 }

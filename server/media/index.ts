@@ -1,4 +1,12 @@
 // Uploaded media files (ADR 083): videos, captions and podcast audio, judged by their bytes and
 // kept in chunks by the uploads' storage (ADR 077), for the desk, the Admin API and the media routes.
 export { mediaFile, mediaFileStream, type MediaFile } from "./read";
-export { CHUNK_BYTES, deleteMediaFile, storeMediaFile, streamPieces, type MediaRefusal, type StoreMediaResult } from "./store";
+export {
+  CHUNK_BYTES,
+  deleteMediaFile,
+  removeAbandonedUploads,
+  storeMediaFile,
+  streamPieces,
+  type MediaRefusal,
+  type StoreMediaResult,
+} from "./store";

@@ -227,3 +227,14 @@ export async function deleteMediaFile(db: Database, storage: ImageStorage, id: s
     inBucket.map((row) => row.storage_key),
   );
 }
+
+/** How long an upload may take before a file still being written counts as abandoned (a server stopped mid-upload). */
+export const ABANDONED_UPLOAD_HOURS = 24;
+
+/** Removes the files whose upload never ended (their chunks, and the bucket's objects); answers how many. */
+export async function removeAbandonedUploads(db: Database, storage: ImageStorage, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - ABANDONED_UPLOAD_HOURS * 3_600_000).toISOString();
+  const abandoned = await db.selectFrom("media_file").select("id").where("complete", "=", 0).where("uploaded_at", "<", before).execute();
+  for (const { id } of abandoned) await deleteMediaFile(db, storage, id);
+  return abandoned.length;
+}

@@ -139,7 +139,40 @@ describe("housekeeping", () => {
       ])
       .execute();
 
+    // Media uploads (ADR 083): one cut off two days ago, one still arriving, and an old one that ended.
+    const upload = (id: string, uploadedAt: string, complete: 0 | 1) => ({
+      id,
+      kind: "audio" as const,
+      content_type: "audio/mpeg",
+      extension: "mp3",
+      bytes: 3,
+      chunk_bytes: 1_048_576,
+      sha256: null,
+      duration_seconds: null,
+      uploaded_by: "editor@example.org",
+      uploaded_at: uploadedAt,
+      complete,
+    });
+    await db
+      .insertInto("media_file")
+      .values([upload("cut-off", daysBefore(2), 0), upload("arriving", at("2026-11-15T11:50:00Z"), 0), upload("ended", daysBefore(9), 1)])
+      .execute();
+    await db
+      .insertInto("media_chunk")
+      .values(
+        ["cut-off", "arriving"].map((file_id) => ({
+          file_id,
+          seq: 0,
+          bytes: 3,
+          data: Buffer.from("ID3"),
+          storage_key: `media/${file_id}/0`,
+        })),
+      )
+      .execute();
+
     const report = await runHousekeeping(db, createSandboxProvider(db, { siteUrl: "https://site", webhookSecret: "whsec_test" }), NOW);
+    expect((await db.selectFrom("media_file").select("id").orderBy("id").execute()).map((f) => f.id)).toEqual(["arriving", "ended"]);
+    expect((await db.selectFrom("media_chunk").select("file_id").execute()).map((c) => c.file_id)).toEqual(["arriving"]);
     expect(report).toEqual({
       abandonedOrders: 0,
       sessions: 2,
@@ -150,10 +183,11 @@ describe("housekeeping", () => {
       emailChanges: 1,
       geoLookups: 1,
       articleReadDays: 1,
+      abandonedUploads: 1,
       searchResliced: false,
     });
     expect(describeHousekeeping(report)).toBe(
-      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s), 1 day(s) of article read counts older than 31 days",
+      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s), 1 day(s) of article read counts older than 31 days, 1 media upload(s) that never ended",
     );
 
     expect(await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute()).toEqual([{ id_hash: "s-live" }]);
@@ -208,6 +242,7 @@ describe("housekeeping", () => {
       emailChanges: 0,
       geoLookups: 0,
       articleReadDays: 0,
+      abandonedUploads: 0,
       searchResliced: false,
     };
     expect(again).toEqual([nothing, nothing]);
