@@ -193,7 +193,6 @@ describe(`media files on ${dialectName}`, () => {
     expect(await read(mediaFileStream(db, bucket, stored.file, CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 3))).toEqual(
       bigWebm.subarray(CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 4),
     );
-    const before = s3.requests.length;
     await deleteMediaFile(db, bucket, stored.file.id);
     expect([...s3.objects.keys()].filter((key) => key.startsWith(`media/${stored.file.id}/`))).toEqual([]);
   });

@@ -5,8 +5,9 @@ import { reindexArticle } from "~/server/search/documents";
 import { isPostgres } from "~/server/db/dialect";
 import type { AuditActor } from "~/server/desk/audit";
 
-// What authors and topics share at the desk (ADR 078): who saves, what a save answers, the
-// listing's search, and new ids (the seed assigns ids, so the tables have no sequence).
+// What authors and topics share at the desk (ADR 078), and videos and podcast episodes with them
+// (ADR 083): who saves, what a save answers, the listing's search, and new ids (the seed assigns
+// ids, so the tables have no sequence).
 
 /** Who saves: as the audit log names them, and as the conflict message does ("changed by {name}"). */
 export interface Editor {

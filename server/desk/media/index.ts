@@ -1,12 +1,11 @@
 // Videos and podcast episodes at the desk and through the Admin API (ADR 083).
-export { attachedFile, type AttachedFile, type FileSource } from "./files";
+export type { FileSource } from "./files";
 export {
   createEpisode,
   getDeskEpisode,
   listDeskEpisodes,
   listPodcastSeries,
   podcastSeriesBySlug,
-  setEpisodeAudio,
   updateEpisode,
   type DeskEpisode,
   type DeskSeries,
@@ -16,7 +15,6 @@ export {
   createVideo,
   getDeskVideo,
   listDeskVideos,
-  setVideoFile,
   updateVideo,
   videoChoices,
   type DeskVideo,
