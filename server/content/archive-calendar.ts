@@ -34,6 +34,14 @@ export function monthLabel(months: number[]): string {
   return months.map((m) => MONTH_NAME.format(Date.UTC(2000, m - 1, 1))).join("–");
 }
 
+/**
+ * What an issue of `year` starting in `month` is called: the months its slot in that year's
+ * calendar covers ("July–August"), or the month alone when no slot starts there.
+ */
+export function issueMonthLabel(year: number, month: number): string {
+  return monthLabel(issuesPerYear(year).find((months) => months[0] === month) ?? [month]);
+}
+
 export function archiveCalendar(): IssueSlot[] {
   const slots: IssueSlot[] = [];
   for (let year = FIRST_ARCHIVE_YEAR; year <= LAST_ARCHIVE_YEAR; year++) {
@@ -46,6 +54,3 @@ export function archiveCalendar(): IssueSlot[] {
   return slots;
 }
 
-export function isIssueCode(value: string): boolean {
-  return /^(BR\d{4}|\d{4})$/.test(value);
-}

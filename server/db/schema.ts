@@ -160,6 +160,20 @@ export interface MagazineIssueTable {
   month_label: string;
   title: string;
   summary: string;
+  /** Counts the desk's saves, from 1: a save names the version it read (no lost update). */
+  version: Generated<number>;
+  /** The last save at the desk or through the Admin API (ISO time) and who made it; null as seeded. */
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** An uploaded cover (image.id); none shows the drawn cover. */
+  cover_image_id?: string | null;
+}
+
+/** A code an issue had before it was changed at the desk: its old page answers 301 to the new one. */
+export interface IssueFormerCodeTable {
+  code: string;
+  issue_id: number;
+  created_at: string;
 }
 
 export interface IssueFeatureTable {
@@ -971,6 +985,7 @@ export interface DB {
   stream_entry: StreamEntryTable;
   magazine_issue: MagazineIssueTable;
   issue_feature: IssueFeatureTable;
+  issue_former_code: IssueFormerCodeTable;
   product: ProductTable;
   product_availability: ProductAvailabilityTable;
   product_section: ProductSectionTable;

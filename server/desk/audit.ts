@@ -44,6 +44,9 @@ export const AUDIT_ACTIONS = {
   "reading-list.save": "Saved a reading list",
   "article.image": "Changed an article's image",
   "author.photo": "Changed an author's photo",
+  "issue.create": "Added a magazine issue",
+  "issue.save": "Saved a magazine issue",
+  "issue.cover": "Changed a magazine issue's cover",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -45,6 +45,14 @@ export const DESK_ACTIONS = [
   "api.reading-lists.read",
   /** Admin API: create and save reading lists. */
   "api.reading-lists.write",
+  /** Magazine issues: list and read them at the desk. */
+  "issues.list",
+  /** Add issues, and save their fields, contents and cover. */
+  "issues.edit",
+  /** Admin API: read magazine issues. */
+  "api.issues.read",
+  /** Admin API: add issues, and save their fields, contents and cover. */
+  "api.issues.write",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -75,6 +83,10 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "issues.list": ["admin", "editor"],
+  "issues.edit": ["admin", "editor"],
+  "api.issues.read": ["admin", "editor"],
+  "api.issues.write": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -97,6 +109,7 @@ export const DESK_AREAS = [
       { title: "Authors", opens: "authors.list", path: "/desk/authors" },
       { title: "Topics", opens: "topics.list", path: "/desk/topics" },
       { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
+      { title: "Magazine", opens: "issues.list", path: "/desk/magazine" },
       { title: "Home page", opens: "home.curate", path: "/desk/home" },
     ],
   },

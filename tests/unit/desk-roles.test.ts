@@ -31,6 +31,10 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "issues.list": ["admin", "editor"],
+  "issues.edit": ["admin", "editor"],
+  "api.issues.read": ["admin", "editor"],
+  "api.issues.write": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -47,6 +51,8 @@ describe("desk roles", () => {
     expect(mayAct(["service"], "articles.publish")).toBe(false);
     expect(mayAct(["service", "editor"], "articles.publish")).toBe(true);
     expect(mayAct(["service", "admin"], "audit.read")).toBe(true);
+    expect(mayAct(["store", "service"], "issues.edit")).toBe(false);
+    expect(mayAct(["store", "editor"], "api.issues.write")).toBe(true);
   });
 
   it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
@@ -66,6 +72,7 @@ describe("desk roles", () => {
       { title: "Authors", path: "/desk/authors" },
       { title: "Topics", path: "/desk/topics" },
       { title: "Reading lists", path: "/desk/reading-lists" },
+      { title: "Magazine", path: "/desk/magazine" },
       { title: "Home page", path: "/desk/home" },
     ]);
     expect(deskNavigation(["admin"]).map((p) => p.path)).toEqual([
@@ -73,6 +80,7 @@ describe("desk roles", () => {
       "/desk/authors",
       "/desk/topics",
       "/desk/reading-lists",
+      "/desk/magazine",
       "/desk/home",
       "/desk/staff",
       "/desk/audit",
