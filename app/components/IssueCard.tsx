@@ -14,7 +14,19 @@ export function coverAlt(issue: Pick<IssueSummary, "monthLabel" | "year" | "titl
  * An issue's cover: the uploaded one with its srcset (the editor's description after the
  * issue's name), else the drawn one at `scale` of its size.
  */
-export function IssueCover({ issue, sizes, scale, lazy, className }: { issue: Cover; sizes: string; scale: number; lazy: boolean; className?: string }) {
+export function IssueCover({
+  issue,
+  sizes,
+  scale,
+  lazy,
+  className,
+}: {
+  issue: Cover;
+  sizes: string;
+  scale: number;
+  lazy: boolean;
+  className?: string;
+}) {
   const alt = coverAlt(issue);
   if (issue.coverImage) {
     const image = { ...issue.coverImage, alt: issue.coverImage.alt ? `${alt}. ${issue.coverImage.alt}` : alt };

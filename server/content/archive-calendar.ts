@@ -42,6 +42,12 @@ export function issueMonthLabel(year: number, month: number): string {
   return monthLabel(issuesPerYear(year).find((months) => months[0] === month) ?? [month]);
 }
 
+/** The slot after an issue's in the calendar: the year's next, or the next year's first. */
+export function nextIssueSlot(year: number, month: number): { year: number; month: number } {
+  const next = issuesPerYear(year).find((months) => months[0]! > month);
+  return next ? { year, month: next[0]! } : { year: year + 1, month: issuesPerYear(year + 1)[0]![0]! };
+}
+
 export function archiveCalendar(): IssueSlot[] {
   const slots: IssueSlot[] = [];
   for (let year = FIRST_ARCHIVE_YEAR; year <= LAST_ARCHIVE_YEAR; year++) {

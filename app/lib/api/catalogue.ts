@@ -1,6 +1,7 @@
 import type { Endpoint } from "./contract";
 import * as admin from "./groups/admin";
 import * as adminCatalogue from "./groups/admin-catalogue";
+import * as adminIssues from "./groups/admin-issues";
 import * as adminReadingLists from "./groups/admin-reading-lists";
 import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
@@ -27,4 +28,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...adminCatalogue.endpoints,
   ...adminReadingLists.endpoints,
   ...admin.imageEndpoints,
+  ...adminIssues.endpoints,
 ];

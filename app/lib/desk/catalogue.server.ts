@@ -23,7 +23,7 @@ export function listingQuery(request: Request): { q: string; page: number; probl
 }
 
 /** Why a save was refused: someone saved since the form was opened. */
-export function staleMessage(current: LastSave, kind: "author" | "topic"): string {
+export function staleMessage(current: LastSave, kind: "author" | "topic" | "issue"): string {
   const who = current.updatedBy ?? "someone else";
   const when = current.updatedAt ? ` at ${deskTime(current.updatedAt)}` : "";
   return `This ${kind} was changed by ${who}${when} since you opened it. Nothing of yours was saved: your changes are still in the form, and the saved version is shown beside it. Save again to replace it with yours.`;

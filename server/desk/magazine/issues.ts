@@ -136,12 +136,28 @@ export async function getDeskIssue(db: Database, id: number): Promise<DeskIssue 
   const row = await db
     .selectFrom("magazine_issue as i")
     .leftJoin("image as cover", "cover.id", "i.cover_image_id")
-    .select(["i.id", "i.code", "i.year", "i.month", "i.month_label", "i.title", "i.summary", "i.version", "i.updated_at", "i.updated_by_name"])
+    .select([
+      "i.id",
+      "i.code",
+      "i.year",
+      "i.month",
+      "i.month_label",
+      "i.title",
+      "i.summary",
+      "i.version",
+      "i.updated_at",
+      "i.updated_by_name",
+    ])
     .select(["cover.id as cover_id", "cover.width as cover_width", "cover.height as cover_height", "cover.alt as cover_alt"])
     .where("i.id", "=", id)
     .executeTakeFirst();
   if (!row) return undefined;
-  const features = await db.selectFrom("issue_feature").select(["title", "article_id"]).where("issue_id", "=", id).orderBy("position").execute();
+  const features = await db
+    .selectFrom("issue_feature")
+    .select(["title", "article_id"])
+    .where("issue_id", "=", id)
+    .orderBy("position")
+    .execute();
   const articles = await articlesInOrder(
     db,
     features.flatMap((f) => (f.article_id === null ? [] : [f.article_id])),
