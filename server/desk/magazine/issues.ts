@@ -222,10 +222,10 @@ async function problem(db: Database, change: IssueChange, exceptId: number | nul
     const query = db.selectFrom("magazine_issue").select(["code", "year", "month_label"]);
     return exceptId === null ? query : query.where("id", "!=", exceptId);
   };
-  const sameCode = await others().where("code", "=", change.code).executeTakeFirst();
-  if (sameCode) return invalid("code", codeTaken(change.code, { monthLabel: sameCode.month_label, year: sameCode.year }));
   const sameMonth = await others().where("year", "=", change.year).where("month", "=", change.month).executeTakeFirst();
   if (sameMonth) return invalid("month", monthTaken({ monthLabel: sameMonth.month_label, year: sameMonth.year, code: sameMonth.code }));
+  const sameCode = await others().where("code", "=", change.code).executeTakeFirst();
+  if (sameCode) return invalid("code", codeTaken(change.code, { monthLabel: sameCode.month_label, year: sameCode.year }));
   if (change.features.length > ISSUE_MAX_FEATURES || change.features.some((f) => !f.title))
     return invalid("features", ISSUE_MESSAGES.features);
   const ids = [...new Set(change.features.flatMap((f) => (f.articleId === null ? [] : [f.articleId])))];
