@@ -25,6 +25,8 @@ const PASSWORD = STAFF_PASSWORD;
 let server: RunningServer;
 /** Tells apart the reading lists the matrix makes. */
 let listCounter = 0;
+/** Tells apart the issues the matrix makes: one a year, from 2040. */
+let issueCounter = 0;
 let connection: IsolatedConnection;
 let db: Database;
 
@@ -198,6 +200,44 @@ const CALLS: DeskCall[] = [
       });
     },
   },
+  { name: "magazine issues", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine?year=1974&page=1") },
+  { name: "a magazine issue", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/1") },
+  { name: "new issue form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/new") },
+  {
+    name: "add an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) =>
+      r.request("/desk/magazine/new", {
+        form: { year: String(2040 + ++issueCounter), month: "1", title: "Matrix", summary: "Made by the matrix." },
+      }),
+  },
+  {
+    name: "save an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const issue = await db.selectFrom("magazine_issue").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
+      return r.request("/desk/magazine/1", {
+        form: {
+          code: issue.code,
+          year: String(issue.year),
+          month: String(issue.month),
+          title: issue.title,
+          summary: `${issue.summary.split(" (")[0]} (${++made})`,
+          version: String(issue.version),
+          intent: "save",
+        },
+      });
+    },
+  },
+  { name: "an issue's cover", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/1/cover") },
+  {
+    name: "remove an issue's cover",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/magazine/1/cover", { form: { intent: "remove" } }),
+  },
 ];
 
 describe("who sees the desk", () => {
@@ -225,6 +265,10 @@ describe("who sees the desk", () => {
       "/desk/reading-lists",
       "/desk/reading-lists/new",
       "/desk/reading-lists/1",
+      "/desk/magazine",
+      "/desk/magazine/new",
+      "/desk/magazine/1",
+      "/desk/magazine/1/cover",
       "/desk/nothing/here",
       "/desk.data",
     ];
