@@ -300,6 +300,7 @@ export function actionTargets(w: World): ActionTarget[] {
     },
     // Last, so that the targets before them keep their seeds (a target's seed follows its place).
     ...deskArticleTargets(w),
+    ...deskMagazineTargets(w),
   ];
 }
 
@@ -490,6 +491,61 @@ function deskArticleTargets(w: World): ActionTarget[] {
       path: hostileText.chain((t) =>
         oneOf("q", "status", "topic", "author", "type", "page").map((key) => `/desk/articles?${key}=${inUrl(t.slice(0, 300))}&page=2`),
       ),
+      fields: {},
+    },
+  ];
+}
+
+/** The desk's magazine forms (issue 38): seed issues and an unknown id, with fields that mean something and ones that do not. */
+function deskMagazineTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const fields = {
+    code: oneOf("BR2601", "br2602", "BR2511", "7403", "XX1", ""),
+    year: oneOf("2026", "1974", "1955", "2101", "x", "1e309"),
+    month: oneOf("1", "3", "11", "13", "0", ""),
+    title: oneOf("A fuzzed cover story", "", "x".repeat(201)),
+    summary: oneOf("A summary.\r\nOn two lines.", ""),
+  };
+  const article = oneOf(w.article.path, `https://example.org${w.article.path}`, "no-such-article", "/2020/01/", "");
+  return [
+    {
+      name: "desk: new magazine issue",
+      actors: everyone,
+      path: fc.constant("/desk/magazine/new"),
+      fields,
+    },
+    {
+      name: "desk: a magazine issue (fields and contents)",
+      actors: everyone,
+      path: pathWith("/desk/magazine/", ["1", "2", "99999999"]),
+      fields: {
+        ...fields,
+        version: fc.oneof({ weight: 3, arbitrary: fc.constant("1") }, { weight: 1, arbitrary: oneOf("2", "0", "x", "99999999999") }),
+        "features[0].title": oneOf("Letters", "", "x".repeat(301)),
+        "features[0].article": article,
+        "features[1].title": oneOf("The Long View", ""),
+        newTitle: oneOf("", "A new feature"),
+        newArticle: article,
+        intent: oneOf("save", "add", "up-1", "down-0", "remove-0", "remove-99999", "sideways-1", ""),
+      },
+    },
+    {
+      name: "desk: a magazine issue's cover",
+      actors: everyone,
+      path: pathWith("/desk/magazine/", ["1", "99999999"], "/cover"),
+      fields: { intent: oneOf("upload", "remove", "other"), file: oneOf("", "\u00ff\u00d8\u00ff", "GIF89a"), alt: oneOf("", "A cover") },
+    },
+    {
+      name: "desk: magazine issues (nothing to post)",
+      actors: everyone,
+      path: fc.constant("/desk/magazine"),
+      fields: { intent: oneOf("save", "other") },
+    },
+    {
+      name: "GET desk magazine",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) => oneOf("year", "page").map((key) => `/desk/magazine?${key}=${inUrl(t.slice(0, 300))}&page=2`)),
       fields: {},
     },
   ];
