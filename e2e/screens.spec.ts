@@ -229,6 +229,26 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-reading-lists", "/desk/reading-lists");
   await shoot(page, project, "desk-reading-list-new", "/desk/reading-lists/new");
   await shoot(page, project, "desk-reading-list", "/desk/reading-lists/1");
+  await shoot(page, project, "desk-magazine", "/desk/magazine");
+  await shoot(page, project, "desk-magazine-year", "/desk/magazine?year=1974");
+  await shoot(page, project, "desk-issue-new", "/desk/magazine/new");
+  // The first issue, its contents as the seed made them, then a cover uploaded through its form.
+  const issue = await site.db
+    .selectFrom("magazine_issue")
+    .select(["id", "code"])
+    .orderBy("year")
+    .orderBy("month")
+    .executeTakeFirstOrThrow();
+  await shoot(page, project, "desk-issue", `/desk/magazine/${issue.id}`);
+  await page.goto(`/desk/magazine/${issue.id}/cover`);
+  await page
+    .getByLabel("Cover", { exact: true })
+    .setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: await jpegOf(900, 1200) });
+  await page.getByLabel("Alt text").fill("A lighthouse beam over a grey sea");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByRole("status")).toHaveText("The cover is on the issue now.");
+  await shoot(page, project, "desk-issue-cover", `/desk/magazine/${issue.id}/cover`);
+  await shoot(page, project, "issue-with-cover", `/archive-toc/${issue.code}`);
 
   // An article's image page before and after an upload through its form, and the article with it.
   const heroArticle = await site.db

@@ -293,7 +293,7 @@ function IssueForm({
                       <span className={curation.place}>Feature {index + 1}</span>
                       <div className={magazine.featureFields}>
                         <TextField meta={feature.title} label="Title" autoComplete="off" />
-                        <ArticleField meta={feature.article} label="Article on the site" listId="issue-recent" />
+                        <ArticleField meta={feature.article} label="Article on the site (optional)" listId="issue-recent" />
                       </div>
                       {article ? (
                         <span className={curation.meta}>
@@ -333,7 +333,12 @@ function IssueForm({
             <legend>Add a feature at the end</legend>
             <div className={magazine.featureFields}>
               <TextField meta={fields.newTitle} label="Title" hint="Left empty, the article's title is used." autoComplete="off" />
-              <ArticleField meta={fields.newArticle} label="Article on the site (optional)" listId="issue-recent" />
+              <ArticleField
+                meta={fields.newArticle}
+                label="Article on the site (optional)"
+                hint="Its address (such as /2024/05/its-slug) or its slug; recent articles are suggested."
+                listId="issue-recent"
+              />
             </div>
             <div className={forms.actions}>
               <button type="submit" name="intent" value="add" className={forms.secondaryButton}>
@@ -360,13 +365,29 @@ function IssueForm({
 }
 
 /** An article named by its address (recent ones suggested) or its slug. */
-function ArticleField({ meta, label, listId }: { meta: FieldMetadata<string | null | undefined>; label: string; listId: string }) {
+function ArticleField({
+  meta,
+  label,
+  hint,
+  listId,
+}: {
+  meta: FieldMetadata<string | null | undefined>;
+  label: string;
+  hint?: string;
+  listId: string;
+}) {
   const error = meta.errors?.[0];
+  const describedBy = [error ? meta.errorId : null, hint ? meta.descriptionId : null].filter(Boolean).join(" ");
   return (
     <div className={error ? `${forms.field} ${forms.withError}` : forms.field}>
       <label className={forms.label} htmlFor={meta.id}>
         {label}
       </label>
+      {hint ? (
+        <span id={meta.descriptionId} className={forms.hint}>
+          {hint}
+        </span>
+      ) : null}
       {error ? (
         <p id={meta.errorId} className={forms.fieldError}>
           {error}
@@ -380,9 +401,8 @@ function ArticleField({ meta, label, listId }: { meta: FieldMetadata<string | nu
         className={forms.input}
         autoComplete="off"
         maxLength={500}
-        placeholder="/2024/05/its-slug"
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? meta.errorId : undefined}
+        aria-describedby={describedBy || undefined}
       />
     </div>
   );

@@ -15,13 +15,8 @@ export const layout = style({
 
 export const form = style({ display: "grid", gap: vars.space.lg, minWidth: 0 });
 
-/** A feature's two fields: side by side from a tablet up. */
-export const featureFields = style({
-  display: "grid",
-  gap: vars.space.sm,
-  gridTemplateColumns: "minmax(0, 1fr)",
-  "@media": { [media.tablet]: { gridTemplateColumns: "repeat(2, minmax(0, 1fr))" } },
-});
+/** A feature's two fields, one above the other: a title needs the row's width. */
+export const featureFields = style({ display: "grid", gap: vars.space.sm, gridTemplateColumns: "minmax(0, 1fr)" });
 
 export const aside = style({ display: "grid", gap: vars.space.md, minWidth: 0 });
 
