@@ -240,6 +240,17 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
     .orderBy("month")
     .executeTakeFirstOrThrow();
   await shoot(page, project, "desk-issue", `/desk/magazine/${issue.id}`);
+  // The contents reordered and a feature added through the page's own buttons, with JS or without.
+  const titles = page.locator("main ol li input[name$='.title']");
+  const [first, second] = [await titles.nth(0).inputValue(), await titles.nth(1).inputValue()];
+  await page.getByRole("button", { name: `move ${first} down` }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved. Readers see the change within seconds.");
+  await expect(titles.nth(0)).toHaveValue(second);
+  await expect(titles.nth(1)).toHaveValue(first);
+  await page.getByRole("group", { name: "Add a feature at the end" }).getByLabel("Title").fill("Letters to the Editor");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved. Readers see the change within seconds.");
+  await expect(titles.last()).toHaveValue("Letters to the Editor");
   await page.goto(`/desk/magazine/${issue.id}/cover`);
   await page
     .getByLabel("Cover", { exact: true })
