@@ -8,7 +8,15 @@ import { unpublishArticle } from "~/server/desk/articles";
 import { auditPage, type AuditAction, type AuditActor } from "~/server/desk/audit";
 import type { Editor } from "~/server/desk/catalogue/common";
 import { issuePicture, setIssueCover } from "~/server/desk/images";
-import { createIssue, getDeskIssue, issueYears, listDeskIssues, resolveFeatures, saveIssue, type IssueChange } from "~/server/desk/magazine";
+import {
+  createIssue,
+  getDeskIssue,
+  issueYears,
+  listDeskIssues,
+  resolveFeatures,
+  saveIssue,
+  type IssueChange,
+} from "~/server/desk/magazine";
 import { storeUpload, type UploadedImage } from "~/server/images/uploads";
 import { searchContent } from "~/server/search";
 import { jpegOf } from "~/tests/helpers/images";
@@ -199,14 +207,7 @@ describe(`magazine issues at the desk on ${dialectName}`, () => {
   it("moves the issue to a new code and date: the old code's page leads to it, the drawn cover is named anew, search follows", async () => {
     const current = (await getDeskIssue(db, id))!;
     const features = current.features.map((f) => ({ title: f.title, articleId: f.article?.id ?? null })).reverse();
-    const moved = await saveIssue(
-      db,
-      OTHER,
-      id,
-      2,
-      { ...january, code: "BR2603", month: 3, title: "The Spring Ledger", features },
-      LATER,
-    );
+    const moved = await saveIssue(db, OTHER, id, 2, { ...january, code: "BR2603", month: 3, title: "The Spring Ledger", features }, LATER);
     expect(moved).toMatchObject({ ok: true, issue: { code: "BR2603", monthLabel: "March–April", version: 3, updatedBy: "Otto Other" } });
     expect(await issueByCode(db, "BR2601")).toBeUndefined();
     expect(await issueCodeNow(db, "BR2601")).toBe("BR2603");
