@@ -1,6 +1,7 @@
 // npm run newsletter:send -- <slug>
 // Sends the newsletter's latest issue to everyone following it, through the configured mailer
 // (SMTP_URL, else .eml files in DATA_DIR/mail).
+import { commandSiteUrl } from "~/server/site-address";
 import { mailer } from "~/server/adapters/mail";
 import { config } from "~/server/config";
 import { openDatabase } from "~/server/db";
@@ -20,7 +21,7 @@ async function main() {
       throw new Error(`usage: npm run newsletter:send -- <slug>   (one of: ${known.join(", ")})`);
     }
     const result = await sendLatestIssue(db, mailer(), slug, {
-      siteUrl: c.siteUrl,
+      siteUrl: commandSiteUrl(c),
       secret: secrets().sessionSecret,
       log: (line) => console.error(line),
     });
