@@ -10,14 +10,14 @@ import { enrolledStaff } from "./staff";
 // lists articles and is metered on it. A title change moves its address with a 301, unpublishing
 // gives 410, and an admin finds every step in the audit log.
 
-/** A guest's time of day with seconds, as a datetime-local control holds it (UTC, as the desk's schedule reads it). */
+/** A moment as the schedule's datetime-local control takes it: UTC (as the desk reads it), to the second. */
 function scheduleValue(at: Date): string {
   // A whole minute would read back as HH:MM: keep the seconds in the value.
   if (at.getUTCSeconds() === 0) at = new Date(at.getTime() + 1000);
   return at.toISOString().slice(0, 19);
 }
 
-/** Every URL a sitemap index lists in its article files, following it as a crawler does. */
+/** Every URL the sitemap's files list, following its index as a crawler does. */
 async function sitemapUrls(request: APIRequestContext): Promise<string[]> {
   const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
   const index = await request.get("/sitemap.xml");
