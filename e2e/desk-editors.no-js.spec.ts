@@ -137,7 +137,7 @@ test("an editor chooses the home page's lead and pinned stories, reorders and re
     await page.getByLabel("Article to pin").fill(second!.slug);
     await page.getByRole("button", { name: "Pin it" }).click();
     await expect(page.getByRole("status")).toHaveText("Saved. The home page shows it within seconds.");
-    await page.getByRole("button", { name: `move ${second!.title} up` }).click();
+    await page.getByRole("button", { name: `Move ${second!.title} up` }).click();
     await expect(page.locator("main ol li").first()).toContainText(second!.title);
 
     await guest.goto("/");
