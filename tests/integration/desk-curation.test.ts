@@ -159,7 +159,7 @@ describe("the home page's stories at the desk", () => {
           ["intent", "remove-0"],
         ],
         409,
-        "since you opened this page",
+        "This choice of stories was changed by",
       ],
     ] as [[string, string | number][], number, string][]) {
       const res = await editor.request("/desk/home", { form: form(fields) });
@@ -289,7 +289,9 @@ describe("reading lists at the desk", () => {
     const stale = await editor.request(path, { form: fields(5, [c!.id], [["intent", "save"]]) });
     expect(stale.status).toBe(409);
     const conflict = cheerio.load(await stale.text());
-    expect(conflict("main [role=alert]").text()).toContain("since you opened it");
+    expect(conflict("main [role=alert]").text()).toMatch(
+      /^This reading list was changed by .+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC since you opened it\./,
+    );
     expect(conflict("#yours-heading").text()).toBe("Your version (not saved)");
     expect(conflict("input[name=version]").attr("value")).toBe("6");
     expect((await db.selectFrom("reading_list").select("version").where("slug", "=", "desk-picks").executeTakeFirstOrThrow()).version).toBe(

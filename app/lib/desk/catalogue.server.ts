@@ -2,7 +2,7 @@ import type { Editor, LastSave } from "~/server/desk/catalogue/common";
 import type { StaffMember } from "~/server/desk/staff";
 import { catalogueQuerySchema } from "~/shared/catalogue-fields";
 import { auditActor } from "./access.server";
-import { deskTime } from "./format";
+import { changedSinceOpened } from "./conflict";
 
 // What the desk's author and topic pages share (ADR 078).
 
@@ -24,7 +24,5 @@ export function listingQuery(request: Request): { q: string; page: number; probl
 
 /** Why a save was refused: someone saved since the form was opened. */
 export function staleMessage(current: LastSave, kind: "author" | "topic"): string {
-  const who = current.updatedBy ?? "someone else";
-  const when = current.updatedAt ? ` at ${deskTime(current.updatedAt)}` : "";
-  return `This ${kind} was changed by ${who}${when} since you opened it. Nothing of yours was saved: your changes are still in the form, and the saved version is shown beside it. Save again to replace it with yours.`;
+  return `${changedSinceOpened(kind, current.updatedBy, current.updatedAt)} Nothing of yours was saved: your changes are still in the form, and the saved version is shown beside it. Save again to replace it with yours.`;
 }
