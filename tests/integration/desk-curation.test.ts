@@ -393,10 +393,20 @@ describe("the Admin API's reading lists", () => {
     expect(stale.status).toBe(409);
     const conflict = (await contract.check("/desk/api/reading-lists/{id}", "patch", stale)) as {
       code: string;
-      current: { version: number; name: string };
+      message: string;
+      current: { version: number; name: string; updatedAt: string };
+      by: string;
+      at: string;
     };
     expect(conflict).toMatchObject({ code: "conflict", current: { version: 2, name: "API picks" } });
-    expect((await fetch(`${url}/999999`, { headers: bearer(key) })).status).toBe(404);
+    expect(conflict.by).toMatch(/^API key /);
+    expect(conflict.at).toBe(conflict.current.updatedAt);
+    expect(conflict.message).toBe(
+      `This reading list was changed by ${conflict.by} at ${conflict.at} since the version you read: nothing was written.`,
+    );
+    const missing = await fetch(`${url}/999999`, { headers: bearer(key) });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ code: "not_found", message: "No reading list has this id." });
     expect((await fetch(`${url}/999999`, json(key, "PATCH", { version: 1 }))).status).toBe(404);
     expect((await fetch(one, json(key, "PATCH", { name: "No version" }))).status).toBe(400);
     expect((await fetch(one, json(storeKey, "PATCH", { version: 2 }))).status).toBe(403);

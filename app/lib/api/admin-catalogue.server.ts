@@ -3,9 +3,12 @@ import type { Editor, LastSave, SaveResult } from "~/server/desk/catalogue/commo
 import type { DeskTopic } from "~/server/desk/catalogue/topics";
 import { keyActor, type ApiKey } from "~/server/desk/api-keys";
 import { config } from "~/app/lib/context/db.server";
-import { apiError, apiJson } from "./handler.server";
+import { apiJson, conflictAnswer, invalidFields, notFoundAnswer } from "./handler.server";
 
 // The Admin API's authors and topics (ADR 078): who saves through a key, and the answers a save gets.
+
+/** The Admin API's one 404 (handler.server.ts), here too for the routes that import it from here. */
+export { notFoundAnswer };
 
 /** A key saves in its own name, as the audit log names it. */
 export function keyEditor(key: ApiKey): Editor {
@@ -39,9 +42,7 @@ export const apiTopic = (t: DeskTopic) => ({
   updatedBy: t.updatedBy,
 });
 
-export const notFoundAnswer = (what: string) => apiError(404, "not_found", `No ${what} has this id.`);
-
-/** What a create or a save answers: the row (201 at its address for a new one), 404, 422 with the fields, or 409 with what is there now. */
+/** What a create or a save answers: the row (201 at its address for a new one), 404, 400 with the fields, or 409 with what is there now. */
 export function savedAnswer<T extends LastSave & { id: number }>(
   result: SaveResult<T>,
   what: string,
@@ -53,13 +54,7 @@ export function savedAnswer<T extends LastSave & { id: number }>(
     return apiJson(show(result.value), { status: 201, headers: { Location: created(result.value) } });
   }
   if (result.reason === "not-found") return notFoundAnswer(what);
-  if (result.reason === "invalid")
-    return apiError(422, "invalid_fields", "Some fields break a rule of the catalogue.", { fields: result.fields });
-  const { updatedAt, updatedBy } = result.current;
-  return apiError(
-    409,
-    "stale_version",
-    `Changed by ${updatedBy ?? "someone else"}${updatedAt ? ` at ${updatedAt}` : ""} since you read it: nothing was changed.`,
-    { current: show(result.current) },
-  );
+  if (result.reason === "invalid") return invalidFields(result.fields);
+  const { current } = result;
+  return conflictAnswer(what, show(current), current.updatedBy ?? "someone else", current.updatedAt ?? "");
 }

@@ -7,7 +7,7 @@ import {
   topicFieldsSchema,
   topicPatchSchema,
 } from "~/shared/catalogue-fields";
-import { ADMIN_PAGE_SIZE, TAG } from "./admin";
+import { ADMIN_PAGE_SIZE, conflictDoc, notFoundDoc, TAG } from "./admin";
 
 // The Admin API's authors and topics (ADR 078): listed, read, made and changed with the desk's
 // own schemas. A PATCH names the `version` it read; a stale one changes nothing and answers 409
@@ -53,13 +53,8 @@ const page = (item: z.ZodTypeAny) =>
 
 const KEY_ROLES = "Needs a key with the Admin or Editor role.";
 
-const stale = (what: string, schema: z.ZodTypeAny) => ({
-  description: `The ${what} was saved since the version named: nothing changed. \`current\` is what is there now.`,
-  schema: apiErrorSchema.extend({ current: schema }),
-});
-
 const invalidRules = (what: string) => ({
-  description: `The ${what}'s fields break a rule of the catalogue (a taken slug, an unknown subject): \`fields\` says which.`,
+  description: `The input is not valid, or the ${what}'s fields break a rule of the catalogue (a taken slug, an unknown subject): \`fields\` holds each field's errors.`,
   schema: apiErrorSchema,
 });
 
@@ -91,7 +86,7 @@ export const createAuthor = endpoint({
   body: authorFieldsSchema.strict("The fields are name, slug, role and bio."),
   answers: {
     201: { description: "Added.", schema: adminAuthorSchema, headers: { Location: "The author's address in the Admin API." } },
-    422: invalidRules("author"),
+    400: invalidRules("author"),
   },
 });
 
@@ -106,7 +101,7 @@ export const getAuthor = endpoint({
   params: idParams,
   answers: {
     200: { description: "The author.", schema: adminAuthorSchema },
-    404: { description: "No author has this id.", schema: apiErrorSchema },
+    404: notFoundDoc("author"),
   },
 });
 
@@ -122,9 +117,9 @@ export const updateAuthor = endpoint({
   body: authorPatchSchema,
   answers: {
     200: { description: "Saved (or nothing differed, and nothing was written).", schema: adminAuthorSchema },
-    404: { description: "No author has this id.", schema: apiErrorSchema },
-    409: stale("author", adminAuthorSchema),
-    422: invalidRules("author"),
+    404: notFoundDoc("author"),
+    409: conflictDoc("author", adminAuthorSchema),
+    400: invalidRules("author"),
   },
 });
 
@@ -158,7 +153,7 @@ export const createTopic = endpoint({
   body: topicFieldsSchema.strict("The fields are name, description, subject, subscriberOnly and executiveOnly."),
   answers: {
     201: { description: "Added.", schema: adminTopicSchema, headers: { Location: "The topic's address in the Admin API." } },
-    422: invalidRules("topic"),
+    400: invalidRules("topic"),
   },
 });
 
@@ -173,7 +168,7 @@ export const getTopic = endpoint({
   params: idParams,
   answers: {
     200: { description: "The topic.", schema: adminTopicSchema },
-    404: { description: "No topic has this id.", schema: apiErrorSchema },
+    404: notFoundDoc("topic"),
   },
 });
 
@@ -192,9 +187,9 @@ export const updateTopic = endpoint({
   body: topicPatchSchema,
   answers: {
     200: { description: "Saved (or nothing differed, and nothing was written).", schema: adminTopicSchema },
-    404: { description: "No topic has this id.", schema: apiErrorSchema },
-    409: stale("topic", adminTopicSchema),
-    422: invalidRules("topic"),
+    404: notFoundDoc("topic"),
+    409: conflictDoc("topic", adminTopicSchema),
+    400: invalidRules("topic"),
   },
 });
 
