@@ -253,8 +253,10 @@ async function applyArticle(
   return same && !stateChanged ? "unchanged" : "updated";
 }
 
-function tally(into: Counts, outcome: PutOutcome): void {
-  into[outcome] += 1;
+/** Counts an author's or topic's outcome, or reports it against its file when it could not be applied. */
+function tally(summary: ImportSummary, into: Counts, outcome: PutOutcome, file: string): void {
+  if (typeof outcome === "string") into[outcome] += 1;
+  else summary.failures.push({ file, message: outcome.failed });
 }
 
 /**
@@ -270,11 +272,12 @@ export async function importContent(db: Database, actor: AuditActor, dir: string
   if (folder.topics) {
     summary.topics = counts();
     // Subjects come first in the list, so a new topic's subject is there before it.
-    for (const topic of folder.topics) tally(summary.topics, await putTopic(db, actor, topic, now));
+    for (const topic of folder.topics) tally(summary, summary.topics, await putTopic(db, actor, topic, now), "topics.json");
   }
   if (folder.authors) {
     summary.authors = counts();
-    for (const author of folder.authors) tally(summary.authors, await putAuthor(db, actor, author, now));
+    for (const author of folder.authors)
+      tally(summary, summary.authors, await putAuthor(db, actor, author, now), `authors/${author.slug}.md`);
   }
   if (folder.articles) {
     summary.articles = counts();

@@ -265,17 +265,25 @@ describe("npm run content -- import", () => {
     expect((await getDeskArticle(db, id))!.status).toBe("published");
   });
 
-  it("changes an author and a topic whose file differs, auditing what changed", async () => {
+  it("changes an author and a topic whose file differs as the desk does: a new version, audited, the generation counted up", async () => {
     const dir = await exported();
     editFile(dir, "authors/callum-varghese.md", (text) => text.replace(/^role: .*$/m, "role: Imported role"));
     editFile(dir, "topics.json", (text) =>
       text.replace(/("name": "Growth Strategy", "description": )"[^"]*"/, '$1"Imported description."'),
     );
+    const author = () =>
+      db
+        .selectFrom("author")
+        .select(["role", "version", "updated_by_name"])
+        .where("slug", "=", "callum-varghese")
+        .executeTakeFirstOrThrow();
+    const generation = async () =>
+      Number((await db.selectFrom("content_generation").select("generation").executeTakeFirstOrThrow()).generation);
+    const [was, generationWas] = [await author(), await generation()];
     const summary = await imported(dir);
     expect(summary).toMatchObject({ authors: { updated: 1 }, topics: { updated: 1 }, articles: { created: 0, updated: 0 } });
-    expect(await db.selectFrom("author").select("role").where("slug", "=", "callum-varghese").executeTakeFirstOrThrow()).toEqual({
-      role: "Imported role",
-    });
+    expect(await author()).toEqual({ role: "Imported role", version: was.version + 1, updated_by_name: "command line" });
+    expect(await generation()).toBe(generationWas + 2);
     const audit = await db
       .selectFrom("desk_audit")
       .select(["action", "subject", "after"])
