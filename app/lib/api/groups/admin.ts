@@ -236,7 +236,6 @@ export const uploadImage = endpoint({
     201: { description: "The image, stored.", schema: adminImageSchema },
     200: { description: "The same file was uploaded before: that image, unchanged.", schema: adminImageSchema },
     413: { description: "The body is larger than 20 MB and its form.", schema: apiErrorSchema },
-    422: { description: "The file is not a JPEG, PNG or WebP image, or has more than 64 megapixels.", schema: apiErrorSchema },
   },
 });
 
