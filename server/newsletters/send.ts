@@ -1,12 +1,12 @@
-import type { Mailer } from "~/server/adapters/mail";
+import type { Mailer, MailMessage } from "~/server/adapters/mail";
 import type { Database } from "~/server/db/connection";
 import { COMMAND_LINE, recordAudit, type AuditActor } from "~/server/desk/audit";
 import { deliverIssue, startIssue, type DeliveryOptions } from "./delivery";
 import { composeIssue, type IssueRecipient } from "./issue";
-import { auditSubject, createIssue, deliveryCounts, issueContent, queueIssue, type DeskIssue } from "./issues";
+import { auditSubject, createIssue, deliveryCounts, issueContent, queueIssue, sampleRecipient, type DeskIssue } from "./issues";
 
 // Sending outside the scheduled jobs: the command line's fixed template, and a desk member's test
-// of a draft to themselves.
+// of a draft to themselves; and the desk's preview of the mail.
 
 export interface SendResult {
   sent: number;
@@ -70,4 +70,20 @@ export async function sendTestIssue(
     },
     now,
   );
+}
+
+/**
+ * The mail as the newsletter's longest follower (`sample`) will get it, or as the staff member
+ * viewing it would when no one follows it. Its unsubscribe link is the viewer's own, so that
+ * following it from a preview never unsubscribes a reader.
+ */
+export async function previewIssue(
+  db: Database,
+  issue: DeskIssue,
+  viewer: IssueRecipient,
+  options: { siteUrl: string; secret: string },
+): Promise<{ mail: MailMessage; sample: IssueRecipient | undefined }> {
+  const [sample, content] = await Promise.all([sampleRecipient(db, issue.newsletter.slug), issueContent(db, issue, options.siteUrl)]);
+  const recipient = { ...(sample ?? viewer), userId: viewer.userId };
+  return { mail: composeIssue({ newsletter: issue.newsletter, content, recipient, ...options }), sample };
 }
