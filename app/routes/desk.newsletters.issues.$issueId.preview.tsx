@@ -15,7 +15,7 @@ import { issuePath } from "~/app/lib/desk/newsletters";
 import { issueFromParam } from "~/app/lib/desk/newsletters.server";
 
 // An issue's mail as a follower will get it (ADR 084): its envelope, its HTML in a sandboxed
-// frame, and its plain text, written to the newsletter's longest follower. A test of it goes
+// frame of its own document, and its plain text, written to the newsletter's longest follower. A test of it goes
 // to the staff member alone, from the issue's page.
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -34,6 +34,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       subject: mail.subject,
       preheader: issue.preheader,
       listUnsubscribe: mail.headers?.["List-Unsubscribe"] ?? "",
+      html: mail.html ?? "",
       text: mail.text,
     },
     mayTest: issue.status === "draft" && mayAct(staff.roles, "newsletters.compose"),
@@ -89,7 +90,8 @@ export default function DeskNewsletterPreview() {
       ) : null}
       <section aria-labelledby="html-heading">
         <h2 id="html-heading">As HTML</h2>
-        <iframe src={`${here}/mail.html`} title={`The mail's HTML: ${mail.subject}`} className={newsletters.frame} sandbox="" />
+        {/* The mail's own document, in a sandbox: it runs nothing, and the page's policy still holds in it. */}
+        <iframe srcDoc={mail.html} title={`The mail's HTML: ${mail.subject}`} className={newsletters.frame} sandbox="" />
       </section>
       <section aria-labelledby="text-heading">
         <h2 id="text-heading">As plain text</h2>

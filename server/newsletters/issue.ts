@@ -99,10 +99,11 @@ export function composeIssue(input: {
   const html = [
     `<!DOCTYPE html>`,
     `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>`,
-    `<body style="margin:0;padding:16px;font-family:Georgia,serif;line-height:1.5;color:#1a1a1a;background:#ffffff">`,
-    // The preheader: what an inbox shows after the subject, never on the page itself.
+    `<body>`,
+    // The preheader: what an inbox shows after the subject, never in the mail itself. `hidden`
+    // hides it where styles are not applied (the desk's preview); the style, in mail programs.
     ...(content.preheader
-      ? [`<div style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(content.preheader)}</div>`]
+      ? [`<div hidden style="display:none;max-height:0;overflow:hidden;mso-hide:all">${escapeHtml(content.preheader)}</div>`]
       : []),
     `<h1>${escapeHtml(newsletter.name)}</h1>`,
     `<p>Hello ${escapeHtml(recipient.firstName)},</p>`,
