@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { ISSUE_MAX_ARTICLES } from "./newsletter-issue-vocabulary";
 
 // What the desk's newsletter issue form sends (ADR 084): a subject and a preheader on one line
 // each, an introduction in the site's Markdown subset, and the articles, named by their address
 // or slug as in the curation forms.
-
-export const ISSUE_MAX_ARTICLES = 20;
 
 export const ISSUE_MESSAGES = {
   subject: "Enter a subject of up to 200 characters, on one line.",
@@ -22,11 +21,3 @@ export const issueFieldsSchema = z.object({
   intro: z.string().trim().max(5000, m.intro).default(""),
 });
 export type IssueFields = z.output<typeof issueFieldsSchema>;
-
-/** The states of an issue as the desk names them. */
-export const ISSUE_STATUS_NAMES = {
-  draft: "Draft",
-  queued: "Queued",
-  sending: "Sending",
-  sent: "Sent",
-} as const;

@@ -6,7 +6,8 @@ import { Outcome, inTransaction } from "~/server/desk/articles/write";
 import { recordAudit, type AuditAction, type AuditActor } from "~/server/desk/audit";
 import { articlesInOrder, choiceProblem, type CuratedArticle } from "~/server/desk/curation/articles";
 import { subscribersAmong } from "~/server/subscriptions/entitlements";
-import { ISSUE_MAX_ARTICLES, ISSUE_MESSAGES, type IssueFields } from "~/shared/newsletter-issue-fields";
+import { ISSUE_MESSAGES, type IssueFields } from "~/shared/newsletter-issue-fields";
+import { ISSUE_MAX_ARTICLES } from "~/shared/newsletter-issue-vocabulary";
 import { listNewsletters, newsletterBySlug, type Newsletter } from "./catalog";
 import { ISSUE_ARTICLES, issueArticle, templateIssue, type IssueContent, type IssueRecipient } from "./issue";
 

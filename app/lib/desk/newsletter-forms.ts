@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ISSUE_MAX_ARTICLES, ISSUE_MESSAGES, issueFieldsSchema } from "~/shared/newsletter-issue-fields";
+import { ISSUE_MESSAGES, issueFieldsSchema } from "~/shared/newsletter-issue-fields";
+import { ISSUE_MAX_ARTICLES } from "~/shared/newsletter-issue-vocabulary";
 import { utcTime } from "./article-form";
 import { articleListFields } from "./curation-forms";
 

@@ -1,5 +1,5 @@
 import type { NewsletterIssueStatus } from "~/server/db/schema";
-import { ISSUE_STATUS_NAMES } from "~/shared/newsletter-issue-fields";
+import { ISSUE_STATUS_NAMES } from "~/shared/newsletter-issue-vocabulary";
 import * as css from "./newsletters.css";
 
 /** An issue's state, as a word. */

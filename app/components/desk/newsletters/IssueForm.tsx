@@ -8,7 +8,7 @@ import { TextAreaField, TextField } from "~/app/components/forms/fields";
 import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import type { issueFormSchema } from "~/app/lib/desk/newsletter-forms";
-import { ISSUE_MAX_ARTICLES } from "~/shared/newsletter-issue-fields";
+import { ISSUE_MAX_ARTICLES } from "~/shared/newsletter-issue-vocabulary";
 
 const loadSchema: SchemaLoader<typeof issueFormSchema> = () => import("~/app/lib/desk/newsletter-forms").then((m) => m.issueFormSchema);
 
