@@ -9,11 +9,11 @@ import { sendTestIssue } from "~/server/newsletters/send";
 import { secrets } from "~/server/secrets";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import * as panels from "~/app/components/desk/articles/articles.css";
-import * as curation from "~/app/components/desk/curation/curation.css";
 import * as css from "~/app/components/desk/desk.css";
 import { IssueForm } from "~/app/components/desk/newsletters/IssueForm";
 import { IssuePanel } from "~/app/components/desk/newsletters/IssuePanel";
 import { IssueText } from "~/app/components/desk/newsletters/IssueText";
+import * as newsletters from "~/app/components/desk/newsletters/newsletters.css";
 import * as forms from "~/app/components/forms/forms.css";
 import { config } from "~/app/lib/context/db.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
@@ -170,7 +170,7 @@ export default function DeskNewsletterIssue() {
       ) : null}
       <div className={panels.layout}>
         <IssuePanel issue={issue} progress={progress} moving={moving} may={may} testTo={testTo} stateError={stateError} />
-        <div className={curation.section}>
+        <div className={newsletters.column}>
           {issue.status === "draft" && may.compose ? (
             // A fresh form for each version: after a conflict it shows the issue as it is now.
             <IssueForm key={issue.version} issue={issue} recent={recent} result={conflict ? undefined : result} />

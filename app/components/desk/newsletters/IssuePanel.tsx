@@ -4,6 +4,7 @@ import { primaryButton } from "~/app/components/controls.css";
 import * as panels from "~/app/components/desk/articles/articles.css";
 import * as forms from "~/app/components/forms/forms.css";
 import { IssueBadge } from "./IssueBadge";
+import * as css from "./newsletters.css";
 
 interface Props {
   issue: {
@@ -87,7 +88,7 @@ export function IssuePanel({ issue, progress, moving, may, testTo, stateError }:
               <button type="submit" className={`${forms.secondaryButton} ${panels.wide}`}>
                 Send a test to me
               </button>
-              <span className={forms.hint}>To {testTo} alone, marked [Test].</span>
+              <span className={`${forms.hint} ${css.breakable}`}>To {testTo} alone, marked [Test].</span>
             </Form>
           ) : null}
           {may.send ? (

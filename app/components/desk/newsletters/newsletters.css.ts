@@ -51,3 +51,9 @@ export const sent = style({ display: "grid", gap: vars.space.md, maxWidth: "52re
 globalStyle(`${sent} h2`, { fontSize: vars.size.lg, margin: 0 });
 
 export const sendOptions = style({ display: "grid", gap: vars.space.lg, maxWidth: "36rem" });
+
+/** The issue page's main column, beside its panel: it narrows with the screen. */
+export const column = style({ display: "grid", gap: vars.space.lg, minWidth: 0 });
+
+/** An address or other long word that may break anywhere rather than widen the page. */
+export const breakable = style({ overflowWrap: "anywhere" });
