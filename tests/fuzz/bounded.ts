@@ -105,5 +105,6 @@ function placeholderWorld(): World {
     keys: { admin: "", revocableId: "" },
     deskArticle: { id: "" },
     draft: { id: "", revisionId: "", authors: "", topics: "" },
+    issue: { id: "" },
   } as World;
 }
