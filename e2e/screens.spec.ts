@@ -233,13 +233,13 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-magazine-year", "/desk/magazine?year=1974");
   await shoot(page, project, "desk-issue-new", "/desk/magazine/new");
   // The first issue, its contents as the seed made them, then a cover uploaded through its form.
-  const issue = await site.db
+  const magazineIssue = await site.db
     .selectFrom("magazine_issue")
     .select(["id", "code"])
     .orderBy("year")
     .orderBy("month")
     .executeTakeFirstOrThrow();
-  await shoot(page, project, "desk-issue", `/desk/magazine/${issue.id}`);
+  await shoot(page, project, "desk-issue", `/desk/magazine/${magazineIssue.id}`);
   // The contents reordered and a feature added through the page's own buttons, with JS or without.
   const titles = page.locator("main ol li input[name$='.title']");
   const [first, second] = [await titles.nth(0).inputValue(), await titles.nth(1).inputValue()];
@@ -251,15 +251,25 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await page.getByRole("button", { name: "Add", exact: true }).click();
   await expect(page.getByRole("status")).toHaveText("Saved. Readers see the change within seconds.");
   await expect(titles.last()).toHaveValue("Letters to the Editor");
-  await page.goto(`/desk/magazine/${issue.id}/cover`);
+  await page.goto(`/desk/magazine/${magazineIssue.id}/cover`);
   await page
     .getByLabel("Cover", { exact: true })
     .setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: await jpegOf(900, 1200) });
   await page.getByLabel("Alt text").fill("A lighthouse beam over a grey sea");
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByRole("status")).toHaveText("The cover is on the issue now.");
-  await shoot(page, project, "desk-issue-cover", `/desk/magazine/${issue.id}/cover`);
-  await shoot(page, project, "issue-with-cover", `/archive-toc/${issue.code}`);
+  await shoot(page, project, "desk-issue-cover", `/desk/magazine/${magazineIssue.id}/cover`);
+  await shoot(page, project, "issue-with-cover", `/archive-toc/${magazineIssue.code}`);
+  // Newsletters: the list, a draft started through its button, the mail's preview and the send page.
+  await page.goto("/desk/newsletters");
+  await page.getByRole("button", { name: "Compose an issue of The Daily Brief" }).click();
+  await page.waitForURL(/\/desk\/newsletters\/issues\/\d+$/);
+  await expect(page.getByRole("status").first()).toContainText("A new draft");
+  const issue = new URL(page.url()).pathname;
+  await shoot(page, project, "desk-newsletters", "/desk/newsletters");
+  await shoot(page, project, "desk-newsletter-issue", issue);
+  await shoot(page, project, "desk-newsletter-preview", `${issue}/preview`);
+  await shoot(page, project, "desk-newsletter-send", `${issue}/send`);
 
   // An article's image page before and after an upload through its form, and the article with it.
   const heroArticle = await site.db

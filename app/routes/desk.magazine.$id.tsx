@@ -23,7 +23,8 @@ import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { notFound, requireAction, requireDesk } from "~/app/lib/desk/access.server";
-import { deskEditor, staleMessage } from "~/app/lib/desk/catalogue.server";
+import { deskEditor } from "~/app/lib/desk/catalogue.server";
+import { changedSinceOpened } from "~/app/lib/desk/conflict";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
 import { issueCoverPagePath } from "~/app/lib/desk/picture-paths";
@@ -94,7 +95,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (result.ok) return redirect(`/desk/magazine/${id}?saved=${result.changed ? "saved" : "unchanged"}`, 303);
   if (result.reason === "missing") notFound();
   if (result.reason === "invalid") return rejectForm(submission, { fieldErrors: result.fieldErrors });
-  return rejectForm(submission, { formErrors: [staleMessage(result.current, "issue")] }, 409, { saved: savedVersion(result.current) });
+  const message = `${changedSinceOpened("issue", result.by, result.at)} Nothing of yours was saved: your changes are still in the form, and the saved version is shown beside it. Save again to replace it with yours.`;
+  return rejectForm(submission, { formErrors: [message] }, 409, { saved: savedVersion(result.current) });
 }
 
 /** The issue as someone saved it since the form was opened, for the editor to compare with theirs. */

@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { issuePicture, setIssueCover } from "~/server/desk/images";
+import { issuePicture, setIssueCover, type IssuePicture } from "~/server/desk/images";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import { PictureEditor } from "~/app/components/desk/PictureEditor";
 import * as css from "~/app/components/desk/desk.css";
-import { requestContext } from "~/app/lib/context/request-context.server";
-import { notFound, requireDesk } from "~/app/lib/desk/access.server";
-import { pictureAction, withPictureNotice } from "~/app/lib/desk/image-upload.server";
+import { notFound } from "~/app/lib/desk/access.server";
+import { loadPicturePage, postPicture, type PicturePage } from "~/app/lib/desk/image-upload.server";
 import { deskMeta } from "~/app/lib/desk/meta";
 import { issueCoverPagePath } from "~/app/lib/desk/picture-paths";
 
@@ -14,37 +13,25 @@ import { issueCoverPagePath } from "~/app/lib/desk/picture-paths";
 // The archive, the issue's page (and its og:image), the home page and search show it within
 // seconds on every instance.
 
-const UPLOADED = "The cover is on the issue now.";
-const REMOVED = "The cover is removed: the issue shows its drawn cover again.";
+const page: PicturePage<number, IssuePicture> = {
+  action: "issues.edit",
+  key: (params) => (/^[1-9]\d{0,8}$/.test(params.id ?? "") ? Number(params.id) : notFound()),
+  find: issuePicture,
+  set: setIssueCover,
+  path: issueCoverPagePath,
+  uploaded: "The cover is on the issue now.",
+  removed: "The cover is removed: the issue shows its drawn cover again.",
+};
 
-function issueId(param: string | undefined): number {
-  return /^[1-9]\d{0,8}$/.test(param ?? "") ? Number(param) : notFound();
-}
+export const loader = (args: LoaderFunctionArgs) => loadPicturePage(args, page);
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const staff = await requireDesk({ request, context }, "issues.edit");
-  const issue = await issuePicture(await requestContext({ request, context }).db(), issueId(params.id));
-  if (!issue) notFound();
-  return withPictureNotice(request, staff, { issue });
-}
-
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const staff = await requireDesk({ request, context }, "issues.edit");
-  const id = issueId(params.id);
-  const database = await requestContext({ request, context }).db();
-  return pictureAction(request, staff, database, {
-    exists: async () => (await issuePicture(database, id)) !== undefined,
-    set: (actor, imageId, now) => setIssueCover(database, actor, id, imageId, now),
-    path: issueCoverPagePath(id),
-    notices: { uploaded: UPLOADED, removed: REMOVED },
-  });
-}
+export const action = (args: ActionFunctionArgs) => postPicture(args, page);
 
 export const meta: MetaFunction<typeof loader> = (args) =>
-  deskMeta(args, args.data ? `Cover: ${args.data.issue.monthLabel} ${args.data.issue.year}` : "Issue cover");
+  deskMeta(args, args.data ? `Cover: ${args.data.subject.monthLabel} ${args.data.subject.year}` : "Issue cover");
 
 export default function DeskIssueCover() {
-  const { issue, notice } = useLoaderData<typeof loader>();
+  const { subject: issue, notice } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <DeskPage title={`Cover: ${issue.monthLabel} ${issue.year}`}>

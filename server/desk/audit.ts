@@ -47,6 +47,12 @@ export const AUDIT_ACTIONS = {
   "issue.create": "Added a magazine issue",
   "issue.save": "Saved a magazine issue",
   "issue.cover": "Changed a magazine issue's cover",
+  "newsletter-issue.create": "Started a newsletter issue",
+  "newsletter-issue.save": "Saved a newsletter issue",
+  "newsletter-issue.test": "Sent a test of a newsletter issue",
+  "newsletter-issue.send": "Sent a newsletter issue",
+  "newsletter-issue.schedule": "Scheduled a newsletter issue",
+  "newsletter-issue.unschedule": "Took a newsletter issue off the schedule",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

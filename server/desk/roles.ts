@@ -53,6 +53,12 @@ export const DESK_ACTIONS = [
   "api.issues.read",
   /** Admin API: add issues, and save their fields, contents and cover. */
   "api.issues.write",
+  /** Newsletters (ADR 084): their followers and issues, an issue's page and its preview. */
+  "newsletters.list",
+  /** Start and save an issue's draft, and send a test of it to oneself. */
+  "newsletters.compose",
+  /** Send an issue to its followers, now or at a time, or take it off the schedule. */
+  "newsletters.send",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -87,6 +93,9 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "issues.edit": ["admin", "editor"],
   "api.issues.read": ["admin", "editor"],
   "api.issues.write": ["admin", "editor"],
+  "newsletters.list": ["admin", "editor"],
+  "newsletters.compose": ["admin", "editor"],
+  "newsletters.send": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -111,6 +120,7 @@ export const DESK_AREAS = [
       { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
       { title: "Magazine", opens: "issues.list", path: "/desk/magazine" },
       { title: "Home page", opens: "home.curate", path: "/desk/home" },
+      { title: "Newsletters", opens: "newsletters.list", path: "/desk/newsletters" },
     ],
   },
   { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },

@@ -8,6 +8,7 @@ import { createApiKey } from "~/server/desk/api-keys";
 import { getAuthor } from "~/server/desk/catalogue/authors";
 import { getDeskTopic } from "~/server/desk/catalogue/topics";
 import { COMMAND_LINE } from "~/server/desk/audit";
+import { createIssue, queueIssue } from "~/server/newsletters/issues";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { ROLES, type Role } from "~/shared/staff-roles";
@@ -25,7 +26,7 @@ const PASSWORD = STAFF_PASSWORD;
 let server: RunningServer;
 /** Tells apart the reading lists the matrix makes. */
 let listCounter = 0;
-/** Tells apart the issues the matrix makes: one a year, from 2040. */
+/** Tells apart the magazine issues the matrix makes: one a year, from 2040. */
 let issueCounter = 0;
 let connection: IsolatedConnection;
 let db: Database;
@@ -200,11 +201,74 @@ const CALLS: DeskCall[] = [
       });
     },
   },
+  { name: "newsletters", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/newsletters?page=2") },
+  {
+    name: "compose an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/newsletters", { form: { intent: "compose", newsletter: "the-daily-brief" } }),
+  },
+  {
+    name: "an issue",
+    ok: 200,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}`),
+  },
+  {
+    name: "save an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { id, version, subject } = await draft();
+      return r.request(`/desk/newsletters/issues/${id}`, {
+        form: { version: String(version), subject: `${subject} (${++made})`, intro: "Hello.", intent: "save" },
+      });
+    },
+  },
+  {
+    name: "preview an issue",
+    ok: 200,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}/preview`),
+  },
+  {
+    name: "send a test of an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}`, { form: { intent: "test" } }),
+  },
+  {
+    name: "an issue's send page",
+    ok: 200,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}/send`),
+  },
+  {
+    name: "schedule an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { id, version } = await draft();
+      return r.request(`/desk/newsletters/issues/${id}/send`, {
+        form: { intent: "schedule", version: String(version), sendAt: "2099-01-01T09:00" },
+      });
+    },
+  },
+  {
+    name: "take an issue off the schedule",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { id, version } = await draft();
+      await queueIssue(db, COMMAND_LINE, id, version, new Date("2099-01-01T09:00:00Z"), new Date());
+      return r.request(`/desk/newsletters/issues/${id}`, { form: { intent: "unschedule" } });
+    },
+  },
   { name: "magazine issues", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine?year=1974&page=1") },
   { name: "a magazine issue", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/1") },
-  { name: "new issue form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/new") },
+  { name: "new magazine issue form", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/new") },
   {
-    name: "add an issue",
+    name: "add a magazine issue",
     ok: 303,
     allowed: ["admin", "editor"],
     call: (r) =>
@@ -213,7 +277,7 @@ const CALLS: DeskCall[] = [
       }),
   },
   {
-    name: "save an issue",
+    name: "save a magazine issue",
     ok: 303,
     allowed: ["admin", "editor"],
     call: async (r) => {
@@ -231,14 +295,19 @@ const CALLS: DeskCall[] = [
       });
     },
   },
-  { name: "an issue's cover", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/1/cover") },
+  { name: "a magazine issue's cover", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/magazine/1/cover") },
   {
-    name: "remove an issue's cover",
+    name: "remove a magazine issue's cover",
     ok: 303,
     allowed: ["admin", "editor"],
     call: (r) => r.request("/desk/magazine/1/cover", { form: { intent: "remove" } }),
   },
 ];
+
+/** A new draft of a newsletter issue, for the matrix's newsletter calls. */
+async function draft() {
+  return (await createIssue(db, COMMAND_LINE, "the-chart-room", new Date()))!;
+}
 
 describe("who sees the desk", () => {
   it("gives a guest and a reader without a role the site's ordinary 404 for every desk address, GET and POST", async () => {
@@ -269,6 +338,10 @@ describe("who sees the desk", () => {
       "/desk/magazine/new",
       "/desk/magazine/1",
       "/desk/magazine/1/cover",
+      "/desk/newsletters",
+      "/desk/newsletters/issues/1",
+      "/desk/newsletters/issues/1/preview",
+      "/desk/newsletters/issues/1/send",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -395,7 +468,17 @@ describe("roles × actions", () => {
     for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove", "api-key.revoke"])
       expect(logged(members.admin!, action), action).toBe(true);
     for (const role of ["admin", "editor"])
-      for (const action of ["author.create", "author.update", "topic.create", "topic.update"])
+      for (const action of [
+        "author.create",
+        "author.update",
+        "topic.create",
+        "topic.update",
+        "newsletter-issue.create",
+        "newsletter-issue.save",
+        "newsletter-issue.test",
+        "newsletter-issue.schedule",
+        "newsletter-issue.unschedule",
+      ])
         expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(

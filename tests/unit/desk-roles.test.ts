@@ -35,6 +35,9 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "issues.edit": ["admin", "editor"],
   "api.issues.read": ["admin", "editor"],
   "api.issues.write": ["admin", "editor"],
+  "newsletters.list": ["admin", "editor"],
+  "newsletters.compose": ["admin", "editor"],
+  "newsletters.send": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -74,6 +77,7 @@ describe("desk roles", () => {
       { title: "Reading lists", path: "/desk/reading-lists" },
       { title: "Magazine", path: "/desk/magazine" },
       { title: "Home page", path: "/desk/home" },
+      { title: "Newsletters", path: "/desk/newsletters" },
     ]);
     expect(deskNavigation(["admin"]).map((p) => p.path)).toEqual([
       "/desk/articles",
@@ -82,6 +86,7 @@ describe("desk roles", () => {
       "/desk/reading-lists",
       "/desk/magazine",
       "/desk/home",
+      "/desk/newsletters",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",

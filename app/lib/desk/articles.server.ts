@@ -2,7 +2,7 @@ import type { Database } from "~/server/db/connection";
 import { diffRevision, getDeskArticle, type DeskArticle, type SaveConflict } from "~/server/desk/articles";
 import type { ArticleFields } from "~/shared/article-fields";
 import { notFound } from "./access.server";
-import { deskTime } from "./format";
+import { changedSinceOpened } from "./conflict";
 
 // What the desk's article routes share: the article an address names, and the answer to a
 // save that someone else's save got ahead of.
@@ -25,10 +25,6 @@ export function formVersion(form: FormData): number | null {
 
 export const STALE_FORM = "This form is out of date: reload the page and make your change again.";
 
-/** "changed by {name} at {time} since you opened it" (issue 38), as a sentence. */
-export const conflictMessage = (conflict: SaveConflict) =>
-  `This article was changed by ${conflict.by} at ${conflict.at ? deskTime(conflict.at) : "an unknown time"} since you opened it.`;
-
 /**
  * A stale save's answer for the page: who changed it and when, the fields where the article as
  * it is now differs from the editor's version (theirs the newer side), and the version a second
@@ -37,7 +33,7 @@ export const conflictMessage = (conflict: SaveConflict) =>
 export function conflictView(conflict: SaveConflict, mine: ArticleFields) {
   const { current } = conflict;
   return {
-    message: conflictMessage(conflict),
+    message: changedSinceOpened("article", conflict.by, conflict.at),
     version: current.version,
     status: current.status,
     diff: diffRevision({ fields: mine, status: current.status }, { fields: current, status: current.status }).filter((f) => f.changed),

@@ -39,6 +39,7 @@ import * as m038 from "./038-catalogue-edits";
 import * as m039 from "./039-desk-curation";
 import * as m040 from "./040-hero-images";
 import * as m041 from "./041-magazine-desk";
+import * as m043 from "./043-newsletter-issues";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   "039-desk-curation": m039,
   "040-hero-images": m040,
   "041-magazine-desk": m041,
+  "043-newsletter-issues": m043,
 };
 
 export const migrationProvider: MigrationProvider = {
