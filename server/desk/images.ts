@@ -123,7 +123,7 @@ export function setIssueCover(db: Database, actor: AuditActor, issueId: number, 
       await reindexIssue(tx, issueId);
       await recordAudit(
         tx,
-        { actor, action: "issue.cover", subject: `issue:${issue.code}`, before: { imageId: before }, after: { imageId } },
+        { actor, action: "magazine-issue.cover", subject: `magazine-issue:${issue.code}`, before: { imageId: before }, after: { imageId } },
         now,
       );
       return { result: { ok: true, imageId, changed: true }, visible: true };

@@ -118,8 +118,8 @@ describe(`magazine issues at the desk on ${dialectName}`, () => {
     aSecondPasses();
     expect((await homePage(other)).issue?.code).toBe("BR2601");
 
-    const [row] = await auditRows("issue.create");
-    expect(row).toMatchObject({ actor: ACTOR.label, subject: "issue:BR2601" });
+    const [row] = await auditRows("magazine-issue.create");
+    expect(row).toMatchObject({ actor: ACTOR.label, subject: "magazine-issue:BR2601" });
     expect(row!.after).toEqual({
       code: "BR2601",
       year: 2026,
@@ -149,8 +149,8 @@ describe(`magazine issues at the desk on ${dialectName}`, () => {
     });
     expect(await saveIssue(db, EDITOR, 99_999_999, 1, january, NOW)).toEqual({ ok: false, reason: "missing" });
     expect(await contentGeneration(db)).toBe(generation);
-    expect(await auditRows("issue.create")).toHaveLength(1);
-    expect(await auditRows("issue.save")).toEqual([]);
+    expect(await auditRows("magazine-issue.create")).toHaveLength(1);
+    expect(await auditRows("magazine-issue.save")).toEqual([]);
   });
 
   it("saves contents in order, each a title and perhaps an article; readers get a link while the article is published", async () => {
@@ -177,8 +177,8 @@ describe(`magazine issues at the desk on ${dialectName}`, () => {
     expect((await issueByCode(db, "BR2601"))?.featuring[1]).toEqual({ title: "The Long View", url: null });
     expect((await getDeskIssue(db, id))?.features[1]?.article).toMatchObject({ id: b!.id, status: "unpublished" });
 
-    const [row] = await auditRows("issue.save");
-    expect(row).toMatchObject({ actor: ACTOR.label, subject: "issue:BR2601" });
+    const [row] = await auditRows("magazine-issue.save");
+    expect(row).toMatchObject({ actor: ACTOR.label, subject: "magazine-issue:BR2601" });
     expect(row!.before).toEqual({ version: 1, features: [] });
     expect(row!.after).toEqual({
       version: 2,
@@ -201,7 +201,7 @@ describe(`magazine issues at the desk on ${dialectName}`, () => {
     const generation = await contentGeneration(db);
     expect(await saveIssue(db, OTHER, id, 2, { ...january, features: same }, LATER)).toMatchObject({ ok: true, changed: false });
     expect(await contentGeneration(db)).toBe(generation);
-    expect(await auditRows("issue.save")).toHaveLength(1);
+    expect(await auditRows("magazine-issue.save")).toHaveLength(1);
   });
 
   it("moves the issue to a new code and date: the old code's page leads to it, the drawn cover is named anew, search follows", async () => {
@@ -217,8 +217,8 @@ describe(`magazine issues at the desk on ${dialectName}`, () => {
     expect(await searchTitles(db, "quiet quarter")).toEqual([]);
     expect((await searchTitles(db, "spring ledger"))[0]).toMatchObject({ url: "/archive-toc/BR2603", image: "/art/issue/BR2603-v3.svg" });
 
-    const row = (await auditRows("issue.save"))[0]!;
-    expect(row.subject).toBe("issue:BR2603");
+    const row = (await auditRows("magazine-issue.save"))[0]!;
+    expect(row.subject).toBe("magazine-issue:BR2603");
     expect(row.before).toMatchObject({ version: 2, code: "BR2601", month: 1, title: january.title });
     expect(row.after).toMatchObject({ version: 3, code: "BR2603", month: 3, title: "The Spring Ledger" });
 
@@ -255,7 +255,7 @@ describe(`an issue's cover on ${dialectName}`, () => {
     const issue = (await issueByCode(db, "BR2603"))!;
     expect(await setIssueCover(db, ACTOR, 99_999_999, cover.id, NOW)).toEqual({ ok: false, reason: "missing-issue" });
     expect(await setIssueCover(db, ACTOR, issue.id, "no-such-image", NOW)).toEqual({ ok: false, reason: "missing-image" });
-    expect(await auditRows("issue.cover")).toEqual([]);
+    expect(await auditRows("magazine-issue.cover")).toEqual([]);
     const before = (await getDeskIssue(db, issue.id))!;
     aSecondPasses();
     expect((await homePage(other)).issue?.code).toBe("BR2603");
@@ -278,10 +278,10 @@ describe(`an issue's cover on ${dialectName}`, () => {
     expect(await setIssueCover(db, ACTOR, issue.id, cover.id, NOW)).toEqual({ ok: true, imageId: cover.id, changed: false });
     expect(await setIssueCover(db, ACTOR, issue.id, null, LATER)).toEqual({ ok: true, imageId: null, changed: true });
     expect((await issueByCode(db, "BR2603"))?.cover).toBe("/art/issue/BR2603-v3.svg");
-    const rows = await auditRows("issue.cover");
+    const rows = await auditRows("magazine-issue.cover");
     expect(rows.map((r) => [r.subject, r.before, r.after])).toEqual([
-      ["issue:BR2603", { imageId: cover.id }, { imageId: null }],
-      ["issue:BR2603", { imageId: null }, { imageId: cover.id }],
+      ["magazine-issue:BR2603", { imageId: cover.id }, { imageId: null }],
+      ["magazine-issue:BR2603", { imageId: null }, { imageId: cover.id }],
     ]);
   });
 });

@@ -199,11 +199,11 @@ describe(`the desk's magazine pages (${dialectName})`, () => {
     const rows = await db
       .selectFrom("desk_audit")
       .select(["action", "actor", "subject", "after"])
-      .where("subject", "=", "issue:BR2601")
+      .where("subject", "=", "magazine-issue:BR2601")
       .orderBy("at")
       .orderBy("id")
       .execute();
-    expect(rows.map((r) => r.action)).toEqual(["issue.create", ...Array(7).fill("issue.save")]);
+    expect(rows.map((r) => r.action)).toEqual(["magazine-issue.create", ...Array(7).fill("magazine-issue.save")]);
     expect(rows.every((r) => r.actor === editorEmail)).toBe(true);
     expect(JSON.parse(rows.at(-1)!.after!)).toEqual({
       version: 8,
@@ -361,7 +361,7 @@ describe(`an issue's cover at the desk (${dialectName})`, () => {
     const rows = await db
       .selectFrom("desk_audit")
       .select(["actor", "before", "after"])
-      .where("action", "=", "issue.cover")
+      .where("action", "=", "magazine-issue.cover")
       .orderBy("at")
       .execute();
     expect(rows.map((r) => [r.actor, JSON.parse(r.before!), JSON.parse(r.after!)])).toEqual([
@@ -549,9 +549,9 @@ describe(`the Admin API's issues (${dialectName})`, () => {
       .toBe(`/images/${image.id}/600.jpg`);
 
     const rows = await db.selectFrom("desk_audit").select(["action", "after"]).where("actor_id", "=", apiKey.id).execute();
-    expect(rows.filter((r) => r.action === "issue.create")).toHaveLength(1);
-    expect(rows.filter((r) => r.action === "issue.save")).toHaveLength(1);
-    expect(rows.filter((r) => r.action === "issue.cover")).toHaveLength(1);
+    expect(rows.filter((r) => r.action === "magazine-issue.create")).toHaveLength(1);
+    expect(rows.filter((r) => r.action === "magazine-issue.save")).toHaveLength(1);
+    expect(rows.filter((r) => r.action === "magazine-issue.cover")).toHaveLength(1);
     const statuses = rows.filter((r) => r.action === "api.call").map((r) => (JSON.parse(r.after!) as { status: number }).status);
     expect(statuses.filter((s) => s === 409)).toHaveLength(1);
     expect(statuses.filter((s) => s === 201)).toHaveLength(2);

@@ -302,7 +302,11 @@ export function createIssue(db: Database, editor: Editor, change: IssueChange, n
       await writeFeatures(tx, id, change.features);
       await takeCode(tx, change.code);
       const issue = (await getDeskIssue(tx, id))!;
-      await recordAudit(tx, { actor: editor.actor, action: "issue.create", subject: `issue:${issue.code}`, after: snapshot(issue) }, now);
+      await recordAudit(
+        tx,
+        { actor: editor.actor, action: "magazine-issue.create", subject: `magazine-issue:${issue.code}`, after: snapshot(issue) },
+        now,
+      );
       return { result: { ok: true, issue, changed: true }, generation: await published(tx, id, now) };
     }),
   );
@@ -358,7 +362,11 @@ export function saveIssue(
       }
       await writeFeatures(tx, id, change.features);
       const after = (await getDeskIssue(tx, id))!;
-      await recordAudit(tx, { actor: editor.actor, action: "issue.save", subject: `issue:${after.code}`, ...changed(before, after) }, now);
+      await recordAudit(
+        tx,
+        { actor: editor.actor, action: "magazine-issue.save", subject: `magazine-issue:${after.code}`, ...changed(before, after) },
+        now,
+      );
       return { result: { ok: true, issue: after, changed: true }, generation: await published(tx, id, now) };
     }),
   );
