@@ -13,3 +13,8 @@ export const ARTICLE_STATUS_NAMES: Record<ArticleStatus, string> = {
 
 export const TIERS = ["article", "top50", "cases", "visual-library"] as const;
 export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", "webinars", "visual-library"] as const;
+
+/** The states autosave writes in (ADR 085): those readers can neither see nor get without an editor acting again. */
+export const AUTOSAVED_STATES: readonly ArticleStatus[] = ["draft", "unpublished"];
+
+export const AUTOSAVE_OFF = "Autosave is off while the article is published or scheduled: press Save to change it.";
