@@ -18,3 +18,6 @@ export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", 
 export const AUTOSAVED_STATES: readonly ArticleStatus[] = ["draft", "unpublished"];
 
 export const AUTOSAVE_OFF = "Autosave is off while the article is published or scheduled: press Save to change it.";
+
+/** Once the editor has been shown someone else's save: their version gives way to the editor's only when the editor says so. */
+export const AUTOSAVE_AFTER_CONFLICT = "Autosave is off until you press Save: your version replaces theirs only then.";

@@ -6,7 +6,7 @@ import { lazy } from "react";
 import { articleChoices } from "~/server/desk/article-choices";
 import { publishArticle, unpublishArticle, type PublishResult } from "~/server/desk/articles";
 import { mayAct } from "~/server/desk/roles";
-import { AUTOSAVED_STATES } from "~/shared/article-vocabulary";
+import { AUTOSAVE_AFTER_CONFLICT, AUTOSAVE_OFF, AUTOSAVED_STATES } from "~/shared/article-vocabulary";
 import { Deferred } from "~/app/components/Deferred";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import { ArticleForm } from "~/app/components/desk/articles/ArticleForm";
@@ -53,7 +53,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       lastChange: article.updatedAt ? { by: article.updatedBy?.name ?? "unknown", at: deskTime(article.updatedAt) } : null,
       publishAt: article.publishAt && deskTime(article.publishAt),
       now: new Date().toISOString().slice(0, 16),
-      autosave: { path: `/desk/articles/${article.id}/autosave`, on: AUTOSAVED_STATES.includes(article.status) },
+      autosave: { path: `/desk/articles/${article.id}/autosave`, off: AUTOSAVED_STATES.includes(article.status) ? null : AUTOSAVE_OFF },
       preview: {
         guest: previewPath(article.id),
         wall: previewPath(article.id, { view: "wall" }),
@@ -176,7 +176,7 @@ export default function EditArticle() {
             summaryAbove
             submitLabel="Save"
             saveNote={article.status === "published" ? "A published article changes on the site as soon as it is saved." : undefined}
-            autosave={autosave}
+            autosave={conflict ? { ...autosave, off: AUTOSAVE_AFTER_CONFLICT } : autosave}
           />
         ) : (
           <p className={css.unchanged}>Your roles let you read this article, not change it.</p>

@@ -206,7 +206,7 @@ describe("autosave's status", () => {
         `<label for="article-title">Title</label><input id="article-title" name="title" value="Before">` +
         `<button type="submit">Save</button><span id="article-autosave" aria-live="polite"></span>`,
     );
-    render(<AutosaveStatus form={form} region={byId("article-autosave")} path={path} />);
+    render(<AutosaveStatus form={form} region={byId("article-autosave")} path={path} off={path === null ? AUTOSAVE_OFF : null} />);
     const status = () => byId("article-autosave").textContent;
     const type = (title: string) => {
       byId<HTMLInputElement>("article-title").value = title;
@@ -277,6 +277,20 @@ describe("autosave's status", () => {
     expect(submitted).toEqual([]);
     await answer(json(200, { version: 4, savedAt: "2026-05-14T14:02:41.000Z" }));
     expect(submitted).toEqual(["4"]);
+  });
+
+  it("saves what is unsaved when the editor leaves, the form's own field checks being no Save", async () => {
+    const { form, type } = autosaving();
+    // conform checks a field by submitting the form with a named button of its own.
+    form.addEventListener("submit", (event) => event.preventDefault());
+    const check = document.createElement("button");
+    check.name = "__intent__";
+    check.hidden = true;
+    form.append(check);
+    type("Typed before leaving");
+    form.requestSubmit(check);
+    cleanup();
+    expect(posts.map((p) => p.body.get("title"))).toEqual(["Typed before leaving"]);
   });
 
   it("says autosave is off for an article readers see or will see, and saves nothing", async () => {

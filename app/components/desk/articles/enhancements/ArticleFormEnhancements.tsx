@@ -4,10 +4,10 @@ import { AutosaveStatus } from "./AutosaveStatus";
 import { BodyPreview } from "./BodyPreview";
 import { ListCombobox, type Described } from "./ListCombobox";
 
-/** An article that exists is autosaved at `path`, unless its state keeps autosave off (`on` false). */
+/** An article that exists is autosaved at `path`, unless `off` says why not. */
 export interface Autosave {
   path: string;
-  on: boolean;
+  off: string | null;
 }
 
 interface Props {
@@ -57,7 +57,9 @@ export default function ArticleFormEnhancements({ formId, choices, autosave }: P
         <ListCombobox list="topics" input={at.topics} slot={at.topicsPlace} said={said} known={known.topics} />
       ) : null}
       {at.body && at.previewPlace ? <BodyPreview body={at.body} slot={at.previewPlace} headingId={`${formId}-preview-heading`} /> : null}
-      {autosave && form && status ? <AutosaveStatus form={form} region={status} path={autosave.on ? autosave.path : null} /> : null}
+      {autosave && form && status ? (
+        <AutosaveStatus form={form} region={status} path={autosave.off === null ? autosave.path : null} off={autosave.off} />
+      ) : null}
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
-import { AUTOSAVE_OFF } from "~/shared/article-vocabulary";
 import { autosaveAnswer, autosaver, type AutosaveAnswer, type AutosaveState } from "~/app/lib/desk/autosave";
 
 /** A keepalive request (one that outlives the page) may carry at most 64 KB; a longer form is posted as usual. */
@@ -41,8 +40,9 @@ export interface AutosaveProps {
   form: HTMLFormElement;
   /** The live region beside the Save button, in the page from the start. */
   region: HTMLElement;
-  /** The autosave endpoint; null while the article's state keeps autosave off. */
+  /** The autosave endpoint; null while autosave is off, for the reason `off` gives. */
   path: string | null;
+  off?: string | null;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface AutosaveProps {
  * names the newest version). Its status is said in the live region: "Saving…", "Saved at 14:02
  * UTC", "Not saved: …". A conflict stops it, with the desk's message and a link to reload.
  */
-export function AutosaveStatus({ form, region, path }: AutosaveProps) {
+export function AutosaveStatus({ form, region, path, off }: AutosaveProps) {
   const [state, setState] = useState<AutosaveState | null>(null);
 
   useEffect(() => {
@@ -74,6 +74,9 @@ export function AutosaveStatus({ form, region, path }: AutosaveProps) {
       if (document.visibilityState === "hidden") saver.flush(true);
     };
     const submit = (event: SubmitEvent) => {
+      // The form's checks (conform) submit it with a named button of their own to validate a
+      // field; the Save button has no name.
+      if (event.submitter?.getAttribute("name")) return;
       submitted = true;
       saver.hold();
       if (!saver.busy()) return;
@@ -98,7 +101,7 @@ export function AutosaveStatus({ form, region, path }: AutosaveProps) {
     };
   }, [form, path]);
 
-  const text = path === null ? AUTOSAVE_OFF : statusText(state);
+  const text = path === null ? (off ?? "") : statusText(state);
   return createPortal(
     state?.kind === "stopped" ? (
       <>
