@@ -83,6 +83,7 @@ describe("who reaches the enhancements' endpoints", () => {
       ],
     ];
     const ordinary = await new Reader(server.url).request("/no-such-page/at-all");
+    const ordinaryPage = cheerio.load(await ordinary.text());
     const askers: [string, Reader, Role | null][] = [
       ["guest", new Reader(server.url), null],
       ["reader", (await people().signedInReader("Plain")).reader, null],
@@ -94,9 +95,12 @@ describe("who reaches the enhancements' endpoints", () => {
         const expected = role === null ? 404 : role === "admin" || role === "editor" ? 200 : 403;
         expect(res.status, `${label} × ${name}`).toBe(expected);
         if (expected === 404) {
-          // Nothing tells a reader that these addresses are the desk's.
+          // Nothing tells a reader that these addresses are the desk's: the site's ordinary 404 page.
           expect(res.headers.get("x-robots-tag"), `${label} × ${name}`).toBeNull();
           expect(res.headers.get("cache-control"), `${label} × ${name}`).toBe(ordinary.headers.get("cache-control"));
+          const page = cheerio.load(await res.text());
+          expect(page("title").text(), `${label} × ${name}`).toBe(ordinaryPage("title").text());
+          expect(page("main").text(), `${label} × ${name}`).toBe(ordinaryPage("main").text());
         }
         if (expected === 200) {
           expect(res.headers.get("cache-control"), name).toBe("no-store");
@@ -107,6 +111,13 @@ describe("who reaches the enhancements' endpoints", () => {
       // The other method: 405 for the staff who may, 404 for everyone without a role.
       const wrong = await reader.request("/desk/articles/suggest", { form: { list: "authors" } });
       expect(wrong.status, label).toBe(role === null ? 404 : role === "admin" || role === "editor" ? 405 : 403);
+      if (role === null)
+        expect(
+          cheerio
+            .load(await wrong.text())("main")
+            .text(),
+          label,
+        ).toBe(ordinaryPage("main").text());
       const foreign = await reader.request("/desk/articles/preview", {
         form: { body: "Text." },
         headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },

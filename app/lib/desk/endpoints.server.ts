@@ -6,7 +6,8 @@ import { requireDesk } from "./access.server";
 
 // The desk's own JSON endpoints, which the article form's enhancements call with the staff
 // member's session (ADR 085): not the Admin API (ADR 074), which knows its callers by key. As
-// every desk address, they answer 404 to anyone without a role, before anything else.
+// every desk address, they answer 404 to anyone without a role, before anything else (the server
+// in front of Remix makes that bare 404 the site's page: server/http/handler.ts).
 
 /** A desk endpoint's loader or action: who asks is checked first, then `answer` runs. */
 export function deskEndpoint<A extends RequestArgs & { params: Record<string, string | undefined> }>(
