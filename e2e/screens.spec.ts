@@ -229,6 +229,16 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-reading-lists", "/desk/reading-lists");
   await shoot(page, project, "desk-reading-list-new", "/desk/reading-lists/new");
   await shoot(page, project, "desk-reading-list", "/desk/reading-lists/1");
+  // Newsletters: the list, a draft started through its button, the mail's preview and the send page.
+  await page.goto("/desk/newsletters");
+  await page.getByRole("button", { name: "Compose an issue of The Daily Brief" }).click();
+  await page.waitForURL(/\/desk\/newsletters\/issues\/\d+$/);
+  await expect(page.getByRole("status").first()).toContainText("A new draft");
+  const issue = new URL(page.url()).pathname;
+  await shoot(page, project, "desk-newsletters", "/desk/newsletters");
+  await shoot(page, project, "desk-newsletter-issue", issue);
+  await shoot(page, project, "desk-newsletter-preview", `${issue}/preview`);
+  await shoot(page, project, "desk-newsletter-send", `${issue}/send`);
 
   // An article's image page before and after an upload through its form, and the article with it.
   const heroArticle = await site.db

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiError, apiJson, invalidFields } from "~/app/lib/api/handler.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor } from "~/app/lib/desk/access.server";
-import { ARTICLE_FORM_BYTES, articleFromParam, conflictMessage, saveArticleForm } from "~/app/lib/desk/articles.server";
+import { ARTICLE_FORM_BYTES, articleFromParam, saveArticleForm } from "~/app/lib/desk/articles.server";
+import { changedSinceOpened } from "~/app/lib/desk/conflict";
 import { deskEndpoint, onlyMethod } from "~/app/lib/desk/endpoints.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 
@@ -34,7 +35,7 @@ export const action = deskEndpoint("articles.edit", async ({ request, context, p
       return apiError(409, "wrong_state", saved.message, { status: saved.status });
     case "conflict": {
       const { current, by, at } = saved.conflict;
-      return apiError(409, "conflict", conflictMessage(saved.conflict), { current, by, at });
+      return apiError(409, "conflict", changedSinceOpened("article", by, at), { current, by, at });
     }
   }
 });

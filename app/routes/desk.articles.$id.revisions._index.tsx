@@ -78,9 +78,8 @@ export default function ArticleRevisions() {
                   <StatusBadge status={r.status} />
                 </td>
                 <td data-label="Changes">
-                  <Link to={`/desk/articles/${article.id}/revisions/${r.id}`}>
+                  <Link to={`/desk/articles/${article.id}/revisions/${r.id}`} aria-label={`See version ${r.version}'s changes`}>
                     See version {r.version}
-                    <span className="visually-hidden">&apos;s changes</span>
                   </Link>
                 </td>
               </tr>

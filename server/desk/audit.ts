@@ -45,6 +45,12 @@ export const AUDIT_ACTIONS = {
   "reading-list.save": "Saved a reading list",
   "article.image": "Changed an article's image",
   "author.photo": "Changed an author's photo",
+  "newsletter-issue.create": "Started a newsletter issue",
+  "newsletter-issue.save": "Saved a newsletter issue",
+  "newsletter-issue.test": "Sent a test of a newsletter issue",
+  "newsletter-issue.send": "Sent a newsletter issue",
+  "newsletter-issue.schedule": "Scheduled a newsletter issue",
+  "newsletter-issue.unschedule": "Took a newsletter issue off the schedule",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

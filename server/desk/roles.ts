@@ -45,6 +45,12 @@ export const DESK_ACTIONS = [
   "api.reading-lists.read",
   /** Admin API: create and save reading lists. */
   "api.reading-lists.write",
+  /** Newsletters (ADR 084): their followers and issues, an issue's page and its preview. */
+  "newsletters.list",
+  /** Start and save an issue's draft, and send a test of it to oneself. */
+  "newsletters.compose",
+  /** Send an issue to its followers, now or at a time, or take it off the schedule. */
+  "newsletters.send",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -75,6 +81,9 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "newsletters.list": ["admin", "editor"],
+  "newsletters.compose": ["admin", "editor"],
+  "newsletters.send": ["admin", "editor"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -98,6 +107,7 @@ export const DESK_AREAS = [
       { title: "Topics", opens: "topics.list", path: "/desk/topics" },
       { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
       { title: "Home page", opens: "home.curate", path: "/desk/home" },
+      { title: "Newsletters", opens: "newsletters.list", path: "/desk/newsletters" },
     ],
   },
   { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },

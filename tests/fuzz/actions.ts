@@ -300,6 +300,7 @@ export function actionTargets(w: World): ActionTarget[] {
     },
     // Last, so that the targets before them keep their seeds (a target's seed follows its place).
     ...deskArticleTargets(w),
+    ...deskNewsletterTargets(w),
   ];
 }
 
@@ -511,6 +512,60 @@ function deskArticleTargets(w: World): ActionTarget[] {
       actors: everyone,
       path: hostileText.chain((t) =>
         oneOf("authors", "topics", "staff").map((list) => `/desk/articles/suggest?list=${list}&term=${inUrl(t.slice(0, 200))}`),
+      ),
+      fields: {},
+    },
+  ];
+}
+
+/** The desk's newsletter forms (ADR 084), aimed at the run's own draft issue, an unknown id and hostile ones. */
+function deskNewsletterTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const version = oneOf("1", "2", "3", "999999", "0", "abc");
+  const issue = (suffix = "") => pathWith("/desk/newsletters/issues/", [w.issue.id, "999999"], suffix);
+  return [
+    {
+      name: "desk: newsletters (compose)",
+      actors: everyone,
+      path: fc.constant("/desk/newsletters"),
+      fields: { intent: oneOf("compose", "other"), newsletter: oneOf("the-chart-room", "the-insider", "no-such-letter", "") },
+    },
+    {
+      name: "desk: a newsletter issue (save, test, unschedule)",
+      actors: everyone,
+      path: issue(),
+      fields: {
+        intent: oneOf("save", "add", "up-0", "down-1", "remove-0", "remove-99999", "test", "unschedule", "sideways-1", ""),
+        version,
+        subject: oneOf("A fuzzed subject", "", "x".repeat(201), "Two\r\nlines"),
+        preheader: oneOf("", "Three reads"),
+        intro: oneOf("Hello [there](/email-newsletters).", "", "[x](javascript:alert(1))", "x".repeat(5001)),
+        item: oneOf(w.article.id, "1", "0", "999999999", "x"),
+        add: oneOf(w.article.path, "no-such-article", ""),
+      },
+    },
+    {
+      name: "desk: send a newsletter issue",
+      actors: everyone,
+      path: issue("/send"),
+      fields: {
+        intent: oneOf("send", "schedule", "other"),
+        version,
+        sendAt: oneOf("2099-01-01T09:00", "2020-01-01T09:00", "2026-02-30T09:00", "soon"),
+      },
+    },
+    {
+      name: "desk: a newsletter issue's preview (nothing to post)",
+      actors: everyone,
+      path: issue("/preview"),
+      fields: { intent: oneOf("test", "other") },
+    },
+    {
+      name: "GET desk newsletters",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("/desk/newsletters?page=", "/desk/newsletters/issues/").map((p) => `${p}${inUrl(t.slice(0, 300))}`),
       ),
       fields: {},
     },

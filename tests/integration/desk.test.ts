@@ -8,6 +8,7 @@ import { createApiKey } from "~/server/desk/api-keys";
 import { getAuthor } from "~/server/desk/catalogue/authors";
 import { getDeskTopic } from "~/server/desk/catalogue/topics";
 import { COMMAND_LINE } from "~/server/desk/audit";
+import { createIssue, queueIssue } from "~/server/newsletters/issues";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import { ROLES, type Role } from "~/shared/staff-roles";
@@ -198,7 +199,75 @@ const CALLS: DeskCall[] = [
       });
     },
   },
+  { name: "newsletters", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/newsletters?page=2") },
+  {
+    name: "compose an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: (r) => r.request("/desk/newsletters", { form: { intent: "compose", newsletter: "the-daily-brief" } }),
+  },
+  {
+    name: "an issue",
+    ok: 200,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}`),
+  },
+  {
+    name: "save an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { id, version, subject } = await draft();
+      return r.request(`/desk/newsletters/issues/${id}`, {
+        form: { version: String(version), subject: `${subject} (${++made})`, intro: "Hello.", intent: "save" },
+      });
+    },
+  },
+  {
+    name: "preview an issue",
+    ok: 200,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}/preview`),
+  },
+  {
+    name: "send a test of an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}`, { form: { intent: "test" } }),
+  },
+  {
+    name: "an issue's send page",
+    ok: 200,
+    allowed: ["admin", "editor"],
+    call: async (r) => r.request(`/desk/newsletters/issues/${(await draft()).id}/send`),
+  },
+  {
+    name: "schedule an issue",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { id, version } = await draft();
+      return r.request(`/desk/newsletters/issues/${id}/send`, {
+        form: { intent: "schedule", version: String(version), sendAt: "2099-01-01T09:00" },
+      });
+    },
+  },
+  {
+    name: "take an issue off the schedule",
+    ok: 303,
+    allowed: ["admin", "editor"],
+    call: async (r) => {
+      const { id, version } = await draft();
+      await queueIssue(db, COMMAND_LINE, id, version, new Date("2099-01-01T09:00:00Z"), new Date());
+      return r.request(`/desk/newsletters/issues/${id}`, { form: { intent: "unschedule" } });
+    },
+  },
 ];
+
+/** A new draft of a newsletter issue, for the matrix's newsletter calls. */
+async function draft() {
+  return (await createIssue(db, COMMAND_LINE, "the-chart-room", new Date()))!;
+}
 
 describe("who sees the desk", () => {
   it("gives a guest and a reader without a role the site's ordinary 404 for every desk address, GET and POST", async () => {
@@ -225,6 +294,10 @@ describe("who sees the desk", () => {
       "/desk/reading-lists",
       "/desk/reading-lists/new",
       "/desk/reading-lists/1",
+      "/desk/newsletters",
+      "/desk/newsletters/issues/1",
+      "/desk/newsletters/issues/1/preview",
+      "/desk/newsletters/issues/1/send",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -351,7 +424,17 @@ describe("roles × actions", () => {
     for (const action of ["staff.add", "staff.change-roles", "staff.enrolment-link", "staff.remove", "api-key.revoke"])
       expect(logged(members.admin!, action), action).toBe(true);
     for (const role of ["admin", "editor"])
-      for (const action of ["author.create", "author.update", "topic.create", "topic.update"])
+      for (const action of [
+        "author.create",
+        "author.update",
+        "topic.create",
+        "topic.update",
+        "newsletter-issue.create",
+        "newsletter-issue.save",
+        "newsletter-issue.test",
+        "newsletter-issue.schedule",
+        "newsletter-issue.unschedule",
+      ])
         expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(

@@ -382,12 +382,16 @@ describe(`the Admin API's images (${dialectName})`, () => {
     expect(audit.filter((row) => row.actor.startsWith("API key Hero tool"))).toHaveLength(2);
   });
 
-  it("refuses what is not an image (422), an oversized body (413), a body that is not multipart (400), and keys of other roles (403)", async () => {
+  it("refuses what is not an image (400, with the file's field), an oversized body (413), a body that is not multipart (400), and keys of other roles (403)", async () => {
     const contract = await ApiContract.load(one.url);
     const { key } = await createApiKey(db, COMMAND_LINE, "Hero tool 2", ["editor"], new Date());
     const gif = await apiUpload(key, await gifOf(50, 50));
-    expect(gif.status).toBe(422);
-    expect(((await contract.check("/desk/api/images", "post", gif)) as { message: string }).message).toBe(REFUSED);
+    expect(gif.status).toBe(400);
+    expect(await contract.check("/desk/api/images", "post", gif)).toMatchObject({
+      code: "invalid_input",
+      message: REFUSED,
+      fields: { file: [REFUSED] },
+    });
     const big = await apiUpload(key, Buffer.alloc(21 * 1024 * 1024, 0xff));
     expect(big.status).toBe(413);
     await contract.check("/desk/api/images", "post", big);

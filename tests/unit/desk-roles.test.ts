@@ -31,6 +31,9 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "newsletters.list": ["admin", "editor"],
+  "newsletters.compose": ["admin", "editor"],
+  "newsletters.send": ["admin", "editor"],
 };
 
 describe("desk roles", () => {
@@ -67,6 +70,7 @@ describe("desk roles", () => {
       { title: "Topics", path: "/desk/topics" },
       { title: "Reading lists", path: "/desk/reading-lists" },
       { title: "Home page", path: "/desk/home" },
+      { title: "Newsletters", path: "/desk/newsletters" },
     ]);
     expect(deskNavigation(["admin"]).map((p) => p.path)).toEqual([
       "/desk/articles",
@@ -74,6 +78,7 @@ describe("desk roles", () => {
       "/desk/topics",
       "/desk/reading-lists",
       "/desk/home",
+      "/desk/newsletters",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",

@@ -109,18 +109,19 @@ export function articleFormValues(fields: ArticleFields): Record<string, string 
 
 export const SCHEDULE_MESSAGE = "Enter a date and time in the future, in UTC, such as 2026-06-01 09:00.";
 
-/** The schedule form's time: a datetime-local value read as UTC. */
-export const scheduleSchema = z.object({
-  publishAt: z
-    .string({ required_error: SCHEDULE_MESSAGE })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, SCHEDULE_MESSAGE)
-    .transform((value, ctx) => {
-      const at = new Date(`${value.length === 16 ? `${value}:00` : value}Z`);
-      if (Number.isNaN(at.getTime()) || !at.toISOString().startsWith(value.slice(0, 16))) {
-        ctx.addIssue({ code: "custom", message: SCHEDULE_MESSAGE });
-        return z.NEVER;
-      }
-      return at;
-    }),
-});
+/** A datetime-local value read as UTC (the desk's schedules: an article's, a newsletter issue's). */
+export const utcTime = z
+  .string({ required_error: SCHEDULE_MESSAGE })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, SCHEDULE_MESSAGE)
+  .transform((value, ctx) => {
+    const at = new Date(`${value.length === 16 ? `${value}:00` : value}Z`);
+    if (Number.isNaN(at.getTime()) || !at.toISOString().startsWith(value.slice(0, 16))) {
+      ctx.addIssue({ code: "custom", message: SCHEDULE_MESSAGE });
+      return z.NEVER;
+    }
+    return at;
+  });
+
+/** The schedule form's time. */
+export const scheduleSchema = z.object({ publishAt: utcTime });

@@ -14,7 +14,7 @@ import {
 import type { ArticleFields } from "~/shared/article-fields";
 import { notFound } from "./access.server";
 import { articleFormSchema } from "./article-form";
-import { deskTime } from "./format";
+import { changedSinceOpened } from "./conflict";
 
 // What the desk's article routes share: the article an address names, the one way its form is
 // saved (the Save button and autosave alike), and the answer to a save that someone else's
@@ -62,10 +62,6 @@ export async function saveArticleForm(
   return { submission, saved: await write(db, actor, article.id, version, submission.value, now), fields: submission.value };
 }
 
-/** "changed by {name} at {time} since you opened it" (issue 38), as a sentence. */
-export const conflictMessage = (conflict: SaveConflict) =>
-  `This article was changed by ${conflict.by} at ${conflict.at ? deskTime(conflict.at) : "an unknown time"} since you opened it.`;
-
 /**
  * A stale save's answer for the page: who changed it and when, the fields where the article as
  * it is now differs from the editor's version (theirs the newer side), and the version a second
@@ -74,7 +70,7 @@ export const conflictMessage = (conflict: SaveConflict) =>
 export function conflictView(conflict: SaveConflict, mine: ArticleFields) {
   const { current } = conflict;
   return {
-    message: conflictMessage(conflict),
+    message: changedSinceOpened("article", conflict.by, conflict.at),
     version: current.version,
     status: current.status,
     diff: diffRevision({ fields: mine, status: current.status }, { fields: current, status: current.status }).filter((f) => f.changed),

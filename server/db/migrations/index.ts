@@ -38,6 +38,7 @@ import * as m037 from "./037-images";
 import * as m038 from "./038-catalogue-edits";
 import * as m039 from "./039-desk-curation";
 import * as m040 from "./040-hero-images";
+import * as m043 from "./043-newsletter-issues";
 import * as m044 from "./044-revision-autosaves";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   "038-catalogue-edits": m038,
   "039-desk-curation": m039,
   "040-hero-images": m040,
+  "043-newsletter-issues": m043,
   "044-revision-autosaves": m044,
 };
 

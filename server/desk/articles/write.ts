@@ -26,23 +26,56 @@ export class Outcome<T> extends Error {
   }
 }
 
+/** Generations counted up by changes made inside a caller's transaction, for it to note once it commits. */
+const pendingGenerations = new WeakMap<Database, number>();
+
 /**
  * Runs `work` in a transaction; an Outcome thrown in it rolls the transaction back and is the
  * answer. A generation returned with the answer (a change readers see) is noted in this process
  * once the transaction has committed.
+ *
+ * Given a transaction already (the content import applies a file's changes as one, ADR 080),
+ * `work` runs in it: the caller's commit makes the change, and notes its generation. An Outcome
+ * is then the answer without a rollback: every change made through this throws one before it writes.
  */
 export async function inTransaction<T>(
   db: Database,
   work: (tx: Database) => Promise<{ result: T; generation: number | null }>,
 ): Promise<T> {
   try {
-    const { result, generation } = await db.transaction().execute(work);
+    if (db.isTransaction) {
+      const { result, generation } = await work(db);
+      if (generation !== null) pendingGenerations.set(db, Math.max(pendingGenerations.get(db) ?? 0, generation));
+      return result;
+    }
+    const { result, generation } = await db.transaction().execute(async (tx) => {
+      const done = await work(tx);
+      const inner = pendingGenerations.get(tx);
+      return inner === undefined ? done : { result: done.result, generation: Math.max(done.generation ?? 0, inner) };
+    });
     if (generation !== null) noteContentChanged(db, generation);
     return result;
   } catch (error) {
     if (error instanceof Outcome) return error.result as T;
     throw error;
   }
+}
+
+/**
+ * Holds an article for the rest of the caller's transaction if it is still at `version`: every
+ * other save or state change of it waits until that transaction ends, then finds its version
+ * gone. False, holding nothing, when the article has moved on (or is no more).
+ */
+export async function holdArticle(tx: Database, id: number, version: number): Promise<boolean> {
+  // The saves' own lock first, as they take it, so that a save and this never wait on each other.
+  await holdArticleIds(tx);
+  const held = await tx
+    .updateTable("article_record")
+    .set((eb) => ({ version: eb.ref("version") }))
+    .where("id", "=", id)
+    .where("version", "=", version)
+    .executeTakeFirst();
+  return Number(held.numUpdatedRows) === 1;
 }
 
 const editor = (actor: AuditActor, now: Date) => ({ updated_at: now.toISOString(), updated_by: actor.id, updated_by_name: actor.label });
