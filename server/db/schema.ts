@@ -118,6 +118,8 @@ export interface ArticleRevisionTable {
   saved_by: string | null;
   saved_by_name: string;
   saved_at: string;
+  /** 1 for a revision autosaves made (ADR 085): the editor's later autosaves may fold into it. */
+  autosaved: Generated<Flag>;
 }
 
 /** An address an article had before its slug or date changed, answering 301 to the current one. */

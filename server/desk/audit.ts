@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = {
   "image.upload": "Uploaded an image",
   "article.create": "Created an article",
   "article.save": "Saved an article",
+  "article.autosave": "Autosaved an article",
   "article.restore": "Restored a revision of an article",
   "article.publish": "Published an article",
   "article.schedule": "Scheduled an article",

@@ -494,6 +494,28 @@ function deskArticleTargets(w: World): ActionTarget[] {
       ),
       fields: {},
     },
+    // The article form's enhancements (ADR 085): autosave, the preview pane and the combobox's suggestions.
+    {
+      name: "desk: autosave an article",
+      actors: everyone,
+      path: pathWith("/desk/articles/", [w.draft.id, "99999999"], "/autosave"),
+      fields: { version, ...fields },
+    },
+    {
+      name: "desk: preview a body",
+      actors: everyone,
+      path: fc.constant("/desk/articles/preview"),
+      fields: { body: fields.body },
+    },
+    {
+      name: "GET desk suggestions",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("authors", "topics", "staff").map((list) => `/desk/articles/suggest?list=${list}&term=${inUrl(t.slice(0, 200))}`),
+      ),
+      fields: {},
+    },
   ];
 }
 

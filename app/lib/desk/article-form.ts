@@ -1,16 +1,10 @@
 import { z } from "zod";
 import { articleFieldsSchema, type ArticleFields } from "~/shared/article-fields";
+import { commaList } from "./comma-list";
 
 // The desk's article form (issue 38): plain text controls, as a form without JS sends them,
 // mapped to the article's fields and checked by the one schema the Admin API and the content
 // files use too, with its messages. Loaded in the browser after hydration (ADR 047).
-
-/** A comma-separated list as the form writes it ("a, b, c"); blanks dropped. */
-export const commaList = (text: string) =>
-  text
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
 
 /** A textarea sends CRLF line breaks; the article keeps LF, so revisions diff line by line. */
 const lines = (text: string) => text.replace(/\r\n?/g, "\n");

@@ -40,6 +40,7 @@ import * as m039 from "./039-desk-curation";
 import * as m040 from "./040-hero-images";
 import * as m041 from "./041-magazine-desk";
 import * as m043 from "./043-newsletter-issues";
+import * as m044 from "./044-revision-autosaves";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   "040-hero-images": m040,
   "041-magazine-desk": m041,
   "043-newsletter-issues": m043,
+  "044-revision-autosaves": m044,
 };
 
 export const migrationProvider: MigrationProvider = {

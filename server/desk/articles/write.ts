@@ -1,7 +1,8 @@
 import type { Database } from "~/server/db/connection";
 import { noteContentChanged } from "~/server/content/content-generation";
 import type { ArticleFields } from "~/shared/article-fields";
-import type { AuditAction, AuditActor } from "../audit";
+import { AUTOSAVE_OFF, AUTOSAVED_STATES } from "~/shared/article-vocabulary";
+import type { AuditActor } from "../audit";
 import {
   checkFields,
   holdArticleIds,
@@ -16,7 +17,7 @@ import {
 } from "./fields";
 import { recordChange } from "./history";
 import { getDeskArticle } from "./read";
-import type { CreateResult, DeskArticle, SaveResult } from "./types";
+import type { AutosaveResult, CreateResult, DeskArticle, SaveResult } from "./types";
 
 /** Ends a transaction without writing anything, with the answer to give. */
 export class Outcome<T> extends Error {
@@ -140,6 +141,41 @@ export function saveArticle(
   return writeFields(db, actor, id, expectedVersion, fields, now, "article.save");
 }
 
+/**
+ * Autosaves an article's fields (ADR 085) as saveArticle saves them, on the same version check,
+ * while the article is a draft or unpublished: one that readers see, or will see without anyone
+ * acting again (published, scheduled), changes only when an editor presses Save. Consecutive
+ * autosaves by one editor make one revision.
+ */
+export function autosaveArticle(
+  db: Database,
+  actor: AuditActor,
+  id: number,
+  expectedVersion: number,
+  fields: ArticleFields,
+  now: Date,
+): Promise<AutosaveResult> {
+  return writeFields(db, actor, id, expectedVersion, fields, now, "article.autosave");
+}
+
+export function writeFields(
+  db: Database,
+  actor: AuditActor,
+  id: number,
+  expectedVersion: number,
+  fields: ArticleFields,
+  now: Date,
+  action: "article.save" | "article.restore",
+): Promise<SaveResult>;
+export function writeFields(
+  db: Database,
+  actor: AuditActor,
+  id: number,
+  expectedVersion: number,
+  fields: ArticleFields,
+  now: Date,
+  action: "article.autosave",
+): Promise<AutosaveResult>;
 export async function writeFields(
   db: Database,
   actor: AuditActor,
@@ -147,8 +183,9 @@ export async function writeFields(
   expectedVersion: number,
   fields: ArticleFields,
   now: Date,
-  action: AuditAction,
-): Promise<SaveResult> {
+  action: "article.save" | "article.restore" | "article.autosave",
+): Promise<AutosaveResult> {
+  const autosave = action === "article.autosave";
   const checked = checkFields(fields);
   if (!checked.ok) return { ok: false, reason: "invalid", fieldErrors: checked.fieldErrors };
   const found = await resolveFields(db, checked.fields);
@@ -161,6 +198,8 @@ export async function writeFields(
       const before = await getDeskArticle(tx, id);
       if (!before) throw new Outcome<SaveResult>({ ok: false, reason: "missing" });
       if (before.version !== expectedVersion) throw new Outcome(conflictWith(before));
+      if (autosave && !AUTOSAVED_STATES.includes(before.status))
+        throw new Outcome<AutosaveResult>({ ok: false, reason: "state", status: before.status, message: AUTOSAVE_OFF });
       if (await slugInUse(tx, resolved.fields.slug, id)) throw new Outcome(slugError);
       const series = await seriesId(tx, resolved.fields);
       const updated = await tx
@@ -178,7 +217,7 @@ export async function writeFields(
       await writeLinks(tx, id, resolved);
       const after = (await getDeskArticle(tx, id))!;
       await keepOldAddress(tx, before, after, now);
-      const generation = await recordChange(tx, { actor, action, before, after, now });
+      const generation = await recordChange(tx, { actor, action, before, after, now, autosave });
       return { result: { ok: true, article: after }, generation };
     });
   } catch (error) {
