@@ -6,10 +6,10 @@ import { z } from "zod";
 // has, an article that does not exist.
 
 /** The spec's issue codes: BR and yymm from 2010 on (BR2501), four digits before (9905). */
-export const ISSUE_CODE = /^(BR\d{4}|\d{4})$/;
+const ISSUE_CODE = /^(BR\d{4}|\d{4})$/;
 export const isIssueCode = (value: string) => ISSUE_CODE.test(value);
 
-export const ISSUE_YEARS = { first: 1956, last: 2100 } as const;
+const ISSUE_YEARS = { first: 1956, last: 2100 } as const;
 export const ISSUE_MAX_FEATURES = 40;
 
 export const ISSUE_MESSAGES = {
@@ -29,7 +29,7 @@ const m = ISSUE_MESSAGES;
 const text = (max: number, message: string) =>
   z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, message);
 
-export const issueCodeField = z
+const issueCodeField = z
   .string({ required_error: m.code, invalid_type_error: m.code })
   .trim()
   .toUpperCase()
@@ -64,7 +64,7 @@ export type IssueFeatureFields = z.output<typeof issueFeatureSchema>;
 const apiFeatures = features(titleOrArticle(featureObject.strict("A feature's fields are title and article.")));
 
 /** The version a save read: a stale one is refused, never written over what it did not see. */
-export const issueVersionField = whole(m.version, 1, 2 ** 31 - 1);
+const issueVersionField = whole(m.version, 1, 2 ** 31 - 1);
 
 /** A new issue: without a code, one is made from its year and month (issueCode). */
 export const issueFieldsSchema = z.object({ code: issueCodeField.optional(), ...issueText });
@@ -80,7 +80,6 @@ export const issueEditSchema = z.object({
   newTitle: featureObject.shape.title,
   newArticle: z.string({ invalid_type_error: m.featureArticle }).trim().max(500, m.featureArticle).optional(),
 });
-export type IssueEdit = z.output<typeof issueEditSchema>;
 
 /** The Admin API's POST: the fields, and the features in order. */
 export const issueCreateBodySchema = issueFieldsSchema

@@ -19,11 +19,11 @@ import {
 // their articles by slug or address, addresses are made absolute, the cover is the uploaded
 // image's srcsets (or null, and the drawn cover's address).
 
-export const ISSUE_PAGE_SIZE = 20;
+const ISSUE_PAGE_SIZE = 20;
 
 const absolute = (path: string, siteUrl: string) => new URL(path, siteUrl).href;
 
-export function apiIssueSummary(issue: DeskIssueSummary, siteUrl: string) {
+function apiIssueSummary(issue: DeskIssueSummary, siteUrl: string) {
   return {
     id: issue.id,
     code: issue.code,
@@ -71,7 +71,7 @@ export function apiIssue(issue: DeskIssue, siteUrl: string) {
   };
 }
 
-export type ApiIssue = ReturnType<typeof apiIssue>;
+type ApiIssue = ReturnType<typeof apiIssue>;
 
 const yearMonth = (published: string) => ({ year: Number(published.slice(0, 4)), month: Number(published.slice(5, 7)) });
 

@@ -7,7 +7,7 @@ import type { IssueChange } from "./issues";
 // its address or slug), made into what a change stores: the article's id, and its title when the
 // feature gives none.
 
-export const noSuchArticle = (ref: string) => `No article has the address or slug “${ref}”.`;
+const noSuchArticle = (ref: string) => `No article has the address or slug “${ref}”.`;
 
 /** The features with their articles found, or each one's problem by its place in the list. */
 export async function resolveFeatures(

@@ -62,9 +62,9 @@ export type IssueResult =
   /** The issue moved on since the version read: nothing was written; this is it now, who saved it and when. */
   | { ok: false; reason: "conflict"; current: DeskIssue; by: string; at: string };
 
-export const codeTaken = (code: string, other: { monthLabel: string; year: number }) =>
+const codeTaken = (code: string, other: { monthLabel: string; year: number }) =>
   `The ${other.monthLabel} ${other.year} issue has the code ${code}: choose another.`;
-export const monthTaken = (other: { monthLabel: string; year: number; code: string }) =>
+const monthTaken = (other: { monthLabel: string; year: number; code: string }) =>
   `The archive has an issue for ${other.monthLabel} ${other.year} already (${other.code}).`;
 const ARTICLE_GONE = "One of the linked articles no longer exists: link it again.";
 

@@ -2,7 +2,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import { SelectField, TextAreaField, TextField } from "~/app/components/forms/fields";
 
 /** The months, as the month select offers them (the first month an issue covers). */
-export const MONTH_OPTIONS = [
+const MONTH_OPTIONS = [
   "January",
   "February",
   "March",
