@@ -29,11 +29,7 @@ const m = ISSUE_MESSAGES;
 const text = (max: number, message: string) =>
   z.string({ required_error: message, invalid_type_error: message }).trim().min(1, message).max(max, message);
 
-const issueCodeField = z
-  .string({ required_error: m.code, invalid_type_error: m.code })
-  .trim()
-  .toUpperCase()
-  .regex(ISSUE_CODE, m.code);
+const issueCodeField = z.string({ required_error: m.code, invalid_type_error: m.code }).trim().toUpperCase().regex(ISSUE_CODE, m.code);
 
 const whole = (message: string, min: number, max: number) =>
   z.number({ required_error: message, invalid_type_error: message }).int(message).min(min, message).max(max, message);
