@@ -38,9 +38,9 @@ import * as m037 from "./037-images";
 import * as m038 from "./038-catalogue-edits";
 import * as m039 from "./039-desk-curation";
 import * as m040 from "./040-hero-images";
-import * as m041 from "./041-magazine-desk";
 import * as m043 from "./043-newsletter-issues";
 import * as m044 from "./044-revision-autosaves";
+import * as m045 from "./045-magazine-desk";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -83,9 +83,9 @@ const migrations: Record<string, Migration> = {
   "038-catalogue-edits": m038,
   "039-desk-curation": m039,
   "040-hero-images": m040,
-  "041-magazine-desk": m041,
   "043-newsletter-issues": m043,
   "044-revision-autosaves": m044,
+  "045-magazine-desk": m045,
 };
 
 export const migrationProvider: MigrationProvider = {
