@@ -5,7 +5,7 @@ import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
 import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
 import { totpCode } from "~/server/desk/totp";
 import { jpegOf, pngOf } from "~/tests/helpers/images";
-import { newStaff, secretOnPage, signInThroughPage } from "./staff";
+import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
@@ -160,7 +160,10 @@ test("the reading-list dialog over an article fits the screen from 320 to 1280 p
   }
 });
 
-test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+test("the desk's door, staff, audit and article pages, for an admin, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const admin = await newStaff(site, "screens-desk", ["admin"]);
@@ -180,6 +183,46 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
   await shoot(page, project, "desk-audit", "/desk/audit");
   await shootArticlePages(page, site, project, { id: colleagueId.id, label: colleague.email });
+  await page.goto("/desk");
+  await page.getByRole("button", { name: "Leave the desk" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await shoot(page, project, "desk-verify", "/desk/verify");
+  // A draft's preview (ADR 079), at the wall and as a subscriber: its private link needs no desk session.
+  const draft = await createArticle(
+    site.db,
+    COMMAND_LINE,
+    {
+      title: "What a preview shows before anyone can read it",
+      dek: "The article page as readers will see it, with the desk's banner above.",
+      subDek: "",
+      summary: "A draft shown through the site's own article page in the preview's views.",
+      body: Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of a draft that only the desk has seen so far.`).join("\n\n"),
+      slug: `screens-preview-${project}`,
+      authors: ["samira-castellanos"],
+      topics: ["Managing Yourself"],
+      contentType: "Article",
+      tier: "article",
+      series: null,
+      seriesTitle: null,
+      seriesPart: null,
+      streams: [],
+      published: "2026-03-10",
+    },
+    new Date(),
+  );
+  if (!draft.ok) throw new Error(`the preview's draft was refused: ${JSON.stringify(draft)}`);
+  const preview = `/preview/${previewToken(draft.article.id, new Date(), site.sessionSecret)}`;
+  await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
+  await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
+});
+
+test("the desk's authors, topics, home page and reading lists, for an admin, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  await enrolledStaff(page, site, "screens-desk-catalogue", ["admin"]);
   await shoot(page, project, "desk-authors", "/desk/authors");
   await shoot(page, project, "desk-authors-search", "/desk/authors?q=professor");
   await shoot(page, project, "desk-author-new", "/desk/authors/new");
@@ -229,6 +272,15 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-reading-lists", "/desk/reading-lists");
   await shoot(page, project, "desk-reading-list-new", "/desk/reading-lists/new");
   await shoot(page, project, "desk-reading-list", "/desk/reading-lists/1");
+});
+
+test("the desk's magazine, newsletters and image pages, for an admin, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  await enrolledStaff(page, site, "screens-desk-media", ["admin"]);
   await shoot(page, project, "desk-magazine", "/desk/magazine");
   await shoot(page, project, "desk-magazine-year", "/desk/magazine?year=1974");
   await shoot(page, project, "desk-issue-new", "/desk/magazine/new");
@@ -301,38 +353,6 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await expect(page.getByRole("status")).toHaveText("The photo is on the author's articles now.");
   await shoot(page, project, "desk-author-photo", `/desk/authors/${byline.slug}/photo`);
   await shoot(page, project, "article-with-hero", `/${heroArticle.year}/${String(heroArticle.month).padStart(2, "0")}/${heroArticle.slug}`);
-
-  await page.goto("/desk");
-  await page.getByRole("button", { name: "Leave the desk" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-  await shoot(page, project, "desk-verify", "/desk/verify");
-  // A draft's preview (ADR 079), at the wall and as a subscriber: its private link needs no desk session.
-  const draft = await createArticle(
-    site.db,
-    COMMAND_LINE,
-    {
-      title: "What a preview shows before anyone can read it",
-      dek: "The article page as readers will see it, with the desk's banner above.",
-      subDek: "",
-      summary: "A draft shown through the site's own article page in the preview's views.",
-      body: Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of a draft that only the desk has seen so far.`).join("\n\n"),
-      slug: `screens-preview-${project}`,
-      authors: ["samira-castellanos"],
-      topics: ["Managing Yourself"],
-      contentType: "Article",
-      tier: "article",
-      series: null,
-      seriesTitle: null,
-      seriesPart: null,
-      streams: [],
-      published: "2026-03-10",
-    },
-    new Date(),
-  );
-  if (!draft.ok) throw new Error(`the preview's draft was refused: ${JSON.stringify(draft)}`);
-  const preview = `/preview/${previewToken(draft.article.id, new Date(), site.sessionSecret)}`;
-  await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
-  await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
 });
 
 /**
