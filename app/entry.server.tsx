@@ -149,7 +149,14 @@ function renderDocument(
         },
       },
     );
-    timeout = setTimeout(abort, streamTimeout + 1000);
+    timeout = setTimeout(() => {
+      // The render's own errors are logged as they come; a render cut off for taking too long is
+      // answered 500 as well, and the log must say why.
+      log.error(
+        `${request.method} ${new URL(request.url).pathname}: the page took over ${(streamTimeout + 1000) / 1000} s to render and was cut off`,
+      );
+      abort();
+    }, streamTimeout + 1000);
   });
 }
 

@@ -66,6 +66,9 @@ export type SignIn = (email: string, options?: ReaderOptions & { from?: string }
 export interface ReaderOptions {
   plan?: "digital";
   onboarded?: boolean;
+  /** The reader's name; Grace Hopper unless given (a test of two people tells them apart by it). */
+  firstName?: string;
+  lastName?: string;
 }
 
 /**
@@ -214,8 +217,12 @@ export function uniqueEmail(label: string): string {
 export const PASSWORD = "Harbour7!lights";
 
 /** Opens a reader's account (password PASSWORD) in the site's database, as registration would; with a plan, they subscribe to it. */
-export async function createReader(site: Site, email: string, { plan, onboarded = true }: ReaderOptions = {}): Promise<string> {
-  const registered = await register(site.db, { firstName: "Grace", lastName: "Hopper", email, password: PASSWORD, optIn: false });
+export async function createReader(
+  site: Site,
+  email: string,
+  { plan, onboarded = true, firstName = "Grace", lastName = "Hopper" }: ReaderOptions = {},
+): Promise<string> {
+  const registered = await register(site.db, { firstName, lastName, email, password: PASSWORD, optIn: false });
   if (!registered.ok) throw new Error(`cannot register ${email}: ${registered.reason}`);
   const userId = registered.user.id;
   if (plan) {

@@ -6,7 +6,7 @@ import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
 import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
 import { totpCode } from "~/server/desk/totp";
 import { jpegOf, pngOf } from "~/tests/helpers/images";
-import { newStaff, secretOnPage, signInThroughPage } from "./staff";
+import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
@@ -161,7 +161,10 @@ test("the reading-list dialog over an article fits the screen from 320 to 1280 p
   }
 });
 
-test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+test("the desk's door, staff, audit and article pages, for an admin, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
   test.setTimeout(180_000);
   const project = testInfo.project.name;
   const admin = await newStaff(site, "screens-desk", ["admin"]);
@@ -181,6 +184,46 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-staff-member", `/desk/staff/${colleagueId.id}`);
   await shoot(page, project, "desk-audit", "/desk/audit");
   await shootArticlePages(page, site, project, { id: colleagueId.id, label: colleague.email });
+  await page.goto("/desk");
+  await page.getByRole("button", { name: "Leave the desk" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await shoot(page, project, "desk-verify", "/desk/verify");
+  // A draft's preview (ADR 079), at the wall and as a subscriber: its private link needs no desk session.
+  const draft = await createArticle(
+    site.db,
+    COMMAND_LINE,
+    {
+      title: "What a preview shows before anyone can read it",
+      dek: "The article page as readers will see it, with the desk's banner above.",
+      subDek: "",
+      summary: "A draft shown through the site's own article page in the preview's views.",
+      body: Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of a draft that only the desk has seen so far.`).join("\n\n"),
+      slug: `screens-preview-${project}`,
+      authors: ["samira-castellanos"],
+      topics: ["Managing Yourself"],
+      contentType: "Article",
+      tier: "article",
+      series: null,
+      seriesTitle: null,
+      seriesPart: null,
+      streams: [],
+      published: "2026-03-10",
+    },
+    new Date(),
+  );
+  if (!draft.ok) throw new Error(`the preview's draft was refused: ${JSON.stringify(draft)}`);
+  const preview = `/preview/${previewToken(draft.article.id, new Date(), site.sessionSecret)}`;
+  await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
+  await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
+});
+
+test("the desk's authors, topics, home page and reading lists, for an admin, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  await enrolledStaff(page, site, "screens-desk-catalogue", ["admin"]);
   await shoot(page, project, "desk-authors", "/desk/authors");
   await shoot(page, project, "desk-authors-search", "/desk/authors?q=professor");
   await shoot(page, project, "desk-author-new", "/desk/authors/new");
@@ -230,6 +273,56 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-reading-lists", "/desk/reading-lists");
   await shoot(page, project, "desk-reading-list-new", "/desk/reading-lists/new");
   await shoot(page, project, "desk-reading-list", "/desk/reading-lists/1");
+});
+
+test("the desk's magazine, newsletters and image pages, for an admin, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const project = testInfo.project.name;
+  await enrolledStaff(page, site, "screens-desk-media", ["admin"]);
+  await shoot(page, project, "desk-magazine", "/desk/magazine");
+  await shoot(page, project, "desk-magazine-year", "/desk/magazine?year=1974");
+  await shoot(page, project, "desk-issue-new", "/desk/magazine/new");
+  // The first issue, its contents as the seed made them, then a cover uploaded through its form.
+  const magazineIssue = await site.db
+    .selectFrom("magazine_issue")
+    .select(["id", "code"])
+    .orderBy("year")
+    .orderBy("month")
+    .executeTakeFirstOrThrow();
+  await shoot(page, project, "desk-issue", `/desk/magazine/${magazineIssue.id}`);
+  // The contents reordered and a feature added through the page's own buttons, with JS or without.
+  const titles = page.locator("main ol li input[name$='.title']");
+  const [first, second] = [await titles.nth(0).inputValue(), await titles.nth(1).inputValue()];
+  await page.getByRole("button", { name: `move ${first} down` }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved. Readers see the change within seconds.");
+  await expect(titles.nth(0)).toHaveValue(second);
+  await expect(titles.nth(1)).toHaveValue(first);
+  await page.getByRole("group", { name: "Add a feature at the end" }).getByLabel("Title").fill("Letters to the Editor");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved. Readers see the change within seconds.");
+  await expect(titles.last()).toHaveValue("Letters to the Editor");
+  await page.goto(`/desk/magazine/${magazineIssue.id}/cover`);
+  await page
+    .getByLabel("Cover", { exact: true })
+    .setInputFiles({ name: "cover.jpg", mimeType: "image/jpeg", buffer: await jpegOf(900, 1200) });
+  await page.getByLabel("Alt text").fill("A lighthouse beam over a grey sea");
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByRole("status")).toHaveText("The cover is on the issue now.");
+  await shoot(page, project, "desk-issue-cover", `/desk/magazine/${magazineIssue.id}/cover`);
+  await shoot(page, project, "issue-with-cover", `/archive-toc/${magazineIssue.code}`);
+  // Newsletters: the list, a draft started through its button, the mail's preview and the send page.
+  await page.goto("/desk/newsletters");
+  await page.getByRole("button", { name: "Compose an issue of The Daily Brief" }).click();
+  await page.waitForURL(/\/desk\/newsletters\/issues\/\d+$/);
+  await expect(page.getByRole("status").first()).toContainText("A new draft");
+  const issue = new URL(page.url()).pathname;
+  await shoot(page, project, "desk-newsletters", "/desk/newsletters");
+  await shoot(page, project, "desk-newsletter-issue", issue);
+  await shoot(page, project, "desk-newsletter-preview", `${issue}/preview`);
+  await shoot(page, project, "desk-newsletter-send", `${issue}/send`);
 
   // An article's image page before and after an upload through its form, and the article with it.
   const heroArticle = await site.db
@@ -280,38 +373,6 @@ test("the desk's pages, for an admin, fit the screen from 320 to 1280 px", async
   await shoot(page, project, "desk-episode-new", "/desk/podcasts/the-long-way-back/new");
   await shoot(page, project, "desk-episode", "/desk/podcasts/the-long-way-back/1");
   await shoot(page, project, "desk-episode-audio", "/desk/podcasts/the-long-way-back/1/audio");
-
-  await page.goto("/desk");
-  await page.getByRole("button", { name: "Leave the desk" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-  await shoot(page, project, "desk-verify", "/desk/verify");
-  // A draft's preview (ADR 079), at the wall and as a subscriber: its private link needs no desk session.
-  const draft = await createArticle(
-    site.db,
-    COMMAND_LINE,
-    {
-      title: "What a preview shows before anyone can read it",
-      dek: "The article page as readers will see it, with the desk's banner above.",
-      subDek: "",
-      summary: "A draft shown through the site's own article page in the preview's views.",
-      body: Array.from({ length: 6 }, (_, i) => `Paragraph ${i + 1} of a draft that only the desk has seen so far.`).join("\n\n"),
-      slug: `screens-preview-${project}`,
-      authors: ["samira-castellanos"],
-      topics: ["Managing Yourself"],
-      contentType: "Article",
-      tier: "article",
-      series: null,
-      seriesTitle: null,
-      seriesPart: null,
-      streams: [],
-      published: "2026-03-10",
-    },
-    new Date(),
-  );
-  if (!draft.ok) throw new Error(`the preview's draft was refused: ${JSON.stringify(draft)}`);
-  const preview = `/preview/${previewToken(draft.article.id, new Date(), site.sessionSecret)}`;
-  await shoot(page, project, "desk-preview-wall", `${preview}?view=wall`);
-  await shoot(page, project, "desk-preview-subscriber", `${preview}?view=subscriber`);
 });
 
 /**

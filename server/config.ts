@@ -219,7 +219,14 @@ const envSchema = z.object({
     }, "STORE_TIMEZONE must be an IANA time zone such as America/New_York"),
 });
 
-export type Config = z.infer<typeof envSchema> & { dataDir: string; contentDir: string; production: boolean; siteUrl: string };
+export type Config = z.infer<typeof envSchema> & {
+  dataDir: string;
+  contentDir: string;
+  production: boolean;
+  siteUrl: string;
+  /** Whether SITE_URL or PORT was given: if neither was, siteUrl is only the default's guess. */
+  addressGiven: boolean;
+};
 
 /** Addresses that mean "every interface": the machine itself answers on them as localhost. */
 const EVERY_INTERFACE = new Set(["0.0.0.0", "::", "[::]"]);
@@ -258,6 +265,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     contentDir: path.resolve(result.data.CONTENT_DIR),
     production: result.data.NODE_ENV === "production",
     siteUrl: result.data.SITE_URL?.replace(/\/$/, "") ?? defaultSiteUrl(result.data.HOST, result.data.PORT),
+    addressGiven: Boolean(env.SITE_URL || env.PORT),
   };
 }
 

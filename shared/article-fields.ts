@@ -29,6 +29,9 @@ export const ARTICLE_FIELD_MESSAGES = {
 
 const m = ARTICLE_FIELD_MESSAGES;
 
+/** The longest body, in characters. */
+export const BODY_MAX = 200_000;
+
 /** A calendar date that exists (2025-02-30 does not). */
 export const calendarDate = z
   .string()
@@ -45,7 +48,7 @@ export const articleFieldsSchema = z
     dek: text(600, m.dek, m.dek),
     subDek: z.string().trim().max(600, m.subDek).default(""),
     summary: text(2000, m.summary, m.summary),
-    body: text(200_000, m.body, m.body),
+    body: text(BODY_MAX, m.body, m.body),
     slug: slug(m.slug),
     /** Author slugs, in the byline's order. */
     authors: z.array(slug(m.authors)).min(1, m.authors).max(20, m.authors),

@@ -13,3 +13,11 @@ export const ARTICLE_STATUS_NAMES: Record<ArticleStatus, string> = {
 
 export const TIERS = ["article", "top50", "cases", "visual-library"] as const;
 export const CURATED_STREAMS = ["big-ideas", "ascend", "hbr-analytic-services", "webinars", "visual-library"] as const;
+
+/** The states autosave writes in (ADR 085): those readers can neither see nor get without an editor acting again. */
+export const AUTOSAVED_STATES: readonly ArticleStatus[] = ["draft", "unpublished"];
+
+export const AUTOSAVE_OFF = "Autosave is off while the article is published or scheduled: press Save to change it.";
+
+/** Once the editor has been shown someone else's save: their version gives way to the editor's only when the editor says so. */
+export const AUTOSAVE_AFTER_CONFLICT = "Autosave is off until you press Save: your version replaces theirs only then.";

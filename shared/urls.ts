@@ -11,7 +11,16 @@ export const issuePath = (code: string) => `/archive-toc/${code}`;
 export const articleArtPath = (slug: string) => `/art/article/${slug}.svg`;
 /** A visual-library article's chart, drawn from its data: public, as the article page shows it. */
 export const chartArtPath = (slug: string) => `/art/chart/${slug}.svg`;
-export const issueCoverPath = (code: string) => `/art/issue/${code}.svg`;
+/**
+ * What an issue's drawn cover and social card are named by: its code, then from its second save
+ * its version too, so that a new title is drawn at a new address and no cache (a process's, a
+ * browser's) keeps showing the old one.
+ */
+export const issueArtKey = (issue: { code: string; version: number }) =>
+  issue.version > 1 ? `${issue.code}-v${issue.version}` : issue.code;
+/** The issue code an art key names; undefined for anything else. */
+export const issueCodeOfArtKey = (key: string) => /^(BR\d{4}|\d{4})(?:-v[1-9]\d{0,8})?$/.exec(key)?.[1];
+export const issueCoverPath = (artKey: string) => `/art/issue/${artKey}.svg`;
 export const productPath = (p: { slug: string; availabilityId: number }) => `/product/${p.slug}/${p.availabilityId}`;
 /** The store's listing with these filters (a product type's and a topic's slugs), at a page. */
 export function storePath(filter: { type: string | null; topic: string | null }, page = 1): string {

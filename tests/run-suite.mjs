@@ -39,16 +39,22 @@ function run(command, args, env = {}, held = false) {
 const npx = (...args) => ["npx", args];
 const onPostgres = { DATABASE_URL: secondDatabase };
 
-function step(label, [command, args], env) {
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+/** A step's output as it comes; its wall-clock time when it ends, for CI's time budget. */
+async function step(label, [command, args], env) {
   console.log(`\n== ${label} ==`);
-  return run(command, args, env);
+  const started = Date.now();
+  await run(command, args, env);
+  console.log(`== ${label}: passed in ${seconds(started)} ==`);
 }
 
 /** The fault scripts on one database, beside another step; their output comes when they end. */
 async function faults(database, env) {
   console.log(`\n== faults (${database}): running beside the next step; their output follows when they end ==`);
+  const started = Date.now();
   await run("npm", ["run", "--silent", "test:faults"], { ...env, TEST_RESULTS_DIR: `test-results/faults-${database}` }, true);
-  console.log(`== faults (${database}): passed ==`);
+  console.log(`== faults (${database}): passed in ${seconds(started)} ==`);
 }
 
 try {

@@ -52,8 +52,10 @@ export default function SearchSuggestions({ input, idPrefix: id, liveRegion }: P
       onAnswer: (_term, { subjects, records }) =>
         dispatch({
           type: "answer",
-          topics: subjects.map((s) => ({ label: s.name, type: "Topic", link: s.link })),
-          titles: records.map((r) => ({ label: r.title, type: r.contentType, link: r.link })),
+          groups: [
+            subjects.map((s) => ({ label: s.name, type: "Topic", value: s.link })),
+            records.map((r) => ({ label: r.title, type: r.contentType, value: r.link })),
+          ],
           show: !dismissed.current && document.activeElement === input.current,
         }),
       onClear: () => dispatch({ type: "clear" }),
@@ -117,7 +119,7 @@ export default function SearchSuggestions({ input, idPrefix: id, liveRegion }: P
           if (option) {
             event.preventDefault();
             close();
-            navigate(option.link);
+            navigate(option.value);
           }
           break;
         }
@@ -180,7 +182,7 @@ export default function SearchSuggestions({ input, idPrefix: id, liveRegion }: P
           return (
             <Link
               key={index}
-              to={option.link}
+              to={option.value}
               id={optionId(index)}
               role="option"
               aria-selected={index === active}
@@ -209,8 +211,8 @@ export default function SearchSuggestions({ input, idPrefix: id, liveRegion }: P
         hidden={!open}
         onMouseDown={(event) => event.preventDefault()}
       >
-        {renderGroup("Topics", popup.topics, 0)}
-        {renderGroup("Titles", popup.titles, popup.topics.length)}
+        {renderGroup("Topics", popup.groups[0] ?? [], 0)}
+        {renderGroup("Titles", popup.groups[1] ?? [], popup.groups[0]?.length ?? 0)}
       </div>
       {createPortal(announcement(popup), liveRegion)}
     </>

@@ -77,6 +77,9 @@ export const yearLink = style({
 
 export const cover = style({ width: "100%", maxWidth: 360, height: "auto" });
 
+/** An uploaded cover in a card: as wide as the card's column, whatever size it was uploaded at. */
+export const uploadedCover = style({ display: "block", width: "100%", height: "auto" });
+
 export const tocLayout = style({
   display: "grid",
   gap: vars.space.xl,

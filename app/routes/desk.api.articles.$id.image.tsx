@@ -1,7 +1,8 @@
 import { keyActor } from "~/server/desk/api-keys";
 import { apiImage, imageRef, setArticleImage as setImage } from "~/server/desk/images";
 import { IMAGE_ID_UNKNOWN, setArticleImage } from "~/app/lib/api/groups/admin";
-import { apiError, apiJson, apiRoute, invalidFields, serve } from "~/app/lib/api/handler.server";
+import { apiJson, apiRoute, invalidFields, serve } from "~/app/lib/api/handler.server";
+import { articleNotFound } from "~/app/lib/api/admin-articles.server";
 import { config } from "~/app/lib/context/db.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
@@ -10,10 +11,7 @@ const route = apiRoute(
   serve(setArticleImage, async ({ request, context, params, body, key }) => {
     const database = await requestContext({ request, context }).db();
     const changed = await setImage(database, keyActor(key), params.id, body.imageId, new Date());
-    if (!changed.ok)
-      return changed.reason === "missing-image"
-        ? invalidFields({ imageId: [IMAGE_ID_UNKNOWN] })
-        : apiError(404, "not_found", "No article has this id.");
+    if (!changed.ok) return changed.reason === "missing-image" ? invalidFields({ imageId: [IMAGE_ID_UNKNOWN] }) : articleNotFound();
     const image = changed.imageId === null ? undefined : await imageRef(database, changed.imageId);
     return apiJson({ id: params.id, image: image ? apiImage(image, config().siteUrl) : null });
   }),

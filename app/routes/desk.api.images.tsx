@@ -33,9 +33,7 @@ const route = apiRoute(
     if (!stored.ok)
       return stored.reason === "too-large"
         ? apiError(413, "too_large", stored.message)
-        : apiError(422, stored.reason === "not-an-image" ? "not_an_image" : "too_many_pixels", stored.message, {
-            fields: { file: [stored.message] },
-          });
+        : invalidFields({ file: [stored.message] }, stored.message);
     return apiJson(apiImage(stored.image, config().siteUrl), { status: stored.existing ? 200 : 201 });
   }),
 );

@@ -1,14 +1,15 @@
 import { articleImagePath } from "~/app/lib/desk/picture-paths";
 import { previewPath } from "~/server/desk/articles/preview";
-import { parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { lazy } from "react";
 import { articleChoices } from "~/server/desk/article-choices";
-import { publishArticle, saveArticle, unpublishArticle, type PublishResult } from "~/server/desk/articles";
+import { publishArticle, unpublishArticle, type PublishResult } from "~/server/desk/articles";
 import { mayAct } from "~/server/desk/roles";
+import { AUTOSAVE_AFTER_CONFLICT, AUTOSAVE_OFF, AUTOSAVED_STATES } from "~/shared/article-vocabulary";
+import { Deferred } from "~/app/components/Deferred";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import { ArticleForm } from "~/app/components/desk/articles/ArticleForm";
-import { ConflictNotice } from "~/app/components/desk/articles/ConflictNotice";
 import { StatePanel } from "~/app/components/desk/articles/StatePanel";
 import * as css from "~/app/components/desk/articles/articles.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
@@ -16,8 +17,8 @@ import * as forms from "~/app/components/forms/forms.css";
 import { errorSummary } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor, notFound, requireAction, requireDesk } from "~/app/lib/desk/access.server";
-import { articleFormSchema, articleFormValues, SCHEDULE_MESSAGE, scheduleSchema } from "~/app/lib/desk/article-form";
-import { ARTICLE_FORM_BYTES, articleFromParam, conflictView, formVersion, STALE_FORM } from "~/app/lib/desk/articles.server";
+import { articleFormValues, SCHEDULE_MESSAGE, scheduleSchema } from "~/app/lib/desk/article-form";
+import { ARTICLE_FORM_BYTES, articleFromParam, conflictView, saveArticleForm } from "~/app/lib/desk/articles.server";
 import { setDeskFlash, takeDeskFlash } from "~/app/lib/desk/flash.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
@@ -27,7 +28,12 @@ import { redirect } from "~/app/lib/http/responses.server";
 
 // One article at the desk (issue 38): its fields, saved as a new revision if no one else saved
 // since the editor opened it; and its state, moved by forms of their own (publish now, schedule,
-// unpublish). Every form works without JS and ends in a redirect back here with a notice.
+// unpublish). Every form works without JS and ends in a redirect back here with a notice. With
+// JS the form also autosaves, previews the body and offers authors and topics (ADR 085).
+
+// A save that came too late is shown in full on the server; in the browser its code (the diff
+// view) loads only when there is one, which leaves the page's scripts room within its budget (ADR 049).
+const ConflictNotice = lazy(() => import("~/app/components/desk/articles/ConflictNotice").then((m) => ({ default: m.ConflictNotice })));
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const staff = await requireDesk({ request, context }, "articles.list");
@@ -47,6 +53,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       lastChange: article.updatedAt ? { by: article.updatedBy?.name ?? "unknown", at: deskTime(article.updatedAt) } : null,
       publishAt: article.publishAt && deskTime(article.publishAt),
       now: new Date().toISOString().slice(0, 16),
+      autosave: { path: `/desk/articles/${article.id}/autosave`, off: AUTOSAVED_STATES.includes(article.status) ? null : AUTOSAVE_OFF },
       preview: {
         guest: previewPath(article.id),
         wall: previewPath(article.id, { view: "wall" }),
@@ -78,13 +85,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   switch (form.get("intent")) {
     case "save": {
       requireAction(staff, "articles.edit");
-      const submission = parseWithZod(form, { schema: articleFormSchema });
       // Every answer of a save names its conflict (none, mostly), so the page can tell them apart.
       const none = { conflict: null };
-      if (submission.status !== "success") return rejectForm(submission, {}, 400, none);
-      const version = formVersion(form);
-      if (version === null) return rejectForm(submission, { formErrors: [STALE_FORM] }, 400, none);
-      const saved = await saveArticle(db, actor, article.id, version, submission.value, now);
+      const attempt = await saveArticleForm(db, actor, article, form, "save", now);
+      const { submission } = attempt;
+      if (attempt.saved === null) return rejectForm(submission, attempt.formError ? { formErrors: [attempt.formError] } : {}, 400, none);
+      const { saved, fields } = attempt;
       if (saved.ok) {
         const setCookie = await setDeskFlash(staff.user.id, { kind: "notice", message: "Saved." });
         return redirect(here, { status: 303, headers: { "Set-Cookie": setCookie } });
@@ -92,7 +98,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       if (saved.reason === "missing") notFound();
       if (saved.reason === "invalid")
         return rejectForm(submission, { fieldErrors: saved.fieldErrors as Record<string, string[]> }, 422, none);
-      const conflict = conflictView(saved.conflict, submission.value);
+      if (saved.reason === "state") return rejectForm(submission, { formErrors: [saved.message] }, 409, none);
+      const conflict = conflictView(saved.conflict, fields);
       return rejectForm(submission, { formErrors: [conflict.message] }, 409, { conflict });
     }
     case "publish":
@@ -119,7 +126,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = (args) => deskMeta(args, args.data ? `Edit: ${args.data.article.title}` : "Article");
 
 export default function EditArticle() {
-  const { article, values, choices, may, notice, lastChange, publishAt, now, preview } = useLoaderData<typeof loader>();
+  const { article, values, choices, may, notice, lastChange, publishAt, now, preview, autosave } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const conflict = actionData && "conflict" in actionData ? actionData.conflict : null;
   const result = actionData && "result" in actionData ? actionData.result : undefined;
@@ -139,7 +146,13 @@ export default function EditArticle() {
         </p>
       ) : null}
       {/* First on a phone too, before the state's panel: a conflict's notice says all there is to say. */}
-      {conflict ? <ConflictNotice conflict={conflict} /> : <ErrorSummary items={errorSummary("article", result)} />}
+      {conflict ? (
+        <Deferred>
+          <ConflictNotice conflict={conflict} />
+        </Deferred>
+      ) : (
+        <ErrorSummary items={errorSummary("article", result)} />
+      )}
       <div className={css.layout}>
         <StatePanel
           article={conflict ? { ...article, version: conflict.version, status: conflict.status } : article}
@@ -163,6 +176,7 @@ export default function EditArticle() {
             summaryAbove
             submitLabel="Save"
             saveNote={article.status === "published" ? "A published article changes on the site as soon as it is saved." : undefined}
+            autosave={conflict ? { ...autosave, off: AUTOSAVE_AFTER_CONFLICT } : autosave}
           />
         ) : (
           <p className={css.unchanged}>Your roles let you read this article, not change it.</p>

@@ -11,7 +11,8 @@ import { articleFromParam } from "~/app/lib/desk/articles.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
 
-// An article's revisions, newest first: every save, state change and restore made one.
+// An article's revisions, newest first: every save, state change and restore made one, and each
+// sitting's autosaves one between them.
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireDesk({ request, context }, "articles.list");
@@ -20,7 +21,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const revisions = await listRevisions(db, article.id);
   return {
     article: { id: article.id, title: article.title, version: article.version },
-    revisions: revisions.map((r) => ({ id: r.id, version: r.version, status: r.status, at: deskTime(r.savedAt), by: r.savedBy.name })),
+    revisions: revisions.map((r) => ({
+      id: r.id,
+      version: r.version,
+      status: r.status,
+      at: deskTime(r.savedAt),
+      // An editor's autosaves of one sitting make one revision, the last of them (ADR 085).
+      by: r.autosaved ? `${r.savedBy.name}, autosaved` : r.savedBy.name,
+    })),
   };
 }
 
@@ -70,9 +78,8 @@ export default function ArticleRevisions() {
                   <StatusBadge status={r.status} />
                 </td>
                 <td data-label="Changes">
-                  <Link to={`/desk/articles/${article.id}/revisions/${r.id}`}>
+                  <Link to={`/desk/articles/${article.id}/revisions/${r.id}`} aria-label={`See version ${r.version}'s changes`}>
                     See version {r.version}
-                    <span className="visually-hidden">&apos;s changes</span>
                   </Link>
                 </td>
               </tr>

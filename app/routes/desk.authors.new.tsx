@@ -1,55 +1,38 @@
-import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Link, useActionData } from "@remix-run/react";
 import { createAuthor } from "~/server/desk/catalogue/authors";
 import { authorFieldsSchema } from "~/shared/catalogue-fields";
-import { primaryButton } from "~/app/components/controls.css";
+import { CatalogueForm } from "~/app/components/desk/CatalogueEditor";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import * as css from "~/app/components/desk/desk.css";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { TextAreaField, TextField } from "~/app/components/forms/fields";
-import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
-import { requestContext } from "~/app/lib/context/request-context.server";
 import { requireDesk } from "~/app/lib/desk/access.server";
-import { deskEditor } from "~/app/lib/desk/catalogue.server";
+import { createCatalogueRow } from "~/app/lib/desk/catalogue.server";
 import { deskMeta } from "~/app/lib/desk/meta";
-import { readForm } from "~/app/lib/forms/guard.server";
-import { rejectForm } from "~/app/lib/forms/reply.server";
-import { redirect } from "~/app/lib/http/responses.server";
 
 // A new author (ADR 078). Their slug is made from the name unless given, and is fixed once made.
 
 const loadSchema: SchemaLoader<typeof authorFieldsSchema> = () => import("~/shared/catalogue-fields").then((m) => m.authorFieldsSchema);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireDesk({ request, context }, "authors.edit");
+export async function loader(args: LoaderFunctionArgs) {
+  await requireDesk(args, "authors.edit");
   return null;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const staff = await requireDesk({ request, context }, "authors.edit");
-  const form = await readForm(request);
-  const submission = parseWithZod(form, { schema: authorFieldsSchema });
-  if (submission.status !== "success") return rejectForm(submission);
-  const made = await createAuthor(await requestContext({ request, context }).db(), deskEditor(staff), submission.value, new Date());
-  if (!made.ok) return rejectForm(submission, { fieldErrors: made.reason === "invalid" ? made.fields : {} }, 422);
-  return redirect(`/desk/authors/${made.value.id}?saved=created`, 303);
-}
+export const action = (args: ActionFunctionArgs) => createCatalogueRow(args, "author", authorFieldsSchema, createAuthor);
 
 export const meta: MetaFunction = (args) => deskMeta(args, "Add an author");
 
 export default function DeskNewAuthor() {
   const actionData = useActionData<typeof action>();
-  const { form, fields, summary, submitDisabled } = useSpecForm("new-author", loadSchema, actionData?.result);
+  const { fields, ...spec } = useSpecForm("new-author", loadSchema, actionData?.result);
   return (
     <DeskPage title="Add an author">
       <p className={css.muted}>
         <Link to="/desk/authors">All authors</Link>
       </p>
-      <ErrorSummary items={summary} />
-      <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
+      <CatalogueForm spec={spec} button="Add the author">
         <TextField meta={fields.name} label="Name" autoComplete="off" />
         <TextField
           meta={fields.slug}
@@ -59,12 +42,7 @@ export default function DeskNewAuthor() {
         />
         <TextField meta={fields.role} label="Role" autoComplete="off" hint="A short line, such as their job title." />
         <TextAreaField meta={fields.bio} label="Biography" rows={8} />
-        <div className={forms.actions}>
-          <button type="submit" className={primaryButton} disabled={submitDisabled}>
-            Add the author
-          </button>
-        </div>
-      </Form>
+      </CatalogueForm>
     </DeskPage>
   );
 }

@@ -12,6 +12,7 @@ import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor, requireDesk } from "~/app/lib/desk/access.server";
+import { changedSinceOpened } from "~/app/lib/desk/conflict";
 import { ADD_INVALID, homeStoriesSchema } from "~/app/lib/desk/curation-forms";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
@@ -66,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     submission,
     {
       formErrors: [
-        `The home page's stories were changed by ${result.by} at ${deskTime(result.at)} since you opened this page: your change was not made. Here they are now; make it again if it is still needed.`,
+        `${changedSinceOpened("choice of stories", result.by, result.at)} Your change was not made: here they are now; make it again if it is still needed.`,
       ],
     },
     409,

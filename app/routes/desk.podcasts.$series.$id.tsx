@@ -1,22 +1,19 @@
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getDeskEpisode, podcastSeriesBySlug, updateEpisode, type DeskEpisode } from "~/server/desk/media";
 import { mayAct } from "~/server/desk/roles";
 import { episodeEditSchema } from "~/shared/media-fields";
 import { durationText, EPISODE_TYPE_NAMES } from "~/shared/media-vocabulary";
-import { primaryButton } from "~/app/components/controls.css";
+import { CatalogueEditor } from "~/app/components/desk/CatalogueEditor";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import { RowFacts } from "~/app/components/desk/RowFacts";
 import { EpisodeFields } from "~/app/components/desk/media/EpisodeFields";
 import * as css from "~/app/components/desk/desk.css";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
-import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { notFound, requireAction, requireDesk } from "~/app/lib/desk/access.server";
-import { deskEditor, staleMessage } from "~/app/lib/desk/catalogue.server";
+import { deskEditor, staleMessage, type SavedVersion } from "~/app/lib/desk/catalogue.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
 import { readForm } from "~/app/lib/forms/guard.server";
@@ -28,7 +25,11 @@ import { redirect } from "~/app/lib/http/responses.server";
 
 const loadSchema: SchemaLoader<typeof episodeEditSchema> = () => import("~/shared/media-fields").then((m) => m.episodeEditSchema);
 
-const SAVED = { saved: "Saved.", unchanged: "Nothing had changed, so nothing was saved." } as const;
+const SAVED = {
+  created: "Episode added. Upload its audio on its audio page.",
+  saved: "Saved.",
+  unchanged: "Nothing had changed, so nothing was saved.",
+} as const;
 
 const episodeId = (value: string | undefined) => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
 
@@ -64,7 +65,7 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-const savedVersion = (episode: DeskEpisode) => ({
+const savedVersion = (episode: DeskEpisode): SavedVersion => ({
   version: episode.version,
   facts: [
     ["Title", episode.title],
@@ -73,7 +74,7 @@ const savedVersion = (episode: DeskEpisode) => ({
     ["Season and number", `Season ${episode.season}, episode ${episode.episode}`],
     ["Type", EPISODE_TYPE_NAMES[episode.episodeType]],
     ["Length", durationText(episode.durationSeconds)],
-  ] as [string, string][],
+  ],
 });
 
 export const meta: MetaFunction<typeof loader> = (args) => deskMeta(args, args.data ? `Episode: ${args.data.episode.title}` : "Episode");
@@ -81,8 +82,8 @@ export const meta: MetaFunction<typeof loader> = (args) => deskMeta(args, args.d
 export default function DeskEpisode() {
   const { episode, mayEdit, saved } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const stale = actionData && "saved" in actionData ? (actionData.saved as ReturnType<typeof savedVersion>) : null;
-  const { form, fields, summary, submitDisabled } = useSpecForm("edit-episode", loadSchema, actionData?.result, {
+  const stale = actionData && "saved" in actionData ? (actionData.saved as SavedVersion) : null;
+  const { fields, ...spec } = useSpecForm("edit-episode", loadSchema, actionData?.result, {
     title: episode.title,
     description: episode.description,
     pubDate: episode.pubDate,
@@ -91,7 +92,6 @@ export default function DeskEpisode() {
     episodeType: episode.episodeType,
     durationSeconds: durationText(episode.durationSeconds),
   });
-  const formError = form.errors?.[0];
   const base = `/desk/podcasts/${episode.series.slug}`;
   return (
     <DeskPage title={episode.title}>
@@ -99,45 +99,15 @@ export default function DeskEpisode() {
         <Link to={base}>{episode.series.title}</Link> · <Link to={`${base}/${episode.id}/audio`}>Audio</Link> ·{" "}
         <a href={episode.path}>its page</a>
       </p>
-      {saved ? (
-        <p className={forms.success} role="status">
-          {saved}
-        </p>
-      ) : null}
-      <div className={css.editor}>
-        {mayEdit ? (
-          <section aria-labelledby="edit-heading">
-            <h2 id="edit-heading" className="visually-hidden">
-              Edit the episode
-            </h2>
-            <ErrorSummary items={summary} />
-            <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
-              {/* After a refused save, the version now saved: saving again replaces it, knowingly. */}
-              <input type="hidden" name="version" value={stale?.version ?? episode.version} />
-              {formError ? (
-                <p className={forms.formMessage} id={form.errorId}>
-                  {formError}
-                </p>
-              ) : null}
-              <EpisodeFields
-                fields={fields}
-                numbersNote={
-                  episode.audio.kind === "seed"
-                    ? "Its seed audio file is named by its season and number: upload its audio to renumber it."
-                    : undefined
-                }
-              />
-              <div className={forms.actions}>
-                <button type="submit" className={primaryButton} disabled={submitDisabled}>
-                  Save the episode
-                </button>
-              </div>
-            </Form>
-          </section>
-        ) : null}
-        {stale ? (
-          <RowFacts title={`Saved since you opened it (version ${stale.version})`} facts={stale.facts} />
-        ) : (
+      <CatalogueEditor
+        noun="episode"
+        saved={saved}
+        mayEdit={mayEdit}
+        stale={stale}
+        version={episode.version}
+        spec={spec}
+        button="Save the episode"
+        about={
           <RowFacts
             title="About this episode"
             facts={[
@@ -145,8 +115,17 @@ export default function DeskEpisode() {
               ["Last saved", episode.updatedAt ? `${episode.updatedAt} by ${episode.updatedBy}` : "As the seed content made it"],
             ]}
           />
-        )}
-      </div>
+        }
+      >
+        <EpisodeFields
+          fields={fields}
+          numbersNote={
+            episode.audio.kind === "seed"
+              ? "Its seed audio file is named by its season and number: upload its audio to renumber it."
+              : undefined
+          }
+        />
+      </CatalogueEditor>
     </DeskPage>
   );
 }

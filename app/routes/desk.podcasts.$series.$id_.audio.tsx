@@ -30,7 +30,6 @@ export async function loader(args: LoaderFunctionArgs) {
   const episode = await getDeskEpisode(await requestContext(args).db(), args.params.series ?? "", episodeId(args.params.id));
   if (!episode) notFound();
   const { flash, setCookie } = await takeDeskFlash(args.request, staff.user.id);
-  const added = new URL(args.request.url).searchParams.get("added") === "1";
   return data(
     {
       episode: { id: episode.id, title: episode.title, series: episode.series, path: episode.path },
@@ -38,7 +37,7 @@ export async function loader(args: LoaderFunctionArgs) {
         seed: "Listeners get the seed content's MP3 for this episode.",
         none: "No audio yet: the episode's player and its feed entry have nothing to play.",
       }),
-      notice: flash?.kind === "notice" ? flash.message : added ? "Episode added. Upload its audio here." : null,
+      notice: flash?.kind === "notice" ? flash.message : null,
     },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );

@@ -64,37 +64,21 @@ export default function DeskPodcastEpisodes() {
         pageSize={pageSize}
         problem={problem}
         order="newest first"
-      >
-        {items.length > 0 ? (
-          <table className={css.table}>
-            <caption className="visually-hidden">Episodes</caption>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Published</th>
-                <th scope="col">Season and number</th>
-                <th scope="col">Type</th>
-                <th scope="col">Audio</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <tr key={e.id}>
-                  <td data-label="Title">
-                    <Link to={`${base}/${e.id}`}>{e.title}</Link>
-                  </td>
-                  <td data-label="Published">{e.pubDate}</td>
-                  <td data-label="Season and number">
-                    S{e.season} E{e.episode}
-                  </td>
-                  <td data-label="Type">{e.episodeType}</td>
-                  <td data-label="Audio">{e.audio}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
-      </CatalogueListing>
+        caption="Episodes"
+        columns={["Title", "Published", "Season and number", "Type", "Audio"]}
+        rows={items.map((e) => ({
+          key: e.id,
+          cells: [
+            <Link key="title" to={`${base}/${e.id}`}>
+              {e.title}
+            </Link>,
+            e.pubDate,
+            `S${e.season} E${e.episode}`,
+            e.episodeType,
+            e.audio,
+          ],
+        }))}
+      />
     </DeskPage>
   );
 }

@@ -1,15 +1,12 @@
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { createEpisode, podcastSeriesBySlug } from "~/server/desk/media";
 import { episodeFieldsSchema } from "~/shared/media-fields";
-import { primaryButton } from "~/app/components/controls.css";
+import { CatalogueForm } from "~/app/components/desk/CatalogueEditor";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import { EpisodeFields } from "~/app/components/desk/media/EpisodeFields";
 import * as css from "~/app/components/desk/desk.css";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
-import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { notFound, requireDesk } from "~/app/lib/desk/access.server";
@@ -53,7 +50,7 @@ export async function action(args: ActionFunctionArgs) {
   if (submission.status !== "success") return rejectForm(submission);
   const made = await createEpisode(await requestContext(args).db(), deskEditor(staff), series, submission.value, new Date());
   if (!made.ok) return rejectForm(submission, { fieldErrors: made.reason === "invalid" ? made.fields : {} }, 422);
-  return redirect(`/desk/podcasts/${series.slug}/${made.value.id}/audio?added=1`, 303);
+  return redirect(`/desk/podcasts/${series.slug}/${made.value.id}?saved=created`, 303);
 }
 
 export const meta: MetaFunction<typeof loader> = (args) =>
@@ -62,7 +59,7 @@ export const meta: MetaFunction<typeof loader> = (args) =>
 export default function DeskNewEpisode() {
   const { series, next } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { form, fields, summary, submitDisabled } = useSpecForm("new-episode", loadSchema, actionData?.result, {
+  const { fields, ...spec } = useSpecForm("new-episode", loadSchema, actionData?.result, {
     pubDate: new Date().toISOString().slice(0, 10),
     season: String(next.season),
     episode: String(next.episode),
@@ -73,16 +70,10 @@ export default function DeskNewEpisode() {
       <p className={css.muted}>
         <Link to={`/desk/podcasts/${series.slug}`}>All episodes</Link>
       </p>
-      <p>Readers and podcast apps see a new episode at once. It plays its audio once you upload an MP3 on the next page.</p>
-      <ErrorSummary items={summary} />
-      <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
+      <p>Readers and podcast apps see a new episode at once. It plays its audio once you upload an MP3 on its audio page.</p>
+      <CatalogueForm spec={spec} button="Add the episode">
         <EpisodeFields fields={fields} />
-        <div className={forms.actions}>
-          <button type="submit" className={primaryButton} disabled={submitDisabled}>
-            Add the episode
-          </button>
-        </div>
-      </Form>
+      </CatalogueForm>
     </DeskPage>
   );
 }

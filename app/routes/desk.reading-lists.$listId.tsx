@@ -23,6 +23,7 @@ import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor, notFound, requireDesk } from "~/app/lib/desk/access.server";
+import { changedSinceOpened } from "~/app/lib/desk/conflict";
 import { ADD_INVALID, readingListFormSchema } from "~/app/lib/desk/curation-forms";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
@@ -93,7 +94,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     {
       failed: true,
       conflict: {
-        message: `This list was changed by ${saved.by} at ${deskTime(saved.at)} since you opened it: your version was not saved. The form now shows the list as it is; yours is below it, to copy from.`,
+        message: `${changedSinceOpened("reading list", saved.by, saved.at)} Your version was not saved: the form now shows the list as it is, and yours is below it, to copy from.`,
         yours,
       },
     },

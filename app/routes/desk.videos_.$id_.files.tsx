@@ -31,7 +31,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const video = await getDeskVideo(await requestContext({ request, context }).db(), videoId(params.id));
   if (!video) notFound();
   const { flash, setCookie } = await takeDeskFlash(request, staff.user.id);
-  const added = new URL(request.url).searchParams.get("added") === "1";
   return data(
     {
       video: { id: video.id, title: video.title, path: video.path },
@@ -43,7 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
         seed: "Readers get the seed content's captions for this video.",
         none: "No captions yet: upload them, so that everyone can follow the video.",
       }),
-      notice: flash?.kind === "notice" ? flash.message : added ? "Video added. Upload its file and captions here." : null,
+      notice: flash?.kind === "notice" ? flash.message : null,
     },
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );

@@ -11,6 +11,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   headers?: Record<string, string>;
+  /** The Message-ID to send ("<…@host>"); nodemailer makes one when none is given. */
+  messageId?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 

@@ -4,7 +4,8 @@
 // npm run content -- import DIR
 //   Creates or updates articles, authors and topics from DIR, by slug, through the desk's domain
 //   (a revision and an audit row for each change, by "command line"). Any invalid file stops it
-//   before it changes anything. Exit codes: 0 done, 1 refused or failed, 2 usage.
+//   before it changes anything; an article changed at the desk since the import read it is
+//   reported as a conflict and left alone. Exit codes: 0 done, 1 refused or failed, 2 usage.
 import path from "node:path";
 import { config } from "~/server/config";
 import { openDatabase } from "~/server/db";

@@ -2,7 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Database } from "~/server/db/connection";
 import type { AuditActor } from "~/server/desk/audit";
-import { createArticle, getDeskArticle, publishArticle, saveArticle, unpublishArticle, type DeskArticle } from "~/server/desk/articles";
+import {
+  createArticle,
+  getDeskArticle,
+  holdArticle,
+  publishArticle,
+  saveArticle,
+  unpublishArticle,
+  type DeskArticle,
+} from "~/server/desk/articles";
+import { inTransaction } from "~/server/desk/articles/write";
 import { checkFields } from "~/server/desk/articles/fields";
 import {
   readArticleFiles,
@@ -21,7 +30,9 @@ import { orderedStreams } from "./format";
 // `npm run content -- import DIR` (ADR 080): a folder in the seed format read with the seed's own
 // reader, checked whole before anything is written, then applied by slug through the editorial
 // domain: a new article is created, a changed one saved as one new revision, an equal one left
-// alone, and its state brought to the file's `status`. Running it again changes nothing.
+// alone, and its state brought to the file's `status`. Running it again changes nothing. Each
+// article file is applied whole or not at all, and only over the version the import read: one
+// saved at the desk since is reported as a conflict, never overwritten.
 
 export class ImportRefused extends Error {}
 
@@ -44,10 +55,23 @@ export interface ImportSummary {
 
 export type ImportResult = { ok: false; problems: FileProblem[] } | { ok: true; summary: ImportSummary };
 
+interface ArticleEntry {
+  file: string;
+  seed: SeedArticle;
+  fields: ArticleFields;
+  /** The article with the file's slug as the import read it; none for a new one. */
+  read?: DeskArticle;
+}
+
 interface Folder {
   topics?: SeedTopic[];
   authors?: SeedAuthor[];
-  articles?: { file: string; seed: SeedArticle; fields: ArticleFields }[];
+  articles?: ArticleEntry[];
+}
+
+/** A folder read and checked, with the articles as they were then: what `applyImport` applies. */
+export interface ImportPlan {
+  folder: Folder;
 }
 
 const counts = (): Counts => ({ created: 0, updated: 0, unchanged: 0 });
@@ -150,7 +174,8 @@ async function readFolder(db: Database, dir: string): Promise<{ folder: Folder; 
       }
       // Topics as the database names them, so that "strategy" and "Strategy" are no change.
       const canonical = { ...fields, topics: fields.topics.map((name) => topicByName.get(name.toLowerCase())?.name ?? name) };
-      folder.articles.push({ file, seed, fields: canonical });
+      const row = await db.selectFrom("article_record").select("id").where("slug", "=", canonical.slug).executeTakeFirst();
+      folder.articles.push({ file, seed, fields: canonical, read: row && (await getDeskArticle(db, row.id)) });
     }
   }
   return { folder, problems };
@@ -192,102 +217,153 @@ function targetOf(seed: SeedArticle, now: Date): Target {
   return seed.status === "published" ? { status: "published" } : { status: "hidden" };
 }
 
-const visible = (article: DeskArticle) => article.status === "published" || article.status === "scheduled";
+const visible = (article: Pick<DeskArticle, "status">) => article.status === "published" || article.status === "scheduled";
+
+type Move = "hide" | "publish" | "schedule";
+type Moves = ImportSummary["moves"];
+
+/** What a move made of an article in a state, as the summary counts it. */
+const MOVED: Record<Move, (from: DeskArticle["status"]) => keyof Moves> = {
+  hide: (from) => (from === "published" ? "unpublished" : "unscheduled"),
+  publish: () => "published",
+  schedule: () => "scheduled",
+};
+
+/**
+ * The state changes that bring an article in this state to the file's: those made before its
+ * fields are saved (a change that hides it) and those after (one that shows it), so that readers
+ * never see the new text under the old state.
+ */
+function movesTo(article: Pick<DeskArticle, "status" | "publishAt">, target: Target): { before: Move[]; after: Move[] } {
+  if (target.status === "hidden") return { before: visible(article) ? ["hide"] : [], after: [] };
+  if (target.status === "published") return { before: [], after: article.status === "published" ? [] : ["publish"] };
+  if (article.status === "scheduled" && new Date(article.publishAt!).getTime() === target.at.getTime()) return { before: [], after: [] };
+  return { before: [], after: article.status === "published" ? ["hide", "schedule"] : ["schedule"] };
+}
 
 class ApplyFailed extends Error {}
 
+/** Why a file was not applied: its article was changed at the desk since the import read it. */
+function conflict(current: DeskArticle | undefined): ApplyFailed {
+  if (!current) return new ApplyFailed("the article was deleted meanwhile");
+  const by = current.updatedBy?.name ?? "someone else";
+  return new ApplyFailed(
+    `conflict: ${by} changed the article at ${current.updatedAt ?? "an unknown time"} since the import read it, so nothing of this ` +
+      "file was written; import again to apply it over that change.",
+  );
+}
+
+interface Applied {
+  outcome: "created" | "updated" | "unchanged";
+  moves: Moves;
+}
+
 /**
- * Applies one article file. A change that hides the article is made before its fields are
- * saved, one that shows it after, so readers never see the new text under the old state.
+ * Applies one article file in one transaction: its moves and its save all happen, or none (a
+ * refusal rolls back what came before it). An article the file changes is first held at the
+ * version the import read (`holdArticle`), so a desk save since is a conflict, and one after
+ * waits for the file to be applied.
  */
-async function applyArticle(
-  db: Database,
-  actor: AuditActor,
-  entry: NonNullable<Folder["articles"]>[number],
-  now: Date,
-  summary: ImportSummary,
-): Promise<"created" | "updated" | "unchanged"> {
+async function applyArticle(db: Database, actor: AuditActor, entry: ArticleEntry, now: Date): Promise<Applied> {
   const target = targetOf(entry.seed, now);
-  const moved = (result: Awaited<ReturnType<typeof publishArticle>>, kind: keyof ImportSummary["moves"]): DeskArticle => {
-    if (!result.ok) throw new ApplyFailed(result.reason === "missing" ? "the article was deleted meanwhile" : result.message);
-    summary.moves[kind] += 1;
-    return result.article;
-  };
-  const hide = async (article: DeskArticle) =>
-    moved(await unpublishArticle(db, actor, article.id, now), article.status === "published" ? "unpublished" : "unscheduled");
-  const show = async (article: DeskArticle): Promise<DeskArticle> => {
-    if (target.status === "published")
-      return article.status === "published" ? article : moved(await publishArticle(db, actor, article.id, {}, now), "published");
-    if (target.status !== "scheduled" || (article.status === "scheduled" && new Date(article.publishAt!).getTime() === target.at.getTime()))
-      return article;
-    if (article.status === "published") article = await hide(article);
-    return moved(await publishArticle(db, actor, article.id, { at: target.at }, now), "scheduled");
-  };
-
-  const row = await db.selectFrom("article_record").select("id").where("slug", "=", entry.fields.slug).executeTakeFirst();
-  if (!row) {
-    const created = await createArticle(db, actor, entry.fields, now);
-    if (!created.ok) throw new ApplyFailed(Object.values(created.fieldErrors).flat().join(" "));
-    if (target.status !== "hidden") await show(created.article);
-    return "created";
-  }
-
-  let article = (await getDeskArticle(db, row.id))!;
-  const startedAs = { status: article.status, publishAt: article.publishAt };
-  const same = comparable(article) === comparable(entry.fields);
-  if (target.status === "hidden" && visible(article)) article = await hide(article);
-  if (!same) {
-    const saved = await saveArticle(db, actor, article.id, article.version, entry.fields, now);
-    if (!saved.ok)
-      throw new ApplyFailed(
-        saved.reason === "conflict"
-          ? `${saved.conflict.by} saved the article meanwhile; run the import again.`
-          : saved.reason === "invalid"
-            ? Object.values(saved.fieldErrors).flat().join(" ")
-            : "the article was deleted meanwhile",
-      );
-    article = saved.article;
-  }
-  if (target.status !== "hidden") article = await show(article);
-  const stateChanged = article.status !== startedAs.status || article.publishAt !== startedAs.publishAt;
-  return same && !stateChanged ? "unchanged" : "updated";
+  const { read } = entry;
+  // Compared with the article as it is now, at the version read (an earlier file may have retitled its series).
+  const current = read && (await getDeskArticle(db, read.id));
+  if (read && current?.version !== read.version) throw conflict(current);
+  const plan = movesTo(current ?? { status: "draft", publishAt: null }, target);
+  const same = current !== undefined && comparable(current) === comparable(entry.fields);
+  const moves: Moves = { published: 0, scheduled: 0, unscheduled: 0, unpublished: 0 };
+  if (same && plan.before.length + plan.after.length === 0) return { outcome: "unchanged", moves };
+  const scheduledAt = target.status === "scheduled" ? target.at : undefined;
+  return inTransaction(db, async (tx) => {
+    const move = async (article: DeskArticle, step: Move): Promise<DeskArticle> => {
+      const result =
+        step === "hide"
+          ? await unpublishArticle(tx, actor, article.id, now)
+          : await publishArticle(tx, actor, article.id, { at: step === "schedule" ? scheduledAt : undefined }, now);
+      if (!result.ok) throw new ApplyFailed(result.reason === "missing" ? "the article was deleted meanwhile" : result.message);
+      moves[MOVED[step](article.status)] += 1;
+      return result.article;
+    };
+    let article: DeskArticle;
+    if (read) {
+      if (!(await holdArticle(tx, read.id, read.version))) throw conflict(await getDeskArticle(tx, read.id));
+      article = (await getDeskArticle(tx, read.id))!;
+      for (const step of plan.before) article = await move(article, step);
+      if (!same) {
+        const saved = await saveArticle(tx, actor, article.id, article.version, entry.fields, now);
+        if (!saved.ok)
+          throw saved.reason === "conflict"
+            ? conflict(saved.conflict.current)
+            : new ApplyFailed(
+                saved.reason === "invalid" ? Object.values(saved.fieldErrors).flat().join(" ") : "the article was deleted meanwhile",
+              );
+        article = saved.article;
+      }
+    } else {
+      const created = await createArticle(tx, actor, entry.fields, now);
+      if (!created.ok) throw new ApplyFailed(Object.values(created.fieldErrors).flat().join(" "));
+      article = created.article;
+    }
+    for (const step of plan.after) article = await move(article, step);
+    return { result: { outcome: read ? "updated" : "created", moves }, generation: null };
+  });
 }
 
-function tally(into: Counts, outcome: PutOutcome): void {
-  into[outcome] += 1;
+/** Counts an author's or topic's outcome, or reports it against its file when it could not be applied. */
+function tally(summary: ImportSummary, into: Counts, outcome: PutOutcome, file: string): void {
+  if (typeof outcome === "string") into[outcome] += 1;
+  else summary.failures.push({ file, message: outcome.failed });
+}
+
+/** Reads and checks a folder against the database: every problem, or what to apply. */
+export async function readImport(
+  db: Database,
+  dir: string,
+): Promise<{ ok: false; problems: FileProblem[] } | { ok: true; plan: ImportPlan }> {
+  const { folder, problems } = await readFolder(db, dir);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, plan: { folder } };
 }
 
 /**
- * Imports a folder in the seed format. Any file that does not pass the checks stops the import
- * before it writes anything, with every problem found; otherwise each topic, author and article
- * is applied in its own transaction, and a file that then fails is reported and the rest go on.
+ * Applies what a folder holds: each topic, author and article in a transaction of its own, and a
+ * file that then fails (a conflict, a rule broken meanwhile) is reported while the rest go on.
  */
-export async function importContent(db: Database, actor: AuditActor, dir: string, now: Date): Promise<ImportResult> {
-  const { folder, problems } = await readFolder(db, dir);
-  if (problems.length > 0) return { ok: false, problems };
-
+export async function applyImport(db: Database, actor: AuditActor, { folder }: ImportPlan, now: Date): Promise<ImportSummary> {
   const summary: ImportSummary = { moves: { published: 0, scheduled: 0, unscheduled: 0, unpublished: 0 }, failures: [] };
   if (folder.topics) {
     summary.topics = counts();
     // Subjects come first in the list, so a new topic's subject is there before it.
-    for (const topic of folder.topics) tally(summary.topics, await putTopic(db, actor, topic, now));
+    for (const topic of folder.topics) tally(summary, summary.topics, await putTopic(db, actor, topic, now), "topics.json");
   }
   if (folder.authors) {
     summary.authors = counts();
-    for (const author of folder.authors) tally(summary.authors, await putAuthor(db, actor, author, now));
+    for (const author of folder.authors)
+      tally(summary, summary.authors, await putAuthor(db, actor, author, now), `authors/${author.slug}.md`);
   }
   if (folder.articles) {
     summary.articles = counts();
     for (const entry of folder.articles) {
       try {
-        summary.articles[await applyArticle(db, actor, entry, now, summary)] += 1;
+        const { outcome, moves } = await applyArticle(db, actor, entry, now);
+        summary.articles[outcome] += 1;
+        for (const kind of Object.keys(moves) as (keyof Moves)[]) summary.moves[kind] += moves[kind];
       } catch (error) {
         if (!(error instanceof ApplyFailed)) throw error;
         summary.failures.push({ file: entry.file, message: error.message });
       }
     }
   }
-  return { ok: true, summary };
+  return summary;
+}
+
+/**
+ * Imports a folder in the seed format. Any file that does not pass the checks stops the import
+ * before it writes anything, with every problem found; otherwise the folder is applied.
+ */
+export async function importContent(db: Database, actor: AuditActor, dir: string, now: Date): Promise<ImportResult> {
+  const read = await readImport(db, dir);
+  return read.ok ? { ok: true, summary: await applyImport(db, actor, read.plan, now) } : read;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -34,6 +34,20 @@ export function monthLabel(months: number[]): string {
   return months.map((m) => MONTH_NAME.format(Date.UTC(2000, m - 1, 1))).join("–");
 }
 
+/**
+ * What an issue of `year` starting in `month` is called: the months its slot in that year's
+ * calendar covers ("July–August"), or the month alone when no slot starts there.
+ */
+export function issueMonthLabel(year: number, month: number): string {
+  return monthLabel(issuesPerYear(year).find((months) => months[0] === month) ?? [month]);
+}
+
+/** The slot after an issue's in the calendar: the year's next, or the next year's first. */
+export function nextIssueSlot(year: number, month: number): { year: number; month: number } {
+  const next = issuesPerYear(year).find((months) => months[0]! > month);
+  return next ? { year, month: next[0]! } : { year: year + 1, month: issuesPerYear(year + 1)[0]![0]! };
+}
+
 export function archiveCalendar(): IssueSlot[] {
   const slots: IssueSlot[] = [];
   for (let year = FIRST_ARCHIVE_YEAR; year <= LAST_ARCHIVE_YEAR; year++) {
@@ -46,6 +60,3 @@ export function archiveCalendar(): IssueSlot[] {
   return slots;
 }
 
-export function isIssueCode(value: string): boolean {
-  return /^(BR\d{4}|\d{4})$/.test(value);
-}

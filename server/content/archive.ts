@@ -1,5 +1,6 @@
 import type { Database } from "~/server/db/connection";
-import { articlePath, issueCoverPath, issuePath } from "~/shared/urls";
+import { imageSources, type ImageRef } from "~/shared/uploaded-images";
+import { articlePath, issueArtKey, issueCoverPath, issuePath } from "~/shared/urls";
 
 export interface IssueSummary {
   id: number;
@@ -10,7 +11,12 @@ export interface IssueSummary {
   title: string;
   summary: string;
   url: string;
+  /** The cover as one picture: the uploaded cover's JPEG, else the drawn cover. */
   cover: string;
+  /** The uploaded cover (ADR 077), shown with its srcset; null when the issue shows the drawn one. */
+  coverImage: ImageRef | null;
+  /** What the drawn cover and the social card are named by (issueArtKey). */
+  artKey: string;
 }
 
 export interface IssueDetail extends IssueSummary {
@@ -19,9 +25,44 @@ export interface IssueDetail extends IssueSummary {
   next: IssueSummary | null;
 }
 
-type IssueRow = { id: number; code: string; year: number; month: number; month_label: string; title: string; summary: string };
+function issueQuery(db: Database) {
+  return db
+    .selectFrom("magazine_issue as i")
+    .leftJoin("image as cover", "cover.id", "i.cover_image_id")
+    .select([
+      "i.id",
+      "i.code",
+      "i.year",
+      "i.month",
+      "i.month_label",
+      "i.title",
+      "i.summary",
+      "i.version",
+      "cover.id as cover_id",
+      "cover.width as cover_width",
+      "cover.height as cover_height",
+      "cover.alt as cover_alt",
+    ]);
+}
+
+type IssueRow = {
+  id: number;
+  code: string;
+  year: number;
+  month: number;
+  month_label: string;
+  title: string;
+  summary: string;
+  version: number;
+  cover_id: string | null;
+  cover_width: number | null;
+  cover_height: number | null;
+  cover_alt: string | null;
+};
 
 function toSummary(r: IssueRow): IssueSummary {
+  const coverImage = r.cover_id === null ? null : { id: r.cover_id, width: r.cover_width!, height: r.cover_height!, alt: r.cover_alt };
+  const artKey = issueArtKey(r);
   return {
     id: r.id,
     code: r.code,
@@ -31,7 +72,9 @@ function toSummary(r: IssueRow): IssueSummary {
     title: r.title,
     summary: r.summary,
     url: issuePath(r.code),
-    cover: issueCoverPath(r.code),
+    cover: coverImage ? imageSources(coverImage).img.src : issueCoverPath(artKey),
+    coverImage,
+    artKey,
   };
 }
 
@@ -50,6 +93,7 @@ export async function archiveYears(db: Database): Promise<{ yearId: number; issu
 
 async function featuresOf(db: Database, issueIds: number[]) {
   if (issueIds.length === 0) return new Map<number, { title: string; url: string | null }[]>();
+  // The view `article` holds only published articles: a feature whose article is not published is its title alone.
   const rows = await db
     .selectFrom("issue_feature")
     .leftJoin("article", "article.id", "issue_feature.article_id")
@@ -70,7 +114,7 @@ export async function issuesOfYear(
   db: Database,
   year: number,
 ): Promise<(IssueSummary & { featuring: { title: string; url: string | null }[] })[]> {
-  const rows = await db.selectFrom("magazine_issue").selectAll().where("year", "=", year).orderBy("month").execute();
+  const rows = await issueQuery(db).where("i.year", "=", year).orderBy("i.month").execute();
   const features = await featuresOf(
     db,
     rows.map((r) => r.id),
@@ -79,12 +123,23 @@ export async function issuesOfYear(
 }
 
 export async function issueByCode(db: Database, code: string): Promise<IssueDetail | undefined> {
-  const row = await db.selectFrom("magazine_issue").selectAll().where("code", "=", code).executeTakeFirst();
+  const row = await issueQuery(db).where("i.code", "=", code).executeTakeFirst();
   if (!row) return undefined;
+  // The issues before and after in the calendar, whatever order they were added in.
   const [features, previous, next] = await Promise.all([
     featuresOf(db, [row.id]),
-    db.selectFrom("magazine_issue").selectAll().where("id", "<", row.id).orderBy("id", "desc").limit(1).executeTakeFirst(),
-    db.selectFrom("magazine_issue").selectAll().where("id", ">", row.id).orderBy("id").limit(1).executeTakeFirst(),
+    issueQuery(db)
+      .where((eb) => eb.or([eb("i.year", "<", row.year), eb.and([eb("i.year", "=", row.year), eb("i.month", "<", row.month)])]))
+      .orderBy("i.year", "desc")
+      .orderBy("i.month", "desc")
+      .limit(1)
+      .executeTakeFirst(),
+    issueQuery(db)
+      .where((eb) => eb.or([eb("i.year", ">", row.year), eb.and([eb("i.year", "=", row.year), eb("i.month", ">", row.month)])]))
+      .orderBy("i.year")
+      .orderBy("i.month")
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   return {
     ...toSummary(row),
@@ -94,7 +149,19 @@ export async function issueByCode(db: Database, code: string): Promise<IssueDeta
   };
 }
 
+/** The code an issue now has that once had `code` (changed at the desk); undefined when none did. */
+export async function issueCodeNow(db: Database, code: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("issue_former_code as f")
+    .innerJoin("magazine_issue as i", "i.id", "f.issue_id")
+    .select("i.code")
+    .where("f.code", "=", code)
+    .executeTakeFirst();
+  return row?.code;
+}
+
+/** The newest issue in the calendar. */
 export async function latestIssue(db: Database): Promise<IssueSummary | undefined> {
-  const row = await db.selectFrom("magazine_issue").selectAll().orderBy("id", "desc").limit(1).executeTakeFirst();
+  const row = await issueQuery(db).orderBy("i.year", "desc").orderBy("i.month", "desc").limit(1).executeTakeFirst();
   return row && toSummary(row);
 }

@@ -52,6 +52,32 @@ async function articleBySlug(db: Database, slug: string): Promise<ArticlePage | 
   return row && articleFromRow(db, row);
 }
 
+/**
+ * The columns of the view `article` (ADR 076), which articleFromRow reads: every column of
+ * ArticleTable, by the type (a column added there must be added here). The desk's preview reads
+ * the same from `article_record`, in any state.
+ */
+const VIEW_COLUMNS: Record<keyof ArticleTable, true> = {
+  id: true,
+  slug: true,
+  year: true,
+  month: true,
+  title: true,
+  dek: true,
+  sub_dek: true,
+  summary: true,
+  body: true,
+  content_type: true,
+  published: true,
+  tier: true,
+  primary_topic_id: true,
+  series_id: true,
+  series_part: true,
+  word_count: true,
+  hero_image_id: true,
+};
+export const ARTICLE_VIEW_COLUMNS = Object.keys(VIEW_COLUMNS) as (keyof ArticleTable)[];
+
 /** An article's page content from its row (the view's columns): a published one's, or any state's for the desk's preview. */
 export async function articleFromRow(db: Database, row: Selectable<ArticleTable>): Promise<ArticlePage> {
   const [authors, topics, series, lists, ascend, hero] = await Promise.all([

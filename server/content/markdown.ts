@@ -74,17 +74,50 @@ export function inlineText(source: string): string {
   return source.replace(LINK, (link, words: string, target: string) => (linkTarget(target) === null ? link : words));
 }
 
-/** Inline source as HTML: every text escaped, and `<a href>` for each link linkTarget allows. */
-export function inlineHtml(source: string): string {
+/** A link's target, made absolute on `origin` when it is a path on the site (mail is read away from the site). */
+function linkHref(source: string, origin: string | undefined): string | null {
+  const href = linkTarget(source);
+  return href !== null && origin !== undefined && href.startsWith("/") ? `${origin}${href}` : href;
+}
+
+/**
+ * Inline source as HTML: every text escaped, and `<a href>` for each link linkTarget allows
+ * (a path made absolute on `origin` when one is given).
+ */
+export function inlineHtml(source: string, origin?: string): string {
   let html = "";
   let from = 0;
   for (const match of source.matchAll(LINK)) {
-    const href = linkTarget(match[2]!);
+    const href = linkHref(match[2]!, origin);
     if (href === null) continue;
     html += `${escapeHtml(source.slice(from, match.index))}<a href="${escapeHtml(href)}">${escapeHtml(match[1]!)}</a>`;
     from = match.index + match[0].length;
   }
   return html + escapeHtml(source.slice(from));
+}
+
+/** Inline source as a plain-text mail writes it: a link's words, then its absolute address in parentheses. */
+function inlineMailText(source: string, origin: string): string {
+  return source.replace(LINK, (link, words: string, target: string) => {
+    const href = linkHref(target, origin);
+    return href === null ? link : `${words} (${href})`;
+  });
+}
+
+/** Blocks as the plain text of a mail: a blank line between blocks, list items with "- ", quotes with "> ". */
+export function blocksToMailText(blocks: Block[], origin: string): string {
+  return blocks
+    .map((block) => {
+      switch (block.type) {
+        case "list":
+          return block.items.map((item) => `- ${inlineMailText(item, origin)}`).join("\n");
+        case "quote":
+          return `> ${inlineMailText(block.text, origin)}`;
+        default:
+          return inlineMailText(block.text, origin);
+      }
+    })
+    .join("\n\n");
 }
 
 /** The words a reader sees in a body: a link counts its words, not its address. */
@@ -117,23 +150,24 @@ export function midpointIndex(blocks: Block[]): number {
 /**
  * Blocks as HTML, the elements React would render for them: every text is escaped, so the
  * result holds no markup but these elements and the links inlineHtml makes, whatever the
- * source says.
+ * source says. With `origin`, links to the site's paths are absolute (for mail).
  */
-export function blocksToHtml(blocks: Block[], options: { quoteClass: string }): string {
+export function blocksToHtml(blocks: Block[], options: { quoteClass: string; origin?: string }): string {
+  const inline = (source: string) => inlineHtml(source, options.origin);
   let html = "";
   for (const block of blocks) {
     switch (block.type) {
       case "heading":
-        html += `<h2>${inlineHtml(block.text)}</h2>`;
+        html += `<h2>${inline(block.text)}</h2>`;
         break;
       case "list":
-        html += `<ul>${block.items.map((item) => `<li>${inlineHtml(item)}</li>`).join("")}</ul>`;
+        html += `<ul>${block.items.map((item) => `<li>${inline(item)}</li>`).join("")}</ul>`;
         break;
       case "quote":
-        html += `<blockquote class="${escapeHtml(options.quoteClass)}"><p>${inlineHtml(block.text)}</p></blockquote>`;
+        html += `<blockquote class="${escapeHtml(options.quoteClass)}"><p>${inline(block.text)}</p></blockquote>`;
         break;
       case "paragraph":
-        html += `<p>${inlineHtml(block.text)}</p>`;
+        html += `<p>${inline(block.text)}</p>`;
         break;
     }
   }

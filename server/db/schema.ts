@@ -119,6 +119,8 @@ export interface ArticleRevisionTable {
   saved_by: string | null;
   saved_by_name: string;
   saved_at: string;
+  /** 1 for a revision autosaves made (ADR 085): the editor's later autosaves may fold into it. */
+  autosaved: Generated<Flag>;
 }
 
 /** An address an article had before its slug or date changed, answering 301 to the current one. */
@@ -161,6 +163,20 @@ export interface MagazineIssueTable {
   month_label: string;
   title: string;
   summary: string;
+  /** Counts the desk's saves, from 1: a save names the version it read (no lost update). */
+  version: Generated<number>;
+  /** The last save at the desk or through the Admin API (ISO time) and who made it; null as seeded. */
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** An uploaded cover (image.id); none shows the drawn cover. */
+  cover_image_id?: string | null;
+}
+
+/** A code an issue had before it was changed at the desk: its old page answers 301 to the new one. */
+export interface IssueFormerCodeTable {
+  code: string;
+  issue_id: number;
+  created_at: string;
 }
 
 export interface IssueFeatureTable {
@@ -283,6 +299,59 @@ export interface NewsletterTable {
   frequency: string;
   description: string;
   subscriber_only: Flag;
+}
+
+export type NewsletterIssueStatus = "draft" | "queued" | "sending" | "sent";
+
+/** An issue of a newsletter (ADR 084): composed at the desk (or by the command line's template), then sent once. */
+export interface NewsletterIssueTable {
+  id: number;
+  newsletter_id: number;
+  status: NewsletterIssueStatus;
+  subject: string;
+  preheader: string;
+  /** In the site's Markdown subset. */
+  intro: string;
+  /** Counts the saves, from 1: a save names the version it read (no lost update). */
+  version: number;
+  created_at: string;
+  created_by_name: string;
+  updated_at: string;
+  updated_by_name: string;
+  /** When a queued issue is to go (ISO time: now, or a scheduled time), and who sent it when. */
+  send_at: string | null;
+  queued_at: string | null;
+  queued_by_name: string | null;
+  /** When the jobs listed its recipients, and when its last delivery was done. */
+  started_at: string | null;
+  sent_at: string | null;
+  /** Counted when it started (recipients) and when it was done (the rest). */
+  recipient_count: number | null;
+  sent_count: number | null;
+  failed_count: number | null;
+  skipped_count: number | null;
+}
+
+/** An issue's articles in order. */
+export interface NewsletterIssueArticleTable {
+  issue_id: number;
+  position: number;
+  article_id: number;
+}
+
+export type NewsletterDeliveryState = "pending" | "claimed" | "sent" | "failed" | "skipped";
+
+/** One recipient's copy of an issue: claimed by a sender's batch, then sent, failed or skipped. */
+export interface NewsletterDeliveryTable {
+  issue_id: number;
+  user_id: string;
+  state: NewsletterDeliveryState;
+  /** The batch that holds it, until `claimed_until` (ISO time). */
+  claim: string | null;
+  claimed_until: string | null;
+  done_at: string | null;
+  /** Why the mail server refused it. */
+  error: string | null;
 }
 
 export interface MarketingCampaignTable {
@@ -1015,6 +1084,7 @@ export interface DB {
   stream_entry: StreamEntryTable;
   magazine_issue: MagazineIssueTable;
   issue_feature: IssueFeatureTable;
+  issue_former_code: IssueFormerCodeTable;
   product: ProductTable;
   product_availability: ProductAvailabilityTable;
   product_section: ProductSectionTable;
@@ -1026,6 +1096,9 @@ export interface DB {
   podcast_series: PodcastSeriesTable;
   podcast_episode: PodcastEpisodeTable;
   newsletter: NewsletterTable;
+  newsletter_issue: NewsletterIssueTable;
+  newsletter_issue_article: NewsletterIssueArticleTable;
+  newsletter_delivery: NewsletterDeliveryTable;
   marketing_campaign: MarketingCampaignTable;
   reading_list: ReadingListTable;
   reading_list_item: ReadingListItemTable;

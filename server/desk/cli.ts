@@ -5,6 +5,7 @@
 // npm run staff -- add-key --name "Newsroom sync" --role editor [--role …]
 //   Makes a staff API key for the Admin API (ADR 074) and prints it, alone on the last line. It is
 //   shown this once: only its hash is stored.
+import { commandSiteUrl } from "~/server/site-address";
 import { parseArgs } from "node:util";
 import { config } from "~/server/config";
 import { openDatabase } from "~/server/db";
@@ -79,7 +80,7 @@ async function main() {
   const c = config();
   const db = await openDatabase({ databaseUrl: c.DATABASE_URL, schema: c.DATABASE_SCHEMA, dataDir: c.dataDir });
   try {
-    if (command.command === "add") await add(db, c.siteUrl, command.email, command.roles);
+    if (command.command === "add") await add(db, commandSiteUrl(c), command.email, command.roles);
     else await addKey(db, command.name, command.roles);
   } finally {
     await db.destroy();

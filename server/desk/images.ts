@@ -4,18 +4,21 @@ import { bumpContentGeneration, noteContentChanged } from "~/server/content/cont
 import { chartImage } from "~/server/images/charts";
 import type { ArticleStatus } from "~/shared/article-fields";
 import { IMAGE_VARIANT_FORMATS, imagePath, variantWidths, type ImageRef, type ImageVariantFormat } from "~/shared/uploaded-images";
-import { articleArtPath, articlePath } from "~/shared/urls";
+import { reindexIssue } from "~/server/search/documents";
+import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
+import { articleArtPath, articlePath, issueArtKey, issueCoverPath, issuePath } from "~/shared/urls";
 import { recordAudit, type AuditActor } from "./audit";
 
-// Uploaded images in use (issue 38): an article's hero image and an author's photo. Either is an
-// uploaded image (ADR 077) or none, when the article shows its generated art and the author no
-// photo. The hero is not one of the article's text fields: changing it makes no revision and
-// leaves the version alone (an editor's open save is not made stale by it); it is its own
-// audited action. A change readers can see counts the content generation up, so that every
+// Uploaded images in use (issue 38): an article's hero image, an author's photo and a magazine
+// issue's cover. Each is an uploaded image (ADR 077) or none, when the article shows its
+// generated art, the author no photo and the issue its drawn cover. None is one of its owner's
+// text fields: changing it makes no revision and leaves the version alone (an editor's open save
+// is not made stale by it); it is its own audited action. A change readers can see counts the content generation up, so that every
 // instance's caches drop the pages that showed the old picture.
 
 export type PictureChange =
-  { ok: true; imageId: string | null; changed: boolean } | { ok: false; reason: "missing-article" | "missing-author" | "missing-image" };
+  | { ok: true; imageId: string | null; changed: boolean }
+  | { ok: false; reason: "missing-article" | "missing-author" | "missing-issue" | "missing-image" };
 
 /** An uploaded image's ref, or undefined for an unknown id. */
 export async function imageRef(db: Database, id: string): Promise<ImageRef | undefined> {
@@ -104,6 +107,31 @@ export function setAuthorPhoto(
   );
 }
 
+/** Sets (or, with null, removes) an issue's cover. Issues are public, so readers see it at once, in search results too. */
+export function setIssueCover(db: Database, actor: AuditActor, issueId: number, imageId: string | null, now: Date): Promise<PictureChange> {
+  return changed(
+    db,
+    imageId,
+    async (tx) => {
+      let query = tx.selectFrom("magazine_issue").select(["id", "code", "cover_image_id"]).where("id", "=", issueId);
+      if (isPostgres(tx)) query = query.forUpdate();
+      const issue = await query.executeTakeFirst();
+      if (!issue) return { result: { ok: false, reason: "missing-issue" }, visible: false };
+      const before = issue.cover_image_id ?? null;
+      if (before === imageId) return { result: { ok: true, imageId, changed: false }, visible: false };
+      await tx.updateTable("magazine_issue").set({ cover_image_id: imageId }).where("id", "=", issueId).execute();
+      await reindexIssue(tx, issueId);
+      await recordAudit(
+        tx,
+        { actor, action: "magazine-issue.cover", subject: `magazine-issue:${issue.code}`, before: { imageId: before }, after: { imageId } },
+        now,
+      );
+      return { result: { ok: true, imageId, changed: true }, visible: true };
+    },
+    now,
+  );
+}
+
 /** An article as its image page shows it: what it is called, where, and its hero or the art shown without one. */
 export interface ArticlePicture {
   id: number;
@@ -148,6 +176,41 @@ export async function authorPicture(db: Database, author: string | number): Prom
     slug: row.slug,
     name: row.name,
     photo: row.photo_image_id ? ((await imageRef(db, row.photo_image_id)) ?? null) : null,
+  };
+}
+
+export interface IssuePicture {
+  id: number;
+  code: string;
+  title: string;
+  monthLabel: string;
+  year: number;
+  path: string;
+  cover: ImageRef | null;
+  /** The drawn cover readers see when none is uploaded. */
+  fallback: { path: string; alt: string; width: number; height: number };
+}
+
+export async function issuePicture(db: Database, issueId: number): Promise<IssuePicture | undefined> {
+  const row = await db
+    .selectFrom("magazine_issue")
+    .select(["id", "code", "year", "month_label", "title", "version", "cover_image_id"])
+    .where("id", "=", issueId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    code: row.code,
+    title: row.title,
+    monthLabel: row.month_label,
+    year: row.year,
+    path: issuePath(row.code),
+    cover: row.cover_image_id ? ((await imageRef(db, row.cover_image_id)) ?? null) : null,
+    fallback: {
+      path: issueCoverPath(issueArtKey(row)),
+      alt: `The drawn cover of the ${row.month_label} ${row.year} issue`,
+      ...ISSUE_COVER_SIZE,
+    },
   };
 }
 

@@ -45,6 +45,20 @@ export const DESK_ACTIONS = [
   "api.reading-lists.read",
   /** Admin API: create and save reading lists. */
   "api.reading-lists.write",
+  /** Magazine issues: list and read them at the desk. */
+  "issues.list",
+  /** Add issues, and save their fields, contents and cover. */
+  "issues.edit",
+  /** Admin API: read magazine issues. */
+  "api.issues.read",
+  /** Admin API: add issues, and save their fields, contents and cover. */
+  "api.issues.write",
+  /** Newsletters (ADR 084): their followers and issues, an issue's page and its preview. */
+  "newsletters.list",
+  /** Start and save an issue's draft, and send a test of it to oneself. */
+  "newsletters.compose",
+  /** Send an issue to its followers, now or at a time, or take it off the schedule. */
+  "newsletters.send",
   /** Videos and podcast episodes (ADR 083): list and read them. */
   "media.list",
   /** Create and save videos and episodes, and upload their files and captions. */
@@ -83,6 +97,13 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "issues.list": ["admin", "editor"],
+  "issues.edit": ["admin", "editor"],
+  "api.issues.read": ["admin", "editor"],
+  "api.issues.write": ["admin", "editor"],
+  "newsletters.list": ["admin", "editor"],
+  "newsletters.compose": ["admin", "editor"],
+  "newsletters.send": ["admin", "editor"],
   "media.list": ["admin", "editor"],
   "media.edit": ["admin", "editor"],
   "api.media.read": ["admin", "editor"],
@@ -109,7 +130,9 @@ export const DESK_AREAS = [
       { title: "Authors", opens: "authors.list", path: "/desk/authors" },
       { title: "Topics", opens: "topics.list", path: "/desk/topics" },
       { title: "Reading lists", opens: "reading-lists.list", path: "/desk/reading-lists" },
+      { title: "Magazine", opens: "issues.list", path: "/desk/magazine" },
       { title: "Home page", opens: "home.curate", path: "/desk/home" },
+      { title: "Newsletters", opens: "newsletters.list", path: "/desk/newsletters" },
     ],
   },
   {

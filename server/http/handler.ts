@@ -55,7 +55,13 @@ export function remixHandler(
     const context = getLoadContext(request, { clientAddress: remoteAddress(req), documentRequest: isDocumentRequest(request) });
     const host = new URL(request.url).host;
     const ownOrigins = [siteOrigin, `http://${host}`, `https://${host}`];
-    const response = await handle(foreignOriginAsCrossSite(request, ownOrigins), context);
+    let response = await handle(foreignOriginAsCrossSite(request, ownOrigins), context);
+    // A desk resource route (ADR 085) has no page of its own to refuse anyone without a role with:
+    // its bare 404 becomes the page every other desk address gives them (ADR 072).
+    if (isBareDeskRefusal(request, response)) {
+      const page = deskNotFoundPage(request);
+      response = await handle(page, getLoadContext(page, { clientAddress: remoteAddress(req), documentRequest: true }));
+    }
     // Whatever route made it, every answer leaves with the security headers.
     const hardened = hardenResponse(new URL(request.url).pathname, response, headerSettings);
     const kept = generatedKey ? await generated!.keep(generatedKey, hardened) : null;
@@ -63,6 +69,21 @@ export function remixHandler(
     lingerOnUnreadBody(req, res);
     await sendResponse(res, hardened, req.method === "HEAD", req.headers["accept-encoding"]);
   };
+}
+
+/** A 404 without a body from a /desk address: a desk resource route's refusal. */
+const isBareDeskRefusal = (request: Request, response: Response) =>
+  response.status === 404 && response.body === null && /^\/desk\//.test(new URL(request.url).pathname);
+
+/** A GET of a desk address that no route has, from the same client: the desk's ordinary 404 page. */
+function deskNotFoundPage(request: Request): Request {
+  const headers = new Headers(request.headers);
+  for (const name of ["content-type", "content-length", "transfer-encoding"]) headers.delete(name);
+  return new Request(new URL("/desk/not-found", request.url), {
+    method: request.method === "HEAD" ? "HEAD" : "GET",
+    headers,
+    signal: request.signal,
+  });
 }
 
 /** A request Remix answers with a whole page (not a `.data` request, which it answers with data). */

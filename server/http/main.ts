@@ -1,6 +1,7 @@
 // The production server that `npm start` runs (compiled to build/server.js at build time):
 //   node build/server.js [path/to/build/server/index.js]
 // It loads the Remix build by path at run time; nothing here imports React or app/.
+import { recordSiteUrl } from "~/server/site-address";
 import cluster from "node:cluster";
 import http from "node:http";
 import path from "node:path";
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
  */
 async function prepareData(config: Config): Promise<void> {
   loadSecrets(config.dataDir, config);
+  recordSiteUrl(config);
   try {
     const database = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, dataDir: config.dataDir });
     try {

@@ -4,13 +4,13 @@ import { HOME_LINE, type SocialCardKind } from "~/shared/social-cards";
 import { issueByCode } from "~/server/content/archive";
 import { episodeCover, issueCover, pictureCard, podcastCover, productCover, socialCard, socialCardPng, videoPoster } from "./art";
 import { chartSvgOf } from "./charts";
-import { isIssueCode } from "~/server/content/archive-calendar";
 import type { Database } from "~/server/db/connection";
 import { podcastEpisodePage } from "~/server/content/podcasts";
 import { productBySlug } from "~/server/store/catalogue";
 import { STREAM_PAGES } from "~/server/content/streams";
 import { topicBySlug } from "~/server/content/topics";
 import { videoPosterSource } from "~/server/content/videos";
+import { issueCodeOfArtKey } from "~/shared/urls";
 
 // What each kind of page's social card shows, looked up by the key in its address
 // (shared/social-cards.ts). An unknown key has no card: its address answers 404.
@@ -80,12 +80,13 @@ const CARDS: Record<SocialCardKind, (db: Database, key: string) => Promise<strin
       : undefined;
     return list && socialCard({ key: slug, kicker: "Reading list", title: list.name, line: list.description });
   },
-  issue: async (db, code) => {
-    const issue = isIssueCode(code) ? await issueByCode(db, code) : undefined;
+  issue: async (db, key) => {
+    const code = issueCodeOfArtKey(key);
+    const issue = code ? await issueByCode(db, code) : undefined;
     return (
       issue &&
       socialCard({
-        key: code,
+        key: code!,
         kicker: `${issue.monthLabel} ${issue.year} issue`,
         title: issue.title,
         picture: { svg: issueCover(issue), ...ISSUE_COVER_SIZE },

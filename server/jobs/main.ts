@@ -14,7 +14,8 @@ import { log } from "~/server/log";
 import { paymentProvider } from "~/server/payments";
 import { secrets } from "~/server/secrets";
 import { publishDueArticles } from "~/server/desk/articles";
-import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, PUBLISH_EVERY_MS, RUN_EVERY_MS } from "./schedule";
+import { describeDueRun, sendDueIssues } from "~/server/newsletters/delivery";
+import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, NEWSLETTERS_EVERY_MS, PUBLISH_EVERY_MS, RUN_EVERY_MS } from "./schedule";
 
 const config = serverConfig();
 os.setPriority(JOBS_NICENESS);
@@ -23,6 +24,7 @@ process.title = JOBS_TITLE;
 let db: Database | undefined;
 let running: Promise<void> | undefined;
 let publishing: Promise<void> | undefined;
+let mailing: Promise<void> | undefined;
 let stopping = false;
 
 /** The database, opened at the first step that needs it; one that cannot be opened now is tried again at the next. */
@@ -81,6 +83,29 @@ function publishTick(): void {
   })().finally(() => (publishing = undefined));
 }
 
+/**
+ * Sends the newsletter issues whose time has come, and what is left of those being sent. Every
+ * instance's jobs run it; each reader gets an issue once all the same (delivery rows claimed in
+ * batches, ADR 084). A stop hands the batch in hand back between two mails.
+ */
+function newslettersTick(): void {
+  if (mailing || stopping) return;
+  mailing = (async () => {
+    try {
+      const run = await sendDueIssues(await database(), mailer(), {
+        siteUrl: config.siteUrl,
+        secret: secrets().sessionSecret,
+        stopping: () => stopping,
+        log: (line) => log.warn(line),
+      });
+      const line = describeDueRun(run);
+      if (line) log.info(line);
+    } catch (error) {
+      log.error("Sending newsletter issues failed; the next tick tries again", { error });
+    }
+  })().finally(() => (mailing = undefined));
+}
+
 /** Lets the round in progress finish (each of its steps is safe to stop anywhere, but a receipt half-sent is better sent), then exits. */
 async function stop(): Promise<void> {
   if (stopping) return;
@@ -88,9 +113,10 @@ async function stop(): Promise<void> {
   clearInterval(timer);
   clearTimeout(first);
   clearInterval(publishTimer);
+  clearInterval(newslettersTimer);
   const grace = setTimeout(() => process.exit(0), config.SHUTDOWN_GRACE_SECONDS * 1000);
   grace.unref();
-  await Promise.all([running, publishing]);
+  await Promise.all([running, publishing, mailing]);
   await db?.destroy().catch(() => {});
   process.exit(0);
 }
@@ -98,7 +124,9 @@ async function stop(): Promise<void> {
 const first = setTimeout(round, FIRST_RUN_MS);
 const timer = setInterval(round, RUN_EVERY_MS);
 const publishTimer = setInterval(publishTick, PUBLISH_EVERY_MS);
+const newslettersTimer = setInterval(newslettersTick, NEWSLETTERS_EVERY_MS);
 publishTick();
+newslettersTick();
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop());
 // The server that started it has gone (even by SIGKILL, even before this process had loaded): so does it.
 process.on("disconnect", () => void stop());

@@ -1,6 +1,9 @@
 // npm run newsletter:send -- <slug>
-// Sends the newsletter's latest issue to everyone following it, through the configured mailer
-// (SMTP_URL, else .eml files in DATA_DIR/mail).
+// Sends an issue of the fixed template (the newsletter's description and its newest articles)
+// to everyone following it, through the configured mailer (SMTP_URL, else .eml files in
+// DATA_DIR/mail). The issue is made and sent as the desk's are (ADR 084), so it is listed at
+// /desk/newsletters and each reader gets it once; the desk composes issues of its own.
+import { commandSiteUrl } from "~/server/site-address";
 import { mailer } from "~/server/adapters/mail";
 import { config } from "~/server/config";
 import { openDatabase } from "~/server/db";
@@ -20,7 +23,7 @@ async function main() {
       throw new Error(`usage: npm run newsletter:send -- <slug>   (one of: ${known.join(", ")})`);
     }
     const result = await sendLatestIssue(db, mailer(), slug, {
-      siteUrl: c.siteUrl,
+      siteUrl: commandSiteUrl(c),
       secret: secrets().sessionSecret,
       log: (line) => console.error(line),
     });

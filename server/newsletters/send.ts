@@ -1,8 +1,12 @@
-import type { Mailer } from "~/server/adapters/mail";
+import type { Mailer, MailMessage } from "~/server/adapters/mail";
 import type { Database } from "~/server/db/connection";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
-import { newsletterBySlug } from "./catalog";
-import { composeIssue, latestIssueArticles } from "./issue";
+import { COMMAND_LINE, recordAudit, type AuditActor } from "~/server/desk/audit";
+import { deliverIssue, startIssue, type DeliveryOptions } from "./delivery";
+import { composeIssue, type IssueRecipient } from "./issue";
+import { auditSubject, createIssue, deliveryCounts, issueContent, queueIssue, sampleRecipient, type DeskIssue } from "./issues";
+
+// Sending outside the scheduled jobs: the command line's fixed template, and a desk member's test
+// of a draft to themselves; and the desk's preview of the mail.
 
 export interface SendResult {
   sent: number;
@@ -10,44 +14,76 @@ export interface SendResult {
 }
 
 /**
- * Sends the newsletter's latest issue to every reader following it (a subscriber-only
- * newsletter only to those who subscribe now). Returns undefined for an unknown newsletter.
+ * The command line's `newsletter:send`: an issue of the fixed template (the newsletter's
+ * description and newest articles), made and sent as the desk's issues are, by this process
+ * (the scheduled jobs may help). Answers the issue's counts, or undefined for an unknown newsletter.
  */
 export async function sendLatestIssue(
   db: Database,
   mailer: Mailer,
   slug: string,
-  options: { siteUrl: string; secret: string; log?: (line: string) => void },
+  options: Omit<DeliveryOptions, "now">,
 ): Promise<SendResult | undefined> {
-  const newsletter = await newsletterBySlug(db, slug);
-  if (!newsletter) return undefined;
-  const articles = await latestIssueArticles(db, options.siteUrl);
-  const recipients = await db
-    .selectFrom("follow")
-    .innerJoin("app_user", "app_user.id", "follow.user_id")
-    .select(["app_user.id", "app_user.email", "app_user.first_name"])
-    .where("follow.kind", "=", "newsletter")
-    .where("follow.target", "=", slug)
-    .orderBy("follow.created_at")
-    .execute();
-  const result: SendResult = { sent: 0, failed: 0 };
-  for (const r of recipients) {
-    if (newsletter.subscriberOnly && !(await subscriberStatus(db, r.id))) continue;
-    const message = composeIssue({
-      newsletter,
-      recipient: { userId: r.id, email: r.email, firstName: r.first_name },
-      articles,
-      siteUrl: options.siteUrl,
-      secret: options.secret,
-    });
-    try {
-      await mailer.send(message);
-      result.sent += 1;
-    } catch (error) {
-      // One bad address must not stop the rest of the list.
-      result.failed += 1;
-      options.log?.(`newsletter ${slug}: sending to reader ${r.id} failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return result;
+  const now = new Date();
+  const draft = await createIssue(db, COMMAND_LINE, slug, now);
+  if (!draft) return undefined;
+  const queued = await queueIssue(db, COMMAND_LINE, draft.id, draft.version, null, now);
+  if (!queued.ok) throw new Error(`the template's issue could not be queued: ${queued.reason}`);
+  await startIssue(db, draft.id, now);
+  await deliverIssue(db, mailer, draft.id, options);
+  const { sent, failed } = await deliveryCounts(db, draft.id);
+  return { sent, failed };
+}
+
+/** The subject a test copy carries, so that no one takes it for the issue itself. */
+export const testSubject = (subject: string) => `[Test] ${subject}`;
+
+/**
+ * Mails an issue, as its followers will get it, to one staff member alone (`to`), marked as a
+ * test, and audits it. Throws what the mailer throws.
+ */
+export async function sendTestIssue(
+  db: Database,
+  mailer: Mailer,
+  actor: AuditActor,
+  issue: DeskIssue,
+  to: IssueRecipient,
+  options: { siteUrl: string; secret: string },
+  now: Date,
+): Promise<void> {
+  const content = await issueContent(db, issue, options.siteUrl);
+  await mailer.send(
+    composeIssue({
+      newsletter: issue.newsletter,
+      content: { ...content, subject: testSubject(content.subject) },
+      recipient: to,
+      ...options,
+    }),
+  );
+  await recordAudit(
+    db,
+    {
+      actor,
+      action: "newsletter-issue.test",
+      subject: auditSubject(issue),
+      after: { version: issue.version, to: to.email },
+    },
+    now,
+  );
+}
+
+/**
+ * The mail as the newsletter's longest follower (`sample`) will get it, or as the staff member
+ * viewing it would when no one follows it. Its unsubscribe link is the viewer's own, so that
+ * following it from a preview never unsubscribes a reader.
+ */
+export async function previewIssue(
+  db: Database,
+  issue: DeskIssue,
+  viewer: IssueRecipient,
+  options: { siteUrl: string; secret: string },
+): Promise<{ mail: MailMessage; sample: IssueRecipient | undefined }> {
+  const [sample, content] = await Promise.all([sampleRecipient(db, issue.newsletter.slug), issueContent(db, issue, options.siteUrl)]);
+  const recipient = { ...(sample ?? viewer), userId: viewer.userId };
+  return { mail: composeIssue({ newsletter: issue.newsletter, content, recipient, ...options }), sample };
 }

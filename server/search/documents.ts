@@ -8,6 +8,7 @@ import { isPostgres } from "~/server/db/dialect";
 import {
   articleArtPath,
   articlePath,
+  issueArtKey,
   issueCoverPath,
   issuePath,
   podcastCoverPath,
@@ -18,6 +19,7 @@ import {
 } from "~/shared/urls";
 import { leadAvailability } from "~/shared/product-types";
 import { SEARCH_KINDS, type SearchKind } from "~/shared/search-kinds";
+import { imageSources } from "~/shared/uploaded-images";
 
 export interface IndexedDocument {
   kind: SearchKind;
@@ -170,16 +172,26 @@ async function podcastDocuments(db: Database, id?: number): Promise<IndexedDocum
   }));
 }
 
-async function issueDocuments(db: Database): Promise<IndexedDocument[]> {
-  const [issues, features] = await Promise.all([
-    db.selectFrom("magazine_issue").select(["id", "code", "year", "month", "month_label", "title", "summary"]).execute(),
-    db.selectFrom("issue_feature").select(["issue_id", "title"]).orderBy("issue_id").orderBy("position").execute(),
-  ]);
+/** The issues' documents: every issue's, or those with these ids. */
+async function issueDocuments(db: Database, ids?: number[]): Promise<IndexedDocument[]> {
+  let issues = db
+    .selectFrom("magazine_issue as i")
+    .leftJoin("image as cover", "cover.id", "i.cover_image_id")
+    .select(["i.id", "i.code", "i.year", "i.month", "i.month_label", "i.title", "i.summary", "i.version"])
+    .select(["cover.id as cover_id", "cover.width as cover_width", "cover.height as cover_height"]);
+  let features = db.selectFrom("issue_feature").select(["issue_id", "title"]).orderBy("issue_id").orderBy("position");
+  if (ids) {
+    if (ids.length === 0) return [];
+    issues = issues.where("i.id", "in", ids);
+    features = features.where("issue_id", "in", ids);
+  }
+  const [rows, titlesOf] = await Promise.all([issues.execute(), features.execute()]);
   const featuring = new Map<number, string[]>();
-  for (const f of features) featuring.set(f.issue_id, [...(featuring.get(f.issue_id) ?? []), f.title]);
-  return issues.map((r) => {
+  for (const f of titlesOf) featuring.set(f.issue_id, [...(featuring.get(f.issue_id) ?? []), f.title]);
+  return rows.map((r) => {
     const titles = featuring.get(r.id) ?? [];
     const featured = titles.length > 0 ? `Featuring: ${titles.join("; ")}` : "";
+    const cover = r.cover_id === null ? null : { id: r.cover_id, width: r.cover_width!, height: r.cover_height!, alt: null };
     return {
       kind: "issue",
       refId: r.id,
@@ -187,7 +199,7 @@ async function issueDocuments(db: Database): Promise<IndexedDocument[]> {
       title: `${r.title} (${r.month_label} ${r.year})`,
       url: issuePath(r.code),
       label: "Magazine issue",
-      image: issueCoverPath(r.code),
+      image: cover ? imageSources(cover).img.src : issueCoverPath(issueArtKey(r)),
       teaser: paragraphs(r.summary, featured),
       topicIds: [],
       words: { title: r.title, summary: paragraphs(r.summary, featured), body: "" },
@@ -311,6 +323,12 @@ export async function reindexVideo(db: Database, id: number): Promise<void> {
 /** A podcast episode's document after the desk made or changed it (ADR 083); run it in the change's transaction. */
 export async function reindexPodcastEpisode(db: Database, id: number): Promise<void> {
   await indexDocuments(db, await podcastDocuments(db, id));
+}
+
+/** Brings an issue's document up to date after the desk changed it. Run it in the change's transaction. */
+export async function reindexIssue(db: Database, id: number): Promise<void> {
+  await removeDocuments(db, [{ kind: "issue", refId: id }], isPostgres(db));
+  await indexDocuments(db, await issueDocuments(db, [id]));
 }
 
 const ARTICLE_BATCH = 500;

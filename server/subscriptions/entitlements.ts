@@ -16,21 +16,26 @@ export interface SubscriberStatus {
   entitlements: Entitlement[];
 }
 
+/** The subscriptions that give access at `now`, as subscriberStatus and subscribersAmong read them. */
+function givingAccess(db: Database, now: Date) {
+  const at = now.toISOString();
+  return db
+    .selectFrom("subscription")
+    .where("status", "=", "active")
+    .where("access_start", "<=", at)
+    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
+    .where((eb) => eb.or([eb("access_end", ">", at), eb.and([eb("billing_status", "=", "past_due"), eb("grace_end", ">", at)])]));
+}
+
 /**
  * The reader's subscriptions that give access now: active, and inside their access period, or
  * past due within their grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none
  * (an ended plan by its billing state, whatever the clock: the provider's may run ahead of ours).
  */
 export async function subscriberStatus(db: Database, userId: string, now = new Date()): Promise<SubscriberStatus | null> {
-  const at = now.toISOString();
-  const rows = await db
-    .selectFrom("subscription")
+  const rows = await givingAccess(db, now)
     .select(["role_code", "source", "access_end", "billing_status", "grace_end"])
     .where("user_id", "=", userId)
-    .where("status", "=", "active")
-    .where("access_start", "<=", at)
-    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
-    .where((eb) => eb.or([eb("access_end", ">", at), eb.and([eb("billing_status", "=", "past_due"), eb("grace_end", ">", at)])]))
     .execute();
   const entitlements = rows
     .map((r) => ({
@@ -43,6 +48,22 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
   const tier = first && tierOf(first.roleCode);
   if (!first || !tier) return null;
   return { tier, roleCodes: entitlements.map((e) => e.roleCode), entitlements };
+}
+
+/** How many readers one query asks about: far below either database's limit on parameters. */
+const AMONG_CHUNK = 500;
+
+/** Which of these readers subscribe at `now` (those subscriberStatus gives a status), a query per 500 of them. */
+export async function subscribersAmong(db: Database, userIds: readonly string[], now = new Date()): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < userIds.length; i += AMONG_CHUNK) {
+    const rows = await givingAccess(db, now)
+      .select(["user_id", "role_code"])
+      .where("user_id", "in", userIds.slice(i, i + AMONG_CHUNK))
+      .execute();
+    for (const row of rows) if (tierOf(row.role_code)) found.add(row.user_id);
+  }
+  return found;
 }
 
 /**

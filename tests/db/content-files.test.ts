@@ -6,9 +6,17 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Database } from "~/server/db/connection";
 import { exportContent, ExportRefused } from "~/server/content-files/export";
-import { describeSummary, importContent, type ImportResult, type ImportSummary } from "~/server/content-files/import";
-import { COMMAND_LINE } from "~/server/desk/audit";
-import { getDeskArticle } from "~/server/desk/articles";
+import {
+  applyImport,
+  describeSummary,
+  importContent,
+  readImport,
+  type ImportResult,
+  type ImportSummary,
+} from "~/server/content-files/import";
+import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
+import { getDeskArticle, saveArticle } from "~/server/desk/articles";
+import { updateTopic } from "~/server/desk/catalogue/topics";
 import { readArticleFiles, readAuthorFiles, readTopicsFile } from "~/server/seed/content-source";
 import { databaseEnv, isolatedConnection, seededTestDatabase, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -265,17 +273,25 @@ describe("npm run content -- import", () => {
     expect((await getDeskArticle(db, id))!.status).toBe("published");
   });
 
-  it("changes an author and a topic whose file differs, auditing what changed", async () => {
+  it("changes an author and a topic whose file differs as the desk does: a new version, audited, the generation counted up", async () => {
     const dir = await exported();
     editFile(dir, "authors/callum-varghese.md", (text) => text.replace(/^role: .*$/m, "role: Imported role"));
     editFile(dir, "topics.json", (text) =>
       text.replace(/("name": "Growth Strategy", "description": )"[^"]*"/, '$1"Imported description."'),
     );
+    const author = () =>
+      db
+        .selectFrom("author")
+        .select(["role", "version", "updated_by_name"])
+        .where("slug", "=", "callum-varghese")
+        .executeTakeFirstOrThrow();
+    const generation = async () =>
+      Number((await db.selectFrom("content_generation").select("generation").executeTakeFirstOrThrow()).generation);
+    const [was, generationWas] = [await author(), await generation()];
     const summary = await imported(dir);
     expect(summary).toMatchObject({ authors: { updated: 1 }, topics: { updated: 1 }, articles: { created: 0, updated: 0 } });
-    expect(await db.selectFrom("author").select("role").where("slug", "=", "callum-varghese").executeTakeFirstOrThrow()).toEqual({
-      role: "Imported role",
-    });
+    expect(await author()).toEqual({ role: "Imported role", version: was.version + 1, updated_by_name: "command line" });
+    expect(await generation()).toBe(generationWas + 2);
     const audit = await db
       .selectFrom("desk_audit")
       .select(["action", "subject", "after"])
@@ -332,6 +348,86 @@ describe("npm run content -- import", () => {
       'articles/your-data-problem-is-an-ownership-problem.md: topics: no topic is named "Astrology" (in the database or topics.json).',
       'articles/your-first-presentation-to-senior-leaders.md: topics: the first topic is the primary one and must be a subject; "Public Speaking" is a topic within one.',
     ]);
+    expect(await footprint()).toEqual(before);
+  });
+  /** An editor at the desk, saving while an import runs. */
+  const DESK: AuditActor = { id: null, label: "Ada Desk" };
+
+  async function readFolderFor(dir: string) {
+    const read = await readImport(db, dir);
+    if (!read.ok) throw new Error(JSON.stringify(read.problems));
+    return read.plan;
+  }
+
+  it("reports a file whose article was saved at the desk since the import read it as a conflict, and overwrites nothing", async () => {
+    const dir = await exported();
+    const edited = "when-everything-is-urgent";
+    editFile(dir, `articles/${edited}.md`, (text) =>
+      text.replace(/^dek: .*$/m, "dek: The file's dek.").replace("\n---\n", "\nstatus: draft\n---\n"),
+    );
+    const plan = await readFolderFor(dir);
+    // After the import read the folder, the desk saves the edited file's article, and one whose file is as it was.
+    const ids = [await articleId(edited), await articleId(SLUG)];
+    for (const id of ids) {
+      const article = (await getDeskArticle(db, id))!;
+      expect((await saveArticle(db, DESK, id, article.version, { ...article, title: `${article.title} (desk)` }, NOW)).ok).toBe(true);
+    }
+    const atDesk = await Promise.all(ids.map(async (id) => (await getDeskArticle(db, id))!));
+    const before = await footprint();
+
+    const summary = await applyImport(db, COMMAND_LINE, plan, NOW);
+    const conflict = expect.stringMatching(
+      new RegExp(
+        `^conflict: Ada Desk changed the article at ${NOW.toISOString()} since the import read it, so nothing of this file was written`,
+      ),
+    );
+    expect([...summary.failures].sort((a, b) => a.file.localeCompare(b.file))).toEqual([
+      { file: `articles/${SLUG}.md`, message: conflict },
+      { file: `articles/${edited}.md`, message: conflict },
+    ]);
+    expect(summary.articles).toEqual({ created: 0, updated: 0, unchanged: plan.folder.articles!.length - 2 });
+    expect(summary.moves).toEqual({ published: 0, scheduled: 0, unscheduled: 0, unpublished: 0 });
+    expect(await Promise.all(ids.map(async (id) => (await getDeskArticle(db, id))!))).toEqual(atDesk);
+    expect(await footprint()).toEqual(before);
+
+    // Imported again, the folder is read anew and applied over the desk's changes, as the message says.
+    expect((await imported(dir)).failures).toEqual([]);
+    expect(await getDeskArticle(db, ids[0]!)).toMatchObject({
+      status: "unpublished",
+      dek: "The file's dek.",
+      title: atDesk[0]!.title.replace(" (desk)", ""),
+    });
+  });
+
+  it("applies an article file whole or not at all: a save refused after the article was hidden leaves it published", async () => {
+    const dir = await exported();
+    const slug = "the-first-72-hours-of-a-cyberattack";
+    editFile(dir, `articles/${slug}.md`, (text) =>
+      text.replace(/^dek: .*$/m, "dek: A dek that is never saved.").replace("\n---\n", "\nstatus: unpublished\n---\n"),
+    );
+    // Articles alone: the folder's topics.json would make the topic again.
+    fs.rmSync(path.join(dir, "topics.json"));
+    const plan = await readFolderFor(dir);
+    // After the import read the folder, the desk renames a topic the file names: its save is refused, after it was hidden.
+    const topic = await db.selectFrom("topic").select(["id", "version"]).where("name", "=", "Crisis Management").executeTakeFirstOrThrow();
+    const renamed = await updateTopic(
+      db,
+      { actor: DESK, name: "Ada Desk" },
+      topic.id,
+      { version: topic.version, name: "Crisis Response" },
+      NOW,
+    );
+    expect(renamed.ok).toBe(true);
+    const id = await articleId(slug);
+    const was = (await getDeskArticle(db, id))!;
+    const before = await footprint();
+
+    const summary = await applyImport(db, COMMAND_LINE, plan, NOW);
+    expect(summary.failures).toEqual([{ file: `articles/${slug}.md`, message: 'No topic is named "Crisis Management".' }]);
+    expect(summary.moves).toEqual({ published: 0, scheduled: 0, unscheduled: 0, unpublished: 0 });
+    expect(await getDeskArticle(db, id)).toEqual(was);
+    expect(was.status).toBe("published");
+    expect(await db.selectFrom("article").select("slug").where("slug", "=", slug).executeTakeFirst()).toEqual({ slug });
     expect(await footprint()).toEqual(before);
   });
 });

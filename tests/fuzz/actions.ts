@@ -300,6 +300,8 @@ export function actionTargets(w: World): ActionTarget[] {
     },
     // Last, so that the targets before them keep their seeds (a target's seed follows its place).
     ...deskArticleTargets(w),
+    ...deskNewsletterTargets(w),
+    ...deskMagazineTargets(w),
     ...deskMediaTargets(),
   ];
 }
@@ -491,6 +493,137 @@ function deskArticleTargets(w: World): ActionTarget[] {
       path: hostileText.chain((t) =>
         oneOf("q", "status", "topic", "author", "type", "page").map((key) => `/desk/articles?${key}=${inUrl(t.slice(0, 300))}&page=2`),
       ),
+      fields: {},
+    },
+    // The article form's enhancements (ADR 085): autosave, the preview pane and the combobox's suggestions.
+    {
+      name: "desk: autosave an article",
+      actors: everyone,
+      path: pathWith("/desk/articles/", [w.draft.id, "99999999"], "/autosave"),
+      fields: { version, ...fields },
+    },
+    {
+      name: "desk: preview a body",
+      actors: everyone,
+      path: fc.constant("/desk/articles/preview"),
+      fields: { body: fields.body },
+    },
+    {
+      name: "GET desk suggestions",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("authors", "topics", "staff").map((list) => `/desk/articles/suggest?list=${list}&term=${inUrl(t.slice(0, 200))}`),
+      ),
+      fields: {},
+    },
+  ];
+}
+
+/** The desk's newsletter forms (ADR 084), aimed at the run's own draft issue, an unknown id and hostile ones. */
+function deskNewsletterTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const version = oneOf("1", "2", "3", "999999", "0", "abc");
+  const issue = (suffix = "") => pathWith("/desk/newsletters/issues/", [w.issue.id, "999999"], suffix);
+  return [
+    {
+      name: "desk: newsletters (compose)",
+      actors: everyone,
+      path: fc.constant("/desk/newsletters"),
+      fields: { intent: oneOf("compose", "other"), newsletter: oneOf("the-chart-room", "the-insider", "no-such-letter", "") },
+    },
+    {
+      name: "desk: a newsletter issue (save, test, unschedule)",
+      actors: everyone,
+      path: issue(),
+      fields: {
+        intent: oneOf("save", "add", "up-0", "down-1", "remove-0", "remove-99999", "test", "unschedule", "sideways-1", ""),
+        version,
+        subject: oneOf("A fuzzed subject", "", "x".repeat(201), "Two\r\nlines"),
+        preheader: oneOf("", "Three reads"),
+        intro: oneOf("Hello [there](/email-newsletters).", "", "[x](javascript:alert(1))", "x".repeat(5001)),
+        item: oneOf(w.article.id, "1", "0", "999999999", "x"),
+        add: oneOf(w.article.path, "no-such-article", ""),
+      },
+    },
+    {
+      name: "desk: send a newsletter issue",
+      actors: everyone,
+      path: issue("/send"),
+      fields: {
+        intent: oneOf("send", "schedule", "other"),
+        version,
+        sendAt: oneOf("2099-01-01T09:00", "2020-01-01T09:00", "2026-02-30T09:00", "soon"),
+      },
+    },
+    {
+      name: "desk: a newsletter issue's preview (nothing to post)",
+      actors: everyone,
+      path: issue("/preview"),
+      fields: { intent: oneOf("test", "other") },
+    },
+    {
+      name: "GET desk newsletters",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) =>
+        oneOf("/desk/newsletters?page=", "/desk/newsletters/issues/").map((p) => `${p}${inUrl(t.slice(0, 300))}`),
+      ),
+      fields: {},
+    },
+  ];
+}
+
+/** The desk's magazine forms (issue 38): seed issues and an unknown id, with fields that mean something and ones that do not. */
+function deskMagazineTargets(w: World): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const fields = {
+    code: oneOf("BR2601", "br2602", "BR2511", "7403", "XX1", ""),
+    year: oneOf("2026", "1974", "1955", "2101", "x", "1e309"),
+    month: oneOf("1", "3", "11", "13", "0", ""),
+    title: oneOf("A fuzzed cover story", "", "x".repeat(201)),
+    summary: oneOf("A summary.\r\nOn two lines.", ""),
+  };
+  const article = oneOf(w.article.path, `https://example.org${w.article.path}`, "no-such-article", "/2020/01/", "");
+  return [
+    {
+      name: "desk: new magazine issue",
+      actors: everyone,
+      path: fc.constant("/desk/magazine/new"),
+      fields,
+    },
+    {
+      name: "desk: a magazine issue (fields and contents)",
+      actors: everyone,
+      path: pathWith("/desk/magazine/", ["1", "2", "99999999"]),
+      fields: {
+        ...fields,
+        version: fc.oneof({ weight: 3, arbitrary: fc.constant("1") }, { weight: 1, arbitrary: oneOf("2", "0", "x", "99999999999") }),
+        "features[0].title": oneOf("Letters", "", "x".repeat(301)),
+        "features[0].article": article,
+        "features[1].title": oneOf("The Long View", ""),
+        newTitle: oneOf("", "A new feature"),
+        newArticle: article,
+        intent: oneOf("save", "add", "up-1", "down-0", "remove-0", "remove-99999", "sideways-1", ""),
+      },
+    },
+    {
+      name: "desk: a magazine issue's cover",
+      actors: everyone,
+      path: pathWith("/desk/magazine/", ["1", "99999999"], "/cover"),
+      fields: { intent: oneOf("upload", "remove", "other"), file: oneOf("", "\u00ff\u00d8\u00ff", "GIF89a"), alt: oneOf("", "A cover") },
+    },
+    {
+      name: "desk: magazine issues (nothing to post)",
+      actors: everyone,
+      path: fc.constant("/desk/magazine"),
+      fields: { intent: oneOf("save", "other") },
+    },
+    {
+      name: "GET desk magazine",
+      method: "GET",
+      actors: everyone,
+      path: hostileText.chain((t) => oneOf("year", "page").map((key) => `/desk/magazine?${key}=${inUrl(t.slice(0, 300))}&page=2`)),
       fields: {},
     },
   ];

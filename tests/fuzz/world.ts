@@ -3,6 +3,7 @@ import { connect, type ConnectionOptions, type Database } from "~/server/db/conn
 import { createApiKey } from "~/server/desk/api-keys";
 import { createArticle } from "~/server/desk/articles";
 import { COMMAND_LINE } from "~/server/desk/audit";
+import { createIssue } from "~/server/newsletters/issues";
 import type { ArticleFields } from "~/shared/article-fields";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
@@ -53,6 +54,8 @@ export interface World {
   deskArticle: { id: string };
   /** A draft for the desk's article forms to aim at (not reader A's article), its first revision, and its byline and topics. */
   draft: { id: string; revisionId: string; authors: string; topics: string };
+  /** A draft issue of a newsletter for the desk's newsletter forms to aim at. */
+  issue: { id: string };
 }
 
 let counter = 0;
@@ -151,7 +154,10 @@ const FUZZ_ARTICLE: ArticleFields = {
 };
 
 /** Reader C, made an admin and let into the desk through the enrolment page; and the world's API keys. */
-async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<Pick<World, "staff" | "keys" | "deskArticle" | "draft">> {
+async function deskStaff(
+  baseUrl: string,
+  database: ConnectionOptions,
+): Promise<Pick<World, "staff" | "keys" | "deskArticle" | "draft" | "issue">> {
   const c = await register(baseUrl);
   const db = connect(database);
   try {
@@ -174,6 +180,7 @@ async function deskStaff(baseUrl: string, database: ConnectionOptions): Promise<
       keys: { admin: admin.key, revocableId: revocable.apiKey.id },
       deskArticle: { id: String(article.article.id) },
       draft: await fuzzDraft(db),
+      issue: { id: String((await createIssue(db, COMMAND_LINE, "the-chart-room", new Date()))!.id) },
     };
   } finally {
     await db.destroy();

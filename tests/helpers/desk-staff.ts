@@ -61,3 +61,25 @@ export function deskPeople(baseUrl: string, db: Database) {
 
   return { uniqueEmail, signedInReader, enrol, staffMember };
 }
+
+/** A file for a picture form: its bytes, and the name and type the browser says it has. */
+export type PictureFile = { bytes: Buffer; name: string; type: string } | null;
+
+/** A browser's multipart post of a desk picture form (same-site unless headers say otherwise); it keeps the cookies set. */
+export async function uploadPicture(reader: Reader, path: string, file: PictureFile, alt = "", headers: Record<string, string> = {}) {
+  const form = new FormData();
+  form.set("intent", "upload");
+  if (file) form.set("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  form.set("alt", alt);
+  const res = await fetch(`${reader.baseUrl}${path}`, {
+    method: "POST",
+    body: form,
+    headers: { Cookie: reader.cookieHeader(), Origin: reader.baseUrl, ...headers },
+    redirect: "manual",
+  });
+  for (const header of res.headers.getSetCookie()) {
+    const [pair] = header.split(";");
+    reader.setCookie(pair!.slice(0, pair!.indexOf("=")), pair!.slice(pair!.indexOf("=") + 1));
+  }
+  return res;
+}

@@ -124,7 +124,9 @@ describe("the Admin API's article writes", () => {
     const stale = await call(key, "PATCH", `/desk/api/articles/${id}`, { version: 1, dek: "Written over the other save" });
     expect(stale.status).toBe(409);
     expect(stale.json).toMatchObject({ code: "conflict", by: actor, current: { version: 2, title: "A sharper title", dek: given.dek } });
-    expect(stale.json.message).toContain(`Changed by ${actor} at `);
+    expect(stale.json.message).toBe(
+      `This article was changed by ${actor} at ${stale.json.at} since the version you read: nothing was written.`,
+    );
 
     const published = await call(key, "POST", `/desk/api/articles/${id}/publish`);
     expect(published.status).toBe(200);

@@ -259,7 +259,7 @@ async function call(path: string, key: string | null, init: { method?: string; b
 }
 
 describe("authors and topics through the Admin API", () => {
-  it("lists, adds, reads and changes an author over the version read: 409 when stale, 404, 400 and 422 with their fields", async () => {
+  it("lists, adds, reads and changes an author over the version read: 409 when stale, 404, and 400 with the fields", async () => {
     const { key, apiKey } = await createApiKey(db, COMMAND_LINE, "Catalogue sync", ["editor"], new Date());
     const list = await call("/desk/api/authors?q=okafor", key);
     expect(list.res.status).toBe(200);
@@ -280,8 +280,15 @@ describe("authors and topics through the Admin API", () => {
     expect(changed.body).toMatchObject({ role: "Shipping reporter", bio: "Covers shipping.", version: 2 });
     const stale = await call(path, key, { method: "PATCH", body: { version: 1, bio: "Lost." } });
     expect(stale.res.status).toBe(409);
-    expect(stale.body).toMatchObject({ code: "stale_version", current: { version: 2, bio: "Covers shipping." } });
-    expect(stale.body.message).toMatch(/^Changed by API key Catalogue sync .* since you read it/);
+    expect(stale.body).toMatchObject({
+      code: "conflict",
+      current: { version: 2, bio: "Covers shipping." },
+      by: `API key Catalogue sync (${apiKey.prefix})`,
+      at: changed.body.updatedAt,
+    });
+    expect(stale.body.message).toBe(
+      `This author was changed by API key Catalogue sync (${apiKey.prefix}) at ${String(changed.body.updatedAt)} since the version you read: nothing was written.`,
+    );
     expect((await getAuthor(db, Number(made.body.id)))!.bio).toBe("Covers shipping.");
 
     const noVersion = await call(path, key, { method: "PATCH", body: { bio: "No version." } });
@@ -291,9 +298,11 @@ describe("authors and topics through the Admin API", () => {
     expect(slugChange.res.status).toBe(400);
     expect(JSON.stringify(slugChange.body.fields)).toContain("slug is fixed");
     const taken = await call("/desk/api/authors", key, { method: "POST", body: { name: "X", slug: "tomasz-wojcik", role: "x", bio: "y" } });
-    expect(taken.res.status).toBe(422);
-    expect(taken.body.fields).toEqual({ slug: ["Another author has this slug: choose another."] });
-    expect((await call("/desk/api/authors/999999", key)).res.status).toBe(404);
+    expect(taken.res.status).toBe(400);
+    expect(taken.body).toMatchObject({ code: "invalid_input", fields: { slug: ["Another author has this slug: choose another."] } });
+    const missing = await call("/desk/api/authors/999999", key);
+    expect(missing.res.status).toBe(404);
+    expect(missing.body).toEqual({ code: "not_found", message: "No author has this id." });
     expect((await call("/desk/api/authors/999999", key, { method: "PATCH", body: { version: 1 } })).res.status).toBe(404);
     expect((await call("/desk/api/authors/abc", key)).res.status).toBe(400);
 
@@ -324,9 +333,10 @@ describe("authors and topics through the Admin API", () => {
     expect(renamed.body).toMatchObject({ slug: "tariffs", formerSlugs: ["tariff-policy"], version: 2 });
     const stale = await call(path, key, { method: "PATCH", body: { version: 1, name: "Duties" } });
     expect(stale.res.status).toBe(409);
-    expect((stale.body.current as { name: string }).name).toBe("Tariffs");
+    expect(stale.body).toMatchObject({ code: "conflict", current: { name: "Tariffs" }, at: renamed.body.updatedAt });
     const wrongSubject = await call(path, key, { method: "PATCH", body: { version: 2, subject: "Tariffs" } });
-    expect(wrongSubject.res.status).toBe(422);
+    expect(wrongSubject.res.status).toBe(400);
+    expect(wrongSubject.body.code).toBe("invalid_input");
     expect(wrongSubject.body.fields).toEqual({ subject: ["Choose a subject from the list, or none for a subject."] });
     const wrongType = await call(path, key, { method: "PATCH", body: { version: 2, subscriberOnly: "yes" } });
     expect(wrongType.res.status).toBe(400);

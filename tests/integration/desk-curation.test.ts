@@ -159,7 +159,7 @@ describe("the home page's stories at the desk", () => {
           ["intent", "remove-0"],
         ],
         409,
-        "since you opened this page",
+        "This choice of stories was changed by",
       ],
     ] as [[string, string | number][], number, string][]) {
       const res = await editor.request("/desk/home", { form: form(fields) });
@@ -289,7 +289,9 @@ describe("reading lists at the desk", () => {
     const stale = await editor.request(path, { form: fields(5, [c!.id], [["intent", "save"]]) });
     expect(stale.status).toBe(409);
     const conflict = cheerio.load(await stale.text());
-    expect(conflict("main [role=alert]").text()).toContain("since you opened it");
+    expect(conflict("main [role=alert]").text()).toMatch(
+      /^This reading list was changed by .+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC since you opened it\./,
+    );
     expect(conflict("#yours-heading").text()).toBe("Your version (not saved)");
     expect(conflict("input[name=version]").attr("value")).toBe("6");
     expect((await db.selectFrom("reading_list").select("version").where("slug", "=", "desk-picks").executeTakeFirstOrThrow()).version).toBe(
@@ -391,10 +393,20 @@ describe("the Admin API's reading lists", () => {
     expect(stale.status).toBe(409);
     const conflict = (await contract.check("/desk/api/reading-lists/{id}", "patch", stale)) as {
       code: string;
-      current: { version: number; name: string };
+      message: string;
+      current: { version: number; name: string; updatedAt: string };
+      by: string;
+      at: string;
     };
     expect(conflict).toMatchObject({ code: "conflict", current: { version: 2, name: "API picks" } });
-    expect((await fetch(`${url}/999999`, { headers: bearer(key) })).status).toBe(404);
+    expect(conflict.by).toMatch(/^API key /);
+    expect(conflict.at).toBe(conflict.current.updatedAt);
+    expect(conflict.message).toBe(
+      `This reading list was changed by ${conflict.by} at ${conflict.at} since the version you read: nothing was written.`,
+    );
+    const missing = await fetch(`${url}/999999`, { headers: bearer(key) });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ code: "not_found", message: "No reading list has this id." });
     expect((await fetch(`${url}/999999`, json(key, "PATCH", { version: 1 }))).status).toBe(404);
     expect((await fetch(one, json(key, "PATCH", { name: "No version" }))).status).toBe(400);
     expect((await fetch(one, json(storeKey, "PATCH", { version: 2 }))).status).toBe(403);

@@ -182,9 +182,11 @@ describe(`the desk's videos (${dialectName})`, () => {
     const res = await editor.reader.request("/desk/videos/new", { form });
     expect(res.status).toBe(303);
     const location = res.headers.get("location")!;
-    videoId = Number(/^\/desk\/videos\/(\d+)\/files\?added=1$/.exec(location)![1]);
-    const files = await editor.reader.page(location);
-    expect(files("[role=status]").text()).toBe("Video added. Upload its file and captions here.");
+    videoId = Number(/^\/desk\/videos\/(\d+)\?saved=created$/.exec(location)![1]);
+    expect((await editor.reader.page(location))("[role=status]").text()).toBe(
+      "Video added. Upload its file and captions on its files page.",
+    );
+    const files = await editor.reader.page(`/desk/videos/${videoId}/files`);
     expect(files("main").text()).toContain("No file yet: readers see the poster and cannot play the video.");
     expect(files("form[enctype='multipart/form-data'] input[type=file][name=file]").first().attr("accept")).toBe(
       "video/webm,video/mp4,.webm,.mp4",
@@ -389,7 +391,7 @@ describe(`the desk's podcasts (${dialectName})`, () => {
       },
     });
     expect(made.status).toBe(303);
-    episodeId = Number(/\/(\d+)\/audio\?added=1$/.exec(made.headers.get("location")!)![1]);
+    episodeId = Number(/\/the-meridian-conversation\/(\d+)\?saved=created$/.exec(made.headers.get("location")!)![1]);
     const taken = await editor.reader.request("/desk/podcasts/the-meridian-conversation/new", {
       form: { title: "Again", description: "Again.", pubDate: "2026-11-10", season: "1", episode: "17", episodeType: "full" },
     });

@@ -5,6 +5,7 @@ import { COMMAND_LINE } from "~/server/desk/audit";
 import { createArticle, publishArticle, saveArticle, unpublishArticle, type DeskArticle } from "~/server/desk/articles";
 import type { ArticleFields } from "~/shared/article-fields";
 import { Reader } from "~/tests/helpers/reader";
+import { createApiKey } from "~/server/desk/api-keys";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -14,13 +15,15 @@ import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/tes
 // no cache of the server's stands between (caches follow changes within a second; tests/db/editorial).
 
 let server: RunningServer;
+/** A second instance on the same database, as behind a load balancer. */
+let other: RunningServer;
 let connection: IsolatedConnection;
 let database: Database;
 let base: Omit<ArticleFields, "title" | "slug">;
 
 beforeAll(async () => {
   connection = await isolatedConnection("editorial");
-  server = await startBuiltServer({}, "production", connection);
+  [server, other] = await Promise.all([startBuiltServer({}, "production", connection), startBuiltServer({}, "production", connection)]);
   database = connect(connection);
   const [topic, author] = await Promise.all([
     database
@@ -52,7 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await database?.destroy();
-  await server?.stop();
+  await Promise.all([server?.stop(), other?.stop()]);
   await connection?.drop();
 });
 
@@ -113,5 +116,55 @@ describe("an article's addresses after the desk changed it", () => {
     );
     if (!draft.ok) throw new Error(JSON.stringify(draft));
     expect((await get(draft.article.path)).status).toBe(404);
+  });
+});
+
+describe("an article published through the Admin API of one instance", () => {
+  it("is on the other instance's home page, stream, topic page, search, sitemap and feed, and its page meters a guest, within 5 seconds", async () => {
+    const { key } = await createApiKey(database, COMMAND_LINE, "Two instances", ["editor"], new Date());
+    const call = (path: string, body: unknown) =>
+      fetch(server.url + path, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    // The other instance has every page in its caches, from before the article exists.
+    const topicPath = new URL(
+      (await new Reader(other.url).page("/topics"))(`a:contains("${base.topics[0]}")`).first().attr("href")!,
+      other.url,
+    ).pathname;
+    const pages = ["/", "/the-latest", topicPath, "/search?q=lighthouse+keepers", "/feeds/latest.xml"];
+    for (const path of pages) expect((await fetch(other.url + path)).status, path).toBe(200);
+
+    const title = "What Lighthouse Keepers Knew About Shift Work";
+    const made = await call("/desk/api/articles", { ...base, title, slug: "what-lighthouse-keepers-knew" });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: number };
+    const published = await call(`/desk/api/articles/${id}/publish`, {});
+    expect(published.status).toBe(200);
+    const { url } = (await published.json()) as { url: string };
+    const path = new URL(url).pathname;
+
+    const seenOnOther = async () => {
+      const found: string[] = [];
+      for (const page of pages) if ((await (await fetch(other.url + page)).text()).includes(path)) found.push(page);
+      return found;
+    };
+    await expect.poll(seenOnOther, { timeout: 5_000, interval: 200 }).toEqual(pages);
+    const sitemaps = (await (await fetch(`${other.url}/sitemap.xml`)).text()).match(/[^<>]*articles-\d+\.xml/g)!;
+    const inSitemap = await Promise.all(
+      sitemaps.map(async (file) => (await (await fetch(new URL(file, other.url))).text()).includes(path)),
+    );
+    expect(inSitemap).toContain(true);
+
+    // A guest reading it on the other instance is counted by the meter, as on a seed article.
+    const guest = new Reader(other.url);
+    const meterLine = ($: cheerio.CheerioAPI) =>
+      $("body")
+        .text()
+        .match(/You have (\d+) free articles? left this month/)?.[1];
+    const first = await guest.page(path);
+    expect(first("h1").first().text()).toBe(title);
+    expect(meterLine(first)).toBe("3");
   });
 });

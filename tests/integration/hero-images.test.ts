@@ -10,6 +10,7 @@ import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
 import type { Role } from "~/shared/staff-roles";
 import { ApiContract } from "~/tests/helpers/api-contract";
+import { uploadPicture, type PictureFile } from "~/tests/helpers/desk-staff";
 import { gifOf, jpegOf, pngOf } from "~/tests/helpers/images";
 import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
@@ -89,27 +90,6 @@ async function staffMember(roles: Role[]): Promise<Reader> {
   return reader;
 }
 
-/** A browser's multipart post of the upload form (same-site unless headers say otherwise); it keeps the cookies set. */
-type Upload = { bytes: Buffer; name: string; type: string } | null;
-
-async function upload(reader: Reader, path: string, file: Upload, alt = "", headers = {}) {
-  const form = new FormData();
-  form.set("intent", "upload");
-  if (file) form.set("file", new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
-  form.set("alt", alt);
-  const res = await fetch(`${reader.baseUrl}${path}`, {
-    method: "POST",
-    body: form,
-    headers: { Cookie: reader.cookieHeader(), Origin: reader.baseUrl, ...headers },
-    redirect: "manual",
-  });
-  for (const header of res.headers.getSetCookie()) {
-    const [pair] = header.split(";");
-    reader.setCookie(pair!.slice(0, pair!.indexOf("=")), pair!.slice(pair!.indexOf("=") + 1));
-  }
-  return res;
-}
-
 const mainText = async (res: Response) =>
   cheerio
     .load(await res.text())("main")
@@ -139,7 +119,12 @@ describe(`the desk's image page (${dialectName})`, () => {
     expect(guest("header img").first().attr("src")).toBe(`/art/article/${article.slug}.svg`);
     expect(guest("meta[property='og:image']").attr("content")).toBe(`${one.url}/art/card/article/${article.slug}.png`);
 
-    const res = await upload(editor, imagePath, { bytes: await jpegOf(2400, 1350), name: "harbour.txt", type: "text/plain" }, "A harbour");
+    const res = await uploadPicture(
+      editor,
+      imagePath,
+      { bytes: await jpegOf(2400, 1350), name: "harbour.txt", type: "text/plain" },
+      "A harbour",
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(imagePath);
     const after = await editor.page(imagePath);
@@ -197,7 +182,7 @@ describe(`the desk's image page (${dialectName})`, () => {
       .toBe(`/images/${heroId}/960.jpg`);
   });
 
-  it.each<[string, () => Promise<Upload>, number]>([
+  it.each<[string, () => Promise<PictureFile>, number]>([
     ["a GIF", async () => ({ bytes: await gifOf(400, 300), name: "a.jpg", type: "image/jpeg" }), 422],
     [
       "an HTML page named as a JPEG",
@@ -212,7 +197,7 @@ describe(`the desk's image page (${dialectName})`, () => {
     ],
     ["no file", async () => null, 400],
   ])("refuses %s with the form's message, keeping the alt text", async (_, file, status) => {
-    const res = await upload(editor, `/desk/articles/${article.id}/image`, await file(), "Kept alt");
+    const res = await uploadPicture(editor, `/desk/articles/${article.id}/image`, await file(), "Kept alt");
     expect(res.status).toBe(status);
     const page = cheerio.load(await res.text());
     expect(page("[role=alert]").text()).toBe(REFUSED);
@@ -274,19 +259,19 @@ describe(`the desk's image page (${dialectName})`, () => {
   it("refuses a post from another site (403) and is the site's 404 to readers and guests; 403 to a role without articles", async () => {
     const jpeg = { bytes: await jpegOf(400, 300), name: "a.jpg", type: "image/jpeg" };
     const path = `/desk/articles/${article.id}/image`;
-    const foreign = await upload(editor, path, jpeg, "", { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
+    const foreign = await uploadPicture(editor, path, jpeg, "", { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" });
     expect(foreign.status).toBe(403);
     expect(await mainText(foreign)).toContain("This form was sent from another site");
 
     const { reader } = await signedInReader("plain");
     for (const asker of [reader, new Reader(one.url)]) {
       expect((await asker.request(path)).status).toBe(404);
-      expect((await upload(asker, path, jpeg)).status).toBe(404);
+      expect((await uploadPicture(asker, path, jpeg)).status).toBe(404);
       expect((await asker.request(`/desk/authors/${author.slug}/photo`)).status).toBe(404);
     }
     const service = await staffMember(["service"]);
     expect((await service.request(path)).status).toBe(403);
-    expect((await upload(service, path, jpeg)).status).toBe(403);
+    expect((await uploadPicture(service, path, jpeg)).status).toBe(403);
     expect((await service.request(path, { form: { intent: "remove" } })).status).toBe(403);
     expect((await editor.request("/desk/articles/999999/image")).status).toBe(404);
     expect((await editor.request("/desk/authors/no-such-author/photo")).status).toBe(404);
@@ -310,7 +295,7 @@ describe(`the desk's image page (${dialectName})`, () => {
   it("puts an author's uploaded photo beside their bio on their articles", async () => {
     const path = `/desk/authors/${author.slug}/photo`;
     expect((await editor.page(path))("h1").text()).toBe(`Photo: ${author.name}`);
-    const res = await upload(editor, path, { bytes: await pngOf(500, 600), name: "me.png", type: "image/png" }, author.name);
+    const res = await uploadPicture(editor, path, { bytes: await pngOf(500, 600), name: "me.png", type: "image/png" }, author.name);
     expect(res.status).toBe(303);
     const desk = await editor.page(path);
     expect(desk("[role=status]").text()).toBe("The photo is on the author's articles now.");
@@ -382,12 +367,16 @@ describe(`the Admin API's images (${dialectName})`, () => {
     expect(audit.filter((row) => row.actor.startsWith("API key Hero tool"))).toHaveLength(2);
   });
 
-  it("refuses what is not an image (422), an oversized body (413), a body that is not multipart (400), and keys of other roles (403)", async () => {
+  it("refuses what is not an image (400, with the file's field), an oversized body (413), a body that is not multipart (400), and keys of other roles (403)", async () => {
     const contract = await ApiContract.load(one.url);
     const { key } = await createApiKey(db, COMMAND_LINE, "Hero tool 2", ["editor"], new Date());
     const gif = await apiUpload(key, await gifOf(50, 50));
-    expect(gif.status).toBe(422);
-    expect(((await contract.check("/desk/api/images", "post", gif)) as { message: string }).message).toBe(REFUSED);
+    expect(gif.status).toBe(400);
+    expect(await contract.check("/desk/api/images", "post", gif)).toMatchObject({
+      code: "invalid_input",
+      message: REFUSED,
+      fields: { file: [REFUSED] },
+    });
     const big = await apiUpload(key, Buffer.alloc(21 * 1024 * 1024, 0xff));
     expect(big.status).toBe(413);
     await contract.check("/desk/api/images", "post", big);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { archiveCalendar, issueCode, isIssueCode } from "~/server/content/archive-calendar";
+import { archiveCalendar, issueCode } from "~/server/content/archive-calendar";
+import { isIssueCode } from "~/shared/issue-fields";
 import { midpointIndex, parseBody } from "~/server/content/markdown";
 import { topicHeadlineSegment, topicKey, topicSlug } from "~/shared/slugs";
 import { withReferral } from "~/server/content/streams";

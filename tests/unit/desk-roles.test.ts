@@ -31,6 +31,13 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "reading-lists.edit": ["admin", "editor"],
   "api.reading-lists.read": ["admin", "editor"],
   "api.reading-lists.write": ["admin", "editor"],
+  "issues.list": ["admin", "editor"],
+  "issues.edit": ["admin", "editor"],
+  "api.issues.read": ["admin", "editor"],
+  "api.issues.write": ["admin", "editor"],
+  "newsletters.list": ["admin", "editor"],
+  "newsletters.compose": ["admin", "editor"],
+  "newsletters.send": ["admin", "editor"],
   "media.list": ["admin", "editor"],
   "media.edit": ["admin", "editor"],
   "api.media.read": ["admin", "editor"],
@@ -51,6 +58,8 @@ describe("desk roles", () => {
     expect(mayAct(["service"], "articles.publish")).toBe(false);
     expect(mayAct(["service", "editor"], "articles.publish")).toBe(true);
     expect(mayAct(["service", "admin"], "audit.read")).toBe(true);
+    expect(mayAct(["store", "service"], "issues.edit")).toBe(false);
+    expect(mayAct(["store", "editor"], "api.issues.write")).toBe(true);
   });
 
   it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
@@ -70,7 +79,9 @@ describe("desk roles", () => {
       { title: "Authors", path: "/desk/authors" },
       { title: "Topics", path: "/desk/topics" },
       { title: "Reading lists", path: "/desk/reading-lists" },
+      { title: "Magazine", path: "/desk/magazine" },
       { title: "Home page", path: "/desk/home" },
+      { title: "Newsletters", path: "/desk/newsletters" },
       { title: "Videos", path: "/desk/videos" },
       { title: "Podcasts", path: "/desk/podcasts" },
     ]);
@@ -79,7 +90,9 @@ describe("desk roles", () => {
       "/desk/authors",
       "/desk/topics",
       "/desk/reading-lists",
+      "/desk/magazine",
       "/desk/home",
+      "/desk/newsletters",
       "/desk/videos",
       "/desk/podcasts",
       "/desk/staff",

@@ -2,7 +2,7 @@ import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
 import { scriptJson } from "~/app/lib/http/script-json";
 import { blocksToHtml, blockText, bodyWordCount, linkTarget, parseBody } from "~/server/content/markdown";
-import { composeIssue } from "~/server/newsletters/issue";
+import { composeIssue, templateIssue } from "~/server/newsletters/issue";
 import { everywhere, HOSTILE, links, problems } from "~/tests/helpers/hostile-markdown";
 
 // Markdown can never become script (issue 38, "Security"): whatever an article body holds, its
@@ -143,12 +143,14 @@ describe("hostile titles outside the body", () => {
   });
 
   it("are text in a newsletter issue's HTML", () => {
+    const newsletter = { slug: "daily", name: TITLE, description: TITLE, frequency: "Daily", subscriberOnly: false };
     const mail = composeIssue({
-      newsletter: { slug: "daily", name: TITLE, description: TITLE, frequency: "Daily" } as Parameters<
-        typeof composeIssue
-      >[0]["newsletter"],
+      newsletter,
+      content: {
+        ...templateIssue(newsletter, [{ title: TITLE, summary: TITLE, url: "https://site.example/2025/06/x" }]),
+        preheader: TITLE,
+      },
       recipient: { userId: "1", email: "reader@example.org", firstName: TITLE },
-      articles: [{ title: TITLE, summary: TITLE, url: "https://site.example/2025/06/x" }],
       siteUrl: "https://site.example",
       secret: "secret",
     });
@@ -159,6 +161,38 @@ describe("hostile titles outside the body", () => {
     expect(
       $("*").filter((_, el) => Object.keys((el as unknown as { attribs: object }).attribs).some((a) => a.startsWith("on"))),
     ).toHaveLength(0);
+  });
+
+  it("keep an issue's introduction to the Markdown subset's links, with the site's paths made absolute for mail", () => {
+    const newsletter = { slug: "daily", name: "Daily", description: "", frequency: "Daily", subscriberOnly: false };
+    const intro = [
+      `Read [the report](/2025/06/report) and [the source](https://example.org/x).`,
+      `Not [a script](javascript:alert(1)), not [data](data:text/html,<script>alert(1)</script>), not <img src=x onerror=alert(1)>.`,
+      `- [another host](//evil.example/x)`,
+    ].join("\n\n");
+    const mail = composeIssue({
+      newsletter,
+      content: { subject: "S", preheader: "", intro, articles: [] },
+      recipient: { userId: "1", email: "reader@example.org", firstName: "Ann" },
+      siteUrl: "https://site.example",
+      secret: "secret",
+    });
+    const $ = cheerio.load(mail.html!);
+    expect($("script, img, svg, iframe")).toHaveLength(0);
+    // The introduction's two links, then the footer's unsubscribe and newsletters links.
+    expect(
+      $("a")
+        .map((_, el) => $(el).attr("href"))
+        .get(),
+    ).toEqual([
+      "https://site.example/2025/06/report",
+      "https://example.org/x",
+      expect.stringMatching(/^https:\/\/site\.example\/newsletters\/unsubscribe\?token=/),
+      "https://site.example/email-newsletters",
+    ]);
+    expect(mail.text).toContain("Read the report (https://site.example/2025/06/report) and the source (https://example.org/x).");
+    expect(mail.text).toContain("Not [a script](javascript:alert(1))");
+    expect(mail.text).toContain("- [another host](//evil.example/x)");
   });
 });
 

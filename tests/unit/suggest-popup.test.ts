@@ -8,12 +8,12 @@ import {
   type SuggestPopup,
 } from "~/app/lib/search/suggest-popup";
 
-const option = (label: string): SuggestOption => ({ label, type: "Article", link: `/${label}` });
+const option = (label: string): SuggestOption => ({ label, type: "Article", value: `/${label}` });
 const topics = [option("t1")];
 const titles = [option("a1"), option("a2")];
 
 const run = (actions: SuggestAction[], from: SuggestPopup = emptyPopup) => actions.reduce(suggestPopup, from);
-const answer = (show = true, t = topics, a = titles): SuggestAction => ({ type: "answer", topics: t, titles: a, show });
+const answer = (show = true, t = topics, a = titles): SuggestAction => ({ type: "answer", groups: [t, a], show });
 const down: SuggestAction = { type: "move", step: 1 };
 const up: SuggestAction = { type: "move", step: -1 };
 
@@ -40,7 +40,7 @@ describe("suggestPopup", () => {
     expect(run([down])).toBe(emptyPopup);
   });
 
-  it("keeps the highlight on the same link when a newer answer still offers it", () => {
+  it("keeps the highlight on the same option when a newer answer still offers it", () => {
     const onA2 = run([answer(), down, down, down]);
     expect(run([answer(true, [], [option("a2"), option("b")])], onA2).active).toBe(0);
     expect(run([answer(true, [], [option("b")])], onA2).active).toBe(-1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { composeIssue } from "~/server/newsletters/issue";
+import { composeIssue, templateIssue } from "~/server/newsletters/issue";
 import { readUnsubscribeToken, unsubscribeToken } from "~/server/newsletters/unsubscribe-token";
 
 const SECRET = "unit-test-secret-0123456789abcdefghijkl";
@@ -31,16 +31,17 @@ describe("newsletter unsubscribe token", () => {
   });
 
   it("puts the RFC 8058 headers and the link in the issue, and escapes HTML", () => {
+    const newsletter = {
+      slug: "the-daily-brief",
+      name: "The Daily Brief",
+      frequency: "Daily",
+      description: "Ideas <daily>.",
+      subscriberOnly: false,
+    };
     const message = composeIssue({
-      newsletter: {
-        slug: "the-daily-brief",
-        name: "The Daily Brief",
-        frequency: "Daily",
-        description: "Ideas <daily>.",
-        subscriberOnly: false,
-      },
+      newsletter,
+      content: templateIssue(newsletter, [{ title: "A & B", summary: "Why <b> matters.", url: "https://site.example/2026/01/a-and-b" }]),
       recipient: { userId: "user-1", email: "reader@example.org", firstName: "Ann" },
-      articles: [{ title: "A & B", summary: "Why <b> matters.", url: "https://site.example/2026/01/a-and-b" }],
       siteUrl: "https://site.example",
       secret: SECRET,
     });

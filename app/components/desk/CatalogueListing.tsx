@@ -13,9 +13,16 @@ export function listingHref(base: string, q: string, page: number): string {
   return search ? `${base}?${search}` : base;
 }
 
+/** A table row: its key, and a cell for each column. */
+export interface ListingRow {
+  key: number;
+  cells: ReactNode[];
+}
+
 /**
  * The desk's listing of authors, topics, videos or episodes: a search (a plain GET form), how many it found, the
- * table, and links to the other pages that keep the search.
+ * table (each cell labelled by its column, for narrow screens), and links to the other pages
+ * that keep the search.
  */
 export function CatalogueListing({
   base,
@@ -25,8 +32,10 @@ export function CatalogueListing({
   total,
   pageSize,
   problem,
+  caption,
+  columns,
+  rows,
   order = "by name",
-  children,
 }: {
   base: string;
   /** Singular and plural: ["author", "authors"]. */
@@ -36,9 +45,11 @@ export function CatalogueListing({
   total: number;
   pageSize: number;
   problem: string | null;
+  caption: string;
+  columns: string[];
+  rows: ListingRow[];
   /** How the table is ordered, as the count says it. */
   order?: string;
-  children: ReactNode;
 }) {
   const last = Math.max(1, Math.ceil(total / pageSize));
   return (
@@ -69,7 +80,31 @@ export function CatalogueListing({
             : `No ${noun[1]} yet.`
           : `${total} ${total === 1 ? noun[0] : noun[1]}${q ? ` match “${q}”` : ""}, ${order}. Page ${Math.min(page, last)} of ${last}.`}
       </p>
-      {children}
+      {rows.length > 0 ? (
+        <table className={css.table}>
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                {row.cells.map((cell, index) => (
+                  <td key={columns[index]} data-label={columns[index]}>
+                    {cell}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       <Pagination current={page} last={last} href={(to) => listingHref(base, q, to)} label={`Pages of ${noun[1]}`} />
     </>
   );

@@ -23,13 +23,14 @@ export function useSpecForm<Schema extends ZodTypeAny>(
   id: string,
   loadSchema: SchemaLoader<Schema>,
   lastResult: SubmissionResult<string[]> | null | undefined,
-  defaultValue?: Partial<Record<keyof z.input<Schema>, string>>,
+  /** Each field's text; a list of rows (an issue's features) is a list of such records. */
+  defaultValue?: Partial<Record<keyof z.input<Schema>, string | Record<string, string>[]>>,
 ) {
   const validate = useValidator(loadSchema);
   const [form, fields] = useForm<z.input<Schema>>({
     id,
     lastResult,
-    // conform types this as a deep partial of the schema's input; the forms here are flat strings.
+    // conform types this as a deep partial of the schema's input; the forms here are strings, or lists of rows of them.
     defaultValue: defaultValue as never,
     // Until the schema is there, nothing validates before the submit: conform would otherwise
     // send the form to the server to validate a field on blur.

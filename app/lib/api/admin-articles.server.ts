@@ -3,7 +3,7 @@ import type { DeskArticle, FieldErrors, PublishResult, SaveResult } from "~/serv
 import { config } from "~/app/lib/context/db.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import type { AppLoadContext } from "@remix-run/node";
-import { apiError, apiJson, invalidFields } from "./handler.server";
+import { apiError, apiJson, conflictAnswer, invalidFields, notFoundAnswer } from "./handler.server";
 
 // The Admin API's article answers (ADR 074, 079): the editorial domain's results as JSON.
 
@@ -13,8 +13,7 @@ export function articleAnswer(article: DeskArticle, init: { status?: number; hea
   return apiJson(apiArticleDetail(article, config().siteUrl), init);
 }
 
-const NOT_FOUND = "No article has this id.";
-export const articleNotFound = () => apiError(404, "not_found", NOT_FOUND);
+export const articleNotFound = () => notFoundAnswer("article");
 
 export const fieldErrors = (errors: FieldErrors) => invalidFields(errors as Record<string, string[]>);
 
@@ -28,11 +27,7 @@ export function resultAnswer(result: SaveResult | PublishResult): Response {
       return fieldErrors(result.fieldErrors);
     case "conflict": {
       const { current, by, at } = result.conflict;
-      return apiError(409, "conflict", `Changed by ${by} at ${at} since the version you read; nothing was written.`, {
-        current: apiArticleDetail(current, config().siteUrl),
-        by,
-        at,
-      });
+      return conflictAnswer("article", apiArticleDetail(current, config().siteUrl), by, at);
     }
     case "state":
       return apiError(409, "wrong_state", result.message, { status: result.status });

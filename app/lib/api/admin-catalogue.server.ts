@@ -1,11 +1,19 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { Database } from "~/server/db/connection";
 import type { DeskAuthor } from "~/server/desk/catalogue/authors";
-import type { Editor, LastSave, SaveResult } from "~/server/desk/catalogue/common";
+import type { Editor, LastSave, Listing, ListQuery, SaveResult } from "~/server/desk/catalogue/common";
 import type { DeskTopic } from "~/server/desk/catalogue/topics";
 import { keyActor, type ApiKey } from "~/server/desk/api-keys";
 import { config } from "~/app/lib/context/db.server";
-import { apiError, apiJson } from "./handler.server";
+import { requestContext } from "~/app/lib/context/request-context.server";
+import { ADMIN_PAGE_SIZE } from "./groups/admin";
+import { apiJson, conflictAnswer, invalidFields, notFoundAnswer } from "./handler.server";
 
-// The Admin API's authors and topics (ADR 078): who saves through a key, and the answers a save gets.
+// The Admin API's authors and topics (ADR 078): who saves through a key, the answers a save
+// gets, and the handlers of the four calls each kind has, made from its domain functions.
+
+/** The Admin API's one 404 (handler.server.ts), here too for the routes that import it from here. */
+export { notFoundAnswer };
 
 /** A key saves in its own name, as the audit log names it. */
 export function keyEditor(key: ApiKey): Editor {
@@ -39,9 +47,7 @@ export const apiTopic = (t: DeskTopic) => ({
   updatedBy: t.updatedBy,
 });
 
-export const notFoundAnswer = (what: string) => apiError(404, "not_found", `No ${what} has this id.`);
-
-/** What a create or a save answers: the row (201 at its address for a new one), 404, 422 with the fields, or 409 with what is there now. */
+/** What a create or a save answers: the row (201 at its address for a new one), 404, 400 with the fields, or 409 with what is there now. */
 export function savedAnswer<T extends LastSave & { id: number }>(
   result: SaveResult<T>,
   what: string,
@@ -53,13 +59,55 @@ export function savedAnswer<T extends LastSave & { id: number }>(
     return apiJson(show(result.value), { status: 201, headers: { Location: created(result.value) } });
   }
   if (result.reason === "not-found") return notFoundAnswer(what);
-  if (result.reason === "invalid")
-    return apiError(422, "invalid_fields", "Some fields break a rule of the catalogue.", { fields: result.fields });
-  const { updatedAt, updatedBy } = result.current;
-  return apiError(
-    409,
-    "stale_version",
-    `Changed by ${updatedBy ?? "someone else"}${updatedAt ? ` at ${updatedAt}` : ""} since you read it: nothing was changed.`,
-    { current: show(result.current) },
-  );
+  if (result.reason === "invalid") return invalidFields(result.fields);
+  const { current } = result;
+  return conflictAnswer(what, show(current), current.updatedBy ?? "someone else", current.updatedAt ?? "");
 }
+
+type Asked = { request: Request; context: AppLoadContext };
+type Row = LastSave & { id: number };
+
+const database = (call: Asked) => requestContext(call).db();
+
+/** GET: one page of rows by name (`q`, `page`), each with how many articles name it. */
+export const listRows =
+  <T extends Row & { articles: number }>(list: (db: Database, query: ListQuery) => Promise<Listing<T>>, show: (row: T) => object) =>
+  async (call: Asked & { query: { q?: string; page?: number } }) => {
+    const page = call.query.page ?? 1;
+    const found = await list(await database(call), { q: call.query.q || undefined, page, pageSize: ADMIN_PAGE_SIZE });
+    return apiJson({
+      page,
+      pageSize: ADMIN_PAGE_SIZE,
+      total: found.total,
+      items: found.items.map((row) => ({ ...show(row), articles: row.articles })),
+    });
+  };
+
+/** POST: a new row, 201 at `{base}/{id}`. */
+export const createRow =
+  <F, T extends Row>(
+    what: string,
+    create: (db: Database, editor: Editor, fields: F, now: Date) => Promise<SaveResult<T>>,
+    show: (row: T) => object,
+    base: string,
+  ) =>
+  async (call: Asked & { body: F; key: ApiKey }) =>
+    savedAnswer(await create(await database(call), keyEditor(call.key), call.body, new Date()), what, show, (row) => `${base}/${row.id}`);
+
+/** GET one row by id. */
+export const getRow =
+  <T>(what: string, get: (db: Database, id: number) => Promise<T | undefined>, show: (row: T) => object) =>
+  async (call: Asked & { params: { id: number } }) => {
+    const row = await get(await database(call), call.params.id);
+    return row ? apiJson(show(row)) : notFoundAnswer(what);
+  };
+
+/** PATCH one row over the `version` read. */
+export const updateRow =
+  <P, T extends Row>(
+    what: string,
+    update: (db: Database, editor: Editor, id: number, patch: P, now: Date) => Promise<SaveResult<T>>,
+    show: (row: T) => object,
+  ) =>
+  async (call: Asked & { params: { id: number }; body: P; key: ApiKey }) =>
+    savedAnswer(await update(await database(call), keyEditor(call.key), call.params.id, call.body, new Date()), what, show);

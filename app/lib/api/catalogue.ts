@@ -1,6 +1,7 @@
 import type { Endpoint } from "./contract";
 import * as admin from "./groups/admin";
 import * as adminCatalogue from "./groups/admin-catalogue";
+import * as adminIssues from "./groups/admin-issues";
 import * as adminMedia from "./groups/admin-media";
 import * as adminReadingLists from "./groups/admin-reading-lists";
 import * as authUser from "./groups/auth-user";
@@ -28,6 +29,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...adminCatalogue.endpoints,
   ...adminReadingLists.endpoints,
   ...admin.imageEndpoints,
-  // Last, as the images are: the fuzz run's seeds for the operations before stay as they were.
+  ...adminIssues.endpoints,
+  // Last: the fuzz run's seeds for the operations before stay as they were.
   ...adminMedia.endpoints,
 ];

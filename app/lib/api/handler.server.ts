@@ -66,6 +66,9 @@ export function apiError(
   return apiJson({ code, message, ...extra }, { status, headers });
 }
 
+// The Admin API's errors have one shape each, whatever the resource (the house rules): 400
+// `invalid_input` with `fields`, 404 `not_found`, and 409 `conflict` for a stale `version`.
+
 /** A 400 carrying each field's messages, as the page form shows them. */
 export function invalidFields(fields: Record<string, string[]>, message = "Please correct the errors below."): Response {
   return apiError(400, "invalid_input", message, { fields });
@@ -78,6 +81,22 @@ export function invalidInput(error: ZodError, message?: string): Response {
     (fields[name] ??= []).push(issue.message);
   }
   return invalidFields(fields, message);
+}
+
+/** A 404: no `what` ("article", "reading list") has the id the path names. */
+export const notFoundAnswer = (what: string) => apiError(404, "not_found", `No ${what} has this id.`);
+
+/**
+ * A 409 for a change over a `version` that is no longer the newest: nothing was written.
+ * `current` is what is there now (as a GET answers it), `by` who changed it and `at` when (ISO).
+ */
+export function conflictAnswer(what: string, current: object, by: string, at: string): Response {
+  const when = at || "an unknown time";
+  return apiError(409, "conflict", `This ${what} was changed by ${by} at ${when} since the version you read: nothing was written.`, {
+    current,
+    by,
+    at,
+  });
 }
 
 class Refusal extends Error {

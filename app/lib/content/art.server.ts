@@ -1,6 +1,5 @@
 import { db } from "~/app/lib/context/db.server";
 import { pngResponse, svgResponse } from "~/app/lib/http/responses.server";
-import { isIssueCode } from "~/server/content/archive-calendar";
 import { issueByCode } from "~/server/content/archive";
 import { podcastEpisodePage, podcastSeries } from "~/server/content/podcasts";
 import { videoPosterSource } from "~/server/content/videos";
@@ -17,6 +16,7 @@ import {
 } from "~/server/images/art";
 import { chartSvgOf } from "~/server/images/charts";
 import { productBySlug } from "~/server/store/catalogue";
+import { issueCodeOfArtKey } from "~/shared/urls";
 
 /** A file name's key and extension, when the key is a slug and the extension one of `extensions`. */
 function slugFile(file: string, extensions: string[]): { key: string; png: boolean } | undefined {
@@ -47,8 +47,10 @@ const ART: Record<string, (file: string) => Promise<Response | undefined>> = {
     return match![2] === "png" ? pngResponse(await episodeArtwork(series, page.episode)) : svgResponse(episodeCover(series, page.episode));
   },
   async issue(file) {
-    const code = file.replace(/\.svg$/, "");
-    const issue = isIssueCode(code) ? await issueByCode(await db(), code) : undefined;
+    // Drawn as the issue is now, whichever of its versions the address names (issueArtKey).
+    const key = /^([A-Za-z0-9-]{1,20})\.svg$/.exec(file)?.[1];
+    const code = key && issueCodeOfArtKey(key);
+    const issue = code ? await issueByCode(await db(), code) : undefined;
     return issue && svgResponse(issueCover(issue));
   },
   async podcast(file) {

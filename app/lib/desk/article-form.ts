@@ -1,16 +1,10 @@
 import { z } from "zod";
 import { articleFieldsSchema, type ArticleFields } from "~/shared/article-fields";
+import { commaList } from "./comma-list";
 
 // The desk's article form (issue 38): plain text controls, as a form without JS sends them,
 // mapped to the article's fields and checked by the one schema the Admin API and the content
 // files use too, with its messages. Loaded in the browser after hydration (ADR 047).
-
-/** A comma-separated list as the form writes it ("a, b, c"); blanks dropped. */
-export const commaList = (text: string) =>
-  text
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
 
 /** A textarea sends CRLF line breaks; the article keeps LF, so revisions diff line by line. */
 const lines = (text: string) => text.replace(/\r\n?/g, "\n");
@@ -115,18 +109,19 @@ export function articleFormValues(fields: ArticleFields): Record<string, string 
 
 export const SCHEDULE_MESSAGE = "Enter a date and time in the future, in UTC, such as 2026-06-01 09:00.";
 
-/** The schedule form's time: a datetime-local value read as UTC. */
-export const scheduleSchema = z.object({
-  publishAt: z
-    .string({ required_error: SCHEDULE_MESSAGE })
-    .trim()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, SCHEDULE_MESSAGE)
-    .transform((value, ctx) => {
-      const at = new Date(`${value.length === 16 ? `${value}:00` : value}Z`);
-      if (Number.isNaN(at.getTime()) || !at.toISOString().startsWith(value.slice(0, 16))) {
-        ctx.addIssue({ code: "custom", message: SCHEDULE_MESSAGE });
-        return z.NEVER;
-      }
-      return at;
-    }),
-});
+/** A datetime-local value read as UTC (the desk's schedules: an article's, a newsletter issue's). */
+export const utcTime = z
+  .string({ required_error: SCHEDULE_MESSAGE })
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, SCHEDULE_MESSAGE)
+  .transform((value, ctx) => {
+    const at = new Date(`${value.length === 16 ? `${value}:00` : value}Z`);
+    if (Number.isNaN(at.getTime()) || !at.toISOString().startsWith(value.slice(0, 16))) {
+      ctx.addIssue({ code: "custom", message: SCHEDULE_MESSAGE });
+      return z.NEVER;
+    }
+    return at;
+  });
+
+/** The schedule form's time. */
+export const scheduleSchema = z.object({ publishAt: utcTime });

@@ -1,11 +1,24 @@
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import type { Database } from "~/server/db/connection";
-import { diffRevision, getDeskArticle, type DeskArticle, type SaveConflict } from "~/server/desk/articles";
+import type { AuditActor } from "~/server/desk/audit";
+import {
+  autosaveArticle,
+  diffRevision,
+  getDeskArticle,
+  saveArticle,
+  type AutosaveResult,
+  type DeskArticle,
+  type SaveConflict,
+} from "~/server/desk/articles";
 import type { ArticleFields } from "~/shared/article-fields";
 import { notFound } from "./access.server";
-import { deskTime } from "./format";
+import { articleFormSchema } from "./article-form";
+import { changedSinceOpened } from "./conflict";
 
-// What the desk's article routes share: the article an address names, and the answer to a
-// save that someone else's save got ahead of.
+// What the desk's article routes share: the article an address names, the one way its form is
+// saved (the Save button and autosave alike), and the answer to a save that someone else's
+// save got ahead of.
 
 /** The article form's body: a body of 200,000 characters, URL-encoded, with room to spare. */
 export const ARTICLE_FORM_BYTES = 2 * 1024 * 1024;
@@ -25,9 +38,29 @@ export function formVersion(form: FormData): number | null {
 
 export const STALE_FORM = "This form is out of date: reload the page and make your change again.";
 
-/** "changed by {name} at {time} since you opened it" (issue 38), as a sentence. */
-export const conflictMessage = (conflict: SaveConflict) =>
-  `This article was changed by ${conflict.by} at ${conflict.at ? deskTime(conflict.at) : "an unknown time"} since you opened it.`;
+/**
+ * The article form, posted by its Save button or by autosave (ADR 085), read and saved if the
+ * article is still at the version the form names. Without `saved`, the form itself was wrong:
+ * `submission` carries its field errors, and `formError` a stale or missing version.
+ */
+export async function saveArticleForm(
+  db: Database,
+  actor: AuditActor,
+  article: DeskArticle,
+  form: FormData,
+  how: "save" | "autosave",
+  now: Date,
+): Promise<
+  | { submission: Submission<unknown>; saved: null; formError: string | null }
+  | { submission: Submission<unknown>; saved: AutosaveResult; fields: ArticleFields }
+> {
+  const submission = parseWithZod(form, { schema: articleFormSchema });
+  if (submission.status !== "success") return { submission, saved: null, formError: null };
+  const version = formVersion(form);
+  if (version === null) return { submission, saved: null, formError: STALE_FORM };
+  const write = how === "save" ? saveArticle : autosaveArticle;
+  return { submission, saved: await write(db, actor, article.id, version, submission.value, now), fields: submission.value };
+}
 
 /**
  * A stale save's answer for the page: who changed it and when, the fields where the article as
@@ -37,7 +70,7 @@ export const conflictMessage = (conflict: SaveConflict) =>
 export function conflictView(conflict: SaveConflict, mine: ArticleFields) {
   const { current } = conflict;
   return {
-    message: conflictMessage(conflict),
+    message: changedSinceOpened("article", conflict.by, conflict.at),
     version: current.version,
     status: current.status,
     diff: diffRevision({ fields: mine, status: current.status }, { fields: current, status: current.status }).filter((f) => f.changed),

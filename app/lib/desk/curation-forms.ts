@@ -9,18 +9,23 @@ import { READING_LIST_MAX_ITEMS, READING_LIST_MESSAGES, readingListFieldsSchema 
 export const ADD_INVALID = "Enter an article's address (such as /2024/05/its-slug) or its slug.";
 const VERSION_INVALID = "This form is out of date: open the page again.";
 
-const version = z
-  .number({ required_error: VERSION_INVALID, invalid_type_error: VERSION_INVALID })
-  .int(VERSION_INVALID)
-  .min(1, VERSION_INVALID);
-const items = z
-  .array(z.number({ invalid_type_error: READING_LIST_MESSAGES.items }).int(READING_LIST_MESSAGES.items), {
-    invalid_type_error: READING_LIST_MESSAGES.items,
-  })
-  .max(READING_LIST_MAX_ITEMS, READING_LIST_MESSAGES.items)
-  .default([]);
-const add = z.string().trim().max(500, ADD_INVALID).optional();
+/** A form holding a list of articles: the version it read, the list (ids, in order, at most `max`), and an article to add. */
+export function articleListFields(max: number, itemsInvalid: string) {
+  return {
+    version: z
+      .number({ required_error: VERSION_INVALID, invalid_type_error: VERSION_INVALID })
+      .int(VERSION_INVALID)
+      .min(1, VERSION_INVALID),
+    item: z
+      .array(z.number({ invalid_type_error: itemsInvalid }).int(itemsInvalid), { invalid_type_error: itemsInvalid })
+      .max(max, itemsInvalid)
+      .default([]),
+    add: z.string().trim().max(500, ADD_INVALID).optional(),
+  };
+}
 
-export const homeStoriesSchema = z.object({ version, item: items, add });
+const list = articleListFields(READING_LIST_MAX_ITEMS, READING_LIST_MESSAGES.items);
 
-export const readingListFormSchema = readingListFieldsSchema.extend({ version: version.optional(), item: items, add });
+export const homeStoriesSchema = z.object(list);
+
+export const readingListFormSchema = readingListFieldsSchema.extend({ ...list, version: list.version.optional() });

@@ -8,7 +8,7 @@ export interface Clock {
   clearTimeout: (handle: unknown) => void;
 }
 
-const realClock: Clock = {
+export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout: (run, ms) => setTimeout(run, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

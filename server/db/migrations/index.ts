@@ -38,7 +38,10 @@ import * as m037 from "./037-images";
 import * as m038 from "./038-catalogue-edits";
 import * as m039 from "./039-desk-curation";
 import * as m040 from "./040-hero-images";
-import * as m042 from "./042-media-files";
+import * as m043 from "./043-newsletter-issues";
+import * as m044 from "./044-revision-autosaves";
+import * as m045 from "./045-magazine-desk";
+import * as m046 from "./046-media-files";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -81,7 +84,10 @@ const migrations: Record<string, Migration> = {
   "038-catalogue-edits": m038,
   "039-desk-curation": m039,
   "040-hero-images": m040,
-  "042-media-files": m042,
+  "043-newsletter-issues": m043,
+  "044-revision-autosaves": m044,
+  "045-magazine-desk": m045,
+  "046-media-files": m046,
 };
 
 export const migrationProvider: MigrationProvider = {

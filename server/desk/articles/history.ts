@@ -51,6 +51,7 @@ async function insertRevision(
   snapshot: RevisionSnapshot,
   by: { id: string | null; name: string },
   at: string,
+  autosaved = false,
 ): Promise<void> {
   await tx
     .insertInto("article_revision")
@@ -62,8 +63,49 @@ async function insertRevision(
       saved_by: by.id,
       saved_by_name: by.name,
       saved_at: at,
+      autosaved: autosaved ? 1 : 0,
     })
     .execute();
+}
+
+/** How long an editor's pause may last for their next autosave to fold into the same revision. */
+export const AUTOSAVE_SITTING_MS = 30 * 60_000;
+
+/**
+ * An autosave folds into the article's latest revision when that revision is the change just
+ * before this one and was autosaved by the same editor less than AUTOSAVE_SITTING_MS ago: it
+ * becomes this version (ADR 085). Anything else in between (a Save, another editor, a state
+ * change, a restore) made a revision of its own, so the fold never crosses it. True if folded.
+ */
+async function foldIntoLastAutosave(
+  tx: Database,
+  before: DeskArticle,
+  after: DeskArticle,
+  snapshot: RevisionSnapshot,
+  actor: AuditActor,
+  now: Date,
+): Promise<boolean> {
+  const last = await tx
+    .selectFrom("article_revision")
+    .select(["id", "version", "saved_by", "saved_at", "autosaved"])
+    .where("article_id", "=", after.id)
+    .orderBy("version", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const folds =
+    last !== undefined &&
+    last.autosaved === 1 &&
+    last.version === before.version &&
+    actor.id !== null &&
+    last.saved_by === actor.id &&
+    now.getTime() - Date.parse(last.saved_at) < AUTOSAVE_SITTING_MS;
+  if (!folds) return false;
+  await tx
+    .updateTable("article_revision")
+    .set({ version: after.version, fields: JSON.stringify(snapshot), saved_by_name: actor.label, saved_at: now.toISOString() })
+    .where("id", "=", last.id)
+    .execute();
+  return true;
 }
 
 export interface Change {
@@ -73,6 +115,8 @@ export interface Change {
   before: DeskArticle | undefined;
   after: DeskArticle;
   now: Date;
+  /** An autosave (ADR 085): its revision may fold into the editor's previous autosave's. */
+  autosave?: boolean;
 }
 
 /**
@@ -81,7 +125,7 @@ export interface Change {
  * and restored. Returns the new content generation when readers can see the change, else null.
  */
 export async function recordChange(tx: Database, change: Change): Promise<number | null> {
-  const { actor, action, before, after, now } = change;
+  const { actor, action, before, after, now, autosave = false } = change;
   if (before) {
     const any = await tx.selectFrom("article_revision").select("id").where("article_id", "=", before.id).limit(1).executeTakeFirst();
     if (!any)
@@ -94,7 +138,8 @@ export async function recordChange(tx: Database, change: Change): Promise<number
       );
   }
   const snapshot = snapshotOf(after);
-  await insertRevision(tx, after, snapshot, { id: actor.id, name: actor.label }, now.toISOString());
+  const folded = autosave && before !== undefined && (await foldIntoLastAutosave(tx, before, after, snapshot, actor, now));
+  if (!folded) await insertRevision(tx, after, snapshot, { id: actor.id, name: actor.label }, now.toISOString(), autosave);
   const parts = before ? changedParts(snapshotOf(before), snapshot) : { before: null, after: snapshot };
   await recordAudit(
     tx,

@@ -4,7 +4,7 @@
 // revision in its own transaction; a change readers can see reaches every instance's caches
 // and the search index at once.
 export { getDeskArticle, listDeskArticles } from "./read";
-export { createArticle, saveArticle } from "./write";
+export { autosaveArticle, createArticle, holdArticle, saveArticle } from "./write";
 export { publishArticle, unpublishArticle, publishDueArticles } from "./publishing";
 export { listRevisions, getRevision, restoreRevision } from "./revisions";
 export { diffRevision, lineDiff } from "./diff";

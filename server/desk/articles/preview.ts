@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { articleFromRow, articlePageAround, type ArticlePageData } from "~/server/content/articles";
+import { ARTICLE_VIEW_COLUMNS, articleFromRow, articlePageAround, type ArticlePageData } from "~/server/content/articles";
 import type { Database } from "~/server/db/connection";
 import type { PreviewView } from "~/shared/preview-views";
 import { secrets } from "~/server/secrets";
@@ -62,27 +62,7 @@ export interface ArticlePreview {
 export async function articlePreview(db: Database, articleId: number): Promise<ArticlePreview | undefined> {
   const row = await db
     .selectFrom("article_record")
-    .select([
-      "id",
-      "slug",
-      "year",
-      "month",
-      "title",
-      "dek",
-      "sub_dek",
-      "summary",
-      "body",
-      "content_type",
-      "published",
-      "tier",
-      "primary_topic_id",
-      "series_id",
-      "series_part",
-      "word_count",
-      "hero_image_id",
-      "status",
-      "version",
-    ])
+    .select([...ARTICLE_VIEW_COLUMNS, "status", "version"])
     .where("id", "=", articleId)
     .executeTakeFirst();
   if (!row) return undefined;

@@ -127,7 +127,7 @@ export async function getDeskArticle(db: Database, id: number): Promise<DeskArti
 }
 
 /** `%` and `_` match themselves in a LIKE pattern (with ESCAPE '\'). */
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function matching(db: Database, query: DeskArticleQuery) {
   let select = db.selectFrom("article_record as r");

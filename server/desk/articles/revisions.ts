@@ -17,6 +17,7 @@ function revisions(db: Database) {
       "r.saved_by",
       "r.saved_by_name",
       "r.saved_at",
+      "r.autosaved",
       "u.first_name",
       "u.last_name",
     ]);
@@ -33,6 +34,7 @@ function revisionOf(row: Row): Revision {
     status,
     savedAt: row.saved_at,
     savedBy: { id: row.saved_by, name: [row.first_name, row.last_name].filter(Boolean).join(" ").trim() || row.saved_by_name },
+    autosaved: row.autosaved === 1,
     fields: fields as ArticleFields,
   };
 }
@@ -41,8 +43,8 @@ function revisionOf(row: Row): Revision {
 export async function listRevisions(db: Database, articleId: number): Promise<RevisionSummary[]> {
   const rows = await revisions(db).where("r.article_id", "=", articleId).orderBy("r.version", "desc").execute();
   return rows.map((row) => {
-    const { id, version, status, savedAt, savedBy } = revisionOf(row);
-    return { id, version, status, savedAt, savedBy };
+    const { id, version, status, savedAt, savedBy, autosaved } = revisionOf(row);
+    return { id, version, status, savedAt, savedBy, autosaved };
   });
 }
 

@@ -97,6 +97,9 @@ export type SaveResult =
 
 export type RestoreResult = SaveResult | { ok: false; reason: "no-revision" };
 
+/** An autosave's answer (ADR 085): a save's, or the state's refusal of a published or scheduled article. */
+export type AutosaveResult = SaveResult | Extract<Refusal, { reason: "state" }>;
+
 export type PublishResult = { ok: true; article: DeskArticle } | Refusal;
 
 /** A revision as listed: which save it was, and by whom. */
@@ -106,6 +109,8 @@ export interface RevisionSummary {
   status: ArticleStatus;
   savedAt: string;
   savedBy: { id: string | null; name: string };
+  /** Made by autosaves (ADR 085): the editor's last autosave of a sitting. */
+  autosaved: boolean;
 }
 
 /** A revision with what the article was then. */

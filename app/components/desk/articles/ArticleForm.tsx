@@ -7,7 +7,7 @@ import {
   type SubmissionResult,
 } from "@conform-to/react";
 import { Form } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import type { ArticleChoices } from "~/server/desk/article-choices";
 import { CURATED_STREAMS, TIERS } from "~/shared/article-vocabulary";
 import { primaryButton } from "~/app/components/controls.css";
@@ -15,13 +15,19 @@ import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { Shell } from "~/app/components/forms/fields";
 import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
+import { useHydrated } from "~/app/components/useHydrated";
 import type { articleFormSchema } from "~/app/lib/desk/article-form";
+import { lazyEnhancement } from "~/app/lib/http/lazy-enhancement";
+import type { Autosave } from "./enhancements/ArticleFormEnhancements";
 import * as css from "./articles.css";
 
 // The article's every field, as the seed files have them. Lists are comma-separated text with
-// the known names offered (a datalist), so the form is whole without JS.
+// the known names offered (a datalist), so the form is whole without JS. With JS, once the page
+// has hydrated, a chunk of its own adds the preview pane, the authors' and topics' comboboxes
+// and autosave (ADR 085) to the places kept for them here, empty without it.
 
 const loadSchema: SchemaLoader<typeof articleFormSchema> = () => import("~/app/lib/desk/article-form").then((m) => m.articleFormSchema);
+const Enhancements = lazyEnhancement(() => import("./enhancements/ArticleFormEnhancements"));
 
 const TIER_NAMES: Record<(typeof TIERS)[number], string> = {
   article: "Article",
@@ -47,6 +53,7 @@ function Input({
   list,
   type = "text",
   className,
+  children,
 }: {
   meta: Meta;
   label: string;
@@ -54,11 +61,14 @@ function Input({
   list?: string;
   type?: "text" | "date";
   className?: string;
+  /** After the control: where an enhancement shows what it adds. */
+  children?: ReactNode;
 }) {
   const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
     <Shell meta={meta} label={label} hint={hint}>
       <input key={key} {...props} list={list} className={`${forms.input} ${className ?? ""}`} spellCheck={type === "text"} />
+      {children}
     </Shell>
   );
 }
@@ -127,10 +137,13 @@ interface Props {
   submitLabel: string;
   /** Beside the save button: what happens to a published article. */
   saveNote?: string;
+  /** An article that exists: where its form is autosaved, and whether its state lets it be. */
+  autosave?: Autosave;
 }
 
-export function ArticleForm({ intent, version, values, result, choices, summaryAbove = false, submitLabel, saveNote }: Props) {
+export function ArticleForm({ intent, version, values, result, choices, summaryAbove = false, submitLabel, saveNote, autosave }: Props) {
   const { form, fields: all, summary, submitDisabled } = useSpecForm("article", loadSchema, result, values as never);
+  const hydrated = useHydrated();
   // Each control sends one text (the schema also takes a name sent twice, as a hostile post may).
   const fields = all as unknown as Record<Exclude<keyof typeof all, "streams">, Meta> & Pick<typeof all, "streams">;
   const formError = form.errors?.[0];
@@ -151,18 +164,21 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
           <TextArea meta={fields.dek} label="Dek" hint="One sentence under the headline." rows={2} />
           <Input meta={fields.subDek} label="Sub-dek (optional)" />
           <TextArea meta={fields.summary} label="Summary" hint="Two or three sentences for cards, feeds and search." rows={3} />
-          <TextArea
-            meta={fields.body}
-            label="Body"
-            rows={24}
-            className={css.bodyText}
-            hint={
-              <p className={css.markdownNote}>
-                Markdown subset: paragraphs separated by a blank line, <code>## Subheading</code>, <code>- item</code> lists and{" "}
-                <code>&gt; pull quote</code>. No HTML, links or images.
-              </p>
-            }
-          />
+          <div className={css.bodyRow}>
+            <TextArea
+              meta={fields.body}
+              label="Body"
+              rows={24}
+              className={css.bodyText}
+              hint={
+                <p className={css.markdownNote}>
+                  Markdown subset: paragraphs separated by a blank line, <code>## Subheading</code>, <code>- item</code> lists and{" "}
+                  <code>&gt; pull quote</code>. No HTML, links or images.
+                </p>
+              }
+            />
+            <div id={`${form.id}-preview`} className={css.slot} />
+          </div>
         </fieldset>
         <fieldset className={css.section}>
           <legend>Filing</legend>
@@ -170,7 +186,9 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
             <Input meta={fields.slug} label="Slug" hint="Lowercase words and hyphens; part of the address." />
             <Input meta={fields.published} label="Publication date" type="date" hint="The date the article carries (YYYY-MM-DD)." />
           </div>
-          <Input meta={fields.authors} label="Authors" list="article-authors" hint="Author slugs in byline order, separated by commas." />
+          <Input meta={fields.authors} label="Authors" list="article-authors" hint="Author slugs in byline order, separated by commas.">
+            <div id={`${fields.authors.id}-picked`} className={css.slot} />
+          </Input>
           <datalist id="article-authors">
             {choices.authors.map((author) => (
               <option key={author.slug} value={author.slug} label={author.name} />
@@ -181,7 +199,9 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
             label="Topics"
             list="article-topics"
             hint="Topic names separated by commas; the first is the primary topic and must be a subject."
-          />
+          >
+            <div id={`${fields.topics.id}-picked`} className={css.slot} />
+          </Input>
           <datalist id="article-topics">
             {choices.topics.map((topic) => (
               <option key={topic.name} value={topic.name} label={topic.subject ? "Subject" : "Topic"} />
@@ -211,7 +231,15 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
             {submitLabel}
           </button>
           {saveNote ? <span className={forms.hint}>{saveNote}</span> : null}
+          {/* In the page from the start, so that screen readers follow them before anything is said. */}
+          {autosave ? <span id={`${form.id}-autosave`} aria-live="polite" className={forms.hint} /> : null}
+          <span id={`${form.id}-said`} aria-live="polite" className="visually-hidden" />
         </div>
+        {hydrated ? (
+          <Suspense fallback={null}>
+            <Enhancements formId={form.id} choices={choices} autosave={autosave} />
+          </Suspense>
+        ) : null}
       </Form>
     </div>
   );

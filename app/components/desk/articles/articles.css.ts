@@ -166,6 +166,13 @@ export const textarea = style({ paddingTop: vars.space.sm, paddingBottom: vars.s
 
 export const bodyText = style({ fontFamily: mono, fontSize: vars.size.sm, lineHeight: 1.55, minHeight: "28rem" });
 
+/** The body and, with JS, its preview: side by side where the column has room for both, else one below the other. */
+export const bodyRow = style({ display: "flex", flexWrap: "wrap", gap: vars.space.lg, alignItems: "flex-start" });
+globalStyle(`${bodyRow} > *`, { flex: "1 1 22rem", minWidth: 0 });
+
+/** A place the form's enhancements fill once loaded (ADR 085); without JS it stays empty and takes no room. */
+export const slot = style({ position: "relative", selectors: { "&:empty": { display: "none" } } });
+
 export const streams = style({
   display: "grid",
   gap: vars.space.sm,

@@ -40,14 +40,28 @@ export function ChosenArticles({ articles, label, empty }: { articles: ChosenArt
             </span>
           </div>
           <div className={css.buttons}>
-            <button type="submit" name="intent" value={`up-${index}`} className={css.move} disabled={index === 0}>
-              Up<span className="visually-hidden">: move {article.title} up</span>
+            <button
+              type="submit"
+              name="intent"
+              value={`up-${index}`}
+              className={css.move}
+              disabled={index === 0}
+              aria-label={`Move ${article.title} up`}
+            >
+              Up
             </button>
-            <button type="submit" name="intent" value={`down-${index}`} className={css.move} disabled={index === articles.length - 1}>
-              Down<span className="visually-hidden">: move {article.title} down</span>
+            <button
+              type="submit"
+              name="intent"
+              value={`down-${index}`}
+              className={css.move}
+              disabled={index === articles.length - 1}
+              aria-label={`Move ${article.title} down`}
+            >
+              Down
             </button>
-            <button type="submit" name="intent" value={`remove-${index}`} className={css.remove}>
-              Remove<span className="visually-hidden"> {article.title}</span>
+            <button type="submit" name="intent" value={`remove-${index}`} className={css.remove} aria-label={`Remove ${article.title}`}>
+              Remove
             </button>
           </div>
         </li>

@@ -1,5 +1,6 @@
-import { z } from "zod";
+import { z, type ZodTypeAny } from "zod";
 import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
+import type { DeskAction } from "~/server/desk/roles";
 import {
   authorFieldsSchema,
   authorPatchSchema,
@@ -7,7 +8,7 @@ import {
   topicFieldsSchema,
   topicPatchSchema,
 } from "~/shared/catalogue-fields";
-import { ADMIN_PAGE_SIZE, TAG } from "./admin";
+import { ADMIN_PAGE_SIZE, conflictDoc, notFoundDoc, TAG } from "./admin";
 
 // The Admin API's authors and topics (ADR 078): listed, read, made and changed with the desk's
 // own schemas. A PATCH names the `version` it read; a stale one changes nothing and answers 409
@@ -53,149 +54,129 @@ const page = (item: z.ZodTypeAny) =>
 
 const KEY_ROLES = "Needs a key with the Admin or Editor role.";
 
-const stale = (what: string, schema: z.ZodTypeAny) => ({
-  description: `The ${what} was saved since the version named: nothing changed. \`current\` is what is there now.`,
-  schema: apiErrorSchema.extend({ current: schema }),
-});
-
 const invalidRules = (what: string) => ({
-  description: `The ${what}'s fields break a rule of the catalogue (a taken slug, an unknown subject): \`fields\` says which.`,
+  description: `The input is not valid, or the ${what}'s fields break a rule of the catalogue (a taken slug, an unknown subject): \`fields\` holds each field's errors.`,
   schema: apiErrorSchema,
 });
 
-export const listAuthors = endpoint({
-  method: "get",
-  operationId: "adminListAuthors",
-  path: "/desk/api/authors",
-  summary: `Authors by name, ${ADMIN_PAGE_SIZE} a page; \`q\` finds words in the name, slug or role (any case). ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.authors.read",
-  query: catalogueQuerySchema.strict("The parameters are q and page."),
-  answers: {
-    200: {
-      description: "One page of authors, and how many match in all; `articles` counts the articles naming each.",
-      schema: page(adminAuthorSchema.extend({ articles: z.number().int() })),
-    },
+interface Kind<F extends ZodTypeAny, P extends ZodTypeAny> {
+  /** "author": how messages name one; "Author" in operation ids, "authors" in the path. */
+  noun: "author" | "topic";
+  row: z.AnyZodObject;
+  /** A POST's body and a PATCH's. */
+  fields: F;
+  patch: P;
+  read: DeskAction;
+  write: DeskAction;
+  summaries: { list: string; create: string; get: string; update: string };
+  /** What a listing's `articles` counts. */
+  articles: string;
+}
+
+/** The four calls of one kind of row: list and create at /desk/api/{kind}s, read and change at /{id}. */
+function catalogueEndpoints<F extends ZodTypeAny, P extends ZodTypeAny>(kind: Kind<F, P>) {
+  const { noun, row } = kind;
+  const name = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+  const path = `/desk/api/${noun}s`;
+  const common = { tag: TAG, access: "desk-key" } as const;
+  return {
+    list: endpoint({
+      ...common,
+      method: "get",
+      operationId: `adminList${name}s`,
+      path,
+      summary: `${kind.summaries.list} ${KEY_ROLES}`,
+      deskAction: kind.read,
+      query: catalogueQuerySchema.strict("The parameters are q and page."),
+      answers: {
+        200: {
+          description: `One page of ${noun}s, and how many match in all; \`articles\` counts the articles ${kind.articles}.`,
+          schema: page(row.extend({ articles: z.number().int() })),
+        },
+      },
+    }),
+    create: endpoint({
+      ...common,
+      method: "post",
+      operationId: `adminCreate${name}`,
+      path,
+      summary: `${kind.summaries.create} ${KEY_ROLES}`,
+      deskAction: kind.write,
+      body: kind.fields,
+      answers: {
+        201: { description: "Added.", schema: row, headers: { Location: `The ${noun}'s address in the Admin API.` } },
+        400: invalidRules(noun),
+      },
+    }),
+    get: endpoint({
+      ...common,
+      method: "get",
+      operationId: `adminGet${name}`,
+      path: `${path}/{id}`,
+      summary: `${kind.summaries.get} ${KEY_ROLES}`,
+      deskAction: kind.read,
+      params: idParams,
+      answers: {
+        200: { description: `The ${noun}.`, schema: row },
+        404: notFoundDoc(noun),
+      },
+    }),
+    update: endpoint({
+      ...common,
+      method: "patch",
+      operationId: `adminUpdate${name}`,
+      path: `${path}/{id}`,
+      summary: `${kind.summaries.update} ${KEY_ROLES}`,
+      deskAction: kind.write,
+      params: idParams,
+      body: kind.patch,
+      answers: {
+        200: { description: "Saved (or nothing differed, and nothing was written).", schema: row },
+        404: notFoundDoc(noun),
+        409: conflictDoc(noun, row),
+        400: invalidRules(noun),
+      },
+    }),
+  };
+}
+
+const authors = catalogueEndpoints({
+  noun: "author",
+  row: adminAuthorSchema,
+  fields: authorFieldsSchema.strict("The fields are name, slug, role and bio."),
+  patch: authorPatchSchema,
+  read: "api.authors.read",
+  write: "api.authors.write",
+  summaries: {
+    list: `Authors by name, ${ADMIN_PAGE_SIZE} a page; \`q\` finds words in the name, slug or role (any case).`,
+    create: "Adds an author; without a `slug`, one is made from the name. The slug is fixed once made.",
+    get: "One author, with the version a PATCH names.",
+    update: "Changes the fields given (name, role, bio) over the `version` read; a stale version gets 409 and changes nothing.",
   },
+  articles: "naming each",
 });
 
-export const createAuthor = endpoint({
-  method: "post",
-  operationId: "adminCreateAuthor",
-  path: "/desk/api/authors",
-  summary: `Adds an author; without a \`slug\`, one is made from the name. The slug is fixed once made. ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.authors.write",
-  body: authorFieldsSchema.strict("The fields are name, slug, role and bio."),
-  answers: {
-    201: { description: "Added.", schema: adminAuthorSchema, headers: { Location: "The author's address in the Admin API." } },
-    422: invalidRules("author"),
+const topics = catalogueEndpoints({
+  noun: "topic",
+  row: adminTopicSchema,
+  fields: topicFieldsSchema.strict("The fields are name, description, subject, subscriberOnly and executiveOnly."),
+  patch: topicPatchSchema,
+  read: "api.topics.read",
+  write: "api.topics.write",
+  summaries: {
+    list: `Topics and subjects by name, ${ADMIN_PAGE_SIZE} a page; \`q\` finds words in the name or slug (any case).`,
+    create:
+      "Adds a topic under a `subject` (by name), or a subject (no subject). Its slug is made from its name. " +
+      "A topic under a subject takes the subject's subscriberOnly and executiveOnly.",
+    get: "One topic or subject, with the version a PATCH names.",
+    update:
+      "Changes the fields given over the `version` read; a stale version gets 409 and changes nothing. A rename moves the " +
+      "topic's page (its old address answers 301); a subject's rule carries to its topics.",
   },
+  articles: "tagged with each",
 });
 
-export const getAuthor = endpoint({
-  method: "get",
-  operationId: "adminGetAuthor",
-  path: "/desk/api/authors/{id}",
-  summary: `One author, with the version a PATCH names. ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.authors.read",
-  params: idParams,
-  answers: {
-    200: { description: "The author.", schema: adminAuthorSchema },
-    404: { description: "No author has this id.", schema: apiErrorSchema },
-  },
-});
-
-export const updateAuthor = endpoint({
-  method: "patch",
-  operationId: "adminUpdateAuthor",
-  path: "/desk/api/authors/{id}",
-  summary: `Changes the fields given (name, role, bio) over the \`version\` read; a stale version gets 409 and changes nothing. ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.authors.write",
-  params: idParams,
-  body: authorPatchSchema,
-  answers: {
-    200: { description: "Saved (or nothing differed, and nothing was written).", schema: adminAuthorSchema },
-    404: { description: "No author has this id.", schema: apiErrorSchema },
-    409: stale("author", adminAuthorSchema),
-    422: invalidRules("author"),
-  },
-});
-
-export const listTopics = endpoint({
-  method: "get",
-  operationId: "adminListTopics",
-  path: "/desk/api/topics",
-  summary: `Topics and subjects by name, ${ADMIN_PAGE_SIZE} a page; \`q\` finds words in the name or slug (any case). ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.topics.read",
-  query: catalogueQuerySchema.strict("The parameters are q and page."),
-  answers: {
-    200: {
-      description: "One page of topics, and how many match in all; `articles` counts the articles tagged with each.",
-      schema: page(adminTopicSchema.extend({ articles: z.number().int() })),
-    },
-  },
-});
-
-export const createTopic = endpoint({
-  method: "post",
-  operationId: "adminCreateTopic",
-  path: "/desk/api/topics",
-  summary:
-    "Adds a topic under a `subject` (by name), or a subject (no subject). Its slug is made from its name. " +
-    `A topic under a subject takes the subject's subscriberOnly and executiveOnly. ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.topics.write",
-  body: topicFieldsSchema.strict("The fields are name, description, subject, subscriberOnly and executiveOnly."),
-  answers: {
-    201: { description: "Added.", schema: adminTopicSchema, headers: { Location: "The topic's address in the Admin API." } },
-    422: invalidRules("topic"),
-  },
-});
-
-export const getTopic = endpoint({
-  method: "get",
-  operationId: "adminGetTopic",
-  path: "/desk/api/topics/{id}",
-  summary: `One topic or subject, with the version a PATCH names. ${KEY_ROLES}`,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.topics.read",
-  params: idParams,
-  answers: {
-    200: { description: "The topic.", schema: adminTopicSchema },
-    404: { description: "No topic has this id.", schema: apiErrorSchema },
-  },
-});
-
-export const updateTopic = endpoint({
-  method: "patch",
-  operationId: "adminUpdateTopic",
-  path: "/desk/api/topics/{id}",
-  summary:
-    "Changes the fields given over the `version` read; a stale version gets 409 and changes nothing. A rename moves the " +
-    "topic's page (its old address answers 301); a subject's rule carries to its topics. " +
-    KEY_ROLES,
-  tag: TAG,
-  access: "desk-key",
-  deskAction: "api.topics.write",
-  params: idParams,
-  body: topicPatchSchema,
-  answers: {
-    200: { description: "Saved (or nothing differed, and nothing was written).", schema: adminTopicSchema },
-    404: { description: "No topic has this id.", schema: apiErrorSchema },
-    409: stale("topic", adminTopicSchema),
-    422: invalidRules("topic"),
-  },
-});
+export const { list: listAuthors, create: createAuthor, get: getAuthor, update: updateAuthor } = authors;
+export const { list: listTopics, create: createTopic, get: getTopic, update: updateTopic } = topics;
 
 export const endpoints = [listAuthors, createAuthor, getAuthor, updateAuthor, listTopics, createTopic, getTopic, updateTopic];

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { apiErrorSchema, endpoint } from "~/app/lib/api/contract";
+import { endpoint } from "~/app/lib/api/contract";
 import { ARTICLE_STATUSES } from "~/shared/article-fields";
 import { articleRef, READING_LIST_MAX_ITEMS, READING_LIST_MESSAGES, readingListFieldsSchema } from "~/shared/curation-fields";
-import { TAG } from "./admin";
+import { conflictDoc, notFoundDoc, TAG } from "./admin";
 
 // The Admin API's reading lists (issue 38): list, create, read and change them, their articles
 // named by slug or address. A change carries the version it read and gets 409 when it is stale.
@@ -46,7 +46,7 @@ const params = z.object({
     .max(999_999_999, "No reading list has that id."),
 });
 
-const notFound = { description: "No reading list has that id.", schema: apiErrorSchema };
+const notFound = notFoundDoc("reading list");
 
 export const listReadingLists = endpoint({
   method: "get",
@@ -104,10 +104,7 @@ export const updateReadingList = endpoint({
   answers: {
     200: { description: "The list as saved, at its new version.", schema: adminReadingListSchema },
     404: notFound,
-    409: {
-      description: "The list changed since `version`: nothing was saved. `current` is the list as it is now.",
-      schema: apiErrorSchema.extend({ current: adminReadingListSchema }),
-    },
+    409: conflictDoc("reading list", adminReadingListSchema),
   },
 });
 

@@ -8,6 +8,19 @@ import { ARTICLE_STATUSES, articleFieldsSchema, CURATED_STREAMS } from "~/shared
 export const TAG = "Admin API";
 export const ADMIN_PAGE_SIZE = 20;
 
+/** The 404 of an id that names nothing (handler.server.ts notFoundAnswer). */
+export const notFoundDoc = (what: string) => ({ description: `No ${what} has this id.`, schema: apiErrorSchema });
+
+/** The 409 of a change over a stale `version` (handler.server.ts conflictAnswer). */
+export const conflictDoc = (what: string, current: z.ZodTypeAny) => ({
+  description: `The ${what} was changed since \`version\`: nothing was written. \`current\` is the ${what} as it is now, \`by\` who changed it and \`at\` when.`,
+  schema: apiErrorSchema.extend({
+    current,
+    by: z.string().describe("Who made the change: a staff member's name or an API key's."),
+    at: z.string().describe("When (ISO time)."),
+  }),
+});
+
 const STATUS_INVALID = `status is one of ${ARTICLE_STATUSES.join(", ")}.`;
 const PAGE_INVALID = "page is a whole number from 1.";
 const Q_TOO_LONG = "q is at most 200 characters.";
@@ -94,7 +107,7 @@ const idParams = z.object({
     .transform(Number),
 });
 
-const notFound = { description: "No article has this id.", schema: apiErrorSchema };
+const notFound = notFoundDoc("article");
 const article = (description: string) => ({ description, schema: adminArticleDetailSchema });
 const wrongState = {
   description: "The article is not in a state this applies to (`status` says which it is in).",
@@ -151,10 +164,7 @@ export const patchArticle = endpoint({
   answers: {
     200: article("The article as saved, at its next version."),
     404: notFound,
-    409: {
-      description: "Saved by someone else since `version`: `current` is the article as it is now, `by` who saved it and `at` when.",
-      schema: apiErrorSchema.extend({ current: adminArticleDetailSchema, by: z.string(), at: z.string() }),
-    },
+    409: conflictDoc("article", adminArticleDetailSchema),
   },
 });
 
@@ -226,7 +236,6 @@ export const uploadImage = endpoint({
     201: { description: "The image, stored.", schema: adminImageSchema },
     200: { description: "The same file was uploaded before: that image, unchanged.", schema: adminImageSchema },
     413: { description: "The body is larger than 20 MB and its form.", schema: apiErrorSchema },
-    422: { description: "The file is not a JPEG, PNG or WebP image, or has more than 64 megapixels.", schema: apiErrorSchema },
   },
 });
 
@@ -260,7 +269,7 @@ export const setArticleImage = endpoint({
       description: "The article's hero now.",
       schema: z.object({ id: z.number().int(), image: adminImageSchema.nullable() }),
     },
-    404: { description: "No article has this id.", schema: apiErrorSchema },
+    404: notFound,
   },
 });
 
