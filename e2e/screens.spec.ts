@@ -363,7 +363,7 @@ test("the desk's magazine, newsletters and image pages, for an admin, fit the sc
   await shoot(page, project, "desk-video", `/desk/videos/${video.id}`);
   await page.goto(`/desk/videos/${video.id}/files`);
   await page
-    .getByLabel("Captions", { exact: true })
+    .getByLabel("Captions file")
     .setInputFiles({ name: "captions.vtt", mimeType: "text/vtt", buffer: fs.readFileSync(`content/video/${video.slug}.vtt`) });
   await page.getByRole("button", { name: "Upload" }).nth(1).click();
   await expect(page.getByRole("status")).toHaveText("The captions are uploaded: readers get them now.");

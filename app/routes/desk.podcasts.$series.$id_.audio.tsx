@@ -85,7 +85,7 @@ export default function DeskEpisodeAudio() {
       <MediaUpload
         intent="audio"
         title="Audio"
-        label="MP3"
+        label="MP3 file"
         accept={MEDIA_ACCEPT.audio}
         rules={`${MEDIA_RULES.audio} Its length becomes the episode's.`}
         now={audio}

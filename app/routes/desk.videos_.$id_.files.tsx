@@ -90,8 +90,8 @@ export default function DeskVideoFiles() {
       ) : null}
       <MediaUpload
         intent="file"
-        title="Video file"
-        label="Video"
+        title="The video"
+        label="Video file"
         accept={MEDIA_ACCEPT.video}
         rules={`${MEDIA_RULES.video} A WebM's length becomes the video's.`}
         now={file}
@@ -100,7 +100,7 @@ export default function DeskVideoFiles() {
       <MediaUpload
         intent="captions"
         title="Captions"
-        label="Captions"
+        label="Captions file"
         accept={MEDIA_ACCEPT.captions}
         rules={`${MEDIA_RULES.captions} Each cue needs a timing line such as 00:00:01.000 --> 00:00:04.000.`}
         now={captions}
