@@ -32,4 +32,5 @@ export const MEDIA_MESSAGES = {
   noFile: "Choose a file to upload.",
   brokenOff: "The upload broke off before it ended: try again.",
   unreadable: "The form could not be read: choose the file and upload it again.",
+  unavailable: "The uploads' storage did not answer, so nothing was stored: try again in a minute.",
 } as const;

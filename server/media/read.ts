@@ -51,23 +51,32 @@ async function chunkBytes(db: Database, storage: ImageStorage, file: MediaFile, 
   return bytes;
 }
 
-/** The file's bytes from `start` to `end` (both included), read a chunk at a time as the stream is read. */
-export function mediaFileStream(
+/**
+ * The file's bytes from `start` to `end` (both included), read a chunk at a time as the stream is
+ * read. The first chunk is read before this answers, so a storage that fails (a bucket that does
+ * not answer) fails here, before an answer has begun, rather than cutting one off.
+ */
+export async function openMediaFile(
   db: Database,
   storage: ImageStorage,
   file: MediaFile,
   start: number,
   end: number,
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   let seq = Math.floor(start / file.chunkBytes);
   const last = Math.floor(end / file.chunkBytes);
+  const next = async () => {
+    const bytes = await chunkBytes(db, storage, file, seq);
+    const offset = seq++ * file.chunkBytes;
+    return bytes.subarray(Math.max(0, start - offset), Math.min(bytes.length, end - offset + 1));
+  };
+  let first: Uint8Array | null = await next();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const bytes = await chunkBytes(db, storage, file, seq);
-        const offset = seq * file.chunkBytes;
-        controller.enqueue(bytes.subarray(Math.max(0, start - offset), Math.min(bytes.length, end - offset + 1)));
-        if (++seq > last) controller.close();
+        controller.enqueue(first ?? (await next()));
+        first = null;
+        if (seq > last) controller.close();
       },
     },
     { highWaterMark: 0 },

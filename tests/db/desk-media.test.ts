@@ -20,7 +20,7 @@ import {
   uploadVideoFile,
   type DeskSeries,
 } from "~/server/desk/media";
-import { CHUNK_BYTES, deleteMediaFile, mediaFile, mediaFileStream, storeMediaFile } from "~/server/media";
+import { CHUNK_BYTES, deleteMediaFile, mediaFile, openMediaFile, storeMediaFile } from "~/server/media";
 import { startLoopbackS3, type LoopbackS3 } from "~/tests/helpers/s3-server";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
@@ -113,14 +113,14 @@ describe(`media files on ${dialectName}`, () => {
       .execute();
     expect(chunks.map((c) => c.bytes)).toEqual([CHUNK_BYTES, CHUNK_BYTES, bigWebm.length - 2 * CHUNK_BYTES]);
     expect(chunks.every((c) => c.data !== null)).toBe(true);
-    expect(await read(mediaFileStream(db, databaseImageStorage, file, 0, file.bytes - 1))).toEqual(bigWebm);
+    expect(await read(await openMediaFile(db, databaseImageStorage, file, 0, file.bytes - 1))).toEqual(bigWebm);
     // Across a chunk's end, inside one chunk, and the last bytes.
     for (const [start, end] of [
       [CHUNK_BYTES - 10, CHUNK_BYTES + 9],
       [5, 5],
       [2 * CHUNK_BYTES + 1, bigWebm.length - 1],
     ] as const)
-      expect(await read(mediaFileStream(db, databaseImageStorage, file, start, end))).toEqual(bigWebm.subarray(start, end + 1));
+      expect(await read(await openMediaFile(db, databaseImageStorage, file, start, end))).toEqual(bigWebm.subarray(start, end + 1));
     await deleteMediaFile(db, databaseImageStorage, file.id);
     expect(await mediaFile(db, file.id)).toBeUndefined();
   });
@@ -190,11 +190,42 @@ describe(`media files on ${dialectName}`, () => {
       .execute();
     expect(rows.map((r) => [r.data, r.storage_key])).toEqual([0, 1, 2].map((seq) => [null, `media/${stored.file.id}/${seq}`]));
     expect(s3.objects.get(`media/${stored.file.id}/0`)!.contentType).toBe("video/webm");
-    expect(await read(mediaFileStream(db, bucket, stored.file, CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 3))).toEqual(
+    expect(await read(await openMediaFile(db, bucket, stored.file, CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 3))).toEqual(
       bigWebm.subarray(CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 4),
     );
     await deleteMediaFile(db, bucket, stored.file.id);
     expect([...s3.objects.keys()].filter((key) => key.startsWith(`media/${stored.file.id}/`))).toEqual([]);
+  });
+});
+
+describe(`a bucket that fails, on ${dialectName}`, () => {
+  it("stores nothing and says so when a chunk cannot be written, and a read fails before any byte is sent", async () => {
+    const video = (await listDeskVideos(db, { page: 1, pageSize: 1 })).items[0]!;
+    const [files, chunks, objects] = [await mediaRows(), await chunkRows(), new Set(s3.objects.keys())];
+    s3.failing = (method, key) => method === "PUT" && key.endsWith("/1");
+    try {
+      const refused = await uploadVideoFile(db, bucket, ada, video.id, "file", pieces(bigWebm), AT);
+      expect(refused).toEqual({
+        ok: false,
+        reason: "unavailable",
+        message: "The uploads' storage did not answer, so nothing was stored: try again in a minute.",
+      });
+    } finally {
+      s3.failing = () => false;
+    }
+    expect([await mediaRows(), await chunkRows()]).toEqual([files, chunks]);
+    expect(new Set(s3.objects.keys())).toEqual(objects);
+    expect((await getDeskVideo(db, video.id))!.file.kind).toBe("seed");
+
+    const stored = await storeMediaFile(db, bucket, ada.actor.label, "video", pieces(bigWebm), AT);
+    if (!stored.ok) throw new Error(stored.message);
+    s3.failing = (method) => method === "GET";
+    try {
+      await expect(openMediaFile(db, bucket, stored.file, 0, 99)).rejects.toThrow(/the bucket answered 500/);
+    } finally {
+      s3.failing = () => false;
+    }
+    await deleteMediaFile(db, bucket, stored.file.id);
   });
 });
 

@@ -104,5 +104,6 @@ export function uploadAnswer<T>(result: UploadResult<T>, what: string, show: (ro
   if (result.reason === "not-found") return mediaNotFound(what);
   if (result.reason === "too-large") return apiError(413, "too_large", result.message);
   if (result.reason === "broken-off") return apiError(400, "unreadable_body", result.message);
+  if (result.reason === "unavailable") return apiError(503, "unavailable", result.message, {}, { "Retry-After": "30" });
   return invalidFields({ file: [result.message] }, result.message);
 }

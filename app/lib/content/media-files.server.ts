@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import { createReadableStreamFromReadable } from "@remix-run/node";
+import { BucketError } from "~/server/adapters/bucket";
 import { imageStorage } from "~/server/adapters/image-storage";
-import { mediaFile, mediaFileStream } from "~/server/media";
+import { log } from "~/server/log";
+import { mediaFile, openMediaFile } from "~/server/media";
 import { parseByteRange } from "~/server/http/byte-range";
 import { applySecurityHeaders } from "~/app/lib/http/security.server";
 import { db } from "~/app/lib/context/db.server";
@@ -16,10 +18,10 @@ interface Served {
   contentType: string;
   cacheControl: string;
   validators: Record<string, string>;
-  body: (start: number, end: number) => ReadableStream<Uint8Array>;
+  body: (start: number, end: number) => Promise<ReadableStream<Uint8Array>>;
 }
 
-function rangeResponse(request: Request, served: Served): Response {
+async function rangeResponse(request: Request, served: Served): Promise<Response> {
   const headers = new Headers({
     "Content-Type": served.contentType,
     "Accept-Ranges": "bytes",
@@ -37,7 +39,7 @@ function rangeResponse(request: Request, served: Served): Response {
   const { start, end } = range ?? { start: 0, end: served.size - 1 };
   headers.set("Content-Length", String(Math.max(0, end - start + 1)));
   if (range) headers.set("Content-Range", `bytes ${start}-${end}/${served.size}`);
-  const body = request.method === "HEAD" || served.size === 0 ? null : served.body(start, end);
+  const body = request.method === "HEAD" || served.size === 0 ? null : await served.body(start, end);
   return new Response(body, { status: range ? 206 : 200, headers });
 }
 
@@ -50,7 +52,7 @@ export async function mediaFileResponse(request: Request, file: string, contentT
     contentType,
     cacheControl,
     validators: { "Last-Modified": stat.mtime.toUTCString() },
-    body: (start, end) => createReadableStreamFromReadable(fs.createReadStream(file, { start, end })),
+    body: async (start, end) => createReadableStreamFromReadable(fs.createReadStream(file, { start, end })),
   });
 }
 
@@ -62,11 +64,20 @@ export async function uploadedMediaResponse(request: Request, fileId: string, ca
   const database = await db();
   const file = await mediaFile(database, fileId);
   if (!file) throw new Response("Not found", { status: 404 });
-  return rangeResponse(request, {
-    size: file.bytes,
-    contentType: file.contentType,
-    cacheControl: `${cacheControl}, max-age=300`,
-    validators: { ETag: `"${file.id}"`, "Last-Modified": new Date(file.uploadedAt).toUTCString() },
-    body: (start, end) => mediaFileStream(database, imageStorage(), file, start, end),
-  });
+  try {
+    return await rangeResponse(request, {
+      size: file.bytes,
+      contentType: file.contentType,
+      cacheControl: `${cacheControl}, max-age=300`,
+      validators: { ETag: `"${file.id}"`, "Last-Modified": new Date(file.uploadedAt).toUTCString() },
+      body: (start, end) => openMediaFile(database, imageStorage(), file, start, end),
+    });
+  } catch (error) {
+    if (!(error instanceof BucketError)) throw error;
+    log.error("An uploaded media file could not be read from the bucket", { error: error.message });
+    return new Response("This file cannot be fetched just now.", {
+      status: 503,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "30" },
+    });
+  }
 }

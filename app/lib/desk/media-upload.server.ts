@@ -103,8 +103,8 @@ export async function readMediaForm<T>(
 }
 
 /** The status a refused upload answers. */
-export function refusalStatus(reason: "empty" | "wrong-type" | "too-large" | "broken-off"): number {
-  return reason === "too-large" ? 413 : reason === "wrong-type" ? 422 : 400;
+export function refusalStatus(reason: "empty" | "wrong-type" | "too-large" | "broken-off" | "unavailable"): number {
+  return { "too-large": 413, "wrong-type": 422, unavailable: 503, empty: 400, "broken-off": 400 }[reason];
 }
 
 /** What readers get now, as a media page says it. */

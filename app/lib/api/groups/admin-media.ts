@@ -91,6 +91,11 @@ const uploaded = (what: string, schema: z.ZodTypeAny) => ({
   200: { description: `The ${what}, with its new file: readers get it at once.`, schema },
   404: notFound(what),
   413: { description: "The body is larger than the file may be.", schema: apiErrorSchema },
+  503: {
+    description: "The uploads' storage (the bucket) did not answer: nothing was stored. Try again.",
+    schema: apiErrorSchema,
+    headers: { "Retry-After": "Seconds to wait." },
+  },
 });
 
 export const listVideos = endpoint({
