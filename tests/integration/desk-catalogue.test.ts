@@ -191,14 +191,22 @@ describe("authors at the desk", () => {
       editorHome("nav[aria-label=Desk] a")
         .map((_, el) => editorHome(el).text())
         .get(),
-    ).toEqual(["Articles", "Authors", "Topics", "Reading lists", "Home page"]);
+    ).toEqual(["Articles", "Authors", "Topics", "Reading lists", "Magazine", "Home page", "Newsletters", "Videos", "Podcasts"]);
     expect(
       editorHome("nav[aria-label='Desk areas'] li")
         .first()
         .find("a")
         .map((_, el) => editorHome(el).attr("href"))
         .get(),
-    ).toEqual(["/desk/articles", "/desk/authors", "/desk/topics", "/desk/reading-lists", "/desk/home"]);
+    ).toEqual([
+      "/desk/articles",
+      "/desk/authors",
+      "/desk/topics",
+      "/desk/reading-lists",
+      "/desk/magazine",
+      "/desk/home",
+      "/desk/newsletters",
+    ]);
   });
 });
 
