@@ -6,6 +6,7 @@ import { announcedTooLarge, apiEpisode, mediaNotFound, uploadAnswer } from "~/ap
 import * as endpoints from "~/app/lib/api/groups/admin-media";
 import { apiRoute, invalidFields, serve } from "~/app/lib/api/handler.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { streamedBody } from "~/app/lib/forms/read-body.server";
 import { MEDIA_MESSAGES } from "~/shared/media-files";
 
 const WHAT = "episode of this series";
@@ -18,16 +19,9 @@ const route = apiRoute(
     const database = await requestContext({ request, context }).db();
     const series = await podcastSeriesBySlug(database, params.series);
     if (!series) return mediaNotFound(WHAT);
-    if (!request.body) return invalidFields({ file: [MEDIA_MESSAGES.noFile] }, MEDIA_MESSAGES.noFile);
-    const result = await uploadEpisodeAudio(
-      database,
-      imageStorage(),
-      keyEditor(key),
-      series,
-      params.id,
-      streamPieces(request.body),
-      new Date(),
-    );
+    const body = streamedBody(request);
+    if (!body) return invalidFields({ file: [MEDIA_MESSAGES.noFile] }, MEDIA_MESSAGES.noFile);
+    const result = await uploadEpisodeAudio(database, imageStorage(), keyEditor(key), series, params.id, streamPieces(body), new Date());
     return uploadAnswer(result, WHAT, apiEpisode);
   }),
 );

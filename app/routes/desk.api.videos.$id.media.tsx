@@ -6,6 +6,7 @@ import { announcedTooLarge, apiVideo, uploadAnswer } from "~/app/lib/api/admin-m
 import * as endpoints from "~/app/lib/api/groups/admin-media";
 import { apiRoute, invalidFields, serve } from "~/app/lib/api/handler.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { streamedBody } from "~/app/lib/forms/read-body.server";
 import { MEDIA_MESSAGES } from "~/shared/media-files";
 
 /** PUT /desk/api/videos/{id}/media (the Admin API, ADR 083): the body is the file, read as it arrives. */
@@ -13,17 +14,10 @@ const route = apiRoute(
   serve(endpoints.putVideoMedia, async ({ request, context, params, key }) => {
     const refused = announcedTooLarge(request, "video");
     if (refused) return refused;
-    if (!request.body) return invalidFields({ file: [MEDIA_MESSAGES.noFile] }, MEDIA_MESSAGES.noFile);
+    const body = streamedBody(request);
+    if (!body) return invalidFields({ file: [MEDIA_MESSAGES.noFile] }, MEDIA_MESSAGES.noFile);
     const database = await requestContext({ request, context }).db();
-    const result = await uploadVideoFile(
-      database,
-      imageStorage(),
-      keyEditor(key),
-      params.id,
-      "file",
-      streamPieces(request.body),
-      new Date(),
-    );
+    const result = await uploadVideoFile(database, imageStorage(), keyEditor(key), params.id, "file", streamPieces(body), new Date());
     return uploadAnswer(result, "video", apiVideo);
   }),
 );

@@ -214,7 +214,19 @@ export async function storeMediaFile(
 /** Removes a file's rows, and what the bucket keeps of it. */
 async function forget(db: Database, storage: ImageStorage, id: string, inBucket: string[]): Promise<void> {
   await db.deleteFrom("media_file").where("id", "=", id).execute();
-  await Promise.allSettled(inBucket.map((key) => storage.delete(key)));
+  // The rows are gone, so nothing would find an object left behind: a delete the bucket did not
+  // answer (a dropped connection) is tried again, up to three times in all.
+  await Promise.allSettled(
+    inBucket.map(async (key) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await storage.delete(key);
+        } catch (error) {
+          if (attempt === 3) throw error;
+        }
+      }
+    }),
+  );
 }
 
 /** Removes a file no video or episode uses any more (one replaced by a new upload). */

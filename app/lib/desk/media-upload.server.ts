@@ -3,6 +3,7 @@ import type { FileSource, UploadResult } from "~/server/desk/media";
 import { MEDIA_MAX_BYTES, MEDIA_MESSAGES, type MediaKind } from "~/shared/media-files";
 import { durationText } from "~/shared/media-vocabulary";
 import { refuseCrossSite } from "~/app/lib/forms/guard.server";
+import { streamedBody } from "~/app/lib/forms/read-body.server";
 import { deskTime, fileSize } from "./format";
 
 // The desk's media forms (ADR 083): a multipart post of an `intent` (which file it is) and then
@@ -58,12 +59,13 @@ export async function readMediaForm<T>(
   let intent: string | null = null;
   const refused = (status: number, message: string): MediaFormResult<T> => ({ ok: false, status, message, intent });
   const unreadable = MEDIA_MESSAGES.unreadable;
-  if (!request.body || !/^multipart\/form-data;\s*boundary=/i.test(request.headers.get("Content-Type") ?? ""))
+  const raw = streamedBody(request);
+  if (!raw || !/^multipart\/form-data;\s*boundary=/i.test(request.headers.get("Content-Type") ?? ""))
     return refused(400, MEDIA_MESSAGES.noFile);
   let allowance = FORM_ROOM;
   let overflow = false;
   const body = guarded(
-    request.body,
+    raw,
     () => allowance,
     () => (overflow = true),
   );

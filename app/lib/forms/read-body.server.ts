@@ -59,3 +59,12 @@ export async function readFormBody(request: Request, limits: { maxBytes: number;
   for (const _ of form.keys()) if (++fields > limits.maxFields) return "too-many-fields";
   return form;
 }
+
+/**
+ * A body read as it arrives, for uploads too large to hold (the desk's media files, ADR 083): the
+ * raw stream, or undefined when there is none. Whoever reads it counts what arrives against its
+ * own limit as it comes (server/media's store, the media form's guard).
+ */
+export function streamedBody(request: Request): ReadableStream<Uint8Array> | undefined {
+  return request.body ?? undefined;
+}
