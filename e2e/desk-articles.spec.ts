@@ -1,6 +1,5 @@
-import { totpCode } from "~/server/desk/totp";
 import { expect, test } from "./fixtures";
-import { newStaff, secretOnPage, signInThroughPage } from "./staff";
+import { enrolledStaff } from "./staff";
 
 // An editor writes an article at the desk, saves it as a draft, publishes it and finds it on the
 // site: with and without JS, in the browser.
@@ -13,12 +12,7 @@ test("an editor writes an article, saves it, publishes it and sees it on the sit
     .where("subject_id", "is", null)
     .orderBy("name")
     .executeTakeFirstOrThrow();
-  const { email, link } = await newStaff(site, "desk-articles", ["editor"]);
-  await signInThroughPage(page, email);
-  await page.goto(link);
-  await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(await secretOnPage(page), new Date()));
-  await page.getByRole("button", { name: "Set up and enter the desk" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
+  await enrolledStaff(page, site, "desk-articles", ["editor"]);
 
   await page.getByRole("navigation", { name: "Desk" }).getByRole("link", { name: "Articles" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Articles" })).toBeVisible();

@@ -1,12 +1,11 @@
 import type { Page } from "@playwright/test";
 import { register } from "~/server/accounts/registration";
 import { createArticle, getDeskArticle, listRevisions, saveArticle, type DeskArticle } from "~/server/desk/articles";
-import { totpCode } from "~/server/desk/totp";
 import type { ArticleFields } from "~/shared/article-fields";
 import { AUTOSAVE_AFTER_CONFLICT } from "~/shared/article-vocabulary";
 import { expect, PASSWORD, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
-import { newStaff, secretOnPage, signInThroughPage } from "./staff";
+import { enrolledStaff } from "./staff";
 
 // The desk's article form with JS (ADR 085): the preview pane beside the body, the comboboxes
 // for the authors and topics, and autosave, which never writes over another editor's save.
@@ -14,12 +13,7 @@ import { newStaff, secretOnPage, signInThroughPage } from "./staff";
 
 /** An editor signed in and inside the desk. */
 async function editorInside(page: Page, site: Site): Promise<void> {
-  const { email, link } = await newStaff(site, "desk-enhance", ["editor"]);
-  await signInThroughPage(page, email);
-  await page.goto(link);
-  await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(await secretOnPage(page), new Date()));
-  await page.getByRole("button", { name: "Set up and enter the desk" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
+  await enrolledStaff(page, site, "desk-enhance", ["editor"]);
 }
 
 const FIELDS = [

@@ -24,7 +24,10 @@ test("a staff member signs in with a password and a TOTP code, and reaches the d
   await expect(page.locator("main li").filter({ hasText: /^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/ })).toHaveCount(10);
   await page.getByRole("link", { name: "Meridian Review Desk" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "The desk" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Desk areas" }).getByRole("heading", { level: 2 })).toHaveText(["Editorial", "Video and audio"]);
+  await expect(page.getByRole("navigation", { name: "Desk areas" }).getByRole("heading", { level: 2 })).toHaveText([
+    "Editorial",
+    "Video and audio",
+  ]);
   await axe(page);
 
   await page.getByRole("button", { name: "Leave the desk" }).click();

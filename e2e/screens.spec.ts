@@ -174,7 +174,7 @@ test("the desk's door, staff, audit and article pages, for an admin, fit the scr
   const secret = await secretOnPage(page);
   await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(secret, new Date()));
   await page.getByRole("button", { name: "Set up and enter the desk" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Your second factor", exact: true })).toBeVisible();
   await page.screenshot({ path: screenPath(project, "desk-recovery-codes", 1280), fullPage: true, animations: "disabled" });
 
   const colleagueId = await site.db.selectFrom("app_user").select("id").where("email", "=", colleague.email).executeTakeFirstOrThrow();

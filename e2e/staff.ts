@@ -56,6 +56,6 @@ export async function enrolledStaff(
   const secret = await secretOnPage(page);
   await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(secret, new Date()));
   await page.getByRole("button", { name: "Set up and enter the desk" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your second factor" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Your second factor", exact: true })).toBeVisible();
   return { email, secret };
 }
