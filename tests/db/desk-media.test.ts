@@ -20,6 +20,7 @@ import {
   uploadVideoFile,
   type DeskSeries,
 } from "~/server/desk/media";
+import { expectSameBytes } from "~/tests/helpers/bytes";
 import { CHUNK_BYTES, deleteMediaFile, mediaFile, openMediaFile, storeMediaFile } from "~/server/media";
 import { startLoopbackS3, type LoopbackS3 } from "~/tests/helpers/s3-server";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
@@ -113,14 +114,14 @@ describe(`media files on ${dialectName}`, () => {
       .execute();
     expect(chunks.map((c) => c.bytes)).toEqual([CHUNK_BYTES, CHUNK_BYTES, bigWebm.length - 2 * CHUNK_BYTES]);
     expect(chunks.every((c) => c.data !== null)).toBe(true);
-    expect(await read(await openMediaFile(db, databaseImageStorage, file, 0, file.bytes - 1))).toEqual(bigWebm);
+    expectSameBytes(await read(await openMediaFile(db, databaseImageStorage, file, 0, file.bytes - 1)), bigWebm);
     // Across a chunk's end, inside one chunk, and the last bytes.
     for (const [start, end] of [
       [CHUNK_BYTES - 10, CHUNK_BYTES + 9],
       [5, 5],
       [2 * CHUNK_BYTES + 1, bigWebm.length - 1],
     ] as const)
-      expect(await read(await openMediaFile(db, databaseImageStorage, file, start, end))).toEqual(bigWebm.subarray(start, end + 1));
+      expectSameBytes(await read(await openMediaFile(db, databaseImageStorage, file, start, end)), bigWebm.subarray(start, end + 1));
     await deleteMediaFile(db, databaseImageStorage, file.id);
     expect(await mediaFile(db, file.id)).toBeUndefined();
   });
@@ -190,7 +191,8 @@ describe(`media files on ${dialectName}`, () => {
       .execute();
     expect(rows.map((r) => [r.data, r.storage_key])).toEqual([0, 1, 2].map((seq) => [null, `media/${stored.file.id}/${seq}`]));
     expect(s3.objects.get(`media/${stored.file.id}/0`)!.contentType).toBe("video/webm");
-    expect(await read(await openMediaFile(db, bucket, stored.file, CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 3))).toEqual(
+    expectSameBytes(
+      await read(await openMediaFile(db, bucket, stored.file, CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 3)),
       bigWebm.subarray(CHUNK_BYTES - 3, 2 * CHUNK_BYTES + 4),
     );
     await deleteMediaFile(db, bucket, stored.file.id);
