@@ -3,10 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { config } from "~/server/config";
 import type { ConnectionOptions, Database } from "~/server/db/connection";
-import { openDatabase } from "~/server/db";
-import { seedDatabase } from "~/server/seed/initialize";
 
 /**
  * Where the run's migrated and seeded template lives: an SQLite file, or a PostgreSQL database
@@ -64,6 +61,13 @@ export async function dropTestDatabase(baseUrl: string, name: string): Promise<v
 
 /** Opens, migrates and seeds a database, as the server's start does (server/http/main.ts). */
 export async function openSeededDatabase(connection: ConnectionOptions): Promise<Database> {
+  // Loaded here, not at the top: every test file imports this module for its database, and
+  // only the runners' global setup seeds, so the seed's module graph stays out of the others.
+  const [{ config }, { openDatabase }, { seedDatabase }] = await Promise.all([
+    import("~/server/config"),
+    import("~/server/db"),
+    import("~/server/seed/initialize"),
+  ]);
   const db = await openDatabase(connection);
   await seedDatabase(db, config().contentDir);
   return db;
