@@ -1,9 +1,9 @@
 import { createEpisode, getDeskEpisode, listDeskEpisodes, podcastSeriesBySlug } from "~/server/desk/media";
 import { keyEditor } from "~/app/lib/api/admin-catalogue.server";
-import { apiEpisode, savedMediaAnswer } from "~/app/lib/api/admin-media.server";
+import { apiEpisode } from "~/app/lib/api/admin-media.server";
 import { ADMIN_PAGE_SIZE } from "~/app/lib/api/groups/admin";
 import * as endpoints from "~/app/lib/api/groups/admin-media";
-import { apiError, apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { apiError, apiJson, apiRoute, savedAnswer, serve } from "~/app/lib/api/handler.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 const noSeries = () => apiError(404, "not_found", "No podcast series has this slug.");
@@ -24,7 +24,7 @@ const route = apiRoute(
     const series = await podcastSeriesBySlug(database, params.series);
     if (!series) return noSeries();
     const made = await createEpisode(database, keyEditor(key), series, body, new Date());
-    return savedMediaAnswer(made, "episode", apiEpisode, (e) => `/desk/api/podcasts/${series.slug}/episodes/${e.id}`);
+    return savedAnswer(made, "episode", apiEpisode, (e) => `/desk/api/podcasts/${series.slug}/episodes/${e.id}`);
   }),
 );
 

@@ -1,9 +1,9 @@
 import { createVideo, getDeskVideo, listDeskVideos } from "~/server/desk/media";
 import { keyEditor } from "~/app/lib/api/admin-catalogue.server";
-import { apiVideo, savedMediaAnswer } from "~/app/lib/api/admin-media.server";
+import { apiVideo } from "~/app/lib/api/admin-media.server";
 import { ADMIN_PAGE_SIZE } from "~/app/lib/api/groups/admin";
 import * as endpoints from "~/app/lib/api/groups/admin-media";
-import { apiJson, apiRoute, serve } from "~/app/lib/api/handler.server";
+import { apiJson, apiRoute, savedAnswer, serve } from "~/app/lib/api/handler.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
 /** GET and POST /desk/api/videos (the Admin API, ADR 083). */
@@ -17,7 +17,7 @@ const route = apiRoute(
   }),
   serve(endpoints.createVideo, async ({ request, context, body, key }) => {
     const made = await createVideo(await requestContext({ request, context }).db(), keyEditor(key), body, new Date());
-    return savedMediaAnswer(made, "video", apiVideo, (video) => `/desk/api/videos/${video.id}`);
+    return savedAnswer(made, "video", apiVideo, (video) => `/desk/api/videos/${video.id}`);
   }),
 );
 

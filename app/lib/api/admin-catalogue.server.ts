@@ -7,7 +7,7 @@ import { keyActor, type ApiKey } from "~/server/desk/api-keys";
 import { config } from "~/app/lib/context/db.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { ADMIN_PAGE_SIZE } from "./groups/admin";
-import { apiJson, conflictAnswer, invalidFields, notFoundAnswer } from "./handler.server";
+import { apiJson, notFoundAnswer, savedAnswer } from "./handler.server";
 
 // The Admin API's authors and topics (ADR 078): who saves through a key, the answers a save
 // gets, and the handlers of the four calls each kind has, made from its domain functions.
@@ -46,23 +46,6 @@ export const apiTopic = (t: DeskTopic) => ({
   updatedAt: t.updatedAt,
   updatedBy: t.updatedBy,
 });
-
-/** What a create or a save answers: the row (201 at its address for a new one), 404, 400 with the fields, or 409 with what is there now. */
-export function savedAnswer<T extends LastSave & { id: number }>(
-  result: SaveResult<T>,
-  what: string,
-  show: (row: T) => object,
-  created?: (row: T) => string,
-): Response {
-  if (result.ok) {
-    if (!created) return apiJson(show(result.value));
-    return apiJson(show(result.value), { status: 201, headers: { Location: created(result.value) } });
-  }
-  if (result.reason === "not-found") return notFoundAnswer(what);
-  if (result.reason === "invalid") return invalidFields(result.fields);
-  const { current } = result;
-  return conflictAnswer(what, show(current), current.updatedBy ?? "someone else", current.updatedAt ?? "");
-}
 
 type Asked = { request: Request; context: AppLoadContext };
 type Row = LastSave & { id: number };

@@ -1,9 +1,8 @@
-import type { LastSave, SaveResult } from "~/server/desk/catalogue/common";
 import type { DeskEpisode, DeskVideo, FileSource, UploadResult } from "~/server/desk/media";
 import { MEDIA_MAX_BYTES, MEDIA_MESSAGES, type MediaKind } from "~/shared/media-files";
 import { podcastAudioPath, videoMediaPath } from "~/shared/urls";
 import { config } from "~/app/lib/context/db.server";
-import { apiError, apiJson, invalidFields } from "./handler.server";
+import { apiError, apiJson, invalidFields, notFoundAnswer } from "./handler.server";
 
 // The Admin API's videos and episodes (ADR 083): the domain's results as JSON, in the canonical
 // shapes: 400 `invalid_input` with `fields`, 404 `not_found`, 409 `conflict` with `current`, `by`
@@ -67,30 +66,6 @@ export const apiEpisode = (e: DeskEpisode) => ({
   updatedBy: e.updatedBy,
 });
 
-export const mediaNotFound = (what: string) => apiError(404, "not_found", `No ${what} has this id.`);
-
-/** What a create or a save answers: the row (201 at its address for a new one), 404, 400 with the fields, or 409 with what is there now. */
-export function savedMediaAnswer<T extends LastSave>(
-  result: SaveResult<T>,
-  what: string,
-  show: (row: T) => object,
-  created?: (row: T) => string,
-): Response {
-  if (result.ok) {
-    if (!created) return apiJson(show(result.value));
-    return apiJson(show(result.value), { status: 201, headers: { Location: created(result.value) } });
-  }
-  if (result.reason === "not-found") return mediaNotFound(what);
-  if (result.reason === "invalid") return invalidFields(result.fields);
-  const by = result.current.updatedBy ?? "someone else";
-  const at = result.current.updatedAt;
-  return apiError(409, "conflict", `Changed by ${by}${at ? ` at ${at}` : ""} since the version you read; nothing was written.`, {
-    current: show(result.current),
-    by,
-    at,
-  });
-}
-
 /** Refuses a body that says it is larger than the file may be, before reading any of it. */
 export function announcedTooLarge(request: Request, kind: MediaKind): Response | null {
   return Number(request.headers.get("Content-Length") ?? 0) > MEDIA_MAX_BYTES[kind]
@@ -101,7 +76,7 @@ export function announcedTooLarge(request: Request, kind: MediaKind): Response |
 /** What an upload answers: the video or episode with its new file, 404, 413, or 400 with the file's fault. */
 export function uploadAnswer<T>(result: UploadResult<T>, what: string, show: (row: T) => object): Response {
   if (result.ok) return apiJson(show(result.value));
-  if (result.reason === "not-found") return mediaNotFound(what);
+  if (result.reason === "not-found") return notFoundAnswer(what);
   if (result.reason === "too-large") return apiError(413, "too_large", result.message);
   if (result.reason === "broken-off") return apiError(400, "unreadable_body", result.message);
   if (result.reason === "unavailable") return apiError(503, "unavailable", result.message, {}, { "Retry-After": "30" });

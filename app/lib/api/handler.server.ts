@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { z, ZodError, ZodTypeAny } from "zod";
 import type { User } from "~/server/accounts/users";
 import type { ApiKey } from "~/server/desk/api-keys";
+import type { LastSave, SaveResult } from "~/server/desk/catalogue/common";
 import { mayAct } from "~/server/desk/roles";
 import { isStorableText } from "~/server/db/storable-text";
 import { isCrossSite } from "~/server/http/cross-site";
@@ -97,6 +98,23 @@ export function conflictAnswer(what: string, current: object, by: string, at: st
     by,
     at,
   });
+}
+
+/** What a create or a save answers: the row (201 at its address for a new one), 404, 400 with the fields, or 409 with what is there now. */
+export function savedAnswer<T extends LastSave>(
+  result: SaveResult<T>,
+  what: string,
+  show: (row: T) => object,
+  created?: (row: T) => string,
+): Response {
+  if (result.ok) {
+    if (!created) return apiJson(show(result.value));
+    return apiJson(show(result.value), { status: 201, headers: { Location: created(result.value) } });
+  }
+  if (result.reason === "not-found") return notFoundAnswer(what);
+  if (result.reason === "invalid") return invalidFields(result.fields);
+  const { current } = result;
+  return conflictAnswer(what, show(current), current.updatedBy ?? "someone else", current.updatedAt ?? "");
 }
 
 class Refusal extends Error {
