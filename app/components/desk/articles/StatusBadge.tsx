@@ -1,7 +1,9 @@
 import { ARTICLE_STATUS_NAMES, type ArticleStatus } from "~/shared/article-vocabulary";
-import * as css from "./articles.css";
+import { StateBadge, type BadgeTone } from "../StateBadge";
+
+const TONES: Record<ArticleStatus, BadgeTone> = { draft: "quiet", scheduled: "waiting", published: "done", unpublished: "stopped" };
 
 /** An article's state, as a word. */
 export function StatusBadge({ status }: { status: ArticleStatus }) {
-  return <span className={css.badge[status]}>{ARTICLE_STATUS_NAMES[status]}</span>;
+  return <StateBadge tone={TONES[status]}>{ARTICLE_STATUS_NAMES[status]}</StateBadge>;
 }

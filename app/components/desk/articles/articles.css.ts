@@ -39,28 +39,6 @@ export const filterActions = style([filterWide, { display: "flex", gap: vars.spa
 
 export const count = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 
-/** A state as a word in a box: the word carries it, the colour only helps. */
-const badgeBase = style({
-  display: "inline-block",
-  padding: `0 ${vars.space.sm}`,
-  border: "1px solid currentColor",
-  borderRadius: vars.radius.sm,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.xs,
-  fontWeight: 700,
-  letterSpacing: "0.04em",
-  textTransform: "uppercase",
-  whiteSpace: "nowrap",
-  lineHeight: 1.7,
-});
-
-export const badge = styleVariants({
-  draft: [badgeBase, { color: vars.color.muted, background: vars.color.paper }],
-  scheduled: [badgeBase, { color: "#7a4b00", background: vars.color.notice }],
-  published: [badgeBase, { color: vars.color.success, background: "#eef7f1" }],
-  unpublished: [badgeBase, { color: vars.color.error, background: "#fbeeed" }],
-});
-
 export const titleLink = style({ fontFamily: vars.font.body, fontSize: vars.size.md, fontWeight: 700 });
 
 export const sub = style({ display: "block", color: vars.color.muted, fontSize: vars.size.xs, marginTop: vars.space.xs });

@@ -1,8 +1,10 @@
 import type { NewsletterIssueStatus } from "~/server/db/schema";
 import { ISSUE_STATUS_NAMES } from "~/shared/newsletter-issue-vocabulary";
-import * as css from "./newsletters.css";
+import { StateBadge, type BadgeTone } from "../StateBadge";
+
+const TONES: Record<NewsletterIssueStatus, BadgeTone> = { draft: "quiet", queued: "waiting", sending: "waiting", sent: "done" };
 
 /** An issue's state, as a word. */
 export function IssueBadge({ status }: { status: NewsletterIssueStatus }) {
-  return <span className={css.badge[status]}>{ISSUE_STATUS_NAMES[status]}</span>;
+  return <StateBadge tone={TONES[status]}>{ISSUE_STATUS_NAMES[status]}</StateBadge>;
 }

@@ -1,27 +1,5 @@
-import { globalStyle, style, styleVariants } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/app/styles/theme.css";
-
-/** An issue's state as a word in a box: the word carries it, the colour only helps. */
-const badgeBase = style({
-  display: "inline-block",
-  padding: `0 ${vars.space.sm}`,
-  border: "1px solid currentColor",
-  borderRadius: vars.radius.sm,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.xs,
-  fontWeight: 700,
-  letterSpacing: "0.04em",
-  textTransform: "uppercase",
-  whiteSpace: "nowrap",
-  lineHeight: 1.7,
-});
-
-export const badge = styleVariants({
-  draft: [badgeBase, { color: vars.color.muted, background: vars.color.paper }],
-  queued: [badgeBase, { color: "#7a4b00", background: vars.color.notice }],
-  sending: [badgeBase, { color: "#7a4b00", background: vars.color.notice }],
-  sent: [badgeBase, { color: vars.color.success, background: "#eef7f1" }],
-});
 
 /** The compose buttons in the newsletters' table. */
 export const inlineForm = style({ margin: 0 });
