@@ -59,7 +59,7 @@ function message(notice: ServiceNotice, mail: BillingMail): { subject: string; l
       };
     case "download-extended":
       return {
-        subject: `More time to download "${notice.title}"`,
+        subject: "More time for your case study downloads",
         lines: [
           `Customer Service has extended your access to "${notice.title}" until ${longDate(notice.expiresAt)}.`,
           `Your orders and downloads: ${mail.siteUrl}/my-account`,
