@@ -107,7 +107,7 @@ export default function DeskReader() {
           <dd>
             {signIn === null
               ? "No failed sign-ins since the last one that succeeded."
-              : `${signIn.failures} failed ${signIn.failures === 1 ? "try" : "tries"} since the last lockout or sign-in; ${signIn.lockouts} lockout${signIn.lockouts === 1 ? "" : "s"} today. `}
+              : `${signIn.failures} failed ${signIn.failures === 1 ? "try" : "tries"} since the last lockout or sign-in; ${signIn.lockouts} lockout${signIn.lockouts === 1 ? "" : "s"} in the last day. `}
             {signIn?.locked && signIn.lockedUntil
               ? `Locked${signIn.hardLocked ? " for a day" : ""} until ${deskTime(signIn.lockedUntil)}.`
               : signIn
@@ -188,7 +188,8 @@ export default function DeskReader() {
                   {...formProps}
                 >
                   <p>
-                    {s.tier} {s.kind === "complimentary" ? "(complimentary)" : ""}, until {deskTime(s.accessEnd)}.
+                    {s.tier}
+                    {s.kind === "complimentary" ? " (complimentary)" : ""}, until {deskTime(s.accessEnd)}.
                   </p>
                   <DurationFields reply={reply} intent="extend" target={s.id} />
                 </ServiceForm>

@@ -371,9 +371,9 @@ describe("subscriptions", () => {
     );
 
     // A running plan is extended, not granted again.
-    let page;
-    ({ page, key } = await readerPage(cal.id));
-    expect(page("#comp")).toHaveLength(0);
+    const running = await readerPage(cal.id);
+    key = running.key;
+    expect(running.page("#comp")).toHaveLength(0);
     const seen = subs[0]!.access_end;
     const extend = { intent: "extend", key, reason: "Goodwill", subscription: subs[0]!.id, accessEnd: seen, amount: "10", unit: "days" };
     expect((await act(cal.id, { ...extend, amount: "400" })).status).toBe(400);

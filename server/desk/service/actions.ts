@@ -1,12 +1,7 @@
 import type { Database } from "~/server/db/connection";
 import { requestAddressVerification } from "~/server/accounts/email-change";
 import { requestPasswordReset } from "~/server/accounts/password-reset";
-import {
-  findActivePrintRecord,
-  grantPrintSubscription,
-  printReference,
-  PRINT_REFERENCE_PREFIX,
-} from "~/server/accounts/print-subscribers";
+import { findActivePrintRecord, grantPrintSubscription, printReference, PRINT_REFERENCE_PREFIX } from "~/server/accounts/print-subscribers";
 import { findUserById, type User } from "~/server/accounts/users";
 import { recordAudit, type AuditAction, type AuditActor } from "~/server/desk/audit";
 import { extendedExpiries, laterExpiry } from "~/server/store/download-extensions";
@@ -177,7 +172,8 @@ export function unrestrictAccount(db: Database, actor: AuditActor, input: Servic
 }
 
 /** A mail the desk can send again. */
-export type ResendKind = { kind: "verification" } | { kind: "reset" } | { kind: "receipt"; invoiceId: string } | { kind: "order"; orderId: string };
+export type ResendKind =
+  { kind: "verification" } | { kind: "reset" } | { kind: "receipt"; invoiceId: string } | { kind: "order"; orderId: string };
 
 /** What the caller then sends, through the function the site sends it with. */
 export type Resend =
@@ -191,7 +187,12 @@ export type Resend =
  * the site replaces them), or a paid invoice's receipt or order's confirmation marked unsent, so
  * the site's own sender (which sends each once) sends it.
  */
-export function prepareResend(db: Database, actor: AuditActor, input: ServiceInput & { mail: ResendKind }, now: Date): Promise<ServiceOutcome<Resend>> {
+export function prepareResend(
+  db: Database,
+  actor: AuditActor,
+  input: ServiceInput & { mail: ResendKind },
+  now: Date,
+): Promise<ServiceOutcome<Resend>> {
   return serviceAction<Resend>(db, actor, input, now, {
     action: "reader.resend-mail",
     subject: readerSubject,
@@ -201,7 +202,11 @@ export function prepareResend(db: Database, actor: AuditActor, input: ServiceInp
         case "verification": {
           if (user.emailVerifiedAt) refuse("verified");
           if (user.status !== "active") refuse("restricted");
-          return { before: null, after: { mail: "verification" }, value: { kind: "verification", token: await requestAddressVerification(tx, user, now) } };
+          return {
+            before: null,
+            after: { mail: "verification" },
+            value: { kind: "verification", token: await requestAddressVerification(tx, user, now) },
+          };
         }
         case "reset": {
           const reset = await requestPasswordReset(tx, user.email, now);
@@ -243,14 +248,23 @@ export function prepareResend(db: Database, actor: AuditActor, input: ServiceInp
  * is under: the agent has checked who the caller is. A subscription linked to another account is
  * refused: it is unlinked there first.
  */
-export function linkPrint(db: Database, actor: AuditActor, input: ServiceInput & { accountNumber: string }, now: Date): Promise<ServiceOutcome<string>> {
+export function linkPrint(
+  db: Database,
+  actor: AuditActor,
+  input: ServiceInput & { accountNumber: string },
+  now: Date,
+): Promise<ServiceOutcome<string>> {
   return serviceAction<string>(db, actor, input, now, {
     action: "reader.link-print",
     subject: readerSubject,
     async work(tx, user) {
       const record = await findActivePrintRecord(tx, input.accountNumber, now);
       if (!record) return refuse("no-print-record");
-      const holder = await tx.selectFrom("subscription").select("user_id").where("reference", "=", printReference(record.accountNumber)).executeTakeFirst();
+      const holder = await tx
+        .selectFrom("subscription")
+        .select("user_id")
+        .where("reference", "=", printReference(record.accountNumber))
+        .executeTakeFirst();
       if (holder) refuse(holder.user_id === user.id ? "already-linked" : "linked-elsewhere");
       await grantPrintSubscription(tx, user.id, record);
       return { before: null, after: { printAccount: record.accountNumber, accessEnd: record.accessEnd }, value: record.accountNumber };
@@ -258,7 +272,12 @@ export function linkPrint(db: Database, actor: AuditActor, input: ServiceInput &
   });
 }
 
-export function unlinkPrint(db: Database, actor: AuditActor, input: ServiceInput & { accountNumber: string }, now: Date): Promise<ServiceOutcome<string>> {
+export function unlinkPrint(
+  db: Database,
+  actor: AuditActor,
+  input: ServiceInput & { accountNumber: string },
+  now: Date,
+): Promise<ServiceOutcome<string>> {
   return serviceAction<string>(db, actor, input, now, {
     action: "reader.unlink-print",
     subject: readerSubject,
@@ -272,7 +291,11 @@ export function unlinkPrint(db: Database, actor: AuditActor, input: ServiceInput
         .returning(["role_code", "access_end"])
         .executeTakeFirst();
       if (!removed) refuse("not-linked");
-      return { before: { printAccount: number, roleCode: removed!.role_code, accessEnd: removed!.access_end }, after: { printAccount: null }, value: number };
+      return {
+        before: { printAccount: number, roleCode: removed!.role_code, accessEnd: removed!.access_end },
+        after: { printAccount: null },
+        value: number,
+      };
     },
   });
 }
@@ -327,7 +350,11 @@ export function extendSubscription(
         .where("access_end", "=", row.access_end)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) await changed(tx, subject);
-      return { before: { reader: user.email, accessEnd: row.access_end }, after: { accessEnd: end, by: `${input.by.amount} ${input.by.unit}` }, value: end };
+      return {
+        before: { reader: user.email, accessEnd: row.access_end },
+        after: { accessEnd: end, by: `${input.by.amount} ${input.by.unit}` },
+        value: end,
+      };
     },
   });
 }
@@ -427,4 +454,3 @@ export function extendCaseStudy(
     },
   });
 }
-

@@ -88,7 +88,12 @@ function subscriptionKind(source: "web" | "print", reference: string): ReaderSub
 }
 
 /** Everything the reader's page shows, or undefined for an unknown reader. */
-export async function readerOverview(db: Database, userId: string, limits: OverviewLimits, now = new Date()): Promise<ReaderOverview | undefined> {
+export async function readerOverview(
+  db: Database,
+  userId: string,
+  limits: OverviewLimits,
+  now = new Date(),
+): Promise<ReaderOverview | undefined> {
   const user = await findUserById(db, userId);
   if (!user) return undefined;
   const at = now.toISOString();
@@ -194,7 +199,9 @@ export async function readerOverview(db: Database, userId: string, limits: Overv
       caseStudies = lines.flatMap((l) => {
         const own = expiryOf(l, paidAt);
         const expiresAt = laterExpiry(own, extended.get(l.position));
-        return own && expiresAt ? [{ position: l.position, title: l.title, expiresAt, extended: expiresAt !== own, expired: at >= expiresAt }] : [];
+        return own && expiresAt
+          ? [{ position: l.position, title: l.title, expiresAt, extended: expiresAt !== own, expired: at >= expiresAt }]
+          : [];
       });
     }
     orders.push({
@@ -244,8 +251,7 @@ export async function readerOverview(db: Database, userId: string, limits: Overv
         billingStatus: s.billing_status,
         accessStart: s.access_start,
         accessEnd: s.access_end,
-        givesAccess:
-          s.status === "active" && s.access_start <= at && s.billing_status !== "ended" && (s.access_end > at || pastDueGrace),
+        givesAccess: s.status === "active" && s.access_start <= at && s.billing_status !== "ended" && (s.access_end > at || pastDueGrace),
         card: card(s.card_brand, s.card_last4),
         extendable: extendable(s),
       };
