@@ -5,9 +5,12 @@ import { previewToken } from "~/server/desk/articles/preview";
 import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
 import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
 import { totpCode } from "~/server/desk/totp";
+import { signIn as checkPassword } from "~/server/accounts/sign-in";
+import { logMail } from "~/server/adapters/mail-log";
 import { jpegOf, pngOf } from "~/tests/helpers/images";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
-import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
+import { addToCart, createReader, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
 import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
 
@@ -441,3 +444,29 @@ async function shootArticlePages(page: Page, site: Site, project: string, collea
     await page.screenshot({ path: screenPath(project, "desk-article-conflict", width), fullPage: true, animations: "disabled" });
   }
 }
+
+test("the desk's customer-service pages, for a service agent, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+  test.setTimeout(120_000);
+  const project = testInfo.project.name;
+  // A reader with something in every part of their page: a lockout, a plan, a case study, mail.
+  const email = uniqueEmail("screens-service-reader");
+  const userId = await createReader(site, email, { plan: "digital", firstName: "Lena", lastName: "Quist" });
+  for (let i = 0; i < 5; i++) await checkPassword(site.db, email, "Not-the-password-1", { maxFailures: 5, lockoutSeconds: 900 });
+  const pick = await availabilities(site.db);
+  await insertOrder(site.db, {
+    userId,
+    email,
+    status: "paid",
+    createdAt: new Date().toISOString(),
+    lines: [{ availabilityId: pick.caseStudy.id }, { availabilityId: pick.kindle.id }],
+  });
+  await logMail(site.db, {
+    recipients: [email],
+    subject: "Welcome to Meridian Review",
+    messageId: "<screens@example.org>",
+    at: new Date(),
+  });
+  await enrolledStaff(page, site, "screens-service", ["service"]);
+  await shoot(page, project, "desk-readers", `/desk/readers?q=${encodeURIComponent(email.slice(0, 20))}`);
+  await shoot(page, project, "desk-reader", `/desk/readers/${userId}`);
+});

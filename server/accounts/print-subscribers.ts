@@ -33,6 +33,28 @@ export async function hasActivePrintSubscription(db: Database, email: string, no
   return Boolean(await activeRecords(db, email, now).select("account_number").executeTakeFirst());
 }
 
+/** The active, unexpired, linkable print subscription with this account number, under whatever address. */
+export async function findActivePrintRecord(db: Database, accountNumber: string, now = new Date()): Promise<PrintSubscription | undefined> {
+  const row = await db
+    .selectFrom("print_subscriber")
+    .select(["account_number", "first_name", "last_name", "subscription_code", "access_start", "access_end"])
+    .where("account_number", "=", accountNumber.trim().toUpperCase())
+    .where("active", "=", 1)
+    .where("source", "in", [...LINKABLE_SOURCES])
+    .where("access_end", ">=", now.toISOString().slice(0, 10))
+    .executeTakeFirst();
+  return (
+    row && {
+      accountNumber: row.account_number,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      subscriptionCode: row.subscription_code,
+      accessStart: row.access_start,
+      accessEnd: row.access_end,
+    }
+  );
+}
+
 /** The active, unexpired print subscription with this address and account number, if any. */
 export async function findActivePrintSubscription(
   db: Database,
@@ -143,13 +165,13 @@ export async function unlinkedPrintRecords(db: Database, email: string, userId: 
 
 /** A linked print subscription's `subscription.reference`: its account number, marked as print. */
 export const PRINT_REFERENCE_PREFIX = "print:";
-const printReference = (accountNumber: string) => `${PRINT_REFERENCE_PREFIX}${accountNumber}`;
+export const printReference = (accountNumber: string) => `${PRINT_REFERENCE_PREFIX}${accountNumber}`;
 
 /** The role a print subscription brings: its code's tier, Good when the code names none. */
 const printRoleCode = (subscription: PrintSubscription) => roleCodeForPrintCode(subscription.subscriptionCode) ?? roleCodeFor("GOOD");
 
 /** The web access a print subscription brings: its tier, until the print access ends. */
-async function grantPrintSubscription(db: Database, userId: string, subscription: PrintSubscription): Promise<void> {
+export async function grantPrintSubscription(db: Database, userId: string, subscription: PrintSubscription): Promise<void> {
   await grantSubscription(db, {
     userId,
     roleCode: printRoleCode(subscription),

@@ -72,12 +72,44 @@ function outboxFileName(now = new Date()): string {
   return `${stamp}-${String(sequence).padStart(6, "0")}-${randomBytes(3).toString("hex")}.eml`;
 }
 
+/** One message handed over, as the mail log keeps it: never its body, whose links are secrets. */
+export interface SentMail {
+  recipients: string[];
+  subject: string;
+  messageId: string;
+  at: Date;
+}
+
+type Journal = (sent: SentMail) => Promise<void>;
+let journal: Journal | undefined;
+
+/**
+ * Where the site's mailer logs each message it handed over (ADR 087): set by the process once
+ * its database is open. A log that fails is reported and never fails the send.
+ */
+export function setMailJournal(write: Journal | undefined): void {
+  journal = write;
+}
+
+function journaled(inner: Mailer): Mailer {
+  return {
+    async send(message) {
+      const result = await inner.send(message);
+      const recipients = Array.isArray(message.to) ? message.to : [message.to];
+      await journal?.({ recipients, subject: message.subject, messageId: result.messageId, at: new Date() }).catch((error: unknown) =>
+        log.error("mail log failed", { error }),
+      );
+      return result;
+    },
+  };
+}
+
 let current: Mailer | undefined;
 
 export function mailer(): Mailer {
   if (!current) {
     const c = config();
-    current = createMailer({ smtpUrl: c.SMTP_URL, from: c.MAIL_FROM, outbox: path.join(c.dataDir, "mail") });
+    current = journaled(createMailer({ smtpUrl: c.SMTP_URL, from: c.MAIL_FROM, outbox: path.join(c.dataDir, "mail") }));
   }
   return current;
 }

@@ -1068,6 +1068,31 @@ export interface MediaChunkTable {
   storage_key: string;
 }
 
+/** The mail adapter's log (ADR 087): one row per recipient of each message sent, without its body. */
+export interface MailLogTable {
+  id: string;
+  recipient: string;
+  subject: string;
+  sent_at: string;
+  message_id: string;
+}
+
+/** A customer-service form's key, once its action has been taken (ADR 087). */
+export interface ServiceRequestTable {
+  key: string;
+  action: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** A case study's download access, moved past its six months at the desk (ADR 087). */
+export interface DownloadExtensionTable {
+  order_id: string;
+  position: number;
+  expires_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   topic: TopicTable;
   topic_former_slug: TopicFormerSlugTable;
@@ -1161,4 +1186,7 @@ export interface DB {
   search_document: SearchDocumentTable;
   search_document_topic: SearchDocumentTopicTable;
   search_match: SearchMatchTable;
+  mail_log: MailLogTable;
+  service_request: ServiceRequestTable;
+  download_extension: DownloadExtensionTable;
 }

@@ -61,6 +61,15 @@ export const AUDIT_ACTIONS = {
   "podcast-episode.create": "Added a podcast episode",
   "podcast-episode.update": "Changed a podcast episode",
   "podcast-episode.audio": "Uploaded a podcast episode's audio",
+  "reader.unlock": "Unlocked a reader's account",
+  "reader.restrict": "Restricted a reader's account",
+  "reader.unrestrict": "Lifted a reader's restriction",
+  "reader.resend-mail": "Sent a reader a mail again",
+  "reader.link-print": "Linked a print subscription",
+  "reader.unlink-print": "Unlinked a print subscription",
+  "subscription.extend": "Extended a subscription",
+  "subscription.comp": "Granted a complimentary subscription",
+  "download.extend": "Extended a case study's downloads",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

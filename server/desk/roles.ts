@@ -67,6 +67,12 @@ export const DESK_ACTIONS = [
   "api.media.read",
   /** Admin API: create and save videos and episodes, and upload their files. */
   "api.media.write",
+  /** Customer service (ADR 087): find readers, and read a reader's page. */
+  "readers.find",
+  /** Act on a reader's account: unlock, restrict, resend mail, link print, extend a case study's downloads. */
+  "readers.act",
+  /** Extend a reader's subscription, or grant a complimentary one. */
+  "subscriptions.grant",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -108,6 +114,9 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "media.edit": ["admin", "editor"],
   "api.media.read": ["admin", "editor"],
   "api.media.write": ["admin", "editor"],
+  "readers.find": ["admin", "service"],
+  "readers.act": ["admin", "service"],
+  "subscriptions.grant": ["admin", "service"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -145,7 +154,12 @@ export const DESK_AREAS = [
     ],
   },
   { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },
-  { id: "service", title: "Customer service", roles: ["admin", "service"], pages: [] },
+  {
+    id: "service",
+    title: "Customer service",
+    roles: ["admin", "service"],
+    pages: [{ title: "Readers", opens: "readers.find", path: "/desk/readers" }],
+  },
   { id: "staff", title: "Staff", roles: ["admin"], pages: [{ title: "Staff", opens: "staff.list", path: "/desk/staff" }] },
   { id: "audit", title: "Audit log", roles: ["admin"], pages: [{ title: "Audit log", opens: "audit.read", path: "/desk/audit" }] },
   { id: "api-keys", title: "API keys", roles: ["admin"], pages: [{ title: "API keys", opens: "api-keys.list", path: "/desk/api-keys" }] },

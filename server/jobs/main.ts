@@ -3,7 +3,8 @@
 // priority, so that a renewal day's charges, invoices and receipts use only the CPU that pages
 // leave (ADR 069). It is never started by hand.
 import os from "node:os";
-import { mailer } from "~/server/adapters/mail";
+import { mailer, setMailJournal } from "~/server/adapters/mail";
+import { logMail } from "~/server/adapters/mail-log";
 import { billingMail } from "~/server/billing/mail";
 import { describeRenewals, renewsThroughSite, runRenewals } from "~/server/billing/renewals";
 import { serverConfig } from "~/server/config";
@@ -35,10 +36,15 @@ async function database(): Promise<Database> {
     schema: config.DATABASE_SCHEMA,
     dataDir: config.dataDir,
     backendsSharePriority: true,
-  }).catch((error: unknown) => {
-    opening = undefined;
-    throw error;
-  });
+  })
+    .then((opened) => {
+      setMailJournal((sent) => logMail(opened, sent));
+      return opened;
+    })
+    .catch((error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
   return (db = await opening);
 }
 

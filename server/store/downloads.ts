@@ -4,10 +4,11 @@ import type { CartLineKind } from "~/server/db/schema";
 import { addMonths } from "~/server/subscriptions/entitlements";
 import { fileFormatOf, type FileFormat } from "~/server/documents/file-formats";
 import { isDigitalCode } from "~/shared/product-types";
+import { extendedExpiries, laterExpiry } from "./download-extensions";
 
 /** Spec section 9: case study access expires six months after purchase. */
 export const CASE_STUDY_ACCESS_MONTHS = 6;
-const CASE_STUDY = "Case Study";
+export const CASE_STUDY = "Case Study";
 
 const ORDER_ID = /^ord_[A-Za-z0-9_-]{22}$/;
 
@@ -82,7 +83,7 @@ function downloadable(line: LineRow, now: Date): boolean {
  * When a line's access ends: case studies six months after payment. A permissions licence is
  * a record of what the buyer may copy, so it stays available.
  */
-function expiryOf(line: LineRow, paidAt: string): string | null {
+export function expiryOf(line: Pick<LineRow, "kind" | "product_type">, paidAt: string): string | null {
   if (line.kind !== "item" || line.product_type !== CASE_STUDY) return null;
   return addMonths(new Date(paidAt), CASE_STUDY_ACCESS_MONTHS).toISOString();
 }
@@ -105,10 +106,11 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
     .where("order_id", "=", orderId)
     .orderBy("position")
     .execute();
+  const extended = await extendedExpiries(db, orderId);
   return lines
     .filter((l) => downloadable(l, now))
     .map((l) => {
-      const expiresAt = expiryOf(l, paidAt);
+      const expiresAt = laterExpiry(expiryOf(l, paidAt), extended.get(l.position));
       return {
         position: l.position,
         title: l.kind === "perm" ? `Copyright permissions licence: ${l.title}` : l.title,
@@ -173,7 +175,7 @@ export async function openDownload(
     .where("l.position", "=", Number(request.position))
     .executeTakeFirst();
   if (!line || !downloadable(line, now)) return notFound;
-  const expiresAt = expiryOf(line, order.paid_at);
+  const expiresAt = laterExpiry(expiryOf(line, order.paid_at), (await extendedExpiries(db, order.id)).get(line.position));
   if (expiresAt !== null && now.toISOString() >= expiresAt) return { status: "expired", title: line.title, expiresAt, orderId: order.id };
   // A permissions licence is made from the order alone, not from the work's text.
   const texts = line.kind === "item" && line.product_id !== null ? await productTexts(db, line.product_id) : { sections: [], articles: [] };

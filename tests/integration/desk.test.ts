@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import crypto from "node:crypto";
 import { promisify } from "node:util";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -374,7 +375,53 @@ const CALLS: DeskCall[] = [
     },
   },
   { name: "an episode's audio", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/podcasts/the-long-way-back/1/audio") },
+  { name: "find readers", ok: 200, allowed: ["admin", "service"], call: (r) => r.request("/desk/readers?q=target") },
+  {
+    name: "a reader",
+    ok: 200,
+    allowed: ["admin", "service"],
+    call: async (r) => r.request(`/desk/readers/${(await serviceTarget()).userId}`),
+  },
+  {
+    name: "unlock a reader",
+    ok: 303,
+    allowed: ["admin", "service"],
+    call: async (r) => {
+      const reader = await serviceTarget();
+      await db
+        .insertInto("login_failure")
+        .values({ email: reader.email, failures: 2, first_lockout_at: null, locked_until: null })
+        .execute();
+      return r.request(`/desk/readers/${reader.userId}`, { form: { intent: "unlock", key: formKey(), reason: "Matrix" } });
+    },
+  },
+  {
+    name: "grant a complimentary subscription",
+    ok: 303,
+    allowed: ["admin", "service"],
+    call: async (r) =>
+      r.request(`/desk/readers/${(await serviceTarget()).userId}`, {
+        form: {
+          intent: "comp",
+          key: formKey(),
+          reason: "Matrix",
+          tier: "GOOD",
+          endsOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+        },
+      }),
+  },
 ];
+
+/** A reader for customer service's calls to act on. */
+async function serviceTarget(): Promise<{ userId: string; email: string }> {
+  const email = uniqueEmail("service-target");
+  const made = await register(db, { firstName: "Service", lastName: "Target", email, password: PASSWORD, optIn: false });
+  if (!made.ok) throw new Error(made.reason);
+  return { userId: made.user.id, email };
+}
+
+/** A reader page's form key, as the page gives one. */
+const formKey = () => crypto.randomBytes(16).toString("base64url");
 
 /** A new draft of a newsletter issue, for the matrix's newsletter calls. */
 async function draft() {
@@ -423,6 +470,9 @@ describe("who sees the desk", () => {
       "/desk/podcasts/the-long-way-back/new",
       "/desk/podcasts/the-long-way-back/1",
       "/desk/podcasts/the-long-way-back/1/audio",
+      "/desk/readers",
+      "/desk/readers?q=a",
+      "/desk/readers/x",
       "/desk/nothing/here",
       "/desk.data",
     ];
@@ -511,7 +561,12 @@ describe("the desk's door", () => {
         .map((_, el) => page(el).text())
         .get(),
     ).toEqual(["Customer service"]);
-    expect(page("nav[aria-label='Desk areas'] a, nav[aria-label=Desk] a").length).toBe(0);
+    // Customer service's one page, in the area's list and the desk's bar.
+    expect(
+      page("nav[aria-label='Desk areas'] a, nav[aria-label=Desk] a")
+        .map((_, el) => page(el).attr("href"))
+        .get(),
+    ).toEqual(["/desk/readers", "/desk/readers"]);
     // The site's cross-site and size rules hold for staff too.
     const foreign = await reader.request("/desk/security", {
       form: { intent: "recovery-codes" },
@@ -565,6 +620,10 @@ describe("roles × actions", () => {
         "podcast-episode.update",
       ])
         expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
+    for (const role of ["admin", "service"])
+      for (const action of ["reader.unlock", "subscription.comp"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
+    for (const role of ["editor", "store"])
+      for (const action of ["reader.unlock", "subscription.comp"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(false);
     for (const role of ["editor", "store", "service"])
       expect(
         rows.filter((row) => row.actor === members[role] && row.action.startsWith("staff.")),

@@ -42,6 +42,9 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "media.edit": ["admin", "editor"],
   "api.media.read": ["admin", "editor"],
   "api.media.write": ["admin", "editor"],
+  "readers.find": ["admin", "service"],
+  "readers.act": ["admin", "service"],
+  "subscriptions.grant": ["admin", "service"],
 };
 
 describe("desk roles", () => {
@@ -60,6 +63,8 @@ describe("desk roles", () => {
     expect(mayAct(["service", "admin"], "audit.read")).toBe(true);
     expect(mayAct(["store", "service"], "issues.edit")).toBe(false);
     expect(mayAct(["store", "editor"], "api.issues.write")).toBe(true);
+    expect(mayAct(["store", "editor"], "readers.act")).toBe(false);
+    expect(mayAct(["store", "service"], "subscriptions.grant")).toBe(true);
   });
 
   it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
@@ -95,11 +100,13 @@ describe("desk roles", () => {
       "/desk/newsletters",
       "/desk/videos",
       "/desk/podcasts",
+      "/desk/readers",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",
     ]);
-    expect(deskNavigation(["store", "service"])).toEqual([]);
+    expect(deskNavigation(["store", "service"])).toEqual([{ title: "Readers", path: "/desk/readers" }]);
+    expect(deskNavigation(["store"])).toEqual([]);
     expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);
   });
 });

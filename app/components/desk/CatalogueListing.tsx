@@ -15,7 +15,7 @@ export function listingHref(base: string, q: string, page: number): string {
 
 /** A table row: its key, and a cell for each column. */
 export interface ListingRow {
-  key: number;
+  key: number | string;
   cells: ReactNode[];
 }
 
@@ -36,6 +36,7 @@ export function CatalogueListing({
   columns,
   rows,
   order = "by name",
+  idle,
 }: {
   base: string;
   /** Singular and plural: ["author", "authors"]. */
@@ -50,6 +51,8 @@ export function CatalogueListing({
   rows: ListingRow[];
   /** How the table is ordered, as the count says it. */
   order?: string;
+  /** What the count says before any search, for a listing that lists nothing until asked. */
+  idle?: string;
 }) {
   const last = Math.max(1, Math.ceil(total / pageSize));
   return (
@@ -77,7 +80,7 @@ export function CatalogueListing({
         {total === 0
           ? q
             ? `No ${noun[1]} match “${q}”.`
-            : `No ${noun[1]} yet.`
+            : (idle ?? `No ${noun[1]} yet.`)
           : `${total} ${total === 1 ? noun[0] : noun[1]}${q ? ` match “${q}”` : ""}, ${order}. Page ${Math.min(page, last)} of ${last}.`}
       </p>
       {rows.length > 0 ? (

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { changePassword, checkCurrentPassword, type CurrentPasswordCheck } from "~/server/accounts/change-password";
 import { pendingEmailFor, requestEmailChange, type AddressRefusal } from "~/server/accounts/email-change";
-import { requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from "~/server/accounts/password-reset";
+import { requestPasswordReset, resetPassword } from "~/server/accounts/password-reset";
 import { register } from "~/server/accounts/registration";
 import { signIn } from "~/server/accounts/sign-in";
 import { normalizeEmail, updateProfile, updateProfileAttributes, type ProfileAttributes, type User } from "~/server/accounts/users";
@@ -27,13 +27,13 @@ import {
   triesLeft,
   USERNAME_UNAVAILABLE,
 } from "./messages";
-import { sendEmailConfirmation, sendPasswordChangedNotice } from "./mail.server";
+import { sendEmailConfirmation, sendPasswordChangedNotice, sendPasswordResetMail } from "./mail.server";
 import { checkCaptcha, lockoutRules, rateLimit, type GuardedAction } from "./auth.server";
 import { mergeCartAtSignIn } from "~/app/lib/store/cart.server";
 import { config, db } from "~/app/lib/context/db.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { endCurrentSession, startSession } from "~/app/lib/context/session.server";
-import { GENERIC_ERROR, SITE_NAME } from "~/app/lib/forms/cross-site";
+import { GENERIC_ERROR } from "~/app/lib/forms/cross-site";
 
 // The account flows behind both the pages (sign-in, register, forgot and reset password, my
 // account) and the service API (app/lib/api/groups/auth-user.ts): rate limits, captcha, lockouts
@@ -179,23 +179,8 @@ export async function forgotPasswordFlow(
   if (outcome.outcome === "hard-locked") return { status: 423, code: "locked", message: RESET_LOCKED };
   if (outcome.outcome === "restricted") return { status: 403, code: "user_restricted", message: RESTRICTED_USER };
   if (outcome.outcome === "sent") {
-    const link = `${config().siteUrl}/reset-password?token=${encodeURIComponent(outcome.token)}`;
     // Not awaited: an address with an account must not answer slower than one without.
-    mailer()
-      .send({
-        to: outcome.user.email,
-        subject: `Reset your ${SITE_NAME} password`,
-        text: [
-          `Hello ${outcome.user.firstName},`,
-          "",
-          `Someone (we hope you) asked to reset the password of your ${SITE_NAME} account. Open this link to choose a new one:`,
-          "",
-          link,
-          "",
-          `The link works once and expires in ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this message: your password stays as it is.`,
-        ].join("\n"),
-      })
-      .catch((error: unknown) => log.error("password reset mail failed", { error }));
+    sendPasswordResetMail(outcome.user, outcome.token).catch((error: unknown) => log.error("password reset mail failed", { error }));
   }
   return undefined;
 }

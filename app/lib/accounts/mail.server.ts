@@ -1,4 +1,5 @@
 import { EMAIL_LINK_HOURS } from "~/shared/email-change";
+import { RESET_LINK_MINUTES } from "~/server/accounts/password-reset";
 import type { User } from "~/server/accounts/users";
 import { mailer } from "~/server/adapters/mail";
 import { config } from "~/app/lib/context/db.server";
@@ -39,6 +40,23 @@ export async function sendEmailConfirmation(user: User, email: string, token: st
     log.error("email confirmation mail failed", { error });
     return false;
   }
+}
+
+/** The link to choose a new password (forgot password, or sent again by customer service); rejects when it could not be handed over. */
+export async function sendPasswordResetMail(user: User, token: string): Promise<void> {
+  await mailer().send({
+    to: user.email,
+    subject: `Reset your ${SITE_NAME} password`,
+    text: [
+      `Hello ${user.firstName},`,
+      "",
+      `Someone (we hope you) asked to reset the password of your ${SITE_NAME} account. Open this link to choose a new one:`,
+      "",
+      `${config().siteUrl}/reset-password?token=${encodeURIComponent(token)}`,
+      "",
+      `The link works once and expires in ${RESET_LINK_MINUTES} minutes. If you did not ask for it, ignore this message: your password stays as it is.`,
+    ].join("\n"),
+  });
 }
 
 /** Sent to the address the account had before, once the change has taken effect. */

@@ -2,6 +2,8 @@ import { config } from "~/server/config";
 import type { Database } from "~/server/db/connection";
 import { openDatabase } from "~/server/db";
 import { seedDatabase } from "~/server/seed/initialize";
+import { setMailJournal } from "~/server/adapters/mail";
+import { logMail } from "~/server/adapters/mail-log";
 
 export { config };
 
@@ -22,6 +24,7 @@ export function db(): Promise<Database> {
       poolSize: c.DATABASE_POOL_SIZE,
     }).then(async (database) => {
       await seedDatabase(database, c.contentDir);
+      setMailJournal((sent) => logMail(database, sent));
       return database;
     });
     opening.catch(() => {
