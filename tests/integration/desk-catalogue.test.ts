@@ -160,6 +160,8 @@ describe("authors at the desk", () => {
       .selectFrom("desk_audit")
       .select(["actor", "action", "before", "after"])
       .where("subject", "=", "author:shared-author")
+      .orderBy("at")
+      .orderBy("id")
       .execute();
     expect(rows.map((r) => [r.actor, r.action, r.before, r.after])).toEqual([
       [ada.email, "author.create", null, expect.stringContaining('"bio":"First bio."')],
