@@ -17,9 +17,11 @@ export interface OrderDownload {
   /** The file the reader gets, e.g. "PDF" or "EPUB". */
   format: string;
   href: string;
-  /** Case studies only: when access ends. */
+  /** Case studies only: when access ends (for a refunded line, when it was refunded). */
   expiresAt: string | null;
   expired: boolean;
+  /** The line was refunded (ADR 086): its download closed then. */
+  refunded: boolean;
 }
 
 /** Everything a downloadable file is made from. */
@@ -65,6 +67,7 @@ export interface HeldArticle {
 export type DownloadAccess =
   | { status: "ok"; source: DownloadSource }
   | { status: "expired"; title: string; expiresAt: string; orderId: string }
+  | { status: "refunded"; title: string; refundedAt: string; orderId: string }
   | { status: "not-found" };
 
 type LineRow = { kind: CartLineKind; code: string; product_type: string; available_date: string | null };
@@ -101,14 +104,14 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
   const paidAt = order.paid_at;
   const lines = await db
     .selectFrom("store_order_line")
-    .select(["position", "title", "kind", "code", "product_type", "available_date"])
+    .select(["position", "title", "kind", "code", "product_type", "available_date", "refunded_at"])
     .where("order_id", "=", orderId)
     .orderBy("position")
     .execute();
   return lines
     .filter((l) => downloadable(l, now))
     .map((l) => {
-      const expiresAt = expiryOf(l, paidAt);
+      const expiresAt = l.refunded_at ?? expiryOf(l, paidAt);
       return {
         position: l.position,
         title: l.kind === "perm" ? `Copyright permissions licence: ${l.title}` : l.title,
@@ -116,6 +119,7 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
         href: downloadPath(orderId, l.position, key),
         expiresAt,
         expired: expiresAt !== null && now.toISOString() >= expiresAt,
+        refunded: l.refunded_at !== null,
       };
     });
 }
@@ -161,6 +165,7 @@ export async function openDownload(
       "l.product_type",
       "l.available_date",
       "l.availability_id",
+      "l.refunded_at",
       "p.id as product_id",
       "p.slug",
       "p.authors",
@@ -173,6 +178,7 @@ export async function openDownload(
     .where("l.position", "=", Number(request.position))
     .executeTakeFirst();
   if (!line || !downloadable(line, now)) return notFound;
+  if (line.refunded_at) return { status: "refunded", title: line.title, refundedAt: line.refunded_at, orderId: order.id };
   const expiresAt = expiryOf(line, order.paid_at);
   if (expiresAt !== null && now.toISOString() >= expiresAt) return { status: "expired", title: line.title, expiresAt, orderId: order.id };
   // A permissions licence is made from the order alone, not from the work's text.

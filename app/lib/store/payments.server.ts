@@ -34,7 +34,7 @@ export async function receivePaymentCallback(rawBody: string, signature: string 
   if (isBillingEvent(event))
     return followBillingEvent(await db(), event, billingMail(config(), mailer()), new Date(), config().BILLING_GRACE_DAYS);
   if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
-    const outcome = await handleOrderPaymentEvent(await db(), event);
+    const outcome = await handleOrderPaymentEvent(await db(), provider, event);
     await confirmOrder(event.reference);
     return outcome;
   }
