@@ -151,7 +151,7 @@ export async function openDownload(
   if (!order) return notFound;
   const owner = order.user_id !== null && order.user_id === request.userId;
   if (!owner && !(request.key !== null && sameSecret(request.key, order.access_token))) return notFound;
-  if (order.status !== "paid" || !order.paid_at) return notFound;
+  if (order.status === "pending_payment" || !order.paid_at) return notFound;
   const line = await db
     .selectFrom("store_order_line as l")
     .leftJoin("product as p", "p.id", "l.product_id")
@@ -178,7 +178,9 @@ export async function openDownload(
     .where("l.position", "=", Number(request.position))
     .executeTakeFirst();
   if (!line || !downloadable(line, now)) return notFound;
+  // A refunded line's link says so, even once the order was cancelled with its refund.
   if (line.refunded_at) return { status: "refunded", title: line.title, refundedAt: line.refunded_at, orderId: order.id };
+  if (order.status !== "paid") return notFound;
   const expiresAt = expiryOf(line, order.paid_at);
   if (expiresAt !== null && now.toISOString() >= expiresAt) return { status: "expired", title: line.title, expiresAt, orderId: order.id };
   // A permissions licence is made from the order alone, not from the work's text.

@@ -154,6 +154,8 @@ async function reserve(
     .where("id", "=", orderId)
     .executeTakeFirst();
   if (Number(locked.numUpdatedRows) !== 1) throw new Refused("not-found");
+  // The same form, sent while this one waited for the order: the caller answers with that refund.
+  if (await findByKey(tx, input.idempotencyKey)) throw new Error(`refund ${input.idempotencyKey} was asked for already`);
   const order = await tx.selectFrom("store_order").selectAll().where("id", "=", orderId).executeTakeFirstOrThrow();
   if (kind === "late-payment" ? order.status !== "cancelled" : order.paid_at === null || order.status === "pending_payment")
     throw new Refused("not-refundable");
