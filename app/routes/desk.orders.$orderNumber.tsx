@@ -21,7 +21,7 @@ import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor, notFound, requireAction, requireDesk } from "~/app/lib/desk/access.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
-import { cancelSchema, CARRIER_OTHER, deliverSchema, fulfilSchema, refundQuantities, refundSchema } from "~/app/lib/desk/order-forms";
+import { cancelSchema, CARRIER_OTHER, deliverSchema, fulfilSchema, refundQuantities, refundSchema } from "~/app/lib/desk/order-forms.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 import { FORM_FAILED } from "~/app/lib/forms/meta";
 import { redirect } from "~/app/lib/http/responses.server";
@@ -59,7 +59,7 @@ type Failure = { form: "fulfil" | "refund" | "cancel"; errors: SummaryItem[] };
 
 const failed = (form: Failure["form"], errors: SummaryItem[], status: number) => data({ [FORM_FAILED]: true, form, errors }, { status });
 
-const summaryOf = (error: Record<string, string[] | null> | undefined, ids: Record<string, string>): SummaryItem[] =>
+const summaryOf = (error: Record<string, string[] | null> | null | undefined, ids: Record<string, string>): SummaryItem[] =>
   Object.entries(error ?? {}).flatMap(([name, messages]) =>
     (messages ?? []).map((message) => ({ fieldId: ids[name.replace(/\[\d+\]$/, "")], message })),
   );
@@ -138,6 +138,7 @@ export async function loader(args: LoaderFunctionArgs) {
     })),
     mails,
     carriers: CARRIERS.map((c) => ({ id: c.id, name: c.name })),
+    otherCarrier: CARRIER_OTHER,
     may: {
       fulfil: mayAct(staff.roles, "orders.fulfil"),
       refund: mayAct(staff.roles, "orders.refund"),
@@ -343,7 +344,7 @@ export default function DeskOrder() {
                     {c.name}
                   </option>
                 ))}
-                <option value={CARRIER_OTHER}>Another carrier</option>
+                <option value={page.otherCarrier}>Another carrier</option>
               </select>
             </div>
             <div className={forms.field}>

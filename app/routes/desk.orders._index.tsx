@@ -11,12 +11,15 @@ import { requestContext } from "~/app/lib/context/request-context.server";
 import { notFound, requireDesk } from "~/app/lib/desk/access.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
-import { filterQuery, readOrderFilter } from "~/app/lib/desk/order-filter";
+import { readOrderFilter } from "~/app/lib/desk/order-filter.server";
 
 // Store orders (ADR 086), for the store and customer service: newest first, filtered by state and
 // a range of UTC days, paged with plain links that keep the filter, and exported as CSV.
 
 const PAGE_SIZE = 25;
+
+/** The filter as a query string (without the page), for links and the export. */
+const filterQuery = (shown: Record<string, string>) => new URLSearchParams(Object.entries(shown).filter(([, value]) => value !== ""));
 
 const FILTER_LABELS: Record<OrderFilter, string> = {
   pending: STAGE_LABELS.pending,

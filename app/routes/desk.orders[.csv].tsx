@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { orderListCsv } from "~/server/store/fulfilment/desk-orders";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { requireDesk } from "~/app/lib/desk/access.server";
-import { readOrderFilter } from "~/app/lib/desk/order-filter";
+import { readOrderFilter } from "~/app/lib/desk/order-filter.server";
 
 /** The desk's order list as CSV, with the page's filter (ADR 086). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
