@@ -21,9 +21,15 @@ import { requestContext } from "~/app/lib/context/request-context.server";
 import { auditActor, notFound, requireAction, requireDesk } from "~/app/lib/desk/access.server";
 import { deskTime } from "~/app/lib/desk/format";
 import { deskMeta } from "~/app/lib/desk/meta";
-import { cancelSchema, CARRIER_OTHER, deliverSchema, fulfilSchema, refundQuantities, refundSchema } from "~/app/lib/desk/order-forms.server";
+import {
+  cancelSchema,
+  CARRIER_OTHER,
+  deliverSchema,
+  fulfilSchema,
+  refundQuantities,
+  refundSchema,
+} from "~/app/lib/desk/order-forms.server";
 import { readForm } from "~/app/lib/forms/guard.server";
-import { FORM_FAILED } from "~/app/lib/forms/meta";
 import { redirect } from "~/app/lib/http/responses.server";
 import { mailOrderUpdates, payments } from "~/app/lib/store/payments.server";
 
@@ -57,7 +63,7 @@ const FULFIL_PROBLEMS = {
 
 type Failure = { form: "fulfil" | "refund" | "cancel"; errors: SummaryItem[] };
 
-const failed = (form: Failure["form"], errors: SummaryItem[], status: number) => data({ [FORM_FAILED]: true, form, errors }, { status });
+const failed = (form: Failure["form"], errors: SummaryItem[], status: number) => data({ failed: true, form, errors }, { status });
 
 const summaryOf = (error: Record<string, string[] | null> | null | undefined, ids: Record<string, string>): SummaryItem[] =>
   Object.entries(error ?? {}).flatMap(([name, messages]) =>

@@ -1,7 +1,7 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { orderListCsv } from "~/server/store/fulfilment/desk-orders";
 import { requestContext } from "~/app/lib/context/request-context.server";
-import { requireDesk } from "~/app/lib/desk/access.server";
+import { notFound, requireDesk } from "~/app/lib/desk/access.server";
 import { readOrderFilter } from "~/app/lib/desk/order-filter.server";
 
 /** The desk's order list as CSV, with the page's filter (ADR 086). */
@@ -17,4 +17,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       "X-Robots-Tag": "noindex, nofollow",
     },
   });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireDesk({ request, context }, "orders.list");
+  notFound();
 }
