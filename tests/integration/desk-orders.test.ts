@@ -74,7 +74,8 @@ const mailsTo = (email: string) => {
   return fs.existsSync(dir)
     ? fs
         .readdirSync(dir)
-        .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+        // Quoted-printable, as the mail is sent: soft line breaks joined, "=3D" back to "=".
+        .map((f) => fs.readFileSync(path.join(dir, f), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "="))
         .filter((m) => m.includes(`To: ${email}`))
     : [];
 };

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import * as cheerio from "cheerio";
@@ -16,6 +17,7 @@ import { ROLES, type Role } from "~/shared/staff-roles";
 import { ApiContract } from "~/tests/helpers/api-contract";
 import { deskPeople, STAFF_PASSWORD } from "~/tests/helpers/desk-staff";
 import { Reader } from "~/tests/helpers/reader";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -374,7 +376,48 @@ const CALLS: DeskCall[] = [
     },
   },
   { name: "an episode's audio", ok: 200, allowed: ["admin", "editor"], call: (r) => r.request("/desk/podcasts/the-long-way-back/1/audio") },
+  { name: "orders", ok: 200, allowed: ["admin", "store", "service"], call: (r) => r.request("/desk/orders?state=paid") },
+  { name: "orders as CSV", ok: 200, allowed: ["admin", "store", "service"], call: (r) => r.request("/desk/orders.csv?state=paid") },
+  {
+    name: "an order",
+    ok: 200,
+    allowed: ["admin", "store", "service"],
+    call: async (r) => r.request(`/desk/orders/${(await freeOrder()).number}`),
+  },
+  {
+    name: "dispatch an order",
+    ok: 303,
+    allowed: ["admin", "store"],
+    call: async (r) =>
+      r.request(`/desk/orders/${(await freeOrder()).number}`, {
+        form: { intent: "fulfil", token: crypto.randomUUID(), lines: "1", carrier: "ups", trackingNumber: "1Z999" },
+      }),
+  },
+  {
+    name: "refund an order",
+    ok: 303,
+    allowed: ["admin", "store", "service"],
+    call: async (r) =>
+      r.request(`/desk/orders/${(await freeOrder()).number}`, {
+        form: { intent: "refund", token: crypto.randomUUID(), "qty-2": "1", reason: "Matrix" },
+      }),
+  },
 ];
+
+/** A paid order of a hardcover and an ebook that cost nothing (a full discount), for the matrix's order calls: its refunds need no provider. */
+async function freeOrder() {
+  const pick = await availabilities(db);
+  const order = await insertOrder(db, {
+    userId: null,
+    email: "matrix-buyer@example.org",
+    status: "paid",
+    createdAt: new Date().toISOString(),
+    lines: [{ availabilityId: pick.hardcover.id }, { availabilityId: pick.kindle.id }],
+  });
+  await db.updateTable("store_order").set({ subtotal_cents: 0, total_cents: 0 }).where("id", "=", order.id).execute();
+  await db.updateTable("store_order_line").set({ unit_price_cents: 0, line_total_cents: 0 }).where("order_id", "=", order.id).execute();
+  return order;
+}
 
 /** A new draft of a newsletter issue, for the matrix's newsletter calls. */
 async function draft() {
@@ -422,6 +465,9 @@ describe("who sees the desk", () => {
       "/desk/podcasts/the-long-way-back",
       "/desk/podcasts/the-long-way-back/new",
       "/desk/podcasts/the-long-way-back/1",
+      "/desk/orders",
+      "/desk/orders.csv",
+      "/desk/orders/MR-260101-ABCD",
       "/desk/podcasts/the-long-way-back/1/audio",
       "/desk/nothing/here",
       "/desk.data",
@@ -565,6 +611,8 @@ describe("roles × actions", () => {
         "podcast-episode.update",
       ])
         expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
+    for (const role of ["admin", "store"]) expect(logged(members[role]!, "order.fulfil"), `${role} order.fulfil`).toBe(true);
+    for (const role of ["admin", "store", "service"]) expect(logged(members[role]!, "order.refund"), `${role} order.refund`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(
         rows.filter((row) => row.actor === members[role] && row.action.startsWith("staff.")),
