@@ -6,6 +6,9 @@ import { COMMAND_LINE, type AuditActor } from "~/server/desk/audit";
 import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
 import { totpCode } from "~/server/desk/totp";
 import { jpegOf, pngOf } from "~/tests/helpers/images";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { fulfilLines } from "~/server/store/fulfilment/shipments";
+import { markOrderPaid } from "~/server/store/order-payment";
 import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
@@ -441,3 +444,28 @@ async function shootArticlePages(page: Page, site: Site, project: string, collea
     await page.screenshot({ path: screenPath(project, "desk-article-conflict", width), fullPage: true, animations: "disabled" });
   }
 }
+
+test("the desk's orders and an order's page, for the store, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+  test.setTimeout(120_000);
+  const project = testInfo.project.name;
+  await enrolledStaff(page, site, "screens-desk-orders", ["store"]);
+  const pick = await availabilities(site.db);
+  const order = await insertOrder(site.db, {
+    userId: null,
+    email: "screens-orders@example.org",
+    status: "pending_payment",
+    createdAt: new Date().toISOString(),
+    lines: [{ availabilityId: pick.hardcover.id, quantity: 2 }, { availabilityId: pick.kindle.id }],
+  });
+  await markOrderPaid(site.db, order.id);
+  const store: AuditActor = { id: null, label: "screens-store@example.org" };
+  await fulfilLines(
+    site.db,
+    store,
+    order.id,
+    { positions: [1], carrier: "royal-mail", trackingNumber: "RM123456785GB", idempotencyKey: `screens:${order.id}` },
+    new Date(),
+  );
+  await shoot(page, project, "desk-orders", "/desk/orders");
+  await shoot(page, project, "desk-order", `/desk/orders/${order.number}`);
+});
