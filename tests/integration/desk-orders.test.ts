@@ -75,7 +75,12 @@ const mailsTo = (email: string) => {
     ? fs
         .readdirSync(dir)
         // Quoted-printable, as the mail is sent: soft line breaks joined, "=3D" back to "=".
-        .map((f) => fs.readFileSync(path.join(dir, f), "utf8").replace(/=\r?\n/g, "").replace(/=3D/g, "="))
+        .map((f) =>
+          fs
+            .readFileSync(path.join(dir, f), "utf8")
+            .replace(/=\r?\n/g, "")
+            .replace(/=3D/g, "="),
+        )
         .filter((m) => m.includes(`To: ${email}`))
     : [];
 };
