@@ -9,6 +9,8 @@ import { signIn as checkPassword } from "~/server/accounts/sign-in";
 import { logMail } from "~/server/adapters/mail-log";
 import { jpegOf, pngOf } from "~/tests/helpers/images";
 import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { fulfilLines } from "~/server/store/fulfilment/shipments";
+import { markOrderPaid } from "~/server/store/order-payment";
 import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, createReader, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
@@ -469,4 +471,29 @@ test("the desk's customer-service pages, for a service agent, fit the screen fro
   await enrolledStaff(page, site, "screens-service", ["service"]);
   await shoot(page, project, "desk-readers", `/desk/readers?q=${encodeURIComponent(email.slice(0, 20))}`);
   await shoot(page, project, "desk-reader", `/desk/readers/${userId}`);
+});
+
+test("the desk's orders and an order's page, for the store, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+  test.setTimeout(120_000);
+  const project = testInfo.project.name;
+  await enrolledStaff(page, site, "screens-desk-orders", ["store"]);
+  const pick = await availabilities(site.db);
+  const order = await insertOrder(site.db, {
+    userId: null,
+    email: "screens-orders@example.org",
+    status: "pending_payment",
+    createdAt: new Date().toISOString(),
+    lines: [{ availabilityId: pick.hardcover.id, quantity: 2 }, { availabilityId: pick.kindle.id }],
+  });
+  await markOrderPaid(site.db, order.id);
+  const store: AuditActor = { id: null, label: "screens-store@example.org" };
+  await fulfilLines(
+    site.db,
+    store,
+    order.id,
+    { positions: [1], carrier: "royal-mail", trackingNumber: "RM123456785GB", idempotencyKey: `screens:${order.id}` },
+    new Date(),
+  );
+  await shoot(page, project, "desk-orders", "/desk/orders");
+  await shoot(page, project, "desk-order", `/desk/orders/${order.number}`);
 });

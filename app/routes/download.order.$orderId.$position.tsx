@@ -27,10 +27,15 @@ export const loader = withSecurityHeaders(async function loader({ params, reques
   );
   if (access.status === "not-found")
     throw new Response("No such download", { status: 404, headers: { "Cache-Control": "private, no-store" } });
-  if (access.status === "expired") {
+  if (access.status === "expired" || access.status === "refunded") {
     const orderHref = `/order/${access.orderId}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
     const html = renderToStaticMarkup(
-      <DownloadAccessEnded title={access.title} endedOn={formatPublished(access.expiresAt)} orderHref={orderHref} />,
+      <DownloadAccessEnded
+        title={access.title}
+        endedOn={formatPublished(access.status === "expired" ? access.expiresAt : access.refundedAt)}
+        orderHref={orderHref}
+        refunded={access.status === "refunded"}
+      />,
     );
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-store" });
     applySecurityHeaders(headers);

@@ -19,6 +19,9 @@ import { confirmOrder, payments } from "~/app/lib/store/payments.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { log } from "~/server/log";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { carrierName, trackingUrl } from "~/server/store/fulfilment/carriers";
+import { orderStage, REFUND_LABELS, refundState, STAGE_LABELS } from "~/server/store/fulfilment/lifecycle";
+import { shipmentsOf } from "~/server/store/fulfilment/shipments";
 
 const STATUS_LABEL: Record<Order["status"], string> = { paid: "Purchased", cancelled: "Cancelled", pending_payment: "Awaiting payment" };
 
@@ -40,7 +43,29 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   const method = order.address && order.shippingMethod ? findShippingMethod(order.address.countryCode, order.shippingMethod) : undefined;
   const keyQuery = key && !user ? `key=${encodeURIComponent(key)}&` : "";
+  const progress = await database
+    .selectFrom("store_order")
+    .select(["status", "fulfilled_at", "delivered_at", "refunded_cents", "total_cents"])
+    .where("id", "=", order.id)
+    .executeTakeFirstOrThrow();
+  const shipments = await shipmentsOf(database, order.id);
   return {
+    progress:
+      order.status === "pending_payment"
+        ? null
+        : [order.status === "paid" ? STAGE_LABELS[orderStage(progress)] : null, REFUND_LABELS[refundState(progress)]]
+            .filter(Boolean)
+            .join(", ") || null,
+    refunded: progress.refunded_cents > 0,
+    shipments: shipments.map((s) => ({
+      id: s.id,
+      carrier: carrierName(s.carrier),
+      trackingNumber: s.trackingNumber,
+      trackingUrl: trackingUrl(s.carrier, s.trackingNumber),
+      shipped: formatPublished(s.shippedAt),
+      delivered: s.deliveredAt ? formatPublished(s.deliveredAt) : null,
+      items: order.lines.filter((l) => s.positions.includes(l.position)).map((l) => `${l.quantity} × ${l.title} (${l.format})`),
+    })),
     number: order.number,
     date: formatPublished(order.createdAt),
     status: order.status,
@@ -152,7 +177,11 @@ export default function OrderPage() {
           We are waiting for the payment provider to confirm your payment. This page shows the order as soon as it is paid.
         </p>
       ) : page.status === "cancelled" ? (
-        <p role="status">This order has been cancelled. Nothing was charged.</p>
+        <p role="status">
+          {page.refunded
+            ? "This order has been cancelled, and what you paid has been refunded."
+            : "This order has been cancelled. Nothing was charged."}
+        </p>
       ) : null}
       {refused ? (
         <p role="alert" className={css.bad}>
@@ -166,7 +195,28 @@ export default function OrderPage() {
         <dd>{page.date}</dd>
         <dt>Status</dt>
         <dd>{page.statusLabel}</dd>
+        {page.progress ? (
+          <>
+            <dt>Progress</dt>
+            <dd>{page.progress}</dd>
+          </>
+        ) : null}
       </dl>
+
+      {page.shipments.length > 0 ? (
+        <section aria-labelledby="shipments-title">
+          <h2 id="shipments-title">Shipments</h2>
+          <ul>
+            {page.shipments.map((s) => (
+              <li key={s.id}>
+                {s.items.join(", ")}: dispatched {s.shipped} with {s.carrier}, tracking number{" "}
+                {s.trackingUrl ? <a href={s.trackingUrl}>{s.trackingNumber}</a> : s.trackingNumber}
+                {s.delivered ? `; delivered ${s.delivered}` : null}.
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-labelledby="lines-title">
         <h2 id="lines-title">Items</h2>

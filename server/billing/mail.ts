@@ -36,14 +36,15 @@ export const footer = (mail: BillingMail) =>
 export const MAIL_CLAIM_MS = 60 * 60_000;
 
 /** A claim column that holds no live claim at `now`. */
-const unclaimed = (column: string, now: Date) => sql<boolean>`(${sql.ref(column)} is null or ${sql.ref(column)} <= ${now.toISOString()})`;
+export const unclaimed = (column: string, now: Date) =>
+  sql<boolean>`(${sql.ref(column)} is null or ${sql.ref(column)} <= ${now.toISOString()})`;
 
 /**
  * Sends one mail unless another run has it: `claim` (a conditional update) holds it until
  * `now + MAIL_CLAIM_MS`; then `done` marks it sent and ends the claim. If sending fails, `release`
  * ends the claim and a later run tries again. Answers whether it went.
  */
-async function sendClaimed(steps: {
+export async function sendClaimed(steps: {
   claim: () => Promise<{ numUpdatedRows: bigint }>;
   send: () => Promise<void>;
   done: () => Promise<unknown>;
@@ -60,7 +61,7 @@ async function sendClaimed(steps: {
   return true;
 }
 
-const claimUntil = (now: Date) => new Date(now.getTime() + MAIL_CLAIM_MS).toISOString();
+export const claimUntil = (now: Date) => new Date(now.getTime() + MAIL_CLAIM_MS).toISOString();
 
 /**
  * Mails the receipt, with its invoice as a PDF, for every invoice that has none yet (a sweep

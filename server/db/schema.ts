@@ -940,6 +940,16 @@ export interface StoreOrderTable {
   cart_id: string | null;
   provider_checkout_url: string | null;
   confirmation_sent_at: string | null;
+  /** What has been refunded (or is being refunded), never more than total_cents (ADR 086). */
+  refunded_cents: Generated<number>;
+  /** The first dispatch: a paid order can be cancelled only before it. */
+  shipped_at: string | null;
+  /** Every line fulfilled (digital lines at payment, shipped lines when dispatched). */
+  fulfilled_at: string | null;
+  /** Every shipment delivered. */
+  delivered_at: string | null;
+  /** The provider's payment a refund went to (Stripe's PaymentIntent), to match its refund events. */
+  provider_payment_id: string | null;
 }
 
 export interface StoreOrderLineTable {
@@ -957,6 +967,67 @@ export interface StoreOrderLineTable {
   unit_price_cents: number;
   line_total_cents: number;
   available_date: string | null;
+  shipment_id: string | null;
+  fulfilled_at: string | null;
+  refunded_quantity: Generated<number>;
+  /** When the last of its quantity was refunded: its downloads closed then. */
+  refunded_at: string | null;
+}
+
+/** A dispatch of some of an order's shipped lines (ADR 086). */
+export interface StoreShipmentTable {
+  id: string;
+  order_id: string;
+  carrier: string;
+  tracking_number: string;
+  /** From the desk's form: the same form sent twice is one shipment. */
+  idempotency_key: string;
+  shipped_at: string;
+  shipped_by: string;
+  delivered_at: string | null;
+  mail_sent_at: string | null;
+  mail_claimed_until: string | null;
+}
+
+/** A refund the sandbox provider made: at once, never more than the payment took. */
+export interface SandboxRefundTable {
+  id: string;
+  idempotency_key: string;
+  payment_id: string;
+  amount_cents: number;
+  reference: string;
+  created_at: string;
+}
+
+export type RefundKind = "lines" | "order" | "cancel" | "late-payment";
+export type RefundStatus = "pending" | "succeeded" | "failed";
+
+/** A refund of an order, whole or of chosen lines, through the payments provider (ADR 086). */
+export interface StoreRefundTable {
+  id: string;
+  order_id: string;
+  idempotency_key: string;
+  kind: RefundKind;
+  amount_cents: number;
+  reason: string;
+  status: RefundStatus;
+  /** Who asked, as the audit log names them. */
+  requested_by: string;
+  created_at: string;
+  provider: string;
+  provider_refund_id: string | null;
+  succeeded_at: string | null;
+  failure: string | null;
+  /** From invoice_sequence "credit-note", taken when the refund succeeds. */
+  credit_note_number: number | null;
+  mail_sent_at: string | null;
+  mail_claimed_until: string | null;
+}
+
+export interface StoreRefundLineTable {
+  refund_id: string;
+  position: number;
+  quantity: number;
 }
 
 export interface SavedAddressTable {
@@ -1159,6 +1230,7 @@ export interface DB {
   sandbox_payment: SandboxPaymentTable;
   sandbox_payment_method: SandboxPaymentMethodTable;
   sandbox_charge: SandboxChargeTable;
+  sandbox_refund: SandboxRefundTable;
   sandbox_clock: SandboxClockTable;
   invoice: InvoiceTable;
   card_change: CardChangeTable;
@@ -1179,6 +1251,9 @@ export interface DB {
   cart_line: CartLineTable;
   store_order: StoreOrderTable;
   store_order_line: StoreOrderLineTable;
+  store_shipment: StoreShipmentTable;
+  store_refund: StoreRefundTable;
+  store_refund_line: StoreRefundLineTable;
   saved_address: SavedAddressTable;
   checkout_draft: CheckoutDraftTable;
   promo_code: PromoCodeTable;

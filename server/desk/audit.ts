@@ -14,6 +14,8 @@ export interface AuditActor {
 export const COMMAND_LINE: AuditActor = { id: null, label: "command line" };
 /** The scheduled jobs, publishing what an editor scheduled. */
 export const SCHEDULER: AuditActor = { id: null, label: "scheduler" };
+/** The payments provider's callbacks: a payment for a cancelled order is refunded without staff (ADR 086). */
+export const PAYMENTS: AuditActor = { id: null, label: "payments" };
 
 export const AUDIT_ACTIONS = {
   "desk.enter": "Entered the desk",
@@ -70,6 +72,10 @@ export const AUDIT_ACTIONS = {
   "subscription.extend": "Extended a subscription",
   "subscription.comp": "Granted a complimentary subscription",
   "download.extend": "Extended a case study's downloads",
+  "order.fulfil": "Dispatched order lines",
+  "order.deliver": "Marked a shipment delivered",
+  "order.cancel": "Cancelled a paid order",
+  "order.refund": "Refunded an order",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -73,6 +73,12 @@ export const DESK_ACTIONS = [
   "readers.act",
   /** Extend a reader's subscription, or grant a complimentary one. */
   "subscriptions.grant",
+  /** Store orders (ADR 086): the list, its CSV, and an order's page with its lines, payments, refunds and mail. */
+  "orders.list",
+  /** Dispatch shipped lines with a carrier and tracking number, and mark them delivered. */
+  "orders.fulfil",
+  /** Refund chosen lines or the whole order, and cancel a paid order with a full refund. */
+  "orders.refund",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -117,6 +123,9 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "readers.find": ["admin", "service"],
   "readers.act": ["admin", "service"],
   "subscriptions.grant": ["admin", "service"],
+  "orders.list": ["admin", "store", "service"],
+  "orders.fulfil": ["admin", "store"],
+  "orders.refund": ["admin", "store", "service"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -153,12 +162,15 @@ export const DESK_AREAS = [
       { title: "Podcasts", opens: "media.list", path: "/desk/podcasts" },
     ],
   },
-  { id: "store", title: "Store", roles: ["admin", "store"], pages: [] },
+  { id: "store", title: "Store", roles: ["admin", "store"], pages: [{ title: "Orders", opens: "orders.list", path: "/desk/orders" }] },
   {
     id: "service",
     title: "Customer service",
     roles: ["admin", "service"],
-    pages: [{ title: "Readers", opens: "readers.find", path: "/desk/readers" }],
+    pages: [
+      { title: "Readers", opens: "readers.find", path: "/desk/readers" },
+      { title: "Orders", opens: "orders.list", path: "/desk/orders" },
+    ],
   },
   { id: "staff", title: "Staff", roles: ["admin"], pages: [{ title: "Staff", opens: "staff.list", path: "/desk/staff" }] },
   { id: "audit", title: "Audit log", roles: ["admin"], pages: [{ title: "Audit log", opens: "audit.read", path: "/desk/audit" }] },
@@ -184,7 +196,8 @@ export function pagesFor(area: DeskArea, roles: readonly Role[]): { title: strin
     .map(({ title, path }) => ({ title, path }));
 }
 
-/** The desk's bar: every page these roles may open, area by area. */
+/** The desk's bar: every page these roles may open, area by area, each once (Orders is both the store's and customer service's). */
 export function deskNavigation(roles: readonly Role[]): { title: string; path: string }[] {
-  return areasFor(roles).flatMap((area) => pagesFor(area, roles));
+  const pages = areasFor(roles).flatMap((area) => pagesFor(area, roles));
+  return pages.filter((page, i) => pages.findIndex((p) => p.path === page.path) === i);
 }

@@ -371,6 +371,8 @@ export function renderCollectionPdf(input: CollectionInput): Promise<Buffer> {
 }
 
 export interface InvoiceInput {
+  /** "Invoice" (the default), or "Credit note": a refund's, laid out the same way (ADR 086). */
+  kind?: "Invoice" | "Credit note";
   /** E.g. "MR-000042". */
   number: string;
   /** Already formatted, e.g. "December 15, 2026". */
@@ -381,6 +383,10 @@ export interface InvoiceInput {
   description: string;
   /** Already formatted, e.g. "November 15, 2026 to December 15, 2026". */
   period: string;
+  /** What `period` is; "Service period" when not given. */
+  periodLabel?: string;
+  /** More lines under the description, e.g. a credit note's refunded items. */
+  details?: string[];
   /** Already formatted amounts. */
   amount: string;
   /** The tax line's label with its rate and place, e.g. "Tax (NY 4%)". */
@@ -390,13 +396,17 @@ export interface InvoiceInput {
   /** E.g. "Paid with Visa ending in 4242". */
   paidWith: string;
   siteUrl: string;
+  /** Where the buyer finds their documents; "/my-account" when not given. */
+  accountPath?: string;
   now?: Date;
 }
 
-/** An invoice for a subscription payment: the publisher, the buyer, the line, tax and total. */
+/** An invoice for a payment (or a credit note for a refund): the publisher, the buyer, the line, tax and total. */
 export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
+  const kind = input.kind ?? "Invoice";
+  const credit = kind === "Credit note";
   const doc = openDocument({
-    title: `Invoice ${input.number}`,
+    title: `${kind} ${input.number}`,
     author: input.publisher.name,
     subject: input.description,
     siteName: input.publisher.name,
@@ -408,10 +418,10 @@ export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
   for (const line of input.publisher.addressLines) flow.text(line, STYLES.date);
   if (input.publisher.taxId) flow.text(`Tax id: ${input.publisher.taxId}`, STYLES.date);
   flow.gap(18);
-  flow.text(`Invoice ${input.number}`, STYLES.heading);
+  flow.text(`${kind} ${input.number}`, STYLES.heading);
   flow.text(`Issued ${input.issued}`, STYLES.date);
   flow.gap(12);
-  flow.text("Billed to", STYLES.byline);
+  flow.text(credit ? "Credited to" : "Billed to", STYLES.byline);
   for (const line of [
     input.billTo.name,
     input.billTo.company,
@@ -424,20 +434,27 @@ export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
   flow.rule();
   flow.gap(10);
   flow.text(input.description, STYLES.byline);
-  flow.text(`Service period: ${input.period}`, STYLES.body);
+  for (const line of input.details ?? []) flow.text(line, STYLES.body);
+  flow.text(`${input.periodLabel ?? "Service period"}: ${input.period}`, STYLES.body);
   flow.gap(10);
   flow.rule();
   flow.gap(10);
+  const total = credit ? "Total refunded" : "Total paid";
   for (const [label, value] of [
     ["Amount", input.amount],
     [input.taxLabel, input.tax],
-    ["Total paid", input.total],
+    [total, input.total],
   ])
-    flow.text(`${label}: ${value}`, label === "Total paid" ? STYLES.byline : STYLES.body);
+    flow.text(`${label}: ${value}`, label === total ? STYLES.byline : STYLES.body);
   flow.gap(8);
   flow.text(input.paidWith, STYLES.date);
   flow.gap(18);
-  flow.text(`Your subscription, invoices and card on file: ${input.siteUrl}/my-account`, STYLES.date);
+  flow.text(
+    credit
+      ? `Your order and its documents: ${input.siteUrl}${input.accountPath ?? "/my-account"}`
+      : `Your subscription, invoices and card on file: ${input.siteUrl}${input.accountPath ?? "/my-account"}`,
+    STYLES.date,
+  );
   doc.end();
   return done;
 }

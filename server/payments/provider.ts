@@ -172,7 +172,20 @@ export interface OtherPaymentEvent {
   eventId: string;
 }
 
-export type PaymentEvent = PaymentCompleted | BillingEvent | OtherPaymentEvent;
+/**
+ * The provider has refunded (some of) a payment (Stripe's `charge.refunded`): it confirms the
+ * refunds asked of it for that payment, up to `amountRefundedCents` in all.
+ */
+export interface PaymentRefunded {
+  type: "payment.refunded";
+  eventId: string;
+  /** The provider's payment, as RefundOutcome.paymentId named it. */
+  paymentId: string;
+  /** Everything refunded of the payment so far. */
+  amountRefundedCents: number;
+}
+
+export type PaymentEvent = PaymentCompleted | BillingEvent | PaymentRefunded | OtherPaymentEvent;
 
 /** The signature on a callback is missing, wrong or too old. */
 export class WebhookSignatureError extends Error {
@@ -274,6 +287,29 @@ export interface ProviderSubscriptions {
   setTaxRate(subscriptionId: string, rate: SalesTaxRate | null, idempotencyKey: string): Promise<void>;
 }
 
+/** Gives back some or all of what a checkout session took (ADR 086). */
+export interface RefundRequest {
+  /** The checkout session the payment was made through. */
+  sessionId: string;
+  amountCents: number;
+  /** The same key never refunds twice: asked again, the provider answers the first refund. */
+  idempotencyKey: string;
+  /** Our refund's id, kept with the provider's refund. */
+  reference: string;
+}
+
+export interface RefundOutcome {
+  /** The provider's refund id. */
+  id: string;
+  /** The provider's payment it refunds, which its refund events name. */
+  paymentId: string;
+  /**
+   * "succeeded": the money is on its way back (the sandbox, at once); "pending": asked, and the
+   * provider's event confirms it (Stripe); "failed": refused, nothing moved.
+   */
+  status: "succeeded" | "pending" | "failed";
+}
+
 export interface PaymentProvider {
   readonly name: "sandbox" | "stripe";
   /** Present when the site runs the renewals itself through this provider. */
@@ -297,4 +333,6 @@ export interface PaymentProvider {
    * "paid" when the payment completed first, else "closed" (also for a session already expired).
    */
   expireCheckout(sessionId: string): Promise<"closed" | "paid">;
+  /** Refunds part or all of a paid session. Throws when the provider cannot be reached or refuses the request. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
 }

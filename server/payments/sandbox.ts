@@ -12,6 +12,8 @@ import {
   type PaymentEvent,
   type PaymentProvider,
   type RecurringBilling,
+  type RefundOutcome,
+  type RefundRequest,
   type SavedCard,
 } from "./provider";
 
@@ -202,6 +204,52 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
         .execute();
       const after = await load(sessionId);
       return after?.status === "paid" ? "paid" : "closed";
+    },
+
+    async refund(request: RefundRequest): Promise<RefundOutcome> {
+      // Immediate, as a card refund at a real provider is once accepted. A key answers its first
+      // refund; the payment's refunds together never pass what it took (queued per payment as
+      // createCheckout queues per reference).
+      return db.transaction().execute(async (tx) => {
+        if (isPostgres(tx))
+          await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox-refund:${request.sessionId}`}, 0))`.execute(tx);
+        const done = await tx
+          .selectFrom("sandbox_refund")
+          .selectAll()
+          .where("idempotency_key", "=", request.idempotencyKey)
+          .executeTakeFirst();
+        if (done) {
+          if (done.payment_id !== request.sessionId || done.amount_cents !== request.amountCents)
+            throw new Error(`Sandbox: idempotency key ${request.idempotencyKey} was used for another refund`);
+          return { id: done.id, paymentId: done.payment_id, status: "succeeded" as const };
+        }
+        const payment = await tx
+          .selectFrom("sandbox_payment")
+          .select(["status", "amount_cents"])
+          .where("id", "=", request.sessionId)
+          .executeTakeFirst();
+        if (payment?.status !== "paid") throw new Error(`Sandbox: checkout session ${request.sessionId} has no payment to refund`);
+        const { refunded } = await tx
+          .selectFrom("sandbox_refund")
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("refunded"))
+          .where("payment_id", "=", request.sessionId)
+          .executeTakeFirstOrThrow();
+        if (!(request.amountCents > 0) || Number(refunded) + request.amountCents > payment.amount_cents)
+          return { id: "", paymentId: request.sessionId, status: "failed" as const };
+        const id = `re_${crypto.randomBytes(16).toString("base64url")}`;
+        await tx
+          .insertInto("sandbox_refund")
+          .values({
+            id,
+            idempotency_key: request.idempotencyKey,
+            payment_id: request.sessionId,
+            amount_cents: request.amountCents,
+            reference: request.reference,
+            created_at: new Date().toISOString(),
+          })
+          .execute();
+        return { id, paymentId: request.sessionId, status: "succeeded" as const };
+      });
     },
 
     parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {

@@ -12,6 +12,8 @@ import {
   type ProviderPlan,
   type ProviderSubscriptionRef,
   type RecurringPrice,
+  type RefundOutcome,
+  type RefundRequest,
   type SalesTaxRate,
   type SavedCard,
 } from "./provider";
@@ -320,6 +322,22 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       return isPaid(session) ? "paid" : "closed";
     },
 
+    async refund(request: RefundRequest): Promise<RefundOutcome> {
+      if (!request.sessionId) throw new Error("Stripe: checkout session id is required");
+      const session = await call("retrieve checkout session", () => stripe.checkout.sessions.retrieve(request.sessionId));
+      const paymentIntent = idOf(session.payment_intent);
+      if (!paymentIntent) throw new Error(`Stripe: checkout session ${request.sessionId} has no payment to refund`);
+      const refund = await call("create refund", () =>
+        stripe.refunds.create(
+          { payment_intent: paymentIntent, amount: request.amountCents, metadata: { reference: request.reference } },
+          { idempotencyKey: request.idempotencyKey },
+        ),
+      );
+      const status =
+        refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
+      return { id: refund.id, paymentId: paymentIntent, status };
+    },
+
     parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {
       if (!signatureHeader) throw new WebhookSignatureError("missing Stripe-Signature header");
       let event: Stripe.Event;
@@ -345,6 +363,12 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
             paid: isPaid(session),
             ...(session.mode === "subscription" ? { subscription: subscriptionRef(session) } : {}),
           };
+        }
+        case "charge.refunded": {
+          const charge = event.data.object;
+          const paymentId = idOf(charge.payment_intent);
+          if (!paymentId) return { type: "other", eventId: event.id };
+          return { type: "payment.refunded", eventId: event.id, paymentId, amountRefundedCents: charge.amount_refunded };
         }
         default:
           return billingEvent(event) ?? { type: "other", eventId: event.id };

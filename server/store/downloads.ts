@@ -18,9 +18,11 @@ export interface OrderDownload {
   /** The file the reader gets, e.g. "PDF" or "EPUB". */
   format: string;
   href: string;
-  /** Case studies only: when access ends. */
+  /** Case studies only: when access ends (for a refunded line, when it was refunded). */
   expiresAt: string | null;
   expired: boolean;
+  /** The line was refunded (ADR 086): its download closed then. */
+  refunded: boolean;
 }
 
 /** Everything a downloadable file is made from. */
@@ -66,6 +68,7 @@ export interface HeldArticle {
 export type DownloadAccess =
   | { status: "ok"; source: DownloadSource }
   | { status: "expired"; title: string; expiresAt: string; orderId: string }
+  | { status: "refunded"; title: string; refundedAt: string; orderId: string }
   | { status: "not-found" };
 
 type LineRow = { kind: CartLineKind; code: string; product_type: string; available_date: string | null };
@@ -102,7 +105,7 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
   const paidAt = order.paid_at;
   const lines = await db
     .selectFrom("store_order_line")
-    .select(["position", "title", "kind", "code", "product_type", "available_date"])
+    .select(["position", "title", "kind", "code", "product_type", "available_date", "refunded_at"])
     .where("order_id", "=", orderId)
     .orderBy("position")
     .execute();
@@ -110,7 +113,7 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
   return lines
     .filter((l) => downloadable(l, now))
     .map((l) => {
-      const expiresAt = laterExpiry(expiryOf(l, paidAt), extended.get(l.position));
+      const expiresAt = l.refunded_at ?? laterExpiry(expiryOf(l, paidAt), extended.get(l.position));
       return {
         position: l.position,
         title: l.kind === "perm" ? `Copyright permissions licence: ${l.title}` : l.title,
@@ -118,6 +121,7 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
         href: downloadPath(orderId, l.position, key),
         expiresAt,
         expired: expiresAt !== null && now.toISOString() >= expiresAt,
+        refunded: l.refunded_at !== null,
       };
     });
 }
@@ -149,7 +153,7 @@ export async function openDownload(
   if (!order) return notFound;
   const owner = order.user_id !== null && order.user_id === request.userId;
   if (!owner && !(request.key !== null && sameSecret(request.key, order.access_token))) return notFound;
-  if (order.status !== "paid" || !order.paid_at) return notFound;
+  if (order.status === "pending_payment" || !order.paid_at) return notFound;
   const line = await db
     .selectFrom("store_order_line as l")
     .leftJoin("product as p", "p.id", "l.product_id")
@@ -163,6 +167,7 @@ export async function openDownload(
       "l.product_type",
       "l.available_date",
       "l.availability_id",
+      "l.refunded_at",
       "p.id as product_id",
       "p.slug",
       "p.authors",
@@ -175,6 +180,9 @@ export async function openDownload(
     .where("l.position", "=", Number(request.position))
     .executeTakeFirst();
   if (!line || !downloadable(line, now)) return notFound;
+  // A refunded line's link says so, even once the order was cancelled with its refund.
+  if (line.refunded_at) return { status: "refunded", title: line.title, refundedAt: line.refunded_at, orderId: order.id };
+  if (order.status !== "paid") return notFound;
   const expiresAt = laterExpiry(expiryOf(line, order.paid_at), (await extendedExpiries(db, order.id)).get(line.position));
   if (expiresAt !== null && now.toISOString() >= expiresAt) return { status: "expired", title: line.title, expiresAt, orderId: order.id };
   // A permissions licence is made from the order alone, not from the work's text.

@@ -3,6 +3,8 @@ import type { PaymentEvent, PaymentProvider } from "~/server/payments/provider";
 import { emptyCart } from "./cart";
 import { ORDER_ID, orderRow, type Order } from "./order-records";
 import { log } from "~/server/log";
+import { fulfilAtPayment } from "./fulfilment/shipments";
+import { refundLatePayment } from "./refunds/refunds";
 
 /**
  * Sends the shopper to the provider's hosted checkout for an order, and returns its address.
@@ -87,6 +89,7 @@ export async function markOrderPaid(db: Database, orderId: string, now = new Dat
       .where("status", "=", "pending_payment")
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return false;
+    await fulfilAtPayment(tx, orderId, now);
     const row = await tx.selectFrom("store_order").select("cart_id").where("id", "=", orderId).executeTakeFirstOrThrow();
     if (row.cart_id) {
       await emptyCart(tx, row.cart_id);
@@ -113,6 +116,7 @@ export async function settleOrder(db: Database, provider: PaymentProvider, order
 /** A provider's signed callback for an order (reference ord_…). */
 export async function handleOrderPaymentEvent(
   db: Database,
+  provider: PaymentProvider,
   event: PaymentEvent,
   now = new Date(),
 ): Promise<"paid" | "ignored" | "paid-after-cancel"> {
@@ -121,21 +125,28 @@ export async function handleOrderPaymentEvent(
   // The callback must be about the session this order opened.
   if (!row || row.provider_session_id !== event.sessionId) return "ignored";
   if (await markOrderPaid(db, event.reference, now)) return "paid";
-  return (await lateForCancelledOrder(db, event.reference, event.sessionId)) ? "paid-after-cancel" : "ignored";
+  return (await lateForCancelledOrder(db, provider, event.reference, event.sessionId, now)) ? "paid-after-cancel" : "ignored";
 }
 
 /**
  * A payment completed for an order the shopper had already cancelled (they went back to the
  * provider's page, still open, and paid). The order stays cancelled: reviving it would ship
- * what the buyer said they no longer want. Money may have moved, so an operator must refund it;
- * this is logged loudly for them.
+ * what the buyer said they no longer want. The payment is refunded through the refunds' own path
+ * (ADR 086), once however often the provider tells us; the buyer gets its refund receipt.
  */
-async function lateForCancelledOrder(db: Database, orderId: string, sessionId: string): Promise<boolean> {
+async function lateForCancelledOrder(
+  db: Database,
+  provider: PaymentProvider,
+  orderId: string,
+  sessionId: string,
+  now: Date,
+): Promise<boolean> {
   const row = await db.selectFrom("store_order").select(["status", "number", "provider"]).where("id", "=", orderId).executeTakeFirst();
   if (row?.status !== "cancelled") return false;
-  log.error(
-    `PAYMENT FOR CANCELLED ORDER: order ${row.number} (${orderId}) was paid through ${row.provider} session ${sessionId} after it was cancelled; it stays cancelled: refund the payment.`,
+  log.warn(
+    `payment for cancelled order ${row.number} (${orderId}) through ${row.provider} session ${sessionId}: it stays cancelled and is refunded.`,
   );
+  await refundLatePayment(db, provider, orderId, sessionId, now);
   return true;
 }
 

@@ -56,3 +56,19 @@ export async function evaluatePromo(
   }
   return { status: "valid", promo, discountCents, message: `Promo code ${code} applied: ${promo.description}.` };
 }
+
+/**
+ * How many orders have used a promo code (or, with `userId`, how many of that reader's have):
+ * paid orders not refunded in full. A cancelled or wholly refunded order gives its use back
+ * (ADR 086), so limits on a code's uses count with this.
+ */
+export async function promoUses(db: Database, rawCode: string, userId?: string): Promise<number> {
+  let query = db
+    .selectFrom("store_order")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("promo_code", "=", normalizePromoCode(rawCode))
+    .where("status", "=", "paid")
+    .where((eb) => eb.or([eb("refunded_cents", "=", 0), eb("refunded_cents", "<", eb.ref("total_cents"))]));
+  if (userId) query = query.where("user_id", "=", userId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import { productPath } from "~/shared/urls";
+import { fulfilAtPayment } from "./fulfilment/shipments";
 
 export type VoucherState =
   | { status: "unknown" | "used"; code: string }
@@ -101,6 +102,7 @@ export async function redeemVoucher(
         available_date: item.status === "F" ? item.available_date : null,
       })
       .execute();
+    await fulfilAtPayment(tx, orderId, now);
     return { ok: true, orderId };
   });
 }

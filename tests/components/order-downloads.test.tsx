@@ -10,7 +10,15 @@ describe("OrderDownloads", () => {
     render(
       <OrderDownloads
         downloads={[
-          { position: 2, title: "Quiet Authority", format: "EPUB", href: "/download/order/ord_a/2?key=k", expiresAt: null, expired: false },
+          {
+            position: 2,
+            title: "Quiet Authority",
+            format: "EPUB",
+            href: "/download/order/ord_a/2?key=k",
+            expiresAt: null,
+            expired: false,
+            refunded: false,
+          },
           {
             position: 3,
             title: "Corvell Foods",
@@ -18,6 +26,7 @@ describe("OrderDownloads", () => {
             href: "/download/order/ord_a/3?key=k",
             expiresAt: "2026-07-10T15:00:00.000Z",
             expired: false,
+            refunded: false,
           },
           {
             position: 4,
@@ -26,6 +35,7 @@ describe("OrderDownloads", () => {
             href: "/download/order/ord_a/4?key=k",
             expiresAt: "2026-05-01T15:00:00.000Z",
             expired: true,
+            refunded: false,
           },
         ]}
       />,

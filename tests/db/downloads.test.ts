@@ -111,7 +111,15 @@ describe("order downloads", () => {
       { availabilityId: pick.withPermissions.id, kind: "perm", quantity: 25 },
     ]);
     expect(await downloadsForOrder(db, o.id, SOON)).toEqual([
-      { position: 2, title: pick.kindle.title, format: "EPUB", href: `/download/order/${o.id}/2`, expiresAt: null, expired: false },
+      {
+        position: 2,
+        title: pick.kindle.title,
+        format: "EPUB",
+        href: `/download/order/${o.id}/2`,
+        expiresAt: null,
+        expired: false,
+        refunded: false,
+      },
       // The seed's HTML edition is a case study's: it carries the six-month end.
       {
         position: 4,
@@ -120,6 +128,7 @@ describe("order downloads", () => {
         href: `/download/order/${o.id}/4`,
         expiresAt: "2026-07-10T15:00:00.000Z",
         expired: false,
+        refunded: false,
       },
       {
         position: 5,
@@ -128,6 +137,7 @@ describe("order downloads", () => {
         href: `/download/order/${o.id}/5`,
         expiresAt: null,
         expired: false,
+        refunded: false,
       },
     ]);
     // A guest's links carry the order's key.

@@ -9,7 +9,8 @@ import Stripe from "stripe";
  * 4xx/5xx status on failure, and idempotency keys that replay the first answer (and refuse a key
  * reused with other parameters). Point the adapter (or the built server's STRIPE_API_URL) at `url`.
  *
- * It speaks Checkout (modes payment, subscription and setup), Customers, Products and Prices (by
+ * It speaks Checkout (modes payment, subscription and setup), Refunds of a paid payment-mode
+ * session's PaymentIntent (with `charge.refunded`), Customers, Products and Prices (by
  * lookup_key), Tax Rates, Subscriptions (retrieve; update cancel_at_period_end, default_payment_method,
  * default_tax_rates, metadata and the item's price; cancel), Subscription schedules (from a
  * subscription; phases; release), Invoices and test clocks, as of the API version the installed package pins
@@ -68,6 +69,8 @@ export interface FakeCheckoutSession {
   metadata: Record<string, string>;
   subscription: string | null;
   setup_intent: string | null;
+  /** A paid payment-mode session's PaymentIntent (its one charge), which refunds name. */
+  payment_intent: string | null;
   /** As the client sent it, with the `{CHECKOUT_SESSION_ID}` placeholder still in it. */
   success_url: string;
   cancel_url: string;
@@ -205,6 +208,9 @@ export interface FakeStripe {
   subscriptions: Map<string, FakeSubscription>;
   schedules: Map<string, FakeSchedule>;
   invoices: Map<string, FakeInvoice>;
+  /** Payment-mode charges by PaymentIntent id (amount, amount_refunded), and refunds by id. */
+  charges: Map<string, Json>;
+  refunds: Map<string, Json>;
   customers: Map<string, Json>;
   prices: Map<string, Json>;
   taxRates: Map<string, Json>;
@@ -322,6 +328,9 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   const subscriptions = new Map<string, FakeSubscription>();
   const schedules = new Map<string, FakeSchedule>();
   const invoices = new Map<string, FakeInvoice>();
+  /** Payment-mode charges by their PaymentIntent's id, and the refunds made of them. */
+  const charges = new Map<string, Json>();
+  const refunds = new Map<string, Json>();
   const events: FakeEvent[] = [];
   const replays = new Map<string, { params: string; status: number; payload: object }>();
   let counter = 0;
@@ -732,6 +741,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       emit("setup_intent.succeeded", intent);
     }
     Object.assign(session, { status: "complete", payment_status: session.mode === "setup" ? "no_payment_required" : "paid" });
+    if (session.mode === "payment") charged(session);
     emit("checkout.session.completed", { ...shown(session), url: null });
     return session;
   }
@@ -768,6 +778,60 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   }
 
   /** What Stripe shows of a session: without the fake's own request fields. */
+  /** A payment-mode session's PaymentIntent and its charge, made when it is paid. */
+  function charged(session: FakeCheckoutSession): void {
+    if (session.payment_intent) return;
+    const intent = newId("pi");
+    session.payment_intent = intent;
+    charges.set(intent, {
+      id: newId("ch"),
+      object: "charge",
+      amount: session.amount_total ?? 0,
+      amount_refunded: 0,
+      currency: session.currency,
+      payment_intent: intent,
+      refunded: false,
+      status: "succeeded",
+      livemode: false,
+    });
+  }
+
+  /**
+   * POST /v1/refunds with payment_intent and amount (all that is left when absent): refused with
+   * 400 past what the charge has left, as Stripe refuses it; answered `pending` (a card refund
+   * still on its way), with `charge.refunded` emitted for the charge's new amount_refunded.
+   */
+  function createRefund(params: Json): { status: number; payload: object } {
+    const charge = charges.get(String(params.payment_intent ?? ""));
+    if (!charge) return notFound("payment_intent", String(params.payment_intent ?? ""), "payment_intent");
+    const left = Number(charge.amount) - Number(charge.amount_refunded);
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!(amount > 0) || amount > left)
+      return failure(
+        400,
+        "invalid_request_error",
+        `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+        { param: "amount" },
+      );
+    charge.amount_refunded = Number(charge.amount_refunded) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    const refund = {
+      id: newId("re"),
+      object: "refund",
+      amount,
+      charge: charge.id,
+      currency: charge.currency,
+      payment_intent: charge.payment_intent,
+      metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+      status: "pending",
+      created: clock.frozen_time,
+    };
+    refunds.set(String(refund.id), refund);
+    emit("refund.created", refund);
+    emit("charge.refunded", charge);
+    return { status: 200, payload: refund };
+  }
+
   const shown = ({ line_items_request: _l, subscription_data_request: _s, ...session }: FakeCheckoutSession) => session;
 
   function createSession(params: Json): { status: number; payload: object } {
@@ -816,6 +880,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       metadata: (params.metadata as Record<string, string> | undefined) ?? {},
       subscription: null,
       setup_intent: null,
+      payment_intent: null,
       success_url: String(params.success_url ?? ""),
       cancel_url: String(params.cancel_url ?? ""),
       url: `https://checkout.stripe.com/c/pay/${id}#fidkdWxOYHwnPyd1blpxYHZxWjA0`,
@@ -1153,6 +1218,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     let m: RegExpExecArray | null;
 
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(params);
+    if (method === "POST" && path === "/v1/refunds") return createRefund(params);
     if ((m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)) && method === "GET") {
       const id = decodeURIComponent(m[1]!);
       if (id === "cs_test_outage") return failure(500, "api_error", "An unknown error occurred");
@@ -1333,6 +1399,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         subscriptions,
         schedules,
         invoices,
+        charges,
+        refunds,
         customers,
         prices,
         taxRates,
@@ -1343,7 +1411,9 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         completeSession(id, paymentStatus = "paid") {
           const session = sessions.get(id);
           if (!session) throw new Error(`fake Stripe: no session ${id}`);
-          return Object.assign(session, { status: "complete", payment_status: paymentStatus });
+          Object.assign(session, { status: "complete", payment_status: paymentStatus });
+          if (session.mode === "payment" && paymentStatus === "paid") charged(session);
+          return session;
         },
         pay,
         webhookTo(url, secret) {

@@ -17,6 +17,7 @@ import { ROLES, type Role } from "~/shared/staff-roles";
 import { ApiContract } from "~/tests/helpers/api-contract";
 import { deskPeople, STAFF_PASSWORD } from "~/tests/helpers/desk-staff";
 import { Reader } from "~/tests/helpers/reader";
+import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { databaseEnv, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -410,6 +411,32 @@ const CALLS: DeskCall[] = [
         },
       }),
   },
+  { name: "orders", ok: 200, allowed: ["admin", "store", "service"], call: (r) => r.request("/desk/orders?state=paid") },
+  { name: "orders as CSV", ok: 200, allowed: ["admin", "store", "service"], call: (r) => r.request("/desk/orders.csv?state=paid") },
+  {
+    name: "an order",
+    ok: 200,
+    allowed: ["admin", "store", "service"],
+    call: async (r) => r.request(`/desk/orders/${(await freeOrder()).number}`),
+  },
+  {
+    name: "dispatch an order",
+    ok: 303,
+    allowed: ["admin", "store"],
+    call: async (r) =>
+      r.request(`/desk/orders/${(await freeOrder()).number}`, {
+        form: { intent: "fulfil", token: crypto.randomUUID(), lines: "1", carrier: "ups", trackingNumber: "1Z999" },
+      }),
+  },
+  {
+    name: "refund an order",
+    ok: 303,
+    allowed: ["admin", "store", "service"],
+    call: async (r) =>
+      r.request(`/desk/orders/${(await freeOrder()).number}`, {
+        form: { intent: "refund", token: crypto.randomUUID(), "qty-2": "1", reason: "Matrix" },
+      }),
+  },
 ];
 
 /** A reader for customer service's calls to act on. */
@@ -422,6 +449,21 @@ async function serviceTarget(): Promise<{ userId: string; email: string }> {
 
 /** A reader page's form key, as the page gives one. */
 const formKey = () => crypto.randomBytes(16).toString("base64url");
+
+/** A paid order of a hardcover and an ebook that cost nothing (a full discount), for the matrix's order calls: its refunds need no provider. */
+async function freeOrder() {
+  const pick = await availabilities(db);
+  const order = await insertOrder(db, {
+    userId: null,
+    email: "matrix-buyer@example.org",
+    status: "paid",
+    createdAt: new Date().toISOString(),
+    lines: [{ availabilityId: pick.hardcover.id }, { availabilityId: pick.kindle.id }],
+  });
+  await db.updateTable("store_order").set({ subtotal_cents: 0, total_cents: 0 }).where("id", "=", order.id).execute();
+  await db.updateTable("store_order_line").set({ unit_price_cents: 0, line_total_cents: 0 }).where("order_id", "=", order.id).execute();
+  return order;
+}
 
 /** A new draft of a newsletter issue, for the matrix's newsletter calls. */
 async function draft() {
@@ -469,6 +511,9 @@ describe("who sees the desk", () => {
       "/desk/podcasts/the-long-way-back",
       "/desk/podcasts/the-long-way-back/new",
       "/desk/podcasts/the-long-way-back/1",
+      "/desk/orders",
+      "/desk/orders.csv",
+      "/desk/orders/MR-260101-ABCD",
       "/desk/podcasts/the-long-way-back/1/audio",
       "/desk/readers",
       "/desk/readers?q=a",
@@ -561,12 +606,12 @@ describe("the desk's door", () => {
         .map((_, el) => page(el).text())
         .get(),
     ).toEqual(["Customer service"]);
-    // Customer service's one page, in the area's list and the desk's bar.
+    // Customer service's pages, in the area's list and the desk's bar: readers, and the store's orders (ADR 086, 087).
     expect(
       page("nav[aria-label='Desk areas'] a, nav[aria-label=Desk] a")
         .map((_, el) => page(el).attr("href"))
         .get(),
-    ).toEqual(["/desk/readers", "/desk/readers"]);
+    ).toEqual(["/desk/readers", "/desk/orders", "/desk/readers", "/desk/orders"]);
     // The site's cross-site and size rules hold for staff too.
     const foreign = await reader.request("/desk/security", {
       form: { intent: "recovery-codes" },
@@ -624,6 +669,8 @@ describe("roles × actions", () => {
       for (const action of ["reader.unlock", "subscription.comp"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store"])
       for (const action of ["reader.unlock", "subscription.comp"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(false);
+    for (const role of ["admin", "store"]) expect(logged(members[role]!, "order.fulfil"), `${role} order.fulfil`).toBe(true);
+    for (const role of ["admin", "store", "service"]) expect(logged(members[role]!, "order.refund"), `${role} order.refund`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(
         rows.filter((row) => row.actor === members[role] && row.action.startsWith("staff.")),

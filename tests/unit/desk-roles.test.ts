@@ -45,6 +45,9 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "readers.find": ["admin", "service"],
   "readers.act": ["admin", "service"],
   "subscriptions.grant": ["admin", "service"],
+  "orders.list": ["admin", "store", "service"],
+  "orders.fulfil": ["admin", "store"],
+  "orders.refund": ["admin", "store", "service"],
 };
 
 describe("desk roles", () => {
@@ -67,14 +70,17 @@ describe("desk roles", () => {
     expect(mayAct(["store", "service"], "subscriptions.grant")).toBe(true);
   });
 
-  it("lists an area for the roles that work in it, and each of an area's pages opens with an action those same roles hold", () => {
+  it("lists an area for the roles that work in it, and each of an area's pages opens with an action those roles hold (Orders: the store's and service's)", () => {
     expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "media", "store", "service", "staff", "audit", "api-keys"]);
     expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial", "media"]);
     expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
     for (const area of DESK_AREAS) {
       for (const page of area.pages as readonly { path: string; opens: DeskAction }[])
         for (const role of ROLES)
-          expect(mayAct([role], page.opens), `${role} × ${page.path}`).toBe((area.roles as readonly Role[]).includes(role));
+          if ((area.roles as readonly Role[]).includes(role)) expect(mayAct([role], page.opens), `${role} × ${page.path}`).toBe(true);
+      expect(
+        DESK_AREAS.filter((area) => (area.pages as readonly { path: string }[]).some((p) => p.path === "/desk/orders")).map((a) => a.id),
+      ).toEqual(["store", "service"]);
     }
   });
 
@@ -100,13 +106,21 @@ describe("desk roles", () => {
       "/desk/newsletters",
       "/desk/videos",
       "/desk/podcasts",
+      "/desk/orders",
       "/desk/readers",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",
     ]);
-    expect(deskNavigation(["store", "service"])).toEqual([{ title: "Readers", path: "/desk/readers" }]);
-    expect(deskNavigation(["store"])).toEqual([]);
+    expect(deskNavigation(["store", "service"])).toEqual([
+      { title: "Orders", path: "/desk/orders" },
+      { title: "Readers", path: "/desk/readers" },
+    ]);
+    expect(deskNavigation(["service"])).toEqual([
+      { title: "Readers", path: "/desk/readers" },
+      { title: "Orders", path: "/desk/orders" },
+    ]);
+    expect(deskNavigation(["store"])).toEqual([{ title: "Orders", path: "/desk/orders" }]);
     expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);
   });
 });

@@ -2,9 +2,20 @@ import { CUSTOMER_SERVICE, SITE_NAME } from "~/app/lib/forms/cross-site";
 
 /**
  * The page a download link answers with (status 410) once a case study's six months of access
- * are over. It is a whole document of its own: the download route is a resource route.
+ * are over, or its line was refunded. It is a whole document of its own: the download route is a
+ * resource route.
  */
-export function DownloadAccessEnded({ title, endedOn, orderHref }: { title: string; endedOn: string; orderHref: string }) {
+export function DownloadAccessEnded({
+  title,
+  endedOn,
+  orderHref,
+  refunded = false,
+}: {
+  title: string;
+  endedOn: string;
+  orderHref: string;
+  refunded?: boolean;
+}) {
   return (
     <html lang="en">
       <head>
@@ -15,11 +26,22 @@ export function DownloadAccessEnded({ title, endedOn, orderHref }: { title: stri
       </head>
       <body>
         <main>
-          <h1>Your access to this case study has ended</h1>
-          <p>
-            Case studies can be downloaded for six months after purchase. Your access to “{title}” ended on {endedOn}, so it can no longer
-            be downloaded.
-          </p>
+          {refunded ? (
+            <>
+              <h1>This download has closed</h1>
+              <p>
+                “{title}” was refunded on {endedOn}, so it can no longer be downloaded.
+              </p>
+            </>
+          ) : (
+            <>
+              <h1>Your access to this case study has ended</h1>
+              <p>
+                Case studies can be downloaded for six months after purchase. Your access to “{title}” ended on {endedOn}, so it can no
+                longer be downloaded.
+              </p>
+            </>
+          )}
           <p>
             To read it again, buy it once more from <a href="/store">our store</a>. Your order is still listed on{" "}
             <a href={orderHref}>its order page</a>.

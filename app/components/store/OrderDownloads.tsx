@@ -13,7 +13,7 @@ export function OrderDownloads({ downloads }: { downloads: OrderDownload[] }) {
           <li key={d.position}>
             {d.expired ? (
               <>
-                {d.title} ({d.format}): access ended on {formatPublished(d.expiresAt!)}
+                {d.title} ({d.format}): {d.refunded ? "refunded" : "access ended"} on {formatPublished(d.expiresAt!)}
               </>
             ) : (
               <>

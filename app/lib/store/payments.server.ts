@@ -7,6 +7,9 @@ import { billingMail, sendPendingReceipts } from "~/server/billing/mail";
 import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
 import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
+import { sendDispatchMails } from "~/server/store/fulfilment/dispatch-mail";
+import { confirmProviderRefunds } from "~/server/store/refunds/refunds";
+import { sendRefundReceipts } from "~/server/store/refunds/refund-mail";
 import { ORDER_ID } from "~/server/store/order-records";
 import { handlePaymentEvent, settleCheckout } from "~/server/subscriptions/checkout";
 import { CARD_CHANGE } from "~/server/billing/card-change";
@@ -34,8 +37,16 @@ export async function receivePaymentCallback(rawBody: string, signature: string 
   if (isBillingEvent(event))
     return followBillingEvent(await db(), event, billingMail(config(), mailer()), new Date(), config().BILLING_GRACE_DAYS);
   if (event.type === "checkout.completed" && ORDER_ID.test(event.reference)) {
-    const outcome = await handleOrderPaymentEvent(await db(), event);
+    const outcome = await handleOrderPaymentEvent(await db(), provider, event);
     await confirmOrder(event.reference);
+    if (outcome === "paid-after-cancel") await mailOrderUpdates();
+    return outcome;
+  }
+  if (event.type === "payment.refunded") {
+    const outcome = await confirmProviderRefunds(await db(), event.paymentId, event.amountRefundedCents, new Date());
+    // A refund whose answer is still being recorded: failing makes the provider send the event again.
+    if (outcome === "retry") throw new Error(`refund event ${event.eventId} arrived before its refund was recorded`);
+    await mailOrderUpdates();
     return outcome;
   }
   if (event.type === "checkout.completed" && CARD_CHANGE.test(event.reference)) return applyCardChange(null, event.sessionId);
@@ -65,6 +76,20 @@ export async function confirmOrder(orderId: string): Promise<void> {
     await sendOrderConfirmation(await db(), mailer(), orderId, config().siteUrl);
   } catch (error) {
     log.error(`order confirmation mail for ${orderId} failed`, { error });
+  }
+}
+
+/**
+ * Mails the dispatch notices and refund receipts not sent yet (ADR 086). A mail failure is
+ * logged: what changed stays changed, and the next change to an order tries the mail again.
+ */
+export async function mailOrderUpdates(): Promise<void> {
+  const mail = billingMail(config(), mailer());
+  try {
+    await sendDispatchMails(await db(), mail, new Date());
+    await sendRefundReceipts(await db(), mail, new Date());
+  } catch (error) {
+    log.error("order update mail failed", { error });
   }
 }
 

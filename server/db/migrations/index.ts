@@ -42,6 +42,7 @@ import * as m043 from "./043-newsletter-issues";
 import * as m044 from "./044-revision-autosaves";
 import * as m045 from "./045-magazine-desk";
 import * as m046 from "./046-media-files";
+import * as m047 from "./047-order-fulfilment-and-refunds";
 import * as m048 from "./048-customer-service";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   "044-revision-autosaves": m044,
   "045-magazine-desk": m045,
   "046-media-files": m046,
+  "047-order-fulfilment-and-refunds": m047,
   "048-customer-service": m048,
 };
 
