@@ -15,6 +15,9 @@ export const MAX_DAYS = 366;
 export const MAX_MONTHS = 36;
 export const COMP_MAX_YEARS = 5;
 
+/** The longest reason an agent may give for an action. */
+export const REASON_MAX = 500;
+
 export type DurationUnit = "days" | "months";
 
 /** A service action's key: what makes a replayed post harmless. */

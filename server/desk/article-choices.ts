@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
+import { CURATED_STREAMS, TIERS } from "~/shared/article-vocabulary";
 import { SUGGESTIONS_SHOWN, type ListSuggestion, type SuggestedList } from "~/shared/list-suggestions";
 import { likePattern } from "./articles/read";
 
@@ -11,7 +12,25 @@ export interface ArticleChoices {
   authors: { slug: string; name: string }[];
   topics: { name: string; subject: boolean }[];
   contentTypes: string[];
+  tiers: { value: (typeof TIERS)[number]; label: string }[];
+  streams: { value: (typeof CURATED_STREAMS)[number]; label: string }[];
 }
+
+// Sent with the page rather than bundled: the editor's scripts are at the edge of their budget.
+const TIER_NAMES: Record<(typeof TIERS)[number], string> = {
+  article: "Article",
+  top50: "Top 50",
+  cases: "Cases",
+  "visual-library": "Visual library",
+};
+
+const STREAM_NAMES: Record<(typeof CURATED_STREAMS)[number], string> = {
+  "big-ideas": "Big Ideas",
+  ascend: "Ascend",
+  "hbr-analytic-services": "Analytic Services",
+  webinars: "Webinars",
+  "visual-library": "Visual Library",
+};
 
 export async function articleChoices(db: Database): Promise<ArticleChoices> {
   const [authors, topics, types] = await Promise.all([
@@ -25,6 +44,8 @@ export async function articleChoices(db: Database): Promise<ArticleChoices> {
     authors,
     topics: [...subjects, ...within].map((t) => ({ name: t.name, subject: t.subject_id === null })),
     contentTypes: types.map((t) => t.content_type),
+    tiers: TIERS.map((value) => ({ value, label: TIER_NAMES[value] })),
+    streams: CURATED_STREAMS.map((value) => ({ value, label: STREAM_NAMES[value] })),
   };
 }
 

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { COMP_TIERS, MAX_DAYS, MAX_MONTHS, REQUEST_KEY, type CompTier } from "~/shared/reader-service";
+import { COMP_TIERS, MAX_DAYS, MAX_MONTHS, REASON_MAX, REQUEST_KEY, type CompTier } from "~/shared/reader-service";
 
 // Customer service's forms on a reader's page (ADR 087). Every one asks for a reason and carries
 // the page's key, from which the action's own key is made (a replay then changes nothing).
 
 export const REASON_REQUIRED = "Give a reason: it goes into the audit log.";
-export const REASON_MAX = 500;
 export const FORM_EXPIRED = "This form has expired: reload the page and try again.";
 export const MAIL_REQUIRED = "Choose the mail to send again.";
 export const ACCOUNT_NUMBER_REQUIRED = "Enter the print account number, as printed on the mailing label.";
@@ -80,9 +79,3 @@ export const compSchema = z.object({
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, ENDS_ON_INVALID),
 });
-
-/** A service form's id on the reader's page, from its intent and what it acts on; its fields' ids start with it. */
-export function serviceFormId(intent: string, target = ""): string {
-  const tail = target.replace(/[^A-Za-z0-9_-]/g, "-");
-  return tail ? `${intent}-${tail}` : intent;
-}

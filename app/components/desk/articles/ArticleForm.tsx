@@ -9,7 +9,6 @@ import {
 import { Form } from "@remix-run/react";
 import { Suspense, type ReactNode } from "react";
 import type { ArticleChoices } from "~/server/desk/article-choices";
-import { CURATED_STREAMS, TIERS } from "~/shared/article-vocabulary";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { Shell } from "~/app/components/forms/fields";
@@ -28,21 +27,6 @@ import * as css from "./articles.css";
 
 const loadSchema: SchemaLoader<typeof articleFormSchema> = () => import("~/app/lib/desk/article-form").then((m) => m.articleFormSchema);
 const Enhancements = lazyEnhancement(() => import("./enhancements/ArticleFormEnhancements"));
-
-const TIER_NAMES: Record<(typeof TIERS)[number], string> = {
-  article: "Article",
-  top50: "Top 50",
-  cases: "Cases",
-  "visual-library": "Visual library",
-};
-
-const STREAM_NAMES: Record<(typeof CURATED_STREAMS)[number], string> = {
-  "big-ideas": "Big Ideas",
-  ascend: "Ascend",
-  "hbr-analytic-services": "Analytic Services",
-  webinars: "Webinars",
-  "visual-library": "Visual Library",
-};
 
 type Meta = FieldMetadata<string | undefined>;
 
@@ -94,7 +78,7 @@ function TextArea({
   );
 }
 
-function Streams({ meta }: { meta: FieldMetadata<string | string[] | undefined> }) {
+function Streams({ meta, streams }: { meta: FieldMetadata<string | string[] | undefined>; streams: ArticleChoices["streams"] }) {
   const error = meta.errors?.[0];
   const initial = meta.initialValue;
   const ticked = Array.isArray(initial) ? initial : typeof initial === "string" ? [initial] : [];
@@ -109,12 +93,12 @@ function Streams({ meta }: { meta: FieldMetadata<string | string[] | undefined> 
           {error}
         </p>
       ) : null}
-      {CURATED_STREAMS.map((stream, index) => {
-        const id = index === 0 ? meta.id : `${meta.id}-${stream}`;
+      {streams.map(({ value, label }, index) => {
+        const id = index === 0 ? meta.id : `${meta.id}-${value}`;
         return (
-          <div key={stream} className={forms.checkbox}>
-            <input type="checkbox" id={id} name={meta.name} value={stream} defaultChecked={ticked.includes(stream)} />
-            <label htmlFor={id}>{STREAM_NAMES[stream]}</label>
+          <div key={value} className={forms.checkbox}>
+            <input type="checkbox" id={id} name={meta.name} value={value} defaultChecked={ticked.includes(value)} />
+            <label htmlFor={id}>{label}</label>
           </div>
         );
       })}
@@ -214,9 +198,9 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
                 <option key={type} value={type} />
               ))}
             </datalist>
-            <TierSelect meta={fields.tier} />
+            <TierSelect meta={fields.tier} tiers={choices.tiers} />
           </div>
-          <Streams meta={fields.streams} />
+          <Streams meta={fields.streams} streams={choices.streams} />
         </fieldset>
         <fieldset className={css.section}>
           <legend>Series (optional)</legend>
@@ -245,14 +229,14 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
   );
 }
 
-function TierSelect({ meta }: { meta: Meta }) {
+function TierSelect({ meta, tiers }: { meta: Meta; tiers: ArticleChoices["tiers"] }) {
   const { key, ...props } = getSelectProps(meta);
   return (
     <Shell meta={meta} label="Tier">
       <select key={key} {...props} className={forms.input}>
-        {TIERS.map((tier) => (
-          <option key={tier} value={tier}>
-            {TIER_NAMES[tier]}
+        {tiers.map(({ value, label }) => (
+          <option key={value} value={value}>
+            {label}
           </option>
         ))}
       </select>

@@ -1,10 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { REASON_MAX } from "~/shared/reader-service";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { errorSummary } from "~/app/components/forms/useSpecForm";
 import * as forms from "~/app/components/forms/forms.css";
-import { REASON_MAX, serviceFormId } from "~/app/lib/desk/reader-forms";
+import { serviceFormId } from "./form-id";
 import * as css from "./service.css";
 
 /** What the page's action answered for a refused form: which form (intent and target), and its errors. */
