@@ -8,9 +8,9 @@
 //   no-JS project;
 // - PostgreSQL: the database and integration tests (the production server under concurrent
 //   requests, where the two engines differ most), and the browser suite's JS project.
-// Steps on different databases run side by side, so the two cores are kept busy: none can
-// disturb the other's data. The fault scripts mostly wait (for a process to die, a database to
-// come back): both databases' go beside the SQLite tests, where stopping PostgreSQL fails nothing.
+// The fault scripts mostly wait (for a process to die, a database to come back), so each
+// database's run goes beside a step on the other database: none can disturb the other's data,
+// and stopping PostgreSQL cannot fail a step on SQLite.
 // Each run's reports go to test-results/<run>/.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -49,45 +49,34 @@ async function step(label, [command, args], env) {
   console.log(`== ${label}: passed in ${seconds(started)} ==`);
 }
 
-/** A step beside another: its output, and its time, come when it ends. */
-async function heldStep(label, [command, args], env) {
-  console.log(`\n== ${label}: running beside the step above; its output follows when it ends ==`);
+/** The fault scripts on one database, beside another step; their output comes when they end. */
+async function faults(database, env) {
+  console.log(`\n== faults (${database}): running beside the next step; their output follows when they end ==`);
   const started = Date.now();
-  await run(command, args, env, true);
-  console.log(`== ${label}: passed in ${seconds(started)} ==`);
+  await run("npm", ["run", "--silent", "test:faults"], { ...env, TEST_RESULTS_DIR: `test-results/faults-${database}` }, true);
+  console.log(`== faults (${database}): passed in ${seconds(started)} ==`);
 }
-
-/** The fault scripts on one database (`npm run test:faults`), beside another step. */
-const faults = (database, env) =>
-  heldStep(`faults (${database})`, ["npm", ["run", "--silent", "test:faults"]], {
-    ...env,
-    TEST_RESULTS_DIR: `test-results/faults-${database}`,
-  });
 
 try {
   fs.rmSync("test-results", { recursive: true, force: true });
   // Type-checking and building each use about one core, so they run side by side.
   await Promise.all([step("type-check", npx("tsc", "--noEmit")), step("build", ["npm", ["run", "--silent", "build"]])]);
   if (secondDatabase) {
-    // The fault scripts of both databases beside the SQLite tests: none of these uses the
-    // PostgreSQL that the PostgreSQL fault scripts stop and start.
     await Promise.all([
       step("vitest (sqlite): all but the integration tests", npx("vitest", "run", "--exclude", "tests/integration/**"), {
         TEST_RESULTS_DIR: "test-results/sqlite",
       }),
       faults("sqlite", {}),
-      faults("postgres", onPostgres),
     ]);
-    // The PostgreSQL tests wait on their servers and the database much of the time: the browser
-    // suite's no-JS project on SQLite fills the cores beside them.
+    await step("vitest (postgres): database and integration tests", npx("vitest", "run", "tests/db", "tests/integration"), {
+      ...onPostgres,
+      TEST_RESULTS_DIR: "test-results/postgres",
+    });
     await Promise.all([
-      step("vitest (postgres): database and integration tests", npx("vitest", "run", "tests/db", "tests/integration"), {
-        ...onPostgres,
-        TEST_RESULTS_DIR: "test-results/postgres",
-      }),
-      heldStep("playwright (sqlite): no-JS project", npx("playwright", "test", "--project=no-js"), {
+      step("playwright (sqlite): no-JS project", npx("playwright", "test", "--project=no-js"), {
         TEST_RESULTS_DIR: "test-results/sqlite",
       }),
+      faults("postgres", onPostgres),
     ]);
     await step("playwright (postgres): JS project", npx("playwright", "test", "--project=js"), {
       ...onPostgres,
