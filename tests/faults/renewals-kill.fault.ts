@@ -144,7 +144,11 @@ async function expectRenewedOnce(repeatedReceiptsAtMost: number): Promise<void> 
   expect(invoices.filter((i) => i.period_start !== dueAt.toISOString() || i.period_end !== periodEnd)).toEqual([]);
   const all = (await db.selectFrom("invoice").select("number").orderBy("number").execute()).map((i) => i.number);
   expect(all).toEqual(Array.from({ length: all.length }, (_, k) => all[0]! + k));
-  const { last_number } = await db.selectFrom("invoice_sequence").select("last_number").executeTakeFirstOrThrow();
+  const { last_number } = await db
+    .selectFrom("invoice_sequence")
+    .select("last_number")
+    .where("name", "=", "invoice")
+    .executeTakeFirstOrThrow();
   expect(last_number).toBe(all.at(-1));
 
   // Every receipt mailed, and marked sent; only those in flight when a process was killed twice.
