@@ -190,7 +190,7 @@ describe("authors at the desk", () => {
       home("nav[aria-label=Desk] a")
         .map((_, el) => home(el).attr("href"))
         .get(),
-    ).toEqual(["/desk/readers"]);
+    ).toEqual(["/desk/readers", "/desk/orders"]);
     const editor = await people.staffMember(["editor"]);
     const editorHome = await editor.reader.page("/desk");
     expect(
