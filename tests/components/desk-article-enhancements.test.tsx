@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AUTOSAVE_OFF } from "~/shared/article-vocabulary";
 import type { ListSuggestion } from "~/shared/list-suggestions";
@@ -230,6 +231,43 @@ describe("autosave's status", () => {
     type("After all");
     await pause();
     expect(posts[1]!.body.get("version")).toBe("4");
+  });
+
+  it("keeps naming the version it was given when the page's form draws again over its version field", async () => {
+    // The page's form as React draws it: each keystroke draws it again, and React puts the
+    // page's version back on the hidden field each time.
+    function PageForm() {
+      const [, setTyped] = useState("");
+      return (
+        <form id="article" method="post">
+          <input name="version" type="hidden" defaultValue="3" />
+          <label htmlFor="article-title">Title</label>
+          <input id="article-title" name="title" defaultValue="Before" onInput={(event) => setTyped(event.currentTarget.value)} />
+          <button type="submit">Save</button>
+          <span id="article-autosave" aria-live="polite"></span>
+        </form>
+      );
+    }
+    render(<PageForm />);
+    const form = byId<HTMLFormElement>("article");
+    render(<AutosaveStatus form={form} region={byId("article-autosave")} path="/desk/articles/7/autosave" off={null} />);
+    const type = (title: string) => fireEvent.input(byId("article-title"), { target: { value: title } });
+    const submitted: string[] = [];
+    form.addEventListener("submit", (event) => {
+      submitted.push(String(new FormData(form).get("version")));
+      event.preventDefault();
+    });
+
+    type("After");
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_IDLE_MS));
+    await act(async () => answers.shift()!(json(200, { version: 4, savedAt: "2026-05-14T14:02:41.000Z" })));
+    type("After all");
+    await act(() => vi.advanceTimersByTimeAsync(AUTOSAVE_IDLE_MS));
+    expect(posts.map((p) => p.body.get("version"))).toEqual(["3", "4"]);
+    await act(async () => answers.shift()!(json(200, { version: 5, savedAt: "2026-05-14T14:03:12.000Z" })));
+    type("After all that");
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(submitted).toEqual(["5"]);
   });
 
   it("says why a save was refused, and tries again on the next change", async () => {

@@ -56,13 +56,23 @@ export function AutosaveStatus({ form, region, path, off }: AutosaveProps) {
 
   useEffect(() => {
     if (path === null) return;
-    const version = form.elements.namedItem("version");
+    // The version field is the page's: React puts the page's version back on it whenever the
+    // form draws again, so the version autosave was given is set on it again before every read.
+    let given: string | null = null;
+    const versionNamed = () => {
+      const field = form.elements.namedItem("version");
+      if (given !== null && field instanceof HTMLInputElement) field.value = given;
+    };
     const saver = autosaver({
-      read: () => formBody(form),
+      read: () => {
+        versionNamed();
+        return formBody(form);
+      },
       send: (body, keepalive) => post(path, body, keepalive),
       onState: setState,
       onVersion: (v) => {
-        if (version instanceof HTMLInputElement) version.value = String(v);
+        given = String(v);
+        versionNamed();
       },
     });
     let submitted = false;
@@ -78,6 +88,7 @@ export function AutosaveStatus({ form, region, path, off }: AutosaveProps) {
       // field; the Save button has no name.
       if (event.submitter?.getAttribute("name")) return;
       submitted = true;
+      versionNamed();
       saver.hold();
       if (!saver.busy()) return;
       // The Save button's post waits for the autosave on its way, then names the version it made.
