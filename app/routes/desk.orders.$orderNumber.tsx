@@ -3,12 +3,11 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { mayAct } from "~/server/desk/roles";
 import { CARRIERS, carrierName, trackingUrl } from "~/server/store/fulfilment/carriers";
-import { orderIdByNumber } from "~/server/store/fulfilment/desk-orders";
-import { lineShips, orderStage, REFUND_LABELS, refundState, STAGE_LABELS } from "~/server/store/fulfilment/lifecycle";
-import { fulfilLines, markDelivered, shipmentsOf } from "~/server/store/fulfilment/shipments";
-import { findOrder } from "~/server/store/order-records";
+import { deskOrder } from "~/server/store/fulfilment/desk-orders";
+import { REFUND_LABELS, STAGE_LABELS } from "~/server/store/fulfilment/lifecycle";
+import { fulfilLines, markDelivered } from "~/server/store/fulfilment/shipments";
 import { issueIdempotencyKey } from "~/server/store/order-submit";
-import { cancelPaidOrder, refundOrder, refundsOf, type RefundProblem } from "~/server/store/refunds/refunds";
+import { cancelPaidOrder, refundOrder } from "~/server/store/refunds/refunds";
 import { addressLines } from "~/shared/address";
 import { formatUsd } from "~/shared/money";
 import { primaryButton } from "~/app/components/controls.css";
@@ -25,7 +24,9 @@ import {
   cancelSchema,
   CARRIER_OTHER,
   deliverSchema,
+  FULFIL_PROBLEMS,
   fulfilSchema,
+  REFUND_PROBLEMS,
   refundQuantities,
   refundSchema,
 } from "~/app/lib/desk/order-forms.server";
@@ -46,21 +47,6 @@ const DONE: Record<string, string> = {
   pending: "Refund asked of the payment provider: it completes, and the buyer gets the credit note, when the provider confirms it.",
 };
 
-const REFUND_PROBLEMS: Record<RefundProblem, [number, string]> = {
-  "not-found": [404, "No such order."],
-  "not-refundable": [409, "This order has not been paid, so there is nothing to refund."],
-  "nothing-left": [409, "Everything paid for this order has been refunded already."],
-  "bad-lines": [400, "Refund at most what is left of each line."],
-  shipped: [409, "Part of this order has been dispatched, so it can no longer be cancelled: refund its lines instead."],
-  provider: [503, "The payment provider did not accept the refund just now, so nothing was refunded. Please try again in a few minutes."],
-};
-
-const FULFIL_PROBLEMS = {
-  "not-paid": "This order is not paid, or was cancelled, so nothing in it can be dispatched.",
-  "not-shippable": "Choose lines that go by post and have not been refunded.",
-  "already-shipped": "Some of these lines have been dispatched already.",
-};
-
 type Failure = { form: "fulfil" | "refund" | "cancel"; errors: SummaryItem[] };
 
 const failed = (form: Failure["form"], errors: SummaryItem[], status: number) => data({ failed: true, form, errors }, { status });
@@ -72,20 +58,13 @@ const summaryOf = (error: Record<string, string[] | null> | null | undefined, id
 
 async function orderFor(args: LoaderFunctionArgs | ActionFunctionArgs) {
   const database = await requestContext(args).db();
-  const id = await orderIdByNumber(database, args.params.orderNumber ?? "");
-  const order = id ? await findOrder(database, id) : undefined;
-  return order ? { database, order } : notFound();
+  const found = await deskOrder(database, args.params.orderNumber ?? "");
+  return found ? { database, ...found } : notFound();
 }
 
 export async function loader(args: LoaderFunctionArgs) {
   const staff = await requireDesk(args, "orders.list");
-  const { database, order } = await orderFor(args);
-  const [row, lines, shipments, refunds] = await Promise.all([
-    database.selectFrom("store_order").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow(),
-    database.selectFrom("store_order_line").selectAll().where("order_id", "=", order.id).orderBy("position").execute(),
-    shipmentsOf(database, order.id),
-    refundsOf(database, order.id),
-  ]);
+  const { order, row, lines, shipments, refunds, stage, refundState } = await orderFor(args);
   const titleOf = (position: number) => lines.find((l) => l.position === position)?.title ?? `Line ${position}`;
   const mails = [
     ...(row.confirmation_sent_at ? [{ at: row.confirmation_sent_at, what: "Order confirmation" }] : []),
@@ -95,13 +74,12 @@ export async function loader(args: LoaderFunctionArgs) {
     ...refunds.filter((r) => r.mailSentAt).map((r) => ({ at: r.mailSentAt!, what: `Refund receipt with credit note ${r.creditNote}` })),
   ].sort((a, b) => a.at.localeCompare(b.at));
   const done = new URL(args.request.url).searchParams.get("done");
-  const stage = orderStage(row);
   return {
     number: order.number,
     placed: deskTime(order.createdAt),
     email: order.email,
     kind: order.kind,
-    state: [STAGE_LABELS[stage], REFUND_LABELS[refundState(row)]].filter(Boolean).join(", "),
+    state: [STAGE_LABELS[stage], REFUND_LABELS[refundState]].filter(Boolean).join(", "),
     address: order.address ? addressLines(order.address) : null,
     lines: lines.map((l) => ({
       position: l.position,
@@ -109,11 +87,11 @@ export async function loader(args: LoaderFunctionArgs) {
       format: l.format,
       quantity: l.quantity,
       total: formatUsd(l.line_total_cents),
-      ships: lineShips(l),
+      ships: l.ships,
       fulfilled: l.fulfilled_at ? deskTime(l.fulfilled_at) : null,
       refunded: l.refunded_quantity,
-      refundable: row.paid_at && row.status !== "pending_payment" ? l.quantity - l.refunded_quantity : 0,
-      dispatchable: row.status === "paid" && lineShips(l) && !l.fulfilled_at && l.refunded_quantity < l.quantity,
+      refundable: l.refundable,
+      dispatchable: l.dispatchable,
     })),
     payment: {
       provider: row.provider ?? "none",

@@ -1,6 +1,8 @@
 import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import { HISTORY_PAGE_SIZE } from "~/server/library/history";
+import { carrierName, trackingUrl } from "~/server/store/fulfilment/carriers";
+import { lineShips, orderStage, refundState, type OrderStage, type RefundState } from "~/server/store/fulfilment/lifecycle";
 import { findPlan } from "~/server/subscriptions/plans";
 
 /** An order entry lists at most this many line items (spec section 9). */
@@ -13,6 +15,26 @@ export interface PurchaseLine {
   authors: string | null;
   /** Set for a coming-soon line: the date it becomes available. */
   availableDate: string | null;
+}
+
+/** A parcel of an order: who carries it, how to track it, and when it left and arrived. */
+export interface PurchaseShipment {
+  carrier: string;
+  trackingNumber: string;
+  /** The carrier's tracking page; null for a carrier the site does not know. */
+  trackingUrl: string | null;
+  shippedAt: string;
+  deliveredAt: string | null;
+}
+
+/** What became of an order after it was paid (ADR 086), for the reader's own words. */
+export interface OrderProgress {
+  stage: OrderStage;
+  refund: RefundState;
+  refundedCents: number;
+  /** Lines that go by post and have not left yet (paid orders only). */
+  awaitingDispatch: boolean;
+  shipments: PurchaseShipment[];
 }
 
 export interface PurchaseEntry {
@@ -35,6 +57,8 @@ export interface PurchaseEntry {
   accountNumber: string | null;
   /** Subscriptions only: the end of the access the purchase gave. */
   accessEnd: string | null;
+  /** Orders only: dispatch, delivery and refunds. */
+  progress: OrderProgress | null;
 }
 
 type Page = { entries: PurchaseEntry[]; total: number };
@@ -84,15 +108,37 @@ export async function purchaseHistory(db: Database, userId: string, page: number
 }
 
 async function orderEntriesById(db: Database, ids: string[]): Promise<Map<string, PurchaseEntry>> {
-  const [orders, lines] = await Promise.all([
-    db.selectFrom("store_order").select(["id", "number", "status", "created_at", "total_cents"]).where("id", "in", ids).execute(),
+  const [orders, lines, shipments] = await Promise.all([
+    db
+      .selectFrom("store_order")
+      .select(["id", "number", "status", "created_at", "total_cents", "refunded_cents", "fulfilled_at", "delivered_at"])
+      .where("id", "in", ids)
+      .execute(),
     db
       .selectFrom("store_order_line as l")
       .leftJoin("product as p", "p.id", "l.product_id")
-      .select(["l.order_id", "l.title", "l.product_type", "l.kind", "l.available_date", "p.authors"])
+      .select([
+        "l.order_id",
+        "l.title",
+        "l.product_type",
+        "l.kind",
+        "l.code",
+        "l.quantity",
+        "l.refunded_quantity",
+        "l.fulfilled_at",
+        "l.available_date",
+        "p.authors",
+      ])
       .where("l.order_id", "in", ids)
       .orderBy("l.order_id")
       .orderBy("l.position")
+      .execute(),
+    db
+      .selectFrom("store_shipment")
+      .select(["order_id", "carrier", "tracking_number", "shipped_at", "delivered_at"])
+      .where("order_id", "in", ids)
+      .orderBy("shipped_at")
+      .orderBy("id")
       .execute(),
   ]);
   const linesOf = new Map<string, typeof lines>();
@@ -100,6 +146,22 @@ async function orderEntriesById(db: Database, ids: string[]): Promise<Map<string
   return new Map(
     orders.map((o) => {
       const all = linesOf.get(o.id) ?? [];
+      const progress: OrderProgress = {
+        stage: orderStage(o),
+        refund: refundState(o),
+        refundedCents: o.refunded_cents,
+        awaitingDispatch:
+          o.status === "paid" && all.some((l) => lineShips(l) && l.fulfilled_at === null && l.refunded_quantity < l.quantity),
+        shipments: shipments
+          .filter((s) => s.order_id === o.id)
+          .map((s) => ({
+            carrier: carrierName(s.carrier),
+            trackingNumber: s.tracking_number,
+            trackingUrl: trackingUrl(s.carrier, s.tracking_number),
+            shippedAt: s.shipped_at,
+            deliveredAt: s.delivered_at,
+          })),
+      };
       return [
         o.id,
         {
@@ -120,6 +182,7 @@ async function orderEntriesById(db: Database, ids: string[]): Promise<Map<string
           href: `/order/${o.id}`,
           accountNumber: null,
           accessEnd: null,
+          progress,
         },
       ];
     }),
@@ -166,6 +229,7 @@ async function subscriptionEntriesById(db: Database, userId: string): Promise<Ma
           href: `/subscriptions/receipt?checkout=${r.id}`,
           accountNumber: r.id,
           accessEnd: r.access_end,
+          progress: null,
         },
       ];
     }),

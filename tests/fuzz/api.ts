@@ -115,6 +115,10 @@ function textFor(name: string, w: World): string[] {
   if (n === "authors") return ["samira-castellanos", "callum-varghese", "no-such-author"];
   if (n === "topics") return ["Managing Yourself", "Economics & Society", "Mentoring & Sponsorship", "No Such Topic"];
   if (n === "slug" || n === "series") return ["fuzz-piece", "fuzz-piece-two", "find-a-sponsor-not-just-a-mentor", "Not A Slug"];
+  // Dispatch and refunds (the Admin API's orders).
+  if (n === "carrier") return ["ups", "Royal Mail", "Pigeon Post"];
+  if (n === "trackingnumber") return ["1Z999AA10123456784", "RM 1234 5678 GB", "<b>"];
+  if (n === "reason") return ["Customer called", ""];
   if (n === "published") return ["2026-03-10", "2026-04-01", "2026-02-30"];
   if (n === "at")
     return [new Date(Date.now() + 86_400_000).toISOString(), "2020-01-01T00:00:00Z", "2026-03-10T09:00:00+02:00", "next Tuesday"];
@@ -161,6 +165,9 @@ function pathPool(path: string, name: string, w: World): string[] | undefined {
   // The Admin API's podcasts (ADR 083): a seed series and its first episodes, and ones no one has.
   if (path.startsWith("/desk/api/podcasts/")) return name === "series" ? ["the-long-way-back", "no-such-show"] : ["1", "2", "99999"];
   if (path.startsWith("/desk/api/videos/")) return ["6300001", "6300018", "99999"];
+  // The Admin API's operations (ADR 088): readers A and B, and their orders (awaiting payment), by number.
+  if (path.startsWith("/desk/api/readers/")) return [w.owner.userId, w.hostile.ids.userId, "no-such-reader"];
+  if (path.startsWith("/desk/api/orders/")) return [w.owner.orderNumber, w.hostile.ids.orderNumber, "MR000000000"];
   return undefined;
 }
 

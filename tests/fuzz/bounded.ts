@@ -90,6 +90,7 @@ function placeholderWorld(): World {
     noteId: "",
     giftId: "",
     orderId: "",
+    orderNumber: "",
     orderKey: "",
     sandboxId: "",
     checkoutId: "",

@@ -31,6 +31,8 @@ export interface Ids {
   noteId: string;
   giftId: string;
   orderId: string;
+  /** Its number, by which the desk and the Admin API name it. */
+  orderNumber: string;
   /** The key the order awaiting payment was placed with. */
   orderKey: string;
   sandboxId: string;
@@ -129,6 +131,7 @@ async function furnish(browser: Browser, email: string, database: ConnectionOpti
     noteId: await one("SELECT id FROM annotation WHERE user_id = ?", [userId]),
     giftId: await one("SELECT id FROM gift_link WHERE user_id = ?", [userId]),
     orderId,
+    orderNumber: await one("SELECT number AS id FROM store_order WHERE id = ?", [orderId]),
     orderKey: await one("SELECT idempotency_key AS id FROM store_order WHERE id = ?", [orderId]),
     sandboxId: await one("SELECT id FROM sandbox_payment WHERE reference = ?", [orderId]),
     checkoutId: await one("SELECT id FROM subscription_checkout WHERE user_id = ?", [userId]),

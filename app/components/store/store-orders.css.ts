@@ -23,3 +23,13 @@ export const available = style({
 export const downloads = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, margin: `${vars.space.md} 0` });
 
 export const downloadList = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
+
+export const progress = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.ink, margin: `0 0 ${vars.space.xs}` });
+
+export const shipments = style({
+  listStyle: "none",
+  padding: 0,
+  margin: `0 0 ${vars.space.xs}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});

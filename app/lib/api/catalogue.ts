@@ -3,6 +3,7 @@ import * as admin from "./groups/admin";
 import * as adminCatalogue from "./groups/admin-catalogue";
 import * as adminIssues from "./groups/admin-issues";
 import * as adminMedia from "./groups/admin-media";
+import * as adminOperations from "./groups/admin-operations";
 import * as adminReadingLists from "./groups/admin-reading-lists";
 import * as authUser from "./groups/auth-user";
 import * as cart from "./groups/cart";
@@ -32,4 +33,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...adminIssues.endpoints,
   // Last: the fuzz run's seeds for the operations before stay as they were.
   ...adminMedia.endpoints,
+  ...adminOperations.endpoints,
 ];

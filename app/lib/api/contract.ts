@@ -26,6 +26,7 @@ export interface Endpoint<
   P extends ZodTypeAny = ZodTypeAny,
   B extends ZodTypeAny = ZodTypeAny,
   A extends Access = Access,
+  H extends ZodTypeAny = ZodTypeAny,
 > {
   method: Method;
   /** OpenAPI form, with {params}: "/service/user/list/{name}". */
@@ -41,6 +42,11 @@ export interface Endpoint<
   params?: P;
   /** Read from a JSON body or a form (urlencoded or multipart): the same schema as the page's form. */
   body?: B;
+  /**
+   * Request headers the endpoint reads (an object schema whose keys are the headers' names, such
+   * as `Idempotency-Key`): a header left out is absent from the object, and a bad one is a 400.
+   */
+  headers?: H;
   /** The largest body read, in bytes (64 KiB unless said): an article's text needs more. */
   maxBodyBytes?: number;
   /**
@@ -70,7 +76,7 @@ const error = (description: string): Answer => ({ description, schema: apiErrorS
 /** The errors an endpoint can give besides its own, from what it declares. */
 export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
   const answers: Record<number, Answer> = {};
-  if (endpoint.query || endpoint.params || endpoint.body || endpoint.upload || endpoint.binary)
+  if (endpoint.query || endpoint.params || endpoint.body || endpoint.headers || endpoint.upload || endpoint.binary)
     answers[400] = error("The input is not valid: `fields` holds each field's errors.");
   if (endpoint.access === "desk-key") {
     answers[401] = {
@@ -92,9 +98,13 @@ export function errorAnswers(endpoint: Endpoint): Record<number, Answer> {
 }
 
 /** Declares an endpoint, keeping its schemas' types for the route that serves it. */
-export function endpoint<Q extends ZodTypeAny, P extends ZodTypeAny, B extends ZodTypeAny, A extends Access>(
-  e: Endpoint<Q, P, B, A>,
-): Endpoint<Q, P, B, A> {
+export function endpoint<
+  Q extends ZodTypeAny,
+  P extends ZodTypeAny,
+  B extends ZodTypeAny,
+  A extends Access,
+  H extends ZodTypeAny = ZodTypeAny,
+>(e: Endpoint<Q, P, B, A, H>): Endpoint<Q, P, B, A, H> {
   if ((e.access === "desk-key") !== (e.deskAction !== undefined))
     throw new Error(`${e.operationId}: an Admin API endpoint, and only one, names its desk action.`);
   return e;
@@ -122,6 +132,7 @@ export function registry(endpoints: readonly Endpoint[]): OpenAPIRegistry {
       request: {
         ...(e.query ? { query: e.query as never } : {}),
         ...(e.params ? { params: e.params as never } : {}),
+        ...(e.headers ? { headers: e.headers as never } : {}),
         ...(e.body
           ? {
               body: {

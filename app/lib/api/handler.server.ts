@@ -24,13 +24,15 @@ const MAX_BODY_BYTES = 64 * 1024;
 const MAX_FORM_FIELDS = 1_000;
 
 export type Call<E extends Endpoint> =
-  E extends Endpoint<infer Q, infer P, infer B, infer A>
+  E extends Endpoint<infer Q, infer P, infer B, infer A, infer H>
     ? {
         request: Request;
         context: AppLoadContext;
         query: z.output<Q>;
         params: z.output<P>;
         body: z.output<B>;
+        /** The headers the endpoint declares, by the names it gives them. */
+        headers: z.output<H>;
         /** The signed-in reader; always there when the endpoint's access is "reader" or "subscriber". */
         user: A extends "public" | "desk-key" ? User | undefined : User;
         /** The staff API key calling an Admin API endpoint. */
@@ -176,6 +178,17 @@ async function readBody(request: Request, maxBytes: number): Promise<unknown> {
   return value;
 }
 
+/** The request's values of the headers the endpoint declares, under the names it declares them by. */
+function declaredHeaders(e: Endpoint, request: Request): Record<string, string> {
+  const shape = (e.headers as { shape?: Record<string, unknown> } | undefined)?.shape ?? {};
+  const found: Record<string, string> = {};
+  for (const name of Object.keys(shape)) {
+    const value = request.headers.get(name);
+    if (value !== null) found[name] = value;
+  }
+  return found;
+}
+
 function parse<S extends ZodTypeAny>(schema: S | undefined, value: unknown): z.output<S> | undefined {
   if (!schema) return undefined;
   const parsed = schema.safeParse(value);
@@ -231,8 +244,9 @@ export function apiRoute(...served: Served[]) {
           const url = new URL(request.url);
           const query = parse(e.query, Object.fromEntries(url.searchParams));
           const routeParams = parse(e.params, params);
+          const headers = parse(e.headers, declaredHeaders(e, request));
           const body = e.body ? parse(e.body, await readBody(request, e.maxBodyBytes ?? MAX_BODY_BYTES)) : undefined;
-          return await handle({ request, context, query, params: routeParams, body, user, key } as Call<Endpoint>);
+          return await handle({ request, context, query, params: routeParams, body, headers, user, key } as Call<Endpoint>);
         } catch (error) {
           if (error instanceof Refusal) return error.response;
           if (error instanceof Response) throw error;

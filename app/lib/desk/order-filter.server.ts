@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isOrderFilter, type OrderFilter } from "~/server/store/fulfilment/lifecycle";
-import type { OrderListFilter } from "~/server/store/fulfilment/desk-orders";
+import { orderListFilter, type OrderListFilter } from "~/server/store/fulfilment/desk-orders";
 
 // The desk's order list filter, read from the address the same way by the page and its CSV
 // export: a state, a range of UTC days and a page. What cannot be read is left out and said so.
@@ -34,7 +34,7 @@ export function readOrderFilter(url: URL): ReadOrderFilter {
   const state = isOrderFilter(wanted.state) ? wanted.state : undefined;
   const clean = parsed.success && (!wanted.from || from) && (!wanted.to || to) && (!wanted.state || state);
   return {
-    filter: { state, from: from && `${from}T00:00:00.000Z`, until: to && `${to}T23:59:59.999Z` },
+    filter: orderListFilter(state, from, to),
     shown: { state: state ?? "", from: from ?? "", to: to ?? "" },
     page: wanted.page ?? 1,
     problem: clean ? null : BAD_ORDER_FILTER,

@@ -59,7 +59,8 @@ export const DONE: Record<string, string> = {
   "extend-download": "Download access extended. They were mailed.",
 };
 
-const REFUSED: Record<Exclude<ServiceRefusal, "changed" | "not-found">, string> = {
+/** What the desk (and the Admin API) says when the domain refuses an action. */
+export const REFUSED: Record<Exclude<ServiceRefusal, "changed" | "not-found">, string> = {
   "not-locked": "This account is not locked and has no failed sign-ins to clear.",
   staff: "This account is staff: an admin removes them from staff before it can be restricted.",
   "already-restricted": "This account is already restricted.",

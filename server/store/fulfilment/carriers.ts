@@ -24,3 +24,13 @@ export function trackingUrl(carrier: string, trackingNumber: string): string | n
   const known = CARRIERS.find((c) => c.id === carrier);
   return known ? known.trackingUrl.replace("{number}", encodeURIComponent(trackingNumber)) : null;
 }
+
+/**
+ * A carrier as a tool or a person names it: a known carrier by its id or its name, in any case
+ * ("UPS", "ups", "royal mail"), is that carrier's id; anything else is kept as typed (trimmed).
+ */
+export function carrierFor(named: string): string {
+  const text = named.trim().replace(/\s+/g, " ");
+  const wanted = text.toLowerCase();
+  return CARRIERS.find((c) => c.id === wanted || c.name.toLowerCase() === wanted)?.id ?? text;
+}

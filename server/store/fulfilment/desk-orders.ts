@@ -1,10 +1,26 @@
+import type { Selectable } from "kysely";
 import type { Database } from "~/server/db/connection";
+import type { StoreOrderLineTable, StoreOrderTable } from "~/server/db/schema";
+import { findOrder, type Order } from "~/server/store/order-records";
+import { refundsOf, type Refund } from "~/server/store/refunds/refunds";
 import { csvDocument } from "~/server/text/csv";
 import { formatUsd } from "~/shared/money";
-import { filterCondition, orderStage, REFUND_LABELS, refundState, STAGE_LABELS, type OrderFilter } from "./lifecycle";
+import {
+  filterCondition,
+  lineShips,
+  orderStage,
+  REFUND_LABELS,
+  refundState,
+  STAGE_LABELS,
+  type OrderFilter,
+  type OrderStage,
+  type RefundState,
+} from "./lifecycle";
+import { shipmentsOf, type Shipment } from "./shipments";
 
 // The desk's list of orders (ADR 086): newest first, filtered by state and a range of UTC days,
-// a page at a time, and the same filter as CSV.
+// a page at a time, and the same filter as CSV; and one order as the desk's page and the Admin
+// API (ADR 088) show it.
 
 export interface OrderListFilter {
   state?: OrderFilter;
@@ -22,8 +38,17 @@ export interface OrderListRow {
   itemCount: number;
   totalCents: number;
   refundedCents: number;
+  /** The stage and refund state in words, as the desk shows them. */
   stage: string;
   refund: string;
+  /** The same as codes, for tools. */
+  stageCode: OrderStage;
+  refundCode: RefundState;
+}
+
+/** A state and a range of UTC days (YYYY-MM-DD, both ends included) as the list's filter. */
+export function orderListFilter(state: OrderFilter | undefined, fromDay: string | undefined, toDay: string | undefined): OrderListFilter {
+  return { state, from: fromDay && `${fromDay}T00:00:00.000Z`, until: toDay && `${toDay}T23:59:59.999Z` };
 }
 
 /** Never more rows than this in one export; the filter narrows a larger one. */
@@ -78,6 +103,8 @@ async function rows(db: Database, filter: OrderListFilter, limit: number, offset
     refundedCents: r.refunded_cents,
     stage: STAGE_LABELS[orderStage(r)],
     refund: REFUND_LABELS[refundState(r)],
+    stageCode: orderStage(r),
+    refundCode: refundState(r),
   }));
 }
 
@@ -115,4 +142,52 @@ export async function orderListCsv(db: Database, filter: OrderListFilter): Promi
 export async function orderIdByNumber(db: Database, number: string): Promise<string | undefined> {
   if (!/^[A-Z0-9-]{1,40}$/.test(number)) return undefined;
   return (await db.selectFrom("store_order").select("id").where("number", "=", number).executeTakeFirst())?.id;
+}
+
+export type DeskOrderLine = Selectable<StoreOrderLineTable> & {
+  /** Goes by post (else fulfilled at payment). */
+  ships: boolean;
+  /** How many of it can still be refunded. */
+  refundable: number;
+  /** A paid line that goes by post, not dispatched yet and not refunded in full. */
+  dispatchable: boolean;
+};
+
+/** One order with all the desk knows of it: lines, shipments, refunds and its place in its life. */
+export interface DeskOrder {
+  order: Order;
+  row: Selectable<StoreOrderTable>;
+  lines: DeskOrderLine[];
+  shipments: Shipment[];
+  refunds: Refund[];
+  stage: OrderStage;
+  refundState: RefundState;
+}
+
+/** The order with this number, as the desk's page and the Admin API show it; undefined when none has it. */
+export async function deskOrder(db: Database, number: string): Promise<DeskOrder | undefined> {
+  const id = await orderIdByNumber(db, number);
+  const order = id ? await findOrder(db, id) : undefined;
+  if (!order) return undefined;
+  const [row, lines, shipments, refunds] = await Promise.all([
+    db.selectFrom("store_order").selectAll().where("id", "=", order.id).executeTakeFirstOrThrow(),
+    db.selectFrom("store_order_line").selectAll().where("order_id", "=", order.id).orderBy("position").execute(),
+    shipmentsOf(db, order.id),
+    refundsOf(db, order.id),
+  ]);
+  const paid = row.paid_at !== null && row.status !== "pending_payment";
+  return {
+    order,
+    row,
+    lines: lines.map((l) => ({
+      ...l,
+      ships: lineShips(l),
+      refundable: paid ? l.quantity - l.refunded_quantity : 0,
+      dispatchable: row.status === "paid" && lineShips(l) && !l.fulfilled_at && l.refunded_quantity < l.quantity,
+    })),
+    shipments,
+    refunds,
+    stage: orderStage(row),
+    refundState: refundState(row),
+  };
 }
