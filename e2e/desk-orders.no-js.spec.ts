@@ -118,7 +118,7 @@ test("a store member ships one order with tracking and refunds a line of another
 
   await shippedEntry.getByRole("link", { name: `Order ${shipped.number}` }).click();
   await expect(buyer.getByRole("heading", { level: 1, name: `Order ${shipped.number}` })).toBeVisible();
-  await expect(buyer.getByRole("definition").filter({ hasText: "Dispatched" })).toBeVisible();
+  await expect(buyer.getByRole("definition").filter({ hasText: "Fulfilled" })).toBeVisible();
   await expect(buyer.getByRole("region", { name: "Shipments" }).getByRole("link", { name: TRACKING })).toHaveAttribute(
     "href",
     TRACKING_URL,

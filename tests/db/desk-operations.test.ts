@@ -233,7 +233,7 @@ describe(`the desk's order view and the buyer's history after payment (${dialect
     const { rows } = await orderListPage(db, orderListFilter(undefined, "2025-01-12", "2025-01-12"), 1, 100);
     expect(rows.find((r) => r.number === late.number)).toMatchObject({
       // Refunded in full, nothing is left to dispatch: fulfilled, as ADR 086 has it.
-      stage: "Dispatched",
+      stage: "Fulfilled",
       refund: "Refunded",
       stageCode: "fulfilled",
       refundCode: "refunded",

@@ -12,7 +12,7 @@ export type RefundState = "none" | "partly-refunded" | "refunded";
 export const STAGE_LABELS: Record<OrderStage, string> = {
   pending: "Awaiting payment",
   paid: "Paid",
-  fulfilled: "Dispatched",
+  fulfilled: "Fulfilled",
   delivered: "Delivered",
   cancelled: "Cancelled",
 };
