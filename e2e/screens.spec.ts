@@ -14,7 +14,7 @@ import { markOrderPaid } from "~/server/store/order-payment";
 import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, createReader, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
-import { SCREENSHOT_WIDTHS, screenPath, shoot, WIDTHS } from "./shoot";
+import { SCREENSHOT_WIDTHS, screenPath, screenshot, shoot, WIDTHS } from "./shoot";
 
 // One screenshot of every page type at a phone's width and a laptop's, for a person to look at
 // (e2e/shoot.ts). Each page must answer, have its heading, and be no wider than the screen at 320,
@@ -180,7 +180,7 @@ test("the desk's door, staff, audit and article pages, for an admin, fit the scr
   await page.getByLabel("Code from your app", { exact: true }).fill(totpCode(secret, new Date()));
   await page.getByRole("button", { name: "Set up and enter the desk" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your second factor", exact: true })).toBeVisible();
-  await page.screenshot({ path: screenPath(project, "desk-recovery-codes", 1280), fullPage: true, animations: "disabled" });
+  await screenshot(page, project, "desk-recovery-codes", 1280);
 
   const colleagueId = await site.db.selectFrom("app_user").select("id").where("email", "=", colleague.email).executeTakeFirstOrThrow();
   await shoot(page, project, "desk", "/desk");
@@ -256,8 +256,7 @@ test("the desk's authors, topics, home page and reading lists, for an admin, fit
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `desk-author-stale at ${width} px`).toBeLessThanOrEqual(width);
-    if (SCREENSHOT_WIDTHS.includes(width))
-      await page.screenshot({ path: screenPath(project, "desk-author-stale", width), fullPage: true, animations: "disabled" });
+    if (SCREENSHOT_WIDTHS.includes(width)) await screenshot(page, project, "desk-author-stale", width);
   }
 
   // Curation: a lead and a pinned story chosen through the page's own buttons, then given back.
@@ -443,7 +442,7 @@ async function shootArticlePages(page: Page, site: Site, project: string, collea
   for (const width of SCREENSHOT_WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `conflict at ${width} px`).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: screenPath(project, "desk-article-conflict", width), fullPage: true, animations: "disabled" });
+    await screenshot(page, project, "desk-article-conflict", width);
   }
 }
 

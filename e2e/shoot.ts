@@ -5,6 +5,12 @@ import { expect } from "./fixtures";
 // Screenshots for a person to look at: test-results/screens/<project>/<page>-<width>.png.
 export const WIDTHS = [320, 390, 768, 1280];
 export const SCREENSHOT_WIDTHS = [390, 1280];
+/**
+ * The project whose run saves the page types' screenshots: the page every reader gets first, with
+ * the same stylesheet as with JS. The JS project checks the same widths without saving them (a
+ * full-page PNG costs about a second), and shoots only what JS alone draws (the dialogs).
+ */
+const SHOOTING_PROJECT = "no-js";
 const SCREENS = path.join(process.env.TEST_RESULTS_DIR ?? "test-results", "screens");
 
 export const screenPath = (project: string, name: string, width: number) => path.join(SCREENS, project, `${name}-${width}.png`);
@@ -23,8 +29,12 @@ export async function shoot(page: Page, project: string, name: string, address: 
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px: page width`).toBeLessThanOrEqual(
       width,
     );
-    if (SCREENSHOT_WIDTHS.includes(width)) {
-      await page.screenshot({ path: screenPath(project, name, width), fullPage: true, animations: "disabled" });
-    }
+    if (SCREENSHOT_WIDTHS.includes(width)) await screenshot(page, project, name, width);
   }
+}
+
+/** Saves the page as it is now, at its full length, in the shooting project. */
+export async function screenshot(page: Page, project: string, name: string, width: number): Promise<void> {
+  if (project !== SHOOTING_PROJECT) return;
+  await page.screenshot({ path: screenPath(project, name, width), fullPage: true, animations: "disabled" });
 }
