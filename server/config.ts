@@ -37,6 +37,15 @@ const envSchema = z.object({
     .min(1)
     .max(256)
     .default(() => os.availableParallelism()),
+  /**
+   * Scheduled-jobs processes beside the server processes (ADR 069); by default as many as
+   * WEB_CONCURRENCY. 0 on instances that only serve pages, when another instance runs the jobs.
+   */
+  JOBS_PROCESSES: z
+    .literal("")
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(0).max(256))
+    .optional(),
   DATA_DIR: z.string().min(1).default("data"),
   /** Where the seed content, the charts, the toolkits' texts and the media files are read from. */
   CONTENT_DIR: z.string().min(1).default("content"),

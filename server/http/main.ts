@@ -42,8 +42,8 @@ async function main(): Promise<void> {
       );
     }
     await prepareData(config);
-    // As many as the processes that serve pages, each at the lowest CPU priority (ADR 069).
-    const jobs = startJobsProcesses(config.WEB_CONCURRENCY);
+    // As many as the processes that serve pages unless set, each at the lowest CPU priority (ADR 069).
+    const jobs = startJobsProcesses(config.JOBS_PROCESSES ?? config.WEB_CONCURRENCY);
     for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, jobs.stop);
     if (config.WEB_CONCURRENCY > 1) return runPrimary(config);
   }

@@ -51,6 +51,9 @@ export async function startBuiltServer(
       METER_ADDRESS_CEILING: "0",
       // One process: a test server shares the machine with the suite's other workers.
       WEB_CONCURRENCY: "1",
+      // No scheduled-jobs process unless a test asks for one (JOBS_PROCESSES: "1"): it costs a
+      // second of CPU to start and wakes every few seconds, in each of the suite's ~110 servers.
+      JOBS_PROCESSES: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

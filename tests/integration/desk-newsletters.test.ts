@@ -25,7 +25,7 @@ let counter = 0;
 beforeAll(async () => {
   connection = await isolatedConnection("desk-newsletters");
   smtp = await startLoopbackSmtp();
-  server = await startBuiltServer({ RATE_LIMIT_PER_ACCOUNT: "1000", SMTP_URL: smtp.url }, "production", connection);
+  server = await startBuiltServer({ RATE_LIMIT_PER_ACCOUNT: "1000", SMTP_URL: smtp.url, JOBS_PROCESSES: "1" }, "production", connection);
   db = connect(connection);
   editor = await deskPeople(server.url, db).staffMember(["editor"], "Nell");
 }, 120_000);

@@ -380,12 +380,13 @@ describe("one process per core", () => {
       server.child.stderr!.on("data", onData);
     });
 
-  it("serves from WEB_CONCURRENCY processes, replaces one that dies, and drains them all on SIGTERM", async () => {
-    const server = await startBuiltServer({ WEB_CONCURRENCY: "2" });
+  it("serves from WEB_CONCURRENCY processes, replaces one that dies, and drains them all on SIGTERM; with JOBS_PROCESSES=0 it runs no jobs", async () => {
+    const server = await startBuiltServer({ WEB_CONCURRENCY: "2", JOBS_PROCESSES: "0" });
     try {
       const primary = server.child.pid!;
       const [first, second] = workers(primary);
       expect(workers(primary)).toHaveLength(2);
+      expect(jobs(primary)).toEqual([]);
 
       const replaced = output(server, `Server process ${first} exited with signal SIGKILL; starting another`);
       process.kill(first!, "SIGKILL");
@@ -410,7 +411,8 @@ describe("one process per core", () => {
   }, 90_000);
 
   it("runs the scheduled jobs in a process of their own per serving process, at the lowest CPU priority, replaced if it dies", async () => {
-    const server = await startBuiltServer({ WEB_CONCURRENCY: "2" });
+    // JOBS_PROCESSES left unset, as an operator would: one per serving process.
+    const server = await startBuiltServer({ WEB_CONCURRENCY: "2", JOBS_PROCESSES: "" });
     try {
       const primary = server.child.pid!;
       // Each lowers its own priority once it has loaded.

@@ -24,6 +24,13 @@ describe("configuration", () => {
     expect(() => parseConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => parseConfig({ MAINTENANCE_MODE: "maybe" })).toThrow(/MAINTENANCE_MODE/);
     expect(() => parseConfig({ DATABASE_SCHEMA: "x; drop table" })).toThrow(/DATABASE_SCHEMA/);
+    expect([undefined, "", "0", "3"].map((n) => parseConfig(n === undefined ? {} : { JOBS_PROCESSES: n }).JOBS_PROCESSES)).toEqual([
+      undefined,
+      undefined,
+      0,
+      3,
+    ]);
+    expect(() => parseConfig({ JOBS_PROCESSES: "-1" })).toThrow(/JOBS_PROCESSES/);
   });
 
   it("links to the server's own address when SITE_URL is not given", () => {
