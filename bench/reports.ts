@@ -8,10 +8,13 @@
 // checkouts' A/B tags), and the meter funnel's rows (guests walled on about three days each,
 // readers shown the subscribe wall, registrations from the wall). Then each report is run as the
 // desk runs it, for the last 30 days (the page's default) and for the longest range (366 days):
-// one run to warm up, then the median and the slowest of five, and the load average around them.
+// one run to warm up, then the median and the slowest of five, the median CPU time the run cost
+// (this process's, where SQLite runs, and PostgreSQL's backends', read from /proc when the server
+// is on this machine: what a run takes on an idle machine), and the load average around them.
 // Prints each time against the target (a median under 1 s) and exits 1 on a miss. No server is
 // started: the reports are queries.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import os from "node:os";
 import { sql, type Insertable } from "kysely";
 import { connect, type Database } from "~/server/db/connection";
@@ -277,18 +280,54 @@ async function seedOrders(db: Database, rand: () => number, readers: string[]): 
 interface Timing {
   median: number;
   slowest: number;
+  /** The CPU the run cost (this process, and PostgreSQL's backends): what it would take on an idle machine. */
+  cpu: number | null;
 }
 
-async function time(run: () => Promise<unknown>): Promise<Timing> {
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/**
+ * CPU time so far, in milliseconds: this process's (SQLite runs in it), plus, for PostgreSQL on
+ * this machine, its backends serving this database, read from /proc; null when they cannot be read.
+ * PostgreSQL's parallel workers end with their query and are not counted.
+ */
+async function cpuSoFar(db: Database, postgres: boolean): Promise<number | null> {
+  const own = process.cpuUsage();
+  let backends = 0;
+  if (postgres) {
+    const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database()`.execute(db);
+    try {
+      for (const { pid } of rows) {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        backends += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+      }
+    } catch {
+      return null;
+    }
+  }
+  return (own.user + own.system) / 1000 + backends;
+}
+
+async function time(db: Database, postgres: boolean, run: () => Promise<unknown>): Promise<Timing> {
   await run();
   const times: number[] = [];
+  const cpus: number[] = [];
   for (let i = 0; i < RUNS; i++) {
+    const cpuBefore = await cpuSoFar(db, postgres);
     const started = performance.now();
     await run();
     times.push(performance.now() - started);
+    const cpuAfter = await cpuSoFar(db, postgres);
+    if (cpuBefore !== null && cpuAfter !== null) cpus.push(cpuAfter - cpuBefore);
   }
   times.sort((a, b) => a - b);
-  return { median: times[Math.floor(RUNS / 2)]!, slowest: times[RUNS - 1]! };
+  cpus.sort((a, b) => a - b);
+  return {
+    median: times[Math.floor(RUNS / 2)]!,
+    slowest: times[RUNS - 1]!,
+    cpu: cpus.length === RUNS ? cpus[Math.floor(RUNS / 2)]! : null,
+  };
 }
 
 async function bench(engine: Engine): Promise<boolean> {
@@ -314,12 +353,12 @@ async function bench(engine: Engine): Promise<boolean> {
     let met = true;
     for (const [label, range] of ranges) {
       const timings: [string, Timing][] = [
-        ["sales by day and product", await time(() => salesReport(db, range))],
-        ["subscriptions by tier", await time(() => subscriptionsReport(db, range, NOW))],
-        ["meter funnel by A/B tag", await time(() => funnelReport(db, range))],
+        ["sales by day and product", await time(db, engine === "postgres", () => salesReport(db, range))],
+        ["subscriptions by tier", await time(db, engine === "postgres", () => subscriptionsReport(db, range, NOW))],
+        ["meter funnel by A/B tag", await time(db, engine === "postgres", () => funnelReport(db, range))],
         [
           "the whole page (all three)",
-          await time(async () => {
+          await time(db, engine === "postgres", async () => {
             await salesReport(db, range);
             await subscriptionsReport(db, range, NOW);
             await funnelReport(db, range);
@@ -331,8 +370,9 @@ async function bench(engine: Engine): Promise<boolean> {
         // The verdict is the median's: on a shared machine the slowest run is mostly its neighbours'.
         const ok = t.median < TARGET_MS;
         if (!ok && !report.startsWith("the whole")) met = false;
+        const cpu = t.cpu === null ? "" : `, CPU ${fmt(t.cpu, 0).padStart(5)} ms`;
         console.log(
-          `    ${report.padEnd(28)} median ${fmt(t.median, 1).padStart(7)} ms, slowest ${fmt(t.slowest, 1).padStart(7)} ms${ok ? "" : "  (over 1 s)"}`,
+          `    ${report.padEnd(28)} median ${fmt(t.median, 1).padStart(7)} ms, slowest ${fmt(t.slowest, 1).padStart(7)} ms${cpu}${ok ? "" : "  (over 1 s)"}`,
         );
       }
     }

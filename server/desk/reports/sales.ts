@@ -62,10 +62,13 @@ export interface SalesReport {
 
 const saleDay = sql<string>`substr(o.paid_at, 1, 10)`;
 const refundDay = sql<string>`substr(r.succeeded_at, 1, 10)`;
-/** A line's share of what its order paid for goods (ADR 086's refund amounts), in cents, unrounded. */
-const lineGross = sql<number>`case when o.subtotal_cents > 0 then 1.0 * l.line_total_cents * (o.total_cents - o.shipping_cents) / o.subtotal_cents else 0 end`;
+/**
+ * A line's share of what its order paid for goods (ADR 086's refund amounts), in cents, unrounded.
+ * In floating point on both databases (PostgreSQL's `1.0 *` would be its slower numeric type).
+ */
+const lineGross = sql<number>`case when o.subtotal_cents > 0 then cast(l.line_total_cents as double precision) * (o.total_cents - o.shipping_cents) / o.subtotal_cents else 0 end`;
 /** The same share for the quantity a refund took of the line. */
-const refundLineAmount = sql<number>`case when o.subtotal_cents > 0 and l.quantity > 0 then 1.0 * rl.quantity * l.line_total_cents * (o.total_cents - o.shipping_cents) / (1.0 * l.quantity * o.subtotal_cents) else 0 end`;
+const refundLineAmount = sql<number>`case when o.subtotal_cents > 0 and l.quantity > 0 then cast(rl.quantity as double precision) * l.line_total_cents * (o.total_cents - o.shipping_cents) / (cast(l.quantity as double precision) * o.subtotal_cents) else 0 end`;
 
 const key = (day: string, productId: number | null) => `${day}|${productId ?? ""}`;
 
