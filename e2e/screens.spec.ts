@@ -472,7 +472,10 @@ test("the desk's customer-service pages, for a service agent, fit the screen fro
   await shoot(page, project, "desk-reader", `/desk/readers/${userId}`);
 });
 
-test("the desk's orders and an order's page, for the store, fit the screen from 320 to 1280 px", async ({ page, site }, testInfo) => {
+test("the desk's orders, an order's page and the reports, for the store, fit the screen from 320 to 1280 px", async ({
+  page,
+  site,
+}, testInfo) => {
   test.setTimeout(120_000);
   const project = testInfo.project.name;
   await enrolledStaff(page, site, "screens-desk-orders", ["store"]);
@@ -495,4 +498,6 @@ test("the desk's orders and an order's page, for the store, fit the screen from 
   );
   await shoot(page, project, "desk-orders", "/desk/orders");
   await shoot(page, project, "desk-order", `/desk/orders/${order.number}`);
+  // The reports (ADR 090), with the order paid today among the last 30 days' sales.
+  await shoot(page, project, "desk-reports", "/desk/reports");
 });

@@ -170,6 +170,7 @@ export function ArticlePage({ data, noteResult }: ArticlePageProps) {
                       articleUrl={article.url}
                       screen={offer.screen}
                       region={offer.region}
+                      abTag={offer.abTag}
                       cookiesRefused={viewer.cookiesRefused}
                     />
                   )}

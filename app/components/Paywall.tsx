@@ -45,11 +45,14 @@ export function RegistrationWall({
   articleUrl,
   screen,
   region,
+  abTag,
   cookiesRefused = false,
 }: {
   articleUrl: string;
   screen: WallScreen;
   region: Region;
+  /** The wall's A/B tag, which its registration form carries for the meter funnel (ADR 090). */
+  abTag: string;
   /** The browser sent back no cookie: the meter cannot count its free reads. */
   cookiesRefused?: boolean;
 }) {
@@ -79,7 +82,7 @@ export function RegistrationWall({
         </ul>
       </nav>
       <Deferred fallback={<p>Loading the form…</p>}>
-        <WallForm key={screen} screen={screen} articleUrl={articleUrl} region={region} />
+        <WallForm key={screen} screen={screen} articleUrl={articleUrl} region={region} abTag={abTag} />
       </Deferred>
     </section>
   );

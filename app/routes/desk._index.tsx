@@ -20,6 +20,7 @@ const AREA_DESCRIPTIONS: Record<DeskArea["id"], string> = {
   media: "Videos and podcast episodes: their details, files and captions.",
   store: "The store's catalogue, orders and promotions.",
   service: "Readers' accounts, subscriptions and orders, for customer service.",
+  reports: "Sales, subscriptions and the meter's funnel over a range of days, with CSV.",
   staff: "Who works at the desk, and their roles.",
   audit: "Every desk action: who, what, when.",
   "api-keys": "The keys tools use for the Admin API: when each was last used, and revoking one.",

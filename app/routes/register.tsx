@@ -13,11 +13,14 @@ import { visitorRegion } from "~/app/lib/accounts/geo.server";
 import { returnPath, safeRedirectPath, withQueryValue } from "~/app/lib/http/redirects";
 import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { wallTag } from "~/server/paywall/walls";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const returnTo = returnPath(new URL(request.url).searchParams.get("redirectTo"));
+  const url = new URL(request.url);
+  const returnTo = returnPath(url.searchParams.get("redirectTo"));
   if (await requestContext({ request, context }).user()) throw redirect(returnTo);
-  return { returnTo, region: await visitorRegion(request, context) };
+  // A form sent from the registration wall and refused comes back here: sent again, it still names the wall.
+  return { returnTo, region: await visitorRegion(request, context), wallTag: wallTag(url.searchParams.get("wallTag")) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -28,7 +31,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = submission.value;
 
   // The flow (rate limit, captcha, the account, the guest's reads, the session) is POST /api/user/register's too.
-  const outcome = await registerFlow(request, context, input);
+  // The registration wall's form names its A/B tag: the meter funnel counts the account (ADR 090).
+  const outcome = await registerFlow(request, context, input, wallTag(form.get("wallTag")));
   if (!outcome.ok) {
     const { problem } = outcome;
     switch (problem.code) {
@@ -58,7 +62,7 @@ export const meta: MetaFunction = (args) =>
   });
 
 export default function Register() {
-  const { returnTo, region } = useLoaderData<typeof loader>();
+  const { returnTo, region, wallTag: fromWall } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className={prose.narrow}>
@@ -69,6 +73,7 @@ export default function Register() {
       <RegistrationForm
         redirectTo={returnTo}
         region={region}
+        wallTag={fromWall}
         result={actionData && "result" in actionData ? actionData.result : undefined}
       />
     </div>

@@ -1148,6 +1148,22 @@ export interface MailLogTable {
   message_id: string;
 }
 
+/** A reader met a wall under an A/B tag on a UTC day (ADR 090): one row however often they met it. */
+export interface WallViewTable {
+  day: string;
+  wall: "registration" | "subscribe";
+  ab_tag: string;
+  /** The meter's key: `v:` and a guest's visitor id, or `u:` and an account's id. */
+  viewer: string;
+}
+
+/** An account opened from the registration wall's form, with the wall's A/B tag (ADR 090); no account id. */
+export interface WallRegistrationTable {
+  id: string;
+  ab_tag: string;
+  registered_at: string;
+}
+
 /** A customer-service form's key, once its action has been taken (ADR 087). */
 export interface ServiceRequestTable {
   key: string;
@@ -1264,4 +1280,6 @@ export interface DB {
   mail_log: MailLogTable;
   service_request: ServiceRequestTable;
   download_extension: DownloadExtensionTable;
+  wall_view: WallViewTable;
+  wall_registration: WallRegistrationTable;
 }

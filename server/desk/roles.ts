@@ -79,6 +79,8 @@ export const DESK_ACTIONS = [
   "orders.fulfil",
   /** Refund chosen lines or the whole order, and cancel a paid order with a full refund. */
   "orders.refund",
+  /** The publisher's reports (ADR 090): sales, subscriptions and the meter funnel, and their CSV. */
+  "reports.view",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -126,6 +128,7 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "orders.list": ["admin", "store", "service"],
   "orders.fulfil": ["admin", "store"],
   "orders.refund": ["admin", "store", "service"],
+  "reports.view": ["admin", "store"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -171,6 +174,12 @@ export const DESK_AREAS = [
       { title: "Readers", opens: "readers.find", path: "/desk/readers" },
       { title: "Orders", opens: "orders.list", path: "/desk/orders" },
     ],
+  },
+  {
+    id: "reports",
+    title: "Reports",
+    roles: ["admin", "store"],
+    pages: [{ title: "Reports", opens: "reports.view", path: "/desk/reports" }],
   },
   { id: "staff", title: "Staff", roles: ["admin"], pages: [{ title: "Staff", opens: "staff.list", path: "/desk/staff" }] },
   { id: "audit", title: "Audit log", roles: ["admin"], pages: [{ title: "Audit log", opens: "audit.read", path: "/desk/audit" }] },

@@ -428,6 +428,8 @@ const CALLS: DeskCall[] = [
         form: { intent: "fulfil", token: crypto.randomUUID(), lines: "1", carrier: "ups", trackingNumber: "1Z999" },
       }),
   },
+  { name: "reports", ok: 200, allowed: ["admin", "store"], call: (r) => r.request("/desk/reports?from=2026-01-01&to=2026-01-31") },
+  { name: "a report as CSV", ok: 200, allowed: ["admin", "store"], call: (r) => r.request("/desk/reports/sales.csv") },
   {
     name: "refund an order",
     ok: 303,
@@ -518,6 +520,11 @@ describe("who sees the desk", () => {
       "/desk/readers",
       "/desk/readers?q=a",
       "/desk/readers/x",
+      "/desk/reports",
+      "/desk/reports?from=2026-01-01&to=2026-01-31",
+      "/desk/reports/sales.csv",
+      "/desk/reports/subscriptions.csv",
+      "/desk/reports/funnel.csv",
       "/desk/nothing/here",
       "/desk.data",
     ];

@@ -4,12 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, type Database } from "~/server/db/connection";
+import { deskPeople } from "~/tests/helpers/desk-staff";
 import { Reader, registeredReader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Every page type of the production build, as its readers get it (a guest, a metered-out guest,
-// a subscriber, a shopper with a full cart at each checkout step), checked by the Nu HTML Checker
+// a subscriber, a shopper with a full cart at each checkout step, and the desk's reports for the
+// store, after those readers' orders and walls), checked by the Nu HTML Checker
 // (vnu-jar, on the machine's Java) in one run: starting its JVM costs about two seconds.
 
 const VNU_JAR = path.resolve("node_modules/vnu-jar/build/dist/vnu.jar");
@@ -29,6 +33,8 @@ interface Message {
 }
 
 let server: RunningServer;
+let connection: IsolatedConnection;
+let db: Database;
 let folder: string;
 /** Page type → its HTML as the server sent it. */
 const pages = new Map<string, string>();
@@ -142,6 +148,12 @@ async function checkoutPages() {
   await keep("order and receipt", shopper, firstHref($thanks, /^\/order\//));
 }
 
+/** The desk's reports (ADR 090) for the store, once the readers above have bought, met walls and subscribed. */
+async function deskPages() {
+  const { reader: store } = await deskPeople(server.url, db).staffMember(["store"]);
+  await keep("desk: reports", store, "/desk/reports");
+}
+
 async function subscriberPages() {
   const reader = await registeredReader(server.url);
   await keep("subscription checkout, a reader's", reader, "/subscriptions/checkout?plan=digital");
@@ -177,10 +189,13 @@ function checkAll(files: string[]): Promise<Message[]> {
 }
 
 beforeAll(async () => {
-  server = await startBuiltServer({ RATE_LIMIT_PER_ACCOUNT: "1000" });
+  connection = await isolatedConnection("html-validity");
+  server = await startBuiltServer({ RATE_LIMIT_PER_ACCOUNT: "1000" }, "production", connection);
+  db = connect(connection);
   await guestPages();
   await checkoutPages();
   await subscriberPages();
+  await deskPages();
   folder = fs.mkdtempSync(path.join(os.tmpdir(), "html-validity-"));
   const files = [...pages].map(([name, text]) => {
     const file = path.join(folder, `${name.replace(/[^a-z0-9]+/gi, "-")}.html`);
@@ -191,7 +206,9 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await db?.destroy();
   await server?.stop();
+  await connection?.drop();
   if (folder) fs.rmSync(folder, { recursive: true, force: true });
 });
 

@@ -48,6 +48,7 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "orders.list": ["admin", "store", "service"],
   "orders.fulfil": ["admin", "store"],
   "orders.refund": ["admin", "store", "service"],
+  "reports.view": ["admin", "store"],
 };
 
 describe("desk roles", () => {
@@ -68,12 +69,24 @@ describe("desk roles", () => {
     expect(mayAct(["store", "editor"], "api.issues.write")).toBe(true);
     expect(mayAct(["store", "editor"], "readers.act")).toBe(false);
     expect(mayAct(["store", "service"], "subscriptions.grant")).toBe(true);
+    expect(mayAct(["service", "editor"], "reports.view")).toBe(false);
+    expect(mayAct(["service", "store"], "reports.view")).toBe(true);
   });
 
   it("lists an area for the roles that work in it, and each of an area's pages opens with an action those roles hold (Orders: the store's and service's)", () => {
-    expect(areasFor(["admin"]).map((a) => a.id)).toEqual(["editorial", "media", "store", "service", "staff", "audit", "api-keys"]);
+    expect(areasFor(["admin"]).map((a) => a.id)).toEqual([
+      "editorial",
+      "media",
+      "store",
+      "service",
+      "reports",
+      "staff",
+      "audit",
+      "api-keys",
+    ]);
     expect(areasFor(["editor"]).map((a) => a.id)).toEqual(["editorial", "media"]);
-    expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service"]);
+    expect(areasFor(["store", "service"]).map((a) => a.id)).toEqual(["store", "service", "reports"]);
+    expect(areasFor(["service"]).map((a) => a.id)).toEqual(["service"]);
     for (const area of DESK_AREAS) {
       for (const page of area.pages as readonly { path: string; opens: DeskAction }[])
         for (const role of ROLES)
@@ -108,6 +121,7 @@ describe("desk roles", () => {
       "/desk/podcasts",
       "/desk/orders",
       "/desk/readers",
+      "/desk/reports",
       "/desk/staff",
       "/desk/audit",
       "/desk/api-keys",
@@ -115,12 +129,17 @@ describe("desk roles", () => {
     expect(deskNavigation(["store", "service"])).toEqual([
       { title: "Orders", path: "/desk/orders" },
       { title: "Readers", path: "/desk/readers" },
+      { title: "Reports", path: "/desk/reports" },
     ]);
     expect(deskNavigation(["service"])).toEqual([
       { title: "Readers", path: "/desk/readers" },
       { title: "Orders", path: "/desk/orders" },
     ]);
-    expect(deskNavigation(["store"])).toEqual([{ title: "Orders", path: "/desk/orders" }]);
+    // The reports (ADR 090) are the store's and admins', not customer service's nor editors'.
+    expect(deskNavigation(["store"])).toEqual([
+      { title: "Orders", path: "/desk/orders" },
+      { title: "Reports", path: "/desk/reports" },
+    ]);
     expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ export function RegistrationForm({
   result,
   fetcher,
   defaultEmail,
+  wallTag,
 }: {
   redirectTo: string;
   region: Region;
@@ -30,6 +31,8 @@ export function RegistrationForm({
   fetcher?: FormFetcher;
   /** Prefills the e-mail address (e.g. a guest's order e-mail). */
   defaultEmail?: string;
+  /** On the registration wall: its A/B tag, which the meter funnel counts the account under (ADR 090). */
+  wallTag?: string | null;
 }) {
   const { form, fields, summary, submitDisabled } = useSpecForm(
     "register",
@@ -43,12 +46,13 @@ export function RegistrationForm({
       <ErrorSummary items={summary} />
       <FormElement
         method="post"
-        action={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}
+        action={`/register?redirectTo=${encodeURIComponent(redirectTo)}${wallTag ? `&wallTag=${encodeURIComponent(wallTag)}` : ""}`}
         {...getFormProps(form)}
         noValidate
         className={css.form}
       >
         <input type="hidden" name="redirectTo" value={redirectTo} />
+        {wallTag ? <input type="hidden" name="wallTag" value={wallTag} /> : null}
         {viaField}
         <Honeypot />
         <CaptchaToken action="register" />

@@ -133,6 +133,8 @@ export async function registerFlow(
   request: Request,
   context: AppLoadContext,
   input: { firstName: string; lastName: string; emailAddress: string; password: string; optIn: boolean; reCaptchaToken?: string },
+  /** Sent from the registration wall's form: its A/B tag, for the meter funnel (ADR 090). */
+  wallTag: string | null = null,
 ): Promise<RegisterOutcome> {
   const stopped = await guard(request, context, "register", input.emailAddress, input.reCaptchaToken);
   if (stopped) return { ok: false, problem: stopped };
@@ -142,6 +144,7 @@ export async function registerFlow(
     email: input.emailAddress,
     password: input.password,
     optIn: input.optIn,
+    wallTag,
   });
   if (!outcome.ok) {
     switch (outcome.reason) {

@@ -4,6 +4,8 @@ import type { Database } from "~/server/db/connection";
 import { keepGift } from "~/server/library/items";
 import { recordView } from "~/server/library/history";
 import { decideOffer, recordRead, type Offer, type OfferRules } from "~/server/paywall/offers";
+import { recordWallView } from "~/server/paywall/walls";
+import { log } from "~/server/log";
 import { countRead } from "~/server/content/popularity";
 import { config } from "~/app/lib/context/db.server";
 import { unmeteredReader, type ArticleReader } from "~/app/lib/context/article-reader.server";
@@ -49,7 +51,8 @@ export function offerRules(): OfferRules {
 /**
  * Records the read and decides the offer for whoever asks (`articleReader`): the read counts on the
  * reader's meter (recordRead) and the offer is decided on the meter's answer; a full read counts on
- * the most-read list, and a signed-in reader's history gets the view.
+ * the most-read list, a wall met counts for the meter funnel, and a signed-in reader's history gets
+ * the view.
  */
 export async function openArticle(
   database: Database,
@@ -73,6 +76,8 @@ export async function openArticle(
   };
   const offer = decideOffer(rules, offerRequest, await recordRead(database, rules, offerRequest));
   if (offer.fullContent) await countRead(database, article.id);
+  // The meter funnel's count of readers walled (ADR 090): a failure to count never stops the page.
+  else await recordWallView(database, context.reader, offer).catch((error: unknown) => log.warn("wall view not recorded", { error }));
   if (context.user) {
     await recordView(database, context.user.id, { type: "article", id: article.id });
     if (access.gift) await keepGift(database, context.user.id, article.id);
