@@ -48,6 +48,8 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "orders.list": ["admin", "store", "service"],
   "orders.fulfil": ["admin", "store"],
   "orders.refund": ["admin", "store", "service"],
+  "catalogue.products": ["admin", "store"],
+  "catalogue.offers": ["admin", "store"],
 };
 
 describe("desk roles", () => {
@@ -107,6 +109,8 @@ describe("desk roles", () => {
       "/desk/videos",
       "/desk/podcasts",
       "/desk/orders",
+      "/desk/products",
+      "/desk/offers",
       "/desk/readers",
       "/desk/staff",
       "/desk/audit",
@@ -114,13 +118,19 @@ describe("desk roles", () => {
     ]);
     expect(deskNavigation(["store", "service"])).toEqual([
       { title: "Orders", path: "/desk/orders" },
+      { title: "Products", path: "/desk/products" },
+      { title: "Offers", path: "/desk/offers" },
       { title: "Readers", path: "/desk/readers" },
     ]);
     expect(deskNavigation(["service"])).toEqual([
       { title: "Readers", path: "/desk/readers" },
       { title: "Orders", path: "/desk/orders" },
     ]);
-    expect(deskNavigation(["store"])).toEqual([{ title: "Orders", path: "/desk/orders" }]);
+    expect(deskNavigation(["store"])).toEqual([
+      { title: "Orders", path: "/desk/orders" },
+      { title: "Products", path: "/desk/products" },
+      { title: "Offers", path: "/desk/offers" },
+    ]);
     expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);
   });
 });
