@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Plugin } from "vite";
 
 /** The route manifest every page loads: `window.__remixManifest={…};` in assets/manifest-*.js. */
-type BrowserManifest = { routes: Record<string, { id: string }> };
+type BrowserManifest = { routes: Record<string, { id: string; parentId?: string }> };
 
 const PREFIX = "window.__remixManifest=";
 
@@ -36,10 +36,31 @@ export function browserRouteManifest(options: { appDirectory: string; clientFold
         if (!text.startsWith(PREFIX) || !text.endsWith(";")) throw new Error(`${file} is not a Remix route manifest`);
         const manifest = JSON.parse(text.slice(PREFIX.length, -1)) as BrowserManifest;
         const kept = await browserRoutes(manifest.routes, options);
-        await fs.writeFile(file, `${PREFIX}${JSON.stringify({ ...manifest, routes: kept })};`);
+        await fs.writeFile(file, `${PREFIX}${compacted({ ...manifest, routes: kept })};`);
       },
     },
   };
+}
+
+/**
+ * The manifest written without what every page would load for nothing (ADR 091): each route's id
+ * (its key), a parent that is the root, and the flags that are false or lists that are empty
+ * (Remix reads each of them as absent-is-false). A few bytes of script put ids and parents back
+ * before Remix reads the manifest, so the browser's router sees the routes it always did.
+ */
+export function compacted(manifest: BrowserManifest): string {
+  const routes: Record<string, Record<string, unknown>> = {};
+  for (const [id, route] of Object.entries(manifest.routes)) {
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(route as Record<string, unknown>)) {
+      if (key === "id" || (key === "parentId" && value === "root")) continue;
+      if (value === false || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+      kept[key] = value;
+    }
+    routes[id] = kept;
+  }
+  const restore = 'm=>{for(const k in m.routes){const r=m.routes[k];r.id=k;if(k!=="root"&&!r.parentId)r.parentId="root"}return m}';
+  return `(${restore})(${JSON.stringify({ ...manifest, routes })})`;
 }
 
 async function browserRoutes<T extends { id: string }>(

@@ -11,6 +11,7 @@ import { jpegOf, pngOf } from "~/tests/helpers/images";
 import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { fulfilLines } from "~/server/store/fulfilment/shipments";
 import { markOrderPaid } from "~/server/store/order-payment";
+import { schedulePrice } from "~/server/desk/products";
 import { enrolledStaff, newStaff, secretOnPage, signInThroughPage } from "./staff";
 import { addToCart, createReader, expect, fillAddress, subscribeThroughCheckout, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
@@ -472,11 +473,11 @@ test("the desk's customer-service pages, for a service agent, fit the screen fro
   await shoot(page, project, "desk-reader", `/desk/readers/${userId}`);
 });
 
-test("the desk's orders, an order's page and the reports, for the store, fit the screen from 320 to 1280 px", async ({
+test("the desk's orders, an order's page, products, offers and the reports, for the store, fit the screen from 320 to 1280 px", async ({
   page,
   site,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const project = testInfo.project.name;
   await enrolledStaff(page, site, "screens-desk-orders", ["store"]);
   const pick = await availabilities(site.db);
@@ -498,6 +499,21 @@ test("the desk's orders, an order's page and the reports, for the store, fit the
   );
   await shoot(page, project, "desk-orders", "/desk/orders");
   await shoot(page, project, "desk-order", `/desk/orders/${order.number}`);
+  // The catalogue (ADR 091): a product with a price scheduled for later, and the offers with a use.
+  await schedulePrice(
+    site.db,
+    { actor: store, name: "Screens Store" },
+    pick.hardcover.productId,
+    pick.hardcover.id,
+    { priceCents: 3450, startsAt: new Date(Date.now() + 7 * 86_400_000) },
+    new Date(),
+  );
+  await shoot(page, project, "desk-products", "/desk/products");
+  await shoot(page, project, "desk-product", `/desk/products/${pick.hardcover.productId}`);
+  await shoot(page, project, "desk-product-format", `/desk/products/${pick.hardcover.productId}/formats/${pick.hardcover.id}`);
+  await shoot(page, project, "desk-offers", "/desk/offers");
+  await shoot(page, project, "desk-promo-code", "/desk/offers/promo-codes/WELCOME10");
+  await shoot(page, project, "desk-voucher", "/desk/offers/vouchers/GIFT-LEDGER-0001");
   // The reports (ADR 090), with the order paid today among the last 30 days' sales.
   await shoot(page, project, "desk-reports", "/desk/reports");
 });

@@ -33,7 +33,10 @@ export function cartLineType(kind: CartLineKind, code: string): CartLineType {
 /** Books and magazine issues are collections: their downloads and pages list chapters or articles. */
 export const isCollection = (productType: string) => productType === "Book" || productType === "Magazine Issue";
 
-/** The availability a bare product link stands for: the first on sale, else the first. */
-export function leadAvailability<A extends { comingSoon: boolean }>(availabilities: A[]): A | undefined {
-  return availabilities.find((a) => !a.comingSoon) ?? availabilities[0];
+/**
+ * The availability a bare product link stands for: the first on sale, else the first coming soon,
+ * else (every one retired) the first.
+ */
+export function leadAvailability<A extends { comingSoon: boolean; retired?: boolean }>(availabilities: A[]): A | undefined {
+  return availabilities.find((a) => !a.comingSoon && !a.retired) ?? availabilities.find((a) => !a.retired) ?? availabilities[0];
 }

@@ -10,6 +10,23 @@ import { applySecurityHeaders } from "~/app/lib/http/security.server";
 import { SITE_NAME } from "~/app/lib/forms/cross-site";
 import { withSecurityHeaders } from "~/app/lib/http/responses.server";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { imageStorage } from "~/server/adapters/image-storage";
+import type { Database } from "~/server/db/connection";
+import { mediaFile, openMediaFile } from "~/server/media";
+
+/** A file the desk uploaded for the format (ADR 091), streamed a chunk at a time to its buyer, kept by no cache. */
+async function uploadedDownload(database: Database, fileId: string, slug: string): Promise<Response> {
+  const file = await mediaFile(database, fileId);
+  if (!file) throw new Response("No such download", { status: 404, headers: { "Cache-Control": "private, no-store" } });
+  const headers = new Headers({
+    "Content-Type": file.contentType,
+    "Content-Length": String(file.bytes),
+    "Content-Disposition": `attachment; filename="${slug}.${file.extension}"`,
+    "Cache-Control": "private, no-store",
+  });
+  applySecurityHeaders(headers);
+  return new Response(await openMediaFile(database, imageStorage(), file, 0, file.bytes - 1), { headers });
+}
 
 /**
  * One digital line of a paid order, for its buyer: the signed-in reader who placed it, or a
@@ -42,6 +59,7 @@ export const loader = withSecurityHeaders(async function loader({ params, reques
     return new Response(`<!DOCTYPE html>${html}`, { status: 410, headers });
   }
   const { source } = access;
+  if (source.uploadedFileId) return uploadedDownload(await db(), source.uploadedFileId, source.product.slug);
   const file = await renderDownloadFile(source, {
     published: formatPublished(source.product.published),
     formatDate: formatPublished,

@@ -11,6 +11,7 @@ import { cartLineType, showsDownloadInfo } from "~/shared/product-types";
 import { socialCard } from "~/shared/social-cards";
 import { productCoverPath } from "~/shared/urls";
 import { JsonLd } from "~/app/components/JsonLd";
+import { CoverPicture } from "~/app/components/store/CoverPicture";
 import { AddToCartForm } from "~/app/components/store/AddToCartForm";
 import { Deferred } from "~/app/components/Deferred";
 import { availableLabel } from "~/app/components/store/ProductCard";
@@ -32,6 +33,14 @@ const LINE_TYPES: Record<LineType, string> = {
   DIGITAL: "Digital download",
 };
 
+/** What the page says of a format no longer sold (ADR 091), plainly, where the buy button was; null while it is sold. */
+function retiredNotice(product: { retired: boolean }, current: { retired: boolean }): string | null {
+  if (!current.retired) return null;
+  return product.retired
+    ? "This product is no longer sold, so it cannot be added to your cart. If you bought it, your downloads stay in your order."
+    : "This format is no longer sold, so it cannot be added to your cart. Other formats may still be on sale below.";
+}
+
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const { product, availability } = await productForParams(params);
   const query = new URL(request.url).searchParams.get("referral");
@@ -45,7 +54,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     // Switching format keeps the referral the page was opened with.
     formatQuery: referral === query ? `?referral=${referral}` : "",
     cartType: cartLineType("item", availability.code),
-    volumeTiers: volumePrices(availability),
+    volumeTiers: availability.retired ? null : volumePrices(availability),
+    // Worked out here, so that its words are not part of the page's scripts.
+    retired: retiredNotice(product, availability),
     permissionTiers: permissionPrices(),
     together,
   });
@@ -69,8 +80,8 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
     "@type": "Product",
     name: product.title,
     description: product.summary,
-    // Google's product results take no SVG: the cover as a PNG.
-    image: [`${siteUrl}${productCoverPath(product.slug, "png")}`],
+    // Google's product results take no SVG: the cover as a PNG, or the uploaded one.
+    image: [`${siteUrl}${product.coverPicture ? product.coverPicture.img.src : productCoverPath(product.slug, "png")}`],
     sku: String(current.id),
     category: product.productType,
     url: `${siteUrl}${current.url}`,
@@ -81,7 +92,11 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
       url: `${siteUrl}${a.url}`,
       price: (a.listPriceCents / 100).toFixed(2),
       priceCurrency: "USD",
-      availability: a.comingSoon ? "https://schema.org/PreOrder" : "https://schema.org/InStock",
+      availability: a.retired
+        ? "https://schema.org/Discontinued"
+        : a.comingSoon
+          ? "https://schema.org/PreOrder"
+          : "https://schema.org/InStock",
       ...(a.comingSoon && a.availableDate ? { availabilityStarts: a.availableDate } : {}),
     })),
   };
@@ -89,7 +104,7 @@ function jsonLd({ product, current, siteUrl }: ReturnType<typeof useLoaderData<t
 
 export default function ProductRoute() {
   const loaded = useLoaderData<typeof loader>();
-  const { product, current, referral, formatQuery, cartType, volumeTiers, permissionTiers, together } = loaded;
+  const { product, current, referral, formatQuery, cartType, volumeTiers, permissionTiers, together, retired } = loaded;
   return (
     <>
       <JsonLd data={jsonLd(loaded)} />
@@ -106,14 +121,24 @@ export default function ProductRoute() {
           <p className={prose.lede}>{product.summary}</p>
         </header>
         <div className={css.purchase}>
-          <img
-            className={css.productCover}
-            src={productCoverPath(product.slug)}
-            alt={`Cover of ${product.title}`}
-            width={PRODUCT_COVER_SIZE.width / 2}
-            height={PRODUCT_COVER_SIZE.height / 2}
-            fetchPriority="high"
-          />
+          {product.coverPicture ? (
+            <CoverPicture
+              picture={product.coverPicture}
+              alt={`Cover of ${product.title}`}
+              sizes="(min-width: 48rem) 18rem, 60vw"
+              largest
+              className={css.productCover}
+            />
+          ) : (
+            <img
+              className={css.productCover}
+              src={productCoverPath(product.slug)}
+              alt={`Cover of ${product.title}`}
+              width={PRODUCT_COVER_SIZE.width / 2}
+              height={PRODUCT_COVER_SIZE.height / 2}
+              fetchPriority="high"
+            />
+          )}
           <section className={css.buyBox} aria-labelledby="buy-heading">
             <div>
               <h2 id="buy-heading">
@@ -127,7 +152,11 @@ export default function ProductRoute() {
                 {current.code !== current.format ? ` (${current.code})` : null}. Download after purchase.
               </p>
             ) : null}
-            {current.comingSoon ? (
+            {retired ? (
+              <p className={css.comingSoon} role="status">
+                {retired}
+              </p>
+            ) : current.comingSoon ? (
               <p className={css.comingSoon}>{availableLabel(current.availableDate)}</p>
             ) : (
               <AddToCartForm
@@ -140,7 +169,7 @@ export default function ProductRoute() {
               />
             )}
             {volumeTiers ? <PriceTable caption="Volume pricing" rows={volumeTiers} /> : null}
-            {current.permissionsAvailable && !current.comingSoon ? (
+            {current.permissionsAvailable && !current.comingSoon && !current.retired ? (
               <div>
                 <h3>Copyright permissions</h3>
                 <p>
@@ -223,7 +252,7 @@ export default function ProductRoute() {
                       <td>{a.language}</td>
                       <td>{formatUsd(a.listPriceCents)}</td>
                       <td>{LINE_TYPES[a.lineType]}</td>
-                      <td>{a.comingSoon ? availableLabel(a.availableDate) : "In stock"}</td>
+                      <td>{a.retired ? "No longer sold" : a.comingSoon ? availableLabel(a.availableDate) : "In stock"}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { redirect } from "~/app/lib/http/responses.server";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { storeMaintenance } from "~/server/store/maintenance";
-import { redeemVoucher, voucherState } from "~/server/store/vouchers";
+import { redeemVoucher, VOUCHER_MESSAGES, voucherState } from "~/server/store/vouchers";
 import { primaryButton } from "~/app/components/controls.css";
 import * as prose from "~/app/components/prose.css";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
@@ -12,14 +12,12 @@ import { confirmOrder } from "~/app/lib/store/payments.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { requestContext } from "~/app/lib/context/request-context.server";
 
-const unknownMessage = (code: string) => `We don't recognise the voucher code ${code}. Please check it and try again.`;
-const usedMessage = (code: string) => `The voucher ${code} has already been redeemed.`;
-
 /** Reached from any page carrying ?voucher_code= (the root loader sends it here). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const code = url.searchParams.get("voucher_code") ?? "";
-  const [state, user] = await Promise.all([voucherState(await db(), code), requestContext({ request, context }).user()]);
+  const user = await requestContext({ request, context }).user();
+  const state = await voucherState(await db(), code, new Date(), user?.id);
   const here = `/redeem?voucher_code=${encodeURIComponent(state.code)}`;
   return {
     maintenance: storeMaintenance(config()),
@@ -31,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         : {
             status: state.status,
             code: state.code,
-            message: state.status === "used" ? usedMessage(state.code) : unknownMessage(state.code || code.trim().slice(0, 40)),
+            message: VOUCHER_MESSAGES[state.status](state.code || code.trim().slice(0, 40)),
           },
   };
 }
@@ -46,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const outcome = await redeemVoucher(await db(), code, user);
   if (!outcome.ok)
     return data(
-      { message: outcome.problem === "used" ? usedMessage(code.trim().toUpperCase()) : unknownMessage(code.trim()) },
+      { message: VOUCHER_MESSAGES[outcome.problem](outcome.problem === "unknown" ? code.trim() : code.trim().toUpperCase()) },
       { status: 409 },
     );
   await confirmOrder(outcome.orderId);

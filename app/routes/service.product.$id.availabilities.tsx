@@ -18,7 +18,7 @@ const route = apiRoute(
         language: a.language,
         listPrice: money(a.listPriceCents),
         lineType: a.lineType,
-        status: a.comingSoon ? ("COMING_SOON" as const) : ("AVAILABLE" as const),
+        status: a.retired ? ("RETIRED" as const) : a.comingSoon ? ("COMING_SOON" as const) : ("AVAILABLE" as const),
         availableDate: a.availableDate,
         permissionsAvailable: a.permissionsAvailable,
         isVolumePricingAvailable: a.volumePricing,

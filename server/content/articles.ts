@@ -192,8 +192,13 @@ const articlePages = new ContentCache<ArticlePageData | undefined>(500, 10 * 60_
  * cached by slug (unknown slugs are not kept, so guesses cannot fill the cache); the year and
  * month of the URL are checked on every request.
  */
-export async function articlePage(db: Database, year: number, month: number, slug: string): Promise<ArticlePageLookup> {
-  const page = await articlePages.get(db, slug, () => loadArticlePage(db, slug));
+export async function articlePage(db: Database, year: number, month: number, slug: string, now = new Date()): Promise<ArticlePageLookup> {
+  let page = await articlePages.get(db, slug, () => loadArticlePage(db, slug));
+  // The promo's price changes at a time staff set (ADR 091): a page kept from before then is read again.
+  if (page?.promo?.pricedUntil && page.promo.pricedUntil <= now.toISOString()) {
+    articlePages.delete(db, slug);
+    page = await articlePages.get(db, slug, () => loadArticlePage(db, slug));
+  }
   if (!page) {
     articlePages.delete(db, slug);
     return { kind: "missing" };

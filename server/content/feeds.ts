@@ -176,6 +176,8 @@ export async function pagesSitemap(db: Database, siteUrl: string): Promise<strin
       .selectFrom("product_availability as a")
       .innerJoin("product as p", "p.id", "a.product_id")
       .select(["p.slug", "a.id as availabilityId"])
+      // A retired format's page stays, saying so, but is no longer offered to search engines.
+      .where("a.status", "!=", "R")
       .orderBy("a.id")
       .execute(),
     podcastSeriesList(db),

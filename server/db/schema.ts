@@ -197,6 +197,12 @@ export interface ProductTable {
   description: string;
   published: string;
   pages: number;
+  /** Counts the desk's saves (ADR 091); a save names the version it read. */
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** An uploaded cover (ADR 077) shown instead of the drawn one. */
+  cover_image_id: string | null;
 }
 
 export interface ProductSectionTable {
@@ -227,10 +233,29 @@ export interface ProductAvailabilityTable {
   language: string;
   list_price_cents: number;
   line_type: LineType;
-  status: "A" | "F";
+  /** A: on sale; F: coming soon (from available_date); R: retired, no longer sold (ADR 091). */
+  status: AvailabilityStatus;
   available_date: string | null;
   permissions_available: Flag;
   volume_pricing: Flag;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** An uploaded file buyers download instead of the one made from the product's texts. */
+  download_file_id: string | null;
+}
+
+export type AvailabilityStatus = "A" | "F" | "R";
+
+/** An availability's price from `starts_at` on (ADR 091): the latest started change is in force. */
+export interface PriceChangeTable {
+  id: string;
+  availability_id: number;
+  price_cents: number;
+  starts_at: string;
+  created_at: string;
+  /** Who scheduled it, as the audit log names them. */
+  created_by: string;
 }
 
 export interface VideoTable {
@@ -1071,14 +1096,50 @@ export interface PromoCodeTable {
   product_type: string | null;
   starts_at: string;
   expires_at: string | null;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
+  /** How many orders may use it in all; null: no limit. */
+  max_uses: number | null;
+  /** How many of one reader's (or one address's) orders may; null: no limit. */
+  max_uses_per_reader: number | null;
+  /** Set: the code works no more, whatever its dates. */
+  disabled_at: string | null;
+}
+
+/** A promo code for these products only (with its product type, if it has one, too). */
+export interface PromoCodeProductTable {
+  code: string;
+  product_id: number;
 }
 
 export interface VoucherTable {
   code: string;
   availability_id: number;
+  /** Before ADR 091 a voucher's one redemption; no longer read (voucher_use holds every use). */
   redeemed_by: string | null;
   redeemed_at: string | null;
   order_id: string | null;
+  version: Generated<number>;
+  updated_at: string | null;
+  updated_by_name: string | null;
+  max_uses: Generated<number>;
+  max_uses_per_reader: number | null;
+  starts_at: string | null;
+  /** The last moment it works (the end of its last day). */
+  ends_at: string | null;
+  disabled_at: string | null;
+}
+
+/** An order's use of a promo code or a voucher (ADR 091); released_at: given back (cancelled, refunded in full). */
+export interface OfferUseTable {
+  order_id: string;
+  code: string;
+  user_id: string | null;
+  /** The buyer's address, lowercased. */
+  email: string;
+  used_at: string;
+  released_at: string | null;
 }
 
 export type ImageFormat = "jpeg" | "png" | "webp";
@@ -1273,7 +1334,11 @@ export interface DB {
   saved_address: SavedAddressTable;
   checkout_draft: CheckoutDraftTable;
   promo_code: PromoCodeTable;
+  promo_code_product: PromoCodeProductTable;
+  promo_use: OfferUseTable;
   voucher: VoucherTable;
+  voucher_use: OfferUseTable;
+  price_change: PriceChangeTable;
   search_document: SearchDocumentTable;
   search_document_topic: SearchDocumentTopicTable;
   search_match: SearchMatchTable;

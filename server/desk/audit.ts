@@ -76,6 +76,22 @@ export const AUDIT_ACTIONS = {
   "order.deliver": "Marked a shipment delivered",
   "order.cancel": "Cancelled a paid order",
   "order.refund": "Refunded an order",
+  "product.create": "Added a product",
+  "product.save": "Changed a product",
+  "product.cover": "Changed a product's cover",
+  "availability.create": "Added a format of a product",
+  "availability.save": "Changed a format of a product",
+  "availability.file": "Uploaded a format's download file",
+  "price.schedule": "Scheduled a price",
+  "price.withdraw": "Withdrew a scheduled price",
+  "promo-code.create": "Added a promo code",
+  "promo-code.save": "Changed a promo code",
+  "promo-code.disable": "Disabled a promo code",
+  "promo-code.enable": "Enabled a promo code again",
+  "voucher.create": "Added a voucher",
+  "voucher.save": "Changed a voucher",
+  "voucher.disable": "Disabled a voucher",
+  "voucher.enable": "Enabled a voucher again",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -4,9 +4,9 @@ import { bumpContentGeneration, noteContentChanged } from "~/server/content/cont
 import { chartImage } from "~/server/images/charts";
 import type { ArticleStatus } from "~/shared/article-fields";
 import { IMAGE_VARIANT_FORMATS, imagePath, variantWidths, type ImageRef, type ImageVariantFormat } from "~/shared/uploaded-images";
-import { reindexIssue } from "~/server/search/documents";
-import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
-import { articleArtPath, articlePath, issueArtKey, issueCoverPath, issuePath } from "~/shared/urls";
+import { reindexIssue, reindexProduct } from "~/server/search/documents";
+import { ISSUE_COVER_SIZE, PRODUCT_COVER_SIZE } from "~/shared/art-sizes";
+import { articleArtPath, articlePath, issueArtKey, issueCoverPath, issuePath, productCoverPath } from "~/shared/urls";
 import { recordAudit, type AuditActor } from "./audit";
 
 // Uploaded images in use (issue 38): an article's hero image, an author's photo and a magazine
@@ -18,7 +18,7 @@ import { recordAudit, type AuditActor } from "./audit";
 
 export type PictureChange =
   | { ok: true; imageId: string | null; changed: boolean }
-  | { ok: false; reason: "missing-article" | "missing-author" | "missing-issue" | "missing-image" };
+  | { ok: false; reason: "missing-article" | "missing-author" | "missing-issue" | "missing-product" | "missing-image" };
 
 /** An uploaded image's ref, or undefined for an unknown id. */
 export async function imageRef(db: Database, id: string): Promise<ImageRef | undefined> {
@@ -130,6 +130,65 @@ export function setIssueCover(db: Database, actor: AuditActor, issueId: number, 
     },
     now,
   );
+}
+
+/**
+ * Sets (or, with null, removes) a store product's cover (ADR 091). Products are public, so readers
+ * see it at once: the store, the product's pages, carts and articles' promos.
+ */
+export function setProductCover(
+  db: Database,
+  actor: AuditActor,
+  productId: number,
+  imageId: string | null,
+  now: Date,
+): Promise<PictureChange> {
+  return changed(
+    db,
+    imageId,
+    async (tx) => {
+      let query = tx.selectFrom("product").select(["id", "slug", "cover_image_id"]).where("id", "=", productId);
+      if (isPostgres(tx)) query = query.forUpdate();
+      const product = await query.executeTakeFirst();
+      if (!product) return { result: { ok: false, reason: "missing-product" }, visible: false };
+      const before = product.cover_image_id ?? null;
+      if (before === imageId) return { result: { ok: true, imageId, changed: false }, visible: false };
+      await tx.updateTable("product").set({ cover_image_id: imageId }).where("id", "=", productId).execute();
+      await reindexProduct(tx, productId);
+      await recordAudit(
+        tx,
+        { actor, action: "product.cover", subject: `product:${product.slug}`, before: { imageId: before }, after: { imageId } },
+        now,
+      );
+      return { result: { ok: true, imageId, changed: true }, visible: true };
+    },
+    now,
+  );
+}
+
+export interface ProductPicture {
+  id: number;
+  slug: string;
+  title: string;
+  cover: ImageRef | null;
+  /** The drawn cover readers see when none is uploaded. */
+  fallback: { path: string; alt: string; width: number; height: number };
+}
+
+export async function productPicture(db: Database, productId: number): Promise<ProductPicture | undefined> {
+  const row = await db
+    .selectFrom("product")
+    .select(["id", "slug", "title", "cover_image_id"])
+    .where("id", "=", productId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    cover: row.cover_image_id ? ((await imageRef(db, row.cover_image_id)) ?? null) : null,
+    fallback: { path: productCoverPath(row.slug), alt: `The drawn cover of ${row.title}`, ...PRODUCT_COVER_SIZE },
+  };
 }
 
 /** An article as its image page shows it: what it is called, where, and its hero or the art shown without one. */

@@ -81,6 +81,10 @@ export const DESK_ACTIONS = [
   "orders.refund",
   /** The publisher's reports (ADR 090): sales, subscriptions and the meter funnel, and their CSV. */
   "reports.view",
+  /** The store's catalogue (ADR 091): products and their formats, covers, download files and prices over time. */
+  "catalogue.products",
+  /** Promo codes and vouchers: add them, limit them, disable them, and see who used them on which order. */
+  "catalogue.offers",
 ] as const;
 export type DeskAction = (typeof DESK_ACTIONS)[number];
 
@@ -129,6 +133,8 @@ const ALLOWED: Record<DeskAction, readonly Role[]> = {
   "orders.fulfil": ["admin", "store"],
   "orders.refund": ["admin", "store", "service"],
   "reports.view": ["admin", "store"],
+  "catalogue.products": ["admin", "store"],
+  "catalogue.offers": ["admin", "store"],
 };
 
 /** Whether someone holding these roles may take this action. */
@@ -165,7 +171,16 @@ export const DESK_AREAS = [
       { title: "Podcasts", opens: "media.list", path: "/desk/podcasts" },
     ],
   },
-  { id: "store", title: "Store", roles: ["admin", "store"], pages: [{ title: "Orders", opens: "orders.list", path: "/desk/orders" }] },
+  {
+    id: "store",
+    title: "Store",
+    roles: ["admin", "store"],
+    pages: [
+      { title: "Orders", opens: "orders.list", path: "/desk/orders" },
+      { title: "Products", opens: "catalogue.products", path: "/desk/products" },
+      { title: "Offers", opens: "catalogue.offers", path: "/desk/offers" },
+    ],
+  },
   {
     id: "service",
     title: "Customer service",

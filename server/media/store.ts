@@ -39,6 +39,10 @@ function judge(kind: MediaKind, head: Uint8Array): Judged | string {
     if (!video) return MEDIA_MESSAGES.wrongType.video;
     return { contentType: `video/${video.format}`, extension: video.format, duration: () => video.durationSeconds };
   }
+  if (kind === "download") {
+    const file = judgeDownload(head);
+    return file ? { ...file, duration: () => null } : MEDIA_MESSAGES.wrongType.download;
+  }
   if (kind === "audio") {
     const at = firstMp3Frame(head);
     if (at < 0) return MEDIA_MESSAGES.wrongType.audio;
@@ -47,6 +51,25 @@ function judge(kind: MediaKind, head: Uint8Array): Judged | string {
   const captions = checkWebVtt(head);
   if (!captions.ok) return captions.message;
   return { contentType: "text/vtt; charset=utf-8", extension: "vtt", duration: () => null };
+}
+
+const startsWith = (head: Uint8Array, text: string, at = 0) =>
+  head.length >= at + text.length && [...text].every((c, i) => head[at + i] === c.charCodeAt(0));
+
+/**
+ * A product's download (ADR 091) by its first bytes: a PDF, an EPUB (a ZIP whose first entry is
+ * its uncompressed "mimetype"), a PowerPoint or Excel file (ZIP archives, named by what they hold
+ * first), or another ZIP archive.
+ */
+function judgeDownload(head: Uint8Array): { contentType: string; extension: string } | null {
+  if (startsWith(head, "%PDF-")) return { contentType: "application/pdf", extension: "pdf" };
+  if (!startsWith(head, "PK\x03\x04")) return null;
+  if (startsWith(head, "mimetypeapplication/epub+zip", 30)) return { contentType: "application/epub+zip", extension: "epub" };
+  const names = new TextDecoder("latin1").decode(head.subarray(0, Math.min(head.length, 4096)));
+  if (names.includes("ppt/"))
+    return { contentType: "application/vnd.openxmlformats-officedocument.presentationml.presentation", extension: "pptx" };
+  if (names.includes("xl/")) return { contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", extension: "xlsx" };
+  return { contentType: "application/zip", extension: "zip" };
 }
 
 /** How many first bytes judging needs: captions whole, an MP3 past its tag, else HEAD_BYTES. */

@@ -207,13 +207,18 @@ async function issueDocuments(db: Database, ids?: number[]): Promise<IndexedDocu
   });
 }
 
-async function productDocuments(db: Database): Promise<IndexedDocument[]> {
+async function productDocuments(db: Database, id?: number): Promise<IndexedDocument[]> {
   const [products, availabilities] = await Promise.all([
-    db
-      .selectFrom("product")
+    (id === undefined ? db.selectFrom("product") : db.selectFrom("product").where("id", "=", id))
       .select(["id", "slug", "title", "product_type", "topic_id", "authors", "summary", "description", "published"])
       .execute(),
-    db.selectFrom("product_availability").select(["id", "product_id", "status"]).orderBy("product_id").orderBy("id").execute(),
+    (id === undefined ? db.selectFrom("product_availability") : db.selectFrom("product_availability").where("product_id", "=", id))
+      .select(["id", "product_id", "status"])
+      // Retired formats are not offered; a product with none left is not found by search.
+      .where("status", "!=", "R")
+      .orderBy("product_id")
+      .orderBy("id")
+      .execute(),
   ]);
   return products.flatMap((r) => {
     const lead = leadAvailability(
@@ -329,6 +334,15 @@ export async function reindexPodcastEpisode(db: Database, id: number): Promise<v
 export async function reindexIssue(db: Database, id: number): Promise<void> {
   await removeDocuments(db, [{ kind: "issue", refId: id }], isPostgres(db));
   await indexDocuments(db, await issueDocuments(db, [id]));
+}
+
+/**
+ * A store product's document after the desk made or changed it (ADR 091): removed, and written
+ * again while it has a format that is not retired. Run it in the change's transaction.
+ */
+export async function reindexProduct(db: Database, id: number): Promise<void> {
+  await removeDocuments(db, [{ kind: "product", refId: id }], isPostgres(db));
+  await indexDocuments(db, await productDocuments(db, id));
 }
 
 const ARTICLE_BATCH = 500;

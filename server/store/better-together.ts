@@ -1,6 +1,8 @@
 import type { Database } from "~/server/db/connection";
 import { productCoverPath, productPath } from "~/shared/urls";
-import type { Availability, ProductPage } from "./catalogue";
+import type { ImageSources } from "~/shared/uploaded-images";
+import { coverOf, type Availability, type ProductPage } from "./catalogue";
+import { priceInForce } from "./prices";
 
 /** One product of a "Better together" offer, in the format that is added. */
 export interface TogetherItem {
@@ -11,6 +13,8 @@ export interface TogetherItem {
   priceCents: number;
   url: string;
   cover: string;
+  /** An uploaded cover shown instead of the drawn one (ADR 091). */
+  coverPicture: ImageSources | null;
   /** The product of the page the offer is on. */
   current: boolean;
 }
@@ -20,13 +24,15 @@ export interface TogetherItem {
  * companion an editor paired with the product, in its first format on sale. None when the
  * page's own format is not on sale, or no companion is.
  */
-export async function betterTogether(db: Database, product: ProductPage, shown: Availability): Promise<TogetherItem[]> {
-  if (shown.comingSoon) return [];
+export async function betterTogether(db: Database, product: ProductPage, shown: Availability, now = new Date()): Promise<TogetherItem[]> {
+  if (shown.comingSoon || shown.retired) return [];
   const rows = await db
     .selectFrom("product_companion as c")
     .innerJoin("product as p", "p.id", "c.companion_id")
     .innerJoin("product_availability as a", "a.product_id", "p.id")
-    .select(["p.id as product_id", "p.slug", "p.title", "p.product_type", "a.id", "a.format", "a.list_price_cents"])
+    .leftJoin("image as cover", "cover.id", "p.cover_image_id")
+    .select(["cover.id as cover_id", "cover.width as cover_width", "cover.height as cover_height", "cover.alt as cover_alt"])
+    .select(["p.id as product_id", "p.slug", "p.title", "p.product_type", "a.id", "a.format", priceInForce("a", now).as("price_cents")])
     .where("c.product_id", "=", product.id)
     .where("a.status", "=", "A")
     .orderBy("c.position")
@@ -42,9 +48,10 @@ export async function betterTogether(db: Database, product: ProductPage, shown: 
       title: r.title,
       productType: r.product_type,
       format: r.format,
-      priceCents: r.list_price_cents,
+      priceCents: Number(r.price_cents),
       url: productPath({ slug: r.slug, availabilityId: r.id }),
       cover: productCoverPath(r.slug),
+      coverPicture: coverOf(r),
       current: false,
     });
   }
@@ -58,6 +65,7 @@ export async function betterTogether(db: Database, product: ProductPage, shown: 
       priceCents: shown.listPriceCents,
       url: shown.url,
       cover: productCoverPath(product.slug),
+      coverPicture: product.coverPicture,
       current: true,
     },
     ...companions,

@@ -5,6 +5,9 @@ import { productPath } from "~/shared/urls";
 import { linePrice } from "~/shared/pricing";
 import { cartLineType, isDigitalCode, type CartLineType } from "~/shared/product-types";
 import { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY } from "~/shared/quantity-limits";
+import type { ImageSources } from "~/shared/uploaded-images";
+import { coverOf } from "./catalogue";
+import { priceInForce } from "./prices";
 
 export { MAX_PERM_QUANTITY, MAX_SHIP_QUANTITY };
 
@@ -13,6 +16,8 @@ export interface CartLine {
   availabilityId: number;
   productId: number;
   productSlug: string;
+  /** The product's uploaded cover, if it has one (else its drawn cover is shown). */
+  coverPicture: ImageSources | null;
   title: string;
   productType: string;
   format: string;
@@ -32,6 +37,8 @@ export interface CartLine {
   lineTotalCents: number;
   /** Status F: not on sale yet; such a line cannot be ordered. */
   comingSoon: boolean;
+  /** Status R: no longer sold (ADR 091); such a line cannot be ordered, only removed. */
+  retired: boolean;
   availableDate: string | null;
   referral: string | null;
   url: string;
@@ -55,13 +62,19 @@ export function maxQuantity(kind: CartLineKind, code: string): number {
   return isDigitalCode(code) ? 1 : MAX_SHIP_QUANTITY;
 }
 
-/** The cart with every line priced from the catalogue as it is now. */
-export async function readCart(db: Database, cartId: string | null): Promise<Cart> {
+/**
+ * The cart with every line priced from the catalogue at `now`: the price in force then (ADR 091).
+ * A cart keeps no prices of its own; the order placed from it keeps the prices it was placed at.
+ */
+export async function readCart(db: Database, cartId: string | null, now = new Date()): Promise<Cart> {
   if (!cartId) return EMPTY_CART;
   const rows = await db
     .selectFrom("cart_line as l")
     .innerJoin("product_availability as a", "a.id", "l.availability_id")
     .innerJoin("product as p", "p.id", "a.product_id")
+    .leftJoin("image as cover", "cover.id", "p.cover_image_id")
+    .select(["cover.id as cover_id", "cover.width as cover_width", "cover.height as cover_height", "cover.alt as cover_alt"])
+    .select(priceInForce("a", now).as("price_cents"))
     .select([
       "l.id",
       "l.kind",
@@ -72,7 +85,6 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
       "a.format",
       "a.code",
       "a.language",
-      "a.list_price_cents",
       "a.line_type",
       "a.status",
       "a.available_date",
@@ -89,9 +101,10 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
     .orderBy("l.kind")
     .execute();
   const lines: CartLine[] = rows.map((r) => {
+    const listPriceCents = Number(r.price_cents);
     const price = linePrice({
       kind: r.kind,
-      listPriceCents: r.list_price_cents,
+      listPriceCents,
       quantity: r.quantity,
       volumePricing: r.volume_pricing === 1,
     });
@@ -101,6 +114,7 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
       availabilityId: r.availability_id,
       productId: r.product_id,
       productSlug: r.slug,
+      coverPicture: coverOf(r),
       title: r.kind === "perm" ? `Copyright permissions: ${r.title}` : r.title,
       productType: r.product_type,
       format: r.format,
@@ -112,11 +126,12 @@ export async function readCart(db: Database, cartId: string | null): Promise<Car
       digital: type === "Digital",
       quantity: r.quantity,
       maxQuantity: maxQuantity(r.kind, r.code),
-      listPriceCents: r.list_price_cents,
+      listPriceCents,
       unitPriceCents: price.unitPriceCents,
       percentOff: price.percentOff,
       lineTotalCents: price.lineTotalCents,
       comingSoon: r.status === "F",
+      retired: r.status === "R",
       availableDate: r.available_date,
       referral: r.referral,
       url: productPath({ slug: r.slug, availabilityId: r.availability_id }),
@@ -161,7 +176,8 @@ export async function guestCartExists(db: Database, cartId: string): Promise<boo
   return Boolean(await db.selectFrom("cart").select("id").where("id", "=", cartId).where("user_id", "is", null).executeTakeFirst());
 }
 
-export type AddProblem = "unknown-product" | "wrong-type" | "coming-soon" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
+export type AddProblem =
+  "unknown-product" | "wrong-type" | "coming-soon" | "retired" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
 
 export type AddOutcome =
   | { ok: true; lineId: string; quantity: number }
@@ -195,7 +211,7 @@ interface Checked {
 /**
  * What can be refused before the cart is touched: the quantity, the type (a bundle or a
  * hardcover ships, an ebook is digital: "wrong-type" names the type it has), and the item's being
- * on sale that way. Answers the line's kind and limit.
+ * on sale that way (a retired item never is). Answers the line's kind and limit.
  */
 async function checkAdd(db: Database, input: AddInput): Promise<Checked | Extract<AddOutcome, { ok: false }>> {
   const kind: CartLineKind = input.type === "Perm" ? "perm" : "item";
@@ -210,6 +226,7 @@ async function checkAdd(db: Database, input: AddInput): Promise<Checked | Extrac
   if (!availability) return { ok: false, problem: "unknown-product" };
   const type = cartLineType(kind, availability.code);
   if (input.type !== undefined && input.type !== type) return { ok: false, problem: "wrong-type", type };
+  if (availability.status === "R") return { ok: false, problem: "retired" };
   if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
   if (kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
   return { ok: true, kind, max: maxQuantity(kind, availability.code) };

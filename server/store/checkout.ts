@@ -190,7 +190,7 @@ export async function buildReview(
     method = findShippingMethod(address.countryCode, draft.shippingMethod) ?? null;
     if (!method) return { ok: false, problem: "incomplete" };
   }
-  const promo = draft.promoCode ? await evaluatePromo(db, draft.promoCode, cart.lines, now) : null;
+  const promo = draft.promoCode ? await evaluatePromo(db, draft.promoCode, cart.lines, now, { userId: input.userId, email }) : null;
   const discountCents = promo?.status === "valid" ? promo.discountCents : 0;
   return {
     ok: true,
@@ -252,7 +252,7 @@ export async function submitShippingPayment(
   if (!address) return { kind: "unknown-address" };
   if (needsShipping(cart) && !findShippingMethod(address.countryCode, draft.shippingMethod)) return { kind: "no-shipping-method" };
   if (draft.promoCode) {
-    const promo = await evaluatePromo(db, draft.promoCode, cart.lines, now);
+    const promo = await evaluatePromo(db, draft.promoCode, cart.lines, now, { userId, email: draft.email || null });
     if (promo.status !== "valid") return { kind: "promo-refused", message: promo.message };
   }
   if (userId && !draft.addressId && draft.saveAddress) {

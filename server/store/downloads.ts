@@ -54,6 +54,8 @@ export interface DownloadSource {
   sections: { title: string; body: string }[];
   /** The articles a magazine issue or reprint holds, in order; empty for other products. */
   articles: HeldArticle[];
+  /** A file the desk uploaded for this format (ADR 091): served as it is, instead of one made from the texts. */
+  uploadedFileId: string | null;
 }
 
 export interface HeldArticle {
@@ -157,7 +159,9 @@ export async function openDownload(
   const line = await db
     .selectFrom("store_order_line as l")
     .leftJoin("product as p", "p.id", "l.product_id")
+    .leftJoin("product_availability as a", "a.id", "l.availability_id")
     .select([
+      "a.download_file_id",
       "l.position",
       "l.kind",
       "l.title",
@@ -212,6 +216,8 @@ export async function openDownload(
         pages: line.pages ?? 0,
       },
       ...texts,
+      // A licence is the order's own document; an item's uploaded file is the format's current one.
+      uploadedFileId: line.kind === "item" ? line.download_file_id : null,
     },
   };
 }

@@ -5,6 +5,7 @@ import { ORDER_ID, orderRow, type Order } from "./order-records";
 import { log } from "~/server/log";
 import { fulfilAtPayment } from "./fulfilment/shipments";
 import { refundLatePayment } from "./refunds/refunds";
+import { releaseOfferUses } from "./promo";
 
 /**
  * Sends the shopper to the provider's hosted checkout for an order, and returns its address.
@@ -171,13 +172,19 @@ export async function cancelOrder(db: Database, provider: PaymentProvider, order
     await markOrderPaid(db, orderId, now);
     return "paid";
   }
-  const moved = await db
-    .updateTable("store_order")
-    .set({ status: "cancelled", cancelled_at: now.toISOString() })
-    .where("id", "=", orderId)
-    .where("status", "=", "pending_payment")
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 1) return "cancelled";
+  const cancelled = await db.transaction().execute(async (tx) => {
+    const moved = await tx
+      .updateTable("store_order")
+      .set({ status: "cancelled", cancelled_at: now.toISOString() })
+      .where("id", "=", orderId)
+      .where("status", "=", "pending_payment")
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    // The promo code's use the order held is free for another order again (ADR 091).
+    await releaseOfferUses(tx, orderId, now);
+    return true;
+  });
+  if (cancelled) return "cancelled";
   const after = await db.selectFrom("store_order").select("status").where("id", "=", orderId).executeTakeFirstOrThrow();
   return after.status === "cancelled" ? "already-cancelled" : "paid";
 }

@@ -5,6 +5,7 @@ import { readCart } from "./cart";
 import { buildReview, readDraft, shipToColumns, type Review } from "./checkout";
 import { storeMaintenance } from "./maintenance";
 import { findOrder, toOrder, type Order } from "./order-records";
+import { takePromoUse } from "./promo";
 
 /** The key the review form carries (see issueIdempotencyKey). */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{22,64}$/;
@@ -24,6 +25,8 @@ export type SubmitOutcome =
   /** bad-key: not a key the review form issues (an expired form); foreign-key: another shopper's order was placed with it. */
   | { ok: false; problem: "closed" | "bad-key" | "foreign-key" | "empty" | "incomplete" }
   | { ok: false; problem: "coming-soon"; titles: string[] }
+  /** Lines of items no longer sold (ADR 091): the shopper removes them first. */
+  | { ok: false; problem: "retired"; titles: string[] }
   | { ok: false; problem: "promo"; message: string }
   | { ok: false; problem: "prices-changed"; review: Review };
 
@@ -36,13 +39,21 @@ export interface SubmitInput {
   shownTotalCents: number;
 }
 
+/** Ends the order's transaction without keeping anything, with the answer to give. */
+class Refused extends Error {
+  constructor(readonly outcome: SubmitOutcome) {
+    super("refused");
+  }
+}
+
 /**
  * Places an order from the cart, once per idempotency key: a replay of the same submission
  * (double click, reload, a resent POST) finds the order the first one made, even when they
  * arrive at the same moment (the key is unique in the database). A cart becomes at most one
  * order awaiting payment: a submission from another review tab (another key) is answered
- * with that order. Prices, stock status and the promo code are checked again; a total
- * different from the one shown is not charged.
+ * with that order. Prices (those in force at `now`), stock status and the promo code are checked
+ * again; a total different from the one shown is not charged. The promo code's use is taken in the
+ * same transaction, within its limits (ADR 091).
  */
 export async function submitOrder(
   db: Database,
@@ -57,6 +68,7 @@ export async function submitOrder(
   try {
     return await db.transaction().execute((tx) => placeFromClaimedCart(tx, input, now));
   } catch (error) {
+    if (error instanceof Refused) return error.outcome;
     // Another request with the same key got there first.
     const raced = await byKey(db, input);
     if (raced) return raced;
@@ -86,7 +98,7 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
       : { ok: false, problem: "already-ordered", order };
   }
 
-  const cart = await readCart(tx, input.cartId);
+  const cart = await readCart(tx, input.cartId, now);
   const outcome = await buildReview(
     tx,
     { cart, draft: await readDraft(tx, input.cartId), userId: input.userId, accountEmail: input.accountEmail },
@@ -94,6 +106,8 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
   );
   if (!outcome.ok) return outcome;
   const { review } = outcome;
+  const retired = cart.lines.filter((l) => l.retired);
+  if (retired.length > 0) return { ok: false, problem: "retired", titles: retired.map((l) => l.title) };
   const comingSoon = cart.lines.filter((l) => l.comingSoon);
   if (comingSoon.length > 0) return { ok: false, problem: "coming-soon", titles: comingSoon.map((l) => l.title) };
   if (review.promo && review.promo.status !== "valid") return { ok: false, problem: "promo", message: review.promo.message };
@@ -150,6 +164,10 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
       })),
     )
     .execute();
+  if (review.promo?.status === "valid") {
+    const taken = await takePromoUse(tx, review.promo.promo.code, { orderId: id, userId: input.userId, email: review.email }, now);
+    if (!taken.ok) throw new Refused({ ok: false, problem: "promo", message: taken.message });
+  }
   return { ok: true, created: true, order: (await findOrder(tx, id))! };
 }
 

@@ -11,10 +11,10 @@ import { sendDispatchMails } from "~/server/store/fulfilment/dispatch-mail";
 import { orderStage, refundState } from "~/server/store/fulfilment/lifecycle";
 import { fulfilLines, markDelivered } from "~/server/store/fulfilment/shipments";
 import { markOrderPaid } from "~/server/store/order-payment";
-import { promoUses } from "~/server/store/promo";
+import { promoUses, takePromoUse } from "~/server/store/promo";
 import { cancelPaidOrder, refundOrder, refundsOf } from "~/server/store/refunds/refunds";
 import { sendRefundReceipts } from "~/server/store/refunds/refund-mail";
-import { redeemVoucher } from "~/server/store/vouchers";
+import { redeemVoucher, voucherState } from "~/server/store/vouchers";
 import { pdfText, readPdf } from "~/tests/helpers/pdf-reader";
 import { availabilities, insertOrder, type LineSpec } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -85,6 +85,31 @@ async function paidOrder(lines: LineSpec[], extra: { promoCode?: string; shippin
       }))
       .where("id", "=", order.id)
       .execute();
+  if (extra.promoCode) {
+    // The order holds a use of the code, as the checkout takes one when it places an order (ADR 091).
+    await db
+      .insertInto("promo_code")
+      .values({
+        code: extra.promoCode,
+        description: "Test",
+        percent_off: 10,
+        amount_off_cents: null,
+        product_type: null,
+        starts_at: "2020-01-01T00:00:00.000Z",
+        expires_at: null,
+        updated_at: null,
+        updated_by_name: null,
+        max_uses: null,
+        max_uses_per_reader: null,
+        disabled_at: null,
+      })
+      .execute();
+    await db.transaction().execute(async (tx) => {
+      expect(await takePromoUse(tx, extra.promoCode!, { orderId: order.id, userId: buyer.id, email: buyer.email }, NOW)).toEqual({
+        ok: true,
+      });
+    });
+  }
   const { total_cents } = await db.selectFrom("store_order").select("total_cents").where("id", "=", order.id).executeTakeFirstOrThrow();
   const session = await sandbox.createCheckout({
     reference: order.id,
@@ -316,17 +341,20 @@ describe(`an order's life after payment (${dialectName})`, () => {
   });
 
   it("gives back a voucher and a promo code's use when their order is refunded in full", async () => {
-    const voucher = await db.selectFrom("voucher").select("code").where("redeemed_at", "is", null).executeTakeFirstOrThrow();
+    const voucher = await db
+      .selectFrom("voucher")
+      .select("code")
+      .where("code", "not in", db.selectFrom("voucher_use").select("code"))
+      .executeTakeFirstOrThrow();
     const redeemed = await redeemVoucher(db, voucher.code, buyer, NOW);
     if (!redeemed.ok) throw new Error(redeemed.problem);
+    expect((await voucherState(db, voucher.code, NOW)).status).toBe("used");
     const refunded = await refundOrder(db, sandbox, STAFF, redeemed.orderId, { reason: "Wrong item", idempotencyKey: key() }, NOW);
     expect(refunded).toMatchObject({ ok: true, status: "succeeded", amountCents: 0 });
     expect(
-      await db.selectFrom("voucher").select(["redeemed_at", "order_id"]).where("code", "=", voucher.code).executeTakeFirstOrThrow(),
-    ).toEqual({
-      redeemed_at: null,
-      order_id: null,
-    });
+      await db.selectFrom("voucher_use").select(["order_id", "released_at"]).where("code", "=", voucher.code).executeTakeFirstOrThrow(),
+    ).toEqual({ order_id: redeemed.orderId, released_at: NOW.toISOString() });
+    expect((await voucherState(db, voucher.code, NOW)).status).toBe("available");
 
     const code = `REFUNDS${crypto.randomBytes(3).toString("hex").toUpperCase()}`;
     const promoted = await paidOrder([{ availabilityId: pick.kindle.id }], { promoCode: code });

@@ -303,6 +303,7 @@ export function actionTargets(w: World): ActionTarget[] {
     ...deskNewsletterTargets(w),
     ...deskMagazineTargets(w),
     ...deskMediaTargets(),
+    ...deskStoreTargets(),
   ];
 }
 
@@ -633,6 +634,81 @@ function deskMagazineTargets(w: World): ActionTarget[] {
  * The desk's video and podcast forms (ADR 083). The upload forms take multipart posts; the
  * fuzz's parts carry no file name, so `file` arrives as text and must be refused as no file.
  */
+/** The store's catalogue and offers at the desk (ADR 091): products, formats and prices, promo codes and vouchers. */
+function deskStoreTargets(): ActionTarget[] {
+  const everyone: Actor[] = ["staff", "reader", "guest"];
+  const version = oneOf("1", "2", "999999", "0", "abc");
+  const day = oneOf("2026-03-04", "2026-02-30", "1899-12-31", "", "tomorrow");
+  const count = oneOf("", "1", "50", "0", "-1", "1e9", "x");
+  return [
+    {
+      name: "desk: a product, new or saved",
+      actors: everyone,
+      path: fc.oneof(fc.constant("/desk/products/new"), pathWith("/desk/products/", ["1", "2", "99999"])),
+      fields: {
+        version,
+        title: oneOf("A fuzzed product", "", "x".repeat(301)),
+        productType: oneOf("Book", "Case Study", "Pamphlet", ""),
+        topic: oneOf("Strategy", "strategy", "No Such Topic", ""),
+        authors: oneOf("", "A, B", ",,,", "x".repeat(121)),
+        summary: oneOf("About it.", ""),
+        description: oneOf("At length.", ""),
+        published: day,
+        pages: oneOf("0", "120", "-3", "10001", "many"),
+        slug: oneOf("", "fuzz-product", "the-patient-ledger", "Not A Slug"),
+      },
+    },
+    {
+      name: "desk: a product's format, new, saved or priced",
+      actors: everyone,
+      path: fc.oneof(
+        pathWith("/desk/products/", ["1", "99999"], "/formats/new"),
+        pathWith("/desk/products/1/formats/", ["1001", "1002", "99999"]),
+      ),
+      fields: {
+        intent: oneOf("save", "price", "withdraw", "nothing"),
+        version,
+        format: oneOf("Paperback", "", "x".repeat(61)),
+        code: oneOf("PBK", "knd", "PDF", "TOOLONG", ""),
+        lineType: oneOf("SHIP", "EBOOK", "DIGITAL", "BUNDLE", "BOAT"),
+        language: oneOf("English", ""),
+        status: oneOf("on-sale", "coming-soon", "retired", "gone"),
+        availableDate: day,
+        listPrice: oneOf("24.00", "$5", "1,000.50", "-1", "100000", "abc"),
+        price: oneOf("26.00", "0", "99999.99", "1.234", ""),
+        startsAt: oneOf("", "2099-01-01T09:00", "2020-01-01T09:00", "2026-02-30T25:00", "now"),
+        change: oneOf("00000000-0000-4000-8000-000000000000", "not-a-change"),
+        permissionsAvailable: oneOf("on", ""),
+        volumePricing: oneOf("on", ""),
+      },
+    },
+    {
+      name: "desk: a promo code or voucher, new, saved or disabled",
+      actors: everyone,
+      path: fc.oneof(
+        oneOf("/desk/offers/promo-codes/new", "/desk/offers/vouchers/new"),
+        pathWith("/desk/offers/promo-codes/", ["WELCOME10", "NOPE"]),
+        pathWith("/desk/offers/vouchers/", ["GIFT-LEDGER-0001", "NOPE"]),
+      ),
+      fields: {
+        intent: oneOf("", "save", "disable", "enable"),
+        version,
+        code: oneOf("FUZZ-CODE", "x", "WELCOME10", "with space", "x".repeat(41)),
+        description: oneOf("5% off", ""),
+        percentOff: oneOf("", "5", "0", "101", "x"),
+        amountOff: oneOf("", "5.00", "-1"),
+        productType: oneOf("", "Book", "Pamphlet"),
+        products: oneOf("", "1", "99999", "x"),
+        availability: oneOf("1001", "99999", "x", ""),
+        startsOn: day,
+        endsOn: day,
+        maxUses: count,
+        maxUsesPerReader: count,
+      },
+    },
+  ];
+}
+
 function deskMediaTargets(): ActionTarget[] {
   const everyone: Actor[] = ["staff", "reader", "guest"];
   const version = oneOf("1", "2", "999999", "0", "abc");

@@ -109,7 +109,17 @@ export async function availabilities(db: Database) {
   const rows = await db
     .selectFrom("product_availability as a")
     .innerJoin("product as p", "p.id", "a.product_id")
-    .select(["a.id", "a.code", "a.line_type", "a.status", "a.permissions_available", "p.product_type", "p.title", "p.authors"])
+    .select([
+      "a.id",
+      "a.product_id as productId",
+      "a.code",
+      "a.line_type",
+      "a.status",
+      "a.permissions_available",
+      "p.product_type",
+      "p.title",
+      "p.authors",
+    ])
     .orderBy("a.id")
     .execute();
   const first = (test: (r: (typeof rows)[number]) => boolean) => {

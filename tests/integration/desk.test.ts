@@ -430,6 +430,48 @@ const CALLS: DeskCall[] = [
   },
   { name: "reports", ok: 200, allowed: ["admin", "store"], call: (r) => r.request("/desk/reports?from=2026-01-01&to=2026-01-31") },
   { name: "a report as CSV", ok: 200, allowed: ["admin", "store"], call: (r) => r.request("/desk/reports/sales.csv") },
+  { name: "products", ok: 200, allowed: ["admin", "store"], call: (r) => r.request("/desk/products?status=on-sale") },
+  {
+    name: "a product's format",
+    ok: 200,
+    allowed: ["admin", "store"],
+    call: async (r) => {
+      const { id, product_id } = await db
+        .selectFrom("product_availability")
+        .select(["id", "product_id"])
+        .orderBy("id")
+        .executeTakeFirstOrThrow();
+      return r.request(`/desk/products/${product_id}/formats/${id}`);
+    },
+  },
+  {
+    name: "add a product",
+    ok: 303,
+    allowed: ["admin", "store"],
+    call: (r) =>
+      r.request("/desk/products/new", {
+        form: {
+          title: `Matrix Product ${++made}`,
+          productType: "Book",
+          topic: "Strategy",
+          authors: "Mara Quinn",
+          summary: "A matrix product.",
+          description: "Made by the roles matrix.",
+          published: "2026-01-01",
+          pages: "10",
+        },
+      }),
+  },
+  { name: "offers", ok: 200, allowed: ["admin", "store"], call: (r) => r.request("/desk/offers") },
+  {
+    name: "add a promo code",
+    ok: 303,
+    allowed: ["admin", "store"],
+    call: (r) =>
+      r.request("/desk/offers/promo-codes/new", {
+        form: { code: `MATRIX-${++made}-${process.pid}`, description: "Matrix", percentOff: "5", startsOn: "2026-01-01" },
+      }),
+  },
   {
     name: "refund an order",
     ok: 303,
@@ -517,6 +559,18 @@ describe("who sees the desk", () => {
       "/desk/orders.csv",
       "/desk/orders/MR-260101-ABCD",
       "/desk/podcasts/the-long-way-back/1/audio",
+      "/desk/products",
+      "/desk/products/new",
+      "/desk/products/1",
+      "/desk/products/1/cover",
+      "/desk/products/1/formats/new",
+      "/desk/products/1/formats/1001",
+      "/desk/products/1/formats/1002/file",
+      "/desk/offers",
+      "/desk/offers/promo-codes/new",
+      "/desk/offers/promo-codes/WELCOME10",
+      "/desk/offers/vouchers/new",
+      "/desk/offers/vouchers/GIFT-LEDGER-0001",
       "/desk/readers",
       "/desk/readers?q=a",
       "/desk/readers/x",
@@ -676,7 +730,11 @@ describe("roles × actions", () => {
       for (const action of ["reader.unlock", "subscription.comp"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
     for (const role of ["editor", "store"])
       for (const action of ["reader.unlock", "subscription.comp"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(false);
-    for (const role of ["admin", "store"]) expect(logged(members[role]!, "order.fulfil"), `${role} order.fulfil`).toBe(true);
+    for (const role of ["admin", "store"])
+      for (const action of ["order.fulfil", "product.create", "promo-code.create"])
+        expect(logged(members[role]!, action), `${role} ${action}`).toBe(true);
+    for (const role of ["editor", "service"])
+      for (const action of ["product.create", "promo-code.create"]) expect(logged(members[role]!, action), `${role} ${action}`).toBe(false);
     for (const role of ["admin", "store", "service"]) expect(logged(members[role]!, "order.refund"), `${role} order.refund`).toBe(true);
     for (const role of ["editor", "store", "service"])
       expect(

@@ -49,6 +49,8 @@ const EXPECTED: Record<DeskAction, Role[]> = {
   "orders.fulfil": ["admin", "store"],
   "orders.refund": ["admin", "store", "service"],
   "reports.view": ["admin", "store"],
+  "catalogue.products": ["admin", "store"],
+  "catalogue.offers": ["admin", "store"],
 };
 
 describe("desk roles", () => {
@@ -120,6 +122,8 @@ describe("desk roles", () => {
       "/desk/videos",
       "/desk/podcasts",
       "/desk/orders",
+      "/desk/products",
+      "/desk/offers",
       "/desk/readers",
       "/desk/reports",
       "/desk/staff",
@@ -128,6 +132,8 @@ describe("desk roles", () => {
     ]);
     expect(deskNavigation(["store", "service"])).toEqual([
       { title: "Orders", path: "/desk/orders" },
+      { title: "Products", path: "/desk/products" },
+      { title: "Offers", path: "/desk/offers" },
       { title: "Readers", path: "/desk/readers" },
       { title: "Reports", path: "/desk/reports" },
     ]);
@@ -138,6 +144,8 @@ describe("desk roles", () => {
     // The reports (ADR 090) are the store's and admins', not customer service's nor editors'.
     expect(deskNavigation(["store"])).toEqual([
       { title: "Orders", path: "/desk/orders" },
+      { title: "Products", path: "/desk/products" },
+      { title: "Offers", path: "/desk/offers" },
       { title: "Reports", path: "/desk/reports" },
     ]);
     expect(pagesFor(DESK_AREAS[0], ["store"])).toEqual([]);

@@ -5,6 +5,7 @@ import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import * as css from "./cart.css";
 import { primaryButton } from "~/app/components/controls.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
+import { CoverPicture } from "./CoverPicture";
 
 /**
  * The add-to-cart confirmation: what was added (one item, or several added together), "You
@@ -78,7 +79,11 @@ export function AddedToCart({
             {recommendations.map((r) => (
               <li key={r.id} className={css.recommendation}>
                 <span className={css.lineItem}>
-                  <img className={css.thumbnail} src={r.cover} alt="" width={48} height={64} loading="lazy" />
+                  {r.coverPicture ? (
+                    <CoverPicture picture={r.coverPicture} alt="" sizes="48px" className={css.thumbnail} />
+                  ) : (
+                    <img className={css.thumbnail} src={r.cover} alt="" width={48} height={64} loading="lazy" />
+                  )}
                   <span>
                     <Link to={r.url}>{r.title}</Link>
                     <span className={css.muted}>

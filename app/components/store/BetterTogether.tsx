@@ -5,6 +5,7 @@ import { togetherTotalCents } from "~/shared/better-together";
 import { formatUsd } from "~/app/lib/content/format";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "./better-together.css";
+import { CoverPicture } from "./CoverPicture";
 
 /** The ids of the boxes checked in the form now. */
 const checkedIn = (form: HTMLFormElement) => new Set(new FormData(form).getAll("productId").map(Number));
@@ -44,7 +45,11 @@ export default function BetterTogether({
         <ul className={css.items}>
           {items.map((item) => (
             <li key={item.availabilityId} className={css.item}>
-              <img className={css.cover} src={item.cover} alt="" width={112} height={149} loading="lazy" />
+              {item.coverPicture ? (
+                <CoverPicture picture={item.coverPicture} alt="" sizes="112px" className={css.cover} />
+              ) : (
+                <img className={css.cover} src={item.cover} alt="" width={112} height={149} loading="lazy" />
+              )}
               <div>
                 <div className={css.choice}>
                   <input

@@ -7,6 +7,7 @@ import { useHydrated } from "~/app/components/useHydrated";
 import * as css from "./cart.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
+import { CoverPicture } from "./CoverPicture";
 
 type LineError = { lineId: string; message: string } | null;
 
@@ -77,10 +78,16 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
     <tr>
       <th scope="row">
         <span className={css.lineItem}>
-          <img className={css.thumbnail} src={productCoverPath(line.productSlug)} alt="" width={48} height={64} loading="lazy" />
+          {line.coverPicture ? (
+            <CoverPicture picture={line.coverPicture} alt="" sizes="48px" className={css.thumbnail} />
+          ) : (
+            <img className={css.thumbnail} src={productCoverPath(line.productSlug)} alt="" width={48} height={64} loading="lazy" />
+          )}
           <span>
             <Link to={line.url}>{line.title}</Link>
-            {line.comingSoon && line.availableDate ? (
+            {line.retired ? (
+              <span className={css.muted}>No longer sold: remove it to place your order.</span>
+            ) : line.comingSoon && line.availableDate ? (
               <span className={css.muted}>Available {formatPublished(line.availableDate)}</span>
             ) : null}
           </span>

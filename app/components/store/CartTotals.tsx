@@ -22,6 +22,10 @@ export function CartTotals({ subtotalCents, estimate }: { subtotalCents: number;
           {estimate ? null : <span className={css.muted}>before tax and shipping</span>}
         </dd>
       </dl>
+      <p className={css.muted} id="cart-prices">
+        Prices are today&apos;s: your cart shows each item at its current price, so a price that changes before you order changes here too.
+        Your order keeps the prices it is placed at.
+      </p>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import * as cards from "~/app/components/cards.css";
 import * as css from "./store.css";
 import { PRODUCT_COVER_SIZE } from "~/shared/art-sizes";
+import { CoverPicture } from "./CoverPicture";
 
 /** "Available {date}" for an item that is not on sale yet (spec date format "MMMM DD, YYYY"). */
 export function availableLabel(date: string | null): string {
@@ -15,15 +16,19 @@ export function ProductCard({ card }: { card: Card }) {
   return (
     <article className={css.card} tabIndex={-1} data-product-id={card.id}>
       <Link to={card.url} tabIndex={-1} aria-hidden="true" className={css.coverLink}>
-        <img
-          className={css.cover}
-          src={card.cover}
-          alt=""
-          width={PRODUCT_COVER_SIZE.width / 4}
-          height={PRODUCT_COVER_SIZE.height / 4}
-          loading="lazy"
-          decoding="async"
-        />
+        {card.coverPicture ? (
+          <CoverPicture picture={card.coverPicture} alt="" sizes="150px" className={css.cover} />
+        ) : (
+          <img
+            className={css.cover}
+            src={card.cover}
+            alt=""
+            width={PRODUCT_COVER_SIZE.width / 4}
+            height={PRODUCT_COVER_SIZE.height / 4}
+            loading="lazy"
+            decoding="async"
+          />
+        )}
       </Link>
       <p className={cards.eyebrow}>
         {card.productType} ·{" "}

@@ -34,6 +34,7 @@ export function cartLines(cart: Cart): LineView[] {
     percentOff: l.percentOff,
     linePrice: money(l.lineTotalCents),
     comingSoon: l.comingSoon,
+    retired: l.retired,
     availableDate: l.availableDate,
     productUrl: l.url,
   }));

@@ -37,6 +37,9 @@ export async function ownCartLine(asker: RequestContext, lineId: unknown): Promi
   return line ? { cartId, line } : null;
 }
 
+/** What the shopper is told of an item no longer sold (ADR 091), wherever they meet it. */
+export const RETIRED_ITEM = "This item is no longer sold and cannot be added to your cart.";
+
 export type AddFailureOutcome = Extract<AddOutcome, { ok: false }>;
 
 /** Why an add was refused, as the page and the service API say it. */
@@ -50,6 +53,8 @@ export function addProblemReason(outcome: AddFailureOutcome): string {
       return outcome.availableDate
         ? `This item is coming soon and cannot be ordered yet: Available ${formatPublished(outcome.availableDate)}.`
         : "This item is coming soon and cannot be ordered yet.";
+    case "retired":
+      return RETIRED_ITEM;
     case "no-permissions":
       return "Copyright permissions are not offered for this item.";
     case "quantity":
@@ -66,6 +71,7 @@ export const ADD_STATUS: Record<AddFailureOutcome["problem"], number> = {
   "unknown-product": 404,
   "wrong-type": 400,
   "coming-soon": 409,
+  retired: 409,
   "no-permissions": 409,
   quantity: 400,
   "too-many": 409,

@@ -143,6 +143,13 @@ export async function placeOrder(
           code: "coming_soon",
           message: `Not available yet: ${outcome.titles.join(", ")}. Please remove it from your cart to order the rest.`,
         };
+      case "retired":
+        return {
+          kind: "refused",
+          status: 409,
+          code: "retired",
+          message: `No longer sold: ${outcome.titles.join(", ")}. Please remove it from your cart to order the rest.`,
+        };
       case "promo":
         return { kind: "refused", status: 409, code: "promo", message: `${outcome.message} Please change or remove the promo code.` };
       case "prices-changed":

@@ -45,6 +45,7 @@ import * as m046 from "./046-media-files";
 import * as m047 from "./047-order-fulfilment-and-refunds";
 import * as m048 from "./048-customer-service";
 import * as m050 from "./050-reports";
+import * as m052 from "./052-catalogue-and-offers";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   "047-order-fulfilment-and-refunds": m047,
   "048-customer-service": m048,
   "050-reports": m050,
+  "052-catalogue-and-offers": m052,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
+import { releaseOfferUses } from "../promo";
 import type { RefundKind, RefundStatus } from "~/server/db/schema";
 import { PAYMENTS, recordAudit, type AuditActor } from "~/server/desk/audit";
 import type { PaymentProvider } from "~/server/payments/provider";
@@ -281,8 +282,8 @@ const replayed = (row: { id: string; status: RefundStatus; amount_cents: number 
 
 /**
  * The provider has refunded the money: the refund succeeds once, takes the next credit note
- * number (gapless, in this transaction, as invoices take theirs), and gives back a voucher the
- * order was redeemed with when nothing of it is left.
+ * number (gapless, in this transaction, as invoices take theirs), and gives back the promo code's
+ * or voucher's use the order held when nothing of it is left.
  */
 export async function completeRefund(db: Database, refundId: string, now: Date): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
@@ -307,12 +308,8 @@ export async function completeRefund(db: Database, refundId: string, now: Date):
       .where("order_id", "=", order_id)
       .where((eb) => eb("refunded_quantity", "<", eb.ref("quantity")))
       .executeTakeFirstOrThrow();
-    if (Number(left.n) === 0)
-      await tx
-        .updateTable("voucher")
-        .set({ redeemed_by: null, redeemed_at: null, order_id: null })
-        .where("order_id", "=", order_id)
-        .execute();
+    // Nothing of the order stands: the promo code's or voucher's use it held is given back (ADR 091).
+    if (Number(left.n) === 0) await releaseOfferUses(tx, order_id, now);
     return true;
   });
 }

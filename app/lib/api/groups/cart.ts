@@ -25,6 +25,8 @@ export const cartLineSchema = z.object({
   percentOff: z.number(),
   linePrice: money,
   comingSoon: z.boolean(),
+  /** No longer sold: the line cannot be ordered, only removed. */
+  retired: z.boolean(),
   availableDate: z.string().nullable(),
   productUrl: z.string(),
 });
@@ -184,7 +186,8 @@ export const availabilitySchema = z.object({
   language: z.string(),
   listPrice: money,
   lineType: z.enum(["SHIP", "EBOOK", "BUNDLE", "DIGITAL"]),
-  status: z.enum(["AVAILABLE", "COMING_SOON"]),
+  /** RETIRED: no longer sold (its page says so; it cannot be added). */
+  status: z.enum(["AVAILABLE", "COMING_SOON", "RETIRED"]),
   availableDate: z.string().nullable(),
   permissionsAvailable: z.boolean(),
   isVolumePricingAvailable: z.boolean(),

@@ -1,0 +1,98 @@
+import type { Page } from "@playwright/test";
+import { addToCart, expect, fillAddress, test, uniqueEmail } from "./fixtures";
+import { enrolledStaff } from "./staff";
+
+// Issue 39's "Done when" for the catalogue, without JavaScript, in the browser (ADR 091): a store
+// member makes a product with a format on sale at the desk, and a shopper buys it at once through
+// the sandbox checkout; then the store member prices it anew from now, and the shopper's next
+// order pays the new price while the first order still shows the old one.
+
+/** A guest's checkout of what is in their cart, paid with the sandbox's test card; answers the order's page. */
+async function checkout(shopper: Page, email: string): Promise<string> {
+  await shopper.goto("/shipping-payment");
+  await shopper.getByLabel("Email address").fill(email);
+  await fillAddress(shopper);
+  await shopper.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(shopper.getByRole("heading", { level: 1, name: "Review your order" })).toBeVisible();
+  await shopper.getByRole("button", { name: /^Place order: \$/ }).click();
+  await expect(shopper.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  await shopper.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await shopper.getByRole("button", { name: /^Pay / }).click();
+  await expect(shopper.getByRole("heading", { level: 1, name: "Thank you for your order" })).toBeVisible();
+  await shopper.getByRole("link", { name: "View your order and receipt" }).click();
+  await expect(shopper.getByRole("heading", { level: 1, name: /^Order MR-/ })).toBeVisible();
+  return shopper.url();
+}
+
+/** The unit price an order's page shows for its one line. */
+const linePrice = (shopper: Page) => shopper.locator('main td[data-label="Price"]').first();
+
+test("a store member adds a product that a shopper buys at once; a new price from now applies to the next order only", async ({
+  page,
+  browser,
+  site,
+  js,
+}) => {
+  test.setTimeout(180_000);
+  await enrolledStaff(page, site, "catalogue-store", ["store"], { firstName: "Stella", lastName: "Store" });
+  await page.goto("/desk");
+  await page.getByRole("navigation", { name: "Desk", exact: true }).getByRole("link", { name: "Products" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
+  await page.getByRole("link", { name: "New product" }).click();
+
+  const title = `The Harbour Almanac ${Date.now()}`;
+  // Nothing filled in: the form says what is missing, and nothing is made.
+  await page.getByLabel("Title").fill("");
+  await page.getByRole("button", { name: "Add the product" }).click();
+  await expect(page.getByRole("alert").getByRole("link", { name: "Enter a title of up to 300 characters." })).toBeVisible();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Product type").selectOption("Book");
+  await page.getByLabel("Topic").selectOption("Strategy");
+  await page.getByLabel("Authors (optional)").fill("Rosa Lind");
+  await page.getByLabel("Summary").fill("Tides, ledgers and the patience of ports.");
+  await page.getByLabel("Description").fill("A year in the life of a working harbour, told through its books.");
+  await page.getByLabel("Pages").fill("180");
+  await page.getByRole("button", { name: "Add the product" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Product added.");
+
+  await page.getByRole("link", { name: "Add a format" }).click();
+  await page.getByLabel("Format", { exact: true }).fill("Paperback");
+  await page.getByLabel("Product-type code").fill("PBK");
+  await page.getByLabel("Line type").selectOption("SHIP");
+  await page.getByLabel("Status").selectOption("on-sale");
+  await page.getByLabel("Price (US dollars)").fill("24.00");
+  await page.getByRole("button", { name: "Add the format" }).click();
+  await expect(page.getByRole("status")).toHaveText("Format added. Shoppers see it at once.");
+  await expect(page.getByText("Price now: $24.00 (its list price).")).toBeVisible();
+  const productUrl = (await page.getByRole("link", { name: "its page" }).getAttribute("href"))!;
+  expect(productUrl).toMatch(/^\/product\/the-harbour-almanac-\d+\/\d+$/);
+
+  // A shopper buys it at once.
+  const shopperContext = await browser.newContext({ baseURL: site.url, javaScriptEnabled: js });
+  const shopper = await shopperContext.newPage();
+  const email = uniqueEmail("catalogue-shopper");
+  await addToCart(shopper, productUrl);
+  await shopper.goto("/shopping-cart");
+  await expect(shopper.getByText("Your order keeps the prices it is placed at.")).toBeVisible();
+  const firstOrder = await checkout(shopper, email);
+  await expect(linePrice(shopper)).toHaveText("$24.00");
+  await expect(shopper.getByRole("main")).toContainText(title);
+
+  // The store member prices it anew, from now.
+  await page.getByLabel("New price (US dollars)").fill("26.00");
+  await page.getByRole("button", { name: "Schedule the price" }).click();
+  await expect(page.getByRole("status")).toContainText("Price scheduled.");
+  await expect(page.getByText(/^Price now: \$26\.00 \(since \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)\.$/)).toBeVisible();
+  await expect(page.getByRole("table", { name: /Price changes/ }).getByRole("cell", { name: "In force" })).toBeVisible();
+
+  // The next order pays the new price; the first still shows the old one.
+  await shopper.goto(productUrl);
+  await expect(shopper.getByText("$26.00").first()).toBeVisible();
+  await addToCart(shopper, productUrl);
+  await checkout(shopper, email);
+  await expect(linePrice(shopper)).toHaveText("$26.00");
+  await shopper.goto(firstOrder);
+  await expect(linePrice(shopper)).toHaveText("$24.00");
+  await shopperContext.close();
+});
