@@ -50,9 +50,19 @@ async function browserRoutes<T extends { id: string }>(
   if (unknown.length > 0) throw new Error(`not routes of this app: ${unknown.join(", ")}`);
   const kept: Record<string, T> = {};
   for (const [id, route] of Object.entries(routes)) {
-    if (options.reachedByTheRouter.includes(id) || (await rendersAPage(options.appDirectory, id))) kept[id] = route;
+    if (options.reachedByTheRouter.includes(id) || (await rendersAPage(options.appDirectory, id))) kept[id] = withoutDefaults(route);
   }
   return kept;
+}
+
+/**
+ * A route's entry without its `false` flags and empty lists (`hasClientLoader: false`, `css: []`
+ * …): Remix's browser code reads each of them as "if present and true" or "if any", so leaving
+ * them out changes nothing, and takes about 1 byte per route off every page (ADR 089).
+ */
+function withoutDefaults<T extends { id: string }>(route: T): T {
+  const entries: [string, unknown][] = Object.entries(route);
+  return Object.fromEntries(entries.filter(([, value]) => value !== false && !(Array.isArray(value) && value.length === 0))) as T;
 }
 
 /** A route id is its module's path under the app folder, without the extension. */
