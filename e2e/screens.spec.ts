@@ -81,6 +81,8 @@ test("a subscriber's own pages fit the screen from 320 to 1280 px", async ({ pag
   for (const [name, address] of [
     ["my-library", "/my-library"],
     ["my-account", "/my-account"],
+    ["my-account-data", "/my-account/data"],
+    ["my-account-delete", "/my-account/delete"],
   ] as const) {
     await shoot(page, testInfo.project.name, name, address);
   }

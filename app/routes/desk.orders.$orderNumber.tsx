@@ -77,7 +77,8 @@ export async function loader(args: LoaderFunctionArgs) {
   return {
     number: order.number,
     placed: deskTime(order.createdAt),
-    email: order.email,
+    // A buyer who deleted their account leaves no address (ADR 089).
+    email: order.email || `${order.buyerName ?? "a buyer"} (account deleted)`,
     kind: order.kind,
     state: [STAGE_LABELS[stage], REFUND_LABELS[refundState]].filter(Boolean).join(", "),
     address: order.address ? addressLines(order.address) : null,

@@ -24,6 +24,7 @@ import { formPageMeta } from "~/app/lib/forms/meta";
 import { useRootData } from "~/app/lib/http/root-data";
 import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { requireUser } from "~/app/lib/context/request-context.server";
+import { DELETE_MY_ACCOUNT, DOWNLOAD_MY_DATA } from "~/app/lib/privacy/messages";
 
 const loadChangePasswordSchema: SchemaLoader<typeof changePasswordSchema> = () =>
   import("~/app/lib/accounts/account-forms").then((forms) => forms.changePasswordSchema);
@@ -113,6 +114,7 @@ export default function MyAccount() {
       />
       <ChangePasswordForm result={actionData?.intent === "password" ? actionData.result : undefined} />
       <AccountLinks />
+      <PrivacyLinks />
     </div>
   );
 }
@@ -136,6 +138,27 @@ export function ChangePasswordForm({ result }: { result: Result }) {
           </button>
         </div>
       </Form>
+    </section>
+  );
+}
+
+/** The reader's own privacy rights (ADR 089): their data, and deleting the account, each on a page of its own. */
+function PrivacyLinks() {
+  return (
+    <section aria-labelledby="privacy-heading" className={prose.section}>
+      <h2 id="privacy-heading">Your data and your account</h2>
+      <p>
+        See everything we hold about you, or take it with you as a file; or delete your account and what we hold about you. Our{" "}
+        <Link to="/privacy-policy">privacy policy</Link> says what we record and why.
+      </p>
+      <ul>
+        <li>
+          <Link to="/my-account/data">{DOWNLOAD_MY_DATA}</Link>
+        </li>
+        <li>
+          <Link to="/my-account/delete">{DELETE_MY_ACCOUNT}</Link>
+        </li>
+      </ul>
     </section>
   );
 }

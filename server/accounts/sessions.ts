@@ -2,8 +2,20 @@ import type { Database } from "~/server/db/connection";
 import { hashToken, newToken } from "./tokens";
 import { findUserById, type User } from "./users";
 
-/** Starts a session; the token goes into the cookie and only its hash into the database. */
-export async function createSession(db: Database, userId: string, days: number, now = new Date()): Promise<string> {
+/** How much of a browser's User-Agent a session keeps: enough to tell devices apart. */
+export const USER_AGENT_MAX = 256;
+
+/**
+ * Starts a session; the token goes into the cookie and only its hash into the database, with
+ * the browser that asked (its User-Agent, cut short), which the reader's own data lists.
+ */
+export async function createSession(
+  db: Database,
+  userId: string,
+  days: number,
+  now = new Date(),
+  userAgent?: string | null,
+): Promise<string> {
   const token = newToken();
   await db
     .insertInto("user_session")
@@ -12,6 +24,7 @@ export async function createSession(db: Database, userId: string, days: number, 
       user_id: userId,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + days * 86_400_000).toISOString(),
+      user_agent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null,
     })
     .execute();
   return token;

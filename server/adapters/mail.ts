@@ -14,6 +14,11 @@ export interface MailMessage {
   /** The Message-ID to send ("<…@host>"); nodemailer makes one when none is given. */
   messageId?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * Kept out of the mail log: the confirmation that an account was deleted, sent to the address
+   * the deletion has just erased everywhere else (ADR 089).
+   */
+  unlogged?: boolean;
 }
 
 export interface Mailer {
@@ -93,8 +98,9 @@ export function setMailJournal(write: Journal | undefined): void {
 
 function journaled(inner: Mailer): Mailer {
   return {
-    async send(message) {
+    async send({ unlogged, ...message }) {
       const result = await inner.send(message);
+      if (unlogged) return result;
       const recipients = Array.isArray(message.to) ? message.to : [message.to];
       await journal?.({ recipients, subject: message.subject, messageId: result.messageId, at: new Date() }).catch((error: unknown) =>
         log.error("mail log failed", { error }),

@@ -78,7 +78,7 @@ export async function finishCardChange(
     .select(["user_id", "provider_subscription_id"])
     .where("id", "=", subscriptionId)
     .executeTakeFirst();
-  if (!owner || (userId !== null && owner.user_id !== userId)) return "unknown";
+  if (!owner?.user_id || (userId !== null && owner.user_id !== userId)) return "unknown";
   const card = session.card;
   // A plan the provider renews (Stripe Billing, ADR 067): the provider charges the new card from
   // now on; keyed by the session, so the return and the callback set it once.

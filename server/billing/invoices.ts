@@ -8,7 +8,7 @@ import { formatUsd } from "~/shared/money";
 import { describeBillingAddress } from "~/shared/billing-address";
 import { billingAddressOf, taxLabel } from "./tax";
 
-export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at" | "receipt_claimed_until">;
+export type InvoiceInput = Omit<InvoiceTable, "id" | "number" | "created_at" | "receipt_sent_at" | "receipt_claimed_until" | "buyer_name">;
 
 /**
  * Writes the invoices for payments applied in one transaction, numbered in their order from the
@@ -68,11 +68,14 @@ export const publisherFrom = (config: Config): Publisher => ({
 const dayFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
 const day = (iso: string) => dayFormat.format(new Date(iso));
 
-/** An invoice as the buyer reads it: its printed number and its PDF. */
+/**
+ * An invoice as the buyer reads it: its printed number and its PDF. One whose reader deleted
+ * their account is made out to the name it kept, without an address to mail (ADR 089).
+ */
 export async function invoiceDocument(db: Database, id: string, publisher: Publisher, siteUrl: string) {
   const row = await db
     .selectFrom("invoice")
-    .innerJoin("app_user", "app_user.id", "invoice.user_id")
+    .leftJoin("app_user", "app_user.id", "invoice.user_id")
     .selectAll("invoice")
     .select(["app_user.email", "app_user.first_name", "app_user.last_name"])
     .where("invoice.id", "=", id)
@@ -85,8 +88,8 @@ export async function invoiceDocument(db: Database, id: string, publisher: Publi
     issued: day(row.created_at),
     publisher,
     billTo: {
-      name: `${row.first_name} ${row.last_name}`,
-      email: row.email,
+      name: row.first_name === null ? (row.buyer_name ?? "") : `${row.first_name} ${row.last_name}`,
+      email: row.email ?? "",
       company: row.company,
       taxId: row.tax_id,
       address: address && describeBillingAddress(address),

@@ -72,6 +72,8 @@ export async function sendPendingReceipts(db: Database, mail: BillingMail, now: 
     .selectFrom("invoice")
     .select("id")
     .where("receipt_sent_at", "is", null)
+    // An invoice whose reader deleted their account has no one to mail (ADR 089).
+    .where("user_id", "is not", null)
     .where(unclaimed("receipt_claimed_until", now))
     .orderBy("number")
     .execute();
@@ -96,11 +98,14 @@ export async function sendReceipts(db: Database, mail: BillingMail, invoiceIds: 
           .set({ receipt_claimed_until: claimUntil(now) })
           .where("id", "=", id)
           .where("receipt_sent_at", "is", null)
+          .where("user_id", "is not", null)
           .where(unclaimed("receipt_claimed_until", now))
           .executeTakeFirst(),
       send: async () => {
         const { invoice, number, planName, taxLabel, pdf } = await invoiceDocument(db, id, mail.publisher, mail.siteUrl);
         const total = formatUsd(invoice.amount_cents + invoice.tax_cents);
+        // Claimed only while the invoice has its reader: the address is there.
+        if (!invoice.email) throw new Error(`invoice ${id} has no reader to mail`);
         await mail.mailer.send({
           to: invoice.email,
           subject: `Your Meridian Review receipt ${number}`,

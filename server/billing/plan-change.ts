@@ -82,7 +82,9 @@ const renewing = (db: Database) =>
     ])
     .where("subscription.source", "=", "web")
     .where("subscription.status", "=", "active")
-    .where("subscription.billing_status", "=", "active");
+    .where("subscription.billing_status", "=", "active")
+    .where("subscription.user_id", "is not", null)
+    .$narrowType<{ user_id: string }>();
 
 /** The current period of a plan the site renews: it ends at access_end and began one interval before. */
 const ownPeriod = (accessEnd: string, plan: Plan): Period => ({

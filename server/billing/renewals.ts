@@ -169,7 +169,10 @@ const chargeable = (db: Database) =>
     .where("subscription.status", "=", "active")
     .where("subscription.pending_change", "is", null)
     // A subscription the provider renews (Stripe Billing) is charged there, never here.
-    .where("subscription.provider_subscription_id", "is", null);
+    .where("subscription.provider_subscription_id", "is", null)
+    // A subscription whose reader deleted their account is ended and unlinked (ADR 089): never charged.
+    .where("subscription.user_id", "is not", null)
+    .$narrowType<{ user_id: string }>();
 
 /** Active subscriptions whose period is over, or past-due ones whose retry day has come. */
 function dueSubscriptions(db: Database, status: "active" | "past_due", at: Date): Promise<ChargeableSubscription[]> {

@@ -486,6 +486,8 @@ export interface UserSessionTable {
   user_id: string;
   created_at: string;
   expires_at: string;
+  /** The browser that started it (its User-Agent, cut short), for the reader's own list; null when none was sent. */
+  user_agent: string | null;
 }
 
 export interface LoginFailureTable {
@@ -649,7 +651,8 @@ export type SubscriptionStatus = "active" | "cancelled" | "restricted";
 
 export interface SubscriptionTable {
   id: string;
-  user_id: string;
+  /** Null once its reader deleted their account: it stays, unlinked, for the invoices that bill it (ADR 089). */
+  user_id: string | null;
   role_code: string;
   source: "web" | "print";
   reference: string;
@@ -708,7 +711,8 @@ export type CheckoutStatus = "created" | "activated" | "failed";
 
 export interface SubscriptionCheckoutTable {
   id: string;
-  user_id: string;
+  /** Null once its reader deleted their account: a paid checkout stays, unlinked, in the publisher's figures (ADR 089). */
+  user_id: string | null;
   plan_id: string;
   ab_tag: string;
   amount_cents: number;
@@ -747,7 +751,10 @@ export interface InvoiceTable {
   /** From invoice_sequence: gapless, taken in the transaction that writes the invoice. */
   number: number;
   subscription_id: string;
-  user_id: string;
+  /** Null once its reader deleted their account: the invoice stays, made out to `buyer_name` (ADR 089). */
+  user_id: string | null;
+  /** The name it is made out to, written when the account that named the buyer was deleted; null while it exists. */
+  buyer_name: string | null;
   /** The payment it records: the checkout id, or a renewal's idempotency key. */
   payment_key: string;
   kind: "purchase" | "renewal" | "upgrade";
@@ -975,6 +982,8 @@ export interface StoreOrderTable {
   delivered_at: string | null;
   /** The provider's payment a refund went to (Stripe's PaymentIntent), to match its refund events. */
   provider_payment_id: string | null;
+  /** The buyer's name, written when their account was deleted (the order stays, unlinked, its e-mail erased; ADR 089). */
+  buyer_name: string | null;
 }
 
 export interface StoreOrderLineTable {

@@ -16,6 +16,8 @@ export const COMMAND_LINE: AuditActor = { id: null, label: "command line" };
 export const SCHEDULER: AuditActor = { id: null, label: "scheduler" };
 /** The payments provider's callbacks: a payment for a cancelled order is refunded without staff (ADR 086). */
 export const PAYMENTS: AuditActor = { id: null, label: "payments" };
+/** A reader acting on their own account from My account (ADR 089): named by no more than that. */
+export const READER: AuditActor = { id: null, label: "the reader" };
 
 export const AUDIT_ACTIONS = {
   "desk.enter": "Entered the desk",
@@ -92,6 +94,7 @@ export const AUDIT_ACTIONS = {
   "voucher.save": "Changed a voucher",
   "voucher.disable": "Disabled a voucher",
   "voucher.enable": "Enabled a voucher again",
+  "account.delete": "A reader deleted their account",
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

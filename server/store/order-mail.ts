@@ -53,6 +53,8 @@ export async function sendOrderConfirmation(
     .executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) return false;
   const order = (await findOrder(db, orderId))!;
+  // The buyer deleted their account and its address with it (ADR 089): no one to mail.
+  if (!order.email) return false;
   try {
     await mailer.send({ to: order.email, subject: `Your Meridian Review order ${order.number}`, text: confirmationText(order, siteUrl) });
     return true;

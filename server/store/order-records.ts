@@ -30,7 +30,10 @@ export interface Order {
   id: string;
   number: string;
   userId: string | null;
+  /** Empty once the buyer's account was deleted (ADR 089): nothing is mailed about the order then. */
   email: string;
+  /** The name the order stays made out to after its buyer's account was deleted; null before. */
+  buyerName: string | null;
   accessToken: string;
   kind: OrderKind;
   status: OrderStatus;
@@ -82,6 +85,7 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
     number: row.number,
     userId: row.user_id,
     email: row.email,
+    buyerName: row.buyer_name,
     accessToken: row.access_token,
     kind: row.kind,
     status: row.status,

@@ -6,6 +6,7 @@ import { recordInvoice } from "~/server/billing/invoices";
 import { billingAddressColumns, billingAddressOf, subscriptionTax, taxLabel } from "~/server/billing/tax";
 import { billingAddressProblems, type BillingAddress, type BillingAddressField } from "~/shared/billing-address";
 import type { PaymentEvent, PaymentProvider, PlanPrice, ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
+import { log } from "~/server/log";
 import { grantSubscription } from "./entitlements";
 import { findPlan, type Plan } from "./plans";
 
@@ -153,7 +154,7 @@ export async function findCheckout(db: Database, id: string, userId: string): Pr
   if (!row || !plan) return undefined;
   return {
     id: row.id,
-    userId: row.user_id,
+    userId,
     plan,
     abTag: row.ab_tag,
     amountCents: row.amount_cents,
@@ -203,7 +204,8 @@ async function activateInTransaction(
     .where("id", "=", id)
     .executeTakeFirst();
   const plan = row && findPlan(row.plan_id);
-  if (!row || !plan) return false;
+  // A checkout whose reader deleted their account is unlinked (ADR 089): nothing to activate.
+  if (!row?.user_id || !plan) return false;
   const moved = await tx
     .updateTable("subscription_checkout")
     .set({ status: "activated", activated_at: now.toISOString() })
@@ -311,12 +313,10 @@ export async function handlePaymentEvent(
   const activated = await activateCheckout(db, event.reference, now, card, event.subscription ?? null);
   // Also when a return trip activated it first: the plan replaced may not have been ended then.
   if (provider) {
-    const { user_id } = await db
-      .selectFrom("subscription_checkout")
-      .select("user_id")
-      .where("id", "=", event.reference)
-      .executeTakeFirstOrThrow();
-    await endReplaced(db, provider, user_id);
+    const checkout = await db.selectFrom("subscription_checkout").select("user_id").where("id", "=", event.reference).executeTakeFirst();
+    // None, or unlinked: its reader deleted their account before the payment came (ADR 089).
+    if (checkout?.user_id) await endReplaced(db, provider, checkout.user_id);
+    else log.warn("a payment came for a checkout whose account was deleted: refund it at the provider", { checkout: event.reference });
   }
   return activated ? "activated" : "ignored";
 }

@@ -61,7 +61,7 @@ export async function subscribersAmong(db: Database, userIds: readonly string[],
       .select(["user_id", "role_code"])
       .where("user_id", "in", userIds.slice(i, i + AMONG_CHUNK))
       .execute();
-    for (const row of rows) if (tierOf(row.role_code)) found.add(row.user_id);
+    for (const row of rows) if (row.user_id && tierOf(row.role_code)) found.add(row.user_id);
   }
   return found;
 }

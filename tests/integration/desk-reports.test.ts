@@ -96,7 +96,7 @@ describe(`the desk's reports (${dialectName})`, () => {
       home("nav[aria-label=Desk] a")
         .map((_, a) => home(a).attr("href"))
         .get(),
-    ).toEqual(["/desk/orders", "/desk/reports"]);
+    ).toEqual(["/desk/orders", "/desk/products", "/desk/offers", "/desk/reports"]);
   });
 
   it("shows a range's sales and subscriptions, and gives each section as formula-safe CSV", async () => {

@@ -116,7 +116,7 @@ describe(`the store's catalogue at the desk (${dialectName})`, () => {
       home("nav[aria-label=Desk] a")
         .map((_, a) => home(a).attr("href"))
         .get(),
-    ).toEqual(["/desk/orders", "/desk/products", "/desk/offers"]);
+    ).toEqual(["/desk/orders", "/desk/products", "/desk/offers", "/desk/reports"]);
   });
 
   it("sells a product made at the desk at once, prices it anew from a moment, and audits each step", async () => {

@@ -112,6 +112,7 @@ async function guestPages() {
   await keep("subscription checkout, a guest's", guest, "/subscriptions/checkout?plan=digital");
   await keep("newsletters", guest, "/email-newsletters");
   await keep("privacy policy", guest, "/privacy-policy");
+  await keep("account deleted", guest, "/account-deleted");
   await keep("subscriber help", guest, "/subscriber-help");
   await keep("subscriber registration", guest, "/subscriber-registration");
   await keep("menu", guest, "/menu?return=%2Ftopics");
@@ -172,6 +173,9 @@ async function subscriberPages() {
   await keep("my account", reader, "/my-account");
   await keep("my account: notes", reader, "/my-account/notes");
   await keep("my account: gifts", reader, "/my-account/gifts");
+  await keep("my account: your data", reader, "/my-account/data");
+  await keep("my account: delete, a plan to cancel first", reader, "/my-account/delete");
+  await keep("my account: delete", await registeredReader(server.url), "/my-account/delete");
   await keep("subscription and billing", reader, "/my-account/billing");
 }
 

@@ -232,6 +232,22 @@ function currentPasswordProblem(checked: CurrentPasswordCheck | { outcome: "chan
 }
 
 /**
+ * The current-password question on its own (deleting the account, ADR 089): the same rate limit
+ * and the same lockout as changing the password, and the same answers.
+ */
+export async function currentPasswordFlow(
+  request: Request,
+  context: AppLoadContext,
+  user: User,
+  password: string,
+): Promise<AccountProblem | undefined> {
+  return (
+    (await currentPasswordLimit(request, context, user)) ??
+    currentPasswordProblem(await checkCurrentPassword(await db(), user, password, lockoutRules()))
+  );
+}
+
+/**
  * Changes the signed-in reader's password after checking the current one (this session stays,
  * every other one ends) and mails a notice.
  */

@@ -48,6 +48,8 @@ export interface RequestContext {
    * load context. Null under `remix-serve` without a proxy header, which passes no address.
    */
   readonly clientAddress: string | null;
+  /** The browser's User-Agent as it sent it, if it did (a new session records it, ADR 089). */
+  readonly userAgent: string | null;
   /** The signed-in reader as staff (roles, second factor, desk session: ADR 072); null for a reader without a role. */
   staff(): Promise<StaffMember | null>;
   db(): Promise<Database>;
@@ -104,6 +106,7 @@ function createRequestContext(request: Request, loadContext: AppLoadContext): Re
   return {
     requestId: currentRequestId() ?? requestIdFrom(request.headers.get("X-Request-Id") ?? undefined),
     clientAddress: header ? clientIp(request, header) : (loadContext.clientAddress ?? null),
+    userAgent: request.headers.get("User-Agent"),
     staff: once(async () => {
       const [signedIn, found] = await Promise.all([user(), token()]);
       return signedIn && found ? staffMemberFor(await db(), signedIn, found, new Date()) : null;

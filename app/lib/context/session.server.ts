@@ -21,7 +21,7 @@ export async function startSession(asker: RequestContext, userId: string): Promi
   const previous = await asker.sessionToken();
   if (previous) await endSession(database, previous);
   await mergeCartAtSignIn(asker, userId);
-  const token = await createSession(database, userId, config().SESSION_DAYS);
+  const token = await createSession(database, userId, config().SESSION_DAYS, new Date(), asker.userAgent);
   return sessionCookie().serialize(token);
 }
 

@@ -44,6 +44,7 @@ import * as m045 from "./045-magazine-desk";
 import * as m046 from "./046-media-files";
 import * as m047 from "./047-order-fulfilment-and-refunds";
 import * as m048 from "./048-customer-service";
+import * as m049 from "./049-readers-privacy";
 import * as m050 from "./050-reports";
 import * as m052 from "./052-catalogue-and-offers";
 
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   "046-media-files": m046,
   "047-order-fulfilment-and-refunds": m047,
   "048-customer-service": m048,
+  "049-readers-privacy": m049,
   "050-reports": m050,
   "052-catalogue-and-offers": m052,
 };

@@ -52,7 +52,7 @@ export async function findReaders(db: Database, query: string, page: number, siz
     if (o.user_id) numberMatches.set(o.user_id, "order");
     else addresses.set(normalizeEmail(o.email), "order");
   }
-  for (const l of linked) numberMatches.set(l.user_id, "print account");
+  for (const l of linked) if (l.user_id) numberMatches.set(l.user_id, "print account");
   for (const p of prints) addresses.set(normalizeEmail(p.email), "print account");
   if (addresses.size > 0) {
     const rows = await db

@@ -72,6 +72,7 @@ async function rows(db: Database, filter: OrderListFilter, limit: number, offset
       "number",
       "created_at",
       "email",
+      "buyer_name",
       "ship_first_name",
       "ship_last_name",
       "status",
@@ -96,7 +97,8 @@ async function rows(db: Database, filter: OrderListFilter, limit: number, offset
     id: r.id,
     number: r.number,
     createdAt: r.created_at,
-    email: r.email,
+    // A buyer who deleted their account leaves no address (ADR 089): the order says so.
+    email: r.email || (r.buyer_name ? `${r.buyer_name} (account deleted)` : "(account deleted)"),
     name: r.ship_first_name ? `${r.ship_first_name} ${r.ship_last_name ?? ""}`.trim() : null,
     itemCount: Number(r.items ?? 0),
     totalCents: r.total_cents,

@@ -26,6 +26,8 @@ export async function sendDispatchMails(db: Database, mail: BillingMail, now: Da
           .executeTakeFirst(),
       send: async () => {
         const order = (await findOrder(db, shipment.order_id))!;
+        // The buyer deleted their account and its address with it (ADR 089): nothing to send.
+        if (!order.email) return;
         const positions = await db.selectFrom("store_order_line").select("position").where("shipment_id", "=", shipment.id).execute();
         const lines = order.lines.filter((l) => positions.some((p) => p.position === l.position));
         const link = trackingUrl(shipment.carrier, shipment.tracking_number);

@@ -36,7 +36,7 @@ export async function creditNoteDocument(db: Database, refundId: string, publish
     issued: day(refund.succeeded_at),
     publisher,
     billTo: {
-      name: address?.[0] ?? (account ? `${account.first_name} ${account.last_name}` : order.email),
+      name: address?.[0] ?? (account ? `${account.first_name} ${account.last_name}` : (order.buyerName ?? order.email)),
       email: order.email,
       company: null,
       taxId: null,

@@ -31,6 +31,8 @@ export async function sendRefundReceipts(db: Database, mail: BillingMail, now: D
       send: async () => {
         const { refund, order, number, lines, pdf } = await creditNoteDocument(db, id, mail.publisher, mail.siteUrl);
         const amount = formatUsd(refund.amount_cents);
+        // The buyer deleted their account and its address with it (ADR 089): nothing to send.
+        if (!order.email) return;
         await mail.mailer.send({
           to: order.email,
           subject: `Your Meridian Review refund for order ${order.number}`,
