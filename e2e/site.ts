@@ -36,6 +36,8 @@ export async function startSite(): Promise<Site> {
         RATE_LIMIT_PER_ACCOUNT: "1000",
         // Requests without the header come from nowhere known (region "other"), as before.
         GEO_COUNTRY_HEADER: COUNTRY_HEADER,
+        // The browser tests walk through what the jobs do (scheduled publishing, newsletters).
+        JOBS_PROCESSES: "1",
       },
       "production",
       database,

@@ -63,9 +63,7 @@ globalStyle(`${table} th, ${table} td`, {
   verticalAlign: "top",
   padding: vars.space.sm,
   borderBottom: `1px solid ${vars.color.rule}`,
-  // Only a string longer than its column (an address, a reference) breaks, and never a header or
-  // an amount: "anywhere" let the laptop's table squeeze those to "Quantit y" and "$64.0 0".
-  overflowWrap: "break-word",
+  overflowWrap: "anywhere",
 });
 globalStyle(`${table} thead th`, { borderBottom: `2px solid ${vars.color.ink}` });
 
