@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
 import type { RefundStatus } from "~/server/db/schema";
 import { daysOf, funnelReport, rollUpDays, salesReport, type ReportRange } from "~/server/desk/reports";
 import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
-import { seededTestDatabase } from "~/tests/helpers/test-db";
+import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 // The reports' daily roll-up (ADR 090) on the database the run uses: on randomised orders,
 // refunds, registrations and checkouts, a range read from the roll-up for its closed days and live
@@ -164,6 +165,27 @@ async function liveReports(range: ReportRange) {
   return live!;
 }
 
+/** A stand-in for a process killed while writing: inserts into report_funnel_day fail while it is on. */
+async function killFunnelWrites(on: boolean) {
+  if (dialectName === "sqlite")
+    await sql
+      .raw(
+        on
+          ? "create trigger kill_funnel before insert on report_funnel_day begin select raise(abort, 'killed'); end"
+          : "drop trigger kill_funnel",
+      )
+      .execute(db);
+  else if (on) {
+    await sql
+      .raw("create function kill_funnel() returns trigger language plpgsql as $$ begin raise exception 'killed'; end $$")
+      .execute(db);
+    await sql.raw("create trigger kill_funnel before insert on report_funnel_day execute function kill_funnel()").execute(db);
+  } else {
+    await sql.raw("drop trigger kill_funnel on report_funnel_day").execute(db);
+    await sql.raw("drop function kill_funnel()").execute(db);
+  }
+}
+
 const rolledDays = async () => (await db.selectFrom("report_day").select("day").orderBy("day").execute()).map((d) => d.day);
 
 /** The whole range, and random ranges within it (a single day, today alone, and some spanning today). */
@@ -225,6 +247,34 @@ describe("the reports' daily roll-up", () => {
     expect((await rolledDays()).length).toBe(before + 28);
     expect(await rollUpDays(db, WHOLE, NOW)).toBe(0);
     expect(await reports(db, WHOLE), because).toEqual(await liveReports(WHOLE));
+  });
+
+  it("leaves no day of a write killed midway rolled up, and writes them whole on the next run", async () => {
+    const march = { from: "2033-03-01", to: "2033-03-31" };
+    const { all } = await availabilities(db);
+    const product = all.find((a) => a.status === "A")!;
+    await paidOrder("2033-03-10T08:00:00.000Z", [product.id]);
+    await db
+      .insertInto("wall_registration")
+      .values({ id: crypto.randomUUID(), ab_tag: TAGS[0], registered_at: "2033-03-11T08:00:00.000Z" })
+      .execute();
+    const live = await liveReports(march);
+    // The write dies after the days' claims and their sales, at their funnel counts.
+    await killFunnelWrites(true);
+    await expect(rollUpDays(db, march, NOW)).rejects.toThrow(/killed/);
+    await killFunnelWrites(false);
+    expect((await rolledDays()).filter((day) => day <= march.to && day >= march.from)).toEqual([]);
+    expect(
+      await db.selectFrom("report_sales_day").select("day").where("day", "<=", march.to).where("day", ">=", march.from).execute(),
+    ).toEqual([]);
+    expect(await reports(db, march)).toEqual(live);
+
+    // A day whose claim is deleted (to roll it up again) is written anew in place of its rows.
+    expect(await rollUpDays(db, march, NOW)).toBe(31);
+    await db.deleteFrom("report_day").where("day", "=", "2033-03-10").execute();
+    expect(await rollUpDays(db, march, NOW)).toBe(1);
+    expect(await reports(db, march)).toEqual(live);
+    expect([live.sales.total.orders, live.funnel.total.registrations]).toEqual([1, 1]);
   });
 
   it("counts a refund of an order of a rolled-up day on the day it succeeds, and that day once it is rolled up", async () => {

@@ -77,9 +77,10 @@ async function insertRows<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>
 }
 
 /**
- * Writes days' roll-ups in one transaction. Each day's `report_day` row is its claim: a day
- * another instance has already written (or is writing, on PostgreSQL: the insert waits for it) is
- * left as it is, so each day is written once. Returns how many days this call wrote.
+ * Writes days' roll-ups in one transaction, so that a process killed in it leaves none of them
+ * half-written or claimed. Each day's `report_day` row is its claim: a day another instance has
+ * already written (or is writing, on PostgreSQL: the insert waits for it) is left as it is, so
+ * each day is written once. Returns how many days this call wrote.
  */
 async function writeDays(db: Database, rollUps: DayRollUp[], now: Date): Promise<number> {
   return db.transaction().execute(async (tx) => {
@@ -94,6 +95,11 @@ async function writeDays(db: Database, rollUps: DayRollUp[], now: Date): Promise
       ).map((r) => r.day),
     );
     const mine = rollUps.filter((r) => claimed.has(r.day.day));
+    if (mine.length === 0) return 0;
+    // Rows a day kept without its claim (its report_day row deleted, to have it rolled up again) give way to its new ones.
+    const days = mine.map((r) => r.day.day);
+    await tx.deleteFrom("report_sales_day").where("day", "in", days).execute();
+    await tx.deleteFrom("report_funnel_day").where("day", "in", days).execute();
     await insertRows(
       mine.flatMap((r) => r.products),
       (chunk) => tx.insertInto("report_sales_day").values(chunk).execute(),
