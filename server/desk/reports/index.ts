@@ -5,5 +5,5 @@ export { DEFAULT_DAYS, MAX_DAYS, lastDays, readRange, rangeBounds, daysOf, type 
 export { salesReport, SHIPPING_ROW, type SalesReport, type SalesRow, type SalesFigures, type DaySales, type ProductSales } from "./sales";
 export { subscriptionsReport, tierName, type SubscriptionsReport, type TierFigures } from "./subscriptions";
 export { funnelReport, DIRECT_TAG, type FunnelReport, type FunnelRow } from "./funnel";
-export { rollUpDays, rollUpRecentDays, rollUpForReport, firstOpenDay, SETTLE_MS } from "./rollup";
+export { rollUpDays, rollUpRecentDays, rollUpForReport } from "./rollup";
 export { salesCsv, subscriptionsCsv, funnelCsv, reportFileName, REPORT_NAMES, type ReportName } from "./csv";

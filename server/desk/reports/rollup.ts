@@ -15,7 +15,7 @@ import { liveSales, type SalesParts } from "./sales";
  * A day is closed, and may be rolled up, this long after it ends: an event dated just before
  * midnight may commit just after it, and instances' clocks differ a little.
  */
-export const SETTLE_MS = 60 * 60_000;
+const SETTLE_MS = 60 * 60_000;
 /** Days written per transaction: each a claim of those days, undone whole if the process dies in it. */
 const DAYS_PER_TRANSACTION = 31;
 /** Rows per insert, well under SQLite's bound parameters. */
@@ -24,7 +24,7 @@ const ROWS_PER_INSERT = 500;
 const DAY_MS = 86_400_000;
 
 /** The first day not closed at `now`. */
-export const firstOpenDay = (now: Date) => new Date(now.getTime() - SETTLE_MS).toISOString().slice(0, 10);
+const firstOpenDay = (now: Date) => new Date(now.getTime() - SETTLE_MS).toISOString().slice(0, 10);
 
 interface DayRollUp {
   day: { day: string; orders: number; total_cents: number; refunds: number; refunds_cents: number };

@@ -151,7 +151,7 @@ export async function liveSales(db: Database, range: ReportRange): Promise<Sales
 }
 
 /** The days' parts that are one of `days`. */
-export function salesOfDays(parts: SalesParts, days: Set<string>): SalesParts {
+function salesOfDays(parts: SalesParts, days: Set<string>): SalesParts {
   return {
     lineSales: parts.lineSales.filter((r) => days.has(r.day)),
     daySales: parts.daySales.filter((r) => days.has(r.day)),
