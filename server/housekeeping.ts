@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { rollUpRecentDays } from "./desk/reports/rollup";
 import { purgeExpiredSessions } from "./accounts/sessions";
 import { imageStorage } from "./adapters/image-storage";
 import type { Database } from "./db/connection";
@@ -24,6 +25,8 @@ export interface HousekeepingReport {
   articleReadDays: number;
   /** Media files whose upload never ended (ADR 083). */
   abandonedUploads: number;
+  /** Closed days the reports rolled up (ADR 090). */
+  reportDays: number;
   /** Whether PostgreSQL's search index was re-sliced: its newest slice had outgrown its size. */
   searchResliced: boolean;
 }
@@ -36,7 +39,8 @@ const deleted = (result: { numDeletedRows: bigint }) => Number(result.numDeleted
  * meter reads of past months, rate-limit windows that have ended, guest carts idle for
  * GUEST_CART_IDLE_DAYS with no order, expired password-reset and e-mail-change tokens, geo
  * lookups past their time, article read counts older than READ_DAYS_KEPT days, and media uploads
- * that never ended (with what the bucket kept of them). Every step is a conditional update or delete, so instances running it
+ * that never ended (with what the bucket kept of them); and rolls up the reports' closed days of
+ * the last year (each day claimed once, server/desk/reports/rollup.ts). Every step is a conditional update or delete, so instances running it
  * at the same moment do not clash. On
  * PostgreSQL it also re-slices the search index once new content has outgrown its newest slice.
  */
@@ -64,6 +68,7 @@ export async function runHousekeeping(db: Database, provider: PaymentProvider, n
     geoLookups: deleted(await db.deleteFrom("geo_country").where("expires_at", "<=", at).executeTakeFirst()),
     articleReadDays: deleted(await db.deleteFrom("article_read_day").where("day", "<", readDay(now, -READ_DAYS_KEPT)).executeTakeFirst()),
     abandonedUploads: await removeAbandonedUploads(db, imageStorage(), now),
+    reportDays: await rollUpRecentDays(db, now),
     searchResliced: await resliceSearchIndex(db, { concurrently: true }),
   };
 }
@@ -76,7 +81,7 @@ export function describeHousekeeping(report: HousekeepingReport): string {
     `${report.guestCarts} idle guest cart(s), ${report.passwordResets} expired password-reset token(s), ` +
     `${report.emailChanges} expired e-mail-change link(s), ${report.geoLookups} expired geo lookup(s), ` +
     `${report.articleReadDays} day(s) of article read counts older than ${READ_DAYS_KEPT} days, ` +
-    `${report.abandonedUploads} media upload(s) that never ended` +
+    `${report.abandonedUploads} media upload(s) that never ended; rolled up ${report.reportDays} day(s) of reports` +
     (report.searchResliced ? "; re-sliced the search index" : "")
   );
 }

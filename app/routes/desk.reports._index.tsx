@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import {
   funnelReport,
+  rollUpForReport,
   salesReport,
   subscriptionsReport,
   type DaySales,
@@ -72,6 +73,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = new Date();
   const { range, problem, query } = readReportRange(new URL(request.url), now);
   const db = await requestContext({ request, context }).db();
+  await rollUpForReport(db, range, now);
   const sales = await salesReport(db, range);
   const subscriptions = await subscriptionsReport(db, range, now);
   const funnel = await funnelReport(db, range);

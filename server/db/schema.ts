@@ -1234,6 +1234,35 @@ export interface WallRegistrationTable {
   registered_at: string;
 }
 
+/** A closed UTC day the reports have rolled up (ADR 090), with its sales: orders paid and their totals, refunds that succeeded and their amounts. */
+export interface ReportDayTable {
+  day: string;
+  orders: number;
+  total_cents: number;
+  refunds: number;
+  refunds_cents: number;
+  rolled_at: string;
+}
+
+/** A rolled-up day's sales and refunds of one product (ADR 090), in whole cents as the report rounds them. */
+export interface ReportSalesDayTable {
+  day: string;
+  product_id: number;
+  orders: number;
+  units: number;
+  gross_cents: number;
+  refunded_units: number;
+  refunds_cents: number;
+}
+
+/** A rolled-up day's registrations from the wall and activated checkouts of one A/B tag (ADR 090). */
+export interface ReportFunnelDayTable {
+  day: string;
+  ab_tag: string;
+  registrations: number;
+  subscriptions: number;
+}
+
 /** A customer-service form's key, once its action has been taken (ADR 087). */
 export interface ServiceRequestTable {
   key: string;
@@ -1356,4 +1385,7 @@ export interface DB {
   download_extension: DownloadExtensionTable;
   wall_view: WallViewTable;
   wall_registration: WallRegistrationTable;
+  report_day: ReportDayTable;
+  report_sales_day: ReportSalesDayTable;
+  report_funnel_day: ReportFunnelDayTable;
 }

@@ -184,10 +184,11 @@ describe("housekeeping", () => {
       geoLookups: 1,
       articleReadDays: 1,
       abandonedUploads: 1,
+      reportDays: 366,
       searchResliced: false,
     });
     expect(describeHousekeeping(report)).toBe(
-      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s), 1 day(s) of article read counts older than 31 days, 1 media upload(s) that never ended",
+      "Housekeeping: cancelled 0 abandoned order(s); removed 2 expired session(s), 3 meter read(s) of past months, 1 ended rate-limit window(s), 1 idle guest cart(s), 1 expired password-reset token(s), 1 expired e-mail-change link(s), 1 expired geo lookup(s), 1 day(s) of article read counts older than 31 days, 1 media upload(s) that never ended; rolled up 366 day(s) of reports",
     );
 
     expect(await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute()).toEqual([{ id_hash: "s-live" }]);
@@ -243,6 +244,7 @@ describe("housekeeping", () => {
       geoLookups: 0,
       articleReadDays: 0,
       abandonedUploads: 0,
+      reportDays: 0,
       searchResliced: false,
     };
     expect(again).toEqual([nothing, nothing]);

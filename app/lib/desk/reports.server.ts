@@ -3,6 +3,7 @@ import {
   funnelCsv,
   funnelReport,
   reportFileName,
+  rollUpForReport,
   salesCsv,
   salesReport,
   subscriptionsCsv,
@@ -21,6 +22,7 @@ export async function reportCsvResponse(args: LoaderFunctionArgs, name: ReportNa
   const now = new Date();
   const { range } = readReportRange(new URL(args.request.url), now);
   const db = await requestContext(args).db();
+  await rollUpForReport(db, range, now);
   const csv =
     name === "sales"
       ? salesCsv(await salesReport(db, range))

@@ -1,6 +1,7 @@
+import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
-import { rangeBounds, type ReportRange } from "./range";
+import { daysOf, rangeBounds, type ReportRange } from "./range";
 
 // The meter funnel by A/B tag (ADR 090):
 // - guests walled: guests (by visitor cookie) who met the registration wall in the range, each once;
@@ -69,26 +70,78 @@ async function distinctViewers(
     : (await query.groupBy("wall").execute()).map((r) => ({ ...r, tag: "" }));
 }
 
-export async function funnelReport(db: Database, range: ReportRange): Promise<FunnelReport> {
+/** A day's registrations from the wall and activated checkouts of one tag ("direct" for those without one). */
+export interface FunnelDayCounts {
+  day: string;
+  tag: string;
+  registrations: number;
+  subscriptions: number;
+}
+
+const registrationDay = sql<string>`substr(registered_at, 1, 10)`;
+const activationDay = sql<string>`substr(activated_at, 1, 10)`;
+
+/** The registrations and activated checkouts of a range's days, by day and tag, from their own rows. */
+export async function liveFunnelCounts(db: Database, range: ReportRange): Promise<FunnelDayCounts[]> {
   const { start, end } = rangeBounds(range);
-  const [views, allViews, registrations, checkouts] = await Promise.all([
-    distinctViewers(db, range, true),
-    distinctViewers(db, range, false),
+  const [registrations, checkouts] = await Promise.all([
     db
       .selectFrom("wall_registration")
-      .select((eb) => ["ab_tag as tag", eb.fn.countAll().as("n")])
+      .select((eb) => [registrationDay.as("day"), "ab_tag as tag", eb.fn.countAll().as("n")])
       .where("registered_at", ">=", start)
       .where("registered_at", "<", end)
-      .groupBy("ab_tag")
+      .groupBy([registrationDay, "ab_tag"])
       .execute(),
     db
       .selectFrom("subscription_checkout")
-      .select((eb) => ["ab_tag as tag", eb.fn.countAll().as("n")])
+      .select((eb) => [activationDay.as("day"), "ab_tag as tag", eb.fn.countAll().as("n")])
       .where("status", "=", "activated")
       .where("activated_at", ">=", start)
       .where("activated_at", "<", end)
-      .groupBy("ab_tag")
+      .groupBy([activationDay, "ab_tag"])
       .execute(),
+  ]);
+  const counts = new Map<string, FunnelDayCounts>();
+  const of = (day: string, tag: string) => {
+    const key = `${day}|${tag}`;
+    let found = counts.get(key);
+    if (!found) counts.set(key, (found = { day, tag, registrations: 0, subscriptions: 0 }));
+    return found;
+  };
+  for (const r of registrations) of(r.day, r.tag).registrations = Number(r.n);
+  for (const c of checkouts) of(c.day, c.tag).subscriptions = Number(c.n);
+  return [...counts.values()];
+}
+
+/**
+ * The range's counts by day and tag: its closed days as rolled up (rollup.ts), the others from the
+ * registrations and checkouts. The rolled-up days are read first, as the sales' are.
+ */
+async function funnelCounts(db: Database, range: ReportRange): Promise<FunnelDayCounts[]> {
+  const rolled = new Set(
+    (await db.selectFrom("report_day").select("day").where("day", ">=", range.from).where("day", "<=", range.to).execute()).map(
+      (d) => d.day,
+    ),
+  );
+  const rolledCounts = (
+    await db
+      .selectFrom("report_funnel_day")
+      .select(["day", "ab_tag as tag", "registrations", "subscriptions"])
+      .where("day", ">=", range.from)
+      .where("day", "<=", range.to)
+      .execute()
+  ).filter((c) => rolled.has(c.day));
+  const open = daysOf(range).filter((day) => !rolled.has(day));
+  if (open.length === 0) return rolledCounts;
+  const live = await liveFunnelCounts(db, { from: open[0]!, to: open.at(-1)! });
+  return [...rolledCounts, ...live.filter((c) => !rolled.has(c.day))];
+}
+
+export async function funnelReport(db: Database, range: ReportRange): Promise<FunnelReport> {
+  const [views, allViews, counts] = await Promise.all([
+    distinctViewers(db, range, true),
+    distinctViewers(db, range, false),
+    funnelCounts(db, range),
   ]);
   const rows = new Map<string, FunnelRow>();
   const row = (tag: string) => {
@@ -111,11 +164,12 @@ export async function funnelReport(db: Database, range: ReportRange): Promise<Fu
     if (v.wall === "registration") row(v.tag).guestsWalled = Number(v.readers);
     else row(v.tag).subscribeWalled = Number(v.readers);
   }
-  for (const r of registrations) row(r.tag).registrations = Number(r.n);
   let direct = 0;
-  for (const c of checkouts) {
-    if (c.tag === DIRECT_TAG) direct = Number(c.n);
-    else row(c.tag).subscriptions = Number(c.n);
+  for (const c of counts) {
+    if (c.registrations > 0) row(c.tag).registrations += c.registrations;
+    if (c.subscriptions === 0) continue;
+    if (c.tag === DIRECT_TAG) direct += c.subscriptions;
+    else row(c.tag).subscriptions += c.subscriptions;
   }
   const withRates = (r: FunnelRow): FunnelRow => ({
     ...r,

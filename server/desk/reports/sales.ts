@@ -89,7 +89,16 @@ async function productTitles(db: Database, ids: number[]): Promise<Map<number, s
   return titles;
 }
 
-export async function salesReport(db: Database, range: ReportRange): Promise<SalesReport> {
+/** What the sales add up from, by day: per product (sales and refunds), and per day (orders' totals and refunds' amounts). */
+export interface SalesParts {
+  lineSales: { day: string; productId: number; orders: unknown; units: unknown; gross: unknown }[];
+  daySales: { day: string; orders: unknown; total: unknown }[];
+  lineRefunds: { day: string; productId: number; units: unknown; amount: unknown }[];
+  dayRefunds: { day: string; refunds: unknown; amount: unknown }[];
+}
+
+/** The sales and refunds of a range's days, by day, from the orders and refunds themselves. */
+export async function liveSales(db: Database, range: ReportRange): Promise<SalesParts> {
   const { start, end } = rangeBounds(range);
   const [lineSales, daySales, lineRefunds, dayRefunds] = await Promise.all([
     db
@@ -138,6 +147,68 @@ export async function salesReport(db: Database, range: ReportRange): Promise<Sal
       .groupBy(refundDay)
       .execute(),
   ]);
+  return { lineSales, daySales, lineRefunds, dayRefunds };
+}
+
+/** The days' parts that are one of `days`. */
+function salesOfDays(parts: SalesParts, days: Set<string>): SalesParts {
+  return {
+    lineSales: parts.lineSales.filter((r) => days.has(r.day)),
+    daySales: parts.daySales.filter((r) => days.has(r.day)),
+    lineRefunds: parts.lineRefunds.filter((r) => days.has(r.day)),
+    dayRefunds: parts.dayRefunds.filter((r) => days.has(r.day)),
+  };
+}
+
+const mergeSales = (a: SalesParts, b: SalesParts): SalesParts => ({
+  lineSales: [...a.lineSales, ...b.lineSales],
+  daySales: [...a.daySales, ...b.daySales],
+  lineRefunds: [...a.lineRefunds, ...b.lineRefunds],
+  dayRefunds: [...a.dayRefunds, ...b.dayRefunds],
+});
+
+/**
+ * The range's days that are rolled up, and their parts as the roll-up keeps them. The days are
+ * read first: product rows of a day rolled up in between are left for the live part to count.
+ */
+async function rolledUpSales(db: Database, range: ReportRange): Promise<{ rolled: Set<string>; parts: SalesParts }> {
+  const days = await db
+    .selectFrom("report_day")
+    .select(["day", "orders", "total_cents", "refunds", "refunds_cents"])
+    .where("day", ">=", range.from)
+    .where("day", "<=", range.to)
+    .execute();
+  const rolled = new Set(days.map((d) => d.day));
+  const products = (
+    await db
+      .selectFrom("report_sales_day")
+      .select(["day", "product_id", "orders", "units", "gross_cents", "refunded_units", "refunds_cents"])
+      .where("day", ">=", range.from)
+      .where("day", "<=", range.to)
+      .execute()
+  ).filter((p) => rolled.has(p.day));
+  return {
+    rolled,
+    parts: {
+      lineSales: products.map((p) => ({ day: p.day, productId: p.product_id, orders: p.orders, units: p.units, gross: p.gross_cents })),
+      daySales: days.map((d) => ({ day: d.day, orders: d.orders, total: d.total_cents })),
+      lineRefunds: products.map((p) => ({ day: p.day, productId: p.product_id, units: p.refunded_units, amount: p.refunds_cents })),
+      dayRefunds: days.map((d) => ({ day: d.day, refunds: d.refunds, amount: d.refunds_cents })),
+    },
+  };
+}
+
+/**
+ * The report of a range: its closed days as rolled up (rollup.ts), the others (today, and any day
+ * not rolled up yet) from the orders and refunds. Each day's figures are the same either way.
+ */
+export async function salesReport(db: Database, range: ReportRange): Promise<SalesReport> {
+  const { rolled, parts: rolledParts } = await rolledUpSales(db, range);
+  const open = daysOf(range).filter((day) => !rolled.has(day));
+  const { lineSales, daySales, lineRefunds, dayRefunds } =
+    open.length === 0
+      ? rolledParts
+      : mergeSales(rolledParts, salesOfDays(await liveSales(db, { from: open[0]!, to: open.at(-1)! }), new Set(open)));
 
   const titles = await productTitles(db, [...new Set([...lineSales, ...lineRefunds].map((r) => r.productId))]);
 
