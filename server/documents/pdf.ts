@@ -1,6 +1,7 @@
 // Article reprints as PDF, laid out with pdfkit in the standard Type 1 fonts every PDF reader
-// has, so nothing is embedded.
-import PDFDocument from "pdfkit";
+// has, so nothing is embedded. pdfkit is loaded at the first document, not with the server: it
+// costs every process that never prints a third of a second of CPU to start.
+import type {} from "pdfkit";
 import { inlineText, type Block } from "~/server/content/markdown";
 
 export interface ReprintInput {
@@ -223,7 +224,14 @@ function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
   });
 }
 
-function openDocument(info: { title: string; author: string; subject: string; siteName: string; now?: Date }): PDFKit.PDFDocument {
+async function openDocument(info: {
+  title: string;
+  author: string;
+  subject: string;
+  siteName: string;
+  now?: Date;
+}): Promise<PDFKit.PDFDocument> {
+  const { default: PDFDocument } = await import("pdfkit");
   return new PDFDocument({
     size: "LETTER",
     margin: MARGIN,
@@ -257,8 +265,8 @@ function flowArticle(flow: Flow, article: { title: string; dek?: string; authors
   for (const block of article.blocks) flow.block(block);
 }
 
-export function renderReprintPdf(input: ReprintInput): Promise<Buffer> {
-  const doc = openDocument({
+export async function renderReprintPdf(input: ReprintInput): Promise<Buffer> {
+  const doc = await openDocument({
     title: input.title,
     author: input.authors.join(", "),
     subject: input.dek,
@@ -302,8 +310,8 @@ export interface CollectionInput extends Chrome {
  * A book or a magazine issue: a title page, a contents page whose entries link to their parts,
  * then each part from a new page, with a bookmark for each in the reader's outline.
  */
-export function renderCollectionPdf(input: CollectionInput): Promise<Buffer> {
-  const doc = openDocument({
+export async function renderCollectionPdf(input: CollectionInput): Promise<Buffer> {
+  const doc = await openDocument({
     title: input.title,
     author: input.authors.join(", "),
     subject: input.subtitle,
@@ -402,10 +410,10 @@ export interface InvoiceInput {
 }
 
 /** An invoice for a payment (or a credit note for a refund): the publisher, the buyer, the line, tax and total. */
-export function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
+export async function renderInvoicePdf(input: InvoiceInput): Promise<Buffer> {
   const kind = input.kind ?? "Invoice";
   const credit = kind === "Credit note";
-  const doc = openDocument({
+  const doc = await openDocument({
     title: `${kind} ${input.number}`,
     author: input.publisher.name,
     subject: input.description,

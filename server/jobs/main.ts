@@ -57,7 +57,7 @@ async function database(): Promise<Database> {
 async function runRound(): Promise<void> {
   try {
     const db = await database();
-    const provider = paymentProvider(db, config, secrets().paymentWebhookSecret);
+    const provider = await paymentProvider(db, config, secrets().paymentWebhookSecret);
     log.info(describeHousekeeping(await runHousekeeping(db, provider)));
     if (renewsThroughSite(provider, config))
       log.info(

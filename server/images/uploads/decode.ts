@@ -1,10 +1,10 @@
-import sharp, { type OutputInfo, type Sharp } from "sharp";
+import type { OutputInfo, Sharp } from "sharp";
 import type { ImageFormat } from "~/server/db/schema";
 import { IMAGE_WIDTHS, variantHeight, variantWidths, type ImageVariantFormat } from "~/shared/uploaded-images";
 
 // An upload is judged by its bytes alone: its first bytes must be a JPEG's, a PNG's or a WebP's,
 // and sharp must decode it whole as that same format. Its name and the type the client gave
-// are never asked.
+// are never asked. sharp is loaded at the first upload: most processes never decode one.
 
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 /**
@@ -53,6 +53,7 @@ export async function decodeUpload(
   if (bytes.byteLength > MAX_UPLOAD_BYTES) return { ok: false, reason: "too-large" };
   const format = announcedFormat(bytes);
   if (!format) return { ok: false, reason: "not-an-image" };
+  const { default: sharp } = await import("sharp");
   try {
     const metadata = await sharp(bytes, DECODE_OPTIONS).metadata();
     if (metadata.format !== format) return { ok: false, reason: "not-an-image" };
@@ -74,6 +75,7 @@ export async function decodeUpload(
  */
 export async function encodeVariants(upload: DecodedUpload, pixels: { data: Buffer; info: OutputInfo }): Promise<EncodedVariant[]> {
   const { width, height, channels } = pixels.info;
+  const { default: sharp } = await import("sharp");
   const source = sharp(pixels.data, { raw: { width, height, channels } });
   const jobs = variantWidths(upload.width).flatMap((w) => {
     const resized = () => source.clone().resize({ width: w, height: variantHeight(upload, w), fit: "fill" });
