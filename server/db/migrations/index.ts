@@ -47,6 +47,7 @@ import * as m048 from "./048-customer-service";
 import * as m049 from "./049-readers-privacy";
 import * as m050 from "./050-reports";
 import * as m052 from "./052-catalogue-and-offers";
+import * as m053 from "./053-pre-orders";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   "049-readers-privacy": m049,
   "050-reports": m050,
   "052-catalogue-and-offers": m052,
+  "053-pre-orders": m053,
 };
 
 export const migrationProvider: MigrationProvider = {
