@@ -7,7 +7,7 @@ export interface LineView {
   quantity: number;
   unitPriceCents: number;
   lineTotalCents: number;
-  /** Coming soon: "Available {date}". */
+  /** A pre-order (ADR 092): "Pre-order: Available {date}". */
   availableDate: string | null;
 }
 
@@ -38,7 +38,7 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
               {l.availableDate ? (
                 <>
                   <br />
-                  <span className={css.muted}>Available {formatPublished(l.availableDate)}</span>
+                  <span className={css.muted}>Pre-order: Available {formatPublished(l.availableDate)}</span>
                 </>
               ) : null}
             </td>
