@@ -1046,6 +1046,8 @@ export interface SandboxRefundTable {
   id: string;
   idempotency_key: string;
   payment_id: string;
+  /** A charge made later to the card the payment saved (a pre-order's, ADR 092), given back instead of the payment. */
+  charge_id: string | null;
   amount_cents: number;
   reference: string;
   created_at: string;

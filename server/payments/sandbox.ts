@@ -212,6 +212,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       // createCheckout queues per reference).
       // A charge made later to the card the session saved (ADR 092) is a payment of its own.
       const paymentId = request.chargeId ?? request.sessionId;
+      const chargeId = request.chargeId ?? null;
       return db.transaction().execute(async (tx) => {
         if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox-refund:${paymentId}`}, 0))`.execute(tx);
         const done = await tx
@@ -220,9 +221,9 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
           .where("idempotency_key", "=", request.idempotencyKey)
           .executeTakeFirst();
         if (done) {
-          if (done.payment_id !== paymentId || done.amount_cents !== request.amountCents)
+          if (done.payment_id !== request.sessionId || done.charge_id !== chargeId || done.amount_cents !== request.amountCents)
             throw new Error(`Sandbox: idempotency key ${request.idempotencyKey} was used for another refund`);
-          return { id: done.id, paymentId: done.payment_id, status: "succeeded" as const };
+          return { id: done.id, paymentId, status: "succeeded" as const };
         }
         const payment = request.chargeId
           ? await tx
@@ -240,7 +241,8 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
         const { refunded } = await tx
           .selectFrom("sandbox_refund")
           .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("refunded"))
-          .where("payment_id", "=", paymentId)
+          .where("payment_id", "=", request.sessionId)
+          .where("charge_id", chargeId ? "=" : "is", chargeId)
           .executeTakeFirstOrThrow();
         if (!(request.amountCents > 0) || Number(refunded) + request.amountCents > payment.amount_cents)
           return { id: "", paymentId, status: "failed" as const };
@@ -250,7 +252,8 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
           .values({
             id,
             idempotency_key: request.idempotencyKey,
-            payment_id: paymentId,
+            payment_id: request.sessionId,
+            charge_id: chargeId,
             amount_cents: request.amountCents,
             reference: request.reference,
             created_at: new Date().toISOString(),

@@ -8,6 +8,8 @@ import { sql, type Kysely } from "kysely";
 //   when charged with the order), the charge's id and time or the time it was declined,
 //   `released_at` (its date came: downloads open, print ready to ship), and the notice to the
 //   buyer (downloads open, or the charge declined), claimed and sent once.
+// The sandbox's refunds may give back such a charge (`sandbox_refund.charge_id`) rather than the
+// session's payment.
 // Lines ordered before (vouchers could redeem coming-soon items) whose date has passed count as
 // released and told already.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -23,6 +25,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const column of ["charge_id", "charged_at", "charge_failed_at", "released_at", "notice_sent_at", "notice_claimed_until"])
     await s.alterTable("store_order_line").addColumn(column, "text").execute();
   await s.alterTable("store_order_line").addColumn("charge_cents", "integer").execute();
+  await s
+    .alterTable("sandbox_refund")
+    .addColumn("charge_id", "text", (c) => c.references("sandbox_charge.id"))
+    .execute();
   await s
     .createIndex("store_order_line_preorder_idx")
     .on("store_order_line")
