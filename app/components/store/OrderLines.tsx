@@ -9,6 +9,8 @@ export interface LineView {
   lineTotalCents: number;
   /** A pre-order (ADR 092): "Pre-order: Available {date}". */
   availableDate: string | null;
+  /** Something the buyer must act on (a pre-order whose card was declined on its date). */
+  problem?: string | null;
 }
 
 /** An order's or cart's lines as a table: item, format, quantity, price, line total. */
@@ -39,6 +41,12 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
                 <>
                   <br />
                   <span className={css.muted}>Pre-order: Available {formatPublished(l.availableDate)}</span>
+                </>
+              ) : null}
+              {l.problem ? (
+                <>
+                  <br />
+                  <span className={css.bad}>{l.problem}</span>
                 </>
               ) : null}
             </td>
