@@ -183,8 +183,7 @@ export async function guestCartExists(db: Database, cartId: string): Promise<boo
 export type AddProblem = "unknown-product" | "wrong-type" | "retired" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
 
 export type AddOutcome =
-  | { ok: true; lineId: string; quantity: number }
-  | { ok: false; problem: AddProblem; max?: number; type?: CartLineType };
+  { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; max?: number; type?: CartLineType };
 
 /** The cart's line for this item sold this way, if it has one (a cart holds at most one). */
 function findLine(db: Database, cartId: string, availabilityId: number, kind: CartLineKind) {

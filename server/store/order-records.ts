@@ -140,7 +140,8 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
       unitPriceCents: l.unit_price_cents,
       lineTotalCents: l.line_total_cents,
       // The catalogue may have moved the pre-order's date since it was ordered.
-      availableDate: l.released_at || !l.available_date ? null : l.status === "F" ? (l.current_available_date ?? l.available_date) : l.available_date,
+      availableDate:
+        l.released_at || !l.available_date ? null : l.status === "F" ? (l.current_available_date ?? l.available_date) : l.available_date,
       chargeLaterCents: l.charge_cents,
       chargedAt: l.charged_at,
       chargeFailedAt: l.charge_failed_at,

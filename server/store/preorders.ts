@@ -98,7 +98,11 @@ async function charge(
     : null;
   const lineRow = db.updateTable("store_order_line").where("order_id", "=", line.order_id).where("position", "=", line.position);
   if (outcome?.status !== "succeeded") {
-    await lineRow.set({ charge_failed_at: now.toISOString() }).where("charge_failed_at", "is", null).where("charged_at", "is", null).execute();
+    await lineRow
+      .set({ charge_failed_at: now.toISOString() })
+      .where("charge_failed_at", "is", null)
+      .where("charged_at", "is", null)
+      .execute();
     return "declined";
   }
   await lineRow.set({ charged_at: now.toISOString(), charge_id: outcome.id }).where("charged_at", "is", null).execute();
@@ -195,4 +199,3 @@ export async function sendPreorderNotices(db: Database, mail: BillingMail, now: 
 export function describePreorders(run: PreorderRun): string {
   return `Pre-orders: charged ${run.charged}, declined ${run.declined}, released ${run.released} line(s); mailed ${run.mailed} notice(s)`;
 }
-

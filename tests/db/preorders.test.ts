@@ -4,6 +4,8 @@ import type { BillingMail } from "~/server/billing/mail";
 import { connect, type Database } from "~/server/db/connection";
 import type { PreorderCharge } from "~/server/db/schema";
 import type { AuditActor } from "~/server/desk/audit";
+import type { Editor } from "~/server/desk/catalogue/common";
+import { getDeskAvailability, saveAvailability } from "~/server/desk/products";
 import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
 import { addToCart, createCart, readCart } from "~/server/store/cart";
 import { buildReview, EMPTY_DRAFT, readDraft, saveDraft } from "~/server/store/checkout";
@@ -25,6 +27,7 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 
 const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
 const STAFF: AuditActor = { id: null, label: "store@meridian.example" };
+const EDITOR: Editor = { actor: STAFF, name: "Stella Store" };
 /** Noon in New York, long before the seed's coming-soon date (2027-02-09), and the day after that date. */
 const NOON = new Date("2026-11-24T17:00:00Z");
 const BEFORE = new Date("2027-02-08T17:00:00Z");
@@ -143,6 +146,41 @@ const open = (order: Order, position: number, at: Date) =>
   openDownload(db, { orderId: order.id, position: String(position), userId: null, key: order.accessToken }, at);
 
 describe(`pre-orders (${dialectName})`, () => {
+  it("lets the desk choose when a coming-soon format's pre-orders are charged, audited, and the cart follows it", async () => {
+    const { product_id } = await db
+      .selectFrom("product_availability")
+      .select("product_id")
+      .where("id", "=", soonEbook)
+      .executeTakeFirstOrThrow();
+    const format = (await getDeskAvailability(db, product_id, soonEbook, NOON))!;
+    expect(format.preorderCharge).toBe("payment");
+    const fields = {
+      format: format.format,
+      code: format.code,
+      lineType: format.lineType,
+      language: format.language,
+      status: format.state,
+      availableDate: format.availableDate ?? undefined,
+      permissionsAvailable: format.permissionsAvailable,
+      volumePricing: format.volumePricing,
+      version: format.version,
+    };
+    const saved = await saveAvailability(db, EDITOR, product_id, soonEbook, { ...fields, preorderCharge: "ship" }, NOON);
+    expect(saved).toMatchObject({ ok: true, changed: true, value: { preorderCharge: "ship" } });
+    const audit = await db
+      .selectFrom("desk_audit")
+      .select(["action", "before", "after"])
+      .where("action", "=", "availability.save")
+      .orderBy("at", "desc")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.before!)).toMatchObject({ preorderCharge: "payment" });
+    expect(JSON.parse(audit.after!)).toMatchObject({ preorderCharge: "ship" });
+    const cart = await createCart(db, null, NOON);
+    await addToCart(db, cart, { availabilityId: soonEbook, quantity: 1, referral: null }, NOON);
+    expect((await readCart(db, cart, NOON)).lines).toMatchObject([{ comingSoon: true, preorderCharge: "ship" }]);
+    await chargedWhen(soonEbook, "payment");
+  });
+
   it("charges a pre-order 'when it ships' on its date, once however often the job runs, and opens its download then", async () => {
     await chargedWhen(soonEbook, "ship");
     const order = await paidOrder([soonEbook, onSaleHardcover]);

@@ -16,7 +16,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const s = db.schema;
   await s
     .alterTable("product_availability")
-    .addColumn("preorder_charge", "text", (c) => c.notNull().defaultTo("payment").check(sql`preorder_charge in ('payment', 'ship')`))
+    .addColumn("preorder_charge", "text", (c) =>
+      c
+        .notNull()
+        .defaultTo("payment")
+        .check(sql`preorder_charge in ('payment', 'ship')`),
+    )
     .execute();
   await s
     .alterTable("store_order")
@@ -39,4 +44,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`update store_order_line set released_at = available_date, notice_sent_at = available_date
     where available_date is not null and available_date <= ${now}`.execute(db);
 }
-
