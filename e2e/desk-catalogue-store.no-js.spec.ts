@@ -5,7 +5,8 @@ import { enrolledStaff } from "./staff";
 // Issue 39's "Done when" for the catalogue, without JavaScript, in the browser (ADR 091): a store
 // member makes a product with a format on sale at the desk, and a shopper buys it at once through
 // the sandbox checkout; then the store member prices it anew from now, and the shopper's next
-// order pays the new price while the first order still shows the old one.
+// order pays the new price while the first order still shows the old one. Then a coming-soon
+// format charged when it ships is pre-ordered, and waits for its date at the desk.
 
 /** A guest's checkout of what is in their cart, paid with the sandbox's test card; answers the order's page. */
 async function checkout(shopper: Page, email: string): Promise<string> {
@@ -27,7 +28,7 @@ async function checkout(shopper: Page, email: string): Promise<string> {
 /** The unit price an order's page shows for its one line. */
 const linePrice = (shopper: Page) => shopper.locator('main td[data-label="Price"]').first();
 
-test("a store member adds a product that a shopper buys at once; a new price from now applies to the next order only", async ({
+test("a store member adds a product that a shopper buys at once; a new price from now applies to the next order only; a coming-soon format is pre-ordered", async ({
   page,
   browser,
   site,
@@ -94,5 +95,38 @@ test("a store member adds a product that a shopper buys at once; a new price fro
   await expect(linePrice(shopper)).toHaveText("$26.00");
   await shopper.goto(firstOrder);
   await expect(linePrice(shopper)).toHaveText("$24.00");
+
+  // A hardcover coming later, charged when it ships (ADR 092): the shopper pre-orders it, and the
+  // desk's order page holds it for its date.
+  await page.getByRole("link", { name: "The product's details" }).click();
+  await page.getByRole("link", { name: "Add a format" }).click();
+  await page.getByLabel("Format", { exact: true }).fill("Hardcover");
+  await page.getByLabel("Product-type code").fill("HBK");
+  await page.getByLabel("Line type").selectOption("SHIP");
+  await page.getByLabel("Status").selectOption("coming-soon");
+  await page.getByLabel("On sale from (for coming soon)").fill("2099-03-01");
+  await page.getByLabel("Pre-orders are charged").selectOption("ship");
+  await page.getByLabel("Price (US dollars)").fill("40.00");
+  await page.getByRole("button", { name: "Add the format" }).click();
+  await expect(page.getByRole("status")).toHaveText("Format added. Shoppers see it at once.");
+  const hardcoverUrl = (await page.getByRole("link", { name: "its page" }).getAttribute("href"))!;
+  await shopper.goto(hardcoverUrl);
+  await expect(shopper.getByRole("main")).toContainText("Available March 01, 2099");
+  await shopper.getByRole("button", { name: "Pre-order" }).click();
+  await shopper.goto("/shopping-cart");
+  await expect(shopper.getByText("Pre-order: Available March 01, 2099")).toBeVisible();
+  await shopper.goto("/shipping-payment");
+  await shopper.getByLabel("Email address").fill(email);
+  await fillAddress(shopper);
+  await shopper.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(shopper.getByText(`Charged when it ships: ${title}.`)).toBeVisible();
+  await shopper.getByRole("button", { name: /^Place order: \$/ }).click();
+  await shopper.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await shopper.getByRole("button", { name: /^Pay / }).click();
+  await shopper.getByRole("link", { name: "View your order and receipt" }).click();
+  await expect(shopper.getByText("Pre-order: Available March 01, 2099")).toBeVisible();
+  const orderNumber = (await shopper.getByRole("heading", { level: 1 }).textContent())!.replace(/^Order /, "");
+  await page.goto(`/desk/orders/${orderNumber}`);
+  await expect(page.getByText("Pre-order, awaiting its date: available 2099-03-01; charged when it ships")).toBeVisible();
   await shopperContext.close();
 });

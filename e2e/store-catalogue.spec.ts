@@ -71,7 +71,7 @@ test("a product page lists every format, marks the current one, and switches bet
   await expect(page.getByRole("table", { name: "Volume pricing" })).toHaveCount(0);
 });
 
-test("a coming-soon item shows when it goes on sale and cannot be added to the cart", async ({ page }) => {
+test("a coming-soon item shows when it goes on sale and is pre-ordered into the cart with its date", async ({ page }) => {
   await page.goto("/store?type=book");
   const card = cards(page).filter({ hasText: "Machines at the Table" });
   await expect(card).toContainText("Available February 09, 2027");
@@ -79,6 +79,10 @@ test("a coming-soon item shows when it goes on sale and cannot be added to the c
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Machines at the Table/);
   await expect(page.getByRole("region", { name: "Hardcover, English" })).toContainText("Available February 09, 2027");
   await expect(page.getByRole("button", { name: /Add .*to cart/ })).toHaveCount(0);
+  await page.getByRole("button", { name: "Pre-order" }).click();
+  await expect(page.getByText("Coming soon: Available February 09, 2027")).toBeVisible();
+  await page.goto("/shopping-cart");
+  await expect(page.getByText("Pre-order: Available February 09, 2027")).toBeVisible();
 });
 
 test("a case study offers copyright permissions at their own price, and the short product link opens its page", async ({ page }) => {

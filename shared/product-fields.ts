@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { versionField } from "./catalogue-fields";
 import { isDigitalCode, type LineType } from "./product-types";
-import { AVAILABILITY_STATES, LINE_TYPES, PRODUCT_LIST_STATES, PRODUCT_TYPES, type AvailabilityState } from "./product-vocabulary";
+import {
+  AVAILABILITY_STATES,
+  LINE_TYPES,
+  PREORDER_CHARGES,
+  PRODUCT_LIST_STATES,
+  PRODUCT_TYPES,
+  type AvailabilityState,
+} from "./product-vocabulary";
 
 export * from "./product-vocabulary";
 
@@ -29,6 +36,7 @@ export const PRODUCT_MESSAGES = {
   price: "Enter a price in dollars, such as 24.00, up to 99999.99.",
   status: "Choose on sale, coming soon or retired.",
   availableDate: "Enter the date it goes on sale as YYYY-MM-DD: a coming-soon format needs one.",
+  preorderCharge: "Choose when pre-orders are charged: at payment or when it ships.",
   startsAt: "Enter a date and time in UTC, such as 2026-06-01 09:00, or leave it empty for now.",
 } as const;
 
@@ -117,6 +125,8 @@ const availabilityText = {
   status: z.enum(AVAILABILITY_STATES, { errorMap: () => ({ message: m.status }) }),
   /** The day a coming-soon format goes on sale. */
   availableDate: day(m.availableDate).optional(),
+  /** When its pre-orders are charged; left out: at payment. */
+  preorderCharge: z.enum(PREORDER_CHARGES, { errorMap: () => ({ message: m.preorderCharge }) }).default("payment"),
   permissionsAvailable: z.boolean({ invalid_type_error: "Answer true or false." }).default(false),
   volumePricing: z.boolean({ invalid_type_error: "Answer true or false." }).default(false),
 };

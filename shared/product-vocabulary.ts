@@ -25,6 +25,15 @@ export const AVAILABILITY_STATE_NAMES: Record<AvailabilityState, string> = {
   retired: "Retired",
 };
 
+/** When a coming-soon format's pre-orders are charged (ADR 092): with the order, or on its availability date. */
+export const PREORDER_CHARGES = ["payment", "ship"] as const;
+export type PreorderCharge = (typeof PREORDER_CHARGES)[number];
+
+export const PREORDER_CHARGE_NAMES: Record<PreorderCharge, string> = {
+  payment: "At payment",
+  ship: "When it ships",
+};
+
 /** What the desk's listing of products filters by. */
 export const PRODUCT_LIST_STATES = ["on-sale", "coming-soon", "retired", "no-formats"] as const;
 export type ProductListState = (typeof PRODUCT_LIST_STATES)[number];

@@ -3,7 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { mayAct } from "~/server/desk/roles";
 import { CARRIERS, carrierName, trackingUrl } from "~/server/store/fulfilment/carriers";
-import { deskOrder } from "~/server/store/fulfilment/desk-orders";
+import { deskOrder, type DeskOrderLine } from "~/server/store/fulfilment/desk-orders";
 import { REFUND_LABELS, STAGE_LABELS } from "~/server/store/fulfilment/lifecycle";
 import { fulfilLines, markDelivered } from "~/server/store/fulfilment/shipments";
 import { issueIdempotencyKey } from "~/server/store/order-submit";
@@ -62,6 +62,28 @@ async function orderFor(args: LoaderFunctionArgs | ActionFunctionArgs) {
   return found ? { database, ...found } : notFound();
 }
 
+/** What the desk says of a pre-ordered line (ADR 092): waiting for its date, declined on it, or released. */
+function preorderNote(l: DeskOrderLine): { text: string; declined: boolean } | null {
+  if (!l.preorder) return null;
+  const charge =
+    l.charge_cents === null
+      ? ""
+      : l.charged_at
+        ? `; charged ${formatUsd(l.charge_cents)} ${deskTime(l.charged_at)}`
+        : `; charged when it ships (${formatUsd(l.charge_cents)})`;
+  switch (l.preorder) {
+    case "awaiting":
+      return { text: `Pre-order, awaiting its date: available ${l.available_date}${charge}`, declined: false };
+    case "declined":
+      return {
+        text: `Pre-order: the card was declined ${deskTime(l.charge_failed_at!)}; the buyer was asked to pay another way`,
+        declined: true,
+      };
+    case "released":
+      return { text: `Pre-order, released ${deskTime(l.released_at!)}${charge}`, declined: false };
+  }
+}
+
 export async function loader(args: LoaderFunctionArgs) {
   const staff = await requireDesk(args, "orders.list");
   const { order, row, lines, shipments, refunds, stage, refundState } = await orderFor(args);
@@ -93,6 +115,7 @@ export async function loader(args: LoaderFunctionArgs) {
       refunded: l.refunded_quantity,
       refundable: l.refundable,
       dispatchable: l.dispatchable,
+      preorder: preorderNote(l),
     })),
     payment: {
       provider: row.provider ?? "none",
@@ -255,6 +278,12 @@ export default function DeskOrder() {
               <tr key={l.position}>
                 <td data-label="Item">
                   {l.title} ({l.format})
+                  {l.preorder ? (
+                    <>
+                      <br />
+                      <span className={l.preorder.declined ? css.alert : css.muted}>{l.preorder.text}</span>
+                    </>
+                  ) : null}
                 </td>
                 <td data-label="Quantity">{l.quantity}</td>
                 <td data-label="Total">{l.total}</td>

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { getDeskAvailability, saveAvailability, schedulePrice, withdrawPrice, type DeskAvailability } from "~/server/desk/products";
 import { formatUsd } from "~/shared/money";
 import { availabilityEditSchema, priceChangeSchema } from "~/shared/product-fields";
-import { AVAILABILITY_STATE_NAMES, LINE_TYPE_NAMES } from "~/shared/product-vocabulary";
+import { AVAILABILITY_STATE_NAMES, LINE_TYPE_NAMES, PREORDER_CHARGE_NAMES } from "~/shared/product-vocabulary";
 import { primaryButton } from "~/app/components/controls.css";
 import { CatalogueEditor } from "~/app/components/desk/CatalogueEditor";
 import { DeskPage } from "~/app/components/desk/DeskPage";
@@ -89,6 +89,7 @@ const savedVersion = (format: DeskAvailability): SavedVersion => ({
     ["Language", format.language],
     ["Status", AVAILABILITY_STATE_NAMES[format.state]],
     ["On sale from", format.availableDate ?? "—"],
+    ["Pre-orders are charged", PREORDER_CHARGE_NAMES[format.preorderCharge]],
     ["Copyright permissions", format.permissionsAvailable ? "Sold" : "Not sold"],
     ["Volume pricing", format.volumePricing ? "Yes" : "No"],
   ],
@@ -154,6 +155,7 @@ export default function DeskFormat() {
     language: format.language,
     status: format.state,
     availableDate: format.availableDate ?? "",
+    preorderCharge: format.preorderCharge,
   });
   return (
     <DeskPage title={`${format.format}: ${format.productTitle}`}>

@@ -51,7 +51,11 @@ export const meta: MetaFunction<typeof loader> = (args) =>
 export default function DeskNewFormat() {
   const { product } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const { fields, ...spec } = useSpecForm("new-format", loadSchema, actionData?.result, { language: "English", status: "on-sale" });
+  const { fields, ...spec } = useSpecForm("new-format", loadSchema, actionData?.result, {
+    language: "English",
+    status: "on-sale",
+    preorderCharge: "payment",
+  });
   return (
     <DeskPage title={`New format: ${product.title}`}>
       <p className={css.muted}>

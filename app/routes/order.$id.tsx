@@ -82,6 +82,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       unitPriceCents: l.unitPriceCents,
       lineTotalCents: l.lineTotalCents,
       availableDate: l.availableDate,
+      problem: l.chargeFailedAt ? "Your card was declined for this pre-order: please contact Customer Service to pay another way." : null,
     })),
     totals: {
       subtotalCents: order.subtotalCents,

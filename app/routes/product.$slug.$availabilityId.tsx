@@ -156,17 +156,19 @@ export default function ProductRoute() {
               <p className={css.comingSoon} role="status">
                 {retired}
               </p>
-            ) : current.comingSoon ? (
-              <p className={css.comingSoon}>{availableLabel(current.availableDate)}</p>
             ) : (
-              <AddToCartForm
-                availabilityId={current.id}
-                productUrl={current.url}
-                format={current.format}
-                priceCents={current.listPriceCents}
-                type={cartType}
-                referral={referral}
-              />
+              <>
+                {current.comingSoon ? <p className={css.comingSoon}>{availableLabel(current.availableDate)}</p> : null}
+                <AddToCartForm
+                  availabilityId={current.id}
+                  productUrl={current.url}
+                  format={current.format}
+                  priceCents={current.listPriceCents}
+                  type={cartType}
+                  referral={referral}
+                  preorder={current.comingSoon}
+                />
+              </>
             )}
             {volumeTiers ? <PriceTable caption="Volume pricing" rows={volumeTiers} /> : null}
             {current.permissionsAvailable && !current.comingSoon && !current.retired ? (

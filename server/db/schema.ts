@@ -243,7 +243,12 @@ export interface ProductAvailabilityTable {
   updated_by_name: string | null;
   /** An uploaded file buyers download instead of the one made from the product's texts. */
   download_file_id: string | null;
+  /** When a coming-soon format's pre-orders are charged (ADR 092). */
+  preorder_charge: Generated<PreorderCharge>;
 }
+
+/** "payment": with the order; "ship": on the availability date, to the card the checkout saved. */
+export type PreorderCharge = "payment" | "ship";
 
 export type AvailabilityStatus = "A" | "F" | "R";
 
@@ -984,6 +989,8 @@ export interface StoreOrderTable {
   provider_payment_id: string | null;
   /** The buyer's name, written when their account was deleted (the order stays, unlinked, its e-mail erased; ADR 089). */
   buyer_name: string | null;
+  /** What the checkout left to be charged on pre-ordered lines' availability dates (ADR 092). */
+  deferred_cents: Generated<number>;
 }
 
 export interface StoreOrderLineTable {
@@ -1006,6 +1013,17 @@ export interface StoreOrderLineTable {
   refunded_quantity: Generated<number>;
   /** When the last of its quantity was refunded: its downloads closed then. */
   refunded_at: string | null;
+  /** A pre-order charged on its availability date (ADR 092): its share of the order's total; null when charged with the order. */
+  charge_cents: number | null;
+  charge_id: string | null;
+  charged_at: string | null;
+  /** The card was declined on the availability date: the line waits, and staff and the buyer are told. */
+  charge_failed_at: string | null;
+  /** A pre-order whose date came: its downloads open, or it is ready to ship. */
+  released_at: string | null;
+  /** The buyer's notice of a released digital line or a declined charge, sent once. */
+  notice_sent_at: string | null;
+  notice_claimed_until: string | null;
 }
 
 /** A dispatch of some of an order's shipped lines (ADR 086). */
@@ -1028,6 +1046,8 @@ export interface SandboxRefundTable {
   id: string;
   idempotency_key: string;
   payment_id: string;
+  /** A charge made later to the card the payment saved (a pre-order's, ADR 092), given back instead of the payment. */
+  charge_id: string | null;
   amount_cents: number;
   reference: string;
   created_at: string;

@@ -16,6 +16,7 @@ import { paymentProvider } from "~/server/payments";
 import { secrets } from "~/server/secrets";
 import { publishDueArticles } from "~/server/desk/articles";
 import { describeDueRun, sendDueIssues } from "~/server/newsletters/delivery";
+import { describePreorders, runPreorders } from "~/server/store/preorders";
 import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, NEWSLETTERS_EVERY_MS, PUBLISH_EVERY_MS, RUN_EVERY_MS } from "./schedule";
 
 const config = serverConfig();
@@ -49,8 +50,9 @@ async function database(): Promise<Database> {
 }
 
 /**
- * One round: the housekeeping (server/housekeeping.ts), then, when BILLING_RENEWALS is on and the
- * provider is one the site renews through, the renewals that fell due. Every step is conditional
+ * One round: the housekeeping (server/housekeeping.ts), the pre-orders whose date came (charged,
+ * released and mailed, ADR 092), then, when BILLING_RENEWALS is on and the provider is one the
+ * site renews through, the renewals that fell due. Every step is conditional
  * or keyed, so other instances' jobs running at the same moment cannot make it happen twice. A
  * database that cannot be opened now is tried again at the next round.
  */
@@ -59,6 +61,7 @@ async function runRound(): Promise<void> {
     const db = await database();
     const provider = await paymentProvider(db, config, secrets().paymentWebhookSecret);
     log.info(describeHousekeeping(await runHousekeeping(db, provider)));
+    log.info(describePreorders(await runPreorders(db, provider, billingMail(config, mailer()), new Date())));
     if (renewsThroughSite(provider, config))
       log.info(
         describeRenewals(await runRenewals(db, provider.billing, billingMail(config, mailer()), new Date(), config.BILLING_GRACE_DAYS)),

@@ -291,6 +291,8 @@ export interface ProviderSubscriptions {
 export interface RefundRequest {
   /** The checkout session the payment was made through. */
   sessionId: string;
+  /** Refunds this charge to the card the session saved (a pre-order's, ADR 092) instead of the session's payment. */
+  chargeId?: string;
   amountCents: number;
   /** The same key never refunds twice: asked again, the provider answers the first refund. */
   idempotencyKey: string;

@@ -210,32 +210,42 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       // Immediate, as a card refund at a real provider is once accepted. A key answers its first
       // refund; the payment's refunds together never pass what it took (queued per payment as
       // createCheckout queues per reference).
+      // A charge made later to the card the session saved (ADR 092) is a payment of its own.
+      const paymentId = request.chargeId ?? request.sessionId;
+      const chargeId = request.chargeId ?? null;
       return db.transaction().execute(async (tx) => {
-        if (isPostgres(tx))
-          await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox-refund:${request.sessionId}`}, 0))`.execute(tx);
+        if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox-refund:${paymentId}`}, 0))`.execute(tx);
         const done = await tx
           .selectFrom("sandbox_refund")
           .selectAll()
           .where("idempotency_key", "=", request.idempotencyKey)
           .executeTakeFirst();
         if (done) {
-          if (done.payment_id !== request.sessionId || done.amount_cents !== request.amountCents)
+          if (done.payment_id !== request.sessionId || done.charge_id !== chargeId || done.amount_cents !== request.amountCents)
             throw new Error(`Sandbox: idempotency key ${request.idempotencyKey} was used for another refund`);
-          return { id: done.id, paymentId: done.payment_id, status: "succeeded" as const };
+          return { id: done.id, paymentId, status: "succeeded" as const };
         }
-        const payment = await tx
-          .selectFrom("sandbox_payment")
-          .select(["status", "amount_cents"])
-          .where("id", "=", request.sessionId)
-          .executeTakeFirst();
-        if (payment?.status !== "paid") throw new Error(`Sandbox: checkout session ${request.sessionId} has no payment to refund`);
+        const payment = request.chargeId
+          ? await tx
+              .selectFrom("sandbox_charge")
+              .select(["status", "amount_cents"])
+              .where("id", "=", request.chargeId)
+              .executeTakeFirst()
+              .then((c) => c && { status: c.status === "succeeded" ? "paid" : c.status, amount_cents: c.amount_cents })
+          : await tx
+              .selectFrom("sandbox_payment")
+              .select(["status", "amount_cents"])
+              .where("id", "=", request.sessionId)
+              .executeTakeFirst();
+        if (payment?.status !== "paid") throw new Error(`Sandbox: payment ${paymentId} has nothing to refund`);
         const { refunded } = await tx
           .selectFrom("sandbox_refund")
           .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("refunded"))
           .where("payment_id", "=", request.sessionId)
+          .where("charge_id", chargeId ? "=" : "is", chargeId)
           .executeTakeFirstOrThrow();
         if (!(request.amountCents > 0) || Number(refunded) + request.amountCents > payment.amount_cents)
-          return { id: "", paymentId: request.sessionId, status: "failed" as const };
+          return { id: "", paymentId, status: "failed" as const };
         const id = `re_${crypto.randomBytes(16).toString("base64url")}`;
         await tx
           .insertInto("sandbox_refund")
@@ -243,12 +253,13 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
             id,
             idempotency_key: request.idempotencyKey,
             payment_id: request.sessionId,
+            charge_id: chargeId,
             amount_cents: request.amountCents,
             reference: request.reference,
             created_at: new Date().toISOString(),
           })
           .execute();
-        return { id, paymentId: request.sessionId, status: "succeeded" as const };
+        return { id, paymentId, status: "succeeded" as const };
       });
     },
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
-import type { CartLineKind, LineType } from "~/server/db/schema";
+import type { CartLineKind, LineType, PreorderCharge } from "~/server/db/schema";
 import { productPath } from "~/shared/urls";
 import { linePrice } from "~/shared/pricing";
 import { cartLineType, isDigitalCode, type CartLineType } from "~/shared/product-types";
@@ -35,8 +35,10 @@ export interface CartLine {
   /** Volume discount applied to the unit price, in percent. */
   percentOff: number;
   lineTotalCents: number;
-  /** Status F: not on sale yet; such a line cannot be ordered. */
+  /** Status F: not on sale yet; such a line is a pre-order, sent or opened on its date (ADR 092). */
   comingSoon: boolean;
+  /** When a pre-order of it is charged: with the order, or on its date. */
+  preorderCharge: PreorderCharge;
   /** Status R: no longer sold (ADR 091); such a line cannot be ordered, only removed. */
   retired: boolean;
   availableDate: string | null;
@@ -88,6 +90,7 @@ export async function readCart(db: Database, cartId: string | null, now = new Da
       "a.line_type",
       "a.status",
       "a.available_date",
+      "a.preorder_charge",
       "a.volume_pricing",
       "p.id as product_id",
       "p.slug",
@@ -131,6 +134,7 @@ export async function readCart(db: Database, cartId: string | null, now = new Da
       percentOff: price.percentOff,
       lineTotalCents: price.lineTotalCents,
       comingSoon: r.status === "F",
+      preorderCharge: r.preorder_charge,
       retired: r.status === "R",
       availableDate: r.available_date,
       referral: r.referral,
@@ -176,12 +180,10 @@ export async function guestCartExists(db: Database, cartId: string): Promise<boo
   return Boolean(await db.selectFrom("cart").select("id").where("id", "=", cartId).where("user_id", "is", null).executeTakeFirst());
 }
 
-export type AddProblem =
-  "unknown-product" | "wrong-type" | "coming-soon" | "retired" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
+export type AddProblem = "unknown-product" | "wrong-type" | "retired" | "no-permissions" | "quantity" | "too-many" | "digital-limit";
 
 export type AddOutcome =
-  | { ok: true; lineId: string; quantity: number }
-  | { ok: false; problem: AddProblem; availableDate?: string | null; max?: number; type?: CartLineType };
+  { ok: true; lineId: string; quantity: number } | { ok: false; problem: AddProblem; max?: number; type?: CartLineType };
 
 /** The cart's line for this item sold this way, if it has one (a cart holds at most one). */
 function findLine(db: Database, cartId: string, availabilityId: number, kind: CartLineKind) {
@@ -211,7 +213,7 @@ interface Checked {
 /**
  * What can be refused before the cart is touched: the quantity, the type (a bundle or a
  * hardcover ships, an ebook is digital: "wrong-type" names the type it has), and the item's being
- * on sale that way (a retired item never is). Answers the line's kind and limit.
+ * sold that way (a retired item never is; a coming-soon one is pre-ordered, ADR 092). Answers the line's kind and limit.
  */
 async function checkAdd(db: Database, input: AddInput): Promise<Checked | Extract<AddOutcome, { ok: false }>> {
   const kind: CartLineKind = input.type === "Perm" ? "perm" : "item";
@@ -219,7 +221,7 @@ async function checkAdd(db: Database, input: AddInput): Promise<Checked | Extrac
   const availability = Number.isSafeInteger(input.availabilityId)
     ? await db
         .selectFrom("product_availability")
-        .select(["code", "status", "available_date", "permissions_available"])
+        .select(["code", "status", "permissions_available"])
         .where("id", "=", input.availabilityId)
         .executeTakeFirst()
     : undefined;
@@ -227,7 +229,6 @@ async function checkAdd(db: Database, input: AddInput): Promise<Checked | Extrac
   const type = cartLineType(kind, availability.code);
   if (input.type !== undefined && input.type !== type) return { ok: false, problem: "wrong-type", type };
   if (availability.status === "R") return { ok: false, problem: "retired" };
-  if (availability.status === "F") return { ok: false, problem: "coming-soon", availableDate: availability.available_date };
   if (kind === "perm" && availability.permissions_available !== 1) return { ok: false, problem: "no-permissions" };
   return { ok: true, kind, max: maxQuantity(kind, availability.code) };
 }

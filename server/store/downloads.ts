@@ -5,6 +5,7 @@ import { addMonths } from "~/server/subscriptions/entitlements";
 import { fileFormatOf, type FileFormat } from "~/server/documents/file-formats";
 import { isDigitalCode } from "~/shared/product-types";
 import { extendedExpiries, laterExpiry } from "./download-extensions";
+import { awaitingRelease } from "./fulfilment/lifecycle";
 
 /** Spec section 9: case study access expires six months after purchase. */
 export const CASE_STUDY_ACCESS_MONTHS = 6;
@@ -73,14 +74,15 @@ export type DownloadAccess =
   | { status: "refunded"; title: string; refundedAt: string; orderId: string }
   | { status: "not-found" };
 
-type LineRow = { kind: CartLineKind; code: string; product_type: string; available_date: string | null };
+type LineRow = { kind: CartLineKind; code: string; product_type: string; available_date: string | null; released_at: string | null };
 
 /**
  * A line the buyer can download: a digital item, or a copyright permission (its licence), once
- * any coming-soon date has passed. Shipped lines and bundles are delivered, not downloaded.
+ * a pre-order has been released on its date (ADR 092). Shipped lines and bundles are delivered,
+ * not downloaded.
  */
-function downloadable(line: LineRow, now: Date): boolean {
-  if (line.available_date && line.available_date > now.toISOString()) return false;
+function downloadable(line: LineRow): boolean {
+  if (awaitingRelease(line)) return false;
   return line.kind === "perm" || isDigitalCode(line.code);
 }
 
@@ -107,13 +109,13 @@ export async function downloadsForOrder(db: Database, orderId: string, now = new
   const paidAt = order.paid_at;
   const lines = await db
     .selectFrom("store_order_line")
-    .select(["position", "title", "kind", "code", "product_type", "available_date", "refunded_at"])
+    .select(["position", "title", "kind", "code", "product_type", "available_date", "released_at", "refunded_at"])
     .where("order_id", "=", orderId)
     .orderBy("position")
     .execute();
   const extended = await extendedExpiries(db, orderId);
   return lines
-    .filter((l) => downloadable(l, now))
+    .filter((l) => downloadable(l))
     .map((l) => {
       const expiresAt = l.refunded_at ?? laterExpiry(expiryOf(l, paidAt), extended.get(l.position));
       return {
@@ -170,6 +172,7 @@ export async function openDownload(
       "l.quantity",
       "l.product_type",
       "l.available_date",
+      "l.released_at",
       "l.availability_id",
       "l.refunded_at",
       "p.id as product_id",
@@ -183,7 +186,7 @@ export async function openDownload(
     .where("l.order_id", "=", order.id)
     .where("l.position", "=", Number(request.position))
     .executeTakeFirst();
-  if (!line || !downloadable(line, now)) return notFound;
+  if (!line || !downloadable(line)) return notFound;
   // A refunded line's link says so, even once the order was cancelled with its refund.
   if (line.refunded_at) return { status: "refunded", title: line.title, refundedAt: line.refunded_at, orderId: order.id };
   if (order.status !== "paid") return notFound;

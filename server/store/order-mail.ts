@@ -10,7 +10,8 @@ export const orderPath = (order: Pick<Order, "id" | "userId" | "accessToken">) =
 
 export function confirmationText(order: Order, siteUrl: string): string {
   const lines = order.lines.map(
-    (l) => `  ${l.quantity} × ${l.title} (${l.format})  ${usd(l.lineTotalCents)}${l.availableDate ? `  Available ${l.availableDate}` : ""}`,
+    (l) =>
+      `  ${l.quantity} × ${l.title} (${l.format})  ${usd(l.lineTotalCents)}${l.availableDate ? `  Pre-order: Available ${l.availableDate}` : ""}`,
   );
   const totals = [
     `Subtotal: ${usd(order.subtotalCents)}`,

@@ -33,14 +33,18 @@ export async function startOrderPayment(
     if (opened) return opened;
   }
   try {
+    // Pre-orders charged on their dates (ADR 092) are left out: the card is saved for them, and
+    // an order of nothing else only saves it.
+    const amountCents = order.totalCents - order.deferredCents;
     const session = await provider.createCheckout({
       reference: order.id,
       description: `Order ${order.number}: ${order.lines.length === 1 ? order.lines[0]!.title : `${order.lines.length} items`}`,
-      amountCents: order.totalCents,
+      amountCents,
       currency: "usd",
       customerEmail: order.email,
       successUrl: urls.successUrl,
       cancelUrl: urls.cancelUrl,
+      ...(order.deferredCents > 0 ? (amountCents > 0 ? { saveCard: true } : { setup: true }) : {}),
     });
     await db
       .updateTable("store_order")

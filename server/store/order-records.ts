@@ -22,8 +22,15 @@ export interface OrderLine {
   quantity: number;
   unitPriceCents: number;
   lineTotalCents: number;
-  /** Set while the item is not on sale yet (status F): "Available {date}". */
+  /** A pre-order not released yet (ADR 092): "Available {date}". */
   availableDate: string | null;
+  /** A pre-order charged on its date: what that charge takes (null: charged with the order). */
+  chargeLaterCents: number | null;
+  chargedAt: string | null;
+  /** The card was declined on the date: the line waits for staff. */
+  chargeFailedAt: string | null;
+  /** A pre-order whose date came: its download opened, or it is ready to ship. */
+  releasedAt: string | null;
 }
 
 export interface Order {
@@ -45,6 +52,8 @@ export interface Order {
   taxCents: number;
   shippingCents: number;
   totalCents: number;
+  /** Left out of the checkout's amount, for pre-orders charged on their dates (ADR 092). */
+  deferredCents: number;
   createdAt: string;
   paidAt: string | null;
   cancelledAt: string | null;
@@ -74,6 +83,10 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
       "l.unit_price_cents",
       "l.line_total_cents",
       "l.available_date",
+      "l.charge_cents",
+      "l.charged_at",
+      "l.charge_failed_at",
+      "l.released_at",
       "a.status",
       "a.available_date as current_available_date",
     ])
@@ -108,6 +121,7 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
     taxCents: row.tax_cents,
     shippingCents: row.shipping_cents,
     totalCents: row.total_cents,
+    deferredCents: row.deferred_cents,
     createdAt: row.created_at,
     paidAt: row.paid_at,
     cancelledAt: row.cancelled_at,
@@ -125,8 +139,13 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
       quantity: l.quantity,
       unitPriceCents: l.unit_price_cents,
       lineTotalCents: l.line_total_cents,
-      // The catalogue may have moved the item back to "coming soon" since it was ordered.
-      availableDate: l.status === "F" ? (l.current_available_date ?? l.available_date) : l.available_date,
+      // The catalogue may have moved the pre-order's date since it was ordered.
+      availableDate:
+        l.released_at || !l.available_date ? null : l.status === "F" ? (l.current_available_date ?? l.available_date) : l.available_date,
+      chargeLaterCents: l.charge_cents,
+      chargedAt: l.charged_at,
+      chargeFailedAt: l.charge_failed_at,
+      releasedAt: l.released_at,
     })),
   };
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Config } from "~/server/config";
 import type { Database } from "~/server/db/connection";
-import { readCart } from "./cart";
+import { readCart, type CartLine } from "./cart";
 import { buildReview, readDraft, shipToColumns, type Review } from "./checkout";
 import { storeMaintenance } from "./maintenance";
 import { findOrder, toOrder, type Order } from "./order-records";
@@ -24,7 +24,6 @@ export type SubmitOutcome =
   | { ok: false; problem: "already-ordered"; order: Order }
   /** bad-key: not a key the review form issues (an expired form); foreign-key: another shopper's order was placed with it. */
   | { ok: false; problem: "closed" | "bad-key" | "foreign-key" | "empty" | "incomplete" }
-  | { ok: false; problem: "coming-soon"; titles: string[] }
   /** Lines of items no longer sold (ADR 091): the shopper removes them first. */
   | { ok: false; problem: "retired"; titles: string[] }
   | { ok: false; problem: "promo"; message: string }
@@ -37,6 +36,12 @@ export interface SubmitInput {
   idempotencyKey: string;
   /** The total the shopper saw on the review page (cents). */
   shownTotalCents: number;
+  /**
+   * The provider can charge a saved card later (ADR 092): pre-orders of formats charged "when it
+   * ships" are left out of the checkout's amount and charged on their date. Otherwise (and left
+   * out) every pre-order is charged with the order.
+   */
+  deferCharges?: boolean;
 }
 
 /** Ends the order's transaction without keeping anything, with the answer to give. */
@@ -51,7 +56,7 @@ class Refused extends Error {
  * (double click, reload, a resent POST) finds the order the first one made, even when they
  * arrive at the same moment (the key is unique in the database). A cart becomes at most one
  * order awaiting payment: a submission from another review tab (another key) is answered
- * with that order. Prices (those in force at `now`), stock status and the promo code are checked
+ * with that order. Prices (those in force at `now`), stock status (a coming-soon line is a pre-order) and the promo code are checked
  * again; a total different from the one shown is not charged. The promo code's use is taken in the
  * same transaction, within its limits (ADR 091).
  */
@@ -108,11 +113,13 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
   const { review } = outcome;
   const retired = cart.lines.filter((l) => l.retired);
   if (retired.length > 0) return { ok: false, problem: "retired", titles: retired.map((l) => l.title) };
-  const comingSoon = cart.lines.filter((l) => l.comingSoon);
-  if (comingSoon.length > 0) return { ok: false, problem: "coming-soon", titles: comingSoon.map((l) => l.title) };
   if (review.promo && review.promo.status !== "valid") return { ok: false, problem: "promo", message: review.promo.message };
   if (review.totals.totalCents !== input.shownTotalCents) return { ok: false, problem: "prices-changed", review };
 
+  const { totals } = review;
+  const chargeLater = (l: CartLine) =>
+    input.deferCharges === true && l.comingSoon && l.preorderCharge === "ship" ? preorderShare(l.lineTotalCents, totals) : null;
+  const deferredCents = cart.lines.reduce((sum, l) => sum + (chargeLater(l) ?? 0), 0);
   const id = `ord_${crypto.randomBytes(16).toString("base64url")}`;
   await tx
     .insertInto("store_order")
@@ -141,6 +148,7 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
       paid_at: null,
       cancelled_at: null,
       confirmation_sent_at: null,
+      deferred_cents: deferredCents,
     })
     .execute();
   await tx
@@ -161,6 +169,7 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
         unit_price_cents: l.unitPriceCents,
         line_total_cents: l.lineTotalCents,
         available_date: l.comingSoon ? l.availableDate : null,
+        charge_cents: chargeLater(l),
       })),
     )
     .execute();
@@ -169,6 +178,15 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
     if (!taken.ok) throw new Refused({ ok: false, problem: "promo", message: taken.message });
   }
   return { ok: true, created: true, order: (await findOrder(tx, id))! };
+}
+
+/**
+ * What a pre-order charged on its date takes: its share of what the order's goods cost, its price
+ * less its share of the discount plus its share of the tax, as a refund of it gives back (ADR 086).
+ */
+function preorderShare(lineTotalCents: number, totals: Review["totals"]): number {
+  if (totals.subtotalCents <= 0) return 0;
+  return Math.round((lineTotalCents * (totals.totalCents - totals.shippingCents)) / totals.subtotalCents);
 }
 
 /** The order an earlier submission with this key made, if it was this shopper's. */

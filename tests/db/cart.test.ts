@@ -59,13 +59,20 @@ describe("cart", () => {
     expect((await readCart(db, cart)).lines.map((l) => [l.availabilityId, l.quantity])).toEqual([[pick.hardcover.id, 5]]);
   });
 
-  it("refuses quantities below 1, unknown items, coming-soon items and a second copy of a digital item", async () => {
+  it("takes a coming-soon item as a pre-order, with its date", async () => {
+    const cart = await createCart(db, null);
+    expect((await addToCart(db, cart, item(pick.comingSoon.id), tick())).ok).toBe(true);
+    const [line] = (await readCart(db, cart)).lines;
+    expect(line).toMatchObject({ availabilityId: pick.comingSoon.id, comingSoon: true, preorderCharge: "payment" });
+    expect(line!.availableDate).toMatch(/^\d{4}-\d{2}-\d{2}/);
+  });
+
+  it("refuses quantities below 1, unknown items and a second copy of a digital item", async () => {
     const cart = await createCart(db, null);
     expect(await addToCart(db, cart, item(pick.hardcover.id, 0), tick())).toMatchObject({ ok: false, problem: "quantity" });
     expect(await addToCart(db, cart, item(pick.hardcover.id, -3), tick())).toMatchObject({ ok: false, problem: "quantity" });
     expect(await addToCart(db, cart, item(pick.hardcover.id, 1.5), tick())).toMatchObject({ ok: false, problem: "quantity" });
     expect(await addToCart(db, cart, item(999_999), tick())).toMatchObject({ ok: false, problem: "unknown-product" });
-    expect(await addToCart(db, cart, item(pick.comingSoon.id), tick())).toMatchObject({ ok: false, problem: "coming-soon" });
     expect(await addToCart(db, cart, digitalItem(pick.ebook.id, 2), tick())).toMatchObject({ ok: false, problem: "digital-limit" });
     expect((await addToCart(db, cart, digitalItem(pick.ebook.id), tick())).ok).toBe(true);
     expect(await addToCart(db, cart, digitalItem(pick.ebook.id), tick())).toMatchObject({ ok: false, problem: "digital-limit" });

@@ -476,7 +476,7 @@ describe("submitting an order", () => {
     }
   });
 
-  it("refuses coming-soon lines and a promo code that no longer applies", async () => {
+  it("places coming-soon lines as pre-orders with their date, and refuses a promo code that no longer applies", async () => {
     const cart = await readyCart([{ id: ids.hardcover }]);
     await db
       .updateTable("product_availability")
@@ -484,7 +484,11 @@ describe("submitting an order", () => {
       .where("id", "=", ids.hardcover)
       .execute();
     try {
-      expect(await submit(cart)).toMatchObject({ ok: false, problem: "coming-soon" });
+      const placed = await submit(cart);
+      if (!placed.ok) throw new Error(placed.problem);
+      expect(placed.order.lines.map((l) => [l.availabilityId, l.availableDate, l.chargeLaterCents])).toEqual([
+        [ids.hardcover, "2027-03-01", null],
+      ]);
     } finally {
       await db.updateTable("product_availability").set({ status: "A", available_date: null }).where("id", "=", ids.hardcover).execute();
     }

@@ -112,6 +112,7 @@ async function newProduct(cents = 1500, code = "KND", lineType: "EBOOK" | "SHIP"
       listPrice: cents,
       permissionsAvailable: false,
       volumePricing: false,
+      preorderCharge: "payment",
     },
     NOON,
   );
@@ -214,6 +215,7 @@ describe(`products and formats at the desk (${dialectName})`, () => {
       language: "English",
       permissionsAvailable: false,
       volumePricing: false,
+      preorderCharge: "payment" as const,
     };
     const both = await Promise.all([
       saveAvailability(
@@ -249,6 +251,7 @@ describe(`products and formats at the desk (${dialectName})`, () => {
         status: "retired",
         permissionsAvailable: false,
         volumePricing: false,
+        preorderCharge: "payment",
         version: 1,
       },
       ONE_PM,

@@ -5,6 +5,8 @@ import { insertUser, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
 import { renderDownloadFile, type FileText } from "~/server/documents/download-files";
 import { downloadsForOrder, openDownload, type DownloadSource } from "~/server/store/downloads";
+import { createSandboxProvider } from "~/server/payments/sandbox";
+import { runPreorders } from "~/server/store/preorders";
 import { fileFormatOf } from "~/server/documents/file-formats";
 import { parseBody } from "~/server/content/markdown";
 import { config } from "~/server/config";
@@ -176,10 +178,26 @@ describe("order downloads", () => {
     expect(await downloadsForOrder(db, shipped.id, SOON)).toEqual([]);
   });
 
-  it("holds back a coming-soon line until its date", async () => {
-    const o = await order("paid", buyer.id, [{ availabilityId: pick.kindle.id, availableDate: "2026-03-01" }]);
-    expect(await open(o.id, 1, { userId: buyer.id })).toEqual({ status: "not-found" });
-    expect((await open(o.id, 1, { userId: buyer.id }, new Date("2026-03-02T00:00:00.000Z"))).status).toBe("ok");
+  it("holds back a pre-ordered line until the scheduled job releases it on its date", async () => {
+    const ebook = pick.all.find((a) => a.status === "F" && a.code === "KND")!;
+    const { available_date } = await db
+      .selectFrom("product_availability")
+      .select("available_date")
+      .where("id", "=", ebook.id)
+      .executeTakeFirstOrThrow();
+    const o = await order("paid", buyer.id, [{ availabilityId: ebook.id }]);
+    const dayBefore = new Date(new Date(`${available_date!}T00:00:00Z`).getTime() - 86_400_000);
+    const dayAfter = new Date(new Date(`${available_date!}T00:00:00Z`).getTime() + 86_400_000);
+    const provider = createSandboxProvider(db, { siteUrl: "https://meridian.test", webhookSecret: "whsec_test" });
+    const mail = {
+      mailer: { send: async () => ({ messageId: "<1@test>" }) },
+      siteUrl: "https://meridian.test",
+      publisher: { name: "Meridian Review", addressLines: [], taxId: null },
+    };
+    expect(await runPreorders(db, provider, mail, dayBefore)).toMatchObject({ released: 0 });
+    expect(await open(o.id, 1, { userId: buyer.id }, dayAfter)).toEqual({ status: "not-found" });
+    expect(await runPreorders(db, provider, mail, dayAfter)).toMatchObject({ released: 1 });
+    expect((await open(o.id, 1, { userId: buyer.id }, dayAfter)).status).toBe("ok");
   });
 
   it("ends a case study's access six months after purchase, and only the case study's", async () => {

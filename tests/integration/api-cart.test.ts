@@ -254,14 +254,15 @@ describe("POST /api/shopping-cart", () => {
     expect(mixed.body.cart.lines.map((l) => [l.availabilityId, l.type, l.quantity])).toEqual([[BUNDLE.id, "Ship", 1]]);
   });
 
-  it("answers what the store refuses as the page does: unknown items 404, coming soon and the digital limit 409", async () => {
+  it("answers what the store refuses as the page does: unknown items 404, the digital limit 409; a coming-soon item is a pre-order", async () => {
     const client = guest();
     const unknown = await addError(client, [shipped(999_999)], 404);
     expect(unknown.body).toMatchObject({ code: "unknown-product", message: "This item is not in our catalogue." });
     // Nothing was added, so a guest gets no cart cookie.
     expect(client.cookie("mr_cart")).toBeUndefined();
-    const soon = await addError(client, [shipped(COMING_SOON)], 409);
-    expect(soon.body.message).toMatch(/^This item is coming soon and cannot be ordered yet: Available /);
+    const preorder = await add(guest(), [shipped(COMING_SOON)]);
+    expect(preorder.body.items).toMatchObject([{ added: true }]);
+    expect(preorder.body.cart.lines.map((l) => l.availabilityId)).toEqual([COMING_SOON]);
     const noPerms = await addError(client, [{ productId: HARDCOVER.id, type: "Perm", quantity: 5 }], 409);
     expect(noPerms.body.message).toBe("Copyright permissions are not offered for this item.");
 

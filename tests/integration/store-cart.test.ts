@@ -166,17 +166,16 @@ describe("adding to the cart", () => {
     expect((await cartPage(r)).digital).toMatchObject([{ quantity: "1" }]);
   });
 
-  it("refuses coming-soon items, unknown items, and permissions where none are offered", async () => {
+  it("takes a coming-soon item as a pre-order, and the cart says so with its date", async () => {
     const r = new Reader(server.url);
-    const soon = await add(r, { productId: COMING_SOON, type: "Ship", quantity: "1" });
-    expect(soon.status).toBe(409);
-    const soonText = cheerio
-      .load(await soon.text())("[role=alert]")
-      .text();
-    expect(soonText).toContain("coming soon");
-    expect(soonText).toContain("Available February 09, 2027");
-    expect(soonText).toContain(`Product id: ${COMING_SOON}`);
+    expect((await add(r, { productId: COMING_SOON, type: "Ship", quantity: "1" })).status).toBe(303);
+    const cart = await cartPage(r);
+    expect(cart.physical).toHaveLength(1);
+    expect(cart.text).toContain("Pre-order: Available February 09, 2027");
+  });
 
+  it("refuses unknown items, and permissions where none are offered", async () => {
+    const r = new Reader(server.url);
     const unknown = await add(r, { productId: "999999", type: "Ship", quantity: "1" });
     expect(unknown.status).toBe(404);
     expect(

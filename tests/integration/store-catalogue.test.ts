@@ -179,10 +179,10 @@ describe("product pages", () => {
     }
   });
 
-  it("offers a coming-soon item's date and no add-to-cart button", () => {
+  it("offers a coming-soon item's date and a Pre-order button", () => {
     const [p, $] = pageOf("machines-at-the-table")[0]!;
     expect($("main").text(), p).toContain("Available February 09, 2027");
-    expect($("main form[action='/shopping-cart']").length).toBe(0);
+    expect($("main form[action='/shopping-cart'] button[type=submit]").first().text()).toBe("Pre-order");
   });
 
   it("posts the spec's cart-add fields, a permissions form where available, and a volume pricing table", () => {

@@ -23,6 +23,9 @@ export const heading = style({ margin: 0 });
 
 export const muted = style({ color: vars.color.muted, fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
+/** A note staff must act on (a pre-order whose card was declined). */
+export const alert = style([muted, { color: vars.color.error, fontWeight: 700 }]);
+
 /** The home page's areas: one column on a phone, three on a laptop. */
 export const areas = style({
   display: "grid",

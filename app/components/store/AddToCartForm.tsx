@@ -24,6 +24,8 @@ export interface AddToCartFormProps {
   priceCents: number;
   type: "Ship" | "Digital" | "Perm";
   referral: string | null;
+  /** A coming-soon item is pre-ordered (ADR 092): the button says so. */
+  preorder?: boolean;
 }
 
 export type AddResult = Extract<NonNullable<ReturnType<typeof useFetcher<CartAction>>["data"]>, { intent: "add" }>;
@@ -34,7 +36,7 @@ export type AddResult = Extract<NonNullable<ReturnType<typeof useFetcher<CartAct
  * confirmation or the apology opens in a dialog over the page. A digital item has no quantity:
  * it is sold one to an order.
  */
-export function AddToCartForm({ availabilityId, productUrl, format, priceCents, type, referral }: AddToCartFormProps) {
+export function AddToCartForm({ availabilityId, productUrl, format, priceCents, type, referral, preorder = false }: AddToCartFormProps) {
   const formId = `add-to-cart-${availabilityId}-${type.toLowerCase()}`;
   const fetcher = useFetcher<CartAction>({ key: formId });
   const hydrated = useHydrated();
@@ -71,7 +73,7 @@ export function AddToCartForm({ availabilityId, productUrl, format, priceCents, 
         )}
         <div>
           <button type="submit" className={primaryButton} disabled={fetcher.state !== "idle"}>
-            {type === "Perm" ? "Add Permissions to Cart" : "Add to Cart"}
+            {type === "Perm" ? "Add Permissions to Cart" : preorder ? "Pre-order" : "Add to Cart"}
           </button>
         </div>
       </fetcher.Form>

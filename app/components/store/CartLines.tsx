@@ -87,8 +87,8 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
             <Link to={line.url}>{line.title}</Link>
             {line.retired ? (
               <span className={css.muted}>No longer sold: remove it to place your order.</span>
-            ) : line.comingSoon && line.availableDate ? (
-              <span className={css.muted}>Available {formatPublished(line.availableDate)}</span>
+            ) : line.comingSoon ? (
+              <span className={css.muted}>Pre-order{line.availableDate ? `: Available ${formatPublished(line.availableDate)}` : null}</span>
             ) : null}
           </span>
         </span>

@@ -7,8 +7,10 @@ export interface LineView {
   quantity: number;
   unitPriceCents: number;
   lineTotalCents: number;
-  /** Coming soon: "Available {date}". */
+  /** A pre-order (ADR 092): "Pre-order: Available {date}". */
   availableDate: string | null;
+  /** Something the buyer must act on (a pre-order whose card was declined on its date). */
+  problem?: string | null;
 }
 
 /** An order's or cart's lines as a table: item, format, quantity, price, line total. */
@@ -38,7 +40,13 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
               {l.availableDate ? (
                 <>
                   <br />
-                  <span className={css.muted}>Available {formatPublished(l.availableDate)}</span>
+                  <span className={css.muted}>Pre-order: Available {formatPublished(l.availableDate)}</span>
+                </>
+              ) : null}
+              {l.problem ? (
+                <>
+                  <br />
+                  <span className={css.bad}>{l.problem}</span>
                 </>
               ) : null}
             </td>

@@ -2,7 +2,6 @@ import type { Database } from "~/server/db/connection";
 import { guestCartExists, mergeGuestCart, readCart, type AddOutcome, type CartLine } from "~/server/store/cart";
 import type { RequestContext } from "~/app/lib/context/request-context.server";
 import { signedCookie } from "~/app/lib/http/cookies.server";
-import { formatPublished } from "~/app/lib/content/format";
 import { VALID_NUMBER, wrongType } from "./cart-forms";
 
 /** A guest's cart id, signed, so an edited id is simply not recognised. */
@@ -49,10 +48,6 @@ export function addProblemReason(outcome: AddFailureOutcome): string {
       return "This item is not in our catalogue.";
     case "wrong-type":
       return wrongType(outcome.type!);
-    case "coming-soon":
-      return outcome.availableDate
-        ? `This item is coming soon and cannot be ordered yet: Available ${formatPublished(outcome.availableDate)}.`
-        : "This item is coming soon and cannot be ordered yet.";
     case "retired":
       return RETIRED_ITEM;
     case "no-permissions":
@@ -70,7 +65,6 @@ export function addProblemReason(outcome: AddFailureOutcome): string {
 export const ADD_STATUS: Record<AddFailureOutcome["problem"], number> = {
   "unknown-product": 404,
   "wrong-type": 400,
-  "coming-soon": 409,
   retired: 409,
   "no-permissions": 409,
   quantity: 400,

@@ -110,6 +110,7 @@ export async function placeOrder(
     accountEmail: user?.email ?? null,
     idempotencyKey: input.idempotencyKey,
     shownTotalCents: input.shownTotalCents,
+    deferCharges: (await payments()).billing !== undefined,
   });
   if (!outcome.ok) {
     switch (outcome.problem) {
@@ -135,13 +136,6 @@ export async function placeOrder(
           status: 404,
           code: "not_found",
           message: "This order form was not found. Please check your order below and place it again.",
-        };
-      case "coming-soon":
-        return {
-          kind: "refused",
-          status: 409,
-          code: "coming_soon",
-          message: `Not available yet: ${outcome.titles.join(", ")}. Please remove it from your cart to order the rest.`,
         };
       case "retired":
         return {

@@ -48,6 +48,7 @@ import * as m049 from "./049-readers-privacy";
 import * as m050 from "./050-reports";
 import * as m052 from "./052-catalogue-and-offers";
 import * as m054 from "./054-report-rollup";
+import * as m055 from "./055-pre-orders";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   "050-reports": m050,
   "052-catalogue-and-offers": m052,
   "054-report-rollup": m054,
+  "055-pre-orders": m055,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,7 +4,7 @@ import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { deleteMediaFile, mediaFile, type MediaFile } from "~/server/media";
 import { priceSchedule, type PriceSchedule } from "~/server/store/prices";
-import type { AvailabilityEdit, AvailabilityFields, AvailabilityState } from "~/shared/product-fields";
+import type { AvailabilityEdit, AvailabilityFields, AvailabilityState, PreorderCharge } from "~/shared/product-fields";
 import { isDigitalCode, type LineType } from "~/shared/product-types";
 import { productPath } from "~/shared/urls";
 import { recordAudit } from "../audit";
@@ -30,6 +30,8 @@ export interface DeskAvailability extends LastSave {
   language: string;
   state: AvailabilityState;
   availableDate: string | null;
+  /** When its pre-orders are charged (ADR 092). */
+  preorderCharge: PreorderCharge;
   permissionsAvailable: boolean;
   volumePricing: boolean;
   /** Its page on the site. */
@@ -75,6 +77,7 @@ export async function getDeskAvailability(
     language: row.language,
     state: STATE_OF[row.status],
     availableDate: row.available_date,
+    preorderCharge: row.preorder_charge,
     permissionsAvailable: row.permissions_available === 1,
     volumePricing: row.volume_pricing === 1,
     path: productPath({ slug: row.product_slug, availabilityId: row.id }),
@@ -94,6 +97,7 @@ type Audited = {
   language: string;
   state: AvailabilityState;
   availableDate: string | null;
+  preorderCharge: PreorderCharge;
   permissionsAvailable: boolean;
   volumePricing: boolean;
 };
@@ -106,6 +110,7 @@ const audited = (a: Audited): Audited => ({
   state: a.state,
   // Only a coming-soon format has a date.
   availableDate: a.state === "coming-soon" ? a.availableDate : null,
+  preorderCharge: a.preorderCharge,
   permissionsAvailable: a.permissionsAvailable,
   volumePricing: a.volumePricing,
 });
@@ -117,6 +122,7 @@ const columns = (a: Audited) => ({
   language: a.language,
   status: STATUS_OF[a.state],
   available_date: a.availableDate,
+  preorder_charge: a.preorderCharge,
   permissions_available: a.permissionsAvailable ? (1 as const) : (0 as const),
   volume_pricing: a.volumePricing ? (1 as const) : (0 as const),
 });

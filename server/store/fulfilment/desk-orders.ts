@@ -7,6 +7,7 @@ import { csvDocument } from "~/server/text/csv";
 import { formatUsd } from "~/shared/money";
 import {
   filterCondition,
+  awaitingRelease,
   lineShips,
   orderStage,
   REFUND_LABELS,
@@ -151,8 +152,10 @@ export type DeskOrderLine = Selectable<StoreOrderLineTable> & {
   ships: boolean;
   /** How many of it can still be refunded. */
   refundable: number;
-  /** A paid line that goes by post, not dispatched yet and not refunded in full. */
+  /** A paid line that goes by post, released if a pre-order, not dispatched yet and not refunded in full. */
   dispatchable: boolean;
+  /** A pre-order (ADR 092) waiting for its date, whose charge on the date was declined, or released; null for any other line. */
+  preorder: "awaiting" | "declined" | "released" | null;
 };
 
 /** One order with all the desk knows of it: lines, shipments, refunds and its place in its life. */
@@ -185,7 +188,8 @@ export async function deskOrder(db: Database, number: string): Promise<DeskOrder
       ...l,
       ships: lineShips(l),
       refundable: paid ? l.quantity - l.refunded_quantity : 0,
-      dispatchable: row.status === "paid" && lineShips(l) && !l.fulfilled_at && l.refunded_quantity < l.quantity,
+      dispatchable: row.status === "paid" && lineShips(l) && !awaitingRelease(l) && !l.fulfilled_at && l.refunded_quantity < l.quantity,
+      preorder: !l.available_date ? null : l.released_at ? "released" : l.charge_failed_at ? "declined" : "awaiting",
     })),
     shipments,
     refunds,

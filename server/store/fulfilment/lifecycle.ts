@@ -45,6 +45,10 @@ export function refundState(row: { refunded_cents: number; total_cents: number }
 /** A line that goes by post (a print item or a bundle); digital items and permissions licences are fulfilled at payment. */
 export const lineShips = (line: { kind: CartLineKind; code: string }) => line.kind === "item" && !isDigitalCode(line.code);
 
+/** A pre-order whose date has not come (ADR 092): not downloadable, not shippable. */
+export const awaitingRelease = (line: { available_date: string | null; released_at: string | null }) =>
+  line.available_date !== null && line.released_at === null;
+
 /** The list filter as a condition on store_order. */
 export function filterCondition(eb: ExpressionBuilder<DB, "store_order">, filter: OrderFilter) {
   switch (filter) {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import { recordAudit, type AuditActor } from "~/server/desk/audit";
-import { lineShips } from "./lifecycle";
+import { awaitingRelease, lineShips } from "./lifecycle";
 
 // Dispatching an order's print lines with a carrier and tracking number, and marking a shipment
 // delivered (ADR 086). Each is one transaction with its audit row; the order's row is written
@@ -61,10 +61,17 @@ export async function settleFulfilment(tx: Database, orderId: string, now: Date)
       .execute();
 }
 
-/** Digital lines and permissions licences are fulfilled when the order is paid; call it in that transaction. */
+/**
+ * Digital lines and permissions licences are fulfilled when the order is paid, but pre-orders,
+ * which are on their date (ADR 092); call it in that transaction.
+ */
 export async function fulfilAtPayment(tx: Database, orderId: string, now: Date): Promise<void> {
-  const lines = await tx.selectFrom("store_order_line").select(["position", "kind", "code"]).where("order_id", "=", orderId).execute();
-  const digital = lines.filter((l) => !lineShips(l)).map((l) => l.position);
+  const lines = await tx
+    .selectFrom("store_order_line")
+    .select(["position", "kind", "code", "available_date", "released_at"])
+    .where("order_id", "=", orderId)
+    .execute();
+  const digital = lines.filter((l) => !lineShips(l) && !awaitingRelease(l)).map((l) => l.position);
   if (digital.length > 0)
     await tx
       .updateTable("store_order_line")
@@ -105,11 +112,11 @@ export async function fulfilLines(
       if (Number(moved.numUpdatedRows) !== 1) throw new Refused("not-paid");
       const lines = await tx
         .selectFrom("store_order_line")
-        .select(["position", "title", "kind", "code", "quantity", "refunded_quantity", "fulfilled_at"])
+        .select(["position", "title", "kind", "code", "quantity", "refunded_quantity", "fulfilled_at", "available_date", "released_at"])
         .where("order_id", "=", orderId)
         .where("position", "in", positions)
         .execute();
-      if (lines.length !== positions.length || lines.some((l) => !lineShips(l) || l.refunded_quantity >= l.quantity))
+      if (lines.length !== positions.length || lines.some((l) => !lineShips(l) || awaitingRelease(l) || l.refunded_quantity >= l.quantity))
         throw new Refused("not-shippable");
       await tx
         .insertInto("store_shipment")

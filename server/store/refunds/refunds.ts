@@ -3,9 +3,10 @@ import type { Database } from "~/server/db/connection";
 import { releaseOfferUses } from "../promo";
 import type { RefundKind, RefundStatus } from "~/server/db/schema";
 import { PAYMENTS, recordAudit, type AuditActor } from "~/server/desk/audit";
-import type { PaymentProvider } from "~/server/payments/provider";
+import type { PaymentProvider, RefundOutcome } from "~/server/payments/provider";
 import { log } from "~/server/log";
 import { settleFulfilment } from "~/server/store/fulfilment/shipments";
+import { chargeDue } from "~/server/store/preorders";
 import { refundAmount } from "./amounts";
 
 // Refunds of an order, whole or of chosen lines and quantities, through the payments provider
@@ -99,7 +100,7 @@ async function refund(
   const replay = await findByKey(db, input.idempotencyKey);
   if (replay) return replay.order_id === orderId ? replayed(replay) : { ok: false, problem: "not-found" };
   const refundId = crypto.randomUUID();
-  let reserved: { amount: number; sessionId: string | null; provider: string | null };
+  let reserved: Awaited<ReturnType<typeof reserve>>;
   try {
     reserved = await db.transaction().execute((tx) => reserve(tx, actor, orderId, refundId, input, kind, provider.name, now));
   } catch (error) {
@@ -114,21 +115,35 @@ async function refund(
     return { ok: true, refundId, status: "succeeded", amountCents: 0, replay: false };
   }
   try {
-    if (!reserved.sessionId || reserved.provider !== provider.name)
+    const { sessionId } = reserved;
+    if (!sessionId || reserved.provider !== provider.name)
       throw new Error(`order ${orderId} was paid through ${reserved.provider ?? "no provider"}, not ${provider.name}`);
-    const answer = await provider.refund({
-      sessionId: reserved.sessionId,
-      amountCents: reserved.amount,
-      idempotencyKey: `refund:${refundId}`,
-      reference: refundId,
-    });
-    if (answer.status === "failed") throw new Error(`the provider refused refund ${answer.id}`);
+    // Pre-orders charged on their dates go back to their own charges (ADR 092), the rest to the checkout's payment.
+    const parts = [
+      ...reserved.charges,
+      { chargeId: undefined, amount: reserved.amount - reserved.charges.reduce((n, c) => n + c.amount, 0) },
+    ];
+    const answers: (RefundOutcome & { ofSession: boolean })[] = [];
+    for (const part of parts.filter((p) => p.amount > 0)) {
+      const answer = await provider.refund({
+        sessionId,
+        ...(part.chargeId ? { chargeId: part.chargeId } : {}),
+        amountCents: part.amount,
+        idempotencyKey: part.chargeId ? `refund:${refundId}:${part.chargeId}` : `refund:${refundId}`,
+        reference: refundId,
+      });
+      if (answer.status === "failed") throw new Error(`the provider refused refund ${answer.id}`);
+      answers.push({ ...answer, ofSession: !part.chargeId });
+    }
+    const ofSession = answers.find((a) => a.ofSession);
     await db.transaction().execute(async (tx) => {
-      await tx.updateTable("store_refund").set({ provider_refund_id: answer.id }).where("id", "=", refundId).execute();
-      await tx.updateTable("store_order").set({ provider_payment_id: answer.paymentId }).where("id", "=", orderId).execute();
+      await tx.updateTable("store_refund").set({ provider_refund_id: answers[0]!.id }).where("id", "=", refundId).execute();
+      if (ofSession)
+        await tx.updateTable("store_order").set({ provider_payment_id: ofSession.paymentId }).where("id", "=", orderId).execute();
     });
-    if (answer.status === "succeeded") await completeRefund(db, refundId, now);
-    return { ok: true, refundId, status: answer.status, amountCents: reserved.amount, replay: false };
+    const status = answers.some((a) => a.status === "pending") ? "pending" : "succeeded";
+    if (status === "succeeded") await completeRefund(db, refundId, now);
+    return { ok: true, refundId, status, amountCents: reserved.amount, replay: false };
   } catch (error) {
     log.error(`refund ${refundId} of order ${orderId} failed at the provider`, { error });
     await failRefund(db, refundId, error instanceof Error ? error.message : String(error));
@@ -173,7 +188,7 @@ async function reserve(
   }
   const lines = await tx
     .selectFrom("store_order_line")
-    .select(["position", "title", "quantity", "refunded_quantity", "line_total_cents"])
+    .select(["position", "title", "quantity", "refunded_quantity", "line_total_cents", "charge_cents", "charged_at", "charge_id"])
     .where("order_id", "=", orderId)
     .orderBy("position")
     .execute();
@@ -187,18 +202,21 @@ async function reserve(
   } else {
     for (const l of lines) if (l.quantity > l.refunded_quantity) chosen.set(l.position, l.quantity - l.refunded_quantity);
   }
+  const unpaid = (l: (typeof lines)[number]) => l.charge_cents !== null && l.charged_at === null;
   const amount = refundAmount(
     {
       subtotalCents: order.subtotal_cents,
       shippingCents: order.shipping_cents,
       totalCents: order.total_cents,
       refundedCents: order.refunded_cents,
+      unchargedCents: lines.reduce((n, l) => n + (unpaid(l) ? chargeDue({ ...l, charge_cents: l.charge_cents! }) : 0), 0),
     },
     lines.map((l) => ({
       position: l.position,
       quantity: l.quantity,
       refundedQuantity: l.refunded_quantity,
       lineTotalCents: l.line_total_cents,
+      unpaid: unpaid(l),
     })),
     chosen,
   );
@@ -269,7 +287,17 @@ async function reserve(
     },
     now,
   );
-  return { amount, sessionId: order.provider_session_id, provider: order.provider };
+  // What goes back to each pre-order's own charge: its share of the quantity refunded, within the amount.
+  const charges: { chargeId: string; amount: number }[] = [];
+  let left = amount;
+  for (const l of lines) {
+    const taking = chosen.get(l.position) ?? 0;
+    if (!l.charge_id || l.charge_cents === null || taking === 0) continue;
+    const share = Math.min(left, Math.round((l.charge_cents * taking) / l.quantity));
+    charges.push({ chargeId: l.charge_id, amount: share });
+    left -= share;
+  }
+  return { amount, sessionId: order.provider_session_id, provider: order.provider, charges };
 }
 
 const findByKey = (db: Database, key: string) =>

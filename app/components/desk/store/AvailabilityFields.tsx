@@ -1,5 +1,12 @@
 import { getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { AVAILABILITY_STATE_NAMES, AVAILABILITY_STATES, LINE_TYPE_NAMES, LINE_TYPES } from "~/shared/product-vocabulary";
+import {
+  AVAILABILITY_STATE_NAMES,
+  AVAILABILITY_STATES,
+  LINE_TYPE_NAMES,
+  LINE_TYPES,
+  PREORDER_CHARGE_NAMES,
+  PREORDER_CHARGES,
+} from "~/shared/product-vocabulary";
 import { Checkbox, Shell, TextField } from "~/app/components/forms/fields";
 import * as forms from "~/app/components/forms/forms.css";
 
@@ -10,6 +17,7 @@ interface AvailabilityFieldsMeta {
   language: FieldMetadata<string | undefined>;
   status: FieldMetadata<string | undefined>;
   availableDate: FieldMetadata<string | undefined>;
+  preorderCharge: FieldMetadata<string | undefined>;
   permissionsAvailable: FieldMetadata<boolean | undefined>;
   volumePricing: FieldMetadata<boolean | undefined>;
 }
@@ -18,16 +26,21 @@ function Options({
   meta,
   label,
   options,
+  hint,
+  blank = true,
 }: {
   meta: FieldMetadata<string | undefined>;
   label: string;
+  hint?: string;
   options: { value: string; label: string }[];
+  /** Offer "Choose" first (a field with no default). */
+  blank?: boolean;
 }) {
   const { key, ...props } = getSelectProps(meta);
   return (
-    <Shell meta={meta} label={label}>
+    <Shell meta={meta} label={label} hint={hint}>
       <select key={key} {...props} className={forms.input}>
-        <option value="">Choose</option>
+        {blank ? <option value="">Choose</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -76,7 +89,14 @@ export function AvailabilityFields({
         meta={fields.availableDate}
         label="On sale from (for coming soon)"
         autoComplete="off"
-        hint="YYYY-MM-DD. Shoppers see “Available” and this date, and cannot order it before."
+        hint="YYYY-MM-DD. Shoppers see “Available” and this date, and can pre-order it before."
+      />
+      <Options
+        meta={fields.preorderCharge}
+        label="Pre-orders are charged"
+        options={PREORDER_CHARGES.map((value) => ({ value, label: PREORDER_CHARGE_NAMES[value] }))}
+        hint="When it ships: the card is saved at checkout and charged on the date it goes on sale."
+        blank={false}
       />
       <Checkbox
         meta={fields.permissionsAvailable}

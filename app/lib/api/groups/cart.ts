@@ -127,7 +127,8 @@ export const addToCartEndpoint = endpoint({
       schema: apiErrorSchema.extend({ items: z.array(addResult) }),
     },
     409: {
-      description: "Nothing was added: coming soon, no permissions offered, or over the line's limit. `items` holds each item's outcome.",
+      description:
+        "Nothing was added: no longer sold, no permissions offered, or over the line's limit. `items` holds each item's outcome.",
       schema: apiErrorSchema.extend({ items: z.array(addResult) }),
     },
   },

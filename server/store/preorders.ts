@@ -1,0 +1,201 @@
+import { claimUntil, footer, sendClaimed, unclaimed, type BillingMail } from "~/server/billing/mail";
+import type { Database } from "~/server/db/connection";
+import { log } from "~/server/log";
+import type { PaymentProvider } from "~/server/payments/provider";
+import { formatUsd } from "~/shared/money";
+import { lineShips } from "./fulfilment/lifecycle";
+import { settleFulfilment } from "./fulfilment/shipments";
+import { orderPath } from "./order-mail";
+import { findOrder } from "./order-records";
+
+// Pre-orders on their availability date (ADR 092), a step of the scheduled jobs' round. A line is
+// due once its format's date has come (the catalogue's date while the format is still coming
+// soon, so a postponed date waits; at once when it went on sale early). Each line charged "when it
+// ships" is charged first, to the card its order's checkout saved, under a key of its own, so a
+// round killed mid-step, or two instances' rounds at once, charge it once; then it is released:
+// a download opens (and is fulfilled), a print line becomes ready to ship. A declined card marks
+// the line, for staff and the buyer, and the buyer is mailed once.
+
+export interface PreorderRun {
+  charged: number;
+  declined: number;
+  released: number;
+  mailed: number;
+}
+
+/** The key a line's charge is made under at the provider: the same line is never charged twice. */
+export const preorderChargeKey = (orderId: string, position: number) => `preorder:${orderId}:${position}`;
+
+/** What a line charged on its date takes now: its share, less what was refunded of it before. */
+export const chargeDue = (line: { charge_cents: number; quantity: number; refunded_quantity: number }) =>
+  Math.round((line.charge_cents * (line.quantity - line.refunded_quantity)) / line.quantity);
+
+async function dueLines(db: Database, now: Date) {
+  const at = now.toISOString();
+  return db
+    .selectFrom("store_order_line as l")
+    .innerJoin("store_order as o", "o.id", "l.order_id")
+    .innerJoin("product_availability as a", "a.id", "l.availability_id")
+    .select([
+      "l.order_id",
+      "l.position",
+      "l.kind",
+      "l.code",
+      "l.quantity",
+      "l.refunded_quantity",
+      "l.charge_cents",
+      "l.charged_at",
+      "o.provider",
+      "o.provider_session_id",
+    ])
+    .where("l.available_date", "is not", null)
+    .where("l.released_at", "is", null)
+    .where("l.charge_failed_at", "is", null)
+    .where((eb) => eb("l.refunded_quantity", "<", eb.ref("l.quantity")))
+    .where("o.status", "=", "paid")
+    .where((eb) => eb.or([eb("a.status", "!=", "F"), eb("a.available_date", "is", null), eb("a.available_date", "<=", at)]))
+    .orderBy("l.order_id")
+    .orderBy("l.position")
+    .execute();
+}
+
+type DueLine = Awaited<ReturnType<typeof dueLines>>[number];
+
+/** Charges, releases and mails what fell due by `now`. */
+export async function runPreorders(db: Database, provider: PaymentProvider, mail: BillingMail, now: Date): Promise<PreorderRun> {
+  const run: PreorderRun = { charged: 0, declined: 0, released: 0, mailed: 0 };
+  const cards = new Map<string, string | null>();
+  for (const line of await dueLines(db, now)) {
+    if (line.charge_cents !== null && line.charged_at === null) {
+      const outcome = await charge(db, provider, line, cards, now);
+      if (outcome === "declined") run.declined++;
+      if (outcome !== "charged") continue;
+      run.charged++;
+    }
+    if (await release(db, line, now)) run.released++;
+  }
+  run.mailed = await sendPreorderNotices(db, mail, now);
+  return run;
+}
+
+/** Charges one line to its order's saved card; "waits" when the provider cannot charge saved cards here. */
+async function charge(
+  db: Database,
+  provider: PaymentProvider,
+  line: DueLine,
+  cards: Map<string, string | null>,
+  now: Date,
+): Promise<"charged" | "declined" | "waits"> {
+  if (!provider.billing || line.provider !== provider.name || !line.provider_session_id) {
+    log.warn(`pre-order ${line.order_id}#${line.position} waits: ${provider.name} cannot charge the card its order saved`);
+    return "waits";
+  }
+  if (!cards.has(line.order_id)) cards.set(line.order_id, (await provider.retrieveCheckout(line.provider_session_id)).card?.id ?? null);
+  const cardId = cards.get(line.order_id);
+  const amountCents = chargeDue({ ...line, charge_cents: line.charge_cents! });
+  const outcome = cardId
+    ? await provider.billing.charge({ cardId, amountCents, idempotencyKey: preorderChargeKey(line.order_id, line.position) })
+    : null;
+  const lineRow = db.updateTable("store_order_line").where("order_id", "=", line.order_id).where("position", "=", line.position);
+  if (outcome?.status !== "succeeded") {
+    await lineRow
+      .set({ charge_failed_at: now.toISOString() })
+      .where("charge_failed_at", "is", null)
+      .where("charged_at", "is", null)
+      .execute();
+    return "declined";
+  }
+  await lineRow.set({ charged_at: now.toISOString(), charge_id: outcome.id }).where("charged_at", "is", null).execute();
+  return "charged";
+}
+
+/** Opens a digital line (fulfilled now) or makes a print line ready to ship; only the call that moves it does. */
+async function release(db: Database, line: DueLine, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const digital = !lineShips(line);
+    const moved = await tx
+      .updateTable("store_order_line")
+      .set((eb) => ({
+        released_at: now.toISOString(),
+        fulfilled_at: digital ? eb.fn.coalesce("fulfilled_at", eb.val(now.toISOString())) : eb.ref("fulfilled_at"),
+        // Print lines are told of by their dispatch mail.
+        notice_sent_at: digital ? null : now.toISOString(),
+      }))
+      .where("order_id", "=", line.order_id)
+      .where("position", "=", line.position)
+      .where("released_at", "is", null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false;
+    if (digital) await settleFulfilment(tx, line.order_id, now);
+    return true;
+  });
+}
+
+/**
+ * Mails each buyer once per line told of: a released download ("available to download now"), or
+ * a declined charge (what to do). Claimed as billing mails are.
+ */
+export async function sendPreorderNotices(db: Database, mail: BillingMail, now: Date): Promise<number> {
+  const pending = await db
+    .selectFrom("store_order_line")
+    .select(["order_id", "position"])
+    .where("notice_sent_at", "is", null)
+    .where((eb) => eb.or([eb("released_at", "is not", null), eb("charge_failed_at", "is not", null)]))
+    .where(unclaimed("notice_claimed_until", now))
+    .orderBy("order_id")
+    .orderBy("position")
+    .execute();
+  let sent = 0;
+  for (const { order_id: orderId, position } of pending) {
+    const row = () => db.updateTable("store_order_line").where("order_id", "=", orderId).where("position", "=", position);
+    const went = await sendClaimed({
+      claim: () =>
+        row()
+          .set({ notice_claimed_until: claimUntil(now) })
+          .where("notice_sent_at", "is", null)
+          .where(unclaimed("notice_claimed_until", now))
+          .executeTakeFirst(),
+      send: async () => {
+        const order = (await findOrder(db, orderId))!;
+        const line = order.lines.find((l) => l.position === position)!;
+        // The buyer deleted their account and its address with it (ADR 089): nothing to send.
+        if (!order.email) return;
+        const link = `${mail.siteUrl}${orderPath(order)}`;
+        await mail.mailer.send(
+          line.releasedAt
+            ? {
+                to: order.email,
+                subject: `Your pre-order from Meridian Review is ready to download`,
+                text: [
+                  `${line.title} (${line.format}), which you pre-ordered with order ${order.number}, is out.`,
+                  "",
+                  `Download it from your order: ${link}`,
+                  footer(mail),
+                ].join("\n"),
+              }
+            : {
+                to: order.email,
+                subject: `We could not take the payment for your pre-order ${order.number}`,
+                text: [
+                  `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it.`,
+                  "",
+                  "We are holding it for you. Please contact Customer Service to pay with another card, or to cancel it; nothing has been charged for it.",
+                  "",
+                  `Your order: ${link}`,
+                  footer(mail),
+                ].join("\n"),
+              },
+        );
+      },
+      done: () => row().set({ notice_sent_at: now.toISOString(), notice_claimed_until: null }).execute(),
+      release: () => row().set({ notice_claimed_until: null }).execute(),
+    });
+    if (went) sent++;
+  }
+  return sent;
+}
+
+/** One log line saying what a run did. */
+export function describePreorders(run: PreorderRun): string {
+  return `Pre-orders: charged ${run.charged}, declined ${run.declined}, released ${run.released} line(s); mailed ${run.mailed} notice(s)`;
+}
