@@ -1,4 +1,5 @@
 import type { Database } from "~/server/db/connection";
+import type { ReportDayTable, ReportFunnelDayTable, ReportSalesDayTable } from "~/server/db/schema";
 import { log } from "~/server/log";
 import { liveFunnelCounts, type FunnelDayCounts } from "./funnel";
 import { daysOf, lastDays, MAX_DAYS, type ReportRange } from "./range";
@@ -27,17 +28,9 @@ const DAY_MS = 86_400_000;
 const firstOpenDay = (now: Date) => new Date(now.getTime() - SETTLE_MS).toISOString().slice(0, 10);
 
 interface DayRollUp {
-  day: { day: string; orders: number; total_cents: number; refunds: number; refunds_cents: number };
-  products: {
-    day: string;
-    product_id: number;
-    orders: number;
-    units: number;
-    gross_cents: number;
-    refunded_units: number;
-    refunds_cents: number;
-  }[];
-  funnel: { day: string; ab_tag: string; registrations: number; subscriptions: number }[];
+  day: Omit<ReportDayTable, "rolled_at">;
+  products: ReportSalesDayTable[];
+  funnel: ReportFunnelDayTable[];
 }
 
 /** Each day's rows to write, from a span's sales and funnel counts. */
