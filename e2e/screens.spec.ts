@@ -28,6 +28,9 @@ async function firstLink(page: Page, from: string, pattern: RegExp): Promise<str
   return href;
 }
 
+/** The Slow Turn's page, which content/store.json seeds coming soon. */
+const PREORDER = /^\/product\/the-slow-turn\/\d+$/;
+
 // A page's address, or where to find it: the first link on a page that matches.
 type Address = string | { from: string; link: RegExp };
 
@@ -52,7 +55,8 @@ const GUEST_PAGES: Record<string, [string, Address][]> = {
   ],
   store: [
     ["store", "/store"],
-    ["product", { from: "/store", link: /^\/product\// }],
+    // The seeded coming-soon book (a year after seeding, so always ahead): "Pre-order" beside its date.
+    ["product", { from: "/store", link: PREORDER }],
     ["product-better-together", "/product/the-patient-ledger/1001"],
     ["shopping-cart", "/shopping-cart"],
   ],
@@ -74,6 +78,14 @@ for (const [group, pages] of Object.entries(GUEST_PAGES)) {
     }
   });
 }
+
+test("a guest's cart holding a pre-order fits the screen from 320 to 1280 px", async ({ page }, testInfo) => {
+  await page.goto(await firstLink(page, "/store", PREORDER));
+  await page.getByRole("button", { name: "Pre-order" }).first().click();
+  await expect(page.getByText(/^Coming soon: Available /)).toBeVisible();
+  await shoot(page, testInfo.project.name, "shopping-cart-preorder", "/shopping-cart");
+  await expect(page.getByText(/^Pre-order: Available /)).toBeVisible();
+});
 
 test("a subscriber's own pages fit the screen from 320 to 1280 px", async ({ page, signIn }, testInfo) => {
   test.setTimeout(120_000);

@@ -3,7 +3,6 @@ import { newToken } from "~/server/accounts/tokens";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { READER, recordAudit } from "~/server/desk/audit";
-import type { ProviderSubscriptions } from "~/server/payments/provider";
 import { userKey } from "~/server/readers/keys";
 import { findPlan } from "~/server/subscriptions/plans";
 
@@ -19,6 +18,8 @@ import { findPlan } from "~/server/subscriptions/plans";
 //   account), the mail log's rows for its addresses, sign-in failures and rate-limit counters
 //   for its address, customer service's replay keys, linked print subscriptions' links, the
 //   cards put on file for its plans;
+// - at the payment provider: Stripe's customers deleted (before the transaction, with its plans
+//   ended there), the sandbox's payments and saved cards anonymised (in it);
 // - and one audit row that names the account by its id alone.
 // tests/db/privacy.test.ts checks that no table keeps a row tied to the account afterwards.
 
@@ -41,6 +42,19 @@ export interface DeletedAccount {
 
 export type DeletionOutcome =
   { ok: true; deleted: DeletedAccount } | { ok: false; reason: "not-found" } | { ok: false; blocker: DeletionBlocker };
+
+/**
+ * The payment provider that keeps its own records of the reader (Stripe: the plans it renews and
+ * the customer they belong to), as deleting an account asks it to forget them. Both calls are
+ * idempotent at the provider, so a deletion tried again after a failure asks again safely; both
+ * throw when the provider cannot be reached.
+ */
+export interface ProviderOfRecord {
+  /** Ends a subscription now, charging nothing more; one ended already counts as ended. */
+  cancelNow(subscriptionId: string): Promise<void>;
+  /** Deletes a customer with the e-mail and cards the provider keeps for it; one deleted already counts as deleted. */
+  deleteCustomer(customerId: string): Promise<void>;
+}
 
 /** The e-mail address a deleted buyer's orders keep: none (nothing is mailed about them). */
 export const ERASED_EMAIL = "";
@@ -77,24 +91,26 @@ class Blocked extends Error {
 }
 
 /**
- * Deletes the reader's account. A plan the provider renews (Stripe Billing) that was cancelled
- * but runs to its period's end is ended at the provider first, so that nothing there stays tied
- * to the account (a cancellation is idempotent at the provider: asked twice, it answers the
- * same); if the provider cannot be reached this throws, and nothing was deleted.
+ * Deletes the reader's account. First, at the provider (Stripe Billing): a plan it renews that
+ * was cancelled but runs to its period's end is ended, then every customer the reader's plans
+ * belong to is deleted, so that nothing there stays tied to the account. If the provider cannot
+ * be reached this throws, and nothing here was deleted: the reader tries again, and the provider
+ * answers what it did already the same way.
  */
-export async function deleteAccount(db: Database, userId: string, now: Date, provider?: ProviderSubscriptions): Promise<DeletionOutcome> {
+export async function deleteAccount(db: Database, userId: string, now: Date, provider?: ProviderOfRecord): Promise<DeletionOutcome> {
   const early = await deletionBlocker(db, userId);
   if (early) return { ok: false, blocker: early };
-  const live = await db
+  const plans = await db
     .selectFrom("subscription")
-    .select("provider_subscription_id")
+    .select(["provider_subscription_id", "provider_customer_id", "billing_status"])
     .where("user_id", "=", userId)
-    .where("provider_subscription_id", "is not", null)
-    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
+    .where((eb) => eb.or([eb("provider_subscription_id", "is not", null), eb("provider_customer_id", "is not", null)]))
     .execute();
-  for (const row of live) {
-    if (!provider) throw new Error("a subscription the provider renews can only be ended through the provider");
-    await provider.cancelNow(row.provider_subscription_id!);
+  if (plans.length > 0) {
+    if (!provider) throw new Error("the reader's plans and customers at the provider can only be ended through the provider");
+    for (const plan of plans)
+      if (plan.provider_subscription_id && plan.billing_status !== "ended") await provider.cancelNow(plan.provider_subscription_id);
+    for (const customer of new Set(plans.map((p) => p.provider_customer_id))) if (customer) await provider.deleteCustomer(customer);
   }
   try {
     return await db.transaction().execute((tx) => erase(tx, userId, now));
@@ -121,6 +137,8 @@ async function erase(tx: Database, userId: string, now: Date): Promise<DeletionO
   const blocker = await deletionBlocker(tx, userId);
   if (blocker) throw new Blocked(blocker);
   const buyer = `${user.first_name} ${user.last_name}`.trim();
+  // While the orders and plans still name the account: they find its payments at the sandbox.
+  await anonymiseSandbox(tx, userId);
 
   // Kept, unlinked: orders, made out to the buyer, reachable by no old link.
   const orders = await tx.selectFrom("store_order").select("id").where("user_id", "=", userId).execute();
@@ -198,4 +216,36 @@ async function erase(tx: Database, userId: string, now: Date): Promise<DeletionO
   const kept = { ordersKept: orders.length, invoicesKept: Number(invoices.numUpdatedRows) };
   await recordAudit(tx, { actor: READER, action: "account.delete", subject: `account:${userId}`, after: kept }, now);
   return { ok: true, deleted: { userId, email: user.email, firstName: user.first_name, ...kept } };
+}
+
+/**
+ * The sandbox's own records of the reader (the test provider keeps them in the site's database):
+ * the e-mail and card digits of their payments and saved cards go; amounts, statuses and card ids
+ * stay, for refunds, a kept order's pre-order charged on its date, and the figures. Found by what
+ * was paid (the account's orders, plan checkouts and card changes), never by address: a guest's
+ * order from the same address may be someone else's.
+ */
+async function anonymiseSandbox(tx: Database, userId: string): Promise<void> {
+  const plans = await tx.selectFrom("subscription").select(["id", "payment_method_id"]).where("user_id", "=", userId).execute();
+  const payments = await tx
+    .selectFrom("sandbox_payment")
+    .select(["id", "payment_method_id"])
+    .where((eb) =>
+      eb.or([
+        eb("reference", "in", eb.selectFrom("store_order").select("id").where("user_id", "=", userId)),
+        eb("reference", "in", eb.selectFrom("subscription_checkout").select("id").where("user_id", "=", userId)),
+        ...plans.map((plan) => eb("reference", "like", `card:${plan.id}:%`)),
+      ]),
+    )
+    .execute();
+  const paid = payments.map((p) => p.id);
+  if (paid.length > 0)
+    await tx.updateTable("sandbox_payment").set({ customer_email: ERASED_EMAIL, card_last4: null }).where("id", "in", paid).execute();
+  const cards = [...new Set([...payments, ...plans].map((row) => row.payment_method_id))].filter((id): id is string => id !== null);
+  if (cards.length > 0)
+    await tx
+      .updateTable("sandbox_payment_method")
+      .set({ customer_email: ERASED_EMAIL, brand: "", last4: "" })
+      .where("id", "in", cards)
+      .execute();
 }

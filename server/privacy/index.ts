@@ -10,5 +10,14 @@ export {
   type ExportRecord,
   type ExportSubject,
 } from "./export";
-export { deleteAccount, deletionBlocker, ERASED_EMAIL, type DeletedAccount, type DeletionBlocker, type DeletionOutcome } from "./erase";
+export {
+  deleteAccount,
+  deletionBlocker,
+  ERASED_EMAIL,
+  type DeletedAccount,
+  type DeletionBlocker,
+  type DeletionOutcome,
+  type ProviderOfRecord,
+} from "./erase";
+export { stripeCustomers } from "./stripe-customers";
 export { accountDeletedMessage, sendAccountDeleted } from "./mail";

@@ -8,6 +8,20 @@ import { topicKey } from "~/shared/slugs";
 // under content/, and a folder `npm run content -- import` takes (server/content-files/).
 
 const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/**
+ * A store date that must still be ahead whenever a site is seeded (a coming-soon product's): a
+ * day, or `{ "daysAfterSeeding": n }`, the UTC day n days after the seed runs.
+ */
+const seedDay = z.union([dateString, z.object({ daysAfterSeeding: z.number().int().min(1) }).strict()]);
+export type SeedDay = z.infer<typeof seedDay>;
+
+/** The day a seed day names, days after seeding counted from `now`'s UTC day. */
+export function seedDate(day: SeedDay, now: Date): string {
+  if (typeof day === "string") return day;
+  const at = new Date(now);
+  at.setUTCDate(at.getUTCDate() + day.daysAfterSeeding);
+  return at.toISOString().slice(0, 10);
+}
 const slugString = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
 const list = z.string().transform((v) =>
   v
@@ -128,7 +142,7 @@ const storeSchema = z.object({
       authors: z.array(z.string()),
       summary: z.string(),
       description: z.string(),
-      published: dateString,
+      published: seedDay,
       pages: z.number().int().positive(),
       /** Seed articles a magazine issue or reprint holds, in order: its download is their text. */
       articles: z.array(slugString).optional(),
@@ -143,7 +157,7 @@ const storeSchema = z.object({
             listPrice: z.number().positive(),
             lineType: z.enum(["SHIP", "EBOOK", "BUNDLE", "DIGITAL"]),
             status: z.enum(["A", "F"]),
-            availableDate: dateString.optional(),
+            availableDate: seedDay.optional(),
             permissionsAvailable: z.boolean(),
             volumePricing: z.boolean(),
           }),

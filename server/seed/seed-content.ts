@@ -6,7 +6,7 @@ import { bodyWordCount } from "~/server/content/markdown";
 import { hashString, seededRandom } from "~/server/content/random";
 import { topicSlug } from "~/shared/slugs";
 import { rebuildSearchIndex } from "~/server/search/documents";
-import type { Era, SeedContent } from "./content-source";
+import { seedDate, type Era, type SeedContent } from "./content-source";
 
 type Tx = Transaction<DB>;
 
@@ -30,8 +30,8 @@ function requireId(map: Map<string, number>, key: string, what: string): number 
 
 const flag = (b: boolean) => (b ? 1 : 0) as 0 | 1;
 
-/** Loads the original seed content into an empty database, in one transaction. */
-export async function seedContent(tx: Tx, content: SeedContent): Promise<{ articles: number; issues: number }> {
+/** Loads the original seed content into an empty database, in one transaction; `now` is when it runs. */
+export async function seedContent(tx: Tx, content: SeedContent, now: Date): Promise<{ articles: number; issues: number }> {
   const topicIds = new Map<string, number>();
   await insertChunked(
     tx,
@@ -120,7 +120,7 @@ export async function seedContent(tx: Tx, content: SeedContent): Promise<{ artic
     articles.map((a) => ({ id: articleIds.get(a.slug)!, title: a.title, published: a.published })),
   );
 
-  await seedStore(tx, content, topicIds);
+  await seedStore(tx, content, topicIds, now);
   await seedMedia(tx, content, topicIds);
 
   for (const [index, list] of content.readingLists.entries()) {
@@ -221,7 +221,7 @@ async function seedArchive(tx: Tx, content: SeedContent, articles: { id: number;
   return issueRows.length;
 }
 
-async function seedStore(tx: Tx, content: SeedContent, topicIds: Map<string, number>): Promise<void> {
+async function seedStore(tx: Tx, content: SeedContent, topicIds: Map<string, number>, now: Date): Promise<void> {
   let availabilityId = 1001;
   const products: Insertable<DB["product"]>[] = [];
   const availabilities: Insertable<DB["product_availability"]>[] = [];
@@ -236,7 +236,7 @@ async function seedStore(tx: Tx, content: SeedContent, topicIds: Map<string, num
       authors: p.authors.join(", "),
       summary: p.summary,
       description: p.description,
-      published: p.published,
+      published: seedDate(p.published, now),
       pages: p.pages,
     });
     for (const a of p.availabilities) {
@@ -249,7 +249,7 @@ async function seedStore(tx: Tx, content: SeedContent, topicIds: Map<string, num
         list_price_cents: Math.round(a.listPrice * 100),
         line_type: a.lineType,
         status: a.status,
-        available_date: a.availableDate ?? null,
+        available_date: a.availableDate === undefined ? null : seedDate(a.availableDate, now),
         permissions_available: flag(a.permissionsAvailable),
         volume_pricing: flag(a.volumePricing),
       });

@@ -92,6 +92,24 @@ describe(`seeded content (${dialectName})`, () => {
     expect(comingSoon.length).toBeGreaterThan(0);
     expect(comingSoon.every((a) => /^\d{4}-\d{2}-\d{2}$/.test(a.available_date ?? ""))).toBe(true);
   });
+
+  it("seeds The Slow Turn coming soon, its date counted from the seeding so that it is still ahead", async () => {
+    const formats = await db
+      .selectFrom("product_availability as a")
+      .innerJoin("product as p", "p.id", "a.product_id")
+      .select(["a.code", "a.status", "a.available_date", "p.published"])
+      .where("p.slug", "=", "the-slow-turn")
+      .execute();
+    expect(formats.map((f) => [f.code, f.status])).toEqual([
+      ["HBK", "F"],
+      ["KND", "F"],
+    ]);
+    const today = new Date().toISOString().slice(0, 10);
+    for (const f of formats) {
+      expect(f.available_date! > today, f.code).toBe(true);
+      expect(f.published).toBe(f.available_date);
+    }
+  });
 });
 
 describe(`articles (${dialectName})`, () => {

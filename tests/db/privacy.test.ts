@@ -13,11 +13,13 @@ import { connect, migrate, type Database } from "~/server/db/connection";
 import { migrationProvider } from "~/server/db/migrations";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { addStaff } from "~/server/desk/staff";
+import { startCardChange } from "~/server/billing/card-change";
 import { followAsReader } from "~/server/library/follows";
 import { createFolder } from "~/server/library/folders";
 import { recordShare, recordView } from "~/server/library/history";
 import { saveItem } from "~/server/library/items";
-import type { ProviderSubscriptions } from "~/server/payments/provider";
+import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
+import { createStripeProvider } from "~/server/payments/stripe";
 import {
   deleteAccount,
   deletionBlocker,
@@ -26,14 +28,18 @@ import {
   exportPersonalData,
   NOT_EXPORTED,
   personalDataJson,
+  stripeCustomers,
   type DeletedAccount,
+  type ProviderOfRecord,
 } from "~/server/privacy";
 import { dismiss } from "~/server/readers/dismissals";
 import { userKey } from "~/server/readers/keys";
 import { createGift } from "~/server/share/gifts";
 import { createCart } from "~/server/store/cart";
-import { activateCheckout } from "~/server/subscriptions/checkout";
+import { markOrderPaid } from "~/server/store/order-payment";
+import { activateCheckout, issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
 import { findPlan } from "~/server/subscriptions/plans";
+import { startFakeStripe, TEST_CARDS } from "~/tests/helpers/fake-stripe";
 import { availabilities, insertOrder, SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, seededTestDatabase } from "~/tests/helpers/test-db";
 
@@ -625,16 +631,174 @@ describe("deleting an account", () => {
         provider_customer_id: `cus_${counter}`,
       })
       .execute();
-    const cancelled: string[] = [];
-    const failing = { cancelNow: () => Promise.reject(new Error("provider down")) } as unknown as ProviderSubscriptions;
-    await expect(deleteAccount(db, user.id, NOW, failing)).rejects.toThrow("provider down");
+    const asked: string[] = [];
+    const down = () => Promise.reject(new Error("provider down"));
+    await expect(deleteAccount(db, user.id, NOW, { cancelNow: down, deleteCustomer: down })).rejects.toThrow("provider down");
     expect(await db.selectFrom("app_user").select("id").where("id", "=", user.id).execute()).toHaveLength(1);
 
-    const provider = { cancelNow: async (id: string) => void cancelled.push(id) } as unknown as ProviderSubscriptions;
+    const provider: ProviderOfRecord = {
+      cancelNow: async (id) => void asked.push(id),
+      deleteCustomer: async (id) => void asked.push(id),
+    };
     expect(await deleteAccount(db, user.id, NOW, provider)).toMatchObject({ ok: true });
-    expect(cancelled).toEqual([`sub_${counter}`]);
+    expect(asked).toEqual([`sub_${counter}`, `cus_${counter}`]);
     const kept = await db.selectFrom("subscription").selectAll().where("reference", "=", `stripe-${counter}`).executeTakeFirstOrThrow();
     expect(kept).toMatchObject({ user_id: null, billing_status: "ended", provider_customer_id: null, access_end: NOW.toISOString() });
+  });
+});
+
+describe("deleting an account at the payment provider", () => {
+  it("deletes the reader's customer at Stripe after ending their plan there; Stripe out of reach deletes nothing, and the retry goes through", async () => {
+    const secretKey = "sk_test_51MeridianPrivacyLoopback000000";
+    const fake = await startFakeStripe(secretKey, { now: NOW });
+    try {
+      const stripe = createStripeProvider({ secretKey, webhookSecret: "whsec_privacy", apiUrl: fake.url });
+      const user = await reader("Customer");
+      const started = await startCheckout(
+        db,
+        stripe,
+        {
+          userId: user.id,
+          email: user.email,
+          plan: findPlan("digital")!,
+          abTag: "",
+          siteUrl: "http://127.0.0.1:9",
+          idempotencyKey: issueCheckoutKey(),
+          renews: true,
+          billing: { countryCode: "GB", region: null },
+        },
+        NOW,
+      );
+      if (!started.ok) throw new Error(started.problem);
+      fake.pay(fake.sessionAt(started.url)!.id, TEST_CARDS.succeeds);
+      expect(await settleCheckout(db, stripe, started.checkoutId, user.id, NOW)).toBe("activated");
+      expect(await cancelAtPeriodEnd(db, user.id, "price", NOW, stripe.subscriptions)).toBe("cancelled");
+      const plan = await db.selectFrom("subscription").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
+      const customer = plan.provider_customer_id!;
+      expect(fake.customers.get(customer)).toMatchObject({ email: user.email });
+
+      const customers = await stripeCustomers({ secretKey, apiUrl: fake.url });
+      const atStripe: ProviderOfRecord = {
+        cancelNow: (id) => stripe.subscriptions!.cancelNow(id),
+        deleteCustomer: customers.deleteCustomer,
+      };
+      // The plan ends at Stripe, then its customer cannot be deleted: nothing here is deleted.
+      const unreachable = await stripeCustomers({ secretKey, apiUrl: "http://127.0.0.1:9" });
+      await expect(deleteAccount(db, user.id, NOW, { ...atStripe, deleteCustomer: unreachable.deleteCustomer })).rejects.toThrow(
+        /^Stripe: delete customer failed/,
+      );
+      expect(fake.subscriptions.get(plan.provider_subscription_id!)).toMatchObject({ status: "canceled" });
+      expect(fake.customers.get(customer)).toMatchObject({ email: user.email });
+      expect(await db.selectFrom("app_user").select("id").where("id", "=", user.id).execute()).toHaveLength(1);
+
+      // Tried again: Stripe answers the plan's second end as ended, and deletes the customer.
+      expect(await deleteAccount(db, user.id, NOW, atStripe)).toMatchObject({ ok: true });
+      expect(fake.customers.get(customer)).toEqual({ id: customer, object: "customer", deleted: true });
+      expect(fake.events.map((e) => e.type)).toContain("customer.deleted");
+      const kept = await db.selectFrom("subscription").selectAll().where("id", "=", plan.id).executeTakeFirstOrThrow();
+      expect(kept).toMatchObject({ user_id: null, provider_customer_id: null, billing_status: "ended" });
+
+      // Asked again, and for a customer Stripe does not know: done, as far as the site is concerned.
+      await customers.deleteCustomer(customer);
+      await customers.deleteCustomer("cus_NeverMadeHere");
+      const deletes = fake.requests.filter((r) => r.method === "DELETE" && r.path.startsWith("/v1/customers/"));
+      expect(deletes.map((r) => r.path)).toEqual([
+        `/v1/customers/${customer}`,
+        `/v1/customers/${customer}`,
+        "/v1/customers/cus_NeverMadeHere",
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("anonymises the sandbox's records of the reader's payments and cards, keeping amounts and card ids; a guest's payment from the same address stays", async () => {
+    const sandbox = createSandboxProvider(db, { siteUrl: "http://127.0.0.1:9", webhookSecret: "whsec_privacy" });
+    const sessionOf = (url: string) => url.split("/").pop()!;
+    const user = await reader("Sandboxer");
+    const started = await startCheckout(
+      db,
+      sandbox,
+      {
+        userId: user.id,
+        email: user.email,
+        plan: findPlan("digital")!,
+        abTag: "",
+        siteUrl: "http://127.0.0.1:9",
+        idempotencyKey: issueCheckoutKey(),
+        billing: { countryCode: "GB", region: null },
+      },
+      NOW,
+    );
+    if (!started.ok) throw new Error(started.problem);
+    expect((await sandbox.pay(sessionOf(started.url), SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
+    expect(await settleCheckout(db, sandbox, started.checkoutId, user.id, NOW)).toBe("activated");
+    const cardChange = await startCardChange(db, sandbox, { userId: user.id, email: user.email }, "http://127.0.0.1:9");
+    expect((await sandbox.pay(sessionOf(cardChange!.url), SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
+    expect(await cancelAtPeriodEnd(db, user.id, null, NOW)).toBe("cancelled");
+
+    const pick = await availabilities(db);
+    const paidOrder = async (userId: string | null) => {
+      const order = await insertOrder(db, {
+        userId,
+        email: user.email,
+        status: "pending_payment",
+        createdAt: NOW.toISOString(),
+        lines: [{ availabilityId: pick.hardcover.id }],
+      });
+      const session = await sandbox.createCheckout({
+        reference: order.id,
+        description: order.number,
+        amountCents: 3200,
+        currency: "usd",
+        customerEmail: user.email,
+        successUrl: "http://127.0.0.1:9/ok",
+        cancelUrl: "http://127.0.0.1:9/no",
+        saveCard: true,
+      });
+      expect((await sandbox.pay(session.id, SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
+      expect(await markOrderPaid(db, order.id, NOW)).toBe(true);
+      return session.id;
+    };
+    const own = await paidOrder(user.id);
+    const guests = await paidOrder(null);
+
+    const theirs = (
+      await db.selectFrom("sandbox_payment").select("id").where("customer_email", "=", user.email).where("id", "!=", guests).execute()
+    ).map((p) => p.id);
+    const payments = () =>
+      db
+        .selectFrom("sandbox_payment")
+        .select(["id", "reference", "amount_cents", "status", "customer_email", "card_last4", "payment_method_id"])
+        .where("id", "in", theirs)
+        .orderBy("reference")
+        .execute();
+    const before = await payments();
+    // Its plan's checkout, its card change and its order, each paid through the sandbox.
+    expect(before.map((p) => p.reference).sort()).toEqual([
+      expect.stringMatching(/^card:/),
+      started.checkoutId,
+      expect.stringMatching(/^ord_/),
+    ]);
+    const cards = before.map((p) => p.payment_method_id!);
+    expect(await deleteAccount(db, user.id, NOW)).toMatchObject({ ok: true });
+
+    // The e-mail and the card's digits are gone; what was paid, and the card ids, stay.
+    expect(await payments()).toEqual(before.map((p) => ({ ...p, customer_email: ERASED_EMAIL, card_last4: null })));
+    const methods = await db.selectFrom("sandbox_payment_method").selectAll().where("id", "in", cards).execute();
+    expect(methods.map((m) => [m.customer_email, m.brand, m.last4])).toEqual(cards.map(() => [ERASED_EMAIL, "", ""]));
+    // So a kept order can still be refunded, and a card it saved charged (a pre-order on its date).
+    expect(
+      await sandbox.refund({ sessionId: own, amountCents: 3200, idempotencyKey: `privacy:${own}`, reference: `refund:${own}` }),
+    ).toMatchObject({ status: "succeeded" });
+    const orderCard = before.find((p) => p.id === own)!.payment_method_id!;
+    expect(await sandbox.billing.charge({ cardId: orderCard, amountCents: 1500, idempotencyKey: `privacy:${orderCard}` })).toMatchObject({
+      status: "succeeded",
+    });
+    // A guest's order from the same address is not the account's: its payment is as it was.
+    expect(
+      await db.selectFrom("sandbox_payment").select(["customer_email", "card_last4"]).where("id", "=", guests).executeTakeFirstOrThrow(),
+    ).toEqual({ customer_email: user.email, card_last4: "4242" });
   });
 });
 

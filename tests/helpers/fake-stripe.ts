@@ -1292,6 +1292,18 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         return { status: 200, payload: schedule };
       }
     }
+    // A customer deleted: its live subscriptions end, a tombstone stays, and asked again it answers the same.
+    if ((m = /^\/v1\/customers\/([^/]+)$/.exec(path)) && method === "DELETE") {
+      const customer = customers.get(decodeURIComponent(m[1]!));
+      if (!customer) return notFound("customer", m[1]!);
+      const deleted = { id: customer.id, object: "customer", deleted: true };
+      if (customer.deleted) return { status: 200, payload: deleted };
+      for (const s of subscriptions.values())
+        if (s.customer === customer.id && s.status !== "canceled") endSubscription(s, clock.frozen_time);
+      customers.set(String(customer.id), deleted);
+      emit("customer.deleted", customer);
+      return { status: 200, payload: deleted };
+    }
     if ((m = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(path)) && method === "POST") {
       const invoice = invoices.get(decodeURIComponent(m[1]!));
       if (!invoice) return notFound("invoice", m[1]!);

@@ -288,6 +288,72 @@ describe(`the Admin API's orders (${dialectName})`, () => {
     expect((await call<ApiError>(keys.store, "GET", "/desk/api/orders/{id}", { path: "/desk/api/orders/bad!number" })).status).toBe(400);
   });
 
+  it("gives each line its pre-order state: null for an ordinary line; date, policy, charge and release for a pre-order", async () => {
+    const paidAt = "2026-11-20T15:00:00.000Z";
+    // The seed's coming-soon hardcover and ebook: line 2 ships, line 3 downloads.
+    const soon = await db
+      .selectFrom("product_availability")
+      .select(["id", "available_date"])
+      .where("status", "=", "F")
+      .where("code", "in", ["HBK", "KND"])
+      .orderBy("id")
+      .limit(2)
+      .execute();
+    expect(soon.map((a) => a.available_date)).not.toContain(null);
+    const order = await insertOrder(db, {
+      userId: null,
+      email: `preorder.${Date.now()}@example.org`,
+      status: "paid",
+      createdAt: paidAt,
+      lines: [{ availabilityId: pick.hardcover.id }, ...soon.map((a) => ({ availabilityId: a.id }))],
+    });
+    // Line 2 is charged on its date (the checkout gave it its share), line 3 was charged with the order.
+    const line = (position: number) => db.updateTable("store_order_line").where("order_id", "=", order.id).where("position", "=", position);
+    await line(2).set({ charge_cents: 3400 }).execute();
+    const preorders = async () =>
+      (
+        await call<{ lines: { position: number; dispatchable: boolean; preorder: unknown }[] }>(
+          keys.store,
+          "GET",
+          "/desk/api/orders/{id}",
+          {
+            path: `/desk/api/orders/${order.number}`,
+          },
+        )
+      ).json.lines.map((l) => [l.position, l.dispatchable, l.preorder]);
+    const waiting = (position: 2 | 3) => ({
+      status: "awaiting-date",
+      availableDate: soon[position - 2]!.available_date,
+      chargeFailedAt: null,
+      releasedAt: null,
+    });
+    const onShip = { chargePolicy: "ship", chargeCents: 3400 };
+    const withOrder = { chargePolicy: "payment", chargeCents: null, chargedAt: paidAt };
+
+    expect(await preorders()).toEqual([
+      [1, true, null],
+      [2, false, { ...waiting(2), ...onShip, chargedAt: null }],
+      [3, false, { ...waiting(3), ...withOrder }],
+    ]);
+
+    // The round on the date, as server/store/preorders.ts marks the lines: line 2 charged, both released.
+    const onTheDate = "2027-02-10T14:00:00.000Z";
+    await line(2).set({ charge_id: "ch_preorder", charged_at: onTheDate, released_at: onTheDate }).execute();
+    await line(3).set({ released_at: onTheDate }).execute();
+    expect((await preorders()).slice(1)).toEqual([
+      [2, true, { ...waiting(2), ...onShip, status: "released", chargedAt: onTheDate, releasedAt: onTheDate }],
+      [3, false, { ...waiting(3), ...withOrder, status: "released", releasedAt: onTheDate }],
+    ]);
+
+    // Had line 2's card been declined on the date: it waits, not dispatchable, nothing charged.
+    await line(2).set({ charge_id: null, charged_at: null, released_at: null, charge_failed_at: onTheDate }).execute();
+    expect((await preorders())[1]).toEqual([
+      2,
+      false,
+      { ...waiting(2), ...onShip, status: "charge-failed", chargedAt: null, chargeFailedAt: onTheDate },
+    ]);
+  });
+
   it("dispatches lines with tracking and mails the buyer the link, once per Idempotency-Key; refuses what cannot go", async () => {
     const order = await paidOrder();
     const documented = "/desk/api/orders/{id}/fulfilments";

@@ -17,7 +17,7 @@ interface SeedProduct {
     format: string;
     status: "A" | "F";
     lineType: string;
-    availableDate?: string;
+    availableDate?: string | { daysAfterSeeding: number };
     permissionsAvailable: boolean;
     volumePricing: boolean;
   }[];

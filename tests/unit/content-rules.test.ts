@@ -5,7 +5,7 @@ import { midpointIndex, parseBody } from "~/server/content/markdown";
 import { topicHeadlineSegment, topicKey, topicSlug } from "~/shared/slugs";
 import { withReferral } from "~/server/content/streams";
 import { REFERRAL_TOPICS_AND_HOME } from "~/shared/referrals";
-import { splitFrontMatter } from "~/server/seed/content-source";
+import { seedDate, splitFrontMatter } from "~/server/seed/content-source";
 
 describe("topic slugs", () => {
   it("lowercases, turns & into and, and spaces into hyphens", () => {
@@ -73,6 +73,15 @@ describe("front matter", () => {
 
   it("rejects a file without front matter", () => {
     expect(() => splitFrontMatter("just text")).toThrow(/front matter/);
+  });
+});
+
+describe("store dates in the seed", () => {
+  it("keeps a written day, and counts days after seeding from the seed's UTC day", () => {
+    const lateEvening = new Date("2026-11-30T23:30:00-05:00");
+    expect(seedDate("2027-02-09", lateEvening)).toBe("2027-02-09");
+    expect(seedDate({ daysAfterSeeding: 365 }, lateEvening)).toBe("2027-12-01");
+    expect(seedDate({ daysAfterSeeding: 1 }, new Date("2028-02-28T12:00:00Z"))).toBe("2028-02-29");
   });
 });
 

@@ -3,7 +3,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { ApiKey } from "~/server/desk/api-keys";
 import { readerOverview, type ReaderOverview } from "~/server/desk/service";
 import type { Database } from "~/server/db/connection";
-import type { OrderListRow, DeskOrder } from "~/server/store/fulfilment/desk-orders";
+import type { OrderListRow, DeskOrder, DeskOrderLine } from "~/server/store/fulfilment/desk-orders";
 import { carrierName, trackingUrl } from "~/server/store/fulfilment/carriers";
 import type { Shipment } from "~/server/store/fulfilment/shipments";
 import type { Refund } from "~/server/store/refunds/refunds";
@@ -146,6 +146,26 @@ export function refundJson(r: Refund) {
   };
 }
 
+const PREORDER_STATUS = { awaiting: "awaiting-date", declined: "charge-failed", released: "released" } as const;
+
+/**
+ * A pre-ordered line (ADR 092) as a tool sees it; null for any other line. The policy is the
+ * line's own, not its format's: a line charged on its date holds its share (`charge_cents`).
+ */
+function preorderJson(l: DeskOrderLine, orderPaidAt: string | null) {
+  if (!l.preorder || !l.available_date) return null;
+  const onItsDate = l.charge_cents !== null;
+  return {
+    status: PREORDER_STATUS[l.preorder],
+    availableDate: l.available_date,
+    chargePolicy: onItsDate ? ("ship" as const) : ("payment" as const),
+    chargeCents: l.charge_cents,
+    chargedAt: onItsDate ? l.charged_at : orderPaidAt,
+    chargeFailedAt: l.charge_failed_at,
+    releasedAt: l.released_at,
+  };
+}
+
 /** An order as the API shows it: never its access token, its keys or the provider's session. */
 export function orderJson(d: DeskOrder) {
   const { order, row } = d;
@@ -197,6 +217,7 @@ export function orderJson(d: DeskOrder) {
       refundedQuantity: l.refunded_quantity,
       refundable: l.refundable,
       dispatchable: l.dispatchable,
+      preorder: preorderJson(l, order.paidAt),
     })),
     shipments: d.shipments.map(shipmentJson),
     refunds: d.refunds.map(refundJson),

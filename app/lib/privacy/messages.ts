@@ -17,4 +17,4 @@ export const pendingOrderBlocks = (orderNumber: string) =>
   `Your order ${orderNumber} is awaiting payment. Pay for it or cancel it on its page first; then you can delete your account.`;
 
 export const PROVIDER_UNAVAILABLE =
-  "We could not reach our payment provider to end your subscription there, so nothing was deleted. Please try again in a few minutes.";
+  "We could not reach our payment provider to end your subscription and remove your details there, so nothing was deleted. Please try again in a few minutes.";

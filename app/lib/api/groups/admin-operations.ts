@@ -256,6 +256,39 @@ export const adminRefundSchema = z.object({
   lines: z.array(z.object({ position: z.number().int(), quantity: z.number().int() })),
 });
 
+const adminPreorderSchema = z
+  .object({
+    status: z
+      .enum(["awaiting-date", "charge-failed", "released"])
+      .describe(
+        "awaiting-date: held until its date (no download, no dispatch); charge-failed: the card was declined on the date and the line waits " +
+          "for staff (the buyer was asked to pay another way); released: its date came, so its download opened or it can be dispatched. " +
+          "A line refunded in full before its date keeps awaiting-date (see refundedQuantity): it is never charged or released.",
+      ),
+    availableDate: z.string().describe("The availability date the buyer was given when ordering (YYYY-MM-DD)."),
+    chargePolicy: z
+      .enum(["payment", "ship"])
+      .describe(
+        "How this line is paid: payment, with the order; ship, charged on its availability date to the card the checkout saved. " +
+          "The line's own, fixed when it was ordered, not its format's today: where the provider could not charge later, it was charged with the order.",
+      ),
+    chargeCents: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "With ship: its share of the order (price less its share of the discount, plus its tax), charged on the date; null with payment.",
+      ),
+    chargedAt: z
+      .string()
+      .nullable()
+      .describe("When it was paid: the order's paidAt with payment, its own charge's time with ship; null until then."),
+    chargeFailedAt: z.string().nullable().describe("When its charge on the date was declined."),
+    releasedAt: z.string().nullable().describe("When its date came and it was released."),
+  })
+  .nullable()
+  .describe("A pre-order (ordered while its format was coming soon); null for any other line.");
+
 export const adminOrderSchema = z
   .object({
     number: z.string(),
@@ -309,6 +342,7 @@ export const adminOrderSchema = z
         refundedQuantity: z.number().int(),
         refundable: z.number().int().describe("How many of it can still be refunded."),
         dispatchable: z.boolean().describe("Can go in a parcel now."),
+        preorder: adminPreorderSchema,
       }),
     ),
     shipments: z.array(adminShipmentSchema),
@@ -361,7 +395,7 @@ export const getOrder = endpoint({
   method: "get",
   operationId: "adminGetOrder",
   path: "/desk/api/orders/{id}",
-  summary: `An order by its number, with its lines, payment, shipments and refunds. ${LIST_ROLES}`,
+  summary: `An order by its number, with its lines (a pre-ordered one with its date, charge and release), payment, shipments and refunds. ${LIST_ROLES}`,
   tag: TAG,
   access: "desk-key",
   deskAction: "orders.list",
