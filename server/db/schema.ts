@@ -1084,6 +1084,18 @@ export interface StoreRefundLineTable {
   quantity: number;
 }
 
+/** What a refund gives back of one payment: the order's checkout, or a pre-order's own payment (ADR 092). */
+export interface StoreRefundPaymentTable {
+  refund_id: string;
+  /** The checkout session the order was paid through, or the pre-order's own payment. */
+  paid_to: string;
+  amount_cents: number;
+  /** The provider's payment, whose refund events confirm this part; null until the provider answered for a checkout's. */
+  payment_id: string | null;
+  provider_refund_id: string | null;
+  succeeded_at: string | null;
+}
+
 export interface SavedAddressTable {
   id: string;
   user_id: string;
@@ -1389,6 +1401,7 @@ export interface DB {
   store_shipment: StoreShipmentTable;
   store_refund: StoreRefundTable;
   store_refund_line: StoreRefundLineTable;
+  store_refund_payment: StoreRefundPaymentTable;
   saved_address: SavedAddressTable;
   checkout_draft: CheckoutDraftTable;
   promo_code: PromoCodeTable;

@@ -45,6 +45,9 @@ async function dueLines(db: Database, now: Date) {
       "l.refunded_quantity",
       "l.charge_cents",
       "l.charged_at",
+      "l.title",
+      "l.format",
+      "o.number",
       "o.provider",
       "o.provider_session_id",
     ])
@@ -64,10 +67,9 @@ type DueLine = Awaited<ReturnType<typeof dueLines>>[number];
 /** Charges, releases and mails what fell due by `now`. */
 export async function runPreorders(db: Database, provider: PaymentProvider, mail: BillingMail, now: Date): Promise<PreorderRun> {
   const run: PreorderRun = { charged: 0, declined: 0, released: 0, mailed: 0 };
-  const cards = new Map<string, string | null>();
   for (const line of await dueLines(db, now)) {
     if (line.charge_cents !== null && line.charged_at === null) {
-      const outcome = await charge(db, provider, line, cards, now);
+      const outcome = await charge(db, provider, line, now);
       if (outcome === "declined") run.declined++;
       if (outcome !== "charged") continue;
       run.charged++;
@@ -78,26 +80,20 @@ export async function runPreorders(db: Database, provider: PaymentProvider, mail
   return run;
 }
 
-/** Charges one line to its order's saved card; "waits" when the provider cannot charge saved cards here. */
-async function charge(
-  db: Database,
-  provider: PaymentProvider,
-  line: DueLine,
-  cards: Map<string, string | null>,
-  now: Date,
-): Promise<"charged" | "declined" | "waits"> {
-  if (!provider.billing || line.provider !== provider.name || !line.provider_session_id) {
+/** Charges one line to the card its order's checkout saved; "waits" when the provider cannot charge saved cards here. */
+async function charge(db: Database, provider: PaymentProvider, line: DueLine, now: Date): Promise<"charged" | "declined" | "waits"> {
+  if (!provider.savedCardCharges || line.provider !== provider.name || !line.provider_session_id) {
     log.warn(`pre-order ${line.order_id}#${line.position} waits: ${provider.name} cannot charge the card its order saved`);
     return "waits";
   }
-  if (!cards.has(line.order_id)) cards.set(line.order_id, (await provider.retrieveCheckout(line.provider_session_id)).card?.id ?? null);
-  const cardId = cards.get(line.order_id);
-  const amountCents = chargeDue({ ...line, charge_cents: line.charge_cents! });
-  const outcome = cardId
-    ? await provider.billing.charge({ cardId, amountCents, idempotencyKey: preorderChargeKey(line.order_id, line.position) })
-    : null;
+  const outcome = await provider.savedCardCharges.charge({
+    sessionId: line.provider_session_id,
+    amountCents: chargeDue({ ...line, charge_cents: line.charge_cents! }),
+    description: `Order ${line.number}: ${line.title} (${line.format}), pre-order`,
+    idempotencyKey: preorderChargeKey(line.order_id, line.position),
+  });
   const lineRow = db.updateTable("store_order_line").where("order_id", "=", line.order_id).where("position", "=", line.position);
-  if (outcome?.status !== "succeeded") {
+  if (outcome.status !== "succeeded") {
     await lineRow
       .set({ charge_failed_at: now.toISOString() })
       .where("charge_failed_at", "is", null)
@@ -105,7 +101,7 @@ async function charge(
       .execute();
     return "declined";
   }
-  await lineRow.set({ charged_at: now.toISOString(), charge_id: outcome.id }).where("charged_at", "is", null).execute();
+  await lineRow.set({ charged_at: now.toISOString(), charge_id: outcome.paymentId }).where("charged_at", "is", null).execute();
   return "charged";
 }
 

@@ -109,7 +109,7 @@ async function paidOrder(items: number[], card: string = SANDBOX_CARDS.succeeds)
       accountEmail: null,
       idempotencyKey: issueIdempotencyKey(),
       shownTotalCents: review.review.totals.totalCents,
-      deferCharges: true,
+      provider: sandbox,
     },
     NOON,
   );
