@@ -1096,6 +1096,22 @@ export interface StoreRefundPaymentTable {
   succeeded_at: string | null;
 }
 
+/** A buyer's payment of a pre-order whose card was declined on its date, one row per attempt (ADR 092). */
+export interface StorePreorderPaymentTable {
+  order_id: string;
+  position: number;
+  attempt: number;
+  provider: string;
+  amount_cents: number;
+  /** The provider's checkout session for this attempt; null until the provider answered. */
+  session_id: string | null;
+  checkout_url: string | null;
+  opened_at: string;
+  /** Closed at the provider, so that the next attempt can open: it can no longer be paid. */
+  closed_at: string | null;
+  paid_at: string | null;
+}
+
 export interface SavedAddressTable {
   id: string;
   user_id: string;
@@ -1402,6 +1418,7 @@ export interface DB {
   store_refund: StoreRefundTable;
   store_refund_line: StoreRefundLineTable;
   store_refund_payment: StoreRefundPaymentTable;
+  store_preorder_payment: StorePreorderPaymentTable;
   saved_address: SavedAddressTable;
   checkout_draft: CheckoutDraftTable;
   promo_code: PromoCodeTable;

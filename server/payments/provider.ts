@@ -97,6 +97,8 @@ export interface CheckoutState {
   card?: SavedCard | null;
   /** The subscription the checkout started, when the provider renews it. */
   subscription?: ProviderSubscriptionRef | null;
+  /** The payment a paid session took, as a refund of it names it (RefundRequest.chargeId); absent when it took none. */
+  paymentId?: string;
 }
 
 /** A completed payment reported by the provider's signed callback (webhook). */

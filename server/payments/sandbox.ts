@@ -146,10 +146,17 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       reference: row.reference,
       paid: row.status === "paid",
       card: await savedCard(row.payment_method_id),
+      // A paid session is the sandbox's payment: its refunds name it.
+      ...(row.status === "paid" && row.mode === "payment" ? { paymentId: row.id } : {}),
     };
   };
 
   async function refund(request: RefundRequest): Promise<RefundOutcome> {
+    // A pre-order the buyer paid for afterwards was paid through a session of its own.
+    if (request.chargeId?.startsWith("sbx_")) {
+      const { chargeId: sessionId, amountCents, idempotencyKey, reference } = request;
+      return refund({ sessionId, amountCents, idempotencyKey, reference });
+    }
     // Immediate, as a card refund at a real provider is once accepted. A key answers its first
     // refund; the payment's refunds together never pass what it took (queued per payment as
     // createCheckout queues per reference).

@@ -39,8 +39,9 @@ const TAX_RATE_KEY = "meridian_key";
 export const STRIPE_API_VERSION = Stripe.API_VERSION;
 
 /**
- * Stripe Checkout (hosted payment page) and Stripe Billing (subscriptions Stripe renews, whose
- * events the site follows; ADR 067) behind our PaymentProvider interface.
+ * Stripe Checkout (hosted payment page), Stripe Billing (subscriptions Stripe renews, whose
+ * events the site follows; ADR 067) and off-session PaymentIntents charging the card an order's
+ * Checkout saved (pre-orders on their dates, ADR 092) behind our PaymentProvider interface.
  */
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   if (!options.secretKey.trim()) throw new Error("Stripe: secretKey is required");
@@ -347,6 +348,8 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         }),
       );
       const state: CheckoutState = { id: session.id, reference: referenceOf(session), paid: isPaid(session) };
+      const paymentId = session.mode === "payment" && state.paid ? idOf(session.payment_intent) : null;
+      if (paymentId) state.paymentId = paymentId;
       if (session.mode === "subscription") {
         const subscription = session.subscription as Stripe.Subscription | null;
         state.subscription = subscriptionRef(session);

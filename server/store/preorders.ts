@@ -3,6 +3,7 @@ import type { Database } from "~/server/db/connection";
 import { log } from "~/server/log";
 import type { PaymentProvider } from "~/server/payments/provider";
 import { formatUsd } from "~/shared/money";
+import { PAY_AGAIN } from "~/shared/preorders";
 import { lineShips } from "./fulfilment/lifecycle";
 import { settleFulfilment } from "./fulfilment/shipments";
 import { orderPath } from "./order-mail";
@@ -14,7 +15,8 @@ import { findOrder } from "./order-records";
 // ships" is charged first, to the card its order's checkout saved, under a key of its own, so a
 // round killed mid-step, or two instances' rounds at once, charge it once; then it is released:
 // a download opens (and is fulfilled), a print line becomes ready to ship. A declined card marks
-// the line, for staff and the buyer, and the buyer is mailed once.
+// the line, for staff and the buyer, and the buyer is mailed once; they can pay for it with
+// another card from their order's page (preorder-payment.ts), which releases it as this does.
 
 export interface PreorderRun {
   charged: number;
@@ -30,9 +32,9 @@ export const preorderChargeKey = (orderId: string, position: number) => `preorde
 export const chargeDue = (line: { charge_cents: number; quantity: number; refunded_quantity: number }) =>
   Math.round((line.charge_cents * (line.quantity - line.refunded_quantity)) / line.quantity);
 
-async function dueLines(db: Database, now: Date) {
+async function dueLines(db: Database, now: Date, only?: { orderId: string; position: number }) {
   const at = now.toISOString();
-  return db
+  let due = db
     .selectFrom("store_order_line as l")
     .innerJoin("store_order as o", "o.id", "l.order_id")
     .innerJoin("product_availability as a", "a.id", "l.availability_id")
@@ -56,10 +58,9 @@ async function dueLines(db: Database, now: Date) {
     .where("l.charge_failed_at", "is", null)
     .where((eb) => eb("l.refunded_quantity", "<", eb.ref("l.quantity")))
     .where("o.status", "=", "paid")
-    .where((eb) => eb.or([eb("a.status", "!=", "F"), eb("a.available_date", "is", null), eb("a.available_date", "<=", at)]))
-    .orderBy("l.order_id")
-    .orderBy("l.position")
-    .execute();
+    .where((eb) => eb.or([eb("a.status", "!=", "F"), eb("a.available_date", "is", null), eb("a.available_date", "<=", at)]));
+  if (only) due = due.where("l.order_id", "=", only.orderId).where("l.position", "=", only.position);
+  return due.orderBy("l.order_id").orderBy("l.position").execute();
 }
 
 type DueLine = Awaited<ReturnType<typeof dueLines>>[number];
@@ -78,6 +79,16 @@ export async function runPreorders(db: Database, provider: PaymentProvider, mail
   }
   run.mailed = await sendPreorderNotices(db, mail, now);
   return run;
+}
+
+/**
+ * Releases one line as the job does, when it is due (its order paid, its date come, nothing left
+ * to charge): a pre-order the buyer has just paid for themselves. Answers whether this call did.
+ */
+export async function releaseIfDue(db: Database, orderId: string, position: number, now: Date): Promise<boolean> {
+  const [line] = await dueLines(db, now, { orderId, position });
+  if (!line || (line.charge_cents !== null && line.charged_at === null)) return false;
+  return release(db, line, now);
 }
 
 /** Charges one line to the card its order's checkout saved; "waits" when the provider cannot charge saved cards here. */
@@ -173,11 +184,12 @@ export async function sendPreorderNotices(db: Database, mail: BillingMail, now: 
                 to: order.email,
                 subject: `We could not take the payment for your pre-order ${order.number}`,
                 text: [
-                  `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it.`,
+                  `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it. Nothing has been charged.`,
                   "",
-                  "We are holding it for you. Please contact Customer Service to pay with another card, or to cancel it; nothing has been charged for it.",
+                  `We are holding it for you. To pay with another card, open your order and choose "${PAY_AGAIN}":`,
+                  link,
                   "",
-                  `Your order: ${link}`,
+                  "To cancel it instead, please contact Customer Service.",
                   footer(mail),
                 ].join("\n"),
               },

@@ -7,11 +7,13 @@ import { createStripeProvider } from "~/server/payments/stripe";
 import { addToCart, createCart, readCart } from "~/server/store/cart";
 import { buildReview, EMPTY_DRAFT, readDraft, saveDraft } from "~/server/store/checkout";
 import { settleOrder, startOrderPayment } from "~/server/store/order-payment";
-import type { Order } from "~/server/store/order-records";
+import { findOrder, type Order } from "~/server/store/order-records";
 import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
-import { preorderChargeKey, runPreorders } from "~/server/store/preorders";
+import { handlePreorderPaymentEvent, settlePreorderPayment, startPreorderPayment } from "~/server/store/preorder-payment";
+import { chargeDue, preorderChargeKey, runPreorders } from "~/server/store/preorders";
 import { confirmProviderRefunds, refundOrder, refundsOf } from "~/server/store/refunds/refunds";
 import { normalizeAddress } from "~/shared/address";
+import { PAY_AGAIN } from "~/shared/preorders";
 import { startFakeStripe, stripeSignature, TEST_CARDS, type FakeEvent, type FakeStripe } from "~/tests/helpers/fake-stripe";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -20,7 +22,8 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 // card for a customer; on the date the scheduled job charges it off-session under the line's key
 // (once, though a round stopped between the charge and its record asks again); a declined card or
 // one that wants its holder to authenticate marks the line; a refund of the charged pre-order goes
-// to its own PaymentIntent and is confirmed by that payment's events.
+// to its own PaymentIntent and is confirmed by that payment's events; and a buyer whose card was
+// declined pays for the line through a Checkout Session of its own.
 
 const SECRET_KEY = "sk_test_preorders";
 const WEBHOOK_SECRET = "whsec_preorders";
@@ -238,6 +241,7 @@ describe(`pre-orders through Stripe (${dialectName})`, () => {
     expect(told.map((m) => m.subject).sort()).toEqual(
       [declined, authenticate].map((o) => `We could not take the payment for your pre-order ${o.number}`).sort(),
     );
+    expect(told[0]!.text).toContain(PAY_AGAIN);
   });
 
   it("refunds a charged pre-order to its own PaymentIntent, and a refund of it with another line once both payments confirm", async () => {
@@ -292,5 +296,61 @@ describe(`pre-orders through Stripe (${dialectName})`, () => {
     expect((await refundsOf(db, both.id)).map((r) => r.status)).toEqual(["pending"]);
     expect(await confirmRefundsOf(charged.charge_id!)).toBe("confirmed");
     expect((await refundsOf(db, both.id)).map((r) => r.status)).toEqual(["succeeded"]);
+  });
+
+  it("lets the buyer of a declined pre-order pay through a Checkout Session of its own, once however often asked, and refunds go to it", async () => {
+    const placed = await paidOrder([soonEbook, onSaleHardcover], TEST_CARDS.declinesLater);
+    await runPreorders(db, provider, mail, AFTER);
+    const declined = await lineOf(placed.id, soonEbook);
+    const order = (await findOrder(db, placed.id))!;
+    const owed = chargeDue({ ...declined, charge_cents: declined.charge_cents! });
+
+    // The form sent twice at once, and again: one session, for what the line owes.
+    const opened = await Promise.all([1, 2].map(() => startPreorderPayment(db, provider, order, declined.position, URLS, AFTER)));
+    const again = await startPreorderPayment(db, provider, order, declined.position, URLS, AFTER);
+    expect(new Set([...opened, again].map((o) => (o.kind === "checkout" ? o.url : o.kind))).size).toBe(1);
+    const first = stripe.sessionAt(again.kind === "checkout" ? again.url : "")!;
+    const reference = `preorder-payment:${order.id}:${declined.position}:0`;
+    expect(first).toMatchObject({ mode: "payment", amount_total: owed, client_reference_id: reference, customer_email: order.email });
+    const creations = posts("/v1/checkout/sessions").filter((r) => r.form.get("client_reference_id") === reference);
+    expect(new Set(creations.map((r) => r.idempotencyKey))).toEqual(new Set([`checkout-session:${reference}`]));
+
+    // Left unpaid for an hour: the next asking closes it at Stripe and opens the next attempt.
+    const later = new Date(AFTER.getTime() + 3_600_000);
+    const next = await startPreorderPayment(db, provider, order, declined.position, URLS, later);
+    expect(first.status).toBe("expired");
+    expect(() => stripe.pay(first.id)).toThrow(/expired/);
+    const second = stripe.sessionAt(next.kind === "checkout" ? next.url : "")!;
+    expect(second.client_reference_id).toBe(`preorder-payment:${order.id}:${declined.position}:1`);
+
+    stripe.pay(second.id);
+    const completed = stripe.events.filter((e) => e.type === "checkout.session.completed" && e.data.object.id === second.id).at(-1)!;
+    expect(await handlePreorderPaymentEvent(db, provider, received(completed), later)).toBe("paid");
+    // Sent again, and the buyer back: the same payment, recorded once.
+    expect(await handlePreorderPaymentEvent(db, provider, received(completed), new Date(later.getTime() + 1000))).toBe("paid");
+    expect(await settlePreorderPayment(db, provider, order.id, second.id, new Date(later.getTime() + 2000))).toBe("paid");
+    expect(await lineOf(order.id, soonEbook)).toMatchObject({
+      charge_id: second.payment_intent,
+      charge_failed_at: null,
+      charged_at: later.toISOString(),
+      released_at: later.toISOString(),
+    });
+    expect(await startPreorderPayment(db, provider, (await findOrder(db, order.id))!, declined.position, URLS, later)).toEqual({
+      kind: "not-payable",
+    });
+    // The job leaves it alone.
+    expect(await runPreorders(db, provider, mail, later)).toMatchObject({ charged: 0, declined: 0, released: 0 });
+
+    const refund = await refundOrder(
+      db,
+      provider,
+      STAFF,
+      order.id,
+      { lines: [{ position: declined.position, quantity: 1 }], reason: "Changed their mind", idempotencyKey: issueIdempotencyKey() },
+      later,
+    );
+    expect(refund).toMatchObject({ ok: true, status: "pending", amountCents: owed });
+    expect(posts("/v1/refunds").at(-1)!.form.get("payment_intent")).toBe(second.payment_intent);
+    expect(await confirmRefundsOf(second.payment_intent!)).toBe("confirmed");
   });
 });
