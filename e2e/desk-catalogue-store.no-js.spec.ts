@@ -1,4 +1,7 @@
 import type { Page } from "@playwright/test";
+import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
+import { runPreorders } from "~/server/store/preorders";
+import { PAY_AGAIN } from "~/shared/preorders";
 import { addToCart, expect, fillAddress, test, uniqueEmail } from "./fixtures";
 import { enrolledStaff } from "./staff";
 
@@ -6,7 +9,8 @@ import { enrolledStaff } from "./staff";
 // member makes a product with a format on sale at the desk, and a shopper buys it at once through
 // the sandbox checkout; then the store member prices it anew from now, and the shopper's next
 // order pays the new price while the first order still shows the old one. Then a coming-soon
-// format charged when it ships is pre-ordered, and waits for its date at the desk.
+// format charged when it ships is pre-ordered, and waits for its date at the desk; its card is
+// declined on the date, and the shopper pays for it with another card from the order's page.
 
 /** A guest's checkout of what is in their cart, paid with the sandbox's test card; answers the order's page. */
 async function checkout(shopper: Page, email: string): Promise<string> {
@@ -28,7 +32,7 @@ async function checkout(shopper: Page, email: string): Promise<string> {
 /** The unit price an order's page shows for its one line. */
 const linePrice = (shopper: Page) => shopper.locator('main td[data-label="Price"]').first();
 
-test("a store member adds a product that a shopper buys at once; a new price from now applies to the next order only; a coming-soon format is pre-ordered", async ({
+test("a store member adds a product that a shopper buys at once; a new price from now applies to the next order only; a coming-soon format is pre-ordered, declined on its date and paid again", async ({
   page,
   browser,
   site,
@@ -121,12 +125,33 @@ test("a store member adds a product that a shopper buys at once; a new price fro
   await shopper.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(shopper.getByText(`Charged when it ships: ${title}.`)).toBeVisible();
   await shopper.getByRole("button", { name: /^Place order: \$/ }).click();
-  await shopper.getByLabel("Card number").fill("4242 4242 4242 4242");
+  // Accepted now, declined when charged on the date.
+  await shopper.getByLabel("Card number").fill(SANDBOX_CARDS.declinesLater);
   await shopper.getByRole("button", { name: /^Pay / }).click();
   await shopper.getByRole("link", { name: "View your order and receipt" }).click();
   await expect(shopper.getByText("Pre-order: Available March 01, 2099")).toBeVisible();
   const orderNumber = (await shopper.getByRole("heading", { level: 1 }).textContent())!.replace(/^Order /, "");
   await page.goto(`/desk/orders/${orderNumber}`);
   await expect(page.getByText("Pre-order, awaiting its date: available 2099-03-01; charged when it ships")).toBeVisible();
+
+  // The scheduled job's round the day after that date: the card is declined.
+  const sandbox = createSandboxProvider(site.db, { siteUrl: site.url, webhookSecret: "not-used-to-charge" });
+  const mail = {
+    mailer: { send: async () => ({ messageId: "<preorder@e2e>" }) },
+    siteUrl: site.url,
+    publisher: { name: "Meridian Review", addressLines: [], taxId: null },
+  };
+  await runPreorders(site.db, sandbox, mail, new Date("2099-03-02T17:00:00Z"));
+  await shopper.reload();
+  await expect(shopper.getByText("Your card was declined for this pre-order, and nothing was charged for it.")).toBeVisible();
+  await shopper.getByRole("button", { name: PAY_AGAIN }).click();
+  await expect(shopper.getByRole("heading", { level: 1, name: "Sandbox checkout" })).toBeVisible();
+  await shopper.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await shopper.getByRole("button", { name: /^Pay / }).click();
+  await expect(shopper.getByRole("heading", { level: 1, name: `Order ${orderNumber}` })).toBeVisible();
+  await expect(shopper.getByText("Pre-order: Available March 01, 2099")).toBeVisible();
+  await expect(shopper.getByRole("button", { name: PAY_AGAIN })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText(/^Pre-order, awaiting its date: available 2099-03-01; charged \$\d+\.\d{2} /)).toBeVisible();
   await shopperContext.close();
 });

@@ -6,6 +6,7 @@ import { downloadsForOrder } from "~/server/store/downloads";
 import { cancelOrder, startOrderPayment, type CancelOutcome } from "~/server/store/order-payment";
 import type { Database } from "~/server/db/connection";
 import { orderForViewer, type Order } from "~/server/store/order-records";
+import { canPayAgain, startPreorderPayment } from "~/server/store/preorder-payment";
 import { findShippingMethod } from "~/shared/shipping";
 import { primaryButton } from "~/app/components/controls.css";
 import * as css from "~/app/components/store/checkout.css";
@@ -14,8 +15,8 @@ import { OrderLines, OrderTotals } from "~/app/components/store/OrderLines";
 import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 import { formatPublished } from "~/app/lib/content/format";
-import { paymentReturnPath, settleOnReturn } from "~/app/lib/store/orders.server";
-import { confirmOrder, payments } from "~/app/lib/store/payments.server";
+import { paymentReturnPath, settleOnReturn, settlePreorderOnReturn } from "~/app/lib/store/orders.server";
+import { confirmOrder, mailPreorderNotices, payments } from "~/app/lib/store/payments.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { log } from "~/server/log";
 import { requestContext } from "~/app/lib/context/request-context.server";
@@ -39,10 +40,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!order) throw new Response("No such order", { status: 404 });
   if (order.status !== "cancelled") {
     await settleOnReturn(order);
+    // Back from paying for a declined pre-order (the provider adds its session's id).
+    const sessionId = url.searchParams.get("session_id");
+    if (sessionId && order.status === "paid") await settlePreorderOnReturn(order, sessionId);
     order = (await orderForViewer(database, order.id, viewer))!;
   }
   const method = order.address && order.shippingMethod ? findShippingMethod(order.address.countryCode, order.shippingMethod) : undefined;
   const keyQuery = key && !user ? `key=${encodeURIComponent(key)}&` : "";
+  const here = `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
   const progress = await database
     .selectFrom("store_order")
     .select(["status", "fulfilled_at", "delivered_at", "refunded_cents", "total_cents"])
@@ -82,7 +87,12 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       unitPriceCents: l.unitPriceCents,
       lineTotalCents: l.lineTotalCents,
       availableDate: l.availableDate,
-      problem: l.chargeFailedAt ? "Your card was declined for this pre-order: please contact Customer Service to pay another way." : null,
+      ...(canPayAgain(order, l)
+        ? {
+            problem: "Your card was declined for this pre-order, and nothing was charged for it.",
+            payAgain: { action: here, position: l.position },
+          }
+        : {}),
     })),
     totals: {
       subtotalCents: order.subtotalCents,
@@ -94,7 +104,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     downloads: await downloadsForOrder(database, order.id, new Date(), user ? undefined : (key ?? undefined)),
     printPath: `/order/${order.id}?${keyQuery}printMe=1`,
     checkoutUrl: order.checkoutUrl,
-    cancelPath: `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`,
+    cancelPath: here,
     registrationPath:
       !order.userId && !user && order.status === "paid"
         ? `/registration-complete?order=${order.id}&key=${encodeURIComponent(order.accessToken)}`
@@ -106,7 +116,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
  * The buyer cancels an order still awaiting payment (intent=cancel), then sees it again (303).
  * A replay lands on the cancelled order; a paid order answers 409. An order whose payment page
  * was never recorded (the server stopped as it was being opened) is paid through intent=pay,
- * which opens it (or finds it again at the provider) and sends the buyer there.
+ * which opens it (or finds it again at the provider) and sends the buyer there. A pre-order
+ * whose card was declined on its date is paid through intent=pay-preorder with its position.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
@@ -117,6 +128,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!order) throw new Response("No such order", { status: 404 });
   const intent = form.get("intent");
   if (intent === "pay") return payForOrder(database, order, key);
+  if (intent === "pay-preorder") return payForPreorder(database, order, form.get("position"), key);
   if (intent !== "cancel") throw new Response("Unknown request", { status: 400 });
   let outcome: CancelOutcome;
   try {
@@ -149,6 +161,25 @@ async function payForOrder(database: Database, order: Order, key: string | null)
     return redirect(url, 303);
   } catch (error) {
     log.error(`order ${order.id}: payment could not start`, { error });
+    return data({ message: "The payment page could not be opened just now. Please try again in a few minutes." }, { status: 503 });
+  }
+}
+
+/** Opens the provider's checkout for a declined pre-order's charge; back on the order's page when there is nothing to pay. */
+async function payForPreorder(database: Database, order: Order, position: FormDataEntryValue | null, key: string | null) {
+  const here = `/order/${order.id}${key ? `?key=${encodeURIComponent(key)}` : ""}`;
+  if (typeof position !== "string" || !/^\d{1,6}$/.test(position)) throw new Response("No such pre-order in this order", { status: 400 });
+  try {
+    const siteUrl = config().siteUrl;
+    const started = await startPreorderPayment(database, await payments(), order, Number(position), {
+      successUrl: `${siteUrl}${here}`,
+      cancelUrl: `${siteUrl}${here}`,
+    });
+    if (started.kind === "checkout") return redirect(started.url, 303);
+    if (started.kind === "paid") await mailPreorderNotices();
+    return redirect(here, 303);
+  } catch (error) {
+    log.error(`order ${order.id}: the payment of pre-order ${position} could not start`, { error });
     return data({ message: "The payment page could not be opened just now. Please try again in a few minutes." }, { status: 503 });
   }
 }

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type ShouldRev
 import { addressLines } from "~/shared/address";
 import { readCart } from "~/server/store/cart";
 import { buildReview, readDraft } from "~/server/store/checkout";
-import { issueIdempotencyKey } from "~/server/store/order-submit";
+import { chargedOnItsDate, issueIdempotencyKey } from "~/server/store/order-submit";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { primaryButton } from "~/app/components/controls.css";
 import * as forms from "~/app/components/forms/forms.css";
@@ -37,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   });
   if (!outcome.ok) throw redirect("/shipping-payment");
   const { review } = outcome;
-  const defers = (await payments()).billing !== undefined;
+  const provider = await payments();
   return {
     maintenance,
     // A fresh key for every showing of the form: a replay of one submission carries the same key.
@@ -61,7 +61,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       })),
       comingSoon: review.cart.lines.some((l) => l.comingSoon),
       // Pre-orders charged on their date (ADR 092): left out of what the checkout takes now.
-      chargedLater: review.cart.lines.filter((l) => defers && l.comingSoon && l.preorderCharge === "ship").map((l) => l.title),
+      chargedLater: review.cart.lines.filter((l) => chargedOnItsDate(l, provider)).map((l) => l.title),
       totals: review.totals,
     },
   };

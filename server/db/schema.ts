@@ -1084,6 +1084,34 @@ export interface StoreRefundLineTable {
   quantity: number;
 }
 
+/** What a refund gives back of one payment: the order's checkout, or a pre-order's own payment (ADR 092). */
+export interface StoreRefundPaymentTable {
+  refund_id: string;
+  /** The checkout session the order was paid through, or the pre-order's own payment. */
+  paid_to: string;
+  amount_cents: number;
+  /** The provider's payment, whose refund events confirm this part; null until the provider answered for a checkout's. */
+  payment_id: string | null;
+  provider_refund_id: string | null;
+  succeeded_at: string | null;
+}
+
+/** A buyer's payment of a pre-order whose card was declined on its date, one row per attempt (ADR 092). */
+export interface StorePreorderPaymentTable {
+  order_id: string;
+  position: number;
+  attempt: number;
+  provider: string;
+  amount_cents: number;
+  /** The provider's checkout session for this attempt; null until the provider answered. */
+  session_id: string | null;
+  checkout_url: string | null;
+  opened_at: string;
+  /** Closed at the provider, so that the next attempt can open: it can no longer be paid. */
+  closed_at: string | null;
+  paid_at: string | null;
+}
+
 export interface SavedAddressTable {
   id: string;
   user_id: string;
@@ -1389,6 +1417,8 @@ export interface DB {
   store_shipment: StoreShipmentTable;
   store_refund: StoreRefundTable;
   store_refund_line: StoreRefundLineTable;
+  store_refund_payment: StoreRefundPaymentTable;
+  store_preorder_payment: StorePreorderPaymentTable;
   saved_address: SavedAddressTable;
   checkout_draft: CheckoutDraftTable;
   promo_code: PromoCodeTable;

@@ -19,7 +19,10 @@ export interface CheckoutRequest {
   successUrl: string;
   /** Absolute URL for a reader who gives up. */
   cancelUrl: string;
-  /** Keep the card on file for charges made later, without the reader (a subscription's renewals). */
+  /**
+   * Keep the card on file for charges made later, without the reader (a subscription's renewals,
+   * an order's pre-orders charged on their dates: `savedCardCharges`).
+   */
   saveCard?: boolean;
   /**
    * A plan the provider renews itself (Stripe Billing, ADR 067): the checkout starts a
@@ -27,9 +30,9 @@ export interface CheckoutRequest {
    * provider the site renews through (the sandbox).
    */
   recurring?: RecurringPrice;
-  /** Save a card only, charging nothing (a subscriber changing the card their plan renews with). */
+  /** Save a card only, charging nothing (a subscriber changing the card their plan renews with, an order of pre-orders only). */
   setup?: boolean;
-  /** The provider's customer the card is saved for (with `setup`: the subscription's customer). */
+  /** The provider's customer the card is saved for (a subscription's); without it, a provider that needs one makes one. */
   customerId?: string;
   /**
    * Sales tax on `amountCents`, which the provider adds to it: the sandbox charges the sum; Stripe
@@ -94,6 +97,8 @@ export interface CheckoutState {
   card?: SavedCard | null;
   /** The subscription the checkout started, when the provider renews it. */
   subscription?: ProviderSubscriptionRef | null;
+  /** The payment a paid session took, as a refund of it names it (RefundRequest.chargeId); absent when it took none. */
+  paymentId?: string;
 }
 
 /** A completed payment reported by the provider's signed callback (webhook). */
@@ -195,7 +200,7 @@ export class WebhookSignatureError extends Error {
   }
 }
 
-/** A charge to a saved card, made without the reader (a renewal). */
+/** A charge to a saved card, made without the reader (a renewal at the sandbox). */
 export interface OffSessionCharge {
   cardId: string;
   amountCents: number;
@@ -208,11 +213,31 @@ export interface ChargeOutcome {
   status: "succeeded" | "declined";
 }
 
-/** What a provider that charges saved cards on the site's schedule offers (the sandbox, for now). */
+/** What a provider the site runs subscription renewals through offers (the sandbox). */
 export interface RecurringBilling {
   /** The provider's time: the sandbox's clock can be moved ahead of the real one, like Stripe's test clocks. */
   now(real: Date): Promise<Date>;
   charge(request: OffSessionCharge): Promise<ChargeOutcome>;
+}
+
+/** A charge, made later and without the buyer, to the card an order's checkout saved (a pre-order on its date, ADR 092). */
+export interface SavedCardCharge {
+  /** The checkout session that saved the card. */
+  sessionId: string;
+  amountCents: number;
+  /** What the provider's records of the payment say it is for. */
+  description: string;
+  /** The same key never charges twice: asked again, the provider answers the first charge's outcome. */
+  idempotencyKey: string;
+}
+
+/** A saved card's charge: taken (its payment, which refunds name), or refused by the card or its bank. */
+export type SavedCardOutcome = { status: "succeeded"; paymentId: string } | { status: "declined" };
+
+/** What a provider that charges the card an order's checkout saved, later and on the site's schedule, offers (both do). */
+export interface SavedCardCharges {
+  /** Throws when the provider cannot be reached or refuses the request itself; a declined card is an outcome. */
+  charge(request: SavedCardCharge): Promise<SavedCardOutcome>;
 }
 
 /** A span of time, e.g. a subscription's current billing period. */
@@ -291,7 +316,10 @@ export interface ProviderSubscriptions {
 export interface RefundRequest {
   /** The checkout session the payment was made through. */
   sessionId: string;
-  /** Refunds this charge to the card the session saved (a pre-order's, ADR 092) instead of the session's payment. */
+  /**
+   * Refunds this payment instead of the session's: a pre-order's own, charged on its date to the
+   * card the session saved or paid by the buyer afterwards (ADR 092).
+   */
   chargeId?: string;
   amountCents: number;
   /** The same key never refunds twice: asked again, the provider answers the first refund. */
@@ -318,6 +346,8 @@ export interface PaymentProvider {
   readonly billing?: RecurringBilling;
   /** Present when the provider runs the renewals (Stripe Billing), and the site follows its events. */
   readonly subscriptions?: ProviderSubscriptions;
+  /** Present when the card an order's checkout saves can be charged later: pre-orders then wait for their dates (ADR 092). */
+  readonly savedCardCharges?: SavedCardCharges;
   /**
    * Opens the hosted checkout for a reference: the same session however often it is asked for
    * the same reference (at once, or again after a crash), so that no purchase has two.

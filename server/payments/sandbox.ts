@@ -15,6 +15,7 @@ import {
   type RefundOutcome,
   type RefundRequest,
   type SavedCard,
+  type SavedCardCharges,
 } from "./provider";
 
 /**
@@ -51,6 +52,7 @@ export type PayOutcome = { ok: true; redirectUrl: string; callback: { body: stri
 
 export interface SandboxProvider extends PaymentProvider {
   readonly billing: RecurringBilling;
+  readonly savedCardCharges: SavedCardCharges;
   payment(id: string): Promise<SandboxPayment | undefined>;
   pay(id: string, cardNumber: string, now?: Date): Promise<PayOutcome>;
   /** Moves the sandbox's clock on by `seconds`; answers the clock's new offset from real time, in seconds. */
@@ -136,9 +138,91 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
     },
   };
 
+  const retrieveCheckout = async (sessionId: string): Promise<CheckoutState> => {
+    const row = await load(sessionId);
+    if (!row) throw new Error(`Sandbox: no checkout session ${sessionId}`);
+    return {
+      id: row.id,
+      reference: row.reference,
+      paid: row.status === "paid",
+      card: await savedCard(row.payment_method_id),
+      // A paid session is the sandbox's payment: its refunds name it.
+      ...(row.status === "paid" && row.mode === "payment" ? { paymentId: row.id } : {}),
+    };
+  };
+
+  async function refund(request: RefundRequest): Promise<RefundOutcome> {
+    // A pre-order the buyer paid for afterwards was paid through a session of its own.
+    if (request.chargeId?.startsWith("sbx_")) {
+      const { chargeId: sessionId, amountCents, idempotencyKey, reference } = request;
+      return refund({ sessionId, amountCents, idempotencyKey, reference });
+    }
+    // Immediate, as a card refund at a real provider is once accepted. A key answers its first
+    // refund; the payment's refunds together never pass what it took (queued per payment as
+    // createCheckout queues per reference).
+    // A charge made later to the card the session saved (ADR 092) is a payment of its own.
+    const paymentId = request.chargeId ?? request.sessionId;
+    const chargeId = request.chargeId ?? null;
+    return db.transaction().execute(async (tx) => {
+      if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox-refund:${paymentId}`}, 0))`.execute(tx);
+      const done = await tx
+        .selectFrom("sandbox_refund")
+        .selectAll()
+        .where("idempotency_key", "=", request.idempotencyKey)
+        .executeTakeFirst();
+      if (done) {
+        if (done.payment_id !== request.sessionId || done.charge_id !== chargeId || done.amount_cents !== request.amountCents)
+          throw new Error(`Sandbox: idempotency key ${request.idempotencyKey} was used for another refund`);
+        return { id: done.id, paymentId, status: "succeeded" as const };
+      }
+      const payment = request.chargeId
+        ? await tx
+            .selectFrom("sandbox_charge")
+            .select(["status", "amount_cents"])
+            .where("id", "=", request.chargeId)
+            .executeTakeFirst()
+            .then((c) => c && { status: c.status === "succeeded" ? "paid" : c.status, amount_cents: c.amount_cents })
+        : await tx.selectFrom("sandbox_payment").select(["status", "amount_cents"]).where("id", "=", request.sessionId).executeTakeFirst();
+      if (payment?.status !== "paid") throw new Error(`Sandbox: payment ${paymentId} has nothing to refund`);
+      const { refunded } = await tx
+        .selectFrom("sandbox_refund")
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("refunded"))
+        .where("payment_id", "=", request.sessionId)
+        .where("charge_id", chargeId ? "=" : "is", chargeId)
+        .executeTakeFirstOrThrow();
+      if (!(request.amountCents > 0) || Number(refunded) + request.amountCents > payment.amount_cents)
+        return { id: "", paymentId, status: "failed" as const };
+      const id = `re_${crypto.randomBytes(16).toString("base64url")}`;
+      await tx
+        .insertInto("sandbox_refund")
+        .values({
+          id,
+          idempotency_key: request.idempotencyKey,
+          payment_id: request.sessionId,
+          charge_id: chargeId,
+          amount_cents: request.amountCents,
+          reference: request.reference,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      return { id, paymentId, status: "succeeded" as const };
+    });
+  }
+
+  // An order's saved card, charged as renewals are (sandbox_charge, once per key).
+  const savedCardCharges: SavedCardCharges = {
+    async charge({ sessionId, amountCents, idempotencyKey }) {
+      const card = (await retrieveCheckout(sessionId)).card;
+      if (!card) return { status: "declined" };
+      const outcome = await billing.charge({ cardId: card.id, amountCents, idempotencyKey });
+      return outcome.status === "succeeded" ? { status: "succeeded", paymentId: outcome.id } : { status: "declined" };
+    },
+  };
+
   return {
     name: "sandbox",
     billing,
+    savedCardCharges,
 
     async advanceClock(seconds: number) {
       const moved = await db
@@ -186,11 +270,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       return { id, url: `${options.siteUrl}/sandbox-checkout/${id}` };
     },
 
-    async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
-      const row = await load(sessionId);
-      if (!row) throw new Error(`Sandbox: no checkout session ${sessionId}`);
-      return { id: row.id, reference: row.reference, paid: row.status === "paid", card: await savedCard(row.payment_method_id) };
-    },
+    retrieveCheckout,
 
     async expireCheckout(sessionId: string): Promise<"closed" | "paid"> {
       const row = await load(sessionId);
@@ -206,62 +286,7 @@ export function createSandboxProvider(db: Database, options: { siteUrl: string; 
       return after?.status === "paid" ? "paid" : "closed";
     },
 
-    async refund(request: RefundRequest): Promise<RefundOutcome> {
-      // Immediate, as a card refund at a real provider is once accepted. A key answers its first
-      // refund; the payment's refunds together never pass what it took (queued per payment as
-      // createCheckout queues per reference).
-      // A charge made later to the card the session saved (ADR 092) is a payment of its own.
-      const paymentId = request.chargeId ?? request.sessionId;
-      const chargeId = request.chargeId ?? null;
-      return db.transaction().execute(async (tx) => {
-        if (isPostgres(tx)) await sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox-refund:${paymentId}`}, 0))`.execute(tx);
-        const done = await tx
-          .selectFrom("sandbox_refund")
-          .selectAll()
-          .where("idempotency_key", "=", request.idempotencyKey)
-          .executeTakeFirst();
-        if (done) {
-          if (done.payment_id !== request.sessionId || done.charge_id !== chargeId || done.amount_cents !== request.amountCents)
-            throw new Error(`Sandbox: idempotency key ${request.idempotencyKey} was used for another refund`);
-          return { id: done.id, paymentId, status: "succeeded" as const };
-        }
-        const payment = request.chargeId
-          ? await tx
-              .selectFrom("sandbox_charge")
-              .select(["status", "amount_cents"])
-              .where("id", "=", request.chargeId)
-              .executeTakeFirst()
-              .then((c) => c && { status: c.status === "succeeded" ? "paid" : c.status, amount_cents: c.amount_cents })
-          : await tx
-              .selectFrom("sandbox_payment")
-              .select(["status", "amount_cents"])
-              .where("id", "=", request.sessionId)
-              .executeTakeFirst();
-        if (payment?.status !== "paid") throw new Error(`Sandbox: payment ${paymentId} has nothing to refund`);
-        const { refunded } = await tx
-          .selectFrom("sandbox_refund")
-          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount_cents"), eb.lit(0)).as("refunded"))
-          .where("payment_id", "=", request.sessionId)
-          .where("charge_id", chargeId ? "=" : "is", chargeId)
-          .executeTakeFirstOrThrow();
-        if (!(request.amountCents > 0) || Number(refunded) + request.amountCents > payment.amount_cents)
-          return { id: "", paymentId, status: "failed" as const };
-        const id = `re_${crypto.randomBytes(16).toString("base64url")}`;
-        await tx
-          .insertInto("sandbox_refund")
-          .values({
-            id,
-            idempotency_key: request.idempotencyKey,
-            payment_id: request.sessionId,
-            charge_id: chargeId,
-            amount_cents: request.amountCents,
-            reference: request.reference,
-            created_at: new Date().toISOString(),
-          })
-          .execute();
-        return { id, paymentId, status: "succeeded" as const };
-      });
-    },
+    refund,
 
     parseWebhook(rawBody: string, signatureHeader: string | null): PaymentEvent {
       verifySignature(options.webhookSecret, rawBody, signatureHeader);

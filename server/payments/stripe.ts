@@ -39,8 +39,9 @@ const TAX_RATE_KEY = "meridian_key";
 export const STRIPE_API_VERSION = Stripe.API_VERSION;
 
 /**
- * Stripe Checkout (hosted payment page) and Stripe Billing (subscriptions Stripe renews, whose
- * events the site follows; ADR 067) behind our PaymentProvider interface.
+ * Stripe Checkout (hosted payment page), Stripe Billing (subscriptions Stripe renews, whose
+ * events the site follows; ADR 067) and off-session PaymentIntents charging the card an order's
+ * Checkout saved (pre-orders on their dates, ADR 092) behind our PaymentProvider interface.
  */
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   if (!options.secretKey.trim()) throw new Error("Stripe: secretKey is required");
@@ -127,8 +128,54 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
     return created.id;
   }
 
+  /** The customer a card kept for later is attached to: a subscription's, or one made once for the checkout's reference. */
+  async function customerFor(request: CheckoutRequest): Promise<string> {
+    if (request.customerId) return request.customerId;
+    const customer = await call("create customer", () =>
+      stripe.customers.create(
+        { email: request.customerEmail, metadata: { reference: request.reference } },
+        // A retried checkout finds the same customer, and so the same session.
+        { idempotencyKey: `customer:${request.reference}` },
+      ),
+    );
+    return customer.id;
+  }
+
   return {
     name: "stripe",
+
+    savedCardCharges: {
+      async charge({ sessionId, amountCents, description, idempotencyKey }) {
+        const session = await call("retrieve checkout session", () =>
+          stripe.checkout.sessions.retrieve(sessionId, { expand: ["payment_intent", "setup_intent"] }),
+        );
+        const saved = (session.mode === "setup" ? session.setup_intent : session.payment_intent) as
+          Stripe.SetupIntent | Stripe.PaymentIntent | null;
+        const customer = idOf(session.customer);
+        const paymentMethod = idOf(saved?.payment_method);
+        if (!customer || !paymentMethod) return { status: "declined" };
+        try {
+          const intent = await stripe.paymentIntents.create(
+            {
+              amount: amountCents,
+              currency: "usd",
+              customer,
+              payment_method: paymentMethod,
+              off_session: true,
+              confirm: true,
+              description,
+            },
+            // Asked again (a round stopped before it recorded the charge), Stripe answers the first outcome.
+            { idempotencyKey },
+          );
+          return intent.status === "succeeded" ? { status: "succeeded", paymentId: intent.id } : { status: "declined" };
+        } catch (error) {
+          // Declined, or the bank wants the buyer to authenticate (authentication_required): a card_error either way.
+          if (error instanceof Stripe.errors.StripeCardError) return { status: "declined" };
+          throw restated("create payment intent", error);
+        }
+      },
+    },
 
     subscriptions: {
       async setCancelAtPeriodEnd(subscriptionId, cancel, idempotencyKey) {
@@ -257,6 +304,11 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       if (request.setup) return createSetupCheckout(request);
       if (request.recurring) return createSubscriptionCheckout(request, request.recurring);
       const taxRates = request.tax ? { tax_rates: [await taxRateId(request.tax.rate)] } : {};
+      // A card kept for later charges is attached to a customer (Stripe attaches it to none
+      // otherwise), and saved for payments made without the buyer.
+      const buyer = request.saveCard
+        ? { customer: await customerFor(request), payment_intent_data: { setup_future_usage: "off_session" as const } }
+        : { customer_email: request.customerEmail };
       const session = await call("create checkout session", () =>
         stripe.checkout.sessions.create(
           {
@@ -272,7 +324,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
                 ...taxRates,
               },
             ],
-            customer_email: request.customerEmail,
+            ...buyer,
             client_reference_id: request.reference,
             metadata: { reference: request.reference },
             success_url: withSessionIdPlaceholder(request.successUrl),
@@ -296,6 +348,8 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         }),
       );
       const state: CheckoutState = { id: session.id, reference: referenceOf(session), paid: isPaid(session) };
+      const paymentId = session.mode === "payment" && state.paid ? idOf(session.payment_intent) : null;
+      if (paymentId) state.paymentId = paymentId;
       if (session.mode === "subscription") {
         const subscription = session.subscription as Stripe.Subscription | null;
         state.subscription = subscriptionRef(session);
@@ -324,8 +378,10 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
 
     async refund(request: RefundRequest): Promise<RefundOutcome> {
       if (!request.sessionId) throw new Error("Stripe: checkout session id is required");
-      const session = await call("retrieve checkout session", () => stripe.checkout.sessions.retrieve(request.sessionId));
-      const paymentIntent = idOf(session.payment_intent);
+      // A pre-order's own payment (ADR 092) is a PaymentIntent of its own.
+      const paymentIntent =
+        request.chargeId ??
+        idOf((await call("retrieve checkout session", () => stripe.checkout.sessions.retrieve(request.sessionId))).payment_intent);
       if (!paymentIntent) throw new Error(`Stripe: checkout session ${request.sessionId} has no payment to refund`);
       const refund = await call("create refund", () =>
         stripe.refunds.create(
@@ -400,13 +456,13 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
   }
 
   async function createSetupCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
-    if (!request.customerId) throw new Error("Stripe: a setup checkout needs the customer the card is for");
+    const customer = await customerFor(request);
     const session = await call("create checkout session", () =>
       stripe.checkout.sessions.create(
         {
           mode: "setup",
           currency: request.currency,
-          customer: request.customerId,
+          customer,
           client_reference_id: request.reference,
           metadata: { reference: request.reference },
           success_url: withSessionIdPlaceholder(request.successUrl),

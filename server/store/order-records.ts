@@ -27,8 +27,9 @@ export interface OrderLine {
   /** A pre-order charged on its date: what that charge takes (null: charged with the order). */
   chargeLaterCents: number | null;
   chargedAt: string | null;
-  /** The card was declined on the date: the line waits for staff. */
+  /** The card was declined on the date: the line waits until the buyer pays for it with another card, or staff act. */
   chargeFailedAt: string | null;
+  refundedQuantity: number;
   /** A pre-order whose date came: its download opened, or it is ready to ship. */
   releasedAt: string | null;
 }
@@ -86,6 +87,7 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
       "l.charge_cents",
       "l.charged_at",
       "l.charge_failed_at",
+      "l.refunded_quantity",
       "l.released_at",
       "a.status",
       "a.available_date as current_available_date",
@@ -145,6 +147,7 @@ export async function toOrder(db: Database, row: NonNullable<OrderRow>): Promise
       chargeLaterCents: l.charge_cents,
       chargedAt: l.charged_at,
       chargeFailedAt: l.charge_failed_at,
+      refundedQuantity: l.refunded_quantity,
       releasedAt: l.released_at,
     })),
   };

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { Config } from "~/server/config";
 import type { Database } from "~/server/db/connection";
+import type { PaymentProvider } from "~/server/payments/provider";
 import { readCart, type CartLine } from "./cart";
 import { buildReview, readDraft, shipToColumns, type Review } from "./checkout";
 import { storeMaintenance } from "./maintenance";
@@ -36,13 +37,22 @@ export interface SubmitInput {
   idempotencyKey: string;
   /** The total the shopper saw on the review page (cents). */
   shownTotalCents: number;
-  /**
-   * The provider can charge a saved card later (ADR 092): pre-orders of formats charged "when it
-   * ships" are left out of the checkout's amount and charged on their date. Otherwise (and left
-   * out) every pre-order is charged with the order.
-   */
-  deferCharges?: boolean;
+  /** The provider the order will be paid through: what it can do decides when pre-orders are charged (defersCharges). */
+  provider?: Pick<PaymentProvider, "savedCardCharges">;
 }
+
+/**
+ * Pre-orders of formats charged "when it ships" are left out of the checkout's amount and
+ * charged on their dates only when the provider can charge the card the checkout saves, later
+ * and without the buyer (ADR 092). Otherwise (no provider given) every pre-order is charged with the order.
+ */
+export const defersCharges = (provider: Pick<PaymentProvider, "savedCardCharges"> | undefined) => provider?.savedCardCharges !== undefined;
+
+/** A cart line that, ordered through this provider, is charged on its availability date rather than with the order. */
+export const chargedOnItsDate = (
+  line: Pick<CartLine, "comingSoon" | "preorderCharge">,
+  provider: Pick<PaymentProvider, "savedCardCharges"> | undefined,
+) => defersCharges(provider) && line.comingSoon && line.preorderCharge === "ship";
 
 /** Ends the order's transaction without keeping anything, with the answer to give. */
 class Refused extends Error {
@@ -117,8 +127,7 @@ async function placeFromClaimedCart(tx: Database, input: SubmitInput, now: Date)
   if (review.totals.totalCents !== input.shownTotalCents) return { ok: false, problem: "prices-changed", review };
 
   const { totals } = review;
-  const chargeLater = (l: CartLine) =>
-    input.deferCharges === true && l.comingSoon && l.preorderCharge === "ship" ? preorderShare(l.lineTotalCents, totals) : null;
+  const chargeLater = (l: CartLine) => (chargedOnItsDate(l, input.provider) ? preorderShare(l.lineTotalCents, totals) : null);
   const deferredCents = cart.lines.reduce((sum, l) => sum + (chargeLater(l) ?? 0), 0);
   const id = `ord_${crypto.randomBytes(16).toString("base64url")}`;
   await tx

@@ -3,6 +3,7 @@ import type { Database } from "~/server/db/connection";
 import { log } from "~/server/log";
 import type { PaymentProvider } from "~/server/payments/provider";
 import { formatUsd } from "~/shared/money";
+import { PAY_AGAIN } from "~/shared/preorders";
 import { lineShips } from "./fulfilment/lifecycle";
 import { settleFulfilment } from "./fulfilment/shipments";
 import { orderPath } from "./order-mail";
@@ -14,7 +15,8 @@ import { findOrder } from "./order-records";
 // ships" is charged first, to the card its order's checkout saved, under a key of its own, so a
 // round killed mid-step, or two instances' rounds at once, charge it once; then it is released:
 // a download opens (and is fulfilled), a print line becomes ready to ship. A declined card marks
-// the line, for staff and the buyer, and the buyer is mailed once.
+// the line, for staff and the buyer, and the buyer is mailed once; they can pay for it with
+// another card from their order's page (preorder-payment.ts), which releases it as this does.
 
 export interface PreorderRun {
   charged: number;
@@ -30,9 +32,9 @@ export const preorderChargeKey = (orderId: string, position: number) => `preorde
 export const chargeDue = (line: { charge_cents: number; quantity: number; refunded_quantity: number }) =>
   Math.round((line.charge_cents * (line.quantity - line.refunded_quantity)) / line.quantity);
 
-async function dueLines(db: Database, now: Date) {
+async function dueLines(db: Database, now: Date, only?: { orderId: string; position: number }) {
   const at = now.toISOString();
-  return db
+  let due = db
     .selectFrom("store_order_line as l")
     .innerJoin("store_order as o", "o.id", "l.order_id")
     .innerJoin("product_availability as a", "a.id", "l.availability_id")
@@ -45,6 +47,9 @@ async function dueLines(db: Database, now: Date) {
       "l.refunded_quantity",
       "l.charge_cents",
       "l.charged_at",
+      "l.title",
+      "l.format",
+      "o.number",
       "o.provider",
       "o.provider_session_id",
     ])
@@ -53,10 +58,9 @@ async function dueLines(db: Database, now: Date) {
     .where("l.charge_failed_at", "is", null)
     .where((eb) => eb("l.refunded_quantity", "<", eb.ref("l.quantity")))
     .where("o.status", "=", "paid")
-    .where((eb) => eb.or([eb("a.status", "!=", "F"), eb("a.available_date", "is", null), eb("a.available_date", "<=", at)]))
-    .orderBy("l.order_id")
-    .orderBy("l.position")
-    .execute();
+    .where((eb) => eb.or([eb("a.status", "!=", "F"), eb("a.available_date", "is", null), eb("a.available_date", "<=", at)]));
+  if (only) due = due.where("l.order_id", "=", only.orderId).where("l.position", "=", only.position);
+  return due.orderBy("l.order_id").orderBy("l.position").execute();
 }
 
 type DueLine = Awaited<ReturnType<typeof dueLines>>[number];
@@ -64,10 +68,9 @@ type DueLine = Awaited<ReturnType<typeof dueLines>>[number];
 /** Charges, releases and mails what fell due by `now`. */
 export async function runPreorders(db: Database, provider: PaymentProvider, mail: BillingMail, now: Date): Promise<PreorderRun> {
   const run: PreorderRun = { charged: 0, declined: 0, released: 0, mailed: 0 };
-  const cards = new Map<string, string | null>();
   for (const line of await dueLines(db, now)) {
     if (line.charge_cents !== null && line.charged_at === null) {
-      const outcome = await charge(db, provider, line, cards, now);
+      const outcome = await charge(db, provider, line, now);
       if (outcome === "declined") run.declined++;
       if (outcome !== "charged") continue;
       run.charged++;
@@ -78,26 +81,30 @@ export async function runPreorders(db: Database, provider: PaymentProvider, mail
   return run;
 }
 
-/** Charges one line to its order's saved card; "waits" when the provider cannot charge saved cards here. */
-async function charge(
-  db: Database,
-  provider: PaymentProvider,
-  line: DueLine,
-  cards: Map<string, string | null>,
-  now: Date,
-): Promise<"charged" | "declined" | "waits"> {
-  if (!provider.billing || line.provider !== provider.name || !line.provider_session_id) {
+/**
+ * Releases one line as the job does, when it is due (its order paid, its date come, nothing left
+ * to charge): a pre-order the buyer has just paid for themselves. Answers whether this call did.
+ */
+export async function releaseIfDue(db: Database, orderId: string, position: number, now: Date): Promise<boolean> {
+  const [line] = await dueLines(db, now, { orderId, position });
+  if (!line || (line.charge_cents !== null && line.charged_at === null)) return false;
+  return release(db, line, now);
+}
+
+/** Charges one line to the card its order's checkout saved; "waits" when the provider cannot charge saved cards here. */
+async function charge(db: Database, provider: PaymentProvider, line: DueLine, now: Date): Promise<"charged" | "declined" | "waits"> {
+  if (!provider.savedCardCharges || line.provider !== provider.name || !line.provider_session_id) {
     log.warn(`pre-order ${line.order_id}#${line.position} waits: ${provider.name} cannot charge the card its order saved`);
     return "waits";
   }
-  if (!cards.has(line.order_id)) cards.set(line.order_id, (await provider.retrieveCheckout(line.provider_session_id)).card?.id ?? null);
-  const cardId = cards.get(line.order_id);
-  const amountCents = chargeDue({ ...line, charge_cents: line.charge_cents! });
-  const outcome = cardId
-    ? await provider.billing.charge({ cardId, amountCents, idempotencyKey: preorderChargeKey(line.order_id, line.position) })
-    : null;
+  const outcome = await provider.savedCardCharges.charge({
+    sessionId: line.provider_session_id,
+    amountCents: chargeDue({ ...line, charge_cents: line.charge_cents! }),
+    description: `Order ${line.number}: ${line.title} (${line.format}), pre-order`,
+    idempotencyKey: preorderChargeKey(line.order_id, line.position),
+  });
   const lineRow = db.updateTable("store_order_line").where("order_id", "=", line.order_id).where("position", "=", line.position);
-  if (outcome?.status !== "succeeded") {
+  if (outcome.status !== "succeeded") {
     await lineRow
       .set({ charge_failed_at: now.toISOString() })
       .where("charge_failed_at", "is", null)
@@ -105,7 +112,7 @@ async function charge(
       .execute();
     return "declined";
   }
-  await lineRow.set({ charged_at: now.toISOString(), charge_id: outcome.id }).where("charged_at", "is", null).execute();
+  await lineRow.set({ charged_at: now.toISOString(), charge_id: outcome.paymentId }).where("charged_at", "is", null).execute();
   return "charged";
 }
 
@@ -177,11 +184,12 @@ export async function sendPreorderNotices(db: Database, mail: BillingMail, now: 
                 to: order.email,
                 subject: `We could not take the payment for your pre-order ${order.number}`,
                 text: [
-                  `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it.`,
+                  `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it. Nothing has been charged.`,
                   "",
-                  "We are holding it for you. Please contact Customer Service to pay with another card, or to cancel it; nothing has been charged for it.",
+                  `We are holding it for you. To pay with another card, open your order and choose "${PAY_AGAIN}":`,
+                  link,
                   "",
-                  `Your order: ${link}`,
+                  "To cancel it instead, please contact Customer Service.",
                   footer(mail),
                 ].join("\n"),
               },

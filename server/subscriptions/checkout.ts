@@ -99,7 +99,8 @@ export async function startCheckout(
       currency: "usd",
       customerEmail: input.email,
       successUrl: `${input.siteUrl}/subscriptions/complete?checkout=${id}`,
-      saveCard: true,
+      // Kept for the renewals the site charges itself; Stripe keeps its own (recurring).
+      saveCard: provider.billing !== undefined,
       ...(input.renews ? { recurring: planPrice(input.plan) } : {}),
       cancelUrl: `${input.siteUrl}/subscriptions/checkout?plan=${input.plan.id}&ab=${encodeURIComponent(input.abTag)}`,
     });

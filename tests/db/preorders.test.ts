@@ -13,11 +13,13 @@ import { downloadsForOrder, openDownload } from "~/server/store/downloads";
 import { deskOrder } from "~/server/store/fulfilment/desk-orders";
 import { fulfilLines } from "~/server/store/fulfilment/shipments";
 import { settleOrder, startOrderPayment } from "~/server/store/order-payment";
-import type { Order } from "~/server/store/order-records";
+import { findOrder, orderForViewer, type Order } from "~/server/store/order-records";
 import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
-import { runPreorders } from "~/server/store/preorders";
+import { canPayAgain, handlePreorderPaymentEvent, settlePreorderPayment, startPreorderPayment } from "~/server/store/preorder-payment";
+import { chargeDue, runPreorders, sendPreorderNotices } from "~/server/store/preorders";
 import { cancelPaidOrder, refundOrder } from "~/server/store/refunds/refunds";
 import { normalizeAddress } from "~/shared/address";
+import { PAY_AGAIN } from "~/shared/preorders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Pre-orders (issue 39, ADR 092) on the database the run uses, through the real cart, order and
@@ -109,7 +111,7 @@ async function paidOrder(items: number[], card: string = SANDBOX_CARDS.succeeds)
       accountEmail: null,
       idempotencyKey: issueIdempotencyKey(),
       shownTotalCents: review.review.totals.totalCents,
-      deferCharges: true,
+      provider: sandbox,
     },
     NOON,
   );
@@ -260,10 +262,66 @@ describe(`pre-orders (${dialectName})`, () => {
     expect(await chargesOf(order.id)).toEqual([expect.objectContaining({ status: "declined" })]);
     const told = mailsTo(/could not take the payment/).slice(before);
     expect(told).toHaveLength(1);
-    expect(told[0]!.text).toContain("Customer Service");
+    expect(told[0]!.text).toContain(`"${PAY_AGAIN}":\nhttps://meridian.test/order/${order.id}?key=${order.accessToken}`);
+    expect(told[0]!.text).toContain("To cancel it instead, please contact Customer Service.");
     const ebook = (await desk(order)).lines.find((l) => l.availability_id === soonEbook)!;
     expect(ebook.preorder).toBe("declined");
     expect(await open(order, ebook.position, AFTER)).toEqual({ status: "not-found" });
+  });
+
+  it("lets the buyer of a declined pre-order pay for it with another card at its own checkout, once, then releases it and refunds go there", async () => {
+    await chargedWhen(soonEbook, "ship");
+    const placed = await paidOrder([soonEbook, onSaleHardcover], SANDBOX_CARDS.declinesLater);
+    await runPreorders(db, sandbox, mail, AFTER);
+    const order = (await findOrder(db, placed.id))!;
+    const ebook = order.lines.find((l) => l.availabilityId === soonEbook)!;
+    expect(canPayAgain(order, ebook)).toBe(true);
+    // Only its buyer (signed in, or holding the order's key) reaches the order, and so the button.
+    expect(await orderForViewer(db, order.id, { userId: "someone-else", key: null })).toBeUndefined();
+    expect(await orderForViewer(db, order.id, { userId: null, key: "not-the-key" })).toBeUndefined();
+    expect((await orderForViewer(db, order.id, { userId: null, key: order.accessToken }))?.id).toBe(order.id);
+
+    // Sent twice: one checkout, for what the line owes.
+    const urls = { successUrl: `https://meridian.test/order/${order.id}?key=${order.accessToken}`, cancelUrl: "https://meridian.test/no" };
+    const opened = await Promise.all([1, 2].map(() => startPreorderPayment(db, sandbox, order, ebook.position, urls, AFTER)));
+    expect(opened[0]).toEqual(opened[1]);
+    if (opened[0]!.kind !== "checkout") throw new Error(opened[0]!.kind);
+    const sessionId = opened[0]!.url.split("/").at(-1)!;
+    const owed = chargeDue({ charge_cents: ebook.chargeLaterCents!, quantity: ebook.quantity, refunded_quantity: ebook.refundedQuantity });
+    expect(await sandboxPayment(sessionId)).toMatchObject({ amountCents: owed, mode: "payment", status: "open" });
+
+    // Declined again at the checkout, then paid with another card.
+    expect(await sandbox.pay(sessionId, SANDBOX_CARDS.declined, AFTER)).toMatchObject({ ok: false });
+    // Signed as it is paid: now.
+    const paid = await sandbox.pay(sessionId, SANDBOX_CARDS.succeeds);
+    if (!paid.ok) throw new Error(paid.error);
+    expect(paid.redirectUrl).toBe(`${urls.successUrl}&session_id=${sessionId}`);
+    const event = sandbox.parseWebhook(paid.callback.body, paid.callback.signature);
+    expect(await handlePreorderPaymentEvent(db, sandbox, event, AFTER)).toBe("paid");
+    expect(await settlePreorderPayment(db, sandbox, order.id, sessionId, AFTER)).toBe("paid");
+    const line = (await findOrder(db, order.id))!.lines.find((l) => l.position === ebook.position)!;
+    expect(line).toMatchObject({ chargedAt: AFTER.toISOString(), chargeFailedAt: null, releasedAt: AFTER.toISOString() });
+    expect(canPayAgain(order, line)).toBe(false);
+    expect((await open(order, ebook.position, AFTER)).status).toBe("ok");
+    const ready = mailsTo(/ready to download/).length;
+    expect(await sendPreorderNotices(db, mail, AFTER)).toBe(1);
+    expect(mailsTo(/ready to download/)).toHaveLength(ready + 1);
+    expect(await startPreorderPayment(db, sandbox, (await findOrder(db, order.id))!, ebook.position, urls, AFTER)).toEqual({
+      kind: "not-payable",
+    });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+
+    const refund = await refundOrder(
+      db,
+      sandbox,
+      STAFF,
+      order.id,
+      { lines: [{ position: ebook.position, quantity: 1 }], reason: "Changed their mind", idempotencyKey: issueIdempotencyKey() },
+      AFTER,
+    );
+    expect(refund).toMatchObject({ ok: true, status: "succeeded", amountCents: owed });
+    expect(await refundsAt(sessionId)).toEqual([{ amount_cents: owed }]);
+    expect(await refundsAt(placed.sessionId)).toEqual([]);
   });
 
   it("cancels a pre-order not yet charged with a refund of only what was taken, and never charges it", async () => {

@@ -9,8 +9,11 @@ import Stripe from "stripe";
  * 4xx/5xx status on failure, and idempotency keys that replay the first answer (and refuse a key
  * reused with other parameters). Point the adapter (or the built server's STRIPE_API_URL) at `url`.
  *
- * It speaks Checkout (modes payment, subscription and setup), Refunds of a paid payment-mode
- * session's PaymentIntent (with `charge.refunded`), Customers, Products and Prices (by
+ * It speaks Checkout (modes payment, subscription and setup; a payment-mode session for a
+ * `customer` may save its card with `payment_intent_data[setup_future_usage]`), PaymentIntents
+ * charged off-session to a customer's saved card (`off_session` and `confirm`, declined with a
+ * 402 card_error for the cards below), Refunds of any paid PaymentIntent (with `charge.refunded`),
+ * Customers (create, retrieve), Products and Prices (by
  * lookup_key), Tax Rates, Subscriptions (retrieve; update cancel_at_period_end, default_payment_method,
  * default_tax_rates, metadata and the item's price; cancel), Subscription schedules (from a
  * subscription; phases; release), Invoices and test clocks, as of the API version the installed package pins
@@ -50,8 +53,17 @@ import Stripe from "stripe";
 
 export const FAKE_API_VERSION = Stripe.API_VERSION;
 
-/** Test cards (the real numbers): succeeds; declined at checkout; saved, then declined when charged later. */
-export const TEST_CARDS = { succeeds: "4242424242424242", declined: "4000000000000002", declinesLater: "4000000000000341" } as const;
+/**
+ * Test cards (the real numbers): succeeds; declined at checkout; saved, then declined when charged
+ * later; saved (authenticated at checkout), then refused later for want of the buyer's
+ * authentication (`authentication_required`).
+ */
+export const TEST_CARDS = {
+  succeeds: "4242424242424242",
+  declined: "4000000000000002",
+  declinesLater: "4000000000000341",
+  authenticatesEveryTime: "4000002760003184",
+} as const;
 
 type Json = Record<string, unknown>;
 
@@ -81,6 +93,8 @@ export interface FakeCheckoutSession {
   /** Not Stripe's: what the session was asked for, to start its subscription once paid. */
   line_items_request: Json[];
   subscription_data_request: Json;
+  /** Not Stripe's: a payment-mode session's `payment_intent_data` (`setup_future_usage` saves the card for its customer). */
+  payment_intent_data_request: { setup_future_usage?: string };
 }
 
 export interface FakeSubscription {
@@ -208,7 +222,9 @@ export interface FakeStripe {
   subscriptions: Map<string, FakeSubscription>;
   schedules: Map<string, FakeSchedule>;
   invoices: Map<string, FakeInvoice>;
-  /** Payment-mode charges by PaymentIntent id (amount, amount_refunded), and refunds by id. */
+  /** PaymentIntents by id: paid payment-mode sessions' and those created off-session. */
+  paymentIntents: Map<string, Json>;
+  /** Charges by their PaymentIntent's id (amount, amount_refunded), and refunds by id. */
   charges: Map<string, Json>;
   refunds: Map<string, Json>;
   customers: Map<string, Json>;
@@ -328,7 +344,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
   const subscriptions = new Map<string, FakeSubscription>();
   const schedules = new Map<string, FakeSchedule>();
   const invoices = new Map<string, FakeInvoice>();
-  /** Payment-mode charges by their PaymentIntent's id, and the refunds made of them. */
+  /** PaymentIntents, their charges (by the PaymentIntent's id), and the refunds made of them. */
+  const paymentIntents = new Map<string, Json>();
   const charges = new Map<string, Json>();
   const refunds = new Map<string, Json>();
   const events: FakeEvent[] = [];
@@ -375,7 +392,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       created: clock.frozen_time,
       livemode: false,
       // Not Stripe's: how the test card behaves when charged without the customer.
-      declines_off_session: number === TEST_CARDS.declinesLater,
+      declines_off_session: number === TEST_CARDS.declinesLater || number === TEST_CARDS.authenticatesEveryTime,
+      off_session_decline_code: number === TEST_CARDS.authenticatesEveryTime ? "authentication_required" : "card_declined",
     };
     paymentMethods.set(method.id, method);
     return method;
@@ -740,8 +758,11 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       session.setup_intent = intent.id;
       emit("setup_intent.succeeded", intent);
     }
+    // A card paid with and saved for later belongs to the session's customer.
+    if (session.mode === "payment" && session.payment_intent_data_request.setup_future_usage && session.customer)
+      method.customer = session.customer;
     Object.assign(session, { status: "complete", payment_status: session.mode === "setup" ? "no_payment_required" : "paid" });
-    if (session.mode === "payment") charged(session);
+    if (session.mode === "payment") charged(session, method);
     emit("checkout.session.completed", { ...shown(session), url: null });
     return session;
   }
@@ -768,6 +789,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       ["sub_", subscriptions],
       ["cus_", customers],
       ["pm_", paymentMethods],
+      ["pi_", paymentIntents],
       ["seti_", setupIntents],
       ["in_", invoices],
       ["price_", prices],
@@ -777,23 +799,118 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     return stores.find(([prefix]) => id.startsWith(prefix))?.[1].get(id);
   }
 
-  /** What Stripe shows of a session: without the fake's own request fields. */
-  /** A payment-mode session's PaymentIntent and its charge, made when it is paid. */
-  function charged(session: FakeCheckoutSession): void {
+  /** A payment-mode session's PaymentIntent and its charge, made when it is paid (with `method`, when paid on the hosted page). */
+  function charged(session: FakeCheckoutSession, method?: FakePaymentMethod): void {
     if (session.payment_intent) return;
-    const intent = newId("pi");
-    session.payment_intent = intent;
-    charges.set(intent, {
-      id: newId("ch"),
-      object: "charge",
+    session.payment_intent = paymentIntent({
       amount: session.amount_total ?? 0,
-      amount_refunded: 0,
-      currency: session.currency,
-      payment_intent: intent,
-      refunded: false,
+      currency: session.currency ?? "usd",
+      customer: session.customer,
+      payment_method: method?.id ?? null,
+      setup_future_usage: session.payment_intent_data_request.setup_future_usage ?? null,
       status: "succeeded",
+    }).id;
+  }
+
+  /** A PaymentIntent, with its charge (kept by the PaymentIntent's id) when it succeeded. */
+  function paymentIntent(fields: {
+    amount: number;
+    currency: string;
+    customer: string | null;
+    payment_method: string | null;
+    setup_future_usage: string | null;
+    status: "succeeded" | "requires_payment_method";
+    description?: string | null;
+    last_payment_error?: Json | null;
+  }): Json & { id: string } {
+    const id = newId("pi");
+    const charge = fields.status === "succeeded" ? newId("ch") : null;
+    const intent = {
+      id,
+      object: "payment_intent",
+      amount_received: charge ? fields.amount : 0,
+      created: clock.frozen_time,
+      latest_charge: charge,
       livemode: false,
+      metadata: {},
+      description: null,
+      last_payment_error: null,
+      ...fields,
+    };
+    paymentIntents.set(id, intent);
+    if (charge) {
+      charges.set(id, {
+        id: charge,
+        object: "charge",
+        amount: fields.amount,
+        amount_refunded: 0,
+        currency: fields.currency,
+        customer: fields.customer,
+        payment_intent: id,
+        payment_method: fields.payment_method,
+        refunded: false,
+        status: "succeeded",
+        livemode: false,
+      });
+      emit("payment_intent.succeeded", intent);
+    } else emit("payment_intent.payment_failed", intent);
+    return intent;
+  }
+
+  /**
+   * POST /v1/payment_intents, confirmed at once off-session with a customer's saved card: paid,
+   * or refused with 402 as Stripe refuses it (a card_error with the failed PaymentIntent).
+   * Without `off_session` and `confirm` (an on-session PaymentIntent) it answers 400: not modelled.
+   */
+  function createPaymentIntent(params: Json): { status: number; payload: object } {
+    if (params.confirm !== "true" || params.off_session !== "true")
+      return failure(400, "invalid_request_error", "fake Stripe: only PaymentIntents confirmed off-session are modelled");
+    const amount = Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 50)
+      return failure(400, "invalid_request_error", "Amount must be at least $0.50 usd", { code: "amount_too_small", param: "amount" });
+    const customer = String(params.customer ?? "");
+    if (!customers.has(customer)) return notFound("customer", customer, "customer");
+    const method = paymentMethods.get(String(params.payment_method ?? ""));
+    if (!method) return notFound("PaymentMethod", String(params.payment_method ?? ""), "payment_method");
+    if (method.customer !== customer)
+      return failure(400, "invalid_request_error", `The provided PaymentMethod ${method.id} does not belong to the Customer ${customer}.`, {
+        param: "payment_method",
+      });
+    const fields = {
+      amount,
+      currency: String(params.currency ?? "usd"),
+      customer,
+      payment_method: method.id,
+      setup_future_usage: null,
+      description: (params.description as string | undefined) ?? null,
+    };
+    if (!method.declines_off_session) return { status: 200, payload: paymentIntent({ ...fields, status: "succeeded" }) };
+    const code = String(method.off_session_decline_code);
+    const message =
+      code === "authentication_required" ? "Your card was declined. This transaction requires authentication." : "Your card was declined.";
+    const error = { type: "card_error", code, message, ...(code === "card_declined" ? { decline_code: "generic_decline" } : {}) };
+    const intent = paymentIntent({ ...fields, status: "requires_payment_method", payment_method: null, last_payment_error: error });
+    return failure(402, "card_error", message, {
+      code,
+      ...(code === "card_declined" ? { decline_code: "generic_decline" } : {}),
+      payment_intent: intent,
     });
+  }
+
+  function createCustomer(params: Json): { status: number; payload: object } {
+    const customer = {
+      id: newId("cus"),
+      object: "customer",
+      email: (params.email as string | undefined) ?? null,
+      created: clock.frozen_time,
+      invoice_settings: { default_payment_method: null },
+      test_clock: null,
+      livemode: false,
+      metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+    };
+    customers.set(customer.id, customer);
+    emit("customer.created", customer);
+    return { status: 200, payload: customer };
   }
 
   /**
@@ -832,7 +949,12 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
     return { status: 200, payload: refund };
   }
 
-  const shown = ({ line_items_request: _l, subscription_data_request: _s, ...session }: FakeCheckoutSession) => session;
+  const shown = ({
+    line_items_request: _l,
+    subscription_data_request: _s,
+    payment_intent_data_request: _p,
+    ...session
+  }: FakeCheckoutSession) => session;
 
   function createSession(params: Json): { status: number; payload: object } {
     const mode = (params.mode as FakeCheckoutSession["mode"] | undefined) ?? "payment";
@@ -856,7 +978,12 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       mode === "payment" ? lineItems[0]?.tax_rates : (params.subscription_data as Json | undefined)?.default_tax_rates,
     );
     if (typeof sessionTaxRates === "string") return noSuchTaxRate(sessionTaxRates, "tax_rates");
-    if (mode === "setup" && params.customer && !customers.has(String(params.customer))) {
+    if (params.customer && params.customer_email) {
+      return failure(400, "invalid_request_error", "You may only specify one of these parameters: customer, customer_email.", {
+        param: "customer_email",
+      });
+    }
+    if (params.customer && !customers.has(String(params.customer))) {
       return failure(400, "invalid_request_error", `No such customer: '${String(params.customer)}'`, {
         code: "resource_missing",
         param: "customer",
@@ -889,6 +1016,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
       livemode: false,
       line_items_request: lineItems,
       subscription_data_request: (params.subscription_data as Json | undefined) ?? {},
+      payment_intent_data_request: (params.payment_intent_data as Json | undefined) ?? {},
     };
     sessions.set(id, session);
     return { status: 200, payload: shown(session) };
@@ -1219,6 +1347,8 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
 
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(params);
     if (method === "POST" && path === "/v1/refunds") return createRefund(params);
+    if (method === "POST" && path === "/v1/customers") return createCustomer(params);
+    if (method === "POST" && path === "/v1/payment_intents") return createPaymentIntent(params);
     if ((m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)) && method === "GET") {
       const id = decodeURIComponent(m[1]!);
       if (id === "cs_test_outage") return failure(500, "api_error", "An unknown error occurred");
@@ -1411,6 +1541,7 @@ export function startFakeStripe(secretKey: string, options: { now?: Date } = {})
         subscriptions,
         schedules,
         invoices,
+        paymentIntents,
         charges,
         refunds,
         customers,

@@ -1,7 +1,11 @@
 import Stripe from "stripe";
 import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { returnUrlOf, startFakeStripe, stripeEventBody, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { connect, type Database } from "~/server/db/connection";
+import { createStripeProvider } from "~/server/payments/stripe";
+import { runPreorders } from "~/server/store/preorders";
+import { PAY_AGAIN } from "~/shared/preorders";
+import { returnUrlOf, startFakeStripe, stripeEventBody, TEST_CARDS, type FakeStripe } from "~/tests/helpers/fake-stripe";
 import { registeredReader, type Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { selectFromServer } from "~/tests/helpers/server-db";
@@ -49,6 +53,8 @@ let stripe: FakeStripe;
 let smtp: LoopbackSmtp;
 let server: RunningServer;
 let database: IsolatedConnection;
+/** The server's own database, for what the scheduled jobs would do (they do not run here). */
+let db: Database;
 
 beforeAll(async () => {
   database = await isolatedConnection("sst");
@@ -67,9 +73,11 @@ beforeAll(async () => {
     "production",
     database,
   );
+  db = connect(database);
 }, 120_000);
 
 afterAll(async () => {
+  await db?.destroy();
   await server?.stop();
   await smtp?.stop();
   await stripe?.close();
@@ -216,5 +224,85 @@ describe("cancelling a store order paid through Stripe", () => {
         .text(),
     ).toContain("The order could not be cancelled just now. Please try again in a few minutes.");
     expect(await status(order.id)).toBe("pending_payment");
+  });
+});
+
+describe("a pre-order whose card Stripe declined on its date", () => {
+  it("is paid by its buyer with another card from the order's page, without JavaScript: one Checkout Session however often the form is sent, and only theirs", async () => {
+    const soon = await db
+      .selectFrom("product_availability as a")
+      .innerJoin("product as p", "p.id", "a.product_id")
+      .select(["a.id", "a.available_date", "p.title"])
+      .where("a.code", "=", "KND")
+      .where("a.status", "=", "F")
+      .orderBy("a.id")
+      .executeTakeFirstOrThrow();
+    await db.updateTable("product_availability").set({ preorder_charge: "ship" }).where("id", "=", soon.id).execute();
+    const reader = await registeredReader(server.url);
+    for (const item of [HARDCOVER, { intent: "add", productId: String(soon.id), type: "Digital", referral: "" }])
+      expect((await reader.request("/shopping-cart", { form: item })).status).toBeLessThan(400);
+    const continued = await reader.request("/shipping-payment", {
+      form: { intent: "continue", addressChoice: "new", ...SHIPPING_ADDRESS, shippingMethod: "standard" },
+    });
+    expect(continued.status).toBe(303);
+    const $review = await reader.page("/review-order");
+    expect($review("main").text()).toContain(`Charged when it ships: ${soon.title}.`);
+    const placed = await reader.request("/review-order", {
+      form: {
+        idempotencyKey: $review("input[name=idempotencyKey]").val() as string,
+        shownTotal: $review("input[name=shownTotal]").val() as string,
+      },
+    });
+    const session = stripe.sessionAt(placed.headers.get("location")!)!;
+    expect(session.customer).toMatch(/^cus_/);
+    const orderId = session.client_reference_id!;
+    stripe.pay(session.id, TEST_CARDS.declinesLater);
+    expect((await postWebhook(stripeEventBody("checkout.session.completed", { ...session, url: null }))).status).toBe(200);
+
+    // The scheduled job, on the day after the format's date.
+    const provider = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url });
+    const mail = {
+      mailer: { send: async () => ({ messageId: "<1@test>" }) },
+      siteUrl: server.url,
+      publisher: { name: "Meridian Review", addressLines: [], taxId: null },
+    };
+    const dayAfter = new Date(Date.parse(`${soon.available_date}T12:00:00Z`) + 86_400_000);
+    expect(await runPreorders(db, provider, mail, dayAfter)).toMatchObject({ declined: 1 });
+
+    const $declined = await reader.page(`/order/${orderId}`);
+    expect($declined("main").text()).toContain("Your card was declined for this pre-order, and nothing was charged for it.");
+    const form = $declined("form").filter((_, f) => $declined(f).find("button").text() === PAY_AGAIN);
+    expect(form).toHaveLength(1);
+    expect(form.attr("method")).toBe("post");
+    const fields = { intent: "pay-preorder", position: form.find("input[name=position]").val() as string };
+
+    // Another reader's order answers as if there were none, and opens nothing.
+    const stranger = await registeredReader(server.url);
+    expect((await stranger.request(`/order/${orderId}`, { form: fields })).status).toBe(404);
+    expect((await reader.request(`/order/${orderId}`, { form: { intent: "pay-preorder", position: "x" } })).status).toBe(400);
+
+    const sent = await Promise.all([1, 2].map(() => reader.request(`/order/${orderId}`, { form: fields })));
+    expect(sent.map((r) => r.status)).toEqual([303, 303]);
+    expect(sent[1]!.headers.get("location")).toBe(sent[0]!.headers.get("location"));
+    const repay = stripe.sessionAt(sent[0]!.headers.get("location")!)!;
+    expect(repay.client_reference_id).toBe(`preorder-payment:${orderId}:${fields.position}:0`);
+    // Both sent at once asked Stripe under the attempt's key: one session.
+    expect([...stripe.sessions.values()].filter((x) => x.client_reference_id === repay.client_reference_id)).toHaveLength(1);
+    expect(returnUrlOf(repay)).toBe(`${server.url}/order/${orderId}?session_id=${repay.id}`);
+
+    stripe.pay(repay.id);
+    expect(
+      (await postWebhook(stripeEventBody("checkout.session.completed", { ...stripe.sessions.get(repay.id)!, url: null }))).status,
+    ).toBe(200);
+    const [line] = await selectFromServer<{ charge_id: string; charge_failed_at: string | null }>(
+      database,
+      "SELECT charge_id, charge_failed_at FROM store_order_line WHERE order_id = ? AND position = ?",
+      [orderId, Number(fields.position)],
+    );
+    expect(line).toEqual({ charge_id: stripe.sessions.get(repay.id)!.payment_intent, charge_failed_at: null });
+    const back = new URL(returnUrlOf(repay));
+    const $paid = await reader.page(back.pathname + back.search);
+    expect($paid("main").text()).not.toContain(PAY_AGAIN);
+    expect($paid("main").text()).not.toContain("Your card was declined");
   });
 });

@@ -1,4 +1,7 @@
+import { Form } from "@remix-run/react";
 import { formatPublished, formatUsd } from "~/app/lib/content/format";
+import { primaryButton } from "~/app/components/controls.css";
+import { PAY_AGAIN } from "~/shared/preorders";
 import * as css from "./checkout.css";
 
 export interface LineView {
@@ -11,6 +14,8 @@ export interface LineView {
   availableDate: string | null;
   /** Something the buyer must act on (a pre-order whose card was declined on its date). */
   problem?: string | null;
+  /** The buyer can pay for this declined pre-order with another card: the form posts its position to this address. */
+  payAgain?: { action: string; position: number } | null;
 }
 
 /** An order's or cart's lines as a table: item, format, quantity, price, line total. */
@@ -48,6 +53,14 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
                   <br />
                   <span className={css.bad}>{l.problem}</span>
                 </>
+              ) : null}
+              {l.payAgain ? (
+                <Form method="post" action={l.payAgain.action} className={css.noPrint}>
+                  <input type="hidden" name="position" value={l.payAgain.position} />
+                  <button type="submit" name="intent" value="pay-preorder" className={primaryButton}>
+                    {PAY_AGAIN}
+                  </button>
+                </Form>
               ) : null}
             </td>
             <td data-label="Quantity">{l.quantity}</td>

@@ -110,7 +110,7 @@ export async function placeOrder(
     accountEmail: user?.email ?? null,
     idempotencyKey: input.idempotencyKey,
     shownTotalCents: input.shownTotalCents,
-    deferCharges: (await payments()).billing !== undefined,
+    provider: await payments(),
   });
   if (!outcome.ok) {
     switch (outcome.problem) {

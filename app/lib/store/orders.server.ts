@@ -1,8 +1,9 @@
 import { settleOrder } from "~/server/store/order-payment";
+import { settlePreorderPayment } from "~/server/store/preorder-payment";
 import type { Order } from "~/server/store/order-records";
 import { signedCookie } from "~/app/lib/http/cookies.server";
 import { db } from "~/app/lib/context/db.server";
-import { confirmOrder, payments } from "./payments.server";
+import { confirmOrder, mailPreorderNotices, payments } from "./payments.server";
 import { log } from "~/server/log";
 
 /**
@@ -39,5 +40,17 @@ export async function settleOnReturn(order: Order): Promise<void> {
     await confirmOrder(order.id);
   } catch (error) {
     log.error(`settling order ${order.id} failed`, { error });
+  }
+}
+
+/**
+ * The buyer is back from paying for a declined pre-order: if that session was paid, the line is
+ * charged and released (and its download's mail sent). Failures are logged; the page shows the order as it is.
+ */
+export async function settlePreorderOnReturn(order: Order, sessionId: string): Promise<void> {
+  try {
+    if ((await settlePreorderPayment(await db(), await payments(), order.id, sessionId)) === "paid") await mailPreorderNotices();
+  } catch (error) {
+    log.error(`settling a pre-order payment of order ${order.id} failed`, { error });
   }
 }

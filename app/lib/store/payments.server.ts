@@ -7,6 +7,8 @@ import { billingMail, sendPendingReceipts } from "~/server/billing/mail";
 import { followBillingEvent, isBillingEvent } from "~/server/billing/stripe-events";
 import { sendOrderConfirmation } from "~/server/store/order-mail";
 import { handleOrderPaymentEvent } from "~/server/store/order-payment";
+import { handlePreorderPaymentEvent, PREORDER_PAYMENT } from "~/server/store/preorder-payment";
+import { sendPreorderNotices } from "~/server/store/preorders";
 import { sendDispatchMails } from "~/server/store/fulfilment/dispatch-mail";
 import { confirmProviderRefunds } from "~/server/store/refunds/refunds";
 import { sendRefundReceipts } from "~/server/store/refunds/refund-mail";
@@ -29,7 +31,8 @@ export async function sandbox(): Promise<SandboxProvider> {
 /**
  * A provider's signed completion callback, as it arrives at /api/payments/webhook (or from the
  * sandbox's own checkout page): verified over the raw body, then acted on once. A store order's
- * reference is its order id (ord_…), a card change's card:…; anything else is a subscription checkout.
+ * reference is its order id (ord_…), a declined pre-order's payment preorder-payment:…, a card
+ * change's card:…; anything else is a subscription checkout.
  */
 export async function receivePaymentCallback(rawBody: string, signature: string | null) {
   const provider = await payments();
@@ -40,6 +43,11 @@ export async function receivePaymentCallback(rawBody: string, signature: string 
     const outcome = await handleOrderPaymentEvent(await db(), provider, event);
     await confirmOrder(event.reference);
     if (outcome === "paid-after-cancel") await mailOrderUpdates();
+    return outcome;
+  }
+  if (event.type === "checkout.completed" && PREORDER_PAYMENT.test(event.reference)) {
+    const outcome = await handlePreorderPaymentEvent(await db(), provider, event);
+    await mailPreorderNotices();
     return outcome;
   }
   if (event.type === "payment.refunded") {
@@ -90,6 +98,18 @@ export async function mailOrderUpdates(): Promise<void> {
     await sendRefundReceipts(await db(), mail, new Date());
   } catch (error) {
     log.error("order update mail failed", { error });
+  }
+}
+
+/**
+ * Mails the pre-order notices not sent yet (a download a paid pre-order opened, ADR 092). A mail
+ * failure is logged: the scheduled job's next round tries it again.
+ */
+export async function mailPreorderNotices(): Promise<void> {
+  try {
+    await sendPreorderNotices(await db(), billingMail(config(), mailer()), new Date());
+  } catch (error) {
+    log.error("pre-order notice mail failed", { error });
   }
 }
 

@@ -49,6 +49,7 @@ import * as m050 from "./050-reports";
 import * as m052 from "./052-catalogue-and-offers";
 import * as m054 from "./054-report-rollup";
 import * as m055 from "./055-pre-orders";
+import * as m056 from "./056-pre-order-payments";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   "052-catalogue-and-offers": m052,
   "054-report-rollup": m054,
   "055-pre-orders": m055,
+  "056-pre-order-payments": m056,
 };
 
 export const migrationProvider: MigrationProvider = {

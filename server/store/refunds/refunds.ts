@@ -118,22 +118,29 @@ async function refund(
     const { sessionId } = reserved;
     if (!sessionId || reserved.provider !== provider.name)
       throw new Error(`order ${orderId} was paid through ${reserved.provider ?? "no provider"}, not ${provider.name}`);
-    // Pre-orders charged on their dates go back to their own charges (ADR 092), the rest to the checkout's payment.
-    const parts = [
-      ...reserved.charges,
-      { chargeId: undefined, amount: reserved.amount - reserved.charges.reduce((n, c) => n + c.amount, 0) },
-    ];
+    // Pre-orders paid on their own go back to their own payments (ADR 092), the rest to the checkout's.
     const answers: (RefundOutcome & { ofSession: boolean })[] = [];
-    for (const part of parts.filter((p) => p.amount > 0)) {
+    for (const part of reserved.parts) {
+      const chargeId = part.paidTo === sessionId ? undefined : part.paidTo;
       const answer = await provider.refund({
         sessionId,
-        ...(part.chargeId ? { chargeId: part.chargeId } : {}),
+        ...(chargeId ? { chargeId } : {}),
         amountCents: part.amount,
-        idempotencyKey: part.chargeId ? `refund:${refundId}:${part.chargeId}` : `refund:${refundId}`,
+        idempotencyKey: chargeId ? `refund:${refundId}:${chargeId}` : `refund:${refundId}`,
         reference: refundId,
       });
       if (answer.status === "failed") throw new Error(`the provider refused refund ${answer.id}`);
-      answers.push({ ...answer, ofSession: !part.chargeId });
+      answers.push({ ...answer, ofSession: !chargeId });
+      await db
+        .updateTable("store_refund_payment")
+        .set({
+          payment_id: answer.paymentId,
+          provider_refund_id: answer.id,
+          succeeded_at: answer.status === "succeeded" ? now.toISOString() : null,
+        })
+        .where("refund_id", "=", refundId)
+        .where("paid_to", "=", part.paidTo)
+        .execute();
     }
     const ofSession = answers.find((a) => a.ofSession);
     await db.transaction().execute(async (tx) => {
@@ -287,17 +294,24 @@ async function reserve(
     },
     now,
   );
-  // What goes back to each pre-order's own charge: its share of the quantity refunded, within the amount.
-  const charges: { chargeId: string; amount: number }[] = [];
+  // What goes back to each pre-order's own payment: its share of the quantity refunded, within
+  // the amount; the rest to the checkout's. Each part is confirmed by its payment's refund events.
+  const parts: { paidTo: string; amount: number; paymentId: string | null }[] = [];
   let left = amount;
   for (const l of lines) {
     const taking = chosen.get(l.position) ?? 0;
     if (!l.charge_id || l.charge_cents === null || taking === 0) continue;
     const share = Math.min(left, Math.round((l.charge_cents * taking) / l.quantity));
-    charges.push({ chargeId: l.charge_id, amount: share });
+    if (share > 0) parts.push({ paidTo: l.charge_id, amount: share, paymentId: l.charge_id });
     left -= share;
   }
-  return { amount, sessionId: order.provider_session_id, provider: order.provider, charges };
+  if (left > 0) parts.push({ paidTo: order.provider_session_id ?? "", amount: left, paymentId: order.provider_payment_id });
+  if (parts.length > 0)
+    await tx
+      .insertInto("store_refund_payment")
+      .values(parts.map((p) => ({ refund_id: refundId, paid_to: p.paidTo, amount_cents: p.amount, payment_id: p.paymentId })))
+      .execute();
+  return { amount, sessionId: order.provider_session_id, provider: order.provider, parts };
 }
 
 const findByKey = (db: Database, key: string) =>
@@ -376,10 +390,11 @@ async function failRefund(db: Database, refundId: string, failure: string): Prom
 export type ConfirmOutcome = "confirmed" | "ignored" | "retry";
 
 /**
- * The provider says a payment has been refunded, `amountRefundedCents` in all (Stripe's
- * charge.refunded): the order's pending refunds succeed, oldest first, as far as that amount
- * covers them. A replayed event finds them succeeded and changes nothing. An event that arrives
- * while a refund's answer is still being recorded (its payment not yet known) asks for a retry.
+ * The provider says one of its payments has been refunded, `amountRefundedCents` in all (Stripe's
+ * charge.refunded): the parts of refunds that went to it succeed, oldest first, as far as that
+ * amount covers them, and a refund succeeds once all its parts have. A replayed event finds them
+ * succeeded and changes nothing. An event that arrives while a refund's answer is still being
+ * recorded (its payment not yet known) asks for a retry.
  */
 export async function confirmProviderRefunds(
   db: Database,
@@ -387,31 +402,44 @@ export async function confirmProviderRefunds(
   amountRefundedCents: number,
   now: Date,
 ): Promise<ConfirmOutcome> {
-  const order = await db.selectFrom("store_order").select("id").where("provider_payment_id", "=", paymentId).executeTakeFirst();
-  if (!order) {
+  const parts = await db
+    .selectFrom("store_refund_payment as p")
+    .innerJoin("store_refund as r", "r.id", "p.refund_id")
+    .select(["p.refund_id", "p.paid_to", "p.amount_cents", "p.succeeded_at"])
+    .where("p.payment_id", "=", paymentId)
+    .where("r.status", "in", ["pending", "succeeded"])
+    .orderBy("r.created_at")
+    .orderBy("r.id")
+    .execute();
+  if (parts.length === 0) {
     const inFlight = await db
-      .selectFrom("store_refund")
-      .select("id")
-      .where("status", "=", "pending")
-      .where("provider_refund_id", "is", null)
-      .where("amount_cents", ">", 0)
+      .selectFrom("store_refund_payment as p")
+      .innerJoin("store_refund as r", "r.id", "p.refund_id")
+      .select("p.refund_id")
+      .where("r.status", "=", "pending")
+      .where("p.payment_id", "is", null)
       .executeTakeFirst();
     return inFlight ? "retry" : "ignored";
   }
-  const refunds = await db
-    .selectFrom("store_refund")
-    .select(["id", "status", "amount_cents"])
-    .where("order_id", "=", order.id)
-    .where("status", "in", ["pending", "succeeded"])
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
-  let covered = refunds.filter((r) => r.status === "succeeded").reduce((sum, r) => sum + r.amount_cents, 0);
+  let covered = parts.filter((p) => p.succeeded_at !== null).reduce((sum, p) => sum + p.amount_cents, 0);
   let confirmed = false;
-  for (const r of refunds.filter((r) => r.status === "pending")) {
-    if (covered + r.amount_cents > amountRefundedCents) break;
-    covered += r.amount_cents;
-    if (await completeRefund(db, r.id, now)) confirmed = true;
+  for (const part of parts.filter((p) => p.succeeded_at === null)) {
+    if (covered + part.amount_cents > amountRefundedCents) break;
+    covered += part.amount_cents;
+    await db
+      .updateTable("store_refund_payment")
+      .set({ succeeded_at: now.toISOString() })
+      .where("refund_id", "=", part.refund_id)
+      .where("paid_to", "=", part.paid_to)
+      .where("succeeded_at", "is", null)
+      .execute();
+    const waiting = await db
+      .selectFrom("store_refund_payment")
+      .select("paid_to")
+      .where("refund_id", "=", part.refund_id)
+      .where("succeeded_at", "is", null)
+      .executeTakeFirst();
+    if (!waiting && (await completeRefund(db, part.refund_id, now))) confirmed = true;
   }
   return confirmed ? "confirmed" : "ignored";
 }
