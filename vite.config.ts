@@ -68,7 +68,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     // file has a database of its own, so they cannot disturb each other. Three had the database
     // and integration run at 345 s with the desk's tests; four once let a request through the
     // balancer test's drain answer 502, which HAProxy now retries (deploy/haproxy.cfg).
-    poolOptions: { forks: { minForks: 1, maxForks: 4 } },
+    //
+    // A fork runs file after file without loading the modules again (isolate: false): loading
+    // them took a third of the suite's CPU. Files share no state through modules: each opens its
+    // own database and reads its settings when it starts. Tinypool's idle timer could destroy an
+    // idle fork twice and fail the run ("Terminating worker thread"): patched (ADR 031, patches/).
+    poolOptions: { forks: { minForks: 1, maxForks: 4, isolate: false } },
     // Guards against a hung test, not budgets: no test depends on how fast the machine is, and
     // one CI runs on is loaded.
     testTimeout: 120_000,

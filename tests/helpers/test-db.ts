@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { connect, type ConnectionOptions, type Database } from "~/server/db/connection";
-import { databaseUrlFor, dropTestDatabase, onPostgresServer, runTemplate, testDatabaseName } from "./template-db";
+import { createTestDatabase, databaseUrlFor, dropTestDatabase, runTemplate, testDatabaseName } from "./template-db";
 
 export type IsolatedConnection = ConnectionOptions & { drop: () => Promise<void> };
 
@@ -21,8 +21,7 @@ export async function isolatedConnection(label = "t", { empty = false } = {}): P
     if (template?.kind === "sqlite") fs.copyFileSync(template.file, path.join(dataDir, "site.db"));
     return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const copyOf = template?.kind === "postgres" ? ` TEMPLATE "${template.database}"` : "";
-  await onPostgresServer(baseUrl, `CREATE DATABASE "${name}"${copyOf}`);
+  await createTestDatabase(baseUrl, name, template?.kind === "postgres" ? template.database : undefined);
   return {
     dataDir,
     databaseUrl: databaseUrlFor(baseUrl, name),
