@@ -73,7 +73,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     // them took a third of the suite's CPU. Files share no state through modules: each opens its
     // own database and reads its settings when it starts. Tinypool's idle timer could destroy an
     // idle fork twice and fail the run ("Terminating worker thread"): patched (ADR 031, patches/).
-    poolOptions: { forks: { minForks: 1, maxForks: 4, isolate: false } },
+    // The fault scripts, which kill and restart processes, keep a fork each.
+    poolOptions: { forks: { minForks: 1, maxForks: 4, isolate: Boolean(process.env.FAULTS) } },
     // Guards against a hung test, not budgets: no test depends on how fast the machine is, and
     // one CI runs on is loaded.
     testTimeout: 120_000,
