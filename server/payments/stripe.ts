@@ -300,6 +300,19 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       },
     },
 
+    customers: {
+      // A DELETE, like cancelNow: Stripe takes no key for it, and asked again it answers the same.
+      async delete(customerId) {
+        try {
+          await stripe.customers.del(customerId);
+        } catch (error) {
+          // Unknown to Stripe (never made there, or deleted and gone): there is nothing to delete.
+          const gone = error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+          if (!gone) throw restated("delete customer", error);
+        }
+      },
+    },
+
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
       if (request.setup) return createSetupCheckout(request);
       if (request.recurring) return createSubscriptionCheckout(request, request.recurring);

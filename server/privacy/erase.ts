@@ -3,6 +3,7 @@ import { newToken } from "~/server/accounts/tokens";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { READER, recordAudit } from "~/server/desk/audit";
+import type { PaymentProvider } from "~/server/payments/provider";
 import { userKey } from "~/server/readers/keys";
 import { findPlan } from "~/server/subscriptions/plans";
 
@@ -44,17 +45,13 @@ export type DeletionOutcome =
   { ok: true; deleted: DeletedAccount } | { ok: false; reason: "not-found" } | { ok: false; blocker: DeletionBlocker };
 
 /**
- * The payment provider that keeps its own records of the reader (Stripe: the plans it renews and
- * the customer they belong to), as deleting an account asks it to forget them. Both calls are
- * idempotent at the provider, so a deletion tried again after a failure asks again safely; both
- * throw when the provider cannot be reached.
+ * The payment provider as deleting an account asks it to forget the reader: one that keeps records
+ * of its own (Stripe) ends the plans it renews (`subscriptions.cancelNow`) and deletes their
+ * customer (`customers.delete`). Both calls are idempotent at the provider, so a deletion tried
+ * again after a failure asks again safely; both throw when the provider cannot be reached. The
+ * sandbox has neither: its records are in the site's database, and the transaction anonymises them.
  */
-export interface ProviderOfRecord {
-  /** Ends a subscription now, charging nothing more; one ended already counts as ended. */
-  cancelNow(subscriptionId: string): Promise<void>;
-  /** Deletes a customer with the e-mail and cards the provider keeps for it; one deleted already counts as deleted. */
-  deleteCustomer(customerId: string): Promise<void>;
-}
+export type ProviderOfRecord = Pick<PaymentProvider, "subscriptions" | "customers">;
 
 /** The e-mail address a deleted buyer's orders keep: none (nothing is mailed about them). */
 export const ERASED_EMAIL = "";
@@ -107,10 +104,12 @@ export async function deleteAccount(db: Database, userId: string, now: Date, pro
     .where((eb) => eb.or([eb("provider_subscription_id", "is not", null), eb("provider_customer_id", "is not", null)]))
     .execute();
   if (plans.length > 0) {
-    if (!provider) throw new Error("the reader's plans and customers at the provider can only be ended through the provider");
+    const [subscriptions, customers] = [provider?.subscriptions, provider?.customers];
+    if (!subscriptions || !customers)
+      throw new Error("the reader's plans and customers at the provider can only be ended through the provider");
     for (const plan of plans)
-      if (plan.provider_subscription_id && plan.billing_status !== "ended") await provider.cancelNow(plan.provider_subscription_id);
-    for (const customer of new Set(plans.map((p) => p.provider_customer_id))) if (customer) await provider.deleteCustomer(customer);
+      if (plan.provider_subscription_id && plan.billing_status !== "ended") await subscriptions.cancelNow(plan.provider_subscription_id);
+    for (const customer of new Set(plans.map((p) => p.provider_customer_id))) if (customer) await customers.delete(customer);
   }
   try {
     return await db.transaction().execute((tx) => erase(tx, userId, now));
