@@ -87,6 +87,11 @@ export interface CheckoutSession {
   id: string;
   /** Where to send the reader's browser to pay. */
   url: string;
+  /**
+   * The provider's customer the session keeps the card with, when it has one (Stripe: the one made
+   * for an order's pre-orders, which the site deletes there once nothing awaits the card).
+   */
+  customerId?: string;
 }
 
 export interface CheckoutState {

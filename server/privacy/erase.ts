@@ -4,6 +4,7 @@ import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { READER, recordAudit } from "~/server/desk/audit";
 import type { PaymentProvider } from "~/server/payments/provider";
+import { deleteOrderCustomer, spentCustomers } from "~/server/store/preorders";
 import { userKey } from "~/server/readers/keys";
 import { findPlan } from "~/server/subscriptions/plans";
 
@@ -20,7 +21,8 @@ import { findPlan } from "~/server/subscriptions/plans";
 //   for its address, customer service's replay keys, linked print subscriptions' links, the
 //   cards put on file for its plans;
 // - at the payment provider: Stripe's customers deleted (before the transaction, with its plans
-//   ended there), the sandbox's payments and saved cards anonymised (in it);
+//   ended there; an order's only once nothing is left to charge to its card, else by the
+//   pre-order job later), the sandbox's payments and saved cards anonymised (in it);
 // - and one audit row that names the account by its id alone.
 // tests/db/privacy.test.ts checks that no table keeps a row tied to the account afterwards.
 
@@ -46,12 +48,13 @@ export type DeletionOutcome =
 
 /**
  * The payment provider as deleting an account asks it to forget the reader: one that keeps records
- * of its own (Stripe) ends the plans it renews (`subscriptions.cancelNow`) and deletes their
- * customer (`customers.delete`). Both calls are idempotent at the provider, so a deletion tried
- * again after a failure asks again safely; both throw when the provider cannot be reached. The
- * sandbox has neither: its records are in the site's database, and the transaction anonymises them.
+ * of its own (Stripe) ends the plans it renews (`subscriptions.cancelNow`) and deletes the customers
+ * it keeps (`customers.delete`): the plans', and those its orders' checkouts made for pre-orders
+ * once nothing is left to charge to them. Both calls are idempotent at the provider, so a deletion
+ * tried again after a failure asks again safely; both throw when the provider cannot be reached.
+ * The sandbox has neither: its records are in the site's database, and the transaction anonymises them.
  */
-export type ProviderOfRecord = Pick<PaymentProvider, "subscriptions" | "customers">;
+export type ProviderOfRecord = Pick<PaymentProvider, "name" | "subscriptions" | "customers">;
 
 /** The e-mail address a deleted buyer's orders keep: none (nothing is mailed about them). */
 export const ERASED_EMAIL = "";
@@ -88,11 +91,12 @@ class Blocked extends Error {
 }
 
 /**
- * Deletes the reader's account. First, at the provider (Stripe Billing): a plan it renews that
- * was cancelled but runs to its period's end is ended, then every customer the reader's plans
- * belong to is deleted, so that nothing there stays tied to the account. If the provider cannot
- * be reached this throws, and nothing here was deleted: the reader tries again, and the provider
- * answers what it did already the same way.
+ * Deletes the reader's account. First, at the provider (Stripe): a plan it renews that was
+ * cancelled but runs to its period's end is ended, then every customer the reader's plans belong
+ * to is deleted, and each customer the reader's orders keep a card with that nothing is left to
+ * charge to, so that nothing there stays tied to the account but what a pre-order still due needs.
+ * If the provider cannot be reached this throws, and the account is not deleted: the reader tries
+ * again, and the provider answers what it did already the same way.
  */
 export async function deleteAccount(db: Database, userId: string, now: Date, provider?: ProviderOfRecord): Promise<DeletionOutcome> {
   const early = await deletionBlocker(db, userId);
@@ -110,6 +114,13 @@ export async function deleteAccount(db: Database, userId: string, now: Date, pro
     for (const plan of plans)
       if (plan.provider_subscription_id && plan.billing_status !== "ended") await subscriptions.cancelNow(plan.provider_subscription_id);
     for (const customer of new Set(plans.map((p) => p.provider_customer_id))) if (customer) await customers.delete(customer);
+  }
+  // An order's customer that still has a pre-order to charge on its date stays: the order is kept,
+  // and the scheduled job charges it, then deletes the customer (server/store/preorders.ts).
+  for (const spent of await spentCustomers(db, { userId })) {
+    if (!provider?.customers || spent.provider !== provider.name)
+      throw new Error(`order ${spent.orderId}'s customer at ${spent.provider} can only be deleted through that provider`);
+    await deleteOrderCustomer(db, provider.customers, spent);
   }
   try {
     return await db.transaction().execute((tx) => erase(tx, userId, now));

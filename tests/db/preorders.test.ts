@@ -203,12 +203,12 @@ describe(`pre-orders (${dialectName})`, () => {
         [onSaleHardcover, null, true],
       ]),
     );
-    expect(await runPreorders(db, sandbox, mail, BEFORE)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, BEFORE)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
     expect(await chargesOf(order.id)).toEqual([]);
 
     const before = mailsTo(/ready to download/).length;
     expect(await runPreorders(db, sandbox, mail, AFTER)).toMatchObject({ charged: 1, declined: 0, released: 1 });
-    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
     const charges = await chargesOf(order.id);
     expect(charges).toEqual([expect.objectContaining({ amount_cents: ebook!.chargeLaterCents, status: "succeeded" })]);
     // Taken in all: the order's total, never more.
@@ -258,7 +258,7 @@ describe(`pre-orders (${dialectName})`, () => {
     const order = await paidOrder([soonEbook, onSaleHardcover], SANDBOX_CARDS.declinesLater);
     const before = mailsTo(/could not take the payment/).length;
     expect(await runPreorders(db, sandbox, mail, AFTER)).toMatchObject({ charged: 0, declined: 1, released: 0 });
-    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
     expect(await chargesOf(order.id)).toEqual([expect.objectContaining({ status: "declined" })]);
     const told = mailsTo(/could not take the payment/).slice(before);
     expect(told).toHaveLength(1);
@@ -309,7 +309,7 @@ describe(`pre-orders (${dialectName})`, () => {
     expect(await startPreorderPayment(db, sandbox, (await findOrder(db, order.id))!, ebook.position, urls, AFTER)).toEqual({
       kind: "not-payable",
     });
-    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
 
     const refund = await refundOrder(
       db,

@@ -688,7 +688,7 @@ describe("deleting an account at the payment provider", () => {
 
       // The plan ends at Stripe, then its customer cannot be deleted: nothing here is deleted.
       const unreachable = createStripeProvider({ secretKey, webhookSecret: "whsec_privacy", apiUrl: "http://127.0.0.1:9" });
-      const halfway: ProviderOfRecord = { subscriptions: stripe.subscriptions, customers: unreachable.customers };
+      const halfway: ProviderOfRecord = { name: "stripe", subscriptions: stripe.subscriptions, customers: unreachable.customers };
       await expect(deleteAccount(db, user.id, NOW, halfway)).rejects.toThrow(/^Stripe: delete customer failed/);
       expect(fake.subscriptions.get(plan.provider_subscription_id!)).toMatchObject({ status: "canceled" });
       expect(fake.customers.get(customer)).toMatchObject({ email: user.email });
