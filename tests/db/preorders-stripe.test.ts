@@ -18,6 +18,7 @@ import { confirmProviderRefunds, refundOrder, refundsOf } from "~/server/store/r
 import { normalizeAddress } from "~/shared/address";
 import { PAY_AGAIN } from "~/shared/preorders";
 import { startFakeStripe, stripeSignature, TEST_CARDS, type FakeEvent, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { noonAround } from "~/tests/helpers/seed-dates";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Pre-orders charged "when it ships" through Stripe (ADR 092, amended), against the loopback
@@ -32,10 +33,11 @@ const SECRET_KEY = "sk_test_preorders";
 const WEBHOOK_SECRET = "whsec_preorders";
 const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
 const STAFF = { id: null, label: "store@meridian.example" };
-/** Noon in New York long before the seed's coming-soon date (2027-02-09), the day before it, and the day after. */
+/** Noon in New York, long before the seed's coming-soon date (days after seeding). */
 const NOON = new Date("2026-11-24T17:00:00Z");
-const BEFORE = new Date("2027-02-08T17:00:00Z");
-const AFTER = new Date("2027-02-10T17:00:00Z");
+/** Noon the day before the coming-soon ebook's date, and the day after, read from the seeded database. */
+let BEFORE: Date;
+let AFTER: Date;
 const URLS = { successUrl: "https://meridian.test/order/back", cancelUrl: "https://meridian.test/order/stay" };
 const NY = normalizeAddress({
   firstName: "Ada",
@@ -83,6 +85,12 @@ beforeAll(async () => {
     ).id;
   soonEbook = await of("KND", "F");
   onSaleHardcover = await of("HBK", "A");
+  const { available_date } = await db
+    .selectFrom("product_availability")
+    .select("available_date")
+    .where("id", "=", soonEbook)
+    .executeTakeFirstOrThrow();
+  ({ dayBefore: BEFORE, dayAfter: AFTER } = noonAround(available_date!));
   await db.updateTable("product_availability").set({ preorder_charge: "ship" }).where("id", "=", soonEbook).execute();
 }, 60_000);
 

@@ -20,6 +20,7 @@ import { chargeDue, runPreorders, sendPreorderNotices } from "~/server/store/pre
 import { cancelPaidOrder, refundOrder } from "~/server/store/refunds/refunds";
 import { normalizeAddress } from "~/shared/address";
 import { PAY_AGAIN } from "~/shared/preorders";
+import { noonAround } from "~/tests/helpers/seed-dates";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Pre-orders (issue 39, ADR 092) on the database the run uses, through the real cart, order and
@@ -30,10 +31,11 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
 const STAFF: AuditActor = { id: null, label: "store@meridian.example" };
 const EDITOR: Editor = { actor: STAFF, name: "Stella Store" };
-/** Noon in New York, long before the seed's coming-soon date (2027-02-09), and the day after that date. */
+/** Noon in New York, long before the seed's coming-soon date (days after seeding). */
 const NOON = new Date("2026-11-24T17:00:00Z");
-const BEFORE = new Date("2027-02-08T17:00:00Z");
-const AFTER = new Date("2027-02-10T17:00:00Z");
+/** Noon the day before the coming-soon formats' date, and the day after, read from the seeded database. */
+let BEFORE: Date;
+let AFTER: Date;
 const NY = normalizeAddress({
   firstName: "Ada",
   lastName: "Byron",
@@ -80,6 +82,11 @@ beforeAll(async () => {
   soonEbook = await of("KND", "F");
   soonHardcover = await of("HBK", "F");
   onSaleHardcover = await of("HBK", "A");
+  const days = (
+    await db.selectFrom("product_availability").select("available_date").where("id", "in", [soonEbook, soonHardcover]).execute()
+  ).map((a) => a.available_date!);
+  BEFORE = noonAround(days.reduce((a, b) => (a < b ? a : b))).dayBefore;
+  AFTER = noonAround(days.reduce((a, b) => (a > b ? a : b))).dayAfter;
 }, 60_000);
 
 afterAll(async () => {
