@@ -1,24 +1,19 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertUser, type User } from "~/server/accounts/users";
-import type { MailMessage, Mailer } from "~/server/adapters/mail";
-import type { BillingMail } from "~/server/billing/mail";
+import { insertUser } from "~/server/accounts/users";
 import { connect, type Database } from "~/server/db/connection";
 import type { PaymentEvent, PaymentProvider } from "~/server/payments/provider";
 import { createStripeProvider } from "~/server/payments/stripe";
 import { deleteAccount, ERASED_EMAIL } from "~/server/privacy";
-import { addToCart, createCart, readCart, userCartId } from "~/server/store/cart";
-import { buildReview, EMPTY_DRAFT, readDraft, saveDraft } from "~/server/store/checkout";
 import { settleOrder, startOrderPayment } from "~/server/store/order-payment";
 import { findOrder, type Order } from "~/server/store/order-records";
-import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
+import { issueIdempotencyKey } from "~/server/store/order-submit";
 import { handlePreorderPaymentEvent, settlePreorderPayment, startPreorderPayment } from "~/server/store/preorder-payment";
 import { chargeDue, preorderChargeKey, runPreorders } from "~/server/store/preorders";
 import { confirmProviderRefunds, refundOrder, refundsOf } from "~/server/store/refunds/refunds";
-import { normalizeAddress } from "~/shared/address";
 import { PAY_AGAIN } from "~/shared/preorders";
 import { startFakeStripe, stripeSignature, TEST_CARDS, type FakeEvent, type FakeStripe } from "~/tests/helpers/fake-stripe";
-import { noonAround } from "~/tests/helpers/seed-dates";
+import { NOON_IN_NEW_YORK as NOON, placeOrder, preorderCatalogue, recordingMail, type Shopper } from "~/tests/helpers/store-checkout";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Pre-orders charged "when it ships" through Stripe (ADR 092, amended), against the loopback
@@ -31,40 +26,18 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 
 const SECRET_KEY = "sk_test_preorders";
 const WEBHOOK_SECRET = "whsec_preorders";
-const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
 const STAFF = { id: null, label: "store@meridian.example" };
-/** Noon in New York, long before the seed's coming-soon date (days after seeding). */
-const NOON = new Date("2026-11-24T17:00:00Z");
-/** Noon the day before the coming-soon ebook's date, and the day after, read from the seeded database. */
+const GUEST = { guest: "stripe-preorder@example.org" };
+/** When the job runs: noon the day before the coming-soon date and the day after (orders are placed at NOON, long before). */
 let BEFORE: Date;
 let AFTER: Date;
 const URLS = { successUrl: "https://meridian.test/order/back", cancelUrl: "https://meridian.test/order/stay" };
-const NY = normalizeAddress({
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "1 Main St",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
-});
 
 let connection: IsolatedConnection;
 let db: Database;
 let stripe: FakeStripe;
 let provider: PaymentProvider;
-const sent: MailMessage[] = [];
-const mailer: Mailer = {
-  async send(message) {
-    sent.push(message);
-    return { messageId: `<${sent.length}@test>` };
-  },
-};
-const mail: BillingMail = {
-  mailer,
-  siteUrl: "https://meridian.test",
-  publisher: { name: "Meridian Review", addressLines: ["1 Press Lane", "Albany, NY"], taxId: null },
-};
+const { sent, mail } = recordingMail();
 let soonEbook: number;
 let onSaleHardcover: number;
 
@@ -73,24 +46,7 @@ beforeAll(async () => {
   db = connect(connection);
   stripe = await startFakeStripe(SECRET_KEY);
   provider = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url });
-  const of = async (code: string, status: "A" | "F") =>
-    (
-      await db
-        .selectFrom("product_availability")
-        .select("id")
-        .where("code", "=", code)
-        .where("status", "=", status)
-        .orderBy("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  soonEbook = await of("KND", "F");
-  onSaleHardcover = await of("HBK", "A");
-  const { available_date } = await db
-    .selectFrom("product_availability")
-    .select("available_date")
-    .where("id", "=", soonEbook)
-    .executeTakeFirstOrThrow();
-  ({ dayBefore: BEFORE, dayAfter: AFTER } = noonAround(available_date!));
+  ({ soonEbook, onSaleHardcover, dayBefore: BEFORE, dayAfter: AFTER } = await preorderCatalogue(db));
   await db.updateTable("product_availability").set({ preorder_charge: "ship" }).where("id", "=", soonEbook).execute();
 }, 60_000);
 
@@ -100,39 +56,17 @@ afterAll(async () => {
   await connection?.drop();
 });
 
-/** An order of these items (a guest's, or `buyer`'s), placed for the total its review showed, paid at Stripe's hosted page with `card`. */
-async function paidOrder(items: number[], card: string = TEST_CARDS.succeeds, buyer?: User): Promise<Order & { sessionId: string }> {
-  const cart = buyer ? await userCartId(db, buyer.id, true) : await createCart(db, null, NOON);
-  for (const availabilityId of items)
-    expect(await addToCart(db, cart, { availabilityId, quantity: 1, referral: null }, NOON)).toMatchObject({ ok: true });
-  await saveDraft(db, cart, {
-    ...EMPTY_DRAFT,
-    email: buyer?.email ?? "stripe-preorder@example.org",
-    address: NY,
-    shippingMethod: "standard",
-    confirmed: true,
-  });
-  const account = { userId: buyer?.id ?? null, accountEmail: buyer?.email ?? null };
-  const review = await buildReview(db, { cart: await readCart(db, cart, NOON), draft: await readDraft(db, cart), ...account }, NOON);
-  if (!review.ok) throw new Error(review.problem);
-  const outcome = await submitOrder(
-    db,
-    OPEN,
-    {
-      cartId: cart,
-      ...account,
-      idempotencyKey: issueIdempotencyKey(),
-      shownTotalCents: review.review.totals.totalCents,
-      provider,
-    },
-    NOON,
-  );
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome));
-  const url = await startOrderPayment(db, provider, outcome.order, URLS);
-  const session = stripe.sessionAt(url)!;
+/** An order of these items (a guest's, or a reader's) placed through the cart and checkout, paid at Stripe's hosted page with `card`. */
+async function paidOrder(
+  items: number[],
+  card: string = TEST_CARDS.succeeds,
+  shopper: Shopper = GUEST,
+): Promise<Order & { sessionId: string }> {
+  const order = await placeOrder(db, shopper, items, NOON, provider);
+  const session = stripe.sessionAt(await startOrderPayment(db, provider, order, URLS))!;
   stripe.pay(session.id, card);
-  expect(await settleOrder(db, provider, outcome.order.id, NOON)).toBe("paid");
-  return { ...outcome.order, sessionId: session.id };
+  expect(await settleOrder(db, provider, order.id, NOON)).toBe("paid");
+  return { ...order, sessionId: session.id };
 }
 
 const lineOf = (orderId: string, availabilityId: number) =>
@@ -410,11 +344,12 @@ describe(`pre-orders through Stripe (${dialectName})`, () => {
       password: "Lantern5!quay",
       optIn: false,
     }))!;
-    const spent = await paidOrder([soonEbook], TEST_CARDS.succeeds, buyer);
+    const reader = { reader: buyer };
+    const spent = await paidOrder([soonEbook], TEST_CARDS.succeeds, reader);
     expect(
       await refundOrder(db, provider, STAFF, spent.id, { reason: "Buyer asked", idempotencyKey: issueIdempotencyKey() }, BEFORE),
     ).toMatchObject({ ok: true });
-    const due = await paidOrder([soonEbook, onSaleHardcover], TEST_CARDS.succeeds, buyer);
+    const due = await paidOrder([soonEbook, onSaleHardcover], TEST_CARDS.succeeds, reader);
     const spentCustomer = stripe.sessions.get(spent.sessionId)!.customer!;
     const dueCustomer = stripe.sessions.get(due.sessionId)!.customer!;
 
