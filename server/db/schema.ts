@@ -991,6 +991,8 @@ export interface StoreOrderTable {
   buyer_name: string | null;
   /** What the checkout left to be charged on pre-ordered lines' availability dates (ADR 092). */
   deferred_cents: Generated<number>;
+  /** The provider's customer the checkout kept the card with for those charges; null once deleted there (ADR 092). */
+  provider_customer_id: string | null;
 }
 
 export interface StoreOrderLineTable {

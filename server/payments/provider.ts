@@ -87,6 +87,11 @@ export interface CheckoutSession {
   id: string;
   /** Where to send the reader's browser to pay. */
   url: string;
+  /**
+   * The provider's customer the session keeps the card with, when it has one (Stripe: the one made
+   * for an order's pre-orders, which the site deletes there once nothing awaits the card).
+   */
+  customerId?: string;
 }
 
 export interface CheckoutState {
@@ -312,6 +317,19 @@ export interface ProviderSubscriptions {
   setTaxRate(subscriptionId: string, rate: SalesTaxRate | null, idempotencyKey: string): Promise<void>;
 }
 
+/**
+ * What a provider that keeps customers of its own offers (Stripe: a plan's, and an order's that
+ * saves a card for its pre-orders), so the site can have them forgotten there (ADR 089, 092).
+ */
+export interface ProviderCustomers {
+  /**
+   * Deletes the customer with the e-mail and saved cards the provider keeps for it; one deleted
+   * already, or unknown to the provider, counts as deleted. Idempotent at the provider, so a call
+   * tried again after a failure asks again safely. Throws when the provider cannot be reached.
+   */
+  delete(customerId: string): Promise<void>;
+}
+
 /** Gives back some or all of what a checkout session took (ADR 086). */
 export interface RefundRequest {
   /** The checkout session the payment was made through. */
@@ -348,6 +366,8 @@ export interface PaymentProvider {
   readonly subscriptions?: ProviderSubscriptions;
   /** Present when the card an order's checkout saves can be charged later: pre-orders then wait for their dates (ADR 092). */
   readonly savedCardCharges?: SavedCardCharges;
+  /** Present when the provider keeps customers of its own, which the site deletes there once they are no longer needed. */
+  readonly customers?: ProviderCustomers;
   /**
    * Opens the hosted checkout for a reference: the same session however often it is asked for
    * the same reference (at once, or again after a crash), so that no purchase has two.

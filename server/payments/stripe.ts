@@ -41,7 +41,8 @@ export const STRIPE_API_VERSION = Stripe.API_VERSION;
 /**
  * Stripe Checkout (hosted payment page), Stripe Billing (subscriptions Stripe renews, whose
  * events the site follows; ADR 067) and off-session PaymentIntents charging the card an order's
- * Checkout saved (pre-orders on their dates, ADR 092) behind our PaymentProvider interface.
+ * Checkout saved (pre-orders on their dates, ADR 092), and the deletion of the customers these
+ * keep the reader's e-mail and cards with (ADR 089), behind our PaymentProvider interface.
  */
 export function createStripeProvider(options: StripeOptions): PaymentProvider {
   if (!options.secretKey.trim()) throw new Error("Stripe: secretKey is required");
@@ -300,6 +301,19 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
       },
     },
 
+    customers: {
+      // A DELETE, like cancelNow: Stripe takes no key for it, and asked again it answers the same.
+      async delete(customerId) {
+        try {
+          await stripe.customers.del(customerId);
+        } catch (error) {
+          // Unknown to Stripe (never made there, or deleted and gone): there is nothing to delete.
+          const gone = error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404;
+          if (!gone) throw restated("delete customer", error);
+        }
+      },
+    },
+
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
       if (request.setup) return createSetupCheckout(request);
       if (request.recurring) return createSubscriptionCheckout(request, request.recurring);
@@ -335,8 +349,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
           { idempotencyKey: `checkout-session:${request.reference}` },
         ),
       );
-      if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
-      return { id: session.id, url: session.url };
+      return checkoutSession(session);
     },
 
     async retrieveCheckout(sessionId: string): Promise<CheckoutState> {
@@ -451,8 +464,7 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         { idempotencyKey: `checkout-session:${request.reference}` },
       ),
     );
-    if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
-    return { id: session.id, url: session.url };
+    return checkoutSession(session);
   }
 
   async function createSetupCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
@@ -471,13 +483,19 @@ export function createStripeProvider(options: StripeOptions): PaymentProvider {
         { idempotencyKey: `checkout-session:${request.reference}` },
       ),
     );
-    if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
-    return { id: session.id, url: session.url };
+    return checkoutSession(session);
   }
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === "string" ? value : (value?.id ?? null);
+
+/** A session as ours: where to pay, and the customer it keeps the card with. */
+function checkoutSession(session: Stripe.Checkout.Session): CheckoutSession {
+  if (!session.url) throw new Error(`Stripe: checkout session ${session.id} has no URL`);
+  const customerId = idOf(session.customer);
+  return { id: session.id, url: session.url, ...(customerId ? { customerId } : {}) };
+}
 
 function subscriptionRef(session: Stripe.Checkout.Session): ProviderSubscriptionRef | null {
   const id = idOf(session.subscription);

@@ -3,6 +3,8 @@ import { newToken } from "~/server/accounts/tokens";
 import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { READER, recordAudit } from "~/server/desk/audit";
+import type { PaymentProvider } from "~/server/payments/provider";
+import { deleteOrderCustomer, spentCustomers } from "~/server/store/preorders";
 import { userKey } from "~/server/readers/keys";
 import { findPlan } from "~/server/subscriptions/plans";
 
@@ -19,7 +21,8 @@ import { findPlan } from "~/server/subscriptions/plans";
 //   for its address, customer service's replay keys, linked print subscriptions' links, the
 //   cards put on file for its plans;
 // - at the payment provider: Stripe's customers deleted (before the transaction, with its plans
-//   ended there), the sandbox's payments and saved cards anonymised (in it);
+//   ended there; an order's only once nothing is left to charge to its card, else by the
+//   pre-order job later), the sandbox's payments and saved cards anonymised (in it);
 // - and one audit row that names the account by its id alone.
 // tests/db/privacy.test.ts checks that no table keeps a row tied to the account afterwards.
 
@@ -44,17 +47,14 @@ export type DeletionOutcome =
   { ok: true; deleted: DeletedAccount } | { ok: false; reason: "not-found" } | { ok: false; blocker: DeletionBlocker };
 
 /**
- * The payment provider that keeps its own records of the reader (Stripe: the plans it renews and
- * the customer they belong to), as deleting an account asks it to forget them. Both calls are
- * idempotent at the provider, so a deletion tried again after a failure asks again safely; both
- * throw when the provider cannot be reached.
+ * The payment provider as deleting an account asks it to forget the reader: one that keeps records
+ * of its own (Stripe) ends the plans it renews (`subscriptions.cancelNow`) and deletes the customers
+ * it keeps (`customers.delete`): the plans', and those its orders' checkouts made for pre-orders
+ * once nothing is left to charge to them. Both calls are idempotent at the provider, so a deletion
+ * tried again after a failure asks again safely; both throw when the provider cannot be reached.
+ * The sandbox has neither: its records are in the site's database, and the transaction anonymises them.
  */
-export interface ProviderOfRecord {
-  /** Ends a subscription now, charging nothing more; one ended already counts as ended. */
-  cancelNow(subscriptionId: string): Promise<void>;
-  /** Deletes a customer with the e-mail and cards the provider keeps for it; one deleted already counts as deleted. */
-  deleteCustomer(customerId: string): Promise<void>;
-}
+export type ProviderOfRecord = Pick<PaymentProvider, "name" | "subscriptions" | "customers">;
 
 /** The e-mail address a deleted buyer's orders keep: none (nothing is mailed about them). */
 export const ERASED_EMAIL = "";
@@ -91,11 +91,12 @@ class Blocked extends Error {
 }
 
 /**
- * Deletes the reader's account. First, at the provider (Stripe Billing): a plan it renews that
- * was cancelled but runs to its period's end is ended, then every customer the reader's plans
- * belong to is deleted, so that nothing there stays tied to the account. If the provider cannot
- * be reached this throws, and nothing here was deleted: the reader tries again, and the provider
- * answers what it did already the same way.
+ * Deletes the reader's account. First, at the provider (Stripe): a plan it renews that was
+ * cancelled but runs to its period's end is ended, then every customer the reader's plans belong
+ * to is deleted, and each customer the reader's orders keep a card with that nothing is left to
+ * charge to, so that nothing there stays tied to the account but what a pre-order still due needs.
+ * If the provider cannot be reached this throws, and the account is not deleted: the reader tries
+ * again, and the provider answers what it did already the same way.
  */
 export async function deleteAccount(db: Database, userId: string, now: Date, provider?: ProviderOfRecord): Promise<DeletionOutcome> {
   const early = await deletionBlocker(db, userId);
@@ -107,10 +108,19 @@ export async function deleteAccount(db: Database, userId: string, now: Date, pro
     .where((eb) => eb.or([eb("provider_subscription_id", "is not", null), eb("provider_customer_id", "is not", null)]))
     .execute();
   if (plans.length > 0) {
-    if (!provider) throw new Error("the reader's plans and customers at the provider can only be ended through the provider");
+    const [subscriptions, customers] = [provider?.subscriptions, provider?.customers];
+    if (!subscriptions || !customers)
+      throw new Error("the reader's plans and customers at the provider can only be ended through the provider");
     for (const plan of plans)
-      if (plan.provider_subscription_id && plan.billing_status !== "ended") await provider.cancelNow(plan.provider_subscription_id);
-    for (const customer of new Set(plans.map((p) => p.provider_customer_id))) if (customer) await provider.deleteCustomer(customer);
+      if (plan.provider_subscription_id && plan.billing_status !== "ended") await subscriptions.cancelNow(plan.provider_subscription_id);
+    for (const customer of new Set(plans.map((p) => p.provider_customer_id))) if (customer) await customers.delete(customer);
+  }
+  // An order's customer that still has a pre-order to charge on its date stays: the order is kept,
+  // and the scheduled job charges it, then deletes the customer (server/store/preorders.ts).
+  for (const spent of await spentCustomers(db, { userId })) {
+    if (!provider?.customers || spent.provider !== provider.name)
+      throw new Error(`order ${spent.orderId}'s customer at ${spent.provider} can only be deleted through that provider`);
+    await deleteOrderCustomer(db, provider.customers, spent);
   }
   try {
     return await db.transaction().execute((tx) => erase(tx, userId, now));

@@ -19,5 +19,4 @@ export {
   type DeletionOutcome,
   type ProviderOfRecord,
 } from "./erase";
-export { stripeCustomers } from "./stripe-customers";
 export { accountDeletedMessage, sendAccountDeleted } from "./mail";

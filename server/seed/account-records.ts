@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Database } from "~/server/db/connection";
+import { seedDate, seedDay } from "./content-source";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
@@ -16,7 +17,7 @@ const accountRecordsSchema = z.object({
       subscriptionCode: z.string().min(1),
       active: z.boolean(),
       accessStart: day,
-      accessEnd: day,
+      accessEnd: seedDay,
     }),
   ),
   restrictedAddresses: z.array(z.object({ pattern: z.string().regex(/^[^@\s]*@[^@\s]+$/), reason: z.string().min(1) })),
@@ -30,7 +31,8 @@ export function loadAccountRecords(contentDir: string): AccountRecords {
   return accountRecordsSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
 }
 
-export async function seedAccountRecords(db: Database, records: AccountRecords): Promise<void> {
+/** Loads the records; an end written as days after seeding counts from `now`. */
+export async function seedAccountRecords(db: Database, records: AccountRecords, now: Date): Promise<void> {
   for (const r of records.printSubscribers) {
     await db
       .insertInto("print_subscriber")
@@ -43,7 +45,7 @@ export async function seedAccountRecords(db: Database, records: AccountRecords):
         subscription_code: r.subscriptionCode,
         active: r.active ? 1 : 0,
         access_start: r.accessStart,
-        access_end: r.accessEnd,
+        access_end: seedDate(r.accessEnd, now),
       })
       .execute();
   }

@@ -9,10 +9,10 @@ import { topicKey } from "~/shared/slugs";
 
 const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 /**
- * A store date that must still be ahead whenever a site is seeded (a coming-soon product's): a
- * day, or `{ "daysAfterSeeding": n }`, the UTC day n days after the seed runs.
+ * A date that must still be ahead whenever a site is seeded (a coming-soon product's, a print
+ * subscription's end): a day, or `{ "daysAfterSeeding": n }`, the UTC day n days after the seed runs.
  */
-const seedDay = z.union([dateString, z.object({ daysAfterSeeding: z.number().int().min(1) }).strict()]);
+export const seedDay = z.union([dateString, z.object({ daysAfterSeeding: z.number().int().min(1) }).strict()]);
 export type SeedDay = z.infer<typeof seedDay>;
 
 /** The day a seed day names, days after seeding counted from `now`'s UTC day. */

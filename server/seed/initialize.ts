@@ -16,13 +16,13 @@ import { indexUnindexedContent } from "~/server/search/documents";
  * the publisher's account records, the store's promo codes and vouchers, the text its downloads
  * are made of, then its "Better together" pairings, and the courses. Safe to run from several
  * instances at once: a step's marker is written in the same transaction as its data, so a second
- * instance's insert fails and it goes on with the data the first one committed. Store dates given
- * as days after seeding count from `now`.
+ * instance's insert fails and it goes on with the data the first one committed. Store dates and
+ * print subscriptions' ends given as days after seeding count from `now`.
  */
 export async function seedDatabase(db: Database, contentDir: string, now = new Date()): Promise<void> {
   await seedOnce(db, "search-index", (tx) => indexUnindexedContent(tx));
   await seedOnce(db, "content", (tx) => seedContent(tx, loadSeedContent(contentDir), now));
-  await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(contentDir)));
+  await seedOnce(db, "accounts", (tx) => seedAccountRecords(tx, loadAccountRecords(contentDir), now));
   await seedOnce(db, "store-offers", (tx) => seedStoreOffers(tx, loadSeedContent(contentDir).store));
   await seedOnce(db, "product-texts", (tx) => seedProductTexts(tx, loadSeedContent(contentDir)));
   await seedOnce(db, "product-companions", (tx) => seedProductCompanions(tx, loadSeedContent(contentDir).store));

@@ -48,7 +48,13 @@ export async function startOrderPayment(
     });
     await db
       .updateTable("store_order")
-      .set({ provider: provider.name, provider_session_id: session.id, provider_checkout_url: session.url })
+      .set({
+        provider: provider.name,
+        provider_session_id: session.id,
+        provider_checkout_url: session.url,
+        // Deleted there once nothing awaits the card it keeps (ADR 092): preorders.ts.
+        provider_customer_id: session.customerId ?? null,
+      })
       .where("id", "=", order.id)
       .execute();
     return session.url;

@@ -1,7 +1,7 @@
 import { claimUntil, footer, sendClaimed, unclaimed, type BillingMail } from "~/server/billing/mail";
 import type { Database } from "~/server/db/connection";
 import { log } from "~/server/log";
-import type { PaymentProvider } from "~/server/payments/provider";
+import type { PaymentProvider, ProviderCustomers } from "~/server/payments/provider";
 import { formatUsd } from "~/shared/money";
 import { PAY_AGAIN } from "~/shared/preorders";
 import { lineShips } from "./fulfilment/lifecycle";
@@ -17,12 +17,16 @@ import { findOrder } from "./order-records";
 // a download opens (and is fulfilled), a print line becomes ready to ship. A declined card marks
 // the line, for staff and the buyer, and the buyer is mailed once; they can pay for it with
 // another card from their order's page (preorder-payment.ts), which releases it as this does.
+// Last, an order's customer at the provider (Stripe's, made to keep the card for these charges,
+// with the buyer's e-mail) is deleted there once nothing is left to charge to that card.
 
 export interface PreorderRun {
   charged: number;
   declined: number;
   released: number;
   mailed: number;
+  /** Orders' customers deleted at the provider, nothing being left to charge to their cards. */
+  customersDeleted: number;
 }
 
 /** The key a line's charge is made under at the provider: the same line is never charged twice. */
@@ -67,7 +71,7 @@ type DueLine = Awaited<ReturnType<typeof dueLines>>[number];
 
 /** Charges, releases and mails what fell due by `now`. */
 export async function runPreorders(db: Database, provider: PaymentProvider, mail: BillingMail, now: Date): Promise<PreorderRun> {
-  const run: PreorderRun = { charged: 0, declined: 0, released: 0, mailed: 0 };
+  const run: PreorderRun = { charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 };
   for (const line of await dueLines(db, now)) {
     if (line.charge_cents !== null && line.charged_at === null) {
       const outcome = await charge(db, provider, line, now);
@@ -78,7 +82,66 @@ export async function runPreorders(db: Database, provider: PaymentProvider, mail
     if (await release(db, line, now)) run.released++;
   }
   run.mailed = await sendPreorderNotices(db, mail, now);
+  if (provider.customers)
+    for (const spent of await spentCustomers(db, { provider: provider.name }))
+      try {
+        await deleteOrderCustomer(db, provider.customers, spent);
+        run.customersDeleted++;
+      } catch (error) {
+        // Asked again at the next round; the other orders' customers go meanwhile.
+        log.warn(`order ${spent.orderId}'s customer at ${provider.name} is not deleted yet`, { error });
+      }
   return run;
+}
+
+/** An order whose customer at the provider has nothing left to charge. */
+export interface SpentCustomer {
+  orderId: string;
+  provider: string;
+  customerId: string;
+}
+
+/**
+ * Orders (of one provider, or of one account) whose customer at the provider has nothing left to
+ * charge: the order cancelled, or paid with no line still awaiting its charge on its date. A line
+ * declined on its date awaits nothing from that card either: its buyer pays for it at a checkout
+ * of its own (preorder-payment.ts). An order awaiting payment keeps its customer.
+ */
+export async function spentCustomers(db: Database, only: { provider?: string; userId?: string }): Promise<SpentCustomer[]> {
+  let orders = db
+    .selectFrom("store_order as o")
+    .select(["o.id as orderId", "o.provider", "o.provider_customer_id as customerId"])
+    .where("o.provider_customer_id", "is not", null)
+    .where("o.status", "!=", "pending_payment")
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("store_order_line as l")
+            .select("l.position")
+            .whereRef("l.order_id", "=", "o.id")
+            .where("o.status", "=", "paid")
+            .where("l.charge_cents", "is not", null)
+            .where("l.charged_at", "is", null)
+            .where("l.charge_failed_at", "is", null)
+            .where((eb) => eb("l.refunded_quantity", "<", eb.ref("l.quantity"))),
+        ),
+      ),
+    );
+  if (only.provider) orders = orders.where("o.provider", "=", only.provider);
+  if (only.userId) orders = orders.where("o.user_id", "=", only.userId);
+  const rows = await orders.orderBy("o.id").execute();
+  return rows.map((r) => ({ orderId: r.orderId, provider: r.provider ?? "", customerId: r.customerId! }));
+}
+
+/** Deletes an order's customer at the provider (idempotent there), then forgets it. Throws when the provider cannot be reached. */
+export async function deleteOrderCustomer(db: Database, customers: ProviderCustomers, spent: SpentCustomer): Promise<void> {
+  await customers.delete(spent.customerId);
+  await db
+    .updateTable("store_order")
+    .set({ provider_customer_id: null })
+    .where("id", "=", spent.orderId)
+    .where("provider_customer_id", "=", spent.customerId)
+    .execute();
 }
 
 /**
@@ -205,5 +268,8 @@ export async function sendPreorderNotices(db: Database, mail: BillingMail, now: 
 
 /** One log line saying what a run did. */
 export function describePreorders(run: PreorderRun): string {
-  return `Pre-orders: charged ${run.charged}, declined ${run.declined}, released ${run.released} line(s); mailed ${run.mailed} notice(s)`;
+  return (
+    `Pre-orders: charged ${run.charged}, declined ${run.declined}, released ${run.released} line(s); mailed ${run.mailed} notice(s); ` +
+    `deleted ${run.customersDeleted} order customer(s) at the provider`
+  );
 }

@@ -23,6 +23,7 @@ import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
 import { cancelAbandonedOrders } from "~/server/store/order-sweep";
 import { evaluatePromo } from "~/server/store/promo";
 import { redeemVoucher, voucherState } from "~/server/store/vouchers";
+import { NOON_IN_NEW_YORK as NOON, NY_ADDRESS as NY, STORE_OPEN as OPEN } from "~/tests/helpers/store-checkout";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 import { cartLineType } from "~/shared/product-types";
 
@@ -48,21 +49,8 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
-/** Noon in New York: outside the daily maintenance window. */
-const NOON = new Date("2026-11-24T17:00:00Z");
-/** 8am in New York: inside it. */
+/** 8am in New York, the day of NOON: inside the daily maintenance window. */
 const EIGHT_AM = new Date("2026-11-24T13:00:00Z");
-
-const NY = normalizeAddress({
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "1 Main St",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
-});
 
 async function cartWith(lines: { id: number; quantity?: number }[]): Promise<string> {
   const cart = await createCart(db, null);

@@ -18,7 +18,7 @@ import {
 import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
 import { addToCart, createCart, readCart } from "~/server/store/cart";
 import { productBySlug, storePage } from "~/server/store/catalogue";
-import { buildReview, EMPTY_DRAFT, readDraft, saveDraft } from "~/server/store/checkout";
+import { buildReview, readDraft } from "~/server/store/checkout";
 import { openDownload } from "~/server/store/downloads";
 import { cancelOrder, markOrderPaid } from "~/server/store/order-payment";
 import { findOrder } from "~/server/store/order-records";
@@ -26,7 +26,7 @@ import { issueIdempotencyKey, submitOrder, type SubmitOutcome } from "~/server/s
 import { evaluatePromo, promoUses } from "~/server/store/promo";
 import { refundOrder } from "~/server/store/refunds/refunds";
 import { redeemVoucher, voucherState } from "~/server/store/vouchers";
-import { normalizeAddress } from "~/shared/address";
+import { checkoutCart, NOON_IN_NEW_YORK as NOON, placed, STORE_OPEN, submitCart } from "~/tests/helpers/store-checkout";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The store's catalogue and offers at the desk (issue 39, ADR 091) on the database the run uses:
@@ -39,20 +39,9 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 const ACTOR: AuditActor = { id: null, label: "store@meridian.example" };
 const STORE: Editor = { actor: ACTOR, name: "Stella Store" };
 const OTHER: Editor = { actor: { id: null, label: "other@meridian.example" }, name: "Otto Other" };
-const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
-/** Noon in New York, outside the store's maintenance window, and an hour and a day later. */
-const NOON = new Date("2026-11-24T17:00:00Z");
-const ONE_PM = new Date("2026-11-24T18:00:00Z");
-const NEXT_DAY = new Date("2026-11-25T17:00:00Z");
-const NY = normalizeAddress({
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "1 Main St",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
-});
+/** An hour and a day after noon in New York (NOON, outside the store's maintenance window). */
+const ONE_PM = new Date(NOON.getTime() + 3_600_000);
+const NEXT_DAY = new Date(NOON.getTime() + 86_400_000);
 
 let connection: IsolatedConnection;
 let db: Database;
@@ -121,47 +110,11 @@ async function newProduct(cents = 1500, code = "KND", lineType: "EBOOK" | "SHIP"
 }
 
 /** A cart holding one of the availability, with shipping and payment confirmed for `email`. */
-async function readyCart(availabilityId: number, email = "shopper@example.org", draft: { promoCode?: string } = {}) {
-  const cart = await createCart(db, null);
-  const added = await addToCart(db, cart, { availabilityId, quantity: 1, referral: null });
-  expect(added).toMatchObject({ ok: true });
-  await saveDraft(db, cart, {
-    ...EMPTY_DRAFT,
-    email,
-    address: NY,
-    shippingMethod: "standard",
-    confirmed: true,
-    promoCode: draft.promoCode ?? "",
-  });
-  return cart;
-}
+const readyCart = (availabilityId: number, email = "shopper@example.org", draft: { promoCode?: string } = {}) =>
+  checkoutCart(db, { guest: email }, [availabilityId], draft);
 
 /** Places the cart's order at `at`, for the total the review shows at that moment (db: the instance asked). */
-async function place(cart: string, at: Date, on: Database = db): Promise<SubmitOutcome> {
-  const review = await buildReview(
-    on,
-    { cart: await readCart(on, cart, at), draft: await readDraft(on, cart), userId: null, accountEmail: null },
-    at,
-  );
-  if (!review.ok) throw new Error(review.problem);
-  return submitOrder(
-    on,
-    OPEN,
-    {
-      cartId: cart,
-      userId: null,
-      accountEmail: null,
-      idempotencyKey: issueIdempotencyKey(),
-      shownTotalCents: review.review.totals.totalCents,
-    },
-    at,
-  );
-}
-
-const placed = (outcome: SubmitOutcome) => {
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome));
-  return outcome.order;
-};
+const place = (cart: string, at: Date, on: Database = db): Promise<SubmitOutcome> => submitCart(on, cart, at);
 
 const auditOf = (subject: string) =>
   db.selectFrom("desk_audit").select(["action", "actor"]).where("subject", "=", subject).orderBy("at").orderBy("id").execute();
@@ -314,7 +267,7 @@ describe(`prices from a moment on (${dialectName})`, () => {
     await schedulePrice(db, STORE, product.id, format.id, { priceCents: 1200, startsAt: null }, NOON);
     const refused = await submitOrder(
       db,
-      OPEN,
+      STORE_OPEN,
       {
         cartId: cart,
         userId: null,

@@ -1,8 +1,6 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "~/server/accounts/users";
-import type { MailMessage, Mailer } from "~/server/adapters/mail";
-import type { BillingMail } from "~/server/billing/mail";
 import { connect, type Database } from "~/server/db/connection";
 import type { AuditActor } from "~/server/desk/audit";
 import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
@@ -16,6 +14,7 @@ import { cancelPaidOrder, refundOrder, refundsOf } from "~/server/store/refunds/
 import { sendRefundReceipts } from "~/server/store/refunds/refund-mail";
 import { redeemVoucher, voucherState } from "~/server/store/vouchers";
 import { pdfText, readPdf } from "~/tests/helpers/pdf-reader";
+import { recordingMail } from "~/tests/helpers/store-checkout";
 import { availabilities, insertOrder, type LineSpec } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -32,18 +31,7 @@ let pick: Awaited<ReturnType<typeof availabilities>>;
 let buyer: User;
 const NOW = new Date("2026-03-02T10:00:00.000Z");
 const STAFF: AuditActor = { id: null, label: "store@example.org" };
-const sent: MailMessage[] = [];
-const mailer: Mailer = {
-  async send(message) {
-    sent.push(message);
-    return { messageId: `<${sent.length}@test>` };
-  },
-};
-const mail: BillingMail = {
-  mailer,
-  siteUrl: "https://meridian.test",
-  publisher: { name: "Meridian Review", addressLines: ["1 Press Lane", "Albany, NY"], taxId: null },
-};
+const { sent, mail } = recordingMail();
 
 beforeAll(async () => {
   connection = await isolatedConnection("refunds");

@@ -1,20 +1,19 @@
+import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MailMessage, Mailer } from "~/server/adapters/mail";
-import type { BillingMail } from "~/server/billing/mail";
+import { insertUser } from "~/server/accounts/users";
 import { connect, type Database } from "~/server/db/connection";
 import type { PaymentEvent, PaymentProvider } from "~/server/payments/provider";
 import { createStripeProvider } from "~/server/payments/stripe";
-import { addToCart, createCart, readCart } from "~/server/store/cart";
-import { buildReview, EMPTY_DRAFT, readDraft, saveDraft } from "~/server/store/checkout";
+import { deleteAccount, ERASED_EMAIL } from "~/server/privacy";
 import { settleOrder, startOrderPayment } from "~/server/store/order-payment";
 import { findOrder, type Order } from "~/server/store/order-records";
-import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
+import { issueIdempotencyKey } from "~/server/store/order-submit";
 import { handlePreorderPaymentEvent, settlePreorderPayment, startPreorderPayment } from "~/server/store/preorder-payment";
 import { chargeDue, preorderChargeKey, runPreorders } from "~/server/store/preorders";
 import { confirmProviderRefunds, refundOrder, refundsOf } from "~/server/store/refunds/refunds";
-import { normalizeAddress } from "~/shared/address";
 import { PAY_AGAIN } from "~/shared/preorders";
 import { startFakeStripe, stripeSignature, TEST_CARDS, type FakeEvent, type FakeStripe } from "~/tests/helpers/fake-stripe";
+import { NOON_IN_NEW_YORK as NOON, placeOrder, preorderCatalogue, recordingMail, type Shopper } from "~/tests/helpers/store-checkout";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Pre-orders charged "when it ships" through Stripe (ADR 092, amended), against the loopback
@@ -27,39 +26,18 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 
 const SECRET_KEY = "sk_test_preorders";
 const WEBHOOK_SECRET = "whsec_preorders";
-const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
 const STAFF = { id: null, label: "store@meridian.example" };
-/** Noon in New York long before the seed's coming-soon date (2027-02-09), the day before it, and the day after. */
-const NOON = new Date("2026-11-24T17:00:00Z");
-const BEFORE = new Date("2027-02-08T17:00:00Z");
-const AFTER = new Date("2027-02-10T17:00:00Z");
+const GUEST = { guest: "stripe-preorder@example.org" };
+/** When the job runs: noon the day before the coming-soon date and the day after (orders are placed at NOON, long before). */
+let BEFORE: Date;
+let AFTER: Date;
 const URLS = { successUrl: "https://meridian.test/order/back", cancelUrl: "https://meridian.test/order/stay" };
-const NY = normalizeAddress({
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "1 Main St",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
-});
 
 let connection: IsolatedConnection;
 let db: Database;
 let stripe: FakeStripe;
 let provider: PaymentProvider;
-const sent: MailMessage[] = [];
-const mailer: Mailer = {
-  async send(message) {
-    sent.push(message);
-    return { messageId: `<${sent.length}@test>` };
-  },
-};
-const mail: BillingMail = {
-  mailer,
-  siteUrl: "https://meridian.test",
-  publisher: { name: "Meridian Review", addressLines: ["1 Press Lane", "Albany, NY"], taxId: null },
-};
+const { sent, mail } = recordingMail();
 let soonEbook: number;
 let onSaleHardcover: number;
 
@@ -68,18 +46,7 @@ beforeAll(async () => {
   db = connect(connection);
   stripe = await startFakeStripe(SECRET_KEY);
   provider = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: stripe.url });
-  const of = async (code: string, status: "A" | "F") =>
-    (
-      await db
-        .selectFrom("product_availability")
-        .select("id")
-        .where("code", "=", code)
-        .where("status", "=", status)
-        .orderBy("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  soonEbook = await of("KND", "F");
-  onSaleHardcover = await of("HBK", "A");
+  ({ soonEbook, onSaleHardcover, dayBefore: BEFORE, dayAfter: AFTER } = await preorderCatalogue(db));
   await db.updateTable("product_availability").set({ preorder_charge: "ship" }).where("id", "=", soonEbook).execute();
 }, 60_000);
 
@@ -89,43 +56,17 @@ afterAll(async () => {
   await connection?.drop();
 });
 
-/** A guest's order of these items, placed for the total its review showed, paid at Stripe's hosted page with `card`. */
-async function paidOrder(items: number[], card: string = TEST_CARDS.succeeds): Promise<Order & { sessionId: string }> {
-  const cart = await createCart(db, null, NOON);
-  for (const availabilityId of items)
-    expect(await addToCart(db, cart, { availabilityId, quantity: 1, referral: null }, NOON)).toMatchObject({ ok: true });
-  await saveDraft(db, cart, {
-    ...EMPTY_DRAFT,
-    email: "stripe-preorder@example.org",
-    address: NY,
-    shippingMethod: "standard",
-    confirmed: true,
-  });
-  const review = await buildReview(
-    db,
-    { cart: await readCart(db, cart, NOON), draft: await readDraft(db, cart), userId: null, accountEmail: null },
-    NOON,
-  );
-  if (!review.ok) throw new Error(review.problem);
-  const outcome = await submitOrder(
-    db,
-    OPEN,
-    {
-      cartId: cart,
-      userId: null,
-      accountEmail: null,
-      idempotencyKey: issueIdempotencyKey(),
-      shownTotalCents: review.review.totals.totalCents,
-      provider,
-    },
-    NOON,
-  );
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome));
-  const url = await startOrderPayment(db, provider, outcome.order, URLS);
-  const session = stripe.sessionAt(url)!;
+/** An order of these items (a guest's, or a reader's) placed through the cart and checkout, paid at Stripe's hosted page with `card`. */
+async function paidOrder(
+  items: number[],
+  card: string = TEST_CARDS.succeeds,
+  shopper: Shopper = GUEST,
+): Promise<Order & { sessionId: string }> {
+  const order = await placeOrder(db, shopper, items, NOON, provider);
+  const session = stripe.sessionAt(await startOrderPayment(db, provider, order, URLS))!;
   stripe.pay(session.id, card);
-  expect(await settleOrder(db, provider, outcome.order.id, NOON)).toBe("paid");
-  return { ...outcome.order, sessionId: session.id };
+  expect(await settleOrder(db, provider, order.id, NOON)).toBe("paid");
+  return { ...order, sessionId: session.id };
 }
 
 const lineOf = (orderId: string, availabilityId: number) =>
@@ -352,5 +293,92 @@ describe(`pre-orders through Stripe (${dialectName})`, () => {
     expect(refund).toMatchObject({ ok: true, status: "pending", amountCents: owed });
     expect(posts("/v1/refunds").at(-1)!.form.get("payment_intent")).toBe(second.payment_intent);
     expect(await confirmRefundsOf(second.payment_intent!)).toBe("confirmed");
+  });
+  it("deletes the order's customer at Stripe once nothing is left to charge to its card: charged, declined or refunded; never before", async () => {
+    const customerOf = async (order: Order) =>
+      (await db.selectFrom("store_order").select("provider_customer_id").where("id", "=", order.id).executeTakeFirstOrThrow())
+        .provider_customer_id;
+    const charged = await paidOrder([soonEbook, onSaleHardcover]);
+    const declined = await paidOrder([soonEbook], TEST_CARDS.declinesLater);
+    const refunded = await paidOrder([soonEbook]);
+    const orders = [charged, declined, refunded];
+    const customers = orders.map((o) => stripe.sessions.get(o.sessionId)!.customer!);
+    // Kept with the order as its checkout made it.
+    expect(await Promise.all(orders.map(customerOf))).toEqual(customers);
+    const deletes = () => stripe.requests.filter((r) => r.method === "DELETE" && customers.some((c) => r.path === `/v1/customers/${c}`));
+
+    // Before the date only the refunded order (nothing left to charge) loses its customer.
+    expect(
+      await refundOrder(db, provider, STAFF, refunded.id, { reason: "Buyer asked", idempotencyKey: issueIdempotencyKey() }, BEFORE),
+    ).toMatchObject({ ok: true, amountCents: 0 });
+    expect(await runPreorders(db, provider, mail, BEFORE)).toMatchObject({ charged: 0, customersDeleted: 1 });
+    expect(deletes().map((r) => r.path)).toEqual([`/v1/customers/${customers[2]}`]);
+    expect(stripe.customers.get(customers[0]!)).toMatchObject({ email: "stripe-preorder@example.org" });
+
+    // On the date: charged, or declined (its buyer pays at a checkout of its own): both go, once.
+    expect(await runPreorders(db, provider, mail, AFTER)).toMatchObject({ charged: 1, declined: 1, customersDeleted: 2 });
+    expect(await runPreorders(db, provider, mail, AFTER)).toMatchObject({ customersDeleted: 0 });
+    expect(deletes()).toHaveLength(3);
+    for (const customer of customers) expect(stripe.customers.get(customer)).toEqual({ id: customer, object: "customer", deleted: true });
+    expect(await Promise.all(orders.map(customerOf))).toEqual([null, null, null]);
+    // The charge it made is still refunded to its own PaymentIntent.
+    const ebook = await lineOf(charged.id, soonEbook);
+    expect(
+      await refundOrder(
+        db,
+        provider,
+        STAFF,
+        charged.id,
+        { lines: [{ position: ebook.position, quantity: 1 }], reason: "Changed their mind", idempotencyKey: issueIdempotencyKey() },
+        AFTER,
+      ),
+    ).toMatchObject({ ok: true, status: "pending", amountCents: ebook.charge_cents });
+    expect(posts("/v1/refunds").at(-1)!.form.get("payment_intent")).toBe(ebook.charge_id);
+  });
+
+  it("deletes a reader's order customers with their account unless a pre-order still awaits its charge, which the job makes on its date before deleting that one", async () => {
+    const buyer = (await insertUser(db, {
+      firstName: "Ines",
+      lastName: "Okafor",
+      email: `preorder-reader-${crypto.randomUUID()}@example.org`,
+      password: "Lantern5!quay",
+      optIn: false,
+    }))!;
+    const reader = { reader: buyer };
+    const spent = await paidOrder([soonEbook], TEST_CARDS.succeeds, reader);
+    expect(
+      await refundOrder(db, provider, STAFF, spent.id, { reason: "Buyer asked", idempotencyKey: issueIdempotencyKey() }, BEFORE),
+    ).toMatchObject({ ok: true });
+    const due = await paidOrder([soonEbook, onSaleHardcover], TEST_CARDS.succeeds, reader);
+    const spentCustomer = stripe.sessions.get(spent.sessionId)!.customer!;
+    const dueCustomer = stripe.sessions.get(due.sessionId)!.customer!;
+
+    // Stripe out of reach: the account stays, to be deleted when the reader tries again.
+    const unreachable = createStripeProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, apiUrl: "http://127.0.0.1:9" });
+    await expect(deleteAccount(db, buyer.id, BEFORE, unreachable)).rejects.toThrow(/^Stripe: delete customer failed/);
+    expect(await db.selectFrom("app_user").select("id").where("id", "=", buyer.id).execute()).toHaveLength(1);
+
+    expect(await deleteAccount(db, buyer.id, BEFORE, provider)).toMatchObject({ ok: true, deleted: { ordersKept: 2 } });
+    expect(stripe.customers.get(spentCustomer)).toMatchObject({ deleted: true });
+    // The pre-order still due keeps its card, with the customer it is saved for.
+    expect(stripe.customers.get(dueCustomer)).toMatchObject({ email: buyer.email });
+    expect(
+      await db
+        .selectFrom("store_order")
+        .select(["user_id", "email", "provider_customer_id"])
+        .where("id", "=", due.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({
+      user_id: null,
+      email: ERASED_EMAIL,
+      provider_customer_id: dueCustomer,
+    });
+
+    const mails = sent.length;
+    expect(await runPreorders(db, provider, mail, AFTER)).toMatchObject({ charged: 1, released: 1, customersDeleted: 1 });
+    expect(await lineOf(due.id, soonEbook)).toMatchObject({ charged_at: AFTER.toISOString(), charge_id: expect.stringMatching(/^pi_/) });
+    expect(stripe.customers.get(dueCustomer)).toMatchObject({ deleted: true });
+    // Its buyer's address went with the account: nothing is mailed.
+    expect(sent.length).toBe(mails);
   });
 });

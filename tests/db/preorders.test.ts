@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MailMessage, Mailer } from "~/server/adapters/mail";
-import type { BillingMail } from "~/server/billing/mail";
 import { connect, type Database } from "~/server/db/connection";
 import type { PreorderCharge } from "~/server/db/schema";
 import type { AuditActor } from "~/server/desk/audit";
@@ -8,18 +6,17 @@ import type { Editor } from "~/server/desk/catalogue/common";
 import { getDeskAvailability, saveAvailability } from "~/server/desk/products";
 import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
 import { addToCart, createCart, readCart } from "~/server/store/cart";
-import { buildReview, EMPTY_DRAFT, readDraft, saveDraft } from "~/server/store/checkout";
 import { downloadsForOrder, openDownload } from "~/server/store/downloads";
 import { deskOrder } from "~/server/store/fulfilment/desk-orders";
 import { fulfilLines } from "~/server/store/fulfilment/shipments";
 import { settleOrder, startOrderPayment } from "~/server/store/order-payment";
 import { findOrder, orderForViewer, type Order } from "~/server/store/order-records";
-import { issueIdempotencyKey, submitOrder } from "~/server/store/order-submit";
+import { issueIdempotencyKey } from "~/server/store/order-submit";
 import { canPayAgain, handlePreorderPaymentEvent, settlePreorderPayment, startPreorderPayment } from "~/server/store/preorder-payment";
 import { chargeDue, runPreorders, sendPreorderNotices } from "~/server/store/preorders";
 import { cancelPaidOrder, refundOrder } from "~/server/store/refunds/refunds";
-import { normalizeAddress } from "~/shared/address";
 import { PAY_AGAIN } from "~/shared/preorders";
+import { NOON_IN_NEW_YORK as NOON, placeOrder, preorderCatalogue, recordingMail } from "~/tests/helpers/store-checkout";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // Pre-orders (issue 39, ADR 092) on the database the run uses, through the real cart, order and
@@ -27,38 +24,17 @@ import { dialectName, isolatedConnection, type IsolatedConnection } from "~/test
 // job's run on the date (run twice, it charges once), downloads and dispatch held until then, the
 // buyer's mails, a declined card, and cancelling or refunding before and after the charge.
 
-const OPEN = { MAINTENANCE_MODE: false, STORE_MAINTENANCE_WINDOW: "07:30-10:00", STORE_TIMEZONE: "America/New_York" } as const;
 const STAFF: AuditActor = { id: null, label: "store@meridian.example" };
 const EDITOR: Editor = { actor: STAFF, name: "Stella Store" };
-/** Noon in New York, long before the seed's coming-soon date (2027-02-09), and the day after that date. */
-const NOON = new Date("2026-11-24T17:00:00Z");
-const BEFORE = new Date("2027-02-08T17:00:00Z");
-const AFTER = new Date("2027-02-10T17:00:00Z");
-const NY = normalizeAddress({
-  firstName: "Ada",
-  lastName: "Byron",
-  address1: "1 Main St",
-  city: "Albany",
-  state: "NY",
-  postalCode: "12207",
-  countryCode: "US",
-});
+const GUEST = { guest: "preorder@example.org" };
+/** When the job runs: noon the day before the coming-soon date and the day after (orders are placed at NOON, long before). */
+let BEFORE: Date;
+let AFTER: Date;
 
 let connection: IsolatedConnection;
 let db: Database;
 let sandbox: SandboxProvider;
-const sent: MailMessage[] = [];
-const mailer: Mailer = {
-  async send(message) {
-    sent.push(message);
-    return { messageId: `<${sent.length}@test>` };
-  },
-};
-const mail: BillingMail = {
-  mailer,
-  siteUrl: "https://meridian.test",
-  publisher: { name: "Meridian Review", addressLines: ["1 Press Lane", "Albany, NY"], taxId: null },
-};
+const { sent, mail } = recordingMail();
 let soonEbook: number;
 let soonHardcover: number;
 let onSaleHardcover: number;
@@ -67,19 +43,7 @@ beforeAll(async () => {
   connection = await isolatedConnection("preorders");
   db = connect(connection);
   sandbox = createSandboxProvider(db, { siteUrl: "https://meridian.test", webhookSecret: "whsec_test" });
-  const of = async (code: string, status: "A" | "F") =>
-    (
-      await db
-        .selectFrom("product_availability")
-        .select("id")
-        .where("code", "=", code)
-        .where("status", "=", status)
-        .orderBy("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  soonEbook = await of("KND", "F");
-  soonHardcover = await of("HBK", "F");
-  onSaleHardcover = await of("HBK", "A");
+  ({ soonEbook, soonHardcover, onSaleHardcover, dayBefore: BEFORE, dayAfter: AFTER } = await preorderCatalogue(db));
 }, 60_000);
 
 afterAll(async () => {
@@ -90,41 +54,18 @@ afterAll(async () => {
 const chargedWhen = (availabilityId: number, policy: PreorderCharge) =>
   db.updateTable("product_availability").set({ preorder_charge: policy }).where("id", "=", availabilityId).execute();
 
-/** A guest's order of these items, placed for the total its review showed, paid at the sandbox with `card`. */
+/** A guest's order of these items, placed through the cart and checkout, paid at the sandbox with `card`. */
 async function paidOrder(items: number[], card: string = SANDBOX_CARDS.succeeds): Promise<Order & { sessionId: string }> {
-  const cart = await createCart(db, null, NOON);
-  for (const availabilityId of items)
-    expect(await addToCart(db, cart, { availabilityId, quantity: 1, referral: null }, NOON)).toMatchObject({ ok: true });
-  await saveDraft(db, cart, { ...EMPTY_DRAFT, email: "preorder@example.org", address: NY, shippingMethod: "standard", confirmed: true });
-  const review = await buildReview(
-    db,
-    { cart: await readCart(db, cart, NOON), draft: await readDraft(db, cart), userId: null, accountEmail: null },
-    NOON,
-  );
-  if (!review.ok) throw new Error(review.problem);
-  const outcome = await submitOrder(
-    db,
-    OPEN,
-    {
-      cartId: cart,
-      userId: null,
-      accountEmail: null,
-      idempotencyKey: issueIdempotencyKey(),
-      shownTotalCents: review.review.totals.totalCents,
-      provider: sandbox,
-    },
-    NOON,
-  );
-  if (!outcome.ok) throw new Error(JSON.stringify(outcome));
-  await startOrderPayment(db, sandbox, outcome.order, { successUrl: "https://meridian.test/ok", cancelUrl: "https://meridian.test/no" });
-  const { provider_session_id } = await db
+  const order = await placeOrder(db, GUEST, items, NOON, sandbox);
+  await startOrderPayment(db, sandbox, order, { successUrl: "https://meridian.test/ok", cancelUrl: "https://meridian.test/no" });
+  const { provider_session_id: sessionId } = await db
     .selectFrom("store_order")
     .select("provider_session_id")
-    .where("id", "=", outcome.order.id)
+    .where("id", "=", order.id)
     .executeTakeFirstOrThrow();
-  expect((await sandbox.pay(provider_session_id!, card, NOON)).ok).toBe(true);
-  expect(await settleOrder(db, sandbox, outcome.order.id, NOON)).toBe("paid");
-  return { ...outcome.order, sessionId: provider_session_id! };
+  expect((await sandbox.pay(sessionId!, card, NOON)).ok).toBe(true);
+  expect(await settleOrder(db, sandbox, order.id, NOON)).toBe("paid");
+  return { ...order, sessionId: sessionId! };
 }
 
 const sandboxPayment = async (sessionId: string) => (await sandbox.payment(sessionId))!;
@@ -203,12 +144,12 @@ describe(`pre-orders (${dialectName})`, () => {
         [onSaleHardcover, null, true],
       ]),
     );
-    expect(await runPreorders(db, sandbox, mail, BEFORE)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, BEFORE)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
     expect(await chargesOf(order.id)).toEqual([]);
 
     const before = mailsTo(/ready to download/).length;
     expect(await runPreorders(db, sandbox, mail, AFTER)).toMatchObject({ charged: 1, declined: 0, released: 1 });
-    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
     const charges = await chargesOf(order.id);
     expect(charges).toEqual([expect.objectContaining({ amount_cents: ebook!.chargeLaterCents, status: "succeeded" })]);
     // Taken in all: the order's total, never more.
@@ -258,7 +199,7 @@ describe(`pre-orders (${dialectName})`, () => {
     const order = await paidOrder([soonEbook, onSaleHardcover], SANDBOX_CARDS.declinesLater);
     const before = mailsTo(/could not take the payment/).length;
     expect(await runPreorders(db, sandbox, mail, AFTER)).toMatchObject({ charged: 0, declined: 1, released: 0 });
-    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
     expect(await chargesOf(order.id)).toEqual([expect.objectContaining({ status: "declined" })]);
     const told = mailsTo(/could not take the payment/).slice(before);
     expect(told).toHaveLength(1);
@@ -309,7 +250,7 @@ describe(`pre-orders (${dialectName})`, () => {
     expect(await startPreorderPayment(db, sandbox, (await findOrder(db, order.id))!, ebook.position, urls, AFTER)).toEqual({
       kind: "not-payable",
     });
-    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toEqual({ charged: 0, declined: 0, released: 0, mailed: 0, customersDeleted: 0 });
 
     const refund = await refundOrder(
       db,

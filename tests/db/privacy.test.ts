@@ -28,7 +28,6 @@ import {
   exportPersonalData,
   NOT_EXPORTED,
   personalDataJson,
-  stripeCustomers,
   type DeletedAccount,
   type ProviderOfRecord,
 } from "~/server/privacy";
@@ -631,19 +630,29 @@ describe("deleting an account", () => {
         provider_customer_id: `cus_${counter}`,
       })
       .execute();
-    const asked: string[] = [];
-    const down = () => Promise.reject(new Error("provider down"));
-    await expect(deleteAccount(db, user.id, NOW, { cancelNow: down, deleteCustomer: down })).rejects.toThrow("provider down");
-    expect(await db.selectFrom("app_user").select("id").where("id", "=", user.id).execute()).toHaveLength(1);
+    const secretKey = "sk_test_51MeridianPrivacyProvider000000";
+    const fake = await startFakeStripe(secretKey, { now: NOW });
+    try {
+      const down = createStripeProvider({ secretKey, webhookSecret: "whsec_privacy", apiUrl: "http://127.0.0.1:9" });
+      await expect(deleteAccount(db, user.id, NOW, down)).rejects.toThrow(/^Stripe: cancel subscription failed/);
+      expect(await db.selectFrom("app_user").select("id").where("id", "=", user.id).execute()).toHaveLength(1);
+      // The sandbox cannot end what Stripe renews: nothing is deleted either.
+      await expect(
+        deleteAccount(db, user.id, NOW, createSandboxProvider(db, { siteUrl: "http://127.0.0.1:9", webhookSecret: "whsec_privacy" })),
+      ).rejects.toThrow(/only be ended through the provider/);
 
-    const provider: ProviderOfRecord = {
-      cancelNow: async (id) => void asked.push(id),
-      deleteCustomer: async (id) => void asked.push(id),
-    };
-    expect(await deleteAccount(db, user.id, NOW, provider)).toMatchObject({ ok: true });
-    expect(asked).toEqual([`sub_${counter}`, `cus_${counter}`]);
-    const kept = await db.selectFrom("subscription").selectAll().where("reference", "=", `stripe-${counter}`).executeTakeFirstOrThrow();
-    expect(kept).toMatchObject({ user_id: null, billing_status: "ended", provider_customer_id: null, access_end: NOW.toISOString() });
+      // Stripe no longer knows them (ended and deleted there before): done, as far as the site is concerned.
+      const stripe = createStripeProvider({ secretKey, webhookSecret: "whsec_privacy", apiUrl: fake.url });
+      expect(await deleteAccount(db, user.id, NOW, stripe)).toMatchObject({ ok: true });
+      expect(fake.requests.filter((r) => r.method === "DELETE").map((r) => r.path)).toEqual([
+        `/v1/subscriptions/sub_${counter}`,
+        `/v1/customers/cus_${counter}`,
+      ]);
+      const kept = await db.selectFrom("subscription").selectAll().where("reference", "=", `stripe-${counter}`).executeTakeFirstOrThrow();
+      expect(kept).toMatchObject({ user_id: null, billing_status: "ended", provider_customer_id: null, access_end: NOW.toISOString() });
+    } finally {
+      await fake.close();
+    }
   });
 });
 
@@ -677,30 +686,24 @@ describe("deleting an account at the payment provider", () => {
       const customer = plan.provider_customer_id!;
       expect(fake.customers.get(customer)).toMatchObject({ email: user.email });
 
-      const customers = await stripeCustomers({ secretKey, apiUrl: fake.url });
-      const atStripe: ProviderOfRecord = {
-        cancelNow: (id) => stripe.subscriptions!.cancelNow(id),
-        deleteCustomer: customers.deleteCustomer,
-      };
       // The plan ends at Stripe, then its customer cannot be deleted: nothing here is deleted.
-      const unreachable = await stripeCustomers({ secretKey, apiUrl: "http://127.0.0.1:9" });
-      await expect(deleteAccount(db, user.id, NOW, { ...atStripe, deleteCustomer: unreachable.deleteCustomer })).rejects.toThrow(
-        /^Stripe: delete customer failed/,
-      );
+      const unreachable = createStripeProvider({ secretKey, webhookSecret: "whsec_privacy", apiUrl: "http://127.0.0.1:9" });
+      const halfway: ProviderOfRecord = { name: "stripe", subscriptions: stripe.subscriptions, customers: unreachable.customers };
+      await expect(deleteAccount(db, user.id, NOW, halfway)).rejects.toThrow(/^Stripe: delete customer failed/);
       expect(fake.subscriptions.get(plan.provider_subscription_id!)).toMatchObject({ status: "canceled" });
       expect(fake.customers.get(customer)).toMatchObject({ email: user.email });
       expect(await db.selectFrom("app_user").select("id").where("id", "=", user.id).execute()).toHaveLength(1);
 
       // Tried again: Stripe answers the plan's second end as ended, and deletes the customer.
-      expect(await deleteAccount(db, user.id, NOW, atStripe)).toMatchObject({ ok: true });
+      expect(await deleteAccount(db, user.id, NOW, stripe)).toMatchObject({ ok: true });
       expect(fake.customers.get(customer)).toEqual({ id: customer, object: "customer", deleted: true });
       expect(fake.events.map((e) => e.type)).toContain("customer.deleted");
       const kept = await db.selectFrom("subscription").selectAll().where("id", "=", plan.id).executeTakeFirstOrThrow();
       expect(kept).toMatchObject({ user_id: null, provider_customer_id: null, billing_status: "ended" });
 
       // Asked again, and for a customer Stripe does not know: done, as far as the site is concerned.
-      await customers.deleteCustomer(customer);
-      await customers.deleteCustomer("cus_NeverMadeHere");
+      await stripe.customers!.delete(customer);
+      await stripe.customers!.delete("cus_NeverMadeHere");
       const deletes = fake.requests.filter((r) => r.method === "DELETE" && r.path.startsWith("/v1/customers/"));
       expect(deletes.map((r) => r.path)).toEqual([
         `/v1/customers/${customer}`,

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
 import type { RefundStatus } from "~/server/db/schema";
 import { daysOf, funnelReport, rollUpDays, salesReport, type ReportRange } from "~/server/desk/reports";
-import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { insertPlanCheckout, insertReader } from "~/tests/helpers/reader-records";
+import { availabilities, insertOrder, insertRefund, priceOrder } from "~/tests/helpers/store-orders";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 
 // The reports' daily roll-up (ADR 090) on the database the run uses: on randomised orders,
@@ -59,87 +60,35 @@ async function paidOrder(paidAt: string, availabilityIds: number[]) {
     .select("subtotal_cents")
     .where("id", "=", made.id)
     .executeTakeFirstOrThrow();
-  const discount = rand() < 0.3 ? between(1, Math.floor(subtotal / 3)) : 0;
-  const tax = rand() < 0.5 ? between(1, 999) : 0;
-  const shipping = rand() < 0.4 ? between(100, 900) : 0;
-  await db
-    .updateTable("store_order")
-    .set({ discount_cents: discount, tax_cents: tax, shipping_cents: shipping, total_cents: subtotal - discount + tax + shipping })
-    .where("id", "=", made.id)
-    .execute();
+  await priceOrder(db, made.id, {
+    discount: rand() < 0.3 ? between(1, Math.floor(subtotal / 3)) : 0,
+    tax: rand() < 0.5 ? between(1, 999) : 0,
+    shipping: rand() < 0.4 ? between(100, 900) : 0,
+  });
   return made.id;
 }
 
+/** A refund of some of the order's lines, picked at random, for a random amount. */
 async function refund(orderId: string, status: RefundStatus, at: string) {
   const lines = await db.selectFrom("store_order_line").select(["position", "quantity"]).where("order_id", "=", orderId).execute();
   const taken = lines.filter(() => rand() < 0.6);
   const refunded = taken.length > 0 ? taken : lines.slice(0, 1);
-  const id = crypto.randomUUID();
-  await db
-    .insertInto("store_refund")
-    .values({
-      id,
-      order_id: orderId,
-      idempotency_key: id,
-      kind: "lines",
-      amount_cents: between(100, 5_000),
-      reason: "Roll-up test",
-      status,
-      requested_by: "store@reports.example",
-      created_at: at,
-      provider: "sandbox",
-      provider_refund_id: null,
-      succeeded_at: status === "succeeded" ? at : null,
-      failure: status === "failed" ? "declined" : null,
-      credit_note_number: null,
-      mail_sent_at: null,
-      mail_claimed_until: null,
-    })
-    .execute();
-  await db
-    .insertInto("store_refund_line")
-    .values(refunded.map((l) => ({ refund_id: id, position: l.position, quantity: between(1, l.quantity) })))
-    .execute();
+  await insertRefund(db, {
+    orderId,
+    status,
+    at,
+    amountCents: between(100, 5_000),
+    lines: refunded.map((l) => [l.position, between(1, l.quantity)]),
+  });
 }
 
-async function checkout(tag: string, activatedAt: string | null) {
-  const user = crypto.randomUUID();
-  await db
-    .insertInto("app_user")
-    .values({
-      id: user,
-      email: `${user}@rollup.example`,
-      first_name: "Roll",
-      last_name: "Up",
-      password_hash: "!",
-      created_at: FIRST_DAY,
-      updated_at: FIRST_DAY,
-      last_visit_at: null,
-      email_verified_at: null,
-    })
-    .execute();
-  await db
-    .insertInto("subscription_checkout")
-    .values({
-      id: `chk_${crypto.randomBytes(16).toString("base64url")}`,
-      user_id: user,
-      plan_id: "digital",
-      ab_tag: tag,
-      amount_cents: 1_200,
-      provider: "sandbox",
-      provider_session_id: null,
-      status: activatedAt ? "activated" : "created",
-      created_at: activatedAt ?? `${FIRST_DAY}T00:00:00.000Z`,
-      activated_at: activatedAt,
-      idempotency_key: null,
-      provider_checkout_url: null,
-      company: null,
-      tax_id: null,
-      billing_country: null,
-      billing_region: null,
-    })
-    .execute();
-}
+const checkout = async (tag: string, activatedAt: string | null) =>
+  insertPlanCheckout(db, {
+    userId: await insertReader(db, "rollup", FIRST_DAY),
+    tag,
+    activatedAt,
+    createdAt: `${FIRST_DAY}T00:00:00.000Z`,
+  });
 
 const reports = async (on: Database, range: ReportRange) => ({
   sales: await salesReport(on, range),

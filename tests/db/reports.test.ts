@@ -5,7 +5,8 @@ import type { Database } from "~/server/db/connection";
 import type { BillingStatus, RefundStatus } from "~/server/db/schema";
 import { funnelReport, salesReport, SHIPPING_ROW, subscriptionsReport } from "~/server/desk/reports";
 import { recordWallView } from "~/server/paywall/walls";
-import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { insertReader, insertPlanCheckout } from "~/tests/helpers/reader-records";
+import { availabilities, insertOrder, insertRefund, priceOrder } from "~/tests/helpers/store-orders";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
 
 // The desk's reports (ADR 090) on the database the run uses, against data made by hand: each
@@ -20,25 +21,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => close());
 
-async function readerId(name: string): Promise<string> {
-  const id = crypto.randomUUID();
-  const at = "2025-01-01T00:00:00.000Z";
-  await db
-    .insertInto("app_user")
-    .values({
-      id,
-      email: `${name}.${id.slice(0, 8)}@reports.example`,
-      first_name: name,
-      last_name: "Reports",
-      password_hash: "!",
-      created_at: at,
-      updated_at: at,
-      last_visit_at: null,
-      email_verified_at: at,
-    })
-    .execute();
-  return id;
-}
+/** A reader made long before the reports' days, who counts in none of them by being made. */
+const readerId = (name: string) => insertReader(db, name, "2025-01-01T00:00:00.000Z");
 
 describe("sales by day and product", () => {
   /** Two products of the seed catalogue, and their lines' prices as these orders set them. */
@@ -61,10 +45,8 @@ describe("sales by day and product", () => {
       paidAt,
       lines: lines.map((l) => ({ availabilityId: l.of.id, quantity: l.quantity })),
     });
-    let subtotal = 0;
     for (const [i, l] of lines.entries()) {
       const price = l.of === a ? PRICE_A : PRICE_B;
-      subtotal += price * l.quantity;
       await db
         .updateTable("store_order_line")
         .set({ unit_price_cents: price, line_total_cents: price * l.quantity })
@@ -72,45 +54,12 @@ describe("sales by day and product", () => {
         .where("position", "=", i + 1)
         .execute();
     }
-    const { discount = 0, tax = 0, shipping = 0 } = money;
-    const total = subtotal - discount + tax + shipping;
-    await db
-      .updateTable("store_order")
-      .set({ subtotal_cents: subtotal, discount_cents: discount, tax_cents: tax, shipping_cents: shipping, total_cents: total })
-      .where("id", "=", made.id)
-      .execute();
-    return { ...made, total };
+    return { ...made, total: await priceOrder(db, made.id, money) };
   }
 
   /** A refund of some of an order's lines (positions and quantities), as ADR 086's refunds leave it. */
-  async function refund(orderId: string, status: RefundStatus, at: string, amount: number, lines: [position: number, quantity: number][]) {
-    const id = crypto.randomUUID();
-    await db
-      .insertInto("store_refund")
-      .values({
-        id,
-        order_id: orderId,
-        idempotency_key: id,
-        kind: "lines",
-        amount_cents: amount,
-        reason: "Reports test",
-        status,
-        requested_by: "store@reports.example",
-        created_at: at,
-        provider: "sandbox",
-        provider_refund_id: null,
-        succeeded_at: status === "succeeded" ? at : null,
-        failure: status === "failed" ? "declined" : null,
-        credit_note_number: null,
-        mail_sent_at: null,
-        mail_claimed_until: null,
-      })
-      .execute();
-    await db
-      .insertInto("store_refund_line")
-      .values(lines.map(([position, quantity]) => ({ refund_id: id, position, quantity })))
-      .execute();
-  }
+  const refund = (orderId: string, status: RefundStatus, at: string, amountCents: number, lines: [position: number, quantity: number][]) =>
+    insertRefund(db, { orderId, status, at, amountCents, lines });
 
   let first: Awaited<ReturnType<typeof order>>;
   let second: Awaited<ReturnType<typeof order>>;
@@ -365,29 +314,8 @@ describe("the meter funnel by A/B tag", () => {
   const registrationWall = (tag: string) => ({ wall: "registration" as const, abTag: tag });
   const guest = (visitorId: string) => ({ kind: "guest" as const, visitorId, network: null });
 
-  async function checkout(tag: string, status: "activated" | "created", activatedAt: string | null) {
-    await db
-      .insertInto("subscription_checkout")
-      .values({
-        id: `chk_${crypto.randomBytes(16).toString("base64url")}`,
-        user_id: await readerId("buyer"),
-        plan_id: "digital",
-        ab_tag: tag,
-        amount_cents: 1_200,
-        provider: "sandbox",
-        provider_session_id: null,
-        status,
-        created_at: activatedAt ?? "2032-05-01T00:00:00.000Z",
-        activated_at: activatedAt,
-        idempotency_key: null,
-        provider_checkout_url: null,
-        company: null,
-        tax_id: null,
-        billing_country: null,
-        billing_region: null,
-      })
-      .execute();
-  }
+  const checkout = async (tag: string, activatedAt: string | null) =>
+    insertPlanCheckout(db, { userId: await readerId("buyer"), tag, activatedAt, createdAt: "2032-05-01T00:00:00.000Z" });
 
   async function registration(name: string, wallTag: string | null, when: Date) {
     const made = await register(
@@ -427,11 +355,12 @@ describe("the meter funnel by A/B tag", () => {
     await registration("plain", null, at("2032-05-02"));
     await registration("later", ARTICLE, at("2032-05-03"));
 
-    await checkout(ARTICLE, "activated", "2032-05-02T08:00:00.000Z");
-    await checkout("paywall-video", "activated", "2032-05-01T08:00:00.000Z");
-    await checkout("direct", "activated", "2032-05-01T09:00:00.000Z");
-    await checkout(ARTICLE, "created", null);
-    await checkout(ARTICLE, "activated", "2032-05-03T00:00:00.000Z");
+    await checkout(ARTICLE, "2032-05-02T08:00:00.000Z");
+    await checkout("paywall-video", "2032-05-01T08:00:00.000Z");
+    await checkout("direct", "2032-05-01T09:00:00.000Z");
+    // Opened, never paid.
+    await checkout(ARTICLE, null);
+    await checkout(ARTICLE, "2032-05-03T00:00:00.000Z");
   });
 
   it("counts guests walled once each, registrations from the wall and subscriptions from it, by tag", async () => {

@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
-import type { CartLineKind, OrderStatus } from "~/server/db/schema";
+import type { CartLineKind, OrderStatus, RefundStatus } from "~/server/db/schema";
 
-/** An order line as the checkout writes it, copied from a seed availability. */
 /** A shipping address the checkout accepts, as its form fields. */
 export const SHIPPING_ADDRESS = {
   firstName: "Ada",
@@ -140,4 +139,55 @@ export async function availabilities(db: Database) {
     comingSoon: first((r) => r.status === "F"),
     withPermissions: first((r) => r.permissions_available === 1 && r.status === "A"),
   };
+}
+
+/**
+ * Sets an order's money around its lines (their totals as they stand): the subtotal, and the
+ * discount, tax and shipping given, with the total they make. Answers that total.
+ */
+export async function priceOrder(db: Database, orderId: string, money: { discount?: number; tax?: number; shipping?: number }) {
+  const lines = await db.selectFrom("store_order_line").select("line_total_cents").where("order_id", "=", orderId).execute();
+  const subtotal = lines.reduce((sum, l) => sum + l.line_total_cents, 0);
+  const { discount = 0, tax = 0, shipping = 0 } = money;
+  const total = subtotal - discount + tax + shipping;
+  await db
+    .updateTable("store_order")
+    .set({ subtotal_cents: subtotal, discount_cents: discount, tax_cents: tax, shipping_cents: shipping, total_cents: total })
+    .where("id", "=", orderId)
+    .execute();
+  return total;
+}
+
+/** A refund of some of an order's lines (positions and quantities) through the sandbox, as ADR 086's refunds leave it. */
+export async function insertRefund(
+  db: Database,
+  refund: { orderId: string; status: RefundStatus; at: string; amountCents: number; lines: [position: number, quantity: number][] },
+): Promise<string> {
+  const id = crypto.randomUUID();
+  await db
+    .insertInto("store_refund")
+    .values({
+      id,
+      order_id: refund.orderId,
+      idempotency_key: id,
+      kind: "lines",
+      amount_cents: refund.amountCents,
+      reason: "Made by a test",
+      status: refund.status,
+      requested_by: "store@reports.example",
+      created_at: refund.at,
+      provider: "sandbox",
+      provider_refund_id: null,
+      succeeded_at: refund.status === "succeeded" ? refund.at : null,
+      failure: refund.status === "failed" ? "declined" : null,
+      credit_note_number: null,
+      mail_sent_at: null,
+      mail_claimed_until: null,
+    })
+    .execute();
+  await db
+    .insertInto("store_refund_line")
+    .values(refund.lines.map(([position, quantity]) => ({ refund_id: id, position, quantity })))
+    .execute();
+  return id;
 }

@@ -2,8 +2,10 @@ import * as cheerio from "cheerio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiContract } from "~/tests/helpers/api-contract";
 import { Reader, registeredReader } from "~/tests/helpers/reader";
+import { availableDateOnServer } from "~/tests/helpers/seed-dates";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
+import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The cart group of the service API (app/lib/api/groups/cart.ts) against the production build,
 // as an outside client meets it: JSON in and out, the cart cookie for a guest, the session for a
@@ -12,7 +14,7 @@ import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
 // Seed catalogue (content/store.json): availability ids are given in file order from 1001.
 const HARDCOVER = { id: 1001, price: 3200 }; // The Patient Ledger, HBK, volume pricing
 const EBOOK = { id: 1002, price: 2499 }; // The Patient Ledger, KND
-const COMING_SOON = 1016; // Machines at the Table, HBK, available 2027-02-09
+const COMING_SOON = 1016; // Machines at the Table, HBK, coming soon (days after seeding)
 const COMING_SOON_PRODUCT = 6; // Machines at the Table: product ids are given in file order from 1
 const REPRINT_PDF = 1031; // The Hidden Cost of Consensus, permissions available
 const BUNDLE = { id: 1023, price: 5900 }; // Strategy Essentials Collection, BUN: it ships
@@ -21,16 +23,19 @@ const VALID_NUMBER = "Please enter a valid number.";
 const DIGITAL_LIMIT = "A digital item is sold one to an order, so its quantity cannot be more than 1.";
 const REQUIRED = "This field is required.";
 
+let database: IsolatedConnection;
 let server: RunningServer;
 let contract: ApiContract;
 
 beforeAll(async () => {
-  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000" });
+  database = await isolatedConnection("api-cart");
+  server = await startBuiltServer({ RATE_LIMIT_PER_IP: "100000", RATE_LIMIT_PER_ACCOUNT: "1000" }, "production", database);
   contract = await ApiContract.load(server.url);
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop();
+  await database?.drop();
 });
 
 interface Money {
@@ -433,7 +438,7 @@ describe("GET /service/product/{id}/availabilities", () => {
     expect(body.title).toMatch(/^Machines at the Table/);
     expect(body.availabilities.find((a) => a.availabilityId === COMING_SOON)).toMatchObject({
       status: "COMING_SOON",
-      availableDate: "2027-02-09",
+      availableDate: await availableDateOnServer(database, COMING_SOON),
     });
   });
 

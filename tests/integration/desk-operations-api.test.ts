@@ -9,6 +9,7 @@ import { markOrderPaid } from "~/server/store/order-payment";
 import { ApiContract } from "~/tests/helpers/api-contract";
 import { deskPeople, STAFF_PASSWORD } from "~/tests/helpers/desk-staff";
 import { Reader, subscribe } from "~/tests/helpers/reader";
+import { noonAround } from "~/tests/helpers/seed-dates";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -337,7 +338,7 @@ describe(`the Admin API's orders (${dialectName})`, () => {
     ]);
 
     // The round on the date, as server/store/preorders.ts marks the lines: line 2 charged, both released.
-    const onTheDate = "2027-02-10T14:00:00.000Z";
+    const onTheDate = noonAround(soon[0]!.available_date!).dayAfter.toISOString();
     await line(2).set({ charge_id: "ch_preorder", charged_at: onTheDate, released_at: onTheDate }).execute();
     await line(3).set({ released_at: onTheDate }).execute();
     expect((await preorders()).slice(1)).toEqual([

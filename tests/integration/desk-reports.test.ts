@@ -5,7 +5,8 @@ import { connect, type Database } from "~/server/db/connection";
 import { deskPeople } from "~/tests/helpers/desk-staff";
 import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
-import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { insertReader } from "~/tests/helpers/reader-records";
+import { availabilities, insertOrder, insertRefund, priceOrder } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The desk's reports (ADR 090) through the production build: who may see them, the page and its
@@ -60,24 +61,8 @@ function tableRows(page: cheerio.CheerioAPI, caption: string): string[][] {
 
 const csvLines = async (res: Response) => (await res.text()).split("\r\n").filter((line) => line !== "");
 
-async function readerId(name: string): Promise<string> {
-  const id = crypto.randomUUID();
-  await db
-    .insertInto("app_user")
-    .values({
-      id,
-      email: `${name}.${id.slice(0, 8)}@reports.example`,
-      first_name: name,
-      last_name: "Reports",
-      password_hash: "!",
-      created_at: "2025-01-01T00:00:00.000Z",
-      updated_at: "2025-01-01T00:00:00.000Z",
-      last_visit_at: null,
-      email_verified_at: null,
-    })
-    .execute();
-  return id;
-}
+/** A reader made long before the reports' days, who counts in none of them by being made. */
+const readerId = (name: string) => insertReader(db, name, "2025-01-01T00:00:00.000Z");
 
 describe(`the desk's reports (${dialectName})`, () => {
   it("gives guests and readers 404 and staff without the reports 403, and lists them in the store's bar", async () => {
@@ -127,30 +112,14 @@ describe(`the desk's reports (${dialectName})`, () => {
         .where("order_id", "=", order.id)
         .where("position", "=", position)
         .execute();
-    await db.updateTable("store_order").set({ subtotal_cents: 5_999, total_cents: 5_999 }).where("id", "=", order.id).execute();
-    const refundId = crypto.randomUUID();
-    await db
-      .insertInto("store_refund")
-      .values({
-        id: refundId,
-        order_id: order.id,
-        idempotency_key: refundId,
-        kind: "lines",
-        amount_cents: 999,
-        reason: "Damaged",
-        status: "succeeded",
-        requested_by: "store@example.org",
-        created_at: "2025-04-02T11:00:00.000Z",
-        provider: "sandbox",
-        provider_refund_id: null,
-        succeeded_at: "2025-04-02T11:00:00.000Z",
-        failure: null,
-        credit_note_number: 1,
-        mail_sent_at: null,
-        mail_claimed_until: null,
-      })
-      .execute();
-    await db.insertInto("store_refund_line").values({ refund_id: refundId, position: 2, quantity: 1 }).execute();
+    expect(await priceOrder(db, order.id, {})).toBe(5_999);
+    const refundId = await insertRefund(db, {
+      orderId: order.id,
+      status: "succeeded",
+      at: "2025-04-02T11:00:00.000Z",
+      amountCents: 999,
+      lines: [[2, 1]],
+    });
     // A Digital plan running through April, and a complimentary Executive one granted on the 1st.
     for (const [planId, roleCode, reference, start] of [
       ["digital", "MRSUB_GOOD", `chk_${refundId}`, "2025-03-01"],

@@ -8,10 +8,8 @@ import {
   deletionBlocker,
   exportPersonalData,
   sendAccountDeleted,
-  stripeCustomers,
   type DeletionBlocker,
   type PersonalData,
-  type ProviderOfRecord,
 } from "~/server/privacy";
 import { currentPasswordFlow, type AccountProblem } from "~/app/lib/accounts/flows.server";
 import { formatPublished } from "~/app/lib/content/format";
@@ -61,18 +59,6 @@ export async function accountBlocker(user: User): Promise<Blocker | null> {
   return blocker && describeBlocker(blocker);
 }
 
-/**
- * What deleting an account asks of Stripe, which keeps the plans it renews and their customer.
- * None with the sandbox: its records are in the site's database, and the deletion anonymises them.
- */
-async function providerOfRecord(): Promise<ProviderOfRecord | undefined> {
-  const subscriptions = (await payments()).subscriptions;
-  if (!subscriptions) return undefined;
-  const c = config();
-  const customers = await stripeCustomers({ secretKey: c.STRIPE_SECRET_KEY!, apiUrl: c.STRIPE_API_URL });
-  return { cancelNow: (id) => subscriptions.cancelNow(id), deleteCustomer: customers.deleteCustomer };
-}
-
 export type DeleteOutcome = { ok: true; setCookie: string } | { ok: false; problem: AccountProblem; blocker?: Blocker };
 
 /**
@@ -85,7 +71,7 @@ export async function deleteOwnAccount(request: Request, context: AppLoadContext
   if (wrong) return { ok: false, problem: wrong };
   let outcome;
   try {
-    outcome = await deleteAccount(await db(), user.id, new Date(), await providerOfRecord());
+    outcome = await deleteAccount(await db(), user.id, new Date(), await payments());
   } catch (error) {
     log.error("deleting an account failed", { error });
     return { ok: false, problem: { status: 503, code: "provider_unavailable", message: PROVIDER_UNAVAILABLE } };

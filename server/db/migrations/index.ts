@@ -50,6 +50,7 @@ import * as m052 from "./052-catalogue-and-offers";
 import * as m054 from "./054-report-rollup";
 import * as m055 from "./055-pre-orders";
 import * as m056 from "./056-pre-order-payments";
+import * as m057 from "./057-order-customers";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -104,6 +105,7 @@ const migrations: Record<string, Migration> = {
   "054-report-rollup": m054,
   "055-pre-orders": m055,
   "056-pre-order-payments": m056,
+  "057-order-customers": m057,
 };
 
 export const migrationProvider: MigrationProvider = {
