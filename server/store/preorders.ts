@@ -188,8 +188,9 @@ async function release(db: Database, line: DueLine, now: Date): Promise<boolean>
       .set((eb) => ({
         released_at: now.toISOString(),
         fulfilled_at: digital ? eb.fn.coalesce("fulfilled_at", eb.val(now.toISOString())) : eb.ref("fulfilled_at"),
-        // Print lines are told of by their dispatch mail.
-        notice_sent_at: digital ? null : now.toISOString(),
+        // A print line charged with its order is told of by its dispatch mail; one charged now
+        // gets a notice of the payment taken.
+        notice_sent_at: digital || line.charge_cents !== null ? null : now.toISOString(),
       }))
       .where("order_id", "=", line.order_id)
       .where("position", "=", line.position)
@@ -202,8 +203,9 @@ async function release(db: Database, line: DueLine, now: Date): Promise<boolean>
 }
 
 /**
- * Mails each buyer once per line told of: a released download ("available to download now"), or
- * a declined charge (what to do). Claimed as billing mails are.
+ * Mails each buyer once per line told of: a released download ("available to download now"), a
+ * print line whose charge was taken on its date (the amount; its dispatch mail follows), or a
+ * declined charge (what to do). Claimed as billing mails are.
  */
 export async function sendPreorderNotices(db: Database, mail: BillingMail, now: Date): Promise<number> {
   const pending = await db
@@ -231,31 +233,44 @@ export async function sendPreorderNotices(db: Database, mail: BillingMail, now: 
         // The buyer deleted their account and its address with it (ADR 089): nothing to send.
         if (!order.email) return;
         const link = `${mail.siteUrl}${orderPath(order)}`;
+        const what = `${line.title} (${line.format}), which you pre-ordered with order ${order.number}`;
+        // What its date's charge took (or the buyer paid again with another card).
+        const taken =
+          line.chargeLaterCents !== null && line.chargedAt
+            ? `We have taken ${formatUsd(chargeDue({ charge_cents: line.chargeLaterCents, quantity: line.quantity, refunded_quantity: line.refundedQuantity }))} for it.`
+            : null;
         await mail.mailer.send(
-          line.releasedAt
+          line.releasedAt && !lineShips(line)
             ? {
                 to: order.email,
                 subject: `Your pre-order from Meridian Review is ready to download`,
-                text: [
-                  `${line.title} (${line.format}), which you pre-ordered with order ${order.number}, is out.`,
-                  "",
-                  `Download it from your order: ${link}`,
-                  footer(mail),
-                ].join("\n"),
+                text: [`${what}, is out.${taken ? ` ${taken}` : ""}`, "", `Download it from your order: ${link}`, footer(mail)].join("\n"),
               }
-            : {
-                to: order.email,
-                subject: `We could not take the payment for your pre-order ${order.number}`,
-                text: [
-                  `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it. Nothing has been charged.`,
-                  "",
-                  `We are holding it for you. To pay with another card, open your order and choose "${PAY_AGAIN}":`,
-                  link,
-                  "",
-                  "To cancel it instead, please contact Customer Service.",
-                  footer(mail),
-                ].join("\n"),
-              },
+            : line.releasedAt
+              ? {
+                  to: order.email,
+                  subject: `Payment taken for your pre-order ${order.number}`,
+                  text: [
+                    `${what}, is out. ${taken ?? ""}`.trimEnd(),
+                    "",
+                    "We will e-mail you again when it is dispatched, with its tracking link. Your order:",
+                    link,
+                    footer(mail),
+                  ].join("\n"),
+                }
+              : {
+                  to: order.email,
+                  subject: `We could not take the payment for your pre-order ${order.number}`,
+                  text: [
+                    `${line.title} (${line.format}) is out, but your card was declined when we charged ${formatUsd(line.chargeLaterCents ?? 0)} for it. Nothing has been charged.`,
+                    "",
+                    `We are holding it for you. To pay with another card, open your order and choose "${PAY_AGAIN}":`,
+                    link,
+                    "",
+                    "To cancel it instead, please contact Customer Service.",
+                    footer(mail),
+                  ].join("\n"),
+                },
         );
       },
       done: () => row().set({ notice_sent_at: now.toISOString(), notice_claimed_until: null }).execute(),

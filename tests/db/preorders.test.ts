@@ -15,6 +15,7 @@ import { issueIdempotencyKey } from "~/server/store/order-submit";
 import { canPayAgain, handlePreorderPaymentEvent, settlePreorderPayment, startPreorderPayment } from "~/server/store/preorder-payment";
 import { chargeDue, runPreorders, sendPreorderNotices } from "~/server/store/preorders";
 import { cancelPaidOrder, refundOrder } from "~/server/store/refunds/refunds";
+import { formatUsd } from "~/shared/money";
 import { PAY_AGAIN } from "~/shared/preorders";
 import { NOON_IN_NEW_YORK as NOON, placeOrder, preorderCatalogue, recordingMail } from "~/tests/helpers/store-checkout";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -159,6 +160,7 @@ describe(`pre-orders (${dialectName})`, () => {
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ to: "preorder@example.org" });
     expect(told[0]!.text).toContain(`/order/${order.id}?key=${order.accessToken}`);
+    expect(told[0]!.text).toContain(`We have taken ${formatUsd(ebook!.chargeLaterCents!)} for it.`);
     expect((await desk(order)).lines.find((l) => l.position === ebook!.position)!.preorder).toBe("released");
 
     // Refunding the pre-order after its charge gives that charge back.
@@ -192,6 +194,22 @@ describe(`pre-orders (${dialectName})`, () => {
     expect(await chargesOf(order.id)).toEqual([]);
     expect((await desk(order)).lines.map((l) => [l.preorder, l.dispatchable])).toEqual([["released", true]]);
     expect(await fulfilLines(db, STAFF, order.id, parcel, AFTER)).toMatchObject({ ok: true, replay: false });
+  });
+
+  it("tells the buyer of a print pre-order charged on its date what was taken, once, before its dispatch mail", async () => {
+    await chargedWhen(soonHardcover, "ship");
+    const order = await paidOrder([soonHardcover]);
+    const [line] = order.lines;
+    expect(line!.chargeLaterCents).toBeGreaterThan(0);
+    const before = mailsTo(/Payment taken for your pre-order/).length;
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toMatchObject({ charged: 1, released: 1, mailed: 1 });
+    expect(await runPreorders(db, sandbox, mail, AFTER)).toMatchObject({ charged: 0, released: 0, mailed: 0 });
+    const told = mailsTo(/Payment taken for your pre-order/).slice(before);
+    expect(told).toEqual([expect.objectContaining({ subject: `Payment taken for your pre-order ${order.number}` })]);
+    expect(told[0]!.text).toContain(`We have taken ${formatUsd(line!.chargeLaterCents!)} for it.`);
+    expect(told[0]!.text).toContain("We will e-mail you again when it is dispatched");
+    expect(told[0]!.text).not.toContain("Download");
+    expect((await desk(order)).lines.map((l) => [l.preorder, l.dispatchable])).toEqual([["released", true]]);
   });
 
   it("marks a declined charge for staff, mails the buyer once, and keeps the download closed", async () => {
