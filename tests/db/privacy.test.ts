@@ -18,6 +18,7 @@ import { followAsReader } from "~/server/library/follows";
 import { createFolder } from "~/server/library/folders";
 import { recordShare, recordView } from "~/server/library/history";
 import { saveItem } from "~/server/library/items";
+import type { PaymentProvider } from "~/server/payments/provider";
 import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
 import { createStripeProvider } from "~/server/payments/stripe";
 import {
@@ -657,28 +658,34 @@ describe("deleting an account", () => {
 });
 
 describe("deleting an account at the payment provider", () => {
+  /** A digital plan's checkout for a reader, billed in the UK, through a provider. */
+  async function startPlanCheckout(provider: PaymentProvider, user: { id: string; email: string }, options: { renews?: boolean } = {}) {
+    const started = await startCheckout(
+      db,
+      provider,
+      {
+        userId: user.id,
+        email: user.email,
+        plan: findPlan("digital")!,
+        abTag: "",
+        siteUrl: "http://127.0.0.1:9",
+        idempotencyKey: issueCheckoutKey(),
+        ...options,
+        billing: { countryCode: "GB", region: null },
+      },
+      NOW,
+    );
+    if (!started.ok) throw new Error(started.problem);
+    return started;
+  }
+
   it("deletes the reader's customer at Stripe after ending their plan there; Stripe out of reach deletes nothing, and the retry goes through", async () => {
     const secretKey = "sk_test_51MeridianPrivacyLoopback000000";
     const fake = await startFakeStripe(secretKey, { now: NOW });
     try {
       const stripe = createStripeProvider({ secretKey, webhookSecret: "whsec_privacy", apiUrl: fake.url });
       const user = await reader("Customer");
-      const started = await startCheckout(
-        db,
-        stripe,
-        {
-          userId: user.id,
-          email: user.email,
-          plan: findPlan("digital")!,
-          abTag: "",
-          siteUrl: "http://127.0.0.1:9",
-          idempotencyKey: issueCheckoutKey(),
-          renews: true,
-          billing: { countryCode: "GB", region: null },
-        },
-        NOW,
-      );
-      if (!started.ok) throw new Error(started.problem);
+      const started = await startPlanCheckout(stripe, user, { renews: true });
       fake.pay(fake.sessionAt(started.url)!.id, TEST_CARDS.succeeds);
       expect(await settleCheckout(db, stripe, started.checkoutId, user.id, NOW)).toBe("activated");
       expect(await cancelAtPeriodEnd(db, user.id, "price", NOW, stripe.subscriptions)).toBe("cancelled");
@@ -719,21 +726,7 @@ describe("deleting an account at the payment provider", () => {
     const sandbox = createSandboxProvider(db, { siteUrl: "http://127.0.0.1:9", webhookSecret: "whsec_privacy" });
     const sessionOf = (url: string) => url.split("/").pop()!;
     const user = await reader("Sandboxer");
-    const started = await startCheckout(
-      db,
-      sandbox,
-      {
-        userId: user.id,
-        email: user.email,
-        plan: findPlan("digital")!,
-        abTag: "",
-        siteUrl: "http://127.0.0.1:9",
-        idempotencyKey: issueCheckoutKey(),
-        billing: { countryCode: "GB", region: null },
-      },
-      NOW,
-    );
-    if (!started.ok) throw new Error(started.problem);
+    const started = await startPlanCheckout(sandbox, user);
     expect((await sandbox.pay(sessionOf(started.url), SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
     expect(await settleCheckout(db, sandbox, started.checkoutId, user.id, NOW)).toBe("activated");
     const cardChange = await startCardChange(db, sandbox, { userId: user.id, email: user.email }, "http://127.0.0.1:9");
