@@ -22,9 +22,36 @@ globalStyle(`${table} thead`, {
   "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } },
 });
 globalStyle(`${table} tr, ${table} td, ${table} th[scope=row]`, { "@media": { [media.narrow]: { display: "block", borderBottom: 0 } } });
+/**
+ * On a phone a line is four short rows, not one row a field: the item across, then format and
+ * type, quantity and total, unit price and Remove, each pair side by side.
+ */
 globalStyle(`${table} tbody tr`, {
-  "@media": { [media.narrow]: { borderBottom: `1px solid ${vars.color.rule}`, paddingBlock: vars.space.sm } },
+  "@media": {
+    [media.narrow]: {
+      display: "grid",
+      gridTemplateColumns: "minmax(0, 1fr) auto",
+      columnGap: vars.space.md,
+      alignItems: "start",
+      borderBottom: `1px solid ${vars.color.rule}`,
+      paddingBlock: vars.space.sm,
+    },
+  },
 });
+globalStyle(`${table} tbody tr > *`, { "@media": { [media.narrow]: { padding: `${vars.space.xs} 0` } } });
+const narrowPlace: [number, string, string][] = [
+  [1, "1", "1 / -1"],
+  [2, "2", "1"],
+  [3, "2", "2"],
+  [4, "3", "1"],
+  [5, "4", "1"],
+  [6, "3", "2"],
+  [7, "4", "2"],
+];
+for (const [child, gridRow, gridColumn] of narrowPlace)
+  globalStyle(`${table} tbody tr > :nth-child(${child})`, {
+    "@media": { [media.narrow]: { gridRow, gridColumn, textAlign: gridColumn === "2" ? "right" : "left" } },
+  });
 
 export const amount = style({ textAlign: "right", whiteSpace: "nowrap" });
 
