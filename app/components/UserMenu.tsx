@@ -25,7 +25,9 @@ export function UserMenu({ returnTo, inRow = false }: UserMenuProps) {
   if (!root?.user) {
     return (
       <>
-        <Link to="/subscriptions">Subscribe</Link>
+        <Link to="/subscriptions" className={css.subscribeLink}>
+          Subscribe
+        </Link>
         <Link to={`/sign-in?redirectTo=${back}`} rel="nofollow" data-modal="sign-in">
           Sign In
         </Link>
@@ -50,7 +52,11 @@ export function UserMenu({ returnTo, inRow = false }: UserMenuProps) {
       </button>
     </Form>
   );
-  const subscribe = root.subscriber ? null : <Link to="/subscriptions">Subscribe</Link>;
+  const subscribe = root.subscriber ? null : (
+    <Link to="/subscriptions" className={css.subscribeLink}>
+      Subscribe
+    </Link>
+  );
   if (inRow && hydrated) {
     return (
       <>

@@ -86,6 +86,21 @@ export const userLinks = style({
   "@media": { [media.narrow]: { display: "none" } },
 });
 
+/** "Subscribe", the header's call to action: the site's primary button, a size smaller. */
+export const subscribeLink = style({
+  display: "inline-flex",
+  alignItems: "center",
+  minHeight: "2.25rem",
+  padding: `0 ${vars.space.md}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.accent,
+  color: vars.color.accentInk,
+  fontWeight: 700,
+  textDecoration: "none",
+  whiteSpace: "nowrap",
+  selectors: { "&:hover": { textDecoration: "underline" } },
+});
+
 export const menuHolder = style({ display: "contents" });
 
 export const menuToggle = style({

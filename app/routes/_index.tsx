@@ -37,14 +37,6 @@ export default function Home() {
     <>
       <JsonLd data={schema.webSite(siteUrl)} />
       <h1 className="visually-hidden">{SITE_NAME}: ideas and advice for leaders</h1>
-      {root?.user ? null : (
-        <div className={css.intro}>
-          <HelpBox id="sign-in-benefits" headline="Get more from Meridian Review">
-            A free account lets you read more articles each month, save them to your library and follow topics.{" "}
-            <Link to="/register">Create a free account</Link>.
-          </HelpBox>
-        </div>
-      )}
       <div className={css.top}>
         {lead ? (
           <section aria-labelledby="lead-heading" className={css.leadPackage}>
@@ -80,6 +72,14 @@ export default function Home() {
         </section>
       </div>
 
+      {root?.user ? null : (
+        <div className={css.intro}>
+          <HelpBox id="sign-in-benefits" headline="Get more from Meridian Review">
+            A free account lets you read more articles each month, save them to your library and follow topics.{" "}
+            <Link to="/register">Create a free account</Link>.
+          </HelpBox>
+        </div>
+      )}
       {popular.length > 0 ? (
         <section aria-labelledby="popular-heading">
           <h2 id="popular-heading" className={prose.sectionHeading}>
