@@ -4,6 +4,7 @@ import type { Database } from "~/server/db/connection";
 import { isPostgres } from "~/server/db/dialect";
 import { READER, recordAudit } from "~/server/desk/audit";
 import type { PaymentProvider } from "~/server/payments/provider";
+import { preorderPaymentReference } from "~/server/store/preorder-payment";
 import { deleteOrderCustomer, spentCustomers } from "~/server/store/preorders";
 import { userKey } from "~/server/readers/keys";
 import { findPlan } from "~/server/subscriptions/plans";
@@ -232,11 +233,18 @@ async function erase(tx: Database, userId: string, now: Date): Promise<DeletionO
  * The sandbox's own records of the reader (the test provider keeps them in the site's database):
  * the e-mail and card digits of their payments and saved cards go; amounts, statuses and card ids
  * stay, for refunds, a kept order's pre-order charged on its date, and the figures. Found by what
- * was paid (the account's orders, plan checkouts and card changes), never by address: a guest's
- * order from the same address may be someone else's.
+ * was paid (the account's orders, their pre-orders paid again after a decline, plan checkouts and
+ * card changes), never by address: a guest's order from the same address may be someone else's.
  */
 async function anonymiseSandbox(tx: Database, userId: string): Promise<void> {
   const plans = await tx.selectFrom("subscription").select(["id", "payment_method_id"]).where("user_id", "=", userId).execute();
+  const paidAgain = (
+    await tx
+      .selectFrom("store_preorder_payment")
+      .select(["order_id", "position", "attempt"])
+      .where("order_id", "in", tx.selectFrom("store_order").select("id").where("user_id", "=", userId))
+      .execute()
+  ).map(preorderPaymentReference);
   const payments = await tx
     .selectFrom("sandbox_payment")
     .select(["id", "payment_method_id"])
@@ -245,6 +253,7 @@ async function anonymiseSandbox(tx: Database, userId: string): Promise<void> {
         eb("reference", "in", eb.selectFrom("store_order").select("id").where("user_id", "=", userId)),
         eb("reference", "in", eb.selectFrom("subscription_checkout").select("id").where("user_id", "=", userId)),
         ...plans.map((plan) => eb("reference", "like", `card:${plan.id}:%`)),
+        ...(paidAgain.length > 0 ? [eb("reference", "in", paidAgain)] : []),
       ]),
     )
     .execute();

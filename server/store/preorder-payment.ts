@@ -14,7 +14,7 @@ import { chargeDue, releaseIfDue } from "./preorders";
 /** A pre-order payment's reference at the provider: the order, the line and the attempt. */
 export const PREORDER_PAYMENT = /^preorder-payment:(ord_[A-Za-z0-9_-]{22}):(\d{1,6}):(\d{1,6})$/;
 
-const referenceOf = (row: { order_id: string; position: number; attempt: number }) =>
+export const preorderPaymentReference = (row: { order_id: string; position: number; attempt: number }) =>
   `preorder-payment:${row.order_id}:${row.position}:${row.attempt}`;
 
 /** How long an attempt's checkout is offered again; after that it is closed and a fresh one opened (Stripe's last a day). */
@@ -112,7 +112,7 @@ export async function startPreorderPayment(
     .onConflict((oc) => oc.columns(["order_id", "position", "attempt"]).doNothing())
     .execute();
   const session = await provider.createCheckout({
-    reference: referenceOf({ order_id: order.id, position, attempt }),
+    reference: preorderPaymentReference({ order_id: order.id, position, attempt }),
     description: `Order ${order.number}: ${line.title} (${line.format}), pre-order`,
     amountCents,
     currency: "usd",
@@ -170,9 +170,9 @@ export async function handlePreorderPaymentEvent(
 async function settleAttempt(db: Database, provider: PaymentProvider, row: Attempt, now: Date): Promise<"paid" | "pending"> {
   if (row.paid_at) return "paid";
   const state = await provider.retrieveCheckout(row.session_id!);
-  if (!state.paid || state.reference !== referenceOf(row)) return "pending";
+  if (!state.paid || state.reference !== preorderPaymentReference(row)) return "pending";
   if (!state.paymentId)
-    throw new Error(`pre-order payment ${referenceOf(row)}: ${provider.name} names no payment for session ${row.session_id}`);
+    throw new Error(`pre-order payment ${preorderPaymentReference(row)}: ${provider.name} names no payment for session ${row.session_id}`);
   const paymentId = state.paymentId;
   const recorded = await db.transaction().execute(async (tx) => {
     const moved = await attemptRow(tx, row).set({ paid_at: now.toISOString() }).where("paid_at", "is", null).executeTakeFirst();

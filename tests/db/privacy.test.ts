@@ -20,6 +20,7 @@ import { recordShare, recordView } from "~/server/library/history";
 import { saveItem } from "~/server/library/items";
 import type { PaymentProvider } from "~/server/payments/provider";
 import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
+import { preorderPaymentReference } from "~/server/store/preorder-payment";
 import { createStripeProvider } from "~/server/payments/stripe";
 import {
   deleteAccount,
@@ -758,6 +759,32 @@ describe("deleting an account at the payment provider", () => {
     };
     const own = await paidOrder(user.id);
     const guests = await paidOrder(null);
+    // A pre-order of the reader's order, declined on its date and paid again with another card.
+    const ownOrder = (await db.selectFrom("sandbox_payment").select("reference").where("id", "=", own).executeTakeFirstOrThrow()).reference;
+    const again = { order_id: ownOrder, position: 1, attempt: 0 };
+    await db
+      .insertInto("store_preorder_payment")
+      .values({
+        ...again,
+        provider: "sandbox",
+        amount_cents: 1500,
+        session_id: null,
+        checkout_url: null,
+        opened_at: NOW.toISOString(),
+        closed_at: null,
+        paid_at: null,
+      })
+      .execute();
+    const paidAgain = await sandbox.createCheckout({
+      reference: preorderPaymentReference(again),
+      description: "Pre-order, paid again",
+      amountCents: 1500,
+      currency: "usd",
+      customerEmail: user.email,
+      successUrl: "http://127.0.0.1:9/ok",
+      cancelUrl: "http://127.0.0.1:9/no",
+    });
+    expect((await sandbox.pay(paidAgain.id, SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
 
     const theirs = (
       await db.selectFrom("sandbox_payment").select("id").where("customer_email", "=", user.email).where("id", "!=", guests).execute()
@@ -770,13 +797,16 @@ describe("deleting an account at the payment provider", () => {
         .orderBy("reference")
         .execute();
     const before = await payments();
-    // Its plan's checkout, its card change and its order, each paid through the sandbox.
+    // Its plan's checkout, its card change, its order and its pre-order paid again, each through the sandbox.
     expect(before.map((p) => p.reference).sort()).toEqual([
       expect.stringMatching(/^card:/),
       started.checkoutId,
       expect.stringMatching(/^ord_/),
+      preorderPaymentReference(again),
     ]);
-    const cards = before.map((p) => p.payment_method_id!);
+    // The pre-order paid again saved no card.
+    const cards = before.flatMap((p) => (p.payment_method_id ? [p.payment_method_id] : []));
+    expect(cards).toHaveLength(3);
     expect(await deleteAccount(db, user.id, NOW)).toMatchObject({ ok: true });
 
     // The e-mail and the card's digits are gone; what was paid, and the card ids, stay.
