@@ -27,6 +27,7 @@ import { sendLatestIssue, sendTestIssue } from "~/server/newsletters/send";
 import { grantSubscription } from "~/server/subscriptions/entitlements";
 import { ISSUE_MESSAGES } from "~/shared/newsletter-issue-fields";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+import { readerRow } from "~/tests/helpers/reader-records";
 
 // Newsletter issues (ADR 084) on the database the run uses: drafts saved without lost updates,
 // queued and scheduled, then sent by two senders at once (two instances' jobs), resumed after a
@@ -67,19 +68,7 @@ async function followers(slug: string, count: number, label = "reader"): Promise
   });
   await db
     .insertInto("app_user")
-    .values(
-      readers.map((r) => ({
-        id: r.id,
-        email: r.email,
-        first_name: r.first,
-        last_name: "Reader",
-        password_hash: "!",
-        created_at: at,
-        updated_at: at,
-        last_visit_at: null,
-        email_verified_at: at,
-      })),
-    )
+    .values(readers.map((r) => readerRow({ id: r.id, email: r.email, firstName: r.first, lastName: "Reader" }, at)))
     .execute();
   await db
     .insertInto("follow")

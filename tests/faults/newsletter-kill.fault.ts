@@ -7,6 +7,7 @@ import { createMailer } from "~/server/adapters/mail";
 import { connect, type Database } from "~/server/db/connection";
 import { DELIVERY_CLAIM_MS, sendDueIssues } from "~/server/newsletters/delivery";
 import { databaseEnv, dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+import { readerRow } from "~/tests/helpers/reader-records";
 
 // `npm run newsletter:send`, which sends an issue as the desk's are sent (ADR 084), is killed with
 // SIGKILL (no cleanup, a statement cut off wherever it was) while it mails; then two instances'
@@ -32,19 +33,7 @@ beforeEach(async () => {
     const chunk = readers.slice(i, i + 200);
     await db
       .insertInto("app_user")
-      .values(
-        chunk.map((r) => ({
-          id: r.id,
-          email: r.email,
-          first_name: "Chart",
-          last_name: "Reader",
-          password_hash: "!",
-          created_at: at,
-          updated_at: at,
-          last_visit_at: null,
-          email_verified_at: at,
-        })),
-      )
+      .values(chunk.map((r) => readerRow({ id: r.id, email: r.email, firstName: "Chart", lastName: "Reader" }, at)))
       .execute();
     await db
       .insertInto("follow")

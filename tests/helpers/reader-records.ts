@@ -4,22 +4,27 @@ import type { Database } from "~/server/db/connection";
 // Readers and their plan checkouts written straight into the database, for tests that count
 // them (the desk's reports) rather than go through registration and the provider.
 
-/** A reader's account made at `at`, its address verified, with no password to sign in with. Answers its id. */
+/** An `app_user` row for a reader made at `at`, its address verified, with no password to sign in with. */
+export function readerRow(reader: { id: string; email: string; firstName: string; lastName: string }, at: string) {
+  return {
+    id: reader.id,
+    email: reader.email,
+    first_name: reader.firstName,
+    last_name: reader.lastName,
+    password_hash: "!",
+    created_at: at,
+    updated_at: at,
+    last_visit_at: null,
+    email_verified_at: at,
+  };
+}
+
+/** A reader's account made at `at` (readerRow). Answers its id. */
 export async function insertReader(db: Database, name: string, at: string): Promise<string> {
   const id = crypto.randomUUID();
   await db
     .insertInto("app_user")
-    .values({
-      id,
-      email: `${name}.${id.slice(0, 8)}@reports.example`,
-      first_name: name,
-      last_name: "Reports",
-      password_hash: "!",
-      created_at: at,
-      updated_at: at,
-      last_visit_at: null,
-      email_verified_at: at,
-    })
+    .values(readerRow({ id, email: `${name}.${id.slice(0, 8)}@reports.example`, firstName: name, lastName: "Reports" }, at))
     .execute();
   return id;
 }

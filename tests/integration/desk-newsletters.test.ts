@@ -9,6 +9,7 @@ import { Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { parseMessage, plainText, startLoopbackSmtp, type LoopbackSmtp } from "~/tests/helpers/smtp";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
+import { readerRow } from "~/tests/helpers/reader-records";
 
 // Newsletters at the desk (ADR 084) through the production build, its scheduled jobs mailing a
 // loopback SMTP server: an editor composes an issue with plain form posts (no JS), previews it,
@@ -49,19 +50,7 @@ async function followers(slug: string, count: number): Promise<{ id: string; ema
   });
   await db
     .insertInto("app_user")
-    .values(
-      readers.map((r) => ({
-        id: r.id,
-        email: r.email,
-        first_name: r.first,
-        last_name: "Reader",
-        password_hash: "!",
-        created_at: at,
-        updated_at: at,
-        last_visit_at: null,
-        email_verified_at: at,
-      })),
-    )
+    .values(readers.map((r) => readerRow({ id: r.id, email: r.email, firstName: r.first, lastName: "Reader" }, at)))
     .execute();
   await db
     .insertInto("follow")
