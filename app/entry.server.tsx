@@ -6,6 +6,9 @@ import { config } from "./lib/context/db.server";
 import { DocumentOnlyProvider, type DocumentOnly } from "./lib/http/document-only";
 import { NonceProvider } from "./lib/http/nonce";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/http/page-cache.server";
+import type { ReaderParts } from "./lib/http/reader-parts.server";
+import { layerForPage, pageQuota } from "./lib/http/analytics-layer";
+import { scriptJson } from "./lib/http/script-json";
 import { isDatabaseUnavailable } from "~/server/db/unavailable";
 import { log } from "~/server/log";
 import { applyPrivacyHeaders, applySecurityHeaders, createNonce, hardenResponse, isEmbeddable } from "./lib/http/security.server";
@@ -81,13 +84,27 @@ export default function handleRequest(
     responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
   }
   const documentOnly = loadContext?.documentOnly ?? {};
-  // A guest's page rendered before from the same data is sent as it was; the loaders have run.
+  const fill = readerFill(loadContext?.requestContext?.readerParts, remixContext);
+  // A page rendered before from the same data is sent as it was; the loaders have run.
   const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, remixContext, documentOnly);
   const cached = cacheKey ? cachedPage(cacheKey) : undefined;
-  if (cached) return cachedResponse(request, cached, responseStatusCode, responseHeaders);
+  if (cached) return cachedResponse(request, cached, responseStatusCode, responseHeaders, fill ?? ((document) => document));
   return readHandoffAhead(remixContext).then(() =>
-    renderDocument(request, responseStatusCode, responseHeaders, remixContext, documentOnly, cacheKey),
+    renderDocument(request, responseStatusCode, responseHeaders, remixContext, documentOnly, cacheKey, fill),
   );
+}
+
+/**
+ * How a document with marks for the signed-in reader's own values gets them (ADR 096), or
+ * undefined when the loaders marked none. The analytics script's layer carries the page's meter
+ * figures, as the component that writes it does for a guest.
+ */
+function readerFill(parts: ReaderParts | undefined, remixContext: EntryContext): ((document: string, nonce?: string) => string) | undefined {
+  if (!parts?.marked) return undefined;
+  const layer = parts.value("analytics");
+  const analyticsScript =
+    layer === undefined ? undefined : scriptJson(layerForPage(layer, pageQuota(Object.values(remixContext.staticHandlerContext.loaderData))));
+  return (document, nonce) => parts.fill(document, { analyticsScript, nonce });
 }
 
 function renderDocument(
@@ -97,6 +114,7 @@ function renderDocument(
   remixContext: EntryContext,
   documentOnly: DocumentOnly,
   cacheKey: string | null,
+  fill: ((document: string) => string) | undefined,
 ): Promise<Response> {
   const nonce = createNonce();
   // Every reader gets the whole document at once. Loaders fetch everything a page shows, so the
@@ -113,8 +131,9 @@ function renderDocument(
     const ready = () => {
       shellRendered = true;
       const { pathname } = new URL(request.url);
-      const send = (document: Buffer) => {
-        if (cacheKey && !renderFailed) keepPage(cacheKey, document.toString(), nonce);
+      const send = (rendered: Buffer) => {
+        if (cacheKey && !renderFailed) keepPage(cacheKey, rendered.toString(), nonce, fill !== undefined);
+        const document = fill ? Buffer.from(fill(rendered.toString())) : rendered;
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
         if (production) applySecurityHeaders(responseHeaders, { nonce }, isEmbeddable(pathname));
         applyPrivacyHeaders(pathname, responseStatusCode, responseHeaders);

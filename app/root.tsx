@@ -18,7 +18,6 @@ import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
 import * as css from "./components/layout.css";
 import { analyticsDataLayer, type AnalyticsDataLayer } from "~/server/readers/analytics";
-import type { Quota } from "~/server/paywall/meter";
 import { isArticlePath } from "~/shared/urls";
 import { dismissedItems, type Dismissible } from "~/server/readers/dismissals";
 import { unreadFollowingCount } from "~/server/library/follows";
@@ -35,6 +34,8 @@ import { siteStylesheetHref } from "./lib/http/stylesheet";
 import { useRootData, type RootData } from "./lib/http/root-data";
 import { readTextSize } from "./lib/accounts/preferences.server";
 import { scriptJson } from "./lib/http/script-json";
+import { layerForPage, pageQuota } from "./lib/http/analytics-layer";
+import { isMark } from "./lib/http/reader-marks";
 import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/forms/cross-site";
 
 export const links: LinksFunction = () => {
@@ -86,7 +87,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       textSize,
       // Set while the maintenance switch is on; the banner names the store's daily window.
       maintenance: c.MAINTENANCE_MODE ? { window: storeMaintenance(c).window } : null,
-      user: user ? { name: user.displayName || `${user.firstName} ${user.lastName}`, firstName: user.firstName, unreadFollowing } : null,
+      // The reader's name and data layer are the same mark on every signed-in reader's page (ADR 096).
+      user: user
+        ? {
+            name: asker.readerParts.put("name", user.displayName || `${user.firstName} ${user.lastName}`),
+            firstName: asker.readerParts.put("firstName", user.firstName),
+            unreadFollowing,
+          }
+        : null,
       subscriber: subscriber ? { tier: subscriber.tier.name, caption: subscriber.tier.caption } : null,
       dismissed,
       cart,
@@ -94,7 +102,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         recaptcha.enabled && recaptcha.siteKey && recaptcha.scriptUrl
           ? { siteKey: recaptcha.siteKey, scriptUrl: recaptcha.scriptUrl }
           : null,
-      analytics,
+      analytics: user ? asker.readerParts.put("analytics", JSON.stringify(analytics)) : JSON.stringify(analytics),
       desk: staff?.deskSessionEnds ? { name: `${staff.user.firstName} ${staff.user.lastName}`, nav: deskNavigation(staff.roles) } : null,
     },
     clearCheckout ? { headers: { "Set-Cookie": clearCheckout } } : undefined,
@@ -104,27 +112,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 /**
  * The analytics data layer (server/readers/analytics.ts) as `window.meridianDataLayer`, for a tag manager
  * to read; nothing on the page reads it. Kept current after in-place navigations (a sign-in
- * changes it), since a script's new text does not run again.
+ * changes it), since a script's new text does not run again. A signed-in reader's layer is a
+ * mark in the document, filled in as it leaves (ADR 096).
  */
-function AnalyticsDataLayerScript({ layer: rootLayer, nonce }: { layer: AnalyticsDataLayer; nonce: string | undefined }) {
+function AnalyticsDataLayerScript({ layer, nonce }: { layer: string; nonce: string | undefined }) {
   // An article page counts its read on the meter, and says where the meter stands after it.
-  const pageQuota = useMatches()
-    .map((m) => (m.data as { offer?: { quota?: Quota | null } } | undefined)?.offer?.quota)
-    .find((q) => q);
-  const layer = useMemo<AnalyticsDataLayer>(
-    () =>
-      pageQuota
-        ? {
-            user: { ...rootLayer.user, quota: { limit: pageQuota.limit, remaining: pageQuota.remaining } },
-            visitorScores: { ...rootLayer.visitorScores, articlesReadThisMonth: pageQuota.count },
-          }
-        : rootLayer,
-    [rootLayer, pageQuota],
-  );
+  const quota = pageQuota(useMatches().map((m) => m.data));
+  const script = useMemo(() => (isMark(layer) ? layer : scriptJson(layerForPage(layer, quota))), [layer, quota]);
   useEffect(() => {
-    (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layer;
-  }, [layer]);
-  return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${scriptJson(layer)};` }} />;
+    (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layerForPage(layer, quota);
+  }, [layer, quota]);
+  return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${script};` }} />;
 }
 
 /**

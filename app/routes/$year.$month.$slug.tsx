@@ -91,7 +91,11 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   return data(
     articlePageView(loadContext, found.page, {
       offer: { ...offer, screen, region },
-      viewer: { kind: context.reader.kind, firstName: context.user?.firstName ?? null, cookiesRefused: context.cookiesRefused },
+      viewer: {
+        kind: context.reader.kind,
+        firstName: context.user ? requestContext({ request, context: loadContext }).readerParts.put("firstName", context.user.firstName) : null,
+        cookiesRefused: context.cookiesRefused,
+      },
       readingList: readingList ?? null,
       gift: Boolean(gift),
       giftExpired,

@@ -17,6 +17,11 @@ export interface CachedPage {
   gzip?: Buffer;
   /** CSP sources ('sha256-…') for the document's inline scripts. */
   scriptHashes: string[];
+  /**
+   * A document with marks for its reader's own values (ADR 096), its nonce among them: each hit
+   * is filled in and compressed as it is sent, so it has no hashes and no compressed copies.
+   */
+  marked: boolean;
 }
 
 interface Entry {
@@ -80,7 +85,7 @@ export class PageCache {
     // Most recently used last: eviction takes from the front.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    entry.compressing ??= this.compress(key, entry);
+    if (!entry.page.marked) entry.compressing ??= this.compress(key, entry);
     return entry.page;
   }
 
@@ -91,11 +96,12 @@ export class PageCache {
 
   /**
    * Keeps a rendered document. Its nonce attributes are removed: a hit gets a CSP with the
-   * scripts' hashes instead, so that no two responses share a nonce.
+   * scripts' hashes instead, so that no two responses share a nonce. A marked document keeps
+   * them, with `nonceMark` for the value, to be given each hit's own nonce.
    */
-  store(key: string, rendered: string, nonce: string): void {
-    const text = rendered.replaceAll(` nonce="${nonce}"`, "");
-    const page: CachedPage = { html: Buffer.from(text), scriptHashes: inlineScriptHashes(text) };
+  store(key: string, rendered: string, nonce: string, nonceMark?: string): void {
+    const text = rendered.replaceAll(` nonce="${nonce}"`, nonceMark ? ` nonce="${nonceMark}"` : "");
+    const page: CachedPage = { html: Buffer.from(text), scriptHashes: nonceMark ? [] : inlineScriptHashes(text), marked: Boolean(nonceMark) };
     if (page.html.length > this.options.maxBytes / 4) return;
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);

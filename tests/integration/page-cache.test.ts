@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as cheerio from "cheerio";
+import { registeredReader, type Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
 let server: RunningServer;
@@ -102,5 +104,63 @@ describe("the guest-page cache, over HTTP", () => {
       expect(missing.status).toBe(404);
       expect(missing.headers["x-page-cache"]).toBeUndefined();
     }
+  });
+});
+
+describe("a signed-in reader's page, kept once for every reader of a kind (ADR 096)", () => {
+  const article = "/2026/10/leading-a-team-across-eight-time-zones";
+  // Everything a display name may hold that HTML, a script or a JSON string would need escaped.
+  const trickyName = `</script><b>"Nell" & 'Co'\u2028\\x`;
+
+  async function open(reader: Reader) {
+    let res = await reader.request(article);
+    if (res.status === 302) res = await reader.request(res.headers.get("location")!);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    const $ = cheerio.load(html);
+    const layer = JSON.parse(/^window\.meridianDataLayer=(.*);$/s.exec($("script[data-analytics]").html() ?? "")![1]!) as {
+      user: { username: string; userState: string; quota: { remaining: number } | null };
+    };
+    // The route data for hydration, as turbo-stream wrote it: a flat array of its values.
+    const enqueued = /streamController\.enqueue\(("(?:[^"\\]|\\.)*")\)/.exec(html)![1]!;
+    const hydration = JSON.parse(JSON.parse(enqueued) as string) as unknown[];
+    return { html, $, cache: res.headers.get("x-page-cache"), nonce, layer, hydration };
+  }
+
+  const emailOf = async (reader: Reader) => cheerio.load(await (await reader.request("/my-account")).text())("input[name=emailAddress]").attr("value")!;
+
+  it("renders the page once, and gives each reader their own name, data layer and nonce", async () => {
+    const first = await registeredReader(server.url);
+    const second = await registeredReader(server.url);
+    const [firstEmail, secondEmail] = [await emailOf(first), await emailOf(second)];
+    const renamed = await first.request("/my-account", {
+      form: { intent: "profile", displayName: trickyName, emailAddress: firstEmail, industry: "", jobTitle: "", companySize: "" },
+    });
+    expect(renamed.status).toBe(303);
+
+    const firstPage = await open(first);
+    const secondPage = await open(second);
+    const again = await open(first);
+    expect(firstPage.cache).toBe("miss");
+    expect([secondPage.cache, again.cache]).toEqual(["hit", "hit"]);
+
+    for (const [page, email, name, other] of [
+      [again, firstEmail, trickyName, secondEmail],
+      [secondPage, secondEmail, "Nell Ransome", firstEmail],
+    ] as const) {
+      expect(page.$('a[href="/my-account"]').first().text()).toBe(name);
+      expect(page.$('a[href="/my-account"]').first().attr("aria-label")).toBe(`My account: ${name}`);
+      expect(page.layer.user).toMatchObject({ username: email, userState: "Registered", quota: { remaining: 7 } });
+      expect(page.hydration).toContain(name);
+      expect(page.html).not.toContain(other);
+      expect(page.html).not.toMatch(/[\uE000-\uF8FF]/);
+      // Every inline script runs under this response's own nonce, and no other.
+      expect(page.nonce).toBeTruthy();
+      expect(new Set([...page.html.matchAll(/ nonce="([^"]+)"/g)].map((m) => m[1]))).toEqual(new Set([page.nonce]));
+    }
+    expect(again.nonce).not.toBe(firstPage.nonce);
+    expect(secondPage.html).not.toContain("Nell&quot;");
+    expect(again.html).not.toContain("<b>");
   });
 });

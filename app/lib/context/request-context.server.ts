@@ -14,6 +14,8 @@ import { guestCartCookie, guestCartId } from "~/app/lib/store/cart.server";
 import { redirect } from "~/app/lib/http/responses.server";
 import { sessionToken } from "./session.server";
 import { knownVisitorId, newVisitor } from "./visitor.server";
+import { ReaderParts } from "~/app/lib/http/reader-parts.server";
+import { pageCacheOn } from "~/app/lib/http/page-cache.server";
 
 // Who is asking, and with what, for one request (ADR 062). Made once per request: by the
 // production server before Remix runs (entry.server's getLoadContext), or on first use where no
@@ -73,6 +75,8 @@ export interface RequestContext {
   cartId(): Promise<string | null>;
   /** The cart to put something in, made on first use; a new guest cart comes with the Set-Cookie that keeps it. */
   cartForWriting(): Promise<{ cartId: string; setCookie?: string }>;
+  /** The signed-in reader's own values as the document renders them: marks when the page cache is on (ADR 096). */
+  readonly readerParts: ReaderParts;
 }
 
 /** A lookup made on first call, then answered from memory. */
@@ -134,6 +138,7 @@ function createRequestContext(request: Request, loadContext: AppLoadContext): Re
     }),
     guestCartId: guestCart,
     cartId: () => cartId(),
+    readerParts: new ReaderParts(loadContext.documentRequest === true && pageCacheOn()),
     async cartForWriting() {
       const database = await db();
       const signedIn = await user();

@@ -1,4 +1,3 @@
-import type { AnalyticsDataLayer } from "~/server/readers/analytics";
 import { useRouteLoaderData } from "@remix-run/react";
 import type { Dismissible } from "~/server/readers/dismissals";
 import type { TierName } from "~/server/subscriptions/tiers";
@@ -19,7 +18,8 @@ export interface RootData {
   dismissed: Dismissible[];
   cart: MiniCart;
   captcha: { siteKey: string; scriptUrl: string } | null;
-  analytics: AnalyticsDataLayer;
+  /** The analytics data layer as JSON text (a mark in a signed-in reader's document, ADR 096). */
+  analytics: string;
   /** Inside the desk (a staff member with a live desk session, on a /desk page): its own bar instead of the site's. */
   desk: { name: string; nav: { title: string; path: string }[] } | null;
 }
