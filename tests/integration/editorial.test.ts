@@ -4,7 +4,7 @@ import { connect, type Database } from "~/server/db/connection";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { createArticle, publishArticle, saveArticle, unpublishArticle, type DeskArticle } from "~/server/desk/articles";
 import type { ArticleFields } from "~/shared/article-fields";
-import { Reader } from "~/tests/helpers/reader";
+import { Reader, registeredReader } from "~/tests/helpers/reader";
 import { createApiKey } from "~/server/desk/api-keys";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 import { isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
@@ -120,7 +120,7 @@ describe("an article's addresses after the desk changed it", () => {
 });
 
 describe("an article published through the Admin API of one instance", () => {
-  it("is on the other instance's home page, stream, topic page, search, sitemap and feed, and its page meters a guest, within 5 seconds", async () => {
+  it("is on the other instance's home page, stream, topic page, search, sitemap and feed, for guests and signed-in readers, and its page meters a guest, within 5 seconds", async () => {
     const { key } = await createApiKey(database, COMMAND_LINE, "Two instances", ["editor"], new Date());
     const call = (path: string, body: unknown) =>
       fetch(server.url + path, {
@@ -135,6 +135,10 @@ describe("an article published through the Admin API of one instance", () => {
     ).pathname;
     const pages = ["/", "/the-latest", topicPath, "/search?q=lighthouse+keepers", "/feeds/latest.xml"];
     for (const path of pages) expect((await fetch(other.url + path)).status, path).toBe(200);
+    // Signed-in readers' pages are kept too (ADR 096): two readers, so the second's are hits.
+    const readers = [await registeredReader(other.url), await registeredReader(other.url)];
+    for (const reader of readers) for (const page of ["/", "/the-latest"]) expect((await reader.request(page)).status).toBe(200);
+    expect((await readers[1]!.request("/the-latest")).headers.get("x-page-cache")).toBe("hit");
 
     const title = "What Lighthouse Keepers Knew About Shift Work";
     const made = await call("/desk/api/articles", { ...base, title, slug: "what-lighthouse-keepers-knew" });
@@ -148,6 +152,7 @@ describe("an article published through the Admin API of one instance", () => {
     const seenOnOther = async () => {
       const found: string[] = [];
       for (const page of pages) if ((await (await fetch(other.url + page)).text()).includes(path)) found.push(page);
+      for (const page of ["/", "/the-latest"]) if (!(await (await readers[1]!.request(page)).text()).includes(path)) found.push(`signed in: ${page}`);
       return found;
     };
     await expect.poll(seenOnOther, { timeout: 5_000, interval: 200 }).toEqual(pages);
