@@ -160,6 +160,10 @@ describe("a signed-in reader's page, kept once for every reader of a kind (ADR 0
       expect(new Set([...page.html.matchAll(/ nonce="([^"]+)"/g)].map((m) => m[1]))).toEqual(new Set([page.nonce]));
     }
     expect(again.nonce).not.toBe(firstPage.nonce);
+    // A navigation's data carries the values themselves: no render is there to fill marks.
+    const navigation = await (await second.request("/the-latest.data")).text();
+    expect(navigation).toContain(secondEmail);
+    expect(navigation).not.toMatch(/[\uE000-\uF8FF]/);
     expect(secondPage.html).not.toContain("Nell&quot;");
     expect(again.html).not.toContain("<b>");
   });
