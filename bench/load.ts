@@ -272,6 +272,7 @@ async function measure(engine: Engine) {
       paidOrders: [...ordersOf.values()].reduce((a, b) => a + b, 0),
       paidPayments: Number(payments.n),
       checkoutMismatches,
+      serverErrors: server.errors(),
     };
   } finally {
     await db.destroy();
@@ -317,6 +318,7 @@ function report(r: Awaited<ReturnType<typeof measure>>): boolean {
   console.log(
     `  answers outside 2xx/3xx: ${r.stats.statuses.size === 0 ? "none" : [...r.stats.statuses].map(([key, n]) => `${key}: ${n}`).join(", ")}`,
   );
+  if (serverErrors.length > 0 && r.serverErrors) console.log(`  the server wrote to stderr, last:\n${r.serverErrors}`);
   console.log(`  carts checked ${r.carts}, add-to-cart successes missing from their cart: ${r.lostLines}`);
   console.log(
     `  checkouts paid ${r.checkouts}, paid orders ${r.paidOrders}, payments taken ${r.paidPayments}, shoppers whose counts differ: ${r.checkoutMismatches.length}`,
