@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { freePort } from "~/tests/helpers/free-port";
+import { browserFetch } from "./browser";
 import { load, type LoadResult } from "./latency";
 import { cleanUp, createDatabase } from "./search-setup";
 
@@ -58,7 +59,7 @@ async function stopCluster(child: ChildProcess): Promise<void> {
 async function measure(base: string): Promise<Record<string, LoadResult>> {
   const results: Record<string, LoadResult> = {};
   for (const page of PAGES) {
-    for (let i = 0; i < 20; i++) await (await fetch(base + page)).arrayBuffer();
+    for (let i = 0; i < 20; i++) await (await browserFetch(base + page)).arrayBuffer();
     results[page] = await load(base + page, CONNECTIONS, SECONDS);
   }
   return results;

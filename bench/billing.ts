@@ -20,6 +20,7 @@ import { createSandboxProvider } from "~/server/payments/sandbox";
 import { articlePath } from "~/shared/urls";
 import { freePort } from "~/tests/helpers/free-port";
 import { seedDueSubscriptions } from "~/tests/helpers/due-subscriptions";
+import { returningGuest, USER_AGENT } from "./browser";
 import { percentile } from "./latency";
 import { cleanUp, createDatabase, ENGINE_NAMES, seed, type BenchDatabase, type Engine } from "./search-setup";
 import { untilServing } from "./serving";
@@ -49,11 +50,18 @@ function subscriptionsArg(argv: string[]): number {
 
 const agent = new http.Agent({ keepAlive: true });
 
+/** The pages a returning guest reads, with their visitor cookie. */
+interface Guest {
+  urls: string[];
+  cookie: string;
+}
+
 /** One guest page, its time in milliseconds; a status other than 200 stops the bench. */
-function page(url: string): Promise<number> {
+function page(url: string, cookie: string): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, signal: AbortSignal.timeout(30_000) }, (res) => {
+    const headers = { "User-Agent": USER_AGENT, cookie };
+    const req = http.get(url, { agent, headers, signal: AbortSignal.timeout(30_000) }, (res) => {
       res.resume();
       res.on("error", reject);
       res.on("end", () =>
@@ -65,14 +73,14 @@ function page(url: string): Promise<number> {
 }
 
 /** READERS guests reading the pages in turn until `until()` says stop (or `total` pages are read); their times. */
-async function readGuestPages(urls: string[], until: () => boolean, total = Infinity): Promise<number[]> {
+async function readGuestPages({ urls, cookie }: Guest, until: () => boolean, total = Infinity): Promise<number[]> {
   const times: number[] = [];
   let issued = 0;
   await Promise.all(
     Array.from({ length: READERS }, async (_, reader) => {
       for (let k = reader; !until() && issued < total; k++) {
         issued++;
-        times.push(await page(urls[k % urls.length]!));
+        times.push(await page(urls[k % urls.length]!, cookie));
         await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
       }
     }),
@@ -154,13 +162,8 @@ async function bench(engine: Engine): Promise<boolean> {
     const article = await db.selectFrom("article").select(["year", "month", "slug"]).orderBy("id").executeTakeFirstOrThrow();
     const server = await startServer(database);
     try {
-      return await renewalDay(
-        db,
-        database,
-        server,
-        ["/", articlePath(article)].map((p) => server.base + p),
-        name,
-      );
+      const urls = ["/", articlePath(article)].map((p) => server.base + p);
+      return await renewalDay(db, database, server, { urls, cookie: await returningGuest(server.base, articlePath(article)) }, name);
     } finally {
       await server.stop();
     }
@@ -169,13 +172,13 @@ async function bench(engine: Engine): Promise<boolean> {
   }
 }
 
-async function renewalDay(db: Database, database: BenchDatabase, server: Server, urls: string[], name: string): Promise<boolean> {
+async function renewalDay(db: Database, database: BenchDatabase, server: Server, guest: Guest, name: string): Promise<boolean> {
   // Idle: warmed up, then timed, all before the housekeeping's first run (on a loaded machine,
   // fewer pages than asked).
   const idleUntil = server.startedAt + FIRST_RUN_MS - 10_000;
   const warmUntil = Math.min(idleUntil, performance.now() + WARM_UP_MS);
-  await readGuestPages(urls, () => performance.now() >= warmUntil, 300);
-  const idle = await readGuestPages(urls, () => performance.now() >= idleUntil, IDLE_REQUESTS);
+  await readGuestPages(guest, () => performance.now() >= warmUntil, 300);
+  const idle = await readGuestPages(guest, () => performance.now() >= idleUntil, IDLE_REQUESTS);
   if (performance.now() > idleUntil + 5_000 || idle.length < 50)
     throw new Error(`only ${idle.length} idle pages before the housekeeping's first run: the machine is too busy`);
 
@@ -212,7 +215,7 @@ async function renewalDay(db: Database, database: BenchDatabase, server: Server,
     }
   })();
   // Guest pages from the moment the run can start until it is over.
-  const [during] = await Promise.all([readGuestPages(urls, () => endedAt !== undefined || performance.now() >= giveUpAt), watching]);
+  const [during] = await Promise.all([readGuestPages(guest, () => endedAt !== undefined || performance.now() >= giveUpAt), watching]);
 
   const charges = await charged(db);
   const receipts = await renewed(db);

@@ -16,6 +16,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "~/tests/helpers/free-port";
+import { USER_AGENT } from "./browser";
 import { untilServing } from "./serving";
 
 const BUILD = path.resolve(process.env.BENCH_BUILD ?? "build");
@@ -49,6 +50,7 @@ function post(port: number, chunk: Buffer, total: number, chunked: boolean): Pro
       method: "POST",
       agent: false,
       headers: {
+        "User-Agent": USER_AGENT,
         "Content-Type": "application/x-www-form-urlencoded",
         ...(chunked ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(total) }),
       },

@@ -2,6 +2,7 @@
 // HTTP. autocannon's own latency summary has no p95 and keeps whole milliseconds, so each
 // response's time is taken from its "response" event instead.
 import autocannon from "autocannon";
+import { send, USER_AGENT } from "./browser";
 
 /** The nearest-rank percentile of values sorted ascending. */
 export function percentile(sorted: number[], p: number): number {
@@ -40,33 +41,70 @@ export interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
+  /** Answers, 2xx or not. */
+  answers: number;
   non2xx: number;
   /** Connection errors, timeouts included. */
   errors: number;
 }
 
-/** GET `url` on `connections` keep-alive connections for `seconds`; latencies of 2xx answers only. */
-export function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
+/** GET `url` as a browser on `connections` keep-alive connections for `seconds`; latencies of 2xx answers only. */
+export function load(url: string, connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
   const latencies: number[] = [];
   let non2xx = 0;
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds }, (error: unknown, result: autocannon.Result) => {
-      if (error) return reject(error instanceof Error ? error : new Error(String(error)));
-      const elapsed = (performance.now() - started) / 1000;
-      latencies.sort((a, b) => a - b);
-      resolve({
-        rps: (latencies.length + non2xx) / elapsed,
-        p50: percentile(latencies, 50),
-        p95: percentile(latencies, 95),
-        p99: percentile(latencies, 99),
-        non2xx,
-        errors: result.errors,
-      });
-    });
+    const instance = autocannon(
+      { url, connections, duration: seconds, headers: { "user-agent": USER_AGENT, ...headers } },
+      (error: unknown, result: autocannon.Result) => {
+        if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+        const elapsed = (performance.now() - started) / 1000;
+        latencies.sort((a, b) => a - b);
+        resolve({
+          rps: (latencies.length + non2xx) / elapsed,
+          p50: percentile(latencies, 50),
+          p95: percentile(latencies, 95),
+          p99: percentile(latencies, 99),
+          answers: latencies.length + non2xx,
+          non2xx,
+          errors: result.errors,
+        });
+      },
+    );
     instance.on("response", (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
       else non2xx++;
     });
   });
+}
+
+/** Times of the 2xx answers, sorted, by what the guest-page cache said (X-Page-Cache; "none" where it does not apply). */
+export interface EachOnce {
+  times: Record<"hit" | "miss" | "none", number[]>;
+  /** Answers outside 2xx, and requests that failed. */
+  failed: number;
+}
+
+/** GETs each of `urls` once, `readers` at a time, each reader one request after another. */
+export async function getEachOnce(urls: string[], readers: number): Promise<EachOnce> {
+  const result: EachOnce = { times: { hit: [], miss: [], none: [] }, failed: 0 };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: readers }, async () => {
+      while (next < urls.length) {
+        const url = urls[next++]!;
+        const started = performance.now();
+        try {
+          const res = await send(url);
+          const ms = performance.now() - started;
+          if (res.ok) result.times[(res.headers.get("x-page-cache") as "hit" | "miss" | null) ?? "none"].push(ms);
+          else result.failed++;
+        } catch {
+          result.failed++;
+        }
+      }
+    }),
+  );
+  for (const times of Object.values(result.times)) times.sort((a, b) => a - b);
+  return result;
 }

@@ -14,6 +14,7 @@ import path from "node:path";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright";
 import { chromiumLaunchOptions } from "~/e2e/browser";
+import { browserFetch } from "./browser";
 import { untilServing } from "./serving";
 
 const PORT = 3910;
@@ -35,14 +36,14 @@ async function main() {
   let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
   try {
     await untilServing(server, PORT);
-    const latest = await (await fetch(`${base}/the-latest`)).text();
+    const latest = await (await browserFetch(`${base}/the-latest`)).text();
     const article = /<h3[^>]*><a[^>]+href="(\/\d{4}\/\d{2}\/[^"]+)"/.exec(latest)?.[1];
     if (!article) throw new Error("no article found on /the-latest");
     browser = await chromium.launch({ executablePath, args: [...args, `--remote-debugging-port=${DEBUGGING_PORT}`] });
     // A returning guest: the visitor cookie, taken once, goes with every request of every audit;
     // Lighthouse empties the HTTP cache and storage before each, so each page is a first view
     // of its files.
-    const firstVisit = await fetch(base + article, {
+    const firstVisit = await browserFetch(base + article, {
       redirect: "manual",
       headers: { "User-Agent": "Mozilla/5.0 (Linux; Android 14) Chrome/126" },
     });

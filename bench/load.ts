@@ -5,19 +5,22 @@
 // then BENCH_CONNECTIONS readers at once for BENCH_SECONDS, each doing one thing after another:
 // guests reading articles with their cookies kept, stream and topic pages, searches, sign-ins,
 // add-to-cart into hundreds of guest carts, and a few checkouts paid through the sandbox provider.
-// Prints req/s and p50/p99 per kind, then errors and non-2xx answers by status; then checks that
+// A third of the page reads (articles, streams, searches) are a signed-in registered reader's.
+// Every request sends a desktop browser's User-Agent (bench/browser.ts).
+// Prints req/s and p50/p99 per kind, guests' and signed-in readers' page reads apart, then
+// errors and non-2xx answers by status; then checks that
 // nothing was lost: every add-to-cart that answered success is in its cart, and every checkout
 // that was paid is exactly one paid order. Exits 1 on an error, an answer of 500 or above, or a
 // loss. Requests go to 127.0.0.1 only; the run is bounded in time and stops by itself.
-import http from "node:http";
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import zlib from "node:zlib";
 import { sql } from "kysely";
 import { connect, type Database } from "~/server/db/connection";
 import { articlePath, topicPath } from "~/shared/urls";
 import { addToCartForm, placeOrderForm, shippedItems, type AnswerCheck } from "~/tests/helpers/checkout-flow";
+import { send } from "./browser";
 import { percentile } from "./latency";
+import { ms, table } from "./table";
 import { cleanUp, createDatabase, ENGINE_NAMES, seed, startServer, type Engine } from "./search-setup";
 
 const ENGINES = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",").map((e) => e.trim()) as Engine[];
@@ -30,6 +33,10 @@ const MIX = { article: 42, stream: 20, search: 10, signIn: 0.5, addToCart: 26, c
 type Kind = keyof typeof MIX;
 /** Kinds whose answers are page reads (the p99 target applies to them). */
 const PAGE_READS: Kind[] = ["article", "stream", "search"];
+/** The share of page reads made by a signed-in reader (each connection's shopper, a registered reader). */
+const SIGNED_IN_SHARE = 1 / 3;
+/** What an answer is counted under: its kind, and for a signed-in reader's page read, that too. */
+type Label = Kind | `${Kind}, signed in`;
 /** A guest starts a new cart after this many adds, so the run fills hundreds of carts. */
 const ADDS_PER_CART = 6;
 
@@ -46,7 +53,7 @@ class Browser {
     return this.cookies.get(name);
   }
 
-  async request(kind: Kind, path: string, form?: Record<string, string>): Promise<Response> {
+  async request(kind: Label, path: string, form?: Record<string, string>): Promise<Response> {
     const started = performance.now();
     const res = await send(this.base + path, {
       method: form ? "POST" : "GET",
@@ -70,50 +77,17 @@ class Browser {
   }
 }
 
-/** Keep-alive connections, as a browser keeps them; as many as there are readers at once. */
-const agent = new http.Agent({ keepAlive: true });
-
-/**
- * One request through node:http, whose client costs this process about a third of what fetch
- * does: the load generator shares the server's cores, and what it spends they lose. Asks for
- * compressed answers, as browsers do, and returns the answer whole, decompressed.
- */
-function send(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { agent, method: init.method, headers: { ...init.headers, "Accept-Encoding": "br, gzip" }, signal: AbortSignal.timeout(30_000) },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
-        res.on("end", () => {
-          const raw = Buffer.concat(chunks);
-          const encoding = res.headers["content-encoding"];
-          const body = encoding === "br" ? zlib.brotliDecompressSync(raw) : encoding === "gzip" ? zlib.gunzipSync(raw) : raw;
-          const headers = new Headers();
-          for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-          const status = res.statusCode!;
-          resolve(new Response(status === 204 || status === 304 ? null : new Uint8Array(body), { status, headers }));
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(init.body);
-  });
-}
-
 class Stats {
-  readonly times = new Map<Kind, number[]>();
+  readonly times = new Map<Label, number[]>();
   readonly statuses = new Map<string, number>();
   readonly errors: string[] = [];
   /** Errors already counted where they happened (a request that failed). */
   readonly counted = new WeakSet<object>();
-  answer(kind: Kind, status: number, ms: number) {
+  answer(kind: Label, status: number, ms: number) {
     if (status < 200 || status >= 400) this.statuses.set(`${kind} ${status}`, (this.statuses.get(`${kind} ${status}`) ?? 0) + 1);
     else (this.times.get(kind) ?? this.times.set(kind, []).get(kind)!).push(ms);
   }
-  error(kind: Kind, error: unknown) {
+  error(kind: Label, error: unknown) {
     if (error instanceof Error) this.counted.add(error);
     this.errors.push(
       `${kind}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`,
@@ -199,17 +173,20 @@ async function measure(engine: Engine) {
         carts.push(cart);
         while (performance.now() < until) {
           const kind = chooseKind();
+          const signedIn = PAGE_READS.includes(kind) && Math.random() < SIGNED_IN_SHARE;
+          const reader = signedIn ? shoppers[n]! : guest;
+          const label: Label = signedIn ? `${kind}, signed in` : kind;
           try {
             if (kind === "article") {
-              const res = await guest.request(kind, pick(articles));
+              const res = await reader.request(label, pick(articles));
               const location = res.headers.get("location");
-              if (res.status === 302 && location) await guest.request(kind, location);
-              // A reader clears their cookies now and then: a new visitor.
-              if (Math.random() < 0.05) guest = new Browser(server.base, stats);
+              if (res.status === 302 && location) await reader.request(label, location);
+              // A guest clears their cookies now and then: a new visitor.
+              if (!signedIn && Math.random() < 0.05) guest = new Browser(server.base, stats);
             } else if (kind === "stream") {
-              await guest.request(kind, pick(streams));
+              await reader.request(label, pick(streams));
             } else if (kind === "search") {
-              await guest.request(kind, `/search?q=${encodeURIComponent(pick(searches))}`);
+              await reader.request(label, `/search?q=${encodeURIComponent(pick(searches))}`);
             } else if (kind === "signIn") {
               await expectStatus(kind)(
                 await new Browser(server.base, stats).request(kind, "/sign-in", { username: pick(readers), password: PASSWORD }),
@@ -241,7 +218,7 @@ async function measure(engine: Engine) {
               paidCheckouts.set(email, (paidCheckouts.get(email) ?? 0) + 1);
             }
           } catch (error) {
-            if (!(error instanceof Error && stats.counted.has(error))) stats.errors.push(`${kind}: ${String(error)}`);
+            if (!(error instanceof Error && stats.counted.has(error))) stats.errors.push(`${label}: ${String(error)}`);
           }
         }
       }),
@@ -295,6 +272,7 @@ async function measure(engine: Engine) {
       paidOrders: [...ordersOf.values()].reduce((a, b) => a + b, 0),
       paidPayments: Number(payments.n),
       checkoutMismatches,
+      serverErrors: server.errors(),
     };
   } finally {
     await db.destroy();
@@ -303,17 +281,34 @@ async function measure(engine: Engine) {
 }
 
 function report(r: Awaited<ReturnType<typeof measure>>): boolean {
-  const rows = (Object.keys(MIX) as Kind[]).map((kind) => {
-    const times = [...(r.stats.times.get(kind) ?? [])].sort((a, b) => a - b);
-    return `  ${kind.padEnd(10)} ${String(times.length).padStart(7)} ${(times.length / r.elapsed).toFixed(1).padStart(8)} ${percentile(times, 50).toFixed(1).padStart(8)} ${percentile(times, 99).toFixed(1).padStart(8)}`;
-  });
-  const all = [...r.stats.times.values()].flat();
-  const reads = PAGE_READS.flatMap((k) => r.stats.times.get(k) ?? []).sort((a, b) => a - b);
-  const serverErrors = [...r.stats.statuses].filter(([key]) => Number(key.split(" ")[1]) >= 500);
+  const row = (name: string, times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return [
+      `  ${name}`,
+      String(sorted.length),
+      (sorted.length / r.elapsed).toFixed(1),
+      ms(percentile(sorted, 50)),
+      ms(percentile(sorted, 99)),
+    ];
+  };
+  const labels = (Object.keys(MIX) as Kind[]).flatMap((kind): Label[] =>
+    PAGE_READS.includes(kind) ? [kind, `${kind}, signed in`] : [kind],
+  );
+  const signedIn = PAGE_READS.map((kind) => `${kind}, signed in` as const);
+  const reads = (of: Label[]) => of.flatMap((label) => r.stats.times.get(label) ?? []);
+  const serverErrors = [...r.stats.statuses].filter(([key]) => Number(key.split(" ").pop()) >= 500);
   console.log(`\n${ENGINE_NAMES[r.engine]}: ${CONNECTIONS} connections for ${r.elapsed.toFixed(1)} s`);
-  console.log(`  kind       answers    req/s   p50 ms   p99 ms\n${rows.join("\n")}`);
-  console.log(`  all        ${String(all.length).padStart(7)} ${(all.length / r.elapsed).toFixed(1).padStart(8)}`);
-  console.log(`  page reads p99 ${percentile(reads, 99).toFixed(1)} ms (target ≤ 250 on a warm cache)`);
+  console.log(
+    table([
+      ["kind", "answers", "req/s", "p50 ms", "p99 ms"],
+      ...labels.map((label) => row(label, r.stats.times.get(label) ?? [])),
+      row("all", [...r.stats.times.values()].flat()),
+      row("page reads, guests", reads(PAGE_READS)),
+      row("page reads, signed in", reads(signedIn)),
+      row("page reads, all", reads([...PAGE_READS, ...signedIn])),
+    ]),
+  );
+  console.log(`  target: page reads p99 ≤ 250 ms on a warm cache`);
   console.log(
     `  this load generator's own event-loop delay: p50 ${r.lag[0]!.toFixed(1)} ms, p99 ${r.lag[1]!.toFixed(1)} ms (part of every time above); it used ${(r.cpuShare * 100).toFixed(0)} % of the cores`,
   );
@@ -323,6 +318,7 @@ function report(r: Awaited<ReturnType<typeof measure>>): boolean {
   console.log(
     `  answers outside 2xx/3xx: ${r.stats.statuses.size === 0 ? "none" : [...r.stats.statuses].map(([key, n]) => `${key}: ${n}`).join(", ")}`,
   );
+  if (serverErrors.length > 0 && r.serverErrors) console.log(`  the server wrote to stderr, last:\n${r.serverErrors}`);
   console.log(`  carts checked ${r.carts}, add-to-cart successes missing from their cart: ${r.lostLines}`);
   console.log(
     `  checkouts paid ${r.checkouts}, paid orders ${r.paidOrders}, payments taken ${r.paidPayments}, shoppers whose counts differ: ${r.checkoutMismatches.length}`,
@@ -340,7 +336,9 @@ async function main() {
   console.log(
     `Mixed load: ${CONNECTIONS} connections, ${SECONDS} s per database; mix ${Object.entries(MIX)
       .map(([k, v]) => `${k} ${v}%`)
-      .join(", ")}. ${os.cpus().length} cores, Node ${process.version}; load average ${os
+      .join(
+        ", ",
+      )}; ${(SIGNED_IN_SHARE * 100).toFixed(0)}% of page reads signed in. ${os.cpus().length} cores, Node ${process.version}; load average ${os
       .loadavg()
       .map((n) => n.toFixed(2))
       .join(", ")}.`,

@@ -1,34 +1,43 @@
 // Server-rendering benchmark: npm run build && npm run bench
-// (BENCH_DATA_DIR=folder uses a data folder seeded before, with BENCH_ARTICLES saying how many
-// synthetic articles it holds, for the rows that only make sense at scale.)
-// (BENCH_SERVER=remix-serve measures the build under remix-serve instead of the repo's server.)
-// Starts the production build on a fresh database, then for the home page, an article and a
-// stream page prints requests/s and p50/p99 latency at 32 connections, the same for a bare
-// node:http server sending identical bytes (the ceiling), their ratio, server CPU per request,
-// and page weight (HTML, CSS, JS and the route data sent for hydration; gzip). Then the weight
-// alone of the pages with forms (sign-in, the store's, a reader's own), which are the heaviest in
-// JS. WEB_CONCURRENCY sets the production server's processes (one per core by default); CPU
-// counts all of them.
-import { spawn } from "node:child_process";
+//   BENCH_SECONDS per run (default 10); BENCH_ARTICLES (default 100000; 0 measures the seed
+//   database alone); BENCH_PROCESSES, the server's WEB_CONCURRENCY for each round (default 1,2);
+//   BENCH_DATA_DIR, a data folder seeded before with BENCH_ARTICLES synthetic articles (say with
+//   `npm run seed -- --articles 100000`), used instead of seeding them and kept;
+//   BENCH_SERVER=remix-serve measures the build under remix-serve (one process).
+// On a fresh SQLite seed database, then on one with BENCH_ARTICLES synthetic articles more, for
+// each number of server processes: the article page, home and a stream (/the-latest) for a
+// returning guest (answered from the guest-page cache), a signed-in registered reader and a
+// signed-in subscriber; then pages rendered every time (the cache off) whose queries grow with
+// the database. Each row: the server's CPU per request (all its processes, from /proc), req/s and
+// p50/p99 at 32 connections, and req/s as a share of a bare node:http server sending the guest's
+// page (the ceiling, measured once per page and database). Every request sends a desktop
+// browser's User-Agent (bench/browser.ts). Then the weight of those pages (HTML, CSS, JS and
+// the route data sent for hydration; gzip), and of the pages with forms, the heaviest in JS.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
-import path from "node:path";
 import zlib from "node:zlib";
-import autocannon from "autocannon";
 import * as cheerio from "cheerio";
-import { untilServing } from "./serving";
+import { browserFetch, cookieOf, readerSessions, returningGuest } from "./browser";
+import { load, type LoadResult } from "./latency";
+import { cleanUp, createDatabase, seed, startServer, type BenchDatabase, type RunningServer } from "./search-setup";
+import { ms, table } from "./table";
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
-const SYNTHETIC = Number(process.env.BENCH_ARTICLES ?? 0);
-/** A data folder seeded before (say with `npm run seed -- --articles 100000`), used as it is and kept. */
+const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
 const GIVEN_DATA_DIR = process.env.BENCH_DATA_DIR;
-const SERVER =
-  process.env.BENCH_SERVER === "remix-serve" ? ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"] : ["build/server.js"];
+const REMIX_SERVE = process.env.BENCH_SERVER === "remix-serve";
+const PROCESSES = REMIX_SERVE ? [1] : (process.env.BENCH_PROCESSES ?? "1,2").split(",").map(Number);
+const SERVER = REMIX_SERVE ? ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"] : ["build/server.js"];
 
 const gz = (b: Buffer | string) => zlib.gzipSync(b).length;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
 
 /** CPU time of a process and its children (the server's cluster workers), from /proc. */
 function cpuMs(pid: number): number {
@@ -46,26 +55,33 @@ function cpuMs(pid: number): number {
   return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
-async function load(url: string, headers: Record<string, string> = {}) {
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx };
+/** The page as `cookie`'s reader gets it, without its nonce (the ceiling sends these bytes). */
+async function fetchPage(base: string, route: string, cookie: string) {
+  const res = await browserFetch(base + route, { headers: { cookie } });
+  if (!res.ok) throw new Error(`${route} answered ${res.status}`);
+  return { html: (await res.text()).replace(/ nonce="[^"]+"/g, ""), type: res.headers.get("content-type") ?? "text/html" };
 }
 
-async function start(dataDir: string, port: number, env: Record<string, string> = {}) {
-  if (SYNTHETIC > 0 && !GIVEN_DATA_DIR && !env.PAGE_CACHE_MB) {
-    await new Promise<void>((resolve, reject) => {
-      const seed = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "server/seed/cli.ts", "--articles", String(SYNTHETIC)], {
-        env: { ...process.env, DATA_DIR: dataDir },
-        stdio: ["ignore", "inherit", "ignore"],
-      });
-      seed.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`seed exited ${code}`))));
-    });
-  }
-  const child = spawn(process.execPath, SERVER, {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ...env },
-    stdio: "ignore",
+/** req/s and latency of a bare node:http server sending the same bytes. */
+async function ceiling({ html, type }: { html: string; type: string }): Promise<LoadResult> {
+  const bytes = Buffer.from(html);
+  const bare = http.createServer((_, out) => {
+    out.writeHead(200, { "content-type": type, "content-length": bytes.length });
+    out.end(bytes);
   });
-  return untilServing(child, port);
+  await new Promise<void>((r) => bare.listen(0, "127.0.0.1", () => r()));
+  try {
+    return await load(`http://127.0.0.1:${(bare.address() as { port: number }).port}/`, CONNECTIONS, SECONDS);
+  } finally {
+    await new Promise((r) => bare.close(r));
+  }
+}
+
+async function measure(server: RunningServer, route: string, cookie: string) {
+  await (await browserFetch(server.base + route, { headers: { cookie } })).arrayBuffer();
+  const before = cpuMs(server.pid);
+  const result = await load(server.base + route, CONNECTIONS, SECONDS, { cookie });
+  return { ...result, cpu: (cpuMs(server.pid) - before) / result.answers };
 }
 
 async function weight(base: string, html: string) {
@@ -78,51 +94,34 @@ async function weight(base: string, html: string) {
     .map((m) => m[2]!);
   const isData = (script: string) => script.includes("streamController.enqueue");
   let cssBytes = 0;
-  for (const href of css) cssBytes += gz(Buffer.from(await (await fetch(base + href)).arrayBuffer()));
+  for (const href of css) cssBytes += gz(Buffer.from(await (await browserFetch(base + href)).arrayBuffer()));
   let jsBytes = gz(inline.filter((script) => !isData(script)).join(""));
-  for (const src of js) jsBytes += gz(Buffer.from(await (await fetch(base + src)).arrayBuffer()));
+  for (const src of js) jsBytes += gz(Buffer.from(await (await browserFetch(base + src)).arrayBuffer()));
   return { html: gz(html), css: cssBytes, js: jsBytes, data: gz(inline.filter(isData).join("")) };
 }
 
-/** A form's fields as the browser would send them, and where to. */
-function formFields(html: string, selector: string): { action: string; body: URLSearchParams } {
-  const $ = cheerio.load(html);
-  const form = $(selector).first();
-  if (form.length === 0) throw new Error(`no form ${selector}`);
-  const body = new URLSearchParams();
-  form.find("input[name]").each((_, input) => void body.append($(input).attr("name")!, $(input).attr("value") ?? ""));
-  return { action: form.attr("action")!, body };
-}
-
-/** Posts as a same-site form would, and returns the cookie the answer sets. */
-async function post(base: string, action: string, body: URLSearchParams, cookie: string, name: string): Promise<string> {
-  const res = await fetch(base + action, { method: "POST", body, redirect: "manual", headers: { origin: base, cookie } });
-  const set = res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-  if (res.status !== 303 || !set) throw new Error(`POST ${action} answered ${res.status} without ${name}`);
-  return set.split(";")[0]!;
-}
-
 /** The pages with forms, as a guest, a shopper with an item in the cart and a signed-in reader see them. */
-async function formPages(base: string): Promise<[name: string, route: string, cookie: string][]> {
-  const store = await (await fetch(`${base}/store`)).text();
+async function formPages(base: string, session: string): Promise<[name: string, route: string, cookie: string][]> {
+  const store = await (await browserFetch(`${base}/store`)).text();
   const products = [...new Set([...store.matchAll(/href="(\/product\/[^"]+)"/g)].map((m) => m[1]!))];
   let product: { route: string; html: string } | undefined;
   for (const route of products) {
-    const html = await (await fetch(base + route)).text();
+    const html = await (await browserFetch(base + route)).text();
     if (html.includes('action="/shopping-cart"')) {
       product = { route, html };
       break;
     }
   }
   if (!product) throw new Error("no product with an Add to Cart form in the store");
-  const add = formFields(product.html, 'form[action="/shopping-cart"]');
-  const cart = await post(base, add.action, add.body, "", "mr_cart");
-  const registration = formFields(await (await fetch(`${base}/register`)).text(), 'form[method="post"]');
-  registration.body.set("emailAddress", `bench-${Date.now()}@example.com`);
-  registration.body.set("firstName", "Bench");
-  registration.body.set("lastName", "Reader");
-  registration.body.set("password", "Bench#reader7");
-  const session = await post(base, "/register", registration.body, "", "mr_session");
+  const $ = cheerio.load(product.html);
+  const add = new URLSearchParams();
+  $('form[action="/shopping-cart"]')
+    .first()
+    .find("input[name]")
+    .each((_, input) => void add.append($(input).attr("name")!, $(input).attr("value") ?? ""));
+  const added = await browserFetch(`${base}/shopping-cart`, { method: "POST", body: add, redirect: "manual", headers: { origin: base } });
+  const cart = cookieOf(added, "mr_cart");
+  if (added.status !== 303 || !cart) throw new Error(`adding to the cart answered ${added.status} without a cart`);
   return [
     ["sign-in", "/sign-in", ""],
     ["registration", "/register", ""],
@@ -135,92 +134,139 @@ async function formPages(base: string): Promise<[name: string, route: string, co
   ];
 }
 
-async function main() {
-  if (!fs.existsSync("build/server.js")) throw new Error("run `npm run build` first");
-  const dataDir = GIVEN_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
-  const port = 3900;
-  const base = `http://127.0.0.1:${port}`;
-  const server = await start(dataDir, port);
-  // The same build and database with the guest-page cache off: every request rendered.
-  const uncachedPort = 3902;
-  const uncached = await start(dataDir, uncachedPort, { PAGE_CACHE_MB: "0" });
-  try {
-    const latestHtml = await (await fetch(`${base}/the-latest`)).text();
-    const article = /<h3[^>]*><a[^>]+href="(\/\d{4}\/\d{2}\/[^"]+)"/.exec(latestHtml)?.[1];
-    if (!article) throw new Error("no article found on /the-latest");
-    // A returning guest who has this article on their meter already (a read, no write), and a
-    // new visitor on every request (a meter write and a new visitor cookie each time).
-    const first = await fetch(base + article);
-    const visitor =
-      first.headers
-        .getSetCookie()
-        .find((c) => c.startsWith("mr_visitor="))
-        ?.split(";")[0] ?? "";
-    const topic = /href="(\/topic\/subject\/[^"]+)"/.exec(await (await fetch(`${base}/topics`)).text())?.[1];
-    if (!topic) throw new Error("no topic found on /topics");
-    // The guest-page cache keys a page by its loader data: a returning reader's article and the
-    // pages without a meter are hits after the first request. "Cache off" renders every time:
-    // the pages listed for scale (topics, deep paging, the archive, sitemaps) are measured so, to
-    // show what their queries cost as the database grows.
-    type BenchPage = [name: string, route: string, headers: Record<string, string>, target: typeof server];
-    const pages: BenchPage[] = [
-      ["home", "/", {}, server],
-      ["article, returning reader (cache hit)", article, { cookie: visitor }, server],
-      ["article, returning reader, cache off", article, { cookie: visitor }, uncached],
-      ["article, new visitor each time", article, {}, server],
-      ["stream", "/the-latest", {}, server],
-      ["topic page, cache off", topic, {}, uncached],
-      ["stream page 3, cache off", "/the-latest?page=3", {}, uncached],
-      ...(SYNTHETIC > 0 ? [["stream page 5,000, cache off", "/the-latest?page=5000", {}, uncached] satisfies BenchPage] : []),
-      ["magazine archive, cache off", "/magazine?year=1987", {}, uncached],
-      ["sitemap of articles, cache off", "/sitemaps/articles-1.xml", {}, uncached],
-    ];
-    console.log(
-      `${SERVER[0]} (${SERVER[0] === "build/server.js" ? `${process.env.WEB_CONCURRENCY ?? os.availableParallelism()} processes` : "1 process"}): ${os.cpus().length} cores, ${CONNECTIONS} connections, ${DURATION} s per run${SYNTHETIC ? `, ${SYNTHETIC} synthetic articles` : ""}\n`,
-    );
-    for (const [name, route, headers, target] of pages) {
-      const targetBase = `http://127.0.0.1:${target === server ? port : uncachedPort}`;
-      const res = await fetch(targetBase + route, { headers });
-      const html = (await res.text()).replace(/ nonce="[^"]+"/g, "");
-      const type = res.headers.get("content-type") ?? "text/html";
-      const before = cpuMs(target.pid!);
-      const app = await load(targetBase + route, headers);
-      const cpuPerRequest = (cpuMs(target.pid!) - before) / app.total;
+/** A fresh SQLite database: the seed, and `articles` synthetic ones (or BENCH_DATA_DIR's). */
+async function database(articles: number): Promise<BenchDatabase> {
+  const fresh = await createDatabase("sqlite");
+  if (articles > 0 && GIVEN_DATA_DIR) return { ...fresh, dataDir: GIVEN_DATA_DIR, env: { ...fresh.env, DATA_DIR: GIVEN_DATA_DIR } };
+  console.error(`seeding${articles > 0 ? ` ${articles.toLocaleString("en-US")} synthetic articles` : ""}…`);
+  const { seconds } = await seed(fresh, articles);
+  console.error(`seeded in ${seconds.toFixed(0)} s`);
+  return fresh;
+}
 
-      const bytes = Buffer.from(html);
-      const bare = http.createServer((_, out) => {
-        out.writeHead(200, { "content-type": type, "content-length": bytes.length });
-        out.end(bytes);
-      });
-      await new Promise<void>((r) => bare.listen(3901, "127.0.0.1", () => r()));
-      const ceiling = await load("http://127.0.0.1:3901/");
-      await new Promise((r) => bare.close(r));
+/** The pages to measure, and the readers' cookies: made through the site's own pages, once per database. */
+async function readers(base: string) {
+  const latest = await (await browserFetch(`${base}/the-latest`)).text();
+  const article = /<h3[^>]*><a[^>]+href="(\/\d{4}\/\d{2}\/[^"]+)"/.exec(latest)?.[1];
+  if (!article) throw new Error("no article found on /the-latest");
+  const topic = /href="(\/topic\/subject\/[^"]+)"/.exec(await (await browserFetch(`${base}/topics`)).text())?.[1];
+  if (!topic) throw new Error("no topic found on /topics");
+  // A returning guest has the article on their meter already: a read, no new meter row.
+  return { article, topic, guest: await returningGuest(base, article), ...(await readerSessions(base)) };
+}
 
-      const w = await weight(base, html);
-      console.log(`${name} (${route})`);
+const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
+const row = (page: string, who: string, r: LoadResult & { cpu?: number }, bare: LoadResult) => [
+  page,
+  who,
+  r.cpu === undefined ? "" : r.cpu.toFixed(2),
+  r.rps.toFixed(0),
+  ms(r.p50),
+  ms(r.p99),
+  percent(r.rps / bare.rps),
+  r.non2xx + r.errors > 0 ? `${r.non2xx} non-2xx, ${r.errors} errors` : "",
+];
+const COLUMNS = ["CPU ms/req", "req/s", "p50 ms", "p99 ms", "of ceiling", ""];
+
+async function benchDatabase(name: string, articles: number, withFormPages: boolean) {
+  const db = await database(articles);
+  let site: Awaited<ReturnType<typeof readers>> | undefined;
+  /** Per route: the guest's page and its ceiling, the same for every round. */
+  const guestPages = new Map<string, { html: string; bare: LoadResult }>();
+  for (const processes of PROCESSES) {
+    // The scheduled jobs' processes stay off: the CPU counted is the serving processes'.
+    const env = { WEB_CONCURRENCY: String(processes), JOBS_PROCESSES: "0" };
+    const cached = await startServer(db, env, SERVER);
+    const uncached = await startServer(db, { ...env, PAGE_CACHE_MB: "0" }, SERVER);
+    try {
+      const s = (site ??= await readers(cached.base));
+      const bareFor = async (route: string) => {
+        if (!guestPages.has(route)) {
+          const guestPage = await fetchPage(cached.base, route, s.guest);
+          guestPages.set(route, { html: guestPage.html, bare: await ceiling(guestPage) });
+        }
+        return guestPages.get(route)!.bare;
+      };
       console.log(
-        `  app:     ${app.rps.toFixed(0)} req/s, p50 ${app.p50} ms, p99 ${app.p99} ms, non-2xx ${app.non2xx}, server CPU ${cpuPerRequest.toFixed(2)} ms/request`,
+        `\n${name}, ${REMIX_SERVE ? "remix-serve" : "build/server.js"}, ${processes} process${processes > 1 ? "es" : ""}: ` +
+          `${CONNECTIONS} connections, ${SECONDS} s per run; load average ${loadAverage()}`,
       );
+      const readerRows: string[][] = [];
+      const articleRps: number[] = [];
+      for (const [page, route] of [
+        ["article", s.article],
+        ["home", "/"],
+        ["stream", "/the-latest"],
+      ]) {
+        const bare = await bareFor(route!);
+        for (const [who, cookie] of [
+          ["returning guest (cache hit)", s.guest],
+          ["registered reader", s.registered],
+          ["subscriber", s.subscriber],
+        ]) {
+          const measured = await measure(cached, route!, cookie!);
+          if (page === "article") articleRps.push(measured.rps);
+          readerRows.push(row(page!, who!, measured, bare));
+        }
+        readerRows.push(row(page!, "bare node:http, same bytes", bare, bare));
+      }
+      console.log(table([["page", "reader", ...COLUMNS], ...readerRows], 2));
+      const [hit, registered, subscriber] = articleRps as [number, number, number];
       console.log(
-        `  ceiling: ${ceiling.rps.toFixed(0)} req/s, p50 ${ceiling.p50} ms, p99 ${ceiling.p99} ms (bare node:http, same ${kb(bytes.length)})`,
+        `signed-in article's req/s against the returning guest's cache hit: registered reader ${percent(registered / hit)}, subscriber ${percent(subscriber / hit)}\n`,
       );
-      console.log(`  ratio:   ${((app.rps / ceiling.rps) * 100).toFixed(1)}% of the ceiling`);
-      console.log(`  weight:  HTML ${kb(w.html)}, CSS ${kb(w.css)}, JS ${kb(w.js)}, route data for hydration ${kb(w.data)} (gzip)\n`);
+      const renderedRows: string[][] = [];
+      for (const [page, route] of [
+        ["article", s.article],
+        ["topic", s.topic],
+        ["stream page 3", "/the-latest?page=3"],
+        ...(articles > 0 ? [["stream page 5,000", "/the-latest?page=5000"]] : []),
+        ["magazine archive", "/magazine?year=1987"],
+        ["sitemap of articles", "/sitemaps/articles-1.xml"],
+      ]) {
+        const bare = await bareFor(route!);
+        renderedRows.push(row(page!, "returning guest, cache off", await measure(uncached, route!, s.guest), bare));
+        renderedRows.push(row(page!, "bare node:http, same bytes", bare, bare));
+      }
+      console.log(table([["rendered every time", "reader", ...COLUMNS], ...renderedRows], 2));
+    } finally {
+      await Promise.all([cached.stop(), uncached.stop()]);
     }
-    console.log("Pages with forms, weight only (gzip):");
-    for (const [name, route, cookie] of await formPages(base)) {
-      const html = await (await fetch(base + route, { headers: { cookie } })).text();
-      const w = await weight(base, html);
-      console.log(`  ${name.padEnd(38)} JS ${kb(w.js)}, HTML ${kb(w.html)}, route data ${kb(w.data)}  ${route}`);
+  }
+  // The rounds' servers are stopped: one more serves the pages' files for their weight.
+  const server = await startServer(db, { WEB_CONCURRENCY: "1", JOBS_PROCESSES: "0" }, SERVER);
+  try {
+    const weights = [["weight (gzip)", "HTML", "CSS", "JS", "route data"]];
+    for (const [route, { html }] of guestPages) {
+      const w = await weight(server.base, html);
+      weights.push([route, kb(w.html), kb(w.css), kb(w.js), kb(w.data)]);
+    }
+    console.log(`\n${table(weights)}`);
+    if (withFormPages) {
+      const forms = [["pages with forms (gzip)", "JS", "HTML", "route data", ""]];
+      for (const [label, route, cookie] of await formPages(server.base, site!.registered)) {
+        const w = await weight(server.base, (await fetchPage(server.base, route, cookie)).html);
+        forms.push([label, kb(w.js), kb(w.html), kb(w.data), route]);
+      }
+      console.log(`\n${table(forms)}`);
     }
   } finally {
-    server.kill("SIGTERM");
-    uncached.kill("SIGTERM");
-    if (!GIVEN_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+async function main() {
+  if (!fs.existsSync("build/server.js")) throw new Error("run `npm run build` first");
+  console.log(`Render benchmark: ${os.cpus().length} cores, Node ${process.version}; load average at the start ${loadAverage()}`);
+  await benchDatabase("Seed database", 0, true);
+  if (ARTICLES > 0) await benchDatabase(`${ARTICLES.toLocaleString("en-US")} synthetic articles more`, ARTICLES, false);
+  console.log(`\nLoad average at the end: ${loadAverage()}`);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());

@@ -128,21 +128,28 @@ async function freePort(): Promise<number> {
 
 export interface RunningServer {
   base: string;
+  /** The server's first process: its cluster's workers are its children. */
+  pid: number;
   /** The end of what the server wrote to stderr. */
   errors: () => string;
   stop: () => Promise<void>;
 }
 
-export async function startServer(database: BenchDatabase): Promise<RunningServer> {
+/** The production build on `database`, with `env` added (`args`: another server for the same build, remix-serve say). */
+export async function startServer(
+  database: BenchDatabase,
+  env: Record<string, string> = {},
+  args = ["build/server.js"],
+): Promise<RunningServer> {
   const port = await freePort();
   const child = track(
-    spawn(process.execPath, ["build/server.js"], {
-      env: { ...database.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1" },
+    spawn(process.execPath, args, {
+      env: { ...database.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     }),
   );
   let errors = "";
   child.stderr!.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4000)));
   await untilServing(child, port);
-  return { base: `http://127.0.0.1:${port}`, errors: () => errors, stop: () => stop(child) };
+  return { base: `http://127.0.0.1:${port}`, pid: child.pid!, errors: () => errors, stop: () => stop(child) };
 }

@@ -4,8 +4,11 @@
 //   the throwaway database on (default postgres://postgres@127.0.0.1:5432/postgres).
 // For each database: how long the seed CLI takes to add and index the articles; in process, the
 // engine's calls and searchContent for a few kinds of query, and suggest; then over HTTP, the
-// search page and the auto-suggest endpoint at 1 and 8 connections. Ends with a markdown table
-// of the figures against their targets.
+// search page and the auto-suggest endpoint at 1 and 8 connections, first each of a few queries
+// asked over and over (the search page is then a guest-page cache hit), then a long tail of
+// queries and typed prefixes asked once each (the search page rendered every time), with the
+// cache's hits and misses apart. Every request sends a desktop browser's User-Agent. Ends with
+// a markdown table of the figures against their targets.
 import fs from "node:fs";
 import os from "node:os";
 import { sql } from "kysely";
@@ -14,8 +17,16 @@ import { isPostgres } from "~/server/db/dialect";
 import { findMatches, searchContent, suggest } from "~/server/search";
 import { parseQuery, toFts5, toTsquery } from "~/server/search/query";
 import { openSeededDatabase } from "~/tests/helpers/template-db";
-import { load, timeCalls } from "./latency";
-import { databaseTable, markdownSummary, type BenchQuery, type DatabaseFigures, type EngineFigures } from "./search-report";
+import { browserFetch } from "./browser";
+import { getEachOnce, load, timeCalls } from "./latency";
+import {
+  databaseTable,
+  markdownSummary,
+  type BenchQuery,
+  type DatabaseFigures,
+  type EngineFigures,
+  type LongTailFigures,
+} from "./search-report";
 import { cleanUp, createDatabase, ENGINE_NAMES, postgresVersion, seed, startServer, type BenchDatabase, type Engine } from "./search-setup";
 
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
@@ -77,6 +88,29 @@ async function titleMatches(db: Database, term: string): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+/**
+ * Queries no one asked before, for asking once each: the words of four letters or more in the
+ * seed's article titles and topic names, and each pair of neighbouring ones, in the order they
+ * first appear (synthetic articles are left out, so the list is the same at any scale), but for
+ * QUERIES, asked before them. And what a reader types before such a word: its first 3, 4 and 5
+ * letters.
+ */
+async function longTail(db: Database): Promise<{ queries: string[]; prefixes: string[] }> {
+  const titles = await db.selectFrom("article").select("title").where("slug", "not like", "synthetic-%").orderBy("id").execute();
+  const topics = await db.selectFrom("topic").select("name").orderBy("id").execute();
+  const queries = new Set<string>();
+  for (const text of [...titles.map((a) => a.title), ...topics.map((t) => t.name)]) {
+    const words = text.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+    words.forEach((word, i) => {
+      queries.add(word);
+      if (i > 0) queries.add(`${words[i - 1]} ${word}`);
+    });
+  }
+  for (const { text } of QUERIES) queries.delete(text);
+  const words = [...queries].filter((q) => !q.includes(" "));
+  return { queries: [...queries], prefixes: [...new Set(words.flatMap((word) => [3, 4, 5].map((n) => word.slice(0, n))))] };
+}
+
 async function countRows(db: Database, table: "article" | "search_document"): Promise<number> {
   const row = await db
     .selectFrom(table)
@@ -107,6 +141,7 @@ async function inProcess(database: BenchDatabase) {
       suggestFigures.push({ term, titles: await titleMatches(db, term), timing: await timeCalls(() => suggest(db, term), RUNS) });
     }
     return {
+      tail: await longTail(db),
       articles: await countRows(db, "article"),
       documents: await countRows(db, "search_document"),
       vacuumSeconds,
@@ -118,12 +153,12 @@ async function inProcess(database: BenchDatabase) {
   }
 }
 
-async function overHttp(database: BenchDatabase) {
+async function overHttp(database: BenchDatabase, tail: { queries: string[]; prefixes: string[] }) {
   const server = await startServer(database);
   try {
     const measure = async (path: string, connections: number) => {
       const warmUntil = performance.now() + 3000;
-      for (let i = 0; i < 10 && performance.now() < warmUntil; i++) await (await fetch(server.base + path)).arrayBuffer();
+      for (let i = 0; i < 10 && performance.now() < warmUntil; i++) await (await browserFetch(server.base + path)).arrayBuffer();
       return load(server.base + path, connections, SECONDS);
     };
     const searchPage = [];
@@ -142,9 +177,20 @@ async function overHttp(database: BenchDatabase) {
         });
       }
     }
-    const failed = [...searchPage, ...autoSuggest].some((m) => m.result.non2xx + m.result.errors > 0);
+    // Each run asks its own share of the lists, so no query is asked twice.
+    const share = (list: string[], run: number) => list.filter((_, k) => k % CONNECTIONS.length === run);
+    const longTailFigures: LongTailFigures[] = [];
+    for (const [run, readers] of CONNECTIONS.entries()) {
+      const queries = share(tail.queries, run).map((q) => `${server.base}/search?q=${encodeURIComponent(q)}`);
+      longTailFigures.push({ kind: "search page", readers, asked: queries.length, result: await getEachOnce(queries, readers) });
+      const terms = share(tail.prefixes, run).map((t) => `${server.base}/service/search/auto-suggest?term=${encodeURIComponent(t)}`);
+      longTailFigures.push({ kind: "auto-suggest", readers, asked: terms.length, result: await getEachOnce(terms, readers) });
+    }
+    const failed =
+      [...searchPage, ...autoSuggest].some((m) => m.result.non2xx + m.result.errors > 0) ||
+      longTailFigures.some((f) => f.result.failed > 0);
     if (failed && server.errors()) console.error(`The server wrote to stderr:\n${server.errors()}`);
-    return { searchPage, autoSuggest };
+    return { searchPage, autoSuggest, longTail: longTailFigures };
   } finally {
     await server.stop();
   }
@@ -155,9 +201,9 @@ async function measureDatabase(engine: Engine): Promise<DatabaseFigures> {
   console.error(`${ENGINE_NAMES[engine]}: seeding ${ARTICLES.toLocaleString("en-US")} articles…`);
   const seeded = await seed(database, ARTICLES);
   console.error(`${ENGINE_NAMES[engine]}: measuring in process…`);
-  const measured = await inProcess(database);
+  const { tail, ...measured } = await inProcess(database);
   console.error(`${ENGINE_NAMES[engine]}: measuring over HTTP…`);
-  return { name: ENGINE_NAMES[engine], seed: seeded, ...measured, ...(await overHttp(database)) };
+  return { name: ENGINE_NAMES[engine], seed: seeded, ...measured, ...(await overHttp(database, tail)) };
 }
 
 async function main() {

@@ -1,11 +1,12 @@
 import type { ChildProcess } from "node:child_process";
+import { browserFetch } from "./browser";
 
 /** Waits (up to 30 s) until the production server just spawned answers its home page. */
 export async function untilServing(child: ChildProcess, port: number): Promise<ChildProcess> {
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return child;
+      if ((await browserFetch(`http://127.0.0.1:${port}/`)).ok) return child;
     } catch {
       // starting
     }

@@ -16,6 +16,7 @@ import * as cheerio from "cheerio";
 import { connect } from "~/server/db/connection";
 import { addToCartForm, formValues, shippedItems } from "~/tests/helpers/checkout-flow";
 import { freePort } from "~/tests/helpers/free-port";
+import { browserFetch } from "./browser";
 import { untilServing } from "./serving";
 
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 64);
@@ -66,7 +67,7 @@ class Shopper {
   async request(route: string, form?: Record<string, string>): Promise<Response> {
     const headers: Record<string, string> = { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ") };
     if (form) Object.assign(headers, { "Content-Type": "application/x-www-form-urlencoded", Origin: this.base });
-    const res = await fetch(this.base + route, {
+    const res = await browserFetch(this.base + route, {
       method: form ? "POST" : "GET",
       headers,
       body: form ? new URLSearchParams(form) : undefined,
