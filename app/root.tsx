@@ -20,8 +20,8 @@ import * as css from "./components/layout.css";
 import { analyticsDataLayer, type AnalyticsDataLayer } from "~/server/readers/analytics";
 import { isArticlePath } from "~/shared/urls";
 import { dismissedItems, type Dismissible } from "~/server/readers/dismissals";
-import { unreadFollowingCount } from "~/server/library/follows";
-import { userKey, visitorKey } from "~/server/readers/keys";
+import { followingSummary } from "~/server/library/follows";
+import { visitorKey } from "~/server/readers/keys";
 import { deskNavigation } from "~/server/desk/roles";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { config } from "./lib/context/db.server";
@@ -62,20 +62,21 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (clearCheckout) asker.subscriberChanged();
   const database = await asker.db();
   const visitor = user ? undefined : await asker.knownVisitorId();
-  const owner = user ? userKey(user.id) : visitor && visitorKey(visitor);
   // The following stream marks everything seen as it renders, so its own page shows none unread.
   const onFollowingStream = new URL(request.url).pathname === "/my-library/topics";
-  const [subscriber, dismissed, unreadFollowing, cart] = await Promise.all([
+  const [account, subscriber, guestDismissed, following, cart] = await Promise.all([
+    asker.account(),
     asker.subscriber(),
-    owner ? dismissedItems(database, owner) : ([] as Dismissible[]),
-    user && !onFollowingStream ? unreadFollowingCount(database, user.id) : 0,
+    visitor ? dismissedItems(database, visitorKey(visitor)) : ([] as Dismissible[]),
+    user ? followingSummary(database, user.id, !onFollowingStream) : undefined,
     miniCart(asker),
   ]);
+  const unreadFollowing = following?.unread ?? 0;
+  const dismissed = account?.dismissed ?? guestDismissed;
   const rules = offerRules();
   const analytics = await analyticsDataLayer(database, {
-    userId: user?.id,
+    signedIn: account && { reader: account, following: following?.topics ?? [] },
     visitorId: visitor,
-    subscriber: Boolean(subscriber),
     limits: { guest: rules.guestLimit, registered: rules.registeredLimit },
     pageCountsRead: isArticlePath(new URL(request.url).pathname),
   });

@@ -1,6 +1,5 @@
 import type { Database } from "~/server/db/connection";
 import { hashToken, newToken } from "./tokens";
-import { findUserById, type User } from "./users";
 
 /** How much of a browser's User-Agent a session keeps: enough to tell devices apart. */
 export const USER_AGENT_MAX = 256;
@@ -28,19 +27,6 @@ export async function createSession(
     })
     .execute();
   return token;
-}
-
-/** The signed-in user behind a session token, if the session exists, has not expired and the account is open. */
-export async function userForSession(db: Database, token: string, now = new Date()): Promise<User | undefined> {
-  const row = await db
-    .selectFrom("user_session")
-    .select("user_id")
-    .where("id_hash", "=", hashToken(token))
-    .where("expires_at", ">", now.toISOString())
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const user = await findUserById(db, row.user_id);
-  return user?.status === "active" ? user : undefined;
 }
 
 export async function endSession(db: Database, token: string): Promise<void> {

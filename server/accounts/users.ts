@@ -31,19 +31,20 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-const columns = [
-  "id",
-  "email",
-  "first_name",
-  "last_name",
-  "display_name",
-  "opt_in",
-  "industry",
-  "job_title",
-  "company_size",
-  "status",
-  "created_at",
-  "email_verified_at",
+/** The columns a User is made of (toUser), named with their table so that a join may select them too. */
+export const userColumns = [
+  "app_user.id",
+  "app_user.email",
+  "app_user.first_name",
+  "app_user.last_name",
+  "app_user.display_name",
+  "app_user.opt_in",
+  "app_user.industry",
+  "app_user.job_title",
+  "app_user.company_size",
+  "app_user.status",
+  "app_user.created_at",
+  "app_user.email_verified_at",
 ] as const;
 
 type Row = {
@@ -61,7 +62,7 @@ type Row = {
   email_verified_at: string | null;
 };
 
-function toUser(row: Row): User {
+export function toUser(row: Row): User {
   return {
     id: row.id,
     email: row.email,
@@ -79,7 +80,7 @@ function toUser(row: Row): User {
 }
 
 export async function findUserById(db: Database, id: string): Promise<User | undefined> {
-  const row = await db.selectFrom("app_user").select(columns).where("id", "=", id).executeTakeFirst();
+  const row = await db.selectFrom("app_user").select(userColumns).where("id", "=", id).executeTakeFirst();
   return row && toUser(row);
 }
 
@@ -87,7 +88,7 @@ export async function findUserById(db: Database, id: string): Promise<User | und
 export async function findCredentials(db: Database, email: string): Promise<{ user: User; passwordHash: string } | undefined> {
   const row = await db
     .selectFrom("app_user")
-    .select([...columns, "password_hash"])
+    .select([...userColumns, "password_hash"])
     .where("email", "=", normalizeEmail(email))
     .executeTakeFirst();
   return row && { user: toUser(row), passwordHash: row.password_hash };

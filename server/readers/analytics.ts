@@ -1,8 +1,8 @@
-import { sql } from "kysely";
 import { PRINT_REFERENCE_PREFIX } from "~/server/accounts/print-subscribers";
 import type { Database } from "~/server/db/connection";
 import { readQuota } from "~/server/paywall/meter";
 import { userKey, visitorKey } from "./keys";
+import type { SignedInReader, SubscriptionRecord } from "./signed-in";
 import { PLANS } from "~/server/subscriptions/plans";
 import { tierOf } from "~/server/subscriptions/tiers";
 import type { AnalyticsSubscriptionStatus } from "~/shared/subscription-statuses";
@@ -53,10 +53,10 @@ export interface AnalyticsDataLayer {
 }
 
 export interface AnalyticsReader {
-  userId: string | undefined;
+  /** The signed-in reader as their request read them, and the names of the topics they follow; undefined for a guest. */
+  signedIn: { reader: SignedInReader; following: string[] } | undefined;
   /** A guest's visitor id, which reads their meter (and is not shown). */
   visitorId: string | undefined;
-  subscriber: boolean;
   /** The article meter's monthly limits. */
   limits: { guest: number; registered: number };
   /**
@@ -71,8 +71,8 @@ const planTitle = (roleCode: string) =>
   PLANS.find((p) => p.roleCode === roleCode)?.name ?? tierOf(roleCode)?.caption ?? tierOf(roleCode)?.name ?? roleCode;
 
 export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, now = new Date()): Promise<AnalyticsDataLayer> {
-  const { userId, visitorId, subscriber, limits, pageCountsRead } = reader;
-  if (!userId) {
+  const { signedIn, visitorId, limits, pageCountsRead } = reader;
+  if (!signedIn) {
     const quota = visitorId && !pageCountsRead ? await readQuota(db, visitorKey(visitorId), "article", limits.guest, now) : null;
     return {
       user: {
@@ -90,71 +90,55 @@ export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, 
       visitorScores: { articlesReadThisMonth: quota?.count ?? null, topicsFollowed: null },
     };
   }
-  const [account, quota, subscriptions, following] = await Promise.all([
-    db.selectFrom("app_user").select(["email", "opt_in", "created_at", "last_visit_at"]).where("id", "=", userId).executeTakeFirstOrThrow(),
-    subscriber || pageCountsRead ? null : readQuota(db, userKey(userId), "article", limits.registered, now),
-    readerSubscriptions(db, userId, now),
-    followedTopics(db, userId),
-  ]);
+  const { reader: account, following } = signedIn;
+  const userId = account.user.id;
+  const subscriber = account.subscriber !== null;
+  const quota = subscriber || pageCountsRead ? null : await readQuota(db, userKey(userId), "article", limits.registered, now);
   return {
     user: {
       accountID: userId,
       guid: userId,
       userState: subscriber ? "Subscriber" : "Registered",
-      username: account.email,
+      username: account.user.email,
       quota: quota && { limit: quota.limit, remaining: quota.remaining },
-      subscriptions,
-      createdDate: account.created_at,
-      lastVisitDate: account.last_visit_at,
+      subscriptions: analyticsSubscriptions(account.subscriptions, now),
+      createdDate: account.user.createdAt,
+      lastVisitDate: account.lastVisitAt,
       following,
-      optIn: account.opt_in === 1,
+      optIn: account.user.optIn,
     },
     visitorScores: { articlesReadThisMonth: quota?.count ?? null, topicsFollowed: following.length },
   };
-}
-
-async function followedTopics(db: Database, userId: string): Promise<string[]> {
-  const ids = (await db.selectFrom("follow").select("target").where("user_id", "=", userId).where("kind", "=", "topic").execute())
-    .map((f) => Number(f.target))
-    .filter(Number.isSafeInteger);
-  if (ids.length === 0) return [];
-  const topics = await db.selectFrom("topic").select("name").where("id", "in", ids).orderBy("name").execute();
-  return topics.map((t) => t.name);
 }
 
 /**
  * The reader's subscriptions, oldest first, as the data layer and the service API's profile both
  * tell them: status, renewals and latest payment from the subscription's invoices.
  */
-export async function readerSubscriptions(db: Database, userId: string, now = new Date()): Promise<AnalyticsSubscription[]> {
-  const [rows, invoices] = await Promise.all([subscriptionRows(db, userId), invoicesOf(db, userId)]);
-  return rows.map((r) => {
-    const paid = invoices.filter((i) => i.subscription_id === r.id);
-    const latest = paid.at(-1);
+export function analyticsSubscriptions(records: readonly SubscriptionRecord[], now: Date): AnalyticsSubscription[] {
+  return records.map((r) => {
     const print = r.source === "print";
-    const checkoutValue = r.amount_cents === null ? null : r.amount_cents / 100;
-    const inGrace = r.billing_status === "past_due" && r.grace_end !== null && r.grace_end > r.access_end;
+    const checkoutValue = r.checkoutCents === null ? null : r.checkoutCents / 100;
+    const inGrace = r.billingStatus === "past_due" && r.graceEnd !== null && r.graceEnd > r.accessEnd;
     return {
-      subscriptionSourceCode: print ? (r.print_source ?? "PRINT") : "WEB",
+      subscriptionSourceCode: print ? (r.printSource ?? "PRINT") : "WEB",
       subscriptionStatus: statusOf(r, now),
-      timesRenewed: paid.filter((i) => i.kind === "renewal").length,
-      orderValue: latest ? (latest.amount_cents + latest.tax_cents) / 100 : checkoutValue,
-      country: print && r.print_source ? countryOfSource(r.print_source) : null,
-      termTitle: planTitle(r.role_code),
+      timesRenewed: r.renewals,
+      orderValue: r.latestInvoice ? r.latestInvoice.paidCents / 100 : checkoutValue,
+      country: print && r.printSource ? countryOfSource(r.printSource) : null,
+      termTitle: planTitle(r.roleCode),
       accountNumber: print ? r.reference.slice(PRINT_REFERENCE_PREFIX.length) : null,
-      purchaseDate: r.created_at,
-      subscriptionAccessPeriod: { start: latest?.period_start ?? r.access_start, expiration: inGrace ? r.grace_end! : r.access_end },
+      purchaseDate: r.createdAt,
+      subscriptionAccessPeriod: { start: r.latestInvoice?.periodStart ?? r.accessStart, expiration: inGrace ? r.graceEnd! : r.accessEnd },
     };
   });
 }
 
-type SubscriptionRow = Awaited<ReturnType<typeof subscriptionRows>>[number];
-
-function statusOf(r: SubscriptionRow, now: Date): AnalyticsSubscriptionStatus {
+function statusOf(r: SubscriptionRecord, now: Date): AnalyticsSubscriptionStatus {
   if (r.status === "restricted") return "restricted";
   if (r.status === "cancelled") return "replaced";
-  const over = r.access_end <= now.toISOString();
-  switch (r.billing_status) {
+  const over = r.accessEnd <= now.toISOString();
+  switch (r.billingStatus) {
     case "active":
       return "active";
     case "past_due":
@@ -166,44 +150,6 @@ function statusOf(r: SubscriptionRow, now: Date): AnalyticsSubscriptionStatus {
     case null:
       return over ? "expired" : "active";
   }
-}
-
-const invoicesOf = (db: Database, userId: string) =>
-  db
-    .selectFrom("invoice")
-    .select(["subscription_id", "kind", "amount_cents", "tax_cents", "period_start"])
-    .where("user_id", "=", userId)
-    .orderBy("number")
-    .execute();
-
-function subscriptionRows(db: Database, userId: string) {
-  return db
-    .selectFrom("subscription")
-    .leftJoin("subscription_checkout", (join) =>
-      join.onRef("subscription_checkout.id", "=", "subscription.reference").on("subscription.source", "=", "web"),
-    )
-    .leftJoin("print_subscriber", (join) =>
-      join
-        .on("subscription.reference", "=", sql<string>`${PRINT_REFERENCE_PREFIX} || print_subscriber.account_number`)
-        .on("subscription.source", "=", "print"),
-    )
-    .select([
-      "subscription.id",
-      "subscription.role_code",
-      "subscription.source",
-      "subscription.reference",
-      "subscription.status",
-      "subscription.access_start",
-      "subscription.access_end",
-      "subscription.created_at",
-      "subscription.billing_status",
-      "subscription.grace_end",
-      "subscription_checkout.amount_cents",
-      "print_subscriber.source as print_source",
-    ])
-    .where("subscription.user_id", "=", userId)
-    .orderBy("subscription.created_at")
-    .execute();
 }
 
 /** Print source codes name the fulfilment country (CDS_US, CDS_UK). */

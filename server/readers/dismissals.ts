@@ -1,4 +1,6 @@
+import { sql, type Expression } from "kysely";
 import type { Database } from "~/server/db/connection";
+import { isPostgres } from "~/server/db/dialect";
 
 /**
  * One-time messages a reader has closed (help boxes, the subscriber onboarding overlay, the
@@ -32,4 +34,16 @@ export async function dismiss(db: Database, ownerKey: string, item: Dismissible,
 export async function dismissedItems(db: Database, ownerKey: string): Promise<Dismissible[]> {
   const rows = await db.selectFrom("dismissal").select("item").where("owner_key", "=", ownerKey).execute();
   return rows.map((r) => r.item).filter(isDismissible);
+}
+
+/** The owner's dismissed items in one column (dismissedIn reads it), for a query that reads more beside them. */
+export function dismissedColumn(db: Database, ownerKey: Expression<string>) {
+  const item = sql.ref("dismissal.item");
+  const items = isPostgres(db) ? sql`string_agg(${item}, ',')` : sql`group_concat(${item}, ',')`;
+  return sql<string | null>`(select ${items} from ${sql.table("dismissal")} where ${sql.ref("dismissal.owner_key")} = ${ownerKey})`;
+}
+
+/** The items of a dismissedColumn. */
+export function dismissedIn(column: string | null): Dismissible[] {
+  return column ? column.split(",").filter(isDismissible) : [];
 }

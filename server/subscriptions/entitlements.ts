@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+import { sql } from "kysely";
 import type { Database } from "~/server/db/connection";
+import type { DB } from "~/server/db/schema";
 import type { ProviderSubscriptionRef, SavedCard } from "~/server/payments/provider";
 import { byRank, tierOf, type Tier } from "./tiers";
 
@@ -16,27 +18,32 @@ export interface SubscriberStatus {
   entitlements: Entitlement[];
 }
 
-/** The subscriptions that give access at `now`, as subscriberStatus and subscribersAmong read them. */
-function givingAccess(db: Database, now: Date) {
-  const at = now.toISOString();
-  return db
-    .selectFrom("subscription")
-    .where("status", "=", "active")
-    .where("access_start", "<=", at)
-    .where((eb) => eb.or([eb("billing_status", "is", null), eb("billing_status", "!=", "ended")]))
-    .where((eb) => eb.or([eb("access_end", ">", at), eb.and([eb("billing_status", "=", "past_due"), eb("grace_end", ">", at)])]));
+/** What of a subscription giving access the reader's status is made of. */
+export interface EntitlementRow {
+  role_code: string;
+  source: "web" | "print";
+  access_end: string;
+  billing_status: string | null;
+  grace_end: string | null;
 }
 
 /**
- * The reader's subscriptions that give access now: active, and inside their access period, or
- * past due within their grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none
- * (an ended plan by its billing state, whatever the clock: the provider's may run ahead of ours).
+ * Whether a subscription gives access at `at`: active, and inside its access period, or past due
+ * within its grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none (an ended
+ * plan by its billing state, whatever the clock: the provider's may run ahead of ours). A
+ * condition on the `subscription` table in scope, for a where or, as a column, a select.
  */
-export async function subscriberStatus(db: Database, userId: string, now = new Date()): Promise<SubscriberStatus | null> {
-  const rows = await givingAccess(db, now)
-    .select(["role_code", "source", "access_end", "billing_status", "grace_end"])
-    .where("user_id", "=", userId)
-    .execute();
+export function givesAccess(at: Date) {
+  const now = at.toISOString();
+  const column = (name: keyof DB["subscription"]) => sql.ref(`subscription.${name}`);
+  const billing = column("billing_status");
+  return sql<boolean>`(${column("status")} = 'active' and ${column("access_start")} <= ${now}
+    and (${billing} is null or ${billing} != 'ended')
+    and (${column("access_end")} > ${now} or (${billing} = 'past_due' and ${column("grace_end")} > ${now})))`;
+}
+
+/** The reader's status from their subscriptions that give access, or null if none does. */
+export function statusFrom(rows: readonly EntitlementRow[]): SubscriberStatus | null {
   const entitlements = rows
     .map((r) => ({
       roleCode: r.role_code,
@@ -50,6 +57,17 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
   return { tier, roleCodes: entitlements.map((e) => e.roleCode), entitlements };
 }
 
+/** The reader's subscriptions that give access now (givesAccess), as their status. */
+export async function subscriberStatus(db: Database, userId: string, now = new Date()): Promise<SubscriberStatus | null> {
+  const rows = await db
+    .selectFrom("subscription")
+    .select(["role_code", "source", "access_end", "billing_status", "grace_end"])
+    .where(givesAccess(now))
+    .where("user_id", "=", userId)
+    .execute();
+  return statusFrom(rows);
+}
+
 /** How many readers one query asks about: far below either database's limit on parameters. */
 const AMONG_CHUNK = 500;
 
@@ -57,8 +75,10 @@ const AMONG_CHUNK = 500;
 export async function subscribersAmong(db: Database, userIds: readonly string[], now = new Date()): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < userIds.length; i += AMONG_CHUNK) {
-    const rows = await givingAccess(db, now)
+    const rows = await db
+      .selectFrom("subscription")
       .select(["user_id", "role_code"])
+      .where(givesAccess(now))
       .where("user_id", "in", userIds.slice(i, i + AMONG_CHUNK))
       .execute();
     for (const row of rows) if (row.user_id && tierOf(row.role_code)) found.add(row.user_id);

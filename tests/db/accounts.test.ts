@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changePassword } from "~/server/accounts/change-password";
 import { requestPasswordReset, resetPassword, userForResetToken } from "~/server/accounts/password-reset";
 import { register } from "~/server/accounts/registration";
-import { createSession, endSession, userForSession } from "~/server/accounts/sessions";
+import { createSession, endSession } from "~/server/accounts/sessions";
+import { readerForSession } from "~/server/readers/signed-in";
 import { activeLock, signIn } from "~/server/accounts/sign-in";
 import { findUserById, updateProfile, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
@@ -117,10 +118,10 @@ describe("sessions", () => {
     const first = await createSession(db, user.id, 30);
     const second = await createSession(db, user.id, 30);
     expect(first).not.toBe(second);
-    expect((await userForSession(db, first))?.id).toBe(user.id);
+    expect((await readerForSession(db, first))?.user.id).toBe(user.id);
     await endSession(db, first);
-    expect(await userForSession(db, first)).toBeUndefined();
-    expect((await userForSession(db, second))?.id).toBe(user.id);
+    expect(await readerForSession(db, first)).toBeUndefined();
+    expect((await readerForSession(db, second))?.user.id).toBe(user.id);
     const stored = await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute();
     expect(stored.map((s) => s.id_hash)).not.toContain(second);
   });
@@ -128,7 +129,7 @@ describe("sessions", () => {
   it("does not open an expired session", async () => {
     const user = await newReader("expiry@example.org");
     const token = await createSession(db, user.id, 1, new Date(Date.now() - 2 * 86_400_000));
-    expect(await userForSession(db, token)).toBeUndefined();
+    expect(await readerForSession(db, token)).toBeUndefined();
   });
 });
 
@@ -141,8 +142,8 @@ describe("passwords", () => {
       outcome: "wrong-current",
     });
     expect(await changePassword(db, user, { current: PASSWORD, next: "NewPassword9!" }, here, RULES)).toEqual({ outcome: "changed" });
-    expect(await userForSession(db, here)).toBeDefined();
-    expect(await userForSession(db, elsewhere)).toBeUndefined();
+    expect(await readerForSession(db, here)).toBeDefined();
+    expect(await readerForSession(db, elsewhere)).toBeUndefined();
     expect(await signIn(db, "changer@example.org", "NewPassword9!", RULES)).toMatchObject({ ok: true });
   });
 
@@ -161,7 +162,7 @@ describe("passwords", () => {
       resetPassword(db, request.token, "Other1!password"),
     ]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
-    expect(await userForSession(db, session)).toBeUndefined();
+    expect(await readerForSession(db, session)).toBeUndefined();
     expect(await resetPassword(db, request.token, "ThirdTry1!pass")).toBeUndefined();
   });
 });

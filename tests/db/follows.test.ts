@@ -4,11 +4,11 @@ import type { Database } from "~/server/db/connection";
 import {
   follow,
   followingStream,
+  followingSummary,
   markFollowingSeen,
   topicFilterValue,
   topicForFilter,
   unfollowAllNewsletters,
-  unreadFollowingCount,
 } from "~/server/library/follows";
 import { listTopics } from "~/server/content/topics";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
@@ -74,7 +74,9 @@ async function publish(topicId: number, at: Date, title: string): Promise<number
   return id;
 }
 
-describe("unread following count", () => {
+const unread = async (userId: string) => (await followingSummary(db, userId)).unread;
+
+describe("following summary", () => {
   it("counts articles in followed topics published after following began and after the last visit", async () => {
     const reader = await newReader();
     const strategy = await topic("Strategy");
@@ -84,23 +86,26 @@ describe("unread following count", () => {
     await follow(db, reader.id, "newsletter", "the-daily-brief", t0);
     await follow(db, reader.id, "campaign", "research-panel", t0);
     await follow(db, reader.id, "topic", String(strategy.id), t0);
-    expect(await unreadFollowingCount(db, reader.id)).toBe(0);
+    expect(await unread(reader.id)).toBe(0);
 
     await publish(strategy.id, new Date("2030-01-02T00:00:00Z"), "After following");
     await publish(innovation.id, new Date("2030-01-02T00:00:00Z"), "Not followed");
-    expect(await unreadFollowingCount(db, reader.id)).toBe(1);
+    expect(await unread(reader.id)).toBe(1);
 
     await markFollowingSeen(db, reader.id, new Date("2030-01-03T00:00:00Z"));
-    expect(await unreadFollowingCount(db, reader.id)).toBe(0);
+    expect(await unread(reader.id)).toBe(0);
     await publish(strategy.id, new Date("2030-01-04T00:00:00Z"), "After the visit");
     // Following a second topic later: only its articles after that moment count.
     await follow(db, reader.id, "topic", String(innovation.id), new Date("2030-01-05T00:00:00Z"));
     await publish(innovation.id, new Date("2030-01-06T00:00:00Z"), "Innovation after following");
-    expect(await unreadFollowingCount(db, reader.id)).toBe(2);
+    expect(await unread(reader.id)).toBe(2);
     await markFollowingSeen(db, reader.id, new Date("2030-01-07T00:00:00Z"));
-    expect(await unreadFollowingCount(db, reader.id)).toBe(0);
+    expect(await unread(reader.id)).toBe(0);
 
-    expect(await unreadFollowingCount(db, (await newReader()).id)).toBe(0);
+    expect(await followingSummary(db, (await newReader()).id)).toEqual({ topics: [], unread: 0 });
+    await publish(strategy.id, new Date("2030-01-08T00:00:00Z"), "After the last visit");
+    expect(await followingSummary(db, reader.id)).toEqual({ topics: ["Innovation", "Strategy"], unread: 1 });
+    expect(await followingSummary(db, reader.id, false)).toEqual({ topics: ["Innovation", "Strategy"], unread: 0 });
     expect(await unfollowAllNewsletters(db, reader.id)).toBe(1);
   });
 });

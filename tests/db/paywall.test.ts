@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsDataLayer } from "~/server/readers/analytics";
+import { readerById } from "~/server/readers/signed-in";
 import { linkPrintSubscription, registerPrintSubscriber } from "~/server/accounts/print-subscribers";
 import { markEmailVerified } from "~/server/accounts/email-change";
 import { findUserById, insertUser, type User } from "~/server/accounts/users";
@@ -320,7 +321,12 @@ describe("subscriptions", () => {
     // The analytics view names the print record's source, its country and its account number.
     const layer = await analyticsDataLayer(
       db,
-      { userId: linked.user.id, visitorId: undefined, subscriber: true, limits: { guest: 4, registered: 10 }, pageCountsRead: false },
+      {
+        signedIn: { reader: (await readerById(db, linked.user.id, NOVEMBER))!, following: [] },
+        visitorId: undefined,
+        limits: { guest: 4, registered: 10 },
+        pageCountsRead: false,
+      },
       NOVEMBER,
     );
     expect(layer.user.subscriptions).toEqual([

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { Migrator, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "~/server/accounts/registration";
-import { createSession, userForSession } from "~/server/accounts/sessions";
+import { createSession } from "~/server/accounts/sessions";
+import { readerForSession } from "~/server/readers/signed-in";
 import { signIn } from "~/server/accounts/sign-in";
 import { hashToken, newToken } from "~/server/accounts/tokens";
 import type { User } from "~/server/accounts/users";
@@ -472,7 +473,7 @@ describe("deleting an account", () => {
     // Nothing keyed by the account, its addresses or its reader key is left, but what is kept by design.
     expect(await rowsTiedTo(user.id, [user.email, pending.new_email])).toEqual([]);
     expect(await db.selectFrom("rate_limit").select("key").where("key", "like", `%${user.email}`).execute()).toEqual([]);
-    expect(await userForSession(db, busy.sessionToken, later)).toBeUndefined();
+    expect(await readerForSession(db, busy.sessionToken, later)).toBeUndefined();
 
     // The order: made out to them, shipped to the same address, reachable by no old link, mailing no one.
     const order = await db.selectFrom("store_order").selectAll().where("id", "=", busy.orderId).executeTakeFirstOrThrow();

@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { register } from "~/server/accounts/registration";
-import { createSession, userForSession } from "~/server/accounts/sessions";
+import { createSession } from "~/server/accounts/sessions";
+import { readerForSession } from "~/server/readers/signed-in";
 import { signIn } from "~/server/accounts/sign-in";
 import type { User } from "~/server/accounts/users";
 import { logMail, mailSentTo } from "~/server/adapters/mail-log";
@@ -120,7 +121,7 @@ describe("the actions", () => {
     const user = await reader("Risky");
     const token = await createSession(db, user.id, 30, NOW);
     expect(await restrictAccount(db, agent, input(user), NOW)).toMatchObject({ ok: true });
-    expect(await userForSession(db, token, NOW)).toBeUndefined();
+    expect(await readerForSession(db, token, NOW)).toBeUndefined();
     expect(await db.selectFrom("user_session").select("id_hash").where("user_id", "=", user.id).execute()).toEqual([]);
     expect(await signIn(db, user.email, PASSWORD, RULES, NOW)).toEqual({ ok: false, reason: "restricted" });
     expect(await restrictAccount(db, agent, input(user), NOW)).toEqual({ ok: false, reason: "already-restricted" });

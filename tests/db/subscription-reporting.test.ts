@@ -5,8 +5,10 @@ import type { BillingMail } from "~/server/billing/mail";
 import { runRenewals } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
 import { SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
-import { analyticsDataLayer, readerSubscriptions } from "~/server/readers/analytics";
+import { analyticsDataLayer, analyticsSubscriptions } from "~/server/readers/analytics";
+import { readerById } from "~/server/readers/signed-in";
 import { issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
+import { subscriberStatus } from "~/server/subscriptions/entitlements";
 import { findPlan } from "~/server/subscriptions/plans";
 import { dialectName } from "~/tests/helpers/test-db";
 import { SITE, NOVEMBER, DAY, UNTAXED, useSandboxBilling } from "~/tests/helpers/sandbox-billing";
@@ -28,7 +30,16 @@ async function renewAfter(days: number) {
 }
 /** The provider's time now: what the site's clock will read when that day comes. */
 const providerNow = () => sandbox.billing.now(NOVEMBER);
-const subscriptionsOf = async (user: User) => readerSubscriptions(db, user.id, await providerNow());
+/** The reader as a request reads them (ADR 095), checked against the subscriber status read on its own. */
+async function readerAt(user: User, now: Date) {
+  const reader = (await readerById(db, user.id, now))!;
+  expect(reader.subscriber).toEqual(await subscriberStatus(db, user.id, now));
+  return reader;
+}
+const subscriptionsOf = async (user: User) => {
+  const now = await providerNow();
+  return analyticsSubscriptions((await readerAt(user, now)).subscriptions, now);
+};
 
 async function newReader(): Promise<User> {
   return (await insertUser(db, {
@@ -80,10 +91,16 @@ describe(`subscriptions as the data layer and the API tell them (${dialectName})
 
     expect(await renewAfter(31)).toMatchObject({ renewed: 1 });
     expect(await renewAfter(31)).toMatchObject({ renewed: 1 });
+    const now = await providerNow();
     const layer = await analyticsDataLayer(
       db,
-      { userId: reader.id, visitorId: undefined, subscriber: true, limits: { guest: 4, registered: 8 }, pageCountsRead: false },
-      await providerNow(),
+      {
+        signedIn: { reader: await readerAt(reader, now), following: [] },
+        visitorId: undefined,
+        limits: { guest: 4, registered: 8 },
+        pageCountsRead: false,
+      },
+      now,
     );
     expect(layer.user.userState).toBe("Subscriber");
     expect(layer.user.subscriptions).toEqual([

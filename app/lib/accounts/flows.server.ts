@@ -10,8 +10,8 @@ import { mailer } from "~/server/adapters/mail";
 import { billingMail } from "~/server/billing/mail";
 import { followedTargets, followedTopics } from "~/server/library/follows";
 import { listCampaigns, listNewsletters } from "~/server/newsletters/catalog";
-import { subscriberStatus } from "~/server/subscriptions/entitlements";
-import { readerSubscriptions } from "~/server/readers/analytics";
+import { analyticsSubscriptions } from "~/server/readers/analytics";
+import { readerById } from "~/server/readers/signed-in";
 import { log } from "~/server/log";
 import { carryOverReads } from "~/server/paywall/meter";
 import {
@@ -340,14 +340,15 @@ export function formErrors(problem: AccountProblem): { formErrors?: string[]; fi
 /** What a user fetch answers (spec: with newsletters, following and marketing campaigns), and the reader's subscriptions as the data layer tells them. */
 export async function userProfile(user: User) {
   const database = await db();
-  const [pendingEmail, newsletterSlugs, topics, campaignIds, status, subscriptions] = await Promise.all([
+  const now = new Date();
+  const [pendingEmail, newsletterSlugs, topics, campaignIds, account] = await Promise.all([
     pendingEmailFor(database, user),
     followedTargets(database, user.id, "newsletter"),
     followedTopics(database, user.id),
     followedTargets(database, user.id, "campaign"),
-    subscriberStatus(database, user.id),
-    readerSubscriptions(database, user.id),
+    readerById(database, user.id, now),
   ]);
+  const status = account?.subscriber ?? null;
   const [newsletters, campaigns] = await Promise.all([listNewsletters(database), listCampaigns(database)]);
   return {
     id: user.id,
@@ -363,6 +364,6 @@ export async function userProfile(user: User) {
     following: topics.map((t) => ({ id: t.id, name: t.name, url: t.url })),
     marketingCampaigns: campaigns.filter((c) => campaignIds.has(c.id)).map((c) => ({ id: c.id, name: c.name })),
     subscriber: status ? { tier: status.tier.name, roleCodes: status.roleCodes, accessEnd: status.entitlements[0]!.accessEnd } : null,
-    subscriptions,
+    subscriptions: analyticsSubscriptions(account?.subscriptions ?? [], now),
   };
 }

@@ -1,6 +1,5 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { User } from "~/server/accounts/users";
-import { userForSession } from "~/server/accounts/sessions";
 import { staffMemberFor, type StaffMember } from "~/server/desk/staff";
 import { clientIp } from "~/server/http/client-ip";
 import { config } from "~/server/config";
@@ -8,8 +7,9 @@ import { db } from "./db.server";
 import type { Database } from "~/server/db/connection";
 import { currentRequestId, requestIdFrom } from "~/server/log";
 import type { Reader } from "~/server/paywall/offers";
+import { readerForSession, type SignedInReader } from "~/server/readers/signed-in";
 import { createCart, userCartId } from "~/server/store/cart";
-import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
+import type { SubscriberStatus } from "~/server/subscriptions/entitlements";
 import { guestCartCookie, guestCartId } from "~/app/lib/store/cart.server";
 import { redirect } from "~/app/lib/http/responses.server";
 import { sessionToken } from "./session.server";
@@ -57,11 +57,13 @@ export interface RequestContext {
   db(): Promise<Database>;
   /** The session cookie's token, if the request carries one. */
   sessionToken(): Promise<string | undefined>;
+  /** The signed-in reader's account, cart and subscriptions, read together once (ADR 095). */
+  account(): Promise<SignedInReader | undefined>;
   /** The signed-in reader. */
   user(): Promise<User | undefined>;
   /** The signed-in reader's subscription, if they have one now. */
   subscriber(): Promise<SubscriberStatus | null>;
-  /** After a subscription was activated while answering: the next `subscriber()` looks again. */
+  /** After a subscription was activated while answering: the next `account()` and `subscriber()` read the reader again. */
   subscriberChanged(): void;
   /** The visitor cookie's id, if the request carries a valid one. */
   knownVisitorId(): Promise<string | undefined>;
@@ -88,15 +90,12 @@ function once<T>(lookUp: () => Promise<T>): () => Promise<T> {
 function createRequestContext(request: Request, loadContext: AppLoadContext): RequestContext {
   const header = config().CLIENT_IP_HEADER;
   const token = once(() => sessionToken(request));
-  const user = once(async () => {
+  const lookUpAccount = async () => {
     const found = await token();
-    return found ? userForSession(await db(), found) : undefined;
-  });
-  const lookUpSubscriber = async () => {
-    const signedIn = await user();
-    return signedIn ? subscriberStatus(await db(), signedIn.id) : null;
+    return found ? readerForSession(await db(), found) : undefined;
   };
-  let subscriber = once(lookUpSubscriber);
+  let account = once(lookUpAccount);
+  const user = async () => (await account())?.user;
   const known = once(() => knownVisitorId(request));
   const visitor = once(async (): Promise<{ id: string; setCookie?: string }> => {
     const id = await known();
@@ -104,8 +103,8 @@ function createRequestContext(request: Request, loadContext: AppLoadContext): Re
   });
   const guestCart = async () => guestCartId(request, await db());
   let cartId = once(async () => {
-    const signedIn = await user();
-    return signedIn ? userCartId(await db(), signedIn.id) : guestCart();
+    const signedIn = await account();
+    return signedIn ? signedIn.cartId : guestCart();
   });
   return {
     requestId: currentRequestId() ?? requestIdFrom(request.headers.get("X-Request-Id") ?? undefined),
@@ -117,16 +116,17 @@ function createRequestContext(request: Request, loadContext: AppLoadContext): Re
     }),
     db,
     sessionToken: token,
+    account: () => account(),
     user,
-    subscriber: () => subscriber(),
-    subscriberChanged: () => (subscriber = once(lookUpSubscriber)),
+    subscriber: async () => (await account())?.subscriber ?? null,
+    subscriberChanged: () => (account = once(lookUpAccount)),
     knownVisitorId: known,
     visitor,
     reader: once(async () => {
-      const signedIn = await user();
+      const signedIn = await account();
       if (signedIn) {
-        const status = await subscriber();
-        return { reader: { kind: status ? "subscriber" : "registered", userId: signedIn.id }, user: signedIn, subscriber: status };
+        const { user, subscriber } = signedIn;
+        return { reader: { kind: subscriber ? "subscriber" : "registered", userId: user.id }, user, subscriber };
       }
       const guest = await visitor();
       return {
