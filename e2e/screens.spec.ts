@@ -55,6 +55,8 @@ const GUEST_PAGES: Record<string, [string, Address][]> = {
   ],
   store: [
     ["store", "/store"],
+    ["store-chosen", "/store?format=pdf&sort=price-low"],
+    ["store-empty", "/store?q=nonesuchword"],
     // The seeded coming-soon book (a year after seeding, so always ahead): "Pre-order" beside its date.
     ["product", { from: "/store", link: PREORDER }],
     ["product-better-together", "/product/the-patient-ledger/1001"],

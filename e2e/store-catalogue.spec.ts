@@ -7,7 +7,7 @@ import { expect, test } from "./fixtures";
 
 const cards = (page: Page) => page.locator("main ol > li article");
 
-test("the store is browsable by product type and topic, and pages like a stream", async ({ page, axe, site }) => {
+test("the store is browsable by product type and topic, and pages with numbered links alone", async ({ page, axe, site }) => {
   const products = Number(
     (
       await site.db
@@ -50,9 +50,58 @@ test("the store is browsable by product type and topic, and pages like a stream"
   await expect(cards(page)).toHaveCount(1);
   await expect(cards(page).first()).toContainText("Spreadsheet, Slides");
 
-  await page.getByRole("link", { name: "Show all products" }).click();
+  await page.getByRole("link", { name: "Clear all choices" }).click();
   await expect(page).toHaveURL(/\/store$/);
   await expect(cards(page)).toHaveCount(8);
+  await expect(page.getByRole("link", { name: "Load more items" })).toHaveCount(0);
+});
+
+test("the store's one form searches, filters by format and sorts, and its pager keeps the choices", async ({ page, axe, site }) => {
+  const pdfs = Number(
+    (
+      await site.db
+        .selectFrom("product_availability")
+        .select((eb) => eb.fn.count("product_id").distinct().as("n"))
+        .where("format", "=", "PDF")
+        .where("status", "!=", "R")
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  // Two pages of them: eight, then the rest.
+  expect(pdfs).toBeGreaterThan(8);
+  expect(pdfs).toBeLessThanOrEqual(16);
+  await page.goto("/store");
+  const form = page.getByRole("form", { name: "Filter products" });
+  const count = page.getByRole("main").getByRole("status");
+  await form.getByLabel("Format").selectOption({ label: "PDF" });
+  await form.getByLabel("Sort by").selectOption({ label: "Lowest price" });
+  await form.getByRole("button", { name: "Show products" }).click();
+  await expect(page).toHaveURL(/\/store\?format=pdf&sort=price-low$/);
+  await expect(count).toHaveText(`${pdfs} products`);
+  await expect(cards(page)).toHaveCount(8);
+  await axe(page);
+
+  await page.getByRole("navigation", { name: "Pagination" }).getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/store\?format=pdf&sort=price-low&page=2$/);
+  await expect(cards(page)).toHaveCount(pdfs - 8);
+  await expect(form.getByLabel("Format")).toHaveValue("pdf");
+  await expect(form.getByLabel("Sort by")).toHaveValue("price-low");
+
+  await form.getByLabel("Search the store").fill("ledger");
+  await form.getByRole("button", { name: "Show products" }).click();
+  await expect(page).toHaveURL(/\/store\?format=pdf&q=ledger&sort=price-low$/);
+  await expect(count).toHaveText("1 product matching “ledger”");
+  await expect(cards(page)).toHaveCount(1);
+  await expect(cards(page).first()).toContainText("The Patient Ledger");
+
+  await form.getByLabel("Search the store").fill("nonesuchword");
+  await form.getByRole("button", { name: "Show products" }).click();
+  await expect(page.getByText("No products match these choices.")).toBeVisible();
+  await axe(page);
+  await page.getByRole("link", { name: "Clear all choices" }).click();
+  await expect(page).toHaveURL(/\/store$/);
+  await expect(count).toHaveText(/^\d+ products$/);
+  await expect(form.getByLabel("Search the store")).toHaveValue("");
 });
 
 test("a product page lists every format, marks the current one, and switches between them", async ({ page, axe }) => {

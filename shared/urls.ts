@@ -22,15 +22,6 @@ export const issueArtKey = (issue: { code: string; version: number }) =>
 export const issueCodeOfArtKey = (key: string) => /^(BR\d{4}|\d{4})(?:-v[1-9]\d{0,8})?$/.exec(key)?.[1];
 export const issueCoverPath = (artKey: string) => `/art/issue/${artKey}.svg`;
 export const productPath = (p: { slug: string; availabilityId: number }) => `/product/${p.slug}/${p.availabilityId}`;
-/** The store's listing with these filters (a product type's and a topic's slugs), at a page. */
-export function storePath(filter: { type: string | null; topic: string | null }, page = 1): string {
-  const params = new URLSearchParams();
-  if (filter.type) params.set("type", filter.type);
-  if (filter.topic) params.set("topic", filter.topic);
-  if (page > 1) params.set("page", String(page));
-  const query = params.toString();
-  return query ? `/store?${query}` : "/store";
-}
 export const videoPath = (v: { id: number; slug: string }) => `/video/${v.id}/${v.slug}`;
 export const videoEmbedPath = (v: { id: number; slug: string }) => `/video/embed/${v.id}/${v.slug}`;
 export const videoPosterPath = (slug: string) => `/art/video/${slug}.svg`;

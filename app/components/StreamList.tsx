@@ -22,8 +22,6 @@ interface EntryListProps<T extends { id: number }> extends Omit<Props, "stream">
   linkParams?: Record<string, string>;
   /** How the total is told, when it is not an exact number ("more than 1,000"). */
   totalText?: string;
-  /** The list's layout, when not the stream's single column (the store's grid of covers). */
-  listClassName?: string;
 }
 
 function withParams(search: string, changes: Record<string, number | string | null>): string {
@@ -51,7 +49,6 @@ export function EntryList<T extends { id: number }>({
   renderEntry,
   linkParams,
   totalText,
-  listClassName = cards.list,
 }: EntryListProps<T>) {
   const { search } = useLocation();
   const navigation = useNavigation();
@@ -76,7 +73,7 @@ export function EntryList<T extends { id: number }>({
       <p className={css.count}>
         Showing {first}–{first + stream.entries.length - 1} of {totalText ?? total}
       </p>
-      <ol className={listClassName} start={first > 1 ? first : undefined} aria-busy={navigation.state === "loading" ? true : undefined}>
+      <ol className={cards.list} start={first > 1 ? first : undefined} aria-busy={navigation.state === "loading" ? true : undefined}>
         {stream.entries.map((entry, i) => (
           <li key={entry.id} data-stream-index={i}>
             {renderEntry(entry)}

@@ -8,6 +8,7 @@ import { STORE_PAGE_SIZE, storeListings } from "~/server/store/catalogue";
 import { pageSize, streamsWithSizes } from "./streams";
 import { VIDEO_PAGE_SIZE } from "./videos";
 import { lastPage } from "~/shared/pagination";
+import { storePath } from "~/shared/store-choices";
 import {
   articlePath,
   episodeCoverPath,
@@ -19,7 +20,6 @@ import {
   podcastSeriesPath,
   productPath,
   readingListPath,
-  storePath,
   videoPath,
 } from "~/shared/urls";
 

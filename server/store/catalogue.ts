@@ -1,8 +1,10 @@
-import type { ExpressionBuilder } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { Database } from "~/server/db/connection";
 import type { AvailabilityStatus, DB, LineType } from "~/server/db/schema";
 import { imageSources, type ImageSources } from "~/shared/uploaded-images";
-import { lastPage, type Paging } from "~/shared/pagination";
+import { lastPage, parsePaging } from "~/shared/pagination";
+import { normaliseQuery } from "~/shared/search-query";
+import { DEFAULT_STORE_SORT, isStoreSort, storeChoicesPath, type StoreSort } from "~/shared/store-choices";
 import { articlePath, productCoverPath, productPath, topicPath } from "~/shared/urls";
 import { linePrice, PERMISSION_TIERS, VOLUME_TIERS } from "~/shared/pricing";
 import { isCollection, isDigitalCode, leadAvailability } from "~/shared/product-types";
@@ -39,14 +41,14 @@ export interface ProductCard {
   coverPicture: ImageSources | null;
   productType: string;
   topic: { name: string; slug: string };
-  /** The canonical page of the lead availability (the first on sale, else the first). */
+  /** The canonical page of the lead availability (the first on sale, else the first; of the chosen format, if one was). */
   url: string;
   /** Format and price of the lead availability. */
   format: string;
   priceCents: number;
   /** Every format the product comes in, once each, in catalogue order. */
   formats: string[];
-  /** The lowest price among the availabilities sharing the lead's status. */
+  /** The lowest price among the availabilities sharing the lead's status (and format, if one was chosen): what the card shows. */
   fromPriceCents: number;
   /** Nothing of the product is on sale yet. */
   comingSoon: boolean;
@@ -75,14 +77,33 @@ export interface ProductPage {
   contents: { title: string; url: string | null }[];
 }
 
-export interface StoreFilters {
-  types: { slug: string; name: string }[];
-  topics: { slug: string; name: string }[];
+/** A product type, topic or format the store can be browsed by: its name, and the slug its address uses. */
+export interface StoreOption {
+  slug: string;
+  name: string;
 }
+
+export interface StoreFilters {
+  types: StoreOption[];
+  topics: StoreOption[];
+  /** The formats products are offered in (Hardcover, Ebook, PDF…), as the catalogue names them. */
+  formats: StoreOption[];
+}
+
+/** What a shopper chose on the store's listing: each filter, or null for all; keywords, or ""; an order. */
+export interface StoreChoices {
+  type: StoreOption | null;
+  topic: StoreOption | null;
+  format: StoreOption | null;
+  q: string;
+  sort: StoreSort;
+}
+
+export const NO_STORE_CHOICES: StoreChoices = { type: null, topic: null, format: null, q: "", sort: DEFAULT_STORE_SORT };
 
 export interface StorePage {
   entries: ProductCard[];
-  page: { number: number; loaded: number; last: number; size: number; total: number };
+  page: { number: number; last: number; size: number; total: number };
 }
 
 export const productTypeSlug = (type: string) =>
@@ -173,7 +194,11 @@ export const coverOf = (r: CoverColumns): ImageSources | null =>
 
 type CardRow = { id: number; slug: string; title: string; product_type: string; topic_name: string; topic_slug: string } & CoverColumns;
 
-async function toCards(db: Database, rows: CardRow[], now: Date): Promise<ProductCard[]> {
+/**
+ * Cards for the rows, priced at `now`. With a format, a card leads with that format: its link,
+ * price and date are the format's, as the shopper chose it.
+ */
+async function toCards(db: Database, rows: CardRow[], now: Date, format: string | null = null): Promise<ProductCard[]> {
   const byProduct = new Map<number, AvailabilityRow[]>();
   for (const a of await availabilitiesOf(
     db,
@@ -188,9 +213,9 @@ async function toCards(db: Database, rows: CardRow[], now: Date): Promise<Produc
     // A retired format is not offered: the card shows what can still be bought or awaited.
     const offered = (byProduct.get(r.id) ?? []).filter((a) => a.status !== "R");
     const availabilities = offered.map((a) => toAvailability(r.slug, a));
-    const lead = leadAvailability(availabilities);
+    const lead = leadAvailability(format === null ? availabilities : availabilities.filter((a) => a.format === format));
     if (!lead) return [];
-    const sameStatus = availabilities.filter((a) => a.comingSoon === lead.comingSoon);
+    const sameStatus = availabilities.filter((a) => a.comingSoon === lead.comingSoon && (format === null || a.format === format));
     const dates = sameStatus.map((a) => a.availableDate).filter((d): d is string => d !== null);
     const changes = offered.map((a) => a.next_price_at).filter((d): d is string => d !== null);
     return [
@@ -214,9 +239,9 @@ async function toCards(db: Database, rows: CardRow[], now: Date): Promise<Produc
   });
 }
 
-/** The product types and topics the store can be browsed by: only those that have products. */
+/** The product types, topics and formats the store can be browsed by: only those that have products. */
 export async function storeFilters(db: Database): Promise<StoreFilters> {
-  const [types, topics] = await Promise.all([
+  const [types, topics, formats] = await Promise.all([
     db.selectFrom("product").select("product_type").distinct().where(stillSold).orderBy("product_type").execute(),
     db
       .selectFrom("topic")
@@ -224,11 +249,63 @@ export async function storeFilters(db: Database): Promise<StoreFilters> {
       .where("topic.id", "in", db.selectFrom("product").select("topic_id").where(stillSold))
       .orderBy("topic.name")
       .execute(),
+    db
+      .selectFrom("product_availability")
+      .select("format")
+      .distinct()
+      .where("status", "!=", "R" satisfies AvailabilityStatus)
+      .where("product_id", "in", db.selectFrom("product").select("id").where(stillSold))
+      .execute(),
   ]);
   return {
     types: types.map((t) => ({ slug: productTypeSlug(t.product_type), name: t.product_type })),
     topics: topics.map((t) => ({ slug: t.slug, name: t.name })),
+    // Sorted here, not by the database, whose collation may put "HTML" before or after "Hardcover".
+    formats: formats
+      .map((f) => ({ slug: productTypeSlug(f.format), name: f.format }))
+      .sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" })),
   };
+}
+
+/** The query values the store's listing reads; "loaded" is an old "Load more items" link's, read as nothing. */
+const STORE_PARAMS = new Set(["type", "topic", "format", "q", "sort", "page", "loaded"]);
+
+/**
+ * The choices and page an address of the store asks for (?type, topic and format by slug, q,
+ * sort, page). Undefined when it names a type, topic or format the store does not have; an
+ * unknown order is the default, keywords are normalised as search's are, and a page that is not a
+ * number is the first. `redirect` is where to send an address that does not say its choices as
+ * `path` does (an empty "All" field, the default order, an old `loaded`), other query values kept.
+ */
+export function readStoreAddress(
+  params: URLSearchParams,
+  filters: StoreFilters,
+): { choices: StoreChoices; page: number; path: string; redirect: string | null } | undefined {
+  // An empty value is the form's "All" choice; anything else must be one the store has.
+  const pick = (options: StoreOption[], name: string) => {
+    const slug = params.get(name);
+    return slug ? options.find((o) => o.slug === slug) : null;
+  };
+  const type = pick(filters.types, "type");
+  const topic = pick(filters.topics, "topic");
+  const format = pick(filters.formats, "format");
+  if (type === undefined || topic === undefined || format === undefined) return undefined;
+  const sort = params.get("sort");
+  const choices: StoreChoices = {
+    type,
+    topic,
+    format,
+    q: normaliseQuery(params.get("q")),
+    sort: isStoreSort(sort) ? sort : DEFAULT_STORE_SORT,
+  };
+  const { page } = parsePaging(params, false);
+  const path = storeChoicesPath(choices, page);
+  const canonical = new URLSearchParams(path.split("?")[1]);
+  const asked = [...params].filter(([name]) => STORE_PARAMS.has(name));
+  if (new URLSearchParams(asked).toString() === canonical.toString()) return { choices, page, path, redirect: null };
+  for (const [name, value] of params) if (!STORE_PARAMS.has(name)) canonical.append(name, value);
+  const query = canonical.toString();
+  return { choices, page, path, redirect: query ? `/store?${query}` : "/store" };
 }
 
 /**
@@ -261,35 +338,75 @@ export async function storeListings(db: Database): Promise<{ filter: { type: str
   return [...listings.values()];
 }
 
+/** A keyword is looked for in these, each word anywhere in any of them, ignoring case. */
+const KEYWORD_COLUMNS = ["product.title", "product.summary", "product.description", "product.authors"] as const;
+
+/** `column` holds `word`: LIKE, with the word's own % and _ taken literally. */
+const holds = (column: (typeof KEYWORD_COLUMNS)[number], word: string) =>
+  sql<boolean>`lower(${sql.ref(column)}) like ${`%${word.replace(/[\\%_]/g, "\\$&")}%`} escape '\\'`;
+
 /**
- * Pages page..page+loaded-1 of the store, newest first, filtered by product type (its name)
- * and topic (its slug). A page past the end is empty.
+ * The price a card shows (ProductCard.fromPriceCents), as a column: the lowest price in force at
+ * `now` among the formats on sale, or, with none on sale, among those coming soon; of `format`
+ * alone when one was chosen.
  */
-export async function storePage(
-  db: Database,
-  filter: { type: string | null; topicSlug: string | null },
-  paging: Paging,
-  now = new Date(),
-): Promise<StorePage> {
+function shownPrice(eb: ExpressionBuilder<DB, "product">, format: string | null, now: Date) {
+  const lowest = (status: AvailabilityStatus) => {
+    let q = eb
+      .selectFrom("product_availability as a")
+      .select((a) => a.fn.min(priceInForce("a", now)).as("cents"))
+      .whereRef("a.product_id", "=", "product.id")
+      .where("a.status", "=", status);
+    if (format !== null) q = q.where("a.format", "=", format);
+    return q;
+  };
+  return eb.fn.coalesce(lowest("A" satisfies AvailabilityStatus), lowest("F" satisfies AvailabilityStatus));
+}
+
+/**
+ * A page of the store's listing: the products that have the chosen type, topic and format (one
+ * not retired) and hold every keyword, in the chosen order (newest first between equals), priced
+ * at `now`. A page past the end is empty.
+ */
+export async function storePage(db: Database, choices: StoreChoices, page: number, now = new Date()): Promise<StorePage> {
+  const format = choices.format?.name ?? null;
   let q = productCardQuery(db);
-  if (filter.type !== null) q = q.where("product.product_type", "=", filter.type);
-  if (filter.topicSlug !== null) q = q.where("topic.slug", "=", filter.topicSlug);
+  if (choices.type !== null) q = q.where("product.product_type", "=", choices.type.name);
+  if (choices.topic !== null) q = q.where("topic.slug", "=", choices.topic.slug);
+  if (format !== null)
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("product_availability as f")
+          .select("f.id")
+          .whereRef("f.product_id", "=", "product.id")
+          .where("f.format", "=", format)
+          .where("f.status", "!=", "R" satisfies AvailabilityStatus),
+      ),
+    );
+  const words = [...new Set(choices.q.toLowerCase().split(" ").filter(Boolean))];
+  if (words.length > 0) q = q.where((eb) => eb.and(words.map((word) => eb.or(KEYWORD_COLUMNS.map((column) => holds(column, word))))));
+
+  let ordered = q;
+  if (choices.sort === "price-low" || choices.sort === "price-high")
+    ordered = ordered.orderBy((eb) => shownPrice(eb, format, now), choices.sort === "price-low" ? "asc" : "desc");
+  else if (choices.sort === "title") ordered = ordered.orderBy((eb) => eb.fn("lower", ["product.title"]));
   const [{ n }, rows] = await Promise.all([
     q
       .clearSelect()
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow(),
-    q
+    ordered
       .orderBy("product.published", "desc")
       .orderBy("product.id", "desc")
-      .limit(STORE_PAGE_SIZE * paging.loaded)
-      .offset((paging.page - 1) * STORE_PAGE_SIZE)
+      .limit(STORE_PAGE_SIZE)
+      .offset((page - 1) * STORE_PAGE_SIZE)
       .execute(),
   ]);
   const total = Number(n);
   return {
-    entries: await toCards(db, rows, now),
-    page: { number: paging.page, loaded: paging.loaded, last: lastPage(total, STORE_PAGE_SIZE), size: STORE_PAGE_SIZE, total },
+    entries: await toCards(db, rows, now, format),
+    page: { number: page, last: lastPage(total, STORE_PAGE_SIZE), size: STORE_PAGE_SIZE, total },
   };
 }
 

@@ -17,7 +17,7 @@ import {
 } from "~/server/desk/products";
 import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
 import { addToCart, createCart, readCart } from "~/server/store/cart";
-import { productBySlug, storePage } from "~/server/store/catalogue";
+import { NO_STORE_CHOICES, productBySlug, storePage } from "~/server/store/catalogue";
 import { buildReview, readDraft } from "~/server/store/checkout";
 import { openDownload } from "~/server/store/downloads";
 import { cancelOrder, markOrderPaid } from "~/server/store/order-payment";
@@ -128,7 +128,7 @@ describe(`products and formats at the desk (${dialectName})`, () => {
     expect(page?.availabilities).toEqual([
       expect.objectContaining({ id: format.id, listPriceCents: 1500, comingSoon: false, retired: false }),
     ]);
-    const listed = await storePage(db, { type: null, topicSlug: null }, { page: 1, loaded: 50 }, NOON);
+    const listed = await storePage(db, { ...NO_STORE_CHOICES, q: product.title }, 1, NOON);
     expect(listed.entries.map((e) => e.id)).toContain(product.id);
     const cart = await readyCart(format.id);
     expect((await readCart(db, cart, NOON)).subtotalCents).toBe(1500);
@@ -223,7 +223,7 @@ describe(`products and formats at the desk (${dialectName})`, () => {
       retired: true,
       availabilities: [{ id: format.id, retired: true }],
     });
-    const listed = await storePage(db, { type: null, topicSlug: null }, { page: 1, loaded: 50 }, ONE_PM);
+    const listed = await storePage(db, { ...NO_STORE_CHOICES, q: product.title }, 1, ONE_PM);
     expect(listed.entries.map((e) => e.id)).not.toContain(product.id);
     const download = await openDownload(db, { orderId: earlier.id, position: "0", userId: null, key: earlier.accessToken }, ONE_PM);
     expect(download.status).toBe("ok");
@@ -244,9 +244,7 @@ describe(`prices from a moment on (${dialectName})`, () => {
     expect((await readCart(db, cart, new Date(ONE_PM.getTime() - 1))).subtotalCents).toBe(2000);
     expect((await readCart(db, cart, ONE_PM)).subtotalCents).toBe(2600);
     expect((await productBySlug(db, product.slug, ONE_PM))?.availabilities[0]?.listPriceCents).toBe(2600);
-    const card = (await storePage(db, { type: null, topicSlug: null }, { page: 1, loaded: 50 }, NOON)).entries.find(
-      (e) => e.id === product.id,
-    );
+    const card = (await storePage(db, { ...NO_STORE_CHOICES, q: product.title }, 1, NOON)).entries.find((e) => e.id === product.id);
     expect(card).toMatchObject({ priceCents: 2000, pricedUntil: ONE_PM.toISOString() });
 
     const second = placed(await place(await readyCart(format.id, "second@example.org"), ONE_PM));

@@ -125,10 +125,12 @@ describe("/store", () => {
     for (const [p] of canonicalProductPages()) expect(locs).toContain(server.url + p);
   });
 
-  it("lists eight products a page with numbered pagination, and filters by type and topic", async () => {
+  it("lists eight products a page with numbered pagination alone, and filters by type and topic", async () => {
     const first = pages.get("/store")!;
     expect(first("main ol > li article").length).toBe(8);
     expect(first("nav[aria-label=Pagination] a[aria-current=page]").text()).toBe("1");
+    expect(first("main p[role=status]").text()).toBe(`${seed.length} products`);
+    for (const [p, $] of pages) if (p.startsWith("/store")) expect($("main").text(), p).not.toContain("Load more items");
     const books = (await get("/store?type=book")).$;
     const bookTitles = books("main ol > li h3")
       .map((_, h) => books(h).text())
@@ -154,12 +156,134 @@ describe("/store", () => {
     expect(cards.some((text) => text.includes("Machines at the Table") && text.includes(`Available ${specDay(machinesDay)}`))).toBe(true);
   });
 
-  it("answers 404, not 500, for an unknown type or topic and a page past the end; junk paging falls back to page 1", async () => {
-    for (const p of ["/store?type=spaceships", "/store?topic=no-such-topic", "/store?page=99", "/store?type=book&page=2"]) {
+  it("answers 404, not 500, for an unknown type, topic or format and a page past the end; junk is sent to the canonical address", async () => {
+    for (const p of [
+      "/store?type=spaceships",
+      "/store?topic=no-such-topic",
+      "/store?format=vinyl",
+      "/store?page=99",
+      "/store?type=book&page=2",
+    ]) {
       expect((await get(p)).status, p).toBe(404);
     }
-    expect((await get("/store?page=abc&loaded=-3")).status).toBe(200);
-    expect((await get("/store?type=&topic=")).status).toBe(200);
+    for (const [p, to] of [
+      ["/store?page=abc&loaded=-3", "/store"],
+      ["/store?type=&topic=", "/store"],
+      ["/store?sort=cheapest&q=%25%27%22%3C", "/store?q=%25%27%22%3C"],
+      ["/store?loaded=2&referral=03069", "/store?referral=03069"],
+    ]) {
+      const res = await fetch(server.url + p, { redirect: "manual" });
+      expect(res.status, p).toBe(302);
+      expect(res.headers.get("location"), p).toBe(to);
+    }
+    const odd = await get("/store?q=%25%27%22%3C");
+    expect(odd.status).toBe(200);
+    expect(odd.$("main").text()).toContain("No products match these choices.");
+  });
+});
+
+/** The address the store's form sends without JavaScript, as a browser builds it, with some fields changed. */
+function formAddress($: cheerio.CheerioAPI, changes: Record<string, string>): string {
+  const form = $("main form[aria-label='Filter products']");
+  expect(form.attr("method")).toBe("get");
+  const params = new URLSearchParams();
+  form.find("input[name], select[name]").each((_, el) => {
+    const field = $(el);
+    const name = field.attr("name")!;
+    const options = field.find("option");
+    let value =
+      el.tagName === "select"
+        ? (options.filter("[selected]").attr("value") ?? options.first().attr("value")!)
+        : (field.attr("value") ?? "");
+    if (name in changes) {
+      value = changes[name]!;
+      // A select can only send what it offers.
+      if (el.tagName === "select") expect(options.filter((_, o) => $(o).attr("value") === value).length, `${name}=${value}`).toBe(1);
+    }
+    params.append(name, value);
+  });
+  return `${form.attr("action")}?${params}`;
+}
+
+/** Sends a form's address as a browser does: to the canonical address it is sent on to, then that page. */
+async function submit(address: string) {
+  const sent = await fetch(server.url + address, { redirect: "manual" });
+  expect(sent.status, address).toBe(302);
+  const landed = sent.headers.get("location")!;
+  const page = await get(landed);
+  expect(page.status, landed).toBe(200);
+  return { ...page, landed };
+}
+
+const cardPrices = ($: cheerio.CheerioAPI) =>
+  $("main ol > li article")
+    .map((_, a) => Number(/\$(\d+\.\d{2})/.exec($(a).text())![1]))
+    .get();
+const cardTitles = ($: cheerio.CheerioAPI) =>
+  $("main ol > li h3")
+    .map((_, h) => $(h).text())
+    .get();
+
+describe("choosing in /store's one GET form, and paging with plain links", () => {
+  it("filters by format and sorts by price, each page a real address, the pager's links keeping the choices", async () => {
+    const store = pages.get("/store")!;
+    const formats = store("main select[name=format] option")
+      .map((_, o) => store(o).text())
+      .get();
+    expect(formats).toEqual(["All formats", "Bundle", "Ebook", "Hardcover", "HTML", "Paperback", "PDF", "Slides", "Spreadsheet"]);
+    const { $, landed } = await submit(formAddress(store, { format: "pdf", sort: "price-low" }));
+    expect(landed).toBe("/store?format=pdf&sort=price-low");
+    const pdfCount = seed.filter((p) => p.availabilities.some((a) => a.format === "PDF")).length;
+    expect($("main p[role=status]").text()).toBe(`${pdfCount} products`);
+    expect($("main select[name=format] option[selected]").attr("value")).toBe("pdf");
+    expect($("main select[name=sort] option[selected]").attr("value")).toBe("price-low");
+    expect($('link[rel="canonical"]').attr("href")).toBe(`${server.url}/store?format=pdf&sort=price-low`);
+    expect($('meta[name="robots"]').attr("content")).toBe("noindex, follow");
+    expect($("nav[aria-label='Product types'] a:contains('Book')").first().attr("href")).toBe("/store?type=book&format=pdf&sort=price-low");
+
+    // Through every page by its Next link: all PDFs, cheapest first, each once.
+    let page = $;
+    const prices = [...cardPrices(page)];
+    const titles = [...cardTitles(page)];
+    const visited = [landed];
+    for (let next = page("a[rel=next]").attr("href"); next; next = page("a[rel=next]").attr("href")) {
+      visited.push(next);
+      const res = await get(next);
+      expect(res.status, next).toBe(200);
+      page = res.$;
+      prices.push(...cardPrices(page));
+      titles.push(...cardTitles(page));
+    }
+    expect(visited).toEqual(["/store?format=pdf&sort=price-low", "/store?format=pdf&sort=price-low&page=2"]);
+    expect(new Set(titles).size).toBe(pdfCount);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(page("a[rel=prev]").attr("href")).toBe("/store?format=pdf&sort=price-low");
+  });
+
+  it("sorts by title and from dearest, and searches keywords within the other choices", async () => {
+    const store = pages.get("/store")!;
+    const byTitle = await submit(formAddress(store, { sort: "title" }));
+    expect(byTitle.landed).toBe("/store?sort=title");
+    const firstTitles = cardTitles(byTitle.$);
+    expect(firstTitles).toEqual([...firstTitles].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+    expect(firstTitles[0]).toBe(seed.map((p) => p.title).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))[0]);
+
+    const dearest = await submit(formAddress(store, { sort: "price-high" }));
+    expect(cardPrices(dearest.$)[0]).toBe(79);
+
+    const books = await submit(formAddress(store, { type: "book", q: "  Ledger " }));
+    expect(books.landed).toBe("/store?type=book&q=Ledger");
+    expect(cardTitles(books.$)).toEqual([seed.find((p) => p.slug === "the-patient-ledger")!.title]);
+    expect(books.$("main p[role=status]").text()).toBe("1 product matching “Ledger”");
+    expect(books.$("main input[name=q]").attr("value")).toBe("Ledger");
+    expect(books.$("title").text()).toBe("Store: Book matching “Ledger” | Meridian Review");
+
+    const none = await submit(formAddress(books.$, { type: "toolkit" }));
+    expect(none.landed).toBe("/store?type=toolkit&q=Ledger");
+    expect(none.$("main ol").length).toBe(0);
+    expect(none.$("main").text()).toContain("No products match these choices.");
+    expect(none.$("main a:contains('Clear all choices')").attr("href")).toBe("/store");
+    expect(none.$("nav[aria-label=Pagination]").length).toBe(0);
   });
 });
 

@@ -150,3 +150,32 @@ export const contents = style({
 
 globalStyle(`${contents} li`, { padding: `${vars.space.xs} 0`, borderBottom: `1px solid ${vars.color.rule}` });
 globalStyle(`${contents} a`, { display: "inline-block", minHeight: "24px" });
+
+/** The listing's heading with its count beside it (under it when there is no room), under a rule as a section's heading is. */
+export const resultsBar = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "baseline",
+  justifyContent: "space-between",
+  gap: `0 ${vars.space.md}`,
+  margin: `0 0 ${vars.space.md}`,
+  paddingTop: vars.space.sm,
+  borderTop: `3px solid ${vars.color.ink}`,
+});
+
+export const resultsHeading = style({
+  margin: 0,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  textTransform: "uppercase",
+  letterSpacing: "0.08em",
+});
+
+export const count = style({ margin: 0, color: vars.color.muted, fontFamily: vars.font.ui, fontSize: vars.size.sm });
+
+export const empty = style({ padding: vars.space.lg, border: `1px solid ${vars.color.rule}`, fontFamily: vars.font.ui });
+
+globalStyle(`${empty} p`, { margin: 0 });
+globalStyle(`${empty} p + p`, { marginTop: vars.space.sm });
+
+export const clear = style({ marginTop: vars.space.lg, fontFamily: vars.font.ui, fontSize: vars.size.sm });
