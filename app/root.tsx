@@ -1,7 +1,7 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { redirect } from "./lib/http/responses.server";
 import { isRouteErrorResponse, Links, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useRouteError } from "@remix-run/react";
-import { Suspense, useEffect, useMemo, type ReactNode } from "react";
+import { Suspense, useEffect, type ReactNode } from "react";
 import { useHydrated } from "./components/useHydrated";
 import { Deferred } from "./components/Deferred";
 import { lazyEnhancement } from "./lib/http/lazy-enhancement";
@@ -119,10 +119,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 function AnalyticsDataLayerScript({ layer, nonce }: { layer: string; nonce: string | undefined }) {
   // An article page counts its read on the meter, and says where the meter stands after it.
   const quota = pageQuota(useMatches().map((m) => m.data));
-  const script = useMemo(() => (isMark(layer) ? layer : scriptJson(layerForPage(layer, quota))), [layer, quota]);
   useEffect(() => {
     (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layerForPage(layer, quota);
   }, [layer, quota]);
+  const script = isMark(layer) ? layer : scriptJson(layerForPage(layer, quota));
   return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${script};` }} />;
 }
 
