@@ -10,15 +10,6 @@ export function readDay(now: Date, offsetDays = 0): string {
   return new Date(now.getTime() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** One more read of an article today: a reader opened it in full. */
-export async function countRead(db: Database, articleId: number, now = new Date()): Promise<void> {
-  await db
-    .insertInto("article_read_day")
-    .values({ article_id: articleId, day: readDay(now), reads: 1 })
-    .onConflict((oc) => oc.columns(["article_id", "day"]).doUpdateSet((eb) => ({ reads: eb("article_read_day.reads", "+", 1) })))
-    .execute();
-}
-
 /** The most-read articles over the last POPULAR_DAYS days, most reads first (the newer article first on a tie). */
 export async function mostReadArticleIds(db: Database, limit: number, now = new Date()): Promise<number[]> {
   const rows = await db

@@ -594,6 +594,25 @@ export interface ArticleReadDayTable {
   reads: number;
 }
 
+/**
+ * A view that holds no rows (migration 058, ADR 094): inserting one records an article page's
+ * reads in one statement, its trigger writing what the row's fields ask for.
+ */
+export interface ArticleReadTable {
+  article_id: number;
+  /** The UTC day, YYYY-MM-DD, of the popularity count and the wall view. */
+  day: string;
+  read_at: string;
+  /** 1: one more read on Most Popular (`article_read_day`); 0: none. */
+  popular: number;
+  /** A signed-in reader: the article goes to the top of their history (`view_history`). */
+  user_id: string | null;
+  /** The wall met, its tag and the meter's key of who met it (`wall_view`); all null when none is counted. */
+  wall: "registration" | "subscribe" | null;
+  ab_tag: string | null;
+  viewer: string | null;
+}
+
 export interface ShortLinkTable {
   code: string;
   /** A path on this site with its query, as a redirect takes it. */
@@ -1385,6 +1404,8 @@ export interface DB {
   geo_country: GeoCountryTable;
   short_link: ShortLinkTable;
   article_read_day: ArticleReadDayTable;
+  /** A view: one inserted row is one article page's reads (ADR 094). */
+  article_read: ArticleReadTable;
   password_reset: PasswordResetTable;
   email_change: EmailChangeTable;
   print_subscriber: PrintSubscriberTable;

@@ -62,11 +62,36 @@ async function countAddressReads(db: Database | Transaction<DB>, address: string
   return Number(row.n);
 }
 
+/** What this month's meter shows for an article, read in one statement without a transaction. */
+interface MeterState {
+  counted: boolean;
+  count: number;
+  /** The address's guest reads this month; 0 when no ceiling applies. */
+  addressCount: number;
+}
+
+// SQL text, not Kysely's builder: every metered page asks this, and building it took about 70 µs
+// against 20 for the text, for a query SQLite answers in 6 (ADR 094).
+async function meterState(db: Database, scope: Scope, articleId: number, ceiling: AddressCeiling | undefined): Promise<MeterState> {
+  const address = ceiling
+    ? sql`(select count(*) from meter_read where client_address = ${ceiling.address} and period = ${scope.period})`
+    : sql`0`;
+  const { rows } = await sql<{ n: number | string; mine: number | string | null; address: number | string }>`
+    select count(*) as n, sum(case when article_id = ${articleId} then 1 else 0 end) as mine, ${address} as address
+    from meter_read where meter_key = ${scope.key} and period = ${scope.period} and meter = ${scope.meter}`.execute(db);
+  const row = rows[0]!;
+  return { counted: Number(row.mine ?? 0) > 0, count: Number(row.n), addressCount: Number(row.address) };
+}
+
 /**
  * Opens an article on a meter. An article already counted this month opens again for free; a
  * new one is counted while reads remain, on the reader's meter and, for a guest, under their
  * address's ceiling; otherwise it is refused. Reads racing for the last free places get exactly
  * those places: each read's transaction holds its meter (and address) until it commits.
+ *
+ * Within a month a counted article stays counted and the counts only grow, so one read-only
+ * statement settles a re-read, and a new article past the limit or the ceiling, at any moment
+ * after it ran: only a new article with reads left to it takes the transaction (ADR 094).
  */
 export async function openOnMeter(
   db: Database,
@@ -76,6 +101,11 @@ export async function openOnMeter(
   const scope: Scope = { key: input.key, meter: input.meter, period: meterPeriod(now) };
   const thisRead = { ...columns(scope), article_id: input.articleId };
   const { ceiling } = input;
+  const seen = await meterState(db, scope, input.articleId, ceiling);
+  if (seen.counted) return { allowed: true, quota: quota(input.limit, seen.count) };
+  if (seen.count >= input.limit || (ceiling !== undefined && seen.addressCount >= ceiling.limit)) {
+    return { allowed: false, quota: quota(input.limit, seen.count) };
+  }
   return db.transaction().execute(async (tx) => {
     // Address first, then meter: every read takes them in the same order.
     if (ceiling) await holdUntilCommit(tx, `meter-address|${ceiling.address}|${scope.period}`);

@@ -22,19 +22,22 @@ function viewerKey(reader: Reader): string | null {
   return null;
 }
 
+/** A wall met, as the meter funnel counts it: once a day per reader, wall and tag (`wall_view`). */
+export interface WallView {
+  wall: "registration" | "subscribe";
+  abTag: string;
+  /** The meter's key of who met it. */
+  viewer: string;
+}
+
 /**
- * Records that this reader met the offer's wall today (UTC), once a day per wall and tag however
- * often they reload. A client without a visitor cookie (unmetered) is not counted: each of its
- * requests would look like a new guest.
+ * The wall view this offer counts for this reader, recorded with the page's reads
+ * (`recordArticleRead`); null when it has no wall, or when the reader is a client without a
+ * visitor cookie (unmetered): each of its requests would look like a new guest.
  */
-export async function recordWallView(db: Database, reader: Reader, offer: Pick<Offer, "wall" | "abTag">, now = new Date()): Promise<void> {
+export function wallView(reader: Reader, offer: Pick<Offer, "wall" | "abTag">): WallView | null {
   const viewer = viewerKey(reader);
-  if (!offer.wall || !viewer) return;
-  await db
-    .insertInto("wall_view")
-    .values({ day: now.toISOString().slice(0, 10), wall: offer.wall, ab_tag: offer.abTag, viewer })
-    .onConflict((oc) => oc.columns(["wall", "ab_tag", "viewer", "day"]).doNothing())
-    .execute();
+  return offer.wall && viewer ? { wall: offer.wall, abTag: offer.abTag, viewer } : null;
 }
 
 /** Counts an account opened from the registration wall's form under this tag. */

@@ -4,7 +4,9 @@ import { register } from "~/server/accounts/registration";
 import type { Database } from "~/server/db/connection";
 import type { BillingStatus, RefundStatus } from "~/server/db/schema";
 import { funnelReport, salesReport, SHIPPING_ROW, subscriptionsReport } from "~/server/desk/reports";
-import { recordWallView } from "~/server/paywall/walls";
+import { recordArticleRead } from "~/server/paywall/article-reads";
+import type { Offer, Reader } from "~/server/paywall/offers";
+import { wallView } from "~/server/paywall/walls";
 import { insertReader, insertPlanCheckout } from "~/tests/helpers/reader-records";
 import { availabilities, insertOrder, insertRefund, priceOrder } from "~/tests/helpers/store-orders";
 import { seededTestDatabase } from "~/tests/helpers/test-db";
@@ -313,6 +315,11 @@ describe("the meter funnel by A/B tag", () => {
 
   const registrationWall = (tag: string) => ({ wall: "registration" as const, abTag: tag });
   const guest = (visitorId: string) => ({ kind: "guest" as const, visitorId, network: null });
+  /** A reader shown an article page with this offer, as the page records it (no one signed in, nothing read in full). */
+  const recordWallView = async (reader: Reader, offer: Pick<Offer, "wall" | "abTag">, when: Date) => {
+    const article = await db.selectFrom("article").select("id").orderBy("id").executeTakeFirstOrThrow();
+    await recordArticleRead(db, { articleId: article.id, popular: false, userId: null, wall: wallView(reader, offer) }, when);
+  };
 
   const checkout = async (tag: string, activatedAt: string | null) =>
     insertPlanCheckout(db, { userId: await readerId("buyer"), tag, activatedAt, createdAt: "2032-05-01T00:00:00.000Z" });
@@ -335,20 +342,20 @@ describe("the meter funnel by A/B tag", () => {
 
   beforeAll(async () => {
     // Guest 1 meets the article wall three times over two days, and the cases wall once.
-    await recordWallView(db, guest("g1"), registrationWall(ARTICLE), at("2032-05-01"));
-    await recordWallView(db, guest("g1"), registrationWall(ARTICLE), at("2032-05-01", "11:00:00"));
-    await recordWallView(db, guest("g1"), registrationWall(ARTICLE), at("2032-05-02"));
-    await recordWallView(db, guest("g1"), registrationWall(CASES), at("2032-05-02"));
-    await recordWallView(db, guest("g2"), registrationWall(ARTICLE), at("2032-05-02"));
-    await recordWallView(db, guest("g3"), registrationWall(CASES), at("2032-05-01"));
+    await recordWallView(guest("g1"), registrationWall(ARTICLE), at("2032-05-01"));
+    await recordWallView(guest("g1"), registrationWall(ARTICLE), at("2032-05-01", "11:00:00"));
+    await recordWallView(guest("g1"), registrationWall(ARTICLE), at("2032-05-02"));
+    await recordWallView(guest("g1"), registrationWall(CASES), at("2032-05-02"));
+    await recordWallView(guest("g2"), registrationWall(ARTICLE), at("2032-05-02"));
+    await recordWallView(guest("g3"), registrationWall(CASES), at("2032-05-01"));
     // Outside the days; a client without a cookie (not told apart); an offer without a wall.
-    await recordWallView(db, guest("g4"), registrationWall(ARTICLE), at("2032-04-30", "23:59:59"));
-    await recordWallView(db, { kind: "unmetered" }, registrationWall(ARTICLE), at("2032-05-01"));
-    await recordWallView(db, guest("g5"), { wall: null, abTag: ARTICLE }, at("2032-05-01"));
+    await recordWallView(guest("g4"), registrationWall(ARTICLE), at("2032-04-30", "23:59:59"));
+    await recordWallView({ kind: "unmetered" }, registrationWall(ARTICLE), at("2032-05-01"));
+    await recordWallView(guest("g5"), { wall: null, abTag: ARTICLE }, at("2032-05-01"));
     // A registered reader out of free articles, twice.
     const reader = { kind: "registered" as const, userId: "reader-1" };
-    await recordWallView(db, reader, { wall: "subscribe", abTag: ARTICLE }, at("2032-05-01"));
-    await recordWallView(db, reader, { wall: "subscribe", abTag: ARTICLE }, at("2032-05-02"));
+    await recordWallView(reader, { wall: "subscribe", abTag: ARTICLE }, at("2032-05-01"));
+    await recordWallView(reader, { wall: "subscribe", abTag: ARTICLE }, at("2032-05-02"));
 
     await registration("walled", ARTICLE, at("2032-05-01", "10:05:00"));
     await registration("cases", CASES, at("2032-05-02"));

@@ -2,11 +2,10 @@ import type { ArticlePageData } from "~/server/content/articles";
 import { blocksToHtml } from "~/server/content/markdown";
 import type { Database } from "~/server/db/connection";
 import { keepGift } from "~/server/library/items";
-import { recordView } from "~/server/library/history";
+import { recordArticleRead } from "~/server/paywall/article-reads";
 import { decideOffer, recordRead, type Offer, type OfferRules } from "~/server/paywall/offers";
-import { recordWallView } from "~/server/paywall/walls";
+import { wallView } from "~/server/paywall/walls";
 import { log } from "~/server/log";
-import { countRead } from "~/server/content/popularity";
 import { config } from "~/app/lib/context/db.server";
 import { unmeteredReader, type ArticleReader } from "~/app/lib/context/article-reader.server";
 
@@ -50,9 +49,9 @@ export function offerRules(): OfferRules {
 
 /**
  * Records the read and decides the offer for whoever asks (`articleReader`): the read counts on the
- * reader's meter (recordRead) and the offer is decided on the meter's answer; a full read counts on
- * the most-read list, a wall met counts for the meter funnel, and a signed-in reader's history gets
- * the view.
+ * reader's meter (recordRead) and the offer is decided on the meter's answer; then one statement
+ * (recordArticleRead) counts a full read on the most-read list, a wall met for the meter funnel,
+ * and the view in a signed-in reader's history.
  */
 export async function openArticle(
   database: Database,
@@ -75,13 +74,16 @@ export async function openArticle(
     expiredGift: access.giftExpired,
   };
   const offer = decideOffer(rules, offerRequest, await recordRead(database, rules, offerRequest));
-  if (offer.fullContent) await countRead(database, article.id);
-  // The meter funnel's count of readers walled (ADR 090): a failure to count never stops the page.
-  else await recordWallView(database, context.reader, offer).catch((error: unknown) => log.warn("wall view not recorded", { error }));
-  if (context.user) {
-    await recordView(database, context.user.id, { type: "article", id: article.id });
-    if (access.gift) await keepGift(database, context.user.id, article.id);
-  }
+  const recorded = recordArticleRead(database, {
+    articleId: article.id,
+    popular: offer.fullContent,
+    userId: context.user?.id ?? null,
+    wall: wallView(context.reader, offer),
+  });
+  // A walled page's statement carries the meter funnel's count (ADR 090): a failure to count never stops the page.
+  if (offer.fullContent) await recorded;
+  else await recorded.catch((error: unknown) => log.warn("walled read not recorded", { error }));
+  if (context.user && access.gift) await keepGift(database, context.user.id, article.id);
   return { kind: "open", context, offer, ...(setCookie ? { setCookie } : {}) };
 }
 

@@ -51,6 +51,7 @@ import * as m054 from "./054-report-rollup";
 import * as m055 from "./055-pre-orders";
 import * as m056 from "./056-pre-order-payments";
 import * as m057 from "./057-order-customers";
+import * as m058 from "./058-article-read";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -106,6 +107,7 @@ const migrations: Record<string, Migration> = {
   "055-pre-orders": m055,
   "056-pre-order-payments": m056,
   "057-order-customers": m057,
+  "058-article-read": m058,
 };
 
 export const migrationProvider: MigrationProvider = {
