@@ -99,11 +99,16 @@ export default function handleRequest(
  * undefined when the loaders marked none. The analytics script's layer carries the page's meter
  * figures, as the component that writes it does for a guest.
  */
-function readerFill(parts: ReaderParts | undefined, remixContext: EntryContext): ((document: string, nonce?: string) => string) | undefined {
+function readerFill(
+  parts: ReaderParts | undefined,
+  remixContext: EntryContext,
+): ((document: string, nonce?: string) => string) | undefined {
   if (!parts?.marked) return undefined;
   const layer = parts.value("analytics");
   const analyticsScript =
-    layer === undefined ? undefined : scriptJson(layerForPage(layer, pageQuota(Object.values(remixContext.staticHandlerContext.loaderData))));
+    layer === undefined
+      ? undefined
+      : scriptJson(layerForPage(layer, pageQuota(Object.values(remixContext.staticHandlerContext.loaderData))));
   return (document, nonce) => parts.fill(document, { analyticsScript, nonce });
 }
 

@@ -93,7 +93,9 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
       offer: { ...offer, screen, region },
       viewer: {
         kind: context.reader.kind,
-        firstName: context.user ? requestContext({ request, context: loadContext }).readerParts.put("firstName", context.user.firstName) : null,
+        firstName: context.user
+          ? requestContext({ request, context: loadContext }).readerParts.put("firstName", context.user.firstName)
+          : null,
         cookiesRefused: context.cookiesRefused,
       },
       readingList: readingList ?? null,

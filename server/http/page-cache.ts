@@ -101,7 +101,11 @@ export class PageCache {
    */
   store(key: string, rendered: string, nonce: string, nonceMark?: string): void {
     const text = rendered.replaceAll(` nonce="${nonce}"`, nonceMark ? ` nonce="${nonceMark}"` : "");
-    const page: CachedPage = { html: Buffer.from(text), scriptHashes: nonceMark ? [] : inlineScriptHashes(text), marked: Boolean(nonceMark) };
+    const page: CachedPage = {
+      html: Buffer.from(text),
+      scriptHashes: nonceMark ? [] : inlineScriptHashes(text),
+      marked: Boolean(nonceMark),
+    };
     if (page.html.length > this.options.maxBytes / 4) return;
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);

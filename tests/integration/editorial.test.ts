@@ -152,7 +152,8 @@ describe("an article published through the Admin API of one instance", () => {
     const seenOnOther = async () => {
       const found: string[] = [];
       for (const page of pages) if ((await (await fetch(other.url + page)).text()).includes(path)) found.push(page);
-      for (const page of ["/", "/the-latest"]) if (!(await (await readers[1]!.request(page)).text()).includes(path)) found.push(`signed in: ${page}`);
+      for (const page of ["/", "/the-latest"])
+        if (!(await (await readers[1]!.request(page)).text()).includes(path)) found.push(`signed in: ${page}`);
       return found;
     };
     await expect.poll(seenOnOther, { timeout: 5_000, interval: 200 }).toEqual(pages);

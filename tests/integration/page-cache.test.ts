@@ -128,7 +128,10 @@ describe("a signed-in reader's page, kept once for every reader of a kind (ADR 0
     return { html, $, cache: res.headers.get("x-page-cache"), nonce, layer, hydration };
   }
 
-  const emailOf = async (reader: Reader) => cheerio.load(await (await reader.request("/my-account")).text())("input[name=emailAddress]").attr("value")!;
+  const emailOf = async (reader: Reader) =>
+    cheerio
+      .load(await (await reader.request("/my-account")).text())("input[name=emailAddress]")
+      .attr("value")!;
 
   it("renders the page once, and gives each reader their own name, data layer and nonce", async () => {
     const first = await registeredReader(server.url);

@@ -62,7 +62,8 @@ export function pageCacheKey(
   const { loaderData, actionData, errors } = context.staticHandlerContext;
   if (actionData || errors) return null;
   const url = new URL(request.url);
-  if (isPrivatePage(url.pathname) || /^\/desk(?:[/.]|$)/.test(url.pathname) || /no-store/i.test(headers.get("Cache-Control") ?? "")) return null;
+  if (isPrivatePage(url.pathname) || /^\/desk(?:[/.]|$)/.test(url.pathname) || /no-store/i.test(headers.get("Cache-Control") ?? ""))
+    return null;
   const data = dataText(loaderData);
   const rest = dataText(documentOnly);
   return data === null || rest === null ? null : pageKey(context.manifest.version, url.pathname + url.search, data, rest);
