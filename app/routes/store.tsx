@@ -1,4 +1,5 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { redirect } from "~/app/lib/http/responses.server";
 import { Link, useLoaderData } from "@remix-run/react";
 import { readStoreAddress, storeFilters, storePage, type StoreChoices } from "~/server/store/catalogue";
 import { Pagination } from "~/app/components/Pagination";
