@@ -111,9 +111,12 @@ test("a product page lists every format, marks the current one, and switches bet
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^The Patient Ledger/);
   await expect(page.getByRole("link", { name: "Finance & Accounting" })).toHaveAttribute("href", "/topic/subject/finance-and-accounting");
 
-  const formats = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Line type" }) });
-  await expect(formats.getByRole("row")).toHaveCount(4);
-  await expect(formats.getByRole("link", { name: "Hardcover, English" })).toHaveAttribute("aria-current", "page");
+  const details = page.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Line type" }) });
+  await expect(details.getByRole("row")).toHaveCount(4);
+  // The formats are a choice in the buy box, each with its price.
+  const formats = page.getByRole("navigation", { name: "Formats" });
+  await expect(formats.getByRole("link")).toHaveCount(3);
+  await expect(formats.getByRole("link", { name: "Hardcover, English, $32.00" })).toHaveAttribute("aria-current", "page");
   const buy = page.getByRole("region", { name: "Hardcover, English" });
   await expect(buy).toContainText("$32.00");
   await expect(buy.getByLabel("Quantity")).toHaveValue("1");

@@ -140,6 +140,26 @@ export default function ProductRoute() {
             />
           )}
           <section className={css.buyBox} aria-labelledby="buy-heading">
+            {product.availabilities.length > 1 ? (
+              <nav aria-label="Formats" className={css.formatChoice}>
+                <ul>
+                  {product.availabilities.map((a) => (
+                    <li key={a.id}>
+                      <Link
+                        to={`${a.url}${formatQuery}`}
+                        aria-current={a.id === current.id ? "page" : undefined}
+                        aria-label={`${a.format}, ${a.language}, ${formatUsd(a.listPriceCents)}`}
+                        className={css.formatOption}
+                        preventScrollReset
+                      >
+                        <span className={css.formatName}>{a.format}</span>
+                        <span>{a.retired ? "No longer sold" : formatUsd(a.listPriceCents)}</span>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            ) : null}
             <div>
               <h2 id="buy-heading">
                 {current.format}, {current.language}
@@ -240,17 +260,8 @@ export default function ProductRoute() {
                 </thead>
                 <tbody>
                   {product.availabilities.map((a) => (
-                    <tr key={a.id}>
-                      <th scope="row">
-                        <Link
-                          to={`${a.url}${formatQuery}`}
-                          aria-current={a.id === current.id ? "page" : undefined}
-                          aria-label={`${a.format}, ${a.language}`}
-                          preventScrollReset
-                        >
-                          {a.format}
-                        </Link>
-                      </th>
+                    <tr key={a.id} aria-current={a.id === current.id ? "true" : undefined}>
+                      <th scope="row">{a.format}</th>
                       <td>{a.language}</td>
                       <td>{formatUsd(a.listPriceCents)}</td>
                       <td>{LINE_TYPES[a.lineType]}</td>

@@ -10,6 +10,7 @@ import { guestOrderIds, settleOnReturn } from "~/app/lib/store/orders.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
+import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
 
 /**
  * Where a guest lands after paying: the order is confirmed, and they are offered an account
@@ -57,7 +58,7 @@ export default function RegistrationComplete() {
   const page = useLoaderData<typeof loader>();
   return (
     <div className={prose.narrow}>
-      <h1>Thank you for your order</h1>
+      <CheckoutHeading step={4} title="Thank you for your order" />
       <p role="status">
         {page.paid
           ? `Order ${page.number} is confirmed. We have sent a confirmation to ${page.email}.`

@@ -12,7 +12,7 @@ import * as forms from "~/app/components/forms/forms.css";
 import * as css from "~/app/components/store/checkout.css";
 import { OrderLines, OrderTotals } from "~/app/components/store/OrderLines";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
-import { placeOrder } from "~/app/lib/store/checkout.server";
+import { checkoutLine, placeOrder } from "~/app/lib/store/checkout.server";
 import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
@@ -20,6 +20,7 @@ import { placeOrderSchema } from "~/app/lib/store/checkout-forms";
 import { formatUsd } from "~/app/lib/content/format";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { payments } from "~/app/lib/store/payments.server";
+import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());
@@ -51,14 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         message: review.promo.message,
         code: review.promo.status === "valid" ? review.promo.promo.code : null,
       },
-      lines: review.cart.lines.map((l) => ({
-        title: l.title,
-        format: l.format,
-        quantity: l.quantity,
-        unitPriceCents: l.unitPriceCents,
-        lineTotalCents: l.lineTotalCents,
-        availableDate: l.comingSoon ? l.availableDate : null,
-      })),
+      lines: review.cart.lines.map(checkoutLine),
       comingSoon: review.cart.lines.some((l) => l.comingSoon),
       // Pre-orders charged on their date (ADR 092): left out of what the checkout takes now.
       chargedLater: review.cart.lines.filter((l) => chargedOnItsDate(l, provider)).map((l) => l.title),
@@ -124,7 +118,7 @@ export default function ReviewOrder() {
   }
   return (
     <div>
-      <h1>Review your order</h1>
+      <CheckoutHeading step={3} title="Review your order" />
       {refused?.message ? (
         <div className={forms.summary} role="alert" tabIndex={-1}>
           <h2>Your order was not placed</h2>

@@ -14,7 +14,7 @@ import * as css from "~/app/components/store/checkout.css";
 import { CheckoutForm } from "~/app/components/store/CheckoutForm";
 import { OrderLines } from "~/app/components/store/OrderLines";
 import { StoreMaintenanceNotice } from "~/app/components/store/StoreMaintenanceNotice";
-import { checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "~/app/lib/store/checkout.server";
+import { checkoutLine, checkoutShopper, shippingPaymentStep, UNKNOWN_ADDRESS } from "~/app/lib/store/checkout.server";
 import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
@@ -22,6 +22,7 @@ import { CHOOSE_SHIPPING } from "~/app/lib/store/checkout-forms";
 import { NEW_ADDRESS } from "~/app/lib/forms/choices";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formatUsd } from "~/app/lib/content/format";
+import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
 
 const DOMESTIC_SAMPLE = "US";
 const INTERNATIONAL_SAMPLE = "GB";
@@ -54,14 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 function summaryOf(cart: Cart) {
   return {
-    lines: cart.lines.map((l) => ({
-      title: l.title,
-      format: l.format,
-      quantity: l.quantity,
-      unitPriceCents: l.unitPriceCents,
-      lineTotalCents: l.lineTotalCents,
-      availableDate: l.comingSoon ? l.availableDate : null,
-    })),
+    lines: cart.lines.map(checkoutLine),
     subtotalCents: cart.subtotalCents,
   };
 }
@@ -128,7 +122,7 @@ export default function ShippingPayment() {
   const closed = page.maintenance.closed || (actionData && "closed" in actionData);
   return (
     <div>
-      <h1>Shipping and payment</h1>
+      {closed || page.cart.lines.length === 0 ? <h1>Shipping and payment</h1> : <CheckoutHeading step={2} title="Shipping and payment" />}
       {closed ? (
         <StoreMaintenanceNotice window={page.maintenance.window} />
       ) : page.cart.lines.length === 0 ? (
@@ -137,10 +131,9 @@ export default function ShippingPayment() {
         </p>
       ) : (
         <div className={css.layout}>
-          <CheckoutForm page={page} result={actionData && "result" in actionData ? actionData.result : undefined} />
-          <aside className={css.panel} aria-labelledby="summary-title">
+          <aside className={`${css.panel} ${css.summaryFirst}`} aria-labelledby="summary-title">
             <h2 id="summary-title">Your order</h2>
-            <OrderLines lines={page.cart.lines} caption="Items in your cart" />
+            <OrderLines lines={page.cart.lines} caption="Items in your cart" compact />
             <p>
               Subtotal: <strong>{formatUsd(page.cart.subtotalCents)}</strong>
             </p>
@@ -149,6 +142,7 @@ export default function ShippingPayment() {
               <Link to="/shopping-cart">Edit your cart</Link>
             </p>
           </aside>
+          <CheckoutForm page={page} result={actionData && "result" in actionData ? actionData.result : undefined} />
         </div>
       )}
     </div>

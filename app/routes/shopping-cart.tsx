@@ -37,6 +37,7 @@ import { safeRedirectPath } from "~/app/lib/http/redirects";
 import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { log } from "~/server/log";
 import { requestContext, type RequestContext } from "~/app/lib/context/request-context.server";
+import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });
@@ -200,7 +201,7 @@ export default function ShoppingCart() {
   const lineError = result && result.intent === "update" && "message" in result ? { lineId: result.lineId, message: result.message } : null;
   return (
     <div>
-      <h1>Shopping Cart</h1>
+      {cart.lines.length > 0 ? <CheckoutHeading step={1} title="Shopping Cart" /> : <h1>Shopping Cart</h1>}
       {addFailure ? <AddFailure failure={addFailure} headingLevel={2} /> : null}
       {maintenance.closed ? <StoreMaintenanceNotice window={maintenance.window} /> : null}
       {lineError ? <ErrorSummary items={[{ fieldId: `quantity-${lineError.lineId}`, message: lineError.message }]} /> : null}

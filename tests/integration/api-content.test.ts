@@ -1,4 +1,5 @@
 import * as cheerio from "cheerio";
+import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_GIFTS_LEFT } from "~/app/lib/paywall/gift-messages";
 import type { Database } from "~/server/db/connection";
@@ -355,6 +356,36 @@ describe("GET /service/search/{number}/{size} and search/more-results", () => {
     const bad = await guest.request("/service/search/1/-1?q=strategy");
     expect(bad.status).toBe(400);
     await contract.check(SEARCH, "get", bad);
+  });
+});
+
+describe("the search page's data", () => {
+  /** The search route's loader data, as the browser's navigation reads it. */
+  const searchData = async (query: string) => {
+    const res = await new Reader(server.url).request(`/search.data?${query}`);
+    expect(res.status).toBe(200);
+    const { value } = await decode(res.body!);
+    type Topic = { slug: string; count: number };
+    return (value as Record<string, { data: { results: { topics: Topic[] } } }>)["routes/search"]!.data.results.topics;
+  };
+
+  it("carries only the topics the filter offers: the twelve with most matches, and the chosen one", async () => {
+    const $ = await new Reader(server.url).page("/search?q=strategy");
+    const offered = $("#search-filters input[name=topic]")
+      .map((_, input) => $(input).attr("value"))
+      .get()
+      .filter(Boolean);
+    expect(offered).toHaveLength(12);
+    const topics = await searchData("q=strategy");
+    expect(topics.map((t) => t.slug)).toEqual(offered);
+    expect(topics.map((t) => t.count)).toEqual([...topics.map((t) => t.count)].sort((a, b) => b - a));
+
+    // A topic chosen from outside the twelve stays on offer, after them.
+    const other = (await db.selectFrom("topic").select("slug").where("slug", "not in", offered).orderBy("slug").executeTakeFirstOrThrow())
+      .slug;
+    const withChosen = await searchData(`q=strategy&topic=${other}`);
+    expect(withChosen.map((t) => t.slug)).toContain(other);
+    expect(withChosen.length).toBeLessThanOrEqual(13);
   });
 });
 

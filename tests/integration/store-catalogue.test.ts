@@ -288,12 +288,16 @@ describe("choosing in /store's one GET form, and paging with plain links", () =>
 });
 
 describe("product pages", () => {
-  it("marks the current format in a selector that lists every availability with its details", () => {
+  it("offers every format as a choice beside the price, the current one marked, and lists their details", () => {
     for (const [p, $] of canonicalProductPages()) {
       const rows = $("main table:has(th:contains('Line type')) tbody tr");
       const product = seed.find((s) => p.startsWith(`/product/${s.slug}/`))!;
       expect(rows.length, p).toBe(product.availabilities.length);
-      expect($("main table a[aria-current=page]").attr("href"), p).toBe(p);
+      const choice = $("section[aria-labelledby=buy-heading] nav[aria-label=Formats] a");
+      // A product sold in one format has nothing to choose.
+      expect(choice.length, p).toBe(product.availabilities.length > 1 ? product.availabilities.length : 0);
+      expect(choice.filter("[aria-current=page]").attr("href"), p).toBe(product.availabilities.length > 1 ? p : undefined);
+      expect(rows.filter("[aria-current=true]").length, p).toBe(1);
       rows.each((i, row) => {
         const text = $(row).text();
         const a = product.availabilities[i]!;
@@ -308,7 +312,7 @@ describe("product pages", () => {
     for (const [p, $] of canonicalProductPages()) {
       const product = seed.find((s) => p.startsWith(`/product/${s.slug}/`))!;
       const formats = $("section[aria-labelledby=formats-heading] table tbody tr");
-      const current = product.availabilities[formats.index(formats.filter(":has(a[aria-current=page])"))]!;
+      const current = product.availabilities[formats.index(formats.filter("[aria-current=true]"))]!;
       const shows = $("main").text().includes("Download after purchase");
       expect(shows, p).toBe(current.lineType !== "SHIP" && current.lineType !== "BUNDLE");
     }

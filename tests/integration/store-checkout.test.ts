@@ -67,6 +67,20 @@ async function continueToReview(r: Reader, fields: Record<string, string>) {
   expect(res.headers.get("location")).toBe("/review-order");
 }
 
+/** Where a checkout page says the shopper is: its heading, the step bar's current step and the steps that link back. */
+function checkoutStep($: cheerio.CheerioAPI) {
+  const bar = $("ol[aria-label='Checkout steps']");
+  return {
+    heading: $("h1").text(),
+    // As a screen reader reads it: the step's number is drawn for the eye alone.
+    current: bar.find("[aria-current=step]").clone().find("[aria-hidden=true]").remove().end().text(),
+    back: bar
+      .find("a")
+      .map((_, a) => $(a).attr("href"))
+      .get(),
+  };
+}
+
 async function reviewForm(r: Reader) {
   const $ = await r.page("/review-order");
   return { $, idempotencyKey: $("input[name=idempotencyKey]").val() as string, shownTotal: $("input[name=shownTotal]").val() as string };
@@ -169,8 +183,19 @@ describe("guest checkout", () => {
     const email = `guest.${Date.now()}@example.org`;
     await addToCart(guest, HARDCOVER, "Ship");
     await addToCart(guest, EBOOK, "Digital");
+    expect(checkoutStep(await guest.page("/shopping-cart"))).toEqual({ heading: "Step 1 of 4: Shopping Cart", current: "Cart", back: [] });
+    expect(checkoutStep(await guest.page("/shipping-payment"))).toEqual({
+      heading: "Step 2 of 4: Shipping and payment",
+      current: "Shipping and payment",
+      back: ["/shopping-cart"],
+    });
     await continueToReview(guest, { email });
     const { $, idempotencyKey, shownTotal } = await reviewForm(guest);
+    expect(checkoutStep($)).toEqual({
+      heading: "Step 3 of 4: Review your order",
+      current: "Review",
+      back: ["/shopping-cart", "/shipping-payment"],
+    });
     expect($("main").text()).toContain("12 Harbour Road");
     expect($("main").text()).toContain("Standard");
     expect(idempotencyKey).toMatch(/^[A-Za-z0-9_-]{22,}$/);
@@ -206,7 +231,8 @@ describe("guest checkout", () => {
     const back = pathOf(paid.headers.get("location"));
     expect(back).toMatch(new RegExp(`^/registration-complete\\?order=${orderId}&key=`));
     const $done = await guest.page(back);
-    expect($done("h1").text()).toBe("Thank you for your order");
+    // The order is placed: nothing to go back to.
+    expect(checkoutStep($done)).toEqual({ heading: "Step 4 of 4: Thank you for your order", current: "Confirmation", back: [] });
     expect($done("input[name=emailAddress]").val()).toBe(email);
 
     const orderLink = $done("a")

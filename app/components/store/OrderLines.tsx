@@ -2,6 +2,8 @@ import { Form } from "@remix-run/react";
 import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import { primaryButton } from "~/app/components/controls.css";
 import { PAY_AGAIN } from "~/shared/preorders";
+import type { ImageSources } from "~/shared/uploaded-images";
+import { CoverThumbnail } from "./CoverPicture";
 import * as css from "./checkout.css";
 
 export interface LineView {
@@ -12,24 +14,34 @@ export interface LineView {
   lineTotalCents: number;
   /** A pre-order (ADR 092): "Pre-order: Available {date}". */
   availableDate: string | null;
+  /** The product's cover, shown small beside the title where there is room (checkout's summaries). */
+  cover?: { productSlug: string; picture: ImageSources | null };
   /** Something the buyer must act on (a pre-order whose card was declined on its date). */
   problem?: string | null;
   /** The buyer can pay for this declined pre-order with another card: the form posts its position to this address. */
   payAgain?: { action: string; position: number } | null;
 }
 
-/** An order's or cart's lines as a table: item, format, quantity, price, line total. */
-export function OrderLines({ lines, caption }: { lines: LineView[]; caption: string }) {
+/**
+ * An order's or cart's lines as a table: item, format, quantity, price, line total. A summary
+ * beside a form (`compact`) gives the item column the room: the quantity and price go under the
+ * title, and only the line total has a column of its own.
+ */
+export function OrderLines({ lines, caption, compact = false }: { lines: LineView[]; caption: string; compact?: boolean }) {
   return (
     <table className={css.lines}>
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Item</th>
-          <th scope="col">Quantity</th>
-          <th scope="col" className="amount">
-            Price
-          </th>
+          {compact ? null : (
+            <>
+              <th scope="col">Quantity</th>
+              <th scope="col" className="amount">
+                Price
+              </th>
+            </>
+          )}
           <th scope="col" className="amount">
             Total
           </th>
@@ -39,9 +51,17 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
         {lines.map((l, i) => (
           <tr key={i}>
             <td>
-              {l.title}
-              <br />
-              <span className={css.muted}>{l.format}</span>
+              <span className={css.lineItem}>
+                {l.cover ? <CoverThumbnail productSlug={l.cover.productSlug} picture={l.cover.picture} /> : null}
+                <span>
+                  {l.title}
+                  <br />
+                  <span className={css.muted}>
+                    {l.format}
+                    {compact ? `, ${l.quantity} × ${formatUsd(l.unitPriceCents)}` : null}
+                  </span>
+                </span>
+              </span>
               {l.availableDate ? (
                 <>
                   <br />
@@ -63,10 +83,14 @@ export function OrderLines({ lines, caption }: { lines: LineView[]; caption: str
                 </Form>
               ) : null}
             </td>
-            <td data-label="Quantity">{l.quantity}</td>
-            <td data-label="Price" className="amount">
-              {formatUsd(l.unitPriceCents)}
-            </td>
+            {compact ? null : (
+              <>
+                <td data-label="Quantity">{l.quantity}</td>
+                <td data-label="Price" className="amount">
+                  {formatUsd(l.unitPriceCents)}
+                </td>
+              </>
+            )}
             <td data-label="Total" className="amount">
               {formatUsd(l.lineTotalCents)}
             </td>

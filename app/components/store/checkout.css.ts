@@ -9,6 +9,9 @@ export const layout = style({
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 3fr) minmax(22rem, 2fr)" } },
 });
 
+/** The order summary comes first, above the form on a phone, and stands beside it on a desktop. */
+export const summaryFirst = style({ "@media": { [media.desktop]: { gridColumn: 2, gridRow: 1 } } });
+
 export const panel = style({ padding: vars.space.md, background: vars.color.wash, fontFamily: vars.font.ui });
 
 export const fieldset = style({ border: 0, padding: 0, margin: 0, display: "grid", gap: vars.space.md });
@@ -84,3 +87,6 @@ export const receipt = style({
 });
 export const noPrint = style({ "@media": { print: { display: "none" } } });
 globalStyle(`body:has(${receipt}) > :not(main)`, { "@media": { print: { display: "none" } } });
+
+/** A line's cover beside its title. */
+export const lineItem = style({ display: "flex", alignItems: "flex-start", gap: vars.space.sm });

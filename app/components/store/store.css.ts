@@ -124,8 +124,35 @@ export const table = style({ width: "100%", borderCollapse: "collapse", fontFami
 
 globalStyle(`${table} th, ${table} td`, { textAlign: "left", padding: vars.space.sm, borderBottom: `1px solid ${vars.color.rule}` });
 globalStyle(`${table} caption`, { textAlign: "left", fontWeight: 700, paddingBottom: vars.space.xs });
-globalStyle(`${table} a`, { display: "inline-block", minHeight: "24px" });
-globalStyle(`${table} a[aria-current="page"]`, { fontWeight: 700, color: vars.color.ink });
+globalStyle(`${table} tr[aria-current="true"] > *`, { fontWeight: 700, background: vars.color.wash });
+
+/** The formats as a choice above the price: each its own page, so it works as a plain link. */
+export const formatChoice = style({ fontFamily: vars.font.ui });
+globalStyle(`${formatChoice} ul`, {
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fill, minmax(7.5rem, 1fr))",
+  gap: vars.space.sm,
+  listStyle: "none",
+  margin: 0,
+  padding: 0,
+});
+
+export const formatOption = style({
+  display: "grid",
+  gap: vars.space.xs,
+  minHeight: "100%",
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  border: `1px solid ${vars.color.rule}`,
+  borderRadius: "4px",
+  background: vars.color.paper,
+  color: vars.color.ink,
+  fontSize: vars.size.sm,
+  textDecoration: "none",
+  ":hover": { borderColor: vars.color.ink },
+  selectors: { '&[aria-current="page"]': { borderColor: vars.color.accent, boxShadow: `inset 0 0 0 1px ${vars.color.accent}` } },
+});
+
+export const formatName = style({ fontWeight: 700 });
 
 export const tableScroll = style({ overflowX: "auto" });
 

@@ -1,6 +1,6 @@
 import type { ZodTypeAny } from "zod";
 import { normalizeAddress } from "~/shared/address";
-import { readCart } from "~/server/store/cart";
+import { readCart, type CartLine } from "~/server/store/cart";
 import { needsShipping, submitShippingPayment, type CheckoutDraft, type ShippingPaymentOutcome } from "~/server/store/checkout";
 import { storeMaintenance } from "~/server/store/maintenance";
 import { orderPath } from "~/server/store/order-mail";
@@ -170,3 +170,14 @@ export async function placeOrder(
     return { kind: "payment-failed", order, status: 502, message: GENERIC_ERROR, headers };
   }
 }
+
+/** A cart line as checkout's summaries show it (OrderLines), with its cover. */
+export const checkoutLine = (l: CartLine) => ({
+  title: l.title,
+  format: l.format,
+  quantity: l.quantity,
+  unitPriceCents: l.unitPriceCents,
+  lineTotalCents: l.lineTotalCents,
+  availableDate: l.comingSoon ? l.availableDate : null,
+  cover: { productSlug: l.productSlug, picture: l.coverPicture },
+});
