@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Plugin } from "vite";
 
 /** The route manifest every page loads: `window.__remixManifest={…};` in assets/manifest-*.js. */
-type BrowserManifest = { routes: Record<string, { id: string; parentId?: string }> };
+type BrowserManifest = { entry: { imports: string[] }; routes: Record<string, { id: string; parentId?: string }> };
 
 const PREFIX = "window.__remixManifest=";
 
@@ -44,22 +44,26 @@ export function browserRouteManifest(options: { appDirectory: string; clientFold
 
 /**
  * The manifest written without what every page would load for nothing (ADR 091): each route's id
- * (its key), a parent that is the root, and the flags that are false or lists that are empty
- * (Remix reads each of them as absent-is-false). A few bytes of script put ids and parents back
- * before Remix reads the manifest, so the browser's router sees the routes it always did.
+ * (its key), a parent that is the root, the flags that are false or lists that are empty (Remix
+ * reads each of them as absent-is-false), and the files the entry imports, which every route
+ * imports too (the shell and the framework). A few bytes of script put them back before Remix
+ * reads the manifest, so the browser's router sees the routes it always did.
  */
 export function compacted(manifest: BrowserManifest): string {
+  const everywhere = new Set(manifest.entry.imports);
   const routes: Record<string, Record<string, unknown>> = {};
   for (const [id, route] of Object.entries(manifest.routes)) {
     const kept: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(route as Record<string, unknown>)) {
+    for (const [key, given] of Object.entries(route as Record<string, unknown>)) {
+      const value = key === "imports" ? (given as string[]).filter((file) => !everywhere.has(file)) : given;
       if (key === "id" || (key === "parentId" && value === "root")) continue;
       if (value === false || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
       kept[key] = value;
     }
     routes[id] = kept;
   }
-  const restore = 'm=>{for(const k in m.routes){const r=m.routes[k];r.id=k;if(k!=="root"&&!r.parentId)r.parentId="root"}return m}';
+  const restore =
+    'm=>{for(const k in m.routes){const r=m.routes[k];r.id=k;if(k!=="root"&&!r.parentId)r.parentId="root";r.imports=m.entry.imports.concat(r.imports||[])}return m}';
   return `(${restore})(${JSON.stringify({ ...manifest, routes })})`;
 }
 

@@ -19,7 +19,7 @@ import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
 import { formPageMeta } from "~/app/lib/forms/meta";
 import { CHOOSE_SHIPPING } from "~/app/lib/store/checkout-forms";
-import { NEW_ADDRESS } from "~/app/lib/forms/choices";
+import { NEW_ADDRESS } from "~/app/lib/store/address-choice";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formatUsd } from "~/app/lib/content/format";
 import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";

@@ -1,12 +1,13 @@
 import { Link, useFetcher } from "@remix-run/react";
 import type { CartLine } from "~/server/store/cart";
+import { productCoverPath } from "~/shared/urls";
 import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import type { CartAction } from "~/app/routes/shopping-cart";
 import { useHydrated } from "~/app/components/useHydrated";
 import * as css from "./cart.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
-import { CoverThumbnail } from "./CoverPicture";
+import { CoverPicture } from "./CoverPicture";
 
 type LineError = { lineId: string; message: string } | null;
 
@@ -77,7 +78,11 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
     <tr>
       <th scope="row">
         <span className={css.lineItem}>
-          <CoverThumbnail productSlug={line.productSlug} picture={line.coverPicture} />
+          {line.coverPicture ? (
+            <CoverPicture picture={line.coverPicture} alt="" sizes="48px" className={css.thumbnail} />
+          ) : (
+            <img className={css.thumbnail} src={productCoverPath(line.productSlug)} alt="" width={48} height={64} loading="lazy" />
+          )}
           <span>
             <Link to={line.url}>{line.title}</Link>
             {line.retired ? (

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, type FieldMetadata } from "@conform-to/rea
 import { Form, Link, useFetcher } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { isDomestic } from "~/shared/domestic";
-import { NEW_ADDRESS } from "~/app/lib/forms/choices";
+import { NEW_ADDRESS } from "~/app/lib/store/address-choice";
 import { primaryButton } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import { Checkbox, SelectField, TextField } from "~/app/components/forms/fields";

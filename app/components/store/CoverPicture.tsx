@@ -1,7 +1,5 @@
 import type { ImgHTMLAttributes } from "react";
 import type { ImageSources } from "~/shared/uploaded-images";
-import { productCoverPath } from "~/shared/urls";
-import { thumbnail } from "./cart.css";
 
 /**
  * A product's uploaded cover (ADR 091), shown instead of the drawn one: a <picture> of the sources
@@ -41,14 +39,5 @@ export function CoverPicture({
         {...loading}
       />
     </picture>
-  );
-}
-
-/** A cart or order line's small cover, beside its title: decoration, since the title says what it is. */
-export function CoverThumbnail({ productSlug, picture }: { productSlug: string; picture: ImageSources | null }) {
-  return picture ? (
-    <CoverPicture picture={picture} alt="" sizes="48px" className={thumbnail} />
-  ) : (
-    <img className={thumbnail} src={productCoverPath(productSlug)} alt="" width={48} height={64} loading="lazy" />
   );
 }

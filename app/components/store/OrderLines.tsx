@@ -2,8 +2,6 @@ import { Form } from "@remix-run/react";
 import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import { primaryButton } from "~/app/components/controls.css";
 import { PAY_AGAIN } from "~/shared/preorders";
-import type { ImageSources } from "~/shared/uploaded-images";
-import { CoverThumbnail } from "./CoverPicture";
 import * as css from "./checkout.css";
 
 export interface LineView {
@@ -14,8 +12,8 @@ export interface LineView {
   lineTotalCents: number;
   /** A pre-order (ADR 092): "Pre-order: Available {date}". */
   availableDate: string | null;
-  /** The product's cover, shown small beside the title where there is room (checkout's summaries). */
-  cover?: { productSlug: string; picture: ImageSources | null };
+  /** The product's cover, small beside the title (checkout's summaries): its address, and its sizes if uploaded. */
+  cover?: { src: string; srcSet: string | null };
   /** Something the buyer must act on (a pre-order whose card was declined on its date). */
   problem?: string | null;
   /** The buyer can pay for this declined pre-order with another card: the form posts its position to this address. */
@@ -52,7 +50,18 @@ export function OrderLines({ lines, caption, compact = false }: { lines: LineVie
           <tr key={i}>
             <td>
               <span className={css.lineItem}>
-                {l.cover ? <CoverThumbnail productSlug={l.cover.productSlug} picture={l.cover.picture} /> : null}
+                {l.cover ? (
+                  <img
+                    className={css.thumbnail}
+                    src={l.cover.src}
+                    srcSet={l.cover.srcSet ?? undefined}
+                    sizes="48px"
+                    alt=""
+                    width={48}
+                    height={64}
+                    loading="lazy"
+                  />
+                ) : null}
                 <span>
                   {l.title}
                   <br />

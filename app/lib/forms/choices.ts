@@ -54,6 +54,3 @@ export const INDUSTRIES = [
   "Transportation",
   "Travel/Entertainment",
 ] as const;
-
-/** The address choice that means "a new address" rather than a saved one. */
-export const NEW_ADDRESS = "new";

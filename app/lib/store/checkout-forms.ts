@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ADDRESS_FIELDS, addressProblems, normalizeAddress } from "~/shared/address";
 import { findShippingMethod } from "~/shared/shipping";
-import { NEW_ADDRESS } from "~/app/lib/forms/choices";
+import { NEW_ADDRESS } from "~/app/lib/store/address-choice";
 import { EMAIL_INVALID, REQUIRED, tooLong } from "~/app/lib/forms/messages";
 import { EMAIL_PATTERN } from "~/app/lib/forms/validation";
 

@@ -1,5 +1,6 @@
 import type { ZodTypeAny } from "zod";
 import { normalizeAddress } from "~/shared/address";
+import { productCoverPath } from "~/shared/urls";
 import { readCart, type CartLine } from "~/server/store/cart";
 import { needsShipping, submitShippingPayment, type CheckoutDraft, type ShippingPaymentOutcome } from "~/server/store/checkout";
 import { storeMaintenance } from "~/server/store/maintenance";
@@ -10,7 +11,7 @@ import { submitOrder } from "~/server/store/order-submit";
 import { log } from "~/server/log";
 import { config, db } from "~/app/lib/context/db.server";
 import { shippingPaymentSchema } from "./checkout-forms";
-import { NEW_ADDRESS } from "~/app/lib/forms/choices";
+import { NEW_ADDRESS } from "~/app/lib/store/address-choice";
 import { paymentReturnPath, rememberGuestOrder } from "./orders.server";
 import { confirmOrder, payments } from "./payments.server";
 import { GENERIC_ERROR } from "~/app/lib/forms/cross-site";
@@ -179,5 +180,8 @@ export const checkoutLine = (l: CartLine) => ({
   unitPriceCents: l.unitPriceCents,
   lineTotalCents: l.lineTotalCents,
   availableDate: l.comingSoon ? l.availableDate : null,
-  cover: { productSlug: l.productSlug, picture: l.coverPicture },
+  // A plain <img>: the <picture> of CoverPicture would cost these pages its script.
+  cover: l.coverPicture
+    ? { src: l.coverPicture.img.src, srcSet: l.coverPicture.img.srcSet }
+    : { src: productCoverPath(l.productSlug), srcSet: null },
 });
