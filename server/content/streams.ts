@@ -1,8 +1,9 @@
+import { sql, type RawBuilder } from "kysely";
 import { cardQuery, cardsOf, type ArticleCard } from "./article-cards";
 import type { Database } from "~/server/db/connection";
 import { lastPage, type Paging } from "~/shared/pagination";
 import { REFERRAL_TOPICS_AND_HOME } from "~/shared/referrals";
-import { listTopics, topicArticleCounts } from "./topics";
+import { listTopics, topicArticleCount, topicArticleCounts } from "./topics";
 
 export type StreamSource = { kind: "all" } | { kind: "curated"; stream: string } | { kind: "topic"; topicId: number };
 
@@ -103,23 +104,29 @@ function filtered(db: Database, source: StreamSource) {
   }
 }
 
+/**
+ * What a source's list is ordered by, newest first. A topic's articles by the date each of its
+ * topic rows holds (ADR 098): one range of the topic's index, read backwards, however many
+ * articles there are. Ordered by the article's own date, SQLite walked every article newest
+ * first until it had found a page of the topic's.
+ */
+function orderOf(source: StreamSource): { published: RawBuilder<string>; id: RawBuilder<number> } {
+  return source.kind === "topic"
+    ? { published: sql.ref("article_topic.published"), id: sql.ref("article_topic.article_id") }
+    : { published: sql.ref("article.published"), id: sql.ref("article.id") };
+}
+
 async function countEntries(db: Database, source: StreamSource): Promise<number> {
-  const row = await (
+  if (source.kind === "topic") return topicArticleCount(db, source.topicId);
+  const query =
     source.kind === "all"
       ? db.selectFrom("article").select((eb) => eb.fn.countAll().as("n"))
-      : source.kind === "curated"
-        ? db
-            .selectFrom("stream_entry")
-            .innerJoin("article", "article.id", "stream_entry.article_id")
-            .where("stream", "=", source.stream)
-            .select((eb) => eb.fn.countAll().as("n"))
-        : db
-            .selectFrom("article_topic")
-            .innerJoin("article", "article.id", "article_topic.article_id")
-            .where("topic_id", "=", source.topicId)
-            .select((eb) => eb.fn.countAll().as("n"))
-  ).executeTakeFirstOrThrow();
-  return Number(row.n);
+      : db
+          .selectFrom("stream_entry")
+          .innerJoin("article", "article.id", "stream_entry.article_id")
+          .where("stream", "=", source.stream)
+          .select((eb) => eb.fn.countAll().as("n"));
+  return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 /**
@@ -146,7 +153,8 @@ export async function streamsWithSizes(db: Database): Promise<{ stream: StreamDe
 
 /** A stream's articles as sort keys only, read from indexes: how deep pages find where they start. */
 function sortKeys(db: Database, source: StreamSource) {
-  const q = db.selectFrom("article").select(["article.published", "article.id"]);
+  const { published, id } = orderOf(source);
+  const q = db.selectFrom("article").select([published.as("published"), id.as("id")]);
   switch (source.kind) {
     case "all":
       return q;
@@ -170,24 +178,25 @@ export async function pageOfCards(
   size: number,
   paging: Paging,
   keys?: ReturnType<typeof sortKeys>,
+  order = orderOf({ kind: "all" }),
 ): Promise<StreamPage> {
   const skip = (paging.page - 1) * size;
   const pageInfo = (total: number) => ({ number: paging.page, loaded: paging.loaded, last: lastPage(total, size), size, total });
   let page = query
-    .orderBy("article.published", "desc")
-    .orderBy("article.id", "desc")
+    .orderBy(order.published, "desc")
+    .orderBy(order.id, "desc")
     .limit(size * paging.loaded);
   if (skip > 0 && keys) {
     // Awaited together, so that neither fails unheard.
     const [start, total] = await Promise.all([
-      keys.orderBy("article.published", "desc").orderBy("article.id", "desc").limit(1).offset(skip).executeTakeFirst(),
+      keys.orderBy(order.published, "desc").orderBy(order.id, "desc").limit(1).offset(skip).executeTakeFirst(),
       counting,
     ]);
     if (!start) return { entries: [], page: pageInfo(total) };
     page = page.where((eb) =>
       eb.or([
-        eb("article.published", "<", start.published),
-        eb.and([eb("article.published", "=", start.published), eb("article.id", "<=", start.id)]),
+        eb(order.published, "<", start.published),
+        eb.and([eb(order.published, "=", start.published), eb(order.id, "<=", start.id)]),
       ]),
     );
   } else if (skip > 0) {
@@ -198,7 +207,8 @@ export async function pageOfCards(
 }
 
 export function loadStream(db: Database, stream: StreamDefinition, paging: Paging, size = pageSize(stream)): Promise<StreamPage> {
-  return pageOfCards(db, filtered(db, stream.source), countEntries(db, stream.source), size, paging, sortKeys(db, stream.source));
+  const { source } = stream;
+  return pageOfCards(db, filtered(db, source), countEntries(db, source), size, paging, sortKeys(db, source), orderOf(source));
 }
 
 /** Adds the stream's referral code to a product link (`referral` query value). */

@@ -1,5 +1,6 @@
 import { ContentCache } from "./content-cache";
 import type { Database } from "~/server/db/connection";
+import { ARTICLE_STATUSES } from "~/shared/article-vocabulary";
 import { topicKey } from "~/shared/slugs";
 import { topicPath } from "~/shared/urls";
 
@@ -69,15 +70,53 @@ export async function topicByHeadlineSegment(db: Database, segment: string): Pro
   return (await listTopics(db)).find((t) => topicKey(t.name) === key);
 }
 
+/** Statuses of articles no page lists (ADR 076): few, each found through the status index. */
+const UNLISTED = ARTICLE_STATUSES.filter((s) => s !== "published");
+
+/**
+ * The topic rows of articles that are not published. From those few articles to their topics: a
+ * cross join, which SQLite keeps in the order written, where a join might start from the topics.
+ */
+const unlistedTopicRows = (db: Database) =>
+  db
+    .selectFrom("article_record")
+    .crossJoin("article_topic")
+    .whereRef("article_topic.article_id", "=", "article_record.id")
+    .where("article_record.status", "in", UNLISTED);
+
+/**
+ * How many published articles each topic has: its rows counted in the topic index, less those of
+ * its unpublished articles (a draft's topics are not counted, ADR 076). Counted through the
+ * articles instead, it read every article's row: 56 ms at 100,000 articles, against 6 (ADR 098).
+ */
 export async function topicArticleCounts(db: Database): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom("article_topic")
-    // Through the view: a draft's topics are not counted (ADR 076).
-    .innerJoin("article", "article.id", "article_topic.article_id")
-    .select(["topic_id", (eb) => eb.fn.countAll().as("n")])
-    .groupBy("topic_id")
-    .execute();
-  return new Map(rows.map((r) => [r.topic_id, Number(r.n)]));
+  const [rows, unlisted] = await Promise.all([
+    db
+      .selectFrom("article_topic")
+      .select(["topic_id", (eb) => eb.fn.countAll().as("n")])
+      .groupBy("topic_id")
+      .execute(),
+    unlistedTopicRows(db)
+      .select(["article_topic.topic_id", (eb) => eb.fn.countAll().as("n")])
+      .groupBy("article_topic.topic_id")
+      .execute(),
+  ]);
+  const less = new Map(unlisted.map((r) => [r.topic_id, Number(r.n)]));
+  return new Map(rows.map((r) => [r.topic_id, Number(r.n) - (less.get(r.topic_id) ?? 0)]));
+}
+
+/** One topic's number of published articles, counted as topicArticleCounts counts them. */
+export async function topicArticleCount(db: Database, topicId: number): Promise<number> {
+  const row = await db
+    .selectNoFrom((eb) =>
+      eb(
+        eb.selectFrom("article_topic").where("topic_id", "=", topicId).select(eb.fn.countAll().as("n")),
+        "-",
+        unlistedTopicRows(db).where("article_topic.topic_id", "=", topicId).select(eb.fn.countAll().as("n")),
+      ).as("n"),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**

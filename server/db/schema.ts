@@ -147,6 +147,8 @@ export interface ArticleTopicTable {
   article_id: number;
   topic_id: number;
   position: number;
+  /** The article's publication date, copied so that a topic's page is one index range (ADR 098). */
+  published: string;
 }
 
 export interface StreamEntryTable {

@@ -104,7 +104,9 @@ export async function seedContent(tx: Tx, content: SeedContent, now: Date): Prom
       publish_at: a.publishAt === undefined ? null : new Date(a.publishAt).toISOString(),
     });
     a.authors.forEach((slug, position) => authorRows.push({ article_id: id, author_id: requireId(authorIds, slug, "author"), position }));
-    a.topics.forEach((name, position) => topicRows.push({ article_id: id, topic_id: requireId(topicIds, name, "topic"), position }));
+    a.topics.forEach((name, position) =>
+      topicRows.push({ article_id: id, topic_id: requireId(topicIds, name, "topic"), position, published: a.published }),
+    );
     const streams = new Set<string>(a.streams);
     if (a.tier === "visual-library") streams.add("visual-library");
     for (const stream of streams) streamRows.push({ stream, article_id: id, published: a.published });

@@ -60,6 +60,7 @@ export async function addSyntheticArticles(
     for (let i = 0; i < size; i++) {
       const id = nextId++;
       const { year, month, day } = dates[done + i]!;
+      const published = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
       const body = Array.from({ length: 4 + Math.floor(random() * 3) }, () => pick(paragraphs)).join("\n\n");
       const from = pick(source);
       const title = pick(features).title;
@@ -75,7 +76,7 @@ export async function addSyntheticArticles(
         summary: from.summary,
         body,
         content_type: pick(CONTENT_TYPES),
-        published: `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`,
+        published,
         tier: random() < 0.05 ? "top50" : "article",
         primary_topic_id: topic.subject_id!,
         series_id: null,
@@ -83,7 +84,10 @@ export async function addSyntheticArticles(
         word_count: bodyWordCount(body),
       });
       articleAuthors.push({ article_id: id, author_id: pick(authors).id, position: 0 });
-      articleTopics.push({ article_id: id, topic_id: topic.subject_id!, position: 0 }, { article_id: id, topic_id: topic.id, position: 1 });
+      articleTopics.push(
+        { article_id: id, topic_id: topic.subject_id!, position: 0, published },
+        { article_id: id, topic_id: topic.id, position: 1, published },
+      );
     }
     await db.transaction().execute(async (tx) => {
       await insertChunked(tx, "article_record", articles);

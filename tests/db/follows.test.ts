@@ -70,7 +70,7 @@ async function publish(topicId: number, at: Date, title: string): Promise<number
       word_count: 1,
     })
     .execute();
-  await db.insertInto("article_topic").values({ article_id: id, topic_id: topicId, position: 0 }).execute();
+  await db.insertInto("article_topic").values({ article_id: id, topic_id: topicId, position: 0, published: at.toISOString() }).execute();
   return id;
 }
 
@@ -114,8 +114,12 @@ describe("following stream", () => {
   it("lists an article in two followed topics once, newest first", async () => {
     const economics = await topic("Economics & Society");
     const operations = await topic("Operations");
-    const both = await publish(economics.id, new Date("2031-01-01T00:00:00Z"), "In both topics");
-    await db.insertInto("article_topic").values({ article_id: both, topic_id: operations.id, position: 1 }).execute();
+    const bothAt = new Date("2031-01-01T00:00:00Z");
+    const both = await publish(economics.id, bothAt, "In both topics");
+    await db
+      .insertInto("article_topic")
+      .values({ article_id: both, topic_id: operations.id, position: 1, published: bothAt.toISOString() })
+      .execute();
     const page = await followingStream(db, [economics.id, operations.id], { page: 1, loaded: 1 });
     expect(page.entries[0]!.id).toBe(both);
     expect(page.entries.filter((e) => e.id === both)).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "~/server/db/connection";
 import { ARTICLES_PER_SITEMAP, articlesSitemap, sitemapIndex } from "~/server/content/feeds";
-import { loadStream, STREAM_PAGES } from "~/server/content/streams";
+import { loadStream, pageSize, STREAM_PAGES, topicStream } from "~/server/content/streams";
+import { listTopics, topicArticleCounts } from "~/server/content/topics";
 import { addSyntheticArticles } from "~/server/seed/synthetic";
 import { searchContent } from "~/server/search";
 import { TITLE_WINDOW } from "~/server/search/engine";
@@ -98,5 +99,49 @@ describe(`synthetic volume (${dialectName})`, () => {
     const two = await loadStream(db, latest, { page: 700, loaded: 2 });
     expect(ids(two)).toEqual(newestFirst.slice(699 * size, 701 * size).map((r) => r.id));
     expect((await loadStream(db, latest, { page: page.page.last + 1, loaded: 1 })).entries).toEqual([]);
+  });
+
+  it("pages a topic's articles newest first, its largest and its smallest, counting only the published", async () => {
+    const sizes = await db
+      .selectFrom("article_topic")
+      .select(["topic_id", (eb) => eb.fn.countAll<number>().as("n")])
+      .groupBy("topic_id")
+      .having((eb) => eb.fn.countAll(), ">=", 3)
+      .orderBy("n", "desc")
+      .execute();
+    const topics = await listTopics(db);
+    const inTopic = async (topicId: number) =>
+      (
+        await db
+          .selectFrom("article")
+          .innerJoin("article_topic", "article_topic.article_id", "article.id")
+          .where("article_topic.topic_id", "=", topicId)
+          .select("article.id")
+          .orderBy("article.published", "desc")
+          .orderBy("article.id", "desc")
+          .execute()
+      ).map((r) => r.id);
+    const ids = (p: { entries: { id: number }[] }) => p.entries.map((e) => e.id);
+    for (const { topic_id } of [sizes[0]!, sizes[sizes.length - 1]!]) {
+      const stream = topicStream(topics.find((t) => t.id === topic_id)!);
+      const size = pageSize(stream);
+      const expected = await inTopic(topic_id);
+      const first = await loadStream(db, stream, { page: 1, loaded: 1 });
+      expect(ids(first)).toEqual(expected.slice(0, size));
+      expect(first.page.total).toBe(expected.length);
+      expect((await topicArticleCounts(db)).get(topic_id)).toBe(expected.length);
+      const last = first.page.last;
+      expect(ids(await loadStream(db, stream, { page: last, loaded: 1 }))).toEqual(expected.slice((last - 1) * size));
+      if (last > 2) expect(ids(await loadStream(db, stream, { page: 2, loaded: 2 }))).toEqual(expected.slice(size, 3 * size));
+
+      // Withdrawn, its newest leaves the list and the counts; published again, it is back.
+      await db.updateTable("article_record").set({ status: "unpublished" }).where("id", "=", expected[0]!).execute();
+      const without = await loadStream(db, stream, { page: 1, loaded: 1 });
+      expect(ids(without)).toEqual(expected.slice(1, size + 1));
+      expect(without.page.total).toBe(expected.length - 1);
+      expect((await topicArticleCounts(db)).get(topic_id)).toBe(expected.length - 1);
+      await db.updateTable("article_record").set({ status: "published" }).where("id", "=", expected[0]!).execute();
+      expect(ids(await loadStream(db, stream, { page: 1, loaded: 1 }))).toEqual(expected.slice(0, size));
+    }
   });
 });

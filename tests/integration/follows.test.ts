@@ -338,7 +338,10 @@ async function addArticle(topic: number, title: string): Promise<number> {
       word_count: 12,
     })
     .execute();
-  await database.insertInto("article_topic").values({ article_id: id, topic_id: topic, position: 0 }).execute();
+  await database
+    .insertInto("article_topic")
+    .values({ article_id: id, topic_id: topic, position: 0, published: now.toISOString() })
+    .execute();
   return id;
 }
 

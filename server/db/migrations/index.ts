@@ -52,6 +52,7 @@ import * as m055 from "./055-pre-orders";
 import * as m056 from "./056-pre-order-payments";
 import * as m057 from "./057-order-customers";
 import * as m058 from "./058-article-read";
+import * as m059 from "./059-article-topic-order";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -108,6 +109,7 @@ const migrations: Record<string, Migration> = {
   "056-pre-order-payments": m056,
   "057-order-customers": m057,
   "058-article-read": m058,
+  "059-article-topic-order": m059,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -156,11 +156,11 @@ export async function writeLinks(tx: Database, id: number, resolved: ResolvedFie
     .insertInto("article_author")
     .values(resolved.authorIds.map((author_id, position) => ({ article_id: id, author_id, position })))
     .execute();
+  const { streams, published } = resolved.fields;
   await tx
     .insertInto("article_topic")
-    .values(resolved.topicIds.map((topic_id, position) => ({ article_id: id, topic_id, position })))
+    .values(resolved.topicIds.map((topic_id, position) => ({ article_id: id, topic_id, position, published })))
     .execute();
-  const { streams, published } = resolved.fields;
   if (streams.length > 0)
     await tx
       .insertInto("stream_entry")
