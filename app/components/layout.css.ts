@@ -1,4 +1,4 @@
-import { style } from "@vanilla-extract/css";
+import { globalStyle, style } from "@vanilla-extract/css";
 import { media, vars, visuallyHidden } from "~/app/styles/theme.css";
 import { popover } from "./controls.css";
 import { fullField } from "./SearchBox.css";
@@ -49,21 +49,32 @@ export const headerBar = style({
   paddingBlock: vars.space.sm,
 });
 
+/**
+ * The wordmark (public/brand/wordmark.svg: the meridian disc and the name, drawn as outlines).
+ * The link keeps the name as its text, for screen readers and for a page read without styles; it
+ * is moved out of the box, and shown again where the system's own colours replace images.
+ */
 export const logo = style({
+  display: "block",
+  flexShrink: 0,
+  height: "2rem",
+  aspectRatio: "390.6 / 45.8",
+  minWidth: 0,
+  overflow: "hidden",
+  whiteSpace: "nowrap",
+  textIndent: "110%",
+  background: "url(/brand/wordmark.svg) left center / contain no-repeat",
   fontFamily: vars.font.body,
   fontWeight: 700,
-  fontSize: vars.size.xl,
   color: vars.color.ink,
   textDecoration: "none",
-  whiteSpace: "nowrap",
-  transition: "font-size 150ms ease",
+  transition: "height 150ms ease",
   "@media": {
     // Room for the search, cart and menu buttons beside it at 320 px; small enough not to shrink.
-    [media.narrow]: { fontSize: "clamp(1.125rem, 5vw, 1.625rem)" },
-    [media.tablet]: { selectors: { "[data-scrolled] &": { fontSize: vars.size.lg } } },
-    [media.desktop]: { fontSize: vars.size.xxl },
-    // The search field gives up its width before the logo wraps.
-    [fullField]: { flexShrink: 0 },
+    [media.narrow]: { height: "clamp(1.25rem, 5.4vw, 1.875rem)" },
+    [media.tablet]: { selectors: { "[data-scrolled] &": { height: "1.5rem" } } },
+    [media.desktop]: { height: "2.5rem" },
+    "(forced-colors: active)": { background: "none", textIndent: 0, aspectRatio: "auto", height: "auto", fontSize: vars.size.xl },
   },
 });
 
@@ -100,6 +111,15 @@ export const subscribeLink = style({
   whiteSpace: "nowrap",
   selectors: { "&:hover": { textDecoration: "underline" } },
 });
+
+/** The reader's links beside it (cart, sign-in, library): ink, not link blue, underlined on hover as the section nav is. */
+globalStyle(`${headerTools} a:not(${subscribeLink})`, {
+  color: vars.color.ink,
+  fontFamily: vars.font.ui,
+  fontWeight: 600,
+  textDecoration: "none",
+});
+globalStyle(`${headerTools} a:not(${subscribeLink}):hover`, { textDecoration: "underline" });
 
 export const menuHolder = style({ display: "contents" });
 
@@ -185,6 +205,10 @@ export const linkButton = style({
   textDecoration: "underline",
   cursor: "pointer",
 });
+
+/** "Log out" in the header reads as the reader's links beside it. */
+globalStyle(`${headerTools} ${linkButton}`, { color: vars.color.ink, fontFamily: vars.font.ui, fontWeight: 600, textDecoration: "none" });
+globalStyle(`${headerTools} ${linkButton}:hover`, { textDecoration: "underline" });
 
 export const nav = style({ borderBottom: `1px solid ${vars.color.rule}`, background: vars.color.paper });
 
