@@ -151,6 +151,12 @@ export interface ArticleTopicTable {
   published: string;
 }
 
+/** How many articles are published: one row, kept by triggers on article_record (ADR 098). */
+export interface PublishedArticleTallyTable {
+  id: number;
+  articles: number;
+}
+
 export interface StreamEntryTable {
   stream: string;
   article_id: number;
@@ -1364,6 +1370,7 @@ export interface DB {
   article_author: ArticleAuthorTable;
   article_topic: ArticleTopicTable;
   stream_entry: StreamEntryTable;
+  published_article_tally: PublishedArticleTallyTable;
   magazine_issue: MagazineIssueTable;
   issue_feature: IssueFeatureTable;
   issue_former_code: IssueFormerCodeTable;

@@ -144,4 +144,46 @@ describe(`synthetic volume (${dialectName})`, () => {
       expect(ids(await loadStream(db, stream, { page: 1, loaded: 1 }))).toEqual(expected.slice(0, size));
     }
   });
+
+  it("numbers The Latest's pages from a count that follows every publish, withdrawal, insert and delete", async () => {
+    const latest = STREAM_PAGES["the-latest"]!;
+    const counted = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("article")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const total = async () => (await loadStream(db, latest, { page: 1, loaded: 1 })).page.total;
+    const before = await counted();
+    expect(await total()).toBe(before);
+    const [a, b] = (await db.selectFrom("article").select("id").orderBy("id").limit(2).execute()).map((r) => r.id);
+
+    await db.updateTable("article_record").set({ status: "unpublished" }).where("id", "in", [a!, b!]).execute();
+    expect(await total()).toBe(before - 2);
+    // A status set again to what it was changes nothing.
+    await db.updateTable("article_record").set({ status: "unpublished" }).where("id", "=", a!).execute();
+    await db.updateTable("article_record").set({ status: "draft" }).where("id", "=", a!).execute();
+    expect(await total()).toBe(before - 2);
+    await db.updateTable("article_record").set({ status: "published" }).where("id", "in", [a!, b!]).execute();
+    expect(await total()).toBe(before);
+
+    // A copy of an article inserted as published, then deleted; and one whose transaction fails.
+    const row = await db.selectFrom("article_record").selectAll().where("id", "=", a!).executeTakeFirstOrThrow();
+    const copy = { ...row, id: 9_000_000, slug: `${row.slug}-copy` };
+    await db.insertInto("article_record").values(copy).execute();
+    expect(await total()).toBe(before + 1);
+    await db.deleteFrom("article_record").where("id", "=", copy.id).execute();
+    expect(await total()).toBe(before);
+    await expect(
+      db.transaction().execute(async (tx) => {
+        await tx.insertInto("article_record").values(copy).execute();
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await total()).toBe(before);
+    expect(await counted()).toBe(before);
+  });
 });

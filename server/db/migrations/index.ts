@@ -53,6 +53,7 @@ import * as m056 from "./056-pre-order-payments";
 import * as m057 from "./057-order-customers";
 import * as m058 from "./058-article-read";
 import * as m059 from "./059-article-topic-order";
+import * as m060 from "./060-published-article-tally";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -110,6 +111,7 @@ const migrations: Record<string, Migration> = {
   "057-order-customers": m057,
   "058-article-read": m058,
   "059-article-topic-order": m059,
+  "060-published-article-tally": m060,
 };
 
 export const migrationProvider: MigrationProvider = {
