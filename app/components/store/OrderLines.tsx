@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import { primaryButton } from "~/app/components/controls.css";
 import { PAY_AGAIN } from "~/shared/preorders";
+import { thumbnail } from "./cart.css";
 import * as css from "./checkout.css";
 
 export interface LineView {
@@ -52,7 +53,7 @@ export function OrderLines({ lines, caption, compact = false }: { lines: LineVie
               <span className={css.lineItem}>
                 {l.cover ? (
                   <img
-                    className={css.thumbnail}
+                    className={thumbnail}
                     src={l.cover.src}
                     srcSet={l.cover.srcSet ?? undefined}
                     sizes="48px"

@@ -90,11 +90,3 @@ globalStyle(`body:has(${receipt}) > :not(main)`, { "@media": { print: { display:
 
 /** A line's cover beside its title. */
 export const lineItem = style({ display: "flex", alignItems: "flex-start", gap: vars.space.sm });
-
-export const thumbnail = style({
-  flex: "none",
-  width: "3rem",
-  height: "4rem",
-  boxShadow: "0 1px 3px rgba(0, 0, 0, 0.25)",
-  background: vars.color.wash,
-});
