@@ -77,11 +77,42 @@ export const promo = style({
   fontSize: vars.size.sm,
 });
 
-export const aside = style({ display: "grid", gap: vars.space.lg, alignContent: "start" });
+/** On a desktop the aside stays beside the text as the reader scrolls, so its column is not empty below it. */
+export const aside = style({
+  display: "grid",
+  gap: vars.space.lg,
+  alignContent: "start",
+  "@media": { [media.desktop]: { position: "sticky", top: vars.space.lg, alignSelf: "start" } },
+});
 
 export const asideBlock = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm, fontSize: vars.size.sm });
 
 export const asideList = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.sm });
+
+/** The aside's lists read as the home page's headline lists: ink serif titles, ruled apart, underlined on hover. */
+globalStyle(`${asideList} a`, {
+  color: vars.color.ink,
+  fontFamily: vars.font.body,
+  fontWeight: 700,
+  fontSize: vars.size.md,
+  lineHeight: 1.3,
+  textDecoration: "none",
+});
+globalStyle(`${asideList} a:hover`, { textDecoration: "underline" });
+globalStyle(`${asideList} > li + li`, { borderTop: `1px solid ${vars.color.rule}`, paddingTop: vars.space.sm });
+
+/** The last block, the article's topics, as tags. */
+globalStyle(`${asideBlock}:last-child ${asideList}`, { display: "flex", flexWrap: "wrap", gap: vars.space.xs });
+globalStyle(`${asideBlock}:last-child ${asideList} > li + li`, { borderTop: 0, paddingTop: 0 });
+globalStyle(`${asideBlock}:last-child ${asideList} a`, {
+  display: "inline-block",
+  padding: `${vars.space.xs} ${vars.space.sm}`,
+  border: `1px solid ${vars.color.rule}`,
+  borderRadius: "999px",
+  fontFamily: vars.font.ui,
+  fontWeight: 600,
+  fontSize: vars.size.xs,
+});
 
 export const seriesNav = style({
   background: vars.color.wash,
