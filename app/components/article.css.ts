@@ -77,13 +77,7 @@ export const promo = style({
   fontSize: vars.size.sm,
 });
 
-/** On a desktop the aside stays beside the text as the reader scrolls, so its column is not empty below it. */
-export const aside = style({
-  display: "grid",
-  gap: vars.space.lg,
-  alignContent: "start",
-  "@media": { [media.desktop]: { position: "sticky", top: vars.space.lg, alignSelf: "start" } },
-});
+export const aside = style({ display: "grid", gap: vars.space.lg, alignContent: "start" });
 
 export const asideBlock = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm, fontSize: vars.size.sm });
 
