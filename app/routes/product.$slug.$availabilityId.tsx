@@ -148,7 +148,7 @@ export default function ProductRoute() {
                       <Link
                         to={`${a.url}${formatQuery}`}
                         aria-current={a.id === current.id ? "page" : undefined}
-                        aria-label={`${a.format}, ${a.language}, ${formatUsd(a.listPriceCents)}`}
+                        aria-label={`${a.format}, ${a.language}, ${a.retired ? "No longer sold" : formatUsd(a.listPriceCents)}`}
                         className={css.formatOption}
                         preventScrollReset
                       >
