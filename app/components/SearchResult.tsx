@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { Fragment } from "react";
 import type { SearchResult as Result } from "~/server/search";
 import { formatPublished } from "~/app/lib/content/format";
 import * as cards from "./cards.css";
@@ -22,6 +23,18 @@ export function SearchResult({ result }: { result: Result }) {
         </h3>
         {result.snippet.length > 0 ? (
           <p className={css.snippet}>{result.snippet.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}</p>
+        ) : null}
+        {result.otherIssues.length > 0 ? (
+          <p className={css.otherIssues}>
+            Also the cover story of {result.otherIssues.length} other {result.otherIssues.length === 1 ? "issue" : "issues"}:{" "}
+            {result.otherIssues.map((issue, i) => (
+              <Fragment key={issue.url}>
+                {i > 0 ? ", " : null}
+                <Link to={issue.url}>{issue.when}</Link>
+              </Fragment>
+            ))}
+            .
+          </p>
         ) : null}
         {/* An issue's title already names its months. */}
         {result.kind === "issue" ? null : (

@@ -4,7 +4,8 @@ import { useId, useState, type FormEvent, type MouseEvent } from "react";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "~/shared/share-links";
 import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./video.css";
-import { linkButton, notice } from "./library/library.css";
+import { notice } from "./library/library.css";
+import { linkButton } from "./controls.css";
 
 const POPUP = "share-window";
 // Spec: with JS a network's share page opens in a 700 by 450 window.

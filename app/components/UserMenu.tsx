@@ -3,6 +3,7 @@ import { useReturnPath } from "~/app/lib/accounts/return-path";
 import { useRootData } from "~/app/lib/http/root-data";
 import { Disclosure } from "./Disclosure";
 import * as css from "./layout.css";
+import * as controls from "~/app/components/controls.css";
 import { useHydrated } from "./useHydrated";
 
 interface UserMenuProps {
@@ -47,7 +48,7 @@ export function UserMenu({ returnTo, inRow = false }: UserMenuProps) {
   );
   const logOut = (
     <Form method="post" action={`/logout?return=${back}`} className={css.inlineForm}>
-      <button type="submit" className={css.linkButton}>
+      <button type="submit" className={controls.linkButton}>
         Log out
       </button>
     </Form>

@@ -19,6 +19,23 @@ export const primaryButton = style({
   cursor: "pointer",
 });
 
+/**
+ * A form's button that reads as a link (remove, discard, log out): the link's colour and
+ * underline, at least 24 px tall as a target.
+ */
+export const linkButton = style({
+  font: "inherit",
+  color: vars.color.link,
+  textDecoration: "underline",
+  textUnderlineOffset: "0.15em",
+  background: "none",
+  border: 0,
+  padding: 0,
+  minHeight: "1.5rem",
+  cursor: "pointer",
+  selectors: { "&:hover": { color: vars.color.accent } },
+});
+
 /** A panel that opens under its control (flyouts, the mini cart); each places and sizes it. */
 export const popover = style({
   position: "absolute",

@@ -1,6 +1,6 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { media, vars, visuallyHidden } from "~/app/styles/theme.css";
-import { popover } from "./controls.css";
+import { linkButton, popover } from "./controls.css";
 import { fullField } from "./SearchBox.css";
 
 export const skipLink = style({
@@ -194,17 +194,6 @@ export const menuSection = style({
 });
 
 export const inlineForm = style({ display: "inline", margin: 0 });
-
-/** A form's submit button that reads like the links beside it. */
-export const linkButton = style({
-  font: "inherit",
-  color: vars.color.link,
-  background: "none",
-  border: 0,
-  padding: 0,
-  textDecoration: "underline",
-  cursor: "pointer",
-});
 
 /** "Log out" in the header reads as the reader's links beside it. */
 globalStyle(`${headerTools} ${linkButton}`, { color: vars.color.ink, fontFamily: vars.font.ui, fontWeight: 600, textDecoration: "none" });

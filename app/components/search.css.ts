@@ -111,7 +111,20 @@ export const resultImage = style({
   "@media": { [media.tablet]: { display: "block" } },
 });
 
+// A product's cover is a book's or a box's shape: shown whole on the wash, not cropped to 16:9.
+globalStyle(`${result}[data-result-kind="product"] ${resultImage}`, { objectFit: "contain" });
+
 export const snippet = style({ fontSize: vars.size.sm, color: vars.color.ink, margin: `0 0 ${vars.space.xs}`, fontFamily: vars.font.body });
+
+/** The other issues an issue's result stands for (same cover story): a line of small links. */
+export const otherIssues = style({
+  fontSize: vars.size.xs,
+  color: vars.color.muted,
+  margin: `${vars.space.xs} 0 0`,
+  fontFamily: vars.font.ui,
+});
+
+globalStyle(`${otherIssues} a`, { color: vars.color.ink });
 
 globalStyle(`${snippet} mark`, { background: vars.color.notice, color: "inherit", fontWeight: 700, padding: "0 0.1em" });
 

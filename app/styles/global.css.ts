@@ -28,6 +28,21 @@ globalStyle("h2", { fontSize: vars.size.xl });
 globalStyle("h3", { fontSize: vars.size.lg });
 globalStyle("p", { margin: `0 0 ${vars.space.md}` });
 globalStyle("button, input, select", { font: "inherit" });
+// Every drop-down keeps the native element (its keyboard, its list, its name to a screen reader)
+// and loses the platform's chrome for the site's: square, with a chevron drawn in the text's
+// colour. The selector outweighs a single class, whose `background` would hide the chevron.
+// Forced colours get the platform's own control back.
+globalStyle("select:not([multiple])", {
+  appearance: "none",
+  backgroundImage: "linear-gradient(45deg, transparent 50%, currentColor 50%), linear-gradient(135deg, currentColor 50%, transparent 50%)",
+  backgroundPosition: "right 1.15em center, right 0.8em center",
+  backgroundSize: "0.35em 0.35em",
+  backgroundRepeat: "no-repeat",
+  paddingRight: "2.25em",
+  borderRadius: 0,
+  cursor: "pointer",
+  "@media": { "(forced-colors: active)": { appearance: "auto", backgroundImage: "none" } },
+});
 
 globalStyle(".visually-hidden", visuallyHidden);
 

@@ -13,6 +13,7 @@ import {
   issuePath,
   podcastCoverPath,
   podcastEpisodePath,
+  productCoverPath,
   productPath,
   videoPath,
   videoPosterPath,
@@ -209,8 +210,10 @@ async function issueDocuments(db: Database, ids?: number[]): Promise<IndexedDocu
 
 async function productDocuments(db: Database, id?: number): Promise<IndexedDocument[]> {
   const [products, availabilities] = await Promise.all([
-    (id === undefined ? db.selectFrom("product") : db.selectFrom("product").where("id", "=", id))
-      .select(["id", "slug", "title", "product_type", "topic_id", "authors", "summary", "description", "published"])
+    (id === undefined ? db.selectFrom("product as p") : db.selectFrom("product as p").where("p.id", "=", id))
+      .leftJoin("image as cover", "cover.id", "p.cover_image_id")
+      .select(["p.id", "p.slug", "p.title", "p.product_type", "p.topic_id", "p.authors", "p.summary", "p.description", "p.published"])
+      .select(["cover.id as cover_id", "cover.width as cover_width", "cover.height as cover_height"])
       .execute(),
     (id === undefined ? db.selectFrom("product_availability") : db.selectFrom("product_availability").where("product_id", "=", id))
       .select(["id", "product_id", "status"])
@@ -233,7 +236,10 @@ async function productDocuments(db: Database, id?: number): Promise<IndexedDocum
         title: r.title,
         url: productPath({ slug: r.slug, availabilityId: lead.id }),
         label: `Store · ${r.product_type}`,
-        image: "",
+        image:
+          r.cover_id === null
+            ? productCoverPath(r.slug)
+            : imageSources({ id: r.cover_id, width: r.cover_width!, height: r.cover_height!, alt: null }).img.src,
         teaser: paragraphs(r.summary, r.description),
         topicIds: [r.topic_id],
         words: { title: r.title, summary: paragraphs(r.authors, r.summary), body: r.description },

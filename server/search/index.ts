@@ -20,6 +20,7 @@ import {
   type ResultRow,
   type Scored,
 } from "./engine";
+import { groupIssues, type OtherIssue } from "./issue-groups";
 import { hasPrefix, isSearchable, parseQuery, wholeWords, type ParsedQuery } from "./query";
 import { snippet, type SnippetPart } from "./snippets";
 
@@ -44,8 +45,12 @@ export interface SearchRequest {
 /** How much of a gated article's body the reader may see: the free preview, or all of it. */
 export type BodyAccess = { previewBlocks: number } | "full";
 
-/** A document as a result shows it: its teaser and body give way to the snippet. */
-export type SearchResult = Omit<DocumentRow, "ref_id" | "teaser"> & { snippet: SnippetPart[] };
+/**
+ * A document as a result shows it: its teaser and body give way to the snippet. An issue names
+ * the other matching issues with its cover story, which the list shows only through it.
+ */
+export type SearchResult = Omit<DocumentRow, "ref_id" | "teaser"> & { snippet: SnippetPart[]; otherIssues: OtherIssue[] };
+export type { OtherIssue } from "./issue-groups";
 
 export interface SearchResults {
   entries: SearchResult[];
@@ -59,7 +64,9 @@ export interface SearchResults {
 /** The engine's answer to a search: which documents, in order, and how many of each kind and topic. */
 export interface Matches {
   keys: number[];
-  /** Matches counted, up to COUNT_WINDOW. */
+  /** For a key of the page that stands for issues with the same cover story: the others. */
+  otherIssues: Map<number, OtherIssue[]>;
+  /** Results counted (an issue with the others of its cover story as one), of up to COUNT_WINDOW matches. */
   total: number;
   countCapped: boolean;
   /** How many results relevance order reaches when a window was full, else null: all of them. */
@@ -95,19 +102,23 @@ export async function findMatches(db: Database, request: SearchRequest): Promise
     kindFilter ? newestMatches(db, query, { ...filters, kinds: [] }, COUNT_WINDOW + 1) : newest,
     request.topicId !== null ? newestMatches(db, query, { ...filters, topicId: null }, COUNT_WINDOW + 1) : newest,
   ]);
-  // Newest first, the counted keys are the list itself: paging stops where counting does.
-  const page =
-    request.sort === "newest"
-      ? { keys: counted.slice(offset, Math.min(offset + limit, COUNT_WINDOW)), ranked: null }
-      : relevancePage(titles, counted, limit, offset);
+  // Newest first, the counted keys are the list itself: paging stops where counting does. The
+  // list, its count and the type counts all count the issues with one cover story once.
+  const counting = counted.slice(0, COUNT_WINDOW);
+  const listed = await groupIssues(db, request.sort === "newest" ? counting : relevanceOrder(titles, counting));
+  const countedResults = request.sort === "newest" ? listed : await groupIssues(db, counting);
+  const page = listed.slice(offset, offset + limit);
+  const full = request.sort !== "newest" && (titles.length === TITLE_WINDOW || counted.length > COUNT_WINDOW);
   const kindCounts = new Map<SearchKind, number>();
-  for (const key of forKinds.keys.slice(0, COUNT_WINDOW)) kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
+  for (const { key } of forKinds === newest ? countedResults : await groupIssues(db, forKinds.keys.slice(0, COUNT_WINDOW)))
+    kindCounts.set(kindOfKey(key), (kindCounts.get(kindOfKey(key)) ?? 0) + 1);
   const topicCounts = await countTopics(db, forTopics);
   return {
-    keys: page.keys,
-    total: Math.min(counted.length, COUNT_WINDOW),
+    keys: page.map((g) => g.key),
+    otherIssues: new Map(page.filter((g) => g.others.length > 0).map((g) => [g.key, g.others])),
+    total: countedResults.length,
     countCapped: [newest, forKinds, forTopics].some((m) => m.keys.length > COUNT_WINDOW),
-    ranked: page.ranked,
+    ranked: full ? listed.length : null,
     kindCounts,
     topicCounts,
   };
@@ -118,11 +129,11 @@ export async function searchContent(db: Database, request: SearchRequest, access
   const empty = { number: paging.page, loaded: paging.loaded, last: 1, size, total: 0 };
   const matches = await findMatches(db, request);
   if (!matches) return { entries: [], page: empty, countCapped: false, kinds: [], topics: [] };
-  const { keys, total, ranked, kindCounts, topicCounts } = matches;
+  const { keys, otherIssues, total, ranked, kindCounts, topicCounts } = matches;
   const [topics, documents] = await Promise.all([listTopics(db), resultsInOrder(db, keys)]);
   const topicRows = topics.filter((t) => topicCounts.has(t.id)).map(({ id, name, slug }) => ({ id, name, slug }));
   return {
-    entries: withSnippets(documents, parseQuery(request.query).terms, access),
+    entries: asResults(documents, parseQuery(request.query).terms, access, otherIssues),
     page: { ...empty, last: lastPage(ranked ?? total, size), total },
     countCapped: matches.countCapped,
     kinds: SEARCH_KINDS.map((kind) => ({ kind, count: kindCounts.get(kind) ?? 0 })).filter(
@@ -135,22 +146,25 @@ export async function searchContent(db: Database, request: SearchRequest, access
 }
 
 /**
- * A page in order of relevance: the documents whose titles hold the words, by their title's
- * score (newer first between equals), then every other match, newest first. Scoring bodies is
- * left out on purpose: FTS5's bm25 first counts every document holding each word, 3–4 ms for a
- * word most articles hold, where the rest of a search costs about 1 (ADR 030).
+ * The list in order of relevance: the documents whose titles hold the words, by their title's
+ * score (newer first between equals), then every other counted match, newest first. Scoring
+ * bodies is left out on purpose: FTS5's bm25 first counts every document holding each word,
+ * 3–4 ms for a word most articles hold, where the rest of a search costs about 1 (ADR 030).
  */
-function relevancePage(titles: Scored[], counted: number[], limit: number, offset: number) {
+function relevanceOrder(titles: Scored[], counting: number[]): number[] {
   const inTitle = new Set(titles.map((t) => t.key));
-  const order = [
+  return [
     ...[...titles].sort((a, b) => b.score - a.score || a.key - b.key).map((t) => t.key),
-    ...counted.slice(0, COUNT_WINDOW).filter((key) => !inTitle.has(key)),
+    ...counting.filter((key) => !inTitle.has(key)),
   ];
-  const full = titles.length === TITLE_WINDOW || counted.length > COUNT_WINDOW;
-  return { keys: order.slice(offset, offset + limit), ranked: full ? order.length : null };
 }
 
-function withSnippets(rows: ResultRow[], terms: ReturnType<typeof parseQuery>["terms"], access: BodyAccess): SearchResult[] {
+function asResults(
+  rows: ResultRow[],
+  terms: ReturnType<typeof parseQuery>["terms"],
+  access: BodyAccess,
+  otherIssues: Map<number, OtherIssue[]>,
+): SearchResult[] {
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,
@@ -160,6 +174,7 @@ function withSnippets(rows: ResultRow[], terms: ReturnType<typeof parseQuery>["t
     image: r.image,
     published: r.published,
     snippet: snippet(snippetTexts(r, access), terms),
+    otherIssues: otherIssues.get(r.id) ?? [],
   }));
 }
 

@@ -6,6 +6,7 @@ import { articleDocuments, indexDocuments } from "~/server/search/documents";
 import { searchContent, suggest, type SearchRequest, type SearchResults } from "~/server/search";
 import { addSyntheticArticles } from "~/server/seed/synthetic";
 import type { SearchKind } from "~/shared/search-kinds";
+import { productCoverPath } from "~/shared/urls";
 import { dialectName, seededTestDatabase } from "~/tests/helpers/test-db";
 import { isPostgres } from "~/server/db/dialect";
 
@@ -88,12 +89,51 @@ describe(`search engine (${dialectName})`, () => {
     ];
     for (const c of cases) {
       const results = await search(c.query, { kinds: [c.kind], paging: { page: 1, loaded: 100 } });
-      const urls = results.entries.map((e) => e.url);
+      // An issue may be listed through another with its cover story.
+      const urls = results.entries.flatMap((e) => [e.url, ...e.otherIssues.map((o) => o.url)]);
       expect(
         urls.some((u) => (typeof c.url === "string" ? u === c.url : c.url.test(u))),
         `${c.kind} "${c.query}" in ${urls.slice(0, 5).join(", ")}`,
       ).toBe(true);
       expect(results.entries.every((e) => e.kind === c.kind)).toBe(true);
+    }
+    // A product's result shows its cover, as the store does.
+    const found = await search(product.title, { kinds: ["product"] });
+    expect(found.entries.find((e) => e.url.startsWith(`/product/${product.slug}/`))?.image).toBe(productCoverPath(product.slug));
+  });
+
+  it("lists a cover story that ran on several issues once, naming the other issues, in its count and its type's", async () => {
+    const covers = await db
+      .selectFrom("magazine_issue")
+      .select(["title", (eb) => eb.fn.countAll<number>().as("issues")])
+      .groupBy("title")
+      .orderBy("issues", "desc")
+      .orderBy("title")
+      .execute();
+    const cover = covers[0]!;
+    expect(Number(cover.issues)).toBeGreaterThan(2);
+    const issues = await db
+      .selectFrom("magazine_issue")
+      .select(["code", "month_label", "year"])
+      .where("title", "=", cover.title)
+      .orderBy("year", "desc")
+      .orderBy("month", "desc")
+      .execute();
+
+    for (const sort of ["relevance", "newest"] as const) {
+      const found = await search(`"${cover.title}"`, { kinds: ["issue"], sort, paging: { page: 1, loaded: 100 } });
+      const listed = found.entries.filter((e) => e.title.startsWith(`${cover.title} (`));
+      expect(listed, sort).toHaveLength(1);
+      const all = [listed[0]!.url, ...listed[0]!.otherIssues.map((o) => o.url)];
+      expect(new Set(all).size, sort).toBe(issues.length);
+      expect(all.sort(), sort).toEqual(issues.map((i) => `/archive-toc/${i.code}`).sort());
+      // The others newest first, each by its months.
+      const others = issues.filter((i) => `/archive-toc/${i.code}` !== listed[0]!.url);
+      expect(listed[0]!.otherIssues, sort).toEqual(
+        others.map((i) => ({ when: `${i.month_label} ${i.year}`, url: `/archive-toc/${i.code}` })),
+      );
+      expect(found.page.total, sort).toBe(found.entries.length);
+      expect(found.kinds.find((k) => k.kind === "issue")?.count, sort).toBe(found.entries.length);
     }
   });
 

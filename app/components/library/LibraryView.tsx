@@ -12,6 +12,7 @@ import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
 import { Pagination } from "~/app/components/Pagination";
 import * as css from "./library.css";
+import * as controls from "~/app/components/controls.css";
 
 const loadFolderSchema: SchemaLoader<typeof folderSchema> = () =>
   import("~/app/lib/library/library-forms").then((forms) => forms.folderSchema);
@@ -233,7 +234,7 @@ function ItemsForm({
                     <Link to={`/my-library/organize/${entry.id}?redirectTo=${encodeURIComponent(back)}`}>
                       Organize<span className="visually-hidden"> {entry.item.title}</span>
                     </Link>
-                    <button type="submit" name="discard" value={entry.id} className={css.linkButton}>
+                    <button type="submit" name="discard" value={entry.id} className={controls.linkButton}>
                       Discard<span className="visually-hidden"> {entry.item.title}</span>
                     </button>
                   </>

@@ -12,6 +12,7 @@ import { SignInPrompt } from "~/app/components/SignInPrompt";
 import { useDismiss } from "~/app/components/useDismiss";
 import { EmailShareInputs, loadEmailShareSchema } from "./EmailShareInputs";
 import * as css from "./library.css";
+import * as controls from "~/app/components/controls.css";
 import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 
 const TABS = [...SOCIAL_NETWORKS, "email"] as const;
@@ -70,7 +71,7 @@ export default function ShareFlyout({
             aria-selected={t === tab}
             aria-controls={`${baseId}-panel`}
             tabIndex={t === tab ? 0 : -1}
-            className={css.linkButton}
+            className={controls.linkButton}
             onClick={() => setTab(t)}
             onKeyDown={onTabKey}
           >

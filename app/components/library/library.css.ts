@@ -86,16 +86,6 @@ export const itemActions = style({
   fontSize: vars.size.sm,
 });
 
-export const linkButton = style({
-  font: "inherit",
-  color: vars.color.link,
-  textDecoration: "underline",
-  background: "none",
-  border: 0,
-  padding: 0,
-  cursor: "pointer",
-});
-
 export const bulk = style({
   border: `1px solid ${vars.color.rule}`,
   padding: vars.space.md,

@@ -3,6 +3,7 @@ import type { AddResult } from "./AddToCartForm";
 import { AddedToCart } from "./AddedToCart";
 import { AddFailure } from "./AddFailure";
 import * as css from "./cart.css";
+import * as controls from "~/app/components/controls.css";
 
 /** The confirmation or the apology, as a modal dialog (Escape or its button closes it). */
 export default function AddResultDialog({ result, onClose }: { result: AddResult; onClose: () => void }) {
@@ -13,7 +14,7 @@ export default function AddResultDialog({ result, onClose }: { result: AddResult
   }, []);
   const close = () => dialog.current?.close();
   const closeButton = (label: string) => (
-    <button type="button" className={css.linkButton} onClick={close}>
+    <button type="button" className={controls.linkButton} onClick={close}>
       {label}
     </button>
   );

@@ -5,6 +5,7 @@ import { formatPublished, formatUsd } from "~/app/lib/content/format";
 import type { CartAction } from "~/app/routes/shopping-cart";
 import { useHydrated } from "~/app/components/useHydrated";
 import * as css from "./cart.css";
+import * as controls from "~/app/components/controls.css";
 import { LineTypeLabel, UnitPrice } from "./CartText";
 import { ViaFetcherField } from "~/app/lib/forms/via-fetcher";
 import { CoverPicture } from "./CoverPicture";
@@ -146,7 +147,7 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
           {line.digital ? (
             <span className={css.muted}>One per order</span>
           ) : (
-            <button type="submit" className={css.linkButton} disabled={busy}>
+            <button type="submit" className={controls.linkButton} disabled={busy}>
               Update<span className="visually-hidden"> quantity of {line.title}</span>
             </button>
           )}
@@ -166,7 +167,7 @@ function LineRow({ line, error }: { line: CartLine; error: string | null }) {
       <td>
         <fetcher.Form method="post" action="/shopping-cart" className={css.inlineForm}>
           {hidden("remove")}
-          <button type="submit" className={css.linkButton} disabled={busy}>
+          <button type="submit" className={controls.linkButton} disabled={busy}>
             Remove<span className="visually-hidden"> {line.title}</span>
           </button>
         </fetcher.Form>

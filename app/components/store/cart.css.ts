@@ -107,17 +107,6 @@ export const quantityValue = style({
   minHeight: "2.75rem",
 });
 
-export const linkButton = style({
-  font: "inherit",
-  color: vars.color.link,
-  textDecoration: "underline",
-  background: "none",
-  border: 0,
-  padding: 0,
-  cursor: "pointer",
-  minHeight: "1.5rem",
-});
-
 export const lineError = style({ color: vars.color.error, fontWeight: 700, margin: `${vars.space.xs} 0 0` });
 
 export const totals = style({

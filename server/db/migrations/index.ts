@@ -54,6 +54,7 @@ import * as m057 from "./057-order-customers";
 import * as m058 from "./058-article-read";
 import * as m059 from "./059-article-topic-order";
 import * as m060 from "./060-published-article-tally";
+import * as m061 from "./061-product-result-covers";
 
 // Migrations are listed here (not read from disk) so they are bundled with the server build.
 const migrations: Record<string, Migration> = {
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   "058-article-read": m058,
   "059-article-topic-order": m059,
   "060-published-article-tally": m060,
+  "061-product-result-covers": m061,
 };
 
 export const migrationProvider: MigrationProvider = {
