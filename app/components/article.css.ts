@@ -77,7 +77,17 @@ export const promo = style({
   fontSize: vars.size.sm,
 });
 
-export const aside = style({ display: "grid", gap: vars.space.lg, alignContent: "start" });
+/**
+ * On a desktop tall enough to show it whole, the aside stays beside the text as the reader
+ * scrolls, so its column is not empty below it. It stops under the sticky header (about 7 rem
+ * at that width), never beneath it: links under the header's would overlap them as targets.
+ */
+export const aside = style({
+  display: "grid",
+  gap: vars.space.lg,
+  alignContent: "start",
+  "@media": { [`${media.desktop} and (min-height: 50rem)`]: { position: "sticky", top: "8.5rem", alignSelf: "start" } },
+});
 
 export const asideBlock = style({ borderTop: `3px solid ${vars.color.ink}`, paddingTop: vars.space.sm, fontSize: vars.size.sm });
 
