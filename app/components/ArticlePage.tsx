@@ -20,6 +20,7 @@ import { JsonLd } from "~/app/components/JsonLd";
 import { ShareLinks } from "~/app/components/ShareLinks";
 import { TitleBar } from "~/app/components/TitleBar";
 import { ResponsiveImage } from "~/app/components/ResponsiveImage";
+import { Monogram } from "~/app/components/Monogram";
 import * as css from "~/app/components/article.css";
 // The wall's forms come in a chunk of their own (ADR 013); their styles are linked with the page,
 // so a reader without JavaScript (who never loads the chunk) gets them too.
@@ -216,7 +217,7 @@ export function ArticlePage({ data, noteResult }: ArticlePageProps) {
             </h2>
             {article.authors.map((a) => (
               <div key={a.name} className={css.author}>
-                {a.photo ? <ResponsiveImage image={a.photo} sizes="4rem" className={css.authorPhoto} /> : null}
+                {a.photo ? <ResponsiveImage image={a.photo} sizes="4rem" className={css.authorPhoto} /> : <Monogram name={a.name} />}
                 <p>
                   <strong>{a.name}</strong> is {a.role.charAt(0).toLowerCase() + a.role.slice(1)}. {a.bio}
                 </p>

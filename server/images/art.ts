@@ -11,6 +11,7 @@ import {
 import { hashString, seededRandom } from "~/server/content/random";
 import { KeptPngs, svgToPng } from "./raster";
 import { escapeHtml } from "~/server/text/escape";
+import { articleIllustration, type ArtSubject } from "./illustration";
 
 // Deterministic cover art drawn from a key, so the site ships no binary images and
 // loads none from elsewhere. Colours are dark enough for white text (contrast > 4.5:1).
@@ -41,13 +42,6 @@ function wrap(text: string, width: number): string[] {
     else lines.push(word);
   }
   return lines;
-}
-
-export function articleArt(key: string): string {
-  const { width, height } = ARTICLE_ART_SIZE;
-  const random = seededRandom(hashString(key));
-  const colour = PALETTE[hashString(key) % PALETTE.length];
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 9)}</svg>`;
 }
 
 export function issueCover(issue: { code: string; title: string; monthLabel: string; year: number }): string {
@@ -208,6 +202,8 @@ export interface Picture {
  */
 export interface TitleCard {
   key: string;
+  /** An article's subject and type, which its picture is drawn from. */
+  art?: ArtSubject;
   kicker?: string;
   title: string;
   line?: string;
@@ -251,7 +247,7 @@ export function socialCard(card: TitleCard): string {
   // Beside a picture (itself in the key's colour) the card is ink, with the key's shapes faint.
   const backdrop = card.picture
     ? `<rect width="100%" height="100%" fill="${CARD_INK}"/><g opacity="0.3">${shapes(seededRandom(hashString(card.key)), width, height, 6)}</g>`
-    : placed({ svg: articleArt(card.key), ...ARTICLE_ART_SIZE }, { x: 0, y: 0, width, height }, "fill");
+    : placed({ svg: articleIllustration(card.key, card.art), ...ARTICLE_ART_SIZE }, { x: 0, y: 0, width, height }, "fill");
   const shade = `<defs><linearGradient id="card-shade" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0.3"/><stop offset="0.35" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.55"/></linearGradient></defs><rect width="${width}" height="${height}" fill="url(#card-shade)"/>`;
   let picture = "";
   let column = width - 2 * CARD_MARGIN;

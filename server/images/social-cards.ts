@@ -4,6 +4,7 @@ import { HOME_LINE, type SocialCardKind } from "~/shared/social-cards";
 import { issueByCode } from "~/server/content/archive";
 import { episodeCover, issueCover, pictureCard, podcastCover, productCover, socialCard, socialCardPng, videoPoster } from "./art";
 import { chartSvgOf } from "./charts";
+import { articleArtSubject } from "./illustration";
 import type { Database } from "~/server/db/connection";
 import { podcastEpisodePage } from "~/server/content/podcasts";
 import { productBySlug } from "~/server/store/catalogue";
@@ -29,6 +30,7 @@ async function articleCard(db: Database, slug: string): Promise<string | undefin
   const chart = article.tier === "visual-library" ? chartSvgOf(slug) : undefined;
   return socialCard({
     key: slug,
+    art: await articleArtSubject(db, slug),
     kicker: article.topic,
     title: article.title,
     picture: chart ? { svg: chart, ...CHART_SIZE } : undefined,

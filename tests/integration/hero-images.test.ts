@@ -292,7 +292,30 @@ describe(`the desk's image page (${dialectName})`, () => {
     expect(page("meta[property='og:image']").attr("content")).toBe(`${one.url}/art/card/article/${article.slug}.png`);
   });
 
-  it("puts an author's uploaded photo beside their bio on their articles", async () => {
+  it("draws an article without a hero from its subject and type: a data visual's art is a chart", async () => {
+    const visual = await db
+      .selectFrom("article")
+      .select("slug")
+      .where("content_type", "=", "Data Visual")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const art = await (await fetch(`${one.url}/art/article/${visual.slug}.svg`)).text();
+    expect(art).toContain("<polyline");
+    // An address that names no article still gets a picture, and one that says nothing of a chart.
+    const unknown = await fetch(`${one.url}/art/article/no-article-has-this-slug.svg`);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.text()).not.toContain("<polyline");
+  });
+
+  it("puts an author's uploaded photo beside their bio on their articles, where their initials stood", async () => {
+    const before = (await articlePage(one))("#about-authors").parent();
+    expect(before.find("picture")).toHaveLength(0);
+    const initials = author.name
+      .split(/\s+/)
+      .filter((_, i, words) => i === 0 || i === words.length - 1)
+      .map((word) => word[0]!.toUpperCase())
+      .join("");
+    expect(before.children("div").first().find("svg[aria-hidden=true] text").text()).toBe(initials);
     const path = `/desk/authors/${author.slug}/photo`;
     expect((await editor.page(path))("h1").text()).toBe(`Photo: ${author.name}`);
     const res = await uploadPicture(editor, path, { bytes: await pngOf(500, 600), name: "me.png", type: "image/png" }, author.name);
@@ -305,6 +328,7 @@ describe(`the desk's image page (${dialectName})`, () => {
     expect(photo.attr("src")).toBe(`/images/${photoId}/500.jpg`);
     expect(photo.attr("alt")).toBe(author.name);
     expect([photo.attr("width"), photo.attr("height")]).toEqual(["500", "600"]);
+    expect(page("#about-authors").parent().children("div").first().find("svg")).toHaveLength(0);
   });
 });
 

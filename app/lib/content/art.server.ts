@@ -4,7 +4,6 @@ import { issueByCode } from "~/server/content/archive";
 import { podcastEpisodePage, podcastSeries } from "~/server/content/podcasts";
 import { videoPosterSource } from "~/server/content/videos";
 import {
-  articleArt,
   episodeArtwork,
   episodeCover,
   issueCover,
@@ -15,6 +14,7 @@ import {
   videoPoster,
 } from "~/server/images/art";
 import { chartSvgOf } from "~/server/images/charts";
+import { articleArtSubject, articleIllustration } from "~/server/images/illustration";
 import { productBySlug } from "~/server/store/catalogue";
 import { issueCodeOfArtKey } from "~/shared/urls";
 
@@ -32,7 +32,7 @@ function slugFile(file: string, extensions: string[]): { key: string; png: boole
 const ART: Record<string, (file: string) => Promise<Response | undefined>> = {
   async article(file) {
     const f = slugFile(file, ["svg"]);
-    return f && svgResponse(articleArt(f.key));
+    return f && svgResponse(articleIllustration(f.key, await articleArtSubject(await db(), f.key)));
   },
   async chart(file) {
     const f = slugFile(file, ["svg"]);
