@@ -107,13 +107,19 @@ export async function videoById(db: Database, id: number): Promise<Video | undef
 }
 
 /** What a video's poster shows. */
-export async function videoPosterSource(db: Database, slug: string): Promise<{ slug: string; title: string; topic: string } | undefined> {
-  return db
+export async function videoPosterSource(
+  db: Database,
+  slug: string,
+): Promise<{ slug: string; title: string; topic: string; subject: string } | undefined> {
+  const row = await db
     .selectFrom("video")
     .innerJoin("topic", "topic.id", "video.topic_id")
-    .select(["video.slug", "video.title", "topic.name as topic"])
+    .leftJoin("topic as subject", "subject.id", "topic.subject_id")
+    .select(["video.slug", "video.title", "topic.name as topic", "subject.name as subject"])
     .where("video.slug", "=", slug)
     .executeTakeFirst();
+  // A topic that is itself a subject has none above it.
+  return row && { ...row, subject: row.subject ?? row.topic };
 }
 
 /** The seed video's file: the narrated slide or its captions. */

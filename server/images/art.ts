@@ -11,7 +11,7 @@ import {
 import { hashString, seededRandom } from "~/server/content/random";
 import { KeptPngs, svgToPng } from "./raster";
 import { escapeHtml } from "~/server/text/escape";
-import { articleIllustration, type ArtSubject } from "./illustration";
+import { articleIllustration, subjectBackdrop, subjectOfTitle, type ArtSubject } from "./illustration";
 
 // Deterministic cover art drawn from a key, so the site ships no binary images and
 // loads none from elsewhere. Colours are dark enough for white text (contrast > 4.5:1).
@@ -44,24 +44,39 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
+/**
+ * An issue's cover as a magazine's: the masthead and date, the cover story's picture (the motif of
+ * the subject its title points to) and the cover line under it.
+ */
 export function issueCover(issue: { code: string; title: string; monthLabel: string; year: number }): string {
   const { width, height } = ISSUE_COVER_SIZE;
-  const random = seededRandom(hashString(issue.code));
-  const colour = PALETTE[hashString(issue.code) % PALETTE.length];
-  const title = wrap(issue.title, 16)
+  const lines = clampLines(wrap(issue.title, 16), 4);
+  const firstBaseline = height - 48 - (lines.length - 1) * 58;
+  const backdrop = subjectBackdrop(issue.code, subjectOfTitle(issue.title), {
+    x: 40,
+    y: 200,
+    width: width - 80,
+    height: firstBaseline - 290,
+  });
+  const title = lines
     .map(
       (line, i) =>
-        `<text x="40" y="${420 + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif">${escapeHtml(line)}</text>`,
+        `<text x="40" y="${firstBaseline + i * 58}" font-size="50" font-weight="700" fill="#fff" font-family="Georgia, serif"${fitWidth(line, 50, width - 80)}>${escapeHtml(line)}</text>`,
     )
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 6)}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeHtml(`${issue.monthLabel} ${issue.year}`)}</text>${title}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${backdrop.ground}"/>${backdrop.figure}<text x="40" y="110" font-size="54" font-weight="700" textLength="520" lengthAdjust="spacingAndGlyphs" fill="#fff" font-family="Georgia, serif">Meridian Review</text><text x="40" y="160" font-size="28" fill="#fff" font-family="Helvetica, Arial, sans-serif">${escapeHtml(`${issue.monthLabel} ${issue.year}`)}</text><rect x="40" y="${firstBaseline - 78}" width="80" height="8" fill="#fff"/>${title}</svg>`;
 }
 
 /** A video's poster: its title slide, as the video's first frame shows it. */
-export function videoPoster(video: { slug: string; title: string; topic: string }): string {
+export function videoPoster(video: { slug: string; title: string; topic: string; subject?: string }): string {
   const { width, height } = VIDEO_POSTER_SIZE;
-  const random = seededRandom(hashString(video.slug));
-  const colour = PALETTE[hashString(video.slug) % PALETTE.length];
+  // The subject's motif at the right, faint, behind where a long title ends.
+  const backdrop = subjectBackdrop(video.slug, video.subject, {
+    x: width * 0.52,
+    y: height * 0.2,
+    width: width * 0.42,
+    height: height * 0.62,
+  });
   const lines = wrap(video.title, 26);
   const top = Math.round(height / 2 - (lines.length * 84) / 2 + 60);
   const title = lines
@@ -71,7 +86,7 @@ export function videoPoster(video: { slug: string; title: string; topic: string 
     )
     .join("");
   const sans = `fill="#fff" font-size="32" font-family="Helvetica, Arial, sans-serif"`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${colour}"/>${shapes(random, width, height, 5)}<text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeHtml(video.topic.toUpperCase())}</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img"><rect width="100%" height="100%" fill="${backdrop.ground}"/><g opacity="0.3">${backdrop.figure}</g><text x="80" y="96" ${sans}>MERIDIAN REVIEW VIDEO</text><rect x="80" y="124" width="96" height="8" fill="#fff"/>${title}<text x="80" y="${height - 80}" ${sans}>${escapeHtml(video.topic.toUpperCase())}</text></svg>`;
 }
 
 /** A podcast's square cover: the show's title over the site's name. */

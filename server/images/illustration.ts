@@ -141,8 +141,9 @@ const gears: Motif = (random, p, { x, y, width, height }) => {
     }
     return `${out}<circle cx="${r(cx)}" cy="${r(cy)}" r="${r(radius * 0.32)}" fill="${p.ground}"/>`;
   };
-  const big = Math.min(width, height) * 0.36;
-  const cx = x + width * 0.42;
+  // The pair spans about 3.7 times the large gear's radius: kept inside the box.
+  const big = Math.min(height * 0.36, width / 3.9);
+  const cx = x + Math.max(big * 1.3, width * 0.42 - big);
   const cy = y + height * 0.55;
   return gear(cx, cy, big, 12, p.mid, random() * 30) + gear(cx + big * 1.72, cy - big * 0.62, big * 0.58, 8, p.light, random() * 45);
 };
@@ -222,6 +223,37 @@ const SUBJECTS: Record<string, { palette: Palette; motif: Motif }> = {
 
 const MOTIFS = [people, route, circuit, ledger, globe, gears, spark, chart, funnel];
 const PALETTES = Object.values(SUBJECTS).map((s) => s.palette);
+
+/** Words of a cover story's title that say which subject it belongs to: an issue has no topic. */
+const TITLE_SUBJECTS: [RegExp, string][] = [
+  [/\b(comput|electronic|data|digital|software|internet|automat|cyber|ai\b|artificial|cloud|platform|technolog|knowledge)/i, "Technology"],
+  [/\b(strateg|compet|growth|diversif|portfolio|merger|acquisit)/i, "Strategy"],
+  [/\b(lead|manag|boss|labor|labour|workforce|worker|talent|people|career|union|team|foreman)/i, "Leadership & Managing People"],
+  [/\b(financ|capital|money|bank|invest|inflation|budget|account|profit|debt|cost)/i, "Finance & Accounting"],
+  [/\b(global|world|international|trade|export|japan|china|europe|emerging|abroad)/i, "International Business"],
+  [/\b(supply|operation|production|quality|factory|manufactur|logistic|lean)/i, "Operations"],
+  [/\b(innovat|invent|idea|startup|entrepreneur|research|creativ)/i, "Innovation"],
+  [/\b(board|governance|organi[sz]ation|decentrali|corporat|bureaucra|structure)/i, "Managing Organizations"],
+  [/\b(market|sell|sales|consumer|customer|brand|advertis|retail|suburb|price|pricing)/i, "Sales & Marketing"],
+  [/\b(econom|society|climate|sustainab|inequal|government|regulat|stakeholder)/i, "Economics & Society"],
+];
+
+/** The subject a title's words point to, if any. */
+export function subjectOfTitle(title: string): string | undefined {
+  return TITLE_SUBJECTS.find(([words]) => words.test(title))?.[1];
+}
+
+/**
+ * A subject's ground and its motif in `box`, for pictures that carry type over them (a video's
+ * title slide). Without a subject the key picks them, as for an article.
+ */
+export function subjectBackdrop(key: string, subject: string | undefined, box: Box): { ground: string; figure: string } {
+  const seed = hashString(key);
+  const known = subject !== undefined && Object.hasOwn(SUBJECTS, subject) ? SUBJECTS[subject]! : undefined;
+  const palette = known?.palette ?? PALETTES[seed % PALETTES.length]!;
+  const motif = known?.motif ?? MOTIFS[seed % MOTIFS.length]!;
+  return { ground: palette.ground, figure: motif(seededRandom(seed), palette, box) };
+}
 
 /** A chart-like figure for a data visual: axes, bars and a line through them. */
 function dataFigure(random: () => number, p: Palette, { x, y, width, height }: Box): string {

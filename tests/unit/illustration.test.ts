@@ -1,6 +1,7 @@
 import * as cheerio from "cheerio";
 import { describe, expect, it } from "vitest";
-import { articleIllustration } from "~/server/images/illustration";
+import { issueCover, videoPoster } from "~/server/images/art";
+import { articleIllustration, subjectOfTitle } from "~/server/images/illustration";
 import { monogramOf } from "~/shared/monogram";
 
 // An article's drawn picture says something about it (issue 41): its subject's palette and
@@ -55,6 +56,30 @@ describe("an article's drawn picture", () => {
       expect($("svg").attr("viewBox")).toBe("0 0 1200 675");
       expect($("svg > *").length).toBeGreaterThan(3);
     }
+  });
+});
+
+describe("covers and title slides", () => {
+  it("gives a magazine cover the picture its cover story's words point to, with the cover line at the foot", () => {
+    expect(subjectOfTitle("Electronic Brains Come to the Office")).toBe("Technology");
+    expect(subjectOfTitle("Selling to the Suburbs")).toBe("Sales & Marketing");
+    expect(subjectOfTitle("The Quiet Quarter")).toBeUndefined();
+    const cover = cheerio.load(issueCover({ code: "9801", title: "Supply Chains Under Stress", monthLabel: "January", year: 1998 }), {
+      xml: true,
+    });
+    // Gears for operations, and the title's last line at the foot of the 800-high cover.
+    expect(cover("rect[transform^=rotate]").length).toBeGreaterThanOrEqual(12);
+    expect(Number(cover("text").last().attr("y"))).toBeGreaterThan(700);
+    const other = cheerio.load(issueCover({ code: "9801", title: "Labor Peace at What Price?", monthLabel: "January", year: 1998 }), {
+      xml: true,
+    });
+    expect(ground(other)).not.toBe(ground(cover));
+  });
+
+  it("puts a video's subject behind its title slide", () => {
+    const poster = (subject: string) => cheerio.load(videoPoster({ slug: "s", title: "A Title", topic: subject, subject }), { xml: true });
+    expect(ground(poster("Operations"))).toBe(ground(drawn("x", "Operations", "Article")));
+    expect(ground(poster("Innovation"))).not.toBe(ground(poster("Operations")));
   });
 });
 
