@@ -59,8 +59,8 @@ export const title = style({
 /** A 44 px target, ink on paper (17.4:1). */
 export const closeButton = style({
   flex: "none",
-  minHeight: "2.75rem",
-  minWidth: "2.75rem",
+  minHeight: vars.control.target,
+  minWidth: vars.control.target,
   padding: `0 ${vars.space.md}`,
   border: `2px solid ${vars.color.ink}`,
   borderRadius: vars.radius.sm,

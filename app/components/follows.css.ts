@@ -12,7 +12,7 @@ export const followRow = style({
 
 /** Not yet following: the accent button; following: an outlined one, so the state shows at a glance. */
 export const followButton = style({
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.lg}`,
   border: `2px solid ${vars.color.accent}`,
   background: vars.color.accent,
@@ -41,7 +41,7 @@ export const topicMenuItem = style({
   justifyContent: "space-between",
   alignItems: "center",
   gap: vars.space.sm,
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
 });
 
 globalStyle(`${topicMenuItem} a[aria-current="page"]`, { fontWeight: 700, color: vars.color.ink });

@@ -50,7 +50,7 @@ export const field = style({
 
 export const select = style({
   maxWidth: "100%",
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.sm}`,
   border: `1px solid ${vars.color.ink}`,
   background: vars.color.paper,

@@ -10,7 +10,7 @@ export const row = style({ display: "flex", gap: vars.space.sm, maxWidth: vars.m
 export const input = style({
   flex: 1,
   minWidth: 0,
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.sm}`,
   border: `2px solid ${vars.color.ink}`,
   fontSize: vars.size.md,

@@ -18,9 +18,9 @@ export const pages = style({ display: "flex", flexWrap: "wrap", gap: vars.space.
 
 export const pageLink = style({
   display: "inline-block",
-  minWidth: "2.75rem",
-  minHeight: "2.75rem",
-  lineHeight: "2.75rem",
+  minWidth: vars.control.target,
+  minHeight: vars.control.target,
+  lineHeight: vars.control.target,
   textAlign: "center",
   padding: `0 ${vars.space.sm}`,
   border: `1px solid ${vars.color.rule}`,

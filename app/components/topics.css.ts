@@ -20,7 +20,7 @@ globalStyle(`${jumpList} a`, {
   display: "flex",
   alignItems: "center",
   height: "100%",
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `${vars.space.xs} ${vars.space.sm}`,
   border: `1px solid ${vars.color.rule}`,
   borderRadius: vars.radius.md,

@@ -18,7 +18,7 @@ globalStyle("body", {
   background: vars.color.paper,
 });
 globalStyle("img, svg", { maxWidth: "100%", height: "auto", display: "block" });
-globalStyle("a", { color: vars.color.link, textUnderlineOffset: "0.15em" });
+globalStyle("a", { color: vars.color.link, textUnderlineOffset: vars.link.underlineOffset });
 globalStyle("a:hover", { color: vars.color.accent });
 globalStyle(":focus-visible", { outline: `3px solid ${vars.color.focus}`, outlineOffset: "2px", boxShadow: `0 0 0 5px ${vars.color.ink}` });
 // A headline word longer than a phone's line breaks rather than widen the page.

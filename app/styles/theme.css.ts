@@ -64,5 +64,9 @@ export const vars = createGlobalTheme(":root", {
     xxl: "4rem",
   },
   measure: { text: "42rem", page: "75rem" },
+  /** Every control (button, field, drop-down, page link) is at least this tall: a 44 px target. */
+  control: { target: "2.75rem", border: "2px" },
+  /** Links (and buttons styled as links): color.link, turning color.accent on hover. */
+  link: { underlineOffset: "0.15em" },
   radius: { sm: "3px", md: "6px" },
 });

@@ -14,9 +14,9 @@ export const hint = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, co
 export const input = style({
   font: "inherit",
   fontFamily: vars.font.ui,
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.sm}`,
-  border: `2px solid ${vars.color.ink}`,
+  border: `${vars.control.border} solid ${vars.color.ink}`,
   borderRadius: 0,
   width: "100%",
   background: vars.color.paper,
@@ -35,9 +35,9 @@ export const withError = style({ borderLeft: `4px solid ${errorRed}`, paddingLef
 export const passwordRow = style({ display: "flex", gap: vars.space.sm });
 
 export const secondaryButton = style({
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.md}`,
-  border: `2px solid ${vars.color.ink}`,
+  border: `${vars.control.border} solid ${vars.color.ink}`,
   background: vars.color.paper,
   color: vars.color.ink,
   fontFamily: vars.font.ui,

@@ -79,8 +79,8 @@ export const stepper = style({
 export const inlineForm = style({ display: "inline", margin: 0 });
 
 export const stepButton = style({
-  minWidth: "2.75rem",
-  minHeight: "2.75rem",
+  minWidth: vars.control.target,
+  minHeight: vars.control.target,
   border: `2px solid ${vars.color.ink}`,
   background: vars.color.paper,
   color: vars.color.ink,
@@ -91,7 +91,7 @@ export const stepButton = style({
 
 export const quantityInput = style({
   width: "3.5rem",
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.sm}`,
   border: `2px solid ${vars.color.ink}`,
   font: "inherit",
@@ -104,7 +104,7 @@ export const quantityValue = style({
   alignItems: "center",
   justifyContent: "center",
   width: "3.5rem",
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
 });
 
 export const lineError = style({ color: vars.color.error, fontWeight: 700, margin: `${vars.space.xs} 0 0` });

@@ -36,7 +36,7 @@ export const keywords = style({ gridColumn: "1 / -1", "@media": { [media.desktop
 // 17 px text: a phone does not zoom into a field whose text is 16 px or more.
 const control = {
   width: "100%",
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   padding: `0 ${vars.space.sm}`,
   border: `1px solid ${vars.color.ink}`,
   borderRadius: vars.radius.sm,

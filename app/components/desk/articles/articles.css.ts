@@ -35,7 +35,10 @@ export const filters = style({
 /** The search box and the buttons take a whole row of the phone's two columns. */
 export const filterWide = style({ gridColumn: "1 / -1", "@media": { [media.desktop]: { gridColumn: "auto" } } });
 
-export const filterActions = style([filterWide, { display: "flex", gap: vars.space.md, alignItems: "center", minHeight: "2.75rem" }]);
+export const filterActions = style([
+  filterWide,
+  { display: "flex", gap: vars.space.md, alignItems: "center", minHeight: vars.control.target },
+]);
 
 export const count = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 

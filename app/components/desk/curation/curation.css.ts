@@ -38,7 +38,7 @@ export const warning = style({ color: vars.color.error });
 export const buttons = style({ display: "flex", flexWrap: "wrap", gap: vars.space.sm });
 
 const small = {
-  minHeight: "2.75rem",
+  minHeight: vars.control.target,
   minWidth: "4.5rem",
   padding: `0 ${vars.space.sm}`,
   fontFamily: vars.font.ui,

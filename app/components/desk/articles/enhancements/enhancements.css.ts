@@ -94,8 +94,8 @@ export const chipText = style({ flex: "1 1 10rem", display: "grid", minWidth: 0 
 export const chipButtons = style({ display: "flex", gap: vars.space.xs });
 
 export const chipButton = style({
-  minHeight: "2.75rem",
-  minWidth: "2.75rem",
+  minHeight: vars.control.target,
+  minWidth: vars.control.target,
   padding: `0 ${vars.space.sm}`,
   border: `1px solid ${vars.color.ink}`,
   background: vars.color.paper,
