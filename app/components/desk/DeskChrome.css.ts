@@ -1,5 +1,5 @@
 import { style } from "@vanilla-extract/css";
-import { media, vars } from "~/app/styles/theme.css";
+import { vars } from "~/app/styles/theme.css";
 
 // The desk's bar: ink, so that no one mistakes the desk for the site readers see.
 
@@ -39,9 +39,23 @@ export const desk = style({
   verticalAlign: "middle",
 });
 
-export const nav = style({ flex: "1 1 auto", order: 3, "@media": { [media.tablet]: { order: 0 } } });
+/** The areas on a row of their own under the name and who is at the desk, at every width. */
+export const nav = style({
+  flex: "1 1 100%",
+  order: 3,
+  borderTop: "1px solid rgba(255, 255, 255, 0.2)",
+  paddingTop: vars.space.xs,
+});
 
-export const navList = style({ display: "flex", flexWrap: "wrap", gap: `0 ${vars.space.md}`, listStyle: "none", margin: 0, padding: 0 });
+// 0.75 rem apart: a role's areas fit one row at 1280 px; an admin's 17 take two.
+export const navList = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: `0 calc(${vars.space.sm} + ${vars.space.xs})`,
+  listStyle: "none",
+  margin: 0,
+  padding: 0,
+});
 
 export const navLink = style({
   display: "inline-block",
