@@ -19,8 +19,12 @@ export const billingMail = (config: Config, mailer: Mailer): BillingMail => ({
   publisher: publisherFrom(config),
 });
 
-/** Built once: toLocaleDateString makes a new formatter on every call, a cost each of a renewal day's receipts paid. */
-const longDateFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "long" });
+/**
+ * A date as the site writes it, "MMMM DD, YYYY" (spec), so that a mail and the page it confirms
+ * name a day alike ("January 01, 2027"). Built once: toLocaleDateString makes a new formatter on
+ * every call, a cost each of a renewal day's receipts paid.
+ */
+const longDateFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "long", day: "2-digit", year: "numeric" });
 export const longDate = (iso: string) => longDateFormat.format(new Date(iso));
 
 /** The publisher's footer every billing and account mail ends with. */
