@@ -1,7 +1,11 @@
+import { useRef } from "react";
 import type { PodcastEpisode } from "~/server/content/podcasts";
 import { podcastAudioPath } from "~/shared/urls";
 import { formatDuration, formatPublished } from "~/app/lib/content/format";
 import { SaveControl } from "./library/SaveControl";
+import { MediaControls } from "./media/MediaControls";
+import { audioPlayer } from "./media/media-controls.css";
+import { useHydrated } from "./useHydrated";
 import { ShareControl } from "./library/ShareControl";
 import * as css from "./podcast.css";
 
@@ -19,15 +23,30 @@ export function EpisodeMeta({ episode, serial }: { episode: PodcastEpisode; seri
   );
 }
 
-/** The browser's own player, a download link, and Save and Share, for one episode. */
+/**
+ * The player (the browser's own until scripts run, then ours around the same <audio>), a download
+ * link, and Save and Share, for one episode.
+ */
 export function EpisodeAudio({ episode, seriesTitle, siteUrl }: { episode: PodcastEpisode; seriesTitle: string; siteUrl: string }) {
+  const audio = useRef<HTMLAudioElement>(null);
+  const hydrated = useHydrated();
   return (
     <>
-      {/* Audio only: WCAG asks a transcript of it, not a captions <track>. */}
-      {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
-      <audio className={css.player} controls preload="none" src={podcastAudioPath(episode.id)} aria-label={`Listen: ${episode.title}`}>
-        <a href={podcastAudioPath(episode.id)}>Download the episode (MP3)</a>
-      </audio>
+      <div className={audioPlayer}>
+        {/* Audio only: WCAG asks a transcript of it, not a captions <track>. */}
+        {/* eslint-disable-next-line jsx-a11y/media-has-caption */}
+        <audio
+          ref={audio}
+          className={css.player}
+          controls={!hydrated}
+          preload="none"
+          src={podcastAudioPath(episode.id)}
+          aria-label={`Listen: ${episode.title}`}
+        >
+          <a href={podcastAudioPath(episode.id)}>Download the episode (MP3)</a>
+        </audio>
+        {hydrated ? <MediaControls media={audio} title={episode.title} knownDuration={episode.durationSeconds} layout="audio" /> : null}
+      </div>
       <p className={css.tools}>
         <a href={podcastAudioPath(episode.id)} download>
           Download<span className="visually-hidden"> {episode.title}</span> (MP3)

@@ -1,6 +1,9 @@
 import { Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { primaryButton } from "./controls.css";
+import { MediaControls } from "./media/MediaControls";
+import { videoPlayer } from "./media/media-controls.css";
+import { useHydrated } from "./useHydrated";
 import * as css from "./video.css";
 
 /** Seconds the end screen waits before the next video starts (spec: 10). */
@@ -19,15 +22,21 @@ interface Props {
   video: PlayableVideo;
   /** What the end screen offers next; the playlist wraps round to its first video. */
   next: { title: string; url: string } | null;
+  /** Fill the page's height (the embed) rather than take 16:9 of its width. */
+  fillHeight?: boolean;
 }
 
 /**
  * The browser's own player, which plays, seeks and shows captions without any script of ours.
- * With JS, the end of the video brings the end screen: a countdown to the next video, with
- * replay. Key it on the video, so each video starts with a fresh end screen.
+ * With JS, our controls take over from it, and the end of the video brings the end screen: a
+ * countdown to the next video, with replay. Key it on the video, so each video starts with a
+ * fresh end screen.
  */
-export function VideoPlayer({ video, next }: Props) {
+export function VideoPlayer({ video, next, fillHeight = false }: Props) {
   const player = useRef<HTMLVideoElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const playButton = useRef<HTMLButtonElement>(null);
+  const hydrated = useHydrated();
   const navigate = useNavigate();
   const location = useLocation();
   const [ended, setEnded] = useState(false);
@@ -56,71 +65,74 @@ export function VideoPlayer({ video, next }: Props) {
     if (!el) return;
     el.currentTime = 0;
     el.play().catch(() => undefined);
-    el.focus();
+    playButton.current?.focus();
   };
 
   return (
-    <div className={css.stage}>
-      <video
-        ref={player}
-        className={css.video}
-        controls
-        preload="metadata"
-        poster={video.poster}
-        width={1280}
-        height={720}
-        onPlay={() => setEnded(false)}
-        onEnded={() => {
-          setSeconds(END_COUNTDOWN_SECONDS);
-          setCounting(true);
-          setEnded(true);
-        }}
-      >
-        <source src={video.src} type={video.type} />
-        <track kind="captions" src={video.captions} srcLang="en" label="English" default />
-        <p>
-          Your browser cannot play this video. <a href={video.src}>Download the video</a> or read the description below.
-        </p>
-      </video>
-      {ended ? (
-        <section className={css.overlay} aria-labelledby="end-screen-title" data-end-screen="">
-          {next ? (
-            <>
-              <h2 id="end-screen-title" className={css.overlayText}>
-                Up next
-              </h2>
-              <p className={css.overlayTitle}>{next.title}</p>
-              {counting ? (
-                <p className={css.overlayText} role="timer">
-                  Playing in {seconds} {seconds === 1 ? "second" : "seconds"}
-                </p>
-              ) : null}
-              <div className={css.overlayActions}>
-                <Link className={primaryButton} to={next.url} state={{ autoplay: true }}>
-                  Play now
-                </Link>
+    <div ref={frame} className={`${videoPlayer} ${fillHeight ? css.fillPlayer : css.player}`}>
+      <div className={css.stage}>
+        <video
+          ref={player}
+          className={css.video}
+          controls={!hydrated}
+          preload="metadata"
+          poster={video.poster}
+          width={1280}
+          height={720}
+          onPlay={() => setEnded(false)}
+          onEnded={() => {
+            setSeconds(END_COUNTDOWN_SECONDS);
+            setCounting(true);
+            setEnded(true);
+          }}
+        >
+          <source src={video.src} type={video.type} />
+          <track kind="captions" src={video.captions} srcLang="en" label="English" default />
+          <p>
+            Your browser cannot play this video. <a href={video.src}>Download the video</a> or read the description below.
+          </p>
+        </video>
+        {ended ? (
+          <section className={css.overlay} aria-labelledby="end-screen-title" data-end-screen="">
+            {next ? (
+              <>
+                <h2 id="end-screen-title" className={css.overlayText}>
+                  Up next
+                </h2>
+                <p className={css.overlayTitle}>{next.title}</p>
+                {counting ? (
+                  <p className={css.overlayText} role="timer">
+                    Playing in {seconds} {seconds === 1 ? "second" : "seconds"}
+                  </p>
+                ) : null}
+                <div className={css.overlayActions}>
+                  <Link className={primaryButton} to={next.url} state={{ autoplay: true }}>
+                    Play now
+                  </Link>
+                  <button type="button" className={css.secondaryButton} onClick={replay}>
+                    Replay
+                  </button>
+                  {counting ? (
+                    <button type="button" className={css.secondaryButton} onClick={() => setCounting(false)}>
+                      Cancel
+                    </button>
+                  ) : null}
+                </div>
+              </>
+            ) : (
+              <>
+                <h2 id="end-screen-title" className={css.overlayTitle}>
+                  {video.title}
+                </h2>
                 <button type="button" className={css.secondaryButton} onClick={replay}>
                   Replay
                 </button>
-                {counting ? (
-                  <button type="button" className={css.secondaryButton} onClick={() => setCounting(false)}>
-                    Cancel
-                  </button>
-                ) : null}
-              </div>
-            </>
-          ) : (
-            <>
-              <h2 id="end-screen-title" className={css.overlayTitle}>
-                {video.title}
-              </h2>
-              <button type="button" className={css.secondaryButton} onClick={replay}>
-                Replay
-              </button>
-            </>
-          )}
-        </section>
-      ) : null}
+              </>
+            )}
+          </section>
+        ) : null}
+      </div>
+      {hydrated ? <MediaControls media={player} frame={frame} playButton={playButton} title={video.title} layout="video" /> : null}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import * as css from "./video.css";
 /** In place of the player, for a subscriber-only video and a reader who does not subscribe. */
 export function VideoWall({ poster, videoUrl, abTag, signedIn }: { poster: string; videoUrl: string; abTag: string; signedIn: boolean }) {
   return (
-    <div className={css.stage}>
+    <div className={`${css.player} ${css.stage}`}>
       <img className={css.poster} src={poster} alt="" width={1280} height={720} />
       <section className={css.overlay} aria-labelledby="video-wall-title" data-wall="video">
         <h2 id="video-wall-title" className={css.overlayTitle}>

@@ -73,7 +73,8 @@ export const readMore = style({
   cursor: "pointer",
 });
 
-export const player = style({ display: "block", width: "100%", maxWidth: vars.measure.text, margin: `${vars.space.sm} 0` });
+/** The browser's own player, before scripts run (or without them); ours hides it. */
+export const player = style({ selectors: { "&[controls]": { display: "block", width: "100%" } } });
 
 export const tools = style({
   display: "flex",

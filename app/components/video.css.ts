@@ -7,8 +7,18 @@ export const layout = style({
   "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 1fr) 20rem" } },
 });
 
-// The spec's poster box: 16:9, so 56.25% of the width.
-export const stage = style({ position: "relative", aspectRatio: "16 / 9", background: "#000", margin: `0 0 ${vars.space.md}` });
+export const player = style({ margin: `0 0 ${vars.space.md}` });
+
+/** A player that fills its page's height: the embed's, in a frame of any size. */
+export const fillPlayer = style({ margin: 0, height: "100%", minHeight: 0, boxSizing: "border-box" });
+
+// The spec's poster box: 16:9, so 56.25% of the width; all of the screen when full screen.
+export const stage = style({
+  position: "relative",
+  aspectRatio: "16 / 9",
+  background: "#000",
+  selectors: { [`${player}:fullscreen &, ${fillPlayer} &`]: { aspectRatio: "auto", height: "100%" } },
+});
 
 export const video = style({ display: "block", width: "100%", height: "100%" });
 
@@ -112,7 +122,14 @@ export const thumb = style({ width: "100%", height: "auto", aspectRatio: "16 / 9
 
 export const current = style({ fontWeight: 700 });
 
-export const embedPage = style({ margin: 0, background: "#000", fontFamily: vars.font.ui });
+export const embedPage = style({
+  display: "grid",
+  gridTemplateRows: "minmax(0, 1fr) auto",
+  height: "100vh",
+  margin: 0,
+  background: "#000",
+  fontFamily: vars.font.ui,
+});
 
 export const embedCaption = style({
   margin: 0,

@@ -27,9 +27,9 @@ export default function VideoEmbed() {
     <div className={css.embedPage}>
       <h1 className="visually-hidden">{title}</h1>
       {player ? (
-        <VideoPlayer video={player} next={null} />
+        <VideoPlayer video={player} next={null} fillHeight />
       ) : (
-        <div className={css.stage}>
+        <div className={`${css.fillPlayer} ${css.stage}`}>
           <img className={css.poster} src={poster} alt="" width={1280} height={720} />
           <p className={css.overlay}>
             <span className={css.overlayTitle}>This video is for subscribers</span>
