@@ -17,7 +17,19 @@ export const subDek = style({ color: vars.color.muted, margin: `0 0 ${vars.space
 
 export const meta = style({ fontSize: vars.size.sm, color: vars.color.muted });
 
-export const hero = style({ width: "100%", height: "auto", aspectRatio: "16 / 9", margin: `${vars.space.md} 0` });
+/**
+ * The drawn hero: 16:9, and on a desktop a wider 21:9 band, cut from the middle of the same
+ * drawing (its figure keeps to the middle), so the text begins nearer the first screen.
+ */
+export const hero = style({
+  display: "block",
+  width: "100%",
+  height: "auto",
+  aspectRatio: "16 / 9",
+  objectFit: "cover",
+  margin: `${vars.space.md} 0`,
+  "@media": { [media.desktop]: { aspectRatio: "21 / 9" } },
+});
 
 /** An uploaded hero keeps its own proportions: its width and height attributes hold its place. */
 export const uploadedHero = style({ display: "block", width: "100%", height: "auto", margin: `${vars.space.md} 0` });
