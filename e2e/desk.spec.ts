@@ -28,6 +28,10 @@ test("a staff member signs in with a password and a TOTP code, and reaches the d
     "Editorial",
     "Video and audio",
   ]);
+  // What is waiting for an editor: each count leads to the list that holds it.
+  const waiting = page.getByRole("region", { name: "Waiting" }).getByRole("link");
+  await expect(waiting).toHaveText([/^\d+\s*Drafts?$/, /^\d+\s*Scheduled to publish$/]);
+  await expect(waiting.first()).toHaveAttribute("href", "/desk/articles?status=draft");
   await axe(page);
 
   await page.getByRole("button", { name: "Leave the desk" }).click();

@@ -148,3 +148,27 @@ test("shows the topics that match above the results, a clear answer for nothing 
   await page.goto("/search?q=zzqxqzz");
   await expect(page.locator("main")).toContainText("No results for “zzqxqzz”");
 });
+
+test("lists a cover story that ran on several issues once, with links to the issues it also ran on", async ({ page }) => {
+  // The seed's archive runs "Knowledge Management" as the cover story of more than one issue.
+  await searchFor(page, "knowledge management");
+  const issues = results(page).and(page.locator('[data-result-kind="issue"]'));
+  const grouped = issues.filter({ hasText: /Also the cover story of \d+ other issues?:/ }).first();
+  await expect(grouped).toBeVisible();
+  const line = grouped.locator("p", { hasText: "Also the cover story of" });
+  const others = Number(/of (\d+) other/.exec(await line.innerText())![1]);
+  expect(others).toBeGreaterThan(0);
+  const links = line.getByRole("link");
+  await expect(links).toHaveCount(others);
+  // Listed once: no other issue on the page has the same cover story. Its heading is "Cover story (Month Year)".
+  const cover = (await grouped.getByRole("heading").innerText()).replace(/ \(.*\)$/, "").trim();
+  const sameCover = issues.filter({
+    has: page.getByRole("heading", { name: new RegExp(`^${cover.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(`) }),
+  });
+  await expect(sameCover).toHaveCount(1);
+  const when = await links.first().innerText();
+  await links.first().click();
+  await expect(page).toHaveURL(/\/archive-toc\/\d+$/);
+  await expect(page.locator("h1")).toHaveText(cover);
+  await expect(page.locator("main")).toContainText(when);
+});

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData } from "@remix-run/react";
 import { areasFor, pagesFor, type DeskArea } from "~/server/desk/roles";
 import { endDeskSession } from "~/server/desk/staff";
+import { deskToDo } from "~/server/desk/to-do";
 import { ROLE_NAMES } from "~/shared/staff-roles";
 import { DeskPage } from "~/app/components/desk/DeskPage";
 import * as css from "~/app/components/desk/desk.css";
@@ -28,6 +29,7 @@ const AREA_DESCRIPTIONS: Record<DeskArea["id"], string> = {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireDesk({ request, context }, "desk.enter");
+  const db = await requestContext({ request, context }).db();
   return {
     name: `${staff.user.firstName} ${staff.user.lastName}`,
     roles: staff.roles.map((role) => ROLE_NAMES[role]),
@@ -38,6 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       description: AREA_DESCRIPTIONS[area.id],
       links: pagesFor(area, staff.roles),
     })),
+    toDo: await deskToDo(db, staff.roles),
   };
 }
 
@@ -54,12 +57,29 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction = (args) => deskMeta(args, "The desk");
 
 export default function DeskHome() {
-  const { name, roles, until, areas } = useLoaderData<typeof loader>();
+  const { name, roles, until, areas, toDo } = useLoaderData<typeof loader>();
   return (
     <DeskPage title="The desk">
       <p className={css.muted}>
         {name}: {roles.join(", ")}. Your desk session lasts until {until}. <Link to="/desk/security">Your second factor</Link>
       </p>
+      {toDo.length > 0 ? (
+        <section aria-labelledby="desk-to-do">
+          <h2 id="desk-to-do" className={css.sectionHeading}>
+            Waiting
+          </h2>
+          <ul className={css.toDo}>
+            {toDo.map((item) => (
+              <li key={item.path}>
+                <Link className={css.toDoLink} to={item.path} data-count={item.count}>
+                  <span className={css.toDoCount}>{item.count.toLocaleString("en-US")}</span>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <nav aria-label="Desk areas">
         <ul className={css.areas}>
           {areas.map((area) => (
@@ -67,10 +87,12 @@ export default function DeskHome() {
               <h2>{area.title}</h2>
               <p>{area.description}</p>
               {area.links.length > 0 ? (
-                <ul>
+                <ul className={css.areaLinks}>
                   {area.links.map((link) => (
                     <li key={link.path}>
-                      <Link to={link.path}>{link.title}</Link>
+                      <Link className={css.areaLink} to={link.path}>
+                        {link.title}
+                      </Link>
                     </li>
                   ))}
                 </ul>

@@ -29,7 +29,7 @@ export const alert = style([muted, { color: vars.color.error, fontWeight: 700 }]
 /** The home page's areas: one column on a phone, three on a laptop. */
 export const areas = style({
   display: "grid",
-  gap: vars.space.md,
+  gap: `${vars.space.xl} ${vars.space.lg}`,
   gridTemplateColumns: "1fr",
   listStyle: "none",
   padding: 0,
@@ -37,18 +37,68 @@ export const areas = style({
   "@media": { [media.tablet]: { gridTemplateColumns: "repeat(auto-fill, minmax(16rem, 1fr))" } },
 });
 
+/** An area: its name under a rule, what it is for, and its pages as a list of links. */
 export const area = style({
-  border: `1px solid ${vars.color.rule}`,
-  borderRadius: vars.radius.md,
-  padding: vars.space.md,
-  background: vars.color.paper,
+  borderTop: `3px solid ${vars.color.ink}`,
+  padding: `${vars.space.sm} 0 0`,
   fontFamily: vars.font.ui,
 });
 
-export const areaLater = style([area, { background: vars.color.wash }]);
+export const areaLater = style([area, { borderTopColor: vars.color.rule, color: vars.color.muted }]);
 
-globalStyle(`${area} h2`, { fontSize: vars.size.lg, margin: `0 0 ${vars.space.sm}` });
-globalStyle(`${area} p, ${area} ul`, { margin: 0 });
+globalStyle(`${area} h2`, { fontSize: vars.size.lg, margin: `0 0 ${vars.space.xs}` });
+globalStyle(`${area} p`, { margin: 0 });
+globalStyle(`${area} > p`, { color: vars.color.muted, fontSize: vars.size.sm });
+
+export const areaLinks = style({ listStyle: "none", padding: 0, margin: `${vars.space.sm} 0 0` });
+
+export const areaLink = style({
+  display: "flex",
+  justifyContent: "space-between",
+  alignItems: "center",
+  minHeight: vars.control.target,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  color: vars.color.ink,
+  fontWeight: 600,
+  textDecoration: "none",
+  selectors: {
+    "&::after": { content: '"→" / ""', color: vars.color.muted, fontWeight: 400 },
+    "&:hover": { color: vars.color.accent },
+    "&:hover::after": { color: vars.color.accent },
+  },
+});
+
+/** The counts of waiting work on the desk's home, each a link to the list that holds it. */
+export const toDo = style({
+  display: "grid",
+  gap: vars.space.md,
+  gridTemplateColumns: "repeat(auto-fill, minmax(12rem, 1fr))",
+  listStyle: "none",
+  padding: 0,
+  margin: 0,
+  fontFamily: vars.font.ui,
+});
+
+export const toDoLink = style({
+  display: "grid",
+  gap: vars.space.xs,
+  height: "100%",
+  boxSizing: "border-box",
+  padding: vars.space.md,
+  background: vars.color.wash,
+  borderLeft: `4px solid ${vars.color.accent}`,
+  color: vars.color.ink,
+  textDecoration: "none",
+  selectors: {
+    "&:hover": { background: vars.color.notice },
+    // Nothing waiting: the rule steps back, so the eye goes to what is.
+    '&[data-count="0"]': { borderLeftColor: vars.color.rule },
+  },
+});
+
+export const toDoCount = style({ fontFamily: vars.font.body, fontSize: vars.size.xxl, fontWeight: 700, lineHeight: 1 });
+
+export const sectionHeading = style({ fontSize: vars.size.lg, margin: `0 0 ${vars.space.sm}` });
 
 /**
  * A table on a laptop; on a phone each row stacks into a card whose cells carry their column's
@@ -68,7 +118,24 @@ globalStyle(`${table} th, ${table} td`, {
   borderBottom: `1px solid ${vars.color.rule}`,
   overflowWrap: "anywhere",
 });
-globalStyle(`${table} thead th`, { borderBottom: `2px solid ${vars.color.ink}` });
+globalStyle(`${table} thead th`, {
+  borderBottom: `2px solid ${vars.color.ink}`,
+  color: vars.color.muted,
+  fontSize: vars.size.xs,
+  fontWeight: 700,
+  letterSpacing: "0.06em",
+  textTransform: "uppercase",
+  verticalAlign: "bottom",
+});
+globalStyle(`${table} tbody tr:hover`, { background: vars.color.wash });
+// A working list's links in ink, their underline quiet until pointed at: a table of blue
+// underlines reads as a wall. Weightless (:where), so a link's own class still decides.
+globalStyle(`:where(${table}) a`, {
+  color: "inherit",
+  textDecorationColor: vars.color.rule,
+  textUnderlineOffset: vars.link.underlineOffset,
+});
+globalStyle(`:where(${table}) a:hover`, { color: vars.color.accent, textDecorationColor: "currentColor" });
 
 globalStyle(`${table} thead`, {
   "@media": { [media.narrow]: { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" } },

@@ -113,13 +113,16 @@ async function rows(db: Database, filter: OrderListFilter, limit: number, offset
 
 /** One page of the list, and how many orders the filter finds in all. */
 export async function orderListPage(db: Database, filter: OrderListFilter, page: number, size: number) {
-  const [list, count] = await Promise.all([
-    rows(db, filter, size, (page - 1) * size),
-    filtered(db, filter)
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows: list, total: Number(count.n) };
+  const [list, total] = await Promise.all([rows(db, filter, size, (page - 1) * size), countOrders(db, filter)]);
+  return { rows: list, total };
+}
+
+/** How many orders the filter holds. */
+export async function countOrders(db: Database, filter: OrderListFilter): Promise<number> {
+  const found = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(found.n);
 }
 
 /** The filter's orders as CSV, newest first (at most CSV_LIMIT). */
