@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
+import type { Compilable, CompiledQuery, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
 import { log } from "~/server/log";
 
@@ -10,6 +10,15 @@ import { log } from "~/server/log";
  * number of forms may carry it, since each form stays prepared for the connection's life.
  */
 export const PREPARED = "/* prepared */ ";
+
+/**
+ * A query built with Kysely, compiled to carry PREPARED, for `db.executeQuery`. On SQLite the
+ * comment changes nothing (its statements are kept prepared by their text anyway).
+ */
+export function prepared<R>(query: Compilable<R>): CompiledQuery<R> {
+  const compiled = query.compile();
+  return { ...compiled, sql: PREPARED + compiled.sql };
+}
 
 const statementName = (text: string) => `p_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
 

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { cardQuery } from "~/server/content/article-cards";
 import type { Database } from "~/server/db/connection";
+import { prepared } from "~/server/db/postgres-pool";
 import type { Paging } from "~/shared/pagination";
 import { pageOfCards, type StreamPage } from "~/server/content/streams";
 import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
@@ -197,15 +198,16 @@ function unreadCount(db: Database, userId: string) {
  * (unless the page does not show it: the following stream marks them seen), in one query.
  */
 export async function followingSummary(db: Database, userId: string, withUnread = true): Promise<{ topics: string[]; unread: number }> {
-  const rows = await db
+  // On every signed-in page: kept prepared, as the reader's own statement is (ADR 095).
+  const query = db
     .selectFrom("follow as mine")
     .innerJoin("topic", (join) => join.on((eb) => eb(eb.ref("topic.id"), "=", followedTopicId("mine"))))
     .select("topic.name")
     .select((eb) => (withUnread ? unreadCount(db, userId).as("unread") : eb.lit(0).as("unread")))
     .where("mine.user_id", "=", userId)
     .where("mine.kind", "=", "topic")
-    .orderBy("topic.name")
-    .execute();
+    .orderBy("topic.name");
+  const { rows } = await db.executeQuery(prepared(query));
   return { topics: rows.map((r) => r.name), unread: Number(rows[0]?.unread ?? 0) };
 }
 

@@ -3,6 +3,7 @@ import { PRINT_REFERENCE_PREFIX } from "~/server/accounts/print-subscribers";
 import { hashToken } from "~/server/accounts/tokens";
 import { toUser, userColumns, type User } from "~/server/accounts/users";
 import type { Database } from "~/server/db/connection";
+import { prepared } from "~/server/db/postgres-pool";
 import { dismissedColumn, dismissedIn, type Dismissible } from "./dismissals";
 import { userKeyOf } from "./keys";
 import { givesAccess, statusFrom, type SubscriberStatus } from "~/server/subscriptions/entitlements";
@@ -150,12 +151,12 @@ function toReader(rows: ReaderRow[]): SignedInReader | undefined {
 
 /** The signed-in reader behind a session token, if the session exists, has not expired and the account is open. */
 export async function readerForSession(db: Database, token: string, now = new Date()): Promise<SignedInReader | undefined> {
-  const rows = await readerRows(db, now)
+  // Run on every signed-in request, and planned in 0.4–0.8 ms each time: kept prepared (ADR 095).
+  const query = readerRows(db, now)
     .innerJoin("user_session", "user_session.user_id", "app_user.id")
     .where("user_session.id_hash", "=", hashToken(token))
-    .where("user_session.expires_at", ">", now.toISOString())
-    .execute();
-  return toReader(rows);
+    .where("user_session.expires_at", ">", now.toISOString());
+  return toReader((await db.executeQuery(prepared(query))).rows);
 }
 
 /** The reader with this id, if their account is open. */
