@@ -24,7 +24,7 @@ import type { DB } from "./schema";
 import { migrationProvider } from "./migrations";
 import { shareOwnPriority } from "./backend-priority";
 import { createPostgresPool } from "./postgres-pool";
-import { StorableTextPlugin } from "./storable-text-plugin";
+import { storableParameters } from "./storable-text";
 
 export type Database = Kysely<DB>;
 
@@ -71,7 +71,7 @@ export function connect(options: ConnectionOptions): Database {
     });
     const databaseUrl = options.databaseUrl;
     if (options.backendsSharePriority) pool.onConnect((client) => shareOwnPriority(client, databaseUrl));
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new StorableTextPlugin()], log: publishQuery });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: publishQuery });
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = new SQLite(path.join(options.dataDir, "site.db"));
@@ -83,7 +83,6 @@ export function connect(options: ConnectionOptions): Database {
   file.pragma("busy_timeout = 0");
   return new Kysely<DB>({
     dialect: new SiteSqliteDialect({ database: withStatementCache(file), file }),
-    plugins: [new StorableTextPlugin()],
     log: publishQuery,
   });
 }
@@ -173,7 +172,8 @@ class WaitForWriteLockDriver extends SqliteDriver {
 /**
  * Kysely prepares every query afresh; compiling SQL in SQLite costs more than running these
  * small queries, so prepared statements are kept per SQL text (queries are parameterised,
- * so the set of texts is small and bounded by the code).
+ * so the set of texts is small and bounded by the code). Their bound values are made storable
+ * on the way in, as on PostgreSQL (postgres-pool.ts).
  */
 function withStatementCache(file: SQLite.Database): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
@@ -182,12 +182,21 @@ function withStatementCache(file: SQLite.Database): SqliteDatabase {
     prepare(sqlText: string) {
       let statement = cache.get(sqlText);
       if (!statement) {
-        statement = file.prepare(sqlText) as unknown as SqliteStatement;
+        statement = storableStatement(file.prepare(sqlText) as unknown as SqliteStatement);
         if (cache.size >= 500) cache.clear();
         cache.set(sqlText, statement);
       }
       return statement;
     },
+  };
+}
+
+function storableStatement(statement: SqliteStatement): SqliteStatement {
+  return {
+    reader: statement.reader,
+    all: (parameters) => statement.all(storableParameters(parameters)),
+    run: (parameters) => statement.run(storableParameters(parameters)),
+    iterate: (parameters) => statement.iterate(storableParameters(parameters)),
   };
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Compilable, CompiledQuery, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import pg from "pg";
 import { log } from "~/server/log";
+import { storableParameters } from "./storable-text";
 
 /**
  * SQL that starts with this comment is prepared once on each connection, and PostgreSQL reuses
@@ -22,7 +23,8 @@ export function prepared<R>(query: Compilable<R>): CompiledQuery<R> {
 
 const statementName = (text: string) => `p_${createHash("sha1").update(text).digest("base64url").slice(0, 20)}`;
 
-function send<R>(client: pg.PoolClient, text: string, values: unknown[]): Promise<PostgresQueryResult<R>> {
+function send<R>(client: pg.PoolClient, text: string, bound: readonly unknown[]): Promise<PostgresQueryResult<R>> {
+  const values = storableParameters(bound);
   const query = text.startsWith(PREPARED) ? client.query({ name: statementName(text), text, values }) : client.query(text, values);
   return query as unknown as Promise<PostgresQueryResult<R>>;
 }
@@ -60,7 +62,7 @@ export function createPostgresPool(
 
 function wrap(client: pg.PoolClient): PostgresPoolClient {
   return {
-    query: ((text: string, values: ReadonlyArray<unknown>) => send(client, text, [...values])) as PostgresPoolClient["query"],
+    query: ((text: string, values: ReadonlyArray<unknown>) => send(client, text, values)) as PostgresPoolClient["query"],
     release: () => client.release(),
   };
 }
