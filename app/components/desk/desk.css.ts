@@ -111,21 +111,24 @@ export const table = style({
   fontSize: vars.size.sm,
 });
 
+// Below a laptop's width anything too long for the screen breaks where it must. On a laptop a
+// cell is as wide as its longest word, so "$64.00" and a heading's words stay whole.
 globalStyle(`${table} th, ${table} td`, {
   textAlign: "left",
   verticalAlign: "top",
   padding: vars.space.sm,
   borderBottom: `1px solid ${vars.color.rule}`,
   overflowWrap: "anywhere",
+  "@media": { [media.desktop]: { overflowWrap: "break-word" } },
 });
+globalStyle(`${table} th`, { "@media": { [media.desktop]: { overflowWrap: "normal" } } });
+// Column headings as small capitals on a laptop, where the columns have room for them.
 globalStyle(`${table} thead th`, {
   borderBottom: `2px solid ${vars.color.ink}`,
   color: vars.color.muted,
-  fontSize: vars.size.xs,
   fontWeight: 700,
-  letterSpacing: "0.06em",
-  textTransform: "uppercase",
   verticalAlign: "bottom",
+  "@media": { [media.desktop]: { fontSize: vars.size.xs, letterSpacing: "0.06em", textTransform: "uppercase" } },
 });
 globalStyle(`${table} tbody tr:hover`, { background: vars.color.wash });
 // A working list's links in ink, their underline quiet until pointed at: a table of blue
