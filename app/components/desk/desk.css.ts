@@ -4,6 +4,9 @@ import { media, vars } from "~/app/styles/theme.css";
 /** The desk's pages: the site's look, with a band that says where the reader is. */
 export const page = style({ display: "grid", gridTemplateColumns: "minmax(0, 1fr)", gap: vars.space.lg, maxWidth: vars.measure.page });
 
+// The page's gap spaces its sections; a section's own margin (prose.section) would double it.
+globalStyle(`${page} > section`, { marginTop: 0 });
+
 export const band = style({
   display: "flex",
   flexWrap: "wrap",
