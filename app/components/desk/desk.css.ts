@@ -74,7 +74,7 @@ export const areaLink = style({
 /** The counts of waiting work on the desk's home, each a link to the list that holds it. */
 export const toDo = style({
   display: "grid",
-  gap: vars.space.md,
+  gap: vars.space.sm,
   gridTemplateColumns: "repeat(auto-fill, minmax(12rem, 1fr))",
   listStyle: "none",
   padding: 0,
@@ -82,9 +82,12 @@ export const toDo = style({
   fontFamily: vars.font.ui,
 });
 
+// On a phone each count is a row, its number beside its words.
 export const toDoLink = style({
   display: "grid",
   gap: vars.space.xs,
+  alignItems: "center",
+  "@media": { [media.narrow]: { gridTemplateColumns: "3.5rem 1fr", padding: `${vars.space.sm} ${vars.space.md}` } },
   height: "100%",
   boxSizing: "border-box",
   padding: vars.space.md,
@@ -99,7 +102,13 @@ export const toDoLink = style({
   },
 });
 
-export const toDoCount = style({ fontFamily: vars.font.body, fontSize: vars.size.xxl, fontWeight: 700, lineHeight: 1 });
+export const toDoCount = style({
+  fontFamily: vars.font.body,
+  fontSize: vars.size.xxl,
+  fontWeight: 700,
+  lineHeight: 1,
+  "@media": { [media.narrow]: { fontSize: vars.size.xl } },
+});
 
 export const sectionHeading = style({ fontSize: vars.size.lg, margin: `0 0 ${vars.space.sm}` });
 
