@@ -15,6 +15,7 @@ export const bar = style({
   minHeight: row,
   padding: `${vars.space.xs} ${vars.space.sm}`,
   boxSizing: "border-box",
+  "@media": { [media.smallPhone]: { paddingInline: vars.space.xs } },
   fontFamily: vars.font.ui,
   fontSize: vars.size.sm,
   color: ink,
@@ -77,7 +78,8 @@ export const time = style({
   whiteSpace: "nowrap",
 });
 
-export const total = style({ opacity: 0.8 });
+/** The length beside the position; the smallest phones leave it to the range. */
+export const total = style({ opacity: 0.8, "@media": { [media.smallPhone]: { display: "none" } } });
 
 const thumb = {
   width: "0.875rem",
@@ -91,7 +93,7 @@ const thumb = {
 // colours get the platform's own range back.
 export const range = style({
   flex: "1 1 6rem",
-  minWidth: "4rem",
+  minWidth: "3rem",
   height: vars.control.target,
   margin: 0,
   background: "transparent",
