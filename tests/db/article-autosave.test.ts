@@ -14,6 +14,7 @@ import {
 import { suggestChoices } from "~/server/desk/article-choices";
 import { AUTOSAVE_OFF } from "~/shared/article-vocabulary";
 import type { ArticleFields } from "~/shared/article-fields";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { isolatedConnection } from "~/tests/helpers/test-db";
 
 // Autosave in the editorial domain (ADR 085), on the real database: the Save button's version
@@ -46,25 +47,7 @@ beforeAll(async () => {
   };
   ada = await staff("Ada");
   grace = await staff("Grace");
-  const topic = await db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("id").executeTakeFirstOrThrow();
-  const author = await db.selectFrom("author").select("slug").orderBy("id").executeTakeFirstOrThrow();
-  fields = {
-    title: "Autosaved Ledgers",
-    dek: "A dek.",
-    subDek: "",
-    summary: "A summary.",
-    body: "First paragraph.",
-    slug: "autosaved-ledgers",
-    authors: [author.slug],
-    topics: [topic.name],
-    contentType: "Article",
-    tier: "article",
-    series: null,
-    seriesTitle: null,
-    seriesPart: null,
-    streams: [],
-    published: "2031-05-02",
-  };
+  fields = await newArticleFields(db, { title: "Autosaved Ledgers", slug: "autosaved-ledgers", published: "2031-05-02" });
 });
 
 afterAll(async () => {

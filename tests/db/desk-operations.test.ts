@@ -3,16 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "~/server/accounts/users";
 import { connect, type Database } from "~/server/db/connection";
 import type { AuditActor } from "~/server/desk/audit";
-import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
+import { createSandboxProvider, type SandboxProvider } from "~/server/payments/sandbox";
 import { carrierFor } from "~/server/store/fulfilment/carriers";
 import { deskOrder, orderListFilter, orderListPage } from "~/server/store/fulfilment/desk-orders";
 import { fulfilLines, markDelivered } from "~/server/store/fulfilment/shipments";
-import { markOrderPaid } from "~/server/store/order-payment";
 import { purchaseHistory } from "~/server/store/purchase-history";
 import { cancelPaidOrder, refundOrder } from "~/server/store/refunds/refunds";
 import { progressWords } from "~/app/components/store/PurchaseHistoryList";
 import { adminOrderSchema } from "~/app/lib/api/groups/admin-operations";
-import { availabilities, insertOrder, type LineSpec } from "~/tests/helpers/store-orders";
+import { availabilities, insertOrder, payAtSandbox, type LineSpec } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // What the Admin API's operations (ADR 088) and the reader's purchase history read of an order
@@ -58,20 +57,8 @@ async function paidOrder(lines: LineSpec[], at = NOW) {
     createdAt: at.toISOString(),
     lines,
   });
-  const { total_cents } = await db.selectFrom("store_order").select("total_cents").where("id", "=", order.id).executeTakeFirstOrThrow();
-  const session = await sandbox.createCheckout({
-    reference: order.id,
-    description: `Order ${order.number}`,
-    amountCents: total_cents,
-    currency: "usd",
-    customerEmail: buyer.email,
-    successUrl: "https://meridian.test/ok",
-    cancelUrl: "https://meridian.test/no",
-  });
-  await db.updateTable("store_order").set({ provider: "sandbox", provider_session_id: session.id }).where("id", "=", order.id).execute();
-  expect((await sandbox.pay(session.id, SANDBOX_CARDS.succeeds, at)).ok).toBe(true);
-  expect(await markOrderPaid(db, order.id, at)).toBe(true);
-  return { ...order, totalCents: total_cents };
+  const { totalCents } = await payAtSandbox(db, sandbox, order, buyer.email, at);
+  return { ...order, totalCents };
 }
 
 const entryOf = async (orderId: string) => {

@@ -5,13 +5,13 @@ import { connect, type Database } from "~/server/db/connection";
 import type { AuditActor } from "~/server/desk/audit";
 import { createArticle, listDeskArticles } from "~/server/desk/articles";
 import { deskToDo } from "~/server/desk/to-do";
-import { createSandboxProvider, SANDBOX_CARDS } from "~/server/payments/sandbox";
+import { createSandboxProvider } from "~/server/payments/sandbox";
 import { carrierFor } from "~/server/store/fulfilment/carriers";
 import { orderListPage } from "~/server/store/fulfilment/desk-orders";
 import { fulfilLines } from "~/server/store/fulfilment/shipments";
-import { markOrderPaid } from "~/server/store/order-payment";
 import type { ArticleFields } from "~/shared/article-fields";
-import { availabilities, insertOrder } from "~/tests/helpers/store-orders";
+import { newArticleFields } from "~/tests/helpers/article-fields";
+import { availabilities, insertOrder, payAtSandbox } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The desk home's counts of waiting work, on the real database: each is the total of the list it
@@ -34,25 +34,7 @@ beforeAll(async () => {
     optIn: false,
   }))!;
   editor = { id: user.id, label: user.email };
-  const topic = await db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("id").executeTakeFirstOrThrow();
-  const author = await db.selectFrom("author").select("slug").orderBy("id").executeTakeFirstOrThrow();
-  fields = {
-    title: "Waiting on the Desk",
-    dek: "A dek.",
-    subDek: "",
-    summary: "A summary.",
-    body: "A paragraph.",
-    slug: "waiting-on-the-desk",
-    authors: [author.slug],
-    topics: [topic.name],
-    contentType: "Article",
-    tier: "article",
-    series: null,
-    seriesTitle: null,
-    seriesPart: null,
-    streams: [],
-    published: "2026-04-14",
-  };
+  fields = await newArticleFields(db, { title: "Waiting on the Desk", slug: "waiting-on-the-desk", published: "2026-04-14" });
 }, 60_000);
 
 afterAll(async () => {
@@ -89,19 +71,7 @@ describe(`the desk's waiting work (${dialectName})`, () => {
       createdAt: NOW.toISOString(),
       lines: [{ availabilityId: pick.hardcover.id }],
     });
-    const { total_cents } = await db.selectFrom("store_order").select("total_cents").where("id", "=", order.id).executeTakeFirstOrThrow();
-    const session = await sandbox.createCheckout({
-      reference: order.id,
-      description: `Order ${order.number}`,
-      amountCents: total_cents,
-      currency: "usd",
-      customerEmail: "buyer@example.org",
-      successUrl: "https://meridian.test/ok",
-      cancelUrl: "https://meridian.test/no",
-    });
-    await db.updateTable("store_order").set({ provider: "sandbox", provider_session_id: session.id }).where("id", "=", order.id).execute();
-    expect((await sandbox.pay(session.id, SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
-    expect(await markOrderPaid(db, order.id, NOW)).toBe(true);
+    await payAtSandbox(db, sandbox, order, "buyer@example.org", NOW);
 
     const paid = await counts(["store"]);
     expect(paid["/desk/orders?state=paid"]).toBe(before + 1);

@@ -3,19 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser, type User } from "~/server/accounts/users";
 import { connect, type Database } from "~/server/db/connection";
 import type { AuditActor } from "~/server/desk/audit";
-import { createSandboxProvider, SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
+import { createSandboxProvider, type SandboxProvider } from "~/server/payments/sandbox";
 import { openDownload } from "~/server/store/downloads";
 import { sendDispatchMails } from "~/server/store/fulfilment/dispatch-mail";
 import { orderStage, refundState } from "~/server/store/fulfilment/lifecycle";
 import { fulfilLines, markDelivered } from "~/server/store/fulfilment/shipments";
-import { markOrderPaid } from "~/server/store/order-payment";
 import { promoUses, takePromoUse } from "~/server/store/promo";
 import { cancelPaidOrder, refundOrder, refundsOf } from "~/server/store/refunds/refunds";
 import { sendRefundReceipts } from "~/server/store/refunds/refund-mail";
 import { redeemVoucher, voucherState } from "~/server/store/vouchers";
 import { pdfText, readPdf } from "~/tests/helpers/pdf-reader";
 import { recordingMail } from "~/tests/helpers/store-checkout";
-import { availabilities, insertOrder, type LineSpec } from "~/tests/helpers/store-orders";
+import { availabilities, insertOrder, payAtSandbox, type LineSpec } from "~/tests/helpers/store-orders";
 import { dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
 // The store's orders after payment (ADR 086) on the real database: dispatch with tracking,
@@ -98,20 +97,7 @@ async function paidOrder(lines: LineSpec[], extra: { promoCode?: string; shippin
       });
     });
   }
-  const { total_cents } = await db.selectFrom("store_order").select("total_cents").where("id", "=", order.id).executeTakeFirstOrThrow();
-  const session = await sandbox.createCheckout({
-    reference: order.id,
-    description: `Order ${order.number}`,
-    amountCents: total_cents,
-    currency: "usd",
-    customerEmail: buyer.email,
-    successUrl: "https://meridian.test/ok",
-    cancelUrl: "https://meridian.test/no",
-  });
-  await db.updateTable("store_order").set({ provider: "sandbox", provider_session_id: session.id }).where("id", "=", order.id).execute();
-  expect((await sandbox.pay(session.id, SANDBOX_CARDS.succeeds, NOW)).ok).toBe(true);
-  expect(await markOrderPaid(db, order.id, NOW)).toBe(true);
-  return { ...order, sessionId: session.id, totalCents: total_cents };
+  return { ...order, ...(await payAtSandbox(db, sandbox, order, buyer.email, NOW)) };
 }
 
 const orderRow = (id: string) => db.selectFrom("store_order").selectAll().where("id", "=", id).executeTakeFirstOrThrow();

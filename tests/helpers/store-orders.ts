@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import type { Database } from "~/server/db/connection";
 import type { CartLineKind, OrderStatus, RefundStatus } from "~/server/db/schema";
+import { SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
+import { markOrderPaid } from "~/server/store/order-payment";
 
 /** A shipping address the checkout accepts, as its form fields. */
 export const SHIPPING_ADDRESS = {
@@ -190,4 +192,31 @@ export async function insertRefund(
     .values(refund.lines.map(([position, quantity]) => ({ refund_id: id, position, quantity })))
     .execute();
   return id;
+}
+
+/**
+ * Pays an order at the sandbox provider with a card that succeeds, as its buyer would, and
+ * settles it as the return from checkout does: the order the desk and the buyer then see as paid.
+ */
+export async function payAtSandbox(
+  db: Database,
+  sandbox: SandboxProvider,
+  order: { id: string; number: string },
+  customerEmail: string,
+  at: Date,
+): Promise<{ sessionId: string; totalCents: number }> {
+  const { total_cents } = await db.selectFrom("store_order").select("total_cents").where("id", "=", order.id).executeTakeFirstOrThrow();
+  const session = await sandbox.createCheckout({
+    reference: order.id,
+    description: `Order ${order.number}`,
+    amountCents: total_cents,
+    currency: "usd",
+    customerEmail,
+    successUrl: "https://meridian.test/ok",
+    cancelUrl: "https://meridian.test/no",
+  });
+  await db.updateTable("store_order").set({ provider: "sandbox", provider_session_id: session.id }).where("id", "=", order.id).execute();
+  if (!(await sandbox.pay(session.id, SANDBOX_CARDS.succeeds, at)).ok) throw new Error(`the sandbox refused to pay ${order.number}`);
+  if (!(await markOrderPaid(db, order.id, at))) throw new Error(`${order.number} was not settled as paid`);
+  return { sessionId: session.id, totalCents: total_cents };
 }
