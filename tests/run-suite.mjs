@@ -41,14 +41,11 @@ const onPostgres = { DATABASE_URL: secondDatabase };
 
 const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/**
- * A step's output as it comes (or, `held`, when it ends, for a step that runs beside others); its
- * wall-clock time when it ends, for CI's time budget.
- */
-async function step(label, [command, args], env, held = false) {
-  console.log(`\n== ${label}${held ? ": running beside the next steps; its output follows when it ends" : ""} ==`);
+/** A step's output as it comes; its wall-clock time when it ends, for CI's time budget. */
+async function step(label, [command, args], env) {
+  console.log(`\n== ${label} ==`);
   const started = Date.now();
-  await run(command, args, env, held);
+  await run(command, args, env);
   console.log(`== ${label}: passed in ${seconds(started)} ==`);
 }
 
@@ -62,15 +59,10 @@ async function faults(database, env) {
 
 try {
   fs.rmSync("test-results", { recursive: true, force: true });
-  // Type-checking and building each use about one core, so they run side by side. The build
-  // takes about half as long: the tests that need it start when it ends, beside the type-check.
-  const typeCheck = step("type-check", npx("tsc", "--noEmit"), {}, true);
-  // Awaited below; this only keeps a failure before then from counting as unhandled.
-  typeCheck.catch(() => {});
-  await step("build", ["npm", ["run", "--silent", "build"]]);
+  // Type-checking and building each use about one core, so they run side by side.
+  await Promise.all([step("type-check", npx("tsc", "--noEmit")), step("build", ["npm", ["run", "--silent", "build"]])]);
   if (secondDatabase) {
     await Promise.all([
-      typeCheck,
       step("vitest (sqlite): all but the integration tests", npx("vitest", "run", "--exclude", "tests/integration/**"), {
         TEST_RESULTS_DIR: "test-results/sqlite",
       }),
@@ -91,7 +83,7 @@ try {
       TEST_RESULTS_DIR: "test-results/postgres",
     });
   } else {
-    await Promise.all([typeCheck, step(`vitest (${primary})`, npx("vitest", "run"), { TEST_RESULTS_DIR: `test-results/${primary}` })]);
+    await step(`vitest (${primary})`, npx("vitest", "run"), { TEST_RESULTS_DIR: `test-results/${primary}` });
     const browsers = () => step(`playwright (${primary})`, npx("playwright", "test"), { TEST_RESULTS_DIR: `test-results/${primary}` });
     // On PostgreSQL the fault scripts stop the database the browser suite uses: they go after it.
     if (primary === "sqlite") await Promise.all([browsers(), faults(primary, {})]);
