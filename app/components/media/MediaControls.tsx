@@ -46,6 +46,12 @@ function readState(el: HTMLMediaElement, knownDuration: number): MediaState {
   };
 }
 
+/** Plays a paused or ended recording, pauses a playing one. A refused play() leaves it paused. */
+function playOrPause(el: HTMLMediaElement): void {
+  if (el.paused || el.ended) el.play().catch(() => undefined);
+  else el.pause();
+}
+
 const MEDIA_EVENTS = [
   "play",
   "pause",
@@ -88,7 +94,7 @@ export function MediaControls({ media, title, knownDuration = 0, frame, playButt
     el.textTracks.addEventListener("change", update);
     update();
     // A click on the picture plays and pauses, as on every video site; keyboards have the button.
-    const toggle = () => (el.paused || el.ended ? el.play().catch(() => undefined) : el.pause());
+    const toggle = () => playOrPause(el);
     const video = el instanceof HTMLVideoElement ? el : null;
     video?.addEventListener("click", toggle);
     return () => {
@@ -109,9 +115,7 @@ export function MediaControls({ media, title, knownDuration = 0, frame, playButt
   const el = () => media.current;
   const play = () => {
     const m = el();
-    if (!m) return;
-    if (m.paused || m.ended) m.play().catch(() => undefined);
-    else m.pause();
+    if (m) playOrPause(m);
   };
   const seek = (seconds: number) => {
     const m = el();
