@@ -38,7 +38,9 @@ export function incomingBody(req: IncomingMessage): ReadableStream<Uint8Array> {
       req.resume();
     },
     cancel() {
-      settle();
+      // Unhooking 'data' does not pause a flowing request: without this, the body would go on
+      // being read and dropped, as fast as the client sends it, until the answer is ready.
+      if (settle()) req.pause();
     },
   });
 }

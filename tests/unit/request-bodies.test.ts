@@ -1,7 +1,10 @@
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readBodyBytes, readFormBody } from "~/app/lib/forms/read-body.server";
+import { incomingBody } from "~/server/http/incoming-body";
 
 const CHUNK = 16 * 1024;
 
@@ -50,6 +53,36 @@ describe("reading a request's body", () => {
     expect(await readFormBody(endlessPost("text/plain").request, { maxBytes: 8 * CHUNK, maxFields: 1000 })).toBe("too-large");
     const notAForm = new Request("http://localhost/", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "a=1" });
     expect(await readFormBody(notAForm, { maxBytes: 64 * 1024, maxFields: 1000 })).toBe("unreadable");
+  });
+});
+
+describe("a request's body on the production server", () => {
+  it("is no longer taken off the connection once its reader stops at the limit", async () => {
+    const refused = new Promise<{ result: unknown; flowing: boolean | null }>((resolve) => {
+      const server = http.createServer(async (req, res) => {
+        const request = new Request("http://localhost/sign-in", { method: "POST", body: incomingBody(req), duplex: "half" } as RequestInit);
+        const result = await readBodyBytes(request, 64 * 1024);
+        // Until the answer goes, the client waits on the connection instead of being read and ignored.
+        resolve({ result, flowing: req.readableFlowing });
+        res.statusCode = 413;
+        res.end();
+        server.close();
+        server.closeAllConnections();
+      });
+      server.listen(0, "127.0.0.1", () => {
+        const client = http.request({
+          port: (server.address() as AddressInfo).port,
+          method: "POST",
+          headers: { "Transfer-Encoding": "chunked" },
+        });
+        client.on("error", () => {});
+        const pump = () => {
+          while (!client.destroyed) if (!client.write(new Uint8Array(CHUNK).fill(0x61))) return void client.once("drain", pump);
+        };
+        pump();
+      });
+    });
+    expect(await refused).toEqual({ result: "too-large", flowing: false });
   });
 });
 
