@@ -9,7 +9,8 @@ import { topicSlug } from "~/shared/slugs";
 // The import's authors and topics, by slug, through the desk's catalogue domain (ADR 078, 080):
 // made when new, saved over the version just read when they differ, so that each change is the
 // desk's own: a new version, its audit row, the content generation counted up and the search
-// entries of a renamed one's articles rewritten. A file equal to the row writes nothing.
+// entries of a renamed one's articles rewritten. A file equal to the row writes nothing, and is
+// told apart by one read, not a save's transaction.
 
 /** What became of one author or topic; `failed` says why it was not applied (saved meanwhile, a rule broken). */
 export type PutOutcome = "created" | "updated" | "unchanged" | { failed: string };
@@ -32,7 +33,12 @@ function outcome(saved: SaveResult<LastSave>, made: boolean, which: string): Put
 
 export async function putAuthor(db: Database, actor: AuditActor, author: SeedAuthor, now: Date): Promise<PutOutcome> {
   const fields = { name: author.name, role: author.role, bio: author.bio };
-  const row = await db.selectFrom("author").select(["id", "version"]).where("slug", "=", author.slug).executeTakeFirst();
+  const row = await db
+    .selectFrom("author")
+    .select(["id", "version", "name", "role", "bio"])
+    .where("slug", "=", author.slug)
+    .executeTakeFirst();
+  if (row && row.name === fields.name && row.role === fields.role && row.bio === fields.bio) return "unchanged";
   const saved = row
     ? await updateAuthor(db, importer(actor), row.id, { version: row.version, ...fields }, now)
     : await createAuthor(db, importer(actor), { ...fields, slug: author.slug }, now);
@@ -48,7 +54,21 @@ export async function putTopic(db: Database, actor: AuditActor, topic: SeedTopic
     subscriberOnly: topic.subscriberOnly,
     executiveOnly: topic.executiveOnly,
   };
-  const row = await db.selectFrom("topic").select(["id", "version"]).where("slug", "=", topicSlug(topic.name)).executeTakeFirst();
+  const row = await db
+    .selectFrom("topic as t")
+    .leftJoin("topic as s", "s.id", "t.subject_id")
+    .select(["t.id", "t.version", "t.name", "t.description", "t.subscriber_only", "t.executive_only", "s.name as subject"])
+    .where("t.slug", "=", topicSlug(topic.name))
+    .executeTakeFirst();
+  if (
+    row &&
+    row.name === fields.name &&
+    row.description === fields.description &&
+    row.subject === fields.subject &&
+    Boolean(row.subscriber_only) === fields.subscriberOnly &&
+    Boolean(row.executive_only) === fields.executiveOnly
+  )
+    return "unchanged";
   const saved = row
     ? await updateTopic(db, importer(actor), row.id, { version: row.version, ...fields }, now)
     : await createTopic(db, importer(actor), fields, now);
