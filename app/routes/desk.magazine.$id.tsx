@@ -147,7 +147,7 @@ export default function DeskIssue() {
         )}
         <div className={magazine.aside}>
           {stale ? (
-            <RowFacts title={`Saved since you opened it (version ${stale.version})`} facts={stale.facts}>
+            <RowFacts stale title={`Saved since you opened it (version ${stale.version})`} facts={stale.facts}>
               <h3>Contents</h3>
               <Contents features={stale.features} />
             </RowFacts>

@@ -97,7 +97,7 @@ export function CatalogueEditor<Fields extends Record<string, unknown>>({
             <CatalogueForm {...form} version={stale?.version ?? version} />
           </section>
         ) : null}
-        {stale ? <RowFacts title={`Saved since you opened it (version ${stale.version})`} facts={stale.facts} /> : about}
+        {stale ? <RowFacts stale title={`Saved since you opened it (version ${stale.version})`} facts={stale.facts} /> : about}
       </div>
     </>
   );

@@ -208,29 +208,45 @@ export const search = style({
   "@media": { [media.tablet]: { gridTemplateColumns: "minmax(0, 1fr) auto" } },
 });
 
-/** An edit page: the form, and beside it on a laptop what the desk knows of the row. */
+/**
+ * An edit page: the form, and beside it on a laptop what the desk knows of the row, in a column
+ * as wide as the article editor's.
+ */
 export const editor = style({
   display: "grid",
   gap: vars.space.lg,
   gridTemplateColumns: "minmax(0, 1fr)",
   alignItems: "start",
-  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 32rem) minmax(0, 1fr)" } },
+  "@media": {
+    [media.desktop]: { gridTemplateColumns: "minmax(0, 36rem) 20rem", justifyContent: "space-between", columnGap: vars.space.xl },
+  },
 });
 
-/** The saved version shown beside a refused save, and other facts about the row. */
+/** Facts about a row, in a panel under a rule, as the article editor's state and publishing are. */
 export const facts = style({
   border: `1px solid ${vars.color.rule}`,
-  borderRadius: vars.radius.md,
+  borderTop: `3px solid ${vars.color.ink}`,
   padding: vars.space.md,
-  background: vars.color.wash,
+  background: vars.color.paper,
   fontFamily: vars.font.ui,
   fontSize: vars.size.sm,
   display: "grid",
   gap: vars.space.sm,
 });
 
-globalStyle(`${facts} h2`, { fontSize: vars.size.md, margin: 0 });
-globalStyle(`${facts} dl`, { margin: 0, display: "grid", gap: vars.space.xs });
-globalStyle(`${facts} dt`, { fontWeight: 700 });
+/** The version saved since the form was opened: set apart, since saving again replaces it. */
+export const factsStale = style([facts, { borderTopColor: vars.color.accent, background: vars.color.notice }]);
+
+globalStyle(`${facts} h2`, {
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  textTransform: "uppercase",
+  letterSpacing: "0.06em",
+  margin: 0,
+});
+globalStyle(`${facts} h3`, { fontFamily: vars.font.ui, fontSize: vars.size.sm, margin: 0 });
+globalStyle(`${facts} dl`, { margin: 0, display: "grid", gap: vars.space.sm });
+globalStyle(`${facts} dt`, { color: vars.color.muted });
 globalStyle(`${facts} dd`, { margin: 0, overflowWrap: "anywhere", whiteSpace: "pre-wrap" });
 globalStyle(`${facts} ul`, { margin: 0, paddingLeft: vars.space.lg });
+globalStyle(`${facts} p`, { margin: 0 });

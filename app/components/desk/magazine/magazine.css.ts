@@ -10,7 +10,9 @@ export const layout = style({
   gap: vars.space.lg,
   gridTemplateColumns: "minmax(0, 1fr)",
   alignItems: "start",
-  "@media": { [media.desktop]: { gridTemplateColumns: "minmax(0, 46rem) minmax(14rem, 1fr)" } },
+  "@media": {
+    [media.desktop]: { gridTemplateColumns: "minmax(0, 46rem) 20rem", justifyContent: "space-between", columnGap: vars.space.xl },
+  },
 });
 
 export const form = style({ display: "grid", gap: vars.space.lg, minWidth: 0 });
