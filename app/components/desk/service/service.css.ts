@@ -1,22 +1,28 @@
 import { globalStyle, style } from "@vanilla-extract/css";
 import { vars } from "~/app/styles/theme.css";
 
+/** Something staff can do to the account, set on a wash below what it acts on. */
 export const action = style({
   display: "grid",
   gap: vars.space.sm,
   maxWidth: "32rem",
+  marginTop: vars.space.md,
   padding: vars.space.md,
-  border: `1px solid ${vars.color.rule}`,
-  borderRadius: vars.radius.md,
+  borderLeft: `3px solid ${vars.color.ink}`,
+  background: vars.color.wash,
+  fontFamily: vars.font.ui,
 });
 
+/** Why staff did it, for the audit log: a text box as the site's others are. */
 export const reason = style({
-  fontFamily: vars.font.ui,
+  font: "inherit",
   fontSize: vars.size.md,
   padding: vars.space.sm,
-  border: `1px solid ${vars.color.rule}`,
-  borderRadius: vars.radius.sm,
+  border: `${vars.control.border} solid ${vars.color.ink}`,
+  borderRadius: 0,
+  background: vars.color.paper,
   width: "100%",
+  boxSizing: "border-box",
   resize: "vertical",
 });
 
