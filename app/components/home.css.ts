@@ -134,9 +134,22 @@ export const signUp = style({
   borderRadius: vars.radius.sm,
 });
 
+/** The subjects as a ruled index in columns, in ink: a block of blue bullets read as a site map. */
 export const topicList = style({
   columns: "2 12rem",
-  paddingLeft: vars.space.lg,
+  columnGap: vars.space.lg,
+  listStyle: "none",
+  padding: 0,
   margin: `0 0 ${vars.space.md}`,
+  fontFamily: vars.font.ui,
   "@media": { [media.desktop]: { columns: 4 } },
 });
+globalStyle(`${topicList} li`, { breakInside: "avoid", borderTop: `1px solid ${vars.color.rule}` });
+globalStyle(`${topicList} a`, {
+  display: "block",
+  padding: `${vars.space.sm} 0`,
+  color: vars.color.ink,
+  fontWeight: 600,
+  textDecoration: "none",
+});
+globalStyle(`${topicList} a:hover`, { color: vars.color.accent, textDecoration: "underline" });
