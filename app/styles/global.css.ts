@@ -28,6 +28,9 @@ globalStyle("h2", { fontSize: vars.size.xl });
 globalStyle("h3", { fontSize: vars.size.lg });
 globalStyle("p", { margin: `0 0 ${vars.space.md}` });
 globalStyle("button, input, select", { font: "inherit" });
+// Check boxes, radio buttons and ranges stay the browser's own, ticked in the site's colour
+// rather than the platform's blue.
+globalStyle("input[type=checkbox], input[type=radio], input[type=range]", { accentColor: vars.color.accent });
 // Every drop-down keeps the native element (its keyboard, its list, its name to a screen reader)
 // and loses the platform's chrome for the site's: square, with a chevron drawn in the text's
 // colour. The selector outweighs a single class, whose `background` would hide the chevron.
