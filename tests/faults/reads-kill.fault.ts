@@ -212,5 +212,5 @@ describe(`the server killed while readers open articles (${dialectName})`, () =>
       await server.stop();
       await connection.drop();
     }
-  });
+  }, 300_000);
 });
