@@ -15,10 +15,8 @@ const SHOOTING_PROJECT = "no-js";
  * Pages that JS draws differently once it runs, shot in the JS project too when it has: the
  * players' own controls take over from the browser's (ADR 102).
  */
-const DRAWN_BY_JS: Record<string, (page: Page) => Promise<void>> = {
-  video: (page) => expect(page.getByRole("group", { name: /^Player: / })).toBeVisible(),
-  "podcast-episode": (page) => expect(page.getByRole("group", { name: /^Player: / })).toBeVisible(),
-};
+const playerBarDrawn = (page: Page) => expect(page.getByRole("group", { name: /^Player: / })).toBeVisible();
+const DRAWN_BY_JS: Record<string, (page: Page) => Promise<void>> = { video: playerBarDrawn, "podcast-episode": playerBarDrawn };
 const SCREENS = path.join(process.env.TEST_RESULTS_DIR ?? "test-results", "screens");
 
 export const screenPath = (project: string, name: string, width: number) => path.join(SCREENS, project, `${name}-${width}.png`);

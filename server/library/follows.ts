@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { cardQuery } from "~/server/content/article-cards";
 import type { Database } from "~/server/db/connection";
-import { prepared } from "~/server/db/postgres-pool";
+import { compiledOnce } from "~/server/db/compiled-once";
 import type { Paging } from "~/shared/pagination";
 import { pageOfCards, type StreamPage } from "~/server/content/streams";
 import { subscriberStatus, type SubscriberStatus } from "~/server/subscriptions/entitlements";
@@ -193,21 +193,28 @@ function unreadCount(db: Database, userId: string) {
     .select((eb) => eb.fn.count<number>("article.id").distinct().as("n"));
 }
 
+/** The names of the topics the reader follows, by name, with their unread count or a 0 in its place. */
+const followedTopicsQuery = (withUnread: boolean) =>
+  compiledOnce(["userId"], (db, { userId }) =>
+    db
+      .selectFrom("follow as mine")
+      .innerJoin("topic", (join) => join.on((eb) => eb(eb.ref("topic.id"), "=", followedTopicId("mine"))))
+      .select("topic.name")
+      .select((eb) => (withUnread ? unreadCount(db, userId).as("unread") : eb.lit(0).as("unread")))
+      .where("mine.user_id", "=", userId)
+      .where("mine.kind", "=", "topic")
+      .orderBy("topic.name"),
+  );
+// On every signed-in page, so compiled once (issue 40).
+const followedWithUnread = followedTopicsQuery(true);
+const followedOnly = followedTopicsQuery(false);
+
 /**
  * The names of the topics the reader follows, by name, and how many articles in them are unread
  * (unless the page does not show it: the following stream marks them seen), in one query.
  */
 export async function followingSummary(db: Database, userId: string, withUnread = true): Promise<{ topics: string[]; unread: number }> {
-  // On every signed-in page: kept prepared, as the reader's own statement is (ADR 095).
-  const query = db
-    .selectFrom("follow as mine")
-    .innerJoin("topic", (join) => join.on((eb) => eb(eb.ref("topic.id"), "=", followedTopicId("mine"))))
-    .select("topic.name")
-    .select((eb) => (withUnread ? unreadCount(db, userId).as("unread") : eb.lit(0).as("unread")))
-    .where("mine.user_id", "=", userId)
-    .where("mine.kind", "=", "topic")
-    .orderBy("topic.name");
-  const { rows } = await db.executeQuery(prepared(query));
+  const rows = await (withUnread ? followedWithUnread : followedOnly)(db, { userId });
   return { topics: rows.map((r) => r.name), unread: Number(rows[0]?.unread ?? 0) };
 }
 

@@ -28,13 +28,12 @@ export interface EntitlementRow {
 }
 
 /**
- * Whether a subscription gives access at `at`: active, and inside its access period, or past due
+ * Whether a subscription gives access at `now` (an ISO time): active, and inside its access period, or past due
  * within its grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none (an ended
  * plan by its billing state, whatever the clock: the provider's may run ahead of ours). A
  * condition on the `subscription` table in scope, for a where or, as a column, a select.
  */
-export function givesAccess(at: Date) {
-  const now = at.toISOString();
+export function givesAccess(now: string) {
   const column = (name: keyof DB["subscription"]) => sql.ref(`subscription.${name}`);
   const billing = column("billing_status");
   return sql<boolean>`(${column("status")} = 'active' and ${column("access_start")} <= ${now}
@@ -62,7 +61,7 @@ export async function subscriberStatus(db: Database, userId: string, now = new D
   const rows = await db
     .selectFrom("subscription")
     .select(["role_code", "source", "access_end", "billing_status", "grace_end"])
-    .where(givesAccess(now))
+    .where(givesAccess(now.toISOString()))
     .where("user_id", "=", userId)
     .execute();
   return statusFrom(rows);
@@ -78,7 +77,7 @@ export async function subscribersAmong(db: Database, userIds: readonly string[],
     const rows = await db
       .selectFrom("subscription")
       .select(["user_id", "role_code"])
-      .where(givesAccess(now))
+      .where(givesAccess(now.toISOString()))
       .where("user_id", "in", userIds.slice(i, i + AMONG_CHUNK))
       .execute();
     for (const row of rows) if (row.user_id && tierOf(row.role_code)) found.add(row.user_id);

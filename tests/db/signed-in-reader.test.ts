@@ -104,6 +104,31 @@ describe(`the signed-in reader (${dialectName})`, () => {
     expect(await readerById(db, user.id, NOW)).toEqual(reader);
   });
 
+  it("reads each request's own reader at its own time, though every request shares one compiled statement", async () => {
+    const subscriber = await newReader();
+    const other = await newReader();
+    await grantSubscription(
+      db,
+      {
+        userId: subscriber.id,
+        roleCode: "MRSUB_GOOD",
+        source: "web",
+        reference: `ends-tomorrow-${subscriber.id}`,
+        accessStart: new Date(NOW.getTime() - 86_400_000),
+        accessEnd: new Date(NOW.getTime() + 86_400_000),
+      },
+      NOW,
+    );
+    const subscriberToken = await createSession(db, subscriber.id, 30, NOW);
+    const otherToken = await createSession(db, other.id, 30, NOW);
+
+    expect((await readerForSession(db, subscriberToken, NOW))?.subscriber?.roleCodes).toEqual(["MRSUB_GOOD"]);
+    expect(await readerForSession(db, otherToken, NOW)).toMatchObject({ user: { id: other.id }, subscriber: null });
+    const twoDaysOn = new Date(NOW.getTime() + 2 * 86_400_000);
+    expect(await readerForSession(db, subscriberToken, twoDaysOn)).toMatchObject({ user: { id: subscriber.id }, subscriber: null });
+    expect(await readerForSession(db, "not-a-session-token", NOW)).toBeUndefined();
+  });
+
   it("finds no reader for an expired session or a restricted account", async () => {
     const user = await newReader();
     expect(await readerForSession(db, await createSession(db, user.id, 1, NOW), new Date(NOW.getTime() + 2 * 86_400_000))).toBeUndefined();
