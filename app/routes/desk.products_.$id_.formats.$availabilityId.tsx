@@ -277,7 +277,7 @@ function Prices({
       <ErrorSummary items={summary} />
       <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
         <input type="hidden" name="intent" value="price" />
-        <TextField meta={fields.price} label="New price (US dollars)" autoComplete="off" hint="Such as 29.00." />
+        <TextField meta={fields.price} label="New price (US dollars)" autoComplete="off" width="medium" hint="Such as 29.00." />
         <div className={fields.startsAt.errors?.[0] ? `${forms.field} ${forms.withError}` : forms.field}>
           <label className={forms.label} htmlFor={fields.startsAt.id}>
             From (UTC, optional)

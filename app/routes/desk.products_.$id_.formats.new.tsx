@@ -67,6 +67,7 @@ export default function DeskNewFormat() {
           meta={fields.listPrice as Parameters<typeof TextField>[0]["meta"]}
           label="Price (US dollars)"
           autoComplete="off"
+          width="medium"
           hint="Such as 24.00. Later prices are scheduled on the format's page, from the moment you choose."
         />
       </CatalogueForm>

@@ -215,7 +215,14 @@ export default function DeskReader() {
                     Ends on (YYYY-MM-DD)
                   </label>
                   <FieldError reply={reply} intent="comp" name="endsOn" />
-                  <input id="comp-endsOn" name="endsOn" type="date" min={today} required className={forms.input} />
+                  <input
+                    id="comp-endsOn"
+                    name="endsOn"
+                    type="date"
+                    min={today}
+                    required
+                    className={`${forms.input} ${forms.inputWidth.medium}`}
+                  />
                 </div>
               </ServiceForm>
             ) : null}

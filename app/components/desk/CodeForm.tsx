@@ -49,6 +49,7 @@ export function EnrolCodeForm({ action, result }: { action: string; result: Resu
           hint="Six digits; a new one every 30 seconds."
           autoComplete="one-time-code"
           inputMode="numeric"
+          width="medium"
         />
         <div className={forms.actions}>
           <button type="submit" className={primaryButton} disabled={submitDisabled}>

@@ -47,9 +47,11 @@ interface TextFieldProps {
   flagged?: boolean;
   inputMode?: "numeric";
   errorHelp?: ReactNode;
+  /** A box narrower than the form for a short answer (css.inputWidth); the form's width if not given. */
+  width?: keyof typeof css.inputWidth;
 }
 
-export function TextField({ meta, label, type = "text", hint, autoComplete, flagged, inputMode, errorHelp }: TextFieldProps) {
+export function TextField({ meta, label, type = "text", hint, autoComplete, flagged, inputMode, errorHelp, width }: TextFieldProps) {
   const { key, ...props } = getInputProps(meta, { type, ariaDescribedBy: hint ? meta.descriptionId : undefined });
   return (
     <Shell meta={meta} label={label} hint={hint} errorHelp={errorHelp}>
@@ -57,7 +59,7 @@ export function TextField({ meta, label, type = "text", hint, autoComplete, flag
         key={key}
         {...props}
         aria-invalid={props["aria-invalid"] || flagged || undefined}
-        className={css.input}
+        className={width ? `${css.input} ${css.inputWidth[width]}` : css.input}
         autoComplete={autoComplete}
         inputMode={inputMode}
         spellCheck={false}

@@ -1,4 +1,4 @@
-import { globalStyle, style } from "@vanilla-extract/css";
+import { globalStyle, style, styleVariants } from "@vanilla-extract/css";
 import { vars } from "~/app/styles/theme.css";
 
 const errorRed = vars.color.error;
@@ -25,6 +25,12 @@ export const input = style({
     '&[aria-invalid="true"]': { borderColor: errorRed, borderWidth: "3px" },
   },
 });
+
+/**
+ * Narrower text boxes for short answers, so a box's width says what goes in it: `short` for a
+ * few digits (a year, a count, a percentage), `medium` for a date, a length, a price or a code.
+ */
+export const inputWidth = styleVariants({ short: { maxWidth: "7rem" }, medium: { maxWidth: "12rem" } });
 
 export const textarea = style([input, { padding: vars.space.sm, minHeight: "8rem", resize: "vertical", lineHeight: 1.5 }]);
 

@@ -168,7 +168,13 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
           <legend>Filing</legend>
           <div className={css.grid}>
             <Input meta={fields.slug} label="Slug" hint="Lowercase words and hyphens; part of the address." />
-            <Input meta={fields.published} label="Publication date" type="date" hint="The date the article carries (YYYY-MM-DD)." />
+            <Input
+              meta={fields.published}
+              label="Publication date"
+              type="date"
+              className={forms.inputWidth.medium}
+              hint="The date the article carries (YYYY-MM-DD)."
+            />
           </div>
           <Input meta={fields.authors} label="Authors" list="article-authors" hint="Author slugs in byline order, separated by commas.">
             <div id={`${fields.authors.id}-picked`} className={css.slot} />

@@ -34,7 +34,13 @@ export function IssueFields({
   return (
     <>
       <TextField meta={fields.code as FieldMetadata<string | undefined>} label="Code" hint={codeHint} autoComplete="off" />
-      <TextField meta={fields.year as unknown as FieldMetadata<string | undefined>} label="Year" inputMode="numeric" autoComplete="off" />
+      <TextField
+        meta={fields.year as unknown as FieldMetadata<string | undefined>}
+        label="Year"
+        inputMode="numeric"
+        autoComplete="off"
+        width="short"
+      />
       <SelectField
         meta={fields.month as unknown as FieldMetadata<string | undefined>}
         label="First month it covers"

@@ -21,12 +21,13 @@ export function EpisodeFields({ fields, numbersNote }: { fields: EpisodeFieldsMe
     <>
       <TextField meta={fields.title} label="Title" autoComplete="off" />
       <TextAreaField meta={fields.description} label="Description" rows={6} hint="Shown on the episode's page and in podcast apps." />
-      <TextField meta={fields.pubDate} label="Publication date" autoComplete="off" hint="YYYY-MM-DD, such as 2026-03-10." />
+      <TextField meta={fields.pubDate} label="Publication date" autoComplete="off" width="medium" hint="YYYY-MM-DD, such as 2026-03-10." />
       <TextField
         meta={fields.season as unknown as FieldMetadata<string | undefined>}
         label="Season"
         autoComplete="off"
         inputMode="numeric"
+        width="short"
         hint={numbersNote}
       />
       <TextField
@@ -34,6 +35,7 @@ export function EpisodeFields({ fields, numbersNote }: { fields: EpisodeFieldsMe
         label="Episode number"
         autoComplete="off"
         inputMode="numeric"
+        width="short"
         hint="Within its season."
       />
       <Shell meta={fields.episodeType} label="Type">
@@ -49,6 +51,7 @@ export function EpisodeFields({ fields, numbersNote }: { fields: EpisodeFieldsMe
         meta={fields.durationSeconds as FieldMetadata<string | undefined>}
         label="Length"
         autoComplete="off"
+        width="medium"
         hint="Minutes and seconds (34:10), or hours too (1:02:03). Uploading the MP3 sets it from the file."
       />
     </>

@@ -57,9 +57,16 @@ export function VideoFields({
         meta={fields.durationSeconds as FieldMetadata<string | undefined>}
         label="Length"
         autoComplete="off"
+        width="medium"
         hint="Minutes and seconds (12:30), or hours too (1:02:03). Left empty, it is read from a WebM when you upload one."
       />
-      <TextField meta={fields.published} label="Publication date" autoComplete="off" hint="YYYY-MM-DD, such as 2026-03-10." />
+      <TextField
+        meta={fields.published}
+        label="Publication date"
+        autoComplete="off"
+        width="medium"
+        hint="YYYY-MM-DD, such as 2026-03-10."
+      />
       <Checkbox meta={fields.subscriberOnly} defaultChecked={chosen.subscriberOnly} hint="Others see the poster and an offer to subscribe.">
         For subscribers only
       </Checkbox>

@@ -72,6 +72,7 @@ export function AvailabilityFields({
         meta={fields.code}
         label="Product-type code"
         autoComplete="off"
+        width="short"
         hint="Three capital letters. KND and EPB are ebooks, BUN a bundle; PDF, HTM, ZIP, PPT and XLS are digital downloads; any other code (HBK, PBK) ships."
       />
       <Options
@@ -89,6 +90,7 @@ export function AvailabilityFields({
         meta={fields.availableDate}
         label="On sale from (for coming soon)"
         autoComplete="off"
+        width="medium"
         hint="YYYY-MM-DD. Shoppers see “Available” and this date, and can pre-order it before."
       />
       <Options

@@ -33,19 +33,21 @@ function Limits({
 }) {
   return (
     <>
-      <TextField meta={fields.startsOn} label={startsLabel} autoComplete="off" hint={startsHint} />
+      <TextField meta={fields.startsOn} label={startsLabel} autoComplete="off" width="medium" hint={startsHint} />
       <TextField
         meta={fields.endsOn}
         label="Last day (optional)"
         autoComplete="off"
+        width="medium"
         hint="YYYY-MM-DD, in UTC: it works to the end of that day."
       />
-      <TextField meta={text(fields.maxUses)} label={usesLabel} autoComplete="off" inputMode="numeric" hint={usesHint} />
+      <TextField meta={text(fields.maxUses)} label={usesLabel} autoComplete="off" inputMode="numeric" width="short" hint={usesHint} />
       <TextField
         meta={text(fields.maxUsesPerReader)}
         label="Uses per reader (optional)"
         autoComplete="off"
         inputMode="numeric"
+        width="short"
         hint="How many of one reader's orders may use it (a guest is known by their e-mail address). Empty: no limit."
       />
     </>
@@ -89,12 +91,14 @@ export function PromoFields({
         label="Percentage off"
         autoComplete="off"
         inputMode="numeric"
+        width="short"
         hint="A whole number from 1 to 100. Or leave it empty and give an amount off."
       />
       <TextField
         meta={text(fields.amountOff)}
         label="Amount off (US dollars)"
         autoComplete="off"
+        width="medium"
         hint="Such as 5.00, off what it applies to."
       />
       <Shell meta={fields.productType} label="Only items of this type (optional)">

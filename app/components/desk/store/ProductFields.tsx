@@ -58,8 +58,14 @@ export function ProductFields({ fields, topics }: { fields: ProductFieldsMeta; t
       />
       <TextAreaField meta={fields.summary} label="Summary" rows={3} hint="The lede under the title, and what search engines show." />
       <TextAreaField meta={fields.description} label="Description" rows={8} />
-      <TextField meta={fields.published} label="Published" autoComplete="off" hint="YYYY-MM-DD, such as 2026-03-10." />
-      <TextField meta={fields.pages as FieldMetadata<string | undefined>} label="Pages" autoComplete="off" inputMode="numeric" />
+      <TextField meta={fields.published} label="Published" autoComplete="off" width="medium" hint="YYYY-MM-DD, such as 2026-03-10." />
+      <TextField
+        meta={fields.pages as FieldMetadata<string | undefined>}
+        label="Pages"
+        autoComplete="off"
+        inputMode="numeric"
+        width="short"
+      />
     </>
   );
 }
