@@ -7,7 +7,7 @@
 // add-to-cart into hundreds of guest carts, and a few checkouts paid through the sandbox provider.
 // A third of the page reads (articles, streams, searches) are a signed-in registered reader's.
 // Every request sends a desktop browser's User-Agent (bench/browser.ts).
-// Prints req/s and p50/p99 per kind, guests' and signed-in readers' page reads apart, then
+// Prints req/s, p50/p99 and the share the page cache answered whole, per kind, guests' and signed-in readers' page reads apart, then
 // errors and non-2xx answers by status; then checks that
 // nothing was lost: every add-to-cart that answered success is in its cart, and every checkout
 // that was paid is exactly one paid order. Exits 1 on an error, an answer of 500 or above, or a
@@ -72,20 +72,23 @@ class Browser {
       if (/Max-Age=0/i.test(header)) this.cookies.delete(pair!.slice(0, at));
       else this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
     }
-    this.stats.answer(kind, res.status, performance.now() - started);
+    this.stats.answer(kind, res.status, performance.now() - started, res.headers.get("x-page-cache") === "hit");
     return res;
   }
 }
 
 class Stats {
   readonly times = new Map<Label, number[]>();
+  /** Answers the guest-page cache gave whole (X-Page-Cache: hit), by kind. */
+  readonly hits = new Map<Label, number>();
   readonly statuses = new Map<string, number>();
   readonly errors: string[] = [];
   /** Errors already counted where they happened (a request that failed). */
   readonly counted = new WeakSet<object>();
-  answer(kind: Label, status: number, ms: number) {
+  answer(kind: Label, status: number, ms: number, hit: boolean) {
     if (status < 200 || status >= 400) this.statuses.set(`${kind} ${status}`, (this.statuses.get(`${kind} ${status}`) ?? 0) + 1);
     else (this.times.get(kind) ?? this.times.set(kind, []).get(kind)!).push(ms);
+    if (hit) this.hits.set(kind, (this.hits.get(kind) ?? 0) + 1);
   }
   error(kind: Label, error: unknown) {
     if (error instanceof Error) this.counted.add(error);
@@ -281,7 +284,7 @@ async function measure(engine: Engine) {
 }
 
 function report(r: Awaited<ReturnType<typeof measure>>): boolean {
-  const row = (name: string, times: number[]) => {
+  const row = (name: string, times: number[], hits?: number) => {
     const sorted = [...times].sort((a, b) => a - b);
     return [
       `  ${name}`,
@@ -289,6 +292,7 @@ function report(r: Awaited<ReturnType<typeof measure>>): boolean {
       (sorted.length / r.elapsed).toFixed(1),
       ms(percentile(sorted, 50)),
       ms(percentile(sorted, 99)),
+      hits === undefined || sorted.length === 0 ? "" : `${Math.round((100 * hits) / sorted.length)} %`,
     ];
   };
   const labels = (Object.keys(MIX) as Kind[]).flatMap((kind): Label[] =>
@@ -300,8 +304,8 @@ function report(r: Awaited<ReturnType<typeof measure>>): boolean {
   console.log(`\n${ENGINE_NAMES[r.engine]}: ${CONNECTIONS} connections for ${r.elapsed.toFixed(1)} s`);
   console.log(
     table([
-      ["kind", "answers", "req/s", "p50 ms", "p99 ms"],
-      ...labels.map((label) => row(label, r.stats.times.get(label) ?? [])),
+      ["kind", "answers", "req/s", "p50 ms", "p99 ms", "page cache hits"],
+      ...labels.map((label) => row(label, r.stats.times.get(label) ?? [], r.stats.hits.get(label) ?? 0)),
       row("all", [...r.stats.times.values()].flat()),
       row("page reads, guests", reads(PAGE_READS)),
       row("page reads, signed in", reads(signedIn)),
