@@ -30,6 +30,7 @@ import { followingStream } from "~/server/library/follows";
 import { decideOffer, recordRead, type OfferRules } from "~/server/paywall/offers";
 import { searchContent, suggest } from "~/server/search";
 import type { ArticleFields } from "~/shared/article-fields";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { dialectName, isolatedConnection } from "~/tests/helpers/test-db";
 
 // The editorial domain on the real database (ADR 076): an article's life from draft to
@@ -76,24 +77,16 @@ beforeAll(async () => {
     .orderBy("id")
     .executeTakeFirstOrThrow();
   subject = topic;
-  const author = await db.selectFrom("author").select("slug").orderBy("id").executeTakeFirstOrThrow();
-  fields = {
+  fields = await newArticleFields(db, {
     title: TITLE,
     dek: "How ledgers learn to swim.",
-    subDek: "",
     summary: "A summary of quixotic zebrafish ledgers.",
     body: "First paragraph about ledgers.\n\nSecond paragraph about zebrafish.\n\nThird paragraph, the end.",
     slug: "quixotic-zebrafish-ledgers",
-    authors: [author.slug],
     topics: [topic.name],
-    contentType: "Article",
-    tier: "article",
-    series: null,
-    seriesTitle: null,
-    seriesPart: null,
     streams: ["big-ideas"],
     published: "2031-03-10",
-  };
+  });
 });
 
 /**

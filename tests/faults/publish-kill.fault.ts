@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, type Database } from "~/server/db/connection";
 import { createArticle, publishArticle } from "~/server/desk/articles";
 import { COMMAND_LINE, SCHEDULER } from "~/server/desk/audit";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { startBuiltServer } from "~/tests/helpers/server";
 import { databaseEnv, dialectName, isolatedConnection, type IsolatedConnection } from "~/tests/helpers/test-db";
 
@@ -22,8 +23,6 @@ const running = new Set<ChildProcess>();
 
 /** Scheduled articles whose time came a second ago, as editors leave them at the desk. */
 async function scheduleDueArticles(count: number): Promise<void> {
-  const author = await db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
-  const subject = await db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("name").executeTakeFirstOrThrow();
   const due = new Date(Date.now() - 1000);
   const scheduledAt = new Date(due.getTime() - 60_000);
   ids = [];
@@ -32,23 +31,14 @@ async function scheduleDueArticles(count: number): Promise<void> {
     const made = await createArticle(
       db,
       COMMAND_LINE,
-      {
+      await newArticleFields(db, {
         title: `Scheduled Story ${i + 1}`,
         dek: "Written ahead, published by the scheduled jobs.",
-        subDek: "",
         summary: "One of the articles the scheduled jobs publish.",
         body: "The first paragraph.\n\nThe second paragraph.",
         slug: `scheduled-story-${i + 1}`,
-        authors: [author.slug],
-        topics: [subject.name],
-        contentType: "Article",
-        tier: "article",
-        series: null,
-        seriesTitle: null,
-        seriesPart: null,
-        streams: [],
         published: "2026-03-02",
-      },
+      }),
       scheduledAt,
     );
     if (!made.ok) throw new Error(JSON.stringify(made));

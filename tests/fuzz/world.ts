@@ -7,6 +7,7 @@ import { createIssue } from "~/server/newsletters/issues";
 import type { ArticleFields } from "~/shared/article-fields";
 import { addStaff } from "~/server/desk/staff";
 import { totpCode } from "~/server/desk/totp";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { selectFromServer } from "~/tests/helpers/server-db";
 import { Browser, location } from "./client";
 import { SHIPPING_ADDRESS } from "~/tests/helpers/store-orders";
@@ -192,33 +193,18 @@ async function deskStaff(
 
 /** A draft of the run's own, by the first author on a subject. */
 async function fuzzDraft(db: Database): Promise<World["draft"]> {
-  const author = await db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
-  const subject = await db.selectFrom("topic").select("name").where("subject_id", "is", null).orderBy("name").executeTakeFirstOrThrow();
-  const made = await createArticle(
-    db,
-    COMMAND_LINE,
-    {
-      title: "A draft for the fuzz run",
-      dek: "Hostile posts aim at it.",
-      subDek: "",
-      summary: "It stays a draft unless a post publishes it.",
-      body: "One paragraph.",
-      slug: `fuzz-draft-${process.pid}-${Date.now()}`,
-      authors: [author.slug],
-      topics: [subject.name],
-      contentType: "Article",
-      tier: "article",
-      series: null,
-      seriesTitle: null,
-      seriesPart: null,
-      streams: [],
-      published: "2026-03-04",
-    },
-    new Date(),
-  );
+  const fields = await newArticleFields(db, {
+    title: "A draft for the fuzz run",
+    dek: "Hostile posts aim at it.",
+    summary: "It stays a draft unless a post publishes it.",
+    body: "One paragraph.",
+    slug: `fuzz-draft-${process.pid}-${Date.now()}`,
+    published: "2026-03-04",
+  });
+  const made = await createArticle(db, COMMAND_LINE, fields, new Date());
   if (!made.ok) throw new Error(`could not make the fuzz run's draft: ${JSON.stringify(made.fieldErrors)}`);
   const revision = await db.selectFrom("article_revision").select("id").where("article_id", "=", made.article.id).executeTakeFirstOrThrow();
-  return { id: String(made.article.id), revisionId: revision.id, authors: author.slug, topics: subject.name };
+  return { id: String(made.article.id), revisionId: revision.id, authors: fields.authors[0]!, topics: fields.topics[0]! };
 }
 
 export async function prepareWorld(baseUrl: string, database: ConnectionOptions): Promise<World> {

@@ -4,6 +4,7 @@ import { connect, type Database } from "~/server/db/connection";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { createArticle, publishArticle, saveArticle, unpublishArticle, type DeskArticle } from "~/server/desk/articles";
 import type { ArticleFields } from "~/shared/article-fields";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { Reader, registeredReader } from "~/tests/helpers/reader";
 import { createApiKey } from "~/server/desk/api-keys";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
@@ -19,38 +20,15 @@ let server: RunningServer;
 let other: RunningServer;
 let connection: IsolatedConnection;
 let database: Database;
-let base: Omit<ArticleFields, "title" | "slug">;
+let base: ArticleFields;
 
 beforeAll(async () => {
   connection = await isolatedConnection("editorial");
   [server, other] = await Promise.all([startBuiltServer({}, "production", connection), startBuiltServer({}, "production", connection)]);
   database = connect(connection);
-  const [topic, author] = await Promise.all([
-    database
-      .selectFrom("topic")
-      .select("name")
-      .where("subject_id", "is", null)
-      .where("executive_only", "=", 0)
-      .orderBy("id")
-      .executeTakeFirstOrThrow(),
-    database.selectFrom("author").select("slug").orderBy("id").executeTakeFirstOrThrow(),
-  ]);
   const today = new Date().toISOString().slice(0, 10);
-  base = {
-    dek: "A dek.",
-    subDek: "",
-    summary: "A summary.",
-    body: "One paragraph.\n\nAnother paragraph.",
-    authors: [author.slug],
-    topics: [topic.name],
-    contentType: "Article",
-    tier: "article",
-    series: null,
-    seriesTitle: null,
-    seriesPart: null,
-    streams: [],
-    published: today,
-  };
+  // Each article gets its own title and slug where it is made.
+  base = await newArticleFields(database, { title: "", slug: "", published: today, body: "One paragraph.\n\nAnother paragraph." });
 }, 120_000);
 
 afterAll(async () => {
