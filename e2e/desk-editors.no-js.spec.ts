@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { createArticle } from "~/server/desk/articles";
 import { COMMAND_LINE } from "~/server/desk/audit";
 import { chooseHomeStories, homeCuration } from "~/server/desk/curation";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { expect, test } from "./fixtures";
 import type { Site } from "./site";
 import { enrolledStaff } from "./staff";
@@ -12,35 +13,15 @@ import { enrolledStaff } from "./staff";
 
 /** A draft, as the content files or a colleague left it, for a test to work on. */
 async function draft(site: Site, label: string) {
-  const author = await site.db.selectFrom("author").select("slug").orderBy("slug").executeTakeFirstOrThrow();
-  const subject = await site.db
-    .selectFrom("topic")
-    .select("name")
-    .where("subject_id", "is", null)
-    .orderBy("name")
-    .executeTakeFirstOrThrow();
-  const made = await createArticle(
-    site.db,
-    COMMAND_LINE,
-    {
-      title: "The Quiet Audit",
-      dek: "Teams that check their own numbers find errors first.",
-      subDek: "",
-      summary: "Self-audits catch mistakes before the auditors do.",
-      body: "The first paragraph.\n\nThe second paragraph.\n\nThe third paragraph.",
-      slug: `the-quiet-audit-${label}-${Date.now().toString(36)}`,
-      authors: [author.slug],
-      topics: [subject.name],
-      contentType: "Article",
-      tier: "article",
-      series: null,
-      seriesTitle: null,
-      seriesPart: null,
-      streams: [],
-      published: "2026-02-10",
-    },
-    new Date(),
-  );
+  const fields = await newArticleFields(site.db, {
+    title: "The Quiet Audit",
+    dek: "Teams that check their own numbers find errors first.",
+    summary: "Self-audits catch mistakes before the auditors do.",
+    body: "The first paragraph.\n\nThe second paragraph.\n\nThe third paragraph.",
+    slug: `the-quiet-audit-${label}-${Date.now().toString(36)}`,
+    published: "2026-02-10",
+  });
+  const made = await createArticle(site.db, COMMAND_LINE, fields, new Date());
   if (!made.ok) throw new Error(JSON.stringify(made));
   return made.article;
 }

@@ -3,6 +3,7 @@ import { register } from "~/server/accounts/registration";
 import { createArticle, getDeskArticle, listRevisions, saveArticle, type DeskArticle } from "~/server/desk/articles";
 import type { ArticleFields } from "~/shared/article-fields";
 import { AUTOSAVE_AFTER_CONFLICT } from "~/shared/article-vocabulary";
+import { newArticleFields } from "~/tests/helpers/article-fields";
 import { expect, PASSWORD, test, uniqueEmail } from "./fixtures";
 import type { Site } from "./site";
 import { enrolledStaff } from "./staff";
@@ -48,28 +49,15 @@ async function draftFor(site: Site, label: string) {
   });
   if (!colleague.ok) throw new Error(colleague.reason);
   const ben = { id: colleague.user.id, label: colleague.user.email };
-  const created = await createArticle(
-    site.db,
-    ben,
-    {
-      title: `Ledgers in Motion (${label})`,
-      dek: "A dek.",
-      subDek: "",
-      summary: "A summary.",
-      body: "The first paragraph.",
-      slug: `ledgers-in-motion-${label}-${Date.now()}`,
-      authors: [authors[0]!.slug, authors[1]!.slug],
-      topics: [subjects[0]!.name],
-      contentType: "Article",
-      tier: "article",
-      series: null,
-      seriesTitle: null,
-      seriesPart: null,
-      streams: [],
-      published: "2026-03-04",
-    },
-    new Date(),
-  );
+  const fields = await newArticleFields(site.db, {
+    title: `Ledgers in Motion (${label})`,
+    slug: `ledgers-in-motion-${label}-${Date.now()}`,
+    body: "The first paragraph.",
+    authors: [authors[0]!.slug, authors[1]!.slug],
+    topics: [subjects[0]!.name],
+    published: "2026-03-04",
+  });
+  const created = await createArticle(site.db, ben, fields, new Date());
   if (!created.ok) throw new Error(JSON.stringify(created));
   return { id: created.article.id, authors, subjects, ben };
 }
