@@ -7,10 +7,10 @@
 // add-to-cart into hundreds of guest carts, and a few checkouts paid through the sandbox provider.
 // A third of the page reads (articles, streams, searches) are a signed-in registered reader's.
 // Every request sends a desktop browser's User-Agent (bench/browser.ts).
-// Prints req/s, p50/p99 and the share the page cache answered whole, per kind, guests' and signed-in readers' page reads apart, then
-// errors and non-2xx answers by status; then checks that
-// nothing was lost: every add-to-cart that answered success is in its cart, and every checkout
-// that was paid is exactly one paid order. Exits 1 on an error, an answer of 500 or above, or a
+// Prints req/s, p50/p99 and the share the page cache answered whole, per kind, guests' and
+// signed-in readers' page reads apart, then errors and non-2xx answers by status; then checks
+// that nothing was lost: every add-to-cart that answered success is in its cart, and every
+// checkout that was paid is exactly one paid order. Exits 1 on an error, an answer of 500 or above, or a
 // loss. Requests go to 127.0.0.1 only; the run is bounded in time and stops by itself.
 import os from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -230,7 +230,8 @@ async function measure(engine: Engine) {
     lag.disable();
     const cpu = process.cpuUsage(cpuBefore);
 
-    // Nothing lost: every add that answered success is in its cart; every paid checkout is one paid order.
+    // Nothing lost: every add that answered success is in its cart; every paid checkout is one
+    // paid order.
     let lostLines = 0;
     let cartsChecked = 0;
     for (const { browser, added } of carts) {

@@ -245,6 +245,8 @@ test("sign-in failures count down, then block the address", async ({ page }) => 
   await attempt();
   await expect(message.getByText(/Please try again\. You have 3 tries left\.$/)).toBeVisible();
   await attempt();
+  // Each attempt waits for its answer: a second click while the first is in flight would abort it.
+  await expect(message.getByText(/You have 2 tries left\.$/)).toBeVisible();
   await attempt();
   await expect(message.getByText(/You have 1 try left\.$/)).toBeVisible();
   await attempt();

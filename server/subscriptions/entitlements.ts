@@ -28,10 +28,10 @@ export interface EntitlementRow {
 }
 
 /**
- * Whether a subscription gives access at `now` (an ISO time): active, and inside its access period, or past due
- * within its grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give none (an ended
- * plan by its billing state, whatever the clock: the provider's may run ahead of ours). A
- * condition on the `subscription` table in scope, for a where or, as a column, a select.
+ * Whether a subscription gives access at `now` (an ISO time): active, and inside its access
+ * period, or past due within its grace (ADR 066, "Dunning"); restricted, lapsed or ended ones give
+ * none (an ended plan by its billing state, whatever the clock: the provider's may run ahead of
+ * ours). A condition on the `subscription` table in scope, for a where or, as a column, a select.
  */
 export function givesAccess(now: string) {
   const column = (name: keyof DB["subscription"]) => sql.ref(`subscription.${name}`);
