@@ -7,7 +7,7 @@ import { DocumentOnlyProvider, type DocumentOnly } from "./lib/http/document-onl
 import { NonceProvider } from "./lib/http/nonce";
 import { cachedPage, cachedResponse, keepPage, pageCacheKey } from "./lib/http/page-cache.server";
 import type { ReaderParts } from "./lib/http/reader-parts.server";
-import { layerForPage, pageQuota } from "./lib/http/analytics-layer";
+import { layerForPage, pageMeter } from "./lib/http/analytics-layer";
 import { scriptJson } from "./lib/http/script-json";
 import { isDatabaseUnavailable } from "~/server/db/unavailable";
 import { log } from "~/server/log";
@@ -105,10 +105,8 @@ function readerFill(
 ): ((document: string, nonce?: string) => string) | undefined {
   if (!parts?.marked) return undefined;
   const layer = parts.value("analytics");
-  const analyticsScript =
-    layer === undefined
-      ? undefined
-      : scriptJson(layerForPage(layer, pageQuota(Object.values(remixContext.staticHandlerContext.loaderData))));
+  const meter = pageMeter(Object.values(remixContext.staticHandlerContext.loaderData));
+  const analyticsScript = layer === undefined ? undefined : scriptJson(layerForPage(layer, meter && parts.resolve(meter)));
   return (document, nonce) => parts.fill(document, { analyticsScript, nonce });
 }
 

@@ -34,7 +34,7 @@ import { siteStylesheetHref } from "./lib/http/stylesheet";
 import { useRootData, type RootData } from "./lib/http/root-data";
 import { readTextSize } from "./lib/accounts/preferences.server";
 import { scriptJson } from "./lib/http/script-json";
-import { layerForPage, pageQuota } from "./lib/http/analytics-layer";
+import { layerForPage, pageMeter } from "./lib/http/analytics-layer";
 import { isMark } from "./lib/http/reader-marks";
 import { CROSS_SITE_REFUSED, SITE_NAME } from "./lib/forms/cross-site";
 
@@ -118,11 +118,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 function AnalyticsDataLayerScript({ layer, nonce }: { layer: string; nonce: string | undefined }) {
   // An article page counts its read on the meter, and says where the meter stands after it.
-  const quota = pageQuota(useMatches().map((m) => m.data));
+  const meter = pageMeter(useMatches().map((m) => m.data));
   useEffect(() => {
-    (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layerForPage(layer, quota);
-  }, [layer, quota]);
-  const script = isMark(layer) ? layer : scriptJson(layerForPage(layer, quota));
+    (window as unknown as { meridianDataLayer: AnalyticsDataLayer }).meridianDataLayer = layerForPage(layer, meter);
+  }, [layer, meter]);
+  const script = isMark(layer) ? layer : scriptJson(layerForPage(layer, meter));
   return <script nonce={nonce} data-analytics="" dangerouslySetInnerHTML={{ __html: `window.meridianDataLayer=${script};` }} />;
 }
 

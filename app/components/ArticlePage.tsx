@@ -148,8 +148,8 @@ export function ArticlePage({ data, noteResult }: ArticlePageProps) {
           ) : null}
 
           {readingList && offer.wall === null ? <ReadingListOverlay list={readingList} open={false} /> : null}
-          {offer.quota && offer.wall === null && viewer.kind !== "subscriber" ? (
-            <SubscriptionCounter remaining={offer.quota.remaining} abTag={offer.abTag} />
+          {offer.meter && offer.wall === null && viewer.kind !== "subscriber" ? (
+            <SubscriptionCounter text={offer.meter.counter} abTag={offer.abTag} />
           ) : null}
 
           {giftExpired ? (

@@ -88,16 +88,18 @@ export async function loader({ params, request, context: loadContext }: LoaderFu
   const headers = new Headers({ "Cache-Control": gift ? "no-store" : "private, no-cache" });
   if (gift) headers.set("X-Robots-Tag", "noindex");
   if (tools?.setCookie) headers.append("Set-Cookie", tools.setCookie);
+  // A signed-in reader's first name and meter go in as marks (ADR 096), so that readers at any count
+  // share a kept page; a guest's count stays in the page's key.
+  const readerParts = context.user ? requestContext({ request, context: loadContext }).readerParts : null;
   return data(
     articlePageView(loadContext, found.page, {
       offer: { ...offer, screen, region },
       viewer: {
         kind: context.reader.kind,
-        firstName: context.user
-          ? requestContext({ request, context: loadContext }).readerParts.put("firstName", context.user.firstName)
-          : null,
+        firstName: context.user && readerParts ? readerParts.put("firstName", context.user.firstName) : null,
         cookiesRefused: context.cookiesRefused,
       },
+      own: readerParts ? (part, value) => readerParts.put(part, value) : undefined,
       readingList: readingList ?? null,
       gift: Boolean(gift),
       giftExpired,

@@ -3,6 +3,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as cheerio from "cheerio";
+import { latestArticles } from "~/tests/helpers/api-site";
 import { registeredReader, type Reader } from "~/tests/helpers/reader";
 import { startBuiltServer, type RunningServer } from "~/tests/helpers/server";
 
@@ -112,8 +113,8 @@ describe("a signed-in reader's page, kept once for every reader of a kind (ADR 0
   // Everything a display name may hold that HTML, a script or a JSON string would need escaped.
   const trickyName = `</script><b>"Nell" & 'Co'\u2028\\x`;
 
-  async function open(reader: Reader) {
-    let res = await reader.request(article);
+  async function open(reader: Reader, path = article) {
+    let res = await reader.request(path);
     if (res.status === 302) res = await reader.request(res.headers.get("location")!);
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -169,5 +170,29 @@ describe("a signed-in reader's page, kept once for every reader of a kind (ADR 0
     expect(navigation).not.toMatch(/[\uE000-\uF8FF]/);
     expect(secondPage.html).not.toContain("Nell&quot;");
     expect(again.html).not.toContain("<b>");
+  });
+
+  it("keeps one page for readers at different counts, each shown their own", async () => {
+    const ahead = await registeredReader(server.url);
+    const fresh = await registeredReader(server.url);
+    // An article no reader has opened yet, so its first render is this test's.
+    const [target, ...others] = (await latestArticles(server.url)).map((a) => a.path).filter((path) => path !== article);
+    for (const path of others.slice(0, 3)) expect((await ahead.request(path)).status).toBe(200);
+
+    const aheadPage = await open(ahead, target);
+    const freshPage = await open(fresh, target);
+    expect([aheadPage.cache, freshPage.cache]).toEqual(["miss", "hit"]);
+    const remaining = [aheadPage.layer.user.quota!.remaining, freshPage.layer.user.quota!.remaining];
+    expect(remaining).toEqual([4, 7]);
+    for (const [page, left] of [
+      [aheadPage, 4],
+      [freshPage, 7],
+    ] as const) {
+      const counter = `You have ${left} free articles left this month.`;
+      expect(page.$("[data-counter] span").first().text()).toBe(counter);
+      expect(page.hydration).toContain(counter);
+      expect(page.hydration).toContainEqual(expect.stringContaining(`"remaining":${left}`));
+      expect(page.html).not.toMatch(/[\uE000-\uF8FF]/);
+    }
   });
 });

@@ -1,4 +1,5 @@
-// A signed-in reader's own values on a page (ADR 096): their name and their analytics data layer.
+// A signed-in reader's own values on a page (ADR 096): their name, their analytics data layer and
+// where their meter stands.
 // A document's loaders give these as marks, so the page renders, and is kept by the page cache,
 // the same for every reader of a kind; the marks are replaced by this reader's values as the
 // document leaves. Everything else the loaders return stays in the page cache's key.
@@ -10,7 +11,7 @@ const TOKEN = crypto.randomBytes(9).toString("base64url");
 const MARK = new RegExp(`${MARK_START}${TOKEN}([a-zA-Z]+)\uE001`, "g");
 
 /** The names of the values a document may mark. */
-export type ReaderPart = "name" | "firstName" | "analytics";
+export type ReaderPart = "name" | "firstName" | "analytics" | "counter" | "meter";
 
 const mark = (part: string) => `${MARK_START}${TOKEN}${part}\uE001`;
 
@@ -30,6 +31,15 @@ export class ReaderParts {
   /** The value given for `part`, if the document marks it. */
   value(part: ReaderPart): string | undefined {
     return this.values.get(part);
+  }
+
+  /** `text` with this reader's values in place of any marks in it, as they are. */
+  resolve(text: string): string {
+    return text.replace(MARK, (_, name: string) => {
+      const value = this.values.get(name);
+      if (value === undefined) throw new Error(`The text has a mark for "${name}" that this request did not give`);
+      return value;
+    });
   }
 
   get marked(): boolean {
