@@ -17,7 +17,7 @@ import { SiteFooter } from "./components/SiteFooter";
 import { SiteHeader } from "./components/SiteHeader";
 import { useTextSize } from "./components/TextSizeToggle";
 import * as css from "./components/layout.css";
-import { analyticsDataLayer, type AnalyticsDataLayer } from "~/server/readers/analytics";
+import { analyticsDataLayer, layerQuota, type AnalyticsDataLayer } from "~/server/readers/analytics";
 import { isArticlePath } from "~/shared/urls";
 import { dismissedItems, type Dismissible } from "~/server/readers/dismissals";
 import { followingSummary } from "~/server/library/follows";
@@ -64,22 +64,26 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const visitor = user ? undefined : await asker.knownVisitorId();
   // The following stream marks everything seen as it renders, so its own page shows none unread.
   const onFollowingStream = new URL(request.url).pathname === "/my-library/topics";
-  const [account, subscriber, guestDismissed, following, cart] = await Promise.all([
+  const rules = offerRules();
+  // Every read here runs at once: under load each read waits its turn on the database.
+  const [account, subscriber, guestDismissed, following, cart, quota] = await Promise.all([
     asker.account(),
     asker.subscriber(),
     visitor ? dismissedItems(database, visitorKey(visitor)) : ([] as Dismissible[]),
     user ? followingSummary(database, user.id, !onFollowingStream) : undefined,
     miniCart(asker),
+    asker.account().then((reader) =>
+      layerQuota(database, {
+        reader: reader ?? undefined,
+        visitorId: visitor,
+        limits: { guest: rules.guestLimit, registered: rules.registeredLimit },
+        pageCountsRead: isArticlePath(new URL(request.url).pathname),
+      }),
+    ),
   ]);
   const unreadFollowing = following?.unread ?? 0;
   const dismissed = account?.dismissed ?? guestDismissed;
-  const rules = offerRules();
-  const analytics = await analyticsDataLayer(database, {
-    signedIn: account && { reader: account, following: following?.topics ?? [] },
-    visitorId: visitor,
-    limits: { guest: rules.guestLimit, registered: rules.registeredLimit },
-    pageCountsRead: isArticlePath(new URL(request.url).pathname),
-  });
+  const analytics = analyticsDataLayer({ signedIn: account && { reader: account, following: following?.topics ?? [] }, quota });
   const recaptcha = captcha();
   const staff = /^\/desk(?:\/|$)/.test(new URL(request.url).pathname) ? await asker.staff() : null;
   return data<RootData>(

@@ -1,6 +1,6 @@
 import { PRINT_REFERENCE_PREFIX } from "~/server/accounts/print-subscribers";
 import type { Database } from "~/server/db/connection";
-import { readQuota } from "~/server/paywall/meter";
+import { readQuota, type Quota } from "~/server/paywall/meter";
 import { userKey, visitorKey } from "./keys";
 import type { SignedInReader, SubscriptionRecord } from "./signed-in";
 import { PLANS } from "~/server/subscriptions/plans";
@@ -55,6 +55,13 @@ export interface AnalyticsDataLayer {
 export interface AnalyticsReader {
   /** The signed-in reader as their request read them, and the names of the topics they follow; undefined for a guest. */
   signedIn: { reader: SignedInReader; following: string[] } | undefined;
+  /** Where the reader's meter stands (layerQuota). */
+  quota: Quota | null;
+}
+
+export interface MeterAsked {
+  /** The signed-in reader as their request read them; undefined for a guest. */
+  reader: SignedInReader | undefined;
   /** A guest's visitor id, which reads their meter (and is not shown). */
   visitorId: string | undefined;
   /** The article meter's monthly limits. */
@@ -67,13 +74,23 @@ export interface AnalyticsReader {
   pageCountsRead: boolean;
 }
 
+/**
+ * Where the reader's article meter stands, for the layer: null for a subscriber, a guest with no
+ * visitor id yet, and a page that counts a read itself. Its own read, so that a page runs it
+ * beside its others instead of after them.
+ */
+export async function layerQuota(db: Database, asked: MeterAsked, now = new Date()): Promise<Quota | null> {
+  const { reader, visitorId, limits, pageCountsRead } = asked;
+  if (pageCountsRead) return null;
+  if (!reader) return visitorId ? readQuota(db, visitorKey(visitorId), "article", limits.guest, now) : null;
+  return reader.subscriber !== null ? null : readQuota(db, userKey(reader.user.id), "article", limits.registered, now);
+}
+
 const planTitle = (roleCode: string) =>
   PLANS.find((p) => p.roleCode === roleCode)?.name ?? tierOf(roleCode)?.caption ?? tierOf(roleCode)?.name ?? roleCode;
 
-export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, now = new Date()): Promise<AnalyticsDataLayer> {
-  const { signedIn, visitorId, limits, pageCountsRead } = reader;
+export function analyticsDataLayer({ signedIn, quota }: AnalyticsReader, now = new Date()): AnalyticsDataLayer {
   if (!signedIn) {
-    const quota = visitorId && !pageCountsRead ? await readQuota(db, visitorKey(visitorId), "article", limits.guest, now) : null;
     return {
       user: {
         accountID: null,
@@ -93,7 +110,6 @@ export async function analyticsDataLayer(db: Database, reader: AnalyticsReader, 
   const { reader: account, following } = signedIn;
   const userId = account.user.id;
   const subscriber = account.subscriber !== null;
-  const quota = subscriber || pageCountsRead ? null : await readQuota(db, userKey(userId), "article", limits.registered, now);
   return {
     user: {
       accountID: userId,

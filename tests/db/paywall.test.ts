@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyticsDataLayer } from "~/server/readers/analytics";
+import { analyticsDataLayer, layerQuota } from "~/server/readers/analytics";
 import { readerById } from "~/server/readers/signed-in";
 import { linkPrintSubscription, registerPrintSubscriber } from "~/server/accounts/print-subscribers";
 import { markEmailVerified } from "~/server/accounts/email-change";
@@ -319,16 +319,13 @@ describe("subscriptions", () => {
       .executeTakeFirstOrThrow();
     expect(status?.entitlements[0]).toMatchObject({ source: "print", accessEnd: `${access_end}T23:59:59.999Z` });
     // The analytics view names the print record's source, its country and its account number.
-    const layer = await analyticsDataLayer(
+    const reader = (await readerById(db, linked.user.id, NOVEMBER))!;
+    const quota = await layerQuota(
       db,
-      {
-        signedIn: { reader: (await readerById(db, linked.user.id, NOVEMBER))!, following: [] },
-        visitorId: undefined,
-        limits: { guest: 4, registered: 10 },
-        pageCountsRead: false,
-      },
+      { reader, visitorId: undefined, limits: { guest: 4, registered: 10 }, pageCountsRead: false },
       NOVEMBER,
     );
+    const layer = analyticsDataLayer({ signedIn: { reader, following: [] }, quota }, NOVEMBER);
     expect(layer.user.subscriptions).toEqual([
       expect.objectContaining({ subscriptionSourceCode: "CDS_US", country: "US", accountNumber: "MR10045521", orderValue: null }),
     ]);

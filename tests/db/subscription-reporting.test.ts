@@ -5,7 +5,7 @@ import type { BillingMail } from "~/server/billing/mail";
 import { runRenewals } from "~/server/billing/renewals";
 import type { Database } from "~/server/db/connection";
 import { SANDBOX_CARDS, type SandboxProvider } from "~/server/payments/sandbox";
-import { analyticsDataLayer, analyticsSubscriptions } from "~/server/readers/analytics";
+import { analyticsDataLayer, analyticsSubscriptions, layerQuota } from "~/server/readers/analytics";
 import { readerById } from "~/server/readers/signed-in";
 import { issueCheckoutKey, settleCheckout, startCheckout } from "~/server/subscriptions/checkout";
 import { subscriberStatus } from "~/server/subscriptions/entitlements";
@@ -92,16 +92,14 @@ describe(`subscriptions as the data layer and the API tell them (${dialectName})
     expect(await renewAfter(31)).toMatchObject({ renewed: 1 });
     expect(await renewAfter(31)).toMatchObject({ renewed: 1 });
     const now = await providerNow();
-    const layer = await analyticsDataLayer(
+    const signedIn = await readerAt(reader, now);
+    const quota = await layerQuota(
       db,
-      {
-        signedIn: { reader: await readerAt(reader, now), following: [] },
-        visitorId: undefined,
-        limits: { guest: 4, registered: 8 },
-        pageCountsRead: false,
-      },
+      { reader: signedIn, visitorId: undefined, limits: { guest: 4, registered: 8 }, pageCountsRead: false },
       now,
     );
+    expect(quota).toBeNull();
+    const layer = analyticsDataLayer({ signedIn: { reader: signedIn, following: [] }, quota }, now);
     expect(layer.user.userState).toBe("Subscriber");
     expect(layer.user.subscriptions).toEqual([
       expect.objectContaining({
