@@ -37,10 +37,13 @@ export async function searchFor(
   const unlimited = config().STREAM_UNLIMITED_LOADING;
   if (!form.q) return { form, results: null, subjects: [], unlimited };
   const database = await db();
-  const chosen = form.topic ? await topicBySlug(database, form.topic) : undefined;
+  const [chosen, subscriber] = await Promise.all([
+    form.topic ? topicBySlug(database, form.topic) : undefined,
+    currentSubscriber({ request, context }),
+  ]);
   const topic = chosen && { id: chosen.id, name: chosen.name, slug: chosen.slug };
   // Snippets come from gated paragraphs only for a subscriber; anyone else sees the free preview's.
-  const access = (await currentSubscriber({ request, context })) ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
+  const access = subscriber ? "full" : { previewBlocks: config().PAYWALL_PREVIEW_PARAGRAPHS };
   const year = (y: number | null, end: "start" | "end") => (y === null ? null : `${y}-${end === "start" ? "01-01" : "12-31"}`);
   const [results, subjects] = await Promise.all([
     searchContent(
