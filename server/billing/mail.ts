@@ -4,6 +4,7 @@ import type { Mailer } from "~/server/adapters/mail";
 import type { Config } from "~/server/config";
 import type { Database } from "~/server/db/connection";
 import { findPlan } from "~/server/subscriptions/plans";
+import { formatPublished } from "~/shared/dates";
 import { formatUsd } from "~/shared/money";
 import { invoiceDocument, publisherFrom, type Publisher } from "./invoices";
 
@@ -24,8 +25,7 @@ export const billingMail = (config: Config, mailer: Mailer): BillingMail => ({
  * name a day alike ("January 01, 2027"). Built once: toLocaleDateString makes a new formatter on
  * every call, a cost each of a renewal day's receipts paid.
  */
-const longDateFormat = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "long", day: "2-digit", year: "numeric" });
-export const longDate = (iso: string) => longDateFormat.format(new Date(iso));
+export const longDate = (iso: string) => formatPublished(new Date(iso).toISOString());
 
 /** The publisher's footer every billing and account mail ends with. */
 export const footer = (mail: BillingMail) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/server/config";
-import { formatDuration, formatPublished } from "~/app/lib/content/format";
+import { formatDuration, formatPublished, formatUsd } from "~/app/lib/content/format";
 import { monthsOfIssue, pickIssueIndex, pickMonthIndex, pickYear } from "~/app/lib/content/issue-finder";
 import { safeRedirectPath } from "~/app/lib/http/redirects";
 
@@ -49,6 +49,30 @@ describe("configuration", () => {
 describe("formats", () => {
   it("writes publication dates as MMMM DD, YYYY", () => {
     expect(formatPublished("2025-03-08")).toBe("March 08, 2025");
+    expect(formatPublished("1956-12-31T23:59:59.000Z")).toBe("December 31, 1956");
+    expect(() => formatPublished("next week")).toThrow(RangeError);
+    expect(() => formatPublished("2025-13-01")).toThrow(RangeError);
+  });
+
+  it("writes every day of the archive as Intl's en-US long date in UTC would", () => {
+    const intl = new Intl.DateTimeFormat("en-US", { month: "long", day: "2-digit", year: "numeric", timeZone: "UTC" });
+    const differing: string[] = [];
+    for (let day = Date.UTC(1956, 0, 1); day <= Date.UTC(2026, 11, 31); day += 86_400_000) {
+      const iso = new Date(day).toISOString();
+      if (formatPublished(iso) !== intl.format(new Date(day))) differing.push(iso);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it("writes amounts in cents as US dollars, as Intl's en-US currency would", () => {
+    expect(formatUsd(0)).toBe("$0.00");
+    expect(formatUsd(5)).toBe("$0.05");
+    expect(formatUsd(123_456)).toBe("$1,234.56");
+    expect(formatUsd(100_000_000)).toBe("$1,000,000.00");
+    expect(formatUsd(-250)).toBe("-$2.50");
+    const intl = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+    for (const cents of [1, 99, 100, 999, 1_000, 99_999, 100_000, 123_456_789, -1, -123_456])
+      expect(formatUsd(cents)).toBe(intl.format(cents / 100));
   });
 
   it("writes durations as h:mm:ss, under an hour and under a minute too", () => {

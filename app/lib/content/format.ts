@@ -1,11 +1,3 @@
-// A fixed locale and zone, so that the server's rendering and the browser's hydration agree.
-const PUBLISHED = new Intl.DateTimeFormat("en-US", { month: "long", day: "2-digit", year: "numeric", timeZone: "UTC" });
-
-/** Publication date in the spec's "MMMM DD, YYYY" format, from an ISO date (a timestamp's date part). */
-export function formatPublished(isoDate: string): string {
-  return PUBLISHED.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
-}
-
 /** A video's or an episode's length in the spec's h:mm:ss, under an hour too ("0:04:05"). */
 export function formatDuration(totalSeconds: number): string {
   const two = (n: number) => String(n).padStart(2, "0");
@@ -18,4 +10,5 @@ export function formatAuthors(authors: { name: string }[]): string {
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
+export { formatPublished } from "~/shared/dates";
 export { formatUsd } from "~/shared/money";
