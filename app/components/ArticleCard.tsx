@@ -63,7 +63,7 @@ export function ArticleCard({ card, headingLevel = 3, layout = "row", focusTarge
           {card.authors.length > 0 ? `${formatAuthors(card.authors)} · ` : null}
           <time dateTime={card.published}>{formatPublished(card.published)}</time>
         </p>
-        {headlineOnly ? null : <SaveControl type="article" id={card.id} title={card.title} />}
+        {headlineOnly ? null : <SaveControl type="article" id={card.id} title={card.title} look="card" />}
       </div>
     </article>
   );

@@ -27,6 +27,7 @@ import * as css from "~/app/components/article.css";
 import "~/app/components/forms/forms.css";
 import "~/app/components/prose.css";
 import * as cards from "~/app/components/cards.css";
+import { toolRow } from "~/app/components/controls.css";
 import { useRootData } from "~/app/lib/http/root-data";
 import { useTidyCookieCheck } from "~/app/lib/paywall/cookie-check";
 import { formatAuthors, formatPublished, formatUsd } from "~/app/lib/content/format";
@@ -116,8 +117,8 @@ export function ArticlePage({ data, noteResult }: ArticlePageProps) {
                 {...imageLoading(true)}
               />
             )}
-            <div className={css.tools}>
-              <SaveControl type="article" id={article.id} title={article.title} />
+            <div className={toolRow}>
+              <SaveControl type="article" id={article.id} title={article.title} look="tool" />
               <ShareControl type="article" id={article.id} title={article.title} url={`${data.siteUrl}${article.url}`} />
               <TextSizeToggle />
             </div>

@@ -7,7 +7,9 @@ import { MediaControls } from "./media/MediaControls";
 import { audioPlayer } from "./media/media-controls.css";
 import { useHydrated } from "./useHydrated";
 import { ShareControl } from "./library/ShareControl";
+import { toolButton, toolRow } from "./controls.css";
 import * as css from "./podcast.css";
+import { ToolIcon } from "./ToolIcon";
 
 const TYPE_LABELS = { trailer: "Trailer", bonus: "Bonus", full: null } as const;
 
@@ -47,11 +49,12 @@ export function EpisodeAudio({ episode, seriesTitle, siteUrl }: { episode: Podca
         </audio>
         {hydrated ? <MediaControls media={audio} title={episode.title} knownDuration={episode.durationSeconds} layout="audio" /> : null}
       </div>
-      <p className={css.tools}>
-        <a href={podcastAudioPath(episode.id)} download>
+      <p className={toolRow}>
+        <a href={podcastAudioPath(episode.id)} download className={toolButton}>
+          <ToolIcon name="download" />
           Download<span className="visually-hidden"> {episode.title}</span> (MP3)
         </a>
-        <SaveControl type="podcast" id={episode.id} title={episode.title} />
+        <SaveControl type="podcast" id={episode.id} title={episode.title} look="tool" />
         <ShareControl type="podcast" id={episode.id} title={`${seriesTitle}: ${episode.title}`} url={`${siteUrl}${episode.url}`} />
       </p>
     </>

@@ -1,7 +1,8 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useRootData } from "~/app/lib/http/root-data";
 import type { TextSize } from "~/app/lib/accounts/preferences.server";
-import * as css from "./article.css";
+import { toolButton } from "./controls.css";
+import { ToolIcon } from "./ToolIcon";
 
 const FETCHER_KEY = "text-size";
 
@@ -24,7 +25,8 @@ export function TextSizeToggle() {
     <fetcher.Form method="post" action="/preferences/text-size" data-no-print="">
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <input type="hidden" name="size" value={large ? "standard" : "large"} />
-      <button type="submit" className={css.textSizeButton} aria-pressed={large}>
+      <button type="submit" className={toolButton} aria-pressed={large}>
+        <ToolIcon name="text-size" />
         Larger text
       </button>
     </fetcher.Form>

@@ -18,7 +18,7 @@ export function VideoCard({ card, href = card.url }: { card: Card; href?: string
         <p className={css.byline}>
           {formatDuration(card.durationSeconds)} · <time dateTime={card.published}>{formatPublished(card.published)}</time>
         </p>
-        <SaveControl type="video" id={card.id} title={card.title} />
+        <SaveControl type="video" id={card.id} title={card.title} look="card" />
       </div>
     </article>
   );

@@ -50,8 +50,6 @@ export const authorPhoto = style({
   marginTop: "1em",
 });
 
-export const tools = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.md, margin: `${vars.space.md} 0` });
-
 export const summaryBox = style({
   background: vars.color.wash,
   padding: vars.space.md,
@@ -151,15 +149,6 @@ export const titleBar = style({
   transition: "transform 200ms ease",
   selectors: { "&[data-visible]": { transform: "none" } },
   "@media": { print: { display: "none" } },
-});
-
-export const textSizeButton = style({
-  border: `1px solid ${vars.color.ink}`,
-  background: vars.color.paper,
-  color: vars.color.ink,
-  padding: `${vars.space.xs} ${vars.space.sm}`,
-  cursor: "pointer",
-  borderRadius: vars.radius.sm,
 });
 
 /** Wraps a run of the body's HTML without a box of its own, so its blocks lay out as the body's children. */

@@ -49,3 +49,49 @@ export const popover = style({
   display: "grid",
   gap: vars.space.sm,
 });
+
+/** A row of a page's tools (Save, Share, Larger text, Download), under its headline or player. */
+export const toolRow = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm, margin: `${vars.space.md} 0` });
+
+/**
+ * A page's tool, link or button alike: its icon beside its word in ink, in a rounded 44 px box
+ * under a light rule. Pressed (Larger text on) it is filled.
+ */
+export const toolButton = style({
+  display: "inline-flex",
+  alignItems: "center",
+  gap: vars.space.xs,
+  minHeight: vars.control.target,
+  padding: `0 ${vars.space.md}`,
+  border: `1px solid ${vars.color.rule}`,
+  borderRadius: "999px",
+  background: vars.color.paper,
+  color: vars.color.ink,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  fontWeight: 600,
+  lineHeight: 1.2,
+  textDecoration: "none",
+  cursor: "pointer",
+  selectors: {
+    "&:hover": { borderColor: vars.color.ink },
+    '&[aria-pressed="true"]': { background: vars.color.ink, borderColor: vars.color.ink, color: vars.color.paper },
+  },
+});
+
+/** A card's Save: the card's small type in ink with its icon, underlined under the pointer. */
+export const cardTool = style({
+  display: "inline-flex",
+  alignItems: "center",
+  gap: "0.35em",
+  minHeight: "1.5rem",
+  color: vars.color.ink,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.xs,
+  fontWeight: 600,
+  textDecoration: "none",
+  selectors: { "&:hover": { textDecoration: "underline", textUnderlineOffset: vars.link.underlineOffset } },
+});
+
+/** A tool's icon: the size of its word, drawn in the word's colour. */
+export const toolIcon = style({ width: "1.1em", height: "1.1em", flex: "none" });

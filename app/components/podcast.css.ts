@@ -76,13 +76,4 @@ export const readMore = style({
 /** The browser's own player, before scripts run (or without them); ours hides it. */
 export const player = style({ selectors: { "&[controls]": { display: "block", width: "100%" } } });
 
-export const tools = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: vars.space.md,
-  alignItems: "center",
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-});
-
 globalStyle(`${episode} p`, { maxWidth: vars.measure.text });

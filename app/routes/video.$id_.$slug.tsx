@@ -20,6 +20,7 @@ import { ShareControl } from "~/app/components/library/ShareControl";
 import { VideoPlayer } from "~/app/components/VideoPlayer";
 import { VideoWall } from "~/app/components/VideoWall";
 import * as cards from "~/app/components/cards.css";
+import { toolRow } from "~/app/components/controls.css";
 import * as css from "~/app/components/video.css";
 import { config, db } from "~/app/lib/context/db.server";
 import { formatDuration, formatPublished } from "~/app/lib/content/format";
@@ -133,15 +134,12 @@ export default function VideoRoute() {
         </p>
         <h1>{video.title}</h1>
         <p className={css.meta}>
-          {formatDuration(video.durationSeconds)} · <time dateTime={video.published}>{formatPublished(video.published)}</time> ·{" "}
-          <SaveControl type="video" id={video.id} title={video.title} />
-          {canWatch ? (
-            <>
-              {" "}
-              · <ShareControl type="video" id={video.id} title={video.title} url={pageUrl} />
-            </>
-          ) : null}
+          {formatDuration(video.durationSeconds)} · <time dateTime={video.published}>{formatPublished(video.published)}</time>
         </p>
+        <div className={toolRow}>
+          <SaveControl type="video" id={video.id} title={video.title} look="tool" />
+          {canWatch ? <ShareControl type="video" id={video.id} title={video.title} url={pageUrl} /> : null}
+        </div>
         {player ? (
           <VideoPlayer key={video.id} video={player} next={next} />
         ) : (

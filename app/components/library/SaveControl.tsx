@@ -2,6 +2,8 @@ import { Link } from "@remix-run/react";
 import type { LibraryContentType } from "~/server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
 import { useRootData } from "~/app/lib/http/root-data";
+import { cardTool, toolButton } from "../controls.css";
+import { ToolIcon } from "../ToolIcon";
 import * as css from "./library.css";
 
 // The flyout loads only when a reader opens it.
@@ -11,9 +13,10 @@ const SaveFlyout = lazy(loadFlyout);
 /**
  * "Save" on an article or video. A link to the save page (guests: to registration, which the
  * sign-in modal opens in place); with JS, for a signed-in reader, the same form opens as a
- * flyout beside the link and posts through a fetcher.
+ * flyout beside the link and posts through a fetcher. On a page it is one of the tools; on a card
+ * it is the card's quiet line.
  */
-export function SaveControl({ type, id, title }: { type: LibraryContentType; id: number; title: string }) {
+export function SaveControl({ type, id, title, look }: { type: LibraryContentType; id: number; title: string; look: "tool" | "card" }) {
   const root = useRootData();
   const [open, setOpen] = useState(false);
   const savePath = `/my-library/save?type=${type}&id=${id}`;
@@ -32,8 +35,9 @@ export function SaveControl({ type, id, title }: { type: LibraryContentType; id:
         onPointerEnter={root?.user ? loadFlyout : undefined}
         onFocus={root?.user ? loadFlyout : undefined}
         aria-expanded={root?.user ? open : undefined}
-        className={css.saveLink}
+        className={look === "card" ? cardTool : toolButton}
       >
+        <ToolIcon name="save" />
         Save<span className="visually-hidden"> {title} to My Library</span>
       </Link>
       {open ? (

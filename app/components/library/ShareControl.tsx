@@ -1,6 +1,8 @@
 import { Link } from "@remix-run/react";
 import type { LibraryContentType } from "~/server/db/schema";
 import { lazy, Suspense, useState, type MouseEvent } from "react";
+import { toolButton } from "../controls.css";
+import { ToolIcon } from "../ToolIcon";
 import * as css from "./library.css";
 
 // The flyout (and the form libraries its e-mail form needs) loads only when a reader opens it.
@@ -21,7 +23,8 @@ export function ShareControl({ type, id, title, url }: { type: LibraryContentTyp
   };
   return (
     <span className={css.saveControl}>
-      <Link to={page} onClick={onClick} onPointerEnter={loadFlyout} onFocus={loadFlyout} aria-expanded={open} className={css.saveLink}>
+      <Link to={page} onClick={onClick} onPointerEnter={loadFlyout} onFocus={loadFlyout} aria-expanded={open} className={toolButton}>
+        <ToolIcon name="share" />
         Share<span className="visually-hidden"> {title}</span>
       </Link>
       {open ? (

@@ -109,8 +109,6 @@ export const giftIcon = style({ marginRight: vars.space.xs });
 
 export const saveControl = style({ position: "relative", display: "inline-block", fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
-export const saveLink = style({ color: vars.color.link });
-
 export const flyout = style([popover, { left: 0, width: "min(22rem, 90vw)" }]);
 
 export const flyoutTitle = style({ fontSize: vars.size.md, margin: 0 });
