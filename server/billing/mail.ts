@@ -22,8 +22,7 @@ export const billingMail = (config: Config, mailer: Mailer): BillingMail => ({
 
 /**
  * A date as the site writes it, "MMMM DD, YYYY" (spec), so that a mail and the page it confirms
- * name a day alike ("January 01, 2027"). Built once: toLocaleDateString makes a new formatter on
- * every call, a cost each of a renewal day's receipts paid.
+ * name a day alike ("January 01, 2027"): the pages' own function, on the timestamp's UTC day.
  */
 export const longDate = (iso: string) => formatPublished(new Date(iso).toISOString());
 
