@@ -248,7 +248,7 @@ export function ArticlePage({ data, noteResult }: ArticlePageProps) {
           ) : null}
           <section className={css.asideBlock}>
             <h2 className={cards.eyebrow}>Topics</h2>
-            <ul className={css.asideList}>
+            <ul className={css.topicTags}>
               {article.topics.map((t) => (
                 <li key={t.url}>
                   <Link to={t.url}>{t.name}</Link>

@@ -5,7 +5,7 @@ import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } f
 import { useRootData } from "~/app/lib/http/root-data";
 import * as css from "./video.css";
 import { notice } from "./library/library.css";
-import { linkButton } from "./controls.css";
+import { toolButton } from "./controls.css";
 
 const POPUP = "share-window";
 // Spec: with JS a network's share page opens in a 700 by 450 window.
@@ -58,7 +58,7 @@ export function ShareLinks({
                 <input type="hidden" name="provider" value={network} />
                 <input type="hidden" name="type" value={type} />
                 <input type="hidden" name="id" value={id} />
-                <button type="submit" className={linkButton}>
+                <button type="submit" className={toolButton}>
                   Share on {NETWORK_NAMES[network]}
                   <span className="visually-hidden"> (opens in a new window)</span>
                 </button>
@@ -69,6 +69,7 @@ export function ShareLinks({
                 target={POPUP}
                 rel="noopener noreferrer"
                 onClick={(e) => openPopup(e, network)}
+                className={toolButton}
               >
                 Connect with {NETWORK_NAMES[network]}
                 <span className="visually-hidden"> (opens in a new window)</span>
@@ -78,7 +79,9 @@ export function ShareLinks({
         ))}
         {only ? null : (
           <li>
-            <Link to={sharePage("email")}>E-mail</Link>
+            <Link to={sharePage("email")} className={toolButton}>
+              E-mail
+            </Link>
           </li>
         )}
       </ul>

@@ -240,8 +240,9 @@ export const footer = style({
 
 export const footerLinks = style({
   display: "grid",
-  gridTemplateColumns: "repeat(auto-fill, minmax(11rem, 1fr))",
-  gap: vars.space.sm,
+  // Two columns on a 320 px phone.
+  gridTemplateColumns: "repeat(auto-fill, minmax(8.5rem, 1fr))",
+  gap: `${vars.space.sm} ${vars.space.md}`,
   listStyle: "none",
   padding: 0,
   margin: `0 0 ${vars.space.lg}`,
@@ -253,6 +254,9 @@ export const footerLink = style({
   overflowWrap: "anywhere",
   selectors: { "&:hover": { color: vars.color.focus } },
 });
+
+/** The footer's index of pages reads as the section nav: underlined only under the pointer. */
+globalStyle(`${footerLinks} a:not(:hover)`, { textDecoration: "none" });
 
 export const banner = style({
   background: vars.color.notice,

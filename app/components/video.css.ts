@@ -1,4 +1,4 @@
-import { globalStyle, style } from "@vanilla-extract/css";
+import { style } from "@vanilla-extract/css";
 import { media, vars } from "~/app/styles/theme.css";
 
 export const layout = style({
@@ -78,31 +78,15 @@ export const tools = style({
 
 export const toolHeading = style({ fontSize: vars.size.md, margin: `0 0 ${vars.space.sm}` });
 
+/** The networks and e-mail as a row of tool buttons, spaced as a page's other tools. */
 export const shareList = style({
   display: "flex",
   flexWrap: "wrap",
-  gap: vars.space.md,
+  gap: vars.space.sm,
   listStyle: "none",
   padding: 0,
   margin: `0 0 ${vars.space.md}`,
 });
-
-/** Each network and e-mail as an outlined chip in ink, not a default blue link. */
-globalStyle(`${shareList} a, ${shareList} button`, {
-  display: "inline-flex",
-  alignItems: "center",
-  minHeight: "2rem",
-  padding: `0 ${vars.space.md}`,
-  border: `1px solid ${vars.color.rule}`,
-  borderRadius: "999px",
-  background: vars.color.paper,
-  color: vars.color.ink,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-  fontWeight: 600,
-  textDecoration: "none",
-});
-globalStyle(`${shareList} a:hover, ${shareList} button:hover`, { borderColor: vars.color.ink });
 
 export const embedCode = style({
   display: "block",
