@@ -46,6 +46,14 @@ const envSchema = z.object({
     .transform(() => undefined)
     .or(z.coerce.number().int().min(0).max(256))
     .optional(),
+  /**
+   * The jobs processes' CPU niceness, their PostgreSQL backends' too (ADR 069): by default the
+   * lowest priority, so that they get only what the pages leave.
+   */
+  JOBS_NICENESS: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number().int().min(0, "JOBS_NICENESS must be 0 to 19").max(19, "JOBS_NICENESS must be 0 to 19").default(19),
+  ),
   DATA_DIR: z.string().min(1).default("data"),
   /** Where the seed content, the charts, the toolkits' texts and the media files are read from. */
   CONTENT_DIR: z.string().min(1).default("content"),

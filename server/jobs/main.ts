@@ -17,10 +17,10 @@ import { secrets } from "~/server/secrets";
 import { publishDueArticles } from "~/server/desk/articles";
 import { describeDueRun, sendDueIssues } from "~/server/newsletters/delivery";
 import { describePreorders, runPreorders } from "~/server/store/preorders";
-import { FIRST_RUN_MS, JOBS_NICENESS, JOBS_TITLE, NEWSLETTERS_EVERY_MS, PUBLISH_EVERY_MS, RUN_EVERY_MS } from "./schedule";
+import { FIRST_RUN_MS, JOBS_TITLE, NEWSLETTERS_EVERY_MS, PUBLISH_EVERY_MS, RUN_EVERY_MS } from "./schedule";
 
 const config = serverConfig();
-os.setPriority(JOBS_NICENESS);
+os.setPriority(config.JOBS_NICENESS);
 process.title = JOBS_TITLE;
 
 let db: Database | undefined;

@@ -6,7 +6,5 @@ export const RUN_EVERY_MS = 15 * 60_000;
 export const PUBLISH_EVERY_MS = 10_000;
 /** Newsletter issues due to go, and those being sent, are looked for on a tick of their own (ADR 084): from the start, then every 10 s. */
 export const NEWSLETTERS_EVERY_MS = 10_000;
-/** The jobs' processes run at the lowest CPU priority: they get only what the pages leave. */
-export const JOBS_NICENESS = 19;
 /** The name the jobs' processes show in ps and /proc. */
 export const JOBS_TITLE = "meridian-jobs";

@@ -54,6 +54,9 @@ export async function startBuiltServer(
       // No scheduled-jobs process unless a test asks for one (JOBS_PROCESSES: "1"): it costs a
       // second of CPU to start and wakes every few seconds, in each of the suite's ~110 servers.
       JOBS_PROCESSES: "0",
+      // A test waits on the jobs it asks for; at niceness 19 beside the browser suite they get
+      // about 1.5 % of a core, and a step that takes a second takes a minute.
+      JOBS_NICENESS: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -411,8 +411,8 @@ describe("one process per core", () => {
   }, 90_000);
 
   it("runs the scheduled jobs in a process of their own per serving process, at the lowest CPU priority, replaced if it dies", async () => {
-    // JOBS_PROCESSES left unset, as an operator would: one per serving process.
-    const server = await startBuiltServer({ WEB_CONCURRENCY: "2", JOBS_PROCESSES: "" });
+    // JOBS_PROCESSES and JOBS_NICENESS left unset, as an operator would: one per serving process.
+    const server = await startBuiltServer({ WEB_CONCURRENCY: "2", JOBS_PROCESSES: "", JOBS_NICENESS: "" });
     try {
       const primary = server.child.pid!;
       // Each lowers its own priority once it has loaded.

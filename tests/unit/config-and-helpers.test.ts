@@ -33,6 +33,13 @@ describe("configuration", () => {
     expect(() => parseConfig({ JOBS_PROCESSES: "-1" })).toThrow(/JOBS_PROCESSES/);
   });
 
+  it("runs the jobs at the lowest CPU priority unless told otherwise, and refuses a niceness outside 0 to 19", () => {
+    expect(parseConfig({}).JOBS_NICENESS).toBe(19);
+    expect(parseConfig({ JOBS_NICENESS: "" }).JOBS_NICENESS).toBe(19);
+    expect(parseConfig({ JOBS_NICENESS: "5" }).JOBS_NICENESS).toBe(5);
+    for (const bad of ["-1", "20", "low"]) expect(() => parseConfig({ JOBS_NICENESS: bad })).toThrow(/JOBS_NICENESS/);
+  });
+
   it("links to the server's own address when SITE_URL is not given", () => {
     expect(parseConfig({ PORT: "3210" }).siteUrl).toBe("http://localhost:3210");
     expect(parseConfig({ PORT: "3210", HOST: "0.0.0.0" }).siteUrl).toBe("http://localhost:3210");
