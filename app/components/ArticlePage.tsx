@@ -27,7 +27,7 @@ import * as css from "~/app/components/article.css";
 import "~/app/components/forms/forms.css";
 import "~/app/components/prose.css";
 import * as cards from "~/app/components/cards.css";
-import { toolRow } from "~/app/components/controls.css";
+import { chip, chipList, toolRow } from "~/app/components/controls.css";
 import { useRootData } from "~/app/lib/http/root-data";
 import { useTidyCookieCheck } from "~/app/lib/paywall/cookie-check";
 import { formatAuthors, formatPublished, formatUsd } from "~/app/lib/content/format";
@@ -248,10 +248,12 @@ export function ArticlePage({ data, noteResult }: ArticlePageProps) {
           ) : null}
           <section className={css.asideBlock}>
             <h2 className={cards.eyebrow}>Topics</h2>
-            <ul className={css.topicTags}>
+            <ul className={chipList}>
               {article.topics.map((t) => (
                 <li key={t.url}>
-                  <Link to={t.url}>{t.name}</Link>
+                  <Link to={t.url} className={chip}>
+                    {t.name}
+                  </Link>
                 </li>
               ))}
             </ul>

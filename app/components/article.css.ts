@@ -115,21 +115,6 @@ globalStyle(`${asideList} a`, {
 globalStyle(`${asideList} a:hover`, { textDecoration: "underline" });
 globalStyle(`${asideList} > li + li`, { borderTop: `1px solid ${vars.color.rule}`, paddingTop: vars.space.sm });
 
-/** The article's topics, as tags. */
-export const topicTags = style({ listStyle: "none", padding: 0, margin: 0, display: "flex", flexWrap: "wrap", gap: vars.space.xs });
-globalStyle(`${topicTags} a`, {
-  display: "inline-block",
-  padding: `${vars.space.xs} ${vars.space.sm}`,
-  border: `1px solid ${vars.color.rule}`,
-  borderRadius: "999px",
-  color: vars.color.ink,
-  fontFamily: vars.font.ui,
-  fontWeight: 600,
-  fontSize: vars.size.xs,
-  textDecoration: "none",
-});
-globalStyle(`${topicTags} a:hover`, { borderColor: vars.color.ink });
-
 export const seriesNav = style({
   background: vars.color.wash,
   padding: vars.space.md,

@@ -95,3 +95,29 @@ export const cardTool = style({
 
 /** A tool's icon: the size of its word, drawn in the word's colour. */
 export const toolIcon = style({ width: "1.1em", height: "1.1em", flex: "none" });
+
+/** A row of chips: a store's product types, search's topics, an article's topics. */
+export const chipList = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, margin: 0 });
+
+/**
+ * A chip: a link to a shelf or a topic, in ink in a rounded outline, filled when it is the page
+ * the reader is on.
+ */
+export const chip = style({
+  display: "inline-flex",
+  alignItems: "center",
+  minHeight: "2rem",
+  padding: `0 ${vars.space.sm}`,
+  border: `1px solid ${vars.color.rule}`,
+  borderRadius: "999px",
+  background: vars.color.paper,
+  color: vars.color.ink,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+  fontWeight: 600,
+  textDecoration: "none",
+  selectors: {
+    "&:hover": { borderColor: vars.color.ink, color: vars.color.ink },
+    '&[aria-current="page"]': { background: vars.color.ink, borderColor: vars.color.ink, color: vars.color.paper },
+  },
+});

@@ -79,19 +79,6 @@ export const subjects = style({
   fontFamily: vars.font.ui,
 });
 
-export const subjectList = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexWrap: "wrap", gap: vars.space.sm });
-
-export const subjectLink = style({
-  display: "inline-block",
-  padding: `${vars.space.xs} ${vars.space.sm}`,
-  border: `1px solid ${vars.color.accent}`,
-  borderRadius: vars.radius.md,
-  color: vars.color.accent,
-  textDecoration: "none",
-  fontWeight: 600,
-  fontSize: vars.size.sm,
-});
-
 export const result = style({
   display: "grid",
   gridTemplateColumns: "minmax(0, 1fr)",

@@ -209,10 +209,10 @@ function Subjects({ subjects }: { subjects: { name: string; link: string }[] }) 
   return (
     <div className={css.subjects}>
       <h2 className={css.filterLegend}>Topics</h2>
-      <ul className={css.subjectList}>
+      <ul className={controls.chipList}>
         {subjects.map((s) => (
           <li key={s.link}>
-            <Link className={css.subjectLink} to={s.link}>
+            <Link className={controls.chip} to={s.link}>
               {s.name}
             </Link>
           </li>

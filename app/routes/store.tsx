@@ -5,6 +5,7 @@ import { readStoreAddress, storeFilters, storePage, type StoreChoices } from "~/
 import { Pagination } from "~/app/components/Pagination";
 import { ProductCard } from "~/app/components/store/ProductCard";
 import { StoreChoicesForm } from "~/app/components/store/StoreChoicesForm";
+import { chip, chipList } from "~/app/components/controls.css";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/store/store.css";
 import { db } from "~/app/lib/context/db.server";
@@ -61,11 +62,11 @@ export default function Store() {
         <p className={prose.lede}>{DESCRIPTION}</p>
       </header>
       <nav aria-label="Product types">
-        <ul className={css.typeLinks}>
+        <ul className={`${chipList} ${css.typeLinks}`}>
           {[null, ...filters.types].map((t) => (
             <li key={t?.slug ?? "all"}>
               <Link
-                className={css.typeLink}
+                className={chip}
                 to={storeChoicesPath({ ...choices, type: t })}
                 aria-current={t?.slug === choices.type?.slug ? "page" : undefined}
               >

@@ -50,25 +50,7 @@ export const comingSoon = style({
   fontSize: vars.size.sm,
 });
 
-export const typeLinks = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: vars.space.xs,
-  listStyle: "none",
-  padding: 0,
-  margin: `0 0 ${vars.space.md}`,
-});
-
-export const typeLink = style({
-  display: "inline-block",
-  minHeight: "24px",
-  padding: `${vars.space.xs} ${vars.space.sm}`,
-  border: `1px solid ${vars.color.rule}`,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-  textDecoration: "none",
-  selectors: { '&[aria-current="page"]': { background: vars.color.ink, color: vars.color.paper } },
-});
+export const typeLinks = style({ marginBottom: vars.space.md });
 
 /**
  * The product page: its heading, then the cover with the buy box, then the details, in reading
