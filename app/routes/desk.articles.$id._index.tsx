@@ -151,7 +151,7 @@ export default function EditArticle() {
           <ConflictNotice conflict={conflict} />
         </Deferred>
       ) : (
-        <ErrorSummary items={errorSummary("article", result)} />
+        <ErrorSummary items={errorSummary("article", result)} formErrorId="article-error" />
       )}
       <div className={css.layout}>
         <StatePanel

@@ -192,11 +192,11 @@ function SortLinks({ sort }: { sort: SearchForm["sort"] }) {
       Sort by:
       {(["relevance", "newest"] as const).map((value) =>
         value === sort ? (
-          <strong key={value} aria-current="true">
+          <span key={value} className={controls.chip} aria-current="true">
             {value === "relevance" ? "Relevance" : "Newest"}
-          </strong>
+          </span>
         ) : (
-          <Link key={value} to={href(value)} preventScrollReset>
+          <Link key={value} className={controls.chip} to={href(value)} preventScrollReset>
             {value === "relevance" ? "Relevance" : "Newest"}
           </Link>
         ),

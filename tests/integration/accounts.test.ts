@@ -164,6 +164,21 @@ describe("refusals", () => {
     expect((await post("/forgot-password", { emailAddress: "limit@example.org" }, { ip: newClientIp() })).status).toBe(303);
   });
 
+  it("says why a sign-in was refused once, in the error summary that the form's description names, with the ways on", async () => {
+    const ip = newClientIp();
+    const page = cheerio.load(await (await signIn("nobody@example.org", "Wrong5!password", ip)).text());
+    const message = page("#sign-in-error p").first().text();
+    expect(message).toMatch(/^You have entered an invalid email and password combination\. Please try again\./);
+    expect(page("main").text().split(message)).toHaveLength(2);
+    expect(page("#sign-in-error").closest('[role="alert"]').find("h2").text()).toBe("There is a problem");
+    expect(page("form#sign-in").attr("aria-describedby")).toContain("sign-in-error");
+    expect(
+      page("#sign-in-error a")
+        .map((_, a) => page(a).text())
+        .get(),
+    ).toEqual(["Reset your password", "create an account"]);
+  });
+
   it("answers an unknown address exactly like a wrong password", async () => {
     const ip = newClientIp();
     await registerReader("known@example.org", ip);

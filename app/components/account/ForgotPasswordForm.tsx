@@ -3,7 +3,7 @@ import { Link } from "@remix-run/react";
 import type { forgotPasswordSchema } from "~/app/lib/accounts/account-forms";
 import { primaryButton } from "~/app/components/controls.css";
 import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { ErrorSummary, unsummarised } from "~/app/components/forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "~/app/components/forms/form-host";
 import { Honeypot, TextField } from "~/app/components/forms/fields";
 import * as css from "~/app/components/forms/forms.css";
@@ -16,17 +16,18 @@ const loadForgotPasswordSchema: SchemaLoader<typeof forgotPasswordSchema> = () =
 export function ForgotPasswordForm({ result, fetcher }: { result: Parameters<typeof useSpecForm>[2]; fetcher?: FormFetcher }) {
   const { form, fields, summary, submitDisabled } = useSpecForm("forgot-password", loadForgotPasswordSchema, result);
   const { FormElement, viaField } = useFormHost(fetcher, "/forgot-password");
+  const formError = unsummarised(form.errors, summary);
   return (
     <>
-      <ErrorSummary items={summary} />
+      <ErrorSummary items={summary} formErrorId={formError ? undefined : form.errorId} />
       <p>Enter the email address of your account and we will send you a link to choose a new password.</p>
       <FormElement method="post" action="/forgot-password" {...getFormProps(form)} noValidate className={css.form}>
         {viaField}
         <Honeypot />
         <CaptchaToken action="forgot_password" />
-        {form.errors?.[0] ? (
+        {formError ? (
           <p className={css.formMessage} id={form.errorId}>
-            {form.errors[0]}
+            {formError}
           </p>
         ) : null}
         <TextField meta={fields.emailAddress} label="Email address" type="email" autoComplete="email" />

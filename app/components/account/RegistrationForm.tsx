@@ -5,7 +5,7 @@ import { OPT_IN_DOMESTIC, OPT_IN_EU_CONSENT, OPT_IN_OTHER, USERNAME_UNAVAILABLE 
 import type { registrationSchema } from "~/app/lib/accounts/account-forms";
 import { primaryButton } from "~/app/components/controls.css";
 import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { ErrorSummary, unsummarised } from "~/app/components/forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "~/app/components/forms/form-host";
 import { Checkbox, Honeypot, PasswordField, TextField } from "~/app/components/forms/fields";
 import * as css from "~/app/components/forms/forms.css";
@@ -41,9 +41,10 @@ export function RegistrationForm({
     defaultEmail ? { emailAddress: defaultEmail } : undefined,
   );
   const { FormElement, pending, viaField } = useFormHost(fetcher, "/register");
+  const formError = unsummarised(form.errors, summary);
   return (
     <>
-      <ErrorSummary items={summary} />
+      <ErrorSummary items={summary} formErrorId={formError ? undefined : form.errorId} />
       <FormElement
         method="post"
         action={`/register?redirectTo=${encodeURIComponent(redirectTo)}${wallTag ? `&wallTag=${encodeURIComponent(wallTag)}` : ""}`}
@@ -56,9 +57,9 @@ export function RegistrationForm({
         {viaField}
         <Honeypot />
         <CaptchaToken action="register" />
-        {form.errors?.[0] ? (
+        {formError ? (
           <p className={css.formMessage} id={form.errorId}>
-            {form.errors[0]}
+            {formError}
           </p>
         ) : null}
         <TextField meta={fields.firstName} label="First name" autoComplete="given-name" />

@@ -5,7 +5,7 @@ import { SIGN_IN_PENDING } from "~/app/lib/accounts/messages";
 import type { signInSchema } from "~/app/lib/accounts/account-forms";
 import { primaryButton } from "~/app/components/controls.css";
 import { CaptchaToken } from "~/app/components/forms/CaptchaToken";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { ErrorSummary, unsummarised } from "~/app/components/forms/ErrorSummary";
 import { useFormHost, type FormFetcher } from "~/app/components/forms/form-host";
 import { Honeypot, PasswordField, TextField } from "~/app/components/forms/fields";
 import * as css from "~/app/components/forms/forms.css";
@@ -28,7 +28,7 @@ export function SignInForm({
 }) {
   const { form, fields, summary, submitDisabled } = useSpecForm("sign-in", loadSignInSchema, result);
   const { FormElement, pending, viaField } = useFormHost(fetcher, "/sign-in");
-  const formError = form.errors?.[0];
+  const formError = unsummarised(form.errors, summary);
   // Wrong email or password: focus goes to the password, to try again (the autofocus does this
   // on a page load without JS; with JS the form stays mounted, so each answer does it here).
   const passwordId = fields.password.id;
@@ -37,7 +37,12 @@ export function SignInForm({
   }, [credentials, result, passwordId]);
   return (
     <>
-      <ErrorSummary items={summary} takeFocus={!credentials} />
+      <ErrorSummary
+        items={summary}
+        takeFocus={!credentials}
+        formErrorId={formError ? undefined : form.errorId}
+        formHelp={credentials ? <AccountHelp redirectTo={redirectTo} /> : null}
+      />
       <FormElement
         method="post"
         action={`/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`}
@@ -50,15 +55,9 @@ export function SignInForm({
         <Honeypot />
         <CaptchaToken action="sign_in" />
         {formError ? (
-          <div className={css.formMessage} id={form.errorId}>
-            <p>{formError}</p>
-            {credentials ? (
-              <p>
-                <Link to="/forgot-password">Reset your password</Link> or{" "}
-                <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>create an account</Link>.
-              </p>
-            ) : null}
-          </div>
+          <p className={css.formMessage} id={form.errorId}>
+            {formError}
+          </p>
         ) : null}
         <TextField meta={fields.username} label="Email address" type="email" autoComplete="username" flagged={credentials} />
         {/* After a wrong password the address stays filled in: the password is what to type next. */}
@@ -75,5 +74,15 @@ export function SignInForm({
         </p>
       </FormElement>
     </>
+  );
+}
+
+/** After a wrong email or password: the two ways on. */
+function AccountHelp({ redirectTo }: { redirectTo: string }) {
+  return (
+    <p>
+      <Link to="/forgot-password">Reset your password</Link> or{" "}
+      <Link to={`/register?redirectTo=${encodeURIComponent(redirectTo)}`}>create an account</Link>.
+    </p>
   );
 }

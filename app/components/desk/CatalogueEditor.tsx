@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { SavedVersion } from "~/app/lib/desk/catalogue.server";
 import { primaryButton } from "~/app/components/controls.css";
-import { ErrorSummary, type SummaryItem } from "~/app/components/forms/ErrorSummary";
+import { ErrorSummary, unsummarised, type SummaryItem } from "~/app/components/forms/ErrorSummary";
 import * as forms from "~/app/components/forms/forms.css";
 import { RowFacts } from "./RowFacts";
 import * as css from "./desk.css";
@@ -34,10 +34,10 @@ export function CatalogueForm<Fields extends Record<string, unknown>>({
   children,
 }: CatalogueFormProps<Fields>) {
   // The form's own error: a stale save's message.
-  const message = form.errors?.[0];
+  const message = unsummarised(form.errors, summary);
   return (
     <>
-      <ErrorSummary items={summary} />
+      <ErrorSummary items={summary} formErrorId={message ? undefined : form.errorId} />
       <Form method="post" {...getFormProps(form)} noValidate className={forms.form}>
         {version === undefined ? null : <input type="hidden" name="version" value={version} />}
         {message ? (

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import * as css from "./forms.css";
 
 export interface SummaryItem {
@@ -13,7 +13,21 @@ export interface SummaryItem {
  * is announced either way), scrolled to the middle of the view so that neither it nor the
  * controls just above it end up under the sticky site header.
  */
-export function ErrorSummary({ items, takeFocus = true }: { items: SummaryItem[]; takeFocus?: boolean }) {
+export function ErrorSummary({
+  items,
+  takeFocus = true,
+  formErrorId,
+  formHelp,
+}: {
+  items: SummaryItem[];
+  takeFocus?: boolean;
+  /**
+   * For a form right below the summary, which then does not repeat its own message: the id the
+   * form's aria-describedby names, given to that message here, and what follows it (formHelp).
+   */
+  formErrorId?: string;
+  formHelp?: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const signature = items.map((i) => i.message).join("|");
   useEffect(() => {
@@ -26,12 +40,29 @@ export function ErrorSummary({ items, takeFocus = true }: { items: SummaryItem[]
     <div className={css.summary} role="alert" aria-labelledby="error-summary-title" tabIndex={-1} ref={ref}>
       <h2 id="error-summary-title">There is a problem</h2>
       <ul>
-        {items.map((item) => (
-          <li key={`${item.fieldId ?? "form"}:${item.message}`}>
-            {item.fieldId ? <a href={`#${item.fieldId}`}>{item.message}</a> : item.message}
-          </li>
-        ))}
+        {items.map((item, index) => {
+          const formMessage = !item.fieldId && index === items.findIndex((i) => !i.fieldId);
+          return (
+            <li key={`${item.fieldId ?? "form"}:${item.message}`} id={formMessage ? formErrorId : undefined}>
+              {item.fieldId ? (
+                <a href={`#${item.fieldId}`}>{item.message}</a>
+              ) : formMessage && formHelp ? (
+                <>
+                  <p>{item.message}</p>
+                  {formHelp}
+                </>
+              ) : (
+                item.message
+              )}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
+}
+
+/** The form's first own message that the summary does not already show, for the form to show itself. */
+export function unsummarised(errors: string[] | undefined, items: SummaryItem[]): string | undefined {
+  return errors?.find((error) => !items.some((item) => !item.fieldId && item.message === error));
 }

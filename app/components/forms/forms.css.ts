@@ -66,6 +66,8 @@ export const summary = style({
 
 globalStyle(`${summary} h2`, { marginTop: 0, fontSize: vars.size.lg });
 globalStyle(`${summary} a`, { color: errorRed, fontWeight: 700 });
+globalStyle(`${summary} li > p`, { margin: 0 });
+globalStyle(`${summary} li > p + p`, { marginTop: vars.space.xs });
 
 export const formMessage = style({ fontFamily: vars.font.ui, color: errorRed, fontWeight: 700 });
 

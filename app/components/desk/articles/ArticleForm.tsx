@@ -10,7 +10,7 @@ import { Form } from "@remix-run/react";
 import { Suspense, type ReactNode } from "react";
 import type { ArticleChoices } from "~/server/desk/article-choices";
 import { primaryButton } from "~/app/components/controls.css";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { ErrorSummary, unsummarised } from "~/app/components/forms/ErrorSummary";
 import { Shell } from "~/app/components/forms/fields";
 import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
@@ -130,14 +130,14 @@ export function ArticleForm({ intent, version, values, result, choices, summaryA
   const hydrated = useHydrated();
   // Each control sends one text (the schema also takes a name sent twice, as a hostile post may).
   const fields = all as unknown as Record<Exclude<keyof typeof all, "streams">, Meta> & Pick<typeof all, "streams">;
-  const formError = form.errors?.[0];
+  const formError = summaryAbove ? undefined : unsummarised(form.errors, summary);
   return (
     <div className={css.form}>
-      {summaryAbove ? null : <ErrorSummary items={summary} />}
+      {summaryAbove ? null : <ErrorSummary items={summary} formErrorId={formError ? undefined : form.errorId} />}
       <Form method="post" {...getFormProps(form)} noValidate className={css.form}>
         <input type="hidden" name="intent" value={intent} />
         {version !== undefined ? <input key={version} type="hidden" name="version" defaultValue={version} /> : null}
-        {formError && !summaryAbove ? (
+        {formError ? (
           <p className={forms.formMessage} id={form.errorId}>
             {formError}
           </p>

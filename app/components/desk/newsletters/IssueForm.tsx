@@ -3,7 +3,7 @@ import { Form } from "@remix-run/react";
 import { primaryButton } from "~/app/components/controls.css";
 import { AddArticle, ChosenArticles, type ChosenArticle } from "~/app/components/desk/curation/ChosenArticles";
 import * as curation from "~/app/components/desk/curation/curation.css";
-import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
+import { ErrorSummary, unsummarised } from "~/app/components/forms/ErrorSummary";
 import { TextAreaField, TextField } from "~/app/components/forms/fields";
 import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm, type SchemaLoader } from "~/app/components/forms/useSpecForm";
@@ -39,12 +39,13 @@ export function IssueForm({
     preheader: issue.preheader,
     intro: issue.intro,
   });
+  const formError = unsummarised(form.errors, summary);
   return (
     <div className={curation.section}>
-      <ErrorSummary items={summary} />
-      {form.errors?.[0] ? (
+      <ErrorSummary items={summary} formErrorId={formError ? undefined : form.errorId} />
+      {formError ? (
         <p className={forms.formMessage} id={form.errorId}>
-          {form.errors[0]}
+          {formError}
         </p>
       ) : null}
       <Form method="post" {...getFormProps(form)} noValidate className={curation.section}>
