@@ -52,28 +52,3 @@ test("the archive shows a year's issues with covers, summaries and features", as
   await expect(page.locator("main ul li article")).toHaveCount(5);
   await expect(page.getByText("Featuring").first()).toBeVisible();
 });
-
-test("each feature's bullet sits on the first line of its title, however many lines the title takes", async ({ page }) => {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto("/magazine");
-    const titles = await page.locator("main article ul li").evaluateAll((items) =>
-      items.map((item) => {
-        // The bullet is drawn on the item's first line: a mark put at the item's start sits on that line.
-        const mark = document.createElement("span");
-        mark.textContent = "\u200b";
-        item.prepend(mark);
-        const bullet = mark.getBoundingClientRect();
-        mark.remove();
-        const text = document.createTreeWalker(item, NodeFilter.SHOW_TEXT).nextNode()!;
-        const range = document.createRange();
-        range.selectNodeContents(text);
-        const lines = [...range.getClientRects()];
-        const middle = (r: DOMRect) => r.top + r.height / 2;
-        return { text: item.textContent, bullet: middle(bullet), firstLine: middle(lines[0]!), wrapped: lines.length > 1 };
-      }),
-    );
-    expect(titles.filter((t) => t.wrapped).length, `titles that wrap at ${width} px`).toBeGreaterThan(0);
-    for (const t of titles) expect(Math.abs(t.bullet - t.firstLine), `${t.text} at ${width} px`).toBeLessThanOrEqual(2);
-  }
-});

@@ -96,7 +96,7 @@ export const cardTool = style({
 /** A tool's icon: the size of its word, drawn in the word's colour. */
 export const toolIcon = style({ width: "1.1em", height: "1.1em", flex: "none" });
 
-/** A row of chips: a store's product types, search's topics and orders, an article's topics. */
+/** A row of chips: a store's product types, search's topics and orders, an article's and a subject's topics. */
 export const chipList = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, margin: 0 });
 
 /**

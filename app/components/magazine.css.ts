@@ -13,20 +13,45 @@ export const issueList = style({
 
 export const issueCard = style({ display: "grid", gridTemplateColumns: "150px minmax(0, 1fr)", gap: vars.space.md, alignItems: "start" });
 
-export const issueTitle = style({ margin: 0 });
+/** An issue's name, an ink serif headline as the home page's and the streams' cards have. */
+export const issueTitle = style({ margin: 0, fontSize: vars.size.lg, lineHeight: 1.25 });
+globalStyle(`${issueTitle} a`, { color: vars.color.ink, textDecoration: "none" });
+globalStyle(`${issueTitle} a:hover`, { textDecoration: "underline" });
 
 export const issueDate = style({ fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 
 export const issueSummary = style({ fontFamily: vars.font.body, fontSize: vars.size.sm });
 
-export const featuringLabel = style({ fontWeight: 700, fontSize: vars.size.xs, textTransform: "uppercase", margin: 0 });
+export const featuringLabel = style({
+  fontFamily: vars.font.ui,
+  fontWeight: 700,
+  fontSize: vars.size.xs,
+  letterSpacing: "0.06em",
+  textTransform: "uppercase",
+  color: vars.color.accent,
+  margin: 0,
+});
 
-export const featuring = style({ margin: `${vars.space.xs} 0 0`, paddingLeft: vars.space.lg, fontSize: vars.size.sm });
-
-// Keeps each link a comfortable 24 px touch target (WCAG 2.2 target size). Aligned by its top,
-// a title that wraps keeps its first line on the bullet's line (an inline block's baseline is its last line's).
-globalStyle(`${featuring} li`, { marginBottom: vars.space.xs });
-globalStyle(`${featuring} a`, { display: "inline-block", minHeight: "24px", verticalAlign: "top" });
+/** The issue's features: a contents list in ink, ruled apart, underlined on hover. */
+export const featuring = style({
+  listStyle: "none",
+  margin: `${vars.space.xs} 0 0`,
+  padding: 0,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
+globalStyle(`${featuring} li`, { padding: `${vars.space.xs} 0`, borderTop: `1px solid ${vars.color.rule}` });
+// Each link a comfortable 24 px touch target (WCAG 2.2 target size), aligned by its top: an
+// inline block's baseline is its last line's, which leaves a gap under a title that wraps.
+globalStyle(`${featuring} a`, {
+  display: "inline-block",
+  minHeight: "24px",
+  verticalAlign: "top",
+  color: vars.color.ink,
+  fontWeight: 600,
+  textDecoration: "none",
+});
+globalStyle(`${featuring} a:hover`, { textDecoration: "underline" });
 
 export const finder = style({
   display: "flex",
@@ -71,8 +96,13 @@ export const yearLink = style({
   padding: `${vars.space.xs} ${vars.space.sm}`,
   textAlign: "center",
   border: `1px solid ${vars.color.rule}`,
+  color: vars.color.ink,
+  fontFamily: vars.font.ui,
   textDecoration: "none",
-  selectors: { '&[aria-current="page"]': { background: vars.color.ink, color: vars.color.paper } },
+  selectors: {
+    "&:hover": { borderColor: vars.color.ink },
+    '&[aria-current="page"]': { background: vars.color.ink, borderColor: vars.color.ink, color: vars.color.paper },
+  },
 });
 
 export const cover = style({ width: "100%", maxWidth: 360, height: "auto" });

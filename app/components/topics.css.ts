@@ -62,13 +62,4 @@ export const backLink = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm
 /** A subject's page: its topics, as a wrapping row of links under the follow button. */
 export const subjectTopics = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
-globalStyle(`${subjectTopics} ul`, {
-  listStyle: "none",
-  padding: 0,
-  margin: 0,
-  display: "flex",
-  flexWrap: "wrap",
-  gap: `${vars.space.xs} ${vars.space.md}`,
-});
-
 export const subjectTopicsHeading = style({ fontSize: vars.size.sm, margin: `${vars.space.md} 0 ${vars.space.xs}` });

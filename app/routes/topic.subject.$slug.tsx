@@ -6,6 +6,7 @@ import { listTopics, topicByFormerAddress } from "~/server/content/topics";
 import { FollowButton } from "~/app/components/FollowButton";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
 import * as cards from "~/app/components/cards.css";
+import { chip, chipList } from "~/app/components/controls.css";
 import * as css from "~/app/components/follows.css";
 import * as topicsCss from "~/app/components/topics.css";
 import { db } from "~/app/lib/context/db.server";
@@ -76,10 +77,12 @@ export default function TopicPage() {
               <h2 id="subject-topics-heading" className={topicsCss.subjectTopicsHeading}>
                 Topics in {title}
               </h2>
-              <ul>
+              <ul className={chipList}>
                 {taxonomy.topics.map((t) => (
                   <li key={t.url}>
-                    <Link to={t.url}>{t.name}</Link>
+                    <Link to={t.url} className={chip}>
+                      {t.name}
+                    </Link>
                   </li>
                 ))}
               </ul>

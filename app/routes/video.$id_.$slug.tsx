@@ -205,9 +205,10 @@ function VideoList({ videos, currentId }: { videos: VideoCard[]; currentId: numb
             ) : (
               <Link to={v.url}>{v.title}</Link>
             )}
-            <br />
-            {formatDuration(v.durationSeconds)}
-            {v.subscriberOnly ? " · For subscribers" : null}
+            <span className={css.itemMeta}>
+              {formatDuration(v.durationSeconds)}
+              {v.subscriberOnly ? " · For subscribers" : null}
+            </span>
           </span>
         </li>
       ))}
