@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { IssueSummary } from "~/server/content/archive";
 import { ISSUE_COVER_SIZE } from "~/shared/art-sizes";
 import { ResponsiveImage } from "./ResponsiveImage";
+import * as cards from "./cards.css";
 import * as css from "./magazine.css";
 
 type Cover = Pick<IssueSummary, "monthLabel" | "year" | "title" | "cover" | "coverImage">;
@@ -53,7 +54,9 @@ export function IssueCard({ issue, featuring }: { issue: IssueSummary; featuring
       </Link>
       <div>
         <h3 className={css.issueTitle}>
-          <Link to={issue.url}>{issue.title}</Link>
+          <Link to={issue.url} className={cards.cardTitleLink}>
+            {issue.title}
+          </Link>
         </h3>
         <p className={css.issueDate}>
           {issue.monthLabel} {issue.year}

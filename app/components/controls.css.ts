@@ -121,3 +121,30 @@ export const chip = style({
     '&[aria-current="page"], &[aria-current="true"]': { background: vars.color.ink, borderColor: vars.color.ink, color: vars.color.paper },
   },
 });
+
+/** A row of tabs: pages of one place (My Library's, a podcast's seasons, the share page's networks), on a rule. */
+export const tabList = style({
+  display: "flex",
+  flexWrap: "wrap",
+  columnGap: vars.space.md,
+  listStyle: "none",
+  padding: 0,
+  margin: `0 0 ${vars.space.lg}`,
+  borderBottom: `1px solid ${vars.color.rule}`,
+  fontFamily: vars.font.ui,
+  fontSize: vars.size.sm,
+});
+
+/** A tab: ink, marked under by the accent when it is the page the reader is on. */
+export const tab = style({
+  display: "inline-block",
+  padding: `${vars.space.sm} 0`,
+  borderBottom: "3px solid transparent",
+  color: vars.color.ink,
+  fontWeight: 600,
+  textDecoration: "none",
+  selectors: {
+    "&:hover": { borderBottomColor: vars.color.rule, color: vars.color.ink },
+    '&[aria-current="page"]': { borderBottomColor: vars.color.accent, fontWeight: 700 },
+  },
+});

@@ -13,10 +13,7 @@ export const issueList = style({
 
 export const issueCard = style({ display: "grid", gridTemplateColumns: "150px minmax(0, 1fr)", gap: vars.space.md, alignItems: "start" });
 
-/** An issue's name, an ink serif headline as the home page's and the streams' cards have. */
 export const issueTitle = style({ margin: 0, fontSize: vars.size.lg, lineHeight: 1.25 });
-globalStyle(`${issueTitle} a`, { color: vars.color.ink, textDecoration: "none" });
-globalStyle(`${issueTitle} a:hover`, { textDecoration: "underline" });
 
 export const issueDate = style({ fontSize: vars.size.sm, color: vars.color.muted, margin: 0 });
 

@@ -20,27 +20,6 @@ export const cover = style({
 
 export const hosts = style({ fontFamily: vars.font.ui, fontSize: vars.size.sm, color: vars.color.muted });
 
-export const tabs = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: vars.space.sm,
-  listStyle: "none",
-  padding: 0,
-  margin: `0 0 ${vars.space.md}`,
-  borderBottom: `1px solid ${vars.color.rule}`,
-  fontFamily: vars.font.ui,
-});
-
-export const tab = style({
-  display: "inline-block",
-  padding: `${vars.space.sm} ${vars.space.md}`,
-  color: vars.color.link,
-  borderBottom: "3px solid transparent",
-  selectors: {
-    '&[aria-current="page"]': { color: vars.color.ink, borderBottomColor: vars.color.accent, fontWeight: 700, textDecoration: "none" },
-  },
-});
-
 export const episodes = style({ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: vars.space.lg });
 
 export const episode = style({

@@ -24,12 +24,14 @@ globalStyle(`${jumpList} a`, {
   padding: `${vars.space.xs} ${vars.space.sm}`,
   border: `1px solid ${vars.color.rule}`,
   borderRadius: vars.radius.md,
+  color: vars.color.ink,
   fontSize: vars.size.sm,
+  fontWeight: 600,
   lineHeight: 1.25,
   textDecoration: "none",
 });
 
-globalStyle(`${jumpList} a:hover`, { borderColor: vars.color.link, textDecoration: "underline" });
+globalStyle(`${jumpList} a:hover`, { borderColor: vars.color.ink });
 
 /** A subject and its topics. */
 export const subject = style({ marginTop: vars.space.xl });

@@ -1,4 +1,4 @@
-import { globalStyle, style } from "@vanilla-extract/css";
+import { style } from "@vanilla-extract/css";
 import { media, vars } from "~/app/styles/theme.css";
 
 export const layout = style({
@@ -104,9 +104,7 @@ export const playlistItem = style({ display: "grid", gridTemplateColumns: "7rem 
 
 export const thumb = style({ width: "100%", height: "auto", aspectRatio: "16 / 9", display: "block" });
 
-/** A list's titles in ink, as the article's aside has them, underlined on hover. */
-globalStyle(`${playlistItem} a`, { color: vars.color.ink, fontWeight: 600, textDecoration: "none" });
-globalStyle(`${playlistItem} a:hover`, { textDecoration: "underline" });
+export const itemTitle = style({ fontWeight: 600 });
 
 export const current = style({ fontWeight: 700 });
 

@@ -5,8 +5,10 @@ import { podcastSeries, type PodcastEpisode } from "~/server/content/podcasts";
 import { PODCAST_PAGE_SIZE } from "~/shared/pagination";
 import { socialCard } from "~/shared/social-cards";
 import { podcastCoverPath, podcastFeedPath } from "~/shared/urls";
+import * as controls from "~/app/components/controls.css";
 import { JsonLd } from "~/app/components/JsonLd";
 import { EpisodeAudio, EpisodeMeta } from "~/app/components/PodcastEpisode";
+import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/podcast.css";
 import * as stream from "~/app/components/stream.css";
 import { useHydrated } from "~/app/components/useHydrated";
@@ -104,11 +106,11 @@ export default function PodcastSeriesPage() {
 
       {tabs.length > 1 ? (
         <nav aria-label={series.serial ? "Seasons" : "Years"}>
-          <ul className={css.tabs}>
+          <ul className={controls.tabList}>
             {tabs.map((t) => (
               <li key={t.key}>
                 <Link
-                  className={css.tab}
+                  className={controls.tab}
                   to={tabHref(t.key)}
                   aria-current={t.key === active ? "page" : undefined}
                   preventScrollReset
@@ -159,7 +161,9 @@ function Episode({
   return (
     <article id={`episode-${episode.id}`} className={css.episode} aria-labelledby={titleId} tabIndex={-1}>
       <h2 id={titleId} className={css.episodeTitle}>
-        <Link to={episode.url}>{episode.title}</Link>
+        <Link to={episode.url} className={cards.cardTitleLink}>
+          {episode.title}
+        </Link>
       </h2>
       <EpisodeMeta episode={episode} serial={serial} />
       <Description text={episode.description} />

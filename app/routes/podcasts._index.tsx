@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { podcastSeriesList } from "~/server/content/podcasts";
 import { podcastCoverPath, podcastFeedPath, podcastSeriesPath } from "~/shared/urls";
+import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/podcast.css";
 import { db } from "~/app/lib/context/db.server";
 import { formatAuthors } from "~/app/lib/content/format";
@@ -34,7 +35,9 @@ export default function Podcasts() {
               <img className={css.cover} src={podcastCoverPath(s.slug)} width={600} height={600} alt="" />
               <div>
                 <h2 id={`series-${s.slug}`} className={css.episodeTitle}>
-                  <Link to={podcastSeriesPath(s.slug)}>{s.title}</Link>
+                  <Link to={podcastSeriesPath(s.slug)} className={cards.cardTitleLink}>
+                    {s.title}
+                  </Link>
                 </h2>
                 <p className={css.hosts}>
                   Hosted by {formatAuthors(s.hosts.map((name) => ({ name })))} · {s.episodeCount} episodes

@@ -4,6 +4,7 @@ import { readingListSummaries } from "~/server/content/reading-lists";
 import { readingListPath } from "~/shared/urls";
 import * as prose from "~/app/components/prose.css";
 import { articleCount } from "~/app/components/reading-lists/ReadingListView";
+import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/reading-lists/reading-lists.css";
 import { db } from "~/app/lib/context/db.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
@@ -34,7 +35,9 @@ export default function ReadingLists() {
         {lists.map((list) => (
           <li key={list.slug} className={css.listEntry}>
             <h2 className={css.listName}>
-              <Link to={readingListPath(list.slug)}>{list.name}</Link>
+              <Link to={readingListPath(list.slug)} className={cards.cardTitleLink}>
+                {list.name}
+              </Link>
             </h2>
             <p className={css.meta}>{articleCount(list.size)}</p>
             <p>{list.description}</p>

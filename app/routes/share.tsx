@@ -7,7 +7,7 @@ import { mailer } from "~/server/adapters/mail";
 import { recordShare } from "~/server/library/history";
 import { networkShareUrl, NETWORK_NAMES, SOCIAL_NETWORKS, type SocialNetwork } from "~/shared/share-links";
 import { shareableItem, shareByEmail } from "~/server/share/email";
-import { primaryButton } from "~/app/components/controls.css";
+import { primaryButton, tab as tabLink, tabList } from "~/app/components/controls.css";
 import { ErrorSummary } from "~/app/components/forms/ErrorSummary";
 import * as forms from "~/app/components/forms/forms.css";
 import { useSpecForm } from "~/app/components/forms/useSpecForm";
@@ -105,10 +105,10 @@ export default function SharePage() {
         <Link to={item.url}>Back to the {item.type === "podcast" ? "episode" : item.type}</Link>
       </p>
       <nav aria-label="Share with">
-        <ul className={css.tabs}>
+        <ul className={tabList}>
           {TABS.map((t) => (
             <li key={t}>
-              <Link to={sharePath(item, t)} className={css.tab} aria-current={t === tab ? "page" : undefined} preventScrollReset replace>
+              <Link to={sharePath(item, t)} className={tabLink} aria-current={t === tab ? "page" : undefined} preventScrollReset replace>
                 {NETWORK_NAMES[t]}
               </Link>
             </li>

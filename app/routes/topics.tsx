@@ -5,6 +5,7 @@ import { db } from "~/app/lib/context/db.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { pageCard } from "~/shared/page-cards";
 import * as prose from "~/app/components/prose.css";
+import * as cards from "~/app/components/cards.css";
 import * as css from "~/app/components/topics.css";
 
 export async function loader() {
@@ -64,7 +65,9 @@ export default function Topics() {
         <section key={subject.id} id={subject.slug} aria-labelledby={`${subject.slug}-heading`} className={css.subject}>
           <header className={css.subjectHeader}>
             <h2 id={`${subject.slug}-heading`} className={css.subjectName}>
-              <Link to={subject.url}>{subject.name}</Link>
+              <Link to={subject.url} className={cards.cardTitleLink}>
+                {subject.name}
+              </Link>
             </h2>
             <p className={css.topicDescription}>{subject.description}</p>
             <TopicMeta topic={subject} />
@@ -73,7 +76,9 @@ export default function Topics() {
             {topics.map((t) => (
               <li key={t.id} className={css.topicItem}>
                 <h3 className={css.topicName}>
-                  <Link to={t.url}>{t.name}</Link>
+                  <Link to={t.url} className={cards.cardTitleLink}>
+                    {t.name}
+                  </Link>
                 </h3>
                 <p className={css.topicDescription}>{t.description}</p>
                 <TopicMeta topic={t} />

@@ -203,7 +203,9 @@ function VideoList({ videos, currentId }: { videos: VideoCard[]; currentId: numb
                 {v.title} <span className="visually-hidden">(now playing)</span>
               </span>
             ) : (
-              <Link to={v.url}>{v.title}</Link>
+              <Link to={v.url} className={`${cards.cardTitleLink} ${css.itemTitle}`}>
+                {v.title}
+              </Link>
             )}
             <span className={css.itemMeta}>
               {formatDuration(v.durationSeconds)}

@@ -2,20 +2,6 @@ import { style } from "@vanilla-extract/css";
 import { media, vars } from "~/app/styles/theme.css";
 import { popover } from "~/app/components/controls.css";
 
-export const tabs = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: vars.space.md,
-  listStyle: "none",
-  padding: 0,
-  margin: `0 0 ${vars.space.lg}`,
-  borderBottom: `1px solid ${vars.color.rule}`,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-});
-
-export const tab = style({ display: "inline-block", padding: `${vars.space.sm} 0`, color: vars.color.link });
-
 export const library = style({
   display: "grid",
   gap: vars.space.xl,
@@ -31,6 +17,9 @@ export const folderLink = style({
   justifyContent: "space-between",
   gap: vars.space.sm,
   padding: `${vars.space.xs} ${vars.space.sm}`,
+  color: vars.color.ink,
+  textDecoration: "none",
+  selectors: { "&:hover": { textDecoration: "underline" } },
 });
 
 export const activeFolder = style({ background: vars.color.wash, fontWeight: 700 });
