@@ -22,7 +22,8 @@ export const band = style({
 
 export const crumb = style({ fontWeight: 700, textTransform: "uppercase", letterSpacing: "0.08em" });
 
-export const heading = style({ margin: 0 });
+/** A desk page's name: a size smaller on a phone, where an order number or a long title would otherwise break inside a word. */
+export const heading = style({ margin: 0, fontSize: vars.size.xl, "@media": { [media.tablet]: { fontSize: vars.size.xxl } } });
 
 export const muted = style({ color: vars.color.muted, fontFamily: vars.font.ui, fontSize: vars.size.sm });
 
