@@ -54,15 +54,12 @@ export const popover = style({
 export const toolRow = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm, margin: `${vars.space.md} 0` });
 
 /**
- * A page's tool, link or button alike: its icon beside its word in ink, in a rounded 44 px box
- * under a light rule. Pressed (Larger text on) it is filled.
+ * The rounded outline in ink, not underlined, that a page's tools and the chips share: filled
+ * when it is pressed or is the page the reader is on.
  */
-export const toolButton = style({
+const pill = style({
   display: "inline-flex",
   alignItems: "center",
-  gap: vars.space.xs,
-  minHeight: vars.control.target,
-  padding: `0 ${vars.space.md}`,
   border: `1px solid ${vars.color.rule}`,
   borderRadius: "999px",
   background: vars.color.paper,
@@ -70,14 +67,22 @@ export const toolButton = style({
   fontFamily: vars.font.ui,
   fontSize: vars.size.sm,
   fontWeight: 600,
-  lineHeight: 1.2,
   textDecoration: "none",
-  cursor: "pointer",
   selectors: {
-    "&:hover": { borderColor: vars.color.ink },
-    '&[aria-pressed="true"]': { background: vars.color.ink, borderColor: vars.color.ink, color: vars.color.paper },
+    "&:hover": { borderColor: vars.color.ink, color: vars.color.ink },
+    '&[aria-pressed="true"], &[aria-current="page"], &[aria-current="true"]': {
+      background: vars.color.ink,
+      borderColor: vars.color.ink,
+      color: vars.color.paper,
+    },
   },
 });
+
+/** A page's tool, link or button alike: its icon beside its word, in a 44 px pill. Pressed (Larger text on) it is filled. */
+export const toolButton = style([
+  pill,
+  { gap: vars.space.xs, minHeight: vars.control.target, padding: `0 ${vars.space.md}`, lineHeight: 1.2, cursor: "pointer" },
+]);
 
 /** A card's Save: the card's small type in ink with its icon, underlined under the pointer. */
 export const cardTool = style({
@@ -99,28 +104,8 @@ export const toolIcon = style({ width: "1.1em", height: "1.1em", flex: "none" })
 /** A row of chips: a store's product types, search's topics and orders, an article's and a subject's topics. */
 export const chipList = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, margin: 0 });
 
-/**
- * A chip: a link to a shelf or a topic, in ink in a rounded outline, filled when it is the page
- * the reader is on.
- */
-export const chip = style({
-  display: "inline-flex",
-  alignItems: "center",
-  minHeight: "2rem",
-  padding: `0 ${vars.space.sm}`,
-  border: `1px solid ${vars.color.rule}`,
-  borderRadius: "999px",
-  background: vars.color.paper,
-  color: vars.color.ink,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-  fontWeight: 600,
-  textDecoration: "none",
-  selectors: {
-    "&:hover": { borderColor: vars.color.ink, color: vars.color.ink },
-    '&[aria-current="page"], &[aria-current="true"]': { background: vars.color.ink, borderColor: vars.color.ink, color: vars.color.paper },
-  },
-});
+/** A chip: a link to a shelf or a topic in a smaller pill, filled when it is the page the reader is on. */
+export const chip = style([pill, { minHeight: "2rem", padding: `0 ${vars.space.sm}` }]);
 
 /** A row of tabs: pages of one place (My Library's, a podcast's seasons, the share page's networks), on a rule. */
 export const tabList = style({
