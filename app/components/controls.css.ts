@@ -57,7 +57,7 @@ export const toolRow = style({ display: "flex", flexWrap: "wrap", alignItems: "c
  * The rounded outline in ink, not underlined, that a page's tools and the chips share: filled
  * when it is pressed or is the page the reader is on.
  */
-const pill = style({
+export const pill = style({
   display: "inline-flex",
   alignItems: "center",
   border: `1px solid ${vars.color.rule}`,
@@ -100,36 +100,3 @@ export const cardTool = style({
 
 /** A tool's icon: the size of its word, drawn in the word's colour. */
 export const toolIcon = style({ width: "1.1em", height: "1.1em", flex: "none" });
-
-/** A row of chips: a store's product types, search's topics and orders, an article's and a subject's topics. */
-export const chipList = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", padding: 0, margin: 0 });
-
-/** A chip: a link to a shelf or a topic in a smaller pill, filled when it is the page the reader is on. */
-export const chip = style([pill, { minHeight: "2rem", padding: `0 ${vars.space.sm}` }]);
-
-/** A row of tabs: pages of one place (My Library's, a podcast's seasons, the share page's networks), on a rule. */
-export const tabList = style({
-  display: "flex",
-  flexWrap: "wrap",
-  columnGap: vars.space.md,
-  listStyle: "none",
-  padding: 0,
-  margin: `0 0 ${vars.space.lg}`,
-  borderBottom: `1px solid ${vars.color.rule}`,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-});
-
-/** A tab: ink, marked under by the accent when it is the page the reader is on. */
-export const tab = style({
-  display: "inline-block",
-  padding: `${vars.space.sm} 0`,
-  borderBottom: "3px solid transparent",
-  color: vars.color.ink,
-  fontWeight: 600,
-  textDecoration: "none",
-  selectors: {
-    "&:hover": { borderBottomColor: vars.color.rule, color: vars.color.ink },
-    '&[aria-current="page"]': { borderBottomColor: vars.color.accent, fontWeight: 700 },
-  },
-});

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, Outlet, useLocation } from "@remix-run/react";
 import { HelpBox } from "~/app/components/HelpBox";
-import * as controls from "~/app/components/controls.css";
+import * as chips from "~/app/components/chips.css";
 import * as prose from "~/app/components/prose.css";
 import { SITE_NAME } from "~/app/lib/forms/cross-site";
 import { requireUser } from "~/app/lib/context/request-context.server";
@@ -42,10 +42,10 @@ export default function MyLibraryLayout() {
         Everything you save, read, watch and share is kept here. Make folders to sort it your way.
       </HelpBox>
       <nav aria-label="My Library">
-        <ul className={controls.tabList}>
+        <ul className={chips.tabList}>
           {LIBRARY_TABS.map((t) => (
             <li key={t.to}>
-              <Link to={t.to} className={controls.tab} aria-current={t.to === current ? "page" : undefined}>
+              <Link to={t.to} className={chips.tab} aria-current={t.to === current ? "page" : undefined}>
                 {t.label}
               </Link>
             </li>

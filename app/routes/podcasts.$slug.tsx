@@ -5,7 +5,7 @@ import { podcastSeries, type PodcastEpisode } from "~/server/content/podcasts";
 import { PODCAST_PAGE_SIZE } from "~/shared/pagination";
 import { socialCard } from "~/shared/social-cards";
 import { podcastCoverPath, podcastFeedPath } from "~/shared/urls";
-import * as controls from "~/app/components/controls.css";
+import * as chips from "~/app/components/chips.css";
 import { JsonLd } from "~/app/components/JsonLd";
 import { EpisodeAudio, EpisodeMeta } from "~/app/components/PodcastEpisode";
 import * as cards from "~/app/components/cards.css";
@@ -106,11 +106,11 @@ export default function PodcastSeriesPage() {
 
       {tabs.length > 1 ? (
         <nav aria-label={series.serial ? "Seasons" : "Years"}>
-          <ul className={controls.tabList}>
+          <ul className={chips.tabList}>
             {tabs.map((t) => (
               <li key={t.key}>
                 <Link
-                  className={controls.tab}
+                  className={chips.tab}
                   to={tabHref(t.key)}
                   aria-current={t.key === active ? "page" : undefined}
                   preventScrollReset

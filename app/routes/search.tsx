@@ -13,6 +13,7 @@ import { FIRST_YEAR, MAX_QUERY_LENGTH } from "~/shared/search-query";
 import type { SearchForm } from "~/shared/search-form";
 import { SEARCH_KIND_NAMES } from "~/shared/search-kinds";
 import * as prose from "~/app/components/prose.css";
+import * as chips from "~/app/components/chips.css";
 import * as controls from "~/app/components/controls.css";
 import * as css from "~/app/components/search.css";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
@@ -192,11 +193,11 @@ function SortLinks({ sort }: { sort: SearchForm["sort"] }) {
       Sort by:
       {(["relevance", "newest"] as const).map((value) =>
         value === sort ? (
-          <span key={value} className={controls.chip} aria-current="true">
+          <span key={value} className={chips.chip} aria-current="true">
             {value === "relevance" ? "Relevance" : "Newest"}
           </span>
         ) : (
-          <Link key={value} className={controls.chip} to={href(value)} preventScrollReset>
+          <Link key={value} className={chips.chip} to={href(value)} preventScrollReset>
             {value === "relevance" ? "Relevance" : "Newest"}
           </Link>
         ),
@@ -209,10 +210,10 @@ function Subjects({ subjects }: { subjects: { name: string; link: string }[] }) 
   return (
     <div className={css.subjects}>
       <h2 className={css.filterLegend}>Topics</h2>
-      <ul className={controls.chipList}>
+      <ul className={chips.chipList}>
         {subjects.map((s) => (
           <li key={s.link}>
-            <Link className={controls.chip} to={s.link}>
+            <Link className={chips.chip} to={s.link}>
               {s.name}
             </Link>
           </li>

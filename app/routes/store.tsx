@@ -5,7 +5,7 @@ import { readStoreAddress, storeFilters, storePage, type StoreChoices } from "~/
 import { Pagination } from "~/app/components/Pagination";
 import { ProductCard } from "~/app/components/store/ProductCard";
 import { StoreChoicesForm } from "~/app/components/store/StoreChoicesForm";
-import { chip, chipList } from "~/app/components/controls.css";
+import { chip, chipList } from "~/app/components/chips.css";
 import * as prose from "~/app/components/prose.css";
 import * as css from "~/app/components/store/store.css";
 import { db } from "~/app/lib/context/db.server";

@@ -6,7 +6,7 @@ import { listTopics, topicByFormerAddress } from "~/server/content/topics";
 import { FollowButton } from "~/app/components/FollowButton";
 import { StreamPage, streamMeta } from "~/app/components/StreamPage";
 import * as cards from "~/app/components/cards.css";
-import { chip, chipList } from "~/app/components/controls.css";
+import { chip, chipList } from "~/app/components/chips.css";
 import * as css from "~/app/components/follows.css";
 import * as topicsCss from "~/app/components/topics.css";
 import { db } from "~/app/lib/context/db.server";
