@@ -83,6 +83,22 @@ test("a reader without a subscription is offered the plans; a guest is sent to s
   await expect(page.getByText("You have no invoices yet.")).toBeVisible();
 });
 
+test("subscribing shows where the reader is: the steps, and the step in the page's heading", async ({ page, signIn, axe }) => {
+  await signIn(uniqueEmail("billing-steps"));
+  await page.goto("/subscriptions/checkout?plan=digital");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Step 2 of 4: Subscribe: Digital");
+  const steps = page.getByRole("list", { name: "Subscription steps" });
+  await expect(steps.locator('[aria-current="step"]')).toHaveText("2Billing address");
+  await expect(steps.getByText("Your account (done)")).toBeAttached();
+  await axe(page);
+  await page.getByLabel("Country").selectOption({ label: "United States" });
+  await page.getByLabel("State or province (United States and Canada)").selectOption({ label: "New York" });
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Step 3 of 4: Subscribe: Digital");
+  await expect(steps.locator('[aria-current="step"]')).toHaveText("3Payment");
+  await axe(page);
+});
+
 /** A gated article for checking what a reader meets: the first in the latest stream. */
 async function anyArticle(page: Page): Promise<string> {
   await page.goto("/the-latest");

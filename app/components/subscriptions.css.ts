@@ -36,18 +36,6 @@ export const summary = style({
   margin: `${vars.space.md} 0`,
 });
 
-export const steps = style({
-  display: "flex",
-  flexWrap: "wrap",
-  gap: vars.space.md,
-  listStyle: "none",
-  padding: 0,
-  fontFamily: vars.font.ui,
-  fontSize: vars.size.sm,
-});
-
-export const currentStep = style({ fontWeight: 700, textDecoration: "underline" });
-
 export const cardForm = style({ display: "grid", gap: vars.space.md, maxWidth: "24rem" });
 
 export const sandboxNote = style({

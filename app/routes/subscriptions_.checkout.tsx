@@ -11,6 +11,7 @@ import { describeBillingAddress, readBillingAddress } from "~/shared/billing-add
 import { primaryButton } from "~/app/components/controls.css";
 import { BillingAddressFields, submittedAddress, type FieldErrors } from "~/app/components/account/BillingAddressFields";
 import * as forms from "~/app/components/forms/forms.css";
+import { StepHeading } from "~/app/components/steps/StepHeading";
 import * as css from "~/app/components/subscriptions.css";
 import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
@@ -149,6 +150,14 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
+/** Subscribing's four steps; the account and the address are changed from the page itself, not by going back. */
+const STEPS = [
+  { name: "Your account", to: null },
+  { name: "Billing address", to: null },
+  { name: "Payment", to: null },
+  { name: "Receipt", to: null },
+] as const;
+
 type Page = ReturnType<typeof useLoaderData<typeof loader>>;
 type Failure = { error?: string; result?: SubmissionResult<string[]> } | undefined;
 
@@ -159,14 +168,7 @@ export default function SubscriptionCheckout() {
   const step = state === "INITIAL" ? 1 : page.review ? 3 : 2;
   return (
     <div>
-      <h1>Subscribe: {plan.name}</h1>
-      <ol className={css.steps} aria-label="Steps">
-        {["Your account", "Billing address", "Payment", "Receipt"].map((name, i) => (
-          <li key={name} className={step === i + 1 ? css.currentStep : undefined} aria-current={step === i + 1 ? "step" : undefined}>
-            {i + 1}. {name}
-          </li>
-        ))}
-      </ol>
+      <StepHeading steps={STEPS} step={step} title={`Subscribe: ${plan.name}`} label="Subscription steps" />
       <div className={css.summary}>
         <p>
           <strong>{plan.name}</strong>: {plan.price} a {plan.period}
