@@ -10,7 +10,7 @@ import { guestOrderIds, settleOnReturn } from "~/app/lib/store/orders.server";
 import { seo, siteUrlFrom } from "~/app/lib/content/seo";
 import { RegistrationForm } from "~/app/components/account/RegistrationForm";
 import { requestContext } from "~/app/lib/context/request-context.server";
-import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
+import { CheckoutHeading } from "~/app/components/steps/StepHeading";
 
 /**
  * Where a guest lands after paying: the order is confirmed, and they are offered an account

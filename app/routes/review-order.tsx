@@ -20,7 +20,7 @@ import { placeOrderSchema } from "~/app/lib/store/checkout-forms";
 import { formatUsd } from "~/app/lib/content/format";
 import { requestContext } from "~/app/lib/context/request-context.server";
 import { payments } from "~/app/lib/store/payments.server";
-import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
+import { CheckoutHeading } from "~/app/components/steps/StepHeading";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const maintenance = storeMaintenance(config());

@@ -22,7 +22,7 @@ import { CHOOSE_SHIPPING } from "~/app/lib/store/checkout-forms";
 import { NEW_ADDRESS } from "~/app/lib/store/address-choice";
 import { rejectForm } from "~/app/lib/forms/reply.server";
 import { formatUsd } from "~/app/lib/content/format";
-import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
+import { CheckoutHeading } from "~/app/components/steps/StepHeading";
 
 const DOMESTIC_SAMPLE = "US";
 const INTERNATIONAL_SAMPLE = "GB";

@@ -37,7 +37,7 @@ import { safeRedirectPath } from "~/app/lib/http/redirects";
 import { sentByFetcher } from "~/app/lib/forms/via-fetcher";
 import { log } from "~/server/log";
 import { requestContext, type RequestContext } from "~/app/lib/context/request-context.server";
-import { CheckoutHeading } from "~/app/components/store/CheckoutSteps";
+import { CheckoutHeading } from "~/app/components/steps/StepHeading";
 
 export const meta: MetaFunction<typeof loader> = (args) =>
   formPageMeta(args, { title: "Shopping Cart", description: "The items in your shopping cart.", path: "/shopping-cart" });

@@ -11,7 +11,7 @@ import { describeBillingAddress, readBillingAddress } from "~/shared/billing-add
 import { primaryButton } from "~/app/components/controls.css";
 import { BillingAddressFields, submittedAddress, type FieldErrors } from "~/app/components/account/BillingAddressFields";
 import * as forms from "~/app/components/forms/forms.css";
-import { StepHeading } from "~/app/components/steps/StepHeading";
+import { SubscriptionHeading } from "~/app/components/steps/StepHeading";
 import * as css from "~/app/components/subscriptions.css";
 import { config, db } from "~/app/lib/context/db.server";
 import { readForm } from "~/app/lib/forms/guard.server";
@@ -150,14 +150,6 @@ export const meta: MetaFunction<typeof loader> = ({ data: page, matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Subscribing's four steps; the account and the address are changed from the page itself, not by going back. */
-const STEPS = [
-  { name: "Your account", to: null },
-  { name: "Billing address", to: null },
-  { name: "Payment", to: null },
-  { name: "Receipt", to: null },
-] as const;
-
 type Page = ReturnType<typeof useLoaderData<typeof loader>>;
 type Failure = { error?: string; result?: SubmissionResult<string[]> } | undefined;
 
@@ -168,7 +160,7 @@ export default function SubscriptionCheckout() {
   const step = state === "INITIAL" ? 1 : page.review ? 3 : 2;
   return (
     <div>
-      <StepHeading steps={STEPS} step={step} title={`Subscribe: ${plan.name}`} label="Subscription steps" />
+      <SubscriptionHeading step={step} title={`Subscribe: ${plan.name}`} />
       <div className={css.summary}>
         <p>
           <strong>{plan.name}</strong>: {plan.price} a {plan.period}

@@ -36,27 +36,17 @@ export function ErrorSummary({
     ref.current.scrollIntoView({ block: "center" });
   }, [signature, takeFocus]);
   if (items.length === 0) return null;
+  const own = items.findIndex((i) => !i.fieldId);
   return (
     <div className={css.summary} role="alert" aria-labelledby="error-summary-title" tabIndex={-1} ref={ref}>
       <h2 id="error-summary-title">There is a problem</h2>
       <ul>
-        {items.map((item, index) => {
-          const formMessage = !item.fieldId && index === items.findIndex((i) => !i.fieldId);
-          return (
-            <li key={`${item.fieldId ?? "form"}:${item.message}`} id={formMessage ? formErrorId : undefined}>
-              {item.fieldId ? (
-                <a href={`#${item.fieldId}`}>{item.message}</a>
-              ) : formMessage && formHelp ? (
-                <>
-                  <p>{item.message}</p>
-                  {formHelp}
-                </>
-              ) : (
-                item.message
-              )}
-            </li>
-          );
-        })}
+        {items.map((item, index) => (
+          <li key={`${item.fieldId ?? "form"}:${item.message}`} id={index === own ? formErrorId : undefined}>
+            {item.fieldId ? <a href={`#${item.fieldId}`}>{item.message}</a> : <p>{item.message}</p>}
+            {index === own ? formHelp : null}
+          </li>
+        ))}
       </ul>
     </div>
   );
