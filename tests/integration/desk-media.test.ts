@@ -227,7 +227,10 @@ describe(`the desk's videos (${dialectName})`, () => {
     const page = cheerio.load(await stale.text());
     const row = await db.selectFrom("video").select(["updated_at", "version"]).where("id", "=", videoId).executeTakeFirstOrThrow();
     const when = `${row.updated_at!.slice(0, 10)} ${row.updated_at!.slice(11, 16)} UTC`;
-    expect(page("main form p").first().text()).toContain(`This video was changed by Otto Desk at ${when} since you opened it`);
+    // Said once, in the error summary, where the form's description points.
+    expect(page("form#edit-video").attr("aria-describedby")).toContain("edit-video-error");
+    expect(page("#edit-video-error").text()).toContain(`This video was changed by Otto Desk at ${when} since you opened it`);
+    expect(page("main").text().split("This video was changed by")).toHaveLength(2);
     expect(page("#edit-video-title").attr("value")).toBe("Supply Lines, Edna's Cut");
     expect(page("aside h2").text()).toBe(`Saved since you opened it (version ${row.version})`);
     expect(page("aside").text()).toContain("Supply Lines, Otto's Cut");
@@ -444,7 +447,7 @@ describe(`the desk's podcasts (${dialectName})`, () => {
     const stale = await editor.reader.request(path, { form: fields("The Loud Merger", version) });
     expect(stale.status).toBe(409);
     const page = cheerio.load(await stale.text());
-    expect(page("main form p").first().text()).toMatch(
+    expect(page("#edit-episode-error").text()).toMatch(
       /^This podcast episode was changed by Edna Desk at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC since you opened it/,
     );
     expect(page("#edit-episode-title").attr("value")).toBe("The Loud Merger");
