@@ -63,12 +63,17 @@ export interface SalesReport {
 const saleDay = sql<string>`substr(o.paid_at, 1, 10)`;
 const refundDay = sql<string>`substr(r.succeeded_at, 1, 10)`;
 /**
- * A line's share of what its order paid for goods (ADR 086's refund amounts), in cents, unrounded.
- * In floating point on both databases (PostgreSQL's `1.0 *` would be its slower numeric type).
+ * A line's share of what its order paid for goods (ADR 086's refund amounts), in thousandths of a
+ * cent. Worked out in floating point on both databases (PostgreSQL's `1.0 *` would be its slower
+ * numeric type), then made a whole number before it is summed. A sum of floating-point shares
+ * depends on the order the database adds them in, and a day's share that is exactly half a cent
+ * (a discount split in two) rounded one way in the day's roll-up and the other in a range's live
+ * query. Whole numbers add up the same in any order.
  */
-const lineGross = sql<number>`case when o.subtotal_cents > 0 then cast(l.line_total_cents as double precision) * (o.total_cents - o.shipping_cents) / o.subtotal_cents else 0 end`;
+const lineGross = sql<number>`cast(case when o.subtotal_cents > 0 then cast(l.line_total_cents as double precision) * (o.total_cents - o.shipping_cents) / o.subtotal_cents else 0 end * 1000 as bigint)`;
 /** The same share for the quantity a refund took of the line. */
-const refundLineAmount = sql<number>`case when o.subtotal_cents > 0 and l.quantity > 0 then cast(rl.quantity as double precision) * l.line_total_cents * (o.total_cents - o.shipping_cents) / (cast(l.quantity as double precision) * o.subtotal_cents) else 0 end`;
+const refundLineAmount = sql<number>`cast(case when o.subtotal_cents > 0 and l.quantity > 0 then cast(rl.quantity as double precision) * l.line_total_cents * (o.total_cents - o.shipping_cents) / (cast(l.quantity as double precision) * o.subtotal_cents) else 0 end * 1000 as bigint)`;
+const fromThousandths = (sum: unknown) => Number(sum) / 1000;
 
 const key = (day: string, productId: number | null) => `${day}|${productId ?? ""}`;
 
@@ -89,7 +94,7 @@ async function productTitles(db: Database, ids: number[]): Promise<Map<number, s
   return titles;
 }
 
-/** What the sales add up from, by day: per product (sales and refunds), and per day (orders' totals and refunds' amounts). */
+/** What the sales add up from, by day: per product (sales and refunds, in cents not yet rounded), and per day (orders' totals and refunds' amounts). */
 export interface SalesParts {
   lineSales: { day: string; productId: number; orders: unknown; units: unknown; gross: unknown }[];
   daySales: { day: string; orders: unknown; total: unknown }[];
@@ -147,7 +152,12 @@ export async function liveSales(db: Database, range: ReportRange): Promise<Sales
       .groupBy(refundDay)
       .execute(),
   ]);
-  return { lineSales, daySales, lineRefunds, dayRefunds };
+  return {
+    lineSales: lineSales.map((r) => ({ ...r, gross: fromThousandths(r.gross) })),
+    daySales,
+    lineRefunds: lineRefunds.map((r) => ({ ...r, amount: fromThousandths(r.amount) })),
+    dayRefunds,
+  };
 }
 
 /** The days' parts that are one of `days`. */
